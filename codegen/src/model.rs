@@ -1,0 +1,980 @@
+//! One reading of a `.ksy` file: the subset of Kaitai Struct that `spec/README.md` documents,
+//! with our `-` keys, checked and resolved. Every output (code, docs, fuzz targets) is written
+//! from this model, never from the YAML.
+
+use crate::expr::{self, Expr};
+use serde_norway::{Mapping, Value};
+use std::collections::BTreeSet;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Endian {
+    Le,
+    Be,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Confidence {
+    Proven,
+    Observed,
+    Sourced,
+    Inferred,
+    Unknown,
+}
+
+impl Confidence {
+    fn parse(s: &str) -> Result<Self, String> {
+        Ok(match s {
+            "proven" => Confidence::Proven,
+            "observed" => Confidence::Observed,
+            "sourced" => Confidence::Sourced,
+            "inferred" => Confidence::Inferred,
+            "unknown" => Confidence::Unknown,
+            _ => return Err(format!(
+                "-confidence must be proven, observed, sourced, inferred or unknown, found `{s}`"
+            )),
+        })
+    }
+    pub fn word(self) -> &'static str {
+        match self {
+            Confidence::Proven => "Proven",
+            Confidence::Observed => "Observed",
+            Confidence::Sourced => "Sourced",
+            Confidence::Inferred => "Inferred",
+            Confidence::Unknown => "Unknown",
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PrimKind {
+    U,
+    S,
+    F,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Prim {
+    pub kind: PrimKind,
+    pub bytes: u8,
+    pub endian: Option<Endian>,
+}
+
+impl Prim {
+    fn parse(s: &str) -> Option<Prim> {
+        let (base, endian) = if let Some(b) = s.strip_suffix("le") {
+            (b, Some(Endian::Le))
+        } else if let Some(b) = s.strip_suffix("be") {
+            (b, Some(Endian::Be))
+        } else {
+            (s, None)
+        };
+        let kind = match base.as_bytes().first()? {
+            b'u' => PrimKind::U,
+            b's' => PrimKind::S,
+            b'f' => PrimKind::F,
+            _ => return None,
+        };
+        let bytes: u8 = base[1..].parse().ok()?;
+        let ok = match kind {
+            PrimKind::F => matches!(bytes, 4 | 8),
+            _ => matches!(bytes, 1 | 2 | 4 | 8),
+        };
+        if !ok || (bytes == 1 && endian.is_some()) {
+            return None;
+        }
+        Some(Prim {
+            kind,
+            bytes,
+            endian,
+        })
+    }
+    pub fn rust(self) -> &'static str {
+        match (self.kind, self.bytes) {
+            (PrimKind::U, 1) => "u8",
+            (PrimKind::U, 2) => "u16",
+            (PrimKind::U, 4) => "u32",
+            (PrimKind::U, _) => "u64",
+            (PrimKind::S, 1) => "i8",
+            (PrimKind::S, 2) => "i16",
+            (PrimKind::S, 4) => "i32",
+            (PrimKind::S, _) => "i64",
+            (PrimKind::F, 4) => "f32",
+            (PrimKind::F, _) => "f64",
+        }
+    }
+    pub fn ksy(self) -> String {
+        let k = match self.kind {
+            PrimKind::U => 'u',
+            PrimKind::S => 's',
+            PrimKind::F => 'f',
+        };
+        format!("{k}{}", self.bytes)
+    }
+    pub fn max(self) -> u128 {
+        match self.kind {
+            PrimKind::U => (1u128 << (8 * u32::from(self.bytes))) - 1,
+            PrimKind::S => (1u128 << (8 * u32::from(self.bytes) - 1)) - 1,
+            PrimKind::F => 0,
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct TypeRef {
+    pub name: String,
+    pub args: Vec<Expr>,
+}
+
+#[derive(Debug, Clone)]
+pub enum Size {
+    Expr(Expr),
+    Eos,
+}
+
+#[derive(Debug, Clone)]
+pub enum FieldType {
+    Prim(Prim),
+    Bits(u32),
+    User(TypeRef),
+    Bytes(Size),
+    Str {
+        size: Size,
+        encoding: String,
+    },
+    Contents(Vec<u8>),
+    Switch {
+        on: Expr,
+        cases: Vec<(Expr, TypeRef)>,
+    },
+    SizedUser {
+        r#ref: TypeRef,
+        size: Size,
+    },
+}
+
+#[derive(Debug, Clone)]
+pub enum Repeat {
+    None,
+    Expr(Expr),
+    Eos,
+}
+
+#[derive(Debug, Clone)]
+pub enum Valid {
+    Eq(Expr),
+    Range {
+        min: Option<Expr>,
+        max: Option<Expr>,
+    },
+    AnyOf(Vec<Expr>),
+    Expr(Expr),
+}
+
+/// How a field's value is recomputed on writing: it is the count (or byte size) of later fields.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Use {
+    /// `repeat-expr: this`
+    Count,
+    /// `size: this`
+    Size,
+}
+
+#[derive(Debug, Clone)]
+pub struct Field {
+    pub id: String,
+    pub doc: Option<String>,
+    pub orig_id: Option<String>,
+    pub confidence: Option<Confidence>,
+    pub evidence: Option<String>,
+    pub offset: Option<Expr>,
+    pub ty: FieldType,
+    pub repeat: Repeat,
+    pub cond: Option<Expr>,
+    pub valid: Option<Valid>,
+    pub enum_name: Option<String>,
+    /// The later fields of the same type whose count or size is exactly this field.
+    pub users: Vec<(usize, Use)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub id: String,
+    pub prim: Prim,
+    pub doc: Option<String>,
+    /// For layouts: the name of the command-line value that fills this parameter.
+    pub context: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Instance {
+    pub id: String,
+    pub value: Expr,
+    pub doc: Option<String>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Type {
+    pub name: String,
+    pub rust: String,
+    pub doc: Option<String>,
+    pub doc_ref: Vec<String>,
+    pub confidence: Option<Confidence>,
+    pub evidence: Option<String>,
+    pub params: Vec<Param>,
+    pub fields: Vec<Field>,
+    pub instances: Vec<Instance>,
+    pub layout: Option<String>,
+    pub min_size: u64,
+    pub fixed_size: Option<u64>,
+}
+
+#[derive(Debug, Clone)]
+pub struct EnumDef {
+    pub name: String,
+    pub rust: String,
+    pub values: Vec<(i128, String, Option<String>)>,
+    /// The integer type of the fields that use it.
+    pub prim: Option<Prim>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Spec {
+    /// Path relative to the repository (`spec/meshbin.ksy`).
+    pub file: String,
+    pub id: String,
+    pub title: String,
+    pub application: Option<String>,
+    pub extension: Option<String>,
+    pub license: Option<String>,
+    pub endian: Endian,
+    pub types: Vec<Type>,
+    pub enums: Vec<EnumDef>,
+}
+
+impl Spec {
+    pub fn ty(&self, name: &str) -> Option<&Type> {
+        self.types.iter().find(|t| t.name == name)
+    }
+    pub fn enum_def(&self, name: &str) -> Option<&EnumDef> {
+        self.enums.iter().find(|e| e.name == name)
+    }
+}
+
+pub fn camel(s: &str) -> String {
+    s.split('_')
+        .filter(|p| !p.is_empty())
+        .map(|p| {
+            let mut c = p.chars();
+            match c.next() {
+                Some(f) => f.to_ascii_uppercase().to_string() + c.as_str(),
+                None => String::new(),
+            }
+        })
+        .collect()
+}
+
+fn is_snake(s: &str) -> bool {
+    !s.is_empty()
+        && s.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
+        && s.bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
+}
+
+type R<T> = Result<T, String>;
+
+fn str_of(v: &Value, what: &str) -> R<String> {
+    match v {
+        Value::String(s) => Ok(s.clone()),
+        Value::Number(n) => Ok(n.to_string()),
+        _ => Err(format!("{what} must be text")),
+    }
+}
+
+fn map_of<'a>(v: &'a Value, what: &str) -> R<&'a Mapping> {
+    v.as_mapping()
+        .ok_or_else(|| format!("{what} must be a map"))
+}
+
+/// Refuses keys outside the subset: our own keys start with `-`, and only those listed are ours.
+fn check_keys(m: &Mapping, allowed: &[&str], what: &str) -> R<()> {
+    for k in m.keys() {
+        let k = k
+            .as_str()
+            .ok_or_else(|| format!("{what}: keys must be text"))?;
+        if !allowed.contains(&k) {
+            return Err(format!(
+                "{what}: key `{k}` is not in the subset spec/README.md documents (allowed: {})",
+                allowed.join(", ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn get<'a>(m: &'a Mapping, k: &str) -> Option<&'a Value> {
+    m.get(Value::String(k.to_string()))
+}
+
+fn opt_str(m: &Mapping, k: &str) -> R<Option<String>> {
+    get(m, k).map(|v| str_of(v, k)).transpose()
+}
+
+fn opt_expr(m: &Mapping, k: &str, what: &str) -> R<Option<Expr>> {
+    get(m, k)
+        .map(|v| expr::from_yaml(v).map_err(|e| format!("{what}: {k}: {e}")))
+        .transpose()
+}
+
+fn doc_refs(m: &Mapping) -> R<Vec<String>> {
+    match get(m, "doc-ref") {
+        None => Ok(vec![]),
+        Some(Value::Sequence(s)) => s.iter().map(|v| str_of(v, "doc-ref")).collect(),
+        Some(v) => Ok(vec![str_of(v, "doc-ref")?]),
+    }
+}
+
+fn confidence(m: &Mapping, what: &str) -> R<Option<Confidence>> {
+    opt_str(m, "-confidence")?
+        .map(|s| Confidence::parse(&s).map_err(|e| format!("{what}: {e}")))
+        .transpose()
+}
+
+const ATTR_KEYS: &[&str] = &[
+    "id",
+    "type",
+    "size",
+    "size-eos",
+    "contents",
+    "repeat",
+    "repeat-expr",
+    "if",
+    "valid",
+    "enum",
+    "encoding",
+    "doc",
+    "doc-ref",
+    "-offset",
+    "-confidence",
+    "-evidence",
+    "-orig-id",
+];
+
+const TYPE_KEYS: &[&str] = &[
+    "seq",
+    "types",
+    "params",
+    "instances",
+    "enums",
+    "doc",
+    "doc-ref",
+    "-layout",
+    "-confidence",
+    "-evidence",
+];
+
+const META_KEYS: &[&str] = &[
+    "id",
+    "title",
+    "application",
+    "file-extension",
+    "license",
+    "endian",
+    "bit-endian",
+    "ks-version",
+    "xref",
+    "tags",
+    "-layout",
+];
+
+fn type_ref(s: &str, what: &str) -> R<TypeRef> {
+    let s = s.trim();
+    if let Some(open) = s.find('(') {
+        let inner = s[open + 1..]
+            .strip_suffix(')')
+            .ok_or_else(|| format!("{what}: `{s}` lacks `)`"))?;
+        let args = split_args(inner)
+            .iter()
+            .map(|a| expr::parse(a).map_err(|e| format!("{what}: argument `{a}`: {e}")))
+            .collect::<R<Vec<_>>>()?;
+        Ok(TypeRef {
+            name: s[..open].trim().to_string(),
+            args,
+        })
+    } else {
+        Ok(TypeRef {
+            name: s.to_string(),
+            args: vec![],
+        })
+    }
+}
+
+fn split_args(s: &str) -> Vec<String> {
+    let mut out = vec![];
+    let mut depth = 0;
+    let mut cur = String::new();
+    for c in s.chars() {
+        match c {
+            '(' => depth += 1,
+            ')' => depth -= 1,
+            ',' if depth == 0 => {
+                out.push(cur.trim().to_string());
+                cur.clear();
+                continue;
+            }
+            _ => {}
+        }
+        cur.push(c);
+    }
+    if !cur.trim().is_empty() {
+        out.push(cur.trim().to_string());
+    }
+    out
+}
+
+fn size_of_attr(m: &Mapping, what: &str) -> R<Option<Size>> {
+    let size = opt_expr(m, "size", what)?;
+    let eos = matches!(get(m, "size-eos"), Some(Value::Bool(true)));
+    match (size, eos) {
+        (Some(_), true) => Err(format!("{what}: both size and size-eos")),
+        (Some(e), false) => Ok(Some(Size::Expr(e))),
+        (None, true) => Ok(Some(Size::Eos)),
+        (None, false) => Ok(None),
+    }
+}
+
+fn contents(v: &Value, what: &str) -> R<Vec<u8>> {
+    match v {
+        Value::String(s) => Ok(s.as_bytes().to_vec()),
+        Value::Sequence(items) => {
+            let mut out = vec![];
+            for it in items {
+                match it {
+                    Value::Number(n) => out.push(
+                        n.as_u64()
+                            .and_then(|v| u8::try_from(v).ok())
+                            .ok_or_else(|| format!("{what}: contents byte {n} is not 0..255"))?,
+                    ),
+                    Value::String(s) => out.extend_from_slice(s.as_bytes()),
+                    _ => return Err(format!("{what}: contents items must be bytes or text")),
+                }
+            }
+            Ok(out)
+        }
+        _ => Err(format!("{what}: contents must be a list or text")),
+    }
+}
+
+fn valid(v: &Value, what: &str) -> R<Valid> {
+    match v {
+        Value::Mapping(m) => {
+            check_keys(m, &["eq", "min", "max", "any-of", "expr"], what)?;
+            if let Some(e) = opt_expr(m, "eq", what)? {
+                return Ok(Valid::Eq(e));
+            }
+            if let Some(e) = opt_expr(m, "expr", what)? {
+                return Ok(Valid::Expr(e));
+            }
+            if let Some(Value::Sequence(items)) = get(m, "any-of") {
+                return Ok(Valid::AnyOf(
+                    items
+                        .iter()
+                        .map(|v| expr::from_yaml(v).map_err(|e| format!("{what}: any-of: {e}")))
+                        .collect::<R<_>>()?,
+                ));
+            }
+            Ok(Valid::Range {
+                min: opt_expr(m, "min", what)?,
+                max: opt_expr(m, "max", what)?,
+            })
+        }
+        other => Ok(Valid::Eq(
+            expr::from_yaml(other).map_err(|e| format!("{what}: valid: {e}"))?,
+        )),
+    }
+}
+
+fn attr(v: &Value, where_: &str, bit_le: bool) -> R<Field> {
+    let m = map_of(v, where_)?;
+    let id = opt_str(m, "id")?.ok_or_else(|| format!("{where_}: an attribute needs an id"))?;
+    let what = format!("{where_}.{id}");
+    check_keys(m, ATTR_KEYS, &what)?;
+    if !is_snake(&id) {
+        return Err(format!("{what}: ids are snake_case"));
+    }
+    let size = size_of_attr(m, &what)?;
+    let ty = match (get(m, "type"), get(m, "contents")) {
+        (Some(_), Some(_)) => return Err(format!("{what}: both type and contents")),
+        (None, Some(c)) => FieldType::Contents(contents(c, &what)?),
+        (None, None) => FieldType::Bytes(
+            size.clone()
+                .ok_or_else(|| format!("{what}: a field without type needs size or size-eos"))?,
+        ),
+        (Some(Value::Mapping(sw)), None) => {
+            check_keys(sw, &["switch-on", "cases"], &what)?;
+            let on = opt_expr(sw, "switch-on", &what)?
+                .ok_or_else(|| format!("{what}: switch needs switch-on"))?;
+            let cases = map_of(
+                get(sw, "cases").ok_or_else(|| format!("{what}: switch needs cases"))?,
+                &what,
+            )?;
+            let mut out = vec![];
+            for (k, t) in cases {
+                let key = expr::from_yaml(k).map_err(|e| format!("{what}: case key: {e}"))?;
+                out.push((key, type_ref(&str_of(t, "case type")?, &what)?));
+            }
+            if size.is_some() {
+                return Err(format!("{what}: sized switches are not in the subset"));
+            }
+            FieldType::Switch { on, cases: out }
+        }
+        (Some(t), None) => {
+            let t = str_of(t, "type")?;
+            if let Some(p) = Prim::parse(&t) {
+                if size.is_some() {
+                    return Err(format!("{what}: a sized primitive is not in the subset"));
+                }
+                FieldType::Prim(p)
+            } else if let Some(n) = t.strip_prefix('b').and_then(|n| n.parse::<u32>().ok()) {
+                if !(1..=64).contains(&n) {
+                    return Err(format!("{what}: bit fields are b1 to b64"));
+                }
+                if !bit_le {
+                    return Err(format!(
+                        "{what}: bit fields need `bit-endian: le` in meta (the subset's only order)"
+                    ));
+                }
+                FieldType::Bits(n)
+            } else if t == "str" {
+                FieldType::Str {
+                    size: size
+                        .clone()
+                        .ok_or_else(|| format!("{what}: str needs size"))?,
+                    encoding: opt_str(m, "encoding")?
+                        .ok_or_else(|| format!("{what}: str needs an encoding"))?,
+                }
+            } else if t == "strz" {
+                return Err(format!("{what}: strz is not in the subset"));
+            } else {
+                let r = type_ref(&t, &what)?;
+                match size.clone() {
+                    Some(size) => FieldType::SizedUser { r#ref: r, size },
+                    None => FieldType::User(r),
+                }
+            }
+        }
+    };
+    let repeat = match opt_str(m, "repeat")?.as_deref() {
+        None => Repeat::None,
+        Some("expr") => Repeat::Expr(
+            opt_expr(m, "repeat-expr", &what)?
+                .ok_or_else(|| format!("{what}: repeat: expr needs repeat-expr"))?,
+        ),
+        Some("eos") => Repeat::Eos,
+        Some(other) => return Err(format!("{what}: repeat: {other} is not in the subset")),
+    };
+    if matches!(ty, FieldType::Bits(_)) && !matches!(repeat, Repeat::None) {
+        return Err(format!("{what}: repeated bit fields are not in the subset"));
+    }
+    Ok(Field {
+        id,
+        doc: opt_str(m, "doc")?,
+        orig_id: opt_str(m, "-orig-id")?,
+        confidence: confidence(m, &what)?,
+        evidence: opt_str(m, "-evidence")?,
+        offset: opt_expr(m, "-offset", &what)?,
+        ty,
+        repeat,
+        cond: opt_expr(m, "if", &what)?,
+        valid: get(m, "valid").map(|v| valid(v, &what)).transpose()?,
+        enum_name: opt_str(m, "enum")?,
+        users: vec![],
+    })
+}
+
+struct Loader {
+    types: Vec<Type>,
+    enums: Vec<EnumDef>,
+    bit_le: bool,
+}
+
+impl Loader {
+    fn enums(&mut self, m: &Mapping, what: &str) -> R<()> {
+        if let Some(es) = get(m, "enums") {
+            for (name, vals) in map_of(es, "enums")? {
+                let name = str_of(name, "enum name")?;
+                let mut values = vec![];
+                for (k, v) in map_of(vals, &name)? {
+                    let key = expr::from_yaml(k)
+                        .ok()
+                        .and_then(|e| e.literal())
+                        .ok_or_else(|| format!("{what}: enum {name}: keys are integers"))?;
+                    let (id, doc) = match v {
+                        Value::Mapping(vm) => (
+                            opt_str(vm, "id")?
+                                .ok_or_else(|| format!("enum {name}: value needs id"))?,
+                            opt_str(vm, "doc")?,
+                        ),
+                        other => (str_of(other, "enum value")?, None),
+                    };
+                    values.push((key, id, doc));
+                }
+                if self.enums.iter().any(|e| e.name == name) {
+                    return Err(format!("enum `{name}` is defined twice"));
+                }
+                self.enums.push(EnumDef {
+                    rust: camel(&name),
+                    name,
+                    values,
+                    prim: None,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn ty(&mut self, name: &str, m: &Mapping, layout_from_meta: Option<String>) -> R<()> {
+        check_keys(m, TYPE_KEYS, name)?;
+        self.enums(m, name)?;
+        let mut params = vec![];
+        if let Some(ps) = get(m, "params") {
+            for p in ps.as_sequence().ok_or("params must be a list")? {
+                let pm = map_of(p, "param")?;
+                check_keys(pm, &["id", "type", "doc", "-context"], name)?;
+                let id = opt_str(pm, "id")?.ok_or("param needs id")?;
+                let t = opt_str(pm, "type")?.ok_or("param needs type")?;
+                let prim = Prim::parse(&t)
+                    .filter(|p| p.kind != PrimKind::F)
+                    .ok_or_else(|| format!("{name}: param {id}: integer types only, found {t}"))?;
+                params.push(Param {
+                    id,
+                    prim,
+                    doc: opt_str(pm, "doc")?,
+                    context: opt_str(pm, "-context")?,
+                });
+            }
+        }
+        let mut fields = vec![];
+        if let Some(seq) = get(m, "seq") {
+            for a in seq.as_sequence().ok_or("seq must be a list")? {
+                fields.push(attr(a, name, self.bit_le)?);
+            }
+        }
+        let mut instances = vec![];
+        if let Some(is) = get(m, "instances") {
+            for (k, v) in map_of(is, "instances")? {
+                let id = str_of(k, "instance")?;
+                let im = map_of(v, &id)?;
+                check_keys(im, &["value", "doc"], &format!("{name}.{id}"))?;
+                instances.push(Instance {
+                    value: opt_expr(im, "value", &id)?.ok_or_else(|| {
+                        format!("{name}.{id}: only value instances are in the subset")
+                    })?,
+                    doc: opt_str(im, "doc")?,
+                    id,
+                });
+            }
+        }
+        let layout = match (opt_str(m, "-layout")?, layout_from_meta) {
+            (Some(_), Some(_)) => return Err(format!("{name}: -layout given twice")),
+            (a, b) => a.or(b),
+        };
+        if self.types.iter().any(|t| t.name == name) {
+            return Err(format!(
+                "type `{name}` is defined twice (names are unique per spec)"
+            ));
+        }
+        self.types.push(Type {
+            name: name.to_string(),
+            rust: camel(name),
+            doc: opt_str(m, "doc")?,
+            doc_ref: doc_refs(m)?,
+            confidence: confidence(m, name)?,
+            evidence: opt_str(m, "-evidence")?,
+            params,
+            fields,
+            instances,
+            layout,
+            min_size: 0,
+            fixed_size: None,
+        });
+        if let Some(ts) = get(m, "types") {
+            for (k, v) in map_of(ts, "types")? {
+                let tn = str_of(k, "type name")?;
+                if !is_snake(&tn) {
+                    return Err(format!("type `{tn}`: names are snake_case"));
+                }
+                self.ty(&tn, map_of(v, &tn)?, None)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Reads and resolves one spec file. `file` is the repository-relative path, for headers.
+pub fn load(file: &str, text: &str) -> R<Spec> {
+    let y: Value = serde_norway::from_str(text).map_err(|e| format!("{file}: {e}"))?;
+    let top = map_of(&y, "the spec")?;
+    let meta = map_of(get(top, "meta").ok_or("meta is required")?, "meta")?;
+    check_keys(meta, META_KEYS, "meta")?;
+    let id = opt_str(meta, "id")?.ok_or("meta.id is required")?;
+    let stem = std::path::Path::new(file)
+        .file_stem()
+        .and_then(|s| s.to_str())
+        .unwrap_or_default();
+    if id != stem {
+        return Err(format!("meta.id `{id}` must equal the file name `{stem}`"));
+    }
+    let endian = match opt_str(meta, "endian")?.as_deref() {
+        Some("le") => Endian::Le,
+        Some("be") => Endian::Be,
+        _ => return Err("meta.endian must be le or be".into()),
+    };
+    let bit_le = match opt_str(meta, "bit-endian")?.as_deref() {
+        None | Some("be") => false,
+        Some("le") => true,
+        Some(o) => return Err(format!("meta.bit-endian: {o}")),
+    };
+    let mut l = Loader {
+        types: vec![],
+        enums: vec![],
+        bit_le,
+    };
+    let mut root = top.clone();
+    root.remove("meta");
+    l.ty(&id, &root, opt_str(meta, "-layout")?)?;
+    let mut spec = Spec {
+        file: file.to_string(),
+        title: opt_str(meta, "title")?.ok_or("meta.title is required")?,
+        application: opt_str(meta, "application")?,
+        extension: opt_str(meta, "file-extension")?,
+        license: opt_str(meta, "license")?,
+        id,
+        endian,
+        types: l.types,
+        enums: l.enums,
+    };
+    resolve(&mut spec)?;
+    Ok(spec)
+}
+
+/// Checks names and computes what the outputs need: counts to recompute, sizes, enum types.
+fn resolve(spec: &mut Spec) -> R<()> {
+    // Every referenced type and enum exists, with the right number of arguments.
+    for t in &spec.types {
+        let mut seen = BTreeSet::new();
+        for f in &t.fields {
+            if !seen.insert(f.id.clone()) {
+                return Err(format!("{}.{}: id used twice", t.name, f.id));
+            }
+            for r in refs(&f.ty) {
+                let target = spec
+                    .ty(&r.name)
+                    .ok_or_else(|| format!("{}.{}: no type `{}`", t.name, f.id, r.name))?;
+                if target.params.len() != r.args.len() {
+                    return Err(format!(
+                        "{}.{}: `{}` takes {} arguments, given {}",
+                        t.name,
+                        f.id,
+                        r.name,
+                        target.params.len(),
+                        r.args.len()
+                    ));
+                }
+            }
+        }
+    }
+    // Enum value types.
+    for ti in 0..spec.types.len() {
+        for fi in 0..spec.types[ti].fields.len() {
+            let f = &spec.types[ti].fields[fi];
+            if let Some(en) = &f.enum_name {
+                let prim = match f.ty {
+                    FieldType::Prim(p) if p.kind != PrimKind::F => p,
+                    _ => return Err(format!("{}: enum on a non-integer field", f.id)),
+                };
+                let e = spec
+                    .enums
+                    .iter_mut()
+                    .find(|e| &e.name == en)
+                    .ok_or_else(|| format!("{}: no enum `{en}`", f.id))?;
+                match e.prim {
+                    Some(p) if p.rust() != prim.rust() => {
+                        return Err(format!(
+                            "enum `{en}` is used by fields of different types ({} and {})",
+                            p.rust(),
+                            prim.rust()
+                        ))
+                    }
+                    _ => e.prim = Some(prim),
+                }
+            }
+        }
+    }
+    // Counts and sizes that are plain fields are recomputed on writing.
+    for t in &mut spec.types {
+        let ids: Vec<String> = t.fields.iter().map(|f| f.id.clone()).collect();
+        for gi in 0..t.fields.len() {
+            let g = &t.fields[gi];
+            let mut uses = vec![];
+            if let Repeat::Expr(Expr::Name(n)) = &g.repeat {
+                uses.push((n.clone(), Use::Count));
+            }
+            let size = match &g.ty {
+                FieldType::Bytes(Size::Expr(Expr::Name(n)))
+                | FieldType::Str {
+                    size: Size::Expr(Expr::Name(n)),
+                    ..
+                }
+                | FieldType::SizedUser {
+                    size: Size::Expr(Expr::Name(n)),
+                    ..
+                } => Some(n.clone()),
+                _ => None,
+            };
+            if let Some(n) = size {
+                if matches!(g.repeat, Repeat::None) {
+                    uses.push((n, Use::Size));
+                }
+            }
+            let conditional = g.cond.is_some();
+            for (n, u) in uses {
+                if let Some(fi) = ids[..gi].iter().position(|i| *i == n) {
+                    let f = &t.fields[fi];
+                    let plain = matches!(f.ty, FieldType::Prim(p) if p.kind != PrimKind::F)
+                        && matches!(f.repeat, Repeat::None)
+                        && f.cond.is_none()
+                        && f.enum_name.is_none();
+                    if plain && !conditional {
+                        t.fields[fi].users.push((gi, u));
+                    }
+                }
+            }
+        }
+    }
+    // Sizes, innermost types first (a fixed point: types refer to each other in any order).
+    let n = spec.types.len();
+    for _ in 0..=n {
+        for ti in 0..n {
+            let (min, fixed) = type_size(spec, &spec.types[ti]);
+            spec.types[ti].min_size = min;
+            spec.types[ti].fixed_size = fixed;
+        }
+    }
+    Ok(())
+}
+
+pub fn refs(ty: &FieldType) -> Vec<&TypeRef> {
+    match ty {
+        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => vec![r],
+        FieldType::Switch { cases, .. } => cases.iter().map(|(_, r)| r).collect(),
+        _ => vec![],
+    }
+}
+
+/// (fewest bytes, exact bytes when every value has the same size)
+pub fn elem_size(spec: &Spec, f: &Field) -> (u64, Option<u64>) {
+    match &f.ty {
+        FieldType::Prim(p) => (p.bytes.into(), Some(p.bytes.into())),
+        FieldType::Bits(n) => (0, Some(u64::from(*n))), // in bits; groups are summed by the caller
+        FieldType::User(r) => {
+            let t = spec.ty(&r.name).expect("resolved");
+            (t.min_size, t.fixed_size)
+        }
+        FieldType::Contents(c) => (c.len() as u64, Some(c.len() as u64)),
+        FieldType::Bytes(Size::Expr(e))
+        | FieldType::Str {
+            size: Size::Expr(e),
+            ..
+        }
+        | FieldType::SizedUser {
+            size: Size::Expr(e),
+            ..
+        } => match e.literal() {
+            Some(v) => (v as u64, Some(v as u64)),
+            None => (0, None),
+        },
+        FieldType::Bytes(Size::Eos) | FieldType::Str { .. } | FieldType::SizedUser { .. } => {
+            (0, None)
+        }
+        FieldType::Switch { cases, .. } => {
+            let sizes: Vec<(u64, Option<u64>)> = cases
+                .iter()
+                .map(|(_, r)| {
+                    let t = spec.ty(&r.name).expect("resolved");
+                    (t.min_size, t.fixed_size)
+                })
+                .collect();
+            let min = sizes.iter().map(|s| s.0).min().unwrap_or(0);
+            let fixed = sizes
+                .first()
+                .and_then(|s| s.1)
+                .filter(|f| sizes.iter().all(|s| s.1 == Some(*f)));
+            (min, fixed)
+        }
+    }
+}
+
+/// (fewest bytes, exact bytes) of a field with its repeat and condition.
+pub fn field_size(spec: &Spec, f: &Field) -> (u64, Option<u64>) {
+    let (min, fixed) = elem_size(spec, f);
+    let (min, fixed) = match &f.repeat {
+        Repeat::None => (min, fixed),
+        Repeat::Expr(e) => match e.literal() {
+            Some(n) => (min * n as u64, fixed.map(|s| s * n as u64)),
+            None => (0, None),
+        },
+        Repeat::Eos => (0, None),
+    };
+    if f.cond.is_some() {
+        (0, None)
+    } else {
+        (min, fixed)
+    }
+}
+
+fn type_size(spec: &Spec, t: &Type) -> (u64, Option<u64>) {
+    let mut min = 0u64;
+    let mut fixed = Some(0u64);
+    let mut bits = 0u64;
+    for f in &t.fields {
+        if let FieldType::Bits(n) = f.ty {
+            bits += u64::from(n);
+            continue;
+        }
+        min += bits / 8;
+        fixed = fixed.map(|x| x + bits / 8);
+        bits = 0;
+        let (m, x) = field_size(spec, f);
+        min += m;
+        fixed = match (fixed, x) {
+            (Some(a), Some(b)) => Some(a + b),
+            _ => None,
+        };
+    }
+    (min + bits / 8, fixed.map(|x| x + bits / 8))
+}
+
+/// Consecutive bit fields, as (first field index, number of fields, total bits).
+pub fn bit_groups(t: &Type) -> Vec<(usize, usize, u32)> {
+    let mut out = vec![];
+    let mut i = 0;
+    while i < t.fields.len() {
+        if let FieldType::Bits(_) = t.fields[i].ty {
+            let start = i;
+            let mut total = 0;
+            while i < t.fields.len() {
+                match t.fields[i].ty {
+                    FieldType::Bits(n) if t.fields[i].cond.is_none() => {
+                        total += n;
+                        i += 1;
+                    }
+                    _ => break,
+                }
+            }
+            out.push((start, i - start, total));
+        } else {
+            i += 1;
+        }
+    }
+    out
+}

@@ -1,0 +1,46 @@
+//! The properties every layout must have on any input, for fuzz targets and tests.
+
+use crate::context::{Context, Winding};
+use crate::layouts::Semantics;
+
+/// Any input the reader of `T` accepts is consumed exactly, written back identically, survives
+/// a dump and a build, and decodes (or refuses to) without panicking. Inputs it refuses must
+/// carry an error whose offset lies within the input.
+pub fn roundtrip<T: Semantics>(data: &[u8]) {
+    roundtrip_with::<T>(data, &Context::new().with_winding(Winding::Gl));
+}
+
+/// [`roundtrip`] with a given context.
+pub fn roundtrip_with<T: Semantics>(data: &[u8], ctx: &Context) {
+    let v = match T::from_bytes(data, ctx) {
+        Ok(v) => v,
+        Err(e) => {
+            assert!(
+                e.offset.is_some_and(|o| o <= data.len() as u64),
+                "error offset past the input: {e}"
+            );
+            return;
+        }
+    };
+    let out = v
+        .to_bytes(ctx)
+        .unwrap_or_else(|e| panic!("accepted input does not write back: {e}"));
+    assert_eq!(out, data, "accepted input writes back different bytes");
+    let entry = crate::layouts::Entry::of::<T>();
+    let dump = entry
+        .dump(data, ctx)
+        .unwrap_or_else(|e| panic!("accepted input does not dump: {e}"));
+    let text = serde_json::to_string(&dump).expect("dumps are JSON");
+    let back: serde_json::Value = serde_json::from_str(&text).expect("dump text parses");
+    let built = entry
+        .build(&back, ctx)
+        .unwrap_or_else(|e| panic!("dump does not build: {e}"));
+    assert_eq!(built, data, "dump builds different bytes");
+    let _ = v.relations(ctx);
+    if let Ok(scene) = v.scene(ctx) {
+        for m in &scene.meshes {
+            m.validate()
+                .unwrap_or_else(|e| panic!("decoded mesh is inconsistent: {e}"));
+        }
+    }
+}

@@ -1,0 +1,1 @@
+//! Reads geometry (glTF 2.0, Wavefront OBJ) into the common model.

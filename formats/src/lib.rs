@@ -1,0 +1,26 @@
+//! meshspec: readers, writers and decoders of game mesh layouts.
+//!
+//! The layouts are declared once, in `spec/*.ksy` (Kaitai Struct with our `-` keys for offsets,
+//! confidence and evidence). `meshspec-codegen` turns each spec into a module of
+//! [`generated`]: one type per spec type, whose reader and writer are generated together and
+//! implement binrw's `BinRead`/`BinWrite`. Everything that gives the bytes a meaning (vertex
+//! formats, winding, skin, shapes) is written by hand on top, per family ([`meshbin`]), and
+//! feeds one mesh model ([`scene`]) that one exporter ([`export`]) writes as glTF or OBJ.
+//!
+//! Errors are one type, [`rt::Error`]: byte offset, field path as the spec names it, expected
+//! and found.
+
+pub mod context;
+pub mod export;
+pub mod fuzzing;
+#[allow(missing_docs)]
+pub mod generated;
+pub mod import;
+pub mod layouts;
+pub mod meshbin;
+pub mod rt;
+pub mod scene;
+
+pub use context::{Context, Winding};
+pub use layouts::{find, Entry, Semantics};
+pub use rt::{Error, ErrorKind, Result};

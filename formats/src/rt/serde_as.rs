@@ -1,0 +1,349 @@
+//! How dumps show values that JSON and YAML cannot carry as they are: raw bytes as hex text,
+//! non-finite floats as words (`inf`, `-inf`, `nan:0x7FC00000`, keeping the NaN's bits).
+
+use serde::de::{self, Deserializer, Visitor};
+use serde::ser::Serializer;
+use std::fmt;
+
+/// Raw bytes as one lowercase hex string.
+pub mod hex {
+    use super::*;
+
+    /// Serializes bytes as hex.
+    pub fn serialize<S: Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(&encode(v))
+    }
+
+    /// Deserializes hex (whitespace between digits is allowed, so long blobs can be wrapped).
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let s: std::borrow::Cow<'de, str> = serde::Deserialize::deserialize(d)?;
+        decode(&s).map_err(de::Error::custom)
+    }
+
+    /// Lowercase hex of `v`.
+    pub fn encode(v: &[u8]) -> String {
+        const DIGITS: &[u8; 16] = b"0123456789abcdef";
+        let mut out = String::with_capacity(v.len() * 2);
+        for b in v {
+            out.push(DIGITS[usize::from(b >> 4)] as char);
+            out.push(DIGITS[usize::from(b & 15)] as char);
+        }
+        out
+    }
+
+    /// Bytes of a hex string.
+    pub fn decode(s: &str) -> Result<Vec<u8>, String> {
+        let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
+        if digits.len() % 2 != 0 {
+            return Err(format!(
+                "hex text of an even number of digits, found {}",
+                digits.len()
+            ));
+        }
+        digits
+            .chunks(2)
+            .map(|p| {
+                let hi = (p[0] as char).to_digit(16);
+                let lo = (p[1] as char).to_digit(16);
+                match (hi, lo) {
+                    (Some(h), Some(l)) => Ok((h * 16 + l) as u8),
+                    _ => Err(format!(
+                        "hex digits, found {:?}",
+                        String::from_utf8_lossy(p)
+                    )),
+                }
+            })
+            .collect()
+    }
+}
+
+/// A float kind that dumps can carry exactly.
+pub trait Float: Copy {
+    /// The float's bits, for NaN payloads.
+    fn bits(self) -> u64;
+    /// The float from bits.
+    fn from_bits(b: u64) -> Self;
+    /// Whether it is finite.
+    fn finite(self) -> bool;
+    /// Conversion from what a JSON/YAML number parses to.
+    fn from_f64(v: f64) -> Self;
+    /// Whether it is negative (for infinities).
+    fn negative(self) -> bool;
+    /// Digits of the bit pattern.
+    const HEX_DIGITS: usize;
+    /// Serializes a finite value as a number.
+    fn ser<S: Serializer>(self, s: S) -> Result<S::Ok, S::Error>;
+}
+
+impl Float for f32 {
+    fn bits(self) -> u64 {
+        u64::from(self.to_bits())
+    }
+    fn from_bits(b: u64) -> Self {
+        f32::from_bits(b as u32)
+    }
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+    fn from_f64(v: f64) -> Self {
+        v as f32
+    }
+    fn negative(self) -> bool {
+        self.is_sign_negative()
+    }
+    const HEX_DIGITS: usize = 8;
+    fn ser<S: Serializer>(self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f32(self)
+    }
+}
+
+impl Float for f64 {
+    fn bits(self) -> u64 {
+        self.to_bits()
+    }
+    fn from_bits(b: u64) -> Self {
+        f64::from_bits(b)
+    }
+    fn finite(self) -> bool {
+        self.is_finite()
+    }
+    fn from_f64(v: f64) -> Self {
+        v
+    }
+    fn negative(self) -> bool {
+        self.is_sign_negative()
+    }
+    const HEX_DIGITS: usize = 16;
+    fn ser<S: Serializer>(self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_f64(self)
+    }
+}
+
+fn ser_float<F: Float, S: Serializer>(v: F, s: S) -> Result<S::Ok, S::Error> {
+    if v.finite() {
+        v.ser(s)
+    } else {
+        s.serialize_str(&float_word(v))
+    }
+}
+
+fn float_word<F: Float>(v: F) -> String {
+    let inf_bits = F::from_f64(f64::INFINITY).bits();
+    let neg_inf_bits = F::from_f64(f64::NEG_INFINITY).bits();
+    if v.bits() == inf_bits {
+        "inf".into()
+    } else if v.bits() == neg_inf_bits {
+        "-inf".into()
+    } else {
+        format!("nan:0x{:0w$X}", v.bits(), w = F::HEX_DIGITS)
+    }
+}
+
+fn parse_word<F: Float>(s: &str) -> Option<F> {
+    match s {
+        "inf" => Some(F::from_f64(f64::INFINITY)),
+        "-inf" => Some(F::from_f64(f64::NEG_INFINITY)),
+        _ => {
+            let hex = s.strip_prefix("nan:0x")?;
+            let bits = u64::from_str_radix(hex, 16).ok()?;
+            let v = F::from_bits(bits);
+            // Refuse digits that do not fit the float or that name a finite value.
+            (!v.finite() && v.bits() == bits).then_some(v)
+        }
+    }
+}
+
+struct FloatVisitor<F>(std::marker::PhantomData<F>);
+
+impl<F: Float> Visitor<'_> for FloatVisitor<F> {
+    type Value = F;
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a number, or inf, -inf or nan:0x<bits>")
+    }
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<F, E> {
+        Ok(F::from_f64(v))
+    }
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<F, E> {
+        Ok(F::from_f64(v as f64))
+    }
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<F, E> {
+        Ok(F::from_f64(v as f64))
+    }
+    fn visit_str<E: de::Error>(self, s: &str) -> Result<F, E> {
+        parse_word(s).ok_or_else(|| E::invalid_value(de::Unexpected::Str(s), &self))
+    }
+}
+
+fn de_float<'de, F: Float, D: Deserializer<'de>>(d: D) -> Result<F, D::Error> {
+    d.deserialize_any(FloatVisitor(std::marker::PhantomData))
+}
+
+/// A float field: a number when finite, a word otherwise.
+pub mod float {
+    use super::*;
+
+    /// Serializes the float.
+    pub fn serialize<F: Float, S: Serializer>(v: &F, s: S) -> Result<S::Ok, S::Error> {
+        ser_float(*v, s)
+    }
+
+    /// Deserializes the float.
+    pub fn deserialize<'de, F: Float, D: Deserializer<'de>>(d: D) -> Result<F, D::Error> {
+        de_float(d)
+    }
+}
+
+/// A repeated float field.
+pub mod float_vec {
+    use super::*;
+    use serde::ser::SerializeSeq;
+
+    struct One<F>(F);
+    impl<F: Float> serde::Serialize for One<F> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            ser_float(self.0, s)
+        }
+    }
+    impl<'de, F: Float> serde::Deserialize<'de> for One<F> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            de_float(d).map(One)
+        }
+    }
+
+    /// Serializes the floats.
+    pub fn serialize<F: Float, S: Serializer>(v: &[F], s: S) -> Result<S::Ok, S::Error> {
+        let mut seq = s.serialize_seq(Some(v.len()))?;
+        for x in v {
+            seq.serialize_element(&One(*x))?;
+        }
+        seq.end()
+    }
+
+    /// Deserializes the floats.
+    pub fn deserialize<'de, F: Float, D: Deserializer<'de>>(d: D) -> Result<Vec<F>, D::Error> {
+        let v: Vec<One<F>> = serde::Deserialize::deserialize(d)?;
+        Ok(v.into_iter().map(|o| o.0).collect())
+    }
+}
+
+/// An optional float field (a spec field with `if`).
+pub mod float_opt {
+    use super::*;
+
+    struct One<F>(F);
+    impl<'de, F: Float> serde::Deserialize<'de> for One<F> {
+        fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            de_float(d).map(One)
+        }
+    }
+
+    /// Serializes the float or nothing.
+    pub fn serialize<F: Float, S: Serializer>(v: &Option<F>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(x) => ser_float(*x, s),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Deserializes the float or nothing.
+    pub fn deserialize<'de, F: Float, D: Deserializer<'de>>(d: D) -> Result<Option<F>, D::Error> {
+        let v: Option<One<F>> = serde::Deserialize::deserialize(d)?;
+        Ok(v.map(|o| o.0))
+    }
+}
+
+/// Optional raw bytes.
+pub mod hex_opt {
+    use super::*;
+
+    /// Serializes the bytes or nothing.
+    pub fn serialize<S: Serializer>(v: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(b) => s.serialize_str(&hex::encode(b)),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Deserializes the bytes or nothing.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<u8>>, D::Error> {
+        let v: Option<String> = serde::Deserialize::deserialize(d)?;
+        v.map(|s| hex::decode(&s).map_err(de::Error::custom))
+            .transpose()
+    }
+}
+
+/// Repeated raw byte blobs.
+pub mod hex_vec {
+    use super::*;
+
+    /// Serializes the blobs.
+    pub fn serialize<S: Serializer>(v: &[Vec<u8>], s: S) -> Result<S::Ok, S::Error> {
+        s.collect_seq(v.iter().map(|b| hex::encode(b)))
+    }
+
+    /// Deserializes the blobs.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<Vec<u8>>, D::Error> {
+        let v: Vec<String> = serde::Deserialize::deserialize(d)?;
+        v.iter()
+            .map(|s| hex::decode(s).map_err(de::Error::custom))
+            .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+    struct T {
+        #[serde(with = "float")]
+        x: f32,
+        #[serde(with = "float_vec")]
+        v: Vec<f32>,
+        #[serde(with = "hex")]
+        b: Vec<u8>,
+    }
+
+    #[test]
+    fn non_finite_floats_and_bytes_survive_json() {
+        let nan = f32::from_bits(0x7FC0_0001);
+        let t = T {
+            x: f32::NEG_INFINITY,
+            v: vec![nan, -0.0, 0.1, f32::INFINITY],
+            b: vec![0, 0xAB, 0xFF],
+        };
+        let j = serde_json::to_string(&t).unwrap();
+        assert_eq!(
+            j,
+            r#"{"x":"-inf","v":["nan:0x7FC00001",-0.0,0.1,"inf"],"b":"00abff"}"#
+        );
+        let back: T = serde_json::from_str(&j).unwrap();
+        assert_eq!(back.x, t.x);
+        let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+        assert_eq!(bits(&back.v), bits(&t.v));
+        assert_eq!(back.b, t.b);
+    }
+
+    #[test]
+    fn every_f32_exponent_survives_json_bit_for_bit() {
+        // Shortest decimal forms parsed back through f64 must give the same f32. Walk every
+        // exponent with a spread of mantissas, including the neighbours of powers of two.
+        for exp in 0u32..255 {
+            for m in [
+                0u32, 1, 2, 0x3F_FFFF, 0x40_0000, 0x40_0001, 0x7F_FFFE, 0x7F_FFFF, 0x12_3457,
+            ] {
+                for sign in [0u32, 1] {
+                    let x = f32::from_bits(sign << 31 | exp << 23 | m);
+                    let j = serde_json::to_string(&T {
+                        x,
+                        v: vec![],
+                        b: vec![],
+                    })
+                    .unwrap();
+                    let back: T = serde_json::from_str(&j).unwrap();
+                    assert_eq!(back.x.to_bits(), x.to_bits(), "{j}");
+                }
+            }
+        }
+    }
+}
