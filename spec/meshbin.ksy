@@ -17,6 +17,17 @@ doc: |
   index of every triangle so that front faces are clockwise. Nothing in the file says which
   build made it.
 doc-ref: ../shared/seeds/004_b8f48b0545508c51.txt (sections 3, 6, 7 and 8)
+-relations:
+  - id: indices_name_vertices
+    doc: |
+      Every index is below the vertex count: MeshBuilder refuses to build a mesh whose triangle
+      names a vertex that does not exist ("Triangle 3 refers to a vertex that doesn't exist").
+    -confidence: sourced
+    -evidence: MeshBuilder's build-time validation
+  - id: whole_triangles
+    doc: The index count is a multiple of three, since MeshBuilder writes triangle lists.
+    -confidence: sourced
+    -evidence: the document's files and its helix (21,836 triangles, 65,508 indices)
 seq:
   - id: num_vertices
     type: u2

@@ -167,6 +167,9 @@ pub fn page(spec: &Spec) -> R<String> {
     if let Some(a) = &spec.application {
         facts.push(format!("application: {a}"));
     }
+    if let Some(l) = &spec.license {
+        facts.push(format!("spec licence: {l}"));
+    }
     if let Some(x) = &spec.extension {
         facts.push(format!("extension: `.{x}`"));
     }
@@ -206,7 +209,10 @@ pub fn page(spec: &Spec) -> R<String> {
                 "parameters: {}",
                 t.params
                     .iter()
-                    .map(|p| format!("`{}` ({})", p.id, p.prim.ksy()))
+                    .map(|p| match &p.doc {
+                        Some(d) => format!("`{}` ({}: {})", p.id, p.prim.ksy(), d.trim()),
+                        None => format!("`{}` ({})", p.id, p.prim.ksy()),
+                    })
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
@@ -265,6 +271,23 @@ pub fn page(spec: &Spec) -> R<String> {
                 _ => None,
             };
             bits = 0;
+        }
+        if !t.relations.is_empty() {
+            let _ = writeln!(out, "\nRelations (checked by `meshspec check`; `--relations warn` reports them as warnings):\n");
+            let _ = writeln!(out, "| Relation | Confidence | Statement |\n|---|---|---|");
+            for r in &t.relations {
+                let mut st = r.doc.trim().replace('\n', " ");
+                if let Some(e) = &r.evidence {
+                    st.push_str(&format!(" Evidence: {e}."));
+                }
+                let _ = writeln!(
+                    out,
+                    "| `{}` | {} | {} |",
+                    r.id,
+                    r.confidence.map(|c| c.word()).unwrap_or(""),
+                    cell(&st)
+                );
+            }
         }
         if !t.instances.is_empty() {
             let _ = writeln!(out, "\nValues computed from the fields:\n");

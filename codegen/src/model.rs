@@ -29,9 +29,11 @@ impl Confidence {
             "sourced" => Confidence::Sourced,
             "inferred" => Confidence::Inferred,
             "unknown" => Confidence::Unknown,
-            _ => return Err(format!(
+            _ => {
+                return Err(format!(
                 "-confidence must be proven, observed, sourced, inferred or unknown, found `{s}`"
-            )),
+            ))
+            }
         })
     }
     pub fn word(self) -> &'static str {
@@ -212,6 +214,16 @@ pub struct Instance {
     pub doc: Option<String>,
 }
 
+/// A relation between fields that the document states (checked by hand-written code in the
+/// family's `relations` pass, which names it by this id).
+#[derive(Debug, Clone)]
+pub struct Relation {
+    pub id: String,
+    pub doc: String,
+    pub confidence: Option<Confidence>,
+    pub evidence: Option<String>,
+}
+
 #[derive(Debug, Clone)]
 pub struct Type {
     pub name: String,
@@ -223,6 +235,7 @@ pub struct Type {
     pub params: Vec<Param>,
     pub fields: Vec<Field>,
     pub instances: Vec<Instance>,
+    pub relations: Vec<Relation>,
     pub layout: Option<String>,
     pub min_size: u64,
     pub fixed_size: Option<u64>,
@@ -360,6 +373,7 @@ const ATTR_KEYS: &[&str] = &[
 ];
 
 const TYPE_KEYS: &[&str] = &[
+    "-relations",
     "seq",
     "types",
     "params",
@@ -674,6 +688,29 @@ impl Loader {
                 });
             }
         }
+        let mut relations = vec![];
+        if let Some(rs) = get(m, "-relations") {
+            for r in rs.as_sequence().ok_or("-relations must be a list")? {
+                let rm = map_of(r, "relation")?;
+                check_keys(
+                    rm,
+                    &["id", "doc", "-confidence", "-evidence"],
+                    &format!("{name}: -relations"),
+                )?;
+                let id =
+                    opt_str(rm, "id")?.ok_or_else(|| format!("{name}: a relation needs an id"))?;
+                if !is_snake(&id) {
+                    return Err(format!("{name}: relation ids are snake_case: {id}"));
+                }
+                relations.push(Relation {
+                    doc: opt_str(rm, "doc")?
+                        .ok_or_else(|| format!("{name}.{id}: a relation needs doc"))?,
+                    confidence: confidence(rm, &id)?,
+                    evidence: opt_str(rm, "-evidence")?,
+                    id,
+                });
+            }
+        }
         let layout = match (opt_str(m, "-layout")?, layout_from_meta) {
             (Some(_), Some(_)) => return Err(format!("{name}: -layout given twice")),
             (a, b) => a.or(b),
@@ -693,6 +730,7 @@ impl Loader {
             params,
             fields,
             instances,
+            relations,
             layout,
             min_size: 0,
             fixed_size: None,

@@ -31,6 +31,8 @@ pub struct Scope<'a> {
     pub visible: usize,
     /// The value `_` names inside `valid`.
     pub underscore: Option<(String, ETy)>,
+    /// Inside an element of a repeated field, where `_index` is the element's index.
+    pub in_repeat: bool,
 }
 
 pub fn ident(id: &str) -> String {
@@ -48,7 +50,7 @@ pub fn ident(id: &str) -> String {
     }
 }
 
-fn field_ety(spec: &Spec, t: &Type, id: &str, place: String) -> Result<Val, String> {
+fn field_ety(t: &Type, id: &str, place: String) -> Result<Val, String> {
     let f = t
         .fields
         .iter()
@@ -117,6 +119,15 @@ impl Scope<'_> {
                 code: b.to_string(),
                 ty: ETy::Bool,
             },
+            Expr::Name(n) if n == "_index" => {
+                if !self.in_repeat {
+                    return Err("`_index` is only defined inside a repeated field".into());
+                }
+                Val {
+                    code: "(_i as i128)".into(),
+                    ty: ETy::Int,
+                }
+            }
             Expr::Name(n) if n == "_" => {
                 let (code, ty) = self
                     .underscore
@@ -125,8 +136,7 @@ impl Scope<'_> {
                 Val { code, ty }
             }
             Expr::Name(n) => {
-                if let Some(p) = self.ty.params.iter().find(|p| &p.id == n) {
-                    let _ = p;
+                if self.ty.params.iter().any(|p| &p.id == n) {
                     Val {
                         code: format!("crate::rt::Int::int(&{})", ident(n)),
                         ty: ETy::Int,
@@ -135,7 +145,7 @@ impl Scope<'_> {
                     if pos >= self.visible {
                         return Err(format!("`{n}` is read after this expression"));
                     }
-                    field_ety(self.spec, self.ty, n, ident(n))?
+                    field_ety(self.ty, n, ident(n))?
                 } else if let Some(i) = self.ty.instances.iter().find(|i| &i.id == n) {
                     let v = self.gen_depth(&i.value, depth + 1)?;
                     Val {
@@ -158,7 +168,7 @@ impl Scope<'_> {
                     },
                     (ETy::User(t), _) => {
                         let t = self.spec.ty(t).expect("resolved");
-                        field_ety(self.spec, t, name, format!("{}.{}", base.code, ident(name)))?
+                        field_ety(t, name, format!("{}.{}", base.code, ident(name)))?
                     }
                     _ => return Err(format!("`.{name}` is not defined on `{a}`")),
                 }

@@ -52,8 +52,44 @@ fn switch_enum_name(t: &Type, f: &Field) -> String {
     format!("{}{}", t.rust, camel(&f.id))
 }
 
+/// Whether a field holds its type by value inside a value of that same type (a SubMesh that
+/// holds its copy): such fields are boxed.
+pub fn boxed(spec: &Spec, t: &Type, f: &Field) -> bool {
+    fn reaches(spec: &Spec, from: &str, target: &str, seen: &mut Vec<String>) -> bool {
+        if from == target {
+            return true;
+        }
+        if seen.iter().any(|s| s == from) {
+            return false;
+        }
+        seen.push(from.to_string());
+        let t = spec.ty(from).expect("resolved");
+        t.fields.iter().any(|f| {
+            matches!(f.repeat, Repeat::None)
+                && refs(&f.ty)
+                    .iter()
+                    .any(|r| reaches(spec, &r.name, target, seen))
+        })
+    }
+    match &f.ty {
+        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+            matches!(f.repeat, Repeat::None) && reaches(spec, &r.name, &t.name, &mut vec![])
+        }
+        _ => false,
+    }
+}
+
 /// The Rust type of one element of a field.
 fn elem_rust(spec: &Spec, t: &Type, f: &Field) -> String {
+    if boxed(spec, t, f) {
+        let (FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. }) = &f.ty else {
+            unreachable!("only user types are boxed")
+        };
+        return format!(
+            "::std::boxed::Box<{}>",
+            spec.ty(&r.name).expect("resolved").rust
+        );
+    }
     match &f.ty {
         FieldType::Prim(p) => match &f.enum_name {
             Some(e) => spec.enum_def(e).expect("resolved").rust.clone(),
@@ -155,7 +191,15 @@ impl<'a> Gen<'a> {
             ty: t,
             visible,
             underscore: None,
+            in_repeat: false,
         }
+    }
+
+    /// The scope of one element of field `fi`: `_index` is defined when the field repeats.
+    fn elem_scope(&self, t: &'a Type, fi: usize, visible: usize) -> Scope<'a> {
+        let mut sc = self.scope(t, visible);
+        sc.in_repeat = !matches!(t.fields[fi].repeat, Repeat::None);
+        sc
     }
 
     fn args_ty(&self, t: &Type) -> String {
@@ -239,7 +283,7 @@ impl<'a> Gen<'a> {
             ETy::Bool => format!("(*&{v})"),
             _ => v.to_string(),
         };
-        let mut sc = self.scope(t, if kind_write { t.fields.len() } else { fi });
+        let mut sc = self.elem_scope(t, fi, if kind_write { t.fields.len() } else { fi });
         sc.underscore = Some((under_code.clone(), under_ty));
         let hex = |e: &Expr| matches!(e, Expr::Int { hex: true, .. });
         let (cond, expected, hexed) = match valid {
@@ -318,7 +362,7 @@ impl<'a> Gen<'a> {
     /// Code evaluating to one element, read from `r`.
     fn read_elem(&self, t: &'a Type, fi: usize) -> R<String> {
         let f = &t.fields[fi];
-        let sc = self.scope(t, fi);
+        let sc = self.elem_scope(t, fi, fi);
         Ok(match &f.ty {
             FieldType::Prim(p) => {
                 let read = format!(
@@ -332,11 +376,18 @@ impl<'a> Gen<'a> {
                     None => read,
                 }
             }
-            FieldType::User(r) => format!(
-                "<{} as {RT}::Codec>::read_from(_io, {})?",
-                self.spec.ty(&r.name).expect("resolved").rust,
-                self.args_code(&sc, r)?
-            ),
+            FieldType::User(r) => {
+                let read = format!(
+                    "<{} as {RT}::Codec>::read_from(_io, {})?",
+                    self.spec.ty(&r.name).expect("resolved").rust,
+                    self.args_code(&sc, r)?
+                );
+                if boxed(self.spec, t, f) {
+                    format!("::std::boxed::Box::new({read})")
+                } else {
+                    read
+                }
+            }
             FieldType::Bytes(s) => match self.size_code(&sc, s, "size")? {
                 Some(n) => format!("{RT}::read::bytes(_io, {n})?"),
                 None => format!("{RT}::read::bytes_eos(_io)?"),
@@ -410,11 +461,11 @@ impl<'a> Gen<'a> {
         let value = match &f.repeat {
             Repeat::None => format!("{{ let _v = {elem}; {valid} _v }}"),
             Repeat::Expr(e) => format!(
-                "{{ let _n = {RT}::read::count(_at, {}, \"count\")?; {RT}::read::seq(_io, _n, {}, |_io, _| {{ {one} }})? }}",
+                "{{ let _n = {RT}::read::count(_at, {}, \"count\")?; {RT}::read::seq(_io, _n, {}, |_io, _i| {{ {one} }})? }}",
                 sc.int_of(e)?,
                 min_size_code(self.spec, t, f)
             ),
-            Repeat::Eos => format!("{RT}::read::seq_eos(_io, |_io, _| {{ {one} }})?"),
+            Repeat::Eos => format!("{RT}::read::seq_eos(_io, |_io, _i| {{ {one} }})?"),
         };
         let value = match &f.cond {
             Some(c) => format!("if {} {{ Some({value}) }} else {{ None }}", sc.bool_of(c)?),
@@ -465,7 +516,7 @@ impl<'a> Gen<'a> {
     /// Code writing one element `v` (a reference) to `w`.
     fn write_elem(&self, t: &'a Type, fi: usize) -> R<String> {
         let f = &t.fields[fi];
-        let sc = self.scope(t, t.fields.len());
+        let sc = self.elem_scope(t, fi, t.fields.len());
         Ok(match &f.ty {
             FieldType::Prim(p) => {
                 let v = if f.enum_name.is_some() { "&_v.0" } else { "_v" };
@@ -475,15 +526,20 @@ impl<'a> Gen<'a> {
                 )
             }
             FieldType::User(r) => format!(
-                "{RT}::Codec::write_to(_v, _io, {})?;",
+                "{RT}::Codec::write_to({}, _io, {})?;",
+                if boxed(self.spec, t, f) {
+                    "&**_v"
+                } else {
+                    "_v"
+                },
                 self.args_code(&sc, r)?
             ),
             FieldType::Bytes(s) => {
-                let check = self.agree_size(&sc, t, fi, s, "v.len()")?;
+                let check = self.agree_size(&sc, t, fi, s, "_v.len()")?;
                 format!("{check}{RT}::write::bytes(_io, _v)?;")
             }
             FieldType::Str { size, .. } => {
-                let check = self.agree_size(&sc, t, fi, size, "v.len()")?;
+                let check = self.agree_size(&sc, t, fi, size, "_v.len()")?;
                 format!("{check}{RT}::write::bytes(_io, _v.as_bytes())?;")
             }
             FieldType::Contents(bytes) => {
@@ -519,7 +575,7 @@ impl<'a> Gen<'a> {
                 for (name, keys, args, _) in &variants {
                     let guard = keys
                         .iter()
-                        .map(|k| format!("on == {k}"))
+                        .map(|k| format!("_on == {k}"))
                         .collect::<Vec<_>>()
                         .join(" || ");
                     let _ = writeln!(
@@ -843,6 +899,37 @@ impl<'a> Gen<'a> {
             let _ = writeln!(self.out, "}}\n");
         }
 
+        // Relations: their ids, for the hand-written checks to name.
+        if !t.relations.is_empty() {
+            let _ = writeln!(self.out, "impl {} {{", t.rust);
+            for r in &t.relations {
+                let mut d = r.doc.clone();
+                if let Some(c) = r.confidence {
+                    d.push_str(&format!("\n\n{}", c.word()));
+                    if let Some(e) = &r.evidence {
+                        d.push_str(&format!(" ({e})"));
+                    }
+                    d.push('.');
+                }
+                doc_lines(&mut self.out, "    ", &d);
+                let _ = writeln!(
+                    self.out,
+                    "    pub const {}: &'static str = {};",
+                    format!("REL_{}", r.id.to_ascii_uppercase()),
+                    lit(&r.id)
+                );
+            }
+            let _ = writeln!(
+                self.out,
+                "    /// Every relation the spec states for this type.\n    pub const RELATIONS: &'static [&'static str] = &[{}];\n}}\n",
+                t.relations
+                    .iter()
+                    .map(|r| format!("Self::REL_{}", r.id.to_ascii_uppercase()))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            );
+        }
+
         // Codec: the reader.
         let args_ty = self.args_ty(t);
         let args_pat = self.args_pat(t);
@@ -853,7 +940,7 @@ impl<'a> Gen<'a> {
         );
         let _ = writeln!(
             self.out,
-            "#[allow(unused_variables, clippy::let_unit_value, clippy::unnecessary_cast, clippy::identity_op)]\nfn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(_io: &mut R, _args: Self::Args) -> {RT}::Result<Self> {{\nlet {args_pat} = _args;\nlet _start = {RT}::read::pos(_io)?;"
+            "fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(_io: &mut R, _args: Self::Args) -> {RT}::Result<Self> {{\nlet {args_pat} = _args;\nlet _start = {RT}::read::pos(_io)?;"
         );
         let mut fi = 0;
         while fi < t.fields.len() {
@@ -876,7 +963,7 @@ impl<'a> Gen<'a> {
         // Codec: the writer.
         let _ = writeln!(
             self.out,
-            "#[allow(unused_variables, clippy::let_unit_value, clippy::unnecessary_cast, clippy::identity_op)]\nfn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(&self, _io: &mut W, _args: Self::Args) -> {RT}::Result<()> {{\nlet {args_pat} = _args;\nlet _start = {RT}::read::pos(_io)?;"
+            "fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(&self, _io: &mut W, _args: Self::Args) -> {RT}::Result<()> {{\nlet {args_pat} = _args;\nlet _start = {RT}::read::pos(_io)?;"
         );
         let pat: Vec<String> = t
             .fields
@@ -967,6 +1054,7 @@ impl ::binrw::meta::WriteEndian for {0} {{
     const ROOT: &'static str = {};
     const DESCRIPTION: &'static str = {};
     const SPEC: &'static str = {};
+    const UNKNOWN: &'static [&'static str] = &[{}];
     fn args(ctx: &crate::context::Context) -> {RT}::Result<Self::Args> {{
         let _ = ctx;
         {args}
@@ -977,11 +1065,63 @@ impl ::binrw::meta::WriteEndian for {0} {{
                 lit(id),
                 lit(&t.name),
                 lit(&description),
-                lit(&spec.file)
+                lit(&spec.file),
+                unknown_paths(spec, t)
+                    .iter()
+                    .map(|p| lit(p))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             );
         }
         Ok(())
     }
+}
+
+/// The dump paths (`bones[].name_hash`) of every field the spec marks `-confidence: unknown`,
+/// reachable from `t`, for `meshspec survey` to tally.
+fn unknown_paths(spec: &Spec, t: &Type) -> Vec<String> {
+    fn walk(spec: &Spec, t: &Type, prefix: &str, stack: &mut Vec<String>, out: &mut Vec<String>) {
+        if stack.contains(&t.name) {
+            return;
+        }
+        stack.push(t.name.clone());
+        for f in &t.fields {
+            if matches!(f.ty, FieldType::Contents(_)) {
+                continue;
+            }
+            let mut path = format!("{prefix}{}", f.id);
+            if !matches!(f.repeat, Repeat::None) {
+                path.push_str("[]");
+            }
+            if f.confidence == Some(Confidence::Unknown) {
+                out.push(path.clone());
+            }
+            match &f.ty {
+                FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+                    let target = spec.ty(&r.name).expect("resolved");
+                    walk(spec, target, &format!("{path}."), stack, out);
+                }
+                FieldType::Switch { cases, .. } => {
+                    for (_, r) in cases {
+                        let target = spec.ty(&r.name).expect("resolved");
+                        walk(
+                            spec,
+                            target,
+                            &format!("{path}.{}.", target.rust),
+                            stack,
+                            out,
+                        );
+                    }
+                }
+                _ => {}
+            }
+        }
+        stack.pop();
+    }
+    let mut out = vec![];
+    walk(spec, t, "", &mut vec![], &mut out);
+    out.dedup();
+    out
 }
 
 pub fn first_sentence(s: &str) -> String {
@@ -1004,6 +1144,11 @@ pub fn module(spec: &Spec) -> R<String> {
         g.out,
         "//! The types of `{}`, with their readers and writers. The field tables are in\n//! `docs/layouts/{}.md`.\n",
         spec.file, spec.id
+    );
+    // Generated expressions keep every parenthesis and binding the spec implies.
+    let _ = writeln!(
+        g.out,
+        "#![allow(unused_parens, unused_variables, clippy::let_unit_value, clippy::unnecessary_cast, clippy::identity_op, clippy::needless_question_mark)]\n"
     );
     let _ = writeln!(
         g.out,
@@ -1060,6 +1205,7 @@ pub fn registry(specs: &[Spec]) -> String {
     for s in specs {
         let _ = writeln!(out, "pub mod {};", s.id);
     }
+    out.push_str("#[cfg(test)]\npub mod fixtures;\n");
     out.push_str("\n/// Every layout the specs declare, in file order.\npub static LAYOUTS: &[crate::layouts::Entry] = &[\n");
     for s in specs {
         for t in &s.types {

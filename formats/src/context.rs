@@ -63,6 +63,11 @@ impl Context {
         self
     }
 
+    /// Sets `unity_version` from an editor version such as `2021.3.0f1`.
+    pub fn with_unity_version(self, version: &str) -> Result<Self> {
+        Ok(self.with_param("unity_version", unity_version(version)?))
+    }
+
     /// A named parameter, or an error saying that the layout needs it.
     pub fn param(&self, name: &str) -> Result<i128> {
         self.params.get(name).copied().ok_or_else(|| {
@@ -72,5 +77,47 @@ impl Context {
                 "none given",
             )
         })
+    }
+}
+
+/// Encodes a Unity editor version (`2021.3.0f1`, `6000.2.1f1`) as the integer the specs compare
+/// against: major x 10,000 + minor x 100 + patch (`20210300`). The release type and build number
+/// after the patch do not change a layout, so they are dropped.
+pub fn unity_version(s: &str) -> Result<i128> {
+    let bad = || {
+        Error::unplaced(
+            ErrorKind::Input,
+            "a Unity version such as 2021.3.0f1",
+            format!("`{s}`"),
+        )
+    };
+    let mut parts = s.trim().splitn(3, '.');
+    let major: i128 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+    let minor: i128 = parts.next().and_then(|p| p.parse().ok()).ok_or_else(bad)?;
+    let patch: i128 = match parts.next() {
+        None => 0,
+        Some(p) => {
+            let digits: String = p.chars().take_while(|c| c.is_ascii_digit()).collect();
+            digits.parse().map_err(|_| bad())?
+        }
+    };
+    if !(1..10_000).contains(&major) || !(0..100).contains(&minor) || !(0..100).contains(&patch) {
+        return Err(bad());
+    }
+    Ok(major * 10_000 + minor * 100 + patch)
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn unity_versions_encode_in_order() {
+        use super::unity_version as v;
+        assert_eq!(v("2021.3.0f1").unwrap(), 20210300);
+        assert_eq!(v("2019.4.0f1").unwrap(), 20190400);
+        assert_eq!(v("2023.1.0a16").unwrap(), 20230100);
+        assert_eq!(v("6000.2.1f1").unwrap(), 60000201);
+        assert!(v("2020.3.0f1").unwrap() > v("2020.1.0b4").unwrap());
+        assert!(v("banana").is_err());
+        assert!(v("2021").is_err());
     }
 }

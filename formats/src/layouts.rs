@@ -59,6 +59,8 @@ pub struct Entry {
     pub description: &'static str,
     /// The spec file.
     pub spec: &'static str,
+    /// The dump paths of the fields the spec marks unknown.
+    pub unknown: &'static [&'static str],
     check: fn(&[u8], &Context) -> Result<Checked>,
     dump: fn(&[u8], &Context) -> Result<serde_json::Value>,
     build: fn(&serde_json::Value, &Context) -> Result<Vec<u8>>,
@@ -154,6 +156,7 @@ impl Entry {
             id: T::ID,
             description: T::DESCRIPTION,
             spec: T::SPEC,
+            unknown: T::UNKNOWN,
             check: check::<T>,
             dump: dump::<T>,
             build: build::<T>,

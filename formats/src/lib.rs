@@ -15,6 +15,8 @@ pub mod export;
 pub mod fuzzing;
 #[allow(missing_docs)]
 pub mod generated;
+#[cfg(test)]
+mod generator_tests;
 pub mod import;
 pub mod layouts;
 pub mod meshbin;

@@ -26,10 +26,10 @@ impl Semantics for Meshbin {
         let mut out = vec![];
         if self.indices.len() % 3 != 0 {
             out.push(
-                Error::new(
-                    ErrorKind::Relation,
+                Error::relation(
+                    Meshbin::REL_WHOLE_TRIANGLES,
                     2,
-                    "a multiple of 3 (MeshBuilder writes triangle lists)",
+                    "a multiple of 3",
                     self.indices.len().to_string(),
                 )
                 .in_field("num_indices")
@@ -41,10 +41,10 @@ impl Semantics for Meshbin {
         for (i, &ix) in self.indices.iter().enumerate() {
             if usize::from(ix) >= n {
                 out.push(
-                    Error::new(
-                        ErrorKind::Relation,
+                    Error::relation(
+                        Meshbin::REL_INDICES_NAME_VERTICES,
                         base + 2 * i as u64,
-                        format!("a vertex index below {n} (triangle {} names it)", i / 3),
+                        format!("a vertex index below {n} (in triangle {})", i / 3),
                         ix.to_string(),
                     )
                     .at_index(i)

@@ -5,6 +5,15 @@
 //! The types of `spec/meshbin.ksy`, with their readers and writers. The field tables are in
 //! `docs/layouts/meshbin.md`.
 
+#![allow(
+    unused_parens,
+    unused_variables,
+    clippy::let_unit_value,
+    clippy::unnecessary_cast,
+    clippy::identity_op,
+    clippy::needless_question_mark
+)]
+
 const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
 
 /// A mesh as MeshBuilder writes it at build time and the game loads with no parsing: the vertex
@@ -50,16 +59,26 @@ pub struct Meshbin {
     pub indices: ::std::vec::Vec<u16>,
 }
 
+impl Meshbin {
+    /// Every index is below the vertex count: MeshBuilder refuses to build a mesh whose triangle
+    /// names a vertex that does not exist ("Triangle 3 refers to a vertex that doesn't exist").
+    ///
+    ///
+    /// Sourced (MeshBuilder's build-time validation).
+    pub const REL_INDICES_NAME_VERTICES: &'static str = "indices_name_vertices";
+    /// The index count is a multiple of three, since MeshBuilder writes triangle lists.
+    ///
+    /// Sourced (the document's files and its helix (21,836 triangles, 65,508 indices)).
+    pub const REL_WHOLE_TRIANGLES: &'static str = "whole_triangles";
+    /// Every relation the spec states for this type.
+    pub const RELATIONS: &'static [&'static str] =
+        &[Self::REL_INDICES_NAME_VERTICES, Self::REL_WHOLE_TRIANGLES];
+}
+
 impl crate::rt::Codec for Meshbin {
     type Args = ();
     const MIN_SIZE: u64 = 4;
 
-    #[allow(
-        unused_variables,
-        clippy::let_unit_value,
-        clippy::unnecessary_cast,
-        clippy::identity_op
-    )]
     fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
         _io: &mut R,
         _args: Self::Args,
@@ -87,11 +106,16 @@ impl crate::rt::Codec for Meshbin {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
                 let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_vertices), "count")?;
-                crate::rt::read::seq(_io, _n, <Vertex as crate::rt::Codec>::MIN_SIZE, |_io, _| {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _v = <Vertex as crate::rt::Codec>::read_from(_io, ())?;
-                    Ok(_v)
-                })?
+                crate::rt::read::seq(
+                    _io,
+                    _n,
+                    <Vertex as crate::rt::Codec>::MIN_SIZE,
+                    |_io, _i| {
+                        let _at = crate::rt::read::pos(_io)?;
+                        let _v = <Vertex as crate::rt::Codec>::read_from(_io, ())?;
+                        Ok(_v)
+                    },
+                )?
             })
         })?;
         let indices: ::std::vec::Vec<u16> = crate::rt::field("indices", || {
@@ -104,7 +128,7 @@ impl crate::rt::Codec for Meshbin {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
                 let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_indices), "count")?;
-                crate::rt::read::seq(_io, _n, 2, |_io, _| {
+                crate::rt::read::seq(_io, _n, 2, |_io, _i| {
                     let _at = crate::rt::read::pos(_io)?;
                     let _v = crate::rt::read::prim::<u16, _>(_io, ::binrw::Endian::Little, "u2")?;
                     Ok(_v)
@@ -119,12 +143,6 @@ impl crate::rt::Codec for Meshbin {
         })
     }
 
-    #[allow(
-        unused_variables,
-        clippy::let_unit_value,
-        clippy::unnecessary_cast,
-        clippy::identity_op
-    )]
     fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
         &self,
         _io: &mut W,
@@ -223,6 +241,7 @@ impl crate::rt::Layout for Meshbin {
     const ROOT: &'static str = "meshbin";
     const DESCRIPTION: &'static str = "MeshBuilder built binary mesh (.meshbin)";
     const SPEC: &'static str = "spec/meshbin.ksy";
+    const UNKNOWN: &'static [&'static str] = &[];
     fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
         let _ = ctx;
         Ok(())
@@ -272,12 +291,6 @@ impl crate::rt::Codec for Vertex {
     type Args = ();
     const MIN_SIZE: u64 = 16;
 
-    #[allow(
-        unused_variables,
-        clippy::let_unit_value,
-        clippy::unnecessary_cast,
-        clippy::identity_op
-    )]
     fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
         _io: &mut R,
         _args: Self::Args,
@@ -351,12 +364,6 @@ impl crate::rt::Codec for Vertex {
         })
     }
 
-    #[allow(
-        unused_variables,
-        clippy::let_unit_value,
-        clippy::unnecessary_cast,
-        clippy::identity_op
-    )]
     fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
         &self,
         _io: &mut W,

@@ -2,6 +2,8 @@
 // change the spec, run the generator and commit both.
 //! Layout types generated from the specs, one module per spec file.
 
+#[cfg(test)]
+pub mod fixtures;
 pub mod meshbin;
 
 /// Every layout the specs declare, in file order.

@@ -28,6 +28,8 @@ pub trait Layout: Codec + serde::Serialize + serde::de::DeserializeOwned {
     const DESCRIPTION: &'static str;
     /// The spec file it is generated from, relative to the repository.
     const SPEC: &'static str;
+    /// The dump paths (`bones[].name_hash`) of the fields the spec marks unknown.
+    const UNKNOWN: &'static [&'static str];
 
     /// The parameters of a whole input, from what the user gave.
     fn args(ctx: &Context) -> Result<Self::Args>;

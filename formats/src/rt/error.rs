@@ -102,6 +102,17 @@ impl Error {
         }
     }
 
+    /// A violated relation: `id` is the relation's id in the spec, shown with the expectation.
+    pub fn relation(
+        id: &str,
+        offset: u64,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> Self {
+        let expected = format!("{} (relation `{id}`)", expected.into());
+        Error::new(ErrorKind::Relation, offset, expected, found)
+    }
+
     /// Adds the field the error happened in (the innermost step first, the outermost last).
     #[must_use]
     pub fn in_field(mut self, name: impl Into<Cow<'static, str>>) -> Self {

@@ -1,0 +1,155 @@
+//! The generator's constructs, end to end: `codegen/fixtures/features.ksy` uses every one, and
+//! these tests read, write and break it byte by byte.
+
+use crate::generated::fixtures::features::*;
+use crate::rt::{Codec, ErrorKind};
+use binrw::io::Cursor;
+
+fn sample() -> Features {
+    Features {
+        version: 3,
+        len_name: 0,
+        name: "héllo".into(),
+        kind: Kind::NESTED,
+        flag: true,
+        small: 0x55,
+        index_count: 0xABCDEF,
+        body: FeaturesBody::Nested(Nested {
+            count_a: 1,
+            count_b: 2,
+            values: vec![-1, 2, -3],
+            newer: Some(2.5),
+        }),
+        num_items: 0,
+        items: vec![
+            Item {
+                value: 1,
+                trailer: Some(vec![0xAA, 0xBB]),
+            },
+            Item {
+                value: 2,
+                trailer: None,
+            },
+        ],
+        len_blob: 0,
+        blob: vec![1, 2, 3],
+        extra: Some(0x0102_0304),
+        class: 0x415D_9568,
+        len_part: 0,
+        part: Part { words: vec![7, 8] },
+        node: Node {
+            tag: 0,
+            child: Some(Box::new(Node {
+                tag: 3,
+                child: None,
+            })),
+        },
+        tail: vec![9, 9],
+    }
+}
+
+fn write(v: &Features) -> crate::rt::Result<Vec<u8>> {
+    let mut c = Cursor::new(Vec::new());
+    v.write_to(&mut c, ())?;
+    Ok(c.into_inner())
+}
+
+fn read(b: &[u8]) -> crate::rt::Result<Features> {
+    crate::rt::read::exact(b, "features", |r| Features::read_from(r, ()))
+}
+
+#[test]
+fn counts_and_sizes_are_recomputed_and_everything_reads_back() {
+    let bytes = write(&sample()).unwrap();
+    let back = read(&bytes).unwrap();
+    assert_eq!(back.len_name, 6, "UTF-8 bytes of the name");
+    assert_eq!(back.num_items, 2);
+    assert_eq!(back.len_blob, 3);
+    assert_eq!(back.len_part, 8);
+    // Recomputed counts aside, the value is what was written.
+    let mut expected = sample();
+    expected.len_name = 6;
+    expected.num_items = 2;
+    expected.len_blob = 3;
+    expected.len_part = 8;
+    assert_eq!(back, expected);
+    assert_eq!(write(&back).unwrap(), bytes);
+    // The layout, byte by byte: magic, version, name, kind, then 32 bits of bit fields.
+    assert_eq!(&bytes[..2], b"MS");
+    assert_eq!(&bytes[2..4], &[3, 0]);
+    assert_eq!(bytes[4], 6);
+    assert_eq!(&bytes[5..11], "héllo".as_bytes());
+    assert_eq!(bytes[11], 2);
+    // flag (bit 0) = 1, small (bits 1-7) = 0x55, index_count (bits 8-31) = 0xABCDEF.
+    assert_eq!(&bytes[12..16], &[0x55 << 1 | 1, 0xEF, 0xCD, 0xAB]);
+    assert_eq!(back.total_len(), 9);
+}
+
+#[test]
+fn errors_name_offset_field_path_expected_and_found() {
+    let bytes = write(&sample()).unwrap();
+    let mut bad = bytes.clone();
+    bad[0] = b'X';
+    let e = read(&bad).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "0x0 features.magic: expected 4D 53, found 58 53"
+    );
+    let mut bad = bytes.clone();
+    bad[2] = 9;
+    let e = read(&bad).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "0x2 features.version: expected >= 1 and <= 3, found 9"
+    );
+    // The switch's nested values: count_a + count_b elements.
+    let mut bad = bytes.clone();
+    bad[11] = 7;
+    let e = read(&bad).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Switch);
+    assert_eq!(e.path_string(), "features.body");
+    // Every prefix that cuts into more than the `repeat: eos` tail is refused with an offset
+    // inside the input, never a panic.
+    for n in 0..bytes.len() - 2 {
+        let e = read(&bytes[..n]).unwrap_err();
+        assert!(e.offset.is_some_and(|o| o <= n as u64), "{n}: {e}");
+    }
+    // A trailing byte after `repeat: eos` is part of the tail, so extend the part instead.
+    let e = read(&[&bytes[..], &[1]].concat());
+    assert_eq!(e.unwrap().tail, vec![9, 9, 1]);
+}
+
+#[test]
+fn writers_refuse_what_they_cannot_recompute() {
+    let mut v = sample();
+    v.class = 1;
+    let e = write(&v).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Invalid);
+    assert_eq!(e.path_string(), "class");
+    let mut v = sample();
+    if let FeaturesBody::Nested(n) = &mut v.body {
+        n.count_a = 5; // values must then hold count_a + count_b = 7 elements, not 3
+    }
+    let e = write(&v).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Inconsistent);
+    assert_eq!(e.path_string(), "body.values");
+    let mut v = sample();
+    v.body = FeaturesBody::Plain(Plain { value: 1.0 });
+    let e = write(&v).unwrap_err();
+    assert_eq!(e.path_string(), "body");
+    let mut v = sample();
+    v.version = 1; // `extra` must then be absent (and the nested `newer` too)
+    if let FeaturesBody::Nested(n) = &mut v.body {
+        n.newer = None;
+    }
+    let e = write(&v).unwrap_err();
+    assert_eq!(e.path_string(), "extra");
+    let mut v = sample();
+    v.small = 200; // b7
+    let e = write(&v).unwrap_err();
+    assert_eq!(e.path_string(), "small");
+    let mut v = sample();
+    v.items[1].trailer = Some(vec![1, 2]); // only elements before the last have one
+    let e = write(&v).unwrap_err();
+    assert_eq!(e.path_string(), "items[1].trailer");
+}
