@@ -1,1 +1,107 @@
-//! Helpers shared by the integration tests.
+//! Helpers shared by the integration tests: where the repository, its corpus and the shared
+//! Unity files are, and how dumps are shortened for snapshots.
+
+use std::path::{Path, PathBuf};
+
+/// The repository's root.
+pub fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+/// One corpus file.
+#[derive(Debug, Clone)]
+pub struct Sample {
+    /// The family folder (`meshbin`, `sws`).
+    pub family: String,
+    /// The file.
+    pub path: PathBuf,
+    /// The layout id: the file's extension.
+    pub layout: String,
+    /// Whether the file is in a `bad/` folder and must be refused.
+    pub bad: bool,
+}
+
+impl Sample {
+    /// A name for snapshots: `family__bad__file`.
+    pub fn snapshot_name(&self) -> String {
+        let file = self.path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+        if self.bad {
+            format!("{}__bad__{file}", self.family)
+        } else {
+            format!("{}__{file}", self.family)
+        }
+    }
+}
+
+/// Every corpus file whose extension names a layout, in path order.
+pub fn samples() -> Vec<Sample> {
+    let mut out = vec![];
+    let corpus = root().join("corpus");
+    let mut families: Vec<PathBuf> = std::fs::read_dir(&corpus)
+        .expect("corpus/ exists")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    families.sort();
+    for fam in families {
+        let family = fam.file_name().unwrap().to_string_lossy().to_string();
+        for (dir, bad) in [(fam.clone(), false), (fam.join("bad"), true)] {
+            let Ok(rd) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            let mut files: Vec<PathBuf> = rd
+                .flatten()
+                .map(|e| e.path())
+                .filter(|p| p.is_file())
+                .collect();
+            files.sort();
+            for path in files {
+                let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
+                    continue;
+                };
+                if meshspec_formats::find(ext).is_some() {
+                    out.push(Sample {
+                        family: family.clone(),
+                        layout: ext.to_string(),
+                        path,
+                        bad,
+                    });
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The shared folder beside the checkout (`../shared`), or a panic that says it is missing:
+/// tests that need it never pass silently without it.
+pub fn shared() -> PathBuf {
+    let p = root().join("..").join("shared");
+    assert!(
+        p.join("corpus").is_dir(),
+        "MISSING: {} (the shared corpus beside the checkout) is needed by this test; it is not optional",
+        p.display()
+    );
+    p
+}
+
+/// A dump shortened for a snapshot: long arrays keep their first 8 and last 2 elements and say
+/// how many were left out; long hex strings keep 64 digits and say how many bytes they hold.
+pub fn elide(v: &serde_json::Value) -> serde_json::Value {
+    use serde_json::Value;
+    match v {
+        Value::Array(a) if a.len() > 12 => {
+            let mut out: Vec<Value> = a[..8].iter().map(elide).collect();
+            out.push(Value::String(format!("… {} more …", a.len() - 10)));
+            out.extend(a[a.len() - 2..].iter().map(elide));
+            Value::Array(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(elide).collect()),
+        Value::Object(o) => Value::Object(o.iter().map(|(k, v)| (k.clone(), elide(v))).collect()),
+        Value::String(s) if s.len() > 96 && s.bytes().all(|b| b.is_ascii_hexdigit()) => {
+            Value::String(format!("{}… ({} bytes)", &s[..64], s.len() / 2))
+        }
+        other => other.clone(),
+    }
+}

@@ -1,0 +1,1 @@
+//! .meshbin beyond the shared corpus tests: decoding, windings, the builder and export.
