@@ -93,7 +93,11 @@ impl Float for f32 {
     }
     const HEX_DIGITS: usize = 8;
     fn ser<S: Serializer>(self, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_f32(self)
+        // Dumps go through JSON values, which hold f64: pass the f64 nearest the f32's shortest
+        // decimal form, so 0.1f32 shows as 0.1 (not 0.10000000149011612) and still reads back
+        // to the same f32.
+        let shortest: f64 = self.to_string().parse().unwrap_or(f64::from(self));
+        s.serialize_f64(shortest)
     }
 }
 
@@ -312,7 +316,7 @@ mod tests {
             v: vec![nan, -0.0, 0.1, f32::INFINITY],
             b: vec![0, 0xAB, 0xFF],
         };
-        let j = serde_json::to_string(&t).unwrap();
+        let j = serde_json::to_string(&serde_json::to_value(&t).unwrap()).unwrap();
         assert_eq!(
             j,
             r#"{"x":"-inf","v":["nan:0x7FC00001",-0.0,0.1,"inf"],"b":"00abff"}"#
