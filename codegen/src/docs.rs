@@ -142,6 +142,9 @@ fn notes(t: &Type, f: &Field) -> String {
         Some(Valid::Expr(e)) => parts.push(format!("Must satisfy `{e}`.")),
         _ => {}
     }
+    if let Some(e) = &f.derive {
+        parts.push(format!("Recomputed on writing as `{e}`."));
+    }
     for (gi, u) in &f.users {
         parts.push(format!(
             "Recomputed on writing from `{}` ({}).",

@@ -196,6 +196,9 @@ pub struct Field {
     pub enum_name: Option<String>,
     /// The later fields of the same type whose count or size is exactly this field.
     pub users: Vec<(usize, Use)>,
+    /// `-derive`: a stored value the document defines from other fields (a total); written
+    /// as the expression's value, kept as read (the family's relation pass compares them).
+    pub derive: Option<Expr>,
 }
 
 #[derive(Debug, Clone)]
@@ -370,6 +373,7 @@ const ATTR_KEYS: &[&str] = &[
     "-confidence",
     "-evidence",
     "-orig-id",
+    "-derive",
 ];
 
 const TYPE_KEYS: &[&str] = &[
@@ -602,6 +606,7 @@ fn attr(v: &Value, where_: &str, bit_le: bool) -> R<Field> {
         valid: get(m, "valid").map(|v| valid(v, &what)).transpose()?,
         enum_name: opt_str(m, "enum")?,
         users: vec![],
+        derive: opt_expr(m, "-derive", &what)?,
     })
 }
 
@@ -885,6 +890,22 @@ fn resolve(spec: &mut Spec) -> R<()> {
                     if plain && !conditional {
                         t.fields[fi].users.push((gi, u));
                     }
+                }
+            }
+        }
+    }
+    for t in &spec.types {
+        for f in &t.fields {
+            if f.derive.is_some() {
+                let ok = matches!(f.ty, FieldType::Prim(p) if p.kind != PrimKind::F)
+                    && matches!(f.repeat, Repeat::None)
+                    && f.cond.is_none()
+                    && f.users.is_empty();
+                if !ok {
+                    return Err(format!(
+                        "{}.{}: -derive is for plain integer fields that are not also a count or size",
+                        t.name, f.id
+                    ));
                 }
             }
         }

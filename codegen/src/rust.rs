@@ -634,6 +634,25 @@ impl<'a> Gen<'a> {
                 lit(&off.to_string())
             );
         }
+        if let Some(d) = &f.derive {
+            // A stored total the document defines from other fields: written as its definition.
+            let FieldType::Prim(p) = f.ty else {
+                unreachable!("the model allows -derive only on plain integers")
+            };
+            let valid = self.valid_code(t, fi, "(&_v)", true)?;
+            let _ = writeln!(
+                self.out,
+                "let {id}: {} = {RT}::field({}, || {{ {body} let _v: {} = {RT}::write::fit_i(_at, {}, {}, {})?; {valid} {RT}::write::prim(_io, {}, &_v)?; Ok(_v) }})?;",
+                p.rust(),
+                lit(&f.id),
+                p.rust(),
+                sc.int_of(d)?,
+                lit(&p.ksy()),
+                p.max(),
+                endian_of(self.spec, p)
+            );
+            return Ok(());
+        }
         if let Some((gi, use_)) = f.users.first().copied() {
             // A count or size recomputed from the data it counts.
             let g = &t.fields[gi];
@@ -840,6 +859,11 @@ impl<'a> Gen<'a> {
                 d.push_str(&fx);
                 d.push('.');
             }
+            if let Some(e) = &f.derive {
+                d.push_str(&format!(
+                    "\n\nRecomputed on writing as `{e}`; kept as read (the relation pass compares)."
+                ));
+            }
             if let Some((gi, u)) = f.users.first() {
                 d.push_str(&format!(
                     "\n\nRecomputed on writing: the {} of `{}`.",
@@ -851,7 +875,7 @@ impl<'a> Gen<'a> {
                 ));
             }
             doc_lines(&mut self.out, "    ", &d);
-            if !f.users.is_empty() {
+            if !f.users.is_empty() || f.derive.is_some() {
                 let _ = writeln!(self.out, "    #[serde(default)]");
             }
             if let Some(a) = serde_attr(f) {
@@ -970,7 +994,7 @@ impl<'a> Gen<'a> {
             .iter()
             .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
             .map(|f| {
-                if f.users.is_empty() {
+                if f.users.is_empty() && f.derive.is_none() {
                     ident(&f.id)
                 } else {
                     format!("{}: _", ident(&f.id))

@@ -22,6 +22,11 @@ pub fn roundtrip_with<T: Semantics>(data: &[u8], ctx: &Context) {
             return;
         }
     };
+    // Stored totals are rewritten from their definition, so only an input whose relations hold
+    // is one the strict reader accepts.
+    if !v.relations(ctx).is_empty() {
+        return;
+    }
     let out = v
         .to_bytes(ctx)
         .unwrap_or_else(|e| panic!("accepted input does not write back: {e}"));
@@ -36,7 +41,6 @@ pub fn roundtrip_with<T: Semantics>(data: &[u8], ctx: &Context) {
         .build(&back, ctx)
         .unwrap_or_else(|e| panic!("dump does not build: {e}"));
     assert_eq!(built, data, "dump builds different bytes");
-    let _ = v.relations(ctx);
     if let Ok(scene) = v.scene(ctx) {
         for m in &scene.meshes {
             m.validate()

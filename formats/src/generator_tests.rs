@@ -44,6 +44,7 @@ fn sample() -> Features {
                 child: None,
             })),
         },
+        total: 0,
         tail: vec![9, 9],
     }
 }
@@ -72,6 +73,7 @@ fn counts_and_sizes_are_recomputed_and_everything_reads_back() {
     expected.num_items = 2;
     expected.len_blob = 3;
     expected.len_part = 8;
+    expected.total = 6 + 3 + 2 * 4;
     assert_eq!(back, expected);
     assert_eq!(write(&back).unwrap(), bytes);
     // The layout, byte by byte: magic, version, name, kind, then 32 bits of bit fields.

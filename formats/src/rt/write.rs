@@ -39,6 +39,18 @@ pub fn fit<T: TryFrom<u64>>(offset: u64, value: u64, ty: &str, max: u128) -> Res
     })
 }
 
+/// Converts a derived value (a spec expression) into its field's type.
+pub fn fit_i<T: TryFrom<i128>>(offset: u64, value: i128, ty: &str, max: u128) -> Result<T> {
+    T::try_from(value).map_err(|_| {
+        Error::new(
+            ErrorKind::Count,
+            offset,
+            format!("0 to {max} (the range of {ty})"),
+            value.to_string(),
+        )
+    })
+}
+
 /// Checks that a part of a type holds as many elements (or bytes) as an expression of other
 /// fields says, since such an expression cannot be recomputed from the part alone.
 pub fn agree(offset: u64, actual: u64, expected: i128, expr: &str, unit: &str) -> Result<()> {
