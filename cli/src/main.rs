@@ -94,8 +94,9 @@ enum Command {
         #[command(flatten)]
         opts: Opts,
     },
-    /// Run LAYOUT over every file under the given paths: which fail and why (grouped by field
-    /// and rule), and the values of every field the spec marks unknown.
+    /// Run the specs over every file under the given paths: which fail and why (grouped by
+    /// rule and field), which relations do not hold, and the values of every field the spec
+    /// marks unknown.
     Survey(survey::SurveyArgs),
 }
 
@@ -135,7 +136,8 @@ struct Opts {
     /// The winding of a file that does not record it (meshbin).
     #[arg(long, value_enum)]
     winding: Option<WindingArg>,
-    /// The Unity editor version the file was written by (unity-mesh), e.g. 2021.3.0f1.
+    /// The Unity editor version the file was written by (unity-mesh), e.g. 2021.3.0f1, or
+    /// `auto` for the nearest folder above the file whose name is a version.
     #[arg(long)]
     unity_version: Option<String>,
     /// The resource file streamed vertex data is read from (default: the file of the name the
@@ -154,8 +156,24 @@ impl Opts {
             WindingArg::D3d => Winding::D3d,
             WindingArg::Gl => Winding::Gl,
         });
-        if let Some(v) = &self.unity_version {
-            ctx = ctx.with_unity_version(v)?;
+        match self.unity_version.as_deref() {
+            Some("auto") => {
+                let found = input
+                    .and_then(|p| p.ancestors().skip(1).find_map(|a| {
+                        let name = a.file_name()?.to_str()?;
+                        meshspec_formats::context::unity_version(name).ok().map(|_| name.to_string())
+                    }))
+                    .ok_or_else(|| {
+                        Error::unplaced(
+                            meshspec_formats::ErrorKind::Input,
+                            "a folder named after the Unity version above the file (--unity-version auto)",
+                            "none",
+                        )
+                    })?;
+                ctx = ctx.with_unity_version(&found)?;
+            }
+            Some(v) => ctx = ctx.with_unity_version(v)?,
+            None => {}
         }
         ctx.resource = self.ress.clone();
         ctx.input = input.map(Path::to_path_buf);

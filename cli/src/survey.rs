@@ -1,6 +1,7 @@
-//! `meshspec survey`: the researcher's census. Runs a layout over every file under some paths,
-//! groups the failures by where and why they fail, and tallies the values of every field the
-//! spec marks unknown.
+//! `meshspec survey`: the researcher's census. Runs the specs over every file under some paths
+//! (one layout, or each file's layout by its extension), groups the failures by where and why
+//! they fail, and tallies the values of every field the spec marks unknown. Failures are the
+//! report, not an error: the exit code is 0 unless `--fail-on-error` is given.
 
 use crate::{layout, read_input, Fail, Opts};
 use clap::Args;
@@ -11,14 +12,19 @@ use std::process::ExitCode;
 
 #[derive(Args)]
 pub struct SurveyArgs {
-    /// The layout id.
-    layout: String,
     /// Files and directories (searched recursively).
     #[arg(required = true)]
     paths: Vec<PathBuf>,
+    /// The layout to read every file with; by default each file's extension names its layout
+    /// (`floor.meshbin`, `cube.sws-mesh`) and other files are skipped.
+    #[arg(long)]
+    layout: Option<String>,
     /// Only files with this extension (without the dot).
     #[arg(long)]
     ext: Option<String>,
+    /// Exit 1 when any file fails.
+    #[arg(long)]
+    fail_on_error: bool,
     /// How many distinct values to show per unknown field.
     #[arg(long, default_value_t = 8)]
     top: usize,
@@ -102,132 +108,180 @@ fn show(v: &serde_json::Value) -> String {
     }
 }
 
+/// What one layout's files showed.
+#[derive(Default)]
+struct Report {
+    files: usize,
+    ok: usize,
+    failures: BTreeMap<(String, String), (usize, Vec<String>)>,
+    relations: BTreeMap<(String, String), (usize, Vec<String>)>,
+    tallies: BTreeMap<&'static str, BTreeMap<String, usize>>,
+}
+
+fn note(slot: &mut (usize, Vec<String>), example: String) {
+    slot.0 += 1;
+    if slot.1.len() < 3 {
+        slot.1.push(example);
+    }
+}
+
+fn survey_file(
+    entry: &meshspec_formats::Entry,
+    f: &std::path::Path,
+    opts: &Opts,
+    r: &mut Report,
+) -> Result<(), Fail> {
+    r.files += 1;
+    let ctx = opts.context(Some(f))?;
+    let name = f.display().to_string();
+    let bytes = match read_input(f) {
+        Ok(b) => b,
+        Err(Fail(m)) => {
+            note(
+                r.failures
+                    .entry(("Io".into(), "reading the file".into()))
+                    .or_default(),
+                m,
+            );
+            return Ok(());
+        }
+    };
+    match entry.check(&bytes, &ctx) {
+        Err(e) => {
+            let key = (
+                format!("{:?}", e.kind),
+                format!("{}: expected {}", field_pattern(&e), e.expected),
+            );
+            note(r.failures.entry(key).or_default(), format!("{name}: {e}"));
+        }
+        Ok(c) => {
+            for rel in &c.relations {
+                let key = (field_pattern(rel), rel.expected.clone());
+                note(
+                    r.relations.entry(key).or_default(),
+                    format!("{name}: {rel}"),
+                );
+            }
+            if c.passes(&ctx) {
+                r.ok += 1;
+            } else {
+                let key = ("Relation".into(), "a relation (listed below)".into());
+                note(r.failures.entry(key).or_default(), name.clone());
+            }
+            if let Ok(dump) = entry.dump(&bytes, &ctx) {
+                let data = &dump["data"];
+                for path in entry.unknown {
+                    let mut vals = vec![];
+                    values_at(data, path, &mut vals);
+                    let t = r.tallies.entry(path).or_default();
+                    for v in vals {
+                        *t.entry(show(v)).or_default() += 1;
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+fn print(id: &str, r: &Report, top: usize) {
+    println!(
+        "{id}: {} files, {} ok, {} failed",
+        r.files,
+        r.ok,
+        r.files - r.ok
+    );
+    if !r.failures.is_empty() {
+        println!("  failures, by rule and field:");
+        for ((kind, what), (n, ex)) in &r.failures {
+            println!("    {n:>6}  {kind:<12} {what}");
+            for e in ex {
+                println!("              e.g. {e}");
+            }
+        }
+    }
+    if !r.relations.is_empty() {
+        println!("  relations that do not hold:");
+        for ((path, exp), (n, ex)) in &r.relations {
+            println!("    {n:>6}  {path}: expected {exp}");
+            for e in ex {
+                println!("              e.g. {e}");
+            }
+        }
+    }
+    if !r.tallies.is_empty() {
+        println!("  values of the fields the spec marks unknown (in files that parse):");
+        for (path, t) in &r.tallies {
+            let total: usize = t.values().sum();
+            let mut by: Vec<(&String, &usize)> = t.iter().collect();
+            by.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
+            println!("    {path}: {total} values, {} distinct", t.len());
+            for (v, n) in by.iter().take(top) {
+                println!("      {n:>8} x {v}");
+            }
+            if t.len() > top {
+                println!("      ... {} more distinct values", t.len() - top);
+            }
+        }
+    }
+}
+
+fn json(id: &str, r: &Report) -> serde_json::Value {
+    let groups = |m: &BTreeMap<(String, String), (usize, Vec<String>)>, a: &str, b: &str| {
+        m.iter()
+            .map(|((x, y), (n, ex))| serde_json::json!({ a: x, b: y, "files": n, "examples": ex }))
+            .collect::<Vec<_>>()
+    };
+    serde_json::json!({
+        "layout": id,
+        "files": r.files,
+        "ok": r.ok,
+        "failed": r.files - r.ok,
+        "failures": groups(&r.failures, "kind", "where"),
+        "relations": groups(&r.relations, "path", "expected"),
+        "unknown_fields": r.tallies,
+    })
+}
+
 pub fn run(a: SurveyArgs) -> Result<ExitCode, Fail> {
-    let entry = layout(&a.layout)?;
+    let fixed = a.layout.as_deref().map(layout).transpose()?;
     let list = files(&a.paths, a.ext.as_deref());
-    if list.is_empty() {
-        return Err(Fail("no files found under the given paths".into()));
-    }
-    let mut ok = 0usize;
-    let mut failures: BTreeMap<(String, String), (usize, Vec<String>)> = BTreeMap::new();
-    let mut relations: BTreeMap<(String, String), (usize, Vec<String>)> = BTreeMap::new();
-    let mut tallies: BTreeMap<&str, BTreeMap<String, usize>> = BTreeMap::new();
+    let mut reports: BTreeMap<&'static str, (&'static meshspec_formats::Entry, Report)> =
+        BTreeMap::new();
     for f in &list {
-        let ctx = a.opts.context(Some(f))?;
-        let bytes = match read_input(f) {
-            Ok(b) => b,
-            Err(Fail(m)) => {
-                let slot = failures.entry(("io".into(), m)).or_default();
-                slot.0 += 1;
-                continue;
-            }
+        let entry = match fixed {
+            Some(e) => e,
+            None => match f
+                .extension()
+                .and_then(|e| e.to_str())
+                .and_then(meshspec_formats::find)
+            {
+                Some(e) => e,
+                None => continue,
+            },
         };
-        let name = f.display().to_string();
-        match entry.check(&bytes, &ctx) {
-            Err(e) => {
-                let slot = failures
-                    .entry((
-                        format!("{:?}", e.kind),
-                        format!("{}: expected {}", field_pattern(&e), e.expected),
-                    ))
-                    .or_default();
-                slot.0 += 1;
-                if slot.1.len() < 3 {
-                    slot.1.push(format!("{name}: {e}"));
-                }
-            }
-            Ok(c) => {
-                for r in &c.relations {
-                    let slot = relations
-                        .entry((field_pattern(r), r.expected.clone()))
-                        .or_default();
-                    slot.0 += 1;
-                    if slot.1.len() < 3 {
-                        slot.1.push(format!("{name}: {r}"));
-                    }
-                }
-                if c.passes(&ctx) {
-                    ok += 1;
-                } else {
-                    let slot = failures
-                        .entry(("Relation".into(), "relations (see below)".into()))
-                        .or_default();
-                    slot.0 += 1;
-                }
-                if let Ok(dump) = entry.dump(&bytes, &ctx) {
-                    let data = &dump["data"];
-                    for path in entry.unknown {
-                        let mut vals = vec![];
-                        values_at(data, path, &mut vals);
-                        let t = tallies.entry(path).or_default();
-                        for v in vals {
-                            *t.entry(show(v)).or_default() += 1;
-                        }
-                    }
-                }
-            }
-        }
+        let slot = reports
+            .entry(entry.id)
+            .or_insert((entry, Report::default()));
+        survey_file(entry, f, &a.opts, &mut slot.1)?;
     }
-    let failed = list.len() - ok;
+    if reports.is_empty() {
+        return Err(Fail(
+            "no files to survey (give --layout, or files whose extension is a layout id)".into(),
+        ));
+    }
+    let failed: usize = reports.values().map(|(_, r)| r.files - r.ok).sum();
     if a.json {
-        let report = serde_json::json!({
-            "layout": entry.id,
-            "files": list.len(),
-            "ok": ok,
-            "failed": failed,
-            "failures": failures.iter().map(|((kind, what), (n, ex))| serde_json::json!({
-                "kind": kind, "where": what, "files": n, "examples": ex })).collect::<Vec<_>>(),
-            "relations": relations.iter().map(|((path, exp), (n, ex))| serde_json::json!({
-                "path": path, "expected": exp, "files": n, "examples": ex })).collect::<Vec<_>>(),
-            "unknown_fields": tallies.iter().map(|(p, t)| (p.to_string(), serde_json::to_value(t).unwrap_or_default())).collect::<serde_json::Map<_, _>>(),
-        });
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        );
+        let all: Vec<serde_json::Value> = reports.iter().map(|(id, (_, r))| json(id, r)).collect();
+        println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
     } else {
-        println!(
-            "{}: {} files, {ok} ok, {failed} failed",
-            entry.id,
-            list.len()
-        );
-        if !failures.is_empty() {
-            println!("\nfailures, by rule and field:");
-            for ((kind, what), (n, ex)) in &failures {
-                println!("  {n:>6}  {kind:<12} {what}");
-                for e in ex {
-                    println!("            e.g. {e}");
-                }
-            }
-        }
-        if !relations.is_empty() {
-            println!("\nrelations that do not hold:");
-            for ((path, exp), (n, ex)) in &relations {
-                println!("  {n:>6}  {path}: expected {exp}");
-                for e in ex {
-                    println!("            e.g. {e}");
-                }
-            }
-        }
-        if !tallies.is_empty() {
-            println!("\nvalues of the fields the spec marks unknown (in files that parse):");
-            for (path, t) in &tallies {
-                let total: usize = t.values().sum();
-                let mut by: Vec<(&String, &usize)> = t.iter().collect();
-                by.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
-                println!("  {path}: {} values, {} distinct", total, t.len());
-                for (v, n) in by.iter().take(a.top) {
-                    println!("    {n:>8} × {v}");
-                }
-                if t.len() > a.top {
-                    println!("    … {} more distinct values", t.len() - a.top);
-                }
-            }
+        for (id, (_, r)) in &reports {
+            print(id, r, a.top);
         }
     }
-    Ok(if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
+    Ok(if failed > 0 && a.fail_on_error {
         ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
     })
 }

@@ -88,6 +88,7 @@ fn gltf_file(path: &Path) -> Result<Scene> {
 }
 
 fn obj_file(path: &Path) -> Result<Scene> {
+    // Only positions and colours are read; the reader renumbers vertices in order of first use.
     let opts = tobj::LoadOptions {
         single_index: true,
         triangulate: true,

@@ -1,0 +1,223 @@
+//! The command line's lines and exit codes are an interface (README): these tests pin them.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
+}
+
+fn meshspec(args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_meshspec"))
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    if let Some(input) = stdin {
+        child.stdin.take().unwrap().write_all(input).unwrap();
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(b: &[u8]) -> String {
+    String::from_utf8_lossy(b).to_string()
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("meshspec-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+#[test]
+fn layouts_lists_every_layout_with_a_description() {
+    let out = meshspec(&["layouts"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let t = text(&out.stdout);
+    assert!(
+        t.lines()
+            .any(|l| l.starts_with("meshbin ") && l.contains("MeshBuilder")),
+        "{t}"
+    );
+}
+
+#[test]
+fn check_prints_one_line_per_file_and_exits_1_on_any_failure() {
+    let out = meshspec(
+        &[
+            "check",
+            "meshbin",
+            "corpus/meshbin/floor.meshbin",
+            "corpus/meshbin/cube.meshbin",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        "corpus/meshbin/floor.meshbin: ok\ncorpus/meshbin/cube.meshbin: ok\n"
+    );
+    let bad = tmp("short.meshbin");
+    let floor = std::fs::read(root().join("corpus/meshbin/floor.meshbin")).unwrap();
+    std::fs::write(&bad, &floor[..79]).unwrap();
+    let b = bad.to_str().unwrap();
+    let out = meshspec(
+        &["check", "meshbin", "corpus/meshbin/floor.meshbin", b],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let t = text(&out.stdout);
+    assert_eq!(t.lines().count(), 2);
+    assert_eq!(
+        t.lines().nth(1).unwrap(),
+        format!("{b}: 0x44 meshbin.indices: expected at most 5 elements (11 bytes left, 2 bytes each at least), found 6 elements")
+    );
+    assert_eq!(text(&out.stderr), "2 files: 1 ok, 1 failed\n");
+}
+
+#[test]
+fn violated_relations_fail_unless_asked_to_warn() {
+    let mut floor = std::fs::read(root().join("corpus/meshbin/floor.meshbin")).unwrap();
+    floor[0x44 + 8] = 9;
+    let f = tmp("bad-index.meshbin");
+    std::fs::write(&f, &floor).unwrap();
+    let p = f.to_str().unwrap();
+    let out = meshspec(&["check", "meshbin", p], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).starts_with(&format!("{p}: 0x4C meshbin.indices[4]: expected")));
+    let out = meshspec(&["check", "meshbin", p, "--relations", "warn"], None);
+    assert_eq!(out.status.code(), Some(0));
+    let t = text(&out.stdout);
+    assert!(
+        t.starts_with(&format!("{p}: warning: 0x4C meshbin.indices[4]")),
+        "{t}"
+    );
+    assert!(t.ends_with(&format!("{p}: ok\n")), "{t}");
+}
+
+#[test]
+fn dump_then_build_from_stdin_gives_the_file_back() {
+    for format in ["json", "yaml"] {
+        let out = meshspec(
+            &[
+                "dump",
+                "meshbin",
+                "corpus/meshbin/cube.meshbin",
+                "--format",
+                format,
+            ],
+            None,
+        );
+        assert_eq!(out.status.code(), Some(0));
+        let built = meshspec(&["build", "meshbin", "-"], Some(&out.stdout));
+        assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
+        assert!(built.stdout == std::fs::read(root().join("corpus/meshbin/cube.meshbin")).unwrap());
+    }
+}
+
+#[test]
+fn a_refused_build_writes_nothing() {
+    let dump = meshspec(&["dump", "meshbin", "corpus/meshbin/floor.meshbin"], None).stdout;
+    let mut v: serde_json::Value = serde_json::from_slice(&dump).unwrap();
+    v["data"]["vertices"][0]["a"] = 256.into();
+    let target = tmp("never.meshbin");
+    let out = meshspec(
+        &["build", "meshbin", "-", "-o", target.to_str().unwrap()],
+        Some(serde_json::to_string(&v).unwrap().as_bytes()),
+    );
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.starts_with("error: dump: expected a valid value at data.vertices[0].a"),
+        "{err}"
+    );
+    assert!(!target.exists());
+}
+
+#[test]
+fn export_needs_the_winding_and_writes_a_glb() {
+    let glb = tmp("floor.glb");
+    let g = glb.to_str().unwrap();
+    let out = meshspec(
+        &["export", "meshbin", "corpus/meshbin/floor.meshbin", "-o", g],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("--winding d3d or --winding gl"));
+    assert!(!glb.exists());
+    let out = meshspec(
+        &[
+            "export",
+            "meshbin",
+            "corpus/meshbin/floor.meshbin",
+            "-o",
+            g,
+            "--winding",
+            "d3d",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(&std::fs::read(&glb).unwrap()[..4], b"glTF");
+}
+
+#[test]
+fn import_builds_the_documents_file_from_geometry() {
+    let glb = tmp("cube.glb");
+    let g = glb.to_str().unwrap();
+    assert_eq!(
+        meshspec(
+            &[
+                "export",
+                "meshbin",
+                "corpus/meshbin/cube.meshbin",
+                "-o",
+                g,
+                "--winding",
+                "d3d"
+            ],
+            None
+        )
+        .status
+        .code(),
+        Some(0)
+    );
+    let back = tmp("cube.meshbin");
+    let out = meshspec(
+        &[
+            "import",
+            "meshbin",
+            g,
+            "-o",
+            back.to_str().unwrap(),
+            "--winding",
+            "d3d",
+        ],
+        None,
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(
+        std::fs::read(&back).unwrap()
+            == std::fs::read(root().join("corpus/meshbin/cube.meshbin")).unwrap()
+    );
+}
+
+#[test]
+fn unknown_layouts_and_usage_errors_have_their_exit_codes() {
+    let out = meshspec(&["check", "nope", "corpus/meshbin/floor.meshbin"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).starts_with("error: unknown layout `nope`"));
+    let out = meshspec(&["check", "meshbin"], None);
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn survey_reports_and_exits_0() {
+    let out = meshspec(&["survey", "corpus/meshbin"], None);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(text(&out.stdout).starts_with("meshbin: 6 files, 6 ok, 0 failed"));
+}
