@@ -284,7 +284,13 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
                         continue;
                     }
                 };
-                match entry.check(&bytes, &ctx) {
+                let checked = entry.check(&bytes, &ctx);
+                if let Ok(c) = &checked {
+                    for w in &c.warnings {
+                        println!("{name}: warning: {w}");
+                    }
+                }
+                match checked {
                     Ok(c) if c.relations.is_empty() => println!("{name}: ok"),
                     Ok(c) => {
                         let warn = c.passes(&ctx);

@@ -280,6 +280,9 @@ pub fn page(spec: &Spec) -> R<String> {
             let _ = writeln!(out, "| Relation | Confidence | Statement |\n|---|---|---|");
             for r in &t.relations {
                 let mut st = r.doc.trim().replace('\n', " ");
+                if r.warning {
+                    st = format!("**Warning only** (never fails a check): {st}");
+                }
                 if let Some(e) = &r.evidence {
                     st.push_str(&format!(" Evidence: {e}."));
                 }

@@ -225,6 +225,9 @@ pub struct Relation {
     pub doc: String,
     pub confidence: Option<Confidence>,
     pub evidence: Option<String>,
+    /// `-severity: warning`: a violation is reported but never fails a check (the document
+    /// says the stored value may be stale and which value wins).
+    pub warning: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -699,7 +702,7 @@ impl Loader {
                 let rm = map_of(r, "relation")?;
                 check_keys(
                     rm,
-                    &["id", "doc", "-confidence", "-evidence"],
+                    &["id", "doc", "-confidence", "-evidence", "-severity"],
                     &format!("{name}: -relations"),
                 )?;
                 let id =
@@ -707,7 +710,17 @@ impl Loader {
                 if !is_snake(&id) {
                     return Err(format!("{name}: relation ids are snake_case: {id}"));
                 }
+                let warning = match opt_str(rm, "-severity")?.as_deref() {
+                    None | Some("error") => false,
+                    Some("warning") => true,
+                    Some(o) => {
+                        return Err(format!(
+                            "{name}.{id}: -severity is error or warning, found `{o}`"
+                        ))
+                    }
+                };
                 relations.push(Relation {
+                    warning,
                     doc: opt_str(rm, "doc")?
                         .ok_or_else(|| format!("{name}.{id}: a relation needs doc"))?,
                     confidence: confidence(rm, &id)?,

@@ -935,6 +935,9 @@ impl<'a> Gen<'a> {
                     }
                     d.push('.');
                 }
+                if r.warning {
+                    d.push_str("\n\nWarning only: a violation is reported, never fails a check.");
+                }
                 doc_lines(&mut self.out, "    ", &d);
                 let _ = writeln!(
                     self.out,
@@ -952,6 +955,20 @@ impl<'a> Gen<'a> {
                     .collect::<Vec<_>>()
                     .join(", ")
             );
+            let warnings: Vec<String> = t
+                .relations
+                .iter()
+                .filter(|r| r.warning)
+                .map(|r| format!("Self::REL_{}", r.id.to_ascii_uppercase()))
+                .collect();
+            if !warnings.is_empty() {
+                let _ = writeln!(
+                    self.out,
+                    "impl {} {{\n    /// The relations the spec marks `-severity: warning`: reported, never failing a check.\n    pub const WARNING_ONLY: &'static [&'static str] = &[{}];\n}}\n",
+                    t.rust,
+                    warnings.join(", ")
+                );
+            }
         }
 
         // Codec: the reader.

@@ -155,3 +155,14 @@ fn writers_refuse_what_they_cannot_recompute() {
     let e = write(&v).unwrap_err();
     assert_eq!(e.path_string(), "items[1].trailer");
 }
+
+#[test]
+fn relations_get_constants_and_warning_only_ones_are_listed() {
+    assert_eq!(Features::REL_TOTAL_ADDS_UP, "total_adds_up");
+    assert_eq!(
+        Features::RELATIONS,
+        &["total_adds_up", "tail_matches_version"]
+    );
+    // `-severity: warning` puts a relation (and only it) in WARNING_ONLY.
+    assert_eq!(Features::WARNING_ONLY, &[Features::REL_TAIL_MATCHES_VERSION]);
+}

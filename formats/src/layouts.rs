@@ -15,6 +15,13 @@ pub trait Semantics: Layout {
         Vec::new()
     }
 
+    /// Relations the spec marks `-severity: warning` that do not hold: a stored value the
+    /// document says may be stale, where it also says which value wins. Reported by `check`,
+    /// never failing it, whatever the relation mode.
+    fn warnings(&self, _ctx: &Context) -> Vec<Error> {
+        Vec::new()
+    }
+
     /// What a reader of a dump or an export should know (for example that a field's encoding is
     /// not established).
     fn notes(&self, _ctx: &Context) -> Vec<String> {
@@ -36,6 +43,8 @@ pub trait Semantics: Layout {
 pub struct Checked {
     /// Violated relations.
     pub relations: Vec<Error>,
+    /// Violated warning-only relations (they never fail a check).
+    pub warnings: Vec<Error>,
     /// Notes for the reader.
     pub notes: Vec<String>,
 }
@@ -77,6 +86,7 @@ fn check<T: Semantics>(input: &[u8], ctx: &Context) -> Result<Checked> {
     let v = T::from_bytes(input, ctx)?;
     Ok(Checked {
         relations: v.relations(ctx),
+        warnings: v.warnings(ctx),
         notes: v.notes(ctx),
     })
 }
