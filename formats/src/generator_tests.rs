@@ -164,5 +164,8 @@ fn relations_get_constants_and_warning_only_ones_are_listed() {
         &["total_adds_up", "tail_matches_version"]
     );
     // `-severity: warning` puts a relation (and only it) in WARNING_ONLY.
-    assert_eq!(Features::WARNING_ONLY, &[Features::REL_TAIL_MATCHES_VERSION]);
+    assert_eq!(
+        Features::WARNING_ONLY,
+        &[Features::REL_TAIL_MATCHES_VERSION]
+    );
 }
