@@ -1,0 +1,116 @@
+//! Non-finite values: where a mesh holds infinities or NaNs, and how many.
+//!
+//! A non-finite position leaves a vertex impossible to place, a non-finite normal or tangent
+//! has no direction, a non-finite texture coordinate or colour has no value. Decoding keeps
+//! them (they are what the file stores) and reports them; export refuses them unless asked
+//! to write 0 instead.
+
+use super::{ChannelData, UnityMeshData, CHANNELS};
+use std::fmt;
+
+/// Non-finite values in one place of a mesh.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NonFiniteReport {
+    /// Where, as a field path with Unity's names (`unity_mesh.m_VertexData.m_Channels[0]`).
+    pub field: String,
+    /// What the place holds (`Vertex`, `bind pose`, `blend shape deltas`).
+    pub what: String,
+    /// How many elements (vertices, matrices, entries) hold at least one non-finite value.
+    pub count: usize,
+    /// The first such element (a vertex, a bone, an entry).
+    pub first: usize,
+}
+
+impl fmt::Display for NonFiniteReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ({}): {} elements with non-finite values, the first at {}",
+            self.field, self.what, self.count, self.first
+        )
+    }
+}
+
+/// Counts the `dim`-wide elements of `v` that hold a non-finite value.
+fn scan_floats(v: &[f32], dim: usize) -> Option<(usize, usize)> {
+    if dim == 0 {
+        return None;
+    }
+    let mut count = 0;
+    let mut first = None;
+    for (i, e) in v.chunks(dim).enumerate() {
+        if !e.iter().all(|x| x.is_finite()) {
+            count += 1;
+            first.get_or_insert(i);
+        }
+    }
+    first.map(|f| (count, f))
+}
+
+/// Every place of a decoded mesh that holds non-finite values.
+pub(crate) fn scan(mesh: &UnityMeshData) -> Vec<NonFiniteReport> {
+    let mut out = vec![];
+    for (slot, c) in mesh.channels.iter().enumerate() {
+        let Some(c) = c else { continue };
+        let ChannelData::Float(v) = &c.data else {
+            continue;
+        };
+        if let Some((count, first)) = scan_floats(v, c.dim) {
+            let field = if mesh.compressed {
+                let packed = match slot {
+                    0 => "m_Vertices",
+                    1 => "m_Normals",
+                    2 => "m_Tangents",
+                    3 => "m_FloatColors",
+                    12 => "m_Weights",
+                    _ => "m_UV",
+                };
+                format!("unity_mesh.m_CompressedMesh.{packed}")
+            } else {
+                format!("unity_mesh.m_VertexData.m_Channels[{slot}]")
+            };
+            out.push(NonFiniteReport {
+                field,
+                what: CHANNELS[slot].to_string(),
+                count,
+                first,
+            });
+        }
+    }
+    if let Some(skin) = &mesh.skin {
+        let flat: Vec<f32> = skin.bind_poses.iter().flatten().copied().collect();
+        if let Some((count, first)) = scan_floats(&flat, 16) {
+            out.push(NonFiniteReport {
+                field: "unity_mesh.m_BindPose".into(),
+                what: "bind poses".into(),
+                count,
+                first,
+            });
+        }
+    }
+    if let Some(shapes) = &mesh.shapes {
+        let flat: Vec<f32> = shapes
+            .vertices
+            .iter()
+            .flat_map(|v| v.position.into_iter().chain(v.normal).chain(v.tangent))
+            .collect();
+        if let Some((count, first)) = scan_floats(&flat, 9) {
+            out.push(NonFiniteReport {
+                field: "unity_mesh.m_Shapes.vertices".into(),
+                what: "blend shape deltas".into(),
+                count,
+                first,
+            });
+        }
+        let weights: Vec<f32> = shapes.frames.iter().map(|f| f.weight).collect();
+        if let Some((count, first)) = scan_floats(&weights, 1) {
+            out.push(NonFiniteReport {
+                field: "unity_mesh.m_Shapes.fullWeights".into(),
+                what: "blend shape frame weights".into(),
+                count,
+                first,
+            });
+        }
+    }
+    out
+}
