@@ -364,6 +364,27 @@ impl fmt::Display for Expr {
 }
 
 impl Expr {
+    /// The fields whose measured size the expression uses (`name._sizeof`).
+    pub fn sizeof_names(&self, out: &mut Vec<String>) {
+        match self {
+            Expr::Attr(a, n) if n == "_sizeof" => match &**a {
+                Expr::Name(f) => out.push(f.clone()),
+                other => other.sizeof_names(out),
+            },
+            Expr::Attr(a, _) | Expr::Unary(_, a) => a.sizeof_names(out),
+            Expr::Binary(_, a, b) => {
+                a.sizeof_names(out);
+                b.sizeof_names(out);
+            }
+            Expr::Cond(c, a, b) => {
+                c.sizeof_names(out);
+                a.sizeof_names(out);
+                b.sizeof_names(out);
+            }
+            Expr::Int { .. } | Expr::Bool(_) | Expr::Name(_) | Expr::EnumVal(..) => {}
+        }
+    }
+
     /// The integer value, when the expression is a literal.
     pub fn literal(&self) -> Option<i128> {
         match self {
@@ -391,5 +412,17 @@ mod tests {
             Expr::EnumVal("topology".into(), "quads".into())
         );
         assert!(parse("1 +").is_err());
+    }
+
+    #[test]
+    fn sizeof_names_are_collected() {
+        let e = parse("22 + 76 * n + parts._sizeof + (c ? head._sizeof : 0)").unwrap();
+        assert_eq!(
+            e.to_string(),
+            "22 + 76 * n + parts._sizeof + (c ? head._sizeof : 0)"
+        );
+        let mut names = vec![];
+        e.sizeof_names(&mut names);
+        assert_eq!(names, vec!["parts".to_string(), "head".to_string()]);
     }
 }

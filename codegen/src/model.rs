@@ -199,6 +199,9 @@ pub struct Field {
     /// `-derive`: a stored value the document defines from other fields (a total); written
     /// as the expression's value, kept as read (the family's relation pass compares them).
     pub derive: Option<Expr>,
+    /// Whether an expression of the type uses `id._sizeof` (the bytes this field took), so the
+    /// reader and the writer measure it.
+    pub measured: bool,
 }
 
 #[derive(Debug, Clone)]
@@ -610,6 +613,7 @@ fn attr(v: &Value, where_: &str, bit_le: bool) -> R<Field> {
         enum_name: opt_str(m, "enum")?,
         users: vec![],
         derive: opt_expr(m, "-derive", &what)?,
+        measured: false,
     })
 }
 
@@ -923,6 +927,34 @@ fn resolve(spec: &mut Spec) -> R<()> {
             }
         }
     }
+    // `name._sizeof`: the fields whose size in bytes an expression uses are measured while
+    // reading and writing.
+    for t in &mut spec.types {
+        let mut names = vec![];
+        for f in &t.fields {
+            for e in field_exprs(f) {
+                e.sizeof_names(&mut names);
+            }
+        }
+        for i in &t.instances {
+            i.value.sizeof_names(&mut names);
+        }
+        for n in names {
+            let f = t.fields.iter_mut().find(|f| f.id == n).ok_or_else(|| {
+                format!(
+                    "{}: `{n}._sizeof`: `{n}` is not a field of `{}`",
+                    t.name, t.name
+                )
+            })?;
+            if matches!(f.ty, FieldType::Bits(_)) {
+                return Err(format!(
+                    "{}.{n}: `_sizeof` of a bit field is not in the subset",
+                    t.name
+                ));
+            }
+            f.measured = true;
+        }
+    }
     // Sizes, innermost types first (a fixed point: types refer to each other in any order).
     let n = spec.types.len();
     for _ in 0..=n {
@@ -933,6 +965,50 @@ fn resolve(spec: &mut Spec) -> R<()> {
         }
     }
     Ok(())
+}
+
+/// Every expression of a field: its offset, size, count, condition, checks, derivation and the
+/// arguments and switch of its type.
+pub fn field_exprs(f: &Field) -> Vec<&Expr> {
+    let mut out: Vec<&Expr> = vec![];
+    out.extend(f.offset.iter());
+    out.extend(f.cond.iter());
+    out.extend(f.derive.iter());
+    if let Repeat::Expr(e) = &f.repeat {
+        out.push(e);
+    }
+    match &f.ty {
+        FieldType::Bytes(Size::Expr(e))
+        | FieldType::Str {
+            size: Size::Expr(e),
+            ..
+        } => out.push(e),
+        FieldType::SizedUser { r#ref, size } => {
+            if let Size::Expr(e) = size {
+                out.push(e);
+            }
+            out.extend(r#ref.args.iter());
+        }
+        FieldType::User(r) => out.extend(r.args.iter()),
+        FieldType::Switch { on, cases } => {
+            out.push(on);
+            for (k, r) in cases {
+                out.push(k);
+                out.extend(r.args.iter());
+            }
+        }
+        _ => {}
+    }
+    match &f.valid {
+        Some(Valid::Eq(e)) | Some(Valid::Expr(e)) => out.push(e),
+        Some(Valid::Range { min, max }) => {
+            out.extend(min.iter());
+            out.extend(max.iter());
+        }
+        Some(Valid::AnyOf(es)) => out.extend(es.iter()),
+        None => {}
+    }
+    out
 }
 
 pub fn refs(ty: &FieldType) -> Vec<&TypeRef> {

@@ -33,6 +33,9 @@ pub struct Scope<'a> {
     pub underscore: Option<(String, ETy)>,
     /// Inside an element of a repeated field, where `_index` is the element's index.
     pub in_repeat: bool,
+    /// While reading or writing field `i`: the fields before it have been measured, so
+    /// `name._sizeof` of one of them is known. `None` outside the reader and the writer.
+    pub measured_before: Option<usize>,
 }
 
 pub fn ident(id: &str) -> String {
@@ -157,6 +160,33 @@ impl Scope<'_> {
                         "`{n}` is not a field, parameter or instance of `{}`",
                         self.ty.name
                     ));
+                }
+            }
+            Expr::Attr(a, name) if name == "_sizeof" => {
+                let Expr::Name(n) = &**a else {
+                    return Err(format!("`_sizeof` applies to a field name, not to `{a}`"));
+                };
+                let pos = self
+                    .ty
+                    .fields
+                    .iter()
+                    .position(|f| &f.id == n)
+                    .ok_or_else(|| {
+                        format!("`{n}._sizeof`: `{n}` is not a field of `{}`", self.ty.name)
+                    })?;
+                match self.measured_before {
+                    Some(before) if pos < before => Val {
+                        code: format!("i128::from(_sizeof_{n})"),
+                        ty: ETy::Int,
+                    },
+                    Some(_) => {
+                        return Err(format!(
+                            "`{n}._sizeof` is used before `{n}` is read (or written)"
+                        ))
+                    }
+                    None => return Err(format!(
+                        "`{n}._sizeof` is only known while reading or writing, not in an instance"
+                    )),
                 }
             }
             Expr::Attr(a, name) => {

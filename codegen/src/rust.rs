@@ -192,14 +192,47 @@ impl<'a> Gen<'a> {
             visible,
             underscore: None,
             in_repeat: false,
+            measured_before: None,
         }
+    }
+
+    /// The scope of the reader or the writer of field `fi`, where the fields before it have
+    /// been measured (`name._sizeof`).
+    fn field_scope(&self, t: &'a Type, fi: usize, visible: usize) -> Scope<'a> {
+        let mut sc = self.scope(t, visible);
+        sc.measured_before = Some(fi);
+        sc
     }
 
     /// The scope of one element of field `fi`: `_index` is defined when the field repeats.
     fn elem_scope(&self, t: &'a Type, fi: usize, visible: usize) -> Scope<'a> {
-        let mut sc = self.scope(t, visible);
+        let mut sc = self.field_scope(t, fi, visible);
         sc.in_repeat = !matches!(t.fields[fi].repeat, Repeat::None);
         sc
+    }
+
+    /// Brackets the code of field `fi` with the positions that measure it, when an expression
+    /// uses `name._sizeof`.
+    fn measure_start(&mut self, t: &Type, fi: usize) {
+        let f = &t.fields[fi];
+        if f.measured {
+            let _ = writeln!(
+                self.out,
+                "let _sizeof_start_{} = {RT}::read::pos(_io)?;",
+                f.id
+            );
+        }
+    }
+
+    fn measure_end(&mut self, t: &Type, fi: usize) {
+        let f = &t.fields[fi];
+        if f.measured {
+            let _ = writeln!(
+                self.out,
+                "let _sizeof_{0}: u64 = {RT}::read::pos(_io)?.saturating_sub(_sizeof_start_{0});",
+                f.id
+            );
+        }
     }
 
     fn args_ty(&self, t: &Type) -> String {
@@ -383,7 +416,9 @@ impl<'a> Gen<'a> {
                     self.args_code(&sc, r)?
                 );
                 if boxed(self.spec, t, f) {
-                    format!("::std::boxed::Box::new({read})")
+                    // A value of a type inside itself: nesting is bounded, so no input can
+                    // exhaust the stack.
+                    format!("::std::boxed::Box::new({RT}::read::nested(_at, || Ok({read}))?)")
                 } else {
                     read
                 }
@@ -441,8 +476,15 @@ impl<'a> Gen<'a> {
     }
 
     fn read_field(&mut self, t: &'a Type, fi: usize) -> R<()> {
+        self.measure_start(t, fi);
+        self.read_field_inner(t, fi)?;
+        self.measure_end(t, fi);
+        Ok(())
+    }
+
+    fn read_field_inner(&mut self, t: &'a Type, fi: usize) -> R<()> {
         let f = &t.fields[fi];
-        let sc = self.scope(t, fi);
+        let sc = self.field_scope(t, fi, fi);
         let id = ident(&f.id);
         let rust = field_rust(self.spec, t, f);
         let mut body = String::new();
@@ -482,7 +524,7 @@ impl<'a> Gen<'a> {
     fn read_bits(&mut self, t: &'a Type, first: usize, count: usize, bits: u32) -> R<()> {
         let bt = format!("{}{}Bits", t.rust, camel(&t.fields[first].id));
         let bytes = bits / 8;
-        let sc = self.scope(t, first);
+        let sc = self.field_scope(t, first, first);
         let mut body = String::new();
         if let Some(off) = &t.fields[first].offset {
             let _ = writeln!(
@@ -621,8 +663,15 @@ impl<'a> Gen<'a> {
     }
 
     fn write_field(&mut self, t: &'a Type, fi: usize) -> R<()> {
+        self.measure_start(t, fi);
+        self.write_field_inner(t, fi)?;
+        self.measure_end(t, fi);
+        Ok(())
+    }
+
+    fn write_field_inner(&mut self, t: &'a Type, fi: usize) -> R<()> {
         let f = &t.fields[fi];
-        let sc = self.scope(t, t.fields.len());
+        let sc = self.field_scope(t, fi, t.fields.len());
         let id = ident(&f.id);
         let mut body = String::new();
         let _ = writeln!(body, "let _at = {RT}::read::pos(_io)?;");
@@ -725,7 +774,7 @@ impl<'a> Gen<'a> {
 
     fn write_bits(&mut self, t: &'a Type, first: usize, count: usize) -> R<()> {
         let bt = format!("{}{}Bits", t.rust, camel(&t.fields[first].id));
-        let sc = self.scope(t, t.fields.len());
+        let sc = self.field_scope(t, first, t.fields.len());
         let _ = writeln!(
             self.out,
             "let _at = {RT}::read::pos(_io)?; let _bits = {bt}::new();"

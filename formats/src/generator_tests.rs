@@ -44,6 +44,13 @@ fn sample() -> Features {
                 child: None,
             })),
         },
+        measured: Measured {
+            num_parts: 0,
+            parts: vec![5, 6, 7],
+            len_gap: 0,
+            gap: vec![],
+            after: 8,
+        },
         total: 0,
         tail: vec![9, 9],
     }
@@ -71,6 +78,7 @@ fn counts_and_sizes_are_recomputed_and_everything_reads_back() {
     let mut expected = sample();
     expected.len_name = 6;
     expected.num_items = 2;
+    expected.measured.num_parts = 3;
     expected.len_blob = 3;
     expected.len_part = 8;
     expected.total = 6 + 3 + 2 * 4;
@@ -168,4 +176,57 @@ fn relations_get_constants_and_warning_only_ones_are_listed() {
         Features::WARNING_ONLY,
         &[Features::REL_TAIL_MATCHES_VERSION]
     );
+}
+
+fn read_measured(b: &[u8]) -> crate::rt::Result<Measured> {
+    crate::rt::read::exact(b, "measured", |r| Measured::read_from(r, ()))
+}
+
+#[test]
+fn sizeof_offsets_use_the_bytes_a_field_took() {
+    // `after` is documented at 2 + parts._sizeof: right after the parts and an empty gap.
+    let ok = read_measured(&[3, 5, 0, 6, 0, 7, 0, 0, 8]).unwrap();
+    assert_eq!((ok.parts.clone(), ok.after), (vec![5, 6, 7], 8));
+    let none = read_measured(&[0, 0, 8]).unwrap();
+    assert!(none.parts.is_empty());
+    // A gap moves `after` away from its documented offset: refused on reading and on writing.
+    let e = read_measured(&[3, 5, 0, 6, 0, 7, 0, 1, 0xAA, 8]).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "0x9 measured.after: expected the field at offset 0x8 (2 + parts._sizeof), found it at offset 0x9"
+    );
+    let mut v = ok;
+    v.gap = vec![0xAA];
+    let mut c = Cursor::new(Vec::new());
+    let e = v.write_to(&mut c, ()).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Offset);
+    assert_eq!(e.path_string(), "after");
+}
+
+#[test]
+fn recursive_values_nest_only_so_deep() {
+    // A chain of nodes: tag 0 says a child follows, tag 3 ends it.
+    let chain = |children: usize| {
+        let mut b = vec![0u8; children];
+        b.push(3);
+        b
+    };
+    let read_node = |b: &[u8]| crate::rt::read::exact(b, "node", |r| Node::read_from(r, ()));
+    let max = crate::rt::read::MAX_NESTING as usize;
+    let mut depth = 0;
+    let mut n = read_node(&chain(max)).unwrap();
+    while let Some(c) = n.child {
+        n = *c;
+        depth += 1;
+    }
+    assert_eq!(depth, max);
+    // One level more is refused with an error, not a stack overflow; a long input of zeros
+    // (which once nested as deep as it was long) too.
+    for len in [max + 1, 100_000] {
+        let e = read_node(&chain(len)).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Count, "{e}");
+        assert_eq!(e.offset, Some(max as u64 + 1));
+    }
+    // The counter is restored after an error: the same thread reads a chain again.
+    assert!(read_node(&chain(max)).is_ok());
 }

@@ -200,6 +200,41 @@ where
     Ok(v)
 }
 
+/// How deep values of recursive types (a SubMesh that holds its copy) may nest: each boxed
+/// field read counts one level. Far above what any documented layout needs, far below what
+/// would exhaust a thread's stack or a dump's JSON nesting limit.
+pub const MAX_NESTING: u32 = 32;
+
+thread_local! {
+    static NESTING: std::cell::Cell<u32> = const { std::cell::Cell::new(0) };
+}
+
+/// Reads one nested value of a recursive type with `inner`, refusing (at `offset`) to go
+/// deeper than [`MAX_NESTING`] levels.
+pub fn nested<T, F>(offset: u64, inner: F) -> Result<T>
+where
+    F: FnOnce() -> Result<T>,
+{
+    struct Restore(u32);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            NESTING.with(|n| n.set(self.0));
+        }
+    }
+    let depth = NESTING.with(|n| n.get());
+    if depth >= MAX_NESTING {
+        return Err(Error::new(
+            ErrorKind::Count,
+            offset,
+            format!("at most {MAX_NESTING} levels of nested values (a recursive type)"),
+            "a value nested deeper",
+        ));
+    }
+    NESTING.with(|n| n.set(depth + 1));
+    let _restore = Restore(depth);
+    inner()
+}
+
 /// Checks that a field starts where the spec documents it (`expected` is relative to `start`).
 pub fn offset<R: Seek>(r: &mut R, start: u64, expected: i128, expr: &str) -> Result<()> {
     let at = pos(r)?;
