@@ -184,9 +184,11 @@ impl Scope<'_> {
                             "`{n}._sizeof` is used before `{n}` is read (or written)"
                         ))
                     }
-                    None => return Err(format!(
+                    None => {
+                        return Err(format!(
                         "`{n}._sizeof` is only known while reading or writing, not in an instance"
-                    )),
+                    ))
+                    }
                 }
             }
             Expr::Attr(a, name) => {
