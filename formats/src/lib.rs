@@ -22,6 +22,7 @@ pub mod layouts;
 pub mod meshbin;
 pub mod rt;
 pub mod scene;
+pub mod unity;
 
 pub use context::{Context, Winding};
 pub use layouts::{find, Entry, Semantics};

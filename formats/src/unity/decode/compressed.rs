@@ -135,10 +135,7 @@ pub(crate) fn decode_vertices(c: &RawCompressedMesh) -> Result<(usize, [Option<C
             if pos != uv.len() {
                 return Err(count_error(
                     "m_UV",
-                    format!(
-                        "{pos} items, the sets m_UVInfo 0x{:08X} names",
-                        c.uv_info
-                    ),
+                    format!("{pos} items, the sets m_UVInfo 0x{:08X} names", c.uv_info),
                     uv.len(),
                 ));
             }
@@ -229,7 +226,11 @@ fn decode_weights(c: &RawCompressedMesh, vc: usize) -> Result<(Vec<f32>, Vec<u32
             fail(
                 ErrorKind::Inconsistent,
                 None,
-                &[P::F("m_CompressedMesh"), P::F("m_BoneIndices"), P::F("m_NumItems")],
+                &[
+                    P::F("m_CompressedMesh"),
+                    P::F("m_BoneIndices"),
+                    P::F("m_NumItems"),
+                ],
                 format!("a bone slot for weight {at} of m_Weights"),
                 format!("{} bone slots", bones.len()),
             )

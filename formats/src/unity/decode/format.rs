@@ -3,8 +3,8 @@
 use super::layout::VertexLayout;
 use super::{Channel, ChannelData, RawMesh};
 use crate::rt::Result;
-use half::slice::{HalfBitsSliceExt, HalfFloatSliceExt};
 use half::f16;
+use half::slice::{HalfBitsSliceExt, HalfFloatSliceExt};
 
 /// A vertex component format (`VertexAttributeFormat`), by its id in `m_Channels`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -75,10 +75,7 @@ impl VertexFormat {
     /// Whether the format decodes to floats (float or normalised).
     pub fn is_float(self) -> bool {
         use VertexFormat::*;
-        matches!(
-            self,
-            Float | Float16 | UNorm8 | SNorm8 | UNorm16 | SNorm16
-        )
+        matches!(self, Float | Float16 | UNorm8 | SNorm8 | UNorm16 | SNorm16)
     }
 }
 
@@ -169,10 +166,7 @@ pub(crate) fn decode_channels(
         };
         // The layout was checked against the data's length, so these slices are in range;
         // `get` keeps that a promise the compiler checks rather than a panic.
-        let bytes = raw
-            .vertex_data
-            .get(stream.start..stream.end)
-            .unwrap_or(&[]);
+        let bytes = raw.vertex_data.get(stream.start..stream.end).unwrap_or(&[]);
         let width = place.format.size() * place.dim;
         let data = if width == stream.stride {
             decode_components(place.format, bytes)

@@ -87,7 +87,9 @@ pub fn to_scene(m: &UnityMeshData, opts: &SceneOptions) -> Result<ToScene> {
     }
     let mut normals = m.normals();
     if normals.is_none() && m.channel(slot::NORMAL).is_some() {
-        notes.push(format!("mesh `{name}`: normals stored as integers left out"));
+        notes.push(format!(
+            "mesh `{name}`: normals stored as integers left out"
+        ));
     }
     if let Some(n) = &mut normals {
         for v in n.iter_mut() {
@@ -139,7 +141,10 @@ pub fn to_scene(m: &UnityMeshData, opts: &SceneOptions) -> Result<ToScene> {
         let (mode, indices) = match s.topology {
             Topology::Triangles | Topology::Quads | Topology::Strip => (
                 Mode::Triangles,
-                s.triangles().into_iter().flat_map(|[a, b, c]| [a, c, b]).collect(),
+                s.triangles()
+                    .into_iter()
+                    .flat_map(|[a, b, c]| [a, c, b])
+                    .collect(),
             ),
             Topology::Lines => (Mode::Lines, s.indices.clone()),
             Topology::LineStrip => (Mode::LineStrip, s.indices.clone()),
@@ -227,7 +232,10 @@ fn to_skin(
             // Below `bones`, which came from a slice of 64-byte matrices; a u16 may still be
             // too small.
             jv[k] = u16::try_from(bone).map_err(|_| {
-                input("a bone slot glTF's 16-bit joints can hold", bone.to_string())
+                input(
+                    "a bone slot glTF's 16-bit joints can hold",
+                    bone.to_string(),
+                )
             })?;
             wv[k] = wt;
         }

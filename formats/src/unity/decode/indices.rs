@@ -214,7 +214,10 @@ pub(crate) fn decode(raw: &RawMesh, vertex_count: usize) -> Result<Vec<SubMesh>>
             if first_byte % size != 0 {
                 return Err(fail(
                     ErrorKind::Offset,
-                    Some(raw.index_buffer_offset.saturating_add(u64::from(s.first_byte))),
+                    Some(
+                        raw.index_buffer_offset
+                            .saturating_add(u64::from(s.first_byte)),
+                    ),
                     &path("firstByte"),
                     format!("a multiple of the index size ({size} bytes)"),
                     s.first_byte.to_string(),

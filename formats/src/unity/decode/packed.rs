@@ -176,7 +176,10 @@ mod tests {
             e.to_string(),
             "0x1 unity_mesh.m_CompressedMesh.m_Triangles.m_Data: expected 2 bytes for 3 items of 5 bits, found 1 bytes"
         );
-        assert_eq!(ints(1, 33, &[0; 8]).unwrap_err().kind, ErrorKind::Unsupported);
+        assert_eq!(
+            ints(1, 33, &[0; 8]).unwrap_err().kind,
+            ErrorKind::Unsupported
+        );
         assert_eq!(ints(u32::MAX, 0, &[]).unwrap_err().kind, ErrorKind::Count);
     }
 }

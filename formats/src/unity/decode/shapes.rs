@@ -144,7 +144,10 @@ impl MeshShapes {
         if weights.len() != self.channels.len() {
             return Err(Error::unplaced(
                 ErrorKind::Input,
-                format!("{} blend shape weights (one per channel)", self.channels.len()),
+                format!(
+                    "{} blend shape weights (one per channel)",
+                    self.channels.len()
+                ),
                 weights.len().to_string(),
             )
             .rooted("unity_mesh.m_Shapes"));
@@ -156,7 +159,9 @@ impl MeshShapes {
         };
         for (c, &w) in weights.iter().enumerate() {
             for (f, factor) in self.frame_factors(c, w) {
-                let Some(frame) = self.frames.get(f) else { continue };
+                let Some(frame) = self.frames.get(f) else {
+                    continue;
+                };
                 for d in self.deltas(frame) {
                     let v = d.index as usize;
                     if let Some(p) = out.positions.get_mut(v) {
@@ -228,7 +233,12 @@ pub(crate) fn decode(raw: &RawShapes, vertex_count: usize) -> Result<Option<Mesh
             return Err(fail(
                 ErrorKind::Count,
                 None,
-                &[P::F("m_Shapes"), P::F("shapes"), P::I(i), P::F("vertexCount")],
+                &[
+                    P::F("m_Shapes"),
+                    P::F("shapes"),
+                    P::I(i),
+                    P::F("vertexCount"),
+                ],
                 format!(
                     "firstVertex {} + vertexCount within the {} entries of vertices",
                     s.first_vertex,
@@ -258,8 +268,10 @@ pub(crate) fn decode(raw: &RawShapes, vertex_count: usize) -> Result<Option<Mesh
                 format!("0x{:08X}", c.name_hash),
             ));
         }
-        let (Ok(first), Ok(count)) = (usize::try_from(c.frame_index), usize::try_from(c.frame_count))
-        else {
+        let (Ok(first), Ok(count)) = (
+            usize::try_from(c.frame_index),
+            usize::try_from(c.frame_count),
+        ) else {
             return Err(fail(
                 ErrorKind::Inconsistent,
                 None,

@@ -58,8 +58,9 @@ impl Blend {
     }
 
     /// The heaviest `limit` influences of each vertex (heaviest first), renormalised to sum
-    /// to what they summed to before where something of non-zero weight was left out; and
-    /// the number of vertices that lost such an influence.
+    /// to 1 where something of non-zero weight was left out (as Unity fills the four blend
+    /// channels of a mesh with variable bone counts); and the number of vertices that lost
+    /// such an influence.
     pub fn cut(&self, limit: usize) -> (Blend, usize) {
         let mut out = Blend {
             starts: Vec::with_capacity(self.starts.len()),
@@ -74,22 +75,18 @@ impl Blend {
             pairs.clear();
             pairs.extend(w.iter().copied().zip(b.iter().copied()));
             pairs.sort_by(|x, y| y.0.total_cmp(&x.0));
-            let total: f32 = pairs.iter().map(|p| p.0).sum();
             let kept = &pairs[..pairs.len().min(limit)];
             let dropped = pairs.get(limit..).unwrap_or(&[]);
-            let scale = if dropped.iter().any(|p| p.0 != 0.0) {
+            let mut sum = 1.0;
+            if dropped.iter().any(|p| p.0 != 0.0) {
                 cut += 1;
-                let sum: f32 = kept.iter().map(|p| p.0).sum();
-                if sum > 0.0 {
-                    total / sum
-                } else {
-                    1.0
+                let kept_sum: f32 = kept.iter().map(|p| p.0).sum();
+                if kept_sum > 0.0 {
+                    sum = kept_sum;
                 }
-            } else {
-                1.0
-            };
+            }
             for &(wt, bone) in kept {
-                out.weights.push(wt * scale);
+                out.weights.push(wt / sum);
                 out.bones.push(bone);
             }
             out.starts.push(out.weights.len() as u32);
@@ -213,7 +210,13 @@ fn channel_error(slot: usize, kind: ErrorKind, expected: String, found: String) 
 }
 
 /// The byte offset (in the caller's input) of component `k` of vertex `v` of a channel.
-fn component_offset(raw: &RawMesh, mesh: &UnityMeshData, slot: usize, v: usize, k: usize) -> Option<u64> {
+fn component_offset(
+    raw: &RawMesh,
+    mesh: &UnityMeshData,
+    slot: usize,
+    v: usize,
+    k: usize,
+) -> Option<u64> {
     let layout = mesh.layout.as_ref()?;
     let place = layout.channels.get(slot).copied().flatten()?;
     let stream = layout.streams.get(usize::from(place.stream))?;
@@ -228,9 +231,10 @@ fn from_channels(raw: &RawMesh, mesh: &UnityMeshData) -> Result<Option<Blend>> {
     let vc = mesh.vertex_count;
     let bones_of = |c: &Channel| -> Result<Vec<u32>> {
         match (&c.data, c.format) {
-            (ChannelData::UInt(v), VertexFormat::UInt8 | VertexFormat::UInt16 | VertexFormat::UInt32) => {
-                Ok(v.clone())
-            }
+            (
+                ChannelData::UInt(v),
+                VertexFormat::UInt8 | VertexFormat::UInt16 | VertexFormat::UInt32,
+            ) => Ok(v.clone()),
             _ => Err(channel_error(
                 slot::BLEND_INDICES,
                 ErrorKind::Unsupported,
@@ -326,7 +330,10 @@ fn from_variable(raw: &RawMesh, vc: usize) -> Result<Option<Blend>> {
             ErrorKind::Count,
             None,
             &[P::F("m_VariableBoneCountWeights"), P::F("m_Data")],
-            format!("at least {} words (a start offset per vertex and the end)", vc.saturating_add(1)),
+            format!(
+                "at least {} words (a start offset per vertex and the end)",
+                vc.saturating_add(1)
+            ),
             format!("{} words", words.len()),
         ));
     };
@@ -352,7 +359,13 @@ fn from_variable(raw: &RawMesh, vc: usize) -> Result<Option<Blend>> {
             )
         };
         if !ok {
-            return Err(fail(ErrorKind::Inconsistent, None, &path(k), expected, o.to_string()));
+            return Err(fail(
+                ErrorKind::Inconsistent,
+                None,
+                &path(k),
+                expected,
+                o.to_string(),
+            ));
         }
         prev = o64;
     }

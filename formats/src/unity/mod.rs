@@ -1,0 +1,3 @@
+//! Unity meshes (class 43).
+
+pub mod decode;
