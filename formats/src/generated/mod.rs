@@ -5,6 +5,10 @@
 #[cfg(test)]
 pub mod fixtures;
 pub mod meshbin;
+pub mod unity_mesh;
 
 /// Every layout the specs declare, in file order.
-pub static LAYOUTS: &[crate::layouts::Entry] = &[crate::layouts::Entry::of::<meshbin::Meshbin>()];
+pub static LAYOUTS: &[crate::layouts::Entry] = &[
+    crate::layouts::Entry::of::<meshbin::Meshbin>(),
+    crate::layouts::Entry::of::<unity_mesh::UnityMesh>(),
+];

@@ -1,0 +1,967 @@
+meta:
+  id: unity_mesh
+  title: Unity serialized Mesh object (class 43), read without a type tree
+  application: Unity 5.3.5 to 6000.x (players and asset bundles); the test corpus is 2019.4 to 2023.1
+  license: CC0-1.0
+  endian: le
+  -layout: unity-mesh
+doc: |
+  The bytes Unity writes for one Mesh object (class id 43) inside a SerializedFile or an asset
+  bundle, for a release (player) build, little endian. Without the type tree that may or may not
+  travel with the file, the field order is fixed per editor version; the version comes from the
+  user (`--unity-version 2021.3.0f1`, the parameter `unity_version` = major x 10,000 + minor x 100
+  + patch).
+
+  Unity's serializer writes every vector as a 32-bit element count followed by the elements;
+  strings are a 32-bit byte count and the bytes. After a byte array, a string, a group of
+  single-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a
+  multiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim
+  here (the `pad_*` fields): Unity writes zeros, but nothing checks that.
+
+  The vertices live either in the vertex data (channels laid out over interleaved streams,
+  inside the object or streamed from a resource file that m_StreamData names), or in
+  m_CompressedMesh (bit-packed quantised values). Everything stays raw here; the decoders in
+  `formats/src/unity/` give the bytes their meaning.
+
+  Version cut-offs are from Unity's type trees (the type-tree database that UnityPy 1.25.4
+  ships, which records a change of the Mesh layout at 5.3.5, 2017.3, 2018.1, 2018.2, 2018.3,
+  2019.1, 2020.1, 2022.1, 6000.2 and 6000.6) and, for 2019.4 to 2023.1, are checked against
+  the 35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles.
+  Alpha releases before the first alpha that has a change (for example 6000.6.0a1 to a4) cannot
+  be told apart by the version number this layout takes, and are read with the newer layout.
+doc-ref:
+  - ../shared/seeds/000_c094f0215049ec03.txt (Meshes)
+  - ../shared/seeds/002_c6acc9c1ed2073f9.txt (Skinning and blend shapes)
+  - ../shared/corpus/unity/unity-dumps/2021.3.0f1.txt (the (ClassID 43) Mesh objects)
+-confidence: observed
+-evidence: all 35 Mesh objects of the shared corpus (2019.4.0f1 to 2023.1.0a16) read, consumed exactly and written back byte for byte
+params:
+  - id: unity_version
+    type: u4
+    -context: unity_version
+    doc: The editor version that wrote the object, major x 10,000 + minor x 100 + patch (2021.3.0f1 is 20210300).
+-relations:
+  - id: vertex_layout_fills_data
+    doc: |
+      Each channel with a non-zero dimension names a stream; a stream's stride is the sum of its
+      channels' sizes (component size x (dimension & 0xF)), the streams follow each other from the
+      start of the vertex data, each starting on a 16-byte boundary, and the vertex data (inline,
+      or the streamed range) ends exactly where the last stream ends.
+    -confidence: proven
+    -evidence: every one of SkateBIRD's 7,491 stored meshes, 45 of them with more than one stream (seed 000); all 35 corpus meshes
+  - id: stream_data_replaces_inline_data
+    doc: |
+      A mesh whose m_StreamData has a non-zero size keeps no vertex bytes inline (m_DataSize is
+      empty), and names a resource file in m_StreamData.path.
+    -confidence: observed
+    -evidence: the 19 streamed meshes of the corpus
+  - id: index_buffer_whole_indices
+    doc: The index buffer holds whole indices, 2 bytes each for m_IndexFormat 0 and 4 bytes for 1.
+    -confidence: observed
+    -evidence: all 35 corpus meshes
+  - id: submesh_within_index_buffer
+    doc: |
+      Every submesh's indices, indexCount indices from byte firstByte, lie inside the index
+      buffer (or inside the packed m_Triangles of a compressed mesh).
+    -confidence: observed
+    -evidence: all 35 corpus meshes
+  - id: indices_name_vertices
+    doc: |
+      Every index of a submesh, plus the submesh's baseVertex, names a vertex below
+      m_VertexCount: Unity checks index values against the vertex count when a mesh's indices
+      are set, unless told not to.
+    -confidence: sourced
+    -evidence: Unity scripting reference, Rendering.MeshUpdateFlags.DontValidateIndices; all 35 corpus meshes
+  - id: submesh_vertex_range
+    doc: A submesh's firstVertex + vertexCount is at most m_VertexCount.
+    -confidence: observed
+    -evidence: all 35 corpus meshes, including the Robot body's 5 submeshes with firstVertex above 0
+  - id: bone_data_per_bind_pose
+    doc: |
+      m_BoneNameHashes, when not empty, holds one hash per bind pose; m_BonesAABB, when not
+      empty, one box per bind pose.
+    -confidence: observed
+    -evidence: the 15 skinned corpus meshes (18 and 2 bind poses)
+seq:
+  - id: name
+    type: aligned_string
+    -offset: 0
+    -orig-id: m_Name
+    -confidence: observed
+    -evidence: every corpus object; Unity's dumps
+    doc: The mesh's name (NamedObject.m_Name).
+  - id: num_sub_meshes
+    type: s4
+    -orig-id: m_SubMeshes.Array.size
+    -confidence: observed
+    doc: How many submeshes follow.
+  - id: sub_meshes
+    type: sub_mesh(unity_version)
+    repeat: expr
+    repeat-expr: num_sub_meshes
+    -orig-id: m_SubMeshes
+    -confidence: observed
+    -evidence: 1 to 5 per corpus mesh; values match Unity's dumps
+    doc: |
+      The submeshes: runs of the index buffer drawn with one material each (a renderer's
+      material i draws submesh i).
+  - id: shapes
+    type: blend_shape_data
+    -orig-id: m_Shapes
+    -confidence: observed
+    -evidence: Sledding Game's meshes (seed 002); every corpus mesh has the four arrays empty
+    doc: The blend shapes, in four arrays (BlendShapeData).
+  - id: num_bind_poses
+    type: s4
+    -orig-id: m_BindPose.Array.size
+    -confidence: observed
+    doc: How many bind poses follow.
+  - id: bind_poses
+    type: matrix4x4f
+    repeat: expr
+    repeat-expr: num_bind_poses
+    -orig-id: m_BindPose
+    -confidence: observed
+    -evidence: 18 in the Robot body, 2 in each lower arm, 0 elsewhere (corpus, Unity's dumps)
+    doc: |
+      One matrix per bone, taking the renderer's local space to the bone's local space at bind
+      time.
+  - id: num_bone_name_hashes
+    type: s4
+    -orig-id: m_BoneNameHashes.Array.size
+    -confidence: observed
+    doc: How many bone name hashes follow.
+  - id: bone_name_hashes
+    type: u4
+    repeat: expr
+    repeat-expr: num_bone_name_hashes
+    -orig-id: m_BoneNameHashes
+    -confidence: observed
+    doc: Per bone, a hash of the bone's name (one per bind pose where present).
+  - id: root_bone_name_hash
+    type: u4
+    -orig-id: m_RootBoneNameHash
+    -confidence: observed
+    doc: The hash of the root bone's name, 0 for a mesh without bones.
+  - id: bones_aabb
+    type: min_max_aabb_vector
+    if: unity_version >= 20190100
+    -orig-id: m_BonesAABB
+    -confidence: observed
+    -evidence: present from 2019.1 (type trees); 18 boxes in the Robot body
+    doc: Per bone, the box its influenced vertices occupy in the bone's space.
+  - id: variable_bone_count_weights
+    type: variable_bone_count_weights
+    if: unity_version >= 20190100
+    -orig-id: m_VariableBoneCountWeights
+    -confidence: observed
+    -evidence: present from 2019.1 (type trees); Sledding Game's toad (seed 002); empty in every corpus mesh
+    doc: |
+      Every influence of every vertex, for meshes imported with more than four influences per
+      vertex (u32 words: start offsets, then bone and weight per influence).
+  - id: mesh_compression
+    type: u1
+    enum: mesh_compression
+    -orig-id: m_MeshCompression
+    -confidence: observed
+    -evidence: 0 in every corpus mesh
+    doc: The import setting for vertex compression; a non-zero value means the vertices are in m_CompressedMesh.
+  - id: is_readable
+    type: u1
+    -orig-id: m_IsReadable
+    -confidence: observed
+    doc: A bool (0 or 1, kept as the byte read), whether scripts may read the mesh.
+  - id: keep_vertices
+    type: u1
+    -orig-id: m_KeepVertices
+    -confidence: observed
+    doc: A bool (kept as the byte read), whether the CPU copy of the vertices is kept.
+  - id: keep_indices
+    type: u1
+    -orig-id: m_KeepIndices
+    -confidence: observed
+    doc: |
+      A bool (kept as the byte read), whether the CPU copy of the indices is kept. The four
+      one-byte fields end on a 4-byte boundary, so no padding follows.
+  - id: index_format
+    type: s4
+    enum: index_format
+    if: unity_version >= 20170300
+    -orig-id: m_IndexFormat
+    -confidence: observed
+    -evidence: 0 in every corpus mesh; present from 2017.3 (type trees; a public reader reports 2017.3.0 files of compressed meshes written without it)
+    doc: The size of an index, 0 for 16-bit and 1 for 32-bit; before 2017.3 indices are 16-bit.
+  - id: index_buffer
+    type: aligned_bytes
+    -orig-id: m_IndexBuffer
+    -confidence: observed
+    -evidence: every corpus mesh; lengths match Unity's dumps
+    doc: The indices of all submeshes, little endian, as the GPU takes them.
+  - id: skin
+    type: bone_weights4_vector
+    if: unity_version < 20180200
+    -orig-id: m_Skin
+    -confidence: sourced
+    -evidence: type trees of 5.3.5 to 2018.1; no such file in the corpus
+    doc: Before 2018.2, up to four influences per vertex, stored outside the vertex data.
+  - id: vertex_data
+    type: vertex_data(unity_version)
+    -orig-id: m_VertexData
+    -confidence: observed
+    doc: The vertex count, the channel table and (unless streamed) the vertex bytes.
+  - id: compressed_mesh
+    type: compressed_mesh
+    -orig-id: m_CompressedMesh
+    -confidence: observed
+    -evidence: present in every object; every packed vector is empty in the corpus
+    doc: The vertices and indices of a compressed mesh, as bit-packed vectors.
+  - id: local_aabb
+    type: aabb
+    -orig-id: m_LocalAABB
+    -confidence: observed
+    doc: The box around all vertices, centre and half extent, in the mesh's space.
+  - id: mesh_usage_flags
+    type: s4
+    if: unity_version < 60000600
+    -orig-id: m_MeshUsageFlags
+    -confidence: observed
+    -evidence: 0 in every corpus mesh; gone from 6000.6 (type trees, first at 6000.6.0a5)
+    doc: Usage flags the build sets (meaning not established here); kept as read.
+  - id: cooking_options
+    type: s4
+    if: unity_version >= 20220100
+    -orig-id: m_CookingOptions
+    -confidence: observed
+    -evidence: 30 in every 2022.1 and 2023.1 corpus mesh (Unity's dumps); present from 2022.1 (type trees)
+    doc: The physics cooking options of a mesh collider built from this mesh (flags).
+  - id: pre_bake_convex_collision_mesh
+    type: u1
+    if: unity_version >= 60000600
+    -orig-id: m_PreBakeConvexCollisionMesh
+    -confidence: sourced
+    -evidence: type trees from 6000.6.0a5; no such file in the corpus
+    doc: A bool (kept as the byte read), taking the place of m_MeshUsageFlags from 6000.6.
+  - id: pre_bake_triangle_collision_mesh
+    type: u1
+    if: unity_version >= 60000600
+    -orig-id: m_PreBakeTriangleCollisionMesh
+    -confidence: sourced
+    -evidence: type trees from 6000.6.0a5; no such file in the corpus
+    doc: A bool (kept as the byte read).
+  - id: pad_pre_bake
+    size: 2
+    if: unity_version >= 60000600
+    -orig-id: (alignment after m_PreBakeTriangleCollisionMesh)
+    -confidence: sourced
+    -evidence: the type tree's align flag on m_PreBakeTriangleCollisionMesh
+    doc: Padding to a 4-byte boundary after the two bools, kept verbatim.
+  - id: baked_convex_collision_mesh
+    type: aligned_bytes
+    -orig-id: m_BakedConvexCollisionMesh
+    -confidence: observed
+    -evidence: empty in every corpus mesh
+    doc: A pre-cooked convex collision mesh for the physics engine (opaque bytes).
+  - id: baked_triangle_collision_mesh
+    type: aligned_bytes
+    -orig-id: m_BakedTriangleCollisionMesh
+    -confidence: observed
+    -evidence: empty in every corpus mesh
+    doc: A pre-cooked triangle collision mesh for the physics engine (opaque bytes).
+  - id: mesh_metrics
+    type: f4
+    repeat: expr
+    repeat-expr: 2
+    if: unity_version >= 20180200
+    -orig-id: m_MeshMetrics[0], m_MeshMetrics[1]
+    -confidence: observed
+    -evidence: 1 and 1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)
+    doc: Two metrics the importer computes (texel density estimates for the first UV set and more); kept as read.
+  - id: stream_data
+    type: streaming_info(unity_version)
+    if: unity_version >= 20180300
+    -orig-id: m_StreamData
+    -confidence: observed
+    -evidence: 19 corpus meshes stream their vertex data; offsets and sizes match Unity's dumps and the .vertexdata slices
+    doc: |
+      Where the vertex data is when it is not inline: a byte range of a resource file (.resS).
+      Size 0 and an empty path mean the vertex data is inline.
+  - id: mesh_lod_info
+    type: mesh_lod_info
+    if: unity_version >= 60000200
+    -orig-id: m_MeshLodInfo
+    -confidence: sourced
+    -evidence: type trees from 6000.2.0a8; editor YAML of public projects; no such file in the corpus
+    doc: The mesh's levels of detail, as index ranges per submesh.
+types:
+  aligned_string:
+    doc: A Unity string - a byte count, UTF-8 bytes, padding to 4 bytes.
+    -confidence: observed
+    seq:
+      - id: len_value
+        type: s4
+        -orig-id: Array.size
+        -confidence: observed
+        doc: The length in bytes.
+      - id: value
+        type: str
+        size: len_value
+        encoding: UTF-8
+        -orig-id: Array.data
+        -confidence: observed
+        doc: The text.
+      - id: pad
+        size: (4 - len_value % 4) % 4
+        -orig-id: (alignment)
+        -confidence: observed
+        -evidence: zeros in every corpus object
+        doc: Padding to a 4-byte boundary, kept verbatim.
+  aligned_bytes:
+    doc: A Unity byte vector - a byte count, the bytes, padding to 4 bytes.
+    -confidence: observed
+    seq:
+      - id: len_data
+        type: s4
+        -orig-id: Array.size
+        -confidence: observed
+        doc: The length in bytes.
+      - id: data
+        size: len_data
+        -orig-id: Array.data
+        -confidence: observed
+        doc: The bytes.
+      - id: pad
+        size: (4 - len_data % 4) % 4
+        -orig-id: (alignment)
+        -confidence: observed
+        -evidence: zeros in every corpus object
+        doc: Padding to a 4-byte boundary, kept verbatim.
+  vector3f:
+    doc: Three floats.
+    -confidence: observed
+    seq:
+      - id: x
+        type: f4
+        -orig-id: x
+        -confidence: observed
+        doc: x.
+      - id: y
+        type: f4
+        -orig-id: y
+        -confidence: observed
+        doc: y.
+      - id: z
+        type: f4
+        -orig-id: z
+        -confidence: observed
+        doc: z.
+  aabb:
+    doc: An axis-aligned box as a centre and a half extent (AABB).
+    -confidence: observed
+    seq:
+      - id: center
+        type: vector3f
+        -orig-id: m_Center
+        -confidence: observed
+        doc: The centre.
+      - id: extent
+        type: vector3f
+        -orig-id: m_Extent
+        -confidence: observed
+        doc: Half the size along each axis.
+  min_max_aabb:
+    doc: An axis-aligned box as its two corners (MinMaxAABB).
+    -confidence: observed
+    seq:
+      - id: min
+        type: vector3f
+        -orig-id: m_Min
+        -confidence: observed
+        doc: The smallest corner.
+      - id: max
+        type: vector3f
+        -orig-id: m_Max
+        -confidence: observed
+        doc: The largest corner.
+  min_max_aabb_vector:
+    doc: A vector of MinMaxAABB.
+    -confidence: observed
+    seq:
+      - id: num_items
+        type: s4
+        -orig-id: Array.size
+        -confidence: observed
+        doc: How many boxes follow.
+      - id: items
+        type: min_max_aabb
+        repeat: expr
+        repeat-expr: num_items
+        -orig-id: Array.data
+        -confidence: observed
+        doc: The boxes.
+  matrix4x4f:
+    doc: A 4x4 float matrix, stored row-major (e00 e01 e02 e03 e10 ...) as seed 002 says of bind poses.
+    -confidence: observed
+    seq:
+      - id: e
+        type: f4
+        repeat: expr
+        repeat-expr: 16
+        -orig-id: e00 .. e33
+        -confidence: observed
+        -evidence: seed 002 (bind poses are row-major); the type tree names them e00, e01, ... e33 in that order
+        doc: The 16 elements, row by row.
+  sub_mesh:
+    doc: One submesh (SubMesh), 48 bytes from 2017.3, 44 before.
+    -confidence: observed
+    params:
+      - id: unity_version
+        type: u4
+        doc: The editor version (major x 10,000 + minor x 100 + patch).
+    seq:
+      - id: first_byte
+        type: u4
+        -orig-id: firstByte
+        -confidence: observed
+        -evidence: seed 000; Unity's dumps
+        doc: Where the submesh's indices start, in bytes from the start of the index buffer.
+      - id: index_count
+        type: u4
+        -orig-id: indexCount
+        -confidence: observed
+        doc: How many indices the submesh has (0 draws nothing).
+      - id: topology
+        type: s4
+        enum: topology
+        -orig-id: topology
+        -confidence: observed
+        -evidence: seed 000's table; 0 in every corpus mesh
+        doc: How the indices are joined.
+      - id: base_vertex
+        type: u4
+        if: unity_version >= 20170300
+        -orig-id: baseVertex
+        -confidence: observed
+        -evidence: seed 000; 0 in every corpus mesh; present from 2017.3 (type trees)
+        doc: Added to every index of the submesh before it names a vertex.
+      - id: first_vertex
+        type: u4
+        -orig-id: firstVertex
+        -confidence: observed
+        doc: The first vertex the submesh uses.
+      - id: vertex_count
+        type: u4
+        -orig-id: vertexCount
+        -confidence: observed
+        doc: How many vertices, from first_vertex, the submesh uses.
+      - id: local_aabb
+        type: aabb
+        -orig-id: localAABB
+        -confidence: observed
+        doc: The box around the submesh's vertices.
+  blend_shape_data:
+    doc: A mesh's blend shapes (BlendShapeData) in four flat arrays.
+    -confidence: observed
+    -evidence: seed 002 (Sledding Game)
+    seq:
+      - id: num_vertices
+        type: s4
+        -orig-id: vertices.Array.size
+        -confidence: observed
+        doc: How many shape vertices follow.
+      - id: vertices
+        type: blend_shape_vertex
+        repeat: expr
+        repeat-expr: num_vertices
+        -orig-id: vertices
+        -confidence: observed
+        doc: The sparse deltas of every frame, frame after frame.
+      - id: num_shapes
+        type: s4
+        -orig-id: shapes.Array.size
+        -confidence: observed
+        doc: How many frames follow.
+      - id: shapes
+        type: mesh_blend_shape
+        repeat: expr
+        repeat-expr: num_shapes
+        -orig-id: shapes
+        -confidence: observed
+        doc: One entry per frame - its run of `vertices`.
+      - id: num_channels
+        type: s4
+        -orig-id: channels.Array.size
+        -confidence: observed
+        doc: How many channels follow.
+      - id: channels
+        type: mesh_blend_shape_channel
+        repeat: expr
+        repeat-expr: num_channels
+        -orig-id: channels
+        -confidence: observed
+        doc: The named blend shapes, each a run of frames.
+      - id: num_full_weights
+        type: s4
+        -orig-id: fullWeights.Array.size
+        -confidence: observed
+        doc: How many frame weights follow.
+      - id: full_weights
+        type: f4
+        repeat: expr
+        repeat-expr: num_full_weights
+        -orig-id: fullWeights
+        -confidence: observed
+        -evidence: seed 002 (0 to 100 for a full shape)
+        doc: Per frame, the weight at which the frame applies fully.
+  blend_shape_vertex:
+    doc: One sparse blend shape delta (BlendShapeVertex), 40 bytes.
+    -confidence: observed
+    seq:
+      - id: vertex
+        type: vector3f
+        -orig-id: vertex
+        -confidence: observed
+        doc: The position delta.
+      - id: normal
+        type: vector3f
+        -orig-id: normal
+        -confidence: observed
+        doc: The normal delta.
+      - id: tangent
+        type: vector3f
+        -orig-id: tangent
+        -confidence: observed
+        doc: The tangent delta (xyz).
+      - id: index
+        type: u4
+        -orig-id: index
+        -confidence: observed
+        doc: The mesh vertex the delta applies to.
+  mesh_blend_shape:
+    doc: One blend shape frame (MeshBlendShape), 12 bytes with its padding.
+    -confidence: observed
+    seq:
+      - id: first_vertex
+        type: u4
+        -orig-id: firstVertex
+        -confidence: observed
+        doc: The frame's first entry in `vertices`.
+      - id: vertex_count
+        type: u4
+        -orig-id: vertexCount
+        -confidence: observed
+        doc: How many entries of `vertices` the frame has.
+      - id: has_normals
+        type: u1
+        -orig-id: hasNormals
+        -confidence: observed
+        doc: A bool (kept as the byte read), whether the entries carry normal deltas.
+      - id: has_tangents
+        type: u1
+        -orig-id: hasTangents
+        -confidence: observed
+        doc: A bool (kept as the byte read), whether the entries carry tangent deltas.
+      - id: pad
+        size: 2
+        -orig-id: (alignment after hasTangents)
+        -confidence: sourced
+        -evidence: the type tree's align flag on hasTangents; no corpus mesh has blend shapes
+        doc: Padding to a 4-byte boundary, kept verbatim.
+  mesh_blend_shape_channel:
+    doc: One named blend shape (MeshBlendShapeChannel).
+    -confidence: observed
+    seq:
+      - id: name
+        type: aligned_string
+        -orig-id: name
+        -confidence: observed
+        doc: The blend shape's name.
+      - id: name_hash
+        type: u4
+        -orig-id: nameHash
+        -confidence: observed
+        -evidence: seed 002 (the CRC-32 of the name, which animation curves use)
+        doc: The CRC-32 of the name.
+      - id: frame_index
+        type: s4
+        -orig-id: frameIndex
+        -confidence: observed
+        doc: The channel's first frame in `shapes` and `full_weights`.
+      - id: frame_count
+        type: s4
+        -orig-id: frameCount
+        -confidence: observed
+        doc: How many frames the channel has.
+  variable_bone_count_weights:
+    doc: Every influence of every vertex (VariableBoneCountWeights).
+    -confidence: observed
+    -evidence: seed 002 (Sledding Game's toad)
+    seq:
+      - id: num_data
+        type: s4
+        -orig-id: m_Data.Array.size
+        -confidence: observed
+        doc: How many words follow.
+      - id: data
+        type: u4
+        repeat: expr
+        repeat-expr: num_data
+        -orig-id: m_Data
+        -confidence: observed
+        -evidence: seed 002
+        doc: |
+          For nv vertices, nv + 1 start offsets (word indices into this list), then per influence a
+          bone index in the low 16 bits and a weight (value / 65535) in the high 16 bits.
+  bone_weights4:
+    doc: Up to four influences of one vertex (BoneWeights4; BoneInfluence before 2017.1), 32 bytes.
+    -confidence: sourced
+    -evidence: type trees of 5.3.5 to 2018.1
+    seq:
+      - id: weights
+        type: f4
+        repeat: expr
+        repeat-expr: 4
+        -orig-id: weight[0] .. weight[3]
+        -confidence: sourced
+        doc: The four weights.
+      - id: bone_indices
+        type: s4
+        repeat: expr
+        repeat-expr: 4
+        -orig-id: boneIndex[0] .. boneIndex[3]
+        -confidence: sourced
+        doc: The four bone slots.
+  bone_weights4_vector:
+    doc: A vector of BoneWeights4 (m_Skin, before 2018.2).
+    -confidence: sourced
+    seq:
+      - id: num_items
+        type: s4
+        -orig-id: Array.size
+        -confidence: sourced
+        doc: How many vertices' influences follow.
+      - id: items
+        type: bone_weights4
+        repeat: expr
+        repeat-expr: num_items
+        -orig-id: Array.data
+        -confidence: sourced
+        doc: One entry per vertex.
+  channel_info:
+    doc: One entry of the channel table (ChannelInfo), 4 bytes.
+    -confidence: observed
+    -evidence: seed 000; 14 entries in every corpus mesh, matching Unity's dumps
+    seq:
+      - id: stream
+        type: u1
+        -orig-id: stream
+        -confidence: observed
+        doc: The stream the channel lives in.
+      - id: offset
+        type: u1
+        -orig-id: offset
+        -confidence: observed
+        doc: The channel's byte offset inside one vertex of its stream.
+      - id: format
+        type: u1
+        enum: vertex_format
+        -orig-id: format
+        -confidence: observed
+        -evidence: seed 000's table (the numbering from 2019.1; earlier editors number formats differently)
+        doc: The component format.
+      - id: dimension
+        type: u1
+        -orig-id: dimension
+        -confidence: observed
+        -evidence: 0x34 for the sword's Float16 normals (corpus, Unity's dumps)
+        doc: |
+          The component count in the low 4 bits (0 = channel absent); Unity sets high bits too,
+          which are kept.
+  vertex_data:
+    doc: The vertex count, the channel table and the vertex bytes (VertexData).
+    -confidence: observed
+    params:
+      - id: unity_version
+        type: u4
+        doc: The editor version (major x 10,000 + minor x 100 + patch).
+    seq:
+      - id: current_channels
+        type: s4
+        if: unity_version < 20180100
+        -orig-id: m_CurrentChannels
+        -confidence: sourced
+        -evidence: type trees of 5.3.5 to 2017.4
+        doc: Before 2018.1, a bit mask of the channels present.
+      - id: vertex_count
+        type: u4
+        -orig-id: m_VertexCount
+        -confidence: observed
+        -evidence: every corpus mesh; matches Unity's dumps and UnityPy
+        doc: The number of vertices.
+      - id: num_channels
+        type: s4
+        -orig-id: m_Channels.Array.size
+        -confidence: observed
+        doc: How many channel entries follow (14 from 2018.1 on).
+      - id: channels
+        type: channel_info
+        repeat: expr
+        repeat-expr: num_channels
+        -orig-id: m_Channels
+        -confidence: observed
+        -evidence: seed 000 (Vertex, Normal, Tangent, Color, TexCoord0 to 7, BlendWeight, BlendIndices)
+        doc: The channels in Unity's fixed order.
+      - id: data
+        type: aligned_bytes
+        -orig-id: m_DataSize
+        -confidence: observed
+        -evidence: empty for the 19 streamed corpus meshes; the whole layout for the others
+        doc: The vertex bytes, streams one after another (empty when streamed).
+  packed_float_vector:
+    doc: A PackedBitVector of quantised floats - n items of `bit_size` bits, each start + item x range / (2^bits - 1).
+    -confidence: observed
+    -evidence: seed 000 (Sledding Game's 74 compressed meshes)
+    seq:
+      - id: num_items
+        type: u4
+        -orig-id: m_NumItems
+        -confidence: observed
+        doc: How many items are packed.
+      - id: range
+        type: f4
+        -orig-id: m_Range
+        -confidence: observed
+        doc: The span from the first to the last quantisation step.
+      - id: start
+        type: f4
+        -orig-id: m_Start
+        -confidence: observed
+        doc: The value of item 0.
+      - id: data
+        type: aligned_bytes
+        -orig-id: m_Data
+        -confidence: observed
+        doc: The packed bits, little-endian bit order, items crossing byte boundaries.
+      - id: bit_size
+        type: u1
+        -orig-id: m_BitSize
+        -confidence: observed
+        doc: Bits per item.
+      - id: pad
+        size: 3
+        -orig-id: (alignment after m_BitSize)
+        -confidence: observed
+        -evidence: the type tree's align flag; zeros in every corpus object
+        doc: Padding to a 4-byte boundary, kept verbatim.
+  packed_int_vector:
+    doc: A PackedBitVector of integers - n items of `bit_size` bits.
+    -confidence: observed
+    seq:
+      - id: num_items
+        type: u4
+        -orig-id: m_NumItems
+        -confidence: observed
+        doc: How many items are packed.
+      - id: data
+        type: aligned_bytes
+        -orig-id: m_Data
+        -confidence: observed
+        doc: The packed bits, little-endian bit order.
+      - id: bit_size
+        type: u1
+        -orig-id: m_BitSize
+        -confidence: observed
+        doc: Bits per item.
+      - id: pad
+        size: 3
+        -orig-id: (alignment after m_BitSize)
+        -confidence: observed
+        -evidence: the type tree's align flag; zeros in every corpus object
+        doc: Padding to a 4-byte boundary, kept verbatim.
+  compressed_mesh:
+    doc: A compressed mesh's vertices and indices (CompressedMesh).
+    -confidence: observed
+    -evidence: seed 000
+    seq:
+      - id: vertices
+        type: packed_float_vector
+        -orig-id: m_Vertices
+        -confidence: observed
+        doc: Positions, 3 items per vertex.
+      - id: uv
+        type: packed_float_vector
+        -orig-id: m_UV
+        -confidence: observed
+        doc: The texture coordinate sets m_UVInfo describes, concatenated.
+      - id: normals
+        type: packed_float_vector
+        -orig-id: m_Normals
+        -confidence: observed
+        doc: Normal x and y, 2 items per vertex (z rebuilt from the sign).
+      - id: tangents
+        type: packed_float_vector
+        -orig-id: m_Tangents
+        -confidence: observed
+        doc: Tangent x and y, 2 items per vertex.
+      - id: weights
+        type: packed_int_vector
+        -orig-id: m_Weights
+        -confidence: observed
+        -evidence: empty in all 33 compressed meshes of four installs (seed 000)
+        doc: Bone weights (not decoded by the readers the documents used).
+      - id: normal_signs
+        type: packed_int_vector
+        -orig-id: m_NormalSigns
+        -confidence: observed
+        doc: One bit per normal, the sign of z.
+      - id: tangent_signs
+        type: packed_int_vector
+        -orig-id: m_TangentSigns
+        -confidence: observed
+        doc: Two bits per tangent, the signs of z and w.
+      - id: float_colors
+        type: packed_float_vector
+        -orig-id: m_FloatColors
+        -confidence: observed
+        doc: Colours, 4 items per vertex.
+      - id: bone_indices
+        type: packed_int_vector
+        -orig-id: m_BoneIndices
+        -confidence: observed
+        -evidence: empty in all 33 compressed meshes of four installs (seed 000)
+        doc: Bone indices for m_Weights.
+      - id: triangles
+        type: packed_int_vector
+        -orig-id: m_Triangles
+        -confidence: observed
+        doc: The indices of a compressed mesh.
+      - id: uv_info
+        type: u4
+        -orig-id: m_UVInfo
+        -confidence: observed
+        doc: |
+          A nibble per texture coordinate set: bit 2 set means present, the low two bits are the
+          dimension minus 1.
+  streaming_info:
+    doc: A byte range of a resource file (StreamingInfo).
+    -confidence: observed
+    params:
+      - id: unity_version
+        type: u4
+        doc: The editor version (major x 10,000 + minor x 100 + patch).
+    seq:
+      - id: ofs_data_u4
+        type: u4
+        if: unity_version < 20200100
+        -orig-id: offset
+        -confidence: observed
+        -evidence: 2019.4 corpus meshes (4 bytes shorter than 2020.3's); unsigned int in the type trees before 2020.1
+        doc: The range's start in the resource file, before 2020.1.
+      - id: ofs_data_u8
+        type: u8
+        if: unity_version >= 20200100
+        -orig-id: offset
+        -confidence: observed
+        -evidence: 2020.3 to 2023.1 corpus meshes; UInt64 in Unity's dumps and the type trees from 2020.1
+        doc: The range's start in the resource file, from 2020.1.
+      - id: len_data
+        type: u4
+        -orig-id: size
+        -confidence: observed
+        doc: The range's length in bytes (0 when nothing is streamed).
+      - id: path
+        type: aligned_string
+        -orig-id: path
+        -confidence: observed
+        -evidence: archive:/CAB-.../CAB-....resS in every streamed corpus mesh
+        doc: The resource file; in a bundle, an archive:/ path whose last part is the file's name.
+  mesh_lod_info:
+    doc: The mesh's levels of detail (MeshLodInfo), from 6000.2.
+    -confidence: sourced
+    -evidence: type trees from 6000.2.0a8; editor YAML of public projects
+    seq:
+      - id: lod_slope
+        type: f4
+        -orig-id: m_LodSelectionCurve.m_LodSlope
+        -confidence: sourced
+        doc: The slope of the level selection curve.
+      - id: lod_bias
+        type: f4
+        -orig-id: m_LodSelectionCurve.m_LodBias
+        -confidence: sourced
+        doc: The bias of the level selection curve.
+      - id: num_levels
+        type: s4
+        -orig-id: m_NumLevels
+        -confidence: sourced
+        doc: The number of levels (1 for a mesh without levels of detail).
+      - id: num_sub_meshes
+        type: s4
+        -orig-id: m_SubMeshes.Array.size
+        -confidence: sourced
+        doc: How many submesh entries follow.
+      - id: sub_meshes
+        type: mesh_lod_sub_mesh
+        repeat: expr
+        repeat-expr: num_sub_meshes
+        -orig-id: m_SubMeshes
+        -confidence: sourced
+        doc: Per submesh, its index range at each level.
+  mesh_lod_sub_mesh:
+    doc: One submesh's levels (MeshLodSubMesh).
+    -confidence: sourced
+    seq:
+      - id: num_levels
+        type: s4
+        -orig-id: m_Levels.Array.size
+        -confidence: sourced
+        doc: How many levels follow.
+      - id: levels
+        type: mesh_lod_range
+        repeat: expr
+        repeat-expr: num_levels
+        -orig-id: m_Levels
+        -confidence: sourced
+        doc: The index range of each level.
+  mesh_lod_range:
+    doc: One level's index range (MeshLodRange).
+    -confidence: sourced
+    seq:
+      - id: index_start
+        type: u4
+        -orig-id: m_IndexStart
+        -confidence: sourced
+        doc: The first index, counted in indices.
+      - id: index_count
+        type: u4
+        -orig-id: m_IndexCount
+        -confidence: sourced
+        doc: How many indices.
+enums:
+  topology:
+    0: triangles
+    1: triangle_strip
+    2: quads
+    3: lines
+    4: line_strip
+    5: points
+  index_format:
+    0: uint16
+    1: uint32
+  mesh_compression:
+    0: off
+    1: low
+    2: medium
+    3: high
+  vertex_format:
+    0: float
+    1: float16
+    2: unorm8
+    3: snorm8
+    4: unorm16
+    5: snorm16
+    6: uint8
+    7: sint8
+    8: uint16
+    9: sint16
+    10: uint32
+    11: sint32

@@ -1,0 +1,970 @@
+//! The serialized Unity Mesh (layout `unity-mesh`) on the 35 real Mesh objects of the shared
+//! corpus (`../shared/corpus/unity/meshes/VERSION/NAME.PATHID.mesh`, 2019.4 to 2023.1): each is
+//! read with its editor version, consumed exactly and written back byte for byte; its fields are
+//! compared with Unity's own text dumps (the authority) and with UnityPy's reading (a second
+//! opinion); streamed vertex data is read from the resource file beside it and compared with the
+//! exact slices the corpus keeps. Layouts of versions the corpus lacks (6000.2, 6000.6, 2018.x)
+//! are checked by building their bytes by hand from a real object.
+
+use meshspec_formats::context::Context;
+use meshspec_formats::generated::unity_mesh::{
+    MeshLodInfo, MeshLodRange, MeshLodSubMesh, UnityMesh,
+};
+use meshspec_formats::rt::{ErrorKind, Layout};
+use meshspec_formats::unity::stream;
+use meshspec_formats::{find, Semantics};
+use meshspec_tests::{elide, shared};
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+/// One Mesh object of the corpus.
+struct Obj {
+    /// The editor version folder (`2021.3.0f1`).
+    version: String,
+    /// The `.mesh` file.
+    path: PathBuf,
+    /// The object's bytes.
+    bytes: Vec<u8>,
+    /// UnityPy's reading (`.unitypy.json`).
+    unitypy: Value,
+}
+
+impl Obj {
+    fn ctx(&self) -> Context {
+        let mut c = Context::new().with_unity_version(&self.version).unwrap();
+        c.input = Some(self.path.clone());
+        c
+    }
+
+    fn file_name(&self) -> String {
+        self.path
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .into_owned()
+    }
+
+    /// The object's path id, from the file name's hex part.
+    fn path_id(&self) -> i64 {
+        let stem = self.file_name();
+        let hex = stem.split('.').nth(1).unwrap();
+        u64::from_str_radix(hex, 16).unwrap() as i64
+    }
+
+    fn mesh(&self) -> UnityMesh {
+        UnityMesh::from_bytes(&self.bytes, &self.ctx())
+            .unwrap_or_else(|e| panic!("{}/{}: {e}", self.version, self.file_name()))
+    }
+}
+
+fn meshes_dir() -> PathBuf {
+    shared().join("corpus/unity/meshes")
+}
+
+fn corpus() -> Vec<Obj> {
+    let mut versions: Vec<PathBuf> = std::fs::read_dir(meshes_dir())
+        .expect("the Unity meshes folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    versions.sort();
+    let mut out = vec![];
+    for dir in versions {
+        let version = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .unwrap()
+            .flatten()
+            .map(|e| e.path())
+            .filter(|p| p.extension().is_some_and(|e| e == "mesh"))
+            .collect();
+        files.sort();
+        for path in files {
+            let bytes = std::fs::read(&path).unwrap();
+            let json = path.with_extension("unitypy.json");
+            let unitypy: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+            out.push(Obj {
+                version: version.clone(),
+                path,
+                bytes,
+                unitypy,
+            });
+        }
+    }
+    out
+}
+
+/// Unity's own text dump of one Mesh object, flattened to `path -> value`: names joined with
+/// `/`, array elements as `data[i]`, and an array's length under `path/#`.
+type UnityDump = BTreeMap<String, String>;
+
+/// Every Mesh object of a dump file, by path id.
+fn unity_dumps(version: &str) -> BTreeMap<i64, UnityDump> {
+    let file = shared().join(format!("corpus/unity/unity-dumps/{version}.txt"));
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut out = BTreeMap::new();
+    let mut current: Option<(i64, UnityDump)> = None;
+    let mut stack: Vec<(usize, String)> = vec![];
+    for line in text.lines() {
+        if let Some(rest) = line.strip_prefix("ID: ") {
+            if let Some((id, d)) = current.take() {
+                out.insert(id, d);
+            }
+            stack.clear();
+            if rest.ends_with("(ClassID: 43) Mesh") {
+                let id: i64 = rest.split_whitespace().next().unwrap().parse().unwrap();
+                current = Some((id, UnityDump::new()));
+            }
+            continue;
+        }
+        let Some((_, dump)) = current.as_mut() else {
+            continue;
+        };
+        let indent = line.len() - line.trim_start().len();
+        let body = line.trim();
+        if body.is_empty() {
+            continue;
+        }
+        while stack.last().is_some_and(|(i, _)| *i >= indent) {
+            stack.pop();
+        }
+        let prefix: Vec<&str> = stack.iter().map(|(_, n)| n.as_str()).collect();
+        let prefix = prefix.join("/");
+        if let Some(arr) = body.strip_prefix("Array<") {
+            let n = arr.rsplit_once('[').unwrap().1.trim_end_matches(']');
+            dump.insert(format!("{prefix}/#"), n.to_string());
+            continue;
+        }
+        let Some((name, rest)) = body.split_once(" (") else {
+            continue; // the values of a byte array, on their own line
+        };
+        let value = rest.split_once(')').map(|(_, v)| v.trim()).unwrap_or("");
+        let path = if prefix.is_empty() {
+            name.to_string()
+        } else {
+            format!("{prefix}/{name}")
+        };
+        dump.insert(path.clone(), value.to_string());
+        stack.push((indent, name.to_string()));
+    }
+    if let Some((id, d)) = current.take() {
+        out.insert(id, d);
+    }
+    out
+}
+
+/// SHA-256 (FIPS 180-4), for the raw objects' hashes that UnityPy's JSON records.
+fn sha256(data: &[u8]) -> String {
+    const K: [u32; 64] = [
+        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+        0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+        0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+        0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+        0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+        0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+        0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+        0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+        0xc67178f2,
+    ];
+    let mut h: [u32; 8] = [
+        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
+        0x5be0cd19,
+    ];
+    let mut msg = data.to_vec();
+    msg.push(0x80);
+    while msg.len() % 64 != 56 {
+        msg.push(0);
+    }
+    msg.extend_from_slice(&((data.len() as u64) * 8).to_be_bytes());
+    for block in msg.chunks_exact(64) {
+        let mut w = [0u32; 64];
+        for (i, c) in block.chunks_exact(4).enumerate() {
+            w[i] = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
+        }
+        for i in 16..64 {
+            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
+            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
+            w[i] = w[i - 16]
+                .wrapping_add(s0)
+                .wrapping_add(w[i - 7])
+                .wrapping_add(s1);
+        }
+        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = h;
+        for i in 0..64 {
+            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
+            let ch = (e & f) ^ (!e & g);
+            let t1 = hh
+                .wrapping_add(s1)
+                .wrapping_add(ch)
+                .wrapping_add(K[i])
+                .wrapping_add(w[i]);
+            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
+            let maj = (a & b) ^ (a & c) ^ (b & c);
+            let t2 = s0.wrapping_add(maj);
+            hh = g;
+            g = f;
+            f = e;
+            e = d.wrapping_add(t1);
+            d = c;
+            c = b;
+            b = a;
+            a = t1.wrapping_add(t2);
+        }
+        for (x, y) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
+            *x = x.wrapping_add(y);
+        }
+    }
+    h.iter().map(|x| format!("{x:08x}")).collect()
+}
+
+#[test]
+fn sha256_is_the_standard_one() {
+    assert_eq!(
+        sha256(b""),
+        "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"
+    );
+    assert_eq!(
+        sha256(b"abc"),
+        "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
+    );
+}
+
+#[test]
+fn all_35_objects_are_read_exactly_and_written_back_byte_for_byte() {
+    let objs = corpus();
+    assert_eq!(objs.len(), 35, "the corpus has 35 Mesh objects");
+    let entry = find("unity-mesh").expect("the layout is registered");
+    for o in &objs {
+        let where_ = format!("{}/{}", o.version, o.file_name());
+        let ctx = o.ctx();
+        // The bytes are the object UnityPy extracted.
+        assert_eq!(
+            sha256(&o.bytes),
+            o.unitypy["raw_sha256"].as_str().unwrap(),
+            "{where_}"
+        );
+        assert_eq!(
+            o.bytes.len() as u64,
+            o.unitypy["raw_size"].as_u64().unwrap()
+        );
+        let m = o.mesh();
+        assert_eq!(
+            m.to_bytes(&ctx).unwrap(),
+            o.bytes,
+            "{where_}: write-back differs"
+        );
+        let checked = entry.check(&o.bytes, &ctx).unwrap();
+        let rel: Vec<String> = checked.relations.iter().map(|e| e.to_string()).collect();
+        assert!(rel.is_empty(), "{where_}: {rel:?}");
+        // A dump rebuilds the same bytes.
+        let dump = entry.dump(&o.bytes, &ctx).unwrap();
+        let text = serde_json::to_string(&dump).unwrap();
+        let back: Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(entry.build(&back, &ctx).unwrap(), o.bytes, "{where_}");
+    }
+}
+
+#[test]
+fn dumps_of_the_corpus_are_snapshots() {
+    let entry = find("unity-mesh").unwrap();
+    for o in corpus() {
+        let dump = entry.dump(&o.bytes, &o.ctx()).unwrap();
+        let name = format!(
+            "{}__{}",
+            o.version,
+            o.file_name().split('.').next().unwrap()
+        );
+        insta::assert_json_snapshot!(name, elide(&dump));
+    }
+}
+
+fn num(d: &UnityDump, path: &str) -> i128 {
+    d.get(path)
+        .unwrap_or_else(|| panic!("Unity's dump has no {path}"))
+        .parse()
+        .unwrap_or_else(|_| panic!("{path} = {:?} is not an integer", d[path]))
+}
+
+fn float(d: &UnityDump, path: &str) -> f32 {
+    d.get(path)
+        .unwrap_or_else(|| panic!("Unity's dump has no {path}"))
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn fields_agree_with_unitys_own_dumps() {
+    let objs = corpus();
+    let mut compared = 0;
+    for version in ["2021.3.0f1", "2022.1.20f1", "2023.1.0a16"] {
+        let dumps = unity_dumps(version);
+        assert_eq!(
+            dumps.len(),
+            7,
+            "{version}: seven Mesh objects in Unity's dump"
+        );
+        for o in objs.iter().filter(|o| o.version == version) {
+            let d = dumps
+                .get(&o.path_id())
+                .unwrap_or_else(|| panic!("{version}: no dump of {}", o.file_name()));
+            let m = o.mesh();
+            let w = format!("{version}/{}", o.file_name());
+            assert_eq!(m.name.value, d["m_Name"], "{w}");
+            // Vertex count and channel table.
+            let vd = &m.vertex_data;
+            assert_eq!(
+                i128::from(vd.vertex_count),
+                num(d, "m_VertexData/m_VertexCount"),
+                "{w}"
+            );
+            assert_eq!(
+                vd.channels.len() as i128,
+                num(d, "m_VertexData/m_Channels/#")
+            );
+            for (i, c) in vd.channels.iter().enumerate() {
+                let p = format!("m_VertexData/m_Channels/data[{i}]");
+                assert_eq!(
+                    i128::from(c.stream),
+                    num(d, &format!("{p}/stream")),
+                    "{w} {p}"
+                );
+                assert_eq!(
+                    i128::from(c.offset),
+                    num(d, &format!("{p}/offset")),
+                    "{w} {p}"
+                );
+                assert_eq!(
+                    i128::from(c.format.0),
+                    num(d, &format!("{p}/format")),
+                    "{w} {p}"
+                );
+                assert_eq!(
+                    i128::from(c.dimension),
+                    num(d, &format!("{p}/dimension")),
+                    "{w} {p}"
+                );
+            }
+            assert_eq!(vd.data.data.len() as i128, num(d, "m_VertexData/#"), "{w}");
+            // Submeshes.
+            assert_eq!(m.sub_meshes.len() as i128, num(d, "m_SubMeshes/#"), "{w}");
+            for (i, s) in m.sub_meshes.iter().enumerate() {
+                let p = format!("m_SubMeshes/data[{i}]");
+                let n = |f: &str| num(d, &format!("{p}/{f}"));
+                assert_eq!(i128::from(s.first_byte), n("firstByte"), "{w} {p}");
+                assert_eq!(i128::from(s.index_count), n("indexCount"), "{w} {p}");
+                assert_eq!(i128::from(s.topology.0), n("topology"), "{w} {p}");
+                assert_eq!(
+                    i128::from(s.base_vertex.unwrap()),
+                    n("baseVertex"),
+                    "{w} {p}"
+                );
+                assert_eq!(i128::from(s.first_vertex), n("firstVertex"), "{w} {p}");
+                assert_eq!(i128::from(s.vertex_count), n("vertexCount"), "{w} {p}");
+                let c = &s.local_aabb.center;
+                assert_eq!(
+                    c.y,
+                    float(d, &format!("{p}/localAABB/m_Center/y")),
+                    "{w} {p}"
+                );
+            }
+            // Index buffer, bones.
+            assert_eq!(m.index_format.unwrap().0 as i128, num(d, "m_IndexFormat"));
+            assert_eq!(m.index_buffer.data.len() as i128, num(d, "m_IndexBuffer/#"));
+            assert_eq!(m.bind_poses.len() as i128, num(d, "m_BindPose/#"), "{w}");
+            for (b, pose) in m.bind_poses.iter().enumerate() {
+                for r in 0..4 {
+                    for c in 0..4 {
+                        let p = format!("m_BindPose/data[{b}]/e{r}{c}");
+                        assert_eq!(pose.e[4 * r + c], float(d, &p), "{w} {p}");
+                    }
+                }
+            }
+            assert_eq!(
+                m.bone_name_hashes.len() as i128,
+                num(d, "m_BoneNameHashes/#")
+            );
+            assert_eq!(
+                i128::from(m.root_bone_name_hash),
+                num(d, "m_RootBoneNameHash")
+            );
+            assert_eq!(
+                m.bones_aabb.as_ref().unwrap().items.len() as i128,
+                num(d, "m_BonesAABB/#")
+            );
+            // The flags around the collision data.
+            assert_eq!(
+                i128::from(m.mesh_usage_flags.unwrap()),
+                num(d, "m_MeshUsageFlags")
+            );
+            match m.cooking_options {
+                Some(c) => assert_eq!(i128::from(c), num(d, "m_CookingOptions"), "{w}"),
+                None => assert!(!d.contains_key("m_CookingOptions"), "{w}"),
+            }
+            assert_eq!(
+                i128::from(m.keep_vertices),
+                (d["m_KeepVertices"] == "True") as i128
+            );
+            let metrics = m.mesh_metrics.as_ref().unwrap();
+            assert_eq!(metrics[0], float(d, "m_MeshMetrics[0]"), "{w}");
+            assert_eq!(metrics[1], float(d, "m_MeshMetrics[1]"), "{w}");
+            assert_eq!(m.local_aabb.extent.x, float(d, "m_LocalAABB/m_Extent/x"));
+            // Where the vertex data streams from.
+            let sd = m.stream_data.as_ref().unwrap();
+            assert_eq!(
+                i128::from(sd.ofs_data_u8.unwrap()),
+                num(d, "m_StreamData/offset"),
+                "{w}"
+            );
+            assert_eq!(i128::from(sd.len_data), num(d, "m_StreamData/size"), "{w}");
+            assert_eq!(sd.path.value, d["m_StreamData/path"], "{w}");
+            compared += 1;
+        }
+    }
+    assert_eq!(compared, 21, "three dumped versions of seven meshes");
+}
+
+#[test]
+fn fields_agree_with_unitypy() {
+    for o in corpus() {
+        let m = o.mesh();
+        let u = &o.unitypy;
+        let w = format!("{}/{}", o.version, o.file_name());
+        assert_eq!(m.name.value, u["name"].as_str().unwrap());
+        assert_eq!(
+            u64::from(m.vertex_data.vertex_count),
+            u["vertex_count"].as_u64().unwrap(),
+            "{w}"
+        );
+        let channels = u["channels"].as_array().unwrap();
+        assert_eq!(m.vertex_data.channels.len(), channels.len());
+        for (c, uc) in m.vertex_data.channels.iter().zip(channels) {
+            assert_eq!(u64::from(c.stream), uc["stream"].as_u64().unwrap(), "{w}");
+            assert_eq!(u64::from(c.offset), uc["offset"].as_u64().unwrap(), "{w}");
+            assert_eq!(u64::from(c.format.0), uc["format"].as_u64().unwrap(), "{w}");
+            assert_eq!(
+                u64::from(c.dimension),
+                uc["dimension"].as_u64().unwrap(),
+                "{w}"
+            );
+        }
+        assert_eq!(
+            m.index_format.unwrap().0 as i64,
+            u["index_format"].as_i64().unwrap()
+        );
+        assert_eq!(
+            m.index_buffer.data.len() as u64,
+            u["index_buffer_bytes"].as_u64().unwrap()
+        );
+        let subs = u["submeshes"].as_array().unwrap();
+        assert_eq!(m.sub_meshes.len(), subs.len(), "{w}");
+        for (s, us) in m.sub_meshes.iter().zip(subs) {
+            assert_eq!(u64::from(s.first_byte), us["firstByte"].as_u64().unwrap());
+            assert_eq!(u64::from(s.index_count), us["indexCount"].as_u64().unwrap());
+            assert_eq!(i64::from(s.topology.0), us["topology"].as_i64().unwrap());
+            assert_eq!(
+                u64::from(s.base_vertex.unwrap()),
+                us["baseVertex"].as_u64().unwrap()
+            );
+            assert_eq!(
+                u64::from(s.first_vertex),
+                us["firstVertex"].as_u64().unwrap()
+            );
+            assert_eq!(
+                u64::from(s.vertex_count),
+                us["vertexCount"].as_u64().unwrap()
+            );
+        }
+        assert_eq!(
+            m.bind_poses.len() as u64,
+            u["bind_pose_count"].as_u64().unwrap(),
+            "{w}"
+        );
+        match (stream::range(&m), u["stream_data"].as_object()) {
+            (None, None) => {}
+            (Some(r), Some(us)) => {
+                assert_eq!(r.path, us["path"].as_str().unwrap());
+                assert_eq!(r.offset, us["offset"].as_u64().unwrap(), "{w}");
+                assert_eq!(r.size, us["size"].as_u64().unwrap(), "{w}");
+                assert_eq!(r.file_name(), us["resource_file"].as_str().unwrap());
+            }
+            (a, b) => panic!("{w}: streamed {a:?} against UnityPy's {b:?}"),
+        }
+    }
+}
+
+#[test]
+fn the_stream_offset_is_u32_before_2020_1_and_u64_from_it() {
+    let objs = corpus();
+    let mut seen = (0, 0);
+    for o in &objs {
+        let sd = o.mesh().stream_data.unwrap();
+        if o.version.starts_with("2019") {
+            assert!(sd.ofs_data_u4.is_some() && sd.ofs_data_u8.is_none());
+            seen.0 += 1;
+        } else {
+            assert!(sd.ofs_data_u8.is_some() && sd.ofs_data_u4.is_none());
+            seen.1 += 1;
+        }
+    }
+    assert_eq!(seen, (7, 28));
+    // The same object read with the wrong side of a cut-off is refused, not misread.
+    let o = objs
+        .iter()
+        .find(|o| o.version == "2020.3.0f1" && o.file_name().starts_with("Lame"))
+        .unwrap();
+    let wrong = Context::new().with_unity_version("2019.4.0f1").unwrap();
+    let e = UnityMesh::from_bytes(&o.bytes, &wrong).unwrap_err();
+    assert!(
+        matches!(
+            e.kind,
+            ErrorKind::Trailing | ErrorKind::Eof | ErrorKind::Encoding | ErrorKind::Count
+        ),
+        "{e}"
+    );
+    let o = objs
+        .iter()
+        .find(|o| o.version == "2021.3.0f1" && o.file_name().starts_with("Lame"))
+        .unwrap();
+    let newer = Context::new().with_unity_version("2022.1.20f1").unwrap();
+    assert!(UnityMesh::from_bytes(&o.bytes, &newer).is_err());
+}
+
+#[test]
+fn streamed_vertex_data_is_exactly_the_corpus_slice() {
+    let mut n = 0;
+    for o in corpus() {
+        let m = o.mesh();
+        let slice = o.path.with_extension("vertexdata");
+        match stream::streamed_data(&m, &o.ctx()).unwrap() {
+            None => assert!(!slice.exists(), "{}", slice.display()),
+            Some(data) => {
+                let want = std::fs::read(&slice).unwrap();
+                assert_eq!(data, want, "{}", slice.display());
+                assert!(!data.is_empty());
+                // The explicit resource file gives the same bytes, whatever the input's path.
+                let r = stream::range(&m).unwrap();
+                let mut ctx = Context::new();
+                ctx.resource = Some(o.path.parent().unwrap().join(r.file_name()));
+                assert_eq!(stream::streamed_data(&m, &ctx).unwrap().unwrap(), want);
+                n += 1;
+            }
+        }
+    }
+    // Four streamed meshes in four versions, two in 2022.1.
+    assert_eq!(n, 18);
+}
+
+#[test]
+fn a_stream_range_outside_the_resource_file_is_a_clear_error() {
+    let o = corpus()
+        .into_iter()
+        .find(|o| o.version == "2023.1.0a16" && o.file_name().starts_with("Manche"))
+        .unwrap();
+    let mut m = o.mesh();
+    let res_len = {
+        let r = stream::range(&m).unwrap();
+        std::fs::metadata(o.path.parent().unwrap().join(r.file_name()))
+            .unwrap()
+            .len()
+    };
+    let sd = m.stream_data.as_mut().unwrap();
+    sd.ofs_data_u8 = Some(res_len - 100);
+    let e = stream::streamed_data(&m, &o.ctx()).unwrap_err();
+    let text = e.to_string();
+    assert!(
+        text.starts_with("unity_mesh.stream_data: expected a range inside"),
+        "{text}"
+    );
+    assert!(
+        text.ends_with(&format!(
+            "({res_len} bytes), found offset {} + size 4536 = {}, past its end",
+            res_len - 100,
+            res_len - 100 + 4536
+        )),
+        "{text}"
+    );
+    assert!(!text.contains('\n'));
+    // A missing resource file is named.
+    let mut ctx = Context::new();
+    ctx.resource = Some(PathBuf::from("/nonexistent/x.resS"));
+    let e = stream::streamed_data(&o.mesh(), &ctx).unwrap_err();
+    assert!(e.to_string().contains("/nonexistent/x.resS"), "{e}");
+}
+
+#[test]
+fn every_prefix_of_a_small_object_is_refused_with_an_offset_inside_it() {
+    let o = corpus()
+        .into_iter()
+        .find(|o| o.version == "2019.4.0f1" && o.file_name().starts_with("Manche"))
+        .unwrap();
+    let ctx = o.ctx();
+    for n in 0..o.bytes.len() {
+        let e = UnityMesh::from_bytes(&o.bytes[..n], &ctx).unwrap_err();
+        assert!(e.offset.is_some_and(|at| at <= n as u64), "cut at {n}: {e}");
+    }
+    let mut longer = o.bytes.clone();
+    longer.extend_from_slice(&[0; 4]);
+    let e = UnityMesh::from_bytes(&longer, &ctx).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Trailing);
+    assert_eq!(e.offset, Some(o.bytes.len() as u64));
+}
+
+#[test]
+fn a_huge_count_is_refused_before_anything_is_allocated() {
+    let o = corpus()
+        .into_iter()
+        .find(|o| o.version == "2021.3.0f1" && o.file_name().starts_with("Lame"))
+        .unwrap();
+    let mut bytes = o.bytes.clone();
+    // The submesh count follows the 4-byte name "Lame" and its length.
+    bytes[8..12].copy_from_slice(&0x7FFF_FFF0i32.to_le_bytes());
+    let e = UnityMesh::from_bytes(&bytes, &o.ctx()).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Count);
+    assert_eq!(e.offset, Some(12));
+    assert!(
+        e.to_string()
+            .starts_with("0xC unity_mesh.sub_meshes: expected at most"),
+        "{e}"
+    );
+    // A negative count is refused as such.
+    bytes[8..12].copy_from_slice(&(-1i32).to_le_bytes());
+    let e = UnityMesh::from_bytes(&bytes, &o.ctx()).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Count);
+    assert!(
+        e.to_string().contains("a non-negative count, found -1"),
+        "{e}"
+    );
+}
+
+/// The object bytes of `o` with `n` bytes at `at` replaced by `with`.
+fn splice(bytes: &[u8], at: usize, n: usize, with: &[u8]) -> Vec<u8> {
+    let mut out = bytes[..at].to_vec();
+    out.extend_from_slice(with);
+    out.extend_from_slice(&bytes[at + n..]);
+    out
+}
+
+/// The offset of m_MeshUsageFlags in a 2022.1+ object whose collision arrays are empty: counted
+/// back from the end over m_StreamData, m_MeshMetrics, the two empty arrays and m_CookingOptions.
+fn usage_flags_offset(bytes: &[u8], path_len: usize) -> usize {
+    let stream = 8 + 4 + 4 + path_len + (4 - path_len % 4) % 4;
+    bytes.len() - stream - 8 - 4 - 4 - 4 - 4
+}
+
+#[test]
+fn unity_6000_2_appends_the_lod_info_and_6000_6_replaces_the_usage_flags() {
+    let o = corpus()
+        .into_iter()
+        .find(|o| o.version == "2023.1.0a16" && o.file_name().starts_with("Lame"))
+        .unwrap();
+    let m = o.mesh();
+    assert!(m.baked_convex_collision_mesh.data.is_empty());
+    assert!(m.baked_triangle_collision_mesh.data.is_empty());
+    let path_len = m.stream_data.as_ref().unwrap().path.value.len();
+    let usage_at = usage_flags_offset(&o.bytes, path_len);
+    assert_eq!(&o.bytes[usage_at..usage_at + 8], &[0, 0, 0, 0, 30, 0, 0, 0]);
+
+    // 6000.2: the same object followed by m_MeshLodInfo (slope, bias, level count, then per
+    // submesh its levels), here one level of the one submesh.
+    let lod_bytes: Vec<u8> = [
+        0.5f32.to_le_bytes(),
+        1.0f32.to_le_bytes(),
+        1i32.to_le_bytes(),
+        1i32.to_le_bytes(),
+        1i32.to_le_bytes(),
+        0u32.to_le_bytes(),
+        1116u32.to_le_bytes(),
+    ]
+    .concat();
+    let v6002 = [o.bytes.clone(), lod_bytes].concat();
+    let ctx = Context::new().with_unity_version("6000.2.0f1").unwrap();
+    let m2 = UnityMesh::from_bytes(&v6002, &ctx).unwrap();
+    assert_eq!(
+        m2.mesh_lod_info,
+        Some(MeshLodInfo {
+            lod_slope: 0.5,
+            lod_bias: 1.0,
+            num_levels: 1,
+            num_sub_meshes: 1,
+            sub_meshes: vec![MeshLodSubMesh {
+                num_levels: 1,
+                levels: vec![MeshLodRange {
+                    index_start: 0,
+                    index_count: 1116
+                }],
+            }],
+        })
+    );
+    assert_eq!(m2.mesh_usage_flags, Some(0));
+    assert_eq!(m2.to_bytes(&ctx).unwrap(), v6002);
+    // The 2023.1 object alone is too short for 6000.2.
+    assert!(UnityMesh::from_bytes(&o.bytes, &ctx).is_err());
+
+    // 6000.6: m_MeshUsageFlags is gone; after m_CookingOptions come two bools and 2 bytes of
+    // padding.
+    let without_usage = splice(&v6002, usage_at, 4, &[]);
+    let v6006 = splice(&without_usage, usage_at + 4, 0, &[1, 0, 0, 0]);
+    assert_eq!(v6006.len(), v6002.len());
+    let ctx6 = Context::new().with_unity_version("6000.6.0f1").unwrap();
+    let m6 = UnityMesh::from_bytes(&v6006, &ctx6).unwrap();
+    assert_eq!(m6.mesh_usage_flags, None);
+    assert_eq!(m6.cooking_options, Some(30));
+    assert_eq!(m6.pre_bake_convex_collision_mesh, Some(1));
+    assert_eq!(m6.pre_bake_triangle_collision_mesh, Some(0));
+    assert_eq!(m6.pad_pre_bake.as_deref(), Some(&[0u8, 0][..]));
+    assert_eq!(m6.mesh_lod_info, m2.mesh_lod_info);
+    assert_eq!(m6.to_bytes(&ctx6).unwrap(), v6006);
+    // Before 6000.6 the same bytes mean something else: the reader ends elsewhere or refuses.
+    if let Ok(other) = UnityMesh::from_bytes(&v6006, &ctx) {
+        assert_ne!(other.cooking_options, Some(30));
+    }
+}
+
+#[test]
+fn older_layouts_drop_the_fields_their_editors_did_not_have() {
+    // A 2019.4 object as 2018.3/2018.4 wrote it: no m_BonesAABB, no m_VariableBoneCountWeights
+    // (two empty arrays, 8 bytes, right after m_RootBoneNameHash).
+    let o = corpus()
+        .into_iter()
+        .find(|o| o.version == "2019.4.0f1" && o.file_name().starts_with("Lame"))
+        .unwrap();
+    let m = o.mesh();
+    assert!(m.bones_aabb.as_ref().unwrap().items.is_empty());
+    assert!(m
+        .variable_bone_count_weights
+        .as_ref()
+        .unwrap()
+        .data
+        .is_empty());
+    let name = 4 + 4; // "Lame"
+    let subs = 4 + 48 * m.sub_meshes.len();
+    let shapes = 16;
+    let root_hash_end = name + subs + shapes + 4 + 4 + 4;
+    assert_eq!(&o.bytes[root_hash_end..root_hash_end + 8], &[0; 8]);
+    let v2018 = splice(&o.bytes, root_hash_end, 8, &[]);
+    let ctx = Context::new().with_unity_version("2018.4.0f1").unwrap();
+    let m18 = UnityMesh::from_bytes(&v2018, &ctx).unwrap();
+    assert_eq!(m18.bones_aabb, None);
+    assert_eq!(m18.variable_bone_count_weights, None);
+    assert_eq!(m18.vertex_data, m.vertex_data);
+    assert_eq!(m18.stream_data, m.stream_data);
+    assert_eq!(m18.to_bytes(&ctx).unwrap(), v2018);
+
+    // 2018.2 has no m_StreamData (this object's vertices then have to be inline: the relation
+    // says the layout does not fit an empty vertex data).
+    let sd_len = 4 + 4 + 4 + 87 + 1;
+    let v2018_2 = v2018[..v2018.len() - sd_len].to_vec();
+    let ctx = Context::new().with_unity_version("2018.2.0f1").unwrap();
+    let m182 = UnityMesh::from_bytes(&v2018_2, &ctx).unwrap();
+    assert_eq!(m182.stream_data, None);
+    let rel = m182.relations(&ctx);
+    assert_eq!(rel.len(), 1, "{rel:?}");
+    assert!(
+        rel[0].expected.contains("vertex_layout_fills_data"),
+        "{}",
+        rel[0]
+    );
+}
+
+/// A corpus object by version and name.
+fn obj(version: &str, name: &str) -> Obj {
+    corpus()
+        .into_iter()
+        .find(|o| o.version == version && o.file_name().starts_with(&format!("{name}.")))
+        .unwrap()
+}
+
+fn relation_lines(m: &UnityMesh, ctx: &Context) -> Vec<String> {
+    m.relations(ctx).iter().map(|e| e.to_string()).collect()
+}
+
+#[test]
+fn broken_relations_are_reported_with_where_and_what() {
+    // An inline mesh: the Robot's lower arm in 2022.1 (16-bit indices, 3 streams).
+    let o = obj("2022.1.20f1", "Robot_A_LowerArm_Left_LOD03");
+    let ctx = o.ctx();
+    let good = o.mesh();
+    assert!(relation_lines(&good, &ctx).is_empty());
+
+    // Vertex data one byte short of the layout, and one byte over.
+    let mut m = good.clone();
+    let n = m.vertex_data.data.data.len();
+    m.vertex_data.data.data.pop();
+    let lines = relation_lines(&m, &ctx);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].ends_with(&format!(
+            "unity_mesh.vertex_data: expected the vertex data to end where the last stream ends: {n} bytes for 1518 vertices (relation `vertex_layout_fills_data`), found {} bytes",
+            n - 1
+        )),
+        "{}",
+        lines[0]
+    );
+    m.vertex_data.data.data.extend_from_slice(&[0, 0]);
+    assert_eq!(relation_lines(&m, &ctx).len(), 1);
+
+    // A channel with a format outside the 12.
+    let mut m = good.clone();
+    m.vertex_data.channels[1].format.0 = 12;
+    let lines = relation_lines(&m, &ctx);
+    assert!(
+        lines[0].contains("unity_mesh.vertex_data.channels[1].format: expected one of the 12 vertex formats (0 to 11)"),
+        "{lines:?}"
+    );
+
+    // An index buffer too short for the last submesh.
+    let mut m = good.clone();
+    m.index_buffer.data.truncate(m.index_buffer.data.len() - 6);
+    let lines = relation_lines(&m, &ctx);
+    assert!(
+        lines.iter().any(|l| l.contains("unity_mesh.sub_meshes[")
+            && l.contains("first_byte: expected")
+            && l.contains("(relation `submesh_within_index_buffer`)")),
+        "{lines:?}"
+    );
+
+    // An index past the vertex count, and baseVertex pushing valid ones past it.
+    let mut m = good.clone();
+    let vc = m.vertex_data.vertex_count;
+    m.index_buffer.data[2..4].copy_from_slice(&(vc as u16).to_le_bytes());
+    let lines = relation_lines(&m, &ctx);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains(&format!(
+            "unity_mesh.sub_meshes[0].index_count: expected index + baseVertex (0) below the vertex count {vc} (relation `indices_name_vertices`), found index {vc} at position 1 of the submesh (1 such indices)"
+        )),
+        "{}",
+        lines[0]
+    );
+    let offs = good.offsets(20220120);
+    assert!(
+        lines[0].starts_with(&format!("0x{:X} ", offs.index_buffer_data + 2)),
+        "{}",
+        lines[0]
+    );
+    let mut m = good.clone();
+    m.sub_meshes[0].base_vertex = Some(vc);
+    let lines = relation_lines(&m, &ctx);
+    assert!(lines.iter().any(|l| l.contains("baseVertex")), "{lines:?}");
+    // An odd-length 16-bit index buffer.
+    let mut m = good.clone();
+    m.index_buffer.data.push(0);
+    m.index_buffer.pad = vec![0, 0, 0];
+    let lines = relation_lines(&m, &ctx);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("index_buffer_whole_indices")),
+        "{lines:?}"
+    );
+    // The strict reader refuses these through `check`; the written file still reads back.
+    let bytes = m.to_bytes(&ctx).unwrap();
+    let entry = find("unity-mesh").unwrap();
+    assert!(!entry.check(&bytes, &ctx).unwrap().relations.is_empty());
+}
+
+#[test]
+fn streamed_meshes_state_their_layout_against_the_streamed_size() {
+    let o = obj("2021.3.0f1", "Garde");
+    let ctx = o.ctx();
+    let mut m = o.mesh();
+    assert!(relation_lines(&m, &ctx).is_empty());
+    m.stream_data.as_mut().unwrap().len_data -= 16;
+    let lines = relation_lines(&m, &ctx);
+    assert_eq!(lines.len(), 1, "{lines:?}");
+    assert!(
+        lines[0].contains("unity_mesh.stream_data: expected the streamed range to end where the last stream ends: 19128 bytes for 797 vertices"),
+        "{}",
+        lines[0]
+    );
+    let mut m = o.mesh();
+    m.vertex_data.data.data = vec![0; 16];
+    let lines = relation_lines(&m, &ctx);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("stream_data_replaces_inline_data")),
+        "{lines:?}"
+    );
+}
+
+#[test]
+fn padding_is_kept_verbatim() {
+    // Unity writes zeros, but a reader must not lose other bytes: they are data.
+    let o = obj("2020.3.0f1", "Manche");
+    let ctx = o.ctx();
+    let mut bytes = o.bytes.clone();
+    let path_len = o.mesh().stream_data.unwrap().path.value.len();
+    assert_eq!(path_len % 4, 3);
+    let last = bytes.len() - 1;
+    assert_eq!(bytes[last], 0);
+    bytes[last] = 0xAB;
+    let m = UnityMesh::from_bytes(&bytes, &ctx).unwrap();
+    assert_eq!(m.stream_data.as_ref().unwrap().path.pad, vec![0xAB]);
+    assert_eq!(m.to_bytes(&ctx).unwrap(), bytes);
+}
+
+#[test]
+fn the_layout_needs_the_editor_version() {
+    let o = obj("2021.3.0f1", "Lame");
+    let e = UnityMesh::from_bytes(&o.bytes, &Context::new()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "(input): expected a value for `unity_version` (this layout needs it), found none given"
+    );
+}
+
+#[test]
+fn every_object_decodes_through_the_layout_entry_in_gltf_frame() {
+    // The adapter hands the raw fields (and the streamed range, found beside the input) to the
+    // decoder; the result must match UnityPy's decoded positions mirrored in x, and its
+    // triangle count per submesh (UnityPy ignores baseVertex, which is 0 throughout).
+    let entry = find("unity-mesh").unwrap();
+    for o in corpus() {
+        let w = format!("{}/{}", o.version, o.file_name());
+        let scene = entry
+            .scene(&o.bytes, &o.ctx())
+            .unwrap_or_else(|e| panic!("{w}: {e}"));
+        assert_eq!(scene.meshes.len(), 1);
+        let mesh = &scene.meshes[0];
+        mesh.validate().unwrap();
+        let u = &o.unitypy["unitypy_decoded"];
+        let up = u["positions"].as_array().unwrap();
+        assert_eq!(mesh.positions.len(), up.len(), "{w}");
+        for (k, (p, q)) in mesh.positions.iter().zip(up).enumerate().step_by(37) {
+            let q: Vec<f32> = q
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_f64().unwrap() as f32)
+                .collect();
+            assert_eq!(*p, [-q[0], q[1], q[2]], "{w}: vertex {k}");
+        }
+        let tris = u["triangles_per_submesh"].as_array().unwrap();
+        assert_eq!(mesh.primitives.len(), tris.len(), "{w}");
+        for (p, t) in mesh.primitives.iter().zip(tris) {
+            assert_eq!(p.indices.len(), 3 * t.as_array().unwrap().len(), "{w}");
+        }
+        assert_eq!(
+            mesh.skin.is_some(),
+            o.unitypy["bind_pose_count"].as_u64().unwrap() > 0,
+            "{w}"
+        );
+    }
+}
+
+#[test]
+fn a_streamed_mesh_without_its_resource_file_cannot_decode_and_says_why() {
+    let o = obj("2021.3.0f1", "Pommeau");
+    let ctx = Context::new().with_unity_version("2021.3.0f1").unwrap();
+    let e = find("unity-mesh")
+        .unwrap()
+        .scene(&o.bytes, &ctx)
+        .unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "unity_mesh.stream_data: expected the resource file `CAB-5d40f7cad7c871cf2ad2af19ac542994.resS` (give --ress FILE, or read the mesh from a file beside it), found no input path and no --ress"
+    );
+}
