@@ -79,6 +79,49 @@ pub fn boxed(spec: &Spec, t: &Type, f: &Field) -> bool {
     }
 }
 
+/// A list of plain numbers, read and written as one block.
+fn prim_block(f: &Field) -> Option<Prim> {
+    match f.ty {
+        FieldType::Prim(p)
+            if f.enum_name.is_none() && f.valid.is_none() && !matches!(f.repeat, Repeat::None) =>
+        {
+            Some(p)
+        }
+        _ => None,
+    }
+}
+
+/// A type made only of numbers at fixed offsets: read and written as one block of `fixed_size`
+/// bytes (field by field only when the input ends inside it, for an error that names the field).
+/// Returns each field's offset.
+fn pod_layout(t: &Type) -> Option<Vec<u64>> {
+    t.fixed_size?;
+    if !t.params.is_empty() {
+        return None;
+    }
+    let mut offs = vec![];
+    let mut at = 0u64;
+    for f in &t.fields {
+        let FieldType::Prim(p) = f.ty else {
+            return None;
+        };
+        let plain = matches!(f.repeat, Repeat::None)
+            && f.cond.is_none()
+            && f.users.is_empty()
+            && f.derive.is_none()
+            && !f.measured
+            && f.offset
+                .as_ref()
+                .is_none_or(|e| e.literal() == Some(i128::from(at)));
+        if !plain {
+            return None;
+        }
+        offs.push(at);
+        at += u64::from(p.bytes);
+    }
+    Some(offs)
+}
+
 /// The Rust type of one element of a field.
 fn elem_rust(spec: &Spec, t: &Type, f: &Field) -> String {
     if boxed(spec, t, f) {
@@ -502,6 +545,15 @@ impl<'a> Gen<'a> {
         let one = format!("let _at = {RT}::read::pos(_io)?; let _v = {elem}; {valid} Ok(_v)");
         let value = match &f.repeat {
             Repeat::None => format!("{{ let _v = {elem}; {valid} _v }}"),
+            Repeat::Expr(e) if prim_block(f).is_some() => {
+                let p = prim_block(f).expect("checked");
+                format!(
+                    "{{ let _n = {RT}::read::count(_at, {}, \"count\")?; {RT}::read::prims::<{}, _>(_io, _n, {})? }}",
+                    sc.int_of(e)?,
+                    p.rust(),
+                    endian_of(self.spec, p)
+                )
+            }
             Repeat::Expr(e) => format!(
                 "{{ let _n = {RT}::read::count(_at, {}, \"count\")?; {RT}::read::seq(_io, _n, {}, |_io, _i| {{ {one} }})? }}",
                 sc.int_of(e)?,
@@ -552,6 +604,81 @@ impl<'a> Gen<'a> {
             );
         }
         let _ = writeln!(self.out, "let _ = _at;");
+        Ok(())
+    }
+
+    /// The block fast path of a type made only of numbers; falls through to the field-by-field
+    /// reader when the input ends inside the block.
+    fn read_pod(&mut self, t: &'a Type, offs: &[u64]) -> R<()> {
+        let size = t.fixed_size.expect("pod types have a fixed size");
+        let _ = writeln!(
+            self.out,
+            "let mut _block = [0u8; {size}];\nif ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {{"
+        );
+        for (fi, (f, off)) in t.fields.iter().zip(offs).enumerate() {
+            let FieldType::Prim(p) = f.ty else {
+                unreachable!("pod fields are numbers")
+            };
+            let get = format!(
+                "{RT}::pod::get::<{}>(&_block, {off}, {})",
+                p.rust(),
+                endian_of(self.spec, p)
+            );
+            let value = match &f.enum_name {
+                Some(e) => format!("{}({get})", self.spec.enum_def(e).expect("resolved").rust),
+                None => get,
+            };
+            let valid = self.valid_code(t, fi, "_v", false)?;
+            if valid.is_empty() {
+                let _ = writeln!(self.out, "let {} = {value};", ident(&f.id));
+            } else {
+                let _ = writeln!(
+                    self.out,
+                    "let {} = {RT}::field({}, || {{ let _at = _start + {off}; let _v = {value}; {valid} Ok(_v) }})?;",
+                    ident(&f.id),
+                    lit(&f.id)
+                );
+            }
+        }
+        let names: Vec<String> = t.fields.iter().map(|f| ident(&f.id)).collect();
+        let _ = writeln!(
+            self.out,
+            "return Ok(Self {{ {} }});\n}}\n// The input ends inside this value: read field by field for an error that names the field.\n{RT}::read::seek(_io, _start)?;",
+            names.join(", ")
+        );
+        Ok(())
+    }
+
+    /// The block fast path of a type made only of numbers.
+    fn write_pod(&mut self, t: &'a Type, offs: &[u64]) -> R<()> {
+        let size = t.fixed_size.expect("pod types have a fixed size");
+        let _ = writeln!(self.out, "let mut _block = [0u8; {size}];");
+        for (fi, (f, off)) in t.fields.iter().zip(offs).enumerate() {
+            let FieldType::Prim(p) = f.ty else {
+                unreachable!("pod fields are numbers")
+            };
+            let valid = self.valid_code(t, fi, "_v", true)?;
+            if !valid.is_empty() {
+                let _ = writeln!(
+                    self.out,
+                    "{RT}::field({}, || {{ let _at = _start + {off}; let _v = {}; {valid} Ok(()) }})?;",
+                    lit(&f.id),
+                    ident(&f.id)
+                );
+            }
+            let v = if f.enum_name.is_some() {
+                format!("{}.0", ident(&f.id))
+            } else {
+                format!("*{}", ident(&f.id))
+            };
+            let _ = writeln!(
+                self.out,
+                "{RT}::pod::set::<{}>(&mut _block, {off}, {v}, {});",
+                p.rust(),
+                endian_of(self.spec, p)
+            );
+        }
+        let _ = writeln!(self.out, "{RT}::write::bytes(_io, &_block)");
         Ok(())
     }
 
@@ -711,7 +838,7 @@ impl<'a> Gen<'a> {
                     format!("{gid}.len() as u64")
                 }
                 (Use::Size, FieldType::SizedUser { r#ref: r, .. }) => format!(
-                    "{{ let _args = {}; {RT}::write::measure(|_io| {RT}::Codec::write_to({gid}, _io, _args))? }}",
+                    "{{ let _args = {}; {RT}::write::measure_part(|_io| {RT}::Codec::write_to({gid}, _io, _args)) }}",
                     self.args_code(&sc, r)?
                 ),
                 _ => return Err(format!("{}.{}: cannot recompute this size", t.name, f.id)),
@@ -747,9 +874,15 @@ impl<'a> Gen<'a> {
                         lit(&e.to_string())
                     )
                 };
-                format!(
-                    "{check} for (_i, _v) in {id}.iter().enumerate() {{ {RT}::write::elem(_i, || {{ let _at = {RT}::read::pos(_io)?; let _ = _at; {one} Ok(()) }})?; }}"
-                )
+                match prim_block(f) {
+                    Some(p) => format!(
+                        "{check} {RT}::write::prims(_io, {}, {id})?;",
+                        endian_of(self.spec, p)
+                    ),
+                    None => format!(
+                        "{check} for (_i, _v) in {id}.iter().enumerate() {{ {RT}::write::elem(_i, || {{ let _at = {RT}::read::pos(_io)?; let _ = _at; {one} Ok(()) }})?; }}"
+                    ),
+                }
             }
             Repeat::Eos => format!(
                 "for (_i, _v) in {id}.iter().enumerate() {{ {RT}::write::elem(_i, || {{ let _at = {RT}::read::pos(_io)?; let _ = _at; {one} Ok(()) }})?; }}"
@@ -757,7 +890,7 @@ impl<'a> Gen<'a> {
         };
         let write = match &f.cond {
             Some(c) => format!(
-                "match ({}, {id}.as_ref()) {{ (true, Some(_v)) => {{ let {id} = _v; {write} }} (false, None) => {{}} (true, None) => return Err({RT}::Error::new({RT}::ErrorKind::Inconsistent, _at, {}, \"none\")), (false, Some(_)) => return Err({RT}::Error::new({RT}::ErrorKind::Inconsistent, _at, {}, \"_a value\")), }}",
+                "match ({}, {id}.as_ref()) {{ (true, Some(_v)) => {{ let {id} = _v; {write} }} (false, None) => {{}} (true, None) => return Err({RT}::Error::new({RT}::ErrorKind::Inconsistent, _at, {}, \"none\")), (false, Some(_)) => return Err({RT}::Error::new({RT}::ErrorKind::Inconsistent, _at, {}, \"a value\")), }}",
                 sc.bool_of(c)?,
                 lit(&format!("a value, because `{c}`")),
                 lit(&format!("no value, because not `{c}`"))
@@ -1032,6 +1165,9 @@ impl<'a> Gen<'a> {
             self.out,
             "fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(_io: &mut R, _args: Self::Args) -> {RT}::Result<Self> {{\nlet {args_pat} = _args;\nlet _start = {RT}::read::pos(_io)?;"
         );
+        if let Some(offs) = pod_layout(t) {
+            self.read_pod(t, &offs)?;
+        }
         let mut fi = 0;
         while fi < t.fields.len() {
             if let Some(&(first, count, bits)) = groups.iter().find(|g| g.0 == fi) {
@@ -1068,22 +1204,28 @@ impl<'a> Gen<'a> {
             })
             .collect();
         let _ = writeln!(self.out, "let Self {{ {} }} = self;", pat.join(", "));
-        for f in &t.fields {
-            if matches!(f.ty, FieldType::Contents(_)) {
-                let _ = writeln!(self.out, "let {} = &();", ident(&f.id));
+        if let Some(offs) = pod_layout(t) {
+            // Offsets are fixed and were checked against the spec when generating.
+            self.write_pod(t, &offs)?;
+        } else {
+            for f in &t.fields {
+                if matches!(f.ty, FieldType::Contents(_)) {
+                    let _ = writeln!(self.out, "let {} = &();", ident(&f.id));
+                }
             }
-        }
-        let mut fi = 0;
-        while fi < t.fields.len() {
-            if let Some(&(first, count, _)) = groups.iter().find(|g| g.0 == fi) {
-                self.write_bits(t, first, count)?;
-                fi += count;
-                continue;
+            let mut fi = 0;
+            while fi < t.fields.len() {
+                if let Some(&(first, count, _)) = groups.iter().find(|g| g.0 == fi) {
+                    self.write_bits(t, first, count)?;
+                    fi += count;
+                    continue;
+                }
+                self.write_field(t, fi)?;
+                fi += 1;
             }
-            self.write_field(t, fi)?;
-            fi += 1;
+            let _ = writeln!(self.out, "Ok(())");
         }
-        let _ = writeln!(self.out, "Ok(())\n}}\n}}\n");
+        let _ = writeln!(self.out, "}}\n}}\n");
 
         // binrw's traits.
         let _ = writeln!(

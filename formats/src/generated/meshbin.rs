@@ -128,11 +128,7 @@ impl crate::rt::Codec for Meshbin {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
                 let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_indices), "count")?;
-                crate::rt::read::seq(_io, _n, 2, |_io, _i| {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _v = crate::rt::read::prim::<u16, _>(_io, ::binrw::Endian::Little, "u2")?;
-                    Ok(_v)
-                })?
+                crate::rt::read::prims::<u16, _>(_io, _n, ::binrw::Endian::Little)?
             })
         })?;
         Ok(Self {
@@ -191,14 +187,7 @@ impl crate::rt::Codec for Meshbin {
                 (4i128).wrapping_add((16i128).wrapping_mul(crate::rt::Int::int(&num_vertices))),
                 "4 + 16 * num_vertices",
             )?;
-            for (_i, _v) in indices.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                    Ok(())
-                })?;
-            }
+            crate::rt::write::prims(_io, ::binrw::Endian::Little, indices)?;
             Ok(())
         })?;
         Ok(())
@@ -297,6 +286,27 @@ impl crate::rt::Codec for Vertex {
     ) -> crate::rt::Result<Self> {
         let () = _args;
         let _start = crate::rt::read::pos(_io)?;
+        let mut _block = [0u8; 16];
+        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
+            let x = crate::rt::pod::get::<f32>(&_block, 0, ::binrw::Endian::Little);
+            let y = crate::rt::pod::get::<f32>(&_block, 4, ::binrw::Endian::Little);
+            let z = crate::rt::pod::get::<f32>(&_block, 8, ::binrw::Endian::Little);
+            let r = crate::rt::pod::get::<u8>(&_block, 12, ::binrw::Endian::Little);
+            let g = crate::rt::pod::get::<u8>(&_block, 13, ::binrw::Endian::Little);
+            let b = crate::rt::pod::get::<u8>(&_block, 14, ::binrw::Endian::Little);
+            let a = crate::rt::pod::get::<u8>(&_block, 15, ::binrw::Endian::Little);
+            return Ok(Self {
+                x,
+                y,
+                z,
+                r,
+                g,
+                b,
+                a,
+            });
+        }
+        // The input ends inside this value: read field by field for an error that names the field.
+        crate::rt::read::seek(_io, _start)?;
         let x: f32 = crate::rt::field("x", || {
             crate::rt::read::offset(_io, _start, 0i128, "0")?;
             let _at = crate::rt::read::pos(_io)?;
@@ -380,56 +390,15 @@ impl crate::rt::Codec for Vertex {
             b,
             a,
         } = self;
-        crate::rt::field("x", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = x;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("y", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _v = y;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("z", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _v = z;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("r", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _v = r;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("g", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 13i128, "13")?;
-            let _v = g;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("b", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 14i128, "14")?;
-            let _v = b;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("a", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 15i128, "15")?;
-            let _v = a;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let mut _block = [0u8; 16];
+        crate::rt::pod::set::<f32>(&mut _block, 0, *x, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(&mut _block, 4, *y, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(&mut _block, 8, *z, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(&mut _block, 12, *r, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(&mut _block, 13, *g, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(&mut _block, 14, *b, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(&mut _block, 15, *a, ::binrw::Endian::Little);
+        crate::rt::write::bytes(_io, &_block)
     }
 }
 

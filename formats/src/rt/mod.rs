@@ -3,6 +3,7 @@
 
 pub mod codec;
 pub mod error;
+pub mod pod;
 pub mod read;
 pub mod serde_as;
 pub mod write;

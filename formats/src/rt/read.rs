@@ -152,6 +152,45 @@ where
     Ok(out)
 }
 
+/// Reads `count` numbers as one block (the fast path for lists of numbers), after the same
+/// check as [`seq`].
+pub fn prims<T: super::pod::Pod, R: Read + Seek>(
+    r: &mut R,
+    count: u64,
+    endian: Endian,
+) -> Result<Vec<T>> {
+    let at = pos(r)?;
+    let left = remaining(r)?;
+    let size = T::SIZE as u64;
+    let need = count.saturating_mul(size);
+    if need > left {
+        return Err(Error::new(
+            ErrorKind::Count,
+            at,
+            format!(
+                "at most {} elements ({} left, {} each at least)",
+                left / size,
+                plural(left, "byte"),
+                plural(size, "byte")
+            ),
+            format!("{count} elements"),
+        ));
+    }
+    let mut raw = vec![0u8; need as usize];
+    r.read_exact(&mut raw).map_err(|e| Error::io(at, &e))?;
+    Ok(raw
+        .chunks_exact(T::SIZE)
+        .map(|c| T::from_slice(c, endian))
+        .collect())
+}
+
+/// Moves back to `to` (after a fast path found too few bytes).
+pub fn seek<R: Seek>(r: &mut R, to: u64) -> Result<()> {
+    r.seek(SeekFrom::Start(to))
+        .map(|_| ())
+        .map_err(|e| Error::io(to, &e))
+}
+
 /// Reads elements until the input ends. An element that consumes nothing ends the loop with an
 /// error rather than spinning.
 pub fn seq_eos<T, R, F>(r: &mut R, mut elem: F) -> Result<Vec<T>>

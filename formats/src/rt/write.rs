@@ -27,6 +27,19 @@ pub fn bytes<W: Write + Seek>(w: &mut W, b: &[u8]) -> Result<()> {
     })
 }
 
+/// Writes numbers as one block.
+pub fn prims<T: super::pod::Pod, W: Write + Seek>(
+    w: &mut W,
+    endian: Endian,
+    v: &[T],
+) -> Result<()> {
+    let mut raw = vec![0u8; v.len() * T::SIZE];
+    for (x, out) in v.iter().zip(raw.chunks_exact_mut(T::SIZE)) {
+        x.put(endian, out);
+    }
+    bytes(w, &raw)
+}
+
 /// Converts a recomputed count or size into its field's type.
 pub fn fit<T: TryFrom<u64>>(offset: u64, value: u64, ty: &str, max: u128) -> Result<T> {
     T::try_from(value).map_err(|_| {
@@ -115,6 +128,16 @@ where
     let mut c = Counter::default();
     write(&mut c)?;
     Ok(c.len())
+}
+
+/// The size of a part whose length field comes before it, learnt by writing the part to a
+/// [`Counter`]. A part that cannot be written measures 0: writing the part itself then fails
+/// with the error at its real offset and under its own path (not the length field's).
+pub fn measure_part<F>(write: F) -> u64
+where
+    F: FnOnce(&mut Counter) -> Result<()>,
+{
+    measure(write).unwrap_or(0)
 }
 
 /// Writes a part that the layout gives `size` bytes, checking it fills them exactly.

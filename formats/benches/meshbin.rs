@@ -1,0 +1,57 @@
+//! Reading and writing a .meshbin beside memcpy baselines over the same bytes: the document's
+//! 65,508-vertex helix (1,179,148 bytes).
+//!
+//! `cargo bench -p meshspec-formats --bench meshbin`. Baselines: copying the file into a fresh
+//! Vec (what any reader that owns its data must at least do) and into a buffer that is already
+//! allocated and touched.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use meshspec_formats::context::{Context, Winding};
+use meshspec_formats::generated::meshbin::Meshbin;
+use meshspec_formats::rt::Layout;
+use std::hint::black_box;
+
+fn helix() -> Vec<u8> {
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../corpus/meshbin/helix.meshbin"
+    );
+    std::fs::read(path).expect("corpus/meshbin/helix.meshbin")
+}
+
+fn bench(c: &mut Criterion) {
+    let bytes = helix();
+    let ctx = Context::new();
+    let mesh = Meshbin::from_bytes(&bytes, &ctx).unwrap();
+    let mut g = c.benchmark_group("meshbin-helix");
+    g.throughput(Throughput::Bytes(bytes.len() as u64));
+    g.bench_function(BenchmarkId::new("baseline", "memcpy into a new Vec"), |b| {
+        b.iter(|| black_box(black_box(&bytes[..]).to_vec()))
+    });
+    let mut dst = vec![1u8; bytes.len()];
+    g.bench_function(
+        BenchmarkId::new("baseline", "memcpy into a touched buffer"),
+        |b| {
+            b.iter(|| {
+                dst.copy_from_slice(black_box(&bytes[..]));
+                black_box(&dst);
+            })
+        },
+    );
+    g.bench_function(BenchmarkId::new("meshspec", "read"), |b| {
+        b.iter(|| black_box(Meshbin::from_bytes(black_box(&bytes), &ctx).unwrap()))
+    });
+    g.bench_function(BenchmarkId::new("meshspec", "write"), |b| {
+        b.iter(|| black_box(mesh.to_bytes(&ctx).unwrap()))
+    });
+    g.bench_function(BenchmarkId::new("meshspec", "read + decode"), |b| {
+        b.iter(|| {
+            let m = Meshbin::from_bytes(black_box(&bytes), &ctx).unwrap();
+            black_box(meshspec_formats::meshbin::to_mesh(&m, Winding::D3d).unwrap())
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

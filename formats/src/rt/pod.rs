@@ -1,0 +1,52 @@
+//! Fixed-size values decoded straight from bytes: the fast path for lists of numbers and for
+//! types made only of numbers, which are read and written as one block.
+
+use binrw::Endian;
+
+/// A number that is its bytes in a given byte order.
+pub trait Pod: Copy {
+    /// Its size in bytes.
+    const SIZE: usize;
+    /// Decodes the first `SIZE` bytes of `b` (the caller guarantees there are that many).
+    fn from_slice(b: &[u8], e: Endian) -> Self;
+    /// Encodes into the first `SIZE` bytes of `out`.
+    fn put(self, e: Endian, out: &mut [u8]);
+}
+
+macro_rules! pod_impl {
+    ($($t:ty),*) => {$(
+        impl Pod for $t {
+            const SIZE: usize = std::mem::size_of::<$t>();
+            #[inline]
+            fn from_slice(b: &[u8], e: Endian) -> Self {
+                let mut a = [0u8; std::mem::size_of::<$t>()];
+                a.copy_from_slice(&b[..Self::SIZE]);
+                match e {
+                    Endian::Little => <$t>::from_le_bytes(a),
+                    Endian::Big => <$t>::from_be_bytes(a),
+                }
+            }
+            #[inline]
+            fn put(self, e: Endian, out: &mut [u8]) {
+                let a = match e {
+                    Endian::Little => self.to_le_bytes(),
+                    Endian::Big => self.to_be_bytes(),
+                };
+                out[..Self::SIZE].copy_from_slice(&a);
+            }
+        }
+    )*};
+}
+pod_impl!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
+
+/// The value at `offset` of a block whose layout the generator has checked.
+#[inline]
+pub fn get<T: Pod>(block: &[u8], offset: usize, e: Endian) -> T {
+    T::from_slice(&block[offset..offset + T::SIZE], e)
+}
+
+/// Puts `v` at `offset` of a block whose layout the generator has checked.
+#[inline]
+pub fn set<T: Pod>(block: &mut [u8], offset: usize, v: T, e: Endian) {
+    v.put(e, &mut block[offset..offset + T::SIZE]);
+}
