@@ -1906,3 +1906,547 @@ fn all_35_corpus_meshes_decode_as_unitypy_and_unitys_dumps_say() {
         validate_glb(name, bytes, if *skinned { EXPORTER_SKIN_GAP } else { &[] });
     }
 }
+
+// ---------------------------------------------------------------------------------------------
+// Arbitrary input: never a panic, and whatever decodes converts into a valid common mesh.
+
+/// A small deterministic generator (xorshift64*), so failures reproduce.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n.max(1)
+    }
+    fn bytes(&mut self, n: usize) -> Vec<u8> {
+        (0..n).map(|_| self.next() as u8).collect()
+    }
+    fn chance(&mut self, percent: u64) -> bool {
+        self.below(100) < percent
+    }
+}
+
+/// A channel table whose layout is consistent and vertex data of the size it asks for, each
+/// broken now and then, so that decoding gets past the layout check often.
+fn arbitrary_layout(r: &mut Rng, vc: usize) -> (Vec<RawChannel>, Vec<u8>) {
+    const SIZES: [usize; 12] = [4, 2, 1, 1, 2, 2, 1, 1, 2, 2, 4, 4];
+    let mut t = vec![RawChannel::default(); 14];
+    let mut strides = [0usize; 4];
+    let skin_dim = 1 + r.below(4) as u8;
+    let skinned = r.chance(40);
+    for (slot, c) in t.iter_mut().enumerate() {
+        let present = match slot {
+            0 => r.chance(95),
+            1..=4 => r.chance(50),
+            12 => skinned && r.chance(80),
+            13 => skinned || r.chance(2),
+            _ => r.chance(10),
+        };
+        if !present {
+            continue;
+        }
+        let stream = r.below(3) as usize;
+        let (format, dim) = match slot {
+            0 => (if r.chance(90) { 0 } else { 1 }, 3),
+            12 => ([0u8, 1, 2, 4][r.below(4) as usize], skin_dim),
+            13 => ([6u8, 8, 10][r.below(3) as usize], skin_dim),
+            _ => (r.below(12) as u8, 1 + r.below(4) as u8),
+        };
+        *c = ch(
+            stream as u8,
+            strides[stream] as u8,
+            format,
+            dim | if r.chance(20) { 0x30 } else { 0 },
+        );
+        strides[stream] += SIZES[format as usize] * dim as usize;
+    }
+    let mut len = 0usize;
+    let last = (0..4).rev().find(|&s| {
+        t.iter()
+            .any(|c| c.dimension & 0xF != 0 && c.stream as usize == s)
+    });
+    if let Some(last) = last {
+        for stride in &strides[..=last] {
+            len = len.div_ceil(16) * 16 + stride * vc;
+        }
+    }
+    if r.chance(3) {
+        len = len.saturating_sub(r.below(5) as usize) + r.below(5) as usize;
+    }
+    if r.chance(3) {
+        let k = r.below(14) as usize;
+        t[k].offset = t[k].offset.wrapping_add(1 + r.below(3) as u8);
+    }
+    if r.chance(2) {
+        t[r.below(14) as usize].format = 12 + r.below(3) as u8;
+    }
+    let mut data = r.bytes(len);
+    // Mostly small finite floats (and small integers as bone slots), so that geometry
+    // survives to the end.
+    if r.chance(90) {
+        for c in data.chunks_exact_mut(4) {
+            let x = (r.below(2001) as f32 - 1000.0) / 1000.0;
+            c.copy_from_slice(&x.to_le_bytes());
+        }
+        if r.chance(90) {
+            for (slot, c) in t.iter().enumerate() {
+                if slot != 13 || c.dimension & 0xF == 0 {
+                    continue;
+                }
+                let mut start = 0usize;
+                for (s, stride) in strides.iter().enumerate() {
+                    start = start.div_ceil(16) * 16;
+                    if s == c.stream as usize {
+                        break;
+                    }
+                    start += stride * vc;
+                }
+                let Some(&size) = SIZES.get(c.format as usize) else {
+                    continue;
+                };
+                for v in 0..vc {
+                    for k in 0..usize::from(c.dimension & 0xF) {
+                        let at =
+                            start + v * strides[c.stream as usize] + c.offset as usize + k * size;
+                        if let Some(b) = data.get_mut(at..at + size) {
+                            b.fill(0);
+                            b[0] = r.below(4) as u8;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    (t, data)
+}
+
+/// A packed float vector of `n` items whose data holds them (or, now and then, does not).
+fn arbitrary_packed_floats(r: &mut Rng, n: u32) -> (RawPackedFloats<'static>, Vec<u8>) {
+    let bits = if r.chance(97) { r.below(33) as u8 } else { 33 };
+    let mut len = (n as usize * bits as usize).div_ceil(8);
+    if r.chance(3) {
+        len = len.saturating_sub(1);
+    }
+    let v = RawPackedFloats {
+        num_items: n,
+        range: (r.below(400) as f32) / 100.0,
+        start: -(r.below(200) as f32) / 100.0,
+        data: &[],
+        bit_size: bits,
+        data_offset: 0,
+    };
+    (v, r.bytes(len))
+}
+
+fn packed_ints(v: &(u32, u8, Vec<u8>)) -> RawPackedInts<'_> {
+    RawPackedInts {
+        num_items: v.0,
+        data: &v.2,
+        bit_size: v.1,
+        data_offset: 0,
+    }
+}
+
+/// A packed integer vector of `n` items of `bits` bits with values below `below`.
+fn arbitrary_packed_ints(r: &mut Rng, n: u32, bits: u32, below: u64) -> (u32, u8, Vec<u8>) {
+    let items: Vec<u32> = (0..n).map(|_| r.below(below) as u32).collect();
+    let mut data = pack(&items, bits);
+    if r.chance(3) {
+        data.pop();
+    }
+    (n, bits as u8, data)
+}
+
+#[test]
+fn arbitrary_input_never_panics_and_what_decodes_converts_to_a_valid_mesh() {
+    let mut r = Rng(0x9E37_79B9_7F4A_7C15);
+    let (mut decoded, mut converted, mut compressed_ok) = (0, 0, 0);
+    for round in 0..4000 {
+        let vc = 1 + r.below(6) as usize;
+        let compressed = r.chance(20);
+        let (channels, data) = if compressed {
+            (vec![], vec![])
+        } else {
+            arbitrary_layout(&mut r, vc)
+        };
+        let index_format = if r.chance(98) { r.below(2) as u32 } else { 7 };
+        let isz = if index_format == 1 { 4u32 } else { 2 };
+        // Submeshes over a shared buffer, each a whole number of its topology's primitives.
+        let mut stored: Vec<u32> = vec![];
+        let mut subs = vec![];
+        for _ in 0..r.below(4) {
+            let topology = if r.chance(98) { r.below(6) as u32 } else { 6 };
+            let unit = [3u32, 1, 4, 2, 1, 1]
+                .get(topology as usize)
+                .copied()
+                .unwrap_or(1);
+            let count = unit * r.below(3) as u32 + u32::from(r.chance(2));
+            let base_vertex = if r.chance(80) { 0 } else { r.below(2) as u32 };
+            let first_byte = stored.len() as u32 * isz + if r.chance(2) { 1 } else { 0 };
+            for _ in 0..count {
+                let top = (vc as u64).saturating_sub(u64::from(base_vertex)).max(1);
+                stored.push(if r.chance(98) {
+                    r.below(top) as u32
+                } else {
+                    r.next() as u32
+                });
+            }
+            subs.push(RawSubMesh {
+                first_byte,
+                index_count: count + u32::from(r.chance(2)),
+                topology,
+                base_vertex,
+                first_vertex: 0,
+                vertex_count: if r.chance(98) {
+                    vc as u32
+                } else {
+                    vc as u32 + 1
+                },
+            });
+        }
+        let mut ib: Vec<u8> = if isz == 2 {
+            stored
+                .iter()
+                .flat_map(|&v| (v as u16).to_le_bytes())
+                .collect()
+        } else {
+            stored.iter().flat_map(|&v| v.to_le_bytes()).collect()
+        };
+        let poses = vec![identity(); 4 + r.below(2) as usize];
+        let mut words = vec![];
+        if r.chance(25) {
+            let mut at = vc as u32 + 1;
+            words.push(at);
+            let per: Vec<u32> = (0..vc).map(|_| r.below(6) as u32).collect();
+            for &p in &per {
+                at += p;
+                words.push(at);
+            }
+            for _ in 0..(at - vc as u32 - 1) {
+                words.push(r.below(4) as u32 | ((r.next() as u32) & 0xFFFF_0000));
+            }
+            if r.chance(5) {
+                let k = r.below(words.len() as u64) as usize;
+                words[k] = r.next() as u32;
+            }
+        }
+        // A compressed mesh: every vector sized for the vertex count, now and then not.
+        let cvc = vc as u32;
+        let mut n = |per: u32| {
+            if r.chance(97) {
+                per * cvc
+            } else {
+                r.below(20) as u32
+            }
+        };
+        let counts = [3, 2, 2, 2, 1, 1, 2, 4].map(&mut n);
+        let (mut vertices, d_vertices) = arbitrary_packed_floats(&mut r, counts[0].max(3));
+        let uv_n = if r.chance(50) { 0 } else { counts[1] };
+        let (mut uv, d_uv) = arbitrary_packed_floats(&mut r, uv_n);
+        let with_normals = r.chance(50);
+        let (mut normals, d_normals) =
+            arbitrary_packed_floats(&mut r, if with_normals { counts[2] } else { 0 });
+        let with_tangents = r.chance(50);
+        let (mut tangents, d_tangents) =
+            arbitrary_packed_floats(&mut r, if with_tangents { counts[3] } else { 0 });
+        let with_colors = r.chance(50);
+        let (mut colors, d_colors) =
+            arbitrary_packed_floats(&mut r, if with_colors { counts[7] } else { 0 });
+        let ns = arbitrary_packed_ints(&mut r, if with_normals { counts[4] } else { 0 }, 1, 2);
+        let ts = arbitrary_packed_ints(&mut r, if with_tangents { counts[6] } else { 0 }, 1, 2);
+        // Whole weights of 31 per vertex (one bone each), sometimes split or short.
+        let with_weights = r.chance(40);
+        let wn = if with_weights {
+            cvc + u32::from(r.chance(3))
+        } else {
+            0
+        };
+        let weights = {
+            let items: Vec<u32> = (0..wn).map(|_| 31).collect();
+            (wn, 5u8, pack(&items, 5))
+        };
+        let bones = arbitrary_packed_ints(&mut r, if with_weights { cvc } else { 0 }, 3, 4);
+        let tri_items: Vec<u32> = stored.clone();
+        let tri = (tri_items.len() as u32, 32u8, pack(&tri_items, 32));
+        vertices.data = &d_vertices;
+        uv.data = &d_uv;
+        normals.data = &d_normals;
+        tangents.data = &d_tangents;
+        colors.data = &d_colors;
+
+        let uv_info = if r.chance(50) {
+            0
+        } else {
+            // Set 0 present with 2 components, as the UV count above expects.
+            0x5 | if r.chance(5) { 0x60 } else { 0 }
+        };
+        let cm = if compressed {
+            RawCompressedMesh {
+                vertices,
+                uv,
+                normals,
+                tangents,
+                weights: packed_ints(&weights),
+                normal_signs: packed_ints(&ns),
+                tangent_signs: packed_ints(&ts),
+                float_colors: colors,
+                bone_indices: packed_ints(&bones),
+                triangles: if r.chance(50) {
+                    packed_ints(&tri)
+                } else {
+                    RawPackedInts::default()
+                },
+                uv_info,
+            }
+        } else {
+            RawCompressedMesh::default()
+        };
+        if compressed && cm.triangles.num_items > 0 {
+            ib.clear();
+        }
+        if r.chance(2) {
+            ib.push(r.next() as u8);
+        }
+        // Blend shapes: frames over the entries, channels over the frames.
+        let shape_vertices: Vec<RawShapeVertex> = (0..r.below(5))
+            .map(|_| {
+                let index = if r.chance(98) {
+                    r.below(vc as u64)
+                } else {
+                    vc as u64
+                } as u32;
+                shape_vertex(index, [0.5; 3], [0.1; 3], [0.2; 3])
+            })
+            .collect();
+        let frames: Vec<RawShapeFrame> = (0..r.below(4))
+            .map(|_| {
+                let first = r.below(shape_vertices.len() as u64 + 1) as u32;
+                let left = shape_vertices.len() as u32 - first;
+                RawShapeFrame {
+                    first_vertex: first,
+                    vertex_count: r.below(u64::from(left) + 1) as u32 + u32::from(r.chance(2)),
+                    has_normals: r.chance(50),
+                    has_tangents: r.chance(50),
+                }
+            })
+            .collect();
+        let names = ["123456789", FOX, "x"];
+        let shape_channels: Vec<RawShapeChannel> = (0..r.below(3))
+            .map(|_| {
+                let name = names[r.below(3) as usize];
+                let first = r.below(frames.len() as u64 + 1) as i32;
+                let left = frames.len() as i32 - first;
+                RawShapeChannel {
+                    name,
+                    name_hash: if r.chance(97) {
+                        name_hash(name)
+                    } else {
+                        r.next() as u32
+                    },
+                    frame_index: first - i32::from(r.chance(2)),
+                    frame_count: r.below(left as u64 + 1) as i32 + i32::from(r.chance(2)),
+                }
+            })
+            .collect();
+        let full_weights: Vec<f32> = (0..frames.len() + usize::from(r.chance(2)))
+            .map(|k| 10.0 * (k as f32 + 1.0))
+            .collect();
+        let raw = RawMesh {
+            name: "arbitrary",
+            vertex_count: if r.chance(98) {
+                vc as u32
+            } else {
+                r.next() as u32
+            },
+            channels: &channels,
+            vertex_data: &data,
+            index_format,
+            index_buffer: &ib,
+            submeshes: &subs,
+            compressed: cm,
+            bind_poses: &poses,
+            variable_bone_count_weights: &words,
+            shapes: RawShapes {
+                vertices: &shape_vertices,
+                shapes: &frames,
+                channels: &shape_channels,
+                full_weights: &full_weights,
+            },
+            ..Default::default()
+        };
+        let Ok(m) = decode(&raw) else { continue };
+        decoded += 1;
+        if m.compressed {
+            compressed_ok += 1;
+        }
+        if let Some(skin) = &m.skin {
+            for limit in [
+                SkinWeights::One,
+                SkinWeights::Two,
+                SkinWeights::Four,
+                SkinWeights::Unlimited,
+            ] {
+                let p = skin.padded(limit);
+                assert!(p.weights.iter().all(|set| set.len() == m.vertex_count));
+                if let Some(l) = limit.limit() {
+                    assert!(p.weights.len() <= 1 && l <= 4);
+                }
+            }
+        }
+        if let Some(shapes) = &m.shapes {
+            let w: Vec<f32> = shapes.channels.iter().map(|_| 50.0).collect();
+            let posed = shapes.apply(&m, &w).unwrap();
+            assert_eq!(posed.positions.len(), m.positions().map_or(0, |p| p.len()));
+        }
+        let opts = SceneOptions {
+            skin_weights: [SkinWeights::One, SkinWeights::Four, SkinWeights::Unlimited][round % 3],
+            ..Default::default()
+        };
+        if let Ok(out) = to_scene(&m, &opts) {
+            out.mesh
+                .validate()
+                .unwrap_or_else(|e| panic!("round {round}: to_scene gave an invalid mesh: {e}"));
+            converted += 1;
+        }
+    }
+    // The generator reaches the end often enough to mean something.
+    assert!(decoded > 1000, "{decoded} decoded");
+    assert!(compressed_ok > 100, "{compressed_ok} compressed decoded");
+    assert!(converted > 800, "{converted} converted");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The errors, as a user reads them (one line each), for review.
+
+#[test]
+fn bad_input_errors_read_as_one_line_each() {
+    let mut lines = vec![];
+    let mut say = |what: &str, r: meshspec_formats::Result<UnityMeshData>| {
+        let e = r.expect_err(what);
+        lines.push(format!("{what}:\n  {e}"));
+    };
+    let (channels, data) = two_streams();
+    let base = RawMesh {
+        vertex_count: 3,
+        channels: &channels,
+        vertex_data: &data,
+        ..Default::default()
+    };
+    say(
+        "vertex data one byte short",
+        decode(&RawMesh {
+            vertex_data: &data[..59],
+            ..base
+        }),
+    );
+    let mut long = data.clone();
+    long.push(0);
+    say(
+        "vertex data one byte long",
+        decode(&RawMesh {
+            vertex_data: &long,
+            ..base
+        }),
+    );
+    let shifted = table(&[(0, ch(0, 0, 0, 3)), (4, ch(1, 4, 1, 2))]);
+    say(
+        "TexCoord0 at offset 4 of its own stream",
+        decode(&RawMesh {
+            channels: &shifted,
+            ..base
+        }),
+    );
+    let ib = u16_bytes(&[0, 1, 2, 2, 1, 3]);
+    let subs = [RawSubMesh {
+        index_count: 6,
+        vertex_count: 3,
+        ..Default::default()
+    }];
+    say(
+        "index 3 of three vertices",
+        decode(&RawMesh {
+            index_buffer: &ib,
+            submeshes: &subs,
+            ..base
+        }),
+    );
+    let subs = [RawSubMesh {
+        index_count: 9,
+        vertex_count: 3,
+        ..Default::default()
+    }];
+    say(
+        "nine indices in a buffer of six",
+        decode(&RawMesh {
+            index_buffer: &ib,
+            submeshes: &subs,
+            ..base
+        }),
+    );
+    let short = pack(&[1, 2, 3, 4, 5, 6, 7, 8], 7);
+    say(
+        "packed positions short of 9 x 7 bits",
+        decode(&RawMesh {
+            compressed: RawCompressedMesh {
+                vertices: floats(9, 7, 0.0, 1.0, &short),
+                ..Default::default()
+            },
+            ..Default::default()
+        }),
+    );
+    let w = pack(&[31, 31], 5);
+    let b = pack(&[0], 2);
+    let pos = pack(&[0; 6], 8);
+    say(
+        "packed weights without enough bone slots",
+        decode(&RawMesh {
+            compressed: RawCompressedMesh {
+                vertices: floats(6, 8, 0.0, 1.0, &pos),
+                weights: ints(2, 5, &w),
+                bone_indices: ints(1, 2, &b),
+                ..Default::default()
+            },
+            ..Default::default()
+        }),
+    );
+    let (c, d) = skinned(Some((0, 1, f32_bytes(&[1.0, 1.0]))), None);
+    say(
+        "weights without bone slots",
+        mesh_with(&c, &d, &[identity()]),
+    );
+    let (c, d) = skinned(None, Some((6, 1, vec![0, 1])));
+    say(
+        "a rigid bind to a second bone of one",
+        mesh_with(&c, &d, &[identity()]),
+    );
+    let words = [3, 4, 4, 5 | (65535 << 16)];
+    say(
+        "variable bone counts whose first offset is not nv + 1",
+        decode(&RawMesh {
+            variable_bone_count_weights: &words,
+            ..base
+        }),
+    );
+    let chans = [RawShapeChannel {
+        name: "smile",
+        name_hash: 0,
+        frame_index: 0,
+        frame_count: 0,
+    }];
+    say(
+        "a blend shape whose hash is not its name's",
+        decode(&RawMesh {
+            shapes: RawShapes {
+                channels: &chans,
+                ..Default::default()
+            },
+            ..base
+        }),
+    );
+    insta::assert_snapshot!(lines.join("\n"));
+}

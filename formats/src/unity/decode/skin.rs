@@ -64,8 +64,16 @@ impl Blend {
     pub fn cut(&self, limit: usize) -> (Blend, usize) {
         let mut out = Blend {
             starts: Vec::with_capacity(self.starts.len()),
-            weights: Vec::with_capacity(self.weights.len().min(limit * self.vertex_count())),
-            bones: Vec::with_capacity(self.bones.len().min(limit * self.vertex_count())),
+            weights: Vec::with_capacity(
+                self.weights
+                    .len()
+                    .min(limit.saturating_mul(self.vertex_count())),
+            ),
+            bones: Vec::with_capacity(
+                self.bones
+                    .len()
+                    .min(limit.saturating_mul(self.vertex_count())),
+            ),
         };
         out.starts.push(0);
         let mut cut = 0;
