@@ -968,3 +968,35 @@ fn a_streamed_mesh_without_its_resource_file_cannot_decode_and_says_why() {
         "unity_mesh.stream_data: expected the resource file `CAB-5d40f7cad7c871cf2ad2af19ac542994.resS` (give --ress FILE, or read the mesh from a file beside it), found no input path and no --ress"
     );
 }
+
+#[test]
+fn the_fuzz_property_holds_on_every_object_with_its_version_chosen_by_the_first_byte() {
+    // What the generated fuzz target does: the first byte picks the editor version.
+    let versions: [(&str, i128); 5] = [
+        ("2019.4.0f1", 20190400),
+        ("2020.3.0f1", 20200300),
+        ("2021.3.0f1", 20210300),
+        ("2022.1.20f1", 20220120),
+        ("2023.1.0a16", 20230100),
+    ];
+    let values: Vec<i128> = versions.iter().map(|v| v.1).collect();
+    for o in corpus() {
+        let pick = versions.iter().position(|v| v.0 == o.version).unwrap() as u8;
+        let data = [&[pick][..], &o.bytes].concat();
+        meshspec_formats::fuzzing::roundtrip_with_params::<UnityMesh>(
+            &data,
+            &[("unity_version", &values)],
+        );
+        // 5 more picks the same version again; the wrong version is refused without panicking.
+        let data = [&[pick + 5][..], &o.bytes].concat();
+        meshspec_formats::fuzzing::roundtrip_with_params::<UnityMesh>(
+            &data,
+            &[("unity_version", &values)],
+        );
+        let data = [&[(pick + 1) % 5][..], &o.bytes].concat();
+        meshspec_formats::fuzzing::roundtrip_with_params::<UnityMesh>(
+            &data,
+            &[("unity_version", &values)],
+        );
+    }
+}

@@ -1,8 +1,103 @@
 //! One cargo-fuzz target per layout, and the fuzz crate's manifest that lists them.
 
-use crate::model::Spec;
+use crate::expr::{BinOp, Expr};
+use crate::model::{FieldType, Repeat, Size, Spec, Valid};
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
+
+/// Every integer that an expression compares the name `param` with (`param >= 20200100`,
+/// `4 == param`), searched through every subexpression.
+fn compared_with(e: &Expr, param: &str, out: &mut BTreeSet<i128>) {
+    match e {
+        Expr::Binary(op, a, b) => {
+            if matches!(
+                op,
+                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+            ) {
+                match (&**a, &**b) {
+                    (Expr::Name(n), Expr::Int { value, .. })
+                    | (Expr::Int { value, .. }, Expr::Name(n))
+                        if n == param =>
+                    {
+                        out.insert(*value);
+                    }
+                    _ => {}
+                }
+            }
+            compared_with(a, param, out);
+            compared_with(b, param, out);
+        }
+        Expr::Unary(_, a) | Expr::Attr(a, _) => compared_with(a, param, out),
+        Expr::Cond(c, a, b) => {
+            compared_with(c, param, out);
+            compared_with(a, param, out);
+            compared_with(b, param, out);
+        }
+        Expr::Int { .. } | Expr::Bool(_) | Expr::Name(_) | Expr::EnumVal(..) => {}
+    }
+}
+
+/// The values of a layout parameter worth fuzzing with: 0, and for every integer that any type
+/// of the spec with a parameter of the same name compares it with, that integer and its two
+/// neighbours, so that both sides of every cut-off (`if: unity_version >= 20200100`) are
+/// reached. Only values the parameter's type can hold (`max`) are kept.
+pub fn param_values(spec: &Spec, param: &str, max: u128) -> Vec<i128> {
+    let mut found = BTreeSet::new();
+    for t in &spec.types {
+        if !t.params.iter().any(|p| p.id == param) {
+            continue;
+        }
+        let mut exprs: Vec<&Expr> = vec![];
+        for f in &t.fields {
+            exprs.extend(f.cond.iter());
+            exprs.extend(f.offset.iter());
+            exprs.extend(f.derive.iter());
+            if let Repeat::Expr(e) = &f.repeat {
+                exprs.push(e);
+            }
+            match &f.valid {
+                Some(Valid::Eq(e) | Valid::Expr(e)) => exprs.push(e),
+                Some(Valid::Range { min, max }) => exprs.extend(min.iter().chain(max.iter())),
+                Some(Valid::AnyOf(v)) => exprs.extend(v.iter()),
+                None => {}
+            }
+            match &f.ty {
+                FieldType::User(r) => exprs.extend(r.args.iter()),
+                FieldType::Bytes(Size::Expr(e))
+                | FieldType::Str {
+                    size: Size::Expr(e),
+                    ..
+                } => exprs.push(e),
+                FieldType::SizedUser { r#ref, size } => {
+                    exprs.extend(r#ref.args.iter());
+                    if let Size::Expr(e) = size {
+                        exprs.push(e);
+                    }
+                }
+                FieldType::Switch { on, cases } => {
+                    exprs.push(on);
+                    for (k, r) in cases {
+                        exprs.push(k);
+                        exprs.extend(r.args.iter());
+                    }
+                }
+                _ => {}
+            }
+        }
+        for e in exprs {
+            compared_with(e, param, &mut found);
+        }
+    }
+    let mut values = BTreeSet::from([0i128]);
+    for c in found {
+        values.extend([c - 1, c, c + 1]);
+    }
+    values
+        .into_iter()
+        .filter(|&v| v >= 0 && (v as u128) <= max)
+        .collect()
+}
 
 pub fn target_name(layout: &str) -> String {
     layout.replace('-', "_")
@@ -22,15 +117,36 @@ pub fn outputs(specs: &[Spec]) -> Vec<(PathBuf, String)> {
         for t in &s.types {
             let Some(layout) = &t.layout else { continue };
             let name = target_name(layout);
+            let ty = format!("meshspec_formats::generated::{}::{}", s.id, t.rust);
+            let call = if t.params.is_empty() {
+                format!("meshspec_formats::fuzzing::roundtrip::<{ty}>(data);")
+            } else {
+                // Parameters the user gives (`--unity-version`) come from the input's first
+                // bytes, one per parameter, choosing among the values the spec distinguishes.
+                let mut lists = vec![];
+                for p in &t.params {
+                    let name = p.context.as_deref().unwrap_or(&p.id);
+                    let values = param_values(s, &p.id, p.prim.max())
+                        .iter()
+                        .map(|v| v.to_string())
+                        .collect::<Vec<_>>()
+                        .join(", ");
+                    lists.push(format!("({name:?}, &[{values}])"));
+                }
+                format!(
+                    "meshspec_formats::fuzzing::roundtrip_with_params::<{ty}>(\n        data,\n        &[{}],\n    );",
+                    lists.join(", ")
+                )
+            };
             let code = format!(
                 "// Generated by `cargo run -p meshspec-codegen` from {}. Do not edit by hand.\n\
                  //! Any input the `{layout}` reader accepts must be consumed exactly, written back\n\
                  //! identically, and survive a dump and a build.\n\
                  #![no_main]\n\n\
                  libfuzzer_sys::fuzz_target!(|data: &[u8]| {{\n    \
-                 meshspec_formats::fuzzing::roundtrip::<meshspec_formats::generated::{}::{}>(data);\n\
+                 {call}\n\
                  }});\n",
-                s.file, s.id, t.rust
+                s.file
             );
             out.push((PathBuf::from(format!("fuzz/fuzz_targets/{name}.rs")), code));
             let _ = write!(
@@ -41,4 +157,55 @@ pub fn outputs(specs: &[Spec]) -> Vec<(PathBuf, String)> {
     }
     out.push((PathBuf::from("fuzz/Cargo.toml"), manifest));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameter_values_reach_both_sides_of_every_cut_off() {
+        let yaml = r#"
+meta:
+  id: demo
+  title: A demo
+  endian: le
+  -layout: demo
+params:
+  - id: ver
+    type: u2
+    -context: ver
+seq:
+  - id: a
+    type: u1
+    if: ver >= 300
+  - id: b
+    type: part(ver)
+  - id: c
+    size: 'ver < 2 ? 1 : 2'
+types:
+  part:
+    params:
+      - id: ver
+        type: u2
+    seq:
+      - id: d
+        type: u1
+        if: 65535 == ver or ver > 70000
+"#;
+        let spec = crate::model::load("spec/demo.ksy", yaml).unwrap();
+        assert_eq!(
+            param_values(&spec, "ver", u16::MAX.into()),
+            vec![0, 1, 2, 3, 299, 300, 301, 65534, 65535]
+        );
+        let out = outputs(&[spec]);
+        let target = &out
+            .iter()
+            .find(|(p, _)| p.ends_with("fuzz_targets/demo.rs"))
+            .unwrap()
+            .1;
+        assert!(target.contains(
+            "roundtrip_with_params::<meshspec_formats::generated::demo::Demo>(\n        data,\n        &[(\"ver\", &[0, 1, 2, 3, 299, 300, 301, 65534, 65535])],\n    );"
+        ), "{target}");
+    }
 }

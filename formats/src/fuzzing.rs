@@ -10,6 +10,24 @@ pub fn roundtrip<T: Semantics>(data: &[u8]) {
     roundtrip_with::<T>(data, &Context::new().with_winding(Winding::Gl));
 }
 
+/// [`roundtrip`] for a layout with parameters the user gives (`--unity-version`): the input's
+/// first bytes, one per parameter, choose each parameter's value among `params` (the context
+/// name and the values worth trying, which the generator takes from the spec's comparisons), and
+/// the rest of the input is the layout's bytes. An input shorter than that is skipped.
+pub fn roundtrip_with_params<T: Semantics>(data: &[u8], params: &[(&str, &[i128])]) {
+    if data.len() < params.len() {
+        return;
+    }
+    let (choice, rest) = data.split_at(params.len());
+    let mut ctx = Context::new().with_winding(Winding::Gl);
+    for ((name, values), &c) in params.iter().zip(choice) {
+        if let Some(&v) = values.get(usize::from(c) % values.len().max(1)) {
+            ctx = ctx.with_param(name, v);
+        }
+    }
+    roundtrip_with::<T>(rest, &ctx);
+}
+
 /// [`roundtrip`] with a given context.
 pub fn roundtrip_with<T: Semantics>(data: &[u8], ctx: &Context) {
     let v = match T::from_bytes(data, ctx) {

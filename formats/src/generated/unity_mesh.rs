@@ -469,11 +469,7 @@ impl crate::rt::Codec for UnityMesh {
                     crate::rt::Int::int(&num_bone_name_hashes),
                     "count",
                 )?;
-                crate::rt::read::seq(_io, _n, 4, |_io, _i| {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                    Ok(_v)
-                })?
+                crate::rt::read::prims::<u32, _>(_io, _n, ::binrw::Endian::Little)?
             })
         })?;
         let root_bone_name_hash: u32 = crate::rt::field("root_bone_name_hash", || {
@@ -691,15 +687,7 @@ impl crate::rt::Codec for UnityMesh {
                 Ok(if (crate::rt::Int::int(&unity_version) >= 20180200i128) {
                     Some({
                         let _n = crate::rt::read::count(_at, 2i128, "count")?;
-                        crate::rt::read::seq(_io, _n, 4, |_io, _i| {
-                            let _at = crate::rt::read::pos(_io)?;
-                            let _v = crate::rt::read::prim::<f32, _>(
-                                _io,
-                                ::binrw::Endian::Little,
-                                "f4",
-                            )?;
-                            Ok(_v)
-                        })?
+                        crate::rt::read::prims::<f32, _>(_io, _n, ::binrw::Endian::Little)?
                     })
                 } else {
                     None
@@ -877,14 +865,7 @@ impl crate::rt::Codec for UnityMesh {
         })?;
         crate::rt::field("bone_name_hashes", || {
             let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in bone_name_hashes.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                    Ok(())
-                })?;
-            }
+            crate::rt::write::prims(_io, ::binrw::Endian::Little, bone_name_hashes)?;
             Ok(())
         })?;
         crate::rt::field("root_bone_name_hash", || {
@@ -918,7 +899,7 @@ impl crate::rt::Codec for UnityMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version >= 20190100`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -949,7 +930,7 @@ impl crate::rt::Codec for UnityMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version >= 20190100`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -1004,7 +985,7 @@ impl crate::rt::Codec for UnityMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version >= 20170300`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -1041,7 +1022,7 @@ impl crate::rt::Codec for UnityMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version < 20180200`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -1098,7 +1079,7 @@ impl crate::rt::Codec for UnityMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version < 60000600`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -1129,7 +1110,7 @@ impl crate::rt::Codec for UnityMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version >= 20220100`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -1160,7 +1141,7 @@ impl crate::rt::Codec for UnityMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version >= 60000600`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -1191,7 +1172,7 @@ impl crate::rt::Codec for UnityMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version >= 60000600`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -1223,7 +1204,7 @@ impl crate::rt::Codec for UnityMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version >= 60000600`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -1256,14 +1237,7 @@ impl crate::rt::Codec for UnityMesh {
                         "2",
                         "elements",
                     )?;
-                    for (_i, _v) in mesh_metrics.iter().enumerate() {
-                        crate::rt::write::elem(_i, || {
-                            let _at = crate::rt::read::pos(_io)?;
-                            let _ = _at;
-                            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                            Ok(())
-                        })?;
-                    }
+                    crate::rt::write::prims(_io, ::binrw::Endian::Little, mesh_metrics)?;
                 }
                 (false, None) => {}
                 (true, None) => {
@@ -1279,7 +1253,7 @@ impl crate::rt::Codec for UnityMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version >= 20180200`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -1318,7 +1292,7 @@ impl crate::rt::Codec for UnityMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version >= 20180300`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -1349,7 +1323,7 @@ impl crate::rt::Codec for UnityMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version >= 60000200`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -1752,6 +1726,15 @@ impl crate::rt::Codec for Vector3f {
     ) -> crate::rt::Result<Self> {
         let () = _args;
         let _start = crate::rt::read::pos(_io)?;
+        let mut _block = [0u8; 12];
+        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
+            let x = crate::rt::pod::get::<f32>(&_block, 0, ::binrw::Endian::Little);
+            let y = crate::rt::pod::get::<f32>(&_block, 4, ::binrw::Endian::Little);
+            let z = crate::rt::pod::get::<f32>(&_block, 8, ::binrw::Endian::Little);
+            return Ok(Self { x, y, z });
+        }
+        // The input ends inside this value: read field by field for an error that names the field.
+        crate::rt::read::seek(_io, _start)?;
         let x: f32 = crate::rt::field("x", || {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
@@ -1784,25 +1767,11 @@ impl crate::rt::Codec for Vector3f {
         let () = _args;
         let _start = crate::rt::read::pos(_io)?;
         let Self { x, y, z } = self;
-        crate::rt::field("x", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = x;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("y", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = y;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("z", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = z;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let mut _block = [0u8; 12];
+        crate::rt::pod::set::<f32>(&mut _block, 0, *x, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(&mut _block, 4, *y, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(&mut _block, 8, *z, ::binrw::Endian::Little);
+        crate::rt::write::bytes(_io, &_block)
     }
 }
 
@@ -2179,11 +2148,7 @@ impl crate::rt::Codec for Matrix4x4f {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
                 let _n = crate::rt::read::count(_at, 16i128, "count")?;
-                crate::rt::read::seq(_io, _n, 4, |_io, _i| {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                    Ok(_v)
-                })?
+                crate::rt::read::prims::<f32, _>(_io, _n, ::binrw::Endian::Little)?
             })
         })?;
         Ok(Self { e })
@@ -2200,14 +2165,7 @@ impl crate::rt::Codec for Matrix4x4f {
         crate::rt::field("e", || {
             let _at = crate::rt::read::pos(_io)?;
             crate::rt::write::agree(_at, e.len() as u64, 16i128, "16", "elements")?;
-            for (_i, _v) in e.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                    Ok(())
-                })?;
-            }
+            crate::rt::write::prims(_io, ::binrw::Endian::Little, e)?;
             Ok(())
         })?;
         Ok(())
@@ -2418,7 +2376,7 @@ impl crate::rt::Codec for SubMesh {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version >= 20170300`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -2624,11 +2582,7 @@ impl crate::rt::Codec for BlendShapeData {
             Ok({
                 let _n =
                     crate::rt::read::count(_at, crate::rt::Int::int(&num_full_weights), "count")?;
-                crate::rt::read::seq(_io, _n, 4, |_io, _i| {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                    Ok(_v)
-                })?
+                crate::rt::read::prims::<f32, _>(_io, _n, ::binrw::Endian::Little)?
             })
         })?;
         Ok(Self {
@@ -2722,14 +2676,7 @@ impl crate::rt::Codec for BlendShapeData {
         })?;
         crate::rt::field("full_weights", || {
             let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in full_weights.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                    Ok(())
-                })?;
-            }
+            crate::rt::write::prims(_io, ::binrw::Endian::Little, full_weights)?;
             Ok(())
         })?;
         Ok(())
@@ -3256,11 +3203,7 @@ impl crate::rt::Codec for VariableBoneCountWeights {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
                 let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_data), "count")?;
-                crate::rt::read::seq(_io, _n, 4, |_io, _i| {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                    Ok(_v)
-                })?
+                crate::rt::read::prims::<u32, _>(_io, _n, ::binrw::Endian::Little)?
             })
         })?;
         Ok(Self { num_data, data })
@@ -3282,14 +3225,7 @@ impl crate::rt::Codec for VariableBoneCountWeights {
         })?;
         crate::rt::field("data", || {
             let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in data.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                    Ok(())
-                })?;
-            }
+            crate::rt::write::prims(_io, ::binrw::Endian::Little, data)?;
             Ok(())
         })?;
         Ok(())
@@ -3358,22 +3294,14 @@ impl crate::rt::Codec for BoneWeights4 {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
                 let _n = crate::rt::read::count(_at, 4i128, "count")?;
-                crate::rt::read::seq(_io, _n, 4, |_io, _i| {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                    Ok(_v)
-                })?
+                crate::rt::read::prims::<f32, _>(_io, _n, ::binrw::Endian::Little)?
             })
         })?;
         let bone_indices: ::std::vec::Vec<i32> = crate::rt::field("bone_indices", || {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
                 let _n = crate::rt::read::count(_at, 4i128, "count")?;
-                crate::rt::read::seq(_io, _n, 4, |_io, _i| {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                    Ok(_v)
-                })?
+                crate::rt::read::prims::<i32, _>(_io, _n, ::binrw::Endian::Little)?
             })
         })?;
         Ok(Self {
@@ -3396,27 +3324,13 @@ impl crate::rt::Codec for BoneWeights4 {
         crate::rt::field("weights", || {
             let _at = crate::rt::read::pos(_io)?;
             crate::rt::write::agree(_at, weights.len() as u64, 4i128, "4", "elements")?;
-            for (_i, _v) in weights.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                    Ok(())
-                })?;
-            }
+            crate::rt::write::prims(_io, ::binrw::Endian::Little, weights)?;
             Ok(())
         })?;
         crate::rt::field("bone_indices", || {
             let _at = crate::rt::read::pos(_io)?;
             crate::rt::write::agree(_at, bone_indices.len() as u64, 4i128, "4", "elements")?;
-            for (_i, _v) in bone_indices.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                    Ok(())
-                })?;
-            }
+            crate::rt::write::prims(_io, ::binrw::Endian::Little, bone_indices)?;
             Ok(())
         })?;
         Ok(())
@@ -3609,6 +3523,25 @@ impl crate::rt::Codec for ChannelInfo {
     ) -> crate::rt::Result<Self> {
         let () = _args;
         let _start = crate::rt::read::pos(_io)?;
+        let mut _block = [0u8; 4];
+        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
+            let stream = crate::rt::pod::get::<u8>(&_block, 0, ::binrw::Endian::Little);
+            let offset = crate::rt::pod::get::<u8>(&_block, 1, ::binrw::Endian::Little);
+            let format = VertexFormat(crate::rt::pod::get::<u8>(
+                &_block,
+                2,
+                ::binrw::Endian::Little,
+            ));
+            let dimension = crate::rt::pod::get::<u8>(&_block, 3, ::binrw::Endian::Little);
+            return Ok(Self {
+                stream,
+                offset,
+                format,
+                dimension,
+            });
+        }
+        // The input ends inside this value: read field by field for an error that names the field.
+        crate::rt::read::seek(_io, _start)?;
         let stream: u8 = crate::rt::field("stream", || {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
@@ -3662,31 +3595,12 @@ impl crate::rt::Codec for ChannelInfo {
             format,
             dimension,
         } = self;
-        crate::rt::field("stream", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = stream;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("offset", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = offset;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("format", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = format;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v.0)?;
-            Ok(())
-        })?;
-        crate::rt::field("dimension", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = dimension;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let mut _block = [0u8; 4];
+        crate::rt::pod::set::<u8>(&mut _block, 0, *stream, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(&mut _block, 1, *offset, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(&mut _block, 2, format.0, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(&mut _block, 3, *dimension, ::binrw::Endian::Little);
+        crate::rt::write::bytes(_io, &_block)
     }
 }
 
@@ -3860,7 +3774,7 @@ impl crate::rt::Codec for VertexData {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version < 20180100`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -4652,7 +4566,7 @@ impl crate::rt::Codec for StreamingInfo {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version < 20200100`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -4683,7 +4597,7 @@ impl crate::rt::Codec for StreamingInfo {
                         crate::rt::ErrorKind::Inconsistent,
                         _at,
                         "no value, because not `unity_version >= 20200100`",
-                        "_a value",
+                        "a value",
                     ))
                 }
             }
@@ -5063,6 +4977,17 @@ impl crate::rt::Codec for MeshLodRange {
     ) -> crate::rt::Result<Self> {
         let () = _args;
         let _start = crate::rt::read::pos(_io)?;
+        let mut _block = [0u8; 8];
+        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
+            let index_start = crate::rt::pod::get::<u32>(&_block, 0, ::binrw::Endian::Little);
+            let index_count = crate::rt::pod::get::<u32>(&_block, 4, ::binrw::Endian::Little);
+            return Ok(Self {
+                index_start,
+                index_count,
+            });
+        }
+        // The input ends inside this value: read field by field for an error that names the field.
+        crate::rt::read::seek(_io, _start)?;
         let index_start: u32 = crate::rt::field("index_start", || {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
@@ -5094,19 +5019,10 @@ impl crate::rt::Codec for MeshLodRange {
             index_start,
             index_count,
         } = self;
-        crate::rt::field("index_start", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = index_start;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("index_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = index_count;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let mut _block = [0u8; 8];
+        crate::rt::pod::set::<u32>(&mut _block, 0, *index_start, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(&mut _block, 4, *index_count, ::binrw::Endian::Little);
+        crate::rt::write::bytes(_io, &_block)
     }
 }
 
