@@ -20,6 +20,7 @@ mod generator_tests;
 pub mod import;
 pub mod layouts;
 pub mod meshbin;
+pub mod rr;
 pub mod rt;
 pub mod scene;
 pub mod unity;

@@ -5,10 +5,15 @@
 #[cfg(test)]
 pub mod fixtures;
 pub mod meshbin;
+pub mod rr_mesh;
 pub mod unity_mesh;
 
 /// Every layout the specs declare, in file order.
 pub static LAYOUTS: &[crate::layouts::Entry] = &[
     crate::layouts::Entry::of::<meshbin::Meshbin>(),
+    crate::layouts::Entry::of::<rr_mesh::RrMesh>(),
+    crate::layouts::Entry::of::<rr_mesh::CompiledMesh>(),
+    crate::layouts::Entry::of::<rr_mesh::MeshData>(),
+    crate::layouts::Entry::of::<rr_mesh::MaterialList>(),
     crate::layouts::Entry::of::<unity_mesh::UnityMesh>(),
 ];
