@@ -888,9 +888,15 @@ impl<'a> Gen<'a> {
                 "for (_i, _v) in {id}.iter().enumerate() {{ {RT}::write::elem(_i, || {{ let _at = {RT}::read::pos(_io)?; let _ = _at; {one} Ok(()) }})?; }}"
             ),
         };
+        // A present optional value: a single one is written from `_v` directly (rebinding it
+        // through its own name would read as a botched swap); a list is walked by its name.
+        let present = match &f.repeat {
+            Repeat::None => one.clone(),
+            _ => format!("let {id} = _v; {write}"),
+        };
         let write = match &f.cond {
             Some(c) => format!(
-                "match ({}, {id}.as_ref()) {{ (true, Some(_v)) => {{ let {id} = _v; {write} }} (false, None) => {{}} (true, None) => return Err({RT}::Error::new({RT}::ErrorKind::Inconsistent, _at, {}, \"none\")), (false, Some(_)) => return Err({RT}::Error::new({RT}::ErrorKind::Inconsistent, _at, {}, \"a value\")), }}",
+                "match ({}, {id}.as_ref()) {{ (true, Some(_v)) => {{ {present} }} (false, None) => {{}} (true, None) => return Err({RT}::Error::new({RT}::ErrorKind::Inconsistent, _at, {}, \"none\")), (false, Some(_)) => return Err({RT}::Error::new({RT}::ErrorKind::Inconsistent, _at, {}, \"a value\")), }}",
                 sc.bool_of(c)?,
                 lit(&format!("a value, because `{c}`")),
                 lit(&format!("no value, because not `{c}`"))
@@ -1380,7 +1386,7 @@ pub fn module(spec: &Spec) -> R<String> {
     // Generated expressions keep every parenthesis and binding the spec implies.
     let _ = writeln!(
         g.out,
-        "#![allow(unused_parens, unused_variables, clippy::let_unit_value, clippy::unnecessary_cast, clippy::identity_op, clippy::needless_question_mark)]\n"
+        "#![allow(unused_parens, unused_variables, clippy::let_unit_value, clippy::unnecessary_cast, clippy::identity_op, clippy::needless_question_mark, clippy::let_and_return, clippy::nonminimal_bool, clippy::double_parens)]\n"
     );
     let _ = writeln!(
         g.out,

@@ -50,6 +50,11 @@ fn sample() -> Features {
             len_gap: 0,
             gap: vec![],
             after: 8,
+            len_boxed: 0,
+            boxed: Node {
+                tag: 3,
+                child: None,
+            },
         },
         total: 0,
         tail: vec![9, 9],
@@ -79,6 +84,7 @@ fn counts_and_sizes_are_recomputed_and_everything_reads_back() {
     expected.len_name = 6;
     expected.num_items = 2;
     expected.measured.num_parts = 3;
+    expected.measured.len_boxed = 1;
     expected.len_blob = 3;
     expected.len_part = 8;
     expected.total = 6 + 3 + 2 * 4;
@@ -185,22 +191,36 @@ fn read_measured(b: &[u8]) -> crate::rt::Result<Measured> {
 #[test]
 fn sizeof_offsets_use_the_bytes_a_field_took() {
     // `after` is documented at 2 + parts._sizeof: right after the parts and an empty gap.
-    let ok = read_measured(&[3, 5, 0, 6, 0, 7, 0, 0, 8]).unwrap();
+    let ok = read_measured(&[3, 5, 0, 6, 0, 7, 0, 0, 8, 1, 3]).unwrap();
     assert_eq!((ok.parts.clone(), ok.after), (vec![5, 6, 7], 8));
-    let none = read_measured(&[0, 0, 8]).unwrap();
+    let none = read_measured(&[0, 0, 8, 1, 3]).unwrap();
     assert!(none.parts.is_empty());
     // A gap moves `after` away from its documented offset: refused on reading and on writing.
-    let e = read_measured(&[3, 5, 0, 6, 0, 7, 0, 1, 0xAA, 8]).unwrap_err();
+    let e = read_measured(&[3, 5, 0, 6, 0, 7, 0, 1, 0xAA, 8, 1, 3]).unwrap_err();
     assert_eq!(
         e.to_string(),
         "0x9 measured.after: expected the field at offset 0x8 (2 + parts._sizeof), found it at offset 0x9"
     );
-    let mut v = ok;
+    let mut v = ok.clone();
     v.gap = vec![0xAA];
     let mut c = Cursor::new(Vec::new());
     let e = v.write_to(&mut c, ()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Offset);
     assert_eq!(e.path_string(), "after");
+}
+
+#[test]
+fn a_measured_part_that_cannot_be_written_is_refused_at_its_own_path() {
+    // `len_boxed` is recomputed by measuring `boxed`; a node whose tag is invalid must be
+    // reported at `boxed.tag` and at its real offset, not under `len_boxed`.
+    let mut v = read_measured(&[3, 5, 0, 6, 0, 7, 0, 0, 8, 1, 3]).unwrap();
+    v.boxed.tag = 5;
+    let mut c = Cursor::new(Vec::new());
+    let e = v.write_to(&mut c, ()).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "0xA boxed.tag: expected one of 0, 3, found 5"
+    );
 }
 
 #[test]

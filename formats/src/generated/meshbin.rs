@@ -11,7 +11,10 @@
     clippy::let_unit_value,
     clippy::unnecessary_cast,
     clippy::identity_op,
-    clippy::needless_question_mark
+    clippy::needless_question_mark,
+    clippy::let_and_return,
+    clippy::nonminimal_bool,
+    clippy::double_parens
 )]
 
 const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;

@@ -11,7 +11,10 @@
     clippy::let_unit_value,
     clippy::unnecessary_cast,
     clippy::identity_op,
-    clippy::needless_question_mark
+    clippy::needless_question_mark,
+    clippy::let_and_return,
+    clippy::nonminimal_bool,
+    clippy::double_parens
 )]
 
 const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
@@ -2042,8 +2045,6 @@ impl crate::rt::Codec for RangeRecord {
                 unknown_0x10.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let unknown_0x10 = _v;
-                    let _v = unknown_0x10;
                     crate::rt::write::agree(_at, _v.len() as u64, 8i128, "8", "bytes")?;
                     crate::rt::write::bytes(_io, _v)?;
                 }
@@ -2275,8 +2276,6 @@ impl crate::rt::Codec for IndexData {
                 other_width.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let other_width = _v;
-                    let _v = other_width;
                     crate::rt::write::bytes(_io, _v)?;
                 }
                 (false, None) => {}
@@ -4049,8 +4048,6 @@ impl crate::rt::Codec for MaterialDescriptor {
                 platform_version.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let platform_version = _v;
-                    let _v = platform_version;
                     crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
                 }
                 (false, None) => {}
@@ -4080,8 +4077,6 @@ impl crate::rt::Codec for MaterialDescriptor {
                 quantization_factor.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let quantization_factor = _v;
-                    let _v = quantization_factor;
                     crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
                 }
                 (false, None) => {}
@@ -4111,8 +4106,6 @@ impl crate::rt::Codec for MaterialDescriptor {
                 final_bytes.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let final_bytes = _v;
-                    let _v = final_bytes;
                     crate::rt::write::agree(_at, _v.len() as u64, 8i128, "8", "bytes")?;
                     crate::rt::write::bytes(_io, _v)?;
                 }

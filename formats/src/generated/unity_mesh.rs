@@ -11,7 +11,10 @@
     clippy::let_unit_value,
     clippy::unnecessary_cast,
     clippy::identity_op,
-    clippy::needless_question_mark
+    clippy::needless_question_mark,
+    clippy::let_and_return,
+    clippy::nonminimal_bool,
+    clippy::double_parens
 )]
 
 const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
@@ -881,8 +884,6 @@ impl crate::rt::Codec for UnityMesh {
                 bones_aabb.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let bones_aabb = _v;
-                    let _v = bones_aabb;
                     crate::rt::Codec::write_to(_v, _io, ())?;
                 }
                 (false, None) => {}
@@ -912,8 +913,6 @@ impl crate::rt::Codec for UnityMesh {
                 variable_bone_count_weights.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let variable_bone_count_weights = _v;
-                    let _v = variable_bone_count_weights;
                     crate::rt::Codec::write_to(_v, _io, ())?;
                 }
                 (false, None) => {}
@@ -967,8 +966,6 @@ impl crate::rt::Codec for UnityMesh {
                 index_format.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let index_format = _v;
-                    let _v = index_format;
                     crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v.0)?;
                 }
                 (false, None) => {}
@@ -1004,8 +1001,6 @@ impl crate::rt::Codec for UnityMesh {
                 skin.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let skin = _v;
-                    let _v = skin;
                     crate::rt::Codec::write_to(_v, _io, ())?;
                 }
                 (false, None) => {}
@@ -1061,8 +1056,6 @@ impl crate::rt::Codec for UnityMesh {
                 mesh_usage_flags.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let mesh_usage_flags = _v;
-                    let _v = mesh_usage_flags;
                     crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
                 }
                 (false, None) => {}
@@ -1092,8 +1085,6 @@ impl crate::rt::Codec for UnityMesh {
                 cooking_options.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let cooking_options = _v;
-                    let _v = cooking_options;
                     crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
                 }
                 (false, None) => {}
@@ -1123,8 +1114,6 @@ impl crate::rt::Codec for UnityMesh {
                 pre_bake_convex_collision_mesh.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let pre_bake_convex_collision_mesh = _v;
-                    let _v = pre_bake_convex_collision_mesh;
                     crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
                 }
                 (false, None) => {}
@@ -1154,8 +1143,6 @@ impl crate::rt::Codec for UnityMesh {
                 pre_bake_triangle_collision_mesh.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let pre_bake_triangle_collision_mesh = _v;
-                    let _v = pre_bake_triangle_collision_mesh;
                     crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
                 }
                 (false, None) => {}
@@ -1185,8 +1172,6 @@ impl crate::rt::Codec for UnityMesh {
                 pad_pre_bake.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let pad_pre_bake = _v;
-                    let _v = pad_pre_bake;
                     crate::rt::write::agree(_at, _v.len() as u64, 2i128, "2", "bytes")?;
                     crate::rt::write::bytes(_io, _v)?;
                 }
@@ -1266,8 +1251,6 @@ impl crate::rt::Codec for UnityMesh {
                 stream_data.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let stream_data = _v;
-                    let _v = stream_data;
                     crate::rt::Codec::write_to(
                         _v,
                         _io,
@@ -1305,8 +1288,6 @@ impl crate::rt::Codec for UnityMesh {
                 mesh_lod_info.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let mesh_lod_info = _v;
-                    let _v = mesh_lod_info;
                     crate::rt::Codec::write_to(_v, _io, ())?;
                 }
                 (false, None) => {}
@@ -2358,8 +2339,6 @@ impl crate::rt::Codec for SubMesh {
                 base_vertex.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let base_vertex = _v;
-                    let _v = base_vertex;
                     crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
                 }
                 (false, None) => {}
@@ -3756,8 +3735,6 @@ impl crate::rt::Codec for VertexData {
                 current_channels.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let current_channels = _v;
-                    let _v = current_channels;
                     crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
                 }
                 (false, None) => {}
@@ -4548,8 +4525,6 @@ impl crate::rt::Codec for StreamingInfo {
                 ofs_data_u4.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let ofs_data_u4 = _v;
-                    let _v = ofs_data_u4;
                     crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
                 }
                 (false, None) => {}
@@ -4579,8 +4554,6 @@ impl crate::rt::Codec for StreamingInfo {
                 ofs_data_u8.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let ofs_data_u8 = _v;
-                    let _v = ofs_data_u8;
                     crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
                 }
                 (false, None) => {}
