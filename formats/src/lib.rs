@@ -23,6 +23,7 @@ pub mod meshbin;
 pub mod rr;
 pub mod rt;
 pub mod scene;
+pub mod sws;
 pub mod unity;
 
 pub use context::{Context, Winding};

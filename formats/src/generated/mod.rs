@@ -6,6 +6,7 @@
 pub mod fixtures;
 pub mod meshbin;
 pub mod rr_mesh;
+pub mod sws_mesh;
 pub mod unity_mesh;
 
 /// Every layout the specs declare, in file order.
@@ -15,5 +16,11 @@ pub static LAYOUTS: &[crate::layouts::Entry] = &[
     crate::layouts::Entry::of::<rr_mesh::CompiledMesh>(),
     crate::layouts::Entry::of::<rr_mesh::MeshData>(),
     crate::layouts::Entry::of::<rr_mesh::MaterialList>(),
+    crate::layouts::Entry::of::<sws_mesh::SwsMesh>(),
+    crate::layouts::Entry::of::<sws_mesh::MeshBone>(),
+    crate::layouts::Entry::of::<sws_mesh::CompiledMesh>(),
+    crate::layouts::Entry::of::<sws_mesh::Submesh>(),
+    crate::layouts::Entry::of::<sws_mesh::UvChannel>(),
+    crate::layouts::Entry::of::<sws_mesh::MorphChannel>(),
     crate::layouts::Entry::of::<unity_mesh::UnityMesh>(),
 ];

@@ -1,0 +1,222 @@
+//! Where each part of an SWS Mesh body lies, computed from the values as the spec lays them out,
+//! so that a violated relation can name its byte offset. Every size here is the size the
+//! generated writer produces (a unit test compares them on the whole corpus).
+
+use crate::generated::sws_mesh::{
+    CompiledMesh, Float2Run, Float3Run, MorphChannel, PaletteBlock, Submesh, SwsMesh, U16Run,
+    U32Run, U8Run, UvChannel,
+};
+
+/// The size of a draw range.
+pub const RANGE_SIZE: u64 = 24;
+/// The size of a MeshBone.
+pub const BONE_SIZE: u64 = 76;
+/// The size of the CompiledMesh header.
+pub const COMPILED_HEADER: u64 = 48;
+
+fn run(count: usize, elem: u64) -> u64 {
+    4 + count as u64 * elem
+}
+
+pub fn u8_run(r: &U8Run) -> u64 {
+    run(r.items.len(), 1)
+}
+pub fn u16_run(r: &U16Run) -> u64 {
+    run(r.items.len(), 2)
+}
+pub fn u32_run(r: &U32Run) -> u64 {
+    run(r.items.len(), 4)
+}
+pub fn float2_run(r: &Float2Run) -> u64 {
+    run(r.items.len(), 8)
+}
+pub fn float3_run(r: &Float3Run) -> u64 {
+    run(r.items.len(), 12)
+}
+
+/// Offsets inside a UVChannel, from its first byte.
+#[derive(Debug, Clone, Copy)]
+pub struct UvChannelAt {
+    pub uvs: u64,
+    pub source: u64,
+    pub end: u64,
+}
+
+pub fn uv_channel(c: &UvChannel) -> UvChannelAt {
+    let uvs = 0xD;
+    let source = uvs + float2_run(&c.uvs);
+    UvChannelAt {
+        uvs,
+        source,
+        end: source + u32_run(&c.source),
+    }
+}
+
+/// Offsets inside a MorphChannel, from its first byte.
+#[derive(Debug, Clone, Copy)]
+pub struct MorphChannelAt {
+    pub positions: u64,
+    pub normals: u64,
+    pub uvs: u64,
+    pub end: u64,
+}
+
+pub fn morph_channel(c: &MorphChannel) -> MorphChannelAt {
+    let positions = 0xC;
+    let normals = positions + float3_run(&c.positions);
+    let uvs = normals + float3_run(&c.normals);
+    MorphChannelAt {
+        positions,
+        normals,
+        uvs,
+        end: uvs + float2_run(&c.uvs),
+    }
+}
+
+/// Offsets inside a SubMesh, from its managed byte.
+#[derive(Debug, Clone, Default)]
+pub struct SubmeshAt {
+    pub indices: u64,
+    pub source_vertices: u64,
+    pub face_words: u64,
+    pub face_bytes: u64,
+    pub positions: u64,
+    pub normals: u64,
+    pub tangents: u64,
+    pub binormals: u64,
+    pub colours: u64,
+    pub vertex_words_a: u64,
+    pub vertex_words_b: u64,
+    pub vertex_words_c: u64,
+    pub uv_channels: u64,
+    /// Each UV channel's first byte.
+    pub uv_channel: Vec<u64>,
+    pub morph_channels: u64,
+    /// Each MorphChannel's first byte.
+    pub morph_channel: Vec<u64>,
+    pub has_morphs: u64,
+    pub material_id: u64,
+    pub copy: u64,
+    /// The copy's managed byte, when it has one.
+    pub copy_submesh: u64,
+    pub end: u64,
+}
+
+pub fn submesh(s: &Submesh) -> SubmeshAt {
+    let mut at = SubmeshAt {
+        indices: 0xD,
+        ..SubmeshAt::default()
+    };
+    at.source_vertices = at.indices + u16_run(&s.indices);
+    at.face_words = at.source_vertices + u32_run(&s.source_vertices) + 4;
+    at.face_bytes = at.face_words + u32_run(&s.face_words);
+    at.positions = at.face_bytes + u8_run(&s.face_bytes);
+    at.normals = at.positions + float3_run(&s.positions);
+    at.tangents = at.normals + float3_run(&s.normals);
+    at.binormals = at.tangents + float3_run(&s.tangents);
+    at.colours = at.binormals + float3_run(&s.binormals);
+    at.vertex_words_a = at.colours + u32_run(&s.colours);
+    at.vertex_words_b = at.vertex_words_a + u32_run(&s.vertex_words_a);
+    // The first empty run's count, then the third run of vertex words.
+    at.vertex_words_c = at.vertex_words_b + u32_run(&s.vertex_words_b) + 4;
+    // Two more empty runs' counts.
+    at.uv_channels = at.vertex_words_c + u32_run(&s.vertex_words_c) + 8;
+    let mut p = at.uv_channels + 4;
+    for c in &s.uv_channels.items {
+        at.uv_channel.push(p);
+        p += uv_channel(c).end;
+    }
+    // The word after the UV channels.
+    at.morph_channels = p + 4;
+    let mut p = at.morph_channels + 4;
+    for c in &s.morph_channels.items {
+        at.morph_channel.push(p);
+        p += morph_channel(c).end;
+    }
+    at.has_morphs = p;
+    at.material_id = at.has_morphs + 1;
+    // Two unknown bytes, then the copy pointer's tag.
+    at.copy = at.material_id + 4 + 2;
+    at.copy_submesh = at.copy + 1;
+    let copy_len = match &s.copy.submesh {
+        Some(c) => submesh(c).end,
+        None => 0,
+    };
+    at.end = at.copy_submesh + copy_len + 4;
+    at
+}
+
+/// Offsets inside a palette block, from its first byte: each palette's first byte.
+pub fn palettes(b: &PaletteBlock) -> Vec<u64> {
+    let mut out = Vec::with_capacity(b.palettes.len());
+    let mut p = 0;
+    for pal in &b.palettes {
+        out.push(p);
+        p += 7 + pal.bones.len() as u64;
+    }
+    out
+}
+
+/// Offsets inside the CompiledMesh data, from its first byte.
+#[derive(Debug, Clone, Default)]
+pub struct CompiledAt {
+    pub indices: u64,
+    pub ranges_a: u64,
+    pub ranges_b: u64,
+    pub palettes: u64,
+    pub end: u64,
+}
+
+pub fn compiled(c: &CompiledMesh) -> CompiledAt {
+    let streams: u64 = c
+        .vertex_streams
+        .iter()
+        .map(|s| s.vertices.iter().map(|v| v.len() as u64).sum::<u64>())
+        .sum();
+    let indices = COMPILED_HEADER + streams;
+    let ranges_a = indices + 2 * c.indices.items.len() as u64;
+    let ranges_b = ranges_a + RANGE_SIZE * c.ranges_a.len() as u64;
+    let palettes_at = ranges_b + RANGE_SIZE * c.ranges_b.len() as u64;
+    let block: u64 = palettes(&c.palettes)
+        .last()
+        .zip(c.palettes.palettes.last())
+        .map(|(at, p)| at + 7 + p.bones.len() as u64)
+        .unwrap_or(0)
+        + c.palettes.rest.len() as u64;
+    CompiledAt {
+        indices,
+        ranges_a,
+        ranges_b,
+        palettes: palettes_at,
+        end: palettes_at + block,
+    }
+}
+
+/// Offsets inside a Mesh body, from its managed byte.
+#[derive(Debug, Clone, Default)]
+pub struct MeshAt {
+    /// Each SubMesh's managed byte (after its pointer tag).
+    pub submesh: Vec<u64>,
+    pub num_bones: u64,
+    pub bones: u64,
+    pub data: u64,
+    pub num_materials: u64,
+    pub material_ids: u64,
+    pub end: u64,
+}
+
+pub fn mesh(m: &SwsMesh) -> MeshAt {
+    let mut at = MeshAt::default();
+    let mut p = 0x12;
+    for s in &m.submeshes {
+        at.submesh.push(p + 1);
+        p += 1 + submesh(&s.submesh).end;
+    }
+    at.num_bones = p;
+    at.bones = p + 4;
+    at.data = at.bones + BONE_SIZE * m.bones.len() as u64 + 11 + 8;
+    at.num_materials = at.data + compiled(&m.data).end + 8;
+    at.material_ids = at.num_materials + 4;
+    at.end = at.material_ids + 4 * m.material_ids.len() as u64;
+    at
+}
