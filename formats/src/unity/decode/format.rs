@@ -79,81 +79,75 @@ impl VertexFormat {
     }
 }
 
-/// Decodes `bytes` (whole components, little-endian) of `format` into values.
-///
-/// The byte count must be a multiple of the component size (the callers slice it so).
-pub(crate) fn decode_components(format: VertexFormat, bytes: &[u8]) -> ChannelData {
+/// The bytes of one channel in its stream: `width` bytes at `offset` of every `stride`-byte
+/// vertex.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Strided<'a> {
+    bytes: &'a [u8],
+    stride: usize,
+    offset: usize,
+    width: usize,
+}
+
+impl<'a> Strided<'a> {
+    /// Components one after another, with nothing between them.
+    #[cfg(test)]
+    pub(crate) fn contiguous(bytes: &'a [u8]) -> Self {
+        Strided {
+            bytes,
+            stride: bytes.len(),
+            offset: 0,
+            width: bytes.len(),
+        }
+    }
+
+    /// Every component of `size` bytes, decoded by `f`, vertex after vertex: one pass over a
+    /// stream the channel fills, one copy of each vertex's components otherwise, into a vector
+    /// allocated once (its size is the stream's, which the layout checked against the data).
+    fn map<T>(&self, size: usize, f: impl Fn(&[u8]) -> T) -> Vec<T> {
+        if self.width == self.stride {
+            return self.bytes.chunks_exact(size).map(f).collect();
+        }
+        let per_vertex = self.width / size;
+        let mut out = Vec::with_capacity((self.bytes.len() / self.stride.max(1)) * per_vertex);
+        for vertex in self.bytes.chunks_exact(self.stride.max(1)) {
+            if let Some(c) = vertex.get(self.offset..self.offset + self.width) {
+                out.extend(c.chunks_exact(size).map(&f));
+            }
+        }
+        out
+    }
+}
+
+/// Decodes the components of a channel of `format`, little-endian.
+pub(crate) fn decode_components(format: VertexFormat, s: Strided) -> ChannelData {
     use VertexFormat::*;
+    let f32_of = |c: &[u8]| f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
+    let u16_of = |c: &[u8]| u16::from_le_bytes([c[0], c[1]]);
+    let i16_of = |c: &[u8]| i16::from_le_bytes([c[0], c[1]]);
     match format {
-        Float => ChannelData::Float(
-            bytes
-                .chunks_exact(4)
-                .map(|c| f32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        ),
+        Float => ChannelData::Float(s.map(4, f32_of)),
         Float16 => {
-            let bits: Vec<u16> = bytes
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect();
+            let bits: Vec<u16> = s.map(2, u16_of);
             let halves: &[f16] = bits.reinterpret_cast();
             let mut out = vec![0.0f32; halves.len()];
             halves.convert_to_f32_slice(&mut out);
             ChannelData::Float(out)
         }
-        UNorm8 => ChannelData::Float(bytes.iter().map(|&b| f32::from(b) / 255.0).collect()),
-        SNorm8 => ChannelData::Float(
-            bytes
-                .iter()
-                .map(|&b| (f32::from(b as i8) / 127.0).max(-1.0))
-                .collect(),
-        ),
-        UNorm16 => ChannelData::Float(
-            bytes
-                .chunks_exact(2)
-                .map(|c| f32::from(u16::from_le_bytes([c[0], c[1]])) / 65535.0)
-                .collect(),
-        ),
-        SNorm16 => ChannelData::Float(
-            bytes
-                .chunks_exact(2)
-                .map(|c| (f32::from(i16::from_le_bytes([c[0], c[1]])) / 32767.0).max(-1.0))
-                .collect(),
-        ),
-        UInt8 => ChannelData::UInt(bytes.iter().map(|&b| u32::from(b)).collect()),
-        SInt8 => ChannelData::SInt(bytes.iter().map(|&b| i32::from(b as i8)).collect()),
-        UInt16 => ChannelData::UInt(
-            bytes
-                .chunks_exact(2)
-                .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])))
-                .collect(),
-        ),
-        SInt16 => ChannelData::SInt(
-            bytes
-                .chunks_exact(2)
-                .map(|c| i32::from(i16::from_le_bytes([c[0], c[1]])))
-                .collect(),
-        ),
-        UInt32 => ChannelData::UInt(
-            bytes
-                .chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        ),
-        SInt32 => ChannelData::SInt(
-            bytes
-                .chunks_exact(4)
-                .map(|c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        ),
+        UNorm8 => ChannelData::Float(s.map(1, |c| f32::from(c[0]) / 255.0)),
+        SNorm8 => ChannelData::Float(s.map(1, |c| (f32::from(c[0] as i8) / 127.0).max(-1.0))),
+        UNorm16 => ChannelData::Float(s.map(2, |c| f32::from(u16_of(c)) / 65535.0)),
+        SNorm16 => ChannelData::Float(s.map(2, |c| (f32::from(i16_of(c)) / 32767.0).max(-1.0))),
+        UInt8 => ChannelData::UInt(s.map(1, |c| u32::from(c[0]))),
+        SInt8 => ChannelData::SInt(s.map(1, |c| i32::from(c[0] as i8))),
+        UInt16 => ChannelData::UInt(s.map(2, |c| u32::from(u16_of(c)))),
+        SInt16 => ChannelData::SInt(s.map(2, |c| i32::from(i16_of(c)))),
+        UInt32 => ChannelData::UInt(s.map(4, |c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
+        SInt32 => ChannelData::SInt(s.map(4, |c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
     }
 }
 
 /// Decodes every present channel of a checked layout.
-///
-/// A channel that fills its stream is decoded in one pass over the stream's bytes; one that
-/// shares its stream is first gathered into a packed copy (one slice copy per vertex) and
-/// then decoded in one pass.
 pub(crate) fn decode_channels(
     raw: &RawMesh,
     layout: &VertexLayout,
@@ -164,26 +158,20 @@ pub(crate) fn decode_channels(
         let Some(stream) = layout.streams.get(usize::from(place.stream)) else {
             continue;
         };
-        // The layout was checked against the data's length, so these slices are in range;
-        // `get` keeps that a promise the compiler checks rather than a panic.
+        // The layout was checked against the data's length, so this slice is in range; `get`
+        // keeps that a promise the compiler checks rather than a panic.
         let bytes = raw.vertex_data.get(stream.start..stream.end).unwrap_or(&[]);
-        let width = place.format.size() * place.dim;
-        let data = if width == stream.stride {
-            decode_components(place.format, bytes)
-        } else {
-            let mut packed = Vec::with_capacity(width * layout.vertex_count);
-            for vertex in bytes.chunks_exact(stream.stride) {
-                if let Some(c) = vertex.get(place.offset..place.offset + width) {
-                    packed.extend_from_slice(c);
-                }
-            }
-            decode_components(place.format, &packed)
+        let strided = Strided {
+            bytes,
+            stride: stream.stride,
+            offset: place.offset,
+            width: place.format.size() * place.dim,
         };
         out[slot] = Some(Channel {
             format: place.format,
             dim: place.dim,
             stream: Some(place.stream),
-            data,
+            data: decode_components(place.format, strided),
         });
     }
     Ok(out)
@@ -206,14 +194,17 @@ mod tests {
 
     #[test]
     fn snorm_minimum_clamps_to_minus_one() {
-        let ChannelData::Float(v) = decode_components(VertexFormat::SNorm8, &[0x80, 0x81, 0x7F])
-        else {
+        let ChannelData::Float(v) = decode_components(
+            VertexFormat::SNorm8,
+            Strided::contiguous(&[0x80, 0x81, 0x7F]),
+        ) else {
             panic!("SNorm8 decodes to floats")
         };
         assert_eq!(v, [-1.0, -1.0, 1.0]);
-        let ChannelData::Float(v) =
-            decode_components(VertexFormat::SNorm16, &[0x00, 0x80, 0xFF, 0x7F])
-        else {
+        let ChannelData::Float(v) = decode_components(
+            VertexFormat::SNorm16,
+            Strided::contiguous(&[0x00, 0x80, 0xFF, 0x7F]),
+        ) else {
             panic!("SNorm16 decodes to floats")
         };
         assert_eq!(v, [-1.0, 1.0]);

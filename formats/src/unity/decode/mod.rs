@@ -426,6 +426,16 @@ pub(crate) fn take<const N: usize>(v: &[f32], dim: usize, pad: f32) -> Vec<[f32;
     if dim == 0 {
         return vec![];
     }
+    if dim == N {
+        return v
+            .chunks_exact(N)
+            .map(|c| {
+                let mut out = [0.0; N];
+                out.copy_from_slice(c);
+                out
+            })
+            .collect();
+    }
     v.chunks_exact(dim)
         .map(|c| {
             let mut out = [0.0; N];

@@ -60,8 +60,11 @@ impl Blend {
     /// The heaviest `limit` influences of each vertex (heaviest first), renormalised to sum
     /// to 1 where something of non-zero weight was left out (as Unity fills the four blend
     /// channels of a mesh with variable bone counts); and the number of vertices that lost
-    /// such an influence.
+    /// such an influence. When no vertex has more than `limit`, the influences as stored.
     pub fn cut(&self, limit: usize) -> (Blend, usize) {
+        if self.max_influences() <= limit {
+            return (self.clone(), 0);
+        }
         let mut out = Blend {
             starts: Vec::with_capacity(self.starts.len()),
             weights: Vec::with_capacity(
