@@ -915,6 +915,13 @@ fn blend_channels_in_every_weight_and_index_format() {
     let four = skin.padded(SkinWeights::Four);
     assert_eq!(four.cut, 0);
     assert_eq!(four.bones[0][1], [3, 0, 0, 0]);
+    // In glTF the zero-weight slot past the bind poses names joint 0 (glTF needs every
+    // joint to exist); the weights are brought to a sum of 1.
+    let out = to_scene(&m, &SceneOptions::default()).unwrap();
+    let gskin = out.mesh.skin.as_ref().unwrap();
+    assert_eq!(gskin.joints[0], [1, 0, 0, 0]);
+    assert_close(gskin.weights[0][0], 128.0 / 255.0, 1e-6, "glTF weight");
+    assert_eq!(gskin.inverse_bind_matrices.len(), 4);
 
     // Float16 weights (0.5, 0.25, 0.25, 0) with UInt16 indices; Float weights with UInt32.
     let (c, d) = skinned(
@@ -1095,6 +1102,27 @@ fn variable_bone_counts_hold_every_influence_and_the_channels_the_first_four() {
         "two bones",
     );
     assert_eq!(skin.padded(SkinWeights::Four).weights[0][0].len(), 4);
+    // glTF carries four per vertex: at unlimited weights the eight are cut, with a note.
+    let opts = SceneOptions {
+        skin_weights: SkinWeights::Unlimited,
+        ..Default::default()
+    };
+    let out = to_scene(&m, &opts).unwrap();
+    let gskin = out.mesh.skin.as_ref().unwrap();
+    assert_eq!(gskin.joints[0], [7, 2, 11, 0]);
+    for (g, doc) in gskin.weights[0]
+        .iter()
+        .zip([0.5036, 0.2776, 0.1789, 0.0397])
+    {
+        assert_close(*g, doc, 1e-4, "glTF toad weight");
+    }
+    assert!(
+        out.notes
+            .iter()
+            .any(|n| n.contains("1 vertices have more than four influences")),
+        "{:?}",
+        out.notes
+    );
     assert_eq!(SkinWeights::from_value(255), Some(SkinWeights::Unlimited));
     assert_eq!(SkinWeights::from_value(3), None);
 
