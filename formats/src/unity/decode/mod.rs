@@ -180,7 +180,8 @@ pub struct RawCompressedMesh<'a> {
     pub normals: RawPackedFloats<'a>,
     /// `m_Tangents`: x and y of each tangent.
     pub tangents: RawPackedFloats<'a>,
-    /// `m_Weights`: 5-bit weights in 31sts.
+    /// `m_Weights`: 5-bit weights in 31sts (decoding them is inferred: no compressed mesh
+    /// found has any).
     pub weights: RawPackedInts<'a>,
     /// `m_NormalSigns`: one sign of z per normal (0 negative).
     pub normal_signs: RawPackedInts<'a>,
