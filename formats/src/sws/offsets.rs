@@ -220,3 +220,105 @@ pub fn mesh(m: &SwsMesh) -> MeshAt {
     at.end = at.material_ids + 4 * m.material_ids.len() as u64;
     at
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::Context;
+    use crate::rt::{Codec, Layout};
+
+    fn written<T: Codec<Args = ()>>(v: &T) -> u64 {
+        crate::rt::write::measure(|w| v.write_to(w, ())).unwrap()
+    }
+
+    fn u32_at(b: &[u8], at: u64) -> u32 {
+        let at = at as usize;
+        u32::from_le_bytes(b[at..at + 4].try_into().unwrap())
+    }
+
+    /// Checks a SubMesh's offsets against the writer and against the bytes it was read from.
+    fn check_submesh(s: &Submesh, bytes: &[u8], base: u64) {
+        let at = submesh(s);
+        assert_eq!(at.end, written(s));
+        assert_eq!(u32_at(bytes, base + at.material_id), s.material_id);
+        assert_eq!(bytes[(base + at.has_morphs) as usize], s.has_morphs);
+        assert_eq!(bytes[(base + at.copy) as usize], s.copy.tag);
+        assert_eq!(
+            u32_at(bytes, base + at.positions) as usize,
+            s.positions.items.len()
+        );
+        assert_eq!(
+            u32_at(bytes, base + at.vertex_words_c) as usize,
+            s.vertex_words_c.items.len()
+        );
+        assert_eq!(
+            u32_at(bytes, base + at.morph_channels) as usize,
+            s.morph_channels.items.len()
+        );
+        for (c, &p) in s.uv_channels.items.iter().zip(&at.uv_channel) {
+            assert_eq!(uv_channel(c).end, written(c));
+            assert_eq!(u32_at(bytes, base + p + 4), c.class);
+        }
+        for (c, &p) in s.morph_channels.items.iter().zip(&at.morph_channel) {
+            assert_eq!(morph_channel(c).end, written(c));
+            assert_eq!(u32_at(bytes, base + p), c.id);
+        }
+        if let Some(copy) = &s.copy.submesh {
+            check_submesh(copy, bytes, base + at.copy_submesh);
+        }
+    }
+
+    #[test]
+    fn offsets_agree_with_the_writer_and_the_bytes() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/sws");
+        let mut n = 0;
+        for e in std::fs::read_dir(&dir).unwrap().flatten() {
+            let path = e.path();
+            if !path.is_file() {
+                continue;
+            }
+            let bytes = std::fs::read(&path).unwrap();
+            match path.extension().and_then(|x| x.to_str()) {
+                Some("sws-mesh") => {
+                    let m = SwsMesh::from_bytes(&bytes, &Context::new()).unwrap();
+                    let at = mesh(&m);
+                    assert_eq!(at.end, bytes.len() as u64, "{}", path.display());
+                    assert_eq!(compiled(&m.data).end, u64::from(m.len_data));
+                    assert_eq!(u32_at(&bytes, at.num_bones) as usize, m.bones.len());
+                    assert_eq!(u32_at(&bytes, at.data), 16, "the compiled version");
+                    assert_eq!(
+                        u32_at(&bytes, at.num_materials) as usize,
+                        m.material_ids.len()
+                    );
+                    let c = compiled(&m.data);
+                    for (i, r) in m.data.ranges_b.iter().enumerate() {
+                        let r_at = at.data + c.ranges_b + RANGE_SIZE * i as u64;
+                        assert_eq!(u32_at(&bytes, r_at + 0xC), r.first_index);
+                    }
+                    for (p, pal) in palettes(&m.data.palettes)
+                        .iter()
+                        .zip(&m.data.palettes.palettes)
+                    {
+                        assert_eq!(bytes[(at.data + c.palettes + p) as usize], 3);
+                        assert_eq!(
+                            bytes[(at.data + c.palettes + p + 2) as usize],
+                            pal.num_bones
+                        );
+                    }
+                    for (s, &base) in m.submeshes.iter().zip(&at.submesh) {
+                        check_submesh(&s.submesh, &bytes, base);
+                    }
+                    n += 1;
+                }
+                Some("sws-submesh") => {
+                    let s = Submesh::from_bytes(&bytes, &Context::new()).unwrap();
+                    assert_eq!(submesh(&s).end, bytes.len() as u64);
+                    check_submesh(&s, &bytes, 0);
+                    n += 1;
+                }
+                _ => {}
+            }
+        }
+        assert!(n >= 8, "only {n} files");
+    }
+}
