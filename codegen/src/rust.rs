@@ -545,6 +545,11 @@ impl<'a> Gen<'a> {
         let one = format!("let _at = {RT}::read::pos(_io)?; let _v = {elem}; {valid} Ok(_v)");
         let value = match &f.repeat {
             Repeat::None => format!("{{ let _v = {elem}; {valid} _v }}"),
+            Repeat::Expr(e) if self.block_list(t, f).is_some() => format!(
+                "{{ let _n = {RT}::read::count(_at, {}, \"count\")?; {RT}::read::blocks::<{}, _>(_io, _n)? }}",
+                sc.int_of(e)?,
+                self.block_list(t, f).expect("checked")
+            ),
             Repeat::Expr(e) if prim_block(f).is_some() => {
                 let p = prim_block(f).expect("checked");
                 format!(
@@ -607,20 +612,21 @@ impl<'a> Gen<'a> {
         Ok(())
     }
 
-    /// The block fast path of a type made only of numbers; falls through to the field-by-field
-    /// reader when the input ends inside the block.
-    fn read_pod(&mut self, t: &'a Type, offs: &[u64]) -> R<()> {
+    /// `rt::pod::Block` for a type made only of numbers: decoded from and encoded into one
+    /// block, so lists of it are read in one go.
+    fn block_impl(&mut self, t: &'a Type, offs: &[u64]) -> R<()> {
         let size = t.fixed_size.expect("pod types have a fixed size");
         let _ = writeln!(
             self.out,
-            "let mut _block = [0u8; {size}];\nif ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {{"
+            "impl {RT}::pod::Block for {} {{\nconst SIZE: usize = {size};\nfn decode(_block: &[u8], _start: u64) -> {RT}::Result<Self> {{",
+            t.rust
         );
         for (fi, (f, off)) in t.fields.iter().zip(offs).enumerate() {
             let FieldType::Prim(p) = f.ty else {
                 unreachable!("pod fields are numbers")
             };
             let get = format!(
-                "{RT}::pod::get::<{}>(&_block, {off}, {})",
+                "{RT}::pod::get::<{}>(_block, {off}, {})",
                 p.rust(),
                 endian_of(self.spec, p)
             );
@@ -643,16 +649,10 @@ impl<'a> Gen<'a> {
         let names: Vec<String> = t.fields.iter().map(|f| ident(&f.id)).collect();
         let _ = writeln!(
             self.out,
-            "return Ok(Self {{ {} }});\n}}\n// The input ends inside this value: read field by field for an error that names the field.\n{RT}::read::seek(_io, _start)?;",
+            "Ok(Self {{ {} }})\n}}\nfn encode(&self, _block: &mut [u8], _start: u64) -> {RT}::Result<()> {{\nlet Self {{ {} }} = self;",
+            names.join(", "),
             names.join(", ")
         );
-        Ok(())
-    }
-
-    /// The block fast path of a type made only of numbers.
-    fn write_pod(&mut self, t: &'a Type, offs: &[u64]) -> R<()> {
-        let size = t.fixed_size.expect("pod types have a fixed size");
-        let _ = writeln!(self.out, "let mut _block = [0u8; {size}];");
         for (fi, (f, off)) in t.fields.iter().zip(offs).enumerate() {
             let FieldType::Prim(p) = f.ty else {
                 unreachable!("pod fields are numbers")
@@ -673,13 +673,46 @@ impl<'a> Gen<'a> {
             };
             let _ = writeln!(
                 self.out,
-                "{RT}::pod::set::<{}>(&mut _block, {off}, {v}, {});",
+                "{RT}::pod::set::<{}>(_block, {off}, {v}, {});",
                 p.rust(),
                 endian_of(self.spec, p)
             );
         }
-        let _ = writeln!(self.out, "{RT}::write::bytes(_io, &_block)");
+        let _ = writeln!(self.out, "Ok(())\n}}\n}}\n");
         Ok(())
+    }
+
+    /// The block fast path at the top of a pod type's reader; falls through to the field by
+    /// field reader (for an error that names the field) when the input ends inside the block.
+    fn read_pod(&mut self, t: &'a Type) {
+        let size = t.fixed_size.expect("pod types have a fixed size");
+        let _ = writeln!(
+            self.out,
+            "let mut _block = [0u8; {size}];\nif ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {{\nreturn <Self as {RT}::pod::Block>::decode(&_block, _start);\n}}\n// The input ends inside this value: read field by field for an error that names the field.\n{RT}::read::seek(_io, _start)?;"
+        );
+    }
+
+    /// A pod type's writer: one block.
+    fn write_pod(&mut self, t: &'a Type) {
+        let size = t.fixed_size.expect("pod types have a fixed size");
+        let _ = writeln!(
+            self.out,
+            "let mut _block = [0u8; {size}];\n{RT}::pod::Block::encode(self, &mut _block, _start)?;\n{RT}::write::bytes(_io, &_block)"
+        );
+    }
+
+    /// For a list of a pod type (no arguments, no check on the list itself): the element type.
+    fn block_list(&self, t: &Type, f: &Field) -> Option<String> {
+        let FieldType::User(r) = &f.ty else {
+            return None;
+        };
+        let target = self.spec.ty(&r.name)?;
+        (matches!(f.repeat, Repeat::Expr(_))
+            && f.valid.is_none()
+            && r.args.is_empty()
+            && !boxed(self.spec, t, f)
+            && pod_layout(target).is_some())
+        .then(|| target.rust.clone())
     }
 
     /// Code writing one element `v` (a reference) to `w`.
@@ -874,12 +907,13 @@ impl<'a> Gen<'a> {
                         lit(&e.to_string())
                     )
                 };
-                match prim_block(f) {
-                    Some(p) => format!(
+                match (prim_block(f), self.block_list(t, f)) {
+                    (_, Some(_)) => format!("{check} {RT}::write::blocks(_io, {id})?;"),
+                    (Some(p), None) => format!(
                         "{check} {RT}::write::prims(_io, {}, {id})?;",
                         endian_of(self.spec, p)
                     ),
-                    None => format!(
+                    (None, None) => format!(
                         "{check} for (_i, _v) in {id}.iter().enumerate() {{ {RT}::write::elem(_i, || {{ let _at = {RT}::read::pos(_io)?; let _ = _at; {one} Ok(()) }})?; }}"
                     ),
                 }
@@ -1159,6 +1193,10 @@ impl<'a> Gen<'a> {
             }
         }
 
+        if let Some(offs) = pod_layout(t) {
+            self.block_impl(t, &offs)?;
+        }
+
         // Codec: the reader.
         let args_ty = self.args_ty(t);
         let args_pat = self.args_pat(t);
@@ -1171,8 +1209,8 @@ impl<'a> Gen<'a> {
             self.out,
             "fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(_io: &mut R, _args: Self::Args) -> {RT}::Result<Self> {{\nlet {args_pat} = _args;\nlet _start = {RT}::read::pos(_io)?;"
         );
-        if let Some(offs) = pod_layout(t) {
-            self.read_pod(t, &offs)?;
+        if pod_layout(t).is_some() {
+            self.read_pod(t);
         }
         let mut fi = 0;
         while fi < t.fields.len() {
@@ -1210,9 +1248,9 @@ impl<'a> Gen<'a> {
             })
             .collect();
         let _ = writeln!(self.out, "let Self {{ {} }} = self;", pat.join(", "));
-        if let Some(offs) = pod_layout(t) {
+        if pod_layout(t).is_some() {
             // Offsets are fixed and were checked against the spec when generating.
-            self.write_pod(t, &offs)?;
+            self.write_pod(t);
         } else {
             for f in &t.fields {
                 if matches!(f.ty, FieldType::Contents(_)) {

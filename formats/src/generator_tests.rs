@@ -57,6 +57,19 @@ fn sample() -> Features {
             },
         },
         total: 0,
+        num_points: 0,
+        points: vec![
+            Point {
+                x: -2,
+                kind: Kind::PLAIN,
+                weight: 100,
+            },
+            Point {
+                x: 300,
+                kind: Kind(7),
+                weight: 0,
+            },
+        ],
         tail: vec![9, 9],
     }
 }
@@ -87,6 +100,7 @@ fn counts_and_sizes_are_recomputed_and_everything_reads_back() {
     expected.measured.len_boxed = 1;
     expected.len_blob = 3;
     expected.len_part = 8;
+    expected.num_points = 2;
     expected.total = 6 + 3 + 2 * 4;
     assert_eq!(back, expected);
     assert_eq!(write(&back).unwrap(), bytes);
@@ -249,4 +263,53 @@ fn recursive_values_nest_only_so_deep() {
     }
     // The counter is restored after an error: the same thread reads a chain again.
     assert!(read_node(&chain(max)).is_ok());
+}
+
+#[test]
+fn lists_of_number_only_types_are_blocks_with_exact_errors() {
+    let bytes = write(&sample()).unwrap();
+    // The two points are the 8 bytes before the 2-byte tail: x (s2), kind, weight.
+    let at = bytes.len() - 2 - 8;
+    assert_eq!(&bytes[at..at + 8], &[0xFE, 0xFF, 1, 100, 0x2C, 0x01, 7, 0]);
+    assert_eq!(
+        read(&bytes).unwrap().points[1].kind,
+        Kind(7),
+        "unnamed enum values are kept"
+    );
+    let mut bad = bytes.clone();
+    bad[at + 4 + 3] = 101;
+    let e = read(&bad).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "0x{:X} features.points[1].weight: expected <= 100, found 101",
+            at + 7
+        )
+    );
+    let mut v = sample();
+    v.points[0].weight = 200;
+    let e = write(&v).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "0x{:X} points[0].weight: expected <= 100, found 200",
+            at + 3
+        )
+    );
+    // A point cut short: the list is refused before anything is allocated for it.
+    let mut cut = bytes[..at + 1].to_vec();
+    cut[at - 1] = 2;
+    let e = read(&cut).unwrap_err();
+    assert_eq!(
+        (e.offset, e.path_string()),
+        (Some(at as u64), "features.points".to_string())
+    );
+    // A single point read on its own at the end of its input falls back to field-by-field
+    // reading and names the field it ends in.
+    let e =
+        crate::rt::read::exact(&[1, 0, 1][..], "point", |r| Point::read_from(r, ())).unwrap_err();
+    assert_eq!(
+        e.to_string(),
+        "0x3 point.weight: expected u1 (1 byte), found end of input after 0 bytes"
+    );
 }

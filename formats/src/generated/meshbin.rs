@@ -109,16 +109,7 @@ impl crate::rt::Codec for Meshbin {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
                 let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_vertices), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <Vertex as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <Vertex as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
+                crate::rt::read::blocks::<Vertex, _>(_io, _n)?
             })
         })?;
         let indices: ::std::vec::Vec<u16> = crate::rt::field("indices", || {
@@ -172,14 +163,7 @@ impl crate::rt::Codec for Meshbin {
         crate::rt::field("vertices", || {
             let _at = crate::rt::read::pos(_io)?;
             crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            for (_i, _v) in vertices.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
+            crate::rt::write::blocks(_io, vertices)?;
             Ok(())
         })?;
         crate::rt::field("indices", || {
@@ -279,6 +263,47 @@ pub struct Vertex {
     pub a: u8,
 }
 
+impl crate::rt::pod::Block for Vertex {
+    const SIZE: usize = 16;
+    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
+        let x = crate::rt::pod::get::<f32>(_block, 0, ::binrw::Endian::Little);
+        let y = crate::rt::pod::get::<f32>(_block, 4, ::binrw::Endian::Little);
+        let z = crate::rt::pod::get::<f32>(_block, 8, ::binrw::Endian::Little);
+        let r = crate::rt::pod::get::<u8>(_block, 12, ::binrw::Endian::Little);
+        let g = crate::rt::pod::get::<u8>(_block, 13, ::binrw::Endian::Little);
+        let b = crate::rt::pod::get::<u8>(_block, 14, ::binrw::Endian::Little);
+        let a = crate::rt::pod::get::<u8>(_block, 15, ::binrw::Endian::Little);
+        Ok(Self {
+            x,
+            y,
+            z,
+            r,
+            g,
+            b,
+            a,
+        })
+    }
+    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self {
+            x,
+            y,
+            z,
+            r,
+            g,
+            b,
+            a,
+        } = self;
+        crate::rt::pod::set::<f32>(_block, 0, *x, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_block, 4, *y, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_block, 8, *z, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_block, 12, *r, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_block, 13, *g, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_block, 14, *b, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_block, 15, *a, ::binrw::Endian::Little);
+        Ok(())
+    }
+}
+
 impl crate::rt::Codec for Vertex {
     type Args = ();
     const MIN_SIZE: u64 = 16;
@@ -291,22 +316,7 @@ impl crate::rt::Codec for Vertex {
         let _start = crate::rt::read::pos(_io)?;
         let mut _block = [0u8; 16];
         if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            let x = crate::rt::pod::get::<f32>(&_block, 0, ::binrw::Endian::Little);
-            let y = crate::rt::pod::get::<f32>(&_block, 4, ::binrw::Endian::Little);
-            let z = crate::rt::pod::get::<f32>(&_block, 8, ::binrw::Endian::Little);
-            let r = crate::rt::pod::get::<u8>(&_block, 12, ::binrw::Endian::Little);
-            let g = crate::rt::pod::get::<u8>(&_block, 13, ::binrw::Endian::Little);
-            let b = crate::rt::pod::get::<u8>(&_block, 14, ::binrw::Endian::Little);
-            let a = crate::rt::pod::get::<u8>(&_block, 15, ::binrw::Endian::Little);
-            return Ok(Self {
-                x,
-                y,
-                z,
-                r,
-                g,
-                b,
-                a,
-            });
+            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
         }
         // The input ends inside this value: read field by field for an error that names the field.
         crate::rt::read::seek(_io, _start)?;
@@ -394,13 +404,7 @@ impl crate::rt::Codec for Vertex {
             a,
         } = self;
         let mut _block = [0u8; 16];
-        crate::rt::pod::set::<f32>(&mut _block, 0, *x, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(&mut _block, 4, *y, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(&mut _block, 8, *z, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(&mut _block, 12, *r, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(&mut _block, 13, *g, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(&mut _block, 14, *b, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(&mut _block, 15, *a, ::binrw::Endian::Little);
+        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
         crate::rt::write::bytes(_io, &_block)
     }
 }

@@ -50,3 +50,14 @@ pub fn get<T: Pod>(block: &[u8], offset: usize, e: Endian) -> T {
 pub fn set<T: Pod>(block: &mut [u8], offset: usize, v: T, e: Endian) {
     v.put(e, &mut block[offset..offset + T::SIZE]);
 }
+
+/// A type made only of numbers at fixed offsets (generated for such spec types): decoded from
+/// and encoded into a block of exactly `SIZE` bytes, so lists of them are read in one go.
+pub trait Block: Sized {
+    /// The block's size.
+    const SIZE: usize;
+    /// Decodes a block of `SIZE` bytes that starts at byte `at` of the input (for errors).
+    fn decode(block: &[u8], at: u64) -> super::Result<Self>;
+    /// Encodes into a block of `SIZE` bytes that starts at byte `at` of the output.
+    fn encode(&self, block: &mut [u8], at: u64) -> super::Result<()>;
+}

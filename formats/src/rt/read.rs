@@ -160,8 +160,28 @@ pub fn prims<T: super::pod::Pod, R: Read + Seek>(
     endian: Endian,
 ) -> Result<Vec<T>> {
     let at = pos(r)?;
+    let raw = block_bytes(r, at, count, T::SIZE as u64)?;
+    Ok(raw
+        .chunks_exact(T::SIZE)
+        .map(|c| T::from_slice(c, endian))
+        .collect())
+}
+
+/// Reads `count` values of a block type in one go, after the same check as [`seq`].
+pub fn blocks<T: super::pod::Block, R: Read + Seek>(r: &mut R, count: u64) -> Result<Vec<T>> {
+    let at = pos(r)?;
+    let raw = block_bytes(r, at, count, T::SIZE as u64)?;
+    let mut out = Vec::with_capacity(count as usize);
+    for (i, c) in raw.chunks_exact(T::SIZE).enumerate() {
+        out.push(T::decode(c, at + (i * T::SIZE) as u64).map_err(|e| e.at_index(i))?);
+    }
+    Ok(out)
+}
+
+/// The bytes of `count` elements of `size` bytes each, refused (before allocating) when fewer
+/// are left, with the same message as [`seq`].
+fn block_bytes<R: Read + Seek>(r: &mut R, at: u64, count: u64, size: u64) -> Result<Vec<u8>> {
     let left = remaining(r)?;
-    let size = T::SIZE as u64;
     let need = count.saturating_mul(size);
     if need > left {
         return Err(Error::new(
@@ -169,7 +189,7 @@ pub fn prims<T: super::pod::Pod, R: Read + Seek>(
             at,
             format!(
                 "at most {} elements ({} left, {} each at least)",
-                left / size,
+                left / size.max(1),
                 plural(left, "byte"),
                 plural(size, "byte")
             ),
@@ -178,10 +198,7 @@ pub fn prims<T: super::pod::Pod, R: Read + Seek>(
     }
     let mut raw = vec![0u8; need as usize];
     r.read_exact(&mut raw).map_err(|e| Error::io(at, &e))?;
-    Ok(raw
-        .chunks_exact(T::SIZE)
-        .map(|c| T::from_slice(c, endian))
-        .collect())
+    Ok(raw)
 }
 
 /// Moves back to `to` (after a fast path found too few bytes).

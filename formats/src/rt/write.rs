@@ -40,6 +40,17 @@ pub fn prims<T: super::pod::Pod, W: Write + Seek>(
     bytes(w, &raw)
 }
 
+/// Writes values of a block type in one go.
+pub fn blocks<T: super::pod::Block, W: Write + Seek>(w: &mut W, v: &[T]) -> Result<()> {
+    let at = pos(w)?;
+    let mut raw = vec![0u8; v.len() * T::SIZE];
+    for (i, (x, out)) in v.iter().zip(raw.chunks_exact_mut(T::SIZE)).enumerate() {
+        x.encode(out, at + (i * T::SIZE) as u64)
+            .map_err(|e| e.at_index(i))?;
+    }
+    bytes(w, &raw)
+}
+
 /// Converts a recomputed count or size into its field's type.
 pub fn fit<T: TryFrom<u64>>(offset: u64, value: u64, ty: &str, max: u128) -> Result<T> {
     T::try_from(value).map_err(|_| {
