@@ -1540,18 +1540,16 @@ fn to_scene_mirrors_x_flips_tangent_w_and_v_and_reverses_winding() {
     validate_glb(
         "tri",
         &glb(&scene, NonFinite::Refuse).unwrap().bytes,
-        EXPORTER_SKIN_GAP,
+        NO_ERROR_ACCEPTED,
     );
 }
 
 // ---------------------------------------------------------------------------------------------
 // glTF-Validator (the export tests require it too).
 
-/// The exporter writes a skin's joints as scene roots with no common parent, which
-/// glTF-Validator reports as `SKIN_NO_COMMON_ROOT`: a gap of the common exporter (the common
-/// model has no node hierarchy), not of this decoder. Skinned exports here accept that one
-/// error and no other.
-const EXPORTER_SKIN_GAP: &[&str] = &["SKIN_NO_COMMON_ROOT"];
+/// Skinned exports must pass with no error at all: the exporter hangs every joint from one
+/// skeleton root, as glTF requires (the files give no bone hierarchy).
+const NO_ERROR_ACCEPTED: &[&str] = &[];
 
 fn validate_glb(name: &str, bytes: &[u8], accepted: &[&str]) {
     let tools = meshspec_tests::root().join("tools");
@@ -1931,7 +1929,7 @@ fn all_35_corpus_meshes_decode_as_unitypy_and_unitys_dumps_say() {
         .iter()
         .filter(|(n, _, _)| n.starts_with("2021.3.0f1-"))
     {
-        validate_glb(name, bytes, if *skinned { EXPORTER_SKIN_GAP } else { &[] });
+        validate_glb(name, bytes, if *skinned { NO_ERROR_ACCEPTED } else { &[] });
     }
 }
 

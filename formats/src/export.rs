@@ -398,22 +398,28 @@ pub fn glb(scene: &Scene, policy: NonFinite) -> Result<Exported> {
                 None,
                 None,
             );
+            // The files give no bone hierarchy, so every joint hangs from one root node: glTF
+            // needs joints to share a root, and a flat skeleton claims no parenthood it lacks.
             let mut joint_nodes = vec![];
             for name in &s.joint_names {
-                let n = b.root.push(json::Node {
+                joint_nodes.push(b.root.push(json::Node {
                     name: Some(name.clone()),
                     ..Default::default()
-                });
-                joint_nodes.push(n);
-                scene_nodes.push(n);
+                }));
             }
+            let skeleton = b.root.push(json::Node {
+                name: Some(format!("{} skeleton", m.name)),
+                children: Some(joint_nodes.clone()),
+                ..Default::default()
+            });
+            scene_nodes.push(skeleton);
             skin_index = Some(b.root.push(json::Skin {
                 extensions: None,
                 extras: Default::default(),
                 inverse_bind_matrices: Some(ibm),
                 joints: joint_nodes,
                 name: Some(format!("{} skin", m.name)),
-                skeleton: None,
+                skeleton: Some(skeleton),
             }));
         }
         let mut targets = vec![];
