@@ -68,6 +68,7 @@ seq:
     -offset: 0x1
     -orig-id: id
     -confidence: proven
+    -evidence: a strict reading of all 16,149 meshes of the install
     doc: The object's id in its entry's directory.
   - id: class
     type: u4
@@ -111,6 +112,7 @@ seq:
     -offset: 0x12 + submeshes._sizeof
     -orig-id: Bones count n
     -confidence: proven
+    -evidence: a strict reading of all 16,149 meshes of the install
     doc: How many MeshBones follow.
   - id: bones
     type: mesh_bone
@@ -119,6 +121,7 @@ seq:
     -offset: 0x16 + submeshes._sizeof
     -orig-id: bones
     -confidence: proven
+    -evidence: a strict reading of all 16,149 meshes of the install
     doc: The bones, 76 bytes each.
   - id: unknown_after_bones
     size: 11
@@ -140,6 +143,7 @@ seq:
     -offset: 37 + 76 * num_bones + submeshes._sizeof
     -orig-id: Data length L
     -confidence: proven
+    -evidence: a strict reading of all 16,149 meshes of the install
     doc: The length of Data in bytes.
   - id: data
     type: compiled_mesh
@@ -147,6 +151,7 @@ seq:
     -offset: 41 + 76 * num_bones + submeshes._sizeof
     -orig-id: Data
     -confidence: proven
+    -evidence: a strict reading of all 16,149 meshes of the install
     doc: The compiled buffers (the CompiledMesh data, below), exactly L bytes.
   - id: platform_version
     type: u4
@@ -206,6 +211,7 @@ types:
         -offset: 0x0
         -orig-id: id
         -confidence: proven
+        -evidence: every bone of the 16,149 meshes
         doc: The bone object's id.
       - id: class
         type: u4
@@ -295,12 +301,14 @@ types:
         -offset: 0x8
         -orig-id: stride
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: Bytes per vertex, the vertex stride the game binds.
       - id: len_vertex_stream
         type: u4
         -offset: 0xC
         -orig-id: vertex bytes V
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: The bytes of one stream, the size of the game's vertex buffer.
       - id: stride_all_streams
         type: u4
@@ -308,6 +316,7 @@ types:
         -offset: 0x10
         -orig-id: stride x (s + 1)
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: The stride times the number of streams.
       - id: len_all_streams
         type: u4
@@ -315,12 +324,14 @@ types:
         -offset: 0x14
         -orig-id: V x (s + 1)
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: The bytes of all the streams.
       - id: len_indices
         type: u4
         -offset: 0x18
         -orig-id: index bytes I
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: The bytes of the index buffer, the size of the game's index buffer.
       - id: unknown_0x1c
         type: u4
@@ -334,6 +345,7 @@ types:
         -offset: 0x20
         -orig-id: flags
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: |
           Selects the vertex elements. The vertex formats it selects are not in the documents,
           so no element of a compiled vertex is decoded.
@@ -342,6 +354,7 @@ types:
         -offset: 0x24
         -orig-id: range count A
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: The number of first-partition ranges (one per material).
       - id: num_ranges_b
         type: u4
@@ -356,6 +369,7 @@ types:
         -offset: 0x2C
         -orig-id: total
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: V x (s + 1) + I + 24 x (A + B), the bytes from the streams to the end of the ranges.
       - id: vertex_streams
         type: vertex_stream(stride)
@@ -365,6 +379,7 @@ types:
         -offset: 0x30
         -orig-id: vertex streams
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: |
           s + 1 streams of V bytes. Stream 0 is the base mesh, uploaded unchanged as the vertex
           buffer; each further stream is a whole vertex array of the same layout (a morph
@@ -375,6 +390,7 @@ types:
         -offset: 48 + len_vertex_stream * (num_extra_streams + 1)
         -orig-id: indices
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: The index buffer (I bytes of u16), uploaded unchanged as a 16-bit index buffer.
       - id: ranges_a
         type: draw_range
@@ -383,6 +399,7 @@ types:
         -offset: 48 + len_vertex_stream * (num_extra_streams + 1) + len_indices
         -orig-id: ranges
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: |
           The first A of the document's A + B ranges: the first partition, range i drawing the
           mesh's material i. The document's one row of A + B ranges is read as two lists so
@@ -394,6 +411,7 @@ types:
         -offset: 48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * num_ranges_a
         -orig-id: ranges
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: The last B of the document's A + B ranges, the second partition of the same indices.
       - id: palettes
         type: palette_block(num_ranges_a)
@@ -401,6 +419,7 @@ types:
         -offset: 48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)
         -orig-id: palettes
         -confidence: proven
+        -evidence: all 16,149 meshes of the install
         doc: |
           40 bytes per first-partition range, starting with one palette per range. The document
           places them at total + 48; the offset is written with total's definition so that a
@@ -613,6 +632,7 @@ types:
         -offset: 0x1
         -orig-id: id
         -confidence: proven
+        -evidence: all 349 SubMeshes of the 221 meshes
         doc: The object's id.
       - id: class
         type: u4
@@ -637,6 +657,7 @@ types:
         -offset: 0xD
         -orig-id: indices
         -confidence: proven
+        -evidence: all 349 SubMeshes of the 221 meshes
         doc: 3t vertex indices, a triangle list - the triangles of the SubMesh's compiled range.
       - id: source_vertices
         type: u32_run
