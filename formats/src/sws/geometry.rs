@@ -232,6 +232,7 @@ pub fn mesh_scene(m: &SwsMesh) -> Result<Scene> {
         }
     }
     notes.push(compiled_note(c.flags, c.stride));
+    notes.push(format!("each SubMesh is exported with the triangles of its first-partition range (the range its material draws); the second partition's {} ranges and the {} palettes address the compiled vertices only, so they are kept in the file and not exported", c.ranges_b.len(), c.palettes.palettes.len()));
     if !m.bones.is_empty() {
         notes.push(format!("{} bones are not exported as a skin: which space their matrices map is not established, and the vertices' bone indices and weights are in the undocumented compiled vertex format", m.bones.len()));
     }
