@@ -16,7 +16,7 @@ doc: |
   strings are a 32-bit byte count and the bytes. After a byte array, a string, a group of
   single-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a
   multiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim
-  here (the `pad_*` fields): Unity writes zeros, but nothing checks that.
+  here (the `pad` fields): Unity writes zeros, but nothing checks that.
 
   The vertices live either in the vertex data (channels laid out over interleaved streams,
   inside the object or streamed from a resource file that m_StreamData names), or in
@@ -233,7 +233,9 @@ seq:
     -orig-id: m_CookingOptions
     -confidence: observed
     -evidence: 30 in every 2022.1 and 2023.1 corpus mesh (Unity's dumps); present from 2022.1 (type trees)
-    doc: The physics cooking options of a mesh collider built from this mesh (flags).
+    doc: |
+      Flags that Unity's naming ties to the physics cooking of a mesh collider built from this
+      mesh (30 in the corpus); kept as read.
   - id: pre_bake_convex_collision_mesh
     type: u1
     if: unity_version >= 60000600
@@ -275,7 +277,7 @@ seq:
     -orig-id: m_MeshMetrics[0], m_MeshMetrics[1]
     -confidence: observed
     -evidence: 1 and 1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)
-    doc: Two metrics the importer computes (texel density estimates for the first UV set and more); kept as read.
+    doc: Two floats the importer computes; their meaning is not established here, so they are kept as read.
   - id: stream_data
     type: streaming_info(unity_version)
     if: unity_version >= 20180300

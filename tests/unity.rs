@@ -859,6 +859,22 @@ fn broken_relations_are_reported_with_where_and_what() {
             .any(|l| l.contains("index_buffer_whole_indices")),
         "{lines:?}"
     );
+    // Bone name hashes that are neither absent nor one per bind pose.
+    let arm = obj("2021.3.0f1", "Robot_A_LowerArm_Right_LOD03");
+    let mut bones = arm.mesh();
+    assert_eq!(bones.bind_poses.len(), 2);
+    bones.bone_name_hashes.push(7);
+    let lines = relation_lines(&bones, &arm.ctx());
+    assert_eq!(
+        lines,
+        vec![format!(
+            "0x{:X} unity_mesh.bone_name_hashes: expected none or one bone name hash per bind pose (2) (relation `bone_data_per_bind_pose`), found 3",
+            bones.offsets(20210300).bone_name_hashes
+        )]
+    );
+    // The offset is where the count is: the bytes there are the stored count, 2.
+    let at = arm.mesh().offsets(20210300).bone_name_hashes as usize;
+    assert_eq!(&arm.bytes[at..at + 4], &2i32.to_le_bytes());
     // The strict reader refuses these through `check`; the written file still reads back.
     let bytes = m.to_bytes(&ctx).unwrap();
     let entry = find("unity-mesh").unwrap();

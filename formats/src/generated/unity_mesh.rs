@@ -157,7 +157,7 @@ impl crate::rt::Int for VertexFormat {
 /// strings are a 32-bit byte count and the bytes. After a byte array, a string, a group of
 /// single-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a
 /// multiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim
-/// here (the `pad_*` fields): Unity writes zeros, but nothing checks that.
+/// here (the `pad` fields): Unity writes zeros, but nothing checks that.
 ///
 /// The vertices live either in the vertex data (channels laid out over interleaved streams,
 /// inside the object or streamed from a resource file that m_StreamData names), or in
@@ -281,7 +281,9 @@ pub struct UnityMesh {
     ///
     /// Documented as “m_MeshUsageFlags”, Observed (0 in every corpus mesh; gone from 6000.6 (type trees, first at 6000.6.0a5)).
     pub mesh_usage_flags: ::std::option::Option<i32>,
-    /// The physics cooking options of a mesh collider built from this mesh (flags).
+    /// Flags that Unity's naming ties to the physics cooking of a mesh collider built from this
+    /// mesh (30 in the corpus); kept as read.
+    ///
     ///
     /// Documented as “m_CookingOptions”, Observed (30 in every 2022.1 and 2023.1 corpus mesh (Unity's dumps); present from 2022.1 (type trees)).
     pub cooking_options: ::std::option::Option<i32>,
@@ -306,7 +308,7 @@ pub struct UnityMesh {
     ///
     /// Documented as “m_BakedTriangleCollisionMesh”, Observed (empty in every corpus mesh).
     pub baked_triangle_collision_mesh: AlignedBytes,
-    /// Two metrics the importer computes (texel density estimates for the first UV set and more); kept as read.
+    /// Two floats the importer computes; their meaning is not established here, so they are kept as read.
     ///
     /// Documented as “m_MeshMetrics[0], m_MeshMetrics[1]”, Observed (1 and 1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)).
     pub mesh_metrics: ::std::option::Option<::std::vec::Vec<f32>>,
@@ -1697,6 +1699,23 @@ pub struct Vector3f {
     pub z: f32,
 }
 
+impl crate::rt::pod::Block for Vector3f {
+    const SIZE: usize = 12;
+    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
+        let x = crate::rt::pod::get::<f32>(_block, 0, ::binrw::Endian::Little);
+        let y = crate::rt::pod::get::<f32>(_block, 4, ::binrw::Endian::Little);
+        let z = crate::rt::pod::get::<f32>(_block, 8, ::binrw::Endian::Little);
+        Ok(Self { x, y, z })
+    }
+    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self { x, y, z } = self;
+        crate::rt::pod::set::<f32>(_block, 0, *x, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_block, 4, *y, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_block, 8, *z, ::binrw::Endian::Little);
+        Ok(())
+    }
+}
+
 impl crate::rt::Codec for Vector3f {
     type Args = ();
     const MIN_SIZE: u64 = 12;
@@ -1709,10 +1728,7 @@ impl crate::rt::Codec for Vector3f {
         let _start = crate::rt::read::pos(_io)?;
         let mut _block = [0u8; 12];
         if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            let x = crate::rt::pod::get::<f32>(&_block, 0, ::binrw::Endian::Little);
-            let y = crate::rt::pod::get::<f32>(&_block, 4, ::binrw::Endian::Little);
-            let z = crate::rt::pod::get::<f32>(&_block, 8, ::binrw::Endian::Little);
-            return Ok(Self { x, y, z });
+            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
         }
         // The input ends inside this value: read field by field for an error that names the field.
         crate::rt::read::seek(_io, _start)?;
@@ -1749,9 +1765,7 @@ impl crate::rt::Codec for Vector3f {
         let _start = crate::rt::read::pos(_io)?;
         let Self { x, y, z } = self;
         let mut _block = [0u8; 12];
-        crate::rt::pod::set::<f32>(&mut _block, 0, *x, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(&mut _block, 4, *y, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(&mut _block, 8, *z, ::binrw::Endian::Little);
+        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
         crate::rt::write::bytes(_io, &_block)
     }
 }
@@ -3492,6 +3506,39 @@ pub struct ChannelInfo {
     pub dimension: u8,
 }
 
+impl crate::rt::pod::Block for ChannelInfo {
+    const SIZE: usize = 4;
+    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
+        let stream = crate::rt::pod::get::<u8>(_block, 0, ::binrw::Endian::Little);
+        let offset = crate::rt::pod::get::<u8>(_block, 1, ::binrw::Endian::Little);
+        let format = VertexFormat(crate::rt::pod::get::<u8>(
+            _block,
+            2,
+            ::binrw::Endian::Little,
+        ));
+        let dimension = crate::rt::pod::get::<u8>(_block, 3, ::binrw::Endian::Little);
+        Ok(Self {
+            stream,
+            offset,
+            format,
+            dimension,
+        })
+    }
+    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self {
+            stream,
+            offset,
+            format,
+            dimension,
+        } = self;
+        crate::rt::pod::set::<u8>(_block, 0, *stream, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_block, 1, *offset, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_block, 2, format.0, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_block, 3, *dimension, ::binrw::Endian::Little);
+        Ok(())
+    }
+}
+
 impl crate::rt::Codec for ChannelInfo {
     type Args = ();
     const MIN_SIZE: u64 = 4;
@@ -3504,20 +3551,7 @@ impl crate::rt::Codec for ChannelInfo {
         let _start = crate::rt::read::pos(_io)?;
         let mut _block = [0u8; 4];
         if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            let stream = crate::rt::pod::get::<u8>(&_block, 0, ::binrw::Endian::Little);
-            let offset = crate::rt::pod::get::<u8>(&_block, 1, ::binrw::Endian::Little);
-            let format = VertexFormat(crate::rt::pod::get::<u8>(
-                &_block,
-                2,
-                ::binrw::Endian::Little,
-            ));
-            let dimension = crate::rt::pod::get::<u8>(&_block, 3, ::binrw::Endian::Little);
-            return Ok(Self {
-                stream,
-                offset,
-                format,
-                dimension,
-            });
+            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
         }
         // The input ends inside this value: read field by field for an error that names the field.
         crate::rt::read::seek(_io, _start)?;
@@ -3575,10 +3609,7 @@ impl crate::rt::Codec for ChannelInfo {
             dimension,
         } = self;
         let mut _block = [0u8; 4];
-        crate::rt::pod::set::<u8>(&mut _block, 0, *stream, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(&mut _block, 1, *offset, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(&mut _block, 2, format.0, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(&mut _block, 3, *dimension, ::binrw::Endian::Little);
+        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
         crate::rt::write::bytes(_io, &_block)
     }
 }
@@ -3686,16 +3717,7 @@ impl crate::rt::Codec for VertexData {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
                 let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_channels), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <ChannelInfo as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <ChannelInfo as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
+                crate::rt::read::blocks::<ChannelInfo, _>(_io, _n)?
             })
         })?;
         let data: AlignedBytes = crate::rt::field("data", || {
@@ -3771,14 +3793,7 @@ impl crate::rt::Codec for VertexData {
         })?;
         crate::rt::field("channels", || {
             let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in channels.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
+            crate::rt::write::blocks(_io, channels)?;
             Ok(())
         })?;
         crate::rt::field("data", || {
@@ -4845,16 +4860,7 @@ impl crate::rt::Codec for MeshLodSubMesh {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
                 let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_levels), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <MeshLodRange as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <MeshLodRange as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
+                crate::rt::read::blocks::<MeshLodRange, _>(_io, _n)?
             })
         })?;
         Ok(Self { num_levels, levels })
@@ -4879,14 +4885,7 @@ impl crate::rt::Codec for MeshLodSubMesh {
         })?;
         crate::rt::field("levels", || {
             let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in levels.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
+            crate::rt::write::blocks(_io, levels)?;
             Ok(())
         })?;
         Ok(())
@@ -4940,6 +4939,27 @@ pub struct MeshLodRange {
     pub index_count: u32,
 }
 
+impl crate::rt::pod::Block for MeshLodRange {
+    const SIZE: usize = 8;
+    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
+        let index_start = crate::rt::pod::get::<u32>(_block, 0, ::binrw::Endian::Little);
+        let index_count = crate::rt::pod::get::<u32>(_block, 4, ::binrw::Endian::Little);
+        Ok(Self {
+            index_start,
+            index_count,
+        })
+    }
+    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self {
+            index_start,
+            index_count,
+        } = self;
+        crate::rt::pod::set::<u32>(_block, 0, *index_start, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_block, 4, *index_count, ::binrw::Endian::Little);
+        Ok(())
+    }
+}
+
 impl crate::rt::Codec for MeshLodRange {
     type Args = ();
     const MIN_SIZE: u64 = 8;
@@ -4952,12 +4972,7 @@ impl crate::rt::Codec for MeshLodRange {
         let _start = crate::rt::read::pos(_io)?;
         let mut _block = [0u8; 8];
         if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            let index_start = crate::rt::pod::get::<u32>(&_block, 0, ::binrw::Endian::Little);
-            let index_count = crate::rt::pod::get::<u32>(&_block, 4, ::binrw::Endian::Little);
-            return Ok(Self {
-                index_start,
-                index_count,
-            });
+            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
         }
         // The input ends inside this value: read field by field for an error that names the field.
         crate::rt::read::seek(_io, _start)?;
@@ -4993,8 +5008,7 @@ impl crate::rt::Codec for MeshLodRange {
             index_count,
         } = self;
         let mut _block = [0u8; 8];
-        crate::rt::pod::set::<u32>(&mut _block, 0, *index_start, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(&mut _block, 4, *index_count, ::binrw::Endian::Little);
+        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
         crate::rt::write::bytes(_io, &_block)
     }
 }

@@ -44,6 +44,10 @@ pub const CHANNEL_COUNT: usize = 14;
 pub struct Offsets {
     /// The first submesh.
     pub sub_meshes: u64,
+    /// The count of `m_BoneNameHashes`.
+    pub bone_name_hashes: u64,
+    /// The count of `m_BonesAABB` (where present).
+    pub bones_aabb: u64,
     /// The first byte of the index buffer's data (after its count).
     pub index_buffer_data: u64,
     /// `m_VertexData` (its first field).
@@ -115,7 +119,9 @@ impl UnityMesh {
         }
         at += size_of(&self.shapes, ());
         at += 4 + 64 * self.bind_poses.len() as u64;
+        o.bone_name_hashes = at;
         at += 4 + 4 * self.bone_name_hashes.len() as u64 + 4;
+        o.bones_aabb = at;
         if let Some(b) = &self.bones_aabb {
             at += size_of(b, ());
         }
@@ -383,7 +389,7 @@ impl Semantics for UnityMesh {
             out.push(
                 rel(
                     UnityMesh::REL_BONE_DATA_PER_BIND_POSE,
-                    0,
+                    o.bone_name_hashes,
                     format!("none or one bone name hash per bind pose ({bones})"),
                     self.bone_name_hashes.len().to_string(),
                 )
@@ -396,7 +402,7 @@ impl Semantics for UnityMesh {
                 out.push(
                     rel(
                         UnityMesh::REL_BONE_DATA_PER_BIND_POSE,
-                        0,
+                        o.bones_aabb,
                         format!("none or one bone box per bind pose ({bones})"),
                         b.items.len().to_string(),
                     )
