@@ -269,15 +269,22 @@ seq:
     -confidence: observed
     -evidence: empty in every corpus mesh
     doc: A pre-cooked triangle collision mesh for the physics engine (opaque bytes).
-  - id: mesh_metrics
+  - id: mesh_metrics_0
     type: f4
-    repeat: expr
-    repeat-expr: 2
     if: unity_version >= 20180200
-    -orig-id: m_MeshMetrics[0], m_MeshMetrics[1]
+    -orig-id: m_MeshMetrics[0]
     -confidence: observed
-    -evidence: 1 and 1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)
-    doc: Two floats the importer computes; their meaning is not established here, so they are kept as read.
+    -evidence: 1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)
+    doc: |
+      The first of two floats the importer computes; their meaning is not established here, so
+      they are kept as read. Unity's type tree lists the two as separate fields.
+  - id: mesh_metrics_1
+    type: f4
+    if: unity_version >= 20180200
+    -orig-id: m_MeshMetrics[1]
+    -confidence: observed
+    -evidence: 1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)
+    doc: The second of the two floats; it ends on a 4-byte boundary, so no padding follows.
   - id: stream_data
     type: streaming_info(unity_version)
     if: unity_version >= 20180300

@@ -406,9 +406,8 @@ fn fields_agree_with_unitys_own_dumps() {
                 i128::from(m.keep_vertices),
                 (d["m_KeepVertices"] == "True") as i128
             );
-            let metrics = m.mesh_metrics.as_ref().unwrap();
-            assert_eq!(metrics[0], float(d, "m_MeshMetrics[0]"), "{w}");
-            assert_eq!(metrics[1], float(d, "m_MeshMetrics[1]"), "{w}");
+            assert_eq!(m.mesh_metrics_0, Some(float(d, "m_MeshMetrics[0]")), "{w}");
+            assert_eq!(m.mesh_metrics_1, Some(float(d, "m_MeshMetrics[1]")), "{w}");
             assert_eq!(m.local_aabb.extent.x, float(d, "m_LocalAABB/m_Extent/x"));
             // Where the vertex data streams from.
             let sd = m.stream_data.as_ref().unwrap();
@@ -751,6 +750,19 @@ fn older_layouts_drop_the_fields_their_editors_did_not_have() {
     assert_eq!(m18.vertex_data, m.vertex_data);
     assert_eq!(m18.stream_data, m.stream_data);
     assert_eq!(m18.to_bytes(&ctx).unwrap(), v2018);
+    // Its channel formats would be numbered the pre-2019.1 way: no geometry is made up.
+    let mut ctx_in = ctx.clone();
+    ctx_in.input = Some(o.path.clone());
+    let e = m18.scene(&ctx_in).unwrap_err();
+    assert_eq!(e.kind, ErrorKind::Unsupported);
+    assert_eq!(
+        e.to_string(),
+        "unity_mesh: expected a mesh of Unity 2019.1 or later (the vertex format numbering the decoder knows), found unity_version 20180400"
+    );
+    assert!(m18
+        .notes(&ctx)
+        .iter()
+        .any(|n| n.contains("numbered differently")));
 
     // 2018.2 has no m_StreamData (this object's vertices then have to be inline: the relation
     // says the layout does not fit an empty vertex data).
@@ -1015,4 +1027,29 @@ fn the_fuzz_property_holds_on_every_object_with_its_version_chosen_by_the_first_
             &[("unity_version", &values)],
         );
     }
+}
+
+#[test]
+fn non_finite_floats_survive_a_dump_and_a_build() {
+    // Found by the fuzz target: a NaN in m_MeshMetrics (then a list under `if`, which the dump
+    // wrote as null) did not build back. Every float of the layout must carry NaN and the
+    // infinities through the dump's text.
+    let o = obj("2023.1.0a16", "Lame");
+    let ctx = o.ctx();
+    let mut m = o.mesh();
+    m.mesh_metrics_0 = Some(f32::NAN);
+    m.mesh_metrics_1 = Some(f32::NEG_INFINITY);
+    m.local_aabb.center.x = f32::INFINITY;
+    m.sub_meshes[0].local_aabb.extent.y = f32::NAN;
+    let bytes = m.to_bytes(&ctx).unwrap();
+    let entry = find("unity-mesh").unwrap();
+    let dump = entry.dump(&bytes, &ctx).unwrap();
+    let text = serde_json::to_string(&dump).unwrap();
+    let back: Value = serde_json::from_str(&text).unwrap();
+    assert_eq!(entry.build(&back, &ctx).unwrap(), bytes);
+    // And the fuzz property as a whole, on these bytes.
+    meshspec_formats::fuzzing::roundtrip_with_params::<UnityMesh>(
+        &[&[0u8][..], &bytes].concat(),
+        &[("unity_version", &[20230100])],
+    );
 }

@@ -308,10 +308,18 @@ pub struct UnityMesh {
     ///
     /// Documented as “m_BakedTriangleCollisionMesh”, Observed (empty in every corpus mesh).
     pub baked_triangle_collision_mesh: AlignedBytes,
-    /// Two floats the importer computes; their meaning is not established here, so they are kept as read.
+    /// The first of two floats the importer computes; their meaning is not established here, so
+    /// they are kept as read. Unity's type tree lists the two as separate fields.
     ///
-    /// Documented as “m_MeshMetrics[0], m_MeshMetrics[1]”, Observed (1 and 1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)).
-    pub mesh_metrics: ::std::option::Option<::std::vec::Vec<f32>>,
+    ///
+    /// Documented as “m_MeshMetrics[0]”, Observed (1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)).
+    #[serde(with = "crate::rt::serde_as::float_opt")]
+    pub mesh_metrics_0: ::std::option::Option<f32>,
+    /// The second of the two floats; it ends on a 4-byte boundary, so no padding follows.
+    ///
+    /// Documented as “m_MeshMetrics[1]”, Observed (1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)).
+    #[serde(with = "crate::rt::serde_as::float_opt")]
+    pub mesh_metrics_1: ::std::option::Option<f32>,
     /// Where the vertex data is when it is not inline: a byte range of a resource file (.resS).
     /// Size 0 and an empty path mean the vertex data is inline.
     ///
@@ -686,13 +694,27 @@ impl crate::rt::Codec for UnityMesh {
                     _v
                 })
             })?;
-        let mesh_metrics: ::std::option::Option<::std::vec::Vec<f32>> =
-            crate::rt::field("mesh_metrics", || {
+        let mesh_metrics_0: ::std::option::Option<f32> =
+            crate::rt::field("mesh_metrics_0", || {
                 let _at = crate::rt::read::pos(_io)?;
                 Ok(if (crate::rt::Int::int(&unity_version) >= 20180200i128) {
                     Some({
-                        let _n = crate::rt::read::count(_at, 2i128, "count")?;
-                        crate::rt::read::prims::<f32, _>(_io, _n, ::binrw::Endian::Little)?
+                        let _v =
+                            crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
+                        _v
+                    })
+                } else {
+                    None
+                })
+            })?;
+        let mesh_metrics_1: ::std::option::Option<f32> =
+            crate::rt::field("mesh_metrics_1", || {
+                let _at = crate::rt::read::pos(_io)?;
+                Ok(if (crate::rt::Int::int(&unity_version) >= 20180200i128) {
+                    Some({
+                        let _v =
+                            crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
+                        _v
                     })
                 } else {
                     None
@@ -758,7 +780,8 @@ impl crate::rt::Codec for UnityMesh {
             pad_pre_bake,
             baked_convex_collision_mesh,
             baked_triangle_collision_mesh,
-            mesh_metrics,
+            mesh_metrics_0,
+            mesh_metrics_1,
             stream_data,
             mesh_lod_info,
         })
@@ -800,7 +823,8 @@ impl crate::rt::Codec for UnityMesh {
             pad_pre_bake,
             baked_convex_collision_mesh,
             baked_triangle_collision_mesh,
-            mesh_metrics,
+            mesh_metrics_0,
+            mesh_metrics_1,
             stream_data,
             mesh_lod_info,
         } = self;
@@ -1209,22 +1233,43 @@ impl crate::rt::Codec for UnityMesh {
             crate::rt::Codec::write_to(_v, _io, ())?;
             Ok(())
         })?;
-        crate::rt::field("mesh_metrics", || {
+        crate::rt::field("mesh_metrics_0", || {
             let _at = crate::rt::read::pos(_io)?;
             match (
                 (crate::rt::Int::int(&unity_version) >= 20180200i128),
-                mesh_metrics.as_ref(),
+                mesh_metrics_0.as_ref(),
             ) {
                 (true, Some(_v)) => {
-                    let mesh_metrics = _v;
-                    crate::rt::write::agree(
+                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
+                }
+                (false, None) => {}
+                (true, None) => {
+                    return Err(crate::rt::Error::new(
+                        crate::rt::ErrorKind::Inconsistent,
                         _at,
-                        mesh_metrics.len() as u64,
-                        2i128,
-                        "2",
-                        "elements",
-                    )?;
-                    crate::rt::write::prims(_io, ::binrw::Endian::Little, mesh_metrics)?;
+                        "a value, because `unity_version >= 20180200`",
+                        "none",
+                    ))
+                }
+                (false, Some(_)) => {
+                    return Err(crate::rt::Error::new(
+                        crate::rt::ErrorKind::Inconsistent,
+                        _at,
+                        "no value, because not `unity_version >= 20180200`",
+                        "a value",
+                    ))
+                }
+            }
+            Ok(())
+        })?;
+        crate::rt::field("mesh_metrics_1", || {
+            let _at = crate::rt::read::pos(_io)?;
+            match (
+                (crate::rt::Int::int(&unity_version) >= 20180200i128),
+                mesh_metrics_1.as_ref(),
+            ) {
+                (true, Some(_v)) => {
+                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
                 }
                 (false, None) => {}
                 (true, None) => {

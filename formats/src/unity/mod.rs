@@ -22,6 +22,10 @@ use decode::{
 /// The error path's root for this layout.
 const ROOT: &str = "unity_mesh";
 
+/// The first editor version whose channel formats use the numbering of the 12 vertex formats
+/// (2019.1); geometry is decoded from this version on.
+pub const FORMATS_FROM: u32 = 20190100;
+
 /// The oldest editor version whose Mesh layout the spec describes (5.3.5).
 pub const OLDEST_VERSION: u32 = 50305;
 
@@ -155,7 +159,10 @@ impl UnityMesh {
         }
         at += size_of(&self.baked_convex_collision_mesh, ());
         at += size_of(&self.baked_triangle_collision_mesh, ());
-        at += 4 * self.mesh_metrics.as_ref().map_or(0, |m| m.len() as u64);
+        at += 4 * [self.mesh_metrics_0, self.mesh_metrics_1]
+            .iter()
+            .filter(|x| x.is_some())
+            .count() as u64;
         o.stream_data = at;
         o
     }
@@ -415,6 +422,16 @@ impl Semantics for UnityMesh {
     }
 
     fn scene(&self, ctx: &Context) -> Result<Scene> {
+        if version(ctx) < FORMATS_FROM {
+            // Before 2019.1 the channel formats are numbered differently (and before 2018.2
+            // the skin is in m_Skin): the decoder knows only the 2019.1 numbering.
+            return Err(Error::unplaced(
+                crate::rt::ErrorKind::Unsupported,
+                "a mesh of Unity 2019.1 or later (the vertex format numbering the decoder knows)",
+                format!("unity_version {}", version(ctx)),
+            )
+            .rooted(ROOT));
+        }
         let streamed = stream::streamed_data(self, ctx)?;
         let parts = RawParts::new(self, version(ctx), streamed);
         let data = decode::decode(&parts.raw())?;
@@ -432,6 +449,11 @@ impl Semantics for UnityMesh {
             out.push(format!(
                 "unity_version {v} is older than 5.3.5, whose Mesh layout the spec does not describe: the fields are read with the 5.3.5 layout"
             ));
+        }
+        if v < FORMATS_FROM {
+            out.push(
+                "Before Unity 2019.1 the channel formats are numbered differently: the fields are read, but no geometry is decoded.".into(),
+            );
         }
         if let Some(r) = stream::range(self) {
             out.push(format!(
