@@ -115,8 +115,9 @@ types:
   compiled_mesh:
     -layout: rr-compiled-mesh
     doc: |
-      A compiled mesh from its marker at M (offsets below are from M): the marker, the layout
-      selector, eight stored bytes, the layout class, then the ranged or inline form. The
+      A compiled mesh, from its marker at M to the end of its material list. Offsets here are
+      from M: the marker, the layout selector, eight stored bytes, the layout class, then the
+      ranged or inline form. The
       registry names the ranged class ClusteredMeshData, the compiled mesh's pointer; the inline
       form stores that pointer as null, so the selector byte is the pointer's tag, and the word
       at M+13 is then the class of the MeshData that follows.
@@ -726,8 +727,8 @@ types:
   mesh_data:
     -layout: rr-mesh-data
     doc: |
-      MeshData from just after its marker 0x0645ABB5, with the MeshPrimitive records its object
-      count counts.
+      MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records. The
+      object count counts the records.
     -confidence: observed
     -relations:
       - id: format_strides
@@ -847,9 +848,9 @@ types:
   material_list:
     -layout: rr-material-list
     doc: |
-      The material list common to both forms: a count, eight bytes, one 28-byte descriptor per
-      range (or object), a second count, six bytes, one 31-byte group per range and a 20-byte
-      trailer.
+      The material list that ends both forms. It holds a count, eight bytes, one 28-byte
+      descriptor per range (or object), a second count, six bytes, one 31-byte group per range
+      and a 20-byte trailer.
     -confidence: proven
     -evidence: split and inline multi-mesh censuses
     -relations:

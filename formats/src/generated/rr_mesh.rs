@@ -521,8 +521,9 @@ impl crate::rt::codec::Variant for CompiledMeshBody {
     }
 }
 
-/// A compiled mesh from its marker at M (offsets below are from M): the marker, the layout
-/// selector, eight stored bytes, the layout class, then the ranged or inline form. The
+/// A compiled mesh, from its marker at M to the end of its material list. Offsets here are
+/// from M: the marker, the layout selector, eight stored bytes, the layout class, then the
+/// ranged or inline form. The
 /// registry names the ranged class ClusteredMeshData, the compiled mesh's pointer; the inline
 /// form stores that pointer as null, so the selector byte is the pointer's tag, and the word
 /// at M+13 is then the class of the MeshData that follows.
@@ -770,7 +771,8 @@ impl ::binrw::meta::WriteEndian for CompiledMesh {
 impl crate::rt::Layout for CompiledMesh {
     const ID: &'static str = "rr-compiled-mesh";
     const ROOT: &'static str = "compiled_mesh";
-    const DESCRIPTION: &'static str = "A compiled mesh from its marker at M (offsets below are from M): the marker, the layout selector, eight stored bytes, the layout class, then the ranged or inline form.";
+    const DESCRIPTION: &'static str =
+        "A compiled mesh, from its marker at M to the end of its material list.";
     const SPEC: &'static str = "spec/rr_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &[
         "stored_prefix",
@@ -2993,8 +2995,8 @@ impl ::binrw::meta::WriteEndian for InlineLayout {
     const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
 }
 
-/// MeshData from just after its marker 0x0645ABB5, with the MeshPrimitive records its object
-/// count counts.
+/// MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records. The
+/// object count counts the records.
 ///
 ///
 /// Type `mesh_data` of `spec/rr_mesh.ksy`. Observed
@@ -3107,16 +3109,7 @@ impl crate::rt::Codec for MeshData {
             let _at = crate::rt::read::pos(_io)?;
             Ok({
                 let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_objects), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <MeshPrimitive as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <MeshPrimitive as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
+                crate::rt::read::blocks::<MeshPrimitive, _>(_io, _n)?
             })
         })?;
         Ok(Self {
@@ -3182,14 +3175,7 @@ impl crate::rt::Codec for MeshData {
         crate::rt::field("objects", || {
             let _at = crate::rt::read::pos(_io)?;
             crate::rt::read::offset(_io, _start, 10i128, "10")?;
-            for (_i, _v) in objects.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
+            crate::rt::write::blocks(_io, objects)?;
             Ok(())
         })?;
         Ok(())
@@ -3230,7 +3216,8 @@ impl ::binrw::meta::WriteEndian for MeshData {
 impl crate::rt::Layout for MeshData {
     const ID: &'static str = "rr-mesh-data";
     const ROOT: &'static str = "mesh_data";
-    const DESCRIPTION: &'static str = "MeshData from just after its marker 0x0645ABB5, with the MeshPrimitive records its object count counts.";
+    const DESCRIPTION: &'static str =
+        "MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records.";
     const SPEC: &'static str = "spec/rr_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &[
         "objects[].unknown_0x0",
@@ -3285,6 +3272,76 @@ pub struct MeshPrimitive {
     pub unknown_0x20: u32,
 }
 
+impl crate::rt::pod::Block for MeshPrimitive {
+    const SIZE: usize = 36;
+    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
+        let unknown_0x0 = crate::rt::pod::get::<u64>(_block, 0, ::binrw::Endian::Little);
+        let marker = crate::rt::field("marker", || {
+            let _at = _start + 8;
+            let _v = crate::rt::pod::get::<u32>(_block, 8, ::binrw::Endian::Little);
+            if !(crate::rt::Int::int(&_v) == 2775812079i128) {
+                return Err(crate::rt::Error::new(
+                    crate::rt::ErrorKind::Invalid,
+                    _at,
+                    "0xA57387EF",
+                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
+                ));
+            }
+            Ok(_v)
+        })?;
+        let vertex_base = crate::rt::pod::get::<u32>(_block, 12, ::binrw::Endian::Little);
+        let unknown_0x10 = crate::rt::pod::get::<u32>(_block, 16, ::binrw::Endian::Little);
+        let num_vertices = crate::rt::pod::get::<u32>(_block, 20, ::binrw::Endian::Little);
+        let first_index = crate::rt::pod::get::<u32>(_block, 24, ::binrw::Endian::Little);
+        let num_triangles = crate::rt::pod::get::<u32>(_block, 28, ::binrw::Endian::Little);
+        let unknown_0x20 = crate::rt::pod::get::<u32>(_block, 32, ::binrw::Endian::Little);
+        Ok(Self {
+            unknown_0x0,
+            marker,
+            vertex_base,
+            unknown_0x10,
+            num_vertices,
+            first_index,
+            num_triangles,
+            unknown_0x20,
+        })
+    }
+    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self {
+            unknown_0x0,
+            marker,
+            vertex_base,
+            unknown_0x10,
+            num_vertices,
+            first_index,
+            num_triangles,
+            unknown_0x20,
+        } = self;
+        crate::rt::pod::set::<u64>(_block, 0, *unknown_0x0, ::binrw::Endian::Little);
+        crate::rt::field("marker", || {
+            let _at = _start + 8;
+            let _v = marker;
+            if !(crate::rt::Int::int(&_v) == 2775812079i128) {
+                return Err(crate::rt::Error::new(
+                    crate::rt::ErrorKind::Invalid,
+                    _at,
+                    "0xA57387EF",
+                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
+                ));
+            }
+            Ok(())
+        })?;
+        crate::rt::pod::set::<u32>(_block, 8, *marker, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_block, 12, *vertex_base, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_block, 16, *unknown_0x10, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_block, 20, *num_vertices, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_block, 24, *first_index, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_block, 28, *num_triangles, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_block, 32, *unknown_0x20, ::binrw::Endian::Little);
+        Ok(())
+    }
+}
+
 impl crate::rt::Codec for MeshPrimitive {
     type Args = ();
     const MIN_SIZE: u64 = 36;
@@ -3297,36 +3354,7 @@ impl crate::rt::Codec for MeshPrimitive {
         let _start = crate::rt::read::pos(_io)?;
         let mut _block = [0u8; 36];
         if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            let unknown_0x0 = crate::rt::pod::get::<u64>(&_block, 0, ::binrw::Endian::Little);
-            let marker = crate::rt::field("marker", || {
-                let _at = _start + 8;
-                let _v = crate::rt::pod::get::<u32>(&_block, 8, ::binrw::Endian::Little);
-                if !(crate::rt::Int::int(&_v) == 2775812079i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0xA57387EF",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                Ok(_v)
-            })?;
-            let vertex_base = crate::rt::pod::get::<u32>(&_block, 12, ::binrw::Endian::Little);
-            let unknown_0x10 = crate::rt::pod::get::<u32>(&_block, 16, ::binrw::Endian::Little);
-            let num_vertices = crate::rt::pod::get::<u32>(&_block, 20, ::binrw::Endian::Little);
-            let first_index = crate::rt::pod::get::<u32>(&_block, 24, ::binrw::Endian::Little);
-            let num_triangles = crate::rt::pod::get::<u32>(&_block, 28, ::binrw::Endian::Little);
-            let unknown_0x20 = crate::rt::pod::get::<u32>(&_block, 32, ::binrw::Endian::Little);
-            return Ok(Self {
-                unknown_0x0,
-                marker,
-                vertex_base,
-                unknown_0x10,
-                num_vertices,
-                first_index,
-                num_triangles,
-                unknown_0x20,
-            });
+            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
         }
         // The input ends inside this value: read field by field for an error that names the field.
         crate::rt::read::seek(_io, _start)?;
@@ -3432,27 +3460,7 @@ impl crate::rt::Codec for MeshPrimitive {
             unknown_0x20,
         } = self;
         let mut _block = [0u8; 36];
-        crate::rt::pod::set::<u64>(&mut _block, 0, *unknown_0x0, ::binrw::Endian::Little);
-        crate::rt::field("marker", || {
-            let _at = _start + 8;
-            let _v = marker;
-            if !(crate::rt::Int::int(&_v) == 2775812079i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0xA57387EF",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::pod::set::<u32>(&mut _block, 8, *marker, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(&mut _block, 12, *vertex_base, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(&mut _block, 16, *unknown_0x10, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(&mut _block, 20, *num_vertices, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(&mut _block, 24, *first_index, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(&mut _block, 28, *num_triangles, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(&mut _block, 32, *unknown_0x20, ::binrw::Endian::Little);
+        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
         crate::rt::write::bytes(_io, &_block)
     }
 }
@@ -3488,9 +3496,9 @@ impl ::binrw::meta::WriteEndian for MeshPrimitive {
     const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
 }
 
-/// The material list common to both forms: a count, eight bytes, one 28-byte descriptor per
-/// range (or object), a second count, six bytes, one 31-byte group per range and a 20-byte
-/// trailer.
+/// The material list that ends both forms. It holds a count, eight bytes, one 28-byte
+/// descriptor per range (or object), a second count, six bytes, one 31-byte group per range
+/// and a 20-byte trailer.
 ///
 ///
 /// Type `material_list` of `spec/rr_mesh.ksy`. Proven  (split and inline multi-mesh censuses)
@@ -3785,7 +3793,7 @@ impl ::binrw::meta::WriteEndian for MaterialList {
 impl crate::rt::Layout for MaterialList {
     const ID: &'static str = "rr-material-list";
     const ROOT: &'static str = "material_list";
-    const DESCRIPTION: &'static str = "The material list common to both forms: a count, eight bytes, one 28-byte descriptor per range (or object), a second count, six bytes, one 31-byte group per range and a 20-byte trailer.";
+    const DESCRIPTION: &'static str = "The material list that ends both forms.";
     const SPEC: &'static str = "spec/rr_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &[
         "unknown_after_count",
@@ -4510,6 +4518,23 @@ pub struct Float3 {
     pub z: f32,
 }
 
+impl crate::rt::pod::Block for Float3 {
+    const SIZE: usize = 12;
+    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
+        let x = crate::rt::pod::get::<f32>(_block, 0, ::binrw::Endian::Little);
+        let y = crate::rt::pod::get::<f32>(_block, 4, ::binrw::Endian::Little);
+        let z = crate::rt::pod::get::<f32>(_block, 8, ::binrw::Endian::Little);
+        Ok(Self { x, y, z })
+    }
+    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self { x, y, z } = self;
+        crate::rt::pod::set::<f32>(_block, 0, *x, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_block, 4, *y, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_block, 8, *z, ::binrw::Endian::Little);
+        Ok(())
+    }
+}
+
 impl crate::rt::Codec for Float3 {
     type Args = ();
     const MIN_SIZE: u64 = 12;
@@ -4522,10 +4547,7 @@ impl crate::rt::Codec for Float3 {
         let _start = crate::rt::read::pos(_io)?;
         let mut _block = [0u8; 12];
         if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            let x = crate::rt::pod::get::<f32>(&_block, 0, ::binrw::Endian::Little);
-            let y = crate::rt::pod::get::<f32>(&_block, 4, ::binrw::Endian::Little);
-            let z = crate::rt::pod::get::<f32>(&_block, 8, ::binrw::Endian::Little);
-            return Ok(Self { x, y, z });
+            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
         }
         // The input ends inside this value: read field by field for an error that names the field.
         crate::rt::read::seek(_io, _start)?;
@@ -4562,9 +4584,7 @@ impl crate::rt::Codec for Float3 {
         let _start = crate::rt::read::pos(_io)?;
         let Self { x, y, z } = self;
         let mut _block = [0u8; 12];
-        crate::rt::pod::set::<f32>(&mut _block, 0, *x, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(&mut _block, 4, *y, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(&mut _block, 8, *z, ::binrw::Endian::Little);
+        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
         crate::rt::write::bytes(_io, &_block)
     }
 }
