@@ -98,7 +98,9 @@ fn values_at<'a>(v: &'a serde_json::Value, path: &str, out: &mut Vec<&'a serde_j
 
 fn show(v: &serde_json::Value) -> String {
     let s = match v {
+        serde_json::Value::String(s) if s.is_empty() => "(empty)".to_string(),
         serde_json::Value::String(s) => s.clone(),
+        serde_json::Value::Null => "(absent)".to_string(),
         other => other.to_string(),
     };
     if s.len() > 40 {
@@ -156,7 +158,11 @@ fn survey_file(
         }
         Ok(c) => {
             for rel in &c.relations {
-                let key = (field_pattern(rel), rel.expected.clone());
+                let why = match rel.relation_id() {
+                    Some(id) => format!("relation `{id}`"),
+                    None => format!("expected {}", rel.expected),
+                };
+                let key = (field_pattern(rel), why);
                 note(
                     r.relations.entry(key).or_default(),
                     format!("{name}: {rel}"),
@@ -202,8 +208,8 @@ fn print(id: &str, r: &Report, top: usize) {
     }
     if !r.relations.is_empty() {
         println!("  relations that do not hold:");
-        for ((path, exp), (n, ex)) in &r.relations {
-            println!("    {n:>6}  {path}: expected {exp}");
+        for ((path, why), (n, ex)) in &r.relations {
+            println!("    {n:>6}  {path}: {why}");
             for e in ex {
                 println!("              e.g. {e}");
             }
@@ -211,7 +217,7 @@ fn print(id: &str, r: &Report, top: usize) {
     }
     if !r.tallies.is_empty() {
         println!("  values of the fields the spec marks unknown (in files that parse):");
-        for (path, t) in &r.tallies {
+        for (path, t) in r.tallies.iter().filter(|(_, t)| !t.is_empty()) {
             let total: usize = t.values().sum();
             let mut by: Vec<(&String, &usize)> = t.iter().collect();
             by.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
@@ -238,7 +244,7 @@ fn json(id: &str, r: &Report) -> serde_json::Value {
         "ok": r.ok,
         "failed": r.files - r.ok,
         "failures": groups(&r.failures, "kind", "where"),
-        "relations": groups(&r.relations, "path", "expected"),
+        "relations": groups(&r.relations, "path", "rule"),
         "unknown_fields": r.tallies,
     })
 }

@@ -113,6 +113,16 @@ impl Error {
         Error::new(ErrorKind::Relation, offset, expected, found)
     }
 
+    /// The spec id of the relation a [`Error::relation`] error violates.
+    pub fn relation_id(&self) -> Option<&str> {
+        if self.kind != ErrorKind::Relation {
+            return None;
+        }
+        let rest = self.expected.strip_suffix("`)")?;
+        let at = rest.rfind("(relation `")?;
+        Some(&rest[at + "(relation `".len()..])
+    }
+
     /// Adds the field the error happened in (the innermost step first, the outermost last).
     #[must_use]
     pub fn in_field(mut self, name: impl Into<Cow<'static, str>>) -> Self {
@@ -245,6 +255,17 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "0x1A4 mesh.submeshes[3].index_count: expected <= 1200, found 4096"
+        );
+    }
+
+    #[test]
+    fn relation_errors_name_their_relation() {
+        let e = Error::relation("total_adds_up", 0x2C, "12", "13");
+        assert_eq!(e.relation_id(), Some("total_adds_up"));
+        assert_eq!(e.expected, "12 (relation `total_adds_up`)");
+        assert_eq!(
+            Error::new(ErrorKind::Invalid, 0, "x", "y").relation_id(),
+            None
         );
     }
 
