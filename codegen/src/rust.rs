@@ -1018,7 +1018,7 @@ impl<'a> Gen<'a> {
                 let en = switch_enum_name(t, f);
                 let _ = writeln!(
                     self.out,
-                    "/// What `{}` holds, chosen by `{on}`.\n#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]\npub enum {en} {{",
+                    "/// What `{}` holds, chosen by `{on}`.\n#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]\n#[allow(clippy::large_enum_variant)] // the cases are the file's own values, as large as they are\npub enum {en} {{",
                     f.id
                 );
                 let mut seen = vec![];

@@ -505,6 +505,7 @@ impl crate::rt::Layout for RrMesh {
 
 /// What `body` holds, chosen by `layout_selector`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[allow(clippy::large_enum_variant)] // the cases are the file's own values, as large as they are
 pub enum CompiledMeshBody {
     /// `layout_selector` = layout_selector::ranged
     RangedLayout(RangedLayout),
