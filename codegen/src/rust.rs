@@ -181,8 +181,9 @@ fn serde_attr(f: &Field) -> Option<String> {
         (_, true, false, false) => "hex",
         (_, true, true, false) => "hex_vec",
         (_, true, false, true) => "hex_opt",
+        (true, _, true, true) => "float_vec_opt",
+        (_, true, true, true) => "hex_vec_opt",
         (false, false, _, _) => return None,
-        _ => return None,
     };
     Some(format!("#[serde(with = \"crate::rt::serde_as::{m}\")]"))
 }

@@ -294,6 +294,61 @@ pub mod hex_vec {
     }
 }
 
+/// An optional list of floats (a repeated spec field with `if`).
+pub mod float_vec_opt {
+    use super::*;
+
+    #[derive(serde::Deserialize)]
+    struct Floats<F: Float>(#[serde(with = "float_vec")] Vec<F>);
+
+    struct Ser<'a, F>(&'a [F]);
+    impl<F: Float> serde::Serialize for Ser<'_, F> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            float_vec::serialize(self.0, s)
+        }
+    }
+
+    /// Serializes the floats or nothing.
+    pub fn serialize<F: Float, S: Serializer>(v: &Option<Vec<F>>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(x) => s.serialize_some(&Ser(x)),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Deserializes the floats or nothing.
+    pub fn deserialize<'de, F: Float, D: Deserializer<'de>>(
+        d: D,
+    ) -> Result<Option<Vec<F>>, D::Error> {
+        let v: Option<Floats<F>> = serde::Deserialize::deserialize(d)?;
+        Ok(v.map(|f| f.0))
+    }
+}
+
+/// An optional list of byte blobs.
+pub mod hex_vec_opt {
+    use super::*;
+
+    /// Serializes the blobs or nothing.
+    pub fn serialize<S: Serializer>(v: &Option<Vec<Vec<u8>>>, s: S) -> Result<S::Ok, S::Error> {
+        match v {
+            Some(b) => s.collect_seq(b.iter().map(|x| hex::encode(x))),
+            None => s.serialize_none(),
+        }
+    }
+
+    /// Deserializes the blobs or nothing.
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Vec<Vec<u8>>>, D::Error> {
+        let v: Option<Vec<String>> = serde::Deserialize::deserialize(d)?;
+        v.map(|v| {
+            v.iter()
+                .map(|s| hex::decode(s).map_err(de::Error::custom))
+                .collect()
+        })
+        .transpose()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -326,6 +381,29 @@ mod tests {
         let bits = |v: &[f32]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
         assert_eq!(bits(&back.v), bits(&t.v));
         assert_eq!(back.b, t.b);
+    }
+
+    #[derive(serde::Serialize, serde::Deserialize, PartialEq, Debug)]
+    struct Opt {
+        #[serde(with = "float_vec_opt")]
+        v: Option<Vec<f32>>,
+        #[serde(with = "hex_vec_opt")]
+        b: Option<Vec<Vec<u8>>>,
+    }
+
+    #[test]
+    fn optional_lists_keep_non_finite_floats_and_bytes() {
+        let t = Opt {
+            v: Some(vec![f32::NAN, 1.5]),
+            b: Some(vec![vec![1, 2], vec![]]),
+        };
+        let j = serde_json::to_string(&serde_json::to_value(&t).unwrap()).unwrap();
+        assert_eq!(j, r#"{"v":["nan:0x7FC00000",1.5],"b":["0102",""]}"#);
+        let back: Opt = serde_json::from_str(&j).unwrap();
+        assert_eq!(back.v.unwrap()[0].to_bits(), f32::NAN.to_bits());
+        assert_eq!(back.b, t.b);
+        let none: Opt = serde_json::from_str(r#"{"v":null,"b":null}"#).unwrap();
+        assert_eq!((none.v, none.b), (None, None));
     }
 
     #[test]
