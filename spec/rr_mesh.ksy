@@ -179,7 +179,7 @@ types:
       length in bytes before its bytes. Reading: the MeshData in this form starts with its marker
       0x0645ABB5 and has the same fields as the inline form's.
     -confidence: proven
-    -evidence: 29,174 split meshes, each consumed to its end
+    -evidence: 29,174 split meshes
     -relations:
       - id: format_strides
         doc: |

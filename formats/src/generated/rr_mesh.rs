@@ -826,7 +826,7 @@ impl crate::rt::Layout for CompiledMesh {
 /// 0x0645ABB5 and has the same fields as the inline form's.
 ///
 ///
-/// Type `ranged_layout` of `spec/rr_mesh.ksy`. Proven  (29,174 split meshes, each consumed to its end)
+/// Type `ranged_layout` of `spec/rr_mesh.ksy`. Proven  (29,174 split meshes)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RangedLayout {
