@@ -2,8 +2,7 @@
 //! a test fails when regenerating would change a committed file), and the docs tables are
 //! snapshots so a spec change shows up in review.
 
-use meshspec_tests::root;
-use std::process::Command;
+use meshspec_tests::{node_tool, root};
 
 #[test]
 fn generated_files_are_up_to_date() {
@@ -35,31 +34,15 @@ fn docs_tables_are_snapshots() {
 /// `tools/ksc-check.mjs`) compiles each to Python.
 #[test]
 fn kaitai_compiles_every_spec() {
-    let tools = root().join("tools");
-    assert!(
-        tools.join("node_modules/kaitai-struct-compiler").is_dir(),
-        "MISSING: tools/node_modules; run `npm ci --prefix tools` (node and npm are needed)"
-    );
-    let mut specs: Vec<String> = std::fs::read_dir(root().join("spec"))
+    let mut specs: Vec<std::path::PathBuf> = std::fs::read_dir(root().join("spec"))
         .unwrap()
         .flatten()
         .map(|e| e.path())
         .filter(|p| p.extension().is_some_and(|x| x == "ksy"))
-        .map(|p| p.display().to_string())
         .collect();
-    specs.push(
-        root()
-            .join("codegen/fixtures/features.ksy")
-            .display()
-            .to_string(),
-    );
-    let out = Command::new("node")
-        .arg(tools.join("ksc-check.mjs"))
-        .args(&specs)
-        .output()
-        .expect("node runs");
-    let text = String::from_utf8_lossy(&out.stdout);
-    assert!(out.status.success(), "Kaitai refused a spec:\n{text}");
+    specs.push(root().join("codegen/fixtures/features.ksy"));
+    let (ok, text) = node_tool("ksc-check.mjs", "kaitai-struct-compiler", &specs);
+    assert!(ok, "Kaitai refused a spec:\n{text}");
     assert_eq!(
         text.lines().filter(|l| l.starts_with("ok ")).count(),
         specs.len(),

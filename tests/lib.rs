@@ -86,6 +86,38 @@ pub fn shared() -> PathBuf {
     p
 }
 
+/// Runs one of the Node tools in `tools/` (`gltf-validate.mjs`, `ksc-check.mjs`) over `args`:
+/// whether it succeeded, and what it printed. Fails loudly when the tools are not installed.
+pub fn node_tool(script: &str, package: &str, args: &[PathBuf]) -> (bool, String) {
+    let tools = root().join("tools");
+    assert!(
+        tools.join("node_modules").join(package).is_dir(),
+        "MISSING: tools/node_modules/{package}; run `npm ci --prefix tools` (node and npm are needed)"
+    );
+    let out = std::process::Command::new("node")
+        .arg(tools.join(script))
+        .args(args)
+        .output()
+        .expect("node runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).to_string(),
+    )
+}
+
+/// Runs Khronos' glTF-Validator over `files`: what it printed, asserting every file passed with
+/// no error.
+pub fn validate_gltf(files: &[PathBuf]) -> String {
+    let (ok, text) = node_tool("gltf-validate.mjs", "gltf-validator", files);
+    assert!(ok, "glTF-Validator found errors:\n{text}");
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("ok ")).count(),
+        files.len(),
+        "{text}"
+    );
+    text
+}
+
 /// A dump shortened for a snapshot: long arrays keep their first 8 and last 2 elements and say
 /// how many were left out; long hex strings keep 64 digits and say how many bytes they hold.
 pub fn elide(v: &serde_json::Value) -> serde_json::Value {

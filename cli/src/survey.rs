@@ -5,7 +5,6 @@
 
 use crate::{layout, read_input, Fail, Opts};
 use clap::Args;
-use meshspec_formats::rt::Seg;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -50,23 +49,6 @@ fn files(paths: &[PathBuf], ext: Option<&str>) -> Vec<PathBuf> {
         }
     }
     out
-}
-
-/// The error's path with element indices left out, so failures group by field.
-fn field_pattern(e: &meshspec_formats::Error) -> String {
-    let mut s = String::new();
-    for seg in e.path() {
-        match seg {
-            Seg::Field(n) => {
-                if !s.is_empty() {
-                    s.push('.');
-                }
-                s.push_str(n);
-            }
-            Seg::Index(_) => s.push_str("[]"),
-        }
-    }
-    s
 }
 
 /// Collects the values at `path` (`a[].b`) under `v`.
@@ -152,7 +134,7 @@ fn survey_file(
         Err(e) => {
             let key = (
                 format!("{:?}", e.kind),
-                format!("{}: expected {}", field_pattern(&e), e.expected),
+                format!("{}: expected {}", e.path_pattern(), e.expected),
             );
             note(r.failures.entry(key).or_default(), format!("{name}: {e}"));
         }
@@ -162,7 +144,7 @@ fn survey_file(
                     Some(id) => format!("relation `{id}`"),
                     None => format!("expected {}", rel.expected),
                 };
-                let key = (field_pattern(rel), why);
+                let key = (rel.path_pattern(), why);
                 note(
                     r.relations.entry(key).or_default(),
                     format!("{name}: {rel}"),

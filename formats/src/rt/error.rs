@@ -160,10 +160,28 @@ impl Error {
 
     /// The path as the spec names it: `meshbin.indices[4]`.
     pub fn path_string(&self) -> String {
-        let mut s = String::new();
+        let mut s = self.path_with(|i| i.to_string());
         if let Some(root) = &self.root {
-            s.push_str(root);
+            s = if s.is_empty() {
+                root.to_string()
+            } else {
+                format!("{root}.{s}")
+            };
         }
+        if s.is_empty() {
+            s.push_str("(input)");
+        }
+        s
+    }
+
+    /// The path below the root with element indices left out (`indices[]`), so that errors
+    /// group by field.
+    pub fn path_pattern(&self) -> String {
+        self.path_with(|_| String::new())
+    }
+
+    fn path_with(&self, index: impl Fn(usize) -> String) -> String {
+        let mut s = String::new();
         for seg in self.path() {
             match seg {
                 Seg::Field(name) => {
@@ -174,13 +192,10 @@ impl Error {
                 }
                 Seg::Index(i) => {
                     s.push('[');
-                    s.push_str(&i.to_string());
+                    s.push_str(&index(*i));
                     s.push(']');
                 }
             }
-        }
-        if s.is_empty() {
-            s.push_str("(input)");
         }
         s
     }
