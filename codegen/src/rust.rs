@@ -366,7 +366,13 @@ impl<'a> Gen<'a> {
         let (cond, expected, hexed) = match valid {
             Valid::Eq(e) => (
                 format!("{under_code} == {}", sc.int_of(e)?),
-                format!("{e}"),
+                match (e, &f.ty) {
+                    // A constant written in hex shows as wide as its field, like the value found.
+                    (Expr::Int { value, hex: true }, FieldType::Prim(p)) => {
+                        format!("0x{value:0w$X}", w = usize::from(p.bytes) * 2)
+                    }
+                    _ => format!("{e}"),
+                },
                 hex(e),
             ),
             Valid::Range { min, max } => {
@@ -1164,8 +1170,8 @@ impl<'a> Gen<'a> {
                 doc_lines(&mut self.out, "    ", &d);
                 let _ = writeln!(
                     self.out,
-                    "    pub const {}: &'static str = {};",
-                    format!("REL_{}", r.id.to_ascii_uppercase()),
+                    "    pub const REL_{}: &'static str = {};",
+                    r.id.to_ascii_uppercase(),
                     lit(&r.id)
                 );
             }
@@ -1425,7 +1431,7 @@ pub fn module(spec: &Spec) -> R<String> {
     // Generated expressions keep every parenthesis and binding the spec implies.
     let _ = writeln!(
         g.out,
-        "#![allow(unused_parens, unused_variables, clippy::let_unit_value, clippy::unnecessary_cast, clippy::identity_op, clippy::needless_question_mark, clippy::let_and_return, clippy::nonminimal_bool, clippy::double_parens)]\n"
+        "#![allow(unused_parens, unused_variables, clippy::let_unit_value, clippy::unnecessary_cast, clippy::identity_op, clippy::needless_question_mark, clippy::let_and_return, clippy::nonminimal_bool, clippy::double_parens, clippy::unit_arg)]\n"
     );
     let _ = writeln!(
         g.out,

@@ -51,7 +51,7 @@ fn gltf_file(path: &Path) -> Result<Scene> {
                     any_colour = true;
                     colors.extend(c.into_rgba_f32());
                 }
-                None => colors.extend(std::iter::repeat([1.0; 4]).take(n)),
+                None => colors.extend(std::iter::repeat_n([1.0; 4], n)),
             }
             let indices: Vec<u32> = match reader.read_indices() {
                 Some(i) => i.into_u32().map(|i| i + base).collect(),

@@ -14,7 +14,8 @@
     clippy::needless_question_mark,
     clippy::let_and_return,
     clippy::nonminimal_bool,
-    clippy::double_parens
+    clippy::double_parens,
+    clippy::unit_arg
 )]
 
 const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;

@@ -14,7 +14,8 @@
     clippy::needless_question_mark,
     clippy::let_and_return,
     clippy::nonminimal_bool,
-    clippy::double_parens
+    clippy::double_parens,
+    clippy::unit_arg
 )]
 
 const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
@@ -1380,7 +1381,7 @@ impl crate::rt::Codec for RangedLayout {
                     return Err(crate::rt::Error::new(
                         crate::rt::ErrorKind::Invalid,
                         _at,
-                        "0x645ABB5",
+                        "0x0645ABB5",
                         crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
                     ));
                 }
@@ -1760,7 +1761,7 @@ impl crate::rt::Codec for RangedLayout {
                 return Err(crate::rt::Error::new(
                     crate::rt::ErrorKind::Invalid,
                     _at,
-                    "0x645ABB5",
+                    "0x0645ABB5",
                     crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
                 ));
             }
@@ -1916,7 +1917,7 @@ impl crate::rt::Codec for RangeRecord {
                     return Err(crate::rt::Error::new(
                         crate::rt::ErrorKind::Invalid,
                         _at,
-                        "0x7B19A87",
+                        "0x07B19A87",
                         crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
                     ));
                 }
@@ -2005,7 +2006,7 @@ impl crate::rt::Codec for RangeRecord {
                 return Err(crate::rt::Error::new(
                     crate::rt::ErrorKind::Invalid,
                     _at,
-                    "0x7B19A87",
+                    "0x07B19A87",
                     crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
                 ));
             }
@@ -3878,7 +3879,7 @@ impl crate::rt::Codec for MaterialDescriptor {
                     return Err(crate::rt::Error::new(
                         crate::rt::ErrorKind::Invalid,
                         _at,
-                        "0xB1D34C1",
+                        "0x0B1D34C1",
                         crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
                     ));
                 }
@@ -4007,7 +4008,7 @@ impl crate::rt::Codec for MaterialDescriptor {
                 return Err(crate::rt::Error::new(
                     crate::rt::ErrorKind::Invalid,
                     _at,
-                    "0xB1D34C1",
+                    "0x0B1D34C1",
                     crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
                 ));
             }
