@@ -64,8 +64,27 @@ fn load_dir(root: &Path, dir: &str) -> Result<Vec<model::Spec>, String> {
     Ok(specs)
 }
 
+/// The layouts' specs say what every field is: `doc` on every field (the generator's own
+/// fixtures are exempt).
+fn require_docs(spec: &model::Spec) -> Result<(), String> {
+    for t in &spec.types {
+        for f in &t.fields {
+            if f.doc.as_deref().is_none_or(|d| d.trim().is_empty()) {
+                return Err(format!(
+                    "{}: {}.{}: every field needs a `doc`",
+                    spec.file, t.name, f.id
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
 pub fn outputs(root: &Path) -> Result<BTreeMap<PathBuf, String>, String> {
     let specs = load_dir(root, "spec")?;
+    for s in &specs {
+        require_docs(s)?;
+    }
     let mut layouts = BTreeMap::new();
     for s in &specs {
         for t in &s.types {
