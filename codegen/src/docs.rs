@@ -232,22 +232,11 @@ pub fn page(spec: &Spec) -> R<String> {
         let _ = writeln!(out, "{}.\n", line.join(" · "));
         let _ = writeln!(out, "| Offset | Size | Type | Field | Confidence | Notes |");
         let _ = writeln!(out, "|---|---|---|---|---|---|");
-        let mut offset: Option<u64> = Some(0);
-        let mut bits = 0u64;
-        for f in &t.fields {
-            let here = offset.map(|o| o + bits / 8);
-            if let (Some(doc), Some(h)) = (f.offset.as_ref().and_then(|e| e.literal()), here) {
-                if doc != i128::from(h) {
-                    return Err(format!(
-                        "{}: {}.{}: -offset says {doc}, the fields before it take {h} bytes",
-                        spec.file, t.name, f.id
-                    ));
-                }
-            }
-            let off = match (&f.offset, here) {
+        for (f, at) in t.fields.iter().zip(static_bit_offsets(spec, t)) {
+            let off = match (&f.offset, at) {
                 (Some(e), _) if e.literal().is_none() => e.to_string(),
-                (_, Some(h)) if bits % 8 == 0 => format!("0x{h:X}"),
-                (_, Some(h)) => format!("0x{h:X} bit {}", bits % 8),
+                (_, Some(b)) if b % 8 == 0 => format!("0x{:X}", b / 8),
+                (_, Some(b)) => format!("0x{:X} bit {}", b / 8, b % 8),
                 (Some(e), None) => e.to_string(),
                 (None, None) => "…".into(),
             };
@@ -265,15 +254,6 @@ pub fn page(spec: &Spec) -> R<String> {
                 f.confidence.map(|c| c.word()).unwrap_or(""),
                 cell(&notes(t, f))
             );
-            if let FieldType::Bits(n) = f.ty {
-                bits += u64::from(n);
-                continue;
-            }
-            offset = match (offset, field_size(spec, f).1) {
-                (Some(o), Some(s)) => Some(o + bits / 8 + s),
-                _ => None,
-            };
-            bits = 0;
         }
         if !t.relations.is_empty() {
             let _ = writeln!(out, "\nRelations (checked by `meshspec check`; `--relations warn` reports them as warnings):\n");

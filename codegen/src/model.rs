@@ -964,6 +964,21 @@ fn resolve(spec: &mut Spec) -> R<()> {
             spec.types[ti].fixed_size = fixed;
         }
     }
+    // A documented offset that is a number must be where the fixed fields before it end.
+    for t in &spec.types {
+        for (f, at) in t.fields.iter().zip(static_bit_offsets(spec, t)) {
+            if let (Some(doc), Some(bits)) = (f.offset.as_ref().and_then(|e| e.literal()), at) {
+                if bits % 8 != 0 || doc != i128::from(bits / 8) {
+                    return Err(format!(
+                        "{}.{}: -offset says {doc}, the fields before it take {} bytes",
+                        t.name,
+                        f.id,
+                        bits as f64 / 8.0
+                    ));
+                }
+            }
+        }
+    }
     Ok(())
 }
 
@@ -1100,6 +1115,25 @@ fn type_size(spec: &Spec, t: &Type) -> (u64, Option<u64>) {
         };
     }
     (min + bits / 8, fixed.map(|x| x + bits / 8))
+}
+
+/// Where each field starts inside its type, in bits, when every field before it has a fixed
+/// size (`None` from the first field of variable size on).
+pub fn static_bit_offsets(spec: &Spec, t: &Type) -> Vec<Option<u64>> {
+    let mut out = vec![];
+    let mut at = Some(0u64);
+    for f in &t.fields {
+        out.push(at);
+        let bits = match f.ty {
+            FieldType::Bits(n) => Some(u64::from(n)),
+            _ => field_size(spec, f).1.map(|b| b * 8),
+        };
+        at = match (at, bits) {
+            (Some(a), Some(b)) => Some(a + b),
+            _ => None,
+        };
+    }
+    out
 }
 
 /// Consecutive bit fields, as (first field index, number of fields, total bits).

@@ -1152,6 +1152,33 @@ impl<'a> Gen<'a> {
             let _ = writeln!(self.out, "}}\n");
         }
 
+        // The layout facts hand-written code needs (where a relation's field lies), so that no
+        // offset or size is stated a second time outside the spec.
+        let offsets: Vec<(&Field, u64)> = t
+            .fields
+            .iter()
+            .zip(static_bit_offsets(spec, t))
+            .filter_map(|(f, b)| b.filter(|b| b % 8 == 0).map(|b| (f, b / 8)))
+            .collect();
+        if t.fixed_size.is_some() || !offsets.is_empty() {
+            let _ = writeln!(self.out, "impl {} {{", t.rust);
+            if let Some(n) = t.fixed_size {
+                let _ = writeln!(
+                    self.out,
+                    "    /// The bytes every value of this type takes.\n    pub const FIXED_SIZE: u64 = {n};"
+                );
+            }
+            for (f, at) in offsets {
+                let _ = writeln!(
+                    self.out,
+                    "    /// Where `{}` starts, from the start of the type.\n    pub const OFFSET_{}: u64 = 0x{at:X};",
+                    f.id,
+                    f.id.to_ascii_uppercase()
+                );
+            }
+            let _ = writeln!(self.out, "}}\n");
+        }
+
         // Relations: their ids, for the hand-written checks to name.
         if !t.relations.is_empty() {
             let _ = writeln!(self.out, "impl {} {{", t.rust);

@@ -64,6 +64,15 @@ pub struct Meshbin {
 }
 
 impl Meshbin {
+    /// Where `num_vertices` starts, from the start of the type.
+    pub const OFFSET_NUM_VERTICES: u64 = 0x0;
+    /// Where `num_indices` starts, from the start of the type.
+    pub const OFFSET_NUM_INDICES: u64 = 0x2;
+    /// Where `vertices` starts, from the start of the type.
+    pub const OFFSET_VERTICES: u64 = 0x4;
+}
+
+impl Meshbin {
     /// Every index is below the vertex count: MeshBuilder refuses to build a mesh whose triangle
     /// names a vertex that does not exist ("Triangle 3 refers to a vertex that doesn't exist").
     ///
@@ -262,6 +271,25 @@ pub struct Vertex {
     ///
     /// Documented as “color (fourth byte)”, at offset `15`, Sourced.
     pub a: u8,
+}
+
+impl Vertex {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 16;
+    /// Where `x` starts, from the start of the type.
+    pub const OFFSET_X: u64 = 0x0;
+    /// Where `y` starts, from the start of the type.
+    pub const OFFSET_Y: u64 = 0x4;
+    /// Where `z` starts, from the start of the type.
+    pub const OFFSET_Z: u64 = 0x8;
+    /// Where `r` starts, from the start of the type.
+    pub const OFFSET_R: u64 = 0xC;
+    /// Where `g` starts, from the start of the type.
+    pub const OFFSET_G: u64 = 0xD;
+    /// Where `b` starts, from the start of the type.
+    pub const OFFSET_B: u64 = 0xE;
+    /// Where `a` starts, from the start of the type.
+    pub const OFFSET_A: u64 = 0xF;
 }
 
 impl crate::rt::pod::Block for Vertex {

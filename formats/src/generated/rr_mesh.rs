@@ -191,6 +191,25 @@ pub struct RrMesh {
     pub compiled: CompiledMesh,
 }
 
+impl RrMesh {
+    /// Where `managed_object` starts, from the start of the type.
+    pub const OFFSET_MANAGED_OBJECT: u64 = 0x0;
+    /// Where `descriptor_mask` starts, from the start of the type.
+    pub const OFFSET_DESCRIPTOR_MASK: u64 = 0x1;
+    /// Where `generated` starts, from the start of the type.
+    pub const OFFSET_GENERATED: u64 = 0x2;
+    /// Where `vertex_stride` starts, from the start of the type.
+    pub const OFFSET_VERTEX_STRIDE: u64 = 0x3;
+    /// Where `max_culling_distance` starts, from the start of the type.
+    pub const OFFSET_MAX_CULLING_DISTANCE: u64 = 0x4;
+    /// Where `unknown_0x8` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X8: u64 = 0x8;
+    /// Where `num_bones` starts, from the start of the type.
+    pub const OFFSET_NUM_BONES: u64 = 0x10;
+    /// Where `bones` starts, from the start of the type.
+    pub const OFFSET_BONES: u64 = 0x14;
+}
+
 impl crate::rt::Codec for RrMesh {
     type Args = ();
     const MIN_SIZE: u64 = 146;
@@ -556,6 +575,19 @@ pub struct CompiledMesh {
     ///
     /// at offset `17`, Proven (29,174 split meshes (ranged, from M+17); 1,170 multi-mesh bodies (inline, MeshData from M+13)).
     pub body: CompiledMeshBody,
+}
+
+impl CompiledMesh {
+    /// Where `marker` starts, from the start of the type.
+    pub const OFFSET_MARKER: u64 = 0x0;
+    /// Where `layout_selector` starts, from the start of the type.
+    pub const OFFSET_LAYOUT_SELECTOR: u64 = 0x4;
+    /// Where `stored_prefix` starts, from the start of the type.
+    pub const OFFSET_STORED_PREFIX: u64 = 0x5;
+    /// Where `layout_class` starts, from the start of the type.
+    pub const OFFSET_LAYOUT_CLASS: u64 = 0xD;
+    /// Where `body` starts, from the start of the type.
+    pub const OFFSET_BODY: u64 = 0x11;
 }
 
 impl CompiledMesh {
@@ -1023,6 +1055,29 @@ pub struct RangedLayout {
     ///
     /// Documented as “material list”, Proven (split census).
     pub materials: MaterialList,
+}
+
+impl RangedLayout {
+    /// Where `unknown_0x0` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X0: u64 = 0x0;
+    /// Where `vertex_format` starts, from the start of the type.
+    pub const OFFSET_VERTEX_FORMAT: u64 = 0x4;
+    /// Where `strides` starts, from the start of the type.
+    pub const OFFSET_STRIDES: u64 = 0x5;
+    /// Where `unknown_0x11` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X11: u64 = 0x11;
+    /// Where `centre` starts, from the start of the type.
+    pub const OFFSET_CENTRE: u64 = 0x15;
+    /// Where `half_extent` starts, from the start of the type.
+    pub const OFFSET_HALF_EXTENT: u64 = 0x21;
+    /// Where `unknown_0x2d` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X2D: u64 = 0x2D;
+    /// Where `num_ranges` starts, from the start of the type.
+    pub const OFFSET_NUM_RANGES: u64 = 0x2E;
+    /// Where `unknown_0x32` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X32: u64 = 0x32;
+    /// Where `ranges` starts, from the start of the type.
+    pub const OFFSET_RANGES: u64 = 0x3A;
 }
 
 impl RangedLayout {
@@ -1898,6 +1953,21 @@ pub struct RangeRecord {
     pub unknown_0x10: ::std::option::Option<::std::vec::Vec<u8>>,
 }
 
+impl RangeRecord {
+    /// Where `marker` starts, from the start of the type.
+    pub const OFFSET_MARKER: u64 = 0x0;
+    /// Where `unknown_0x4` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X4: u64 = 0x4;
+    /// Where `unknown_0x5` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X5: u64 = 0x5;
+    /// Where `first_index` starts, from the start of the type.
+    pub const OFFSET_FIRST_INDEX: u64 = 0x8;
+    /// Where `vertex_base` starts, from the start of the type.
+    pub const OFFSET_VERTEX_BASE: u64 = 0xC;
+    /// Where `unknown_0x10` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X10: u64 = 0x10;
+}
+
 impl crate::rt::Codec for RangeRecord {
     type Args = (u8,);
     const MIN_SIZE: u64 = 16;
@@ -2130,6 +2200,11 @@ pub struct IndexData {
     pub other_width: ::std::option::Option<::std::vec::Vec<u8>>,
 }
 
+impl IndexData {
+    /// Where `u16_indices` starts, from the start of the type.
+    pub const OFFSET_U16_INDICES: u64 = 0x0;
+}
+
 impl crate::rt::Codec for IndexData {
     type Args = (u8,);
     const MIN_SIZE: u64 = 0;
@@ -2349,6 +2424,11 @@ pub struct PrimitiveDescBlock {
     pub records: ::std::vec::Vec<PrimitiveDesc>,
 }
 
+impl PrimitiveDescBlock {
+    /// Where `records` starts, from the start of the type.
+    pub const OFFSET_RECORDS: u64 = 0x0;
+}
+
 impl crate::rt::Codec for PrimitiveDescBlock {
     type Args = ();
     const MIN_SIZE: u64 = 0;
@@ -2459,6 +2539,21 @@ pub struct PrimitiveDesc {
     ///
     /// Documented as “first index”, at offset `28`, Observed (equals the range's first index on 2,617 of 2,617 checked).
     pub first_index: u32,
+}
+
+impl PrimitiveDesc {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 32;
+    /// Where `centre` starts, from the start of the type.
+    pub const OFFSET_CENTRE: u64 = 0x0;
+    /// Where `half_extent` starts, from the start of the type.
+    pub const OFFSET_HALF_EXTENT: u64 = 0xC;
+    /// Where `primitive_type` starts, from the start of the type.
+    pub const OFFSET_PRIMITIVE_TYPE: u64 = 0x18;
+    /// Where `num_indices` starts, from the start of the type.
+    pub const OFFSET_NUM_INDICES: u64 = 0x19;
+    /// Where `first_index` starts, from the start of the type.
+    pub const OFFSET_FIRST_INDEX: u64 = 0x1C;
 }
 
 impl crate::rt::Codec for PrimitiveDesc {
@@ -2681,6 +2776,11 @@ pub struct InlineLayout {
     ///
     /// Documented as “material list”, Proven (inline multi-mesh census).
     pub materials: MaterialList,
+}
+
+impl InlineLayout {
+    /// Where `mesh_data` starts, from the start of the type.
+    pub const OFFSET_MESH_DATA: u64 = 0x0;
 }
 
 impl InlineLayout {
@@ -3035,6 +3135,21 @@ pub struct MeshData {
 }
 
 impl MeshData {
+    /// Where `index_width` starts, from the start of the type.
+    pub const OFFSET_INDEX_WIDTH: u64 = 0x0;
+    /// Where `vertex_format` starts, from the start of the type.
+    pub const OFFSET_VERTEX_FORMAT: u64 = 0x1;
+    /// Where `strides` starts, from the start of the type.
+    pub const OFFSET_STRIDES: u64 = 0x2;
+    /// Where `bones_per_vertex` starts, from the start of the type.
+    pub const OFFSET_BONES_PER_VERTEX: u64 = 0x5;
+    /// Where `num_objects` starts, from the start of the type.
+    pub const OFFSET_NUM_OBJECTS: u64 = 0x6;
+    /// Where `objects` starts, from the start of the type.
+    pub const OFFSET_OBJECTS: u64 = 0xA;
+}
+
+impl MeshData {
     /// The strides are those of the vertex format table for a known format (as for the
     /// ranged header).
     ///
@@ -3272,6 +3387,27 @@ pub struct MeshPrimitive {
     ///
     /// Documented as “stored word”, at offset `32`, Unknown (1 in all 2,732 records).
     pub unknown_0x20: u32,
+}
+
+impl MeshPrimitive {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 36;
+    /// Where `unknown_0x0` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X0: u64 = 0x0;
+    /// Where `marker` starts, from the start of the type.
+    pub const OFFSET_MARKER: u64 = 0x8;
+    /// Where `vertex_base` starts, from the start of the type.
+    pub const OFFSET_VERTEX_BASE: u64 = 0xC;
+    /// Where `unknown_0x10` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X10: u64 = 0x10;
+    /// Where `num_vertices` starts, from the start of the type.
+    pub const OFFSET_NUM_VERTICES: u64 = 0x14;
+    /// Where `first_index` starts, from the start of the type.
+    pub const OFFSET_FIRST_INDEX: u64 = 0x18;
+    /// Where `num_triangles` starts, from the start of the type.
+    pub const OFFSET_NUM_TRIANGLES: u64 = 0x1C;
+    /// Where `unknown_0x20` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X20: u64 = 0x20;
 }
 
 impl crate::rt::pod::Block for MeshPrimitive {
@@ -3543,6 +3679,15 @@ pub struct MaterialList {
     ///
     /// Documented as “20-byte trailer”, Proven.
     pub trailer: MaterialTrailer,
+}
+
+impl MaterialList {
+    /// Where `num_descriptors` starts, from the start of the type.
+    pub const OFFSET_NUM_DESCRIPTORS: u64 = 0x0;
+    /// Where `unknown_after_count` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_AFTER_COUNT: u64 = 0x4;
+    /// Where `descriptors` starts, from the start of the type.
+    pub const OFFSET_DESCRIPTORS: u64 = 0xC;
 }
 
 impl MaterialList {
@@ -3858,6 +4003,23 @@ pub struct MaterialDescriptor {
     /// Documented as “final bytes”, Observed (zero on every descriptor but the last).
     #[serde(with = "crate::rt::serde_as::hex_opt")]
     pub final_bytes: ::std::option::Option<::std::vec::Vec<u8>>,
+}
+
+impl MaterialDescriptor {
+    /// Where `marker` starts, from the start of the type.
+    pub const OFFSET_MARKER: u64 = 0x0;
+    /// Where `unknown_0x4` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X4: u64 = 0x4;
+    /// Where `unknown_0x8` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X8: u64 = 0x8;
+    /// Where `vertex_count` starts, from the start of the type.
+    pub const OFFSET_VERTEX_COUNT: u64 = 0x9;
+    /// Where `unknown_0xb` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0XB: u64 = 0xB;
+    /// Where `material` starts, from the start of the type.
+    pub const OFFSET_MATERIAL: u64 = 0xC;
+    /// Where `platform_version` starts, from the start of the type.
+    pub const OFFSET_PLATFORM_VERSION: u64 = 0x14;
 }
 
 impl crate::rt::Codec for MaterialDescriptor {
@@ -4215,6 +4377,23 @@ pub struct MaterialGroup {
     pub unknown_0x19: ::std::vec::Vec<u8>,
 }
 
+impl MaterialGroup {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 31;
+    /// Where `marker` starts, from the start of the type.
+    pub const OFFSET_MARKER: u64 = 0x0;
+    /// Where `unknown_0x4` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X4: u64 = 0x4;
+    /// Where `object_reference` starts, from the start of the type.
+    pub const OFFSET_OBJECT_REFERENCE: u64 = 0x8;
+    /// Where `unknown_0x10` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X10: u64 = 0x10;
+    /// Where `object_handle` starts, from the start of the type.
+    pub const OFFSET_OBJECT_HANDLE: u64 = 0x11;
+    /// Where `unknown_0x19` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X19: u64 = 0x19;
+}
+
 impl crate::rt::Codec for MaterialGroup {
     type Args = ();
     const MIN_SIZE: u64 = 31;
@@ -4411,6 +4590,15 @@ pub struct MaterialTrailer {
     pub user_category: u32,
 }
 
+impl MaterialTrailer {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 20;
+    /// Where `mesh_bools` starts, from the start of the type.
+    pub const OFFSET_MESH_BOOLS: u64 = 0x0;
+    /// Where `user_category` starts, from the start of the type.
+    pub const OFFSET_USER_CATEGORY: u64 = 0x10;
+}
+
 impl crate::rt::Codec for MaterialTrailer {
     type Args = ();
     const MIN_SIZE: u64 = 20;
@@ -4518,6 +4706,17 @@ pub struct Float3 {
     /// z.
     #[serde(with = "crate::rt::serde_as::float")]
     pub z: f32,
+}
+
+impl Float3 {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 12;
+    /// Where `x` starts, from the start of the type.
+    pub const OFFSET_X: u64 = 0x0;
+    /// Where `y` starts, from the start of the type.
+    pub const OFFSET_Y: u64 = 0x4;
+    /// Where `z` starts, from the start of the type.
+    pub const OFFSET_Z: u64 = 0x8;
 }
 
 impl crate::rt::pod::Block for Float3 {

@@ -122,6 +122,23 @@ pub struct SwsMesh {
 }
 
 impl SwsMesh {
+    /// Where `managed` starts, from the start of the type.
+    pub const OFFSET_MANAGED: u64 = 0x0;
+    /// Where `id` starts, from the start of the type.
+    pub const OFFSET_ID: u64 = 0x1;
+    /// Where `class` starts, from the start of the type.
+    pub const OFFSET_CLASS: u64 = 0x5;
+    /// Where `category` starts, from the start of the type.
+    pub const OFFSET_CATEGORY: u64 = 0x9;
+    /// Where `generated` starts, from the start of the type.
+    pub const OFFSET_GENERATED: u64 = 0xD;
+    /// Where `num_submeshes` starts, from the start of the type.
+    pub const OFFSET_NUM_SUBMESHES: u64 = 0xE;
+    /// Where `submeshes` starts, from the start of the type.
+    pub const OFFSET_SUBMESHES: u64 = 0x12;
+}
+
+impl SwsMesh {
     /// The data length L is the length of what Data holds (48 + V(s + 1) + I + 24(A + B) + 40A
     /// bytes). Data is read as a part of exactly L bytes that the compiled mesh must fill, so the
     /// reader itself refuses a file that breaks this (at `data`), even with `--relations warn`:
@@ -831,6 +848,13 @@ pub struct InlineSubmesh {
     pub submesh: Submesh,
 }
 
+impl InlineSubmesh {
+    /// Where `tag` starts, from the start of the type.
+    pub const OFFSET_TAG: u64 = 0x0;
+    /// Where `submesh` starts, from the start of the type.
+    pub const OFFSET_SUBMESH: u64 = 0x1;
+}
+
 impl crate::rt::Codec for InlineSubmesh {
     type Args = ();
     const MIN_SIZE: u64 = 102;
@@ -957,6 +981,19 @@ pub struct MeshBone {
     /// Documented as “matrix”, at offset `12`, Unknown.
     #[serde(with = "crate::rt::serde_as::float_vec")]
     pub matrix: ::std::vec::Vec<f32>,
+}
+
+impl MeshBone {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 76;
+    /// Where `id` starts, from the start of the type.
+    pub const OFFSET_ID: u64 = 0x0;
+    /// Where `class` starts, from the start of the type.
+    pub const OFFSET_CLASS: u64 = 0x4;
+    /// Where `name_hash` starts, from the start of the type.
+    pub const OFFSET_NAME_HASH: u64 = 0x8;
+    /// Where `matrix` starts, from the start of the type.
+    pub const OFFSET_MATRIX: u64 = 0xC;
 }
 
 impl crate::rt::Codec for MeshBone {
@@ -1223,6 +1260,35 @@ pub struct CompiledMesh {
     ///
     /// Documented as “palettes”, at offset `48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)`, Proven (all 16,149 meshes of the install).
     pub palettes: PaletteBlock,
+}
+
+impl CompiledMesh {
+    /// Where `version` starts, from the start of the type.
+    pub const OFFSET_VERSION: u64 = 0x0;
+    /// Where `num_extra_streams` starts, from the start of the type.
+    pub const OFFSET_NUM_EXTRA_STREAMS: u64 = 0x4;
+    /// Where `stride` starts, from the start of the type.
+    pub const OFFSET_STRIDE: u64 = 0x8;
+    /// Where `len_vertex_stream` starts, from the start of the type.
+    pub const OFFSET_LEN_VERTEX_STREAM: u64 = 0xC;
+    /// Where `stride_all_streams` starts, from the start of the type.
+    pub const OFFSET_STRIDE_ALL_STREAMS: u64 = 0x10;
+    /// Where `len_all_streams` starts, from the start of the type.
+    pub const OFFSET_LEN_ALL_STREAMS: u64 = 0x14;
+    /// Where `len_indices` starts, from the start of the type.
+    pub const OFFSET_LEN_INDICES: u64 = 0x18;
+    /// Where `unknown_0x1c` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X1C: u64 = 0x1C;
+    /// Where `flags` starts, from the start of the type.
+    pub const OFFSET_FLAGS: u64 = 0x20;
+    /// Where `num_ranges_a` starts, from the start of the type.
+    pub const OFFSET_NUM_RANGES_A: u64 = 0x24;
+    /// Where `num_ranges_b` starts, from the start of the type.
+    pub const OFFSET_NUM_RANGES_B: u64 = 0x28;
+    /// Where `total` starts, from the start of the type.
+    pub const OFFSET_TOTAL: u64 = 0x2C;
+    /// Where `vertex_streams` starts, from the start of the type.
+    pub const OFFSET_VERTEX_STREAMS: u64 = 0x30;
 }
 
 impl CompiledMesh {
@@ -1817,6 +1883,11 @@ pub struct VertexStream {
     pub vertices: ::std::vec::Vec<::std::vec::Vec<u8>>,
 }
 
+impl VertexStream {
+    /// Where `vertices` starts, from the start of the type.
+    pub const OFFSET_VERTICES: u64 = 0x0;
+}
+
 impl crate::rt::Codec for VertexStream {
     type Args = (u32,);
     const MIN_SIZE: u64 = 0;
@@ -1913,6 +1984,11 @@ pub struct IndexBuffer {
     ///
     /// Proven.
     pub items: ::std::vec::Vec<u16>,
+}
+
+impl IndexBuffer {
+    /// Where `items` starts, from the start of the type.
+    pub const OFFSET_ITEMS: u64 = 0x0;
 }
 
 impl crate::rt::Codec for IndexBuffer {
@@ -2023,6 +2099,23 @@ pub struct DrawRange {
     ///
     /// Documented as “unknown”, at offset `20`, Unknown (values vary without pattern; not passed to the draw).
     pub unknown_0x14: u32,
+}
+
+impl DrawRange {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 24;
+    /// Where `primitive_type` starts, from the start of the type.
+    pub const OFFSET_PRIMITIVE_TYPE: u64 = 0x0;
+    /// Where `first_vertex` starts, from the start of the type.
+    pub const OFFSET_FIRST_VERTEX: u64 = 0x4;
+    /// Where `vertex_count` starts, from the start of the type.
+    pub const OFFSET_VERTEX_COUNT: u64 = 0x8;
+    /// Where `first_index` starts, from the start of the type.
+    pub const OFFSET_FIRST_INDEX: u64 = 0xC;
+    /// Where `triangle_count` starts, from the start of the type.
+    pub const OFFSET_TRIANGLE_COUNT: u64 = 0x10;
+    /// Where `unknown_0x14` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X14: u64 = 0x14;
 }
 
 impl crate::rt::pod::Block for DrawRange {
@@ -2243,6 +2336,11 @@ pub struct PaletteBlock {
     pub rest: ::std::vec::Vec<u8>,
 }
 
+impl PaletteBlock {
+    /// Where `palettes` starts, from the start of the type.
+    pub const OFFSET_PALETTES: u64 = 0x0;
+}
+
 impl crate::rt::Codec for PaletteBlock {
     type Args = (u32,);
     const MIN_SIZE: u64 = 0;
@@ -2380,6 +2478,21 @@ pub struct Palette {
     ///
     /// Documented as “bones”, at offset `7`, Inferred (all below the bone count).
     pub bones: ::std::vec::Vec<u8>,
+}
+
+impl Palette {
+    /// Where `marker` starts, from the start of the type.
+    pub const OFFSET_MARKER: u64 = 0x0;
+    /// Where `version` starts, from the start of the type.
+    pub const OFFSET_VERSION: u64 = 0x1;
+    /// Where `num_bones` starts, from the start of the type.
+    pub const OFFSET_NUM_BONES: u64 = 0x2;
+    /// Where `unknown_0x3` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X3: u64 = 0x3;
+    /// Where `vertex_count` starts, from the start of the type.
+    pub const OFFSET_VERTEX_COUNT: u64 = 0x5;
+    /// Where `bones` starts, from the start of the type.
+    pub const OFFSET_BONES: u64 = 0x7;
 }
 
 impl crate::rt::Codec for Palette {
@@ -2728,6 +2841,19 @@ pub struct Submesh {
     ///
     /// Documented as “unknown”, Unknown (0 on 580 of 698 SubMeshes, hash-like values on the rest).
     pub unknown_last: u32,
+}
+
+impl Submesh {
+    /// Where `managed` starts, from the start of the type.
+    pub const OFFSET_MANAGED: u64 = 0x0;
+    /// Where `id` starts, from the start of the type.
+    pub const OFFSET_ID: u64 = 0x1;
+    /// Where `class` starts, from the start of the type.
+    pub const OFFSET_CLASS: u64 = 0x5;
+    /// Where `unknown_0x9` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X9: u64 = 0x9;
+    /// Where `indices` starts, from the start of the type.
+    pub const OFFSET_INDICES: u64 = 0xD;
 }
 
 impl Submesh {
@@ -3411,6 +3537,13 @@ pub struct SubmeshPointer {
     pub submesh: ::std::option::Option<::std::boxed::Box<Submesh>>,
 }
 
+impl SubmeshPointer {
+    /// Where `tag` starts, from the start of the type.
+    pub const OFFSET_TAG: u64 = 0x0;
+    /// Where `submesh` starts, from the start of the type.
+    pub const OFFSET_SUBMESH: u64 = 0x1;
+}
+
 impl crate::rt::Codec for SubmeshPointer {
     type Args = ();
     const MIN_SIZE: u64 = 1;
@@ -3568,6 +3701,19 @@ pub struct UvChannel {
     ///
     /// Documented as “source”, at offset `17 + 8 * uvs.items.size`, Unknown.
     pub source: U32Run,
+}
+
+impl UvChannel {
+    /// Where `id` starts, from the start of the type.
+    pub const OFFSET_ID: u64 = 0x0;
+    /// Where `class` starts, from the start of the type.
+    pub const OFFSET_CLASS: u64 = 0x4;
+    /// Where `unknown_0x8` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X8: u64 = 0x8;
+    /// Where `unknown_0xc` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0XC: u64 = 0xC;
+    /// Where `uvs` starts, from the start of the type.
+    pub const OFFSET_UVS: u64 = 0xD;
 }
 
 impl crate::rt::Codec for UvChannel {
@@ -3805,6 +3951,17 @@ pub struct MorphChannel {
     pub uvs: Float2Run,
 }
 
+impl MorphChannel {
+    /// Where `id` starts, from the start of the type.
+    pub const OFFSET_ID: u64 = 0x0;
+    /// Where `class` starts, from the start of the type.
+    pub const OFFSET_CLASS: u64 = 0x4;
+    /// Where `unknown_0x8` starts, from the start of the type.
+    pub const OFFSET_UNKNOWN_0X8: u64 = 0x8;
+    /// Where `positions` starts, from the start of the type.
+    pub const OFFSET_POSITIONS: u64 = 0xC;
+}
+
 impl crate::rt::Codec for MorphChannel {
     type Args = ();
     const MIN_SIZE: u64 = 24;
@@ -4030,6 +4187,13 @@ pub struct U8Run {
     pub items: ::std::vec::Vec<u8>,
 }
 
+impl U8Run {
+    /// Where `num_items` starts, from the start of the type.
+    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    /// Where `items` starts, from the start of the type.
+    pub const OFFSET_ITEMS: u64 = 0x4;
+}
+
 impl crate::rt::Codec for U8Run {
     type Args = ();
     const MIN_SIZE: u64 = 4;
@@ -4127,6 +4291,13 @@ pub struct U16Run {
     pub num_items: u32,
     /// The values.
     pub items: ::std::vec::Vec<u16>,
+}
+
+impl U16Run {
+    /// Where `num_items` starts, from the start of the type.
+    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    /// Where `items` starts, from the start of the type.
+    pub const OFFSET_ITEMS: u64 = 0x4;
 }
 
 impl crate::rt::Codec for U16Run {
@@ -4228,6 +4399,13 @@ pub struct U32Run {
     pub items: ::std::vec::Vec<u32>,
 }
 
+impl U32Run {
+    /// Where `num_items` starts, from the start of the type.
+    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    /// Where `items` starts, from the start of the type.
+    pub const OFFSET_ITEMS: u64 = 0x4;
+}
+
 impl crate::rt::Codec for U32Run {
     type Args = ();
     const MIN_SIZE: u64 = 4;
@@ -4325,6 +4503,13 @@ pub struct Float2Run {
     pub num_items: u32,
     /// The values.
     pub items: ::std::vec::Vec<Float2>,
+}
+
+impl Float2Run {
+    /// Where `num_items` starts, from the start of the type.
+    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    /// Where `items` starts, from the start of the type.
+    pub const OFFSET_ITEMS: u64 = 0x4;
 }
 
 impl crate::rt::Codec for Float2Run {
@@ -4426,6 +4611,13 @@ pub struct Float3Run {
     pub items: ::std::vec::Vec<Float3>,
 }
 
+impl Float3Run {
+    /// Where `num_items` starts, from the start of the type.
+    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    /// Where `items` starts, from the start of the type.
+    pub const OFFSET_ITEMS: u64 = 0x4;
+}
+
 impl crate::rt::Codec for Float3Run {
     type Args = ();
     const MIN_SIZE: u64 = 4;
@@ -4523,6 +4715,13 @@ pub struct UvChannelRun {
     pub num_items: u32,
     /// The channels.
     pub items: ::std::vec::Vec<UvChannel>,
+}
+
+impl UvChannelRun {
+    /// Where `num_items` starts, from the start of the type.
+    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    /// Where `items` starts, from the start of the type.
+    pub const OFFSET_ITEMS: u64 = 0x4;
 }
 
 impl crate::rt::Codec for UvChannelRun {
@@ -4640,6 +4839,13 @@ pub struct MorphChannelRun {
     pub items: ::std::vec::Vec<MorphChannel>,
 }
 
+impl MorphChannelRun {
+    /// Where `num_items` starts, from the start of the type.
+    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    /// Where `items` starts, from the start of the type.
+    pub const OFFSET_ITEMS: u64 = 0x4;
+}
+
 impl crate::rt::Codec for MorphChannelRun {
     type Args = ();
     const MIN_SIZE: u64 = 4;
@@ -4754,6 +4960,15 @@ pub struct Float2 {
     pub v: f32,
 }
 
+impl Float2 {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 8;
+    /// Where `u` starts, from the start of the type.
+    pub const OFFSET_U: u64 = 0x0;
+    /// Where `v` starts, from the start of the type.
+    pub const OFFSET_V: u64 = 0x4;
+}
+
 impl crate::rt::pod::Block for Float2 {
     const SIZE: usize = 8;
     fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
@@ -4862,6 +5077,17 @@ pub struct Float3 {
     /// The third value.
     #[serde(with = "crate::rt::serde_as::float")]
     pub z: f32,
+}
+
+impl Float3 {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 12;
+    /// Where `x` starts, from the start of the type.
+    pub const OFFSET_X: u64 = 0x0;
+    /// Where `y` starts, from the start of the type.
+    pub const OFFSET_Y: u64 = 0x4;
+    /// Where `z` starts, from the start of the type.
+    pub const OFFSET_Z: u64 = 0x8;
 }
 
 impl crate::rt::pod::Block for Float3 {

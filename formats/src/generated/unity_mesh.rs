@@ -334,6 +334,11 @@ pub struct UnityMesh {
 }
 
 impl UnityMesh {
+    /// Where `name` starts, from the start of the type.
+    pub const OFFSET_NAME: u64 = 0x0;
+}
+
+impl UnityMesh {
     /// Each channel with a non-zero dimension names a stream; a stream's stride is the sum of its
     /// channels' sizes (component size x (dimension & 0xF)), the streams follow each other from the
     /// start of the vertex data, each starting on a 16-byte boundary, and the vertex data (inline,
@@ -1434,6 +1439,13 @@ pub struct AlignedString {
     pub pad: ::std::vec::Vec<u8>,
 }
 
+impl AlignedString {
+    /// Where `len_value` starts, from the start of the type.
+    pub const OFFSET_LEN_VALUE: u64 = 0x0;
+    /// Where `value` starts, from the start of the type.
+    pub const OFFSET_VALUE: u64 = 0x4;
+}
+
 impl crate::rt::Codec for AlignedString {
     type Args = ();
     const MIN_SIZE: u64 = 4;
@@ -1592,6 +1604,13 @@ pub struct AlignedBytes {
     pub pad: ::std::vec::Vec<u8>,
 }
 
+impl AlignedBytes {
+    /// Where `len_data` starts, from the start of the type.
+    pub const OFFSET_LEN_DATA: u64 = 0x0;
+    /// Where `data` starts, from the start of the type.
+    pub const OFFSET_DATA: u64 = 0x4;
+}
+
 impl crate::rt::Codec for AlignedBytes {
     type Args = ();
     const MIN_SIZE: u64 = 4;
@@ -1745,6 +1764,17 @@ pub struct Vector3f {
     pub z: f32,
 }
 
+impl Vector3f {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 12;
+    /// Where `x` starts, from the start of the type.
+    pub const OFFSET_X: u64 = 0x0;
+    /// Where `y` starts, from the start of the type.
+    pub const OFFSET_Y: u64 = 0x4;
+    /// Where `z` starts, from the start of the type.
+    pub const OFFSET_Z: u64 = 0x8;
+}
+
 impl crate::rt::pod::Block for Vector3f {
     const SIZE: usize = 12;
     fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
@@ -1863,6 +1893,15 @@ pub struct Aabb {
     pub extent: Vector3f,
 }
 
+impl Aabb {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 24;
+    /// Where `center` starts, from the start of the type.
+    pub const OFFSET_CENTER: u64 = 0x0;
+    /// Where `extent` starts, from the start of the type.
+    pub const OFFSET_EXTENT: u64 = 0xC;
+}
+
 impl crate::rt::Codec for Aabb {
     type Args = ();
     const MIN_SIZE: u64 = 24;
@@ -1959,6 +1998,15 @@ pub struct MinMaxAabb {
     ///
     /// Documented as “m_Max”, Observed.
     pub max: Vector3f,
+}
+
+impl MinMaxAabb {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 24;
+    /// Where `min` starts, from the start of the type.
+    pub const OFFSET_MIN: u64 = 0x0;
+    /// Where `max` starts, from the start of the type.
+    pub const OFFSET_MAX: u64 = 0xC;
 }
 
 impl crate::rt::Codec for MinMaxAabb {
@@ -2060,6 +2108,13 @@ pub struct MinMaxAabbVector {
     ///
     /// Documented as “Array.data”, Observed.
     pub items: ::std::vec::Vec<MinMaxAabb>,
+}
+
+impl MinMaxAabbVector {
+    /// Where `num_items` starts, from the start of the type.
+    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    /// Where `items` starts, from the start of the type.
+    pub const OFFSET_ITEMS: u64 = 0x4;
 }
 
 impl crate::rt::Codec for MinMaxAabbVector {
@@ -2175,6 +2230,13 @@ pub struct Matrix4x4f {
     pub e: ::std::vec::Vec<f32>,
 }
 
+impl Matrix4x4f {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 64;
+    /// Where `e` starts, from the start of the type.
+    pub const OFFSET_E: u64 = 0x0;
+}
+
 impl crate::rt::Codec for Matrix4x4f {
     type Args = ();
     const MIN_SIZE: u64 = 64;
@@ -2278,6 +2340,17 @@ pub struct SubMesh {
     ///
     /// Documented as “localAABB”, Observed.
     pub local_aabb: Aabb,
+}
+
+impl SubMesh {
+    /// Where `first_byte` starts, from the start of the type.
+    pub const OFFSET_FIRST_BYTE: u64 = 0x0;
+    /// Where `index_count` starts, from the start of the type.
+    pub const OFFSET_INDEX_COUNT: u64 = 0x4;
+    /// Where `topology` starts, from the start of the type.
+    pub const OFFSET_TOPOLOGY: u64 = 0x8;
+    /// Where `base_vertex` starts, from the start of the type.
+    pub const OFFSET_BASE_VERTEX: u64 = 0xC;
 }
 
 impl crate::rt::Codec for SubMesh {
@@ -2525,6 +2598,13 @@ pub struct BlendShapeData {
     /// Documented as “fullWeights”, Observed (seed 002 (0 to 100 for a full shape)).
     #[serde(with = "crate::rt::serde_as::float_vec")]
     pub full_weights: ::std::vec::Vec<f32>,
+}
+
+impl BlendShapeData {
+    /// Where `num_vertices` starts, from the start of the type.
+    pub const OFFSET_NUM_VERTICES: u64 = 0x0;
+    /// Where `vertices` starts, from the start of the type.
+    pub const OFFSET_VERTICES: u64 = 0x4;
 }
 
 impl crate::rt::Codec for BlendShapeData {
@@ -2777,6 +2857,19 @@ pub struct BlendShapeVertex {
     pub index: u32,
 }
 
+impl BlendShapeVertex {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 40;
+    /// Where `vertex` starts, from the start of the type.
+    pub const OFFSET_VERTEX: u64 = 0x0;
+    /// Where `normal` starts, from the start of the type.
+    pub const OFFSET_NORMAL: u64 = 0xC;
+    /// Where `tangent` starts, from the start of the type.
+    pub const OFFSET_TANGENT: u64 = 0x18;
+    /// Where `index` starts, from the start of the type.
+    pub const OFFSET_INDEX: u64 = 0x24;
+}
+
 impl crate::rt::Codec for BlendShapeVertex {
     type Args = ();
     const MIN_SIZE: u64 = 40;
@@ -2922,6 +3015,21 @@ pub struct MeshBlendShape {
     /// Documented as “(alignment after hasTangents)”, Sourced (the type tree's align flag on hasTangents; no corpus mesh has blend shapes).
     #[serde(with = "crate::rt::serde_as::hex")]
     pub pad: ::std::vec::Vec<u8>,
+}
+
+impl MeshBlendShape {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 12;
+    /// Where `first_vertex` starts, from the start of the type.
+    pub const OFFSET_FIRST_VERTEX: u64 = 0x0;
+    /// Where `vertex_count` starts, from the start of the type.
+    pub const OFFSET_VERTEX_COUNT: u64 = 0x4;
+    /// Where `has_normals` starts, from the start of the type.
+    pub const OFFSET_HAS_NORMALS: u64 = 0x8;
+    /// Where `has_tangents` starts, from the start of the type.
+    pub const OFFSET_HAS_TANGENTS: u64 = 0x9;
+    /// Where `pad` starts, from the start of the type.
+    pub const OFFSET_PAD: u64 = 0xA;
 }
 
 impl crate::rt::Codec for MeshBlendShape {
@@ -3082,6 +3190,11 @@ pub struct MeshBlendShapeChannel {
     pub frame_count: i32,
 }
 
+impl MeshBlendShapeChannel {
+    /// Where `name` starts, from the start of the type.
+    pub const OFFSET_NAME: u64 = 0x0;
+}
+
 impl crate::rt::Codec for MeshBlendShapeChannel {
     type Args = ();
     const MIN_SIZE: u64 = 16;
@@ -3221,6 +3334,13 @@ pub struct VariableBoneCountWeights {
     pub data: ::std::vec::Vec<u32>,
 }
 
+impl VariableBoneCountWeights {
+    /// Where `num_data` starts, from the start of the type.
+    pub const OFFSET_NUM_DATA: u64 = 0x0;
+    /// Where `data` starts, from the start of the type.
+    pub const OFFSET_DATA: u64 = 0x4;
+}
+
 impl crate::rt::Codec for VariableBoneCountWeights {
     type Args = ();
     const MIN_SIZE: u64 = 4;
@@ -3317,6 +3437,15 @@ pub struct BoneWeights4 {
     ///
     /// Documented as “boneIndex[0] .. boneIndex[3]”, Sourced.
     pub bone_indices: ::std::vec::Vec<i32>,
+}
+
+impl BoneWeights4 {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 32;
+    /// Where `weights` starts, from the start of the type.
+    pub const OFFSET_WEIGHTS: u64 = 0x0;
+    /// Where `bone_indices` starts, from the start of the type.
+    pub const OFFSET_BONE_INDICES: u64 = 0x10;
 }
 
 impl crate::rt::Codec for BoneWeights4 {
@@ -3424,6 +3553,13 @@ pub struct BoneWeights4Vector {
     ///
     /// Documented as “Array.data”, Sourced.
     pub items: ::std::vec::Vec<BoneWeights4>,
+}
+
+impl BoneWeights4Vector {
+    /// Where `num_items` starts, from the start of the type.
+    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    /// Where `items` starts, from the start of the type.
+    pub const OFFSET_ITEMS: u64 = 0x4;
 }
 
 impl crate::rt::Codec for BoneWeights4Vector {
@@ -3550,6 +3686,19 @@ pub struct ChannelInfo {
     ///
     /// Documented as “dimension”, Observed (0x34 for the sword's Float16 normals (corpus, Unity's dumps)).
     pub dimension: u8,
+}
+
+impl ChannelInfo {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 4;
+    /// Where `stream` starts, from the start of the type.
+    pub const OFFSET_STREAM: u64 = 0x0;
+    /// Where `offset` starts, from the start of the type.
+    pub const OFFSET_OFFSET: u64 = 0x1;
+    /// Where `format` starts, from the start of the type.
+    pub const OFFSET_FORMAT: u64 = 0x2;
+    /// Where `dimension` starts, from the start of the type.
+    pub const OFFSET_DIMENSION: u64 = 0x3;
 }
 
 impl crate::rt::pod::Block for ChannelInfo {
@@ -3720,6 +3869,11 @@ pub struct VertexData {
     ///
     /// Documented as “m_DataSize”, Observed (empty for the 19 streamed corpus meshes; the whole layout for the others).
     pub data: AlignedBytes,
+}
+
+impl VertexData {
+    /// Where `current_channels` starts, from the start of the type.
+    pub const OFFSET_CURRENT_CHANNELS: u64 = 0x0;
 }
 
 impl crate::rt::Codec for VertexData {
@@ -3918,6 +4072,17 @@ pub struct PackedFloatVector {
     pub pad: ::std::vec::Vec<u8>,
 }
 
+impl PackedFloatVector {
+    /// Where `num_items` starts, from the start of the type.
+    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    /// Where `range` starts, from the start of the type.
+    pub const OFFSET_RANGE: u64 = 0x4;
+    /// Where `start` starts, from the start of the type.
+    pub const OFFSET_START: u64 = 0x8;
+    /// Where `data` starts, from the start of the type.
+    pub const OFFSET_DATA: u64 = 0xC;
+}
+
 impl crate::rt::Codec for PackedFloatVector {
     type Args = ();
     const MIN_SIZE: u64 = 20;
@@ -4092,6 +4257,13 @@ pub struct PackedIntVector {
     pub pad: ::std::vec::Vec<u8>,
 }
 
+impl PackedIntVector {
+    /// Where `num_items` starts, from the start of the type.
+    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    /// Where `data` starts, from the start of the type.
+    pub const OFFSET_DATA: u64 = 0x4;
+}
+
 impl crate::rt::Codec for PackedIntVector {
     type Args = ();
     const MIN_SIZE: u64 = 12;
@@ -4263,6 +4435,11 @@ pub struct CompressedMesh {
     ///
     /// Documented as “m_UVInfo”, Observed.
     pub uv_info: u32,
+}
+
+impl CompressedMesh {
+    /// Where `vertices` starts, from the start of the type.
+    pub const OFFSET_VERTICES: u64 = 0x0;
 }
 
 impl crate::rt::Codec for CompressedMesh {
@@ -4512,6 +4689,11 @@ pub struct StreamingInfo {
     pub path: AlignedString,
 }
 
+impl StreamingInfo {
+    /// Where `ofs_data_u4` starts, from the start of the type.
+    pub const OFFSET_OFS_DATA_U4: u64 = 0x0;
+}
+
 impl crate::rt::Codec for StreamingInfo {
     type Args = (u32,);
     const MIN_SIZE: u64 = 8;
@@ -4717,6 +4899,19 @@ pub struct MeshLodInfo {
     pub sub_meshes: ::std::vec::Vec<MeshLodSubMesh>,
 }
 
+impl MeshLodInfo {
+    /// Where `lod_slope` starts, from the start of the type.
+    pub const OFFSET_LOD_SLOPE: u64 = 0x0;
+    /// Where `lod_bias` starts, from the start of the type.
+    pub const OFFSET_LOD_BIAS: u64 = 0x4;
+    /// Where `num_levels` starts, from the start of the type.
+    pub const OFFSET_NUM_LEVELS: u64 = 0x8;
+    /// Where `num_sub_meshes` starts, from the start of the type.
+    pub const OFFSET_NUM_SUB_MESHES: u64 = 0xC;
+    /// Where `sub_meshes` starts, from the start of the type.
+    pub const OFFSET_SUB_MESHES: u64 = 0x10;
+}
+
 impl crate::rt::Codec for MeshLodInfo {
     type Args = ();
     const MIN_SIZE: u64 = 16;
@@ -4885,6 +5080,13 @@ pub struct MeshLodSubMesh {
     pub levels: ::std::vec::Vec<MeshLodRange>,
 }
 
+impl MeshLodSubMesh {
+    /// Where `num_levels` starts, from the start of the type.
+    pub const OFFSET_NUM_LEVELS: u64 = 0x0;
+    /// Where `levels` starts, from the start of the type.
+    pub const OFFSET_LEVELS: u64 = 0x4;
+}
+
 impl crate::rt::Codec for MeshLodSubMesh {
     type Args = ();
     const MIN_SIZE: u64 = 4;
@@ -4983,6 +5185,15 @@ pub struct MeshLodRange {
     ///
     /// Documented as “m_IndexCount”, Sourced.
     pub index_count: u32,
+}
+
+impl MeshLodRange {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 8;
+    /// Where `index_start` starts, from the start of the type.
+    pub const OFFSET_INDEX_START: u64 = 0x0;
+    /// Where `index_count` starts, from the start of the type.
+    pub const OFFSET_INDEX_COUNT: u64 = 0x4;
 }
 
 impl crate::rt::pod::Block for MeshLodRange {

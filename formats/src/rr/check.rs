@@ -318,12 +318,13 @@ struct RangedMap {
 }
 
 fn ranged_map(r: &RangedLayout) -> RangedMap {
-    let mut p: u64 = 0x3A;
+    let mut p: u64 = RangedLayout::OFFSET_RANGES;
     let n = r.ranges.len();
     let mut range = Vec::with_capacity(n);
     for i in 0..n {
         range.push(p);
-        p += if i + 1 < n { 24 } else { 16 };
+        // Every record but the last has eight more bytes after its vertex base.
+        p += RangeRecord::OFFSET_UNKNOWN_0X10 + if i + 1 < n { 8 } else { 0 };
     }
     let stream = |len: usize, p: &mut u64| {
         let at = *p;
@@ -337,11 +338,12 @@ fn ranged_map(r: &RangedLayout) -> RangedMap {
     p += 4 + index_bytes(&r.indices);
     let len_primitive_descs = p;
     let primitive_descs = p + 4;
-    p += 4 + 32 * r.primitive_descs.records.len() as u64;
+    p += 4 + PrimitiveDesc::FIXED_SIZE * r.primitive_descs.records.len() as u64;
     p += 4 + r.further_a.len() as u64;
     p += 4 + r.further_b.len() as u64;
     let mesh_data = p + 4;
-    p += 4 + 10 + 36 * r.mesh_data.objects.len() as u64;
+    p +=
+        4 + MeshData::OFFSET_OBJECTS + MeshPrimitive::FIXED_SIZE * r.mesh_data.objects.len() as u64;
     let mut len_cpu = [0u64; 4];
     let runs = [
         r.cpu_vertices.len(),
@@ -386,7 +388,7 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
         R::REL_FORMAT_STRIDES,
         r.vertex_format,
         &r.strides,
-        0x5,
+        RangedLayout::OFFSET_STRIDES,
     );
     let strides = strides3(&r.strides).unwrap_or([0; 3]);
     let lens = [r.primary.len(), r.positions.len(), r.skin.len()];
@@ -401,7 +403,7 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
         if first.first_index != 0 {
             f.error(
                 R::REL_FIRST_RANGE_AT_ZERO,
-                m.range[0] + 8,
+                m.range[0] + RangeRecord::OFFSET_FIRST_INDEX,
                 &[P::F("ranges"), P::I(0), P::F("first_index")],
                 "0",
                 first.first_index.to_string(),
@@ -410,7 +412,7 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
         if first.vertex_base != 0 {
             f.error(
                 R::REL_FIRST_RANGE_AT_ZERO,
-                m.range[0] + 12,
+                m.range[0] + RangeRecord::OFFSET_VERTEX_BASE,
                 &[P::F("ranges"), P::I(0), P::F("vertex_base")],
                 "0",
                 first.vertex_base.to_string(),
@@ -419,7 +421,7 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
     } else if icount > 0 || vcount.is_some_and(|v| v > 0) {
         f.error(
             R::REL_RANGES_PARTITION_BUFFERS,
-            0x2E,
+            RangedLayout::OFFSET_NUM_RANGES,
             &[P::F("num_ranges")],
             "at least one range over the buffers",
             format!("0 ranges over {icount} indices"),
@@ -433,7 +435,7 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
             if rr.first_index < prev.first_index {
                 f.error(
                     R::REL_RANGES_PARTITION_BUFFERS,
-                    m.range[i] + 8,
+                    m.range[i] + RangeRecord::OFFSET_FIRST_INDEX,
                     &path_fi,
                     format!(
                         "at least {} (where range {} begins)",
@@ -446,7 +448,7 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
             if rr.vertex_base < prev.vertex_base {
                 f.error(
                     R::REL_RANGES_PARTITION_BUFFERS,
-                    m.range[i] + 12,
+                    m.range[i] + RangeRecord::OFFSET_VERTEX_BASE,
                     &path_vb,
                     format!(
                         "at least {} (where range {} begins)",
@@ -460,7 +462,7 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
         if u64::from(rr.first_index) > icount {
             f.error(
                 R::REL_RANGES_PARTITION_BUFFERS,
-                m.range[i] + 8,
+                m.range[i] + RangeRecord::OFFSET_FIRST_INDEX,
                 &path_fi,
                 format!("at most the index count {icount}"),
                 rr.first_index.to_string(),
@@ -470,7 +472,7 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
             if u64::from(rr.vertex_base) > v {
                 f.error(
                     R::REL_RANGES_PARTITION_BUFFERS,
-                    m.range[i] + 12,
+                    m.range[i] + RangeRecord::OFFSET_VERTEX_BASE,
                     &path_vb,
                     format!("at most the vertex count {v}"),
                     rr.vertex_base.to_string(),
@@ -486,15 +488,25 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
             R::REL_PRIMITIVE_DESC_PER_RANGE,
             m.len_primitive_descs,
             &[P::F("len_primitive_descs")],
-            format!("{} ({n} records of 32 bytes, one per range)", 32 * n),
-            format!("{} ({} records)", 32 * descs.len(), descs.len()),
+            format!(
+                "{} ({n} records of {} bytes, one per range)",
+                PrimitiveDesc::FIXED_SIZE * n as u64,
+                PrimitiveDesc::FIXED_SIZE
+            ),
+            format!(
+                "{} ({} records)",
+                PrimitiveDesc::FIXED_SIZE * descs.len() as u64,
+                descs.len()
+            ),
         );
     }
     for (i, (d, rr)) in descs.iter().zip(&r.ranges).enumerate() {
         if d.first_index != rr.first_index {
             f.error(
                 R::REL_PRIMITIVE_DESC_FIRST_INDEX,
-                m.primitive_descs + 32 * i as u64 + 0x1C,
+                m.primitive_descs
+                    + PrimitiveDesc::FIXED_SIZE * i as u64
+                    + PrimitiveDesc::OFFSET_FIRST_INDEX,
                 &[
                     P::F("primitive_descs"),
                     P::F("records"),
@@ -508,8 +520,13 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
     }
     if let ([d], [_]) = (descs.as_slice(), r.ranges.as_slice()) {
         for (name, at, mine, header) in [
-            ("centre", 0u64, &d.centre, &r.centre),
-            ("half_extent", 0xC, &d.half_extent, &r.half_extent),
+            ("centre", PrimitiveDesc::OFFSET_CENTRE, &d.centre, &r.centre),
+            (
+                "half_extent",
+                PrimitiveDesc::OFFSET_HALF_EXTENT,
+                &d.half_extent,
+                &r.half_extent,
+            ),
         ] {
             if float3_bits(mine) != float3_bits(header) {
                 f.error(
@@ -560,7 +577,9 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
                 .get(i + 1)
                 .map_or(icount, |x| u64::from(x.first_index));
             let span = end - start;
-            let at = m.primitive_descs + 32 * i as u64 + 0x19;
+            let at = m.primitive_descs
+                + PrimitiveDesc::FIXED_SIZE * i as u64
+                + PrimitiveDesc::OFFSET_NUM_INDICES;
             let path = [
                 P::F("primitive_descs"),
                 P::F("records"),
@@ -749,7 +768,7 @@ fn descriptor_counts(
         if u64::from(d.vertex_count) != want {
             f.warn(
                 id,
-                base + map.descriptors + 28 * i as u64 + 9,
+                base + map.descriptors + DESCRIPTOR_SIZE * i as u64 + MaterialDescriptor::OFFSET_VERTEX_COUNT,
                 &[P::F("materials"), P::F("descriptors"), P::I(i), P::F("vertex_count")],
                 format!("{want} ({what} {i}'s {count} vertices in the buffers, modulo 65,536; the buffers win)"),
                 d.vertex_count.to_string(),
@@ -765,13 +784,19 @@ struct MaterialMap {
     trailer: u64,
 }
 
+/// A material descriptor's size: the spec reads its last eight bytes two ways (the last
+/// descriptor's PlatformVersion and QuantizationFactor), so the type has no fixed size of its own.
+const DESCRIPTOR_SIZE: u64 = 28;
+/// The group count and the six unattributed bytes between the descriptors and the groups.
+const BEFORE_GROUPS: u64 = 4 + 6;
+
 fn material_map(m: &MaterialList) -> MaterialMap {
-    let descriptors = 12;
-    let groups = descriptors + 28 * m.descriptors.len() as u64 + 10;
+    let descriptors = MaterialList::OFFSET_DESCRIPTORS;
+    let groups = descriptors + DESCRIPTOR_SIZE * m.descriptors.len() as u64 + BEFORE_GROUPS;
     MaterialMap {
         descriptors,
         groups,
-        trailer: groups + 31 * m.groups.len() as u64,
+        trailer: groups + MaterialGroup::FIXED_SIZE * m.groups.len() as u64,
     }
 }
 
@@ -783,7 +808,7 @@ pub(crate) fn material_list(m: &MaterialList) -> Findings {
     if m.groups.len() != m.descriptors.len() {
         f.error(
             M::REL_GROUPS_PER_DESCRIPTOR,
-            map.groups - 10,
+            map.groups - BEFORE_GROUPS,
             &[P::F("num_groups")],
             format!("{} (one group per descriptor)", m.descriptors.len()),
             m.groups.len().to_string(),
@@ -791,13 +816,21 @@ pub(crate) fn material_list(m: &MaterialList) -> Findings {
     }
     for (i, (g, d)) in m.groups.iter().zip(&m.descriptors).enumerate() {
         for (name, at, v) in [
-            ("object_reference", 8u64, g.object_reference),
-            ("object_handle", 17, g.object_handle),
+            (
+                "object_reference",
+                MaterialGroup::OFFSET_OBJECT_REFERENCE,
+                g.object_reference,
+            ),
+            (
+                "object_handle",
+                MaterialGroup::OFFSET_OBJECT_HANDLE,
+                g.object_handle,
+            ),
         ] {
             if v != d.material {
                 f.error(
                     M::REL_GROUP_IDENTITIES,
-                    map.groups + 31 * i as u64 + at,
+                    map.groups + MaterialGroup::FIXED_SIZE * i as u64 + at,
                     &[P::F("groups"), P::I(i), P::F(name)],
                     format!("0x{:016X} (descriptor {i}'s Material)", d.material),
                     format!("0x{v:016X}"),
@@ -813,7 +846,13 @@ pub(crate) fn mesh_data(d: &MeshData) -> Findings {
     type D = MeshData;
     let mut f = Findings::default();
     let strides: Vec<u32> = d.strides.iter().map(|&s| u32::from(s)).collect();
-    check_format_strides(&mut f, D::REL_FORMAT_STRIDES, d.vertex_format, &strides, 2);
+    check_format_strides(
+        &mut f,
+        D::REL_FORMAT_STRIDES,
+        d.vertex_format,
+        &strides,
+        D::OFFSET_STRIDES,
+    );
     let want = match (d.vertex_format, strides.get(2)) {
         (VertexFormat::SPLIT12 | VertexFormat::SPLIT24, Some(8)) => {
             Some((4, "a four-influence split mesh (skin stride 8)"))
@@ -828,7 +867,7 @@ pub(crate) fn mesh_data(d: &MeshData) -> Findings {
         if d.bones_per_vertex != n {
             f.error(
                 D::REL_BONES_PER_VERTEX,
-                5,
+                D::OFFSET_BONES_PER_VERTEX,
                 &[P::F("bones_per_vertex")],
                 format!("{n} ({what})"),
                 d.bones_per_vertex.to_string(),
@@ -846,7 +885,7 @@ pub(crate) fn inline(l: &InlineLayout) -> Analysis {
     let objects = &md.objects;
     let k = objects.len();
     // Offsets.
-    let mut p = 10 + 36 * k as u64;
+    let mut p = MeshData::OFFSET_OBJECTS + MeshPrimitive::FIXED_SIZE * k as u64;
     let mut lens = [0u64; 3];
     for (slot, len) in lens
         .iter_mut()
@@ -871,7 +910,9 @@ pub(crate) fn inline(l: &InlineLayout) -> Analysis {
     // With a width selector the document does not give, the index count is not known and the
     // relations over indices are not checked (the decoder refuses such a body).
     let icount = indices.as_ref().map(|v| v.len() as u64);
-    let obj_at = |j: usize, field: u64| 10 + 36 * j as u64 + field;
+    let obj_at = |j: usize, field: u64| {
+        MeshData::OFFSET_OBJECTS + MeshPrimitive::FIXED_SIZE * j as u64 + field
+    };
     let obj_path =
         |j: usize, name: &'static str| [P::F("mesh_data"), P::F("objects"), P::I(j), P::F(name)];
 
@@ -881,7 +922,7 @@ pub(crate) fn inline(l: &InlineLayout) -> Analysis {
         if u64::from(o.vertex_base) != next_v {
             f.error(
                 L::REL_OBJECTS_TILE_BUFFERS,
-                obj_at(j, 0xC),
+                obj_at(j, MeshPrimitive::OFFSET_VERTEX_BASE),
                 &obj_path(j, "vertex_base"),
                 if j == 0 {
                     "0 (the first object begins at vertex 0)".to_string()
@@ -894,7 +935,7 @@ pub(crate) fn inline(l: &InlineLayout) -> Analysis {
         if u64::from(o.first_index) != next_i {
             f.error(
                 L::REL_OBJECTS_TILE_BUFFERS,
-                obj_at(j, 0x18),
+                obj_at(j, MeshPrimitive::OFFSET_FIRST_INDEX),
                 &obj_path(j, "first_index"),
                 if j == 0 {
                     "0 (the first object begins at index 0)".to_string()
@@ -921,7 +962,14 @@ pub(crate) fn inline(l: &InlineLayout) -> Analysis {
             if v_end > v {
                 f.error(
                     L::REL_OBJECTS_TILE_BUFFERS,
-                    obj_at(j, if last { 0xC } else { 0x14 }),
+                    obj_at(
+                        j,
+                        if last {
+                            MeshPrimitive::OFFSET_VERTEX_BASE
+                        } else {
+                            MeshPrimitive::OFFSET_NUM_VERTICES
+                        },
+                    ),
                     &obj_path(j, v_name),
                     format!("an object within the {v} vertices of the buffer"),
                     format!("one reaching vertex {v_end}"),
@@ -931,7 +979,14 @@ pub(crate) fn inline(l: &InlineLayout) -> Analysis {
         if let Some(icount) = icount.filter(|&n| i_end > n) {
             f.error(
                 L::REL_OBJECTS_TILE_BUFFERS,
-                obj_at(j, if last { 0x18 } else { 0x1C }),
+                obj_at(
+                    j,
+                    if last {
+                        MeshPrimitive::OFFSET_FIRST_INDEX
+                    } else {
+                        MeshPrimitive::OFFSET_NUM_TRIANGLES
+                    },
+                ),
                 &obj_path(j, i_name),
                 format!("an object within the {icount} indices of the buffer"),
                 format!("one reaching index {i_end}"),
@@ -1001,7 +1056,7 @@ pub(crate) fn inline(l: &InlineLayout) -> Analysis {
         if declared_v != e.vertices.1 {
             f.warn(
                 L::REL_DECLARED_COUNTS_MATCH_BUFFERS,
-                obj_at(j, 0x14),
+                obj_at(j, MeshPrimitive::OFFSET_NUM_VERTICES),
                 &obj_path(j, "num_vertices"),
                 format!(
                     "{} (the buffers hold {} vertices; they win)",
@@ -1015,7 +1070,7 @@ pub(crate) fn inline(l: &InlineLayout) -> Analysis {
             let tris = (e.indices.1 - e.indices.0) / 3;
             f.warn(
                 L::REL_DECLARED_COUNTS_MATCH_BUFFERS,
-                obj_at(j, 0x1C),
+                obj_at(j, MeshPrimitive::OFFSET_NUM_TRIANGLES),
                 &obj_path(j, "num_triangles"),
                 format!(
                     "{tris} (the buffers hold {} indices; they win)",
@@ -1093,7 +1148,7 @@ pub(crate) fn compiled(c: &CompiledMesh) -> Analysis {
         if c.layout_class != w {
             f.error(
                 C::REL_SELECTOR_MATCHES_CLASS,
-                0xD,
+                C::OFFSET_LAYOUT_CLASS,
                 &[P::F("layout_class")],
                 format!(
                     "0x{:08X} ({}, as the selector is {})",
@@ -1109,7 +1164,7 @@ pub(crate) fn compiled(c: &CompiledMesh) -> Analysis {
         CompiledMeshBody::RangedLayout(r) => ranged(r),
         CompiledMeshBody::InlineLayout(l) => inline(l),
     };
-    f.nest(inner.findings, 17, &[P::F("body")]);
+    f.nest(inner.findings, C::OFFSET_BODY, &[P::F("body")]);
     Analysis {
         findings: f.finished(),
         extents: inner.extents,

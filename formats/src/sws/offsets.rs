@@ -3,16 +3,9 @@
 //! generated writer produces (a unit test compares them on the whole corpus).
 
 use crate::generated::sws_mesh::{
-    CompiledMesh, Float2Run, Float3Run, MorphChannel, PaletteBlock, Submesh, SwsMesh, U16Run,
-    U32Run, U8Run, UvChannel,
+    CompiledMesh, DrawRange, Float2, Float2Run, Float3, Float3Run, MeshBone, MorphChannel, Palette,
+    PaletteBlock, Submesh, SwsMesh, U16Run, U32Run, U8Run, UvChannel,
 };
-
-/// The size of a draw range.
-pub const RANGE_SIZE: u64 = 24;
-/// The size of a MeshBone.
-pub const BONE_SIZE: u64 = 76;
-/// The size of the CompiledMesh header.
-pub const COMPILED_HEADER: u64 = 48;
 
 fn run(count: usize, elem: u64) -> u64 {
     4 + count as u64 * elem
@@ -28,10 +21,10 @@ pub fn u32_run(r: &U32Run) -> u64 {
     run(r.items.len(), 4)
 }
 pub fn float2_run(r: &Float2Run) -> u64 {
-    run(r.items.len(), 8)
+    run(r.items.len(), Float2::FIXED_SIZE)
 }
 pub fn float3_run(r: &Float3Run) -> u64 {
-    run(r.items.len(), 12)
+    run(r.items.len(), Float3::FIXED_SIZE)
 }
 
 /// Offsets inside a UVChannel, from its first byte.
@@ -43,7 +36,7 @@ pub struct UvChannelAt {
 }
 
 pub fn uv_channel(c: &UvChannel) -> UvChannelAt {
-    let uvs = 0xD;
+    let uvs = UvChannel::OFFSET_UVS;
     let source = uvs + float2_run(&c.uvs);
     UvChannelAt {
         uvs,
@@ -62,7 +55,7 @@ pub struct MorphChannelAt {
 }
 
 pub fn morph_channel(c: &MorphChannel) -> MorphChannelAt {
-    let positions = 0xC;
+    let positions = MorphChannel::OFFSET_POSITIONS;
     let normals = positions + float3_run(&c.positions);
     let uvs = normals + float3_run(&c.normals);
     MorphChannelAt {
@@ -104,7 +97,7 @@ pub struct SubmeshAt {
 
 pub fn submesh(s: &Submesh) -> SubmeshAt {
     let mut at = SubmeshAt {
-        indices: 0xD,
+        indices: Submesh::OFFSET_INDICES,
         ..SubmeshAt::default()
     };
     at.source_vertices = at.indices + u16_run(&s.indices);
@@ -152,7 +145,7 @@ pub fn palettes(b: &PaletteBlock) -> Vec<u64> {
     let mut p = 0;
     for pal in &b.palettes {
         out.push(p);
-        p += 7 + pal.bones.len() as u64;
+        p += Palette::OFFSET_BONES + pal.bones.len() as u64;
     }
     out
 }
@@ -173,14 +166,14 @@ pub fn compiled(c: &CompiledMesh) -> CompiledAt {
         .iter()
         .map(|s| s.vertices.iter().map(|v| v.len() as u64).sum::<u64>())
         .sum();
-    let indices = COMPILED_HEADER + streams;
+    let indices = CompiledMesh::OFFSET_VERTEX_STREAMS + streams;
     let ranges_a = indices + 2 * c.indices.items.len() as u64;
-    let ranges_b = ranges_a + RANGE_SIZE * c.ranges_a.len() as u64;
-    let palettes_at = ranges_b + RANGE_SIZE * c.ranges_b.len() as u64;
+    let ranges_b = ranges_a + DrawRange::FIXED_SIZE * c.ranges_a.len() as u64;
+    let palettes_at = ranges_b + DrawRange::FIXED_SIZE * c.ranges_b.len() as u64;
     let block: u64 = palettes(&c.palettes)
         .last()
         .zip(c.palettes.palettes.last())
-        .map(|(at, p)| at + 7 + p.bones.len() as u64)
+        .map(|(at, p)| at + Palette::OFFSET_BONES + p.bones.len() as u64)
         .unwrap_or(0)
         + c.palettes.rest.len() as u64;
     CompiledAt {
@@ -207,15 +200,21 @@ pub struct MeshAt {
 
 pub fn mesh(m: &SwsMesh) -> MeshAt {
     let mut at = MeshAt::default();
-    let mut p = 0x12;
+    let mut p = SwsMesh::OFFSET_SUBMESHES;
     for s in &m.submeshes {
         at.submesh.push(p + 1);
         p += 1 + submesh(&s.submesh).end;
     }
     at.num_bones = p;
     at.bones = p + 4;
-    at.data = at.bones + BONE_SIZE * m.bones.len() as u64 + 11 + 8;
-    at.num_materials = at.data + compiled(&m.data).end + 8;
+    // The unknown bytes, then the CompiledMesh class and the data length (u32 each).
+    at.data = at.bones
+        + MeshBone::FIXED_SIZE * m.bones.len() as u64
+        + m.unknown_after_bones.len() as u64
+        + 4
+        + 4;
+    // PlatformVersion and SDKVersion (u32 each) come between the data and the material count.
+    at.num_materials = at.data + compiled(&m.data).end + 4 + 4;
     at.material_ids = at.num_materials + 4;
     at.end = at.material_ids + 4 * m.material_ids.len() as u64;
     at
@@ -292,8 +291,11 @@ mod tests {
                     );
                     let c = compiled(&m.data);
                     for (i, r) in m.data.ranges_b.iter().enumerate() {
-                        let r_at = at.data + c.ranges_b + RANGE_SIZE * i as u64;
-                        assert_eq!(u32_at(&bytes, r_at + 0xC), r.first_index);
+                        let r_at = at.data + c.ranges_b + DrawRange::FIXED_SIZE * i as u64;
+                        assert_eq!(
+                            u32_at(&bytes, r_at + DrawRange::OFFSET_FIRST_INDEX),
+                            r.first_index
+                        );
                     }
                     for (p, pal) in palettes(&m.data.palettes)
                         .iter()

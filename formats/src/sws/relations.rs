@@ -72,7 +72,7 @@ pub fn compiled(c: &CompiledMesh) -> Vec<Error> {
     if let Some(found) = stored_vs(c.stride_all_streams, u128::from(c.stride) * streams) {
         out.push(violation(
             CompiledMesh::REL_STRIDE_ALL_STREAMS,
-            0x10,
+            CompiledMesh::OFFSET_STRIDE_ALL_STREAMS,
             &[F("stride_all_streams")],
             format!(
                 "stride x (s + 1) = {} x {streams} = {}",
@@ -86,18 +86,18 @@ pub fn compiled(c: &CompiledMesh) -> Vec<Error> {
     if let Some(found) = stored_vs(c.len_all_streams, all) {
         out.push(violation(
             CompiledMesh::REL_LEN_ALL_STREAMS,
-            0x14,
+            CompiledMesh::OFFSET_LEN_ALL_STREAMS,
             &[F("len_all_streams")],
             format!("V x (s + 1) = {} x {streams} = {all}", c.len_vertex_stream),
             found,
         ));
     }
     let (a, b) = (c.ranges_a.len() as u128, c.ranges_b.len() as u128);
-    let total = all + u128::from(c.len_indices) + 24 * (a + b);
+    let total = all + u128::from(c.len_indices) + u128::from(DrawRange::FIXED_SIZE) * (a + b);
     if let Some(found) = stored_vs(c.total, total) {
         out.push(violation(
             CompiledMesh::REL_TOTAL_ADDS_UP,
-            0x2C,
+            CompiledMesh::OFFSET_TOTAL,
             &[F("total")],
             format!(
                 "V(s + 1) + I + 24(A + B) = {all} + {} + 24 x {} = {total}",
@@ -119,7 +119,7 @@ pub fn compiled(c: &CompiledMesh) -> Vec<Error> {
             if end > n_vertices {
                 out.push(violation(
                     CompiledMesh::REL_RANGE_VERTICES_IN_STREAM,
-                    base + offsets::RANGE_SIZE * j as u64 + 8,
+                    base + DrawRange::FIXED_SIZE * j as u64 + DrawRange::OFFSET_VERTEX_COUNT,
                     &[F(list), I(j), F("vertex_count")],
                     format!(
                         "first vertex + vertex count at most {n_vertices} (the vertices of a stream)"
@@ -163,7 +163,7 @@ fn partition(
         if end > n_indices {
             out.push(violation(
                 rel,
-                base + offsets::RANGE_SIZE * j as u64 + 0x10,
+                base + DrawRange::FIXED_SIZE * j as u64 + DrawRange::OFFSET_TRIANGLE_COUNT,
                 &[F(list), I(j), F("triangle_count")],
                 format!(
                     "indices inside the buffer of {n_indices} (first index + 3 x triangle count)"
@@ -180,7 +180,7 @@ fn partition(
         if start < prev_end {
             out.push(violation(
                 rel,
-                base + offsets::RANGE_SIZE * j as u64 + 0xC,
+                base + DrawRange::FIXED_SIZE * j as u64 + DrawRange::OFFSET_FIRST_INDEX,
                 &[F(list), I(j), F("first_index")],
                 format!(
                     "a first index at or after {prev_end}, where {list}[{pj}] ends (no overlap)"
@@ -457,7 +457,7 @@ pub fn mesh(m: &SwsMesh) -> Vec<Error> {
         if sum != want {
             out.push(violation(
                 SwsMesh::REL_SUBMESH_VERTICES_SUM,
-                0x12,
+                SwsMesh::OFFSET_SUBMESHES,
                 &[F("submeshes")],
                 format!(
                     "SubMesh vertex counts adding up to {want} (the compiled mesh's V / stride)"
