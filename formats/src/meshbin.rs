@@ -28,7 +28,7 @@ impl Semantics for Meshbin {
             out.push(
                 Error::relation(
                     Meshbin::REL_WHOLE_TRIANGLES,
-                    2,
+                    Meshbin::OFFSET_NUM_INDICES,
                     "a multiple of 3",
                     self.indices.len().to_string(),
                 )
@@ -36,7 +36,7 @@ impl Semantics for Meshbin {
                 .rooted("meshbin"),
             );
         }
-        let base = 4 + 16 * self.vertices.len() as u64;
+        let base = Meshbin::OFFSET_VERTICES + Vertex::FIXED_SIZE * self.vertices.len() as u64;
         let n = self.vertices.len();
         for (i, &ix) in self.indices.iter().enumerate() {
             if usize::from(ix) >= n {
