@@ -3,7 +3,7 @@
 
 use meshspec_formats::context::{Context, Winding};
 use meshspec_formats::generated::meshbin::Meshbin;
-use meshspec_formats::rt::{ErrorKind, Layout};
+use meshspec_formats::rt::{ErrorKind, Root};
 use meshspec_formats::scene::{Colors, Mode};
 use meshspec_formats::{export, find, import, meshbin};
 use meshspec_tests::root;

@@ -6,7 +6,7 @@ use meshspec_formats::context::{Context, Relations};
 use meshspec_formats::generated::rr_mesh::*;
 use meshspec_formats::rr::build::{body, BodySpec, Header, PartSpec};
 use meshspec_formats::rr::{self, Form};
-use meshspec_formats::rt::{ErrorKind, Layout};
+use meshspec_formats::rt::{ErrorKind, Root, Rule, Severity};
 use meshspec_formats::{find, Semantics};
 use meshspec_tests::root;
 use std::collections::BTreeSet;
@@ -228,12 +228,11 @@ fn stale_declared_counts_are_warnings_and_the_buffers_win() {
             ),
         ]
     );
-    assert!(c.warnings[0]
-        .expected
-        .contains("relation `declared_counts_match_buffers`"));
-    assert!(c.warnings[2]
-        .expected
-        .contains("relation `descriptor_vertex_count`"));
+    assert_eq!(
+        c.warnings[0].relation_id(),
+        Some("declared_counts_match_buffers")
+    );
+    assert!(c.warnings[2].relation_id() == Some("descriptor_vertex_count"));
     for e in &c.warnings {
         assert_eq!(bytes[e.offset.unwrap() as usize].to_string(), e.found);
     }
@@ -243,16 +242,22 @@ fn stale_declared_counts_are_warnings_and_the_buffers_win() {
     assert_eq!(t.parts[0].num_vertices, 4);
     assert_eq!(t.parts[0].indices.len(), 6);
     // The warnings are the relations the spec marks warning-only.
+    let warning_only = |all: &[&'static Rule]| -> Vec<&'static str> {
+        all.iter()
+            .filter(|r| r.severity == Severity::Warning)
+            .map(|r| r.id)
+            .collect()
+    };
     assert_eq!(
-        InlineLayout::WARNING_ONLY,
-        &[
-            InlineLayout::REL_DESCRIPTOR_VERTEX_COUNT,
-            InlineLayout::REL_DECLARED_COUNTS_MATCH_BUFFERS
+        warning_only(InlineLayout::RELATIONS),
+        [
+            InlineLayout::REL_DESCRIPTOR_VERTEX_COUNT.id,
+            InlineLayout::REL_DECLARED_COUNTS_MATCH_BUFFERS.id
         ]
     );
     assert_eq!(
-        RangedLayout::WARNING_ONLY,
-        &[RangedLayout::REL_DESCRIPTOR_VERTEX_COUNT]
+        warning_only(RangedLayout::RELATIONS),
+        [RangedLayout::REL_DESCRIPTOR_VERTEX_COUNT.id]
     );
 }
 
@@ -429,10 +434,7 @@ fn every_bad_file_is_refused_at_its_path_for_its_one_reason() {
                 // Violated alone: every violation is of the one relation.
                 for e in &c.relations {
                     assert_eq!(e.kind, ErrorKind::Relation);
-                    assert!(
-                        e.expected.ends_with(&format!("(relation `{why}`)")),
-                        "{name}: {e}"
-                    );
+                    assert!(e.relation_id() == Some(why), "{name}: {e}");
                     assert!(
                         e.offset.is_some_and(|o| o < bytes.len() as u64),
                         "{name}: {e}"
@@ -444,17 +446,17 @@ fn every_bad_file_is_refused_at_its_path_for_its_one_reason() {
     }
     // Every relation that can fail a check has a bad file.
     let mut stated: BTreeSet<String> = BTreeSet::new();
-    for (all, warn) in [
-        (CompiledMesh::RELATIONS, &[][..]),
-        (RangedLayout::RELATIONS, RangedLayout::WARNING_ONLY),
-        (InlineLayout::RELATIONS, InlineLayout::WARNING_ONLY),
-        (MeshData::RELATIONS, &[][..]),
-        (MaterialList::RELATIONS, &[][..]),
+    for all in [
+        CompiledMesh::RELATIONS,
+        RangedLayout::RELATIONS,
+        InlineLayout::RELATIONS,
+        MeshData::RELATIONS,
+        MaterialList::RELATIONS,
     ] {
         stated.extend(
             all.iter()
-                .filter(|r| !warn.contains(r))
-                .map(|r| r.to_string()),
+                .filter(|r| r.severity == Severity::Error)
+                .map(|r| r.id.to_string()),
         );
     }
     assert_eq!(relations_seen, stated);
@@ -628,7 +630,7 @@ fn topology_in_warn_mode_needs_only_the_relations_it_rests_on() {
     let bytes = std::fs::read(root().join("corpus/rr/bad/cpu-flag.rr-mesh")).unwrap();
     let m = RrMesh::from_bytes(&bytes, &Context::new()).unwrap();
     let e = rr::topology(&m, &Context::new()).unwrap_err();
-    assert!(e.expected.contains("cpu_runs_flag"), "{e}");
+    assert_eq!(e.relation_id(), Some("cpu_runs_flag"), "{e}");
     let mut warn = Context::new();
     warn.relations = Relations::Warn;
     let t = rr::topology(&m, &warn).unwrap();

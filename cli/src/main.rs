@@ -424,7 +424,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
                     let mesh = meshspec_formats::import::merge(&scene);
                     let m = meshspec_formats::meshbin::from_mesh(&mesh, winding)
                         .map_err(|e| Fail(format!("{}: {e}", geometry.display())))?;
-                    meshspec_formats::rt::Layout::to_bytes(&m, &ctx)?
+                    meshspec_formats::rt::Root::to_bytes(&m, &ctx)?
                 }
                 other => {
                     return Err(Fail(format!(

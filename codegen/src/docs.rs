@@ -317,7 +317,7 @@ pub fn index(specs: &[Spec]) -> String {
                 let desc = if t.name == s.id {
                     s.title.clone()
                 } else {
-                    crate::rust::first_sentence(t.doc.as_deref().unwrap_or(""))
+                    crate::rust_first_sentence(t.doc.as_deref().unwrap_or(""))
                 };
                 let _ = writeln!(
                     out,

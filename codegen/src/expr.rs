@@ -385,6 +385,24 @@ impl Expr {
         }
     }
 
+    /// Every plain name the expression uses (`a` in `a.b + c`, and `c`).
+    pub fn names(&self, out: &mut Vec<String>) {
+        match self {
+            Expr::Name(n) => out.push(n.clone()),
+            Expr::Attr(a, _) | Expr::Unary(_, a) => a.names(out),
+            Expr::Binary(_, a, b) => {
+                a.names(out);
+                b.names(out);
+            }
+            Expr::Cond(c, a, b) => {
+                c.names(out);
+                a.names(out);
+                b.names(out);
+            }
+            Expr::Int { .. } | Expr::Bool(_) | Expr::EnumVal(..) => {}
+        }
+    }
+
     /// The integer value, when the expression is a literal.
     pub fn literal(&self) -> Option<i128> {
         match self {

@@ -1160,3 +1160,136 @@ pub fn bit_groups(t: &Type) -> Vec<(usize, usize, u32)> {
     }
     out
 }
+
+// ---------------------------------------------------------------------------------------------
+// What the outputs need to know about a type or field, decided once here so that every emitter
+// agrees (the walk stays apart from emission).
+
+/// Whether a field holds its type by value inside a value of that same type (a SubMesh that
+/// holds its copy): such fields are boxed, and their nesting is bounded when reading.
+pub fn boxed(spec: &Spec, t: &Type, f: &Field) -> bool {
+    fn reaches(spec: &Spec, from: &str, target: &str, seen: &mut Vec<String>) -> bool {
+        if from == target {
+            return true;
+        }
+        if seen.iter().any(|s| s == from) {
+            return false;
+        }
+        seen.push(from.to_string());
+        let t = spec.ty(from).expect("resolved");
+        t.fields.iter().any(|f| {
+            matches!(f.repeat, Repeat::None)
+                && refs(&f.ty)
+                    .iter()
+                    .any(|r| reaches(spec, &r.name, target, seen))
+        })
+    }
+    match &f.ty {
+        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+            matches!(f.repeat, Repeat::None) && reaches(spec, &r.name, &t.name, &mut vec![])
+        }
+        _ => false,
+    }
+}
+
+/// A type made only of numbers at fixed offsets: read and written as one block of
+/// `fixed_size` bytes. Returns each field's offset.
+pub fn block_offsets(t: &Type) -> Option<Vec<u64>> {
+    t.fixed_size?;
+    if !t.params.is_empty() {
+        return None;
+    }
+    let mut offs = vec![];
+    let mut at = 0u64;
+    for f in &t.fields {
+        let FieldType::Prim(p) = f.ty else {
+            return None;
+        };
+        let plain = matches!(f.repeat, Repeat::None)
+            && f.cond.is_none()
+            && f.users.is_empty()
+            && f.derive.is_none()
+            && !f.measured
+            && f.offset
+                .as_ref()
+                .is_none_or(|e| e.literal() == Some(i128::from(at)));
+        if !plain {
+            return None;
+        }
+        offs.push(at);
+        at += u64::from(p.bytes);
+    }
+    Some(offs)
+}
+
+/// Whether every field of `t` lies at a fixed offset with a fixed size, so that the positions
+/// of a value follow from where it starts (lists of it record only base and stride).
+pub fn fixed_layout(spec: &Spec, t: &Type) -> bool {
+    fn walk(spec: &Spec, t: &Type, stack: &mut Vec<String>) -> bool {
+        if t.fixed_size.is_none() || stack.contains(&t.name) {
+            return false;
+        }
+        stack.push(t.name.clone());
+        let ok = t.fields.iter().all(|f| {
+            matches!(f.repeat, Repeat::None)
+                && f.cond.is_none()
+                && match &f.ty {
+                    FieldType::Prim(_) | FieldType::Bits(_) | FieldType::Contents(_) => true,
+                    FieldType::Bytes(Size::Expr(e))
+                    | FieldType::Str {
+                        size: Size::Expr(e),
+                        ..
+                    } => e.literal().is_some(),
+                    FieldType::User(r) => walk(spec, spec.ty(&r.name).expect("resolved"), stack),
+                    _ => false,
+                }
+        });
+        stack.pop();
+        ok
+    }
+    walk(spec, t, &mut vec![])
+}
+
+/// How a repeated field is held.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ListKind {
+    /// Plain numbers: a view of the input (`rt::Nums`), one block on writing.
+    Nums(Prim),
+    /// Values of a block type (see [`block_offsets`]): a view of the input (`rt::Blocks`).
+    Blocks(String),
+    /// Elements read one by one into a list.
+    Each,
+}
+
+/// How field `f` of `t` is held when it repeats (`None` when it does not).
+pub fn list_kind(spec: &Spec, t: &Type, f: &Field) -> Option<ListKind> {
+    if matches!(f.repeat, Repeat::None) {
+        return None;
+    }
+    Some(match &f.ty {
+        FieldType::Prim(p) if f.enum_name.is_none() && f.valid.is_none() => ListKind::Nums(*p),
+        FieldType::User(r)
+            if matches!(f.repeat, Repeat::Expr(_))
+                && f.valid.is_none()
+                && r.args.is_empty()
+                && !boxed(spec, t, f)
+                && block_offsets(spec.ty(&r.name).expect("resolved")).is_some() =>
+        {
+            ListKind::Blocks(r.name.clone())
+        }
+        _ => ListKind::Each,
+    })
+}
+
+/// Whether the elements of a repeated field all take the same bytes in the same layout, so the
+/// list's positions are base and stride. Returns the stride.
+pub fn fixed_elem(spec: &Spec, f: &Field) -> Option<u64> {
+    match &f.ty {
+        FieldType::Prim(p) => Some(u64::from(p.bytes)),
+        FieldType::User(r) => {
+            let t = spec.ty(&r.name).expect("resolved");
+            fixed_layout(spec, t).then_some(t.fixed_size).flatten()
+        }
+        _ => None,
+    }
+}

@@ -8,7 +8,7 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use meshspec_formats::context::{Context, Winding};
 use meshspec_formats::generated::meshbin::Meshbin;
-use meshspec_formats::rt::Layout;
+use meshspec_formats::rt::Root;
 use std::hint::black_box;
 
 fn helix() -> Vec<u8> {

@@ -9,7 +9,7 @@
 use meshspec_formats::generated::rr_mesh::VertexFormat;
 use meshspec_formats::rr::build::{body, BodySpec, Header, PartSpec};
 use meshspec_formats::rr::Form;
-use meshspec_formats::rt::Layout;
+use meshspec_formats::rt::Root;
 use meshspec_formats::Context;
 use std::path::Path;
 

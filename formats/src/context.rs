@@ -43,6 +43,12 @@ pub struct Context {
     pub relations: Relations,
 }
 
+impl crate::rt::Params for Context {
+    fn param(&self, name: &str) -> Option<i128> {
+        self.params.get(name).copied()
+    }
+}
+
 impl Context {
     /// A context with no options.
     pub fn new() -> Self {

@@ -2,8 +2,7 @@
 //! these tests read, write and break it byte by byte.
 
 use crate::generated::fixtures::features::*;
-use crate::rt::{Codec, ErrorKind};
-use binrw::io::Cursor;
+use crate::rt::{Codec, ErrorKind, Input, Output, Place, Severity, Span, Spanned};
 
 fn sample() -> Features {
     Features {
@@ -75,14 +74,26 @@ fn sample() -> Features {
     }
 }
 
+fn written<T: Codec<Args = ()>>(v: &T) -> crate::rt::Result<Vec<u8>> {
+    let mut o = Output::default();
+    v.write_out::<false>(&mut o, ())?;
+    Ok(o.into_vec())
+}
+
 fn write(v: &Features) -> crate::rt::Result<Vec<u8>> {
-    let mut c = Cursor::new(Vec::new());
-    v.write_to(&mut c, ())?;
-    Ok(c.into_inner())
+    written(v)
+}
+
+/// Reads exactly `b` as a `T` (the owned value, made from the view).
+fn exact<T: Codec<Args = ()>>(b: &[u8], root: &'static str) -> crate::rt::Result<T> {
+    let mut i = Input::new(b);
+    let (v, _) = T::read_in::<false>(&mut i, ()).map_err(|e| e.rooted(root))?;
+    i.finish().map_err(|e| e.rooted(root))?;
+    Ok(T::own(&v))
 }
 
 fn read(b: &[u8]) -> crate::rt::Result<Features> {
-    crate::rt::read::exact(b, "features", |r| Features::read_from(r, ()))
+    exact(b, "features")
 }
 
 #[test]
@@ -200,20 +211,20 @@ fn writers_refuse_what_they_cannot_recompute() {
 
 #[test]
 fn relations_get_constants_and_warning_only_ones_are_listed() {
-    assert_eq!(Features::REL_TOTAL_ADDS_UP, "total_adds_up");
+    assert_eq!(Features::REL_TOTAL_ADDS_UP.id, "total_adds_up");
+    assert_eq!(Features::REL_TOTAL_ADDS_UP.owner, "features");
+    let ids: Vec<&str> = Features::RELATIONS.iter().map(|r| r.id).collect();
+    assert_eq!(ids, ["total_adds_up", "tail_matches_version"]);
+    // `-severity: warning` makes a relation (and only it) warning-only.
     assert_eq!(
-        Features::RELATIONS,
-        &["total_adds_up", "tail_matches_version"]
+        Features::REL_TAIL_MATCHES_VERSION.severity,
+        Severity::Warning
     );
-    // `-severity: warning` puts a relation (and only it) in WARNING_ONLY.
-    assert_eq!(
-        Features::WARNING_ONLY,
-        &[Features::REL_TAIL_MATCHES_VERSION]
-    );
+    assert_eq!(Features::REL_TOTAL_ADDS_UP.severity, Severity::Error);
 }
 
 fn read_measured(b: &[u8]) -> crate::rt::Result<Measured> {
-    crate::rt::read::exact(b, "measured", |r| Measured::read_from(r, ()))
+    exact(b, "measured")
 }
 
 #[test]
@@ -231,8 +242,7 @@ fn sizeof_offsets_use_the_bytes_a_field_took() {
     );
     let mut v = ok.clone();
     v.gap = vec![0xAA];
-    let mut c = Cursor::new(Vec::new());
-    let e = v.write_to(&mut c, ()).unwrap_err();
+    let e = written(&v).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Offset);
     assert_eq!(e.path_string(), "after");
 }
@@ -243,8 +253,7 @@ fn a_measured_part_that_cannot_be_written_is_refused_at_its_own_path() {
     // reported at `boxed.tag` and at its real offset, not under `len_boxed`.
     let mut v = read_measured(&[3, 5, 0, 6, 0, 7, 0, 0, 8, 1, 3]).unwrap();
     v.boxed.tag = 5;
-    let mut c = Cursor::new(Vec::new());
-    let e = v.write_to(&mut c, ()).unwrap_err();
+    let e = written(&v).unwrap_err();
     assert_eq!(
         e.to_string(),
         "0xA boxed.tag: expected one of 0, 3, found 5"
@@ -259,8 +268,8 @@ fn recursive_values_nest_only_so_deep() {
         b.push(3);
         b
     };
-    let read_node = |b: &[u8]| crate::rt::read::exact(b, "node", |r| Node::read_from(r, ()));
-    let max = crate::rt::read::MAX_NESTING as usize;
+    let read_node = |b: &[u8]| exact::<Node>(b, "node");
+    let max = crate::rt::input::MAX_NESTING as usize;
     let mut depth = 0;
     let mut n = read_node(&chain(max)).unwrap();
     while let Some(c) = n.child {
@@ -320,10 +329,80 @@ fn lists_of_number_only_types_are_blocks_with_exact_errors() {
     );
     // A single point read on its own at the end of its input falls back to field-by-field
     // reading and names the field it ends in.
-    let e =
-        crate::rt::read::exact(&[1, 0, 1][..], "point", |r| Point::read_from(r, ())).unwrap_err();
+    let e = exact::<Point>(&[1, 0, 1][..], "point").unwrap_err();
     assert_eq!(
         e.to_string(),
         "0x3 point.weight: expected u1 (1 byte), found end of input after 0 bytes"
     );
+}
+
+/// Reads `b` located: the view and where every field lies.
+fn located(b: &[u8]) -> (FeaturesRef<'_>, FeaturesPos) {
+    let mut i = Input::new(b);
+    let (v, p) = Features::read_in::<true>(&mut i, ()).unwrap();
+    i.finish().unwrap();
+    (v, p.expect("a located read records positions"))
+}
+
+#[test]
+fn the_located_reader_records_where_every_field_lies() {
+    let bytes = write(&sample()).unwrap();
+    let (view, pos) = located(&bytes);
+    assert_eq!(pos._span, Span::new(0, bytes.len() as u64));
+    assert_eq!(pos.magic, Span::new(0, 2));
+    assert_eq!(pos.version, Span::new(2, 4));
+    assert_eq!(pos.name, Span::new(5, 11));
+    assert_eq!(&bytes[pos.name.range()], view.name.as_bytes());
+    // Bit fields share the bytes of their group.
+    assert_eq!(
+        (pos.flag, pos.index_count),
+        (Span::new(12, 16), Span::new(12, 16))
+    );
+    // A list of fixed-size values is base and stride; its elements are computed.
+    let at = bytes.len() as u64 - 2 - 8;
+    assert_eq!(pos.points.span(), Span::new(at, at + 8));
+    assert_eq!(pos.points.get(1).weight, Span::new(at + 7, at + 8));
+    // Variable-size elements keep their own positions, nested values theirs.
+    assert_eq!(pos.items.items.len(), 2);
+    assert_eq!(pos.items.items[0].trailer.unwrap().len(), 2);
+    assert!(pos.items.items[1].trailer.is_none());
+    assert_eq!(pos.node.child.as_ref().unwrap().tag.len(), 1);
+    // Places name the path in the spec's ids and the offset the reader saw.
+    let root = Place::root(&pos, "features");
+    let e = root
+        .points()
+        .at(1)
+        .weight()
+        .error(ErrorKind::Invalid, "x", "y");
+    assert_eq!(
+        e.to_string(),
+        format!(
+            "0x{:X} features.points[1].weight: expected x, found y",
+            at + 7
+        )
+    );
+    let e = root.items().at(0).trailer().some().unwrap().violates(
+        Features::REL_TOTAL_ADDS_UP,
+        "a",
+        "b",
+    );
+    assert_eq!(e.relation_id(), Some("total_adds_up"));
+    assert_eq!(e.path_string(), "features.items[0].trailer");
+}
+
+#[test]
+fn reader_and_writer_record_the_same_positions_and_the_view_owns_to_the_value() {
+    let bytes = write(&sample()).unwrap();
+    let (view, read_pos) = located(&bytes);
+    let mut o = Output::default();
+    let write_pos = view.own().write_out::<true>(&mut o, ()).unwrap().unwrap();
+    assert_eq!(o.into_vec(), bytes);
+    assert_eq!(read_pos, write_pos);
+    assert_eq!(
+        write(&view.own()).unwrap(),
+        write(&read(&bytes).unwrap()).unwrap()
+    );
+    // The plain reader records nothing.
+    let mut i = Input::new(&bytes);
+    assert!(Features::read_in::<false>(&mut i, ()).unwrap().1.is_none());
 }

@@ -5,11 +5,11 @@
 //! compile until its family says what the layout means (even if only "nothing more").
 
 use crate::context::{Context, Relations};
-use crate::rt::{Error, ErrorKind, Layout, Result};
+use crate::rt::{Error, ErrorKind, Result, Root};
 use crate::scene::Scene;
 
 /// What a layout means beyond its bytes.
-pub trait Semantics: Layout {
+pub trait Semantics: Root {
     /// Relations between fields that the reader does not enforce, each violation with its path.
     fn relations(&self, _ctx: &Context) -> Vec<Error> {
         Vec::new()

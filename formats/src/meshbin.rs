@@ -189,7 +189,7 @@ pub fn from_mesh(mesh: &Mesh, winding: Winding) -> Result<Meshbin> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rt::Layout;
+    use crate::rt::Root;
 
     fn floor_mesh() -> Mesh {
         // The floor as its source lists it: counter-clockwise triangles 0, 1, 2 and 2, 1, 3.

@@ -2,12 +2,13 @@
 // change the spec, run the generator and commit both.
 //! MeshBuilder built binary mesh (.meshbin)
 //!
-//! The types of `spec/meshbin.ksy`, with their readers and writers. The field tables are in
-//! `docs/layouts/meshbin.md`.
+//! The types of `spec/meshbin.ksy`: owned values, borrowed views and positions, with their reader and
+//! writer. The field tables are in `docs/layouts/meshbin.md`.
 
 #![allow(
     unused_parens,
     unused_variables,
+    unused_mut,
     clippy::let_unit_value,
     clippy::unnecessary_cast,
     clippy::identity_op,
@@ -15,11 +16,20 @@
     clippy::let_and_return,
     clippy::nonminimal_bool,
     clippy::double_parens,
-    clippy::unit_arg
+    clippy::unit_arg,
+    clippy::redundant_closure_call,
+    clippy::needless_borrow,
+    clippy::clone_on_copy,
+    clippy::useless_conversion,
+    clippy::match_single_binding,
+    clippy::unused_unit,
+    clippy::absurd_extreme_comparisons,
+    clippy::manual_range_contains,
+    clippy::redundant_closure,
+    clippy::useless_asref,
+    clippy::erasing_op
 )]
-
 const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
-
 /// A mesh as MeshBuilder writes it at build time and the game loads with no parsing: the vertex
 /// count, the index count, the vertex array and the index array, back to back with no header,
 /// padding or trailer. The file is exactly 4 + 16 x vertex count + 2 x index count bytes, and the
@@ -33,6 +43,7 @@ const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
 ///
 /// Type `meshbin` of `spec/meshbin.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Meshbin {
     /// How many vertices the vertex array holds.
@@ -62,182 +73,304 @@ pub struct Meshbin {
     /// Documented as “index array”, at offset `4 + 16 * num_vertices`, Sourced (the floor's indices 0, 2, 1 and 2, 3, 1 in the Direct3D build).
     pub indices: ::std::vec::Vec<u16>,
 }
-
+/// [`Meshbin`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MeshbinRef<'a> {
+    /// See [`Meshbin::num_vertices`].
+    pub num_vertices: u16,
+    /// See [`Meshbin::num_indices`].
+    pub num_indices: u16,
+    /// See [`Meshbin::vertices`].
+    pub vertices: crate::rt::Blocks<'a, Vertex>,
+    /// See [`Meshbin::indices`].
+    pub indices: crate::rt::Nums<'a, u16>,
+}
+/// Where each field of a [`Meshbin`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MeshbinPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_vertices` lies.
+    pub num_vertices: crate::rt::Span,
+    /// Where `num_indices` lies.
+    pub num_indices: crate::rt::Span,
+    /// Where `vertices` lies.
+    pub vertices: crate::rt::Strided<VertexPos>,
+    /// Where `indices` lies.
+    pub indices: crate::rt::Strided<crate::rt::Span>,
+}
 impl Meshbin {
     /// Where `num_vertices` starts, from the start of the type.
-    pub const OFFSET_NUM_VERTICES: u64 = 0x0;
+    pub const OFFSET_NUM_VERTICES: u64 = 0;
     /// Where `num_indices` starts, from the start of the type.
-    pub const OFFSET_NUM_INDICES: u64 = 0x2;
+    pub const OFFSET_NUM_INDICES: u64 = 2;
     /// Where `vertices` starts, from the start of the type.
-    pub const OFFSET_VERTICES: u64 = 0x4;
-}
-
-impl Meshbin {
+    pub const OFFSET_VERTICES: u64 = 4;
     /// Every index is below the vertex count: MeshBuilder refuses to build a mesh whose triangle
     /// names a vertex that does not exist ("Triangle 3 refers to a vertex that doesn't exist").
     ///
     ///
     /// Sourced (MeshBuilder's build-time validation).
-    pub const REL_INDICES_NAME_VERTICES: &'static str = "indices_name_vertices";
+    pub const REL_INDICES_NAME_VERTICES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "indices_name_vertices",
+        owner: "meshbin",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        severity: crate::rt::Severity::Error,
+    };
     /// The index count is a multiple of three, since MeshBuilder writes triangle lists.
     ///
     /// Sourced (the document's files and its helix (21,836 triangles, 65,508 indices)).
-    pub const REL_WHOLE_TRIANGLES: &'static str = "whole_triangles";
+    pub const REL_WHOLE_TRIANGLES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "whole_triangles",
+        owner: "meshbin",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static str] =
-        &[Self::REL_INDICES_NAME_VERTICES, Self::REL_WHOLE_TRIANGLES];
+    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+        Self::REL_INDICES_NAME_VERTICES,
+        Self::REL_WHOLE_TRIANGLES,
+    ];
 }
-
 impl crate::rt::Codec for Meshbin {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MeshbinRef<'a>;
+    type Pos = MeshbinPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_vertices: u16 = crate::rt::field("num_vertices", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u16, _>(_io, ::binrw::Endian::Little, "u2")?;
-                _v
-            })
-        })?;
-        let num_indices: u16 = crate::rt::field("num_indices", || {
-            crate::rt::read::offset(_io, _start, 2i128, "2")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u16, _>(_io, ::binrw::Endian::Little, "u2")?;
-                _v
-            })
-        })?;
-        let vertices: ::std::vec::Vec<Vertex> = crate::rt::field("vertices", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_vertices), "count")?;
-                crate::rt::read::blocks::<Vertex, _>(_io, _n)?
-            })
-        })?;
-        let indices: ::std::vec::Vec<u16> = crate::rt::field("indices", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (4i128).wrapping_add((16i128).wrapping_mul(crate::rt::Int::int(&num_vertices))),
-                "4 + 16 * num_vertices",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_indices), "count")?;
-                crate::rt::read::prims::<u16, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        Ok(Self {
-            num_vertices,
-            num_indices,
-            vertices,
-            indices,
-        })
+        let _start = _in.pos();
+        let (num_vertices, _p_num_vertices) = crate::rt::field(
+            "num_vertices",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u16>(::binrw::Endian::Little, "u2")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_indices, _p_num_indices) = crate::rt::field(
+            "num_indices",
+            || {
+                _in.offset(_start, (2i128), "2")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u16>(::binrw::Endian::Little, "u2")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertices, _p_vertices) = crate::rt::field(
+            "vertices",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_vertices),
+                        "count",
+                    )?;
+                    let _v = _in.blocks::<Vertex>(_n)?;
+                    (_v, crate::rt::Strided::new(_at, 16u64, _n as usize))
+                })
+            },
+        )?;
+        let (indices, _p_indices) = crate::rt::field(
+            "indices",
+            || {
+                _in.offset(
+                    _start,
+                    ((4i128))
+                        .wrapping_add(
+                            ((16i128)).wrapping_mul(crate::rt::Int::int(&num_vertices)),
+                        ),
+                    "4 + 16 * num_vertices",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_indices),
+                        "count",
+                    )?;
+                    let _v = _in.nums::<u16>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 2u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            MeshbinRef {
+                num_vertices,
+                num_indices,
+                vertices,
+                indices,
+            },
+            if L {
+                Some(MeshbinPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_vertices: _p_num_vertices,
+                    num_indices: _p_num_indices,
+                    vertices: _p_vertices,
+                    indices: _p_indices,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_vertices: _,
-            num_indices: _,
-            vertices,
-            indices,
-        } = self;
-        let num_vertices: u16 = crate::rt::field("num_vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v: u16 = crate::rt::write::fit(_at, vertices.len() as u64, "u2", 65535)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        let num_indices: u16 = crate::rt::field("num_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 2i128, "2")?;
-            let _v: u16 = crate::rt::write::fit(_at, indices.len() as u64, "u2", 65535)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            crate::rt::write::blocks(_io, vertices)?;
-            Ok(())
-        })?;
-        crate::rt::field("indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (4i128).wrapping_add((16i128).wrapping_mul(crate::rt::Int::int(&num_vertices))),
-                "4 + 16 * num_vertices",
-            )?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, indices)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let Meshbin { num_vertices: _, num_indices: _, vertices, indices } = self;
+        let (num_vertices, _p_num_vertices): (u16, crate::rt::Span) = crate::rt::field(
+            "num_vertices",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                let _v: u16 = crate::rt::output::fit(
+                    _at,
+                    vertices.len() as u64,
+                    "u2",
+                    65535u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let (num_indices, _p_num_indices): (u16, crate::rt::Span) = crate::rt::field(
+            "num_indices",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (2i128), "2")?;
+                let _v: u16 = crate::rt::output::fit(
+                    _at,
+                    indices.len() as u64,
+                    "u2",
+                    65535u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_vertices = crate::rt::field(
+            "vertices",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (4i128), "4")?;
+                Ok({
+                    _out.blocks(vertices)?;
+                    crate::rt::Strided::new(_at, 16u64, vertices.len())
+                })
+            },
+        )?;
+        let _p_indices = crate::rt::field(
+            "indices",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((4i128))
+                        .wrapping_add(
+                            ((16i128)).wrapping_mul(crate::rt::Int::int(&num_vertices)),
+                        ),
+                    "4 + 16 * num_vertices",
+                )?;
+                Ok({
+                    _out.prims(::binrw::Endian::Little, indices);
+                    crate::rt::Strided::new(_at, 2u64, indices.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MeshbinPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_vertices: _p_num_vertices,
+                    num_indices: _p_num_indices,
+                    vertices: _p_vertices,
+                    indices: _p_indices,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for Meshbin {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(Meshbin, ENDIAN);
+impl MeshbinRef<'_> {
+    /// The owned [`Meshbin`] (copies every view).
+    pub fn own(&self) -> Meshbin {
+        Meshbin {
+            num_vertices: ::std::clone::Clone::clone(&self.num_vertices),
+            num_indices: ::std::clone::Clone::clone(&self.num_indices),
+            vertices: (&self.vertices).to_vec(),
+            indices: (&self.indices).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for Meshbin {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for MeshbinPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for Meshbin {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, MeshbinPos> {
+    /// The place of `num_vertices`.
+    pub fn num_vertices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_vertices", &self.get().num_vertices)
+    }
+    /// The place of `num_indices`.
+    pub fn num_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_indices", &self.get().num_indices)
+    }
+    /// The place of `vertices`.
+    pub fn vertices(&self) -> crate::rt::Place<'_, crate::rt::Strided<VertexPos>> {
+        self.field("vertices", &self.get().vertices)
+    }
+    /// The place of `indices`.
+    pub fn indices(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("indices", &self.get().indices)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for Meshbin {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl crate::rt::Layout for Meshbin {
+impl crate::rt::Root for Meshbin {
     const ID: &'static str = "meshbin";
     const ROOT: &'static str = "meshbin";
     const DESCRIPTION: &'static str = "MeshBuilder built binary mesh (.meshbin)";
     const SPEC: &'static str = "spec/meshbin.ksy";
     const UNKNOWN: &'static [&'static str] = &[];
-    fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
-        let _ = ctx;
+    const PARAMS: &'static [&'static str] = &[];
+    const RULES: &'static [&'static crate::rt::Rule] = &[
+        Meshbin::REL_INDICES_NAME_VERTICES,
+        Meshbin::REL_WHOLE_TRIANGLES,
+    ];
+    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+        let _ = params;
         Ok(())
     }
 }
-
 /// One vertex (sVertex_mesh) - a position and an RGBA colour.
 ///
 /// Type `vertex` of `spec/meshbin.ksy`. Sourced
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Vertex {
     /// Position x.
@@ -272,199 +405,282 @@ pub struct Vertex {
     /// Documented as “color (fourth byte)”, at offset `15`, Sourced.
     pub a: u8,
 }
-
+/// Where each field of a [`Vertex`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VertexPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `x` lies.
+    pub x: crate::rt::Span,
+    /// Where `y` lies.
+    pub y: crate::rt::Span,
+    /// Where `z` lies.
+    pub z: crate::rt::Span,
+    /// Where `r` lies.
+    pub r: crate::rt::Span,
+    /// Where `g` lies.
+    pub g: crate::rt::Span,
+    /// Where `b` lies.
+    pub b: crate::rt::Span,
+    /// Where `a` lies.
+    pub a: crate::rt::Span,
+}
 impl Vertex {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 16;
+    pub const FIXED_SIZE: u64 = 16u64;
     /// Where `x` starts, from the start of the type.
-    pub const OFFSET_X: u64 = 0x0;
+    pub const OFFSET_X: u64 = 0;
     /// Where `y` starts, from the start of the type.
-    pub const OFFSET_Y: u64 = 0x4;
+    pub const OFFSET_Y: u64 = 4;
     /// Where `z` starts, from the start of the type.
-    pub const OFFSET_Z: u64 = 0x8;
+    pub const OFFSET_Z: u64 = 8;
     /// Where `r` starts, from the start of the type.
-    pub const OFFSET_R: u64 = 0xC;
+    pub const OFFSET_R: u64 = 12;
     /// Where `g` starts, from the start of the type.
-    pub const OFFSET_G: u64 = 0xD;
+    pub const OFFSET_G: u64 = 13;
     /// Where `b` starts, from the start of the type.
-    pub const OFFSET_B: u64 = 0xE;
+    pub const OFFSET_B: u64 = 14;
     /// Where `a` starts, from the start of the type.
-    pub const OFFSET_A: u64 = 0xF;
+    pub const OFFSET_A: u64 = 15;
 }
-
 impl crate::rt::pod::Block for Vertex {
-    const SIZE: usize = 16;
-    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
-        let x = crate::rt::pod::get::<f32>(_block, 0, ::binrw::Endian::Little);
-        let y = crate::rt::pod::get::<f32>(_block, 4, ::binrw::Endian::Little);
-        let z = crate::rt::pod::get::<f32>(_block, 8, ::binrw::Endian::Little);
-        let r = crate::rt::pod::get::<u8>(_block, 12, ::binrw::Endian::Little);
-        let g = crate::rt::pod::get::<u8>(_block, 13, ::binrw::Endian::Little);
-        let b = crate::rt::pod::get::<u8>(_block, 14, ::binrw::Endian::Little);
-        let a = crate::rt::pod::get::<u8>(_block, 15, ::binrw::Endian::Little);
-        Ok(Self {
-            x,
-            y,
-            z,
-            r,
-            g,
-            b,
-            a,
-        })
+    const SIZE: usize = 16usize;
+    const CHECKED: bool = false;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let x = crate::rt::pod::get::<f32>(_b, 0usize, ::binrw::Endian::Little);
+        let y = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
+        let z = crate::rt::pod::get::<f32>(_b, 8usize, ::binrw::Endian::Little);
+        let r = crate::rt::pod::get::<u8>(_b, 12usize, ::binrw::Endian::Little);
+        let g = crate::rt::pod::get::<u8>(_b, 13usize, ::binrw::Endian::Little);
+        let b = crate::rt::pod::get::<u8>(_b, 14usize, ::binrw::Endian::Little);
+        let a = crate::rt::pod::get::<u8>(_b, 15usize, ::binrw::Endian::Little);
+        Self { x, y, z, r, g, b, a }
     }
-    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
-        let Self {
-            x,
-            y,
-            z,
-            r,
-            g,
-            b,
-            a,
-        } = self;
-        crate::rt::pod::set::<f32>(_block, 0, *x, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_block, 4, *y, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_block, 8, *z, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(_block, 12, *r, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(_block, 13, *g, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(_block, 14, *b, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(_block, 15, *a, ::binrw::Endian::Little);
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        Ok(())
+    }
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self { x, y, z, r, g, b, a } = self;
+        crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 4usize, *y, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 8usize, *z, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_b, 12usize, *r, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_b, 13usize, *g, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_b, 14usize, *b, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_b, 15usize, *a, ::binrw::Endian::Little);
         Ok(())
     }
 }
-
 impl crate::rt::Codec for Vertex {
     type Args = ();
-    const MIN_SIZE: u64 = 16;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = Vertex;
+    type Pos = VertexPos;
+    const MIN_SIZE: u64 = 16u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let mut _block = [0u8; 16];
-        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
+        let _start = _in.pos();
+        if _in.left() >= 16u64 {
+            let _b = _in.take(16u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<VertexPos as crate::rt::Fixed>::at(_start, 16u64))
+                } else {
+                    None
+                },
+            ));
         }
-        // The input ends inside this value: read field by field for an error that names the field.
-        crate::rt::read::seek(_io, _start)?;
-        let x: f32 = crate::rt::field("x", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let y: f32 = crate::rt::field("y", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let z: f32 = crate::rt::field("z", || {
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let r: u8 = crate::rt::field("r", || {
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let g: u8 = crate::rt::field("g", || {
-            crate::rt::read::offset(_io, _start, 13i128, "13")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let b: u8 = crate::rt::field("b", || {
-            crate::rt::read::offset(_io, _start, 14i128, "14")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let a: u8 = crate::rt::field("a", || {
-            crate::rt::read::offset(_io, _start, 15i128, "15")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            x,
-            y,
-            z,
-            r,
-            g,
-            b,
-            a,
-        })
+        let (x, _p_x) = crate::rt::field(
+            "x",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (y, _p_y) = crate::rt::field(
+            "y",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (z, _p_z) = crate::rt::field(
+            "z",
+            || {
+                _in.offset(_start, (8i128), "8")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (r, _p_r) = crate::rt::field(
+            "r",
+            || {
+                _in.offset(_start, (12i128), "12")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (g, _p_g) = crate::rt::field(
+            "g",
+            || {
+                _in.offset(_start, (13i128), "13")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (b, _p_b) = crate::rt::field(
+            "b",
+            || {
+                _in.offset(_start, (14i128), "14")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (a, _p_a) = crate::rt::field(
+            "a",
+            || {
+                _in.offset(_start, (15i128), "15")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            Vertex { x, y, z, r, g, b, a },
+            if L {
+                Some(VertexPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    x: _p_x,
+                    y: _p_y,
+                    z: _p_z,
+                    r: _p_r,
+                    g: _p_g,
+                    b: _p_b,
+                    a: _p_a,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            x,
-            y,
-            z,
-            r,
-            g,
-            b,
-            a,
-        } = self;
-        let mut _block = [0u8; 16];
-        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
-        crate::rt::write::bytes(_io, &_block)
+        let _start = _out.pos();
+        let mut _b = [0u8; 16usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _out.bytes(&_b);
+        Ok(
+            if L {
+                Some(<VertexPos as crate::rt::Fixed>::at(_start, 16u64))
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for Vertex {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(Vertex, ENDIAN);
+impl crate::rt::Spanned for VertexPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for Vertex {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for VertexPos {
+    fn at(start: u64, _size: u64) -> Self {
+        VertexPos {
+            _span: crate::rt::Span::new(start, start + 16u64),
+            x: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
+            y: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+            z: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
+            r: <crate::rt::Span as crate::rt::Fixed>::at(start + 12u64, 1u64),
+            g: <crate::rt::Span as crate::rt::Fixed>::at(start + 13u64, 1u64),
+            b: <crate::rt::Span as crate::rt::Fixed>::at(start + 14u64, 1u64),
+            a: <crate::rt::Span as crate::rt::Fixed>::at(start + 15u64, 1u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for Vertex {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for Vertex {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, VertexPos> {
+    /// The place of `x`.
+    pub fn x(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("x", &self.get().x)
+    }
+    /// The place of `y`.
+    pub fn y(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("y", &self.get().y)
+    }
+    /// The place of `z`.
+    pub fn z(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("z", &self.get().z)
+    }
+    /// The place of `r`.
+    pub fn r(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("r", &self.get().r)
+    }
+    /// The place of `g`.
+    pub fn g(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("g", &self.get().g)
+    }
+    /// The place of `b`.
+    pub fn b(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("b", &self.get().b)
+    }
+    /// The place of `a`.
+    pub fn a(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("a", &self.get().a)
+    }
 }

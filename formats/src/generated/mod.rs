@@ -2,13 +2,17 @@
 // change the spec, run the generator and commit both.
 //! Layout types generated from the specs, one module per spec file.
 
-#[cfg(test)]
-pub mod fixtures;
+#[rustfmt::skip]
 pub mod meshbin;
+#[rustfmt::skip]
 pub mod rr_mesh;
+#[rustfmt::skip]
 pub mod sws_mesh;
+#[rustfmt::skip]
 pub mod unity_mesh;
-
+#[cfg(test)]
+#[rustfmt::skip]
+pub mod fixtures;
 /// Every layout the specs declare, in file order.
 pub static LAYOUTS: &[crate::layouts::Entry] = &[
     crate::layouts::Entry::of::<meshbin::Meshbin>(),

@@ -2,12 +2,13 @@
 // change the spec, run the generator and commit both.
 //! Riders Republic mesh resource body (header, bones, compiled ranged or inline mesh, materials)
 //!
-//! The types of `spec/rr_mesh.ksy`, with their readers and writers. The field tables are in
-//! `docs/layouts/rr_mesh.md`.
+//! The types of `spec/rr_mesh.ksy`: owned values, borrowed views and positions, with their reader and
+//! writer. The field tables are in `docs/layouts/rr_mesh.md`.
 
 #![allow(
     unused_parens,
     unused_variables,
+    unused_mut,
     clippy::let_unit_value,
     clippy::unnecessary_cast,
     clippy::identity_op,
@@ -15,16 +16,34 @@
     clippy::let_and_return,
     clippy::nonminimal_bool,
     clippy::double_parens,
-    clippy::unit_arg
+    clippy::unit_arg,
+    clippy::redundant_closure_call,
+    clippy::needless_borrow,
+    clippy::clone_on_copy,
+    clippy::useless_conversion,
+    clippy::match_single_binding,
+    clippy::unused_unit,
+    clippy::absurd_extreme_comparisons,
+    clippy::manual_range_contains,
+    clippy::redundant_closure,
+    clippy::useless_asref,
+    clippy::erasing_op
 )]
-
 const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
-
 /// The `layout_selector` enum: an open set, so unnamed values are kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct LayoutSelector(pub u8);
-
 impl LayoutSelector {
     /// The ranged form (a ClusteredMeshData follows).
     pub const RANGED: Self = Self(0);
@@ -33,24 +52,31 @@ impl LayoutSelector {
     /// The value's name in the spec, when it has one.
     pub fn name(self) -> ::std::option::Option<&'static str> {
         match self.0 {
-            0 => Some("ranged"),
-            3 => Some("inline"),
-            _ => None,
+            0 => ::std::option::Option::Some("ranged"),
+            3 => ::std::option::Option::Some("inline"),
+            _ => ::std::option::Option::None,
         }
     }
 }
-
 impl crate::rt::Int for LayoutSelector {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
 }
-
 /// The `layout_class` enum: an open set, so unnamed values are kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct LayoutClass(pub u32);
-
 impl LayoutClass {
     /// ClusteredMeshData, the class of the ranged form.
     pub const CLUSTERED_MESH_DATA: Self = Self(3276926531);
@@ -59,24 +85,31 @@ impl LayoutClass {
     /// The value's name in the spec, when it has one.
     pub fn name(self) -> ::std::option::Option<&'static str> {
         match self.0 {
-            3276926531 => Some("clustered_mesh_data"),
-            105229237 => Some("mesh_data"),
-            _ => None,
+            3276926531 => ::std::option::Option::Some("clustered_mesh_data"),
+            105229237 => ::std::option::Option::Some("mesh_data"),
+            _ => ::std::option::Option::None,
         }
     }
 }
-
 impl crate::rt::Int for LayoutClass {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
 }
-
 /// The `vertex_format` enum: an open set, so unnamed values are kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct VertexFormat(pub u8);
-
 impl VertexFormat {
     /// split12 (strides 12, 12, 8), or split12 with eight influences (12, 12, 16).
     pub const SPLIT12: Self = Self(0);
@@ -91,22 +124,20 @@ impl VertexFormat {
     /// The value's name in the spec, when it has one.
     pub fn name(self) -> ::std::option::Option<&'static str> {
         match self.0 {
-            0 => Some("split12"),
-            1 => Some("split24"),
-            2 => Some("static24"),
-            3 => Some("static28"),
-            11 => Some("static16"),
-            _ => None,
+            0 => ::std::option::Option::Some("split12"),
+            1 => ::std::option::Option::Some("split24"),
+            2 => ::std::option::Option::Some("static24"),
+            3 => ::std::option::Option::Some("static28"),
+            11 => ::std::option::Option::Some("static16"),
+            _ => ::std::option::Option::None,
         }
     }
 }
-
 impl crate::rt::Int for VertexFormat {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
 }
-
 /// The body of one Mesh resource of Riders Republic, starting after the resource's identity and
 /// type header (which the document does not describe, so it is not part of this layout). A
 /// 16-byte header and a bone count are followed by 81-byte bone records, 41 bytes the document
@@ -132,8 +163,9 @@ impl crate::rt::Int for VertexFormat {
 /// the document: they are kept as bytes and written back unchanged.
 ///
 ///
-/// Type `rr_mesh` of `spec/rr_mesh.ksy`. Observed  (RR, 85,577 Mesh headers)
+/// Type `rr_mesh` of `spec/rr_mesh.ksy`. Observed (RR, 85,577 Mesh headers)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct RrMesh {
     /// The ManagedObject byte, first of the registry's Mesh fields.
@@ -190,155 +222,320 @@ pub struct RrMesh {
     /// Documented as “CompiledMesh marker”, at offset `61 + 81 * num_bones`, Proven (all RR mesh headers (the marker at M = 61 + 81 x boneCount)).
     pub compiled: CompiledMesh,
 }
-
+/// [`RrMesh`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct RrMeshRef<'a> {
+    /// See [`RrMesh::managed_object`].
+    pub managed_object: u8,
+    /// See [`RrMesh::descriptor_mask`].
+    pub descriptor_mask: u8,
+    /// See [`RrMesh::generated`].
+    pub generated: u8,
+    /// See [`RrMesh::vertex_stride`].
+    pub vertex_stride: u8,
+    /// See [`RrMesh::max_culling_distance`].
+    pub max_culling_distance: f32,
+    /// See [`RrMesh::unknown_0x8`].
+    pub unknown_0x8: &'a [u8],
+    /// See [`RrMesh::num_bones`].
+    pub num_bones: u32,
+    /// See [`RrMesh::bones`].
+    pub bones: ::std::vec::Vec<&'a [u8]>,
+    /// See [`RrMesh::unknown_after_bones`].
+    pub unknown_after_bones: &'a [u8],
+    /// See [`RrMesh::compiled`].
+    pub compiled: CompiledMeshRef<'a>,
+}
+/// Where each field of a [`RrMesh`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RrMeshPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `managed_object` lies.
+    pub managed_object: crate::rt::Span,
+    /// Where `descriptor_mask` lies.
+    pub descriptor_mask: crate::rt::Span,
+    /// Where `generated` lies.
+    pub generated: crate::rt::Span,
+    /// Where `vertex_stride` lies.
+    pub vertex_stride: crate::rt::Span,
+    /// Where `max_culling_distance` lies.
+    pub max_culling_distance: crate::rt::Span,
+    /// Where `unknown_0x8` lies.
+    pub unknown_0x8: crate::rt::Span,
+    /// Where `num_bones` lies.
+    pub num_bones: crate::rt::Span,
+    /// Where `bones` lies.
+    pub bones: crate::rt::Each<crate::rt::Span>,
+    /// Where `unknown_after_bones` lies.
+    pub unknown_after_bones: crate::rt::Span,
+    /// Where `compiled` lies.
+    pub compiled: CompiledMeshPos,
+}
 impl RrMesh {
     /// Where `managed_object` starts, from the start of the type.
-    pub const OFFSET_MANAGED_OBJECT: u64 = 0x0;
+    pub const OFFSET_MANAGED_OBJECT: u64 = 0;
     /// Where `descriptor_mask` starts, from the start of the type.
-    pub const OFFSET_DESCRIPTOR_MASK: u64 = 0x1;
+    pub const OFFSET_DESCRIPTOR_MASK: u64 = 1;
     /// Where `generated` starts, from the start of the type.
-    pub const OFFSET_GENERATED: u64 = 0x2;
+    pub const OFFSET_GENERATED: u64 = 2;
     /// Where `vertex_stride` starts, from the start of the type.
-    pub const OFFSET_VERTEX_STRIDE: u64 = 0x3;
+    pub const OFFSET_VERTEX_STRIDE: u64 = 3;
     /// Where `max_culling_distance` starts, from the start of the type.
-    pub const OFFSET_MAX_CULLING_DISTANCE: u64 = 0x4;
+    pub const OFFSET_MAX_CULLING_DISTANCE: u64 = 4;
     /// Where `unknown_0x8` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X8: u64 = 0x8;
+    pub const OFFSET_UNKNOWN_0X8: u64 = 8;
     /// Where `num_bones` starts, from the start of the type.
-    pub const OFFSET_NUM_BONES: u64 = 0x10;
+    pub const OFFSET_NUM_BONES: u64 = 16;
     /// Where `bones` starts, from the start of the type.
-    pub const OFFSET_BONES: u64 = 0x14;
+    pub const OFFSET_BONES: u64 = 20;
 }
-
 impl crate::rt::Codec for RrMesh {
     type Args = ();
-    const MIN_SIZE: u64 = 146;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = RrMeshRef<'a>;
+    type Pos = RrMeshPos;
+    const MIN_SIZE: u64 = 146u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let managed_object: u8 = crate::rt::field("managed_object", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let descriptor_mask: u8 = crate::rt::field("descriptor_mask", || {
-            crate::rt::read::offset(_io, _start, 1i128, "1")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let generated: u8 = crate::rt::field("generated", || {
-            crate::rt::read::offset(_io, _start, 2i128, "2")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let vertex_stride: u8 = crate::rt::field("vertex_stride", || {
-            crate::rt::read::offset(_io, _start, 3i128, "3")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let max_culling_distance: f32 = crate::rt::field("max_culling_distance", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let unknown_0x8: ::std::vec::Vec<u8> = crate::rt::field("unknown_0x8", || {
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(_io, crate::rt::read::count(_at, 8i128, "size")?)?;
-                _v
-            })
-        })?;
-        let num_bones: u32 = crate::rt::field("num_bones", || {
-            crate::rt::read::offset(_io, _start, 16i128, "16")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let bones: ::std::vec::Vec<::std::vec::Vec<u8>> = crate::rt::field("bones", || {
-            crate::rt::read::offset(_io, _start, 20i128, "20")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_bones), "count")?;
-                crate::rt::read::seq(_io, _n, 81, |_io, _i| {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _v =
-                        crate::rt::read::bytes(_io, crate::rt::read::count(_at, 81i128, "size")?)?;
-                    Ok(_v)
-                })?
-            })
-        })?;
-        let unknown_after_bones: ::std::vec::Vec<u8> =
-            crate::rt::field("unknown_after_bones", || {
-                crate::rt::read::offset(
-                    _io,
+        let _start = _in.pos();
+        let (managed_object, _p_managed_object) = crate::rt::field(
+            "managed_object",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (descriptor_mask, _p_descriptor_mask) = crate::rt::field(
+            "descriptor_mask",
+            || {
+                _in.offset(_start, (1i128), "1")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (generated, _p_generated) = crate::rt::field(
+            "generated",
+            || {
+                _in.offset(_start, (2i128), "2")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_stride, _p_vertex_stride) = crate::rt::field(
+            "vertex_stride",
+            || {
+                _in.offset(_start, (3i128), "3")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (max_culling_distance, _p_max_culling_distance) = crate::rt::field(
+            "max_culling_distance",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x8, _p_unknown_0x8) = crate::rt::field(
+            "unknown_0x8",
+            || {
+                _in.offset(_start, (8i128), "8")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (8i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_bones, _p_num_bones) = crate::rt::field(
+            "num_bones",
+            || {
+                _in.offset(_start, (16i128), "16")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bones, _p_bones) = crate::rt::field(
+            "bones",
+            || {
+                _in.offset(_start, (20i128), "20")?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_bones),
+                        "count",
+                    )?;
+                    _in.room(_n, 81u64)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _v = _in
+                                    .take(
+                                        crate::rt::input::count(_at, (81i128), "size")?,
+                                        "bytes",
+                                    )?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        let (unknown_after_bones, _p_unknown_after_bones) = crate::rt::field(
+            "unknown_after_bones",
+            || {
+                _in.offset(
                     _start,
-                    (20i128).wrapping_add((81i128).wrapping_mul(crate::rt::Int::int(&num_bones))),
+                    ((20i128))
+                        .wrapping_add(
+                            ((81i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ),
                     "20 + 81 * num_bones",
                 )?;
-                let _at = crate::rt::read::pos(_io)?;
+                let _at = _in.pos();
                 Ok({
-                    let _v =
-                        crate::rt::read::bytes(_io, crate::rt::read::count(_at, 41i128, "size")?)?;
-                    _v
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (41i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
                 })
-            })?;
-        let compiled: CompiledMesh = crate::rt::field("compiled", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (61i128).wrapping_add((81i128).wrapping_mul(crate::rt::Int::int(&num_bones))),
-                "61 + 81 * num_bones",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <CompiledMesh as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            managed_object,
-            descriptor_mask,
-            generated,
-            vertex_stride,
-            max_culling_distance,
-            unknown_0x8,
-            num_bones,
-            bones,
-            unknown_after_bones,
-            compiled,
-        })
+            },
+        )?;
+        let (compiled, _p_compiled) = crate::rt::field(
+            "compiled",
+            || {
+                _in.offset(
+                    _start,
+                    ((61i128))
+                        .wrapping_add(
+                            ((81i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ),
+                    "61 + 81 * num_bones",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <CompiledMesh as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            RrMeshRef {
+                managed_object,
+                descriptor_mask,
+                generated,
+                vertex_stride,
+                max_culling_distance,
+                unknown_0x8,
+                num_bones,
+                bones,
+                unknown_after_bones,
+                compiled,
+            },
+            if L {
+                Some(RrMeshPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    managed_object: _p_managed_object,
+                    descriptor_mask: _p_descriptor_mask,
+                    generated: _p_generated,
+                    vertex_stride: _p_vertex_stride,
+                    max_culling_distance: _p_max_culling_distance,
+                    unknown_0x8: _p_unknown_0x8,
+                    num_bones: _p_num_bones,
+                    bones: _p_bones,
+                    unknown_after_bones: _p_unknown_after_bones,
+                    compiled: _p_compiled,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let RrMesh {
             managed_object,
             descriptor_mask,
             generated,
@@ -350,131 +547,299 @@ impl crate::rt::Codec for RrMesh {
             unknown_after_bones,
             compiled,
         } = self;
-        crate::rt::field("managed_object", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = managed_object;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("descriptor_mask", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 1i128, "1")?;
-            let _v = descriptor_mask;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("generated", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 2i128, "2")?;
-            let _v = generated;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("vertex_stride", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 3i128, "3")?;
-            let _v = vertex_stride;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("max_culling_distance", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _v = max_culling_distance;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x8", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _v = unknown_0x8;
-            crate::rt::write::agree(_at, _v.len() as u64, 8i128, "8", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        let num_bones: u32 = crate::rt::field("num_bones", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 16i128, "16")?;
-            let _v: u32 = crate::rt::write::fit(_at, bones.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("bones", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 20i128, "20")?;
-            for (_i, _v) in bones.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::write::agree(_at, _v.len() as u64, 81i128, "81", "bytes")?;
-                    crate::rt::write::bytes(_io, _v)?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        crate::rt::field("unknown_after_bones", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (20i128).wrapping_add((81i128).wrapping_mul(crate::rt::Int::int(&num_bones))),
-                "20 + 81 * num_bones",
-            )?;
-            let _v = unknown_after_bones;
-            crate::rt::write::agree(_at, _v.len() as u64, 41i128, "41", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("compiled", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (61i128).wrapping_add((81i128).wrapping_mul(crate::rt::Int::int(&num_bones))),
-                "61 + 81 * num_bones",
-            )?;
-            let _v = compiled;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        Ok(())
+        let _p_managed_object = crate::rt::field(
+            "managed_object",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = managed_object;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_descriptor_mask = crate::rt::field(
+            "descriptor_mask",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (1i128), "1")?;
+                Ok({
+                    let _v = descriptor_mask;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_generated = crate::rt::field(
+            "generated",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (2i128), "2")?;
+                Ok({
+                    let _v = generated;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_vertex_stride = crate::rt::field(
+            "vertex_stride",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (3i128), "3")?;
+                Ok({
+                    let _v = vertex_stride;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_max_culling_distance = crate::rt::field(
+            "max_culling_distance",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (4i128), "4")?;
+                Ok({
+                    let _v = max_culling_distance;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x8 = crate::rt::field(
+            "unknown_0x8",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (8i128), "8")?;
+                Ok({
+                    let _v = unknown_0x8;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (8i128),
+                                "8",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (num_bones, _p_num_bones): (u32, crate::rt::Span) = crate::rt::field(
+            "num_bones",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (16i128), "16")?;
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    bones.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_bones = crate::rt::field(
+            "bones",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (20i128), "20")?;
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in bones.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                crate::rt::output::agree(
+                                    _at,
+                                    _v.len() as u64,
+                                    (81i128),
+                                    "81",
+                                    "bytes",
+                                )?;
+                                _out.bytes(_v);
+                                crate::rt::Span::new(_at, _out.pos())
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_after_bones = crate::rt::field(
+            "unknown_after_bones",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((20i128))
+                        .wrapping_add(
+                            ((81i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ),
+                    "20 + 81 * num_bones",
+                )?;
+                Ok({
+                    let _v = unknown_after_bones;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (41i128),
+                                "41",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_compiled = crate::rt::field(
+            "compiled",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((61i128))
+                        .wrapping_add(
+                            ((81i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ),
+                    "61 + 81 * num_bones",
+                )?;
+                Ok({
+                    let _v = compiled;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(RrMeshPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    managed_object: _p_managed_object,
+                    descriptor_mask: _p_descriptor_mask,
+                    generated: _p_generated,
+                    vertex_stride: _p_vertex_stride,
+                    max_culling_distance: _p_max_culling_distance,
+                    unknown_0x8: _p_unknown_0x8,
+                    num_bones: _p_num_bones,
+                    bones: _p_bones,
+                    unknown_after_bones: _p_unknown_after_bones,
+                    compiled: _p_compiled,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for RrMesh {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(RrMesh, ENDIAN);
+impl RrMeshRef<'_> {
+    /// The owned [`RrMesh`] (copies every view).
+    pub fn own(&self) -> RrMesh {
+        RrMesh {
+            managed_object: ::std::clone::Clone::clone(&self.managed_object),
+            descriptor_mask: ::std::clone::Clone::clone(&self.descriptor_mask),
+            generated: ::std::clone::Clone::clone(&self.generated),
+            vertex_stride: ::std::clone::Clone::clone(&self.vertex_stride),
+            max_culling_distance: ::std::clone::Clone::clone(&self.max_culling_distance),
+            unknown_0x8: (&self.unknown_0x8).to_vec(),
+            num_bones: ::std::clone::Clone::clone(&self.num_bones),
+            bones: (&self.bones).iter().map(|_e| _e.to_vec()).collect(),
+            unknown_after_bones: (&self.unknown_after_bones).to_vec(),
+            compiled: (&self.compiled).own(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for RrMesh {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for RrMeshPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for RrMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, RrMeshPos> {
+    /// The place of `managed_object`.
+    pub fn managed_object(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("managed_object", &self.get().managed_object)
+    }
+    /// The place of `descriptor_mask`.
+    pub fn descriptor_mask(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("descriptor_mask", &self.get().descriptor_mask)
+    }
+    /// The place of `generated`.
+    pub fn generated(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("generated", &self.get().generated)
+    }
+    /// The place of `vertex_stride`.
+    pub fn vertex_stride(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("vertex_stride", &self.get().vertex_stride)
+    }
+    /// The place of `max_culling_distance`.
+    pub fn max_culling_distance(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("max_culling_distance", &self.get().max_culling_distance)
+    }
+    /// The place of `unknown_0x8`.
+    pub fn unknown_0x8(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x8", &self.get().unknown_0x8)
+    }
+    /// The place of `num_bones`.
+    pub fn num_bones(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_bones", &self.get().num_bones)
+    }
+    /// The place of `bones`.
+    pub fn bones(&self) -> crate::rt::Place<'_, crate::rt::Each<crate::rt::Span>> {
+        self.field("bones", &self.get().bones)
+    }
+    /// The place of `unknown_after_bones`.
+    pub fn unknown_after_bones(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_after_bones", &self.get().unknown_after_bones)
+    }
+    /// The place of `compiled`.
+    pub fn compiled(&self) -> crate::rt::Place<'_, CompiledMeshPos> {
+        self.field("compiled", &self.get().compiled)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for RrMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl crate::rt::Layout for RrMesh {
+impl crate::rt::Root for RrMesh {
     const ID: &'static str = "rr-mesh";
     const ROOT: &'static str = "rr_mesh";
     const DESCRIPTION: &'static str = "Riders Republic mesh resource body (header, bones, compiled ranged or inline mesh, materials)";
@@ -517,22 +882,49 @@ impl crate::rt::Layout for RrMesh {
         "compiled.body.InlineLayout.materials.groups[].unknown_0x10",
         "compiled.body.InlineLayout.materials.groups[].unknown_0x19",
     ];
-    fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
-        let _ = ctx;
+    const PARAMS: &'static [&'static str] = &[];
+    const RULES: &'static [&'static crate::rt::Rule] = &[
+        CompiledMesh::REL_SELECTOR_MATCHES_CLASS,
+        RangedLayout::REL_FORMAT_STRIDES,
+        RangedLayout::REL_FIRST_RANGE_AT_ZERO,
+        RangedLayout::REL_RANGES_PARTITION_BUFFERS,
+        RangedLayout::REL_INDICES_RELATIVE_TO_VERTEX_BASE,
+        RangedLayout::REL_STREAM_LENGTHS,
+        RangedLayout::REL_PRIMITIVE_DESC_PER_RANGE,
+        RangedLayout::REL_PRIMITIVE_DESC_INDEX_COUNT,
+        RangedLayout::REL_PRIMITIVE_DESC_FIRST_INDEX,
+        RangedLayout::REL_SINGLE_RANGE_BOUNDS,
+        RangedLayout::REL_DESCRIPTOR_PER_RANGE,
+        RangedLayout::REL_DESCRIPTOR_VERTEX_COUNT,
+        RangedLayout::REL_MIDDLE_RUNS_EMPTY,
+        RangedLayout::REL_CPU_RUNS_COPY_BUFFERS,
+        RangedLayout::REL_CPU_RUNS_FLAG,
+        InlineLayout::REL_OBJECTS_TILE_BUFFERS,
+        InlineLayout::REL_INDICES_ABSOLUTE,
+        InlineLayout::REL_STREAM_LENGTHS,
+        InlineLayout::REL_DESCRIPTOR_PER_OBJECT,
+        InlineLayout::REL_DESCRIPTOR_VERTEX_COUNT,
+        InlineLayout::REL_DECLARED_COUNTS_MATCH_BUFFERS,
+        MeshData::REL_FORMAT_STRIDES,
+        MeshData::REL_BONES_PER_VERTEX,
+        MaterialList::REL_GROUPS_PER_DESCRIPTOR,
+        MaterialList::REL_GROUP_IDENTITIES,
+    ];
+    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+        let _ = params;
         Ok(())
     }
 }
-
 /// What `body` holds, chosen by `layout_selector`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
-#[allow(clippy::large_enum_variant)] // the cases are the file's own values, as large as they are
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
+#[allow(clippy::large_enum_variant)]
 pub enum CompiledMeshBody {
     /// `layout_selector` = layout_selector::ranged
     RangedLayout(RangedLayout),
     /// `layout_selector` = layout_selector::inline
     InlineLayout(InlineLayout),
 }
-
 impl crate::rt::codec::Variant for CompiledMeshBody {
     fn variant(&self) -> &'static str {
         match self {
@@ -541,7 +933,35 @@ impl crate::rt::codec::Variant for CompiledMeshBody {
         }
     }
 }
-
+/// [`CompiledMeshBody`] as read.
+#[derive(Debug, Clone)]
+#[allow(clippy::large_enum_variant)]
+pub enum CompiledMeshBodyRef<'a> {
+    /// `layout_selector` = layout_selector::ranged
+    RangedLayout(RangedLayoutRef<'a>),
+    /// `layout_selector` = layout_selector::inline
+    InlineLayout(InlineLayoutRef<'a>),
+}
+/// Where the case of `body` lies.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)]
+pub enum CompiledMeshBodyPos {
+    RangedLayout(RangedLayoutPos),
+    InlineLayout(InlineLayoutPos),
+}
+impl ::std::default::Default for CompiledMeshBodyPos {
+    fn default() -> Self {
+        CompiledMeshBodyPos::RangedLayout(::std::default::Default::default())
+    }
+}
+impl crate::rt::Spanned for CompiledMeshBodyPos {
+    fn span(&self) -> crate::rt::Span {
+        match self {
+            CompiledMeshBodyPos::RangedLayout(p) => crate::rt::Spanned::span(p),
+            CompiledMeshBodyPos::InlineLayout(p) => crate::rt::Spanned::span(p),
+        }
+    }
+}
 /// A compiled mesh, from its marker at M to the end of its material list. Offsets here are
 /// from M: the marker, the layout selector, eight stored bytes, the layout class, then the
 /// ranged or inline form. The
@@ -550,8 +970,9 @@ impl crate::rt::codec::Variant for CompiledMeshBody {
 /// at M+13 is then the class of the MeshData that follows.
 ///
 ///
-/// Type `compiled_mesh` of `spec/rr_mesh.ksy`. Observed  (RR)
+/// Type `compiled_mesh` of `spec/rr_mesh.ksy`. Observed (RR)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct CompiledMesh {
     /// The CompiledMesh marker.
@@ -576,237 +997,431 @@ pub struct CompiledMesh {
     /// at offset `17`, Proven (29,174 split meshes (ranged, from M+17); 1,170 multi-mesh bodies (inline, MeshData from M+13)).
     pub body: CompiledMeshBody,
 }
-
+/// [`CompiledMesh`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct CompiledMeshRef<'a> {
+    /// See [`CompiledMesh::marker`].
+    pub marker: u32,
+    /// See [`CompiledMesh::layout_selector`].
+    pub layout_selector: LayoutSelector,
+    /// See [`CompiledMesh::stored_prefix`].
+    pub stored_prefix: &'a [u8],
+    /// See [`CompiledMesh::layout_class`].
+    pub layout_class: LayoutClass,
+    /// See [`CompiledMesh::body`].
+    pub body: CompiledMeshBodyRef<'a>,
+}
+/// Where each field of a [`CompiledMesh`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompiledMeshPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `marker` lies.
+    pub marker: crate::rt::Span,
+    /// Where `layout_selector` lies.
+    pub layout_selector: crate::rt::Span,
+    /// Where `stored_prefix` lies.
+    pub stored_prefix: crate::rt::Span,
+    /// Where `layout_class` lies.
+    pub layout_class: crate::rt::Span,
+    /// Where `body` lies.
+    pub body: CompiledMeshBodyPos,
+}
 impl CompiledMesh {
     /// Where `marker` starts, from the start of the type.
-    pub const OFFSET_MARKER: u64 = 0x0;
+    pub const OFFSET_MARKER: u64 = 0;
     /// Where `layout_selector` starts, from the start of the type.
-    pub const OFFSET_LAYOUT_SELECTOR: u64 = 0x4;
+    pub const OFFSET_LAYOUT_SELECTOR: u64 = 4;
     /// Where `stored_prefix` starts, from the start of the type.
-    pub const OFFSET_STORED_PREFIX: u64 = 0x5;
+    pub const OFFSET_STORED_PREFIX: u64 = 5;
     /// Where `layout_class` starts, from the start of the type.
-    pub const OFFSET_LAYOUT_CLASS: u64 = 0xD;
+    pub const OFFSET_LAYOUT_CLASS: u64 = 13;
     /// Where `body` starts, from the start of the type.
-    pub const OFFSET_BODY: u64 = 0x11;
-}
-
-impl CompiledMesh {
+    pub const OFFSET_BODY: u64 = 17;
     /// The selector and the class agree: selector 0 (ranged) with class 0xC351EE43, selector 3
     /// (inline) with class 0x0645ABB5 (MeshData).
     ///
     ///
     /// Observed (RR (the layout selection table)).
-    pub const REL_SELECTOR_MATCHES_CLASS: &'static str = "selector_matches_class";
+    pub const REL_SELECTOR_MATCHES_CLASS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "selector_matches_class",
+        owner: "compiled_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static str] = &[Self::REL_SELECTOR_MATCHES_CLASS];
+    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+        Self::REL_SELECTOR_MATCHES_CLASS,
+    ];
 }
-
 impl crate::rt::Codec for CompiledMesh {
     type Args = ();
-    const MIN_SIZE: u64 = 85;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = CompiledMeshRef<'a>;
+    type Pos = CompiledMeshPos;
+    const MIN_SIZE: u64 = 85u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let marker: u32 = crate::rt::field("marker", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 4238218645i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0xFC9E1595",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let layout_selector: LayoutSelector = crate::rt::field("layout_selector", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = LayoutSelector(crate::rt::read::prim::<u8, _>(
-                    _io,
-                    ::binrw::Endian::Little,
-                    "u1",
-                )?);
-                _v
-            })
-        })?;
-        let stored_prefix: ::std::vec::Vec<u8> = crate::rt::field("stored_prefix", || {
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(_io, crate::rt::read::count(_at, 8i128, "size")?)?;
-                _v
-            })
-        })?;
-        let layout_class: LayoutClass = crate::rt::field("layout_class", || {
-            crate::rt::read::offset(_io, _start, 13i128, "13")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = LayoutClass(crate::rt::read::prim::<u32, _>(
-                    _io,
-                    ::binrw::Endian::Little,
-                    "u4",
-                )?);
-                _v
-            })
-        })?;
-        let body: CompiledMeshBody = crate::rt::field("body", || {
-            crate::rt::read::offset(_io, _start, 17i128, "17")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = {
-                    let _on: i128 = crate::rt::Int::int(&layout_selector);
-                    if _on == crate::rt::Int::int(&LayoutSelector::RANGED) {
-                        CompiledMeshBody::RangedLayout(
-                            <RangedLayout as crate::rt::Codec>::read_from(_io, ())?,
-                        )
-                    } else if _on == crate::rt::Int::int(&LayoutSelector::INLINE) {
-                        CompiledMeshBody::InlineLayout(
-                            <InlineLayout as crate::rt::Codec>::read_from(_io, ())?,
-                        )
-                    } else {
-                        return Err(crate::rt::Error::new(crate::rt::ErrorKind::Switch, _at, "`layout_selector` to be one of layout_selector::ranged, layout_selector::inline", _on.to_string()));
+        let _start = _in.pos();
+        let (marker, _p_marker) = crate::rt::field(
+            "marker",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0xFC9E1595",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
                     }
-                };
-                _v
-            })
-        })?;
-        Ok(Self {
-            marker,
-            layout_selector,
-            stored_prefix,
-            layout_class,
-            body,
-        })
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (layout_selector, _p_layout_selector) = crate::rt::field(
+            "layout_selector",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = LayoutSelector(
+                            _in.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                        );
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (stored_prefix, _p_stored_prefix) = crate::rt::field(
+            "stored_prefix",
+            || {
+                _in.offset(_start, (5i128), "5")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (8i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (layout_class, _p_layout_class) = crate::rt::field(
+            "layout_class",
+            || {
+                _in.offset(_start, (13i128), "13")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = LayoutClass(
+                            _in.prim::<u32>(::binrw::Endian::Little, "u4")?,
+                        );
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (body, _p_body) = crate::rt::field(
+            "body",
+            || {
+                _in.offset(_start, (17i128), "17")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _on: i128 = crate::rt::Int::int(&layout_selector);
+                        if _on == crate::rt::Int::int(&LayoutSelector::RANGED) {
+                            let _args = ();
+                            let (_v, _p) = <RangedLayout as crate::rt::Codec>::read_in::<
+                                L,
+                            >(_in, _args)?;
+                            (
+                                CompiledMeshBodyRef::RangedLayout(_v),
+                                CompiledMeshBodyPos::RangedLayout(_p.unwrap_or_default()),
+                            )
+                        } else if _on == crate::rt::Int::int(&LayoutSelector::INLINE) {
+                            let _args = ();
+                            let (_v, _p) = <InlineLayout as crate::rt::Codec>::read_in::<
+                                L,
+                            >(_in, _args)?;
+                            (
+                                CompiledMeshBodyRef::InlineLayout(_v),
+                                CompiledMeshBodyPos::InlineLayout(_p.unwrap_or_default()),
+                            )
+                        } else {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Switch,
+                                    _at,
+                                    "`layout_selector` to be one of layout_selector::ranged, layout_selector::inline",
+                                    _on.to_string(),
+                                ),
+                            );
+                        }
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            CompiledMeshRef {
+                marker,
+                layout_selector,
+                stored_prefix,
+                layout_class,
+                body,
+            },
+            if L {
+                Some(CompiledMeshPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    marker: _p_marker,
+                    layout_selector: _p_layout_selector,
+                    stored_prefix: _p_stored_prefix,
+                    layout_class: _p_layout_class,
+                    body: _p_body,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let CompiledMesh {
             marker,
             layout_selector,
             stored_prefix,
             layout_class,
             body,
         } = self;
-        crate::rt::field("marker", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = marker;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 4238218645i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0xFC9E1595",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
+        let _p_marker = crate::rt::field(
+            "marker",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = marker;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0xFC9E1595",
+                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_layout_selector = crate::rt::field(
+            "layout_selector",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (4i128), "4")?;
+                Ok({
+                    let _v = layout_selector;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, _v.0);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_stored_prefix = crate::rt::field(
+            "stored_prefix",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (5i128), "5")?;
+                Ok({
+                    let _v = stored_prefix;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (8i128),
+                                "8",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_layout_class = crate::rt::field(
+            "layout_class",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (13i128), "13")?;
+                Ok({
+                    let _v = layout_class;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, _v.0);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_body = crate::rt::field(
+            "body",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (17i128), "17")?;
+                Ok({
+                    let _v = body;
+                    {
+                        {
+                            let _on: i128 = crate::rt::Int::int(&layout_selector);
+                            match _v {
+                                CompiledMeshBody::RangedLayout(
+                                    _x,
+                                ) if _on
+                                    == crate::rt::Int::int(&LayoutSelector::RANGED) => {
+                                    let _args = ();
+                                    CompiledMeshBodyPos::RangedLayout(
+                                        crate::rt::Codec::write_out::<L>(_x, _out, _args)?
+                                            .unwrap_or_default(),
+                                    )
+                                }
+                                CompiledMeshBody::InlineLayout(
+                                    _x,
+                                ) if _on
+                                    == crate::rt::Int::int(&LayoutSelector::INLINE) => {
+                                    let _args = ();
+                                    CompiledMeshBodyPos::InlineLayout(
+                                        crate::rt::Codec::write_out::<L>(_x, _out, _args)?
+                                            .unwrap_or_default(),
+                                    )
+                                }
+                                _other => {
+                                    return Err(
+                                        crate::rt::Error::new(
+                                            crate::rt::ErrorKind::Inconsistent,
+                                            _at,
+                                            format!(
+                                                "the case that `layout_selector` = {} selects", _on
+                                            ),
+                                            crate::rt::codec::variant_name(_other),
+                                        ),
+                                    );
+                                }
+                            }
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(CompiledMeshPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    marker: _p_marker,
+                    layout_selector: _p_layout_selector,
+                    stored_prefix: _p_stored_prefix,
+                    layout_class: _p_layout_class,
+                    body: _p_body,
+                })
+            } else {
+                None
+            },
+        )
+    }
+}
+crate::rt::codec::binrw_adapter!(CompiledMesh, ENDIAN);
+impl CompiledMeshBodyRef<'_> {
+    /// The owned value (copies every view).
+    pub fn own(&self) -> CompiledMeshBody {
+        match self {
+            CompiledMeshBodyRef::RangedLayout(x) => {
+                CompiledMeshBody::RangedLayout(x.own())
             }
-            Ok(())
-        })?;
-        crate::rt::field("layout_selector", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _v = layout_selector;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v.0)?;
-            Ok(())
-        })?;
-        crate::rt::field("stored_prefix", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _v = stored_prefix;
-            crate::rt::write::agree(_at, _v.len() as u64, 8i128, "8", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("layout_class", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 13i128, "13")?;
-            let _v = layout_class;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v.0)?;
-            Ok(())
-        })?;
-        crate::rt::field("body", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 17i128, "17")?;
-            let _v = body;
-            let _on: i128 = crate::rt::Int::int(&layout_selector);
-            match _v {
-                CompiledMeshBody::RangedLayout(_x)
-                    if _on == crate::rt::Int::int(&LayoutSelector::RANGED) =>
-                {
-                    crate::rt::Codec::write_to(_x, _io, ())?
-                }
-                CompiledMeshBody::InlineLayout(_x)
-                    if _on == crate::rt::Int::int(&LayoutSelector::INLINE) =>
-                {
-                    crate::rt::Codec::write_to(_x, _io, ())?
-                }
-                _other => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        format!("the case that `layout_selector` = {_on} selects"),
-                        crate::rt::codec::variant_name(_other),
-                    ))
-                }
+            CompiledMeshBodyRef::InlineLayout(x) => {
+                CompiledMeshBody::InlineLayout(x.own())
             }
-            Ok(())
-        })?;
-        Ok(())
+        }
     }
 }
-
-impl ::binrw::BinRead for CompiledMesh {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+impl CompiledMeshRef<'_> {
+    /// The owned [`CompiledMesh`] (copies every view).
+    pub fn own(&self) -> CompiledMesh {
+        CompiledMesh {
+            marker: ::std::clone::Clone::clone(&self.marker),
+            layout_selector: ::std::clone::Clone::clone(&self.layout_selector),
+            stored_prefix: (&self.stored_prefix).to_vec(),
+            layout_class: ::std::clone::Clone::clone(&self.layout_class),
+            body: (&self.body).own(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for CompiledMesh {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for CompiledMeshPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for CompiledMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, CompiledMeshPos> {
+    /// The place of `marker`.
+    pub fn marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("marker", &self.get().marker)
+    }
+    /// The place of `layout_selector`.
+    pub fn layout_selector(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("layout_selector", &self.get().layout_selector)
+    }
+    /// The place of `stored_prefix`.
+    pub fn stored_prefix(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("stored_prefix", &self.get().stored_prefix)
+    }
+    /// The place of `layout_class`.
+    pub fn layout_class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("layout_class", &self.get().layout_class)
+    }
+    /// The place of `body`.
+    pub fn body(&self) -> crate::rt::Place<'_, CompiledMeshBodyPos> {
+        self.field("body", &self.get().body)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for CompiledMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl crate::rt::Layout for CompiledMesh {
+impl crate::rt::Root for CompiledMesh {
     const ID: &'static str = "rr-compiled-mesh";
     const ROOT: &'static str = "compiled_mesh";
-    const DESCRIPTION: &'static str =
-        "A compiled mesh, from its marker at M to the end of its material list.";
+    const DESCRIPTION: &'static str = "A compiled mesh, from its marker at M to the end of its material list.";
     const SPEC: &'static str = "spec/rr_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &[
         "stored_prefix",
@@ -844,12 +1459,39 @@ impl crate::rt::Layout for CompiledMesh {
         "body.InlineLayout.materials.groups[].unknown_0x10",
         "body.InlineLayout.materials.groups[].unknown_0x19",
     ];
-    fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
-        let _ = ctx;
+    const PARAMS: &'static [&'static str] = &[];
+    const RULES: &'static [&'static crate::rt::Rule] = &[
+        CompiledMesh::REL_SELECTOR_MATCHES_CLASS,
+        RangedLayout::REL_FORMAT_STRIDES,
+        RangedLayout::REL_FIRST_RANGE_AT_ZERO,
+        RangedLayout::REL_RANGES_PARTITION_BUFFERS,
+        RangedLayout::REL_INDICES_RELATIVE_TO_VERTEX_BASE,
+        RangedLayout::REL_STREAM_LENGTHS,
+        RangedLayout::REL_PRIMITIVE_DESC_PER_RANGE,
+        RangedLayout::REL_PRIMITIVE_DESC_INDEX_COUNT,
+        RangedLayout::REL_PRIMITIVE_DESC_FIRST_INDEX,
+        RangedLayout::REL_SINGLE_RANGE_BOUNDS,
+        RangedLayout::REL_DESCRIPTOR_PER_RANGE,
+        RangedLayout::REL_DESCRIPTOR_VERTEX_COUNT,
+        RangedLayout::REL_MIDDLE_RUNS_EMPTY,
+        RangedLayout::REL_CPU_RUNS_COPY_BUFFERS,
+        RangedLayout::REL_CPU_RUNS_FLAG,
+        InlineLayout::REL_OBJECTS_TILE_BUFFERS,
+        InlineLayout::REL_INDICES_ABSOLUTE,
+        InlineLayout::REL_STREAM_LENGTHS,
+        InlineLayout::REL_DESCRIPTOR_PER_OBJECT,
+        InlineLayout::REL_DESCRIPTOR_VERTEX_COUNT,
+        InlineLayout::REL_DECLARED_COUNTS_MATCH_BUFFERS,
+        MeshData::REL_FORMAT_STRIDES,
+        MeshData::REL_BONES_PER_VERTEX,
+        MaterialList::REL_GROUPS_PER_DESCRIPTOR,
+        MaterialList::REL_GROUP_IDENTITIES,
+    ];
+    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+        let _ = params;
         Ok(())
     }
 }
-
 /// The ranged form, from M+17: header words, one record per draw range, the four vertex and
 /// index streams, one PrimitiveDescData record per range, two further streams, MeshData and its
 /// primitive records, four final runs and the material list.
@@ -859,8 +1501,9 @@ impl crate::rt::Layout for CompiledMesh {
 /// 0x0645ABB5 and has the same fields as the inline form's.
 ///
 ///
-/// Type `ranged_layout` of `spec/rr_mesh.ksy`. Proven  (29,174 split meshes)
+/// Type `ranged_layout` of `spec/rr_mesh.ksy`. Proven (29,174 split meshes)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct RangedLayout {
     /// A stored word; the registry's Version (2).
@@ -1056,84 +1699,280 @@ pub struct RangedLayout {
     /// Documented as “material list”, Proven (split census).
     pub materials: MaterialList,
 }
-
+/// [`RangedLayout`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct RangedLayoutRef<'a> {
+    /// See [`RangedLayout::unknown_0x0`].
+    pub unknown_0x0: u32,
+    /// See [`RangedLayout::vertex_format`].
+    pub vertex_format: VertexFormat,
+    /// See [`RangedLayout::strides`].
+    pub strides: crate::rt::Nums<'a, u32>,
+    /// See [`RangedLayout::unknown_0x11`].
+    pub unknown_0x11: u32,
+    /// See [`RangedLayout::centre`].
+    pub centre: Float3,
+    /// See [`RangedLayout::half_extent`].
+    pub half_extent: Float3,
+    /// See [`RangedLayout::unknown_0x2d`].
+    pub unknown_0x2d: u8,
+    /// See [`RangedLayout::num_ranges`].
+    pub num_ranges: u32,
+    /// See [`RangedLayout::unknown_0x32`].
+    pub unknown_0x32: &'a [u8],
+    /// See [`RangedLayout::ranges`].
+    pub ranges: ::std::vec::Vec<RangeRecordRef<'a>>,
+    /// See [`RangedLayout::len_primary`].
+    pub len_primary: u32,
+    /// See [`RangedLayout::primary`].
+    pub primary: &'a [u8],
+    /// See [`RangedLayout::len_positions`].
+    pub len_positions: u32,
+    /// See [`RangedLayout::positions`].
+    pub positions: &'a [u8],
+    /// See [`RangedLayout::len_skin`].
+    pub len_skin: u32,
+    /// See [`RangedLayout::skin`].
+    pub skin: &'a [u8],
+    /// See [`RangedLayout::len_indices`].
+    pub len_indices: u32,
+    /// See [`RangedLayout::indices`].
+    pub indices: IndexDataRef<'a>,
+    /// See [`RangedLayout::len_primitive_descs`].
+    pub len_primitive_descs: u32,
+    /// See [`RangedLayout::primitive_descs`].
+    pub primitive_descs: PrimitiveDescBlock,
+    /// See [`RangedLayout::len_further_a`].
+    pub len_further_a: u32,
+    /// See [`RangedLayout::further_a`].
+    pub further_a: &'a [u8],
+    /// See [`RangedLayout::len_further_b`].
+    pub len_further_b: u32,
+    /// See [`RangedLayout::further_b`].
+    pub further_b: &'a [u8],
+    /// See [`RangedLayout::mesh_data_marker`].
+    pub mesh_data_marker: u32,
+    /// See [`RangedLayout::mesh_data`].
+    pub mesh_data: MeshDataRef<'a>,
+    /// See [`RangedLayout::len_cpu_vertices`].
+    pub len_cpu_vertices: u32,
+    /// See [`RangedLayout::cpu_vertices`].
+    pub cpu_vertices: &'a [u8],
+    /// See [`RangedLayout::len_cpu_positions`].
+    pub len_cpu_positions: u32,
+    /// See [`RangedLayout::cpu_positions`].
+    pub cpu_positions: &'a [u8],
+    /// See [`RangedLayout::len_cpu_skin`].
+    pub len_cpu_skin: u32,
+    /// See [`RangedLayout::cpu_skin`].
+    pub cpu_skin: &'a [u8],
+    /// See [`RangedLayout::len_cpu_indices`].
+    pub len_cpu_indices: u32,
+    /// See [`RangedLayout::cpu_indices`].
+    pub cpu_indices: &'a [u8],
+    /// See [`RangedLayout::materials`].
+    pub materials: MaterialListRef<'a>,
+}
+/// Where each field of a [`RangedLayout`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RangedLayoutPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `unknown_0x0` lies.
+    pub unknown_0x0: crate::rt::Span,
+    /// Where `vertex_format` lies.
+    pub vertex_format: crate::rt::Span,
+    /// Where `strides` lies.
+    pub strides: crate::rt::Strided<crate::rt::Span>,
+    /// Where `unknown_0x11` lies.
+    pub unknown_0x11: crate::rt::Span,
+    /// Where `centre` lies.
+    pub centre: Float3Pos,
+    /// Where `half_extent` lies.
+    pub half_extent: Float3Pos,
+    /// Where `unknown_0x2d` lies.
+    pub unknown_0x2d: crate::rt::Span,
+    /// Where `num_ranges` lies.
+    pub num_ranges: crate::rt::Span,
+    /// Where `unknown_0x32` lies.
+    pub unknown_0x32: crate::rt::Span,
+    /// Where `ranges` lies.
+    pub ranges: crate::rt::Each<RangeRecordPos>,
+    /// Where `len_primary` lies.
+    pub len_primary: crate::rt::Span,
+    /// Where `primary` lies.
+    pub primary: crate::rt::Span,
+    /// Where `len_positions` lies.
+    pub len_positions: crate::rt::Span,
+    /// Where `positions` lies.
+    pub positions: crate::rt::Span,
+    /// Where `len_skin` lies.
+    pub len_skin: crate::rt::Span,
+    /// Where `skin` lies.
+    pub skin: crate::rt::Span,
+    /// Where `len_indices` lies.
+    pub len_indices: crate::rt::Span,
+    /// Where `indices` lies.
+    pub indices: IndexDataPos,
+    /// Where `len_primitive_descs` lies.
+    pub len_primitive_descs: crate::rt::Span,
+    /// Where `primitive_descs` lies.
+    pub primitive_descs: PrimitiveDescBlockPos,
+    /// Where `len_further_a` lies.
+    pub len_further_a: crate::rt::Span,
+    /// Where `further_a` lies.
+    pub further_a: crate::rt::Span,
+    /// Where `len_further_b` lies.
+    pub len_further_b: crate::rt::Span,
+    /// Where `further_b` lies.
+    pub further_b: crate::rt::Span,
+    /// Where `mesh_data_marker` lies.
+    pub mesh_data_marker: crate::rt::Span,
+    /// Where `mesh_data` lies.
+    pub mesh_data: MeshDataPos,
+    /// Where `len_cpu_vertices` lies.
+    pub len_cpu_vertices: crate::rt::Span,
+    /// Where `cpu_vertices` lies.
+    pub cpu_vertices: crate::rt::Span,
+    /// Where `len_cpu_positions` lies.
+    pub len_cpu_positions: crate::rt::Span,
+    /// Where `cpu_positions` lies.
+    pub cpu_positions: crate::rt::Span,
+    /// Where `len_cpu_skin` lies.
+    pub len_cpu_skin: crate::rt::Span,
+    /// Where `cpu_skin` lies.
+    pub cpu_skin: crate::rt::Span,
+    /// Where `len_cpu_indices` lies.
+    pub len_cpu_indices: crate::rt::Span,
+    /// Where `cpu_indices` lies.
+    pub cpu_indices: crate::rt::Span,
+    /// Where `materials` lies.
+    pub materials: MaterialListPos,
+}
 impl RangedLayout {
     /// Where `unknown_0x0` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X0: u64 = 0x0;
+    pub const OFFSET_UNKNOWN_0X0: u64 = 0;
     /// Where `vertex_format` starts, from the start of the type.
-    pub const OFFSET_VERTEX_FORMAT: u64 = 0x4;
+    pub const OFFSET_VERTEX_FORMAT: u64 = 4;
     /// Where `strides` starts, from the start of the type.
-    pub const OFFSET_STRIDES: u64 = 0x5;
+    pub const OFFSET_STRIDES: u64 = 5;
     /// Where `unknown_0x11` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X11: u64 = 0x11;
+    pub const OFFSET_UNKNOWN_0X11: u64 = 17;
     /// Where `centre` starts, from the start of the type.
-    pub const OFFSET_CENTRE: u64 = 0x15;
+    pub const OFFSET_CENTRE: u64 = 21;
     /// Where `half_extent` starts, from the start of the type.
-    pub const OFFSET_HALF_EXTENT: u64 = 0x21;
+    pub const OFFSET_HALF_EXTENT: u64 = 33;
     /// Where `unknown_0x2d` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X2D: u64 = 0x2D;
+    pub const OFFSET_UNKNOWN_0X2D: u64 = 45;
     /// Where `num_ranges` starts, from the start of the type.
-    pub const OFFSET_NUM_RANGES: u64 = 0x2E;
+    pub const OFFSET_NUM_RANGES: u64 = 46;
     /// Where `unknown_0x32` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X32: u64 = 0x32;
+    pub const OFFSET_UNKNOWN_0X32: u64 = 50;
     /// Where `ranges` starts, from the start of the type.
-    pub const OFFSET_RANGES: u64 = 0x3A;
-}
-
-impl RangedLayout {
+    pub const OFFSET_RANGES: u64 = 58;
     /// The stream strides are those of the vertex format table for a known format: static16
     /// (11) 16, 0, 0; static24 (2) 24, 0, 0; static28 (3) 28, 0, 0; split12 (0) 12, 12, 8, or
     /// 12, 12, 16 with eight influences; split24 (1) 24, 12, 8.
     ///
     ///
     /// Proven (all split12 and split24 meshes, all 58 eight-influence meshes; the static rows observed).
-    pub const REL_FORMAT_STRIDES: &'static str = "format_strides";
+    pub const REL_FORMAT_STRIDES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "format_strides",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// The first range begins at index 0 and vertex 0.
     ///
     /// Proven (29,174 split meshes).
-    pub const REL_FIRST_RANGE_AT_ZERO: &'static str = "first_range_at_zero";
+    pub const REL_FIRST_RANGE_AT_ZERO: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "first_range_at_zero",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Successive range boundaries partition the buffers: each range begins where the one
     /// before it ends (first indices and vertex bases never decrease), no range begins past the
     /// end of the index or vertex buffer, and the last range runs to both ends.
     ///
     ///
     /// Proven (29,174 split meshes).
-    pub const REL_RANGES_PARTITION_BUFFERS: &'static str = "ranges_partition_buffers";
+    pub const REL_RANGES_PARTITION_BUFFERS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "ranges_partition_buffers",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Indices are u16 relative to their range's vertex base: each one plus the base names a
     /// vertex of that range (below the next range's base, or the vertex count for the last).
     ///
     ///
     /// Proven (29,174 split meshes).
-    pub const REL_INDICES_RELATIVE_TO_VERTEX_BASE: &'static str = "indices_relative_to_vertex_base";
+    pub const REL_INDICES_RELATIVE_TO_VERTEX_BASE: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "indices_relative_to_vertex_base",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Each vertex stream holds one record of its stride per vertex: the primary stream's
     /// length is a multiple of its stride, and the position and skin streams hold as many
     /// records; a stream whose stride is 0 (a static mesh's position and skin streams) is empty.
     ///
     ///
     /// Proven (split census).
-    pub const REL_STREAM_LENGTHS: &'static str = "stream_lengths";
+    pub const REL_STREAM_LENGTHS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "stream_lengths",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// PrimitiveDescData holds 32 bytes per range.
     ///
     /// Proven (29,174 split bodies).
-    pub const REL_PRIMITIVE_DESC_PER_RANGE: &'static str = "primitive_desc_per_range";
+    pub const REL_PRIMITIVE_DESC_PER_RANGE: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "primitive_desc_per_range",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// A PrimitiveDescData record's index count is three times its range's triangle count: the
     /// number of indices of the range, which is whole triangles.
     ///
     ///
     /// Observed (5,205 of 5,205 checked records).
-    pub const REL_PRIMITIVE_DESC_INDEX_COUNT: &'static str = "primitive_desc_index_count";
+    pub const REL_PRIMITIVE_DESC_INDEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "primitive_desc_index_count",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// A PrimitiveDescData record's first index equals its range's first index.
     ///
     /// Observed (2,617 of 2,617 checked records).
-    pub const REL_PRIMITIVE_DESC_FIRST_INDEX: &'static str = "primitive_desc_first_index";
+    pub const REL_PRIMITIVE_DESC_FIRST_INDEX: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "primitive_desc_first_index",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// In a single-range mesh, the PrimitiveDescData centre and half extent equal the header's.
     ///
     /// Observed (all 1,820 checked single-range meshes).
-    pub const REL_SINGLE_RANGE_BOUNDS: &'static str = "single_range_bounds";
+    pub const REL_SINGLE_RANGE_BOUNDS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "single_range_bounds",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// The material list has one descriptor per range.
     ///
     /// Proven (split census).
-    pub const REL_DESCRIPTOR_PER_RANGE: &'static str = "descriptor_per_range";
+    pub const REL_DESCRIPTOR_PER_RANGE: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "descriptor_per_range",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// A descriptor's vertex count is its range's vertex count modulo 65,536. It can be stale
     /// (GFX_WireFrame_Wall_01_LOD0 declares 8,845 vertices, its buffers hold 2,490): the
     /// buffers, not the declared count, describe the mesh.
@@ -1142,23 +1981,43 @@ impl RangedLayout {
     /// Observed (RR; the stale GFX_WireFrame_Wall_01_LOD0).
     ///
     /// Warning only: a violation is reported, never fails a check.
-    pub const REL_DESCRIPTOR_VERTEX_COUNT: &'static str = "descriptor_vertex_count";
+    pub const REL_DESCRIPTOR_VERTEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "descriptor_vertex_count",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Warning,
+    };
     /// The middle two final runs (VertexBufferDataDynamic, VertexBufferDataIndexWeight) are empty.
     ///
     /// Observed (all 83,800 ranged bodies).
-    pub const REL_MIDDLE_RUNS_EMPTY: &'static str = "middle_runs_empty";
+    pub const REL_MIDDLE_RUNS_EMPTY: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "middle_runs_empty",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// A filled first or last final run is a copy of the mesh's buffer: VertexBufferDataStatic
     /// of the primary stream, IndexBufferData of the index stream; both are filled or both empty.
     ///
     ///
     /// Observed (some static meshes; first and last filled together on 2,160 bodies).
-    pub const REL_CPU_RUNS_COPY_BUFFERS: &'static str = "cpu_runs_copy_buffers";
+    pub const REL_CPU_RUNS_COPY_BUFFERS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "cpu_runs_copy_buffers",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// The trailer's first bool is 1 exactly when the first and last final runs are filled.
     ///
     /// Observed (2,160 meshes with filled CPU-side runs).
-    pub const REL_CPU_RUNS_FLAG: &'static str = "cpu_runs_flag";
+    pub const REL_CPU_RUNS_FLAG: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "cpu_runs_flag",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static str] = &[
+    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
         Self::REL_FORMAT_STRIDES,
         Self::REL_FIRST_RANGE_AT_ZERO,
         Self::REL_RANGES_PARTITION_BUFFERS,
@@ -1175,403 +2034,737 @@ impl RangedLayout {
         Self::REL_CPU_RUNS_FLAG,
     ];
 }
-
-impl RangedLayout {
-    /// The relations the spec marks `-severity: warning`: reported, never failing a check.
-    pub const WARNING_ONLY: &'static [&'static str] = &[Self::REL_DESCRIPTOR_VERTEX_COUNT];
-}
-
 impl crate::rt::Codec for RangedLayout {
     type Args = ();
-    const MIN_SIZE: u64 = 158;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = RangedLayoutRef<'a>;
+    type Pos = RangedLayoutPos;
+    const MIN_SIZE: u64 = 158u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let unknown_0x0: u32 = crate::rt::field("unknown_0x0", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let vertex_format: VertexFormat = crate::rt::field("vertex_format", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = VertexFormat(crate::rt::read::prim::<u8, _>(
-                    _io,
-                    ::binrw::Endian::Little,
-                    "u1",
-                )?);
-                _v
-            })
-        })?;
-        let strides: ::std::vec::Vec<u32> = crate::rt::field("strides", || {
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, 3i128, "count")?;
-                crate::rt::read::prims::<u32, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        let unknown_0x11: u32 = crate::rt::field("unknown_0x11", || {
-            crate::rt::read::offset(_io, _start, 17i128, "17")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let centre: Float3 = crate::rt::field("centre", || {
-            crate::rt::read::offset(_io, _start, 21i128, "21")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Float3 as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let half_extent: Float3 = crate::rt::field("half_extent", || {
-            crate::rt::read::offset(_io, _start, 33i128, "33")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Float3 as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let unknown_0x2d: u8 = crate::rt::field("unknown_0x2d", || {
-            crate::rt::read::offset(_io, _start, 45i128, "45")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let num_ranges: u32 = crate::rt::field("num_ranges", || {
-            crate::rt::read::offset(_io, _start, 46i128, "46")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let unknown_0x32: ::std::vec::Vec<u8> = crate::rt::field("unknown_0x32", || {
-            crate::rt::read::offset(_io, _start, 50i128, "50")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(_io, crate::rt::read::count(_at, 8i128, "size")?)?;
-                _v
-            })
-        })?;
-        let ranges: ::std::vec::Vec<RangeRecord> = crate::rt::field("ranges", || {
-            crate::rt::read::offset(_io, _start, 58i128, "58")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_ranges), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <RangeRecord as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <RangeRecord as crate::rt::Codec>::read_from(
-                            _io,
-                            (crate::rt::codec::arg::<u8>(
-                                _at,
-                                (if ((_i as i128).wrapping_add(1i128)
-                                    < crate::rt::Int::int(&num_ranges))
-                                {
-                                    1i128
-                                } else {
-                                    0i128
-                                }),
-                                "has_tail",
-                            )?,),
-                        )?;
-                        Ok(_v)
-                    },
-                )?
-            })
-        })?;
-        let len_primary: u32 = crate::rt::field("len_primary", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let primary: ::std::vec::Vec<u8> = crate::rt::field("primary", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_primary), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let len_positions: u32 = crate::rt::field("len_positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let positions: ::std::vec::Vec<u8> = crate::rt::field("positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_positions), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let len_skin: u32 = crate::rt::field("len_skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let skin: ::std::vec::Vec<u8> = crate::rt::field("skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_skin), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let len_indices: u32 = crate::rt::field("len_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let indices: IndexData = crate::rt::field("indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = {
-                    let _args = (crate::rt::codec::arg::<u8>(_at, 0i128, "index_width")?,);
-                    crate::rt::read::sized(
-                        _io,
-                        crate::rt::read::count(_at, crate::rt::Int::int(&len_indices), "size")?,
-                        |_io| <IndexData as crate::rt::Codec>::read_from(_io, _args),
-                    )?
-                };
-                _v
-            })
-        })?;
-        let len_primitive_descs: u32 = crate::rt::field("len_primitive_descs", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let primitive_descs: PrimitiveDescBlock = crate::rt::field("primitive_descs", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = {
-                    let _args = ();
-                    crate::rt::read::sized(
-                        _io,
-                        crate::rt::read::count(
-                            _at,
-                            crate::rt::Int::int(&len_primitive_descs),
-                            "size",
-                        )?,
-                        |_io| <PrimitiveDescBlock as crate::rt::Codec>::read_from(_io, _args),
-                    )?
-                };
-                _v
-            })
-        })?;
-        let len_further_a: u32 = crate::rt::field("len_further_a", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let further_a: ::std::vec::Vec<u8> = crate::rt::field("further_a", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_further_a), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let len_further_b: u32 = crate::rt::field("len_further_b", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let further_b: ::std::vec::Vec<u8> = crate::rt::field("further_b", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_further_b), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let mesh_data_marker: u32 = crate::rt::field("mesh_data_marker", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 105229237i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
+        let _start = _in.pos();
+        let (unknown_0x0, _p_unknown_0x0) = crate::rt::field(
+            "unknown_0x0",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_format, _p_vertex_format) = crate::rt::field(
+            "vertex_format",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = VertexFormat(
+                            _in.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                        );
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (strides, _p_strides) = crate::rt::field(
+            "strides",
+            || {
+                _in.offset(_start, (5i128), "5")?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(_at, (3i128), "count")?;
+                    let _v = _in.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                })
+            },
+        )?;
+        let (unknown_0x11, _p_unknown_0x11) = crate::rt::field(
+            "unknown_0x11",
+            || {
+                _in.offset(_start, (17i128), "17")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (centre, _p_centre) = crate::rt::field(
+            "centre",
+            || {
+                _in.offset(_start, (21i128), "21")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Float3 as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (half_extent, _p_half_extent) = crate::rt::field(
+            "half_extent",
+            || {
+                _in.offset(_start, (33i128), "33")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Float3 as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x2d, _p_unknown_0x2d) = crate::rt::field(
+            "unknown_0x2d",
+            || {
+                _in.offset(_start, (45i128), "45")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_ranges, _p_num_ranges) = crate::rt::field(
+            "num_ranges",
+            || {
+                _in.offset(_start, (46i128), "46")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x32, _p_unknown_0x32) = crate::rt::field(
+            "unknown_0x32",
+            || {
+                _in.offset(_start, (50i128), "50")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (8i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (ranges, _p_ranges) = crate::rt::field(
+            "ranges",
+            || {
+                _in.offset(_start, (58i128), "58")?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
                         _at,
-                        "0x0645ABB5",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let mesh_data: MeshData = crate::rt::field("mesh_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <MeshData as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let len_cpu_vertices: u32 = crate::rt::field("len_cpu_vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let cpu_vertices: ::std::vec::Vec<u8> = crate::rt::field("cpu_vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_cpu_vertices), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let len_cpu_positions: u32 = crate::rt::field("len_cpu_positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let cpu_positions: ::std::vec::Vec<u8> = crate::rt::field("cpu_positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_cpu_positions), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let len_cpu_skin: u32 = crate::rt::field("len_cpu_skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let cpu_skin: ::std::vec::Vec<u8> = crate::rt::field("cpu_skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_cpu_skin), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let len_cpu_indices: u32 = crate::rt::field("len_cpu_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let cpu_indices: ::std::vec::Vec<u8> = crate::rt::field("cpu_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_cpu_indices), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let materials: MaterialList = crate::rt::field("materials", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <MaterialList as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            unknown_0x0,
-            vertex_format,
-            strides,
-            unknown_0x11,
-            centre,
-            half_extent,
-            unknown_0x2d,
-            num_ranges,
-            unknown_0x32,
-            ranges,
-            len_primary,
-            primary,
-            len_positions,
-            positions,
-            len_skin,
-            skin,
-            len_indices,
-            indices,
-            len_primitive_descs,
-            primitive_descs,
-            len_further_a,
-            further_a,
-            len_further_b,
-            further_b,
-            mesh_data_marker,
-            mesh_data,
-            len_cpu_vertices,
-            cpu_vertices,
-            len_cpu_positions,
-            cpu_positions,
-            len_cpu_skin,
-            cpu_skin,
-            len_cpu_indices,
-            cpu_indices,
-            materials,
-        })
+                        crate::rt::Int::int(&num_ranges),
+                        "count",
+                    )?;
+                    _in.room(_n, <RangeRecord as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u8,
+                                    >(
+                                        _at,
+                                        (if (((_i as i128)).wrapping_add((1i128))
+                                            < crate::rt::Int::int(&num_ranges))
+                                        {
+                                            (1i128)
+                                        } else {
+                                            (0i128)
+                                        }),
+                                        "has_tail",
+                                    )?,
+                                );
+                                let (_v, _p) = <RangeRecord as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        let (len_primary, _p_len_primary) = crate::rt::field(
+            "len_primary",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (primary, _p_primary) = crate::rt::field(
+            "primary",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_primary),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_positions, _p_len_positions) = crate::rt::field(
+            "len_positions",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (positions, _p_positions) = crate::rt::field(
+            "positions",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_positions),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_skin, _p_len_skin) = crate::rt::field(
+            "len_skin",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (skin, _p_skin) = crate::rt::field(
+            "skin",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_skin),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_indices, _p_len_indices) = crate::rt::field(
+            "len_indices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (indices, _p_indices) = crate::rt::field(
+            "indices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = (
+                            crate::rt::codec::arg::<u8>(_at, (0i128), "index_width")?,
+                        );
+                        let (_v, _p) = _in
+                            .sized(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_indices),
+                                    "size",
+                                )?,
+                                |_in| <IndexData as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args),
+                            )?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_primitive_descs, _p_len_primitive_descs) = crate::rt::field(
+            "len_primitive_descs",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (primitive_descs, _p_primitive_descs) = crate::rt::field(
+            "primitive_descs",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = _in
+                            .sized(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_primitive_descs),
+                                    "size",
+                                )?,
+                                |_in| <PrimitiveDescBlock as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args),
+                            )?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_further_a, _p_len_further_a) = crate::rt::field(
+            "len_further_a",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (further_a, _p_further_a) = crate::rt::field(
+            "further_a",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_further_a),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_further_b, _p_len_further_b) = crate::rt::field(
+            "len_further_b",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (further_b, _p_further_b) = crate::rt::field(
+            "further_b",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_further_b),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (mesh_data_marker, _p_mesh_data_marker) = crate::rt::field(
+            "mesh_data_marker",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (105229237i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0x0645ABB5",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (mesh_data, _p_mesh_data) = crate::rt::field(
+            "mesh_data",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <MeshData as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_cpu_vertices, _p_len_cpu_vertices) = crate::rt::field(
+            "len_cpu_vertices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (cpu_vertices, _p_cpu_vertices) = crate::rt::field(
+            "cpu_vertices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_cpu_vertices),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_cpu_positions, _p_len_cpu_positions) = crate::rt::field(
+            "len_cpu_positions",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (cpu_positions, _p_cpu_positions) = crate::rt::field(
+            "cpu_positions",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_cpu_positions),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_cpu_skin, _p_len_cpu_skin) = crate::rt::field(
+            "len_cpu_skin",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (cpu_skin, _p_cpu_skin) = crate::rt::field(
+            "cpu_skin",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_cpu_skin),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_cpu_indices, _p_len_cpu_indices) = crate::rt::field(
+            "len_cpu_indices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (cpu_indices, _p_cpu_indices) = crate::rt::field(
+            "cpu_indices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_cpu_indices),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (materials, _p_materials) = crate::rt::field(
+            "materials",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <MaterialList as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            RangedLayoutRef {
+                unknown_0x0,
+                vertex_format,
+                strides,
+                unknown_0x11,
+                centre,
+                half_extent,
+                unknown_0x2d,
+                num_ranges,
+                unknown_0x32,
+                ranges,
+                len_primary,
+                primary,
+                len_positions,
+                positions,
+                len_skin,
+                skin,
+                len_indices,
+                indices,
+                len_primitive_descs,
+                primitive_descs,
+                len_further_a,
+                further_a,
+                len_further_b,
+                further_b,
+                mesh_data_marker,
+                mesh_data,
+                len_cpu_vertices,
+                cpu_vertices,
+                len_cpu_positions,
+                cpu_positions,
+                len_cpu_skin,
+                cpu_skin,
+                len_cpu_indices,
+                cpu_indices,
+                materials,
+            },
+            if L {
+                Some(RangedLayoutPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    unknown_0x0: _p_unknown_0x0,
+                    vertex_format: _p_vertex_format,
+                    strides: _p_strides,
+                    unknown_0x11: _p_unknown_0x11,
+                    centre: _p_centre,
+                    half_extent: _p_half_extent,
+                    unknown_0x2d: _p_unknown_0x2d,
+                    num_ranges: _p_num_ranges,
+                    unknown_0x32: _p_unknown_0x32,
+                    ranges: _p_ranges,
+                    len_primary: _p_len_primary,
+                    primary: _p_primary,
+                    len_positions: _p_len_positions,
+                    positions: _p_positions,
+                    len_skin: _p_len_skin,
+                    skin: _p_skin,
+                    len_indices: _p_len_indices,
+                    indices: _p_indices,
+                    len_primitive_descs: _p_len_primitive_descs,
+                    primitive_descs: _p_primitive_descs,
+                    len_further_a: _p_len_further_a,
+                    further_a: _p_further_a,
+                    len_further_b: _p_len_further_b,
+                    further_b: _p_further_b,
+                    mesh_data_marker: _p_mesh_data_marker,
+                    mesh_data: _p_mesh_data,
+                    len_cpu_vertices: _p_len_cpu_vertices,
+                    cpu_vertices: _p_cpu_vertices,
+                    len_cpu_positions: _p_len_cpu_positions,
+                    cpu_positions: _p_cpu_positions,
+                    len_cpu_skin: _p_len_cpu_skin,
+                    cpu_skin: _p_cpu_skin,
+                    len_cpu_indices: _p_len_cpu_indices,
+                    cpu_indices: _p_cpu_indices,
+                    materials: _p_materials,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let RangedLayout {
             unknown_0x0,
             vertex_format,
             strides,
@@ -1608,321 +2801,843 @@ impl crate::rt::Codec for RangedLayout {
             cpu_indices,
             materials,
         } = self;
-        crate::rt::field("unknown_0x0", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = unknown_0x0;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("vertex_format", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _v = vertex_format;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v.0)?;
-            Ok(())
-        })?;
-        crate::rt::field("strides", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            crate::rt::write::agree(_at, strides.len() as u64, 3i128, "3", "elements")?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, strides)?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x11", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 17i128, "17")?;
-            let _v = unknown_0x11;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("centre", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 21i128, "21")?;
-            let _v = centre;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("half_extent", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 33i128, "33")?;
-            let _v = half_extent;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x2d", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 45i128, "45")?;
-            let _v = unknown_0x2d;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        let num_ranges: u32 = crate::rt::field("num_ranges", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 46i128, "46")?;
-            let _v: u32 = crate::rt::write::fit(_at, ranges.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("unknown_0x32", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 50i128, "50")?;
-            let _v = unknown_0x32;
-            crate::rt::write::agree(_at, _v.len() as u64, 8i128, "8", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("ranges", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 58i128, "58")?;
-            for (_i, _v) in ranges.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(
-                        _v,
-                        _io,
-                        (crate::rt::codec::arg::<u8>(
-                            _at,
-                            (if ((_i as i128).wrapping_add(1i128)
-                                < crate::rt::Int::int(&num_ranges))
-                            {
-                                1i128
-                            } else {
-                                0i128
-                            }),
-                            "has_tail",
-                        )?,),
+        let _p_unknown_0x0 = crate::rt::field(
+            "unknown_0x0",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = unknown_0x0;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_vertex_format = crate::rt::field(
+            "vertex_format",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (4i128), "4")?;
+                Ok({
+                    let _v = vertex_format;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, _v.0);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_strides = crate::rt::field(
+            "strides",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (5i128), "5")?;
+                Ok({
+                    crate::rt::output::agree(
+                        _at,
+                        strides.len() as u64,
+                        (3i128),
+                        "3",
+                        "elements",
                     )?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        let len_primary: u32 = crate::rt::field("len_primary", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, primary.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("primary", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = primary;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        let len_positions: u32 = crate::rt::field("len_positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, positions.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = positions;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        let len_skin: u32 = crate::rt::field("len_skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, skin.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = skin;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        let len_indices: u32 = crate::rt::field("len_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(
-                _at,
-                {
-                    let _args = (crate::rt::codec::arg::<u8>(_at, 0i128, "index_width")?,);
-                    crate::rt::write::measure_part(|_io| {
-                        crate::rt::Codec::write_to(indices, _io, _args)
-                    })
-                },
-                "u4",
-                4294967295,
-            )?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = indices;
-            let _args = (crate::rt::codec::arg::<u8>(_at, 0i128, "index_width")?,);
-            let _n = crate::rt::read::count(_at, crate::rt::Int::int(&len_indices), "size")?;
-            crate::rt::write::sized(_io, _n, |_io| crate::rt::Codec::write_to(_v, _io, _args))?;
-            Ok(())
-        })?;
-        let len_primitive_descs: u32 = crate::rt::field("len_primitive_descs", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(
-                _at,
-                {
-                    let _args = ();
-                    crate::rt::write::measure_part(|_io| {
-                        crate::rt::Codec::write_to(primitive_descs, _io, _args)
-                    })
-                },
-                "u4",
-                4294967295,
-            )?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("primitive_descs", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = primitive_descs;
-            let _args = ();
-            let _n =
-                crate::rt::read::count(_at, crate::rt::Int::int(&len_primitive_descs), "size")?;
-            crate::rt::write::sized(_io, _n, |_io| crate::rt::Codec::write_to(_v, _io, _args))?;
-            Ok(())
-        })?;
-        let len_further_a: u32 = crate::rt::field("len_further_a", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, further_a.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("further_a", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = further_a;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        let len_further_b: u32 = crate::rt::field("len_further_b", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, further_b.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("further_b", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = further_b;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("mesh_data_marker", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = mesh_data_marker;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 105229237i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
+                    _out.prims(::binrw::Endian::Little, strides);
+                    crate::rt::Strided::new(_at, 4u64, strides.len())
+                })
+            },
+        )?;
+        let _p_unknown_0x11 = crate::rt::field(
+            "unknown_0x11",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (17i128), "17")?;
+                Ok({
+                    let _v = unknown_0x11;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_centre = crate::rt::field(
+            "centre",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (21i128), "21")?;
+                Ok({
+                    let _v = centre;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_half_extent = crate::rt::field(
+            "half_extent",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (33i128), "33")?;
+                Ok({
+                    let _v = half_extent;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x2d = crate::rt::field(
+            "unknown_0x2d",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (45i128), "45")?;
+                Ok({
+                    let _v = unknown_0x2d;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (num_ranges, _p_num_ranges): (u32, crate::rt::Span) = crate::rt::field(
+            "num_ranges",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (46i128), "46")?;
+                let _v: u32 = crate::rt::output::fit(
                     _at,
-                    "0x0645ABB5",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("mesh_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = mesh_data;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        let len_cpu_vertices: u32 = crate::rt::field("len_cpu_vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, cpu_vertices.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("cpu_vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = cpu_vertices;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        let len_cpu_positions: u32 = crate::rt::field("len_cpu_positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, cpu_positions.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("cpu_positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = cpu_positions;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        let len_cpu_skin: u32 = crate::rt::field("len_cpu_skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, cpu_skin.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("cpu_skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = cpu_skin;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        let len_cpu_indices: u32 = crate::rt::field("len_cpu_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, cpu_indices.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("cpu_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = cpu_indices;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("materials", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = materials;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        Ok(())
+                    ranges.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_unknown_0x32 = crate::rt::field(
+            "unknown_0x32",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (50i128), "50")?;
+                Ok({
+                    let _v = unknown_0x32;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (8i128),
+                                "8",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_ranges = crate::rt::field(
+            "ranges",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (58i128), "58")?;
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in ranges.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u8,
+                                    >(
+                                        _at,
+                                        (if (((_i as i128)).wrapping_add((1i128))
+                                            < crate::rt::Int::int(&num_ranges))
+                                        {
+                                            (1i128)
+                                        } else {
+                                            (0i128)
+                                        }),
+                                        "has_tail",
+                                    )?,
+                                );
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        let (len_primary, _p_len_primary): (u32, crate::rt::Span) = crate::rt::field(
+            "len_primary",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    primary.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_primary = crate::rt::field(
+            "primary",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = primary;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (len_positions, _p_len_positions): (u32, crate::rt::Span) = crate::rt::field(
+            "len_positions",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    positions.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_positions = crate::rt::field(
+            "positions",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = positions;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (len_skin, _p_len_skin): (u32, crate::rt::Span) = crate::rt::field(
+            "len_skin",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    skin.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_skin = crate::rt::field(
+            "skin",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = skin;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (_hole_len_indices, _p_len_indices) = crate::rt::field(
+            "len_indices",
+            || {
+                let _at = _out.pos();
+                let _h = _out.hole::<u32>();
+                Ok((_h, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _part_start_indices = _out.pos();
+        let _p_indices = crate::rt::field(
+            "indices",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = indices;
+                    {
+                        {
+                            let _args = (
+                                crate::rt::codec::arg::<u8>(_at, (0i128), "index_width")?,
+                            );
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let len_indices: u32 = crate::rt::field(
+            "len_indices",
+            || {
+                let _at = _hole_len_indices;
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    _out.pos() - _part_start_indices,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.patch::<u32>(_at, ::binrw::Endian::Little, _v);
+                Ok(_v)
+            },
+        )?;
+        let (_hole_len_primitive_descs, _p_len_primitive_descs) = crate::rt::field(
+            "len_primitive_descs",
+            || {
+                let _at = _out.pos();
+                let _h = _out.hole::<u32>();
+                Ok((_h, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _part_start_primitive_descs = _out.pos();
+        let _p_primitive_descs = crate::rt::field(
+            "primitive_descs",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = primitive_descs;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let len_primitive_descs: u32 = crate::rt::field(
+            "len_primitive_descs",
+            || {
+                let _at = _hole_len_primitive_descs;
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    _out.pos() - _part_start_primitive_descs,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.patch::<u32>(_at, ::binrw::Endian::Little, _v);
+                Ok(_v)
+            },
+        )?;
+        let (len_further_a, _p_len_further_a): (u32, crate::rt::Span) = crate::rt::field(
+            "len_further_a",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    further_a.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_further_a = crate::rt::field(
+            "further_a",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = further_a;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (len_further_b, _p_len_further_b): (u32, crate::rt::Span) = crate::rt::field(
+            "len_further_b",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    further_b.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_further_b = crate::rt::field(
+            "further_b",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = further_b;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_mesh_data_marker = crate::rt::field(
+            "mesh_data_marker",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = mesh_data_marker;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (105229237i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0x0645ABB5",
+                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_mesh_data = crate::rt::field(
+            "mesh_data",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = mesh_data;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let (len_cpu_vertices, _p_len_cpu_vertices): (u32, crate::rt::Span) = crate::rt::field(
+            "len_cpu_vertices",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    cpu_vertices.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_cpu_vertices = crate::rt::field(
+            "cpu_vertices",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = cpu_vertices;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (len_cpu_positions, _p_len_cpu_positions): (u32, crate::rt::Span) = crate::rt::field(
+            "len_cpu_positions",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    cpu_positions.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_cpu_positions = crate::rt::field(
+            "cpu_positions",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = cpu_positions;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (len_cpu_skin, _p_len_cpu_skin): (u32, crate::rt::Span) = crate::rt::field(
+            "len_cpu_skin",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    cpu_skin.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_cpu_skin = crate::rt::field(
+            "cpu_skin",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = cpu_skin;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (len_cpu_indices, _p_len_cpu_indices): (u32, crate::rt::Span) = crate::rt::field(
+            "len_cpu_indices",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    cpu_indices.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_cpu_indices = crate::rt::field(
+            "cpu_indices",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = cpu_indices;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_materials = crate::rt::field(
+            "materials",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = materials;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(RangedLayoutPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    unknown_0x0: _p_unknown_0x0,
+                    vertex_format: _p_vertex_format,
+                    strides: _p_strides,
+                    unknown_0x11: _p_unknown_0x11,
+                    centre: _p_centre,
+                    half_extent: _p_half_extent,
+                    unknown_0x2d: _p_unknown_0x2d,
+                    num_ranges: _p_num_ranges,
+                    unknown_0x32: _p_unknown_0x32,
+                    ranges: _p_ranges,
+                    len_primary: _p_len_primary,
+                    primary: _p_primary,
+                    len_positions: _p_len_positions,
+                    positions: _p_positions,
+                    len_skin: _p_len_skin,
+                    skin: _p_skin,
+                    len_indices: _p_len_indices,
+                    indices: _p_indices,
+                    len_primitive_descs: _p_len_primitive_descs,
+                    primitive_descs: _p_primitive_descs,
+                    len_further_a: _p_len_further_a,
+                    further_a: _p_further_a,
+                    len_further_b: _p_len_further_b,
+                    further_b: _p_further_b,
+                    mesh_data_marker: _p_mesh_data_marker,
+                    mesh_data: _p_mesh_data,
+                    len_cpu_vertices: _p_len_cpu_vertices,
+                    cpu_vertices: _p_cpu_vertices,
+                    len_cpu_positions: _p_len_cpu_positions,
+                    cpu_positions: _p_cpu_positions,
+                    len_cpu_skin: _p_len_cpu_skin,
+                    cpu_skin: _p_cpu_skin,
+                    len_cpu_indices: _p_len_cpu_indices,
+                    cpu_indices: _p_cpu_indices,
+                    materials: _p_materials,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for RangedLayout {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(RangedLayout, ENDIAN);
+impl RangedLayoutRef<'_> {
+    /// The owned [`RangedLayout`] (copies every view).
+    pub fn own(&self) -> RangedLayout {
+        RangedLayout {
+            unknown_0x0: ::std::clone::Clone::clone(&self.unknown_0x0),
+            vertex_format: ::std::clone::Clone::clone(&self.vertex_format),
+            strides: (&self.strides).to_vec(),
+            unknown_0x11: ::std::clone::Clone::clone(&self.unknown_0x11),
+            centre: ::std::clone::Clone::clone(&self.centre),
+            half_extent: ::std::clone::Clone::clone(&self.half_extent),
+            unknown_0x2d: ::std::clone::Clone::clone(&self.unknown_0x2d),
+            num_ranges: ::std::clone::Clone::clone(&self.num_ranges),
+            unknown_0x32: (&self.unknown_0x32).to_vec(),
+            ranges: (&self.ranges).iter().map(|_e| _e.own()).collect(),
+            len_primary: ::std::clone::Clone::clone(&self.len_primary),
+            primary: (&self.primary).to_vec(),
+            len_positions: ::std::clone::Clone::clone(&self.len_positions),
+            positions: (&self.positions).to_vec(),
+            len_skin: ::std::clone::Clone::clone(&self.len_skin),
+            skin: (&self.skin).to_vec(),
+            len_indices: ::std::clone::Clone::clone(&self.len_indices),
+            indices: (&self.indices).own(),
+            len_primitive_descs: ::std::clone::Clone::clone(&self.len_primitive_descs),
+            primitive_descs: ::std::clone::Clone::clone(&self.primitive_descs),
+            len_further_a: ::std::clone::Clone::clone(&self.len_further_a),
+            further_a: (&self.further_a).to_vec(),
+            len_further_b: ::std::clone::Clone::clone(&self.len_further_b),
+            further_b: (&self.further_b).to_vec(),
+            mesh_data_marker: ::std::clone::Clone::clone(&self.mesh_data_marker),
+            mesh_data: (&self.mesh_data).own(),
+            len_cpu_vertices: ::std::clone::Clone::clone(&self.len_cpu_vertices),
+            cpu_vertices: (&self.cpu_vertices).to_vec(),
+            len_cpu_positions: ::std::clone::Clone::clone(&self.len_cpu_positions),
+            cpu_positions: (&self.cpu_positions).to_vec(),
+            len_cpu_skin: ::std::clone::Clone::clone(&self.len_cpu_skin),
+            cpu_skin: (&self.cpu_skin).to_vec(),
+            len_cpu_indices: ::std::clone::Clone::clone(&self.len_cpu_indices),
+            cpu_indices: (&self.cpu_indices).to_vec(),
+            materials: (&self.materials).own(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for RangedLayout {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for RangedLayoutPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for RangedLayout {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, RangedLayoutPos> {
+    /// The place of `unknown_0x0`.
+    pub fn unknown_0x0(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x0", &self.get().unknown_0x0)
+    }
+    /// The place of `vertex_format`.
+    pub fn vertex_format(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("vertex_format", &self.get().vertex_format)
+    }
+    /// The place of `strides`.
+    pub fn strides(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("strides", &self.get().strides)
+    }
+    /// The place of `unknown_0x11`.
+    pub fn unknown_0x11(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x11", &self.get().unknown_0x11)
+    }
+    /// The place of `centre`.
+    pub fn centre(&self) -> crate::rt::Place<'_, Float3Pos> {
+        self.field("centre", &self.get().centre)
+    }
+    /// The place of `half_extent`.
+    pub fn half_extent(&self) -> crate::rt::Place<'_, Float3Pos> {
+        self.field("half_extent", &self.get().half_extent)
+    }
+    /// The place of `unknown_0x2d`.
+    pub fn unknown_0x2d(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x2d", &self.get().unknown_0x2d)
+    }
+    /// The place of `num_ranges`.
+    pub fn num_ranges(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_ranges", &self.get().num_ranges)
+    }
+    /// The place of `unknown_0x32`.
+    pub fn unknown_0x32(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x32", &self.get().unknown_0x32)
+    }
+    /// The place of `ranges`.
+    pub fn ranges(&self) -> crate::rt::Place<'_, crate::rt::Each<RangeRecordPos>> {
+        self.field("ranges", &self.get().ranges)
+    }
+    /// The place of `len_primary`.
+    pub fn len_primary(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_primary", &self.get().len_primary)
+    }
+    /// The place of `primary`.
+    pub fn primary(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("primary", &self.get().primary)
+    }
+    /// The place of `len_positions`.
+    pub fn len_positions(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_positions", &self.get().len_positions)
+    }
+    /// The place of `positions`.
+    pub fn positions(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("positions", &self.get().positions)
+    }
+    /// The place of `len_skin`.
+    pub fn len_skin(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_skin", &self.get().len_skin)
+    }
+    /// The place of `skin`.
+    pub fn skin(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("skin", &self.get().skin)
+    }
+    /// The place of `len_indices`.
+    pub fn len_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_indices", &self.get().len_indices)
+    }
+    /// The place of `indices`.
+    pub fn indices(&self) -> crate::rt::Place<'_, IndexDataPos> {
+        self.field("indices", &self.get().indices)
+    }
+    /// The place of `len_primitive_descs`.
+    pub fn len_primitive_descs(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_primitive_descs", &self.get().len_primitive_descs)
+    }
+    /// The place of `primitive_descs`.
+    pub fn primitive_descs(&self) -> crate::rt::Place<'_, PrimitiveDescBlockPos> {
+        self.field("primitive_descs", &self.get().primitive_descs)
+    }
+    /// The place of `len_further_a`.
+    pub fn len_further_a(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_further_a", &self.get().len_further_a)
+    }
+    /// The place of `further_a`.
+    pub fn further_a(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("further_a", &self.get().further_a)
+    }
+    /// The place of `len_further_b`.
+    pub fn len_further_b(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_further_b", &self.get().len_further_b)
+    }
+    /// The place of `further_b`.
+    pub fn further_b(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("further_b", &self.get().further_b)
+    }
+    /// The place of `mesh_data_marker`.
+    pub fn mesh_data_marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("mesh_data_marker", &self.get().mesh_data_marker)
+    }
+    /// The place of `mesh_data`.
+    pub fn mesh_data(&self) -> crate::rt::Place<'_, MeshDataPos> {
+        self.field("mesh_data", &self.get().mesh_data)
+    }
+    /// The place of `len_cpu_vertices`.
+    pub fn len_cpu_vertices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_cpu_vertices", &self.get().len_cpu_vertices)
+    }
+    /// The place of `cpu_vertices`.
+    pub fn cpu_vertices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("cpu_vertices", &self.get().cpu_vertices)
+    }
+    /// The place of `len_cpu_positions`.
+    pub fn len_cpu_positions(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_cpu_positions", &self.get().len_cpu_positions)
+    }
+    /// The place of `cpu_positions`.
+    pub fn cpu_positions(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("cpu_positions", &self.get().cpu_positions)
+    }
+    /// The place of `len_cpu_skin`.
+    pub fn len_cpu_skin(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_cpu_skin", &self.get().len_cpu_skin)
+    }
+    /// The place of `cpu_skin`.
+    pub fn cpu_skin(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("cpu_skin", &self.get().cpu_skin)
+    }
+    /// The place of `len_cpu_indices`.
+    pub fn len_cpu_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_cpu_indices", &self.get().len_cpu_indices)
+    }
+    /// The place of `cpu_indices`.
+    pub fn cpu_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("cpu_indices", &self.get().cpu_indices)
+    }
+    /// The place of `materials`.
+    pub fn materials(&self) -> crate::rt::Place<'_, MaterialListPos> {
+        self.field("materials", &self.get().materials)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for RangedLayout {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One draw range (registry ClusteredPrimitiveInfo): where its indices and its vertices begin.
 /// Its extent runs to where the next range begins, or to the buffers' ends for the last.
 ///
 ///
-/// Type `range_record` of `spec/rr_mesh.ksy`. Proven  (29,174 split meshes)
+/// Type `range_record` of `spec/rr_mesh.ksy`. Proven (29,174 split meshes)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct RangeRecord {
     /// The range class.
@@ -1952,114 +3667,209 @@ pub struct RangeRecord {
     #[serde(with = "crate::rt::serde_as::hex_opt")]
     pub unknown_0x10: ::std::option::Option<::std::vec::Vec<u8>>,
 }
-
+/// [`RangeRecord`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct RangeRecordRef<'a> {
+    /// See [`RangeRecord::marker`].
+    pub marker: u32,
+    /// See [`RangeRecord::unknown_0x4`].
+    pub unknown_0x4: u8,
+    /// See [`RangeRecord::unknown_0x5`].
+    pub unknown_0x5: &'a [u8],
+    /// See [`RangeRecord::first_index`].
+    pub first_index: u32,
+    /// See [`RangeRecord::vertex_base`].
+    pub vertex_base: u32,
+    /// See [`RangeRecord::unknown_0x10`].
+    pub unknown_0x10: ::std::option::Option<&'a [u8]>,
+}
+/// Where each field of a [`RangeRecord`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct RangeRecordPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `marker` lies.
+    pub marker: crate::rt::Span,
+    /// Where `unknown_0x4` lies.
+    pub unknown_0x4: crate::rt::Span,
+    /// Where `unknown_0x5` lies.
+    pub unknown_0x5: crate::rt::Span,
+    /// Where `first_index` lies.
+    pub first_index: crate::rt::Span,
+    /// Where `vertex_base` lies.
+    pub vertex_base: crate::rt::Span,
+    /// Where `unknown_0x10` lies.
+    pub unknown_0x10: ::std::option::Option<crate::rt::Span>,
+}
 impl RangeRecord {
     /// Where `marker` starts, from the start of the type.
-    pub const OFFSET_MARKER: u64 = 0x0;
+    pub const OFFSET_MARKER: u64 = 0;
     /// Where `unknown_0x4` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X4: u64 = 0x4;
+    pub const OFFSET_UNKNOWN_0X4: u64 = 4;
     /// Where `unknown_0x5` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X5: u64 = 0x5;
+    pub const OFFSET_UNKNOWN_0X5: u64 = 5;
     /// Where `first_index` starts, from the start of the type.
-    pub const OFFSET_FIRST_INDEX: u64 = 0x8;
+    pub const OFFSET_FIRST_INDEX: u64 = 8;
     /// Where `vertex_base` starts, from the start of the type.
-    pub const OFFSET_VERTEX_BASE: u64 = 0xC;
+    pub const OFFSET_VERTEX_BASE: u64 = 12;
     /// Where `unknown_0x10` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X10: u64 = 0x10;
+    pub const OFFSET_UNKNOWN_0X10: u64 = 16;
 }
-
 impl crate::rt::Codec for RangeRecord {
     type Args = (u8,);
-    const MIN_SIZE: u64 = 16;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = RangeRecordRef<'a>;
+    type Pos = RangeRecordPos;
+    const MIN_SIZE: u64 = 16u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (has_tail,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let marker: u32 = crate::rt::field("marker", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 129079943i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0x07B19A87",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let unknown_0x4: u8 = crate::rt::field("unknown_0x4", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let unknown_0x5: ::std::vec::Vec<u8> = crate::rt::field("unknown_0x5", || {
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(_io, crate::rt::read::count(_at, 3i128, "size")?)?;
-                _v
-            })
-        })?;
-        let first_index: u32 = crate::rt::field("first_index", || {
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let vertex_base: u32 = crate::rt::field("vertex_base", || {
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let unknown_0x10: ::std::option::Option<::std::vec::Vec<u8>> =
-            crate::rt::field("unknown_0x10", || {
-                crate::rt::read::offset(_io, _start, 16i128, "16")?;
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&has_tail) != 0i128) {
-                    Some({
-                        let _v = crate::rt::read::bytes(
-                            _io,
-                            crate::rt::read::count(_at, 8i128, "size")?,
-                        )?;
-                        _v
-                    })
-                } else {
-                    None
+        let _start = _in.pos();
+        let (marker, _p_marker) = crate::rt::field(
+            "marker",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (129079943i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0x07B19A87",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    (_v, _p)
                 })
-            })?;
-        Ok(Self {
-            marker,
-            unknown_0x4,
-            unknown_0x5,
-            first_index,
-            vertex_base,
-            unknown_0x10,
-        })
+            },
+        )?;
+        let (unknown_0x4, _p_unknown_0x4) = crate::rt::field(
+            "unknown_0x4",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x5, _p_unknown_0x5) = crate::rt::field(
+            "unknown_0x5",
+            || {
+                _in.offset(_start, (5i128), "5")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (3i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (first_index, _p_first_index) = crate::rt::field(
+            "first_index",
+            || {
+                _in.offset(_start, (8i128), "8")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_base, _p_vertex_base) = crate::rt::field(
+            "vertex_base",
+            || {
+                _in.offset(_start, (12i128), "12")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x10, _p_unknown_0x10) = crate::rt::field(
+            "unknown_0x10",
+            || {
+                _in.offset(_start, (16i128), "16")?;
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&has_tail) != (0i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in
+                                    .take(
+                                        crate::rt::input::count(_at, (8i128), "size")?,
+                                        "bytes",
+                                    )?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        Ok((
+            RangeRecordRef {
+                marker,
+                unknown_0x4,
+                unknown_0x5,
+                first_index,
+                vertex_base,
+                unknown_0x10,
+            },
+            if L {
+                Some(RangeRecordPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    marker: _p_marker,
+                    unknown_0x4: _p_unknown_0x4,
+                    unknown_0x5: _p_unknown_0x5,
+                    first_index: _p_first_index,
+                    vertex_base: _p_vertex_base,
+                    unknown_0x10: _p_unknown_0x10,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (has_tail,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let RangeRecord {
             marker,
             unknown_0x4,
             unknown_0x5,
@@ -2067,122 +3877,214 @@ impl crate::rt::Codec for RangeRecord {
             vertex_base,
             unknown_0x10,
         } = self;
-        crate::rt::field("marker", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = marker;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 129079943i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0x07B19A87",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x4", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _v = unknown_0x4;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x5", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _v = unknown_0x5;
-            crate::rt::write::agree(_at, _v.len() as u64, 3i128, "3", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("first_index", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _v = first_index;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("vertex_base", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _v = vertex_base;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x10", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 16i128, "16")?;
-            match (
-                (crate::rt::Int::int(&has_tail) != 0i128),
-                unknown_0x10.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::agree(_at, _v.len() as u64, 8i128, "8", "bytes")?;
-                    crate::rt::write::bytes(_io, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `has_tail != 0`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `has_tail != 0`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        Ok(())
+        let _p_marker = crate::rt::field(
+            "marker",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = marker;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (129079943i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0x07B19A87",
+                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x4 = crate::rt::field(
+            "unknown_0x4",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (4i128), "4")?;
+                Ok({
+                    let _v = unknown_0x4;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x5 = crate::rt::field(
+            "unknown_0x5",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (5i128), "5")?;
+                Ok({
+                    let _v = unknown_0x5;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (3i128),
+                                "3",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_first_index = crate::rt::field(
+            "first_index",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (8i128), "8")?;
+                Ok({
+                    let _v = first_index;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_vertex_base = crate::rt::field(
+            "vertex_base",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (12i128), "12")?;
+                Ok({
+                    let _v = vertex_base;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x10 = crate::rt::field(
+            "unknown_0x10",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (16i128), "16")?;
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&has_tail) != (0i128)),
+                        unknown_0x10.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    crate::rt::output::agree(
+                                        _at,
+                                        _v.len() as u64,
+                                        (8i128),
+                                        "8",
+                                        "bytes",
+                                    )?;
+                                    _out.bytes(_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "has_tail != 0", true),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "has_tail != 0", false),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        Ok(
+            if L {
+                Some(RangeRecordPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    marker: _p_marker,
+                    unknown_0x4: _p_unknown_0x4,
+                    unknown_0x5: _p_unknown_0x5,
+                    first_index: _p_first_index,
+                    vertex_base: _p_vertex_base,
+                    unknown_0x10: _p_unknown_0x10,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for RangeRecord {
-    type Args<'a> = (u8,);
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(RangeRecord, ENDIAN);
+impl RangeRecordRef<'_> {
+    /// The owned [`RangeRecord`] (copies every view).
+    pub fn own(&self) -> RangeRecord {
+        RangeRecord {
+            marker: ::std::clone::Clone::clone(&self.marker),
+            unknown_0x4: ::std::clone::Clone::clone(&self.unknown_0x4),
+            unknown_0x5: (&self.unknown_0x5).to_vec(),
+            first_index: ::std::clone::Clone::clone(&self.first_index),
+            vertex_base: ::std::clone::Clone::clone(&self.vertex_base),
+            unknown_0x10: self.unknown_0x10.as_ref().map(|_x| _x.to_vec()),
+        }
     }
 }
-
-impl ::binrw::BinWrite for RangeRecord {
-    type Args<'a> = (u8,);
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for RangeRecordPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, RangeRecordPos> {
+    /// The place of `marker`.
+    pub fn marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("marker", &self.get().marker)
+    }
+    /// The place of `unknown_0x4`.
+    pub fn unknown_0x4(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x4", &self.get().unknown_0x4)
+    }
+    /// The place of `unknown_0x5`.
+    pub fn unknown_0x5(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x5", &self.get().unknown_0x5)
+    }
+    /// The place of `first_index`.
+    pub fn first_index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("first_index", &self.get().first_index)
+    }
+    /// The place of `vertex_base`.
+    pub fn vertex_base(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("vertex_base", &self.get().vertex_base)
+    }
+    /// The place of `unknown_0x10`.
+    pub fn unknown_0x10(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("unknown_0x10", &self.get().unknown_0x10)
     }
 }
-
-impl ::binrw::meta::ReadEndian for RangeRecord {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for RangeRecord {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// An index stream: u16 indices when the width selector is 0, u32 when it is 1; for any other
 /// selector the bytes are kept as they are (and cannot be decoded).
 ///
 ///
 /// Type `index_data` of `spec/rr_mesh.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct IndexData {
     /// The indices, when they are u16.
@@ -2199,223 +4101,299 @@ pub struct IndexData {
     #[serde(with = "crate::rt::serde_as::hex_opt")]
     pub other_width: ::std::option::Option<::std::vec::Vec<u8>>,
 }
-
+/// [`IndexData`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct IndexDataRef<'a> {
+    /// See [`IndexData::u16_indices`].
+    pub u16_indices: ::std::option::Option<crate::rt::Nums<'a, u16>>,
+    /// See [`IndexData::u32_indices`].
+    pub u32_indices: ::std::option::Option<crate::rt::Nums<'a, u32>>,
+    /// See [`IndexData::other_width`].
+    pub other_width: ::std::option::Option<&'a [u8]>,
+}
+/// Where each field of a [`IndexData`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IndexDataPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `u16_indices` lies.
+    pub u16_indices: ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    /// Where `u32_indices` lies.
+    pub u32_indices: ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    /// Where `other_width` lies.
+    pub other_width: ::std::option::Option<crate::rt::Span>,
+}
 impl IndexData {
     /// Where `u16_indices` starts, from the start of the type.
-    pub const OFFSET_U16_INDICES: u64 = 0x0;
+    pub const OFFSET_U16_INDICES: u64 = 0;
 }
-
 impl crate::rt::Codec for IndexData {
     type Args = (u8,);
-    const MIN_SIZE: u64 = 0;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = IndexDataRef<'a>;
+    type Pos = IndexDataPos;
+    const MIN_SIZE: u64 = 0u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (index_width,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let u16_indices: ::std::option::Option<::std::vec::Vec<u16>> =
-            crate::rt::field("u16_indices", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&index_width) == 0i128) {
-                    Some(crate::rt::read::seq_eos(_io, |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v =
-                            crate::rt::read::prim::<u16, _>(_io, ::binrw::Endian::Little, "u2")?;
-                        Ok(_v)
-                    })?)
-                } else {
-                    None
+        let _start = _in.pos();
+        let (u16_indices, _p_u16_indices) = crate::rt::field(
+            "u16_indices",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&index_width) == (0i128)) {
+                        let (_v, _p) = {
+                            let _n = _in.left() / 2u64;
+                            let _v = _in.nums::<u16>(_n, ::binrw::Endian::Little)?;
+                            if !_in.at_end() {
+                                return Err(
+                                    crate::rt::input::eof(_in.pos(), "u2", 2u64, _in.left())
+                                        .at_index(_n as usize),
+                                );
+                            }
+                            (_v, crate::rt::Strided::new(_at, 2u64, _n as usize))
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (u32_indices, _p_u32_indices) = crate::rt::field(
+            "u32_indices",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&index_width) == (1i128)) {
+                        let (_v, _p) = {
+                            let _n = _in.left() / 4u64;
+                            let _v = _in.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                            if !_in.at_end() {
+                                return Err(
+                                    crate::rt::input::eof(_in.pos(), "u4", 4u64, _in.left())
+                                        .at_index(_n as usize),
+                                );
+                            }
+                            (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (other_width, _p_other_width) = crate::rt::field(
+            "other_width",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&index_width) > (1i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.rest();
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        Ok((
+            IndexDataRef {
+                u16_indices,
+                u32_indices,
+                other_width,
+            },
+            if L {
+                Some(IndexDataPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    u16_indices: _p_u16_indices,
+                    u32_indices: _p_u32_indices,
+                    other_width: _p_other_width,
                 })
-            })?;
-        let u32_indices: ::std::option::Option<::std::vec::Vec<u32>> =
-            crate::rt::field("u32_indices", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&index_width) == 1i128) {
-                    Some(crate::rt::read::seq_eos(_io, |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v =
-                            crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                        Ok(_v)
-                    })?)
-                } else {
-                    None
-                })
-            })?;
-        let other_width: ::std::option::Option<::std::vec::Vec<u8>> =
-            crate::rt::field("other_width", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&index_width) > 1i128) {
-                    Some({
-                        let _v = crate::rt::read::bytes_eos(_io)?;
-                        _v
-                    })
-                } else {
-                    None
-                })
-            })?;
-        Ok(Self {
-            u16_indices,
-            u32_indices,
-            other_width,
-        })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (index_width,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            u16_indices,
-            u32_indices,
-            other_width,
-        } = self;
-        crate::rt::field("u16_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&index_width) == 0i128),
-                u16_indices.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    let u16_indices = _v;
-                    for (_i, _v) in u16_indices.iter().enumerate() {
-                        crate::rt::write::elem(_i, || {
-                            let _at = crate::rt::read::pos(_io)?;
-                            let _ = _at;
-                            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                            Ok(())
-                        })?;
-                    }
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `index_width == 0`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `index_width == 0`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("u32_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&index_width) == 1i128),
-                u32_indices.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    let u32_indices = _v;
-                    for (_i, _v) in u32_indices.iter().enumerate() {
-                        crate::rt::write::elem(_i, || {
-                            let _at = crate::rt::read::pos(_io)?;
-                            let _ = _at;
-                            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                            Ok(())
-                        })?;
-                    }
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `index_width == 1`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `index_width == 1`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("other_width", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&index_width) > 1i128),
-                other_width.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::bytes(_io, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `index_width > 1`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `index_width > 1`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let IndexData { u16_indices, u32_indices, other_width } = self;
+        let _p_u16_indices = crate::rt::field(
+            "u16_indices",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&index_width) == (0i128)),
+                        u16_indices.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                let u16_indices = _v;
+                                {
+                                    _out.prims(::binrw::Endian::Little, u16_indices);
+                                    crate::rt::Strided::new(_at, 2u64, u16_indices.len())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "index_width == 0", true),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "index_width == 0", false),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_u32_indices = crate::rt::field(
+            "u32_indices",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&index_width) == (1i128)),
+                        u32_indices.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                let u32_indices = _v;
+                                {
+                                    _out.prims(::binrw::Endian::Little, u32_indices);
+                                    crate::rt::Strided::new(_at, 4u64, u32_indices.len())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "index_width == 1", true),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "index_width == 1", false),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_other_width = crate::rt::field(
+            "other_width",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&index_width) > (1i128)),
+                        other_width.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.bytes(_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "index_width > 1", true),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "index_width > 1", false),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        Ok(
+            if L {
+                Some(IndexDataPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    u16_indices: _p_u16_indices,
+                    u32_indices: _p_u32_indices,
+                    other_width: _p_other_width,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for IndexData {
-    type Args<'a> = (u8,);
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(IndexData, ENDIAN);
+impl IndexDataRef<'_> {
+    /// The owned [`IndexData`] (copies every view).
+    pub fn own(&self) -> IndexData {
+        IndexData {
+            u16_indices: self.u16_indices.as_ref().map(|_x| _x.to_vec()),
+            u32_indices: self.u32_indices.as_ref().map(|_x| _x.to_vec()),
+            other_width: self.other_width.as_ref().map(|_x| _x.to_vec()),
+        }
     }
 }
-
-impl ::binrw::BinWrite for IndexData {
-    type Args<'a> = (u8,);
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for IndexDataPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, IndexDataPos> {
+    /// The place of `u16_indices`.
+    pub fn u16_indices(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<
+        '_,
+        ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    > {
+        self.field("u16_indices", &self.get().u16_indices)
+    }
+    /// The place of `u32_indices`.
+    pub fn u32_indices(
+        &self,
+    ) -> crate::rt::Place<
+        '_,
+        ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    > {
+        self.field("u32_indices", &self.get().u32_indices)
+    }
+    /// The place of `other_width`.
+    pub fn other_width(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("other_width", &self.get().other_width)
     }
 }
-
-impl ::binrw::meta::ReadEndian for IndexData {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for IndexData {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// The PrimitiveDescData block's content.
 ///
 /// Type `primitive_desc_block` of `spec/rr_mesh.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct PrimitiveDescBlock {
     /// One 32-byte record per range, in range order.
@@ -2423,88 +4401,135 @@ pub struct PrimitiveDescBlock {
     /// Proven.
     pub records: ::std::vec::Vec<PrimitiveDesc>,
 }
-
+/// Where each field of a [`PrimitiveDescBlock`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PrimitiveDescBlockPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `records` lies.
+    pub records: crate::rt::Strided<PrimitiveDescPos>,
+}
 impl PrimitiveDescBlock {
     /// Where `records` starts, from the start of the type.
-    pub const OFFSET_RECORDS: u64 = 0x0;
+    pub const OFFSET_RECORDS: u64 = 0;
 }
-
 impl crate::rt::Codec for PrimitiveDescBlock {
     type Args = ();
-    const MIN_SIZE: u64 = 0;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = PrimitiveDescBlock;
+    type Pos = PrimitiveDescBlockPos;
+    const MIN_SIZE: u64 = 0u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let records: ::std::vec::Vec<PrimitiveDesc> = crate::rt::field("records", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok(crate::rt::read::seq_eos(_io, |_io, _i| {
-                let _at = crate::rt::read::pos(_io)?;
-                let _v = <PrimitiveDesc as crate::rt::Codec>::read_from(_io, ())?;
-                Ok(_v)
-            })?)
-        })?;
-        Ok(Self { records })
+        let _start = _in.pos();
+        let (records, _p_records) = crate::rt::field(
+            "records",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let mut _vs = ::std::vec::Vec::new();
+                    while !_in.at_end() {
+                        let _i = _vs.len();
+                        let _before = _in.pos();
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <PrimitiveDesc as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if _in.pos() == _before {
+                            return Err(
+                                crate::rt::Error::new(
+                                        crate::rt::ErrorKind::Count,
+                                        _before,
+                                        "an element that consumes input",
+                                        "one that consumes nothing",
+                                    )
+                                    .at_index(_i),
+                            );
+                        }
+                        _vs.push(_v);
+                    }
+                    let _pos = crate::rt::Strided::new(_at, 32u64, _vs.len());
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        Ok((
+            PrimitiveDescBlock { records },
+            if L {
+                Some(PrimitiveDescBlockPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    records: _p_records,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { records } = self;
-        crate::rt::field("records", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in records.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let PrimitiveDescBlock { records } = self;
+        let _p_records = crate::rt::field(
+            "records",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    for (_i, _v) in records.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                    }
+                    crate::rt::Strided::new(_at, 32u64, records.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(PrimitiveDescBlockPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    records: _p_records,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for PrimitiveDescBlock {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(PrimitiveDescBlock, ENDIAN);
+impl crate::rt::Spanned for PrimitiveDescBlockPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for PrimitiveDescBlock {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Place<'_, PrimitiveDescBlockPos> {
+    /// The place of `records`.
+    pub fn records(&self) -> crate::rt::Place<'_, crate::rt::Strided<PrimitiveDescPos>> {
+        self.field("records", &self.get().records)
     }
 }
-
-impl ::binrw::meta::ReadEndian for PrimitiveDescBlock {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for PrimitiveDescBlock {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// The bits of `num_indices` and the bit fields after it, first field in the lowest bits.
 #[::modular_bitfield::bitfield]
 #[derive(Clone, Copy)]
@@ -2512,11 +4537,11 @@ impl ::binrw::meta::WriteEndian for PrimitiveDescBlock {
 struct PrimitiveDescNumIndicesBits {
     num_indices: ::modular_bitfield::specifiers::B24,
 }
-
 /// One PrimitiveDescData record (field names from the runtime class registry).
 ///
 /// Type `primitive_desc` of `spec/rr_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct PrimitiveDesc {
     /// The centre of the range's bounds.
@@ -2540,175 +4565,321 @@ pub struct PrimitiveDesc {
     /// Documented as “first index”, at offset `28`, Observed (equals the range's first index on 2,617 of 2,617 checked).
     pub first_index: u32,
 }
-
+/// Where each field of a [`PrimitiveDesc`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PrimitiveDescPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `centre` lies.
+    pub centre: Float3Pos,
+    /// Where `half_extent` lies.
+    pub half_extent: Float3Pos,
+    /// Where `primitive_type` lies.
+    pub primitive_type: crate::rt::Span,
+    /// Where `num_indices` lies.
+    pub num_indices: crate::rt::Span,
+    /// Where `first_index` lies.
+    pub first_index: crate::rt::Span,
+}
 impl PrimitiveDesc {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 32;
+    pub const FIXED_SIZE: u64 = 32u64;
     /// Where `centre` starts, from the start of the type.
-    pub const OFFSET_CENTRE: u64 = 0x0;
+    pub const OFFSET_CENTRE: u64 = 0;
     /// Where `half_extent` starts, from the start of the type.
-    pub const OFFSET_HALF_EXTENT: u64 = 0xC;
+    pub const OFFSET_HALF_EXTENT: u64 = 12;
     /// Where `primitive_type` starts, from the start of the type.
-    pub const OFFSET_PRIMITIVE_TYPE: u64 = 0x18;
+    pub const OFFSET_PRIMITIVE_TYPE: u64 = 24;
     /// Where `num_indices` starts, from the start of the type.
-    pub const OFFSET_NUM_INDICES: u64 = 0x19;
+    pub const OFFSET_NUM_INDICES: u64 = 25;
     /// Where `first_index` starts, from the start of the type.
-    pub const OFFSET_FIRST_INDEX: u64 = 0x1C;
+    pub const OFFSET_FIRST_INDEX: u64 = 28;
 }
-
 impl crate::rt::Codec for PrimitiveDesc {
     type Args = ();
-    const MIN_SIZE: u64 = 32;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = PrimitiveDesc;
+    type Pos = PrimitiveDescPos;
+    const MIN_SIZE: u64 = 32u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let centre: Float3 = crate::rt::field("centre", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Float3 as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let half_extent: Float3 = crate::rt::field("half_extent", || {
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Float3 as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let primitive_type: u8 = crate::rt::field("primitive_type", || {
-            crate::rt::read::offset(_io, _start, 24i128, "24")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let (_bits, _at) = crate::rt::field("num_indices", || {
-            crate::rt::read::offset(_io, _start, 25i128, "25")?;
-            let _at = crate::rt::read::pos(_io)?;
-            let _raw = crate::rt::read::bytes(_io, 3)?;
-            let mut _a = [0u8; 3];
-            _a.copy_from_slice(&_raw);
-            Ok((PrimitiveDescNumIndicesBits::from_bytes(_a), _at))
-        })?;
-        let num_indices: u32 = crate::rt::field("num_indices", || {
-            let _v = _bits.num_indices();
-            Ok(_v)
-        })?;
-        let _ = _at;
-        let first_index: u32 = crate::rt::field("first_index", || {
-            crate::rt::read::offset(_io, _start, 28i128, "28")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            centre,
-            half_extent,
-            primitive_type,
-            num_indices,
-            first_index,
-        })
+        let _start = _in.pos();
+        let (centre, _p_centre) = crate::rt::field(
+            "centre",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Float3 as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (half_extent, _p_half_extent) = crate::rt::field(
+            "half_extent",
+            || {
+                _in.offset(_start, (12i128), "12")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Float3 as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (primitive_type, _p_primitive_type) = crate::rt::field(
+            "primitive_type",
+            || {
+                _in.offset(_start, (24i128), "24")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (_bits, _group) = crate::rt::field(
+            "num_indices",
+            || {
+                _in.offset(_start, (25i128), "25")?;
+                let _at = _in.pos();
+                let _raw = _in.take(3u64, "bits")?;
+                let mut _a = [0u8; 3usize];
+                _a.copy_from_slice(_raw);
+                Ok((
+                    PrimitiveDescNumIndicesBits::from_bytes(_a),
+                    crate::rt::Span::new(_at, _in.pos()),
+                ))
+            },
+        )?;
+        let _at = _group.start;
+        let num_indices: u32 = crate::rt::field(
+            "num_indices",
+            || {
+                let _v = _bits.num_indices();
+                Ok(_v)
+            },
+        )?;
+        let _p_num_indices = _group;
+        let (first_index, _p_first_index) = crate::rt::field(
+            "first_index",
+            || {
+                _in.offset(_start, (28i128), "28")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            PrimitiveDesc {
+                centre,
+                half_extent,
+                primitive_type,
+                num_indices,
+                first_index,
+            },
+            if L {
+                Some(PrimitiveDescPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    centre: _p_centre,
+                    half_extent: _p_half_extent,
+                    primitive_type: _p_primitive_type,
+                    num_indices: _p_num_indices,
+                    first_index: _p_first_index,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let PrimitiveDesc {
             centre,
             half_extent,
             primitive_type,
             num_indices,
             first_index,
         } = self;
-        crate::rt::field("centre", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = centre;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("half_extent", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _v = half_extent;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("primitive_type", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 24i128, "24")?;
-            let _v = primitive_type;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        let _at = crate::rt::read::pos(_io)?;
+        let _p_centre = crate::rt::field(
+            "centre",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = centre;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_half_extent = crate::rt::field(
+            "half_extent",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (12i128), "12")?;
+                Ok({
+                    let _v = half_extent;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_primitive_type = crate::rt::field(
+            "primitive_type",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (24i128), "24")?;
+                Ok({
+                    let _v = primitive_type;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _at = _out.pos();
         let _bits = PrimitiveDescNumIndicesBits::new();
-        let _bits = crate::rt::field("num_indices", || {
-            let _v = num_indices;
-            _bits
-                .with_num_indices_checked(*_v)
-                .map_err(|_| crate::rt::write::too_wide(_at, crate::rt::Int::int(_v), 24))
-        })?;
-        crate::rt::field("num_indices", || {
-            crate::rt::read::offset(_io, _start, 25i128, "25")?;
-            crate::rt::write::bytes(_io, &_bits.into_bytes())
-        })?;
-        crate::rt::field("first_index", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 28i128, "28")?;
-            let _v = first_index;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _bits = crate::rt::field(
+            "num_indices",
+            || {
+                let _v = num_indices;
+                _bits
+                    .with_num_indices_checked(*_v)
+                    .map_err(|_| crate::rt::output::too_wide(
+                        _at,
+                        crate::rt::Int::int(_v),
+                        24u32,
+                    ))
+            },
+        )?;
+        let _group = crate::rt::field(
+            "num_indices",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (25i128), "25")?;
+                _out.bytes(&_bits.into_bytes());
+                Ok(crate::rt::Span::new(_at, _out.pos()))
+            },
+        )?;
+        let _p_num_indices = _group;
+        let _p_first_index = crate::rt::field(
+            "first_index",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (28i128), "28")?;
+                Ok({
+                    let _v = first_index;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(PrimitiveDescPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    centre: _p_centre,
+                    half_extent: _p_half_extent,
+                    primitive_type: _p_primitive_type,
+                    num_indices: _p_num_indices,
+                    first_index: _p_first_index,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for PrimitiveDesc {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(PrimitiveDesc, ENDIAN);
+impl crate::rt::Spanned for PrimitiveDescPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for PrimitiveDesc {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for PrimitiveDescPos {
+    fn at(start: u64, _size: u64) -> Self {
+        PrimitiveDescPos {
+            _span: crate::rt::Span::new(start, start + 32u64),
+            centre: <Float3Pos as crate::rt::Fixed>::at(start + 0u64, 12u64),
+            half_extent: <Float3Pos as crate::rt::Fixed>::at(start + 12u64, 12u64),
+            primitive_type: <crate::rt::Span as crate::rt::Fixed>::at(
+                start + 24u64,
+                1u64,
+            ),
+            num_indices: <crate::rt::Span as crate::rt::Fixed>::at(start + 25u64, 3u64),
+            first_index: <crate::rt::Span as crate::rt::Fixed>::at(start + 28u64, 4u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for PrimitiveDesc {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, PrimitiveDescPos> {
+    /// The place of `centre`.
+    pub fn centre(&self) -> crate::rt::Place<'_, Float3Pos> {
+        self.field("centre", &self.get().centre)
+    }
+    /// The place of `half_extent`.
+    pub fn half_extent(&self) -> crate::rt::Place<'_, Float3Pos> {
+        self.field("half_extent", &self.get().half_extent)
+    }
+    /// The place of `primitive_type`.
+    pub fn primitive_type(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("primitive_type", &self.get().primitive_type)
+    }
+    /// The place of `num_indices`.
+    pub fn num_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_indices", &self.get().num_indices)
+    }
+    /// The place of `first_index`.
+    pub fn first_index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("first_index", &self.get().first_index)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for PrimitiveDesc {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// The inline form, from M+17 (the MeshData marker, 0x0645ABB5, is the layout class at M+13):
 /// MeshData with its object records, then the primary, position, skin and index blobs, then
 /// the material list. One object is a special case of this grammar.
@@ -2717,8 +4888,9 @@ impl ::binrw::meta::WriteEndian for PrimitiveDesc {
 /// bytes before its bytes.
 ///
 ///
-/// Type `inline_layout` of `spec/rr_mesh.ksy`. Proven  (1,170 multi-mesh bodies, each consumed exactly)
+/// Type `inline_layout` of `spec/rr_mesh.ksy`. Proven (1,170 multi-mesh bodies, each consumed exactly)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct InlineLayout {
     /// MeshData (its declaration, count and every object record).
@@ -2777,13 +4949,59 @@ pub struct InlineLayout {
     /// Documented as “material list”, Proven (inline multi-mesh census).
     pub materials: MaterialList,
 }
-
+/// [`InlineLayout`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct InlineLayoutRef<'a> {
+    /// See [`InlineLayout::mesh_data`].
+    pub mesh_data: MeshDataRef<'a>,
+    /// See [`InlineLayout::len_primary`].
+    pub len_primary: u32,
+    /// See [`InlineLayout::primary`].
+    pub primary: &'a [u8],
+    /// See [`InlineLayout::len_positions`].
+    pub len_positions: u32,
+    /// See [`InlineLayout::positions`].
+    pub positions: &'a [u8],
+    /// See [`InlineLayout::len_skin`].
+    pub len_skin: u32,
+    /// See [`InlineLayout::skin`].
+    pub skin: &'a [u8],
+    /// See [`InlineLayout::len_indices`].
+    pub len_indices: u32,
+    /// See [`InlineLayout::indices`].
+    pub indices: IndexDataRef<'a>,
+    /// See [`InlineLayout::materials`].
+    pub materials: MaterialListRef<'a>,
+}
+/// Where each field of a [`InlineLayout`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InlineLayoutPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `mesh_data` lies.
+    pub mesh_data: MeshDataPos,
+    /// Where `len_primary` lies.
+    pub len_primary: crate::rt::Span,
+    /// Where `primary` lies.
+    pub primary: crate::rt::Span,
+    /// Where `len_positions` lies.
+    pub len_positions: crate::rt::Span,
+    /// Where `positions` lies.
+    pub positions: crate::rt::Span,
+    /// Where `len_skin` lies.
+    pub len_skin: crate::rt::Span,
+    /// Where `skin` lies.
+    pub skin: crate::rt::Span,
+    /// Where `len_indices` lies.
+    pub len_indices: crate::rt::Span,
+    /// Where `indices` lies.
+    pub indices: IndexDataPos,
+    /// Where `materials` lies.
+    pub materials: MaterialListPos,
+}
 impl InlineLayout {
     /// Where `mesh_data` starts, from the start of the type.
-    pub const OFFSET_MESH_DATA: u64 = 0x0;
-}
-
-impl InlineLayout {
+    pub const OFFSET_MESH_DATA: u64 = 0;
     /// Object vertex and index intervals tile the shared buffers in record order: the first
     /// object begins at vertex 0 and index 0, each later one where the one before it ends, and
     /// every object but the last ends within the buffers (the last one's end is the warning
@@ -2791,25 +5009,45 @@ impl InlineLayout {
     ///
     ///
     /// Proven (1,170 multi-mesh bodies).
-    pub const REL_OBJECTS_TILE_BUFFERS: &'static str = "objects_tile_buffers";
+    pub const REL_OBJECTS_TILE_BUFFERS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "objects_tile_buffers",
+        owner: "inline_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Indices are absolute (adding the vertex base is wrong): each index of an object names a
     /// vertex of that object's interval. That an object's indices stay inside its interval
     /// is a reading of the registry's MinIndex and NumVertices, the vertex range of a draw.
     ///
     ///
     /// Proven (1,170 multi-mesh bodies).
-    pub const REL_INDICES_ABSOLUTE: &'static str = "indices_absolute";
+    pub const REL_INDICES_ABSOLUTE: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "indices_absolute",
+        owner: "inline_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Each blob holds one record of its stride per vertex: the primary blob's length is a
     /// multiple of its stride, the position and skin blobs hold as many records, and a blob
     /// whose stride is 0 is empty.
     ///
     ///
     /// Proven (1,170 multi-mesh bodies (24-byte vertices, empty position and skin blobs)).
-    pub const REL_STREAM_LENGTHS: &'static str = "stream_lengths";
+    pub const REL_STREAM_LENGTHS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "stream_lengths",
+        owner: "inline_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// The material list has one descriptor per object.
     ///
     /// Proven (inline multi-mesh census).
-    pub const REL_DESCRIPTOR_PER_OBJECT: &'static str = "descriptor_per_object";
+    pub const REL_DESCRIPTOR_PER_OBJECT: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "descriptor_per_object",
+        owner: "inline_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// A descriptor's vertex count is its object's vertex count (as the buffers give it)
     /// modulo 65,536; it can be stale, and the buffers win.
     ///
@@ -2817,7 +5055,12 @@ impl InlineLayout {
     /// Observed (RR; two sampled inline meshes of 72,260 and 93,906 vertices).
     ///
     /// Warning only: a violation is reported, never fails a check.
-    pub const REL_DESCRIPTOR_VERTEX_COUNT: &'static str = "descriptor_vertex_count";
+    pub const REL_DESCRIPTOR_VERTEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "descriptor_vertex_count",
+        owner: "inline_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Warning,
+    };
     /// The last object's declared vertex and triangle counts reach exactly to the buffers'
     /// ends. They can be stale (GFX_WireFrame_Wall_01_LOD0 declares 8,845 vertices and 5,593
     /// triangles over buffers of 2,490 vertices and 1,992 triangles): the buffers win, and
@@ -2827,9 +5070,14 @@ impl InlineLayout {
     /// Observed (GFX_WireFrame_Wall_01_LOD0).
     ///
     /// Warning only: a violation is reported, never fails a check.
-    pub const REL_DECLARED_COUNTS_MATCH_BUFFERS: &'static str = "declared_counts_match_buffers";
+    pub const REL_DECLARED_COUNTS_MATCH_BUFFERS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "declared_counts_match_buffers",
+        owner: "inline_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Warning,
+    };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static str] = &[
+    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
         Self::REL_OBJECTS_TILE_BUFFERS,
         Self::REL_INDICES_ABSOLUTE,
         Self::REL_STREAM_LENGTHS,
@@ -2838,138 +5086,240 @@ impl InlineLayout {
         Self::REL_DECLARED_COUNTS_MATCH_BUFFERS,
     ];
 }
-
-impl InlineLayout {
-    /// The relations the spec marks `-severity: warning`: reported, never failing a check.
-    pub const WARNING_ONLY: &'static [&'static str] = &[
-        Self::REL_DESCRIPTOR_VERTEX_COUNT,
-        Self::REL_DECLARED_COUNTS_MATCH_BUFFERS,
-    ];
-}
-
 impl crate::rt::Codec for InlineLayout {
     type Args = ();
-    const MIN_SIZE: u64 = 68;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = InlineLayoutRef<'a>;
+    type Pos = InlineLayoutPos;
+    const MIN_SIZE: u64 = 68u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let mesh_data: MeshData = crate::rt::field("mesh_data", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <MeshData as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let len_primary: u32 = crate::rt::field("len_primary", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let primary: ::std::vec::Vec<u8> = crate::rt::field("primary", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_primary), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let len_positions: u32 = crate::rt::field("len_positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let positions: ::std::vec::Vec<u8> = crate::rt::field("positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_positions), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let len_skin: u32 = crate::rt::field("len_skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let skin: ::std::vec::Vec<u8> = crate::rt::field("skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_skin), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let len_indices: u32 = crate::rt::field("len_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let indices: IndexData = crate::rt::field("indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = {
-                    let _args = (crate::rt::codec::arg::<u8>(
-                        _at,
-                        crate::rt::Int::int(&mesh_data.index_width),
-                        "index_width",
-                    )?,);
-                    crate::rt::read::sized(
-                        _io,
-                        crate::rt::read::count(_at, crate::rt::Int::int(&len_indices), "size")?,
-                        |_io| <IndexData as crate::rt::Codec>::read_from(_io, _args),
-                    )?
-                };
-                _v
-            })
-        })?;
-        let materials: MaterialList = crate::rt::field("materials", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <MaterialList as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            mesh_data,
-            len_primary,
-            primary,
-            len_positions,
-            positions,
-            len_skin,
-            skin,
-            len_indices,
-            indices,
-            materials,
-        })
+        let _start = _in.pos();
+        let (mesh_data, _p_mesh_data) = crate::rt::field(
+            "mesh_data",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <MeshData as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_primary, _p_len_primary) = crate::rt::field(
+            "len_primary",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (primary, _p_primary) = crate::rt::field(
+            "primary",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_primary),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_positions, _p_len_positions) = crate::rt::field(
+            "len_positions",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (positions, _p_positions) = crate::rt::field(
+            "positions",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_positions),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_skin, _p_len_skin) = crate::rt::field(
+            "len_skin",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (skin, _p_skin) = crate::rt::field(
+            "skin",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_skin),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_indices, _p_len_indices) = crate::rt::field(
+            "len_indices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (indices, _p_indices) = crate::rt::field(
+            "indices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = (
+                            crate::rt::codec::arg::<
+                                u8,
+                            >(
+                                _at,
+                                crate::rt::Int::int(&mesh_data.index_width),
+                                "index_width",
+                            )?,
+                        );
+                        let (_v, _p) = _in
+                            .sized(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_indices),
+                                    "size",
+                                )?,
+                                |_in| <IndexData as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args),
+                            )?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (materials, _p_materials) = crate::rt::field(
+            "materials",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <MaterialList as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            InlineLayoutRef {
+                mesh_data,
+                len_primary,
+                primary,
+                len_positions,
+                positions,
+                len_skin,
+                skin,
+                len_indices,
+                indices,
+                materials,
+            },
+            if L {
+                Some(InlineLayoutPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    mesh_data: _p_mesh_data,
+                    len_primary: _p_len_primary,
+                    primary: _p_primary,
+                    len_positions: _p_len_positions,
+                    positions: _p_positions,
+                    len_skin: _p_len_skin,
+                    skin: _p_skin,
+                    len_indices: _p_len_indices,
+                    indices: _p_indices,
+                    materials: _p_materials,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let InlineLayout {
             mesh_data,
             len_primary: _,
             primary,
@@ -2981,128 +5331,266 @@ impl crate::rt::Codec for InlineLayout {
             indices,
             materials,
         } = self;
-        crate::rt::field("mesh_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = mesh_data;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        let len_primary: u32 = crate::rt::field("len_primary", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, primary.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("primary", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = primary;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        let len_positions: u32 = crate::rt::field("len_positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, positions.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = positions;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        let len_skin: u32 = crate::rt::field("len_skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, skin.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = skin;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        let len_indices: u32 = crate::rt::field("len_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(
-                _at,
-                {
-                    let _args = (crate::rt::codec::arg::<u8>(
-                        _at,
-                        crate::rt::Int::int(&mesh_data.index_width),
-                        "index_width",
-                    )?,);
-                    crate::rt::write::measure_part(|_io| {
-                        crate::rt::Codec::write_to(indices, _io, _args)
-                    })
-                },
-                "u4",
-                4294967295,
-            )?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = indices;
-            let _args = (crate::rt::codec::arg::<u8>(
-                _at,
-                crate::rt::Int::int(&mesh_data.index_width),
-                "index_width",
-            )?,);
-            let _n = crate::rt::read::count(_at, crate::rt::Int::int(&len_indices), "size")?;
-            crate::rt::write::sized(_io, _n, |_io| crate::rt::Codec::write_to(_v, _io, _args))?;
-            Ok(())
-        })?;
-        crate::rt::field("materials", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = materials;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        Ok(())
+        let _p_mesh_data = crate::rt::field(
+            "mesh_data",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = mesh_data;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let (len_primary, _p_len_primary): (u32, crate::rt::Span) = crate::rt::field(
+            "len_primary",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    primary.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_primary = crate::rt::field(
+            "primary",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = primary;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (len_positions, _p_len_positions): (u32, crate::rt::Span) = crate::rt::field(
+            "len_positions",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    positions.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_positions = crate::rt::field(
+            "positions",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = positions;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (len_skin, _p_len_skin): (u32, crate::rt::Span) = crate::rt::field(
+            "len_skin",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    skin.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_skin = crate::rt::field(
+            "skin",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = skin;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (_hole_len_indices, _p_len_indices) = crate::rt::field(
+            "len_indices",
+            || {
+                let _at = _out.pos();
+                let _h = _out.hole::<u32>();
+                Ok((_h, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _part_start_indices = _out.pos();
+        let _p_indices = crate::rt::field(
+            "indices",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = indices;
+                    {
+                        {
+                            let _args = (
+                                crate::rt::codec::arg::<
+                                    u8,
+                                >(
+                                    _at,
+                                    crate::rt::Int::int(&mesh_data.index_width),
+                                    "index_width",
+                                )?,
+                            );
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let len_indices: u32 = crate::rt::field(
+            "len_indices",
+            || {
+                let _at = _hole_len_indices;
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    _out.pos() - _part_start_indices,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.patch::<u32>(_at, ::binrw::Endian::Little, _v);
+                Ok(_v)
+            },
+        )?;
+        let _p_materials = crate::rt::field(
+            "materials",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = materials;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(InlineLayoutPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    mesh_data: _p_mesh_data,
+                    len_primary: _p_len_primary,
+                    primary: _p_primary,
+                    len_positions: _p_len_positions,
+                    positions: _p_positions,
+                    len_skin: _p_len_skin,
+                    skin: _p_skin,
+                    len_indices: _p_len_indices,
+                    indices: _p_indices,
+                    materials: _p_materials,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for InlineLayout {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(InlineLayout, ENDIAN);
+impl InlineLayoutRef<'_> {
+    /// The owned [`InlineLayout`] (copies every view).
+    pub fn own(&self) -> InlineLayout {
+        InlineLayout {
+            mesh_data: (&self.mesh_data).own(),
+            len_primary: ::std::clone::Clone::clone(&self.len_primary),
+            primary: (&self.primary).to_vec(),
+            len_positions: ::std::clone::Clone::clone(&self.len_positions),
+            positions: (&self.positions).to_vec(),
+            len_skin: ::std::clone::Clone::clone(&self.len_skin),
+            skin: (&self.skin).to_vec(),
+            len_indices: ::std::clone::Clone::clone(&self.len_indices),
+            indices: (&self.indices).own(),
+            materials: (&self.materials).own(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for InlineLayout {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for InlineLayoutPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for InlineLayout {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, InlineLayoutPos> {
+    /// The place of `mesh_data`.
+    pub fn mesh_data(&self) -> crate::rt::Place<'_, MeshDataPos> {
+        self.field("mesh_data", &self.get().mesh_data)
+    }
+    /// The place of `len_primary`.
+    pub fn len_primary(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_primary", &self.get().len_primary)
+    }
+    /// The place of `primary`.
+    pub fn primary(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("primary", &self.get().primary)
+    }
+    /// The place of `len_positions`.
+    pub fn len_positions(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_positions", &self.get().len_positions)
+    }
+    /// The place of `positions`.
+    pub fn positions(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("positions", &self.get().positions)
+    }
+    /// The place of `len_skin`.
+    pub fn len_skin(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_skin", &self.get().len_skin)
+    }
+    /// The place of `skin`.
+    pub fn skin(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("skin", &self.get().skin)
+    }
+    /// The place of `len_indices`.
+    pub fn len_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_indices", &self.get().len_indices)
+    }
+    /// The place of `indices`.
+    pub fn indices(&self) -> crate::rt::Place<'_, IndexDataPos> {
+        self.field("indices", &self.get().indices)
+    }
+    /// The place of `materials`.
+    pub fn materials(&self) -> crate::rt::Place<'_, MaterialListPos> {
+        self.field("materials", &self.get().materials)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for InlineLayout {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records. The
 /// object count counts the records.
 ///
 ///
 /// Type `mesh_data` of `spec/rr_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MeshData {
     /// 0 means u16 indices, 1 means u32.
@@ -3133,120 +5621,213 @@ pub struct MeshData {
     /// Documented as “object records”, at offset `10`, Proven (1,170 multi-mesh bodies).
     pub objects: ::std::vec::Vec<MeshPrimitive>,
 }
-
+/// [`MeshData`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MeshDataRef<'a> {
+    /// See [`MeshData::index_width`].
+    pub index_width: u8,
+    /// See [`MeshData::vertex_format`].
+    pub vertex_format: VertexFormat,
+    /// See [`MeshData::strides`].
+    pub strides: crate::rt::Nums<'a, u8>,
+    /// See [`MeshData::bones_per_vertex`].
+    pub bones_per_vertex: u8,
+    /// See [`MeshData::num_objects`].
+    pub num_objects: u32,
+    /// See [`MeshData::objects`].
+    pub objects: crate::rt::Blocks<'a, MeshPrimitive>,
+}
+/// Where each field of a [`MeshData`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MeshDataPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `index_width` lies.
+    pub index_width: crate::rt::Span,
+    /// Where `vertex_format` lies.
+    pub vertex_format: crate::rt::Span,
+    /// Where `strides` lies.
+    pub strides: crate::rt::Strided<crate::rt::Span>,
+    /// Where `bones_per_vertex` lies.
+    pub bones_per_vertex: crate::rt::Span,
+    /// Where `num_objects` lies.
+    pub num_objects: crate::rt::Span,
+    /// Where `objects` lies.
+    pub objects: crate::rt::Strided<MeshPrimitivePos>,
+}
 impl MeshData {
     /// Where `index_width` starts, from the start of the type.
-    pub const OFFSET_INDEX_WIDTH: u64 = 0x0;
+    pub const OFFSET_INDEX_WIDTH: u64 = 0;
     /// Where `vertex_format` starts, from the start of the type.
-    pub const OFFSET_VERTEX_FORMAT: u64 = 0x1;
+    pub const OFFSET_VERTEX_FORMAT: u64 = 1;
     /// Where `strides` starts, from the start of the type.
-    pub const OFFSET_STRIDES: u64 = 0x2;
+    pub const OFFSET_STRIDES: u64 = 2;
     /// Where `bones_per_vertex` starts, from the start of the type.
-    pub const OFFSET_BONES_PER_VERTEX: u64 = 0x5;
+    pub const OFFSET_BONES_PER_VERTEX: u64 = 5;
     /// Where `num_objects` starts, from the start of the type.
-    pub const OFFSET_NUM_OBJECTS: u64 = 0x6;
+    pub const OFFSET_NUM_OBJECTS: u64 = 6;
     /// Where `objects` starts, from the start of the type.
-    pub const OFFSET_OBJECTS: u64 = 0xA;
-}
-
-impl MeshData {
+    pub const OFFSET_OBJECTS: u64 = 10;
     /// The strides are those of the vertex format table for a known format (as for the
     /// ranged header).
     ///
     ///
     /// Observed (RR).
-    pub const REL_FORMAT_STRIDES: &'static str = "format_strides";
+    pub const REL_FORMAT_STRIDES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "format_strides",
+        owner: "mesh_data",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// NbBonesPerVertex is 4 in static24 and four-influence split meshes (skin stride 8) and 8
     /// in eight-influence split meshes (skin stride 16).
     ///
     ///
     /// Observed (RR).
-    pub const REL_BONES_PER_VERTEX: &'static str = "bones_per_vertex";
+    pub const REL_BONES_PER_VERTEX: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "bones_per_vertex",
+        owner: "mesh_data",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static str] =
-        &[Self::REL_FORMAT_STRIDES, Self::REL_BONES_PER_VERTEX];
+    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+        Self::REL_FORMAT_STRIDES,
+        Self::REL_BONES_PER_VERTEX,
+    ];
 }
-
 impl crate::rt::Codec for MeshData {
     type Args = ();
-    const MIN_SIZE: u64 = 10;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MeshDataRef<'a>;
+    type Pos = MeshDataPos;
+    const MIN_SIZE: u64 = 10u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let index_width: u8 = crate::rt::field("index_width", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let vertex_format: VertexFormat = crate::rt::field("vertex_format", || {
-            crate::rt::read::offset(_io, _start, 1i128, "1")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = VertexFormat(crate::rt::read::prim::<u8, _>(
-                    _io,
-                    ::binrw::Endian::Little,
-                    "u1",
-                )?);
-                _v
-            })
-        })?;
-        let strides: ::std::vec::Vec<u8> = crate::rt::field("strides", || {
-            crate::rt::read::offset(_io, _start, 2i128, "2")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, 3i128, "count")?;
-                crate::rt::read::prims::<u8, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        let bones_per_vertex: u8 = crate::rt::field("bones_per_vertex", || {
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let num_objects: u32 = crate::rt::field("num_objects", || {
-            crate::rt::read::offset(_io, _start, 6i128, "6")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let objects: ::std::vec::Vec<MeshPrimitive> = crate::rt::field("objects", || {
-            crate::rt::read::offset(_io, _start, 10i128, "10")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_objects), "count")?;
-                crate::rt::read::blocks::<MeshPrimitive, _>(_io, _n)?
-            })
-        })?;
-        Ok(Self {
-            index_width,
-            vertex_format,
-            strides,
-            bones_per_vertex,
-            num_objects,
-            objects,
-        })
+        let _start = _in.pos();
+        let (index_width, _p_index_width) = crate::rt::field(
+            "index_width",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_format, _p_vertex_format) = crate::rt::field(
+            "vertex_format",
+            || {
+                _in.offset(_start, (1i128), "1")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = VertexFormat(
+                            _in.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                        );
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (strides, _p_strides) = crate::rt::field(
+            "strides",
+            || {
+                _in.offset(_start, (2i128), "2")?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(_at, (3i128), "count")?;
+                    let _v = _in.nums::<u8>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 1u64, _n as usize))
+                })
+            },
+        )?;
+        let (bones_per_vertex, _p_bones_per_vertex) = crate::rt::field(
+            "bones_per_vertex",
+            || {
+                _in.offset(_start, (5i128), "5")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_objects, _p_num_objects) = crate::rt::field(
+            "num_objects",
+            || {
+                _in.offset(_start, (6i128), "6")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (objects, _p_objects) = crate::rt::field(
+            "objects",
+            || {
+                _in.offset(_start, (10i128), "10")?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_objects),
+                        "count",
+                    )?;
+                    let _v = _in.blocks::<MeshPrimitive>(_n)?;
+                    (_v, crate::rt::Strided::new(_at, 36u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            MeshDataRef {
+                index_width,
+                vertex_format,
+                strides,
+                bones_per_vertex,
+                num_objects,
+                objects,
+            },
+            if L {
+                Some(MeshDataPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    index_width: _p_index_width,
+                    vertex_format: _p_vertex_format,
+                    strides: _p_strides,
+                    bones_per_vertex: _p_bones_per_vertex,
+                    num_objects: _p_num_objects,
+                    objects: _p_objects,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let MeshData {
             index_width,
             vertex_format,
             strides,
@@ -3254,105 +5835,187 @@ impl crate::rt::Codec for MeshData {
             num_objects: _,
             objects,
         } = self;
-        crate::rt::field("index_width", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = index_width;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("vertex_format", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 1i128, "1")?;
-            let _v = vertex_format;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v.0)?;
-            Ok(())
-        })?;
-        crate::rt::field("strides", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 2i128, "2")?;
-            crate::rt::write::agree(_at, strides.len() as u64, 3i128, "3", "elements")?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, strides)?;
-            Ok(())
-        })?;
-        crate::rt::field("bones_per_vertex", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _v = bones_per_vertex;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        let num_objects: u32 = crate::rt::field("num_objects", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 6i128, "6")?;
-            let _v: u32 = crate::rt::write::fit(_at, objects.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("objects", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 10i128, "10")?;
-            crate::rt::write::blocks(_io, objects)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _p_index_width = crate::rt::field(
+            "index_width",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = index_width;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_vertex_format = crate::rt::field(
+            "vertex_format",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (1i128), "1")?;
+                Ok({
+                    let _v = vertex_format;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, _v.0);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_strides = crate::rt::field(
+            "strides",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (2i128), "2")?;
+                Ok({
+                    crate::rt::output::agree(
+                        _at,
+                        strides.len() as u64,
+                        (3i128),
+                        "3",
+                        "elements",
+                    )?;
+                    _out.prims(::binrw::Endian::Little, strides);
+                    crate::rt::Strided::new(_at, 1u64, strides.len())
+                })
+            },
+        )?;
+        let _p_bones_per_vertex = crate::rt::field(
+            "bones_per_vertex",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (5i128), "5")?;
+                Ok({
+                    let _v = bones_per_vertex;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (num_objects, _p_num_objects): (u32, crate::rt::Span) = crate::rt::field(
+            "num_objects",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (6i128), "6")?;
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    objects.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_objects = crate::rt::field(
+            "objects",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (10i128), "10")?;
+                Ok({
+                    _out.blocks(objects)?;
+                    crate::rt::Strided::new(_at, 36u64, objects.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MeshDataPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    index_width: _p_index_width,
+                    vertex_format: _p_vertex_format,
+                    strides: _p_strides,
+                    bones_per_vertex: _p_bones_per_vertex,
+                    num_objects: _p_num_objects,
+                    objects: _p_objects,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MeshData {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MeshData, ENDIAN);
+impl MeshDataRef<'_> {
+    /// The owned [`MeshData`] (copies every view).
+    pub fn own(&self) -> MeshData {
+        MeshData {
+            index_width: ::std::clone::Clone::clone(&self.index_width),
+            vertex_format: ::std::clone::Clone::clone(&self.vertex_format),
+            strides: (&self.strides).to_vec(),
+            bones_per_vertex: ::std::clone::Clone::clone(&self.bones_per_vertex),
+            num_objects: ::std::clone::Clone::clone(&self.num_objects),
+            objects: (&self.objects).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for MeshData {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for MeshDataPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for MeshData {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, MeshDataPos> {
+    /// The place of `index_width`.
+    pub fn index_width(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("index_width", &self.get().index_width)
+    }
+    /// The place of `vertex_format`.
+    pub fn vertex_format(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("vertex_format", &self.get().vertex_format)
+    }
+    /// The place of `strides`.
+    pub fn strides(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("strides", &self.get().strides)
+    }
+    /// The place of `bones_per_vertex`.
+    pub fn bones_per_vertex(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("bones_per_vertex", &self.get().bones_per_vertex)
+    }
+    /// The place of `num_objects`.
+    pub fn num_objects(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_objects", &self.get().num_objects)
+    }
+    /// The place of `objects`.
+    pub fn objects(&self) -> crate::rt::Place<'_, crate::rt::Strided<MeshPrimitivePos>> {
+        self.field("objects", &self.get().objects)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for MeshData {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl crate::rt::Layout for MeshData {
+impl crate::rt::Root for MeshData {
     const ID: &'static str = "rr-mesh-data";
     const ROOT: &'static str = "mesh_data";
-    const DESCRIPTION: &'static str =
-        "MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records.";
+    const DESCRIPTION: &'static str = "MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records.";
     const SPEC: &'static str = "spec/rr_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &[
         "objects[].unknown_0x0",
         "objects[].unknown_0x10",
         "objects[].unknown_0x20",
     ];
-    fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
-        let _ = ctx;
+    const PARAMS: &'static [&'static str] = &[];
+    const RULES: &'static [&'static crate::rt::Rule] = &[
+        MeshData::REL_FORMAT_STRIDES,
+        MeshData::REL_BONES_PER_VERTEX,
+    ];
+    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+        let _ = params;
         Ok(())
     }
 }
-
 /// One object of an inline mesh (registry MeshPrimitive: MinIndex, IsUsingDepthOnlyBuffers,
 /// NumVertices, StartIndex, PrimitiveCount, Type), 36 bytes.
 ///
 ///
-/// Type `mesh_primitive` of `spec/rr_mesh.ksy`. Proven  (2,732 multi-mesh object records)
+/// Type `mesh_primitive` of `spec/rr_mesh.ksy`. Proven (2,732 multi-mesh object records)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MeshPrimitive {
     /// A stored identity.
@@ -3388,52 +6051,76 @@ pub struct MeshPrimitive {
     /// Documented as “stored word”, at offset `32`, Unknown (1 in all 2,732 records).
     pub unknown_0x20: u32,
 }
-
+/// Where each field of a [`MeshPrimitive`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MeshPrimitivePos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `unknown_0x0` lies.
+    pub unknown_0x0: crate::rt::Span,
+    /// Where `marker` lies.
+    pub marker: crate::rt::Span,
+    /// Where `vertex_base` lies.
+    pub vertex_base: crate::rt::Span,
+    /// Where `unknown_0x10` lies.
+    pub unknown_0x10: crate::rt::Span,
+    /// Where `num_vertices` lies.
+    pub num_vertices: crate::rt::Span,
+    /// Where `first_index` lies.
+    pub first_index: crate::rt::Span,
+    /// Where `num_triangles` lies.
+    pub num_triangles: crate::rt::Span,
+    /// Where `unknown_0x20` lies.
+    pub unknown_0x20: crate::rt::Span,
+}
 impl MeshPrimitive {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 36;
+    pub const FIXED_SIZE: u64 = 36u64;
     /// Where `unknown_0x0` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X0: u64 = 0x0;
+    pub const OFFSET_UNKNOWN_0X0: u64 = 0;
     /// Where `marker` starts, from the start of the type.
-    pub const OFFSET_MARKER: u64 = 0x8;
+    pub const OFFSET_MARKER: u64 = 8;
     /// Where `vertex_base` starts, from the start of the type.
-    pub const OFFSET_VERTEX_BASE: u64 = 0xC;
+    pub const OFFSET_VERTEX_BASE: u64 = 12;
     /// Where `unknown_0x10` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X10: u64 = 0x10;
+    pub const OFFSET_UNKNOWN_0X10: u64 = 16;
     /// Where `num_vertices` starts, from the start of the type.
-    pub const OFFSET_NUM_VERTICES: u64 = 0x14;
+    pub const OFFSET_NUM_VERTICES: u64 = 20;
     /// Where `first_index` starts, from the start of the type.
-    pub const OFFSET_FIRST_INDEX: u64 = 0x18;
+    pub const OFFSET_FIRST_INDEX: u64 = 24;
     /// Where `num_triangles` starts, from the start of the type.
-    pub const OFFSET_NUM_TRIANGLES: u64 = 0x1C;
+    pub const OFFSET_NUM_TRIANGLES: u64 = 28;
     /// Where `unknown_0x20` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X20: u64 = 0x20;
+    pub const OFFSET_UNKNOWN_0X20: u64 = 32;
 }
-
 impl crate::rt::pod::Block for MeshPrimitive {
-    const SIZE: usize = 36;
-    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
-        let unknown_0x0 = crate::rt::pod::get::<u64>(_block, 0, ::binrw::Endian::Little);
-        let marker = crate::rt::field("marker", || {
-            let _at = _start + 8;
-            let _v = crate::rt::pod::get::<u32>(_block, 8, ::binrw::Endian::Little);
-            if !(crate::rt::Int::int(&_v) == 2775812079i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0xA57387EF",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(_v)
-        })?;
-        let vertex_base = crate::rt::pod::get::<u32>(_block, 12, ::binrw::Endian::Little);
-        let unknown_0x10 = crate::rt::pod::get::<u32>(_block, 16, ::binrw::Endian::Little);
-        let num_vertices = crate::rt::pod::get::<u32>(_block, 20, ::binrw::Endian::Little);
-        let first_index = crate::rt::pod::get::<u32>(_block, 24, ::binrw::Endian::Little);
-        let num_triangles = crate::rt::pod::get::<u32>(_block, 28, ::binrw::Endian::Little);
-        let unknown_0x20 = crate::rt::pod::get::<u32>(_block, 32, ::binrw::Endian::Little);
-        Ok(Self {
+    const SIZE: usize = 36usize;
+    const CHECKED: bool = true;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let unknown_0x0 = crate::rt::pod::get::<
+            u64,
+        >(_b, 0usize, ::binrw::Endian::Little);
+        let marker = crate::rt::pod::get::<u32>(_b, 8usize, ::binrw::Endian::Little);
+        let vertex_base = crate::rt::pod::get::<
+            u32,
+        >(_b, 12usize, ::binrw::Endian::Little);
+        let unknown_0x10 = crate::rt::pod::get::<
+            u32,
+        >(_b, 16usize, ::binrw::Endian::Little);
+        let num_vertices = crate::rt::pod::get::<
+            u32,
+        >(_b, 20usize, ::binrw::Endian::Little);
+        let first_index = crate::rt::pod::get::<
+            u32,
+        >(_b, 24usize, ::binrw::Endian::Little);
+        let num_triangles = crate::rt::pod::get::<
+            u32,
+        >(_b, 28usize, ::binrw::Endian::Little);
+        let unknown_0x20 = crate::rt::pod::get::<
+            u32,
+        >(_b, 32usize, ::binrw::Endian::Little);
+        Self {
             unknown_0x0,
             marker,
             vertex_base,
@@ -3442,9 +6129,30 @@ impl crate::rt::pod::Block for MeshPrimitive {
             first_index,
             num_triangles,
             unknown_0x20,
-        })
+        }
     }
-    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        crate::rt::field(
+            "marker",
+            || {
+                let _at = _start + 8u64;
+                let _v = crate::rt::pod::get::<u32>(_b, 8usize, ::binrw::Endian::Little);
+                if !(crate::rt::Int::int(&_v) == (2775812079i128)) {
+                    return Err(
+                        crate::rt::Error::new(
+                            crate::rt::ErrorKind::Invalid,
+                            _at,
+                            "0xA57387EF",
+                            crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                        ),
+                    );
+                }
+                Ok(())
+            },
+        )?;
+        Ok(())
+    }
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self {
             unknown_0x0,
             marker,
@@ -3455,192 +6163,297 @@ impl crate::rt::pod::Block for MeshPrimitive {
             num_triangles,
             unknown_0x20,
         } = self;
-        crate::rt::pod::set::<u64>(_block, 0, *unknown_0x0, ::binrw::Endian::Little);
-        crate::rt::field("marker", || {
-            let _at = _start + 8;
-            let _v = marker;
-            if !(crate::rt::Int::int(&_v) == 2775812079i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0xA57387EF",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::pod::set::<u32>(_block, 8, *marker, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_block, 12, *vertex_base, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_block, 16, *unknown_0x10, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_block, 20, *num_vertices, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_block, 24, *first_index, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_block, 28, *num_triangles, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_block, 32, *unknown_0x20, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u64>(_b, 0usize, *unknown_0x0, ::binrw::Endian::Little);
+        crate::rt::field(
+            "marker",
+            || {
+                let _at = _start + 8u64;
+                let _v = marker;
+                if !(crate::rt::Int::int(&_v) == (2775812079i128)) {
+                    return Err(
+                        crate::rt::Error::new(
+                            crate::rt::ErrorKind::Invalid,
+                            _at,
+                            "0xA57387EF",
+                            crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                        ),
+                    );
+                }
+                Ok(())
+            },
+        )?;
+        crate::rt::pod::set::<u32>(_b, 8usize, *marker, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_b, 12usize, *vertex_base, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_b, 16usize, *unknown_0x10, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_b, 20usize, *num_vertices, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_b, 24usize, *first_index, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_b, 28usize, *num_triangles, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_b, 32usize, *unknown_0x20, ::binrw::Endian::Little);
         Ok(())
     }
 }
-
 impl crate::rt::Codec for MeshPrimitive {
     type Args = ();
-    const MIN_SIZE: u64 = 36;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MeshPrimitive;
+    type Pos = MeshPrimitivePos;
+    const MIN_SIZE: u64 = 36u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let mut _block = [0u8; 36];
-        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
+        let _start = _in.pos();
+        if _in.left() >= 36u64 {
+            let _b = _in.take(36u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<MeshPrimitivePos as crate::rt::Fixed>::at(_start, 36u64))
+                } else {
+                    None
+                },
+            ));
         }
-        // The input ends inside this value: read field by field for an error that names the field.
-        crate::rt::read::seek(_io, _start)?;
-        let unknown_0x0: u64 = crate::rt::field("unknown_0x0", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u64, _>(_io, ::binrw::Endian::Little, "u8")?;
-                _v
-            })
-        })?;
-        let marker: u32 = crate::rt::field("marker", || {
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 2775812079i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0xA57387EF",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let vertex_base: u32 = crate::rt::field("vertex_base", || {
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let unknown_0x10: u32 = crate::rt::field("unknown_0x10", || {
-            crate::rt::read::offset(_io, _start, 16i128, "16")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let num_vertices: u32 = crate::rt::field("num_vertices", || {
-            crate::rt::read::offset(_io, _start, 20i128, "20")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let first_index: u32 = crate::rt::field("first_index", || {
-            crate::rt::read::offset(_io, _start, 24i128, "24")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let num_triangles: u32 = crate::rt::field("num_triangles", || {
-            crate::rt::read::offset(_io, _start, 28i128, "28")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let unknown_0x20: u32 = crate::rt::field("unknown_0x20", || {
-            crate::rt::read::offset(_io, _start, 32i128, "32")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            unknown_0x0,
-            marker,
-            vertex_base,
-            unknown_0x10,
-            num_vertices,
-            first_index,
-            num_triangles,
-            unknown_0x20,
-        })
+        let (unknown_0x0, _p_unknown_0x0) = crate::rt::field(
+            "unknown_0x0",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u64>(::binrw::Endian::Little, "u8")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (marker, _p_marker) = crate::rt::field(
+            "marker",
+            || {
+                _in.offset(_start, (8i128), "8")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (2775812079i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0xA57387EF",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_base, _p_vertex_base) = crate::rt::field(
+            "vertex_base",
+            || {
+                _in.offset(_start, (12i128), "12")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x10, _p_unknown_0x10) = crate::rt::field(
+            "unknown_0x10",
+            || {
+                _in.offset(_start, (16i128), "16")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_vertices, _p_num_vertices) = crate::rt::field(
+            "num_vertices",
+            || {
+                _in.offset(_start, (20i128), "20")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (first_index, _p_first_index) = crate::rt::field(
+            "first_index",
+            || {
+                _in.offset(_start, (24i128), "24")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_triangles, _p_num_triangles) = crate::rt::field(
+            "num_triangles",
+            || {
+                _in.offset(_start, (28i128), "28")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x20, _p_unknown_0x20) = crate::rt::field(
+            "unknown_0x20",
+            || {
+                _in.offset(_start, (32i128), "32")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            MeshPrimitive {
+                unknown_0x0,
+                marker,
+                vertex_base,
+                unknown_0x10,
+                num_vertices,
+                first_index,
+                num_triangles,
+                unknown_0x20,
+            },
+            if L {
+                Some(MeshPrimitivePos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    unknown_0x0: _p_unknown_0x0,
+                    marker: _p_marker,
+                    vertex_base: _p_vertex_base,
+                    unknown_0x10: _p_unknown_0x10,
+                    num_vertices: _p_num_vertices,
+                    first_index: _p_first_index,
+                    num_triangles: _p_num_triangles,
+                    unknown_0x20: _p_unknown_0x20,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            unknown_0x0,
-            marker,
-            vertex_base,
-            unknown_0x10,
-            num_vertices,
-            first_index,
-            num_triangles,
-            unknown_0x20,
-        } = self;
-        let mut _block = [0u8; 36];
-        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
-        crate::rt::write::bytes(_io, &_block)
+        let _start = _out.pos();
+        let mut _b = [0u8; 36usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _out.bytes(&_b);
+        Ok(
+            if L {
+                Some(<MeshPrimitivePos as crate::rt::Fixed>::at(_start, 36u64))
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MeshPrimitive {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MeshPrimitive, ENDIAN);
+impl crate::rt::Spanned for MeshPrimitivePos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for MeshPrimitive {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for MeshPrimitivePos {
+    fn at(start: u64, _size: u64) -> Self {
+        MeshPrimitivePos {
+            _span: crate::rt::Span::new(start, start + 36u64),
+            unknown_0x0: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 8u64),
+            marker: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
+            vertex_base: <crate::rt::Span as crate::rt::Fixed>::at(start + 12u64, 4u64),
+            unknown_0x10: <crate::rt::Span as crate::rt::Fixed>::at(start + 16u64, 4u64),
+            num_vertices: <crate::rt::Span as crate::rt::Fixed>::at(start + 20u64, 4u64),
+            first_index: <crate::rt::Span as crate::rt::Fixed>::at(start + 24u64, 4u64),
+            num_triangles: <crate::rt::Span as crate::rt::Fixed>::at(
+                start + 28u64,
+                4u64,
+            ),
+            unknown_0x20: <crate::rt::Span as crate::rt::Fixed>::at(start + 32u64, 4u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for MeshPrimitive {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, MeshPrimitivePos> {
+    /// The place of `unknown_0x0`.
+    pub fn unknown_0x0(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x0", &self.get().unknown_0x0)
+    }
+    /// The place of `marker`.
+    pub fn marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("marker", &self.get().marker)
+    }
+    /// The place of `vertex_base`.
+    pub fn vertex_base(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("vertex_base", &self.get().vertex_base)
+    }
+    /// The place of `unknown_0x10`.
+    pub fn unknown_0x10(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x10", &self.get().unknown_0x10)
+    }
+    /// The place of `num_vertices`.
+    pub fn num_vertices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_vertices", &self.get().num_vertices)
+    }
+    /// The place of `first_index`.
+    pub fn first_index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("first_index", &self.get().first_index)
+    }
+    /// The place of `num_triangles`.
+    pub fn num_triangles(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_triangles", &self.get().num_triangles)
+    }
+    /// The place of `unknown_0x20`.
+    pub fn unknown_0x20(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x20", &self.get().unknown_0x20)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for MeshPrimitive {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// The material list that ends both forms. It holds a count, eight bytes, one 28-byte
 /// descriptor per range (or object), a second count, six bytes, one 31-byte group per range
 /// and a 20-byte trailer.
 ///
 ///
-/// Type `material_list` of `spec/rr_mesh.ksy`. Proven  (split and inline multi-mesh censuses)
+/// Type `material_list` of `spec/rr_mesh.ksy`. Proven (split and inline multi-mesh censuses)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MaterialList {
     /// The number of descriptors.
@@ -3680,150 +6493,286 @@ pub struct MaterialList {
     /// Documented as “20-byte trailer”, Proven.
     pub trailer: MaterialTrailer,
 }
-
+/// [`MaterialList`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MaterialListRef<'a> {
+    /// See [`MaterialList::num_descriptors`].
+    pub num_descriptors: u32,
+    /// See [`MaterialList::unknown_after_count`].
+    pub unknown_after_count: &'a [u8],
+    /// See [`MaterialList::descriptors`].
+    pub descriptors: ::std::vec::Vec<MaterialDescriptorRef<'a>>,
+    /// See [`MaterialList::num_groups`].
+    pub num_groups: u32,
+    /// See [`MaterialList::unknown_after_group_count`].
+    pub unknown_after_group_count: &'a [u8],
+    /// See [`MaterialList::groups`].
+    pub groups: ::std::vec::Vec<MaterialGroupRef<'a>>,
+    /// See [`MaterialList::trailer`].
+    pub trailer: MaterialTrailerRef<'a>,
+}
+/// Where each field of a [`MaterialList`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MaterialListPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_descriptors` lies.
+    pub num_descriptors: crate::rt::Span,
+    /// Where `unknown_after_count` lies.
+    pub unknown_after_count: crate::rt::Span,
+    /// Where `descriptors` lies.
+    pub descriptors: crate::rt::Each<MaterialDescriptorPos>,
+    /// Where `num_groups` lies.
+    pub num_groups: crate::rt::Span,
+    /// Where `unknown_after_group_count` lies.
+    pub unknown_after_group_count: crate::rt::Span,
+    /// Where `groups` lies.
+    pub groups: crate::rt::Strided<MaterialGroupPos>,
+    /// Where `trailer` lies.
+    pub trailer: MaterialTrailerPos,
+}
 impl MaterialList {
     /// Where `num_descriptors` starts, from the start of the type.
-    pub const OFFSET_NUM_DESCRIPTORS: u64 = 0x0;
+    pub const OFFSET_NUM_DESCRIPTORS: u64 = 0;
     /// Where `unknown_after_count` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_AFTER_COUNT: u64 = 0x4;
+    pub const OFFSET_UNKNOWN_AFTER_COUNT: u64 = 4;
     /// Where `descriptors` starts, from the start of the type.
-    pub const OFFSET_DESCRIPTORS: u64 = 0xC;
-}
-
-impl MaterialList {
+    pub const OFFSET_DESCRIPTORS: u64 = 12;
     /// There is one group per descriptor (both are one per range).
     ///
     /// Proven (split and inline multi-mesh censuses).
-    pub const REL_GROUPS_PER_DESCRIPTOR: &'static str = "groups_per_descriptor";
+    pub const REL_GROUPS_PER_DESCRIPTOR: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "groups_per_descriptor",
+        owner: "material_list",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Each group's two identities (ObjectReference at 8 and ObjectHandle at 17) repeat its
     /// descriptor's Material identity.
     ///
     ///
     /// Proven (split and inline multi-mesh censuses; all 127,219 groups).
-    pub const REL_GROUP_IDENTITIES: &'static str = "group_identities";
+    pub const REL_GROUP_IDENTITIES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "group_identities",
+        owner: "material_list",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static str] =
-        &[Self::REL_GROUPS_PER_DESCRIPTOR, Self::REL_GROUP_IDENTITIES];
+    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
+        Self::REL_GROUPS_PER_DESCRIPTOR,
+        Self::REL_GROUP_IDENTITIES,
+    ];
 }
-
 impl crate::rt::Codec for MaterialList {
     type Args = ();
-    const MIN_SIZE: u64 = 42;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MaterialListRef<'a>;
+    type Pos = MaterialListPos;
+    const MIN_SIZE: u64 = 42u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_descriptors: u32 = crate::rt::field("num_descriptors", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let unknown_after_count: ::std::vec::Vec<u8> =
-            crate::rt::field("unknown_after_count", || {
-                let _at = crate::rt::read::pos(_io)?;
+        let _start = _in.pos();
+        let (num_descriptors, _p_num_descriptors) = crate::rt::field(
+            "num_descriptors",
+            || {
+                let _at = _in.pos();
                 Ok({
-                    let _v =
-                        crate::rt::read::bytes(_io, crate::rt::read::count(_at, 8i128, "size")?)?;
-                    _v
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
                 })
-            })?;
-        let descriptors: ::std::vec::Vec<MaterialDescriptor> =
-            crate::rt::field("descriptors", || {
-                let _at = crate::rt::read::pos(_io)?;
+            },
+        )?;
+        let (unknown_after_count, _p_unknown_after_count) = crate::rt::field(
+            "unknown_after_count",
+            || {
+                let _at = _in.pos();
                 Ok({
-                    let _n = crate::rt::read::count(
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (8i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (descriptors, _p_descriptors) = crate::rt::field(
+            "descriptors",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_descriptors),
                         "count",
                     )?;
-                    crate::rt::read::seq(
-                        _io,
-                        _n,
-                        <MaterialDescriptor as crate::rt::Codec>::MIN_SIZE,
-                        |_io, _i| {
-                            let _at = crate::rt::read::pos(_io)?;
-                            let _v = <MaterialDescriptor as crate::rt::Codec>::read_from(
-                                _io,
-                                (crate::rt::codec::arg::<u8>(
-                                    _at,
-                                    (if ((_i as i128).wrapping_add(1i128)
-                                        == crate::rt::Int::int(&num_descriptors))
-                                    {
-                                        1i128
-                                    } else {
-                                        0i128
-                                    }),
-                                    "is_last",
-                                )?,),
-                            )?;
-                            Ok(_v)
-                        },
-                    )?
+                    _in.room(_n, <MaterialDescriptor as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u8,
+                                    >(
+                                        _at,
+                                        (if (((_i as i128)).wrapping_add((1i128))
+                                            == crate::rt::Int::int(&num_descriptors))
+                                        {
+                                            (1i128)
+                                        } else {
+                                            (0i128)
+                                        }),
+                                        "is_last",
+                                    )?,
+                                );
+                                let (_v, _p) = <MaterialDescriptor as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
                 })
-            })?;
-        let num_groups: u32 = crate::rt::field("num_groups", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let unknown_after_group_count: ::std::vec::Vec<u8> =
-            crate::rt::field("unknown_after_group_count", || {
-                let _at = crate::rt::read::pos(_io)?;
+            },
+        )?;
+        let (num_groups, _p_num_groups) = crate::rt::field(
+            "num_groups",
+            || {
+                let _at = _in.pos();
                 Ok({
-                    let _v =
-                        crate::rt::read::bytes(_io, crate::rt::read::count(_at, 6i128, "size")?)?;
-                    _v
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
                 })
-            })?;
-        let groups: ::std::vec::Vec<MaterialGroup> = crate::rt::field("groups", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_groups), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <MaterialGroup as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <MaterialGroup as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
-            })
-        })?;
-        let trailer: MaterialTrailer = crate::rt::field("trailer", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <MaterialTrailer as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            num_descriptors,
-            unknown_after_count,
-            descriptors,
-            num_groups,
-            unknown_after_group_count,
-            groups,
-            trailer,
-        })
+            },
+        )?;
+        let (unknown_after_group_count, _p_unknown_after_group_count) = crate::rt::field(
+            "unknown_after_group_count",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (6i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (groups, _p_groups) = crate::rt::field(
+            "groups",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_groups),
+                        "count",
+                    )?;
+                    _in.room(_n, <MaterialGroup as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <MaterialGroup as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                    }
+                    let _pos = crate::rt::Strided::new(_at, 31u64, _vs.len());
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        let (trailer, _p_trailer) = crate::rt::field(
+            "trailer",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <MaterialTrailer as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            MaterialListRef {
+                num_descriptors,
+                unknown_after_count,
+                descriptors,
+                num_groups,
+                unknown_after_group_count,
+                groups,
+                trailer,
+            },
+            if L {
+                Some(MaterialListPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_descriptors: _p_num_descriptors,
+                    unknown_after_count: _p_unknown_after_count,
+                    descriptors: _p_descriptors,
+                    num_groups: _p_num_groups,
+                    unknown_after_group_count: _p_unknown_after_group_count,
+                    groups: _p_groups,
+                    trailer: _p_trailer,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let MaterialList {
             num_descriptors: _,
             unknown_after_count,
             descriptors,
@@ -3832,112 +6781,226 @@ impl crate::rt::Codec for MaterialList {
             groups,
             trailer,
         } = self;
-        let num_descriptors: u32 = crate::rt::field("num_descriptors", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, descriptors.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("unknown_after_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = unknown_after_count;
-            crate::rt::write::agree(_at, _v.len() as u64, 8i128, "8", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("descriptors", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in descriptors.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(
-                        _v,
-                        _io,
-                        (crate::rt::codec::arg::<u8>(
-                            _at,
-                            (if ((_i as i128).wrapping_add(1i128)
-                                == crate::rt::Int::int(&num_descriptors))
-                            {
-                                1i128
-                            } else {
-                                0i128
-                            }),
-                            "is_last",
-                        )?,),
-                    )?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        let num_groups: u32 = crate::rt::field("num_groups", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, groups.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("unknown_after_group_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = unknown_after_group_count;
-            crate::rt::write::agree(_at, _v.len() as u64, 6i128, "6", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("groups", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in groups.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        crate::rt::field("trailer", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = trailer;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        Ok(())
+        let (num_descriptors, _p_num_descriptors): (u32, crate::rt::Span) = crate::rt::field(
+            "num_descriptors",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    descriptors.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_unknown_after_count = crate::rt::field(
+            "unknown_after_count",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = unknown_after_count;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (8i128),
+                                "8",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_descriptors = crate::rt::field(
+            "descriptors",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in descriptors.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u8,
+                                    >(
+                                        _at,
+                                        (if (((_i as i128)).wrapping_add((1i128))
+                                            == crate::rt::Int::int(&num_descriptors))
+                                        {
+                                            (1i128)
+                                        } else {
+                                            (0i128)
+                                        }),
+                                        "is_last",
+                                    )?,
+                                );
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        let (num_groups, _p_num_groups): (u32, crate::rt::Span) = crate::rt::field(
+            "num_groups",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    groups.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_unknown_after_group_count = crate::rt::field(
+            "unknown_after_group_count",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = unknown_after_group_count;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (6i128),
+                                "6",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_groups = crate::rt::field(
+            "groups",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    for (_i, _v) in groups.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                    }
+                    crate::rt::Strided::new(_at, 31u64, groups.len())
+                })
+            },
+        )?;
+        let _p_trailer = crate::rt::field(
+            "trailer",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = trailer;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MaterialListPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_descriptors: _p_num_descriptors,
+                    unknown_after_count: _p_unknown_after_count,
+                    descriptors: _p_descriptors,
+                    num_groups: _p_num_groups,
+                    unknown_after_group_count: _p_unknown_after_group_count,
+                    groups: _p_groups,
+                    trailer: _p_trailer,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MaterialList {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MaterialList, ENDIAN);
+impl MaterialListRef<'_> {
+    /// The owned [`MaterialList`] (copies every view).
+    pub fn own(&self) -> MaterialList {
+        MaterialList {
+            num_descriptors: ::std::clone::Clone::clone(&self.num_descriptors),
+            unknown_after_count: (&self.unknown_after_count).to_vec(),
+            descriptors: (&self.descriptors).iter().map(|_e| _e.own()).collect(),
+            num_groups: ::std::clone::Clone::clone(&self.num_groups),
+            unknown_after_group_count: (&self.unknown_after_group_count).to_vec(),
+            groups: (&self.groups).iter().map(|_e| _e.own()).collect(),
+            trailer: (&self.trailer).own(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for MaterialList {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for MaterialListPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, MaterialListPos> {
+    /// The place of `num_descriptors`.
+    pub fn num_descriptors(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_descriptors", &self.get().num_descriptors)
+    }
+    /// The place of `unknown_after_count`.
+    pub fn unknown_after_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_after_count", &self.get().unknown_after_count)
+    }
+    /// The place of `descriptors`.
+    pub fn descriptors(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, crate::rt::Each<MaterialDescriptorPos>> {
+        self.field("descriptors", &self.get().descriptors)
+    }
+    /// The place of `num_groups`.
+    pub fn num_groups(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_groups", &self.get().num_groups)
+    }
+    /// The place of `unknown_after_group_count`.
+    pub fn unknown_after_group_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_after_group_count", &self.get().unknown_after_group_count)
+    }
+    /// The place of `groups`.
+    pub fn groups(&self) -> crate::rt::Place<'_, crate::rt::Strided<MaterialGroupPos>> {
+        self.field("groups", &self.get().groups)
+    }
+    /// The place of `trailer`.
+    pub fn trailer(&self) -> crate::rt::Place<'_, MaterialTrailerPos> {
+        self.field("trailer", &self.get().trailer)
     }
 }
-
-impl ::binrw::meta::ReadEndian for MaterialList {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for MaterialList {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl crate::rt::Layout for MaterialList {
+impl crate::rt::Root for MaterialList {
     const ID: &'static str = "rr-material-list";
     const ROOT: &'static str = "material_list";
     const DESCRIPTION: &'static str = "The material list that ends both forms.";
@@ -3952,16 +7015,21 @@ impl crate::rt::Layout for MaterialList {
         "groups[].unknown_0x10",
         "groups[].unknown_0x19",
     ];
-    fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
-        let _ = ctx;
+    const PARAMS: &'static [&'static str] = &[];
+    const RULES: &'static [&'static crate::rt::Rule] = &[
+        MaterialList::REL_GROUPS_PER_DESCRIPTOR,
+        MaterialList::REL_GROUP_IDENTITIES,
+    ];
+    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+        let _ = params;
         Ok(())
     }
 }
-
 /// One material descriptor (registry MeshInstancingData), 28 bytes.
 ///
 /// Type `material_descriptor` of `spec/rr_mesh.ksy`. Proven
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MaterialDescriptor {
     /// The descriptor marker.
@@ -4004,153 +7072,283 @@ pub struct MaterialDescriptor {
     #[serde(with = "crate::rt::serde_as::hex_opt")]
     pub final_bytes: ::std::option::Option<::std::vec::Vec<u8>>,
 }
-
+/// [`MaterialDescriptor`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MaterialDescriptorRef<'a> {
+    /// See [`MaterialDescriptor::marker`].
+    pub marker: u32,
+    /// See [`MaterialDescriptor::unknown_0x4`].
+    pub unknown_0x4: &'a [u8],
+    /// See [`MaterialDescriptor::unknown_0x8`].
+    pub unknown_0x8: u8,
+    /// See [`MaterialDescriptor::vertex_count`].
+    pub vertex_count: u16,
+    /// See [`MaterialDescriptor::unknown_0xb`].
+    pub unknown_0xb: u8,
+    /// See [`MaterialDescriptor::material`].
+    pub material: u64,
+    /// See [`MaterialDescriptor::platform_version`].
+    pub platform_version: ::std::option::Option<u32>,
+    /// See [`MaterialDescriptor::quantization_factor`].
+    pub quantization_factor: ::std::option::Option<f32>,
+    /// See [`MaterialDescriptor::final_bytes`].
+    pub final_bytes: ::std::option::Option<&'a [u8]>,
+}
+/// Where each field of a [`MaterialDescriptor`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MaterialDescriptorPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `marker` lies.
+    pub marker: crate::rt::Span,
+    /// Where `unknown_0x4` lies.
+    pub unknown_0x4: crate::rt::Span,
+    /// Where `unknown_0x8` lies.
+    pub unknown_0x8: crate::rt::Span,
+    /// Where `vertex_count` lies.
+    pub vertex_count: crate::rt::Span,
+    /// Where `unknown_0xb` lies.
+    pub unknown_0xb: crate::rt::Span,
+    /// Where `material` lies.
+    pub material: crate::rt::Span,
+    /// Where `platform_version` lies.
+    pub platform_version: ::std::option::Option<crate::rt::Span>,
+    /// Where `quantization_factor` lies.
+    pub quantization_factor: ::std::option::Option<crate::rt::Span>,
+    /// Where `final_bytes` lies.
+    pub final_bytes: ::std::option::Option<crate::rt::Span>,
+}
 impl MaterialDescriptor {
     /// Where `marker` starts, from the start of the type.
-    pub const OFFSET_MARKER: u64 = 0x0;
+    pub const OFFSET_MARKER: u64 = 0;
     /// Where `unknown_0x4` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X4: u64 = 0x4;
+    pub const OFFSET_UNKNOWN_0X4: u64 = 4;
     /// Where `unknown_0x8` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X8: u64 = 0x8;
+    pub const OFFSET_UNKNOWN_0X8: u64 = 8;
     /// Where `vertex_count` starts, from the start of the type.
-    pub const OFFSET_VERTEX_COUNT: u64 = 0x9;
+    pub const OFFSET_VERTEX_COUNT: u64 = 9;
     /// Where `unknown_0xb` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0XB: u64 = 0xB;
+    pub const OFFSET_UNKNOWN_0XB: u64 = 11;
     /// Where `material` starts, from the start of the type.
-    pub const OFFSET_MATERIAL: u64 = 0xC;
+    pub const OFFSET_MATERIAL: u64 = 12;
     /// Where `platform_version` starts, from the start of the type.
-    pub const OFFSET_PLATFORM_VERSION: u64 = 0x14;
+    pub const OFFSET_PLATFORM_VERSION: u64 = 20;
 }
-
 impl crate::rt::Codec for MaterialDescriptor {
     type Args = (u8,);
-    const MIN_SIZE: u64 = 20;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MaterialDescriptorRef<'a>;
+    type Pos = MaterialDescriptorPos;
+    const MIN_SIZE: u64 = 20u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (is_last,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let marker: u32 = crate::rt::field("marker", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 186463425i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0x0B1D34C1",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let unknown_0x4: ::std::vec::Vec<u8> = crate::rt::field("unknown_0x4", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(_io, crate::rt::read::count(_at, 4i128, "size")?)?;
-                _v
-            })
-        })?;
-        let unknown_0x8: u8 = crate::rt::field("unknown_0x8", || {
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let vertex_count: u16 = crate::rt::field("vertex_count", || {
-            crate::rt::read::offset(_io, _start, 9i128, "9")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u16, _>(_io, ::binrw::Endian::Little, "u2")?;
-                _v
-            })
-        })?;
-        let unknown_0xb: u8 = crate::rt::field("unknown_0xb", || {
-            crate::rt::read::offset(_io, _start, 11i128, "11")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let material: u64 = crate::rt::field("material", || {
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u64, _>(_io, ::binrw::Endian::Little, "u8")?;
-                _v
-            })
-        })?;
-        let platform_version: ::std::option::Option<u32> =
-            crate::rt::field("platform_version", || {
-                crate::rt::read::offset(_io, _start, 20i128, "20")?;
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&is_last) != 0i128) {
-                    Some({
-                        let _v =
-                            crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                        _v
-                    })
-                } else {
-                    None
+        let _start = _in.pos();
+        let (marker, _p_marker) = crate::rt::field(
+            "marker",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (186463425i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0x0B1D34C1",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    (_v, _p)
                 })
-            })?;
-        let quantization_factor: ::std::option::Option<f32> =
-            crate::rt::field("quantization_factor", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&is_last) != 0i128) {
-                    Some({
-                        let _v =
-                            crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                        _v
-                    })
-                } else {
-                    None
+            },
+        )?;
+        let (unknown_0x4, _p_unknown_0x4) = crate::rt::field(
+            "unknown_0x4",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (4i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
                 })
-            })?;
-        let final_bytes: ::std::option::Option<::std::vec::Vec<u8>> =
-            crate::rt::field("final_bytes", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&is_last) == 0i128) {
-                    Some({
-                        let _v = crate::rt::read::bytes(
-                            _io,
-                            crate::rt::read::count(_at, 8i128, "size")?,
-                        )?;
-                        _v
-                    })
-                } else {
-                    None
+            },
+        )?;
+        let (unknown_0x8, _p_unknown_0x8) = crate::rt::field(
+            "unknown_0x8",
+            || {
+                _in.offset(_start, (8i128), "8")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
                 })
-            })?;
-        Ok(Self {
-            marker,
-            unknown_0x4,
-            unknown_0x8,
-            vertex_count,
-            unknown_0xb,
-            material,
-            platform_version,
-            quantization_factor,
-            final_bytes,
-        })
+            },
+        )?;
+        let (vertex_count, _p_vertex_count) = crate::rt::field(
+            "vertex_count",
+            || {
+                _in.offset(_start, (9i128), "9")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u16>(::binrw::Endian::Little, "u2")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0xb, _p_unknown_0xb) = crate::rt::field(
+            "unknown_0xb",
+            || {
+                _in.offset(_start, (11i128), "11")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (material, _p_material) = crate::rt::field(
+            "material",
+            || {
+                _in.offset(_start, (12i128), "12")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u64>(::binrw::Endian::Little, "u8")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (platform_version, _p_platform_version) = crate::rt::field(
+            "platform_version",
+            || {
+                _in.offset(_start, (20i128), "20")?;
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&is_last) != (0i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (quantization_factor, _p_quantization_factor) = crate::rt::field(
+            "quantization_factor",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&is_last) != (0i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (final_bytes, _p_final_bytes) = crate::rt::field(
+            "final_bytes",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&is_last) == (0i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in
+                                    .take(
+                                        crate::rt::input::count(_at, (8i128), "size")?,
+                                        "bytes",
+                                    )?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        Ok((
+            MaterialDescriptorRef {
+                marker,
+                unknown_0x4,
+                unknown_0x8,
+                vertex_count,
+                unknown_0xb,
+                material,
+                platform_version,
+                quantization_factor,
+                final_bytes,
+            },
+            if L {
+                Some(MaterialDescriptorPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    marker: _p_marker,
+                    unknown_0x4: _p_unknown_0x4,
+                    unknown_0x8: _p_unknown_0x8,
+                    vertex_count: _p_vertex_count,
+                    unknown_0xb: _p_unknown_0xb,
+                    material: _p_material,
+                    platform_version: _p_platform_version,
+                    quantization_factor: _p_quantization_factor,
+                    final_bytes: _p_final_bytes,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (is_last,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let MaterialDescriptor {
             marker,
             unknown_0x4,
             unknown_0x8,
@@ -4161,181 +7359,315 @@ impl crate::rt::Codec for MaterialDescriptor {
             quantization_factor,
             final_bytes,
         } = self;
-        crate::rt::field("marker", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = marker;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 186463425i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0x0B1D34C1",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x4", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _v = unknown_0x4;
-            crate::rt::write::agree(_at, _v.len() as u64, 4i128, "4", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x8", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _v = unknown_0x8;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("vertex_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 9i128, "9")?;
-            let _v = vertex_count;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0xb", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 11i128, "11")?;
-            let _v = unknown_0xb;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("material", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _v = material;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("platform_version", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 20i128, "20")?;
-            match (
-                (crate::rt::Int::int(&is_last) != 0i128),
-                platform_version.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `is_last != 0`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `is_last != 0`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("quantization_factor", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&is_last) != 0i128),
-                quantization_factor.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `is_last != 0`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `is_last != 0`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("final_bytes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&is_last) == 0i128),
-                final_bytes.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::agree(_at, _v.len() as u64, 8i128, "8", "bytes")?;
-                    crate::rt::write::bytes(_io, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `is_last == 0`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `is_last == 0`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        Ok(())
+        let _p_marker = crate::rt::field(
+            "marker",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = marker;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (186463425i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0x0B1D34C1",
+                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x4 = crate::rt::field(
+            "unknown_0x4",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (4i128), "4")?;
+                Ok({
+                    let _v = unknown_0x4;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (4i128),
+                                "4",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x8 = crate::rt::field(
+            "unknown_0x8",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (8i128), "8")?;
+                Ok({
+                    let _v = unknown_0x8;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_vertex_count = crate::rt::field(
+            "vertex_count",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (9i128), "9")?;
+                Ok({
+                    let _v = vertex_count;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0xb = crate::rt::field(
+            "unknown_0xb",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (11i128), "11")?;
+                Ok({
+                    let _v = unknown_0xb;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_material = crate::rt::field(
+            "material",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (12i128), "12")?;
+                Ok({
+                    let _v = material;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_platform_version = crate::rt::field(
+            "platform_version",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (20i128), "20")?;
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&is_last) != (0i128)),
+                        platform_version.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "is_last != 0", true),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "is_last != 0", false),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_quantization_factor = crate::rt::field(
+            "quantization_factor",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&is_last) != (0i128)),
+                        quantization_factor.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "is_last != 0", true),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "is_last != 0", false),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_final_bytes = crate::rt::field(
+            "final_bytes",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&is_last) == (0i128)),
+                        final_bytes.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    crate::rt::output::agree(
+                                        _at,
+                                        _v.len() as u64,
+                                        (8i128),
+                                        "8",
+                                        "bytes",
+                                    )?;
+                                    _out.bytes(_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "is_last == 0", true),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "is_last == 0", false),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MaterialDescriptorPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    marker: _p_marker,
+                    unknown_0x4: _p_unknown_0x4,
+                    unknown_0x8: _p_unknown_0x8,
+                    vertex_count: _p_vertex_count,
+                    unknown_0xb: _p_unknown_0xb,
+                    material: _p_material,
+                    platform_version: _p_platform_version,
+                    quantization_factor: _p_quantization_factor,
+                    final_bytes: _p_final_bytes,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MaterialDescriptor {
-    type Args<'a> = (u8,);
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MaterialDescriptor, ENDIAN);
+impl MaterialDescriptorRef<'_> {
+    /// The owned [`MaterialDescriptor`] (copies every view).
+    pub fn own(&self) -> MaterialDescriptor {
+        MaterialDescriptor {
+            marker: ::std::clone::Clone::clone(&self.marker),
+            unknown_0x4: (&self.unknown_0x4).to_vec(),
+            unknown_0x8: ::std::clone::Clone::clone(&self.unknown_0x8),
+            vertex_count: ::std::clone::Clone::clone(&self.vertex_count),
+            unknown_0xb: ::std::clone::Clone::clone(&self.unknown_0xb),
+            material: ::std::clone::Clone::clone(&self.material),
+            platform_version: self
+                .platform_version
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            quantization_factor: self
+                .quantization_factor
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            final_bytes: self.final_bytes.as_ref().map(|_x| _x.to_vec()),
+        }
     }
 }
-
-impl ::binrw::BinWrite for MaterialDescriptor {
-    type Args<'a> = (u8,);
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for MaterialDescriptorPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, MaterialDescriptorPos> {
+    /// The place of `marker`.
+    pub fn marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("marker", &self.get().marker)
+    }
+    /// The place of `unknown_0x4`.
+    pub fn unknown_0x4(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x4", &self.get().unknown_0x4)
+    }
+    /// The place of `unknown_0x8`.
+    pub fn unknown_0x8(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x8", &self.get().unknown_0x8)
+    }
+    /// The place of `vertex_count`.
+    pub fn vertex_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("vertex_count", &self.get().vertex_count)
+    }
+    /// The place of `unknown_0xb`.
+    pub fn unknown_0xb(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0xb", &self.get().unknown_0xb)
+    }
+    /// The place of `material`.
+    pub fn material(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("material", &self.get().material)
+    }
+    /// The place of `platform_version`.
+    pub fn platform_version(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("platform_version", &self.get().platform_version)
+    }
+    /// The place of `quantization_factor`.
+    pub fn quantization_factor(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("quantization_factor", &self.get().quantization_factor)
+    }
+    /// The place of `final_bytes`.
+    pub fn final_bytes(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("final_bytes", &self.get().final_bytes)
     }
 }
-
-impl ::binrw::meta::ReadEndian for MaterialDescriptor {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for MaterialDescriptor {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One 31-byte group (registry DynamicReference), whose ObjectReference and ObjectHandle
 /// repeat the descriptor's Material identity.
 ///
@@ -4345,8 +7677,9 @@ impl ::binrw::meta::WriteEndian for MaterialDescriptor {
 /// six bytes at 25 unattributed and kept verbatim.
 ///
 ///
-/// Type `material_group` of `spec/rr_mesh.ksy`. Observed  (all 127,219 groups)
+/// Type `material_group` of `spec/rr_mesh.ksy`. Observed (all 127,219 groups)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MaterialGroup {
     /// The DynamicReference class (its place at offset 0 is a reading).
@@ -4376,108 +7709,204 @@ pub struct MaterialGroup {
     #[serde(with = "crate::rt::serde_as::hex")]
     pub unknown_0x19: ::std::vec::Vec<u8>,
 }
-
+/// [`MaterialGroup`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MaterialGroupRef<'a> {
+    /// See [`MaterialGroup::marker`].
+    pub marker: u32,
+    /// See [`MaterialGroup::unknown_0x4`].
+    pub unknown_0x4: &'a [u8],
+    /// See [`MaterialGroup::object_reference`].
+    pub object_reference: u64,
+    /// See [`MaterialGroup::unknown_0x10`].
+    pub unknown_0x10: u8,
+    /// See [`MaterialGroup::object_handle`].
+    pub object_handle: u64,
+    /// See [`MaterialGroup::unknown_0x19`].
+    pub unknown_0x19: &'a [u8],
+}
+/// Where each field of a [`MaterialGroup`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MaterialGroupPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `marker` lies.
+    pub marker: crate::rt::Span,
+    /// Where `unknown_0x4` lies.
+    pub unknown_0x4: crate::rt::Span,
+    /// Where `object_reference` lies.
+    pub object_reference: crate::rt::Span,
+    /// Where `unknown_0x10` lies.
+    pub unknown_0x10: crate::rt::Span,
+    /// Where `object_handle` lies.
+    pub object_handle: crate::rt::Span,
+    /// Where `unknown_0x19` lies.
+    pub unknown_0x19: crate::rt::Span,
+}
 impl MaterialGroup {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 31;
+    pub const FIXED_SIZE: u64 = 31u64;
     /// Where `marker` starts, from the start of the type.
-    pub const OFFSET_MARKER: u64 = 0x0;
+    pub const OFFSET_MARKER: u64 = 0;
     /// Where `unknown_0x4` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X4: u64 = 0x4;
+    pub const OFFSET_UNKNOWN_0X4: u64 = 4;
     /// Where `object_reference` starts, from the start of the type.
-    pub const OFFSET_OBJECT_REFERENCE: u64 = 0x8;
+    pub const OFFSET_OBJECT_REFERENCE: u64 = 8;
     /// Where `unknown_0x10` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X10: u64 = 0x10;
+    pub const OFFSET_UNKNOWN_0X10: u64 = 16;
     /// Where `object_handle` starts, from the start of the type.
-    pub const OFFSET_OBJECT_HANDLE: u64 = 0x11;
+    pub const OFFSET_OBJECT_HANDLE: u64 = 17;
     /// Where `unknown_0x19` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X19: u64 = 0x19;
+    pub const OFFSET_UNKNOWN_0X19: u64 = 25;
 }
-
 impl crate::rt::Codec for MaterialGroup {
     type Args = ();
-    const MIN_SIZE: u64 = 31;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MaterialGroupRef<'a>;
+    type Pos = MaterialGroupPos;
+    const MIN_SIZE: u64 = 31u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let marker: u32 = crate::rt::field("marker", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 2669035695i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0x9F1640AF",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let unknown_0x4: ::std::vec::Vec<u8> = crate::rt::field("unknown_0x4", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(_io, crate::rt::read::count(_at, 4i128, "size")?)?;
-                _v
-            })
-        })?;
-        let object_reference: u64 = crate::rt::field("object_reference", || {
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u64, _>(_io, ::binrw::Endian::Little, "u8")?;
-                _v
-            })
-        })?;
-        let unknown_0x10: u8 = crate::rt::field("unknown_0x10", || {
-            crate::rt::read::offset(_io, _start, 16i128, "16")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let object_handle: u64 = crate::rt::field("object_handle", || {
-            crate::rt::read::offset(_io, _start, 17i128, "17")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u64, _>(_io, ::binrw::Endian::Little, "u8")?;
-                _v
-            })
-        })?;
-        let unknown_0x19: ::std::vec::Vec<u8> = crate::rt::field("unknown_0x19", || {
-            crate::rt::read::offset(_io, _start, 25i128, "25")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(_io, crate::rt::read::count(_at, 6i128, "size")?)?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            marker,
-            unknown_0x4,
-            object_reference,
-            unknown_0x10,
-            object_handle,
-            unknown_0x19,
-        })
+        let _start = _in.pos();
+        let (marker, _p_marker) = crate::rt::field(
+            "marker",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (2669035695i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0x9F1640AF",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x4, _p_unknown_0x4) = crate::rt::field(
+            "unknown_0x4",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (4i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (object_reference, _p_object_reference) = crate::rt::field(
+            "object_reference",
+            || {
+                _in.offset(_start, (8i128), "8")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u64>(::binrw::Endian::Little, "u8")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x10, _p_unknown_0x10) = crate::rt::field(
+            "unknown_0x10",
+            || {
+                _in.offset(_start, (16i128), "16")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (object_handle, _p_object_handle) = crate::rt::field(
+            "object_handle",
+            || {
+                _in.offset(_start, (17i128), "17")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u64>(::binrw::Endian::Little, "u8")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x19, _p_unknown_0x19) = crate::rt::field(
+            "unknown_0x19",
+            || {
+                _in.offset(_start, (25i128), "25")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (6i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            MaterialGroupRef {
+                marker,
+                unknown_0x4,
+                object_reference,
+                unknown_0x10,
+                object_handle,
+                unknown_0x19,
+            },
+            if L {
+                Some(MaterialGroupPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    marker: _p_marker,
+                    unknown_0x4: _p_unknown_0x4,
+                    object_reference: _p_object_reference,
+                    unknown_0x10: _p_unknown_0x10,
+                    object_handle: _p_object_handle,
+                    unknown_0x19: _p_unknown_0x19,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let MaterialGroup {
             marker,
             unknown_0x4,
             object_reference,
@@ -4485,97 +7914,212 @@ impl crate::rt::Codec for MaterialGroup {
             object_handle,
             unknown_0x19,
         } = self;
-        crate::rt::field("marker", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = marker;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 2669035695i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0x9F1640AF",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x4", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _v = unknown_0x4;
-            crate::rt::write::agree(_at, _v.len() as u64, 4i128, "4", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("object_reference", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _v = object_reference;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x10", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 16i128, "16")?;
-            let _v = unknown_0x10;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("object_handle", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 17i128, "17")?;
-            let _v = object_handle;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x19", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 25i128, "25")?;
-            let _v = unknown_0x19;
-            crate::rt::write::agree(_at, _v.len() as u64, 6i128, "6", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _p_marker = crate::rt::field(
+            "marker",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = marker;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (2669035695i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0x9F1640AF",
+                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x4 = crate::rt::field(
+            "unknown_0x4",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (4i128), "4")?;
+                Ok({
+                    let _v = unknown_0x4;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (4i128),
+                                "4",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_object_reference = crate::rt::field(
+            "object_reference",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (8i128), "8")?;
+                Ok({
+                    let _v = object_reference;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x10 = crate::rt::field(
+            "unknown_0x10",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (16i128), "16")?;
+                Ok({
+                    let _v = unknown_0x10;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_object_handle = crate::rt::field(
+            "object_handle",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (17i128), "17")?;
+                Ok({
+                    let _v = object_handle;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x19 = crate::rt::field(
+            "unknown_0x19",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (25i128), "25")?;
+                Ok({
+                    let _v = unknown_0x19;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (6i128),
+                                "6",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MaterialGroupPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    marker: _p_marker,
+                    unknown_0x4: _p_unknown_0x4,
+                    object_reference: _p_object_reference,
+                    unknown_0x10: _p_unknown_0x10,
+                    object_handle: _p_object_handle,
+                    unknown_0x19: _p_unknown_0x19,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MaterialGroup {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MaterialGroup, ENDIAN);
+impl MaterialGroupRef<'_> {
+    /// The owned [`MaterialGroup`] (copies every view).
+    pub fn own(&self) -> MaterialGroup {
+        MaterialGroup {
+            marker: ::std::clone::Clone::clone(&self.marker),
+            unknown_0x4: (&self.unknown_0x4).to_vec(),
+            object_reference: ::std::clone::Clone::clone(&self.object_reference),
+            unknown_0x10: ::std::clone::Clone::clone(&self.unknown_0x10),
+            object_handle: ::std::clone::Clone::clone(&self.object_handle),
+            unknown_0x19: (&self.unknown_0x19).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for MaterialGroup {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for MaterialGroupPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for MaterialGroup {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Fixed for MaterialGroupPos {
+    fn at(start: u64, _size: u64) -> Self {
+        MaterialGroupPos {
+            _span: crate::rt::Span::new(start, start + 31u64),
+            marker: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
+            unknown_0x4: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+            object_reference: <crate::rt::Span as crate::rt::Fixed>::at(
+                start + 8u64,
+                8u64,
+            ),
+            unknown_0x10: <crate::rt::Span as crate::rt::Fixed>::at(start + 16u64, 1u64),
+            object_handle: <crate::rt::Span as crate::rt::Fixed>::at(
+                start + 17u64,
+                8u64,
+            ),
+            unknown_0x19: <crate::rt::Span as crate::rt::Fixed>::at(start + 25u64, 6u64),
+        }
+    }
 }
-
-impl ::binrw::meta::WriteEndian for MaterialGroup {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, MaterialGroupPos> {
+    /// The place of `marker`.
+    pub fn marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("marker", &self.get().marker)
+    }
+    /// The place of `unknown_0x4`.
+    pub fn unknown_0x4(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x4", &self.get().unknown_0x4)
+    }
+    /// The place of `object_reference`.
+    pub fn object_reference(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("object_reference", &self.get().object_reference)
+    }
+    /// The place of `unknown_0x10`.
+    pub fn unknown_0x10(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x10", &self.get().unknown_0x10)
+    }
+    /// The place of `object_handle`.
+    pub fn object_handle(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("object_handle", &self.get().object_handle)
+    }
+    /// The place of `unknown_0x19`.
+    pub fn unknown_0x19(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x19", &self.get().unknown_0x19)
+    }
 }
-
 /// The material list's 20-byte trailer.
 ///
 /// Type `material_trailer` of `spec/rr_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MaterialTrailer {
     /// Sixteen bool bytes of the Mesh; their names are not established. The first fits a flag
@@ -4589,112 +8133,175 @@ pub struct MaterialTrailer {
     /// Documented as “UserCategory”, at offset `16`, Observed.
     pub user_category: u32,
 }
-
+/// [`MaterialTrailer`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MaterialTrailerRef<'a> {
+    /// See [`MaterialTrailer::mesh_bools`].
+    pub mesh_bools: crate::rt::Nums<'a, u8>,
+    /// See [`MaterialTrailer::user_category`].
+    pub user_category: u32,
+}
+/// Where each field of a [`MaterialTrailer`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MaterialTrailerPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `mesh_bools` lies.
+    pub mesh_bools: crate::rt::Strided<crate::rt::Span>,
+    /// Where `user_category` lies.
+    pub user_category: crate::rt::Span,
+}
 impl MaterialTrailer {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 20;
+    pub const FIXED_SIZE: u64 = 20u64;
     /// Where `mesh_bools` starts, from the start of the type.
-    pub const OFFSET_MESH_BOOLS: u64 = 0x0;
+    pub const OFFSET_MESH_BOOLS: u64 = 0;
     /// Where `user_category` starts, from the start of the type.
-    pub const OFFSET_USER_CATEGORY: u64 = 0x10;
+    pub const OFFSET_USER_CATEGORY: u64 = 16;
 }
-
 impl crate::rt::Codec for MaterialTrailer {
     type Args = ();
-    const MIN_SIZE: u64 = 20;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MaterialTrailerRef<'a>;
+    type Pos = MaterialTrailerPos;
+    const MIN_SIZE: u64 = 20u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let mesh_bools: ::std::vec::Vec<u8> = crate::rt::field("mesh_bools", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, 16i128, "count")?;
-                crate::rt::read::prims::<u8, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        let user_category: u32 = crate::rt::field("user_category", || {
-            crate::rt::read::offset(_io, _start, 16i128, "16")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            mesh_bools,
-            user_category,
-        })
+        let _start = _in.pos();
+        let (mesh_bools, _p_mesh_bools) = crate::rt::field(
+            "mesh_bools",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(_at, (16i128), "count")?;
+                    let _v = _in.nums::<u8>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 1u64, _n as usize))
+                })
+            },
+        )?;
+        let (user_category, _p_user_category) = crate::rt::field(
+            "user_category",
+            || {
+                _in.offset(_start, (16i128), "16")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            MaterialTrailerRef {
+                mesh_bools,
+                user_category,
+            },
+            if L {
+                Some(MaterialTrailerPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    mesh_bools: _p_mesh_bools,
+                    user_category: _p_user_category,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            mesh_bools,
-            user_category,
-        } = self;
-        crate::rt::field("mesh_bools", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            crate::rt::write::agree(_at, mesh_bools.len() as u64, 16i128, "16", "elements")?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, mesh_bools)?;
-            Ok(())
-        })?;
-        crate::rt::field("user_category", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 16i128, "16")?;
-            let _v = user_category;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let MaterialTrailer { mesh_bools, user_category } = self;
+        let _p_mesh_bools = crate::rt::field(
+            "mesh_bools",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    crate::rt::output::agree(
+                        _at,
+                        mesh_bools.len() as u64,
+                        (16i128),
+                        "16",
+                        "elements",
+                    )?;
+                    _out.prims(::binrw::Endian::Little, mesh_bools);
+                    crate::rt::Strided::new(_at, 1u64, mesh_bools.len())
+                })
+            },
+        )?;
+        let _p_user_category = crate::rt::field(
+            "user_category",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (16i128), "16")?;
+                Ok({
+                    let _v = user_category;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MaterialTrailerPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    mesh_bools: _p_mesh_bools,
+                    user_category: _p_user_category,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MaterialTrailer {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MaterialTrailer, ENDIAN);
+impl MaterialTrailerRef<'_> {
+    /// The owned [`MaterialTrailer`] (copies every view).
+    pub fn own(&self) -> MaterialTrailer {
+        MaterialTrailer {
+            mesh_bools: (&self.mesh_bools).to_vec(),
+            user_category: ::std::clone::Clone::clone(&self.user_category),
+        }
     }
 }
-
-impl ::binrw::BinWrite for MaterialTrailer {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for MaterialTrailerPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, MaterialTrailerPos> {
+    /// The place of `mesh_bools`.
+    pub fn mesh_bools(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("mesh_bools", &self.get().mesh_bools)
+    }
+    /// The place of `user_category`.
+    pub fn user_category(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("user_category", &self.get().user_category)
     }
 }
-
-impl ::binrw::meta::ReadEndian for MaterialTrailer {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for MaterialTrailer {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// Three f32 values (x, y, z).
 ///
 /// Type `float3` of `spec/rr_mesh.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Float3 {
     /// x.
@@ -4707,116 +8314,175 @@ pub struct Float3 {
     #[serde(with = "crate::rt::serde_as::float")]
     pub z: f32,
 }
-
+/// Where each field of a [`Float3`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Float3Pos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `x` lies.
+    pub x: crate::rt::Span,
+    /// Where `y` lies.
+    pub y: crate::rt::Span,
+    /// Where `z` lies.
+    pub z: crate::rt::Span,
+}
 impl Float3 {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 12;
+    pub const FIXED_SIZE: u64 = 12u64;
     /// Where `x` starts, from the start of the type.
-    pub const OFFSET_X: u64 = 0x0;
+    pub const OFFSET_X: u64 = 0;
     /// Where `y` starts, from the start of the type.
-    pub const OFFSET_Y: u64 = 0x4;
+    pub const OFFSET_Y: u64 = 4;
     /// Where `z` starts, from the start of the type.
-    pub const OFFSET_Z: u64 = 0x8;
+    pub const OFFSET_Z: u64 = 8;
 }
-
 impl crate::rt::pod::Block for Float3 {
-    const SIZE: usize = 12;
-    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
-        let x = crate::rt::pod::get::<f32>(_block, 0, ::binrw::Endian::Little);
-        let y = crate::rt::pod::get::<f32>(_block, 4, ::binrw::Endian::Little);
-        let z = crate::rt::pod::get::<f32>(_block, 8, ::binrw::Endian::Little);
-        Ok(Self { x, y, z })
+    const SIZE: usize = 12usize;
+    const CHECKED: bool = false;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let x = crate::rt::pod::get::<f32>(_b, 0usize, ::binrw::Endian::Little);
+        let y = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
+        let z = crate::rt::pod::get::<f32>(_b, 8usize, ::binrw::Endian::Little);
+        Self { x, y, z }
     }
-    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        Ok(())
+    }
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { x, y, z } = self;
-        crate::rt::pod::set::<f32>(_block, 0, *x, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_block, 4, *y, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_block, 8, *z, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 4usize, *y, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 8usize, *z, ::binrw::Endian::Little);
         Ok(())
     }
 }
-
 impl crate::rt::Codec for Float3 {
     type Args = ();
-    const MIN_SIZE: u64 = 12;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = Float3;
+    type Pos = Float3Pos;
+    const MIN_SIZE: u64 = 12u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let mut _block = [0u8; 12];
-        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
+        let _start = _in.pos();
+        if _in.left() >= 12u64 {
+            let _b = _in.take(12u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<Float3Pos as crate::rt::Fixed>::at(_start, 12u64))
+                } else {
+                    None
+                },
+            ));
         }
-        // The input ends inside this value: read field by field for an error that names the field.
-        crate::rt::read::seek(_io, _start)?;
-        let x: f32 = crate::rt::field("x", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let y: f32 = crate::rt::field("y", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let z: f32 = crate::rt::field("z", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        Ok(Self { x, y, z })
+        let (x, _p_x) = crate::rt::field(
+            "x",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (y, _p_y) = crate::rt::field(
+            "y",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (z, _p_z) = crate::rt::field(
+            "z",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            Float3 { x, y, z },
+            if L {
+                Some(Float3Pos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    x: _p_x,
+                    y: _p_y,
+                    z: _p_z,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { x, y, z } = self;
-        let mut _block = [0u8; 12];
-        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
-        crate::rt::write::bytes(_io, &_block)
+        let _start = _out.pos();
+        let mut _b = [0u8; 12usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _out.bytes(&_b);
+        Ok(
+            if L {
+                Some(<Float3Pos as crate::rt::Fixed>::at(_start, 12u64))
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for Float3 {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(Float3, ENDIAN);
+impl crate::rt::Spanned for Float3Pos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for Float3 {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for Float3Pos {
+    fn at(start: u64, _size: u64) -> Self {
+        Float3Pos {
+            _span: crate::rt::Span::new(start, start + 12u64),
+            x: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
+            y: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+            z: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for Float3 {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for Float3 {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, Float3Pos> {
+    /// The place of `x`.
+    pub fn x(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("x", &self.get().x)
+    }
+    /// The place of `y`.
+    pub fn y(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("y", &self.get().y)
+    }
+    /// The place of `z`.
+    pub fn z(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("z", &self.get().z)
+    }
 }

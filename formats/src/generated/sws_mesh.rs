@@ -2,12 +2,13 @@
 // change the spec, run the generator and commit both.
 //! Shaun White Skateboarding Mesh object body (PC data forges)
 //!
-//! The types of `spec/sws_mesh.ksy`, with their readers and writers. The field tables are in
-//! `docs/layouts/sws_mesh.md`.
+//! The types of `spec/sws_mesh.ksy`: owned values, borrowed views and positions, with their reader and
+//! writer. The field tables are in `docs/layouts/sws_mesh.md`.
 
 #![allow(
     unused_parens,
     unused_variables,
+    unused_mut,
     clippy::let_unit_value,
     clippy::unnecessary_cast,
     clippy::identity_op,
@@ -15,11 +16,20 @@
     clippy::let_and_return,
     clippy::nonminimal_bool,
     clippy::double_parens,
-    clippy::unit_arg
+    clippy::unit_arg,
+    clippy::redundant_closure_call,
+    clippy::needless_borrow,
+    clippy::clone_on_copy,
+    clippy::useless_conversion,
+    clippy::match_single_binding,
+    clippy::unused_unit,
+    clippy::absurd_extreme_comparisons,
+    clippy::manual_range_contains,
+    clippy::redundant_closure,
+    clippy::useless_asref,
+    clippy::erasing_op
 )]
-
 const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
-
 /// The body of one Mesh object, from its managed byte to its last material id. A drawable mesh
 /// carries its compiled form inline: the vertex streams, the 16-bit index buffer, the draw ranges,
 /// the bone palettes and the material ids are all inside this body. 221 of the 16,149 meshes also
@@ -32,8 +42,9 @@ const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
 /// SubMeshes took (0 when there are none), so the document's numbers stay readable as written.
 ///
 ///
-/// Type `sws_mesh` of `spec/sws_mesh.ksy`. Proven  (a strict reading reads all 16,149 meshes of the install to their exact end)
+/// Type `sws_mesh` of `spec/sws_mesh.ksy`. Proven (a strict reading reads all 16,149 meshes of the install to their exact end)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct SwsMesh {
     /// The managed-object byte that starts every object body.
@@ -120,25 +131,99 @@ pub struct SwsMesh {
     /// Documented as “material ids”, at offset `53 + 76 * num_bones + len_data + submeshes._sizeof`, Observed.
     pub material_ids: ::std::vec::Vec<u32>,
 }
-
+/// [`SwsMesh`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct SwsMeshRef<'a> {
+    /// See [`SwsMesh::managed`].
+    pub managed: u8,
+    /// See [`SwsMesh::id`].
+    pub id: u32,
+    /// See [`SwsMesh::class`].
+    pub class: u32,
+    /// See [`SwsMesh::category`].
+    pub category: u32,
+    /// See [`SwsMesh::generated`].
+    pub generated: u8,
+    /// See [`SwsMesh::num_submeshes`].
+    pub num_submeshes: u32,
+    /// See [`SwsMesh::submeshes`].
+    pub submeshes: ::std::vec::Vec<InlineSubmeshRef<'a>>,
+    /// See [`SwsMesh::num_bones`].
+    pub num_bones: u32,
+    /// See [`SwsMesh::bones`].
+    pub bones: ::std::vec::Vec<MeshBoneRef<'a>>,
+    /// See [`SwsMesh::unknown_after_bones`].
+    pub unknown_after_bones: &'a [u8],
+    /// See [`SwsMesh::compiled_mesh_class`].
+    pub compiled_mesh_class: u32,
+    /// See [`SwsMesh::len_data`].
+    pub len_data: u32,
+    /// See [`SwsMesh::data`].
+    pub data: CompiledMeshRef<'a>,
+    /// See [`SwsMesh::platform_version`].
+    pub platform_version: u32,
+    /// See [`SwsMesh::sdk_version`].
+    pub sdk_version: u32,
+    /// See [`SwsMesh::num_materials`].
+    pub num_materials: u32,
+    /// See [`SwsMesh::material_ids`].
+    pub material_ids: crate::rt::Nums<'a, u32>,
+}
+/// Where each field of a [`SwsMesh`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SwsMeshPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `managed` lies.
+    pub managed: crate::rt::Span,
+    /// Where `id` lies.
+    pub id: crate::rt::Span,
+    /// Where `class` lies.
+    pub class: crate::rt::Span,
+    /// Where `category` lies.
+    pub category: crate::rt::Span,
+    /// Where `generated` lies.
+    pub generated: crate::rt::Span,
+    /// Where `num_submeshes` lies.
+    pub num_submeshes: crate::rt::Span,
+    /// Where `submeshes` lies.
+    pub submeshes: crate::rt::Each<InlineSubmeshPos>,
+    /// Where `num_bones` lies.
+    pub num_bones: crate::rt::Span,
+    /// Where `bones` lies.
+    pub bones: crate::rt::Each<MeshBonePos>,
+    /// Where `unknown_after_bones` lies.
+    pub unknown_after_bones: crate::rt::Span,
+    /// Where `compiled_mesh_class` lies.
+    pub compiled_mesh_class: crate::rt::Span,
+    /// Where `len_data` lies.
+    pub len_data: crate::rt::Span,
+    /// Where `data` lies.
+    pub data: CompiledMeshPos,
+    /// Where `platform_version` lies.
+    pub platform_version: crate::rt::Span,
+    /// Where `sdk_version` lies.
+    pub sdk_version: crate::rt::Span,
+    /// Where `num_materials` lies.
+    pub num_materials: crate::rt::Span,
+    /// Where `material_ids` lies.
+    pub material_ids: crate::rt::Strided<crate::rt::Span>,
+}
 impl SwsMesh {
     /// Where `managed` starts, from the start of the type.
-    pub const OFFSET_MANAGED: u64 = 0x0;
+    pub const OFFSET_MANAGED: u64 = 0;
     /// Where `id` starts, from the start of the type.
-    pub const OFFSET_ID: u64 = 0x1;
+    pub const OFFSET_ID: u64 = 1;
     /// Where `class` starts, from the start of the type.
-    pub const OFFSET_CLASS: u64 = 0x5;
+    pub const OFFSET_CLASS: u64 = 5;
     /// Where `category` starts, from the start of the type.
-    pub const OFFSET_CATEGORY: u64 = 0x9;
+    pub const OFFSET_CATEGORY: u64 = 9;
     /// Where `generated` starts, from the start of the type.
-    pub const OFFSET_GENERATED: u64 = 0xD;
+    pub const OFFSET_GENERATED: u64 = 13;
     /// Where `num_submeshes` starts, from the start of the type.
-    pub const OFFSET_NUM_SUBMESHES: u64 = 0xE;
+    pub const OFFSET_NUM_SUBMESHES: u64 = 14;
     /// Where `submeshes` starts, from the start of the type.
-    pub const OFFSET_SUBMESHES: u64 = 0x12;
-}
-
-impl SwsMesh {
+    pub const OFFSET_SUBMESHES: u64 = 18;
     /// The data length L is the length of what Data holds (48 + V(s + 1) + I + 24(A + B) + 40A
     /// bytes). Data is read as a part of exactly L bytes that the compiled mesh must fill, so the
     /// reader itself refuses a file that breaks this (at `data`), even with `--relations warn`:
@@ -146,36 +231,65 @@ impl SwsMesh {
     ///
     ///
     /// Proven (all 16,149 meshes of the install).
-    pub const REL_DATA_LENGTH: &'static str = "data_length";
+    pub const REL_DATA_LENGTH: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "data_length",
+        owner: "sws_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// The material count m equals the first partition's range count A (range i draws material i).
     ///
     /// Proven (every mesh of the install).
-    pub const REL_ONE_MATERIAL_PER_RANGE: &'static str = "one_material_per_range";
+    pub const REL_ONE_MATERIAL_PER_RANGE: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "one_material_per_range",
+        owner: "sws_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every bone byte of every palette is below the mesh's bone count (none on a mesh without bones).
     ///
     /// Inferred (the palette's bones row (Inferred) says they are all below the bone count; the entry count is 0 on every mesh without bones (Proven)).
-    pub const REL_PALETTE_BONES_EXIST: &'static str = "palette_bones_exist";
+    pub const REL_PALETTE_BONES_EXIST: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "palette_bones_exist",
+        owner: "sws_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+        severity: crate::rt::Severity::Error,
+    };
     /// On a mesh with SubMeshes, their vertex counts (the lengths of their position runs) add up
     /// to the compiled mesh's vertex count, V / stride, with nothing left over.
     ///
     ///
     /// Proven (all 349 SubMeshes of the 221 meshes).
-    pub const REL_SUBMESH_VERTICES_SUM: &'static str = "submesh_vertices_sum";
+    pub const REL_SUBMESH_VERTICES_SUM: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "submesh_vertices_sum",
+        owner: "sws_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// The compiled mesh's extra stream count s is the most MorphChannels any of the mesh's
     /// SubMeshes holds (0 on a mesh without SubMeshes).
     ///
     ///
     /// Proven (0 on every mesh without SubMeshes; 0 to 3 on the 221 with SubMeshes).
-    pub const REL_EXTRA_STREAMS_ARE_MORPH_CHANNELS: &'static str =
-        "extra_streams_are_morph_channels";
+    pub const REL_EXTRA_STREAMS_ARE_MORPH_CHANNELS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "extra_streams_are_morph_channels",
+        owner: "sws_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// The material id of every SubMesh (and of its copy) is one of the mesh's material ids: the
     /// one its range draws with.
     ///
     ///
     /// Proven (every SubMesh, copies counted (698)).
-    pub const REL_SUBMESH_MATERIAL_LISTED: &'static str = "submesh_material_listed";
+    pub const REL_SUBMESH_MATERIAL_LISTED: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "submesh_material_listed",
+        owner: "sws_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static str] = &[
+    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
         Self::REL_DATA_LENGTH,
         Self::REL_ONE_MATERIAL_PER_RANGE,
         Self::REL_PALETTE_BONES_EXIST,
@@ -184,314 +298,509 @@ impl SwsMesh {
         Self::REL_SUBMESH_MATERIAL_LISTED,
     ];
 }
-
 impl crate::rt::Codec for SwsMesh {
     type Args = ();
-    const MIN_SIZE: u64 = 53;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = SwsMeshRef<'a>;
+    type Pos = SwsMeshPos;
+    const MIN_SIZE: u64 = 53u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let managed: u8 = crate::rt::field("managed", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                if !(crate::rt::Int::int(&_v) == 1i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
+        let _start = _in.pos();
+        let (managed, _p_managed) = crate::rt::field(
+            "managed",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (1i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "1",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (id, _p_id) = crate::rt::field(
+            "id",
+            || {
+                _in.offset(_start, (1i128), "1")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (class, _p_class) = crate::rt::field(
+            "class",
+            || {
+                _in.offset(_start, (5i128), "5")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (1096652136i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0x415D9568",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (category, _p_category) = crate::rt::field(
+            "category",
+            || {
+                _in.offset(_start, (9i128), "9")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (generated, _p_generated) = crate::rt::field(
+            "generated",
+            || {
+                _in.offset(_start, (13i128), "13")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_submeshes, _p_num_submeshes) = crate::rt::field(
+            "num_submeshes",
+            || {
+                _in.offset(_start, (14i128), "14")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let _sizeof_start_submeshes = _in.pos();
+        let (submeshes, _p_submeshes) = crate::rt::field(
+            "submeshes",
+            || {
+                _in.offset(_start, (18i128), "18")?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
                         _at,
-                        "1",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let id: u32 = crate::rt::field("id", || {
-            crate::rt::read::offset(_io, _start, 1i128, "1")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let class: u32 = crate::rt::field("class", || {
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 1096652136i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0x415D9568",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let category: u32 = crate::rt::field("category", || {
-            crate::rt::read::offset(_io, _start, 9i128, "9")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let generated: u8 = crate::rt::field("generated", || {
-            crate::rt::read::offset(_io, _start, 13i128, "13")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let num_submeshes: u32 = crate::rt::field("num_submeshes", || {
-            crate::rt::read::offset(_io, _start, 14i128, "14")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let _sizeof_start_submeshes = crate::rt::read::pos(_io)?;
-        let submeshes: ::std::vec::Vec<InlineSubmesh> = crate::rt::field("submeshes", || {
-            crate::rt::read::offset(_io, _start, 18i128, "18")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_submeshes), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <InlineSubmesh as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <InlineSubmesh as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
-            })
-        })?;
-        let _sizeof_submeshes: u64 =
-            crate::rt::read::pos(_io)?.saturating_sub(_sizeof_start_submeshes);
-        let num_bones: u32 = crate::rt::field("num_bones", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (18i128).wrapping_add(i128::from(_sizeof_submeshes)),
-                "0x12 + submeshes._sizeof",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let bones: ::std::vec::Vec<MeshBone> = crate::rt::field("bones", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (22i128).wrapping_add(i128::from(_sizeof_submeshes)),
-                "0x16 + submeshes._sizeof",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_bones), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <MeshBone as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <MeshBone as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
-            })
-        })?;
-        let unknown_after_bones: ::std::vec::Vec<u8> =
-            crate::rt::field("unknown_after_bones", || {
-                crate::rt::read::offset(
-                    _io,
+                        crate::rt::Int::int(&num_submeshes),
+                        "count",
+                    )?;
+                    _in.room(_n, <InlineSubmesh as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <InlineSubmesh as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        let _sizeof_submeshes: u64 = _in.pos() - _sizeof_start_submeshes;
+        let (num_bones, _p_num_bones) = crate::rt::field(
+            "num_bones",
+            || {
+                _in.offset(
                     _start,
-                    ((22i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
+                    ((18i128)).wrapping_add(i128::from(_sizeof_submeshes)),
+                    "0x12 + submeshes._sizeof",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bones, _p_bones) = crate::rt::field(
+            "bones",
+            || {
+                _in.offset(
+                    _start,
+                    ((22i128)).wrapping_add(i128::from(_sizeof_submeshes)),
+                    "0x16 + submeshes._sizeof",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_bones),
+                        "count",
+                    )?;
+                    _in.room(_n, <MeshBone as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <MeshBone as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        let (unknown_after_bones, _p_unknown_after_bones) = crate::rt::field(
+            "unknown_after_bones",
+            || {
+                _in.offset(
+                    _start,
+                    (((22i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "22 + 76 * num_bones + submeshes._sizeof",
                 )?;
-                let _at = crate::rt::read::pos(_io)?;
+                let _at = _in.pos();
                 Ok({
-                    let _v =
-                        crate::rt::read::bytes(_io, crate::rt::read::count(_at, 11i128, "size")?)?;
-                    _v
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (11i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
                 })
-            })?;
-        let compiled_mesh_class: u32 = crate::rt::field("compiled_mesh_class", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                ((33i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(i128::from(_sizeof_submeshes)),
-                "33 + 76 * num_bones + submeshes._sizeof",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 4238218645i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
+            },
+        )?;
+        let (compiled_mesh_class, _p_compiled_mesh_class) = crate::rt::field(
+            "compiled_mesh_class",
+            || {
+                _in.offset(
+                    _start,
+                    (((33i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "33 + 76 * num_bones + submeshes._sizeof",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0xFC9E1595",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_data, _p_len_data) = crate::rt::field(
+            "len_data",
+            || {
+                _in.offset(
+                    _start,
+                    (((37i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "37 + 76 * num_bones + submeshes._sizeof",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (data, _p_data) = crate::rt::field(
+            "data",
+            || {
+                _in.offset(
+                    _start,
+                    (((41i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "41 + 76 * num_bones + submeshes._sizeof",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = _in
+                            .sized(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_data),
+                                    "size",
+                                )?,
+                                |_in| <CompiledMesh as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args),
+                            )?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (platform_version, _p_platform_version) = crate::rt::field(
+            "platform_version",
+            || {
+                _in.offset(
+                    _start,
+                    ((((41i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "41 + 76 * num_bones + len_data + submeshes._sizeof",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (16i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "16",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (sdk_version, _p_sdk_version) = crate::rt::field(
+            "sdk_version",
+            || {
+                _in.offset(
+                    _start,
+                    ((((45i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "45 + 76 * num_bones + len_data + submeshes._sizeof",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (32i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "32",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_materials, _p_num_materials) = crate::rt::field(
+            "num_materials",
+            || {
+                _in.offset(
+                    _start,
+                    ((((49i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "49 + 76 * num_bones + len_data + submeshes._sizeof",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (material_ids, _p_material_ids) = crate::rt::field(
+            "material_ids",
+            || {
+                _in.offset(
+                    _start,
+                    ((((53i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "53 + 76 * num_bones + len_data + submeshes._sizeof",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
                         _at,
-                        "0xFC9E1595",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let len_data: u32 = crate::rt::field("len_data", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                ((37i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(i128::from(_sizeof_submeshes)),
-                "37 + 76 * num_bones + submeshes._sizeof",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let data: CompiledMesh = crate::rt::field("data", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                ((41i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(i128::from(_sizeof_submeshes)),
-                "41 + 76 * num_bones + submeshes._sizeof",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = {
-                    let _args = ();
-                    crate::rt::read::sized(
-                        _io,
-                        crate::rt::read::count(_at, crate::rt::Int::int(&len_data), "size")?,
-                        |_io| <CompiledMesh as crate::rt::Codec>::read_from(_io, _args),
-                    )?
-                };
-                _v
-            })
-        })?;
-        let platform_version: u32 = crate::rt::field("platform_version", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (((41i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(crate::rt::Int::int(&len_data)))
-                .wrapping_add(i128::from(_sizeof_submeshes)),
-                "41 + 76 * num_bones + len_data + submeshes._sizeof",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 16i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "16",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let sdk_version: u32 = crate::rt::field("sdk_version", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (((45i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(crate::rt::Int::int(&len_data)))
-                .wrapping_add(i128::from(_sizeof_submeshes)),
-                "45 + 76 * num_bones + len_data + submeshes._sizeof",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 32i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "32",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let num_materials: u32 = crate::rt::field("num_materials", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (((49i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(crate::rt::Int::int(&len_data)))
-                .wrapping_add(i128::from(_sizeof_submeshes)),
-                "49 + 76 * num_bones + len_data + submeshes._sizeof",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let material_ids: ::std::vec::Vec<u32> = crate::rt::field("material_ids", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (((53i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(crate::rt::Int::int(&len_data)))
-                .wrapping_add(i128::from(_sizeof_submeshes)),
-                "53 + 76 * num_bones + len_data + submeshes._sizeof",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_materials), "count")?;
-                crate::rt::read::prims::<u32, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        Ok(Self {
-            managed,
-            id,
-            class,
-            category,
-            generated,
-            num_submeshes,
-            submeshes,
-            num_bones,
-            bones,
-            unknown_after_bones,
-            compiled_mesh_class,
-            len_data,
-            data,
-            platform_version,
-            sdk_version,
-            num_materials,
-            material_ids,
-        })
+                        crate::rt::Int::int(&num_materials),
+                        "count",
+                    )?;
+                    let _v = _in.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            SwsMeshRef {
+                managed,
+                id,
+                class,
+                category,
+                generated,
+                num_submeshes,
+                submeshes,
+                num_bones,
+                bones,
+                unknown_after_bones,
+                compiled_mesh_class,
+                len_data,
+                data,
+                platform_version,
+                sdk_version,
+                num_materials,
+                material_ids,
+            },
+            if L {
+                Some(SwsMeshPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    managed: _p_managed,
+                    id: _p_id,
+                    class: _p_class,
+                    category: _p_category,
+                    generated: _p_generated,
+                    num_submeshes: _p_num_submeshes,
+                    submeshes: _p_submeshes,
+                    num_bones: _p_num_bones,
+                    bones: _p_bones,
+                    unknown_after_bones: _p_unknown_after_bones,
+                    compiled_mesh_class: _p_compiled_mesh_class,
+                    len_data: _p_len_data,
+                    data: _p_data,
+                    platform_version: _p_platform_version,
+                    sdk_version: _p_sdk_version,
+                    num_materials: _p_num_materials,
+                    material_ids: _p_material_ids,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let SwsMesh {
             managed,
             id,
             class,
@@ -510,290 +819,569 @@ impl crate::rt::Codec for SwsMesh {
             num_materials: _,
             material_ids,
         } = self;
-        crate::rt::field("managed", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = managed;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 1i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
+        let _p_managed = crate::rt::field(
+            "managed",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = managed;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (1i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "1",
+                                    crate::rt::Int::int(&_v).to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_id = crate::rt::field(
+            "id",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (1i128), "1")?;
+                Ok({
+                    let _v = id;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_class = crate::rt::field(
+            "class",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (5i128), "5")?;
+                Ok({
+                    let _v = class;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (1096652136i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0x415D9568",
+                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_category = crate::rt::field(
+            "category",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (9i128), "9")?;
+                Ok({
+                    let _v = category;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_generated = crate::rt::field(
+            "generated",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (13i128), "13")?;
+                Ok({
+                    let _v = generated;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (num_submeshes, _p_num_submeshes): (u32, crate::rt::Span) = crate::rt::field(
+            "num_submeshes",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (14i128), "14")?;
+                let _v: u32 = crate::rt::output::fit(
                     _at,
-                    "1",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("id", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 1i128, "1")?;
-            let _v = id;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("class", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _v = class;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 1096652136i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
+                    submeshes.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _sizeof_start_submeshes = _out.pos();
+        let _p_submeshes = crate::rt::field(
+            "submeshes",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (18i128), "18")?;
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in submeshes.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        let _sizeof_submeshes: u64 = _out.pos() - _sizeof_start_submeshes;
+        let (num_bones, _p_num_bones): (u32, crate::rt::Span) = crate::rt::field(
+            "num_bones",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((18i128)).wrapping_add(i128::from(_sizeof_submeshes)),
+                    "0x12 + submeshes._sizeof",
+                )?;
+                let _v: u32 = crate::rt::output::fit(
                     _at,
-                    "0x415D9568",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("category", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 9i128, "9")?;
-            let _v = category;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("generated", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 13i128, "13")?;
-            let _v = generated;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        let num_submeshes: u32 = crate::rt::field("num_submeshes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 14i128, "14")?;
-            let _v: u32 = crate::rt::write::fit(_at, submeshes.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        let _sizeof_start_submeshes = crate::rt::read::pos(_io)?;
-        crate::rt::field("submeshes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 18i128, "18")?;
-            for (_i, _v) in submeshes.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        let _sizeof_submeshes: u64 =
-            crate::rt::read::pos(_io)?.saturating_sub(_sizeof_start_submeshes);
-        let num_bones: u32 = crate::rt::field("num_bones", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (18i128).wrapping_add(i128::from(_sizeof_submeshes)),
-                "0x12 + submeshes._sizeof",
-            )?;
-            let _v: u32 = crate::rt::write::fit(_at, bones.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("bones", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (22i128).wrapping_add(i128::from(_sizeof_submeshes)),
-                "0x16 + submeshes._sizeof",
-            )?;
-            for (_i, _v) in bones.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        crate::rt::field("unknown_after_bones", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                ((22i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(i128::from(_sizeof_submeshes)),
-                "22 + 76 * num_bones + submeshes._sizeof",
-            )?;
-            let _v = unknown_after_bones;
-            crate::rt::write::agree(_at, _v.len() as u64, 11i128, "11", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("compiled_mesh_class", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                ((33i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(i128::from(_sizeof_submeshes)),
-                "33 + 76 * num_bones + submeshes._sizeof",
-            )?;
-            let _v = compiled_mesh_class;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 4238218645i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
+                    bones.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_bones = crate::rt::field(
+            "bones",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((22i128)).wrapping_add(i128::from(_sizeof_submeshes)),
+                    "0x16 + submeshes._sizeof",
+                )?;
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in bones.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_after_bones = crate::rt::field(
+            "unknown_after_bones",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    (((22i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "22 + 76 * num_bones + submeshes._sizeof",
+                )?;
+                Ok({
+                    let _v = unknown_after_bones;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (11i128),
+                                "11",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_compiled_mesh_class = crate::rt::field(
+            "compiled_mesh_class",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    (((33i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "33 + 76 * num_bones + submeshes._sizeof",
+                )?;
+                Ok({
+                    let _v = compiled_mesh_class;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0xFC9E1595",
+                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (_hole_len_data, _p_len_data) = crate::rt::field(
+            "len_data",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    (((37i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "37 + 76 * num_bones + submeshes._sizeof",
+                )?;
+                let _h = _out.hole::<u32>();
+                Ok((_h, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _part_start_data = _out.pos();
+        let _p_data = crate::rt::field(
+            "data",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    (((41i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "41 + 76 * num_bones + submeshes._sizeof",
+                )?;
+                Ok({
+                    let _v = data;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let len_data: u32 = crate::rt::field(
+            "len_data",
+            || {
+                let _at = _hole_len_data;
+                let _v: u32 = crate::rt::output::fit(
                     _at,
-                    "0xFC9E1595",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(())
-        })?;
-        let len_data: u32 = crate::rt::field("len_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                ((37i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(i128::from(_sizeof_submeshes)),
-                "37 + 76 * num_bones + submeshes._sizeof",
-            )?;
-            let _v: u32 = crate::rt::write::fit(
-                _at,
-                {
-                    let _args = ();
-                    crate::rt::write::measure_part(|_io| {
-                        crate::rt::Codec::write_to(data, _io, _args)
-                    })
-                },
-                "u4",
-                4294967295,
-            )?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                ((41i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(i128::from(_sizeof_submeshes)),
-                "41 + 76 * num_bones + submeshes._sizeof",
-            )?;
-            let _v = data;
-            let _args = ();
-            let _n = crate::rt::read::count(_at, crate::rt::Int::int(&len_data), "size")?;
-            crate::rt::write::sized(_io, _n, |_io| crate::rt::Codec::write_to(_v, _io, _args))?;
-            Ok(())
-        })?;
-        crate::rt::field("platform_version", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (((41i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(crate::rt::Int::int(&len_data)))
-                .wrapping_add(i128::from(_sizeof_submeshes)),
-                "41 + 76 * num_bones + len_data + submeshes._sizeof",
-            )?;
-            let _v = platform_version;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 16i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
+                    _out.pos() - _part_start_data,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.patch::<u32>(_at, ::binrw::Endian::Little, _v);
+                Ok(_v)
+            },
+        )?;
+        let _p_platform_version = crate::rt::field(
+            "platform_version",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((((41i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "41 + 76 * num_bones + len_data + submeshes._sizeof",
+                )?;
+                Ok({
+                    let _v = platform_version;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (16i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "16",
+                                    crate::rt::Int::int(&_v).to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_sdk_version = crate::rt::field(
+            "sdk_version",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((((45i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "45 + 76 * num_bones + len_data + submeshes._sizeof",
+                )?;
+                Ok({
+                    let _v = sdk_version;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (32i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "32",
+                                    crate::rt::Int::int(&_v).to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (num_materials, _p_num_materials): (u32, crate::rt::Span) = crate::rt::field(
+            "num_materials",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((((49i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "49 + 76 * num_bones + len_data + submeshes._sizeof",
+                )?;
+                let _v: u32 = crate::rt::output::fit(
                     _at,
-                    "16",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("sdk_version", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (((45i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(crate::rt::Int::int(&len_data)))
-                .wrapping_add(i128::from(_sizeof_submeshes)),
-                "45 + 76 * num_bones + len_data + submeshes._sizeof",
-            )?;
-            let _v = sdk_version;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 32i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "32",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        let num_materials: u32 = crate::rt::field("num_materials", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (((49i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(crate::rt::Int::int(&len_data)))
-                .wrapping_add(i128::from(_sizeof_submeshes)),
-                "49 + 76 * num_bones + len_data + submeshes._sizeof",
-            )?;
-            let _v: u32 = crate::rt::write::fit(_at, material_ids.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("material_ids", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (((53i128).wrapping_add((76i128).wrapping_mul(crate::rt::Int::int(&num_bones))))
-                    .wrapping_add(crate::rt::Int::int(&len_data)))
-                .wrapping_add(i128::from(_sizeof_submeshes)),
-                "53 + 76 * num_bones + len_data + submeshes._sizeof",
-            )?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, material_ids)?;
-            Ok(())
-        })?;
-        Ok(())
+                    material_ids.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_material_ids = crate::rt::field(
+            "material_ids",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((((53i128))
+                        .wrapping_add(
+                            ((76i128)).wrapping_mul(crate::rt::Int::int(&num_bones)),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_data)))
+                        .wrapping_add(i128::from(_sizeof_submeshes)),
+                    "53 + 76 * num_bones + len_data + submeshes._sizeof",
+                )?;
+                Ok({
+                    _out.prims(::binrw::Endian::Little, material_ids);
+                    crate::rt::Strided::new(_at, 4u64, material_ids.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(SwsMeshPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    managed: _p_managed,
+                    id: _p_id,
+                    class: _p_class,
+                    category: _p_category,
+                    generated: _p_generated,
+                    num_submeshes: _p_num_submeshes,
+                    submeshes: _p_submeshes,
+                    num_bones: _p_num_bones,
+                    bones: _p_bones,
+                    unknown_after_bones: _p_unknown_after_bones,
+                    compiled_mesh_class: _p_compiled_mesh_class,
+                    len_data: _p_len_data,
+                    data: _p_data,
+                    platform_version: _p_platform_version,
+                    sdk_version: _p_sdk_version,
+                    num_materials: _p_num_materials,
+                    material_ids: _p_material_ids,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for SwsMesh {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(SwsMesh, ENDIAN);
+impl SwsMeshRef<'_> {
+    /// The owned [`SwsMesh`] (copies every view).
+    pub fn own(&self) -> SwsMesh {
+        SwsMesh {
+            managed: ::std::clone::Clone::clone(&self.managed),
+            id: ::std::clone::Clone::clone(&self.id),
+            class: ::std::clone::Clone::clone(&self.class),
+            category: ::std::clone::Clone::clone(&self.category),
+            generated: ::std::clone::Clone::clone(&self.generated),
+            num_submeshes: ::std::clone::Clone::clone(&self.num_submeshes),
+            submeshes: (&self.submeshes).iter().map(|_e| _e.own()).collect(),
+            num_bones: ::std::clone::Clone::clone(&self.num_bones),
+            bones: (&self.bones).iter().map(|_e| _e.own()).collect(),
+            unknown_after_bones: (&self.unknown_after_bones).to_vec(),
+            compiled_mesh_class: ::std::clone::Clone::clone(&self.compiled_mesh_class),
+            len_data: ::std::clone::Clone::clone(&self.len_data),
+            data: (&self.data).own(),
+            platform_version: ::std::clone::Clone::clone(&self.platform_version),
+            sdk_version: ::std::clone::Clone::clone(&self.sdk_version),
+            num_materials: ::std::clone::Clone::clone(&self.num_materials),
+            material_ids: (&self.material_ids).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for SwsMesh {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for SwsMeshPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, SwsMeshPos> {
+    /// The place of `managed`.
+    pub fn managed(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("managed", &self.get().managed)
+    }
+    /// The place of `id`.
+    pub fn id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("id", &self.get().id)
+    }
+    /// The place of `class`.
+    pub fn class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("class", &self.get().class)
+    }
+    /// The place of `category`.
+    pub fn category(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("category", &self.get().category)
+    }
+    /// The place of `generated`.
+    pub fn generated(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("generated", &self.get().generated)
+    }
+    /// The place of `num_submeshes`.
+    pub fn num_submeshes(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_submeshes", &self.get().num_submeshes)
+    }
+    /// The place of `submeshes`.
+    pub fn submeshes(&self) -> crate::rt::Place<'_, crate::rt::Each<InlineSubmeshPos>> {
+        self.field("submeshes", &self.get().submeshes)
+    }
+    /// The place of `num_bones`.
+    pub fn num_bones(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_bones", &self.get().num_bones)
+    }
+    /// The place of `bones`.
+    pub fn bones(&self) -> crate::rt::Place<'_, crate::rt::Each<MeshBonePos>> {
+        self.field("bones", &self.get().bones)
+    }
+    /// The place of `unknown_after_bones`.
+    pub fn unknown_after_bones(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_after_bones", &self.get().unknown_after_bones)
+    }
+    /// The place of `compiled_mesh_class`.
+    pub fn compiled_mesh_class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("compiled_mesh_class", &self.get().compiled_mesh_class)
+    }
+    /// The place of `len_data`.
+    pub fn len_data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_data", &self.get().len_data)
+    }
+    /// The place of `data`.
+    pub fn data(&self) -> crate::rt::Place<'_, CompiledMeshPos> {
+        self.field("data", &self.get().data)
+    }
+    /// The place of `platform_version`.
+    pub fn platform_version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("platform_version", &self.get().platform_version)
+    }
+    /// The place of `sdk_version`.
+    pub fn sdk_version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("sdk_version", &self.get().sdk_version)
+    }
+    /// The place of `num_materials`.
+    pub fn num_materials(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_materials", &self.get().num_materials)
+    }
+    /// The place of `material_ids`.
+    pub fn material_ids(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("material_ids", &self.get().material_ids)
     }
 }
-
-impl ::binrw::meta::ReadEndian for SwsMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for SwsMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl crate::rt::Layout for SwsMesh {
+impl crate::rt::Root for SwsMesh {
     const ID: &'static str = "sws-mesh";
     const ROOT: &'static str = "sws_mesh";
     const DESCRIPTION: &'static str = "Shaun White Skateboarding Mesh object body (PC data forges)";
@@ -826,16 +1414,37 @@ impl crate::rt::Layout for SwsMesh {
         "data.palettes.palettes[].unknown_0x3",
         "data.palettes.rest",
     ];
-    fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
-        let _ = ctx;
+    const PARAMS: &'static [&'static str] = &[];
+    const RULES: &'static [&'static crate::rt::Rule] = &[
+        SwsMesh::REL_DATA_LENGTH,
+        SwsMesh::REL_ONE_MATERIAL_PER_RANGE,
+        SwsMesh::REL_PALETTE_BONES_EXIST,
+        SwsMesh::REL_SUBMESH_VERTICES_SUM,
+        SwsMesh::REL_EXTRA_STREAMS_ARE_MORPH_CHANNELS,
+        SwsMesh::REL_SUBMESH_MATERIAL_LISTED,
+        CompiledMesh::REL_STRIDE_ALL_STREAMS,
+        CompiledMesh::REL_LEN_ALL_STREAMS,
+        CompiledMesh::REL_TOTAL_ADDS_UP,
+        CompiledMesh::REL_RANGES_PARTITION_INDICES,
+        CompiledMesh::REL_RANGE_VERTICES_IN_STREAM,
+        CompiledMesh::REL_PALETTE_VERTEX_COUNT,
+        Submesh::REL_WHOLE_TRIANGLES,
+        Submesh::REL_INDICES_NAME_VERTICES,
+        Submesh::REL_RUNS_MATCH_VERTEX_COUNT,
+        Submesh::REL_RUNS_MATCH_TRIANGLE_COUNT,
+        Submesh::REL_HAS_MORPHS_FLAG,
+        Submesh::REL_ONE_COPY_EACH,
+    ];
+    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+        let _ = params;
         Ok(())
     }
 }
-
 /// One entry of the mesh's SubMesh list - an inline pointer tag and the SubMesh it points at.
 ///
 /// Type `inline_submesh` of `spec/sws_mesh.ksy`. Proven
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct InlineSubmesh {
     /// The pointer tag, 0 (the object follows inline) on every entry.
@@ -847,118 +1456,190 @@ pub struct InlineSubmesh {
     /// Proven.
     pub submesh: Submesh,
 }
-
+/// [`InlineSubmesh`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct InlineSubmeshRef<'a> {
+    /// See [`InlineSubmesh::tag`].
+    pub tag: u8,
+    /// See [`InlineSubmesh::submesh`].
+    pub submesh: SubmeshRef<'a>,
+}
+/// Where each field of a [`InlineSubmesh`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct InlineSubmeshPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `tag` lies.
+    pub tag: crate::rt::Span,
+    /// Where `submesh` lies.
+    pub submesh: SubmeshPos,
+}
 impl InlineSubmesh {
     /// Where `tag` starts, from the start of the type.
-    pub const OFFSET_TAG: u64 = 0x0;
+    pub const OFFSET_TAG: u64 = 0;
     /// Where `submesh` starts, from the start of the type.
-    pub const OFFSET_SUBMESH: u64 = 0x1;
+    pub const OFFSET_SUBMESH: u64 = 1;
 }
-
 impl crate::rt::Codec for InlineSubmesh {
     type Args = ();
-    const MIN_SIZE: u64 = 102;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = InlineSubmeshRef<'a>;
+    type Pos = InlineSubmeshPos;
+    const MIN_SIZE: u64 = 102u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let tag: u8 = crate::rt::field("tag", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                if !(crate::rt::Int::int(&_v) == 0i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let submesh: Submesh = crate::rt::field("submesh", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Submesh as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        Ok(Self { tag, submesh })
+        let _start = _in.pos();
+        let (tag, _p_tag) = crate::rt::field(
+            "tag",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (0i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (submesh, _p_submesh) = crate::rt::field(
+            "submesh",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Submesh as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            InlineSubmeshRef { tag, submesh },
+            if L {
+                Some(InlineSubmeshPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    tag: _p_tag,
+                    submesh: _p_submesh,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { tag, submesh } = self;
-        crate::rt::field("tag", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = tag;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 0i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("submesh", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = submesh;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let InlineSubmesh { tag, submesh } = self;
+        let _p_tag = crate::rt::field(
+            "tag",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = tag;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (0i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0",
+                                    crate::rt::Int::int(&_v).to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_submesh = crate::rt::field(
+            "submesh",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = submesh;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(InlineSubmeshPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    tag: _p_tag,
+                    submesh: _p_submesh,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for InlineSubmesh {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(InlineSubmesh, ENDIAN);
+impl InlineSubmeshRef<'_> {
+    /// The owned [`InlineSubmesh`] (copies every view).
+    pub fn own(&self) -> InlineSubmesh {
+        InlineSubmesh {
+            tag: ::std::clone::Clone::clone(&self.tag),
+            submesh: (&self.submesh).own(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for InlineSubmesh {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for InlineSubmeshPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for InlineSubmesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, InlineSubmeshPos> {
+    /// The place of `tag`.
+    pub fn tag(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("tag", &self.get().tag)
+    }
+    /// The place of `submesh`.
+    pub fn submesh(&self) -> crate::rt::Place<'_, SubmeshPos> {
+        self.field("submesh", &self.get().submesh)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for InlineSubmesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One MeshBone, inline in the mesh body - 76 bytes: its id, its class, a name hash and a
 /// 4 x 4 matrix.
 ///
 ///
 /// Type `mesh_bone` of `spec/sws_mesh.ksy`. Proven
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MeshBone {
     /// The bone object's id.
@@ -982,182 +1663,298 @@ pub struct MeshBone {
     #[serde(with = "crate::rt::serde_as::float_vec")]
     pub matrix: ::std::vec::Vec<f32>,
 }
-
+/// [`MeshBone`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MeshBoneRef<'a> {
+    /// See [`MeshBone::id`].
+    pub id: u32,
+    /// See [`MeshBone::class`].
+    pub class: u32,
+    /// See [`MeshBone::name_hash`].
+    pub name_hash: u32,
+    /// See [`MeshBone::matrix`].
+    pub matrix: crate::rt::Nums<'a, f32>,
+}
+/// Where each field of a [`MeshBone`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MeshBonePos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `id` lies.
+    pub id: crate::rt::Span,
+    /// Where `class` lies.
+    pub class: crate::rt::Span,
+    /// Where `name_hash` lies.
+    pub name_hash: crate::rt::Span,
+    /// Where `matrix` lies.
+    pub matrix: crate::rt::Strided<crate::rt::Span>,
+}
 impl MeshBone {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 76;
+    pub const FIXED_SIZE: u64 = 76u64;
     /// Where `id` starts, from the start of the type.
-    pub const OFFSET_ID: u64 = 0x0;
+    pub const OFFSET_ID: u64 = 0;
     /// Where `class` starts, from the start of the type.
-    pub const OFFSET_CLASS: u64 = 0x4;
+    pub const OFFSET_CLASS: u64 = 4;
     /// Where `name_hash` starts, from the start of the type.
-    pub const OFFSET_NAME_HASH: u64 = 0x8;
+    pub const OFFSET_NAME_HASH: u64 = 8;
     /// Where `matrix` starts, from the start of the type.
-    pub const OFFSET_MATRIX: u64 = 0xC;
+    pub const OFFSET_MATRIX: u64 = 12;
 }
-
 impl crate::rt::Codec for MeshBone {
     type Args = ();
-    const MIN_SIZE: u64 = 76;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MeshBoneRef<'a>;
+    type Pos = MeshBonePos;
+    const MIN_SIZE: u64 = 76u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let id: u32 = crate::rt::field("id", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let class: u32 = crate::rt::field("class", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 2666588065i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
+        let _start = _in.pos();
+        let (id, _p_id) = crate::rt::field(
+            "id",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (class, _p_class) = crate::rt::field(
+            "class",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (2666588065i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0x9EF0E7A1",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (name_hash, _p_name_hash) = crate::rt::field(
+            "name_hash",
+            || {
+                _in.offset(_start, (8i128), "8")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (matrix, _p_matrix) = crate::rt::field(
+            "matrix",
+            || {
+                _in.offset(_start, (12i128), "12")?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(_at, (16i128), "count")?;
+                    let _v = _in.nums::<f32>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            MeshBoneRef {
+                id,
+                class,
+                name_hash,
+                matrix,
+            },
+            if L {
+                Some(MeshBonePos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    id: _p_id,
+                    class: _p_class,
+                    name_hash: _p_name_hash,
+                    matrix: _p_matrix,
+                })
+            } else {
+                None
+            },
+        ))
+    }
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
+        &self,
+        _out: &mut crate::rt::Output,
+        _args: Self::Args,
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+        let () = _args;
+        let _start = _out.pos();
+        let MeshBone { id, class, name_hash, matrix } = self;
+        let _p_id = crate::rt::field(
+            "id",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = id;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_class = crate::rt::field(
+            "class",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (4i128), "4")?;
+                Ok({
+                    let _v = class;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (2666588065i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0x9EF0E7A1",
+                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_name_hash = crate::rt::field(
+            "name_hash",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (8i128), "8")?;
+                Ok({
+                    let _v = name_hash;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_matrix = crate::rt::field(
+            "matrix",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (12i128), "12")?;
+                Ok({
+                    crate::rt::output::agree(
                         _at,
-                        "0x9EF0E7A1",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let name_hash: u32 = crate::rt::field("name_hash", || {
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let matrix: ::std::vec::Vec<f32> = crate::rt::field("matrix", || {
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, 16i128, "count")?;
-                crate::rt::read::prims::<f32, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        Ok(Self {
-            id,
-            class,
-            name_hash,
-            matrix,
-        })
-    }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        _io: &mut W,
-        _args: Self::Args,
-    ) -> crate::rt::Result<()> {
-        let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            id,
-            class,
-            name_hash,
-            matrix,
-        } = self;
-        crate::rt::field("id", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = id;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("class", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _v = class;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 2666588065i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0x9EF0E7A1",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("name_hash", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _v = name_hash;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("matrix", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            crate::rt::write::agree(_at, matrix.len() as u64, 16i128, "16", "elements")?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, matrix)?;
-            Ok(())
-        })?;
-        Ok(())
+                        matrix.len() as u64,
+                        (16i128),
+                        "16",
+                        "elements",
+                    )?;
+                    _out.prims(::binrw::Endian::Little, matrix);
+                    crate::rt::Strided::new(_at, 4u64, matrix.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MeshBonePos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    id: _p_id,
+                    class: _p_class,
+                    name_hash: _p_name_hash,
+                    matrix: _p_matrix,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MeshBone {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MeshBone, ENDIAN);
+impl MeshBoneRef<'_> {
+    /// The owned [`MeshBone`] (copies every view).
+    pub fn own(&self) -> MeshBone {
+        MeshBone {
+            id: ::std::clone::Clone::clone(&self.id),
+            class: ::std::clone::Clone::clone(&self.class),
+            name_hash: ::std::clone::Clone::clone(&self.name_hash),
+            matrix: (&self.matrix).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for MeshBone {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for MeshBonePos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for MeshBone {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, MeshBonePos> {
+    /// The place of `id`.
+    pub fn id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("id", &self.get().id)
+    }
+    /// The place of `class`.
+    pub fn class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("class", &self.get().class)
+    }
+    /// The place of `name_hash`.
+    pub fn name_hash(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("name_hash", &self.get().name_hash)
+    }
+    /// The place of `matrix`.
+    pub fn matrix(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("matrix", &self.get().matrix)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for MeshBone {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl crate::rt::Layout for MeshBone {
+impl crate::rt::Root for MeshBone {
     const ID: &'static str = "sws-mesh-bone";
     const ROOT: &'static str = "mesh_bone";
     const DESCRIPTION: &'static str = "One MeshBone, inline in the mesh body - 76 bytes: its id, its class, a name hash and a 4 x 4 matrix.";
     const SPEC: &'static str = "spec/sws_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &["matrix[]"];
-    fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
-        let _ = ctx;
+    const PARAMS: &'static [&'static str] = &[];
+    const RULES: &'static [&'static crate::rt::Rule] = &[];
+    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+        let _ = params;
         Ok(())
     }
 }
-
 /// The CompiledMesh data, the Data of a Mesh body - a 48-byte header, the vertex streams, the
 /// 16-bit indices, the draw ranges of two partitions of the indices and the bone palettes.
 /// Offsets are from the start of Data. The compiled vertex format that `flags` selects is
 /// not in the documents: the streams are kept as raw vertices of `stride` bytes.
 ///
 ///
-/// Type `compiled_mesh` of `spec/sws_mesh.ksy`. Proven  (every relation below holds on all 16,149 meshes)
+/// Type `compiled_mesh` of `spec/sws_mesh.ksy`. Proven (every relation below holds on all 16,149 meshes)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct CompiledMesh {
     /// Always 16.
@@ -1261,68 +2058,172 @@ pub struct CompiledMesh {
     /// Documented as “palettes”, at offset `48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)`, Proven (all 16,149 meshes of the install).
     pub palettes: PaletteBlock,
 }
-
+/// [`CompiledMesh`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct CompiledMeshRef<'a> {
+    /// See [`CompiledMesh::version`].
+    pub version: u32,
+    /// See [`CompiledMesh::num_extra_streams`].
+    pub num_extra_streams: u32,
+    /// See [`CompiledMesh::stride`].
+    pub stride: u32,
+    /// See [`CompiledMesh::len_vertex_stream`].
+    pub len_vertex_stream: u32,
+    /// See [`CompiledMesh::stride_all_streams`].
+    pub stride_all_streams: u32,
+    /// See [`CompiledMesh::len_all_streams`].
+    pub len_all_streams: u32,
+    /// See [`CompiledMesh::len_indices`].
+    pub len_indices: u32,
+    /// See [`CompiledMesh::unknown_0x1c`].
+    pub unknown_0x1c: u32,
+    /// See [`CompiledMesh::flags`].
+    pub flags: u32,
+    /// See [`CompiledMesh::num_ranges_a`].
+    pub num_ranges_a: u32,
+    /// See [`CompiledMesh::num_ranges_b`].
+    pub num_ranges_b: u32,
+    /// See [`CompiledMesh::total`].
+    pub total: u32,
+    /// See [`CompiledMesh::vertex_streams`].
+    pub vertex_streams: ::std::vec::Vec<VertexStreamRef<'a>>,
+    /// See [`CompiledMesh::indices`].
+    pub indices: IndexBufferRef<'a>,
+    /// See [`CompiledMesh::ranges_a`].
+    pub ranges_a: crate::rt::Blocks<'a, DrawRange>,
+    /// See [`CompiledMesh::ranges_b`].
+    pub ranges_b: crate::rt::Blocks<'a, DrawRange>,
+    /// See [`CompiledMesh::palettes`].
+    pub palettes: PaletteBlockRef<'a>,
+}
+/// Where each field of a [`CompiledMesh`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompiledMeshPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `version` lies.
+    pub version: crate::rt::Span,
+    /// Where `num_extra_streams` lies.
+    pub num_extra_streams: crate::rt::Span,
+    /// Where `stride` lies.
+    pub stride: crate::rt::Span,
+    /// Where `len_vertex_stream` lies.
+    pub len_vertex_stream: crate::rt::Span,
+    /// Where `stride_all_streams` lies.
+    pub stride_all_streams: crate::rt::Span,
+    /// Where `len_all_streams` lies.
+    pub len_all_streams: crate::rt::Span,
+    /// Where `len_indices` lies.
+    pub len_indices: crate::rt::Span,
+    /// Where `unknown_0x1c` lies.
+    pub unknown_0x1c: crate::rt::Span,
+    /// Where `flags` lies.
+    pub flags: crate::rt::Span,
+    /// Where `num_ranges_a` lies.
+    pub num_ranges_a: crate::rt::Span,
+    /// Where `num_ranges_b` lies.
+    pub num_ranges_b: crate::rt::Span,
+    /// Where `total` lies.
+    pub total: crate::rt::Span,
+    /// Where `vertex_streams` lies.
+    pub vertex_streams: crate::rt::Each<VertexStreamPos>,
+    /// Where `indices` lies.
+    pub indices: IndexBufferPos,
+    /// Where `ranges_a` lies.
+    pub ranges_a: crate::rt::Strided<DrawRangePos>,
+    /// Where `ranges_b` lies.
+    pub ranges_b: crate::rt::Strided<DrawRangePos>,
+    /// Where `palettes` lies.
+    pub palettes: PaletteBlockPos,
+}
 impl CompiledMesh {
     /// Where `version` starts, from the start of the type.
-    pub const OFFSET_VERSION: u64 = 0x0;
+    pub const OFFSET_VERSION: u64 = 0;
     /// Where `num_extra_streams` starts, from the start of the type.
-    pub const OFFSET_NUM_EXTRA_STREAMS: u64 = 0x4;
+    pub const OFFSET_NUM_EXTRA_STREAMS: u64 = 4;
     /// Where `stride` starts, from the start of the type.
-    pub const OFFSET_STRIDE: u64 = 0x8;
+    pub const OFFSET_STRIDE: u64 = 8;
     /// Where `len_vertex_stream` starts, from the start of the type.
-    pub const OFFSET_LEN_VERTEX_STREAM: u64 = 0xC;
+    pub const OFFSET_LEN_VERTEX_STREAM: u64 = 12;
     /// Where `stride_all_streams` starts, from the start of the type.
-    pub const OFFSET_STRIDE_ALL_STREAMS: u64 = 0x10;
+    pub const OFFSET_STRIDE_ALL_STREAMS: u64 = 16;
     /// Where `len_all_streams` starts, from the start of the type.
-    pub const OFFSET_LEN_ALL_STREAMS: u64 = 0x14;
+    pub const OFFSET_LEN_ALL_STREAMS: u64 = 20;
     /// Where `len_indices` starts, from the start of the type.
-    pub const OFFSET_LEN_INDICES: u64 = 0x18;
+    pub const OFFSET_LEN_INDICES: u64 = 24;
     /// Where `unknown_0x1c` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X1C: u64 = 0x1C;
+    pub const OFFSET_UNKNOWN_0X1C: u64 = 28;
     /// Where `flags` starts, from the start of the type.
-    pub const OFFSET_FLAGS: u64 = 0x20;
+    pub const OFFSET_FLAGS: u64 = 32;
     /// Where `num_ranges_a` starts, from the start of the type.
-    pub const OFFSET_NUM_RANGES_A: u64 = 0x24;
+    pub const OFFSET_NUM_RANGES_A: u64 = 36;
     /// Where `num_ranges_b` starts, from the start of the type.
-    pub const OFFSET_NUM_RANGES_B: u64 = 0x28;
+    pub const OFFSET_NUM_RANGES_B: u64 = 40;
     /// Where `total` starts, from the start of the type.
-    pub const OFFSET_TOTAL: u64 = 0x2C;
+    pub const OFFSET_TOTAL: u64 = 44;
     /// Where `vertex_streams` starts, from the start of the type.
-    pub const OFFSET_VERTEX_STREAMS: u64 = 0x30;
-}
-
-impl CompiledMesh {
+    pub const OFFSET_VERTEX_STREAMS: u64 = 48;
     /// The word at 0x10 is stride x (s + 1).
     ///
     /// Proven (all 16,149 meshes).
-    pub const REL_STRIDE_ALL_STREAMS: &'static str = "stride_all_streams";
+    pub const REL_STRIDE_ALL_STREAMS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "stride_all_streams",
+        owner: "compiled_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// The word at 0x14 is V x (s + 1), the bytes of all the streams.
     ///
     /// Proven (all 16,149 meshes).
-    pub const REL_LEN_ALL_STREAMS: &'static str = "len_all_streams";
+    pub const REL_LEN_ALL_STREAMS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "len_all_streams",
+        owner: "compiled_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// The total is V x (s + 1) + I + 24 x (A + B).
     ///
     /// Proven (all 16,149 meshes).
-    pub const REL_TOTAL_ADDS_UP: &'static str = "total_adds_up";
+    pub const REL_TOTAL_ADDS_UP: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "total_adds_up",
+        owner: "compiled_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// The first A ranges partition the index buffer, and so do the B ranges: in each
     /// partition the ranges' indices (3 per triangle from the first index) lie inside the
     /// buffer, do not overlap, and their triangles add up to the index count.
     ///
     ///
     /// Proven (every mesh of the install).
-    pub const REL_RANGES_PARTITION_INDICES: &'static str = "ranges_partition_indices";
+    pub const REL_RANGES_PARTITION_INDICES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "ranges_partition_indices",
+        owner: "compiled_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every range's vertices (first vertex to first vertex + vertex count) lie inside the
     /// vertex stream of V / stride vertices.
     ///
     ///
     /// Proven (every mesh of the install).
-    pub const REL_RANGE_VERTICES_IN_STREAM: &'static str = "range_vertices_in_stream";
+    pub const REL_RANGE_VERTICES_IN_STREAM: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "range_vertices_in_stream",
+        owner: "compiled_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Each palette's vertex count equals the vertex count of its first-partition range.
     ///
     /// Proven (all 34,517 palettes).
-    pub const REL_PALETTE_VERTEX_COUNT: &'static str = "palette_vertex_count";
+    pub const REL_PALETTE_VERTEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "palette_vertex_count",
+        owner: "compiled_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static str] = &[
+    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
         Self::REL_STRIDE_ALL_STREAMS,
         Self::REL_LEN_ALL_STREAMS,
         Self::REL_TOTAL_ADDS_UP,
@@ -1331,254 +2232,447 @@ impl CompiledMesh {
         Self::REL_PALETTE_VERTEX_COUNT,
     ];
 }
-
 impl crate::rt::Codec for CompiledMesh {
     type Args = ();
-    const MIN_SIZE: u64 = 48;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = CompiledMeshRef<'a>;
+    type Pos = CompiledMeshPos;
+    const MIN_SIZE: u64 = 48u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let version: u32 = crate::rt::field("version", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 16i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "16",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let num_extra_streams: u32 = crate::rt::field("num_extra_streams", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let stride: u32 = crate::rt::field("stride", || {
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let len_vertex_stream: u32 = crate::rt::field("len_vertex_stream", || {
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let stride_all_streams: u32 = crate::rt::field("stride_all_streams", || {
-            crate::rt::read::offset(_io, _start, 16i128, "16")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let len_all_streams: u32 = crate::rt::field("len_all_streams", || {
-            crate::rt::read::offset(_io, _start, 20i128, "20")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let len_indices: u32 = crate::rt::field("len_indices", || {
-            crate::rt::read::offset(_io, _start, 24i128, "24")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let unknown_0x1c: u32 = crate::rt::field("unknown_0x1c", || {
-            crate::rt::read::offset(_io, _start, 28i128, "28")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let flags: u32 = crate::rt::field("flags", || {
-            crate::rt::read::offset(_io, _start, 32i128, "32")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let num_ranges_a: u32 = crate::rt::field("num_ranges_a", || {
-            crate::rt::read::offset(_io, _start, 36i128, "36")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let num_ranges_b: u32 = crate::rt::field("num_ranges_b", || {
-            crate::rt::read::offset(_io, _start, 40i128, "40")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let total: u32 = crate::rt::field("total", || {
-            crate::rt::read::offset(_io, _start, 44i128, "44")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let vertex_streams: ::std::vec::Vec<VertexStream> =
-            crate::rt::field("vertex_streams", || {
-                crate::rt::read::offset(_io, _start, 48i128, "48")?;
-                let _at = crate::rt::read::pos(_io)?;
+        let _start = _in.pos();
+        let (version, _p_version) = crate::rt::field(
+            "version",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
                 Ok({
-                    let _n = crate::rt::read::count(
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (16i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "16",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_extra_streams, _p_num_extra_streams) = crate::rt::field(
+            "num_extra_streams",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (stride, _p_stride) = crate::rt::field(
+            "stride",
+            || {
+                _in.offset(_start, (8i128), "8")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_vertex_stream, _p_len_vertex_stream) = crate::rt::field(
+            "len_vertex_stream",
+            || {
+                _in.offset(_start, (12i128), "12")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (stride_all_streams, _p_stride_all_streams) = crate::rt::field(
+            "stride_all_streams",
+            || {
+                _in.offset(_start, (16i128), "16")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_all_streams, _p_len_all_streams) = crate::rt::field(
+            "len_all_streams",
+            || {
+                _in.offset(_start, (20i128), "20")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (len_indices, _p_len_indices) = crate::rt::field(
+            "len_indices",
+            || {
+                _in.offset(_start, (24i128), "24")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x1c, _p_unknown_0x1c) = crate::rt::field(
+            "unknown_0x1c",
+            || {
+                _in.offset(_start, (28i128), "28")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (flags, _p_flags) = crate::rt::field(
+            "flags",
+            || {
+                _in.offset(_start, (32i128), "32")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_ranges_a, _p_num_ranges_a) = crate::rt::field(
+            "num_ranges_a",
+            || {
+                _in.offset(_start, (36i128), "36")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_ranges_b, _p_num_ranges_b) = crate::rt::field(
+            "num_ranges_b",
+            || {
+                _in.offset(_start, (40i128), "40")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (total, _p_total) = crate::rt::field(
+            "total",
+            || {
+                _in.offset(_start, (44i128), "44")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_streams, _p_vertex_streams) = crate::rt::field(
+            "vertex_streams",
+            || {
+                _in.offset(_start, (48i128), "48")?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
                         _at,
-                        (crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128),
+                        (crate::rt::Int::int(&num_extra_streams)).wrapping_add((1i128)),
                         "count",
                     )?;
-                    crate::rt::read::seq(_io, _n, 0, |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = {
-                            let _args = (crate::rt::codec::arg::<u32>(
-                                _at,
-                                crate::rt::Int::int(&stride),
-                                "stride",
-                            )?,);
-                            crate::rt::read::sized(
-                                _io,
-                                crate::rt::read::count(
-                                    _at,
-                                    crate::rt::Int::int(&len_vertex_stream),
-                                    "size",
-                                )?,
-                                |_io| <VertexStream as crate::rt::Codec>::read_from(_io, _args),
-                            )?
-                        };
-                        Ok(_v)
-                    })?
+                    _in.room(_n, 0u64)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u32,
+                                    >(_at, crate::rt::Int::int(&stride), "stride")?,
+                                );
+                                let (_v, _p) = _in
+                                    .sized(
+                                        crate::rt::input::count(
+                                            _at,
+                                            crate::rt::Int::int(&len_vertex_stream),
+                                            "size",
+                                        )?,
+                                        |_in| <VertexStream as crate::rt::Codec>::read_in::<
+                                            L,
+                                        >(_in, _args),
+                                    )?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
                 })
-            })?;
-        let indices: IndexBuffer =
-            crate::rt::field("indices", || {
-                crate::rt::read::offset(
-                    _io,
+            },
+        )?;
+        let (indices, _p_indices) = crate::rt::field(
+            "indices",
+            || {
+                _in.offset(
                     _start,
-                    (48i128).wrapping_add((crate::rt::Int::int(&len_vertex_stream)).wrapping_mul(
-                        (crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128),
-                    )),
+                    ((48i128))
+                        .wrapping_add(
+                            (crate::rt::Int::int(&len_vertex_stream))
+                                .wrapping_mul(
+                                    (crate::rt::Int::int(&num_extra_streams))
+                                        .wrapping_add((1i128)),
+                                ),
+                        ),
                     "48 + len_vertex_stream * (num_extra_streams + 1)",
                 )?;
-                let _at = crate::rt::read::pos(_io)?;
+                let _at = _in.pos();
                 Ok({
-                    let _v = {
+                    let (_v, _p) = {
                         let _args = ();
-                        crate::rt::read::sized(
-                            _io,
-                            crate::rt::read::count(_at, crate::rt::Int::int(&len_indices), "size")?,
-                            |_io| <IndexBuffer as crate::rt::Codec>::read_from(_io, _args),
-                        )?
+                        let (_v, _p) = _in
+                            .sized(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_indices),
+                                    "size",
+                                )?,
+                                |_in| <IndexBuffer as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args),
+                            )?;
+                        (_v, _p.unwrap_or_default())
                     };
-                    _v
+                    (_v, _p)
                 })
-            })?;
-        let ranges_a: ::std::vec::Vec<DrawRange> = crate::rt::field("ranges_a", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                ((48i128).wrapping_add(
-                    (crate::rt::Int::int(&len_vertex_stream)).wrapping_mul(
-                        (crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128),
-                    ),
-                ))
-                .wrapping_add(crate::rt::Int::int(&len_indices)),
-                "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_ranges_a), "count")?;
-                crate::rt::read::blocks::<DrawRange, _>(_io, _n)?
-            })
-        })?;
-        let ranges_b: ::std::vec::Vec<DrawRange> = crate::rt::field("ranges_b", || {
-            crate::rt::read::offset(_io, _start, (((48i128).wrapping_add((crate::rt::Int::int(&len_vertex_stream)).wrapping_mul((crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128)))).wrapping_add(crate::rt::Int::int(&len_indices))).wrapping_add((24i128).wrapping_mul(crate::rt::Int::int(&num_ranges_a))), "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * num_ranges_a")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_ranges_b), "count")?;
-                crate::rt::read::blocks::<DrawRange, _>(_io, _n)?
-            })
-        })?;
-        let palettes: PaletteBlock = crate::rt::field("palettes", || {
-            crate::rt::read::offset(_io, _start, (((48i128).wrapping_add((crate::rt::Int::int(&len_vertex_stream)).wrapping_mul((crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128)))).wrapping_add(crate::rt::Int::int(&len_indices))).wrapping_add((24i128).wrapping_mul((crate::rt::Int::int(&num_ranges_a)).wrapping_add(crate::rt::Int::int(&num_ranges_b)))), "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = {
-                    let _args = (crate::rt::codec::arg::<u32>(
+            },
+        )?;
+        let (ranges_a, _p_ranges_a) = crate::rt::field(
+            "ranges_a",
+            || {
+                _in.offset(
+                    _start,
+                    (((48i128))
+                        .wrapping_add(
+                            (crate::rt::Int::int(&len_vertex_stream))
+                                .wrapping_mul(
+                                    (crate::rt::Int::int(&num_extra_streams))
+                                        .wrapping_add((1i128)),
+                                ),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_indices)),
+                    "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_ranges_a),
-                        "num_palettes",
-                    )?,);
-                    crate::rt::read::sized(
-                        _io,
-                        crate::rt::read::count(
-                            _at,
-                            (40i128).wrapping_mul(crate::rt::Int::int(&num_ranges_a)),
-                            "size",
-                        )?,
-                        |_io| <PaletteBlock as crate::rt::Codec>::read_from(_io, _args),
-                    )?
-                };
-                _v
-            })
-        })?;
-        Ok(Self {
-            version,
-            num_extra_streams,
-            stride,
-            len_vertex_stream,
-            stride_all_streams,
-            len_all_streams,
-            len_indices,
-            unknown_0x1c,
-            flags,
-            num_ranges_a,
-            num_ranges_b,
-            total,
-            vertex_streams,
-            indices,
-            ranges_a,
-            ranges_b,
-            palettes,
-        })
+                        "count",
+                    )?;
+                    let _v = _in.blocks::<DrawRange>(_n)?;
+                    (_v, crate::rt::Strided::new(_at, 24u64, _n as usize))
+                })
+            },
+        )?;
+        let (ranges_b, _p_ranges_b) = crate::rt::field(
+            "ranges_b",
+            || {
+                _in.offset(
+                    _start,
+                    ((((48i128))
+                        .wrapping_add(
+                            (crate::rt::Int::int(&len_vertex_stream))
+                                .wrapping_mul(
+                                    (crate::rt::Int::int(&num_extra_streams))
+                                        .wrapping_add((1i128)),
+                                ),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_indices)))
+                        .wrapping_add(
+                            ((24i128)).wrapping_mul(crate::rt::Int::int(&num_ranges_a)),
+                        ),
+                    "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * num_ranges_a",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_ranges_b),
+                        "count",
+                    )?;
+                    let _v = _in.blocks::<DrawRange>(_n)?;
+                    (_v, crate::rt::Strided::new(_at, 24u64, _n as usize))
+                })
+            },
+        )?;
+        let (palettes, _p_palettes) = crate::rt::field(
+            "palettes",
+            || {
+                _in.offset(
+                    _start,
+                    ((((48i128))
+                        .wrapping_add(
+                            (crate::rt::Int::int(&len_vertex_stream))
+                                .wrapping_mul(
+                                    (crate::rt::Int::int(&num_extra_streams))
+                                        .wrapping_add((1i128)),
+                                ),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_indices)))
+                        .wrapping_add(
+                            ((24i128))
+                                .wrapping_mul(
+                                    (crate::rt::Int::int(&num_ranges_a))
+                                        .wrapping_add(crate::rt::Int::int(&num_ranges_b)),
+                                ),
+                        ),
+                    "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = (
+                            crate::rt::codec::arg::<
+                                u32,
+                            >(_at, crate::rt::Int::int(&num_ranges_a), "num_palettes")?,
+                        );
+                        let (_v, _p) = _in
+                            .sized(
+                                crate::rt::input::count(
+                                    _at,
+                                    ((40i128)).wrapping_mul(crate::rt::Int::int(&num_ranges_a)),
+                                    "size",
+                                )?,
+                                |_in| <PaletteBlock as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args),
+                            )?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            CompiledMeshRef {
+                version,
+                num_extra_streams,
+                stride,
+                len_vertex_stream,
+                stride_all_streams,
+                len_all_streams,
+                len_indices,
+                unknown_0x1c,
+                flags,
+                num_ranges_a,
+                num_ranges_b,
+                total,
+                vertex_streams,
+                indices,
+                ranges_a,
+                ranges_b,
+                palettes,
+            },
+            if L {
+                Some(CompiledMeshPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    version: _p_version,
+                    num_extra_streams: _p_num_extra_streams,
+                    stride: _p_stride,
+                    len_vertex_stream: _p_len_vertex_stream,
+                    stride_all_streams: _p_stride_all_streams,
+                    len_all_streams: _p_len_all_streams,
+                    len_indices: _p_len_indices,
+                    unknown_0x1c: _p_unknown_0x1c,
+                    flags: _p_flags,
+                    num_ranges_a: _p_num_ranges_a,
+                    num_ranges_b: _p_num_ranges_b,
+                    total: _p_total,
+                    vertex_streams: _p_vertex_streams,
+                    indices: _p_indices,
+                    ranges_a: _p_ranges_a,
+                    ranges_b: _p_ranges_b,
+                    palettes: _p_palettes,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let CompiledMesh {
             version,
             num_extra_streams,
             stride,
@@ -1597,258 +2691,539 @@ impl crate::rt::Codec for CompiledMesh {
             ranges_b,
             palettes,
         } = self;
-        crate::rt::field("version", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = version;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 16i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
+        let _p_version = crate::rt::field(
+            "version",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = version;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (16i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "16",
+                                    crate::rt::Int::int(&_v).to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_num_extra_streams = crate::rt::field(
+            "num_extra_streams",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (4i128), "4")?;
+                Ok({
+                    let _v = num_extra_streams;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_stride = crate::rt::field(
+            "stride",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (8i128), "8")?;
+                Ok({
+                    let _v = stride;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_len_vertex_stream = crate::rt::field(
+            "len_vertex_stream",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (12i128), "12")?;
+                Ok({
+                    let _v = len_vertex_stream;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (stride_all_streams, _p_stride_all_streams): (u32, crate::rt::Span) = crate::rt::field(
+            "stride_all_streams",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (16i128), "16")?;
+                let _v: u32 = crate::rt::output::fit_i(
                     _at,
-                    "16",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("num_extra_streams", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _v = num_extra_streams;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("stride", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _v = stride;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("len_vertex_stream", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _v = len_vertex_stream;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        let stride_all_streams: u32 = crate::rt::field("stride_all_streams", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 16i128, "16")?;
-            let _v: u32 = crate::rt::write::fit_i(
-                _at,
-                (crate::rt::Int::int(&stride))
-                    .wrapping_mul((crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128)),
-                "u4",
-                4294967295,
-            )?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        let len_all_streams: u32 = crate::rt::field("len_all_streams", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 20i128, "20")?;
-            let _v: u32 = crate::rt::write::fit_i(
-                _at,
-                (crate::rt::Int::int(&len_vertex_stream))
-                    .wrapping_mul((crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128)),
-                "u4",
-                4294967295,
-            )?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        let len_indices: u32 = crate::rt::field("len_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 24i128, "24")?;
-            let _v: u32 = crate::rt::write::fit(
-                _at,
-                {
-                    let _args = ();
-                    crate::rt::write::measure_part(|_io| {
-                        crate::rt::Codec::write_to(indices, _io, _args)
-                    })
-                },
-                "u4",
-                4294967295,
-            )?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("unknown_0x1c", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 28i128, "28")?;
-            let _v = unknown_0x1c;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("flags", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 32i128, "32")?;
-            let _v = flags;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        let num_ranges_a: u32 = crate::rt::field("num_ranges_a", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 36i128, "36")?;
-            let _v: u32 = crate::rt::write::fit(_at, ranges_a.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        let num_ranges_b: u32 = crate::rt::field("num_ranges_b", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 40i128, "40")?;
-            let _v: u32 = crate::rt::write::fit(_at, ranges_b.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        let total: u32 = crate::rt::field("total", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 44i128, "44")?;
-            let _v: u32 = crate::rt::write::fit_i(
-                _at,
-                (((crate::rt::Int::int(&len_vertex_stream))
-                    .wrapping_mul((crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128)))
-                .wrapping_add(crate::rt::Int::int(&len_indices)))
-                .wrapping_add(
-                    (24i128).wrapping_mul(
-                        (crate::rt::Int::int(&num_ranges_a))
-                            .wrapping_add(crate::rt::Int::int(&num_ranges_b)),
-                    ),
-                ),
-                "u4",
-                4294967295,
-            )?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("vertex_streams", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 48i128, "48")?;
-            crate::rt::write::agree(
-                _at,
-                vertex_streams.len() as u64,
-                (crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128),
-                "num_extra_streams + 1",
-                "elements",
-            )?;
-            for (_i, _v) in vertex_streams.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    let _args = (crate::rt::codec::arg::<u32>(
+                    (crate::rt::Int::int(&stride))
+                        .wrapping_mul(
+                            (crate::rt::Int::int(&num_extra_streams))
+                                .wrapping_add((1i128)),
+                        ),
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let (len_all_streams, _p_len_all_streams): (u32, crate::rt::Span) = crate::rt::field(
+            "len_all_streams",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (20i128), "20")?;
+                let _v: u32 = crate::rt::output::fit_i(
+                    _at,
+                    (crate::rt::Int::int(&len_vertex_stream))
+                        .wrapping_mul(
+                            (crate::rt::Int::int(&num_extra_streams))
+                                .wrapping_add((1i128)),
+                        ),
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let (len_indices, _p_len_indices): (u32, crate::rt::Span) = crate::rt::field(
+            "len_indices",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (24i128), "24")?;
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    {
+                        let _args = ();
+                        let mut _m = crate::rt::Output::default();
+                        crate::rt::Codec::write_out::<false>(indices, &mut _m, _args)
+                            .map(|_| _m.pos())
+                            .unwrap_or(0)
+                    },
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_unknown_0x1c = crate::rt::field(
+            "unknown_0x1c",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (28i128), "28")?;
+                Ok({
+                    let _v = unknown_0x1c;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_flags = crate::rt::field(
+            "flags",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (32i128), "32")?;
+                Ok({
+                    let _v = flags;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (num_ranges_a, _p_num_ranges_a): (u32, crate::rt::Span) = crate::rt::field(
+            "num_ranges_a",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (36i128), "36")?;
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    ranges_a.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let (num_ranges_b, _p_num_ranges_b): (u32, crate::rt::Span) = crate::rt::field(
+            "num_ranges_b",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (40i128), "40")?;
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    ranges_b.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let (total, _p_total): (u32, crate::rt::Span) = crate::rt::field(
+            "total",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (44i128), "44")?;
+                let _v: u32 = crate::rt::output::fit_i(
+                    _at,
+                    (((crate::rt::Int::int(&len_vertex_stream))
+                        .wrapping_mul(
+                            (crate::rt::Int::int(&num_extra_streams))
+                                .wrapping_add((1i128)),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_indices)))
+                        .wrapping_add(
+                            ((24i128))
+                                .wrapping_mul(
+                                    (crate::rt::Int::int(&num_ranges_a))
+                                        .wrapping_add(crate::rt::Int::int(&num_ranges_b)),
+                                ),
+                        ),
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_vertex_streams = crate::rt::field(
+            "vertex_streams",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (48i128), "48")?;
+                Ok({
+                    crate::rt::output::agree(
                         _at,
-                        crate::rt::Int::int(&stride),
-                        "stride",
-                    )?,);
-                    let _n = crate::rt::read::count(
-                        _at,
-                        crate::rt::Int::int(&len_vertex_stream),
-                        "size",
+                        vertex_streams.len() as u64,
+                        (crate::rt::Int::int(&num_extra_streams)).wrapping_add((1i128)),
+                        "num_extra_streams + 1",
+                        "elements",
                     )?;
-                    crate::rt::write::sized(_io, _n, |_io| {
-                        crate::rt::Codec::write_to(_v, _io, _args)
-                    })?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        crate::rt::field("indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (48i128).wrapping_add(
-                    (crate::rt::Int::int(&len_vertex_stream)).wrapping_mul(
-                        (crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128),
-                    ),
-                ),
-                "48 + len_vertex_stream * (num_extra_streams + 1)",
-            )?;
-            let _v = indices;
-            let _args = ();
-            let _n = crate::rt::read::count(_at, crate::rt::Int::int(&len_indices), "size")?;
-            crate::rt::write::sized(_io, _n, |_io| crate::rt::Codec::write_to(_v, _io, _args))?;
-            Ok(())
-        })?;
-        crate::rt::field("ranges_a", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                ((48i128).wrapping_add(
-                    (crate::rt::Int::int(&len_vertex_stream)).wrapping_mul(
-                        (crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128),
-                    ),
-                ))
-                .wrapping_add(crate::rt::Int::int(&len_indices)),
-                "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices",
-            )?;
-            crate::rt::write::blocks(_io, ranges_a)?;
-            Ok(())
-        })?;
-        crate::rt::field("ranges_b", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, (((48i128).wrapping_add((crate::rt::Int::int(&len_vertex_stream)).wrapping_mul((crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128)))).wrapping_add(crate::rt::Int::int(&len_indices))).wrapping_add((24i128).wrapping_mul(crate::rt::Int::int(&num_ranges_a))), "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * num_ranges_a")?;
-            crate::rt::write::blocks(_io, ranges_b)?;
-            Ok(())
-        })?;
-        crate::rt::field("palettes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, (((48i128).wrapping_add((crate::rt::Int::int(&len_vertex_stream)).wrapping_mul((crate::rt::Int::int(&num_extra_streams)).wrapping_add(1i128)))).wrapping_add(crate::rt::Int::int(&len_indices))).wrapping_add((24i128).wrapping_mul((crate::rt::Int::int(&num_ranges_a)).wrapping_add(crate::rt::Int::int(&num_ranges_b)))), "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)")?;
-            let _v = palettes;
-            let _args = (crate::rt::codec::arg::<u32>(
-                _at,
-                crate::rt::Int::int(&num_ranges_a),
-                "num_palettes",
-            )?,);
-            let _n = crate::rt::read::count(
-                _at,
-                (40i128).wrapping_mul(crate::rt::Int::int(&num_ranges_a)),
-                "size",
-            )?;
-            crate::rt::write::sized(_io, _n, |_io| crate::rt::Codec::write_to(_v, _io, _args))?;
-            Ok(())
-        })?;
-        Ok(())
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in vertex_streams.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u32,
+                                    >(_at, crate::rt::Int::int(&stride), "stride")?,
+                                );
+                                let _n = crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_vertex_stream),
+                                    "size",
+                                )?;
+                                let mut _p = None;
+                                _out.sized(
+                                    _n,
+                                    |_out| {
+                                        _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                        Ok(())
+                                    },
+                                )?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        let _p_indices = crate::rt::field(
+            "indices",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((48i128))
+                        .wrapping_add(
+                            (crate::rt::Int::int(&len_vertex_stream))
+                                .wrapping_mul(
+                                    (crate::rt::Int::int(&num_extra_streams))
+                                        .wrapping_add((1i128)),
+                                ),
+                        ),
+                    "48 + len_vertex_stream * (num_extra_streams + 1)",
+                )?;
+                Ok({
+                    let _v = indices;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_ranges_a = crate::rt::field(
+            "ranges_a",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    (((48i128))
+                        .wrapping_add(
+                            (crate::rt::Int::int(&len_vertex_stream))
+                                .wrapping_mul(
+                                    (crate::rt::Int::int(&num_extra_streams))
+                                        .wrapping_add((1i128)),
+                                ),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_indices)),
+                    "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices",
+                )?;
+                Ok({
+                    _out.blocks(ranges_a)?;
+                    crate::rt::Strided::new(_at, 24u64, ranges_a.len())
+                })
+            },
+        )?;
+        let _p_ranges_b = crate::rt::field(
+            "ranges_b",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((((48i128))
+                        .wrapping_add(
+                            (crate::rt::Int::int(&len_vertex_stream))
+                                .wrapping_mul(
+                                    (crate::rt::Int::int(&num_extra_streams))
+                                        .wrapping_add((1i128)),
+                                ),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_indices)))
+                        .wrapping_add(
+                            ((24i128)).wrapping_mul(crate::rt::Int::int(&num_ranges_a)),
+                        ),
+                    "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * num_ranges_a",
+                )?;
+                Ok({
+                    _out.blocks(ranges_b)?;
+                    crate::rt::Strided::new(_at, 24u64, ranges_b.len())
+                })
+            },
+        )?;
+        let _p_palettes = crate::rt::field(
+            "palettes",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((((48i128))
+                        .wrapping_add(
+                            (crate::rt::Int::int(&len_vertex_stream))
+                                .wrapping_mul(
+                                    (crate::rt::Int::int(&num_extra_streams))
+                                        .wrapping_add((1i128)),
+                                ),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_indices)))
+                        .wrapping_add(
+                            ((24i128))
+                                .wrapping_mul(
+                                    (crate::rt::Int::int(&num_ranges_a))
+                                        .wrapping_add(crate::rt::Int::int(&num_ranges_b)),
+                                ),
+                        ),
+                    "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)",
+                )?;
+                Ok({
+                    let _v = palettes;
+                    {
+                        {
+                            let _args = (
+                                crate::rt::codec::arg::<
+                                    u32,
+                                >(_at, crate::rt::Int::int(&num_ranges_a), "num_palettes")?,
+                            );
+                            let _n = crate::rt::input::count(
+                                _at,
+                                ((40i128)).wrapping_mul(crate::rt::Int::int(&num_ranges_a)),
+                                "size",
+                            )?;
+                            let mut _p = None;
+                            _out.sized(
+                                _n,
+                                |_out| {
+                                    _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                    Ok(())
+                                },
+                            )?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(CompiledMeshPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    version: _p_version,
+                    num_extra_streams: _p_num_extra_streams,
+                    stride: _p_stride,
+                    len_vertex_stream: _p_len_vertex_stream,
+                    stride_all_streams: _p_stride_all_streams,
+                    len_all_streams: _p_len_all_streams,
+                    len_indices: _p_len_indices,
+                    unknown_0x1c: _p_unknown_0x1c,
+                    flags: _p_flags,
+                    num_ranges_a: _p_num_ranges_a,
+                    num_ranges_b: _p_num_ranges_b,
+                    total: _p_total,
+                    vertex_streams: _p_vertex_streams,
+                    indices: _p_indices,
+                    ranges_a: _p_ranges_a,
+                    ranges_b: _p_ranges_b,
+                    palettes: _p_palettes,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for CompiledMesh {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(CompiledMesh, ENDIAN);
+impl CompiledMeshRef<'_> {
+    /// The owned [`CompiledMesh`] (copies every view).
+    pub fn own(&self) -> CompiledMesh {
+        CompiledMesh {
+            version: ::std::clone::Clone::clone(&self.version),
+            num_extra_streams: ::std::clone::Clone::clone(&self.num_extra_streams),
+            stride: ::std::clone::Clone::clone(&self.stride),
+            len_vertex_stream: ::std::clone::Clone::clone(&self.len_vertex_stream),
+            stride_all_streams: ::std::clone::Clone::clone(&self.stride_all_streams),
+            len_all_streams: ::std::clone::Clone::clone(&self.len_all_streams),
+            len_indices: ::std::clone::Clone::clone(&self.len_indices),
+            unknown_0x1c: ::std::clone::Clone::clone(&self.unknown_0x1c),
+            flags: ::std::clone::Clone::clone(&self.flags),
+            num_ranges_a: ::std::clone::Clone::clone(&self.num_ranges_a),
+            num_ranges_b: ::std::clone::Clone::clone(&self.num_ranges_b),
+            total: ::std::clone::Clone::clone(&self.total),
+            vertex_streams: (&self.vertex_streams).iter().map(|_e| _e.own()).collect(),
+            indices: (&self.indices).own(),
+            ranges_a: (&self.ranges_a).to_vec(),
+            ranges_b: (&self.ranges_b).to_vec(),
+            palettes: (&self.palettes).own(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for CompiledMesh {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for CompiledMeshPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, CompiledMeshPos> {
+    /// The place of `version`.
+    pub fn version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("version", &self.get().version)
+    }
+    /// The place of `num_extra_streams`.
+    pub fn num_extra_streams(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_extra_streams", &self.get().num_extra_streams)
+    }
+    /// The place of `stride`.
+    pub fn stride(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("stride", &self.get().stride)
+    }
+    /// The place of `len_vertex_stream`.
+    pub fn len_vertex_stream(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_vertex_stream", &self.get().len_vertex_stream)
+    }
+    /// The place of `stride_all_streams`.
+    pub fn stride_all_streams(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("stride_all_streams", &self.get().stride_all_streams)
+    }
+    /// The place of `len_all_streams`.
+    pub fn len_all_streams(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_all_streams", &self.get().len_all_streams)
+    }
+    /// The place of `len_indices`.
+    pub fn len_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_indices", &self.get().len_indices)
+    }
+    /// The place of `unknown_0x1c`.
+    pub fn unknown_0x1c(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x1c", &self.get().unknown_0x1c)
+    }
+    /// The place of `flags`.
+    pub fn flags(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("flags", &self.get().flags)
+    }
+    /// The place of `num_ranges_a`.
+    pub fn num_ranges_a(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_ranges_a", &self.get().num_ranges_a)
+    }
+    /// The place of `num_ranges_b`.
+    pub fn num_ranges_b(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_ranges_b", &self.get().num_ranges_b)
+    }
+    /// The place of `total`.
+    pub fn total(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("total", &self.get().total)
+    }
+    /// The place of `vertex_streams`.
+    pub fn vertex_streams(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, crate::rt::Each<VertexStreamPos>> {
+        self.field("vertex_streams", &self.get().vertex_streams)
+    }
+    /// The place of `indices`.
+    pub fn indices(&self) -> crate::rt::Place<'_, IndexBufferPos> {
+        self.field("indices", &self.get().indices)
+    }
+    /// The place of `ranges_a`.
+    pub fn ranges_a(&self) -> crate::rt::Place<'_, crate::rt::Strided<DrawRangePos>> {
+        self.field("ranges_a", &self.get().ranges_a)
+    }
+    /// The place of `ranges_b`.
+    pub fn ranges_b(&self) -> crate::rt::Place<'_, crate::rt::Strided<DrawRangePos>> {
+        self.field("ranges_b", &self.get().ranges_b)
+    }
+    /// The place of `palettes`.
+    pub fn palettes(&self) -> crate::rt::Place<'_, PaletteBlockPos> {
+        self.field("palettes", &self.get().palettes)
     }
 }
-
-impl ::binrw::meta::ReadEndian for CompiledMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for CompiledMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl crate::rt::Layout for CompiledMesh {
+impl crate::rt::Root for CompiledMesh {
     const ID: &'static str = "sws-compiled-mesh";
     const ROOT: &'static str = "compiled_mesh";
     const DESCRIPTION: &'static str = "The CompiledMesh data, the Data of a Mesh body - a 48-byte header, the vertex streams, the 16-bit indices, the draw ranges of two partitions of the indices and the bone palettes.";
@@ -1861,16 +3236,25 @@ impl crate::rt::Layout for CompiledMesh {
         "palettes.palettes[].unknown_0x3",
         "palettes.rest",
     ];
-    fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
-        let _ = ctx;
+    const PARAMS: &'static [&'static str] = &[];
+    const RULES: &'static [&'static crate::rt::Rule] = &[
+        CompiledMesh::REL_STRIDE_ALL_STREAMS,
+        CompiledMesh::REL_LEN_ALL_STREAMS,
+        CompiledMesh::REL_TOTAL_ADDS_UP,
+        CompiledMesh::REL_RANGES_PARTITION_INDICES,
+        CompiledMesh::REL_RANGE_VERTICES_IN_STREAM,
+        CompiledMesh::REL_PALETTE_VERTEX_COUNT,
+    ];
+    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+        let _ = params;
         Ok(())
     }
 }
-
 /// One vertex stream - V bytes of vertices, `stride` bytes each.
 ///
 /// Type `vertex_stream` of `spec/sws_mesh.ksy`. Proven
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct VertexStream {
     /// Each vertex's bytes as stored. The vertex format behind `flags` is not in the
@@ -1882,102 +3266,179 @@ pub struct VertexStream {
     #[serde(with = "crate::rt::serde_as::hex_vec")]
     pub vertices: ::std::vec::Vec<::std::vec::Vec<u8>>,
 }
-
+/// [`VertexStream`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct VertexStreamRef<'a> {
+    /// See [`VertexStream::vertices`].
+    pub vertices: ::std::vec::Vec<&'a [u8]>,
+}
+/// Where each field of a [`VertexStream`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VertexStreamPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `vertices` lies.
+    pub vertices: crate::rt::Each<crate::rt::Span>,
+}
 impl VertexStream {
     /// Where `vertices` starts, from the start of the type.
-    pub const OFFSET_VERTICES: u64 = 0x0;
+    pub const OFFSET_VERTICES: u64 = 0;
 }
-
 impl crate::rt::Codec for VertexStream {
     type Args = (u32,);
-    const MIN_SIZE: u64 = 0;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = VertexStreamRef<'a>;
+    type Pos = VertexStreamPos;
+    const MIN_SIZE: u64 = 0u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (stride,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let vertices: ::std::vec::Vec<::std::vec::Vec<u8>> = crate::rt::field("vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok(crate::rt::read::seq_eos(_io, |_io, _i| {
-                let _at = crate::rt::read::pos(_io)?;
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&stride), "size")?,
-                )?;
-                Ok(_v)
-            })?)
-        })?;
-        Ok(Self { vertices })
+        let _start = _in.pos();
+        let (vertices, _p_vertices) = crate::rt::field(
+            "vertices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let mut _vs = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::new();
+                    while !_in.at_end() {
+                        let _i = _vs.len();
+                        let _before = _in.pos();
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _v = _in
+                                    .take(
+                                        crate::rt::input::count(
+                                            _at,
+                                            crate::rt::Int::int(&stride),
+                                            "size",
+                                        )?,
+                                        "bytes",
+                                    )?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if _in.pos() == _before {
+                            return Err(
+                                crate::rt::Error::new(
+                                        crate::rt::ErrorKind::Count,
+                                        _before,
+                                        "an element that consumes input",
+                                        "one that consumes nothing",
+                                    )
+                                    .at_index(_i),
+                            );
+                        }
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        Ok((
+            VertexStreamRef { vertices },
+            if L {
+                Some(VertexStreamPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    vertices: _p_vertices,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (stride,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { vertices } = self;
-        crate::rt::field("vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in vertices.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::write::agree(
-                        _at,
-                        _v.len() as u64,
-                        crate::rt::Int::int(&stride),
-                        "stride",
-                        "bytes",
-                    )?;
-                    crate::rt::write::bytes(_io, _v)?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let VertexStream { vertices } = self;
+        let _p_vertices = crate::rt::field(
+            "vertices",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in vertices.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                crate::rt::output::agree(
+                                    _at,
+                                    _v.len() as u64,
+                                    crate::rt::Int::int(&stride),
+                                    "stride",
+                                    "bytes",
+                                )?;
+                                _out.bytes(_v);
+                                crate::rt::Span::new(_at, _out.pos())
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(VertexStreamPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    vertices: _p_vertices,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for VertexStream {
-    type Args<'a> = (u32,);
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(VertexStream, ENDIAN);
+impl VertexStreamRef<'_> {
+    /// The owned [`VertexStream`] (copies every view).
+    pub fn own(&self) -> VertexStream {
+        VertexStream {
+            vertices: (&self.vertices).iter().map(|_e| _e.to_vec()).collect(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for VertexStream {
-    type Args<'a> = (u32,);
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for VertexStreamPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for VertexStream {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, VertexStreamPos> {
+    /// The place of `vertices`.
+    pub fn vertices(&self) -> crate::rt::Place<'_, crate::rt::Each<crate::rt::Span>> {
+        self.field("vertices", &self.get().vertices)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for VertexStream {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// The index buffer - u16 vertex indices to the end of its I bytes.
 ///
 /// Type `index_buffer` of `spec/sws_mesh.ksy`. Proven
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct IndexBuffer {
     /// The vertex indices, three per triangle (the ranges are triangle lists).
@@ -1985,94 +3446,124 @@ pub struct IndexBuffer {
     /// Proven.
     pub items: ::std::vec::Vec<u16>,
 }
-
+/// [`IndexBuffer`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct IndexBufferRef<'a> {
+    /// See [`IndexBuffer::items`].
+    pub items: crate::rt::Nums<'a, u16>,
+}
+/// Where each field of a [`IndexBuffer`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IndexBufferPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `items` lies.
+    pub items: crate::rt::Strided<crate::rt::Span>,
+}
 impl IndexBuffer {
     /// Where `items` starts, from the start of the type.
-    pub const OFFSET_ITEMS: u64 = 0x0;
+    pub const OFFSET_ITEMS: u64 = 0;
 }
-
 impl crate::rt::Codec for IndexBuffer {
     type Args = ();
-    const MIN_SIZE: u64 = 0;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = IndexBufferRef<'a>;
+    type Pos = IndexBufferPos;
+    const MIN_SIZE: u64 = 0u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let items: ::std::vec::Vec<u16> = crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok(crate::rt::read::seq_eos(_io, |_io, _i| {
-                let _at = crate::rt::read::pos(_io)?;
-                let _v = crate::rt::read::prim::<u16, _>(_io, ::binrw::Endian::Little, "u2")?;
-                Ok(_v)
-            })?)
-        })?;
-        Ok(Self { items })
+        let _start = _in.pos();
+        let (items, _p_items) = crate::rt::field(
+            "items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = _in.left() / 2u64;
+                    let _v = _in.nums::<u16>(_n, ::binrw::Endian::Little)?;
+                    if !_in.at_end() {
+                        return Err(
+                            crate::rt::input::eof(_in.pos(), "u2", 2u64, _in.left())
+                                .at_index(_n as usize),
+                        );
+                    }
+                    (_v, crate::rt::Strided::new(_at, 2u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            IndexBufferRef { items },
+            if L {
+                Some(IndexBufferPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { items } = self;
-        crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in items.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let IndexBuffer { items } = self;
+        let _p_items = crate::rt::field(
+            "items",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    _out.prims(::binrw::Endian::Little, items);
+                    crate::rt::Strided::new(_at, 2u64, items.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(IndexBufferPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for IndexBuffer {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(IndexBuffer, ENDIAN);
+impl IndexBufferRef<'_> {
+    /// The owned [`IndexBuffer`] (copies every view).
+    pub fn own(&self) -> IndexBuffer {
+        IndexBuffer {
+            items: (&self.items).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for IndexBuffer {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for IndexBufferPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for IndexBuffer {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, IndexBufferPos> {
+    /// The place of `items`.
+    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("items", &self.get().items)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for IndexBuffer {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One draw range - 24 bytes, the arguments of one DrawIndexedPrimitive call (a triangle
 /// list with a base vertex of 0).
 ///
 ///
 /// Type `draw_range` of `spec/sws_mesh.ksy`. Proven
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct DrawRange {
     /// The primitive type, 4 (a triangle list).
@@ -2100,55 +3591,94 @@ pub struct DrawRange {
     /// Documented as “unknown”, at offset `20`, Unknown (values vary without pattern; not passed to the draw).
     pub unknown_0x14: u32,
 }
-
+/// Where each field of a [`DrawRange`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DrawRangePos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `primitive_type` lies.
+    pub primitive_type: crate::rt::Span,
+    /// Where `first_vertex` lies.
+    pub first_vertex: crate::rt::Span,
+    /// Where `vertex_count` lies.
+    pub vertex_count: crate::rt::Span,
+    /// Where `first_index` lies.
+    pub first_index: crate::rt::Span,
+    /// Where `triangle_count` lies.
+    pub triangle_count: crate::rt::Span,
+    /// Where `unknown_0x14` lies.
+    pub unknown_0x14: crate::rt::Span,
+}
 impl DrawRange {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 24;
+    pub const FIXED_SIZE: u64 = 24u64;
     /// Where `primitive_type` starts, from the start of the type.
-    pub const OFFSET_PRIMITIVE_TYPE: u64 = 0x0;
+    pub const OFFSET_PRIMITIVE_TYPE: u64 = 0;
     /// Where `first_vertex` starts, from the start of the type.
-    pub const OFFSET_FIRST_VERTEX: u64 = 0x4;
+    pub const OFFSET_FIRST_VERTEX: u64 = 4;
     /// Where `vertex_count` starts, from the start of the type.
-    pub const OFFSET_VERTEX_COUNT: u64 = 0x8;
+    pub const OFFSET_VERTEX_COUNT: u64 = 8;
     /// Where `first_index` starts, from the start of the type.
-    pub const OFFSET_FIRST_INDEX: u64 = 0xC;
+    pub const OFFSET_FIRST_INDEX: u64 = 12;
     /// Where `triangle_count` starts, from the start of the type.
-    pub const OFFSET_TRIANGLE_COUNT: u64 = 0x10;
+    pub const OFFSET_TRIANGLE_COUNT: u64 = 16;
     /// Where `unknown_0x14` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X14: u64 = 0x14;
+    pub const OFFSET_UNKNOWN_0X14: u64 = 20;
 }
-
 impl crate::rt::pod::Block for DrawRange {
-    const SIZE: usize = 24;
-    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
-        let primitive_type = crate::rt::field("primitive_type", || {
-            let _at = _start + 0;
-            let _v = crate::rt::pod::get::<u32>(_block, 0, ::binrw::Endian::Little);
-            if !(crate::rt::Int::int(&_v) == 4i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "4",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(_v)
-        })?;
-        let first_vertex = crate::rt::pod::get::<u32>(_block, 4, ::binrw::Endian::Little);
-        let vertex_count = crate::rt::pod::get::<u32>(_block, 8, ::binrw::Endian::Little);
-        let first_index = crate::rt::pod::get::<u32>(_block, 12, ::binrw::Endian::Little);
-        let triangle_count = crate::rt::pod::get::<u32>(_block, 16, ::binrw::Endian::Little);
-        let unknown_0x14 = crate::rt::pod::get::<u32>(_block, 20, ::binrw::Endian::Little);
-        Ok(Self {
+    const SIZE: usize = 24usize;
+    const CHECKED: bool = true;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let primitive_type = crate::rt::pod::get::<
+            u32,
+        >(_b, 0usize, ::binrw::Endian::Little);
+        let first_vertex = crate::rt::pod::get::<
+            u32,
+        >(_b, 4usize, ::binrw::Endian::Little);
+        let vertex_count = crate::rt::pod::get::<
+            u32,
+        >(_b, 8usize, ::binrw::Endian::Little);
+        let first_index = crate::rt::pod::get::<
+            u32,
+        >(_b, 12usize, ::binrw::Endian::Little);
+        let triangle_count = crate::rt::pod::get::<
+            u32,
+        >(_b, 16usize, ::binrw::Endian::Little);
+        let unknown_0x14 = crate::rt::pod::get::<
+            u32,
+        >(_b, 20usize, ::binrw::Endian::Little);
+        Self {
             primitive_type,
             first_vertex,
             vertex_count,
             first_index,
             triangle_count,
             unknown_0x14,
-        })
+        }
     }
-    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        crate::rt::field(
+            "primitive_type",
+            || {
+                let _at = _start + 0u64;
+                let _v = crate::rt::pod::get::<u32>(_b, 0usize, ::binrw::Endian::Little);
+                if !(crate::rt::Int::int(&_v) == (4i128)) {
+                    return Err(
+                        crate::rt::Error::new(
+                            crate::rt::ErrorKind::Invalid,
+                            _at,
+                            "4",
+                            crate::rt::Int::int(&_v).to_string(),
+                        ),
+                    );
+                }
+                Ok(())
+            },
+        )?;
+        Ok(())
+    }
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self {
             primitive_type,
             first_vertex,
@@ -2157,163 +3687,250 @@ impl crate::rt::pod::Block for DrawRange {
             triangle_count,
             unknown_0x14,
         } = self;
-        crate::rt::field("primitive_type", || {
-            let _at = _start + 0;
-            let _v = primitive_type;
-            if !(crate::rt::Int::int(&_v) == 4i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "4",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::pod::set::<u32>(_block, 0, *primitive_type, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_block, 4, *first_vertex, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_block, 8, *vertex_count, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_block, 12, *first_index, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_block, 16, *triangle_count, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_block, 20, *unknown_0x14, ::binrw::Endian::Little);
+        crate::rt::field(
+            "primitive_type",
+            || {
+                let _at = _start + 0u64;
+                let _v = primitive_type;
+                if !(crate::rt::Int::int(&_v) == (4i128)) {
+                    return Err(
+                        crate::rt::Error::new(
+                            crate::rt::ErrorKind::Invalid,
+                            _at,
+                            "4",
+                            crate::rt::Int::int(&_v).to_string(),
+                        ),
+                    );
+                }
+                Ok(())
+            },
+        )?;
+        crate::rt::pod::set::<u32>(_b, 0usize, *primitive_type, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_b, 4usize, *first_vertex, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_b, 8usize, *vertex_count, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_b, 12usize, *first_index, ::binrw::Endian::Little);
+        crate::rt::pod::set::<
+            u32,
+        >(_b, 16usize, *triangle_count, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_b, 20usize, *unknown_0x14, ::binrw::Endian::Little);
         Ok(())
     }
 }
-
 impl crate::rt::Codec for DrawRange {
     type Args = ();
-    const MIN_SIZE: u64 = 24;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = DrawRange;
+    type Pos = DrawRangePos;
+    const MIN_SIZE: u64 = 24u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let mut _block = [0u8; 24];
-        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
+        let _start = _in.pos();
+        if _in.left() >= 24u64 {
+            let _b = _in.take(24u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<DrawRangePos as crate::rt::Fixed>::at(_start, 24u64))
+                } else {
+                    None
+                },
+            ));
         }
-        // The input ends inside this value: read field by field for an error that names the field.
-        crate::rt::read::seek(_io, _start)?;
-        let primitive_type: u32 = crate::rt::field("primitive_type", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 4i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "4",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let first_vertex: u32 = crate::rt::field("first_vertex", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let vertex_count: u32 = crate::rt::field("vertex_count", || {
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let first_index: u32 = crate::rt::field("first_index", || {
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let triangle_count: u32 = crate::rt::field("triangle_count", || {
-            crate::rt::read::offset(_io, _start, 16i128, "16")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let unknown_0x14: u32 = crate::rt::field("unknown_0x14", || {
-            crate::rt::read::offset(_io, _start, 20i128, "20")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            primitive_type,
-            first_vertex,
-            vertex_count,
-            first_index,
-            triangle_count,
-            unknown_0x14,
-        })
+        let (primitive_type, _p_primitive_type) = crate::rt::field(
+            "primitive_type",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (4i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "4",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (first_vertex, _p_first_vertex) = crate::rt::field(
+            "first_vertex",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_count, _p_vertex_count) = crate::rt::field(
+            "vertex_count",
+            || {
+                _in.offset(_start, (8i128), "8")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (first_index, _p_first_index) = crate::rt::field(
+            "first_index",
+            || {
+                _in.offset(_start, (12i128), "12")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (triangle_count, _p_triangle_count) = crate::rt::field(
+            "triangle_count",
+            || {
+                _in.offset(_start, (16i128), "16")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x14, _p_unknown_0x14) = crate::rt::field(
+            "unknown_0x14",
+            || {
+                _in.offset(_start, (20i128), "20")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            DrawRange {
+                primitive_type,
+                first_vertex,
+                vertex_count,
+                first_index,
+                triangle_count,
+                unknown_0x14,
+            },
+            if L {
+                Some(DrawRangePos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    primitive_type: _p_primitive_type,
+                    first_vertex: _p_first_vertex,
+                    vertex_count: _p_vertex_count,
+                    first_index: _p_first_index,
+                    triangle_count: _p_triangle_count,
+                    unknown_0x14: _p_unknown_0x14,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            primitive_type,
-            first_vertex,
-            vertex_count,
-            first_index,
-            triangle_count,
-            unknown_0x14,
-        } = self;
-        let mut _block = [0u8; 24];
-        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
-        crate::rt::write::bytes(_io, &_block)
+        let _start = _out.pos();
+        let mut _b = [0u8; 24usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _out.bytes(&_b);
+        Ok(
+            if L {
+                Some(<DrawRangePos as crate::rt::Fixed>::at(_start, 24u64))
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for DrawRange {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(DrawRange, ENDIAN);
+impl crate::rt::Spanned for DrawRangePos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for DrawRange {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for DrawRangePos {
+    fn at(start: u64, _size: u64) -> Self {
+        DrawRangePos {
+            _span: crate::rt::Span::new(start, start + 24u64),
+            primitive_type: <crate::rt::Span as crate::rt::Fixed>::at(
+                start + 0u64,
+                4u64,
+            ),
+            first_vertex: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+            vertex_count: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
+            first_index: <crate::rt::Span as crate::rt::Fixed>::at(start + 12u64, 4u64),
+            triangle_count: <crate::rt::Span as crate::rt::Fixed>::at(
+                start + 16u64,
+                4u64,
+            ),
+            unknown_0x14: <crate::rt::Span as crate::rt::Fixed>::at(start + 20u64, 4u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for DrawRange {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, DrawRangePos> {
+    /// The place of `primitive_type`.
+    pub fn primitive_type(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("primitive_type", &self.get().primitive_type)
+    }
+    /// The place of `first_vertex`.
+    pub fn first_vertex(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("first_vertex", &self.get().first_vertex)
+    }
+    /// The place of `vertex_count`.
+    pub fn vertex_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("vertex_count", &self.get().vertex_count)
+    }
+    /// The place of `first_index`.
+    pub fn first_index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("first_index", &self.get().first_index)
+    }
+    /// The place of `triangle_count`.
+    pub fn triangle_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("triangle_count", &self.get().triangle_count)
+    }
+    /// The place of `unknown_0x14`.
+    pub fn unknown_0x14(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x14", &self.get().unknown_0x14)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for DrawRange {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// The palettes, 40 bytes per first-partition range. The document says the palettes lie back
 /// to back from the start of the block, one per first-partition range, and that the bytes
 /// after them, up to 40 per range, follow no established layout. This spec reads that
@@ -2323,6 +3940,7 @@ impl ::binrw::meta::WriteEndian for DrawRange {
 ///
 /// Type `palette_block` of `spec/sws_mesh.ksy`. Proven
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct PaletteBlock {
     /// One palette per first-partition range, palette i for range i.
@@ -2335,120 +3953,207 @@ pub struct PaletteBlock {
     #[serde(with = "crate::rt::serde_as::hex")]
     pub rest: ::std::vec::Vec<u8>,
 }
-
+/// [`PaletteBlock`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct PaletteBlockRef<'a> {
+    /// See [`PaletteBlock::palettes`].
+    pub palettes: ::std::vec::Vec<PaletteRef<'a>>,
+    /// See [`PaletteBlock::rest`].
+    pub rest: &'a [u8],
+}
+/// Where each field of a [`PaletteBlock`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PaletteBlockPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `palettes` lies.
+    pub palettes: crate::rt::Each<PalettePos>,
+    /// Where `rest` lies.
+    pub rest: crate::rt::Span,
+}
 impl PaletteBlock {
     /// Where `palettes` starts, from the start of the type.
-    pub const OFFSET_PALETTES: u64 = 0x0;
+    pub const OFFSET_PALETTES: u64 = 0;
 }
-
 impl crate::rt::Codec for PaletteBlock {
     type Args = (u32,);
-    const MIN_SIZE: u64 = 0;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = PaletteBlockRef<'a>;
+    type Pos = PaletteBlockPos;
+    const MIN_SIZE: u64 = 0u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (num_palettes,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let palettes: ::std::vec::Vec<Palette> = crate::rt::field("palettes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_palettes), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <Palette as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <Palette as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
-            })
-        })?;
-        let rest: ::std::vec::Vec<u8> = crate::rt::field("rest", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes_eos(_io)?;
-                _v
-            })
-        })?;
-        Ok(Self { palettes, rest })
+        let _start = _in.pos();
+        let (palettes, _p_palettes) = crate::rt::field(
+            "palettes",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_palettes),
+                        "count",
+                    )?;
+                    _in.room(_n, <Palette as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <Palette as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        let (rest, _p_rest) = crate::rt::field(
+            "rest",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.rest();
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            PaletteBlockRef { palettes, rest },
+            if L {
+                Some(PaletteBlockPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    palettes: _p_palettes,
+                    rest: _p_rest,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (num_palettes,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { palettes, rest } = self;
-        crate::rt::field("palettes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::agree(
-                _at,
-                palettes.len() as u64,
-                crate::rt::Int::int(&num_palettes),
-                "num_palettes",
-                "elements",
-            )?;
-            for (_i, _v) in palettes.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        crate::rt::field("rest", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = rest;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let PaletteBlock { palettes, rest } = self;
+        let _p_palettes = crate::rt::field(
+            "palettes",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    crate::rt::output::agree(
+                        _at,
+                        palettes.len() as u64,
+                        crate::rt::Int::int(&num_palettes),
+                        "num_palettes",
+                        "elements",
+                    )?;
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in palettes.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        let _p_rest = crate::rt::field(
+            "rest",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = rest;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(PaletteBlockPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    palettes: _p_palettes,
+                    rest: _p_rest,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for PaletteBlock {
-    type Args<'a> = (u32,);
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(PaletteBlock, ENDIAN);
+impl PaletteBlockRef<'_> {
+    /// The owned [`PaletteBlock`] (copies every view).
+    pub fn own(&self) -> PaletteBlock {
+        PaletteBlock {
+            palettes: (&self.palettes).iter().map(|_e| _e.own()).collect(),
+            rest: (&self.rest).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for PaletteBlock {
-    type Args<'a> = (u32,);
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for PaletteBlockPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for PaletteBlock {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, PaletteBlockPos> {
+    /// The place of `palettes`.
+    pub fn palettes(&self) -> crate::rt::Place<'_, crate::rt::Each<PalettePos>> {
+        self.field("palettes", &self.get().palettes)
+    }
+    /// The place of `rest`.
+    pub fn rest(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("rest", &self.get().rest)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for PaletteBlock {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One bone palette - a 7-byte head and the bones the range's vertices blend between.
 ///
 /// Type `palette` of `spec/sws_mesh.ksy`. Proven
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Palette {
     /// Always 3.
@@ -2479,122 +4184,216 @@ pub struct Palette {
     /// Documented as “bones”, at offset `7`, Inferred (all below the bone count).
     pub bones: ::std::vec::Vec<u8>,
 }
-
+/// [`Palette`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct PaletteRef<'a> {
+    /// See [`Palette::marker`].
+    pub marker: u8,
+    /// See [`Palette::version`].
+    pub version: u8,
+    /// See [`Palette::num_bones`].
+    pub num_bones: u8,
+    /// See [`Palette::unknown_0x3`].
+    pub unknown_0x3: u16,
+    /// See [`Palette::vertex_count`].
+    pub vertex_count: u16,
+    /// See [`Palette::bones`].
+    pub bones: crate::rt::Nums<'a, u8>,
+}
+/// Where each field of a [`Palette`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PalettePos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `marker` lies.
+    pub marker: crate::rt::Span,
+    /// Where `version` lies.
+    pub version: crate::rt::Span,
+    /// Where `num_bones` lies.
+    pub num_bones: crate::rt::Span,
+    /// Where `unknown_0x3` lies.
+    pub unknown_0x3: crate::rt::Span,
+    /// Where `vertex_count` lies.
+    pub vertex_count: crate::rt::Span,
+    /// Where `bones` lies.
+    pub bones: crate::rt::Strided<crate::rt::Span>,
+}
 impl Palette {
     /// Where `marker` starts, from the start of the type.
-    pub const OFFSET_MARKER: u64 = 0x0;
+    pub const OFFSET_MARKER: u64 = 0;
     /// Where `version` starts, from the start of the type.
-    pub const OFFSET_VERSION: u64 = 0x1;
+    pub const OFFSET_VERSION: u64 = 1;
     /// Where `num_bones` starts, from the start of the type.
-    pub const OFFSET_NUM_BONES: u64 = 0x2;
+    pub const OFFSET_NUM_BONES: u64 = 2;
     /// Where `unknown_0x3` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X3: u64 = 0x3;
+    pub const OFFSET_UNKNOWN_0X3: u64 = 3;
     /// Where `vertex_count` starts, from the start of the type.
-    pub const OFFSET_VERTEX_COUNT: u64 = 0x5;
+    pub const OFFSET_VERTEX_COUNT: u64 = 5;
     /// Where `bones` starts, from the start of the type.
-    pub const OFFSET_BONES: u64 = 0x7;
+    pub const OFFSET_BONES: u64 = 7;
 }
-
 impl crate::rt::Codec for Palette {
     type Args = ();
-    const MIN_SIZE: u64 = 7;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = PaletteRef<'a>;
+    type Pos = PalettePos;
+    const MIN_SIZE: u64 = 7u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let marker: u8 = crate::rt::field("marker", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                if !(crate::rt::Int::int(&_v) == 3i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
+        let _start = _in.pos();
+        let (marker, _p_marker) = crate::rt::field(
+            "marker",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (3i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "3",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (version, _p_version) = crate::rt::field(
+            "version",
+            || {
+                _in.offset(_start, (1i128), "1")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (1i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "1",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_bones, _p_num_bones) = crate::rt::field(
+            "num_bones",
+            || {
+                _in.offset(_start, (2i128), "2")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) <= (32i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "<= 32",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x3, _p_unknown_0x3) = crate::rt::field(
+            "unknown_0x3",
+            || {
+                _in.offset(_start, (3i128), "3")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u16>(::binrw::Endian::Little, "u2")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_count, _p_vertex_count) = crate::rt::field(
+            "vertex_count",
+            || {
+                _in.offset(_start, (5i128), "5")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u16>(::binrw::Endian::Little, "u2")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bones, _p_bones) = crate::rt::field(
+            "bones",
+            || {
+                _in.offset(_start, (7i128), "7")?;
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
                         _at,
-                        "3",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let version: u8 = crate::rt::field("version", || {
-            crate::rt::read::offset(_io, _start, 1i128, "1")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                if !(crate::rt::Int::int(&_v) == 1i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "1",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let num_bones: u8 = crate::rt::field("num_bones", || {
-            crate::rt::read::offset(_io, _start, 2i128, "2")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                if !(crate::rt::Int::int(&_v) <= 32i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "<= 32",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let unknown_0x3: u16 = crate::rt::field("unknown_0x3", || {
-            crate::rt::read::offset(_io, _start, 3i128, "3")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u16, _>(_io, ::binrw::Endian::Little, "u2")?;
-                _v
-            })
-        })?;
-        let vertex_count: u16 = crate::rt::field("vertex_count", || {
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u16, _>(_io, ::binrw::Endian::Little, "u2")?;
-                _v
-            })
-        })?;
-        let bones: ::std::vec::Vec<u8> = crate::rt::field("bones", || {
-            crate::rt::read::offset(_io, _start, 7i128, "7")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_bones), "count")?;
-                crate::rt::read::prims::<u8, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        Ok(Self {
-            marker,
-            version,
-            num_bones,
-            unknown_0x3,
-            vertex_count,
-            bones,
-        })
+                        crate::rt::Int::int(&num_bones),
+                        "count",
+                    )?;
+                    let _v = _in.nums::<u8>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 1u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            PaletteRef {
+                marker,
+                version,
+                num_bones,
+                unknown_0x3,
+                vertex_count,
+                bones,
+            },
+            if L {
+                Some(PalettePos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    marker: _p_marker,
+                    version: _p_version,
+                    num_bones: _p_num_bones,
+                    unknown_0x3: _p_unknown_0x3,
+                    vertex_count: _p_vertex_count,
+                    bones: _p_bones,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let Palette {
             marker,
             version,
             num_bones: _,
@@ -2602,106 +4401,188 @@ impl crate::rt::Codec for Palette {
             vertex_count,
             bones,
         } = self;
-        crate::rt::field("marker", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = marker;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 3i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
+        let _p_marker = crate::rt::field(
+            "marker",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = marker;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (3i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "3",
+                                    crate::rt::Int::int(&_v).to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_version = crate::rt::field(
+            "version",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (1i128), "1")?;
+                Ok({
+                    let _v = version;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (1i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "1",
+                                    crate::rt::Int::int(&_v).to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (num_bones, _p_num_bones): (u8, crate::rt::Span) = crate::rt::field(
+            "num_bones",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (2i128), "2")?;
+                let _v: u8 = crate::rt::output::fit(
                     _at,
-                    "3",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("version", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 1i128, "1")?;
-            let _v = version;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 1i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "1",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        let num_bones: u8 = crate::rt::field("num_bones", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 2i128, "2")?;
-            let _v: u8 = crate::rt::write::fit(_at, bones.len() as u64, "u1", 255)?;
-            if !(crate::rt::Int::int(&(&_v)) <= 32i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "<= 32",
-                    crate::rt::Int::int(&(&_v)).to_string(),
-                ));
-            }
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("unknown_0x3", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 3i128, "3")?;
-            let _v = unknown_0x3;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("vertex_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _v = vertex_count;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("bones", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 7i128, "7")?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, bones)?;
-            Ok(())
-        })?;
-        Ok(())
+                    bones.len() as u64,
+                    "u1",
+                    255u128,
+                )?;
+                if !(crate::rt::Int::int(&(&_v)) <= (32i128)) {
+                    return Err(
+                        crate::rt::Error::new(
+                            crate::rt::ErrorKind::Invalid,
+                            _at,
+                            "<= 32",
+                            crate::rt::Int::int(&(&_v)).to_string(),
+                        ),
+                    );
+                }
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_unknown_0x3 = crate::rt::field(
+            "unknown_0x3",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (3i128), "3")?;
+                Ok({
+                    let _v = unknown_0x3;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_vertex_count = crate::rt::field(
+            "vertex_count",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (5i128), "5")?;
+                Ok({
+                    let _v = vertex_count;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_bones = crate::rt::field(
+            "bones",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (7i128), "7")?;
+                Ok({
+                    _out.prims(::binrw::Endian::Little, bones);
+                    crate::rt::Strided::new(_at, 1u64, bones.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(PalettePos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    marker: _p_marker,
+                    version: _p_version,
+                    num_bones: _p_num_bones,
+                    unknown_0x3: _p_unknown_0x3,
+                    vertex_count: _p_vertex_count,
+                    bones: _p_bones,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for Palette {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(Palette, ENDIAN);
+impl PaletteRef<'_> {
+    /// The owned [`Palette`] (copies every view).
+    pub fn own(&self) -> Palette {
+        Palette {
+            marker: ::std::clone::Clone::clone(&self.marker),
+            version: ::std::clone::Clone::clone(&self.version),
+            num_bones: ::std::clone::Clone::clone(&self.num_bones),
+            unknown_0x3: ::std::clone::Clone::clone(&self.unknown_0x3),
+            vertex_count: ::std::clone::Clone::clone(&self.vertex_count),
+            bones: (&self.bones).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for Palette {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for PalettePos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for Palette {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, PalettePos> {
+    /// The place of `marker`.
+    pub fn marker(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("marker", &self.get().marker)
+    }
+    /// The place of `version`.
+    pub fn version(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("version", &self.get().version)
+    }
+    /// The place of `num_bones`.
+    pub fn num_bones(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_bones", &self.get().num_bones)
+    }
+    /// The place of `unknown_0x3`.
+    pub fn unknown_0x3(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x3", &self.get().unknown_0x3)
+    }
+    /// The place of `vertex_count`.
+    pub fn vertex_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("vertex_count", &self.get().vertex_count)
+    }
+    /// The place of `bones`.
+    pub fn bones(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("bones", &self.get().bones)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for Palette {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One SubMesh, the mesh as authored before compiling - one material's triangles with
 /// full-precision normals, every UV channel and the morph targets of that part, followed by
 /// an inline copy of itself that adds tangents and binormals and drops the morph targets.
@@ -2710,8 +4591,9 @@ impl ::binrw::meta::WriteEndian for Palette {
 /// the vertex count (the positions' count), t the triangle count.
 ///
 ///
-/// Type `submesh` of `spec/sws_mesh.ksy`. Proven  (all 349 SubMeshes of the 221 meshes)
+/// Type `submesh` of `spec/sws_mesh.ksy`. Proven (all 349 SubMeshes of the 221 meshes)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Submesh {
     /// The managed-object byte.
@@ -2842,29 +4724,157 @@ pub struct Submesh {
     /// Documented as “unknown”, Unknown (0 on 580 of 698 SubMeshes, hash-like values on the rest).
     pub unknown_last: u32,
 }
-
+/// [`Submesh`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct SubmeshRef<'a> {
+    /// See [`Submesh::managed`].
+    pub managed: u8,
+    /// See [`Submesh::id`].
+    pub id: u32,
+    /// See [`Submesh::class`].
+    pub class: u32,
+    /// See [`Submesh::unknown_0x9`].
+    pub unknown_0x9: u32,
+    /// See [`Submesh::indices`].
+    pub indices: U16RunRef<'a>,
+    /// See [`Submesh::source_vertices`].
+    pub source_vertices: U32RunRef<'a>,
+    /// See [`Submesh::unknown_after_source`].
+    pub unknown_after_source: u32,
+    /// See [`Submesh::face_words`].
+    pub face_words: U32RunRef<'a>,
+    /// See [`Submesh::face_bytes`].
+    pub face_bytes: U8RunRef<'a>,
+    /// See [`Submesh::positions`].
+    pub positions: Float3RunRef<'a>,
+    /// See [`Submesh::normals`].
+    pub normals: Float3RunRef<'a>,
+    /// See [`Submesh::tangents`].
+    pub tangents: Float3RunRef<'a>,
+    /// See [`Submesh::binormals`].
+    pub binormals: Float3RunRef<'a>,
+    /// See [`Submesh::colours`].
+    pub colours: U32RunRef<'a>,
+    /// See [`Submesh::vertex_words_a`].
+    pub vertex_words_a: U32RunRef<'a>,
+    /// See [`Submesh::vertex_words_b`].
+    pub vertex_words_b: U32RunRef<'a>,
+    /// See [`Submesh::empty_run_a`].
+    pub empty_run_a: u32,
+    /// See [`Submesh::vertex_words_c`].
+    pub vertex_words_c: U32RunRef<'a>,
+    /// See [`Submesh::empty_run_b`].
+    pub empty_run_b: u32,
+    /// See [`Submesh::empty_run_c`].
+    pub empty_run_c: u32,
+    /// See [`Submesh::uv_channels`].
+    pub uv_channels: UvChannelRunRef<'a>,
+    /// See [`Submesh::unknown_after_uv_channels`].
+    pub unknown_after_uv_channels: u32,
+    /// See [`Submesh::morph_channels`].
+    pub morph_channels: MorphChannelRunRef<'a>,
+    /// See [`Submesh::has_morphs`].
+    pub has_morphs: u8,
+    /// See [`Submesh::material_id`].
+    pub material_id: u32,
+    /// See [`Submesh::unknown_ones`].
+    pub unknown_ones: &'a [u8],
+    /// See [`Submesh::copy`].
+    pub copy: ::std::boxed::Box<SubmeshPointerRef<'a>>,
+    /// See [`Submesh::unknown_last`].
+    pub unknown_last: u32,
+}
+/// Where each field of a [`Submesh`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SubmeshPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `managed` lies.
+    pub managed: crate::rt::Span,
+    /// Where `id` lies.
+    pub id: crate::rt::Span,
+    /// Where `class` lies.
+    pub class: crate::rt::Span,
+    /// Where `unknown_0x9` lies.
+    pub unknown_0x9: crate::rt::Span,
+    /// Where `indices` lies.
+    pub indices: U16RunPos,
+    /// Where `source_vertices` lies.
+    pub source_vertices: U32RunPos,
+    /// Where `unknown_after_source` lies.
+    pub unknown_after_source: crate::rt::Span,
+    /// Where `face_words` lies.
+    pub face_words: U32RunPos,
+    /// Where `face_bytes` lies.
+    pub face_bytes: U8RunPos,
+    /// Where `positions` lies.
+    pub positions: Float3RunPos,
+    /// Where `normals` lies.
+    pub normals: Float3RunPos,
+    /// Where `tangents` lies.
+    pub tangents: Float3RunPos,
+    /// Where `binormals` lies.
+    pub binormals: Float3RunPos,
+    /// Where `colours` lies.
+    pub colours: U32RunPos,
+    /// Where `vertex_words_a` lies.
+    pub vertex_words_a: U32RunPos,
+    /// Where `vertex_words_b` lies.
+    pub vertex_words_b: U32RunPos,
+    /// Where `empty_run_a` lies.
+    pub empty_run_a: crate::rt::Span,
+    /// Where `vertex_words_c` lies.
+    pub vertex_words_c: U32RunPos,
+    /// Where `empty_run_b` lies.
+    pub empty_run_b: crate::rt::Span,
+    /// Where `empty_run_c` lies.
+    pub empty_run_c: crate::rt::Span,
+    /// Where `uv_channels` lies.
+    pub uv_channels: UvChannelRunPos,
+    /// Where `unknown_after_uv_channels` lies.
+    pub unknown_after_uv_channels: crate::rt::Span,
+    /// Where `morph_channels` lies.
+    pub morph_channels: MorphChannelRunPos,
+    /// Where `has_morphs` lies.
+    pub has_morphs: crate::rt::Span,
+    /// Where `material_id` lies.
+    pub material_id: crate::rt::Span,
+    /// Where `unknown_ones` lies.
+    pub unknown_ones: crate::rt::Span,
+    /// Where `copy` lies.
+    pub copy: ::std::boxed::Box<SubmeshPointerPos>,
+    /// Where `unknown_last` lies.
+    pub unknown_last: crate::rt::Span,
+}
 impl Submesh {
     /// Where `managed` starts, from the start of the type.
-    pub const OFFSET_MANAGED: u64 = 0x0;
+    pub const OFFSET_MANAGED: u64 = 0;
     /// Where `id` starts, from the start of the type.
-    pub const OFFSET_ID: u64 = 0x1;
+    pub const OFFSET_ID: u64 = 1;
     /// Where `class` starts, from the start of the type.
-    pub const OFFSET_CLASS: u64 = 0x5;
+    pub const OFFSET_CLASS: u64 = 5;
     /// Where `unknown_0x9` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X9: u64 = 0x9;
+    pub const OFFSET_UNKNOWN_0X9: u64 = 9;
     /// Where `indices` starts, from the start of the type.
-    pub const OFFSET_INDICES: u64 = 0xD;
-}
-
-impl Submesh {
+    pub const OFFSET_INDICES: u64 = 13;
     /// The index run holds 3t indices, a triangle list.
     ///
     /// Proven (all 698 SubMeshes, copies counted).
-    pub const REL_WHOLE_TRIANGLES: &'static str = "whole_triangles";
+    pub const REL_WHOLE_TRIANGLES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "whole_triangles",
+        owner: "submesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every index of the index run is below the vertex count n.
     ///
     /// Proven (the SubMesh's triangles are those of its compiled range, on all 349 SubMeshes).
-    pub const REL_INDICES_NAME_VERTICES: &'static str = "indices_name_vertices";
+    pub const REL_INDICES_NAME_VERTICES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "indices_name_vertices",
+        owner: "submesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every per-vertex run holds n values, or none where the table allows none: normals and
     /// the last run of vertex words always n; source vertices, tangents, binormals, colours
     /// and the first two runs of vertex words n or none; in each UV channel, the UVs n and
@@ -2872,23 +4882,43 @@ impl Submesh {
     ///
     ///
     /// Observed (the sizes of the SubMesh, UVChannel and MorphChannel tables (4 + 12n, 4 + 4n or 4, 4 + 8n)).
-    pub const REL_RUNS_MATCH_VERTEX_COUNT: &'static str = "runs_match_vertex_count";
+    pub const REL_RUNS_MATCH_VERTEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "runs_match_vertex_count",
+        owner: "submesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// The face words and the face bytes hold t values each, one per triangle.
     ///
     /// Observed (the sizes of the SubMesh table (4 + 4t, 4 + t)).
-    pub const REL_RUNS_MATCH_TRIANGLE_COUNT: &'static str = "runs_match_triangle_count";
+    pub const REL_RUNS_MATCH_TRIANGLE_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "runs_match_triangle_count",
+        owner: "submesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// The has-morphs byte is 1 when the SubMesh holds morph channels and 0 when it holds none.
     ///
     /// Proven (every SubMesh (698, copies counted)).
-    pub const REL_HAS_MORPHS_FLAG: &'static str = "has_morphs_flag";
+    pub const REL_HAS_MORPHS_FLAG: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "has_morphs_flag",
+        owner: "submesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// A SubMesh of the mesh's list points at an inline copy (tag 0), and the copy points at
     /// nothing (tag 3).
     ///
     ///
     /// Observed (every original and every copy of the 221 meshes).
-    pub const REL_ONE_COPY_EACH: &'static str = "one_copy_each";
+    pub const REL_ONE_COPY_EACH: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "one_copy_each",
+        owner: "submesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static str] = &[
+    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
         Self::REL_WHOLE_TRIANGLES,
         Self::REL_INDICES_NAME_VERTICES,
         Self::REL_RUNS_MATCH_VERTEX_COUNT,
@@ -2897,306 +4927,579 @@ impl Submesh {
         Self::REL_ONE_COPY_EACH,
     ];
 }
-
 impl crate::rt::Codec for Submesh {
     type Args = ();
-    const MIN_SIZE: u64 = 101;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = SubmeshRef<'a>;
+    type Pos = SubmeshPos;
+    const MIN_SIZE: u64 = 101u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let managed: u8 = crate::rt::field("managed", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                if !(crate::rt::Int::int(&_v) == 1i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "1",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let id: u32 = crate::rt::field("id", || {
-            crate::rt::read::offset(_io, _start, 1i128, "1")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let class: u32 = crate::rt::field("class", || {
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 1465245311i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0x5755DE7F",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let unknown_0x9: u32 = crate::rt::field("unknown_0x9", || {
-            crate::rt::read::offset(_io, _start, 9i128, "9")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let indices: U16Run = crate::rt::field("indices", || {
-            crate::rt::read::offset(_io, _start, 13i128, "13")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <U16Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let source_vertices: U32Run = crate::rt::field("source_vertices", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (17i128).wrapping_add((2i128).wrapping_mul((indices.items.len() as i128))),
-                "17 + 2 * indices.items.size",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <U32Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let unknown_after_source: u32 = crate::rt::field("unknown_after_source", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let face_words: U32Run = crate::rt::field("face_words", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <U32Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let face_bytes: U8Run = crate::rt::field("face_bytes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <U8Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let positions: Float3Run = crate::rt::field("positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Float3Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let normals: Float3Run = crate::rt::field("normals", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Float3Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let tangents: Float3Run = crate::rt::field("tangents", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Float3Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let binormals: Float3Run = crate::rt::field("binormals", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Float3Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let colours: U32Run = crate::rt::field("colours", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <U32Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let vertex_words_a: U32Run = crate::rt::field("vertex_words_a", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <U32Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let vertex_words_b: U32Run = crate::rt::field("vertex_words_b", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <U32Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let empty_run_a: u32 = crate::rt::field("empty_run_a", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 0i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let vertex_words_c: U32Run = crate::rt::field("vertex_words_c", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <U32Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let empty_run_b: u32 = crate::rt::field("empty_run_b", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 0i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let empty_run_c: u32 = crate::rt::field("empty_run_c", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 0i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let uv_channels: UvChannelRun = crate::rt::field("uv_channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <UvChannelRun as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let unknown_after_uv_channels: u32 = crate::rt::field("unknown_after_uv_channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let morph_channels: MorphChannelRun = crate::rt::field("morph_channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <MorphChannelRun as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let has_morphs: u8 = crate::rt::field("has_morphs", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let material_id: u32 = crate::rt::field("material_id", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let unknown_ones: ::std::vec::Vec<u8> = crate::rt::field("unknown_ones", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(_io, crate::rt::read::count(_at, 2i128, "size")?)?;
-                _v
-            })
-        })?;
-        let copy: ::std::boxed::Box<SubmeshPointer> = crate::rt::field("copy", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = ::std::boxed::Box::new(crate::rt::read::nested(_at, || {
-                    Ok(<SubmeshPointer as crate::rt::Codec>::read_from(_io, ())?)
-                })?);
-                _v
-            })
-        })?;
-        let unknown_last: u32 = crate::rt::field("unknown_last", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            managed,
-            id,
-            class,
-            unknown_0x9,
-            indices,
-            source_vertices,
-            unknown_after_source,
-            face_words,
-            face_bytes,
-            positions,
-            normals,
-            tangents,
-            binormals,
-            colours,
-            vertex_words_a,
-            vertex_words_b,
-            empty_run_a,
-            vertex_words_c,
-            empty_run_b,
-            empty_run_c,
-            uv_channels,
-            unknown_after_uv_channels,
-            morph_channels,
-            has_morphs,
-            material_id,
-            unknown_ones,
-            copy,
-            unknown_last,
-        })
+        let _start = _in.pos();
+        let (managed, _p_managed) = crate::rt::field(
+            "managed",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (1i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "1",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (id, _p_id) = crate::rt::field(
+            "id",
+            || {
+                _in.offset(_start, (1i128), "1")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (class, _p_class) = crate::rt::field(
+            "class",
+            || {
+                _in.offset(_start, (5i128), "5")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (1465245311i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0x5755DE7F",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x9, _p_unknown_0x9) = crate::rt::field(
+            "unknown_0x9",
+            || {
+                _in.offset(_start, (9i128), "9")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (indices, _p_indices) = crate::rt::field(
+            "indices",
+            || {
+                _in.offset(_start, (13i128), "13")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <U16Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (source_vertices, _p_source_vertices) = crate::rt::field(
+            "source_vertices",
+            || {
+                _in.offset(
+                    _start,
+                    ((17i128))
+                        .wrapping_add(
+                            ((2i128)).wrapping_mul((indices.items.len() as i128)),
+                        ),
+                    "17 + 2 * indices.items.size",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_after_source, _p_unknown_after_source) = crate::rt::field(
+            "unknown_after_source",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (face_words, _p_face_words) = crate::rt::field(
+            "face_words",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (face_bytes, _p_face_bytes) = crate::rt::field(
+            "face_bytes",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <U8Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (positions, _p_positions) = crate::rt::field(
+            "positions",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (normals, _p_normals) = crate::rt::field(
+            "normals",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (tangents, _p_tangents) = crate::rt::field(
+            "tangents",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (binormals, _p_binormals) = crate::rt::field(
+            "binormals",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (colours, _p_colours) = crate::rt::field(
+            "colours",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_words_a, _p_vertex_words_a) = crate::rt::field(
+            "vertex_words_a",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_words_b, _p_vertex_words_b) = crate::rt::field(
+            "vertex_words_b",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (empty_run_a, _p_empty_run_a) = crate::rt::field(
+            "empty_run_a",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (0i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_words_c, _p_vertex_words_c) = crate::rt::field(
+            "vertex_words_c",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (empty_run_b, _p_empty_run_b) = crate::rt::field(
+            "empty_run_b",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (0i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (empty_run_c, _p_empty_run_c) = crate::rt::field(
+            "empty_run_c",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (0i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (uv_channels, _p_uv_channels) = crate::rt::field(
+            "uv_channels",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <UvChannelRun as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_after_uv_channels, _p_unknown_after_uv_channels) = crate::rt::field(
+            "unknown_after_uv_channels",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (morph_channels, _p_morph_channels) = crate::rt::field(
+            "morph_channels",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <MorphChannelRun as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (has_morphs, _p_has_morphs) = crate::rt::field(
+            "has_morphs",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (material_id, _p_material_id) = crate::rt::field(
+            "material_id",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_ones, _p_unknown_ones) = crate::rt::field(
+            "unknown_ones",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (2i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (copy, _p_copy) = crate::rt::field(
+            "copy",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = _in
+                            .nested(
+                                _at,
+                                |_in| <SubmeshPointer as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args),
+                            )?;
+                        (
+                            ::std::boxed::Box::new(_v),
+                            ::std::boxed::Box::new(_p.unwrap_or_default()),
+                        )
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_last, _p_unknown_last) = crate::rt::field(
+            "unknown_last",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            SubmeshRef {
+                managed,
+                id,
+                class,
+                unknown_0x9,
+                indices,
+                source_vertices,
+                unknown_after_source,
+                face_words,
+                face_bytes,
+                positions,
+                normals,
+                tangents,
+                binormals,
+                colours,
+                vertex_words_a,
+                vertex_words_b,
+                empty_run_a,
+                vertex_words_c,
+                empty_run_b,
+                empty_run_c,
+                uv_channels,
+                unknown_after_uv_channels,
+                morph_channels,
+                has_morphs,
+                material_id,
+                unknown_ones,
+                copy,
+                unknown_last,
+            },
+            if L {
+                Some(SubmeshPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    managed: _p_managed,
+                    id: _p_id,
+                    class: _p_class,
+                    unknown_0x9: _p_unknown_0x9,
+                    indices: _p_indices,
+                    source_vertices: _p_source_vertices,
+                    unknown_after_source: _p_unknown_after_source,
+                    face_words: _p_face_words,
+                    face_bytes: _p_face_bytes,
+                    positions: _p_positions,
+                    normals: _p_normals,
+                    tangents: _p_tangents,
+                    binormals: _p_binormals,
+                    colours: _p_colours,
+                    vertex_words_a: _p_vertex_words_a,
+                    vertex_words_b: _p_vertex_words_b,
+                    empty_run_a: _p_empty_run_a,
+                    vertex_words_c: _p_vertex_words_c,
+                    empty_run_b: _p_empty_run_b,
+                    empty_run_c: _p_empty_run_c,
+                    uv_channels: _p_uv_channels,
+                    unknown_after_uv_channels: _p_unknown_after_uv_channels,
+                    morph_channels: _p_morph_channels,
+                    has_morphs: _p_has_morphs,
+                    material_id: _p_material_id,
+                    unknown_ones: _p_unknown_ones,
+                    copy: _p_copy,
+                    unknown_last: _p_unknown_last,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let Submesh {
             managed,
             id,
             class,
@@ -3226,271 +5529,713 @@ impl crate::rt::Codec for Submesh {
             copy,
             unknown_last,
         } = self;
-        crate::rt::field("managed", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = managed;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 1i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
+        let _p_managed = crate::rt::field(
+            "managed",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = managed;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (1i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "1",
+                                    crate::rt::Int::int(&_v).to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_id = crate::rt::field(
+            "id",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (1i128), "1")?;
+                Ok({
+                    let _v = id;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_class = crate::rt::field(
+            "class",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (5i128), "5")?;
+                Ok({
+                    let _v = class;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (1465245311i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0x5755DE7F",
+                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x9 = crate::rt::field(
+            "unknown_0x9",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (9i128), "9")?;
+                Ok({
+                    let _v = unknown_0x9;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_indices = crate::rt::field(
+            "indices",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (13i128), "13")?;
+                Ok({
+                    let _v = indices;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_source_vertices = crate::rt::field(
+            "source_vertices",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((17i128))
+                        .wrapping_add(
+                            ((2i128)).wrapping_mul((indices.items.len() as i128)),
+                        ),
+                    "17 + 2 * indices.items.size",
+                )?;
+                Ok({
+                    let _v = source_vertices;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_after_source = crate::rt::field(
+            "unknown_after_source",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = unknown_after_source;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_face_words = crate::rt::field(
+            "face_words",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = face_words;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_face_bytes = crate::rt::field(
+            "face_bytes",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = face_bytes;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_positions = crate::rt::field(
+            "positions",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = positions;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_normals = crate::rt::field(
+            "normals",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = normals;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_tangents = crate::rt::field(
+            "tangents",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = tangents;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_binormals = crate::rt::field(
+            "binormals",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = binormals;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_colours = crate::rt::field(
+            "colours",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = colours;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_vertex_words_a = crate::rt::field(
+            "vertex_words_a",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = vertex_words_a;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_vertex_words_b = crate::rt::field(
+            "vertex_words_b",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = vertex_words_b;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_empty_run_a = crate::rt::field(
+            "empty_run_a",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = empty_run_a;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (0i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0",
+                                    crate::rt::Int::int(&_v).to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_vertex_words_c = crate::rt::field(
+            "vertex_words_c",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = vertex_words_c;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_empty_run_b = crate::rt::field(
+            "empty_run_b",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = empty_run_b;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (0i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0",
+                                    crate::rt::Int::int(&_v).to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_empty_run_c = crate::rt::field(
+            "empty_run_c",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = empty_run_c;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (0i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0",
+                                    crate::rt::Int::int(&_v).to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_uv_channels = crate::rt::field(
+            "uv_channels",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = uv_channels;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_after_uv_channels = crate::rt::field(
+            "unknown_after_uv_channels",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = unknown_after_uv_channels;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_morph_channels = crate::rt::field(
+            "morph_channels",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = morph_channels;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let (has_morphs, _p_has_morphs): (u8, crate::rt::Span) = crate::rt::field(
+            "has_morphs",
+            || {
+                let _at = _out.pos();
+                let _v: u8 = crate::rt::output::fit_i(
                     _at,
-                    "1",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("id", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 1i128, "1")?;
-            let _v = id;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("class", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 5i128, "5")?;
-            let _v = class;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 1465245311i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0x5755DE7F",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x9", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 9i128, "9")?;
-            let _v = unknown_0x9;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 13i128, "13")?;
-            let _v = indices;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("source_vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (17i128).wrapping_add((2i128).wrapping_mul((indices.items.len() as i128))),
-                "17 + 2 * indices.items.size",
-            )?;
-            let _v = source_vertices;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_after_source", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = unknown_after_source;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("face_words", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = face_words;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("face_bytes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = face_bytes;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = positions;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("normals", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = normals;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("tangents", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = tangents;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("binormals", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = binormals;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("colours", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = colours;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("vertex_words_a", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = vertex_words_a;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("vertex_words_b", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = vertex_words_b;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("empty_run_a", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = empty_run_a;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 0i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("vertex_words_c", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = vertex_words_c;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("empty_run_b", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = empty_run_b;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 0i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("empty_run_c", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = empty_run_c;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 0i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("uv_channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = uv_channels;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_after_uv_channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = unknown_after_uv_channels;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("morph_channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = morph_channels;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        let has_morphs: u8 = crate::rt::field("has_morphs", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u8 = crate::rt::write::fit_i(
-                _at,
-                (if ((morph_channels.items.len() as i128) > 0i128) {
-                    1i128
-                } else {
-                    0i128
-                }),
-                "u1",
-                255,
-            )?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("material_id", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = material_id;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_ones", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = unknown_ones;
-            crate::rt::write::agree(_at, _v.len() as u64, 2i128, "2", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("copy", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = copy;
-            crate::rt::Codec::write_to(&**_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_last", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = unknown_last;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+                    (if ((morph_channels.items.len() as i128) > (0i128)) {
+                        (1i128)
+                    } else {
+                        (0i128)
+                    }),
+                    "u1",
+                    255u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_material_id = crate::rt::field(
+            "material_id",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = material_id;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_ones = crate::rt::field(
+            "unknown_ones",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = unknown_ones;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (2i128),
+                                "2",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_copy = crate::rt::field(
+            "copy",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = copy;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<
+                                L,
+                            >(&**_v, _out, _args)?;
+                            ::std::boxed::Box::new(_p.unwrap_or_default())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_last = crate::rt::field(
+            "unknown_last",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = unknown_last;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(SubmeshPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    managed: _p_managed,
+                    id: _p_id,
+                    class: _p_class,
+                    unknown_0x9: _p_unknown_0x9,
+                    indices: _p_indices,
+                    source_vertices: _p_source_vertices,
+                    unknown_after_source: _p_unknown_after_source,
+                    face_words: _p_face_words,
+                    face_bytes: _p_face_bytes,
+                    positions: _p_positions,
+                    normals: _p_normals,
+                    tangents: _p_tangents,
+                    binormals: _p_binormals,
+                    colours: _p_colours,
+                    vertex_words_a: _p_vertex_words_a,
+                    vertex_words_b: _p_vertex_words_b,
+                    empty_run_a: _p_empty_run_a,
+                    vertex_words_c: _p_vertex_words_c,
+                    empty_run_b: _p_empty_run_b,
+                    empty_run_c: _p_empty_run_c,
+                    uv_channels: _p_uv_channels,
+                    unknown_after_uv_channels: _p_unknown_after_uv_channels,
+                    morph_channels: _p_morph_channels,
+                    has_morphs: _p_has_morphs,
+                    material_id: _p_material_id,
+                    unknown_ones: _p_unknown_ones,
+                    copy: _p_copy,
+                    unknown_last: _p_unknown_last,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for Submesh {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(Submesh, ENDIAN);
+impl SubmeshRef<'_> {
+    /// The owned [`Submesh`] (copies every view).
+    pub fn own(&self) -> Submesh {
+        Submesh {
+            managed: ::std::clone::Clone::clone(&self.managed),
+            id: ::std::clone::Clone::clone(&self.id),
+            class: ::std::clone::Clone::clone(&self.class),
+            unknown_0x9: ::std::clone::Clone::clone(&self.unknown_0x9),
+            indices: (&self.indices).own(),
+            source_vertices: (&self.source_vertices).own(),
+            unknown_after_source: ::std::clone::Clone::clone(&self.unknown_after_source),
+            face_words: (&self.face_words).own(),
+            face_bytes: (&self.face_bytes).own(),
+            positions: (&self.positions).own(),
+            normals: (&self.normals).own(),
+            tangents: (&self.tangents).own(),
+            binormals: (&self.binormals).own(),
+            colours: (&self.colours).own(),
+            vertex_words_a: (&self.vertex_words_a).own(),
+            vertex_words_b: (&self.vertex_words_b).own(),
+            empty_run_a: ::std::clone::Clone::clone(&self.empty_run_a),
+            vertex_words_c: (&self.vertex_words_c).own(),
+            empty_run_b: ::std::clone::Clone::clone(&self.empty_run_b),
+            empty_run_c: ::std::clone::Clone::clone(&self.empty_run_c),
+            uv_channels: (&self.uv_channels).own(),
+            unknown_after_uv_channels: ::std::clone::Clone::clone(
+                &self.unknown_after_uv_channels,
+            ),
+            morph_channels: (&self.morph_channels).own(),
+            has_morphs: ::std::clone::Clone::clone(&self.has_morphs),
+            material_id: ::std::clone::Clone::clone(&self.material_id),
+            unknown_ones: (&self.unknown_ones).to_vec(),
+            copy: ::std::boxed::Box::new((&self.copy).own()),
+            unknown_last: ::std::clone::Clone::clone(&self.unknown_last),
+        }
     }
 }
-
-impl ::binrw::BinWrite for Submesh {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for SubmeshPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for Submesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, SubmeshPos> {
+    /// The place of `managed`.
+    pub fn managed(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("managed", &self.get().managed)
+    }
+    /// The place of `id`.
+    pub fn id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("id", &self.get().id)
+    }
+    /// The place of `class`.
+    pub fn class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("class", &self.get().class)
+    }
+    /// The place of `unknown_0x9`.
+    pub fn unknown_0x9(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x9", &self.get().unknown_0x9)
+    }
+    /// The place of `indices`.
+    pub fn indices(&self) -> crate::rt::Place<'_, U16RunPos> {
+        self.field("indices", &self.get().indices)
+    }
+    /// The place of `source_vertices`.
+    pub fn source_vertices(&self) -> crate::rt::Place<'_, U32RunPos> {
+        self.field("source_vertices", &self.get().source_vertices)
+    }
+    /// The place of `unknown_after_source`.
+    pub fn unknown_after_source(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_after_source", &self.get().unknown_after_source)
+    }
+    /// The place of `face_words`.
+    pub fn face_words(&self) -> crate::rt::Place<'_, U32RunPos> {
+        self.field("face_words", &self.get().face_words)
+    }
+    /// The place of `face_bytes`.
+    pub fn face_bytes(&self) -> crate::rt::Place<'_, U8RunPos> {
+        self.field("face_bytes", &self.get().face_bytes)
+    }
+    /// The place of `positions`.
+    pub fn positions(&self) -> crate::rt::Place<'_, Float3RunPos> {
+        self.field("positions", &self.get().positions)
+    }
+    /// The place of `normals`.
+    pub fn normals(&self) -> crate::rt::Place<'_, Float3RunPos> {
+        self.field("normals", &self.get().normals)
+    }
+    /// The place of `tangents`.
+    pub fn tangents(&self) -> crate::rt::Place<'_, Float3RunPos> {
+        self.field("tangents", &self.get().tangents)
+    }
+    /// The place of `binormals`.
+    pub fn binormals(&self) -> crate::rt::Place<'_, Float3RunPos> {
+        self.field("binormals", &self.get().binormals)
+    }
+    /// The place of `colours`.
+    pub fn colours(&self) -> crate::rt::Place<'_, U32RunPos> {
+        self.field("colours", &self.get().colours)
+    }
+    /// The place of `vertex_words_a`.
+    pub fn vertex_words_a(&self) -> crate::rt::Place<'_, U32RunPos> {
+        self.field("vertex_words_a", &self.get().vertex_words_a)
+    }
+    /// The place of `vertex_words_b`.
+    pub fn vertex_words_b(&self) -> crate::rt::Place<'_, U32RunPos> {
+        self.field("vertex_words_b", &self.get().vertex_words_b)
+    }
+    /// The place of `empty_run_a`.
+    pub fn empty_run_a(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("empty_run_a", &self.get().empty_run_a)
+    }
+    /// The place of `vertex_words_c`.
+    pub fn vertex_words_c(&self) -> crate::rt::Place<'_, U32RunPos> {
+        self.field("vertex_words_c", &self.get().vertex_words_c)
+    }
+    /// The place of `empty_run_b`.
+    pub fn empty_run_b(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("empty_run_b", &self.get().empty_run_b)
+    }
+    /// The place of `empty_run_c`.
+    pub fn empty_run_c(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("empty_run_c", &self.get().empty_run_c)
+    }
+    /// The place of `uv_channels`.
+    pub fn uv_channels(&self) -> crate::rt::Place<'_, UvChannelRunPos> {
+        self.field("uv_channels", &self.get().uv_channels)
+    }
+    /// The place of `unknown_after_uv_channels`.
+    pub fn unknown_after_uv_channels(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_after_uv_channels", &self.get().unknown_after_uv_channels)
+    }
+    /// The place of `morph_channels`.
+    pub fn morph_channels(&self) -> crate::rt::Place<'_, MorphChannelRunPos> {
+        self.field("morph_channels", &self.get().morph_channels)
+    }
+    /// The place of `has_morphs`.
+    pub fn has_morphs(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("has_morphs", &self.get().has_morphs)
+    }
+    /// The place of `material_id`.
+    pub fn material_id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("material_id", &self.get().material_id)
+    }
+    /// The place of `unknown_ones`.
+    pub fn unknown_ones(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_ones", &self.get().unknown_ones)
+    }
+    /// The place of `copy`.
+    pub fn copy(&self) -> crate::rt::Place<'_, ::std::boxed::Box<SubmeshPointerPos>> {
+        self.field("copy", &self.get().copy)
+    }
+    /// The place of `unknown_last`.
+    pub fn unknown_last(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_last", &self.get().unknown_last)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for Submesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl crate::rt::Layout for Submesh {
+impl crate::rt::Root for Submesh {
     const ID: &'static str = "sws-submesh";
     const ROOT: &'static str = "submesh";
     const DESCRIPTION: &'static str = "One SubMesh, the mesh as authored before compiling - one material's triangles with full-precision normals, every UV channel and the morph targets of that part, followed by an inline copy of itself that adds tangents and binormals and drops the morph targets.";
@@ -3515,16 +6260,25 @@ impl crate::rt::Layout for Submesh {
         "unknown_ones",
         "unknown_last",
     ];
-    fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
-        let _ = ctx;
+    const PARAMS: &'static [&'static str] = &[];
+    const RULES: &'static [&'static crate::rt::Rule] = &[
+        Submesh::REL_WHOLE_TRIANGLES,
+        Submesh::REL_INDICES_NAME_VERTICES,
+        Submesh::REL_RUNS_MATCH_VERTEX_COUNT,
+        Submesh::REL_RUNS_MATCH_TRIANGLE_COUNT,
+        Submesh::REL_HAS_MORPHS_FLAG,
+        Submesh::REL_ONE_COPY_EACH,
+    ];
+    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+        let _ = params;
         Ok(())
     }
 }
-
 /// An inline object pointer - a tag, and the SubMesh itself when the tag is 0.
 ///
 /// Type `submesh_pointer` of `spec/sws_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct SubmeshPointer {
     /// 0 when a SubMesh follows inline, 3 when the pointer is empty.
@@ -3536,143 +6290,224 @@ pub struct SubmeshPointer {
     /// Observed.
     pub submesh: ::std::option::Option<::std::boxed::Box<Submesh>>,
 }
-
+/// [`SubmeshPointer`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct SubmeshPointerRef<'a> {
+    /// See [`SubmeshPointer::tag`].
+    pub tag: u8,
+    /// See [`SubmeshPointer::submesh`].
+    pub submesh: ::std::option::Option<::std::boxed::Box<SubmeshRef<'a>>>,
+}
+/// Where each field of a [`SubmeshPointer`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SubmeshPointerPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `tag` lies.
+    pub tag: crate::rt::Span,
+    /// Where `submesh` lies.
+    pub submesh: ::std::option::Option<::std::boxed::Box<SubmeshPos>>,
+}
 impl SubmeshPointer {
     /// Where `tag` starts, from the start of the type.
-    pub const OFFSET_TAG: u64 = 0x0;
+    pub const OFFSET_TAG: u64 = 0;
     /// Where `submesh` starts, from the start of the type.
-    pub const OFFSET_SUBMESH: u64 = 0x1;
+    pub const OFFSET_SUBMESH: u64 = 1;
 }
-
 impl crate::rt::Codec for SubmeshPointer {
     type Args = ();
-    const MIN_SIZE: u64 = 1;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = SubmeshPointerRef<'a>;
+    type Pos = SubmeshPointerPos;
+    const MIN_SIZE: u64 = 1u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let tag: u8 = crate::rt::field("tag", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                if !(crate::rt::Int::int(&_v) == 0i128 || crate::rt::Int::int(&_v) == 3i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "one of 0, 3",
-                        crate::rt::Int::int(&_v).to_string(),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let submesh: ::std::option::Option<::std::boxed::Box<Submesh>> =
-            crate::rt::field("submesh", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&tag) == 0i128) {
-                    Some({
-                        let _v = ::std::boxed::Box::new(crate::rt::read::nested(_at, || {
-                            Ok(<Submesh as crate::rt::Codec>::read_from(_io, ())?)
-                        })?);
-                        _v
-                    })
-                } else {
-                    None
+        let _start = _in.pos();
+        let (tag, _p_tag) = crate::rt::field(
+            "tag",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (0i128)
+                        || crate::rt::Int::int(&_v) == (3i128))
+                    {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "one of 0, 3",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
                 })
-            })?;
-        Ok(Self { tag, submesh })
+            },
+        )?;
+        let (submesh, _p_submesh) = crate::rt::field(
+            "submesh",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&tag) == (0i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = _in
+                                    .nested(
+                                        _at,
+                                        |_in| <Submesh as crate::rt::Codec>::read_in::<
+                                            L,
+                                        >(_in, _args),
+                                    )?;
+                                (
+                                    ::std::boxed::Box::new(_v),
+                                    ::std::boxed::Box::new(_p.unwrap_or_default()),
+                                )
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        Ok((
+            SubmeshPointerRef { tag, submesh },
+            if L {
+                Some(SubmeshPointerPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    tag: _p_tag,
+                    submesh: _p_submesh,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { tag, submesh } = self;
-        crate::rt::field("tag", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = tag;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 0i128 || crate::rt::Int::int(&_v) == 3i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "one of 0, 3",
-                    crate::rt::Int::int(&_v).to_string(),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("submesh", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match ((crate::rt::Int::int(&tag) == 0i128), submesh.as_ref()) {
-                (true, Some(_v)) => {
-                    crate::rt::Codec::write_to(&**_v, _io, ())?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `tag == 0`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `tag == 0`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let SubmeshPointer { tag, submesh } = self;
+        let _p_tag = crate::rt::field(
+            "tag",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = tag;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (0i128)
+                            || crate::rt::Int::int(&_v) == (3i128))
+                        {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "one of 0, 3",
+                                    crate::rt::Int::int(&_v).to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_submesh = crate::rt::field(
+            "submesh",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match ((crate::rt::Int::int(&tag) == (0i128)), submesh.as_ref()) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = ();
+                                    let _p = crate::rt::Codec::write_out::<
+                                        L,
+                                    >(&**_v, _out, _args)?;
+                                    ::std::boxed::Box::new(_p.unwrap_or_default())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "tag == 0", true),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "tag == 0", false),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        Ok(
+            if L {
+                Some(SubmeshPointerPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    tag: _p_tag,
+                    submesh: _p_submesh,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for SubmeshPointer {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(SubmeshPointer, ENDIAN);
+impl SubmeshPointerRef<'_> {
+    /// The owned [`SubmeshPointer`] (copies every view).
+    pub fn own(&self) -> SubmeshPointer {
+        SubmeshPointer {
+            tag: ::std::clone::Clone::clone(&self.tag),
+            submesh: self.submesh.as_ref().map(|_x| ::std::boxed::Box::new(_x.own())),
+        }
     }
 }
-
-impl ::binrw::BinWrite for SubmeshPointer {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for SubmeshPointerPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, SubmeshPointerPos> {
+    /// The place of `tag`.
+    pub fn tag(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("tag", &self.get().tag)
+    }
+    /// The place of `submesh`.
+    pub fn submesh(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, ::std::option::Option<::std::boxed::Box<SubmeshPos>>> {
+        self.field("submesh", &self.get().submesh)
     }
 }
-
-impl ::binrw::meta::ReadEndian for SubmeshPointer {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for SubmeshPointer {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One UVChannel, inline in a SubMesh's run of UV channels - its UVs and a source run.
 ///
 /// Type `uv_channel` of `spec/sws_mesh.ksy`. Proven
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct UvChannel {
     /// The object's id slot, kept as stored.
@@ -3702,225 +6537,403 @@ pub struct UvChannel {
     /// Documented as “source”, at offset `17 + 8 * uvs.items.size`, Unknown.
     pub source: U32Run,
 }
-
+/// [`UvChannel`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct UvChannelRef<'a> {
+    /// See [`UvChannel::id`].
+    pub id: u32,
+    /// See [`UvChannel::class`].
+    pub class: u32,
+    /// See [`UvChannel::unknown_0x8`].
+    pub unknown_0x8: u32,
+    /// See [`UvChannel::unknown_0xc`].
+    pub unknown_0xc: u8,
+    /// See [`UvChannel::uvs`].
+    pub uvs: Float2RunRef<'a>,
+    /// See [`UvChannel::source`].
+    pub source: U32RunRef<'a>,
+}
+/// Where each field of a [`UvChannel`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UvChannelPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `id` lies.
+    pub id: crate::rt::Span,
+    /// Where `class` lies.
+    pub class: crate::rt::Span,
+    /// Where `unknown_0x8` lies.
+    pub unknown_0x8: crate::rt::Span,
+    /// Where `unknown_0xc` lies.
+    pub unknown_0xc: crate::rt::Span,
+    /// Where `uvs` lies.
+    pub uvs: Float2RunPos,
+    /// Where `source` lies.
+    pub source: U32RunPos,
+}
 impl UvChannel {
     /// Where `id` starts, from the start of the type.
-    pub const OFFSET_ID: u64 = 0x0;
+    pub const OFFSET_ID: u64 = 0;
     /// Where `class` starts, from the start of the type.
-    pub const OFFSET_CLASS: u64 = 0x4;
+    pub const OFFSET_CLASS: u64 = 4;
     /// Where `unknown_0x8` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X8: u64 = 0x8;
+    pub const OFFSET_UNKNOWN_0X8: u64 = 8;
     /// Where `unknown_0xc` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0XC: u64 = 0xC;
+    pub const OFFSET_UNKNOWN_0XC: u64 = 12;
     /// Where `uvs` starts, from the start of the type.
-    pub const OFFSET_UVS: u64 = 0xD;
+    pub const OFFSET_UVS: u64 = 13;
 }
-
 impl crate::rt::Codec for UvChannel {
     type Args = ();
-    const MIN_SIZE: u64 = 21;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = UvChannelRef<'a>;
+    type Pos = UvChannelPos;
+    const MIN_SIZE: u64 = 21u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let id: u32 = crate::rt::field("id", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let class: u32 = crate::rt::field("class", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 3182264947i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0xBDAD8273",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let unknown_0x8: u32 = crate::rt::field("unknown_0x8", || {
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let unknown_0xc: u8 = crate::rt::field("unknown_0xc", || {
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let uvs: Float2Run = crate::rt::field("uvs", || {
-            crate::rt::read::offset(_io, _start, 13i128, "13")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Float2Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let source: U32Run = crate::rt::field("source", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (17i128).wrapping_add((8i128).wrapping_mul((uvs.items.len() as i128))),
-                "17 + 8 * uvs.items.size",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <U32Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            id,
-            class,
-            unknown_0x8,
-            unknown_0xc,
-            uvs,
-            source,
-        })
+        let _start = _in.pos();
+        let (id, _p_id) = crate::rt::field(
+            "id",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (class, _p_class) = crate::rt::field(
+            "class",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (3182264947i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0xBDAD8273",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x8, _p_unknown_0x8) = crate::rt::field(
+            "unknown_0x8",
+            || {
+                _in.offset(_start, (8i128), "8")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0xc, _p_unknown_0xc) = crate::rt::field(
+            "unknown_0xc",
+            || {
+                _in.offset(_start, (12i128), "12")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (uvs, _p_uvs) = crate::rt::field(
+            "uvs",
+            || {
+                _in.offset(_start, (13i128), "13")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Float2Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (source, _p_source) = crate::rt::field(
+            "source",
+            || {
+                _in.offset(
+                    _start,
+                    ((17i128))
+                        .wrapping_add(((8i128)).wrapping_mul((uvs.items.len() as i128))),
+                    "17 + 8 * uvs.items.size",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            UvChannelRef {
+                id,
+                class,
+                unknown_0x8,
+                unknown_0xc,
+                uvs,
+                source,
+            },
+            if L {
+                Some(UvChannelPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    id: _p_id,
+                    class: _p_class,
+                    unknown_0x8: _p_unknown_0x8,
+                    unknown_0xc: _p_unknown_0xc,
+                    uvs: _p_uvs,
+                    source: _p_source,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            id,
-            class,
-            unknown_0x8,
-            unknown_0xc,
-            uvs,
-            source,
-        } = self;
-        crate::rt::field("id", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = id;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("class", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _v = class;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 3182264947i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0xBDAD8273",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x8", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _v = unknown_0x8;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0xc", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _v = unknown_0xc;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("uvs", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 13i128, "13")?;
-            let _v = uvs;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("source", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (17i128).wrapping_add((8i128).wrapping_mul((uvs.items.len() as i128))),
-                "17 + 8 * uvs.items.size",
-            )?;
-            let _v = source;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let UvChannel { id, class, unknown_0x8, unknown_0xc, uvs, source } = self;
+        let _p_id = crate::rt::field(
+            "id",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = id;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_class = crate::rt::field(
+            "class",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (4i128), "4")?;
+                Ok({
+                    let _v = class;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (3182264947i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0xBDAD8273",
+                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x8 = crate::rt::field(
+            "unknown_0x8",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (8i128), "8")?;
+                Ok({
+                    let _v = unknown_0x8;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0xc = crate::rt::field(
+            "unknown_0xc",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (12i128), "12")?;
+                Ok({
+                    let _v = unknown_0xc;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_uvs = crate::rt::field(
+            "uvs",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (13i128), "13")?;
+                Ok({
+                    let _v = uvs;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_source = crate::rt::field(
+            "source",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((17i128))
+                        .wrapping_add(((8i128)).wrapping_mul((uvs.items.len() as i128))),
+                    "17 + 8 * uvs.items.size",
+                )?;
+                Ok({
+                    let _v = source;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(UvChannelPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    id: _p_id,
+                    class: _p_class,
+                    unknown_0x8: _p_unknown_0x8,
+                    unknown_0xc: _p_unknown_0xc,
+                    uvs: _p_uvs,
+                    source: _p_source,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for UvChannel {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(UvChannel, ENDIAN);
+impl UvChannelRef<'_> {
+    /// The owned [`UvChannel`] (copies every view).
+    pub fn own(&self) -> UvChannel {
+        UvChannel {
+            id: ::std::clone::Clone::clone(&self.id),
+            class: ::std::clone::Clone::clone(&self.class),
+            unknown_0x8: ::std::clone::Clone::clone(&self.unknown_0x8),
+            unknown_0xc: ::std::clone::Clone::clone(&self.unknown_0xc),
+            uvs: (&self.uvs).own(),
+            source: (&self.source).own(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for UvChannel {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for UvChannelPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for UvChannel {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, UvChannelPos> {
+    /// The place of `id`.
+    pub fn id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("id", &self.get().id)
+    }
+    /// The place of `class`.
+    pub fn class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("class", &self.get().class)
+    }
+    /// The place of `unknown_0x8`.
+    pub fn unknown_0x8(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x8", &self.get().unknown_0x8)
+    }
+    /// The place of `unknown_0xc`.
+    pub fn unknown_0xc(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0xc", &self.get().unknown_0xc)
+    }
+    /// The place of `uvs`.
+    pub fn uvs(&self) -> crate::rt::Place<'_, Float2RunPos> {
+        self.field("uvs", &self.get().uvs)
+    }
+    /// The place of `source`.
+    pub fn source(&self) -> crate::rt::Place<'_, U32RunPos> {
+        self.field("source", &self.get().source)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for UvChannel {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl crate::rt::Layout for UvChannel {
+impl crate::rt::Root for UvChannel {
     const ID: &'static str = "sws-uv-channel";
     const ROOT: &'static str = "uv_channel";
-    const DESCRIPTION: &'static str =
-        "One UVChannel, inline in a SubMesh's run of UV channels - its UVs and a source run.";
+    const DESCRIPTION: &'static str = "One UVChannel, inline in a SubMesh's run of UV channels - its UVs and a source run.";
     const SPEC: &'static str = "spec/sws_mesh.ksy";
-    const UNKNOWN: &'static [&'static str] = &["id", "unknown_0x8", "unknown_0xc", "source"];
-    fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
-        let _ = ctx;
+    const UNKNOWN: &'static [&'static str] = &[
+        "id",
+        "unknown_0x8",
+        "unknown_0xc",
+        "source",
+    ];
+    const PARAMS: &'static [&'static str] = &[];
+    const RULES: &'static [&'static crate::rt::Rule] = &[];
+    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+        let _ = params;
         Ok(())
     }
 }
-
 /// One MorphChannel, inline in a SubMesh's run of morph channels - a morph target's absolute
 /// positions, its normals and its UVs.
 ///
 ///
 /// Type `morph_channel` of `spec/sws_mesh.ksy`. Proven
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MorphChannel {
     /// The object's id.
@@ -3950,232 +6963,422 @@ pub struct MorphChannel {
     /// Documented as “UVs”, at offset `20 + 12 * positions.items.size + 12 * normals.items.size`, Observed (equal to the SubMesh's first UV channel on 293 of 375 channels).
     pub uvs: Float2Run,
 }
-
+/// [`MorphChannel`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MorphChannelRef<'a> {
+    /// See [`MorphChannel::id`].
+    pub id: u32,
+    /// See [`MorphChannel::class`].
+    pub class: u32,
+    /// See [`MorphChannel::unknown_0x8`].
+    pub unknown_0x8: u32,
+    /// See [`MorphChannel::positions`].
+    pub positions: Float3RunRef<'a>,
+    /// See [`MorphChannel::normals`].
+    pub normals: Float3RunRef<'a>,
+    /// See [`MorphChannel::uvs`].
+    pub uvs: Float2RunRef<'a>,
+}
+/// Where each field of a [`MorphChannel`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MorphChannelPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `id` lies.
+    pub id: crate::rt::Span,
+    /// Where `class` lies.
+    pub class: crate::rt::Span,
+    /// Where `unknown_0x8` lies.
+    pub unknown_0x8: crate::rt::Span,
+    /// Where `positions` lies.
+    pub positions: Float3RunPos,
+    /// Where `normals` lies.
+    pub normals: Float3RunPos,
+    /// Where `uvs` lies.
+    pub uvs: Float2RunPos,
+}
 impl MorphChannel {
     /// Where `id` starts, from the start of the type.
-    pub const OFFSET_ID: u64 = 0x0;
+    pub const OFFSET_ID: u64 = 0;
     /// Where `class` starts, from the start of the type.
-    pub const OFFSET_CLASS: u64 = 0x4;
+    pub const OFFSET_CLASS: u64 = 4;
     /// Where `unknown_0x8` starts, from the start of the type.
-    pub const OFFSET_UNKNOWN_0X8: u64 = 0x8;
+    pub const OFFSET_UNKNOWN_0X8: u64 = 8;
     /// Where `positions` starts, from the start of the type.
-    pub const OFFSET_POSITIONS: u64 = 0xC;
+    pub const OFFSET_POSITIONS: u64 = 12;
 }
-
 impl crate::rt::Codec for MorphChannel {
     type Args = ();
-    const MIN_SIZE: u64 = 24;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MorphChannelRef<'a>;
+    type Pos = MorphChannelPos;
+    const MIN_SIZE: u64 = 24u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let id: u32 = crate::rt::field("id", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let class: u32 = crate::rt::field("class", || {
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                if !(crate::rt::Int::int(&_v) == 3876345684i128) {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Invalid,
-                        _at,
-                        "0xE70C5754",
-                        crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                    ));
-                }
-                _v
-            })
-        })?;
-        let unknown_0x8: u32 = crate::rt::field("unknown_0x8", || {
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let positions: Float3Run = crate::rt::field("positions", || {
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Float3Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let normals: Float3Run = crate::rt::field("normals", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (16i128).wrapping_add((12i128).wrapping_mul((positions.items.len() as i128))),
-                "16 + 12 * positions.items.size",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Float3Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let uvs: Float2Run = crate::rt::field("uvs", || {
-            crate::rt::read::offset(
-                _io,
-                _start,
-                ((20i128).wrapping_add((12i128).wrapping_mul((positions.items.len() as i128))))
-                    .wrapping_add((12i128).wrapping_mul((normals.items.len() as i128))),
-                "20 + 12 * positions.items.size + 12 * normals.items.size",
-            )?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Float2Run as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            id,
-            class,
-            unknown_0x8,
-            positions,
-            normals,
-            uvs,
-        })
+        let _start = _in.pos();
+        let (id, _p_id) = crate::rt::field(
+            "id",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (class, _p_class) = crate::rt::field(
+            "class",
+            || {
+                _in.offset(_start, (4i128), "4")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    if !(crate::rt::Int::int(&_v) == (3876345684i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0xE70C5754",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (unknown_0x8, _p_unknown_0x8) = crate::rt::field(
+            "unknown_0x8",
+            || {
+                _in.offset(_start, (8i128), "8")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (positions, _p_positions) = crate::rt::field(
+            "positions",
+            || {
+                _in.offset(_start, (12i128), "12")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (normals, _p_normals) = crate::rt::field(
+            "normals",
+            || {
+                _in.offset(
+                    _start,
+                    ((16i128))
+                        .wrapping_add(
+                            ((12i128)).wrapping_mul((positions.items.len() as i128)),
+                        ),
+                    "16 + 12 * positions.items.size",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (uvs, _p_uvs) = crate::rt::field(
+            "uvs",
+            || {
+                _in.offset(
+                    _start,
+                    (((20i128))
+                        .wrapping_add(
+                            ((12i128)).wrapping_mul((positions.items.len() as i128)),
+                        ))
+                        .wrapping_add(
+                            ((12i128)).wrapping_mul((normals.items.len() as i128)),
+                        ),
+                    "20 + 12 * positions.items.size + 12 * normals.items.size",
+                )?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Float2Run as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            MorphChannelRef {
+                id,
+                class,
+                unknown_0x8,
+                positions,
+                normals,
+                uvs,
+            },
+            if L {
+                Some(MorphChannelPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    id: _p_id,
+                    class: _p_class,
+                    unknown_0x8: _p_unknown_0x8,
+                    positions: _p_positions,
+                    normals: _p_normals,
+                    uvs: _p_uvs,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            id,
-            class,
-            unknown_0x8,
-            positions,
-            normals,
-            uvs,
-        } = self;
-        crate::rt::field("id", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = id;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("class", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 4i128, "4")?;
-            let _v = class;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            if !(crate::rt::Int::int(&_v) == 3876345684i128) {
-                return Err(crate::rt::Error::new(
-                    crate::rt::ErrorKind::Invalid,
-                    _at,
-                    "0xE70C5754",
-                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8),
-                ));
-            }
-            Ok(())
-        })?;
-        crate::rt::field("unknown_0x8", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 8i128, "8")?;
-            let _v = unknown_0x8;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("positions", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 12i128, "12")?;
-            let _v = positions;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("normals", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                (16i128).wrapping_add((12i128).wrapping_mul((positions.items.len() as i128))),
-                "16 + 12 * positions.items.size",
-            )?;
-            let _v = normals;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("uvs", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(
-                _io,
-                _start,
-                ((20i128).wrapping_add((12i128).wrapping_mul((positions.items.len() as i128))))
-                    .wrapping_add((12i128).wrapping_mul((normals.items.len() as i128))),
-                "20 + 12 * positions.items.size + 12 * normals.items.size",
-            )?;
-            let _v = uvs;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let MorphChannel { id, class, unknown_0x8, positions, normals, uvs } = self;
+        let _p_id = crate::rt::field(
+            "id",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = id;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_class = crate::rt::field(
+            "class",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (4i128), "4")?;
+                Ok({
+                    let _v = class;
+                    {
+                        if !(crate::rt::Int::int(&_v) == (3876345684i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0xE70C5754",
+                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ),
+                            );
+                        }
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_unknown_0x8 = crate::rt::field(
+            "unknown_0x8",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (8i128), "8")?;
+                Ok({
+                    let _v = unknown_0x8;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_positions = crate::rt::field(
+            "positions",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (12i128), "12")?;
+                Ok({
+                    let _v = positions;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_normals = crate::rt::field(
+            "normals",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    ((16i128))
+                        .wrapping_add(
+                            ((12i128)).wrapping_mul((positions.items.len() as i128)),
+                        ),
+                    "16 + 12 * positions.items.size",
+                )?;
+                Ok({
+                    let _v = normals;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_uvs = crate::rt::field(
+            "uvs",
+            || {
+                let _at = _out.pos();
+                _out.offset(
+                    _start,
+                    (((20i128))
+                        .wrapping_add(
+                            ((12i128)).wrapping_mul((positions.items.len() as i128)),
+                        ))
+                        .wrapping_add(
+                            ((12i128)).wrapping_mul((normals.items.len() as i128)),
+                        ),
+                    "20 + 12 * positions.items.size + 12 * normals.items.size",
+                )?;
+                Ok({
+                    let _v = uvs;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MorphChannelPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    id: _p_id,
+                    class: _p_class,
+                    unknown_0x8: _p_unknown_0x8,
+                    positions: _p_positions,
+                    normals: _p_normals,
+                    uvs: _p_uvs,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MorphChannel {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MorphChannel, ENDIAN);
+impl MorphChannelRef<'_> {
+    /// The owned [`MorphChannel`] (copies every view).
+    pub fn own(&self) -> MorphChannel {
+        MorphChannel {
+            id: ::std::clone::Clone::clone(&self.id),
+            class: ::std::clone::Clone::clone(&self.class),
+            unknown_0x8: ::std::clone::Clone::clone(&self.unknown_0x8),
+            positions: (&self.positions).own(),
+            normals: (&self.normals).own(),
+            uvs: (&self.uvs).own(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for MorphChannel {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for MorphChannelPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for MorphChannel {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, MorphChannelPos> {
+    /// The place of `id`.
+    pub fn id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("id", &self.get().id)
+    }
+    /// The place of `class`.
+    pub fn class(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("class", &self.get().class)
+    }
+    /// The place of `unknown_0x8`.
+    pub fn unknown_0x8(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("unknown_0x8", &self.get().unknown_0x8)
+    }
+    /// The place of `positions`.
+    pub fn positions(&self) -> crate::rt::Place<'_, Float3RunPos> {
+        self.field("positions", &self.get().positions)
+    }
+    /// The place of `normals`.
+    pub fn normals(&self) -> crate::rt::Place<'_, Float3RunPos> {
+        self.field("normals", &self.get().normals)
+    }
+    /// The place of `uvs`.
+    pub fn uvs(&self) -> crate::rt::Place<'_, Float2RunPos> {
+        self.field("uvs", &self.get().uvs)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for MorphChannel {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl crate::rt::Layout for MorphChannel {
+impl crate::rt::Root for MorphChannel {
     const ID: &'static str = "sws-morph-channel";
     const ROOT: &'static str = "morph_channel";
     const DESCRIPTION: &'static str = "One MorphChannel, inline in a SubMesh's run of morph channels - a morph target's absolute positions, its normals and its UVs.";
     const SPEC: &'static str = "spec/sws_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &["unknown_0x8"];
-    fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
-        let _ = ctx;
+    const PARAMS: &'static [&'static str] = &[];
+    const RULES: &'static [&'static crate::rt::Rule] = &[];
+    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+        let _ = params;
         Ok(())
     }
 }
-
 /// A run of u8 - a u32 count and that many bytes.
 ///
 /// Type `u8_run` of `spec/sws_mesh.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct U8Run {
     /// How many values follow.
@@ -4186,102 +7389,160 @@ pub struct U8Run {
     /// The values.
     pub items: ::std::vec::Vec<u8>,
 }
-
+/// [`U8Run`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct U8RunRef<'a> {
+    /// See [`U8Run::num_items`].
+    pub num_items: u32,
+    /// See [`U8Run::items`].
+    pub items: crate::rt::Nums<'a, u8>,
+}
+/// Where each field of a [`U8Run`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct U8RunPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_items` lies.
+    pub num_items: crate::rt::Span,
+    /// Where `items` lies.
+    pub items: crate::rt::Strided<crate::rt::Span>,
+}
 impl U8Run {
     /// Where `num_items` starts, from the start of the type.
-    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    pub const OFFSET_NUM_ITEMS: u64 = 0;
     /// Where `items` starts, from the start of the type.
-    pub const OFFSET_ITEMS: u64 = 0x4;
+    pub const OFFSET_ITEMS: u64 = 4;
 }
-
 impl crate::rt::Codec for U8Run {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = U8RunRef<'a>;
+    type Pos = U8RunPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let items: ::std::vec::Vec<u8> = crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_items), "count")?;
-                crate::rt::read::prims::<u8, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        Ok(Self { num_items, items })
+        let _start = _in.pos();
+        let (num_items, _p_num_items) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (items, _p_items) = crate::rt::field(
+            "items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_items),
+                        "count",
+                    )?;
+                    let _v = _in.nums::<u8>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 1u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            U8RunRef { num_items, items },
+            if L {
+                Some(U8RunPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_items: _,
-            items,
-        } = self;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, items.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, items)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let U8Run { num_items: _, items } = self;
+        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    items.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_items = crate::rt::field(
+            "items",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    _out.prims(::binrw::Endian::Little, items);
+                    crate::rt::Strided::new(_at, 1u64, items.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(U8RunPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for U8Run {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(U8Run, ENDIAN);
+impl U8RunRef<'_> {
+    /// The owned [`U8Run`] (copies every view).
+    pub fn own(&self) -> U8Run {
+        U8Run {
+            num_items: ::std::clone::Clone::clone(&self.num_items),
+            items: (&self.items).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for U8Run {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for U8RunPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for U8Run {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, U8RunPos> {
+    /// The place of `num_items`.
+    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_items", &self.get().num_items)
+    }
+    /// The place of `items`.
+    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("items", &self.get().items)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for U8Run {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A run of u16 - a u32 count and that many values.
 ///
 /// Type `u16_run` of `spec/sws_mesh.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct U16Run {
     /// How many values follow.
@@ -4292,102 +7553,160 @@ pub struct U16Run {
     /// The values.
     pub items: ::std::vec::Vec<u16>,
 }
-
+/// [`U16Run`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct U16RunRef<'a> {
+    /// See [`U16Run::num_items`].
+    pub num_items: u32,
+    /// See [`U16Run::items`].
+    pub items: crate::rt::Nums<'a, u16>,
+}
+/// Where each field of a [`U16Run`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct U16RunPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_items` lies.
+    pub num_items: crate::rt::Span,
+    /// Where `items` lies.
+    pub items: crate::rt::Strided<crate::rt::Span>,
+}
 impl U16Run {
     /// Where `num_items` starts, from the start of the type.
-    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    pub const OFFSET_NUM_ITEMS: u64 = 0;
     /// Where `items` starts, from the start of the type.
-    pub const OFFSET_ITEMS: u64 = 0x4;
+    pub const OFFSET_ITEMS: u64 = 4;
 }
-
 impl crate::rt::Codec for U16Run {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = U16RunRef<'a>;
+    type Pos = U16RunPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let items: ::std::vec::Vec<u16> = crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_items), "count")?;
-                crate::rt::read::prims::<u16, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        Ok(Self { num_items, items })
+        let _start = _in.pos();
+        let (num_items, _p_num_items) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (items, _p_items) = crate::rt::field(
+            "items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_items),
+                        "count",
+                    )?;
+                    let _v = _in.nums::<u16>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 2u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            U16RunRef { num_items, items },
+            if L {
+                Some(U16RunPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_items: _,
-            items,
-        } = self;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, items.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, items)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let U16Run { num_items: _, items } = self;
+        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    items.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_items = crate::rt::field(
+            "items",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    _out.prims(::binrw::Endian::Little, items);
+                    crate::rt::Strided::new(_at, 2u64, items.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(U16RunPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for U16Run {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(U16Run, ENDIAN);
+impl U16RunRef<'_> {
+    /// The owned [`U16Run`] (copies every view).
+    pub fn own(&self) -> U16Run {
+        U16Run {
+            num_items: ::std::clone::Clone::clone(&self.num_items),
+            items: (&self.items).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for U16Run {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for U16RunPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for U16Run {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, U16RunPos> {
+    /// The place of `num_items`.
+    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_items", &self.get().num_items)
+    }
+    /// The place of `items`.
+    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("items", &self.get().items)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for U16Run {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A run of u32 - a u32 count and that many values.
 ///
 /// Type `u32_run` of `spec/sws_mesh.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct U32Run {
     /// How many values follow.
@@ -4398,102 +7717,160 @@ pub struct U32Run {
     /// The values.
     pub items: ::std::vec::Vec<u32>,
 }
-
+/// [`U32Run`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct U32RunRef<'a> {
+    /// See [`U32Run::num_items`].
+    pub num_items: u32,
+    /// See [`U32Run::items`].
+    pub items: crate::rt::Nums<'a, u32>,
+}
+/// Where each field of a [`U32Run`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct U32RunPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_items` lies.
+    pub num_items: crate::rt::Span,
+    /// Where `items` lies.
+    pub items: crate::rt::Strided<crate::rt::Span>,
+}
 impl U32Run {
     /// Where `num_items` starts, from the start of the type.
-    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    pub const OFFSET_NUM_ITEMS: u64 = 0;
     /// Where `items` starts, from the start of the type.
-    pub const OFFSET_ITEMS: u64 = 0x4;
+    pub const OFFSET_ITEMS: u64 = 4;
 }
-
 impl crate::rt::Codec for U32Run {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = U32RunRef<'a>;
+    type Pos = U32RunPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let items: ::std::vec::Vec<u32> = crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_items), "count")?;
-                crate::rt::read::prims::<u32, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        Ok(Self { num_items, items })
+        let _start = _in.pos();
+        let (num_items, _p_num_items) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (items, _p_items) = crate::rt::field(
+            "items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_items),
+                        "count",
+                    )?;
+                    let _v = _in.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            U32RunRef { num_items, items },
+            if L {
+                Some(U32RunPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_items: _,
-            items,
-        } = self;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, items.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, items)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let U32Run { num_items: _, items } = self;
+        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    items.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_items = crate::rt::field(
+            "items",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    _out.prims(::binrw::Endian::Little, items);
+                    crate::rt::Strided::new(_at, 4u64, items.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(U32RunPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for U32Run {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(U32Run, ENDIAN);
+impl U32RunRef<'_> {
+    /// The owned [`U32Run`] (copies every view).
+    pub fn own(&self) -> U32Run {
+        U32Run {
+            num_items: ::std::clone::Clone::clone(&self.num_items),
+            items: (&self.items).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for U32Run {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for U32RunPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for U32Run {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, U32RunPos> {
+    /// The place of `num_items`.
+    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_items", &self.get().num_items)
+    }
+    /// The place of `items`.
+    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("items", &self.get().items)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for U32Run {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A run of float2 - a u32 count and that many pairs of f32.
 ///
 /// Type `float2_run` of `spec/sws_mesh.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Float2Run {
     /// How many values follow.
@@ -4504,102 +7881,160 @@ pub struct Float2Run {
     /// The values.
     pub items: ::std::vec::Vec<Float2>,
 }
-
+/// [`Float2Run`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct Float2RunRef<'a> {
+    /// See [`Float2Run::num_items`].
+    pub num_items: u32,
+    /// See [`Float2Run::items`].
+    pub items: crate::rt::Blocks<'a, Float2>,
+}
+/// Where each field of a [`Float2Run`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Float2RunPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_items` lies.
+    pub num_items: crate::rt::Span,
+    /// Where `items` lies.
+    pub items: crate::rt::Strided<Float2Pos>,
+}
 impl Float2Run {
     /// Where `num_items` starts, from the start of the type.
-    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    pub const OFFSET_NUM_ITEMS: u64 = 0;
     /// Where `items` starts, from the start of the type.
-    pub const OFFSET_ITEMS: u64 = 0x4;
+    pub const OFFSET_ITEMS: u64 = 4;
 }
-
 impl crate::rt::Codec for Float2Run {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = Float2RunRef<'a>;
+    type Pos = Float2RunPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let items: ::std::vec::Vec<Float2> = crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_items), "count")?;
-                crate::rt::read::blocks::<Float2, _>(_io, _n)?
-            })
-        })?;
-        Ok(Self { num_items, items })
+        let _start = _in.pos();
+        let (num_items, _p_num_items) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (items, _p_items) = crate::rt::field(
+            "items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_items),
+                        "count",
+                    )?;
+                    let _v = _in.blocks::<Float2>(_n)?;
+                    (_v, crate::rt::Strided::new(_at, 8u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            Float2RunRef { num_items, items },
+            if L {
+                Some(Float2RunPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_items: _,
-            items,
-        } = self;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, items.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::blocks(_io, items)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let Float2Run { num_items: _, items } = self;
+        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    items.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_items = crate::rt::field(
+            "items",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    _out.blocks(items)?;
+                    crate::rt::Strided::new(_at, 8u64, items.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(Float2RunPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for Float2Run {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(Float2Run, ENDIAN);
+impl Float2RunRef<'_> {
+    /// The owned [`Float2Run`] (copies every view).
+    pub fn own(&self) -> Float2Run {
+        Float2Run {
+            num_items: ::std::clone::Clone::clone(&self.num_items),
+            items: (&self.items).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for Float2Run {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for Float2RunPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for Float2Run {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, Float2RunPos> {
+    /// The place of `num_items`.
+    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_items", &self.get().num_items)
+    }
+    /// The place of `items`.
+    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<Float2Pos>> {
+        self.field("items", &self.get().items)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for Float2Run {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A run of float3 - a u32 count and that many triples of f32.
 ///
 /// Type `float3_run` of `spec/sws_mesh.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Float3Run {
     /// How many values follow.
@@ -4610,102 +8045,160 @@ pub struct Float3Run {
     /// The values.
     pub items: ::std::vec::Vec<Float3>,
 }
-
+/// [`Float3Run`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct Float3RunRef<'a> {
+    /// See [`Float3Run::num_items`].
+    pub num_items: u32,
+    /// See [`Float3Run::items`].
+    pub items: crate::rt::Blocks<'a, Float3>,
+}
+/// Where each field of a [`Float3Run`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Float3RunPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_items` lies.
+    pub num_items: crate::rt::Span,
+    /// Where `items` lies.
+    pub items: crate::rt::Strided<Float3Pos>,
+}
 impl Float3Run {
     /// Where `num_items` starts, from the start of the type.
-    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    pub const OFFSET_NUM_ITEMS: u64 = 0;
     /// Where `items` starts, from the start of the type.
-    pub const OFFSET_ITEMS: u64 = 0x4;
+    pub const OFFSET_ITEMS: u64 = 4;
 }
-
 impl crate::rt::Codec for Float3Run {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = Float3RunRef<'a>;
+    type Pos = Float3RunPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let items: ::std::vec::Vec<Float3> = crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_items), "count")?;
-                crate::rt::read::blocks::<Float3, _>(_io, _n)?
-            })
-        })?;
-        Ok(Self { num_items, items })
+        let _start = _in.pos();
+        let (num_items, _p_num_items) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (items, _p_items) = crate::rt::field(
+            "items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_items),
+                        "count",
+                    )?;
+                    let _v = _in.blocks::<Float3>(_n)?;
+                    (_v, crate::rt::Strided::new(_at, 12u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            Float3RunRef { num_items, items },
+            if L {
+                Some(Float3RunPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_items: _,
-            items,
-        } = self;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, items.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::blocks(_io, items)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let Float3Run { num_items: _, items } = self;
+        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    items.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_items = crate::rt::field(
+            "items",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    _out.blocks(items)?;
+                    crate::rt::Strided::new(_at, 12u64, items.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(Float3RunPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for Float3Run {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(Float3Run, ENDIAN);
+impl Float3RunRef<'_> {
+    /// The owned [`Float3Run`] (copies every view).
+    pub fn own(&self) -> Float3Run {
+        Float3Run {
+            num_items: ::std::clone::Clone::clone(&self.num_items),
+            items: (&self.items).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for Float3Run {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for Float3RunPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for Float3Run {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, Float3RunPos> {
+    /// The place of `num_items`.
+    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_items", &self.get().num_items)
+    }
+    /// The place of `items`.
+    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<Float3Pos>> {
+        self.field("items", &self.get().items)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for Float3Run {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A run of UVChannels - a u32 count and that many UVChannel objects.
 ///
 /// Type `uv_channel_run` of `spec/sws_mesh.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct UvChannelRun {
     /// How many channels follow.
@@ -4716,118 +8209,204 @@ pub struct UvChannelRun {
     /// The channels.
     pub items: ::std::vec::Vec<UvChannel>,
 }
-
+/// [`UvChannelRun`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct UvChannelRunRef<'a> {
+    /// See [`UvChannelRun::num_items`].
+    pub num_items: u32,
+    /// See [`UvChannelRun::items`].
+    pub items: ::std::vec::Vec<UvChannelRef<'a>>,
+}
+/// Where each field of a [`UvChannelRun`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UvChannelRunPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_items` lies.
+    pub num_items: crate::rt::Span,
+    /// Where `items` lies.
+    pub items: crate::rt::Each<UvChannelPos>,
+}
 impl UvChannelRun {
     /// Where `num_items` starts, from the start of the type.
-    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    pub const OFFSET_NUM_ITEMS: u64 = 0;
     /// Where `items` starts, from the start of the type.
-    pub const OFFSET_ITEMS: u64 = 0x4;
+    pub const OFFSET_ITEMS: u64 = 4;
 }
-
 impl crate::rt::Codec for UvChannelRun {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = UvChannelRunRef<'a>;
+    type Pos = UvChannelRunPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let items: ::std::vec::Vec<UvChannel> = crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_items), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <UvChannel as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <UvChannel as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
-            })
-        })?;
-        Ok(Self { num_items, items })
+        let _start = _in.pos();
+        let (num_items, _p_num_items) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (items, _p_items) = crate::rt::field(
+            "items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_items),
+                        "count",
+                    )?;
+                    _in.room(_n, <UvChannel as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <UvChannel as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        Ok((
+            UvChannelRunRef {
+                num_items,
+                items,
+            },
+            if L {
+                Some(UvChannelRunPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_items: _,
-            items,
-        } = self;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, items.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in items.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let UvChannelRun { num_items: _, items } = self;
+        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    items.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_items = crate::rt::field(
+            "items",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in items.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(UvChannelRunPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for UvChannelRun {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(UvChannelRun, ENDIAN);
+impl UvChannelRunRef<'_> {
+    /// The owned [`UvChannelRun`] (copies every view).
+    pub fn own(&self) -> UvChannelRun {
+        UvChannelRun {
+            num_items: ::std::clone::Clone::clone(&self.num_items),
+            items: (&self.items).iter().map(|_e| _e.own()).collect(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for UvChannelRun {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for UvChannelRunPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for UvChannelRun {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, UvChannelRunPos> {
+    /// The place of `num_items`.
+    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_items", &self.get().num_items)
+    }
+    /// The place of `items`.
+    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Each<UvChannelPos>> {
+        self.field("items", &self.get().items)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for UvChannelRun {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A run of MorphChannels - a u32 count and that many MorphChannel objects.
 ///
 /// Type `morph_channel_run` of `spec/sws_mesh.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MorphChannelRun {
     /// How many channels follow.
@@ -4838,118 +8417,204 @@ pub struct MorphChannelRun {
     /// The channels.
     pub items: ::std::vec::Vec<MorphChannel>,
 }
-
+/// [`MorphChannelRun`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MorphChannelRunRef<'a> {
+    /// See [`MorphChannelRun::num_items`].
+    pub num_items: u32,
+    /// See [`MorphChannelRun::items`].
+    pub items: ::std::vec::Vec<MorphChannelRef<'a>>,
+}
+/// Where each field of a [`MorphChannelRun`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MorphChannelRunPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_items` lies.
+    pub num_items: crate::rt::Span,
+    /// Where `items` lies.
+    pub items: crate::rt::Each<MorphChannelPos>,
+}
 impl MorphChannelRun {
     /// Where `num_items` starts, from the start of the type.
-    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    pub const OFFSET_NUM_ITEMS: u64 = 0;
     /// Where `items` starts, from the start of the type.
-    pub const OFFSET_ITEMS: u64 = 0x4;
+    pub const OFFSET_ITEMS: u64 = 4;
 }
-
 impl crate::rt::Codec for MorphChannelRun {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MorphChannelRunRef<'a>;
+    type Pos = MorphChannelRunPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let items: ::std::vec::Vec<MorphChannel> = crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_items), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <MorphChannel as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <MorphChannel as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
-            })
-        })?;
-        Ok(Self { num_items, items })
+        let _start = _in.pos();
+        let (num_items, _p_num_items) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (items, _p_items) = crate::rt::field(
+            "items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_items),
+                        "count",
+                    )?;
+                    _in.room(_n, <MorphChannel as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <MorphChannel as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        Ok((
+            MorphChannelRunRef {
+                num_items,
+                items,
+            },
+            if L {
+                Some(MorphChannelRunPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_items: _,
-            items,
-        } = self;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: u32 = crate::rt::write::fit(_at, items.len() as u64, "u4", 4294967295)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in items.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let MorphChannelRun { num_items: _, items } = self;
+        let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _out.pos();
+                let _v: u32 = crate::rt::output::fit(
+                    _at,
+                    items.len() as u64,
+                    "u4",
+                    4294967295u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_items = crate::rt::field(
+            "items",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in items.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MorphChannelRunPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MorphChannelRun {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MorphChannelRun, ENDIAN);
+impl MorphChannelRunRef<'_> {
+    /// The owned [`MorphChannelRun`] (copies every view).
+    pub fn own(&self) -> MorphChannelRun {
+        MorphChannelRun {
+            num_items: ::std::clone::Clone::clone(&self.num_items),
+            items: (&self.items).iter().map(|_e| _e.own()).collect(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for MorphChannelRun {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for MorphChannelRunPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for MorphChannelRun {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, MorphChannelRunPos> {
+    /// The place of `num_items`.
+    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_items", &self.get().num_items)
+    }
+    /// The place of `items`.
+    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Each<MorphChannelPos>> {
+        self.field("items", &self.get().items)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for MorphChannelRun {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// Two f32.
 ///
 /// Type `float2` of `spec/sws_mesh.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Float2 {
     /// The first value.
@@ -4959,113 +8624,158 @@ pub struct Float2 {
     #[serde(with = "crate::rt::serde_as::float")]
     pub v: f32,
 }
-
+/// Where each field of a [`Float2`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Float2Pos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `u` lies.
+    pub u: crate::rt::Span,
+    /// Where `v` lies.
+    pub v: crate::rt::Span,
+}
 impl Float2 {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 8;
+    pub const FIXED_SIZE: u64 = 8u64;
     /// Where `u` starts, from the start of the type.
-    pub const OFFSET_U: u64 = 0x0;
+    pub const OFFSET_U: u64 = 0;
     /// Where `v` starts, from the start of the type.
-    pub const OFFSET_V: u64 = 0x4;
+    pub const OFFSET_V: u64 = 4;
 }
-
 impl crate::rt::pod::Block for Float2 {
-    const SIZE: usize = 8;
-    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
-        let u = crate::rt::pod::get::<f32>(_block, 0, ::binrw::Endian::Little);
-        let v = crate::rt::pod::get::<f32>(_block, 4, ::binrw::Endian::Little);
-        Ok(Self { u, v })
+    const SIZE: usize = 8usize;
+    const CHECKED: bool = false;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let u = crate::rt::pod::get::<f32>(_b, 0usize, ::binrw::Endian::Little);
+        let v = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
+        Self { u, v }
     }
-    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        Ok(())
+    }
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { u, v } = self;
-        crate::rt::pod::set::<f32>(_block, 0, *u, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_block, 4, *v, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 0usize, *u, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 4usize, *v, ::binrw::Endian::Little);
         Ok(())
     }
 }
-
 impl crate::rt::Codec for Float2 {
     type Args = ();
-    const MIN_SIZE: u64 = 8;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = Float2;
+    type Pos = Float2Pos;
+    const MIN_SIZE: u64 = 8u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let mut _block = [0u8; 8];
-        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
+        let _start = _in.pos();
+        if _in.left() >= 8u64 {
+            let _b = _in.take(8u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<Float2Pos as crate::rt::Fixed>::at(_start, 8u64))
+                } else {
+                    None
+                },
+            ));
         }
-        // The input ends inside this value: read field by field for an error that names the field.
-        crate::rt::read::seek(_io, _start)?;
-        let u: f32 = crate::rt::field("u", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let v: f32 = crate::rt::field("v", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        Ok(Self { u, v })
+        let (u, _p_u) = crate::rt::field(
+            "u",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (v, _p_v) = crate::rt::field(
+            "v",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            Float2 { u, v },
+            if L {
+                Some(Float2Pos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    u: _p_u,
+                    v: _p_v,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { u, v } = self;
-        let mut _block = [0u8; 8];
-        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
-        crate::rt::write::bytes(_io, &_block)
+        let _start = _out.pos();
+        let mut _b = [0u8; 8usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _out.bytes(&_b);
+        Ok(
+            if L {
+                Some(<Float2Pos as crate::rt::Fixed>::at(_start, 8u64))
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for Float2 {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(Float2, ENDIAN);
+impl crate::rt::Spanned for Float2Pos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for Float2 {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for Float2Pos {
+    fn at(start: u64, _size: u64) -> Self {
+        Float2Pos {
+            _span: crate::rt::Span::new(start, start + 8u64),
+            u: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
+            v: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for Float2 {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, Float2Pos> {
+    /// The place of `u`.
+    pub fn u(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("u", &self.get().u)
+    }
+    /// The place of `v`.
+    pub fn v(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("v", &self.get().v)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for Float2 {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// Three f32.
 ///
 /// Type `float3` of `spec/sws_mesh.ksy`.
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Float3 {
     /// The first value.
@@ -5078,116 +8788,175 @@ pub struct Float3 {
     #[serde(with = "crate::rt::serde_as::float")]
     pub z: f32,
 }
-
+/// Where each field of a [`Float3`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Float3Pos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `x` lies.
+    pub x: crate::rt::Span,
+    /// Where `y` lies.
+    pub y: crate::rt::Span,
+    /// Where `z` lies.
+    pub z: crate::rt::Span,
+}
 impl Float3 {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 12;
+    pub const FIXED_SIZE: u64 = 12u64;
     /// Where `x` starts, from the start of the type.
-    pub const OFFSET_X: u64 = 0x0;
+    pub const OFFSET_X: u64 = 0;
     /// Where `y` starts, from the start of the type.
-    pub const OFFSET_Y: u64 = 0x4;
+    pub const OFFSET_Y: u64 = 4;
     /// Where `z` starts, from the start of the type.
-    pub const OFFSET_Z: u64 = 0x8;
+    pub const OFFSET_Z: u64 = 8;
 }
-
 impl crate::rt::pod::Block for Float3 {
-    const SIZE: usize = 12;
-    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
-        let x = crate::rt::pod::get::<f32>(_block, 0, ::binrw::Endian::Little);
-        let y = crate::rt::pod::get::<f32>(_block, 4, ::binrw::Endian::Little);
-        let z = crate::rt::pod::get::<f32>(_block, 8, ::binrw::Endian::Little);
-        Ok(Self { x, y, z })
+    const SIZE: usize = 12usize;
+    const CHECKED: bool = false;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let x = crate::rt::pod::get::<f32>(_b, 0usize, ::binrw::Endian::Little);
+        let y = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
+        let z = crate::rt::pod::get::<f32>(_b, 8usize, ::binrw::Endian::Little);
+        Self { x, y, z }
     }
-    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        Ok(())
+    }
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { x, y, z } = self;
-        crate::rt::pod::set::<f32>(_block, 0, *x, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_block, 4, *y, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_block, 8, *z, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 4usize, *y, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 8usize, *z, ::binrw::Endian::Little);
         Ok(())
     }
 }
-
 impl crate::rt::Codec for Float3 {
     type Args = ();
-    const MIN_SIZE: u64 = 12;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = Float3;
+    type Pos = Float3Pos;
+    const MIN_SIZE: u64 = 12u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let mut _block = [0u8; 12];
-        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
+        let _start = _in.pos();
+        if _in.left() >= 12u64 {
+            let _b = _in.take(12u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<Float3Pos as crate::rt::Fixed>::at(_start, 12u64))
+                } else {
+                    None
+                },
+            ));
         }
-        // The input ends inside this value: read field by field for an error that names the field.
-        crate::rt::read::seek(_io, _start)?;
-        let x: f32 = crate::rt::field("x", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let y: f32 = crate::rt::field("y", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let z: f32 = crate::rt::field("z", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        Ok(Self { x, y, z })
+        let (x, _p_x) = crate::rt::field(
+            "x",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (y, _p_y) = crate::rt::field(
+            "y",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (z, _p_z) = crate::rt::field(
+            "z",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            Float3 { x, y, z },
+            if L {
+                Some(Float3Pos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    x: _p_x,
+                    y: _p_y,
+                    z: _p_z,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { x, y, z } = self;
-        let mut _block = [0u8; 12];
-        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
-        crate::rt::write::bytes(_io, &_block)
+        let _start = _out.pos();
+        let mut _b = [0u8; 12usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _out.bytes(&_b);
+        Ok(
+            if L {
+                Some(<Float3Pos as crate::rt::Fixed>::at(_start, 12u64))
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for Float3 {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(Float3, ENDIAN);
+impl crate::rt::Spanned for Float3Pos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for Float3 {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for Float3Pos {
+    fn at(start: u64, _size: u64) -> Self {
+        Float3Pos {
+            _span: crate::rt::Span::new(start, start + 12u64),
+            x: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
+            y: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+            z: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for Float3 {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for Float3 {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, Float3Pos> {
+    /// The place of `x`.
+    pub fn x(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("x", &self.get().x)
+    }
+    /// The place of `y`.
+    pub fn y(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("y", &self.get().y)
+    }
+    /// The place of `z`.
+    pub fn z(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("z", &self.get().z)
+    }
 }

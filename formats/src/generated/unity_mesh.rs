@@ -2,12 +2,13 @@
 // change the spec, run the generator and commit both.
 //! Unity serialized Mesh object (class 43), read without a type tree
 //!
-//! The types of `spec/unity_mesh.ksy`, with their readers and writers. The field tables are in
-//! `docs/layouts/unity_mesh.md`.
+//! The types of `spec/unity_mesh.ksy`: owned values, borrowed views and positions, with their reader and
+//! writer. The field tables are in `docs/layouts/unity_mesh.md`.
 
 #![allow(
     unused_parens,
     unused_variables,
+    unused_mut,
     clippy::let_unit_value,
     clippy::unnecessary_cast,
     clippy::identity_op,
@@ -15,16 +16,34 @@
     clippy::let_and_return,
     clippy::nonminimal_bool,
     clippy::double_parens,
-    clippy::unit_arg
+    clippy::unit_arg,
+    clippy::redundant_closure_call,
+    clippy::needless_borrow,
+    clippy::clone_on_copy,
+    clippy::useless_conversion,
+    clippy::match_single_binding,
+    clippy::unused_unit,
+    clippy::absurd_extreme_comparisons,
+    clippy::manual_range_contains,
+    clippy::redundant_closure,
+    clippy::useless_asref,
+    clippy::erasing_op
 )]
-
 const ENDIAN: ::binrw::Endian = ::binrw::Endian::Little;
-
 /// The `topology` enum: an open set, so unnamed values are kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct Topology(pub i32);
-
 impl Topology {
     pub const TRIANGLES: Self = Self(0);
     pub const TRIANGLE_STRIP: Self = Self(1);
@@ -35,52 +54,66 @@ impl Topology {
     /// The value's name in the spec, when it has one.
     pub fn name(self) -> ::std::option::Option<&'static str> {
         match self.0 {
-            0 => Some("triangles"),
-            1 => Some("triangle_strip"),
-            2 => Some("quads"),
-            3 => Some("lines"),
-            4 => Some("line_strip"),
-            5 => Some("points"),
-            _ => None,
+            0 => ::std::option::Option::Some("triangles"),
+            1 => ::std::option::Option::Some("triangle_strip"),
+            2 => ::std::option::Option::Some("quads"),
+            3 => ::std::option::Option::Some("lines"),
+            4 => ::std::option::Option::Some("line_strip"),
+            5 => ::std::option::Option::Some("points"),
+            _ => ::std::option::Option::None,
         }
     }
 }
-
 impl crate::rt::Int for Topology {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
 }
-
 /// The `index_format` enum: an open set, so unnamed values are kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct IndexFormat(pub i32);
-
 impl IndexFormat {
     pub const UINT16: Self = Self(0);
     pub const UINT32: Self = Self(1);
     /// The value's name in the spec, when it has one.
     pub fn name(self) -> ::std::option::Option<&'static str> {
         match self.0 {
-            0 => Some("uint16"),
-            1 => Some("uint32"),
-            _ => None,
+            0 => ::std::option::Option::Some("uint16"),
+            1 => ::std::option::Option::Some("uint32"),
+            _ => ::std::option::Option::None,
         }
     }
 }
-
 impl crate::rt::Int for IndexFormat {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
 }
-
 /// The `mesh_compression` enum: an open set, so unnamed values are kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct MeshCompression(pub u8);
-
 impl MeshCompression {
     pub const OFF: Self = Self(0);
     pub const LOW: Self = Self(1);
@@ -89,26 +122,33 @@ impl MeshCompression {
     /// The value's name in the spec, when it has one.
     pub fn name(self) -> ::std::option::Option<&'static str> {
         match self.0 {
-            0 => Some("off"),
-            1 => Some("low"),
-            2 => Some("medium"),
-            3 => Some("high"),
-            _ => None,
+            0 => ::std::option::Option::Some("off"),
+            1 => ::std::option::Option::Some("low"),
+            2 => ::std::option::Option::Some("medium"),
+            3 => ::std::option::Option::Some("high"),
+            _ => ::std::option::Option::None,
         }
     }
 }
-
 impl crate::rt::Int for MeshCompression {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
 }
-
 /// The `vertex_format` enum: an open set, so unnamed values are kept.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+#[derive(
+    Debug,
+    Clone,
+    Copy,
+    PartialEq,
+    Eq,
+    Hash,
+    ::serde::Serialize,
+    ::serde::Deserialize
+)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(transparent)]
 pub struct VertexFormat(pub u8);
-
 impl VertexFormat {
     pub const FLOAT: Self = Self(0);
     pub const FLOAT16: Self = Self(1);
@@ -125,29 +165,27 @@ impl VertexFormat {
     /// The value's name in the spec, when it has one.
     pub fn name(self) -> ::std::option::Option<&'static str> {
         match self.0 {
-            0 => Some("float"),
-            1 => Some("float16"),
-            2 => Some("unorm8"),
-            3 => Some("snorm8"),
-            4 => Some("unorm16"),
-            5 => Some("snorm16"),
-            6 => Some("uint8"),
-            7 => Some("sint8"),
-            8 => Some("uint16"),
-            9 => Some("sint16"),
-            10 => Some("uint32"),
-            11 => Some("sint32"),
-            _ => None,
+            0 => ::std::option::Option::Some("float"),
+            1 => ::std::option::Option::Some("float16"),
+            2 => ::std::option::Option::Some("unorm8"),
+            3 => ::std::option::Option::Some("snorm8"),
+            4 => ::std::option::Option::Some("unorm16"),
+            5 => ::std::option::Option::Some("snorm16"),
+            6 => ::std::option::Option::Some("uint8"),
+            7 => ::std::option::Option::Some("sint8"),
+            8 => ::std::option::Option::Some("uint16"),
+            9 => ::std::option::Option::Some("sint16"),
+            10 => ::std::option::Option::Some("uint32"),
+            11 => ::std::option::Option::Some("sint32"),
+            _ => ::std::option::Option::None,
         }
     }
 }
-
 impl crate::rt::Int for VertexFormat {
     fn int(&self) -> i128 {
         i128::from(self.0)
     }
 }
-
 /// The bytes Unity writes for one Mesh object (class id 43) inside a SerializedFile or an asset
 /// bundle, for a release (player) build, little endian. Without the type tree that may or may not
 /// travel with the file, the field order is fixed per editor version; the version comes from the
@@ -173,8 +211,9 @@ impl crate::rt::Int for VertexFormat {
 /// be told apart by the version number this layout takes, and are read with the newer layout.
 ///
 ///
-/// Type `unity_mesh` of `spec/unity_mesh.ksy`. Observed  (all 35 Mesh objects of the shared corpus (2019.4.0f1 to 2023.1.0a16) read, consumed exactly and written back byte for byte)
+/// Type `unity_mesh` of `spec/unity_mesh.ksy`. Observed (all 35 Mesh objects of the shared corpus (2019.4.0f1 to 2023.1.0a16) read, consumed exactly and written back byte for byte)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct UnityMesh {
     /// The mesh's name (NamedObject.m_Name).
@@ -332,13 +371,149 @@ pub struct UnityMesh {
     /// Documented as “m_MeshLodInfo”, Sourced (type trees from 6000.2.0a8; editor YAML of public projects; no such file in the corpus).
     pub mesh_lod_info: ::std::option::Option<MeshLodInfo>,
 }
-
+/// [`UnityMesh`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct UnityMeshRef<'a> {
+    /// See [`UnityMesh::name`].
+    pub name: AlignedStringRef<'a>,
+    /// See [`UnityMesh::num_sub_meshes`].
+    pub num_sub_meshes: i32,
+    /// See [`UnityMesh::sub_meshes`].
+    pub sub_meshes: ::std::vec::Vec<SubMesh>,
+    /// See [`UnityMesh::shapes`].
+    pub shapes: BlendShapeDataRef<'a>,
+    /// See [`UnityMesh::num_bind_poses`].
+    pub num_bind_poses: i32,
+    /// See [`UnityMesh::bind_poses`].
+    pub bind_poses: ::std::vec::Vec<Matrix4x4fRef<'a>>,
+    /// See [`UnityMesh::num_bone_name_hashes`].
+    pub num_bone_name_hashes: i32,
+    /// See [`UnityMesh::bone_name_hashes`].
+    pub bone_name_hashes: crate::rt::Nums<'a, u32>,
+    /// See [`UnityMesh::root_bone_name_hash`].
+    pub root_bone_name_hash: u32,
+    /// See [`UnityMesh::bones_aabb`].
+    pub bones_aabb: ::std::option::Option<MinMaxAabbVector>,
+    /// See [`UnityMesh::variable_bone_count_weights`].
+    pub variable_bone_count_weights: ::std::option::Option<
+        VariableBoneCountWeightsRef<'a>,
+    >,
+    /// See [`UnityMesh::mesh_compression`].
+    pub mesh_compression: MeshCompression,
+    /// See [`UnityMesh::is_readable`].
+    pub is_readable: u8,
+    /// See [`UnityMesh::keep_vertices`].
+    pub keep_vertices: u8,
+    /// See [`UnityMesh::keep_indices`].
+    pub keep_indices: u8,
+    /// See [`UnityMesh::index_format`].
+    pub index_format: ::std::option::Option<IndexFormat>,
+    /// See [`UnityMesh::index_buffer`].
+    pub index_buffer: AlignedBytesRef<'a>,
+    /// See [`UnityMesh::skin`].
+    pub skin: ::std::option::Option<BoneWeights4VectorRef<'a>>,
+    /// See [`UnityMesh::vertex_data`].
+    pub vertex_data: VertexDataRef<'a>,
+    /// See [`UnityMesh::compressed_mesh`].
+    pub compressed_mesh: CompressedMeshRef<'a>,
+    /// See [`UnityMesh::local_aabb`].
+    pub local_aabb: Aabb,
+    /// See [`UnityMesh::mesh_usage_flags`].
+    pub mesh_usage_flags: ::std::option::Option<i32>,
+    /// See [`UnityMesh::cooking_options`].
+    pub cooking_options: ::std::option::Option<i32>,
+    /// See [`UnityMesh::pre_bake_convex_collision_mesh`].
+    pub pre_bake_convex_collision_mesh: ::std::option::Option<u8>,
+    /// See [`UnityMesh::pre_bake_triangle_collision_mesh`].
+    pub pre_bake_triangle_collision_mesh: ::std::option::Option<u8>,
+    /// See [`UnityMesh::pad_pre_bake`].
+    pub pad_pre_bake: ::std::option::Option<&'a [u8]>,
+    /// See [`UnityMesh::baked_convex_collision_mesh`].
+    pub baked_convex_collision_mesh: AlignedBytesRef<'a>,
+    /// See [`UnityMesh::baked_triangle_collision_mesh`].
+    pub baked_triangle_collision_mesh: AlignedBytesRef<'a>,
+    /// See [`UnityMesh::mesh_metrics_0`].
+    pub mesh_metrics_0: ::std::option::Option<f32>,
+    /// See [`UnityMesh::mesh_metrics_1`].
+    pub mesh_metrics_1: ::std::option::Option<f32>,
+    /// See [`UnityMesh::stream_data`].
+    pub stream_data: ::std::option::Option<StreamingInfoRef<'a>>,
+    /// See [`UnityMesh::mesh_lod_info`].
+    pub mesh_lod_info: ::std::option::Option<MeshLodInfoRef<'a>>,
+}
+/// Where each field of a [`UnityMesh`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct UnityMeshPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `name` lies.
+    pub name: AlignedStringPos,
+    /// Where `num_sub_meshes` lies.
+    pub num_sub_meshes: crate::rt::Span,
+    /// Where `sub_meshes` lies.
+    pub sub_meshes: crate::rt::Each<SubMeshPos>,
+    /// Where `shapes` lies.
+    pub shapes: BlendShapeDataPos,
+    /// Where `num_bind_poses` lies.
+    pub num_bind_poses: crate::rt::Span,
+    /// Where `bind_poses` lies.
+    pub bind_poses: crate::rt::Each<Matrix4x4fPos>,
+    /// Where `num_bone_name_hashes` lies.
+    pub num_bone_name_hashes: crate::rt::Span,
+    /// Where `bone_name_hashes` lies.
+    pub bone_name_hashes: crate::rt::Strided<crate::rt::Span>,
+    /// Where `root_bone_name_hash` lies.
+    pub root_bone_name_hash: crate::rt::Span,
+    /// Where `bones_aabb` lies.
+    pub bones_aabb: ::std::option::Option<MinMaxAabbVectorPos>,
+    /// Where `variable_bone_count_weights` lies.
+    pub variable_bone_count_weights: ::std::option::Option<VariableBoneCountWeightsPos>,
+    /// Where `mesh_compression` lies.
+    pub mesh_compression: crate::rt::Span,
+    /// Where `is_readable` lies.
+    pub is_readable: crate::rt::Span,
+    /// Where `keep_vertices` lies.
+    pub keep_vertices: crate::rt::Span,
+    /// Where `keep_indices` lies.
+    pub keep_indices: crate::rt::Span,
+    /// Where `index_format` lies.
+    pub index_format: ::std::option::Option<crate::rt::Span>,
+    /// Where `index_buffer` lies.
+    pub index_buffer: AlignedBytesPos,
+    /// Where `skin` lies.
+    pub skin: ::std::option::Option<BoneWeights4VectorPos>,
+    /// Where `vertex_data` lies.
+    pub vertex_data: VertexDataPos,
+    /// Where `compressed_mesh` lies.
+    pub compressed_mesh: CompressedMeshPos,
+    /// Where `local_aabb` lies.
+    pub local_aabb: AabbPos,
+    /// Where `mesh_usage_flags` lies.
+    pub mesh_usage_flags: ::std::option::Option<crate::rt::Span>,
+    /// Where `cooking_options` lies.
+    pub cooking_options: ::std::option::Option<crate::rt::Span>,
+    /// Where `pre_bake_convex_collision_mesh` lies.
+    pub pre_bake_convex_collision_mesh: ::std::option::Option<crate::rt::Span>,
+    /// Where `pre_bake_triangle_collision_mesh` lies.
+    pub pre_bake_triangle_collision_mesh: ::std::option::Option<crate::rt::Span>,
+    /// Where `pad_pre_bake` lies.
+    pub pad_pre_bake: ::std::option::Option<crate::rt::Span>,
+    /// Where `baked_convex_collision_mesh` lies.
+    pub baked_convex_collision_mesh: AlignedBytesPos,
+    /// Where `baked_triangle_collision_mesh` lies.
+    pub baked_triangle_collision_mesh: AlignedBytesPos,
+    /// Where `mesh_metrics_0` lies.
+    pub mesh_metrics_0: ::std::option::Option<crate::rt::Span>,
+    /// Where `mesh_metrics_1` lies.
+    pub mesh_metrics_1: ::std::option::Option<crate::rt::Span>,
+    /// Where `stream_data` lies.
+    pub stream_data: ::std::option::Option<StreamingInfoPos>,
+    /// Where `mesh_lod_info` lies.
+    pub mesh_lod_info: ::std::option::Option<MeshLodInfoPos>,
+}
 impl UnityMesh {
     /// Where `name` starts, from the start of the type.
-    pub const OFFSET_NAME: u64 = 0x0;
-}
-
-impl UnityMesh {
+    pub const OFFSET_NAME: u64 = 0;
     /// Each channel with a non-zero dimension names a stream; a stream's stride is the sum of its
     /// channels' sizes (component size x (dimension & 0xF)), the streams follow each other from the
     /// start of the vertex data, each starting on a 16-byte boundary, and the vertex data (inline,
@@ -346,43 +521,77 @@ impl UnityMesh {
     ///
     ///
     /// Proven (every one of SkateBIRD's 7,491 stored meshes, 45 of them with more than one stream (seed 000); all 35 corpus meshes).
-    pub const REL_VERTEX_LAYOUT_FILLS_DATA: &'static str = "vertex_layout_fills_data";
+    pub const REL_VERTEX_LAYOUT_FILLS_DATA: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "vertex_layout_fills_data",
+        owner: "unity_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
     /// A mesh whose m_StreamData has a non-zero size keeps no vertex bytes inline (m_DataSize is
     /// empty), and names a resource file in m_StreamData.path.
     ///
     ///
     /// Observed (the 19 streamed meshes of the corpus).
-    pub const REL_STREAM_DATA_REPLACES_INLINE_DATA: &'static str =
-        "stream_data_replaces_inline_data";
+    pub const REL_STREAM_DATA_REPLACES_INLINE_DATA: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "stream_data_replaces_inline_data",
+        owner: "unity_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// The index buffer holds whole indices, 2 bytes each for m_IndexFormat 0 and 4 bytes for 1.
     ///
     /// Observed (all 35 corpus meshes).
-    pub const REL_INDEX_BUFFER_WHOLE_INDICES: &'static str = "index_buffer_whole_indices";
+    pub const REL_INDEX_BUFFER_WHOLE_INDICES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "index_buffer_whole_indices",
+        owner: "unity_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every submesh's indices, indexCount indices from byte firstByte, lie inside the index
     /// buffer (or inside the packed m_Triangles of a compressed mesh).
     ///
     ///
     /// Observed (all 35 corpus meshes).
-    pub const REL_SUBMESH_WITHIN_INDEX_BUFFER: &'static str = "submesh_within_index_buffer";
+    pub const REL_SUBMESH_WITHIN_INDEX_BUFFER: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "submesh_within_index_buffer",
+        owner: "unity_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every index of a submesh, plus the submesh's baseVertex, names a vertex below
     /// m_VertexCount: Unity checks index values against the vertex count when a mesh's indices
     /// are set, unless told not to.
     ///
     ///
     /// Sourced (Unity scripting reference, Rendering.MeshUpdateFlags.DontValidateIndices; all 35 corpus meshes).
-    pub const REL_INDICES_NAME_VERTICES: &'static str = "indices_name_vertices";
+    pub const REL_INDICES_NAME_VERTICES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "indices_name_vertices",
+        owner: "unity_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        severity: crate::rt::Severity::Error,
+    };
     /// A submesh's firstVertex + vertexCount is at most m_VertexCount.
     ///
     /// Observed (all 35 corpus meshes, including the Robot body's 5 submeshes with firstVertex above 0).
-    pub const REL_SUBMESH_VERTEX_RANGE: &'static str = "submesh_vertex_range";
+    pub const REL_SUBMESH_VERTEX_RANGE: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "submesh_vertex_range",
+        owner: "unity_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// m_BoneNameHashes, when not empty, holds one hash per bind pose; m_BonesAABB, when not
     /// empty, one box per bind pose.
     ///
     ///
     /// Observed (the 15 skinned corpus meshes (18 and 2 bind poses)).
-    pub const REL_BONE_DATA_PER_BIND_POSE: &'static str = "bone_data_per_bind_pose";
+    pub const REL_BONE_DATA_PER_BIND_POSE: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "bone_data_per_bind_pose",
+        owner: "unity_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Error,
+    };
     /// Every relation the spec states for this type.
-    pub const RELATIONS: &'static [&'static str] = &[
+    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
         Self::REL_VERTEX_LAYOUT_FILLS_DATA,
         Self::REL_STREAM_DATA_REPLACES_INLINE_DATA,
         Self::REL_INDEX_BUFFER_WHOLE_INDICES,
@@ -392,415 +601,737 @@ impl UnityMesh {
         Self::REL_BONE_DATA_PER_BIND_POSE,
     ];
 }
-
 impl crate::rt::Codec for UnityMesh {
     type Args = (u32,);
-    const MIN_SIZE: u64 = 252;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = UnityMeshRef<'a>;
+    type Pos = UnityMeshPos;
+    const MIN_SIZE: u64 = 252u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (unity_version,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let name: AlignedString = crate::rt::field("name", || {
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <AlignedString as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let num_sub_meshes: i32 = crate::rt::field("num_sub_meshes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let sub_meshes: ::std::vec::Vec<SubMesh> = crate::rt::field("sub_meshes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n =
-                    crate::rt::read::count(_at, crate::rt::Int::int(&num_sub_meshes), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <SubMesh as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <SubMesh as crate::rt::Codec>::read_from(
-                            _io,
-                            (crate::rt::codec::arg::<u32>(
+        let _start = _in.pos();
+        let (name, _p_name) = crate::rt::field(
+            "name",
+            || {
+                _in.offset(_start, (0i128), "0")?;
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <AlignedString as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_sub_meshes, _p_num_sub_meshes) = crate::rt::field(
+            "num_sub_meshes",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (sub_meshes, _p_sub_meshes) = crate::rt::field(
+            "sub_meshes",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_sub_meshes),
+                        "count",
+                    )?;
+                    _in.room(_n, <SubMesh as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u32,
+                                    >(
+                                        _at,
+                                        crate::rt::Int::int(&unity_version),
+                                        "unity_version",
+                                    )?,
+                                );
+                                let (_v, _p) = <SubMesh as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        let (shapes, _p_shapes) = crate::rt::field(
+            "shapes",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <BlendShapeData as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_bind_poses, _p_num_bind_poses) = crate::rt::field(
+            "num_bind_poses",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bind_poses, _p_bind_poses) = crate::rt::field(
+            "bind_poses",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_bind_poses),
+                        "count",
+                    )?;
+                    _in.room(_n, <Matrix4x4f as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <Matrix4x4f as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        let (num_bone_name_hashes, _p_num_bone_name_hashes) = crate::rt::field(
+            "num_bone_name_hashes",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bone_name_hashes, _p_bone_name_hashes) = crate::rt::field(
+            "bone_name_hashes",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_bone_name_hashes),
+                        "count",
+                    )?;
+                    let _v = _in.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                })
+            },
+        )?;
+        let (root_bone_name_hash, _p_root_bone_name_hash) = crate::rt::field(
+            "root_bone_name_hash",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bones_aabb, _p_bones_aabb) = crate::rt::field(
+            "bones_aabb",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (20190100i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <MinMaxAabbVector as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (variable_bone_count_weights, _p_variable_bone_count_weights) = crate::rt::field(
+            "variable_bone_count_weights",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (20190100i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <VariableBoneCountWeights as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (mesh_compression, _p_mesh_compression) = crate::rt::field(
+            "mesh_compression",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = MeshCompression(
+                            _in.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                        );
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (is_readable, _p_is_readable) = crate::rt::field(
+            "is_readable",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (keep_vertices, _p_keep_vertices) = crate::rt::field(
+            "keep_vertices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (keep_indices, _p_keep_indices) = crate::rt::field(
+            "keep_indices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (index_format, _p_index_format) = crate::rt::field(
+            "index_format",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (20170300i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = IndexFormat(
+                                    _in.prim::<i32>(::binrw::Endian::Little, "s4")?,
+                                );
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (index_buffer, _p_index_buffer) = crate::rt::field(
+            "index_buffer",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (skin, _p_skin) = crate::rt::field(
+            "skin",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (20180200i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <BoneWeights4Vector as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (vertex_data, _p_vertex_data) = crate::rt::field(
+            "vertex_data",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = (
+                            crate::rt::codec::arg::<
+                                u32,
+                            >(
                                 _at,
                                 crate::rt::Int::int(&unity_version),
                                 "unity_version",
-                            )?,),
-                        )?;
-                        Ok(_v)
+                            )?,
+                        );
+                        let (_v, _p) = <VertexData as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (compressed_mesh, _p_compressed_mesh) = crate::rt::field(
+            "compressed_mesh",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <CompressedMesh as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (local_aabb, _p_local_aabb) = crate::rt::field(
+            "local_aabb",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Aabb as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (mesh_usage_flags, _p_mesh_usage_flags) = crate::rt::field(
+            "mesh_usage_flags",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (60000600i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
                     },
-                )?
-            })
-        })?;
-        let shapes: BlendShapeData = crate::rt::field("shapes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <BlendShapeData as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let num_bind_poses: i32 = crate::rt::field("num_bind_poses", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let bind_poses: ::std::vec::Vec<Matrix4x4f> = crate::rt::field("bind_poses", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n =
-                    crate::rt::read::count(_at, crate::rt::Int::int(&num_bind_poses), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <Matrix4x4f as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <Matrix4x4f as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
+                )
+            },
+        )?;
+        let (cooking_options, _p_cooking_options) = crate::rt::field(
+            "cooking_options",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (20220100i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
                     },
-                )?
-            })
-        })?;
-        let num_bone_name_hashes: i32 = crate::rt::field("num_bone_name_hashes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let bone_name_hashes: ::std::vec::Vec<u32> = crate::rt::field("bone_name_hashes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(
-                    _at,
-                    crate::rt::Int::int(&num_bone_name_hashes),
-                    "count",
-                )?;
-                crate::rt::read::prims::<u32, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        let root_bone_name_hash: u32 = crate::rt::field("root_bone_name_hash", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let bones_aabb: ::std::option::Option<MinMaxAabbVector> =
-            crate::rt::field("bones_aabb", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) >= 20190100i128) {
-                    Some({
-                        let _v = <MinMaxAabbVector as crate::rt::Codec>::read_from(_io, ())?;
-                        _v
-                    })
-                } else {
-                    None
+                )
+            },
+        )?;
+        let (pre_bake_convex_collision_mesh, _p_pre_bake_convex_collision_mesh) = crate::rt::field(
+            "pre_bake_convex_collision_mesh",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (60000600i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (pre_bake_triangle_collision_mesh, _p_pre_bake_triangle_collision_mesh) = crate::rt::field(
+            "pre_bake_triangle_collision_mesh",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (60000600i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (pad_pre_bake, _p_pad_pre_bake) = crate::rt::field(
+            "pad_pre_bake",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (60000600i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in
+                                    .take(
+                                        crate::rt::input::count(_at, (2i128), "size")?,
+                                        "bytes",
+                                    )?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (baked_convex_collision_mesh, _p_baked_convex_collision_mesh) = crate::rt::field(
+            "baked_convex_collision_mesh",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
                 })
-            })?;
-        let variable_bone_count_weights: ::std::option::Option<VariableBoneCountWeights> =
-            crate::rt::field("variable_bone_count_weights", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) >= 20190100i128) {
-                    Some({
-                        let _v =
-                            <VariableBoneCountWeights as crate::rt::Codec>::read_from(_io, ())?;
-                        _v
-                    })
-                } else {
-                    None
+            },
+        )?;
+        let (baked_triangle_collision_mesh, _p_baked_triangle_collision_mesh) = crate::rt::field(
+            "baked_triangle_collision_mesh",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
                 })
-            })?;
-        let mesh_compression: MeshCompression = crate::rt::field("mesh_compression", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = MeshCompression(crate::rt::read::prim::<u8, _>(
-                    _io,
-                    ::binrw::Endian::Little,
-                    "u1",
-                )?);
-                _v
-            })
-        })?;
-        let is_readable: u8 = crate::rt::field("is_readable", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let keep_vertices: u8 = crate::rt::field("keep_vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let keep_indices: u8 = crate::rt::field("keep_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let index_format: ::std::option::Option<IndexFormat> =
-            crate::rt::field("index_format", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) >= 20170300i128) {
-                    Some({
-                        let _v = IndexFormat(crate::rt::read::prim::<i32, _>(
-                            _io,
-                            ::binrw::Endian::Little,
-                            "s4",
-                        )?);
-                        _v
-                    })
-                } else {
-                    None
-                })
-            })?;
-        let index_buffer: AlignedBytes = crate::rt::field("index_buffer", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <AlignedBytes as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let skin: ::std::option::Option<BoneWeights4Vector> = crate::rt::field("skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok(if (crate::rt::Int::int(&unity_version) < 20180200i128) {
-                Some({
-                    let _v = <BoneWeights4Vector as crate::rt::Codec>::read_from(_io, ())?;
-                    _v
+            },
+        )?;
+        let (mesh_metrics_0, _p_mesh_metrics_0) = crate::rt::field(
+            "mesh_metrics_0",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (20180200i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (mesh_metrics_1, _p_mesh_metrics_1) = crate::rt::field(
+            "mesh_metrics_1",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (20180200i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (stream_data, _p_stream_data) = crate::rt::field(
+            "stream_data",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (20180300i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u32,
+                                    >(
+                                        _at,
+                                        crate::rt::Int::int(&unity_version),
+                                        "unity_version",
+                                    )?,
+                                );
+                                let (_v, _p) = <StreamingInfo as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (mesh_lod_info, _p_mesh_lod_info) = crate::rt::field(
+            "mesh_lod_info",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (60000200i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <MeshLodInfo as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        Ok((
+            UnityMeshRef {
+                name,
+                num_sub_meshes,
+                sub_meshes,
+                shapes,
+                num_bind_poses,
+                bind_poses,
+                num_bone_name_hashes,
+                bone_name_hashes,
+                root_bone_name_hash,
+                bones_aabb,
+                variable_bone_count_weights,
+                mesh_compression,
+                is_readable,
+                keep_vertices,
+                keep_indices,
+                index_format,
+                index_buffer,
+                skin,
+                vertex_data,
+                compressed_mesh,
+                local_aabb,
+                mesh_usage_flags,
+                cooking_options,
+                pre_bake_convex_collision_mesh,
+                pre_bake_triangle_collision_mesh,
+                pad_pre_bake,
+                baked_convex_collision_mesh,
+                baked_triangle_collision_mesh,
+                mesh_metrics_0,
+                mesh_metrics_1,
+                stream_data,
+                mesh_lod_info,
+            },
+            if L {
+                Some(UnityMeshPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    name: _p_name,
+                    num_sub_meshes: _p_num_sub_meshes,
+                    sub_meshes: _p_sub_meshes,
+                    shapes: _p_shapes,
+                    num_bind_poses: _p_num_bind_poses,
+                    bind_poses: _p_bind_poses,
+                    num_bone_name_hashes: _p_num_bone_name_hashes,
+                    bone_name_hashes: _p_bone_name_hashes,
+                    root_bone_name_hash: _p_root_bone_name_hash,
+                    bones_aabb: _p_bones_aabb,
+                    variable_bone_count_weights: _p_variable_bone_count_weights,
+                    mesh_compression: _p_mesh_compression,
+                    is_readable: _p_is_readable,
+                    keep_vertices: _p_keep_vertices,
+                    keep_indices: _p_keep_indices,
+                    index_format: _p_index_format,
+                    index_buffer: _p_index_buffer,
+                    skin: _p_skin,
+                    vertex_data: _p_vertex_data,
+                    compressed_mesh: _p_compressed_mesh,
+                    local_aabb: _p_local_aabb,
+                    mesh_usage_flags: _p_mesh_usage_flags,
+                    cooking_options: _p_cooking_options,
+                    pre_bake_convex_collision_mesh: _p_pre_bake_convex_collision_mesh,
+                    pre_bake_triangle_collision_mesh: _p_pre_bake_triangle_collision_mesh,
+                    pad_pre_bake: _p_pad_pre_bake,
+                    baked_convex_collision_mesh: _p_baked_convex_collision_mesh,
+                    baked_triangle_collision_mesh: _p_baked_triangle_collision_mesh,
+                    mesh_metrics_0: _p_mesh_metrics_0,
+                    mesh_metrics_1: _p_mesh_metrics_1,
+                    stream_data: _p_stream_data,
+                    mesh_lod_info: _p_mesh_lod_info,
                 })
             } else {
                 None
-            })
-        })?;
-        let vertex_data: VertexData = crate::rt::field("vertex_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <VertexData as crate::rt::Codec>::read_from(
-                    _io,
-                    (crate::rt::codec::arg::<u32>(
-                        _at,
-                        crate::rt::Int::int(&unity_version),
-                        "unity_version",
-                    )?,),
-                )?;
-                _v
-            })
-        })?;
-        let compressed_mesh: CompressedMesh = crate::rt::field("compressed_mesh", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <CompressedMesh as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let local_aabb: Aabb = crate::rt::field("local_aabb", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Aabb as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let mesh_usage_flags: ::std::option::Option<i32> =
-            crate::rt::field("mesh_usage_flags", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) < 60000600i128) {
-                    Some({
-                        let _v =
-                            crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                        _v
-                    })
-                } else {
-                    None
-                })
-            })?;
-        let cooking_options: ::std::option::Option<i32> =
-            crate::rt::field("cooking_options", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) >= 20220100i128) {
-                    Some({
-                        let _v =
-                            crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                        _v
-                    })
-                } else {
-                    None
-                })
-            })?;
-        let pre_bake_convex_collision_mesh: ::std::option::Option<u8> =
-            crate::rt::field("pre_bake_convex_collision_mesh", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) >= 60000600i128) {
-                    Some({
-                        let _v =
-                            crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                        _v
-                    })
-                } else {
-                    None
-                })
-            })?;
-        let pre_bake_triangle_collision_mesh: ::std::option::Option<u8> =
-            crate::rt::field("pre_bake_triangle_collision_mesh", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) >= 60000600i128) {
-                    Some({
-                        let _v =
-                            crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                        _v
-                    })
-                } else {
-                    None
-                })
-            })?;
-        let pad_pre_bake: ::std::option::Option<::std::vec::Vec<u8>> =
-            crate::rt::field("pad_pre_bake", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) >= 60000600i128) {
-                    Some({
-                        let _v = crate::rt::read::bytes(
-                            _io,
-                            crate::rt::read::count(_at, 2i128, "size")?,
-                        )?;
-                        _v
-                    })
-                } else {
-                    None
-                })
-            })?;
-        let baked_convex_collision_mesh: AlignedBytes =
-            crate::rt::field("baked_convex_collision_mesh", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok({
-                    let _v = <AlignedBytes as crate::rt::Codec>::read_from(_io, ())?;
-                    _v
-                })
-            })?;
-        let baked_triangle_collision_mesh: AlignedBytes =
-            crate::rt::field("baked_triangle_collision_mesh", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok({
-                    let _v = <AlignedBytes as crate::rt::Codec>::read_from(_io, ())?;
-                    _v
-                })
-            })?;
-        let mesh_metrics_0: ::std::option::Option<f32> =
-            crate::rt::field("mesh_metrics_0", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) >= 20180200i128) {
-                    Some({
-                        let _v =
-                            crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                        _v
-                    })
-                } else {
-                    None
-                })
-            })?;
-        let mesh_metrics_1: ::std::option::Option<f32> =
-            crate::rt::field("mesh_metrics_1", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) >= 20180200i128) {
-                    Some({
-                        let _v =
-                            crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                        _v
-                    })
-                } else {
-                    None
-                })
-            })?;
-        let stream_data: ::std::option::Option<StreamingInfo> =
-            crate::rt::field("stream_data", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) >= 20180300i128) {
-                    Some({
-                        let _v = <StreamingInfo as crate::rt::Codec>::read_from(
-                            _io,
-                            (crate::rt::codec::arg::<u32>(
-                                _at,
-                                crate::rt::Int::int(&unity_version),
-                                "unity_version",
-                            )?,),
-                        )?;
-                        _v
-                    })
-                } else {
-                    None
-                })
-            })?;
-        let mesh_lod_info: ::std::option::Option<MeshLodInfo> =
-            crate::rt::field("mesh_lod_info", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) >= 60000200i128) {
-                    Some({
-                        let _v = <MeshLodInfo as crate::rt::Codec>::read_from(_io, ())?;
-                        _v
-                    })
-                } else {
-                    None
-                })
-            })?;
-        Ok(Self {
-            name,
-            num_sub_meshes,
-            sub_meshes,
-            shapes,
-            num_bind_poses,
-            bind_poses,
-            num_bone_name_hashes,
-            bone_name_hashes,
-            root_bone_name_hash,
-            bones_aabb,
-            variable_bone_count_weights,
-            mesh_compression,
-            is_readable,
-            keep_vertices,
-            keep_indices,
-            index_format,
-            index_buffer,
-            skin,
-            vertex_data,
-            compressed_mesh,
-            local_aabb,
-            mesh_usage_flags,
-            cooking_options,
-            pre_bake_convex_collision_mesh,
-            pre_bake_triangle_collision_mesh,
-            pad_pre_bake,
-            baked_convex_collision_mesh,
-            baked_triangle_collision_mesh,
-            mesh_metrics_0,
-            mesh_metrics_1,
-            stream_data,
-            mesh_lod_info,
-        })
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (unity_version,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let UnityMesh {
             name,
             num_sub_meshes: _,
             sub_meshes,
@@ -834,591 +1365,1201 @@ impl crate::rt::Codec for UnityMesh {
             stream_data,
             mesh_lod_info,
         } = self;
-        crate::rt::field("name", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::read::offset(_io, _start, 0i128, "0")?;
-            let _v = name;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        let num_sub_meshes: i32 = crate::rt::field("num_sub_meshes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, sub_meshes.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("sub_meshes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in sub_meshes.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(
-                        _v,
-                        _io,
-                        (crate::rt::codec::arg::<u32>(
-                            _at,
-                            crate::rt::Int::int(&unity_version),
-                            "unity_version",
-                        )?,),
-                    )?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        crate::rt::field("shapes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = shapes;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        let num_bind_poses: i32 = crate::rt::field("num_bind_poses", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, bind_poses.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("bind_poses", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in bind_poses.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        let num_bone_name_hashes: i32 = crate::rt::field("num_bone_name_hashes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 =
-                crate::rt::write::fit(_at, bone_name_hashes.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("bone_name_hashes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, bone_name_hashes)?;
-            Ok(())
-        })?;
-        crate::rt::field("root_bone_name_hash", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = root_bone_name_hash;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("bones_aabb", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 20190100i128),
-                bones_aabb.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 20190100`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 20190100`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("variable_bone_count_weights", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 20190100i128),
-                variable_bone_count_weights.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 20190100`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 20190100`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("mesh_compression", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = mesh_compression;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v.0)?;
-            Ok(())
-        })?;
-        crate::rt::field("is_readable", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = is_readable;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("keep_vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = keep_vertices;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("keep_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = keep_indices;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("index_format", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 20170300i128),
-                index_format.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v.0)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 20170300`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 20170300`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("index_buffer", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = index_buffer;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("skin", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) < 20180200i128),
-                skin.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version < 20180200`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version < 20180200`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("vertex_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = vertex_data;
-            crate::rt::Codec::write_to(
-                _v,
-                _io,
-                (crate::rt::codec::arg::<u32>(
+        let _p_name = crate::rt::field(
+            "name",
+            || {
+                let _at = _out.pos();
+                _out.offset(_start, (0i128), "0")?;
+                Ok({
+                    let _v = name;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let (num_sub_meshes, _p_num_sub_meshes): (i32, crate::rt::Span) = crate::rt::field(
+            "num_sub_meshes",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
                     _at,
-                    crate::rt::Int::int(&unity_version),
-                    "unity_version",
-                )?,),
-            )?;
-            Ok(())
-        })?;
-        crate::rt::field("compressed_mesh", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = compressed_mesh;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("local_aabb", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = local_aabb;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("mesh_usage_flags", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) < 60000600i128),
-                mesh_usage_flags.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version < 60000600`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version < 60000600`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("cooking_options", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 20220100i128),
-                cooking_options.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 20220100`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 20220100`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("pre_bake_convex_collision_mesh", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 60000600i128),
-                pre_bake_convex_collision_mesh.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 60000600`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 60000600`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("pre_bake_triangle_collision_mesh", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 60000600i128),
-                pre_bake_triangle_collision_mesh.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 60000600`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 60000600`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("pad_pre_bake", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 60000600i128),
-                pad_pre_bake.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::agree(_at, _v.len() as u64, 2i128, "2", "bytes")?;
-                    crate::rt::write::bytes(_io, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 60000600`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 60000600`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("baked_convex_collision_mesh", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = baked_convex_collision_mesh;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("baked_triangle_collision_mesh", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = baked_triangle_collision_mesh;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("mesh_metrics_0", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 20180200i128),
-                mesh_metrics_0.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 20180200`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 20180200`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("mesh_metrics_1", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 20180200i128),
-                mesh_metrics_1.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 20180200`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 20180200`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("stream_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 20180300i128),
-                stream_data.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::Codec::write_to(
-                        _v,
-                        _io,
-                        (crate::rt::codec::arg::<u32>(
-                            _at,
-                            crate::rt::Int::int(&unity_version),
-                            "unity_version",
-                        )?,),
-                    )?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 20180300`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 20180300`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("mesh_lod_info", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 60000200i128),
-                mesh_lod_info.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 60000200`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 60000200`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        Ok(())
+                    sub_meshes.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_sub_meshes = crate::rt::field(
+            "sub_meshes",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in sub_meshes.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u32,
+                                    >(
+                                        _at,
+                                        crate::rt::Int::int(&unity_version),
+                                        "unity_version",
+                                    )?,
+                                );
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        let _p_shapes = crate::rt::field(
+            "shapes",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = shapes;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let (num_bind_poses, _p_num_bind_poses): (i32, crate::rt::Span) = crate::rt::field(
+            "num_bind_poses",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    bind_poses.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_bind_poses = crate::rt::field(
+            "bind_poses",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in bind_poses.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        let (num_bone_name_hashes, _p_num_bone_name_hashes): (i32, crate::rt::Span) = crate::rt::field(
+            "num_bone_name_hashes",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    bone_name_hashes.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_bone_name_hashes = crate::rt::field(
+            "bone_name_hashes",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    _out.prims(::binrw::Endian::Little, bone_name_hashes);
+                    crate::rt::Strided::new(_at, 4u64, bone_name_hashes.len())
+                })
+            },
+        )?;
+        let _p_root_bone_name_hash = crate::rt::field(
+            "root_bone_name_hash",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = root_bone_name_hash;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_bones_aabb = crate::rt::field(
+            "bones_aabb",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                        bones_aabb.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = ();
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                    _p.unwrap_or_default()
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20190100",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20190100",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_variable_bone_count_weights = crate::rt::field(
+            "variable_bone_count_weights",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                        variable_bone_count_weights.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = ();
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                    _p.unwrap_or_default()
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20190100",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20190100",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_mesh_compression = crate::rt::field(
+            "mesh_compression",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = mesh_compression;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, _v.0);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_is_readable = crate::rt::field(
+            "is_readable",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = is_readable;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_keep_vertices = crate::rt::field(
+            "keep_vertices",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = keep_vertices;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_keep_indices = crate::rt::field(
+            "keep_indices",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = keep_indices;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_index_format = crate::rt::field(
+            "index_format",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (20170300i128)),
+                        index_format.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, _v.0);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20170300",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20170300",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_index_buffer = crate::rt::field(
+            "index_buffer",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = index_buffer;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_skin = crate::rt::field(
+            "skin",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (20180200i128)),
+                        skin.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = ();
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                    _p.unwrap_or_default()
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 20180200",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 20180200",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_vertex_data = crate::rt::field(
+            "vertex_data",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = vertex_data;
+                    {
+                        {
+                            let _args = (
+                                crate::rt::codec::arg::<
+                                    u32,
+                                >(
+                                    _at,
+                                    crate::rt::Int::int(&unity_version),
+                                    "unity_version",
+                                )?,
+                            );
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_compressed_mesh = crate::rt::field(
+            "compressed_mesh",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = compressed_mesh;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_local_aabb = crate::rt::field(
+            "local_aabb",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = local_aabb;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_mesh_usage_flags = crate::rt::field(
+            "mesh_usage_flags",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (60000600i128)),
+                        mesh_usage_flags.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 60000600",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 60000600",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_cooking_options = crate::rt::field(
+            "cooking_options",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (20220100i128)),
+                        cooking_options.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20220100",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20220100",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_pre_bake_convex_collision_mesh = crate::rt::field(
+            "pre_bake_convex_collision_mesh",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                        pre_bake_convex_collision_mesh.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 60000600",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 60000600",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_pre_bake_triangle_collision_mesh = crate::rt::field(
+            "pre_bake_triangle_collision_mesh",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                        pre_bake_triangle_collision_mesh.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 60000600",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 60000600",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_pad_pre_bake = crate::rt::field(
+            "pad_pre_bake",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                        pad_pre_bake.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    crate::rt::output::agree(
+                                        _at,
+                                        _v.len() as u64,
+                                        (2i128),
+                                        "2",
+                                        "bytes",
+                                    )?;
+                                    _out.bytes(_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 60000600",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 60000600",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_baked_convex_collision_mesh = crate::rt::field(
+            "baked_convex_collision_mesh",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = baked_convex_collision_mesh;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_baked_triangle_collision_mesh = crate::rt::field(
+            "baked_triangle_collision_mesh",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = baked_triangle_collision_mesh;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_mesh_metrics_0 = crate::rt::field(
+            "mesh_metrics_0",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (20180200i128)),
+                        mesh_metrics_0.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20180200",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20180200",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_mesh_metrics_1 = crate::rt::field(
+            "mesh_metrics_1",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (20180200i128)),
+                        mesh_metrics_1.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20180200",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20180200",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_stream_data = crate::rt::field(
+            "stream_data",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (20180300i128)),
+                        stream_data.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = (
+                                        crate::rt::codec::arg::<
+                                            u32,
+                                        >(
+                                            _at,
+                                            crate::rt::Int::int(&unity_version),
+                                            "unity_version",
+                                        )?,
+                                    );
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                    _p.unwrap_or_default()
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20180300",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20180300",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_mesh_lod_info = crate::rt::field(
+            "mesh_lod_info",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (60000200i128)),
+                        mesh_lod_info.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = ();
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                    _p.unwrap_or_default()
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 60000200",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 60000200",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        Ok(
+            if L {
+                Some(UnityMeshPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    name: _p_name,
+                    num_sub_meshes: _p_num_sub_meshes,
+                    sub_meshes: _p_sub_meshes,
+                    shapes: _p_shapes,
+                    num_bind_poses: _p_num_bind_poses,
+                    bind_poses: _p_bind_poses,
+                    num_bone_name_hashes: _p_num_bone_name_hashes,
+                    bone_name_hashes: _p_bone_name_hashes,
+                    root_bone_name_hash: _p_root_bone_name_hash,
+                    bones_aabb: _p_bones_aabb,
+                    variable_bone_count_weights: _p_variable_bone_count_weights,
+                    mesh_compression: _p_mesh_compression,
+                    is_readable: _p_is_readable,
+                    keep_vertices: _p_keep_vertices,
+                    keep_indices: _p_keep_indices,
+                    index_format: _p_index_format,
+                    index_buffer: _p_index_buffer,
+                    skin: _p_skin,
+                    vertex_data: _p_vertex_data,
+                    compressed_mesh: _p_compressed_mesh,
+                    local_aabb: _p_local_aabb,
+                    mesh_usage_flags: _p_mesh_usage_flags,
+                    cooking_options: _p_cooking_options,
+                    pre_bake_convex_collision_mesh: _p_pre_bake_convex_collision_mesh,
+                    pre_bake_triangle_collision_mesh: _p_pre_bake_triangle_collision_mesh,
+                    pad_pre_bake: _p_pad_pre_bake,
+                    baked_convex_collision_mesh: _p_baked_convex_collision_mesh,
+                    baked_triangle_collision_mesh: _p_baked_triangle_collision_mesh,
+                    mesh_metrics_0: _p_mesh_metrics_0,
+                    mesh_metrics_1: _p_mesh_metrics_1,
+                    stream_data: _p_stream_data,
+                    mesh_lod_info: _p_mesh_lod_info,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for UnityMesh {
-    type Args<'a> = (u32,);
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(UnityMesh, ENDIAN);
+impl UnityMeshRef<'_> {
+    /// The owned [`UnityMesh`] (copies every view).
+    pub fn own(&self) -> UnityMesh {
+        UnityMesh {
+            name: (&self.name).own(),
+            num_sub_meshes: ::std::clone::Clone::clone(&self.num_sub_meshes),
+            sub_meshes: (&self.sub_meshes)
+                .iter()
+                .map(|_e| ::std::clone::Clone::clone(_e))
+                .collect(),
+            shapes: (&self.shapes).own(),
+            num_bind_poses: ::std::clone::Clone::clone(&self.num_bind_poses),
+            bind_poses: (&self.bind_poses).iter().map(|_e| _e.own()).collect(),
+            num_bone_name_hashes: ::std::clone::Clone::clone(&self.num_bone_name_hashes),
+            bone_name_hashes: (&self.bone_name_hashes).to_vec(),
+            root_bone_name_hash: ::std::clone::Clone::clone(&self.root_bone_name_hash),
+            bones_aabb: self
+                .bones_aabb
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            variable_bone_count_weights: self
+                .variable_bone_count_weights
+                .as_ref()
+                .map(|_x| _x.own()),
+            mesh_compression: ::std::clone::Clone::clone(&self.mesh_compression),
+            is_readable: ::std::clone::Clone::clone(&self.is_readable),
+            keep_vertices: ::std::clone::Clone::clone(&self.keep_vertices),
+            keep_indices: ::std::clone::Clone::clone(&self.keep_indices),
+            index_format: self
+                .index_format
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            index_buffer: (&self.index_buffer).own(),
+            skin: self.skin.as_ref().map(|_x| _x.own()),
+            vertex_data: (&self.vertex_data).own(),
+            compressed_mesh: (&self.compressed_mesh).own(),
+            local_aabb: ::std::clone::Clone::clone(&self.local_aabb),
+            mesh_usage_flags: self
+                .mesh_usage_flags
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            cooking_options: self
+                .cooking_options
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            pre_bake_convex_collision_mesh: self
+                .pre_bake_convex_collision_mesh
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            pre_bake_triangle_collision_mesh: self
+                .pre_bake_triangle_collision_mesh
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            pad_pre_bake: self.pad_pre_bake.as_ref().map(|_x| _x.to_vec()),
+            baked_convex_collision_mesh: (&self.baked_convex_collision_mesh).own(),
+            baked_triangle_collision_mesh: (&self.baked_triangle_collision_mesh).own(),
+            mesh_metrics_0: self
+                .mesh_metrics_0
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            mesh_metrics_1: self
+                .mesh_metrics_1
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            stream_data: self.stream_data.as_ref().map(|_x| _x.own()),
+            mesh_lod_info: self.mesh_lod_info.as_ref().map(|_x| _x.own()),
+        }
     }
 }
-
-impl ::binrw::BinWrite for UnityMesh {
-    type Args<'a> = (u32,);
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for UnityMeshPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, UnityMeshPos> {
+    /// The place of `name`.
+    pub fn name(&self) -> crate::rt::Place<'_, AlignedStringPos> {
+        self.field("name", &self.get().name)
+    }
+    /// The place of `num_sub_meshes`.
+    pub fn num_sub_meshes(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_sub_meshes", &self.get().num_sub_meshes)
+    }
+    /// The place of `sub_meshes`.
+    pub fn sub_meshes(&self) -> crate::rt::Place<'_, crate::rt::Each<SubMeshPos>> {
+        self.field("sub_meshes", &self.get().sub_meshes)
+    }
+    /// The place of `shapes`.
+    pub fn shapes(&self) -> crate::rt::Place<'_, BlendShapeDataPos> {
+        self.field("shapes", &self.get().shapes)
+    }
+    /// The place of `num_bind_poses`.
+    pub fn num_bind_poses(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_bind_poses", &self.get().num_bind_poses)
+    }
+    /// The place of `bind_poses`.
+    pub fn bind_poses(&self) -> crate::rt::Place<'_, crate::rt::Each<Matrix4x4fPos>> {
+        self.field("bind_poses", &self.get().bind_poses)
+    }
+    /// The place of `num_bone_name_hashes`.
+    pub fn num_bone_name_hashes(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_bone_name_hashes", &self.get().num_bone_name_hashes)
+    }
+    /// The place of `bone_name_hashes`.
+    pub fn bone_name_hashes(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("bone_name_hashes", &self.get().bone_name_hashes)
+    }
+    /// The place of `root_bone_name_hash`.
+    pub fn root_bone_name_hash(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("root_bone_name_hash", &self.get().root_bone_name_hash)
+    }
+    /// The place of `bones_aabb`.
+    pub fn bones_aabb(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<MinMaxAabbVectorPos>> {
+        self.field("bones_aabb", &self.get().bones_aabb)
+    }
+    /// The place of `variable_bone_count_weights`.
+    pub fn variable_bone_count_weights(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<VariableBoneCountWeightsPos>> {
+        self.field(
+            "variable_bone_count_weights",
+            &self.get().variable_bone_count_weights,
+        )
+    }
+    /// The place of `mesh_compression`.
+    pub fn mesh_compression(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("mesh_compression", &self.get().mesh_compression)
+    }
+    /// The place of `is_readable`.
+    pub fn is_readable(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("is_readable", &self.get().is_readable)
+    }
+    /// The place of `keep_vertices`.
+    pub fn keep_vertices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("keep_vertices", &self.get().keep_vertices)
+    }
+    /// The place of `keep_indices`.
+    pub fn keep_indices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("keep_indices", &self.get().keep_indices)
+    }
+    /// The place of `index_format`.
+    pub fn index_format(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("index_format", &self.get().index_format)
+    }
+    /// The place of `index_buffer`.
+    pub fn index_buffer(&self) -> crate::rt::Place<'_, AlignedBytesPos> {
+        self.field("index_buffer", &self.get().index_buffer)
+    }
+    /// The place of `skin`.
+    pub fn skin(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<BoneWeights4VectorPos>> {
+        self.field("skin", &self.get().skin)
+    }
+    /// The place of `vertex_data`.
+    pub fn vertex_data(&self) -> crate::rt::Place<'_, VertexDataPos> {
+        self.field("vertex_data", &self.get().vertex_data)
+    }
+    /// The place of `compressed_mesh`.
+    pub fn compressed_mesh(&self) -> crate::rt::Place<'_, CompressedMeshPos> {
+        self.field("compressed_mesh", &self.get().compressed_mesh)
+    }
+    /// The place of `local_aabb`.
+    pub fn local_aabb(&self) -> crate::rt::Place<'_, AabbPos> {
+        self.field("local_aabb", &self.get().local_aabb)
+    }
+    /// The place of `mesh_usage_flags`.
+    pub fn mesh_usage_flags(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("mesh_usage_flags", &self.get().mesh_usage_flags)
+    }
+    /// The place of `cooking_options`.
+    pub fn cooking_options(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("cooking_options", &self.get().cooking_options)
+    }
+    /// The place of `pre_bake_convex_collision_mesh`.
+    pub fn pre_bake_convex_collision_mesh(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field(
+            "pre_bake_convex_collision_mesh",
+            &self.get().pre_bake_convex_collision_mesh,
+        )
+    }
+    /// The place of `pre_bake_triangle_collision_mesh`.
+    pub fn pre_bake_triangle_collision_mesh(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field(
+            "pre_bake_triangle_collision_mesh",
+            &self.get().pre_bake_triangle_collision_mesh,
+        )
+    }
+    /// The place of `pad_pre_bake`.
+    pub fn pad_pre_bake(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("pad_pre_bake", &self.get().pad_pre_bake)
+    }
+    /// The place of `baked_convex_collision_mesh`.
+    pub fn baked_convex_collision_mesh(&self) -> crate::rt::Place<'_, AlignedBytesPos> {
+        self.field(
+            "baked_convex_collision_mesh",
+            &self.get().baked_convex_collision_mesh,
+        )
+    }
+    /// The place of `baked_triangle_collision_mesh`.
+    pub fn baked_triangle_collision_mesh(
+        &self,
+    ) -> crate::rt::Place<'_, AlignedBytesPos> {
+        self.field(
+            "baked_triangle_collision_mesh",
+            &self.get().baked_triangle_collision_mesh,
+        )
+    }
+    /// The place of `mesh_metrics_0`.
+    pub fn mesh_metrics_0(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("mesh_metrics_0", &self.get().mesh_metrics_0)
+    }
+    /// The place of `mesh_metrics_1`.
+    pub fn mesh_metrics_1(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("mesh_metrics_1", &self.get().mesh_metrics_1)
+    }
+    /// The place of `stream_data`.
+    pub fn stream_data(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<StreamingInfoPos>> {
+        self.field("stream_data", &self.get().stream_data)
+    }
+    /// The place of `mesh_lod_info`.
+    pub fn mesh_lod_info(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<MeshLodInfoPos>> {
+        self.field("mesh_lod_info", &self.get().mesh_lod_info)
     }
 }
-
-impl ::binrw::meta::ReadEndian for UnityMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for UnityMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl crate::rt::Layout for UnityMesh {
+impl crate::rt::Root for UnityMesh {
     const ID: &'static str = "unity-mesh";
     const ROOT: &'static str = "unity_mesh";
-    const DESCRIPTION: &'static str =
-        "Unity serialized Mesh object (class 43), read without a type tree";
+    const DESCRIPTION: &'static str = "Unity serialized Mesh object (class 43), read without a type tree";
     const SPEC: &'static str = "spec/unity_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &[];
-    fn args(ctx: &crate::context::Context) -> crate::rt::Result<Self::Args> {
-        let _ = ctx;
-        Ok((crate::rt::codec::arg::<u32>(
-            0,
-            ctx.param("unity_version")?,
-            "unity_version",
-        )?,))
+    const PARAMS: &'static [&'static str] = &["unity_version"];
+    const RULES: &'static [&'static crate::rt::Rule] = &[
+        UnityMesh::REL_VERTEX_LAYOUT_FILLS_DATA,
+        UnityMesh::REL_STREAM_DATA_REPLACES_INLINE_DATA,
+        UnityMesh::REL_INDEX_BUFFER_WHOLE_INDICES,
+        UnityMesh::REL_SUBMESH_WITHIN_INDEX_BUFFER,
+        UnityMesh::REL_INDICES_NAME_VERTICES,
+        UnityMesh::REL_SUBMESH_VERTEX_RANGE,
+        UnityMesh::REL_BONE_DATA_PER_BIND_POSE,
+    ];
+    fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
+        let _ = params;
+        Ok((
+            crate::rt::codec::arg::<
+                u32,
+            >(
+                0,
+                params
+                    .param("unity_version")
+                    .ok_or_else(|| crate::rt::codec::missing_param("unity_version"))?,
+                "unity_version",
+            )?,
+        ))
     }
 }
-
 /// A Unity string - a byte count, UTF-8 bytes, padding to 4 bytes.
 ///
 /// Type `aligned_string` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct AlignedString {
     /// The length in bytes.
@@ -1438,151 +2579,247 @@ pub struct AlignedString {
     #[serde(with = "crate::rt::serde_as::hex")]
     pub pad: ::std::vec::Vec<u8>,
 }
-
+/// [`AlignedString`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct AlignedStringRef<'a> {
+    /// See [`AlignedString::len_value`].
+    pub len_value: i32,
+    /// See [`AlignedString::value`].
+    pub value: &'a str,
+    /// See [`AlignedString::pad`].
+    pub pad: &'a [u8],
+}
+/// Where each field of a [`AlignedString`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AlignedStringPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `len_value` lies.
+    pub len_value: crate::rt::Span,
+    /// Where `value` lies.
+    pub value: crate::rt::Span,
+    /// Where `pad` lies.
+    pub pad: crate::rt::Span,
+}
 impl AlignedString {
     /// Where `len_value` starts, from the start of the type.
-    pub const OFFSET_LEN_VALUE: u64 = 0x0;
+    pub const OFFSET_LEN_VALUE: u64 = 0;
     /// Where `value` starts, from the start of the type.
-    pub const OFFSET_VALUE: u64 = 0x4;
+    pub const OFFSET_VALUE: u64 = 4;
 }
-
 impl crate::rt::Codec for AlignedString {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = AlignedStringRef<'a>;
+    type Pos = AlignedStringPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let len_value: i32 = crate::rt::field("len_value", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let value: ::std::string::String = crate::rt::field("value", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::text(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_value), "size")?,
-                    "UTF-8",
-                )?;
-                _v
-            })
-        })?;
-        let pad: ::std::vec::Vec<u8> = crate::rt::field("pad", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(
-                        _at,
-                        crate::rt::codec::rem(
-                            (4i128).wrapping_sub(crate::rt::codec::rem(
-                                crate::rt::Int::int(&len_value),
-                                4i128,
-                            )),
-                            4i128,
-                        ),
-                        "size",
-                    )?,
-                )?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            len_value,
-            value,
-            pad,
-        })
+        let _start = _in.pos();
+        let (len_value, _p_len_value) = crate::rt::field(
+            "len_value",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (value, _p_value) = crate::rt::field(
+            "value",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .text(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_value),
+                                    "size",
+                                )?,
+                                "UTF-8",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (pad, _p_pad) = crate::rt::field(
+            "pad",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::codec::rem(
+                                        ((4i128))
+                                            .wrapping_sub(
+                                                crate::rt::codec::rem(
+                                                    crate::rt::Int::int(&len_value),
+                                                    (4i128),
+                                                ),
+                                            ),
+                                        (4i128),
+                                    ),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            AlignedStringRef {
+                len_value,
+                value,
+                pad,
+            },
+            if L {
+                Some(AlignedStringPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    len_value: _p_len_value,
+                    value: _p_value,
+                    pad: _p_pad,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            len_value: _,
-            value,
-            pad,
-        } = self;
-        let len_value: i32 = crate::rt::field("len_value", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, value.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("value", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = value;
-            crate::rt::write::bytes(_io, _v.as_bytes())?;
-            Ok(())
-        })?;
-        crate::rt::field("pad", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = pad;
-            crate::rt::write::agree(
-                _at,
-                _v.len() as u64,
-                crate::rt::codec::rem(
-                    (4i128).wrapping_sub(crate::rt::codec::rem(
-                        crate::rt::Int::int(&len_value),
-                        4i128,
-                    )),
-                    4i128,
-                ),
-                "(4 - len_value % 4) % 4",
-                "bytes",
-            )?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let AlignedString { len_value: _, value, pad } = self;
+        let (len_value, _p_len_value): (i32, crate::rt::Span) = crate::rt::field(
+            "len_value",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    value.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_value = crate::rt::field(
+            "value",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = value;
+                    {
+                        {
+                            _out.bytes(_v.as_bytes());
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_pad = crate::rt::field(
+            "pad",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = pad;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                crate::rt::codec::rem(
+                                    ((4i128))
+                                        .wrapping_sub(
+                                            crate::rt::codec::rem(
+                                                crate::rt::Int::int(&len_value),
+                                                (4i128),
+                                            ),
+                                        ),
+                                    (4i128),
+                                ),
+                                "(4 - len_value % 4) % 4",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(AlignedStringPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    len_value: _p_len_value,
+                    value: _p_value,
+                    pad: _p_pad,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for AlignedString {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(AlignedString, ENDIAN);
+impl AlignedStringRef<'_> {
+    /// The owned [`AlignedString`] (copies every view).
+    pub fn own(&self) -> AlignedString {
+        AlignedString {
+            len_value: ::std::clone::Clone::clone(&self.len_value),
+            value: (&self.value).to_string(),
+            pad: (&self.pad).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for AlignedString {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for AlignedStringPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for AlignedString {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, AlignedStringPos> {
+    /// The place of `len_value`.
+    pub fn len_value(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_value", &self.get().len_value)
+    }
+    /// The place of `value`.
+    pub fn value(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("value", &self.get().value)
+    }
+    /// The place of `pad`.
+    pub fn pad(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("pad", &self.get().pad)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for AlignedString {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A Unity byte vector - a byte count, the bytes, padding to 4 bytes.
 ///
 /// Type `aligned_bytes` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct AlignedBytes {
     /// The length in bytes.
@@ -1603,148 +2840,247 @@ pub struct AlignedBytes {
     #[serde(with = "crate::rt::serde_as::hex")]
     pub pad: ::std::vec::Vec<u8>,
 }
-
+/// [`AlignedBytes`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct AlignedBytesRef<'a> {
+    /// See [`AlignedBytes::len_data`].
+    pub len_data: i32,
+    /// See [`AlignedBytes::data`].
+    pub data: &'a [u8],
+    /// See [`AlignedBytes::pad`].
+    pub pad: &'a [u8],
+}
+/// Where each field of a [`AlignedBytes`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AlignedBytesPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `len_data` lies.
+    pub len_data: crate::rt::Span,
+    /// Where `data` lies.
+    pub data: crate::rt::Span,
+    /// Where `pad` lies.
+    pub pad: crate::rt::Span,
+}
 impl AlignedBytes {
     /// Where `len_data` starts, from the start of the type.
-    pub const OFFSET_LEN_DATA: u64 = 0x0;
+    pub const OFFSET_LEN_DATA: u64 = 0;
     /// Where `data` starts, from the start of the type.
-    pub const OFFSET_DATA: u64 = 0x4;
+    pub const OFFSET_DATA: u64 = 4;
 }
-
 impl crate::rt::Codec for AlignedBytes {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = AlignedBytesRef<'a>;
+    type Pos = AlignedBytesPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let len_data: i32 = crate::rt::field("len_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let data: ::std::vec::Vec<u8> = crate::rt::field("data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(_at, crate::rt::Int::int(&len_data), "size")?,
-                )?;
-                _v
-            })
-        })?;
-        let pad: ::std::vec::Vec<u8> = crate::rt::field("pad", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(
-                    _io,
-                    crate::rt::read::count(
-                        _at,
-                        crate::rt::codec::rem(
-                            (4i128).wrapping_sub(crate::rt::codec::rem(
-                                crate::rt::Int::int(&len_data),
-                                4i128,
-                            )),
-                            4i128,
-                        ),
-                        "size",
-                    )?,
-                )?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            len_data,
-            data,
-            pad,
-        })
+        let _start = _in.pos();
+        let (len_data, _p_len_data) = crate::rt::field(
+            "len_data",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (data, _p_data) = crate::rt::field(
+            "data",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_data),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (pad, _p_pad) = crate::rt::field(
+            "pad",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::codec::rem(
+                                        ((4i128))
+                                            .wrapping_sub(
+                                                crate::rt::codec::rem(
+                                                    crate::rt::Int::int(&len_data),
+                                                    (4i128),
+                                                ),
+                                            ),
+                                        (4i128),
+                                    ),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            AlignedBytesRef {
+                len_data,
+                data,
+                pad,
+            },
+            if L {
+                Some(AlignedBytesPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    len_data: _p_len_data,
+                    data: _p_data,
+                    pad: _p_pad,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            len_data: _,
-            data,
-            pad,
-        } = self;
-        let len_data: i32 = crate::rt::field("len_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, data.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = data;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("pad", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = pad;
-            crate::rt::write::agree(
-                _at,
-                _v.len() as u64,
-                crate::rt::codec::rem(
-                    (4i128)
-                        .wrapping_sub(crate::rt::codec::rem(crate::rt::Int::int(&len_data), 4i128)),
-                    4i128,
-                ),
-                "(4 - len_data % 4) % 4",
-                "bytes",
-            )?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let AlignedBytes { len_data: _, data, pad } = self;
+        let (len_data, _p_len_data): (i32, crate::rt::Span) = crate::rt::field(
+            "len_data",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    data.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_data = crate::rt::field(
+            "data",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = data;
+                    {
+                        {
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_pad = crate::rt::field(
+            "pad",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = pad;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                crate::rt::codec::rem(
+                                    ((4i128))
+                                        .wrapping_sub(
+                                            crate::rt::codec::rem(
+                                                crate::rt::Int::int(&len_data),
+                                                (4i128),
+                                            ),
+                                        ),
+                                    (4i128),
+                                ),
+                                "(4 - len_data % 4) % 4",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(AlignedBytesPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    len_data: _p_len_data,
+                    data: _p_data,
+                    pad: _p_pad,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for AlignedBytes {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(AlignedBytes, ENDIAN);
+impl AlignedBytesRef<'_> {
+    /// The owned [`AlignedBytes`] (copies every view).
+    pub fn own(&self) -> AlignedBytes {
+        AlignedBytes {
+            len_data: ::std::clone::Clone::clone(&self.len_data),
+            data: (&self.data).to_vec(),
+            pad: (&self.pad).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for AlignedBytes {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for AlignedBytesPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for AlignedBytes {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, AlignedBytesPos> {
+    /// The place of `len_data`.
+    pub fn len_data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_data", &self.get().len_data)
+    }
+    /// The place of `data`.
+    pub fn data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("data", &self.get().data)
+    }
+    /// The place of `pad`.
+    pub fn pad(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("pad", &self.get().pad)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for AlignedBytes {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// Three floats.
 ///
 /// Type `vector3f` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Vector3f {
     /// x.
@@ -1763,124 +3099,183 @@ pub struct Vector3f {
     #[serde(with = "crate::rt::serde_as::float")]
     pub z: f32,
 }
-
+/// Where each field of a [`Vector3f`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Vector3fPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `x` lies.
+    pub x: crate::rt::Span,
+    /// Where `y` lies.
+    pub y: crate::rt::Span,
+    /// Where `z` lies.
+    pub z: crate::rt::Span,
+}
 impl Vector3f {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 12;
+    pub const FIXED_SIZE: u64 = 12u64;
     /// Where `x` starts, from the start of the type.
-    pub const OFFSET_X: u64 = 0x0;
+    pub const OFFSET_X: u64 = 0;
     /// Where `y` starts, from the start of the type.
-    pub const OFFSET_Y: u64 = 0x4;
+    pub const OFFSET_Y: u64 = 4;
     /// Where `z` starts, from the start of the type.
-    pub const OFFSET_Z: u64 = 0x8;
+    pub const OFFSET_Z: u64 = 8;
 }
-
 impl crate::rt::pod::Block for Vector3f {
-    const SIZE: usize = 12;
-    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
-        let x = crate::rt::pod::get::<f32>(_block, 0, ::binrw::Endian::Little);
-        let y = crate::rt::pod::get::<f32>(_block, 4, ::binrw::Endian::Little);
-        let z = crate::rt::pod::get::<f32>(_block, 8, ::binrw::Endian::Little);
-        Ok(Self { x, y, z })
+    const SIZE: usize = 12usize;
+    const CHECKED: bool = false;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let x = crate::rt::pod::get::<f32>(_b, 0usize, ::binrw::Endian::Little);
+        let y = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
+        let z = crate::rt::pod::get::<f32>(_b, 8usize, ::binrw::Endian::Little);
+        Self { x, y, z }
     }
-    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        Ok(())
+    }
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { x, y, z } = self;
-        crate::rt::pod::set::<f32>(_block, 0, *x, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_block, 4, *y, ::binrw::Endian::Little);
-        crate::rt::pod::set::<f32>(_block, 8, *z, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 4usize, *y, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 8usize, *z, ::binrw::Endian::Little);
         Ok(())
     }
 }
-
 impl crate::rt::Codec for Vector3f {
     type Args = ();
-    const MIN_SIZE: u64 = 12;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = Vector3f;
+    type Pos = Vector3fPos;
+    const MIN_SIZE: u64 = 12u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let mut _block = [0u8; 12];
-        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
+        let _start = _in.pos();
+        if _in.left() >= 12u64 {
+            let _b = _in.take(12u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<Vector3fPos as crate::rt::Fixed>::at(_start, 12u64))
+                } else {
+                    None
+                },
+            ));
         }
-        // The input ends inside this value: read field by field for an error that names the field.
-        crate::rt::read::seek(_io, _start)?;
-        let x: f32 = crate::rt::field("x", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let y: f32 = crate::rt::field("y", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let z: f32 = crate::rt::field("z", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        Ok(Self { x, y, z })
+        let (x, _p_x) = crate::rt::field(
+            "x",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (y, _p_y) = crate::rt::field(
+            "y",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (z, _p_z) = crate::rt::field(
+            "z",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            Vector3f { x, y, z },
+            if L {
+                Some(Vector3fPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    x: _p_x,
+                    y: _p_y,
+                    z: _p_z,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { x, y, z } = self;
-        let mut _block = [0u8; 12];
-        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
-        crate::rt::write::bytes(_io, &_block)
+        let _start = _out.pos();
+        let mut _b = [0u8; 12usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _out.bytes(&_b);
+        Ok(
+            if L {
+                Some(<Vector3fPos as crate::rt::Fixed>::at(_start, 12u64))
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for Vector3f {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(Vector3f, ENDIAN);
+impl crate::rt::Spanned for Vector3fPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for Vector3f {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for Vector3fPos {
+    fn at(start: u64, _size: u64) -> Self {
+        Vector3fPos {
+            _span: crate::rt::Span::new(start, start + 12u64),
+            x: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
+            y: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+            z: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for Vector3f {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, Vector3fPos> {
+    /// The place of `x`.
+    pub fn x(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("x", &self.get().x)
+    }
+    /// The place of `y`.
+    pub fn y(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("y", &self.get().y)
+    }
+    /// The place of `z`.
+    pub fn z(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("z", &self.get().z)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for Vector3f {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// An axis-aligned box as a centre and a half extent (AABB).
 ///
 /// Type `aabb` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Aabb {
     /// The centre.
@@ -1892,102 +3287,166 @@ pub struct Aabb {
     /// Documented as “m_Extent”, Observed.
     pub extent: Vector3f,
 }
-
+/// Where each field of a [`Aabb`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct AabbPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `center` lies.
+    pub center: Vector3fPos,
+    /// Where `extent` lies.
+    pub extent: Vector3fPos,
+}
 impl Aabb {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 24;
+    pub const FIXED_SIZE: u64 = 24u64;
     /// Where `center` starts, from the start of the type.
-    pub const OFFSET_CENTER: u64 = 0x0;
+    pub const OFFSET_CENTER: u64 = 0;
     /// Where `extent` starts, from the start of the type.
-    pub const OFFSET_EXTENT: u64 = 0xC;
+    pub const OFFSET_EXTENT: u64 = 12;
 }
-
 impl crate::rt::Codec for Aabb {
     type Args = ();
-    const MIN_SIZE: u64 = 24;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = Aabb;
+    type Pos = AabbPos;
+    const MIN_SIZE: u64 = 24u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let center: Vector3f = crate::rt::field("center", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Vector3f as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let extent: Vector3f = crate::rt::field("extent", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Vector3f as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        Ok(Self { center, extent })
+        let _start = _in.pos();
+        let (center, _p_center) = crate::rt::field(
+            "center",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (extent, _p_extent) = crate::rt::field(
+            "extent",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            Aabb { center, extent },
+            if L {
+                Some(AabbPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    center: _p_center,
+                    extent: _p_extent,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { center, extent } = self;
-        crate::rt::field("center", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = center;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("extent", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = extent;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let Aabb { center, extent } = self;
+        let _p_center = crate::rt::field(
+            "center",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = center;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_extent = crate::rt::field(
+            "extent",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = extent;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(AabbPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    center: _p_center,
+                    extent: _p_extent,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for Aabb {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(Aabb, ENDIAN);
+impl crate::rt::Spanned for AabbPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for Aabb {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for AabbPos {
+    fn at(start: u64, _size: u64) -> Self {
+        AabbPos {
+            _span: crate::rt::Span::new(start, start + 24u64),
+            center: <Vector3fPos as crate::rt::Fixed>::at(start + 0u64, 12u64),
+            extent: <Vector3fPos as crate::rt::Fixed>::at(start + 12u64, 12u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for Aabb {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, AabbPos> {
+    /// The place of `center`.
+    pub fn center(&self) -> crate::rt::Place<'_, Vector3fPos> {
+        self.field("center", &self.get().center)
+    }
+    /// The place of `extent`.
+    pub fn extent(&self) -> crate::rt::Place<'_, Vector3fPos> {
+        self.field("extent", &self.get().extent)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for Aabb {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// An axis-aligned box as its two corners (MinMaxAABB).
 ///
 /// Type `min_max_aabb` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MinMaxAabb {
     /// The smallest corner.
@@ -1999,102 +3458,166 @@ pub struct MinMaxAabb {
     /// Documented as “m_Max”, Observed.
     pub max: Vector3f,
 }
-
+/// Where each field of a [`MinMaxAabb`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MinMaxAabbPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `min` lies.
+    pub min: Vector3fPos,
+    /// Where `max` lies.
+    pub max: Vector3fPos,
+}
 impl MinMaxAabb {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 24;
+    pub const FIXED_SIZE: u64 = 24u64;
     /// Where `min` starts, from the start of the type.
-    pub const OFFSET_MIN: u64 = 0x0;
+    pub const OFFSET_MIN: u64 = 0;
     /// Where `max` starts, from the start of the type.
-    pub const OFFSET_MAX: u64 = 0xC;
+    pub const OFFSET_MAX: u64 = 12;
 }
-
 impl crate::rt::Codec for MinMaxAabb {
     type Args = ();
-    const MIN_SIZE: u64 = 24;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MinMaxAabb;
+    type Pos = MinMaxAabbPos;
+    const MIN_SIZE: u64 = 24u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let min: Vector3f = crate::rt::field("min", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Vector3f as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let max: Vector3f = crate::rt::field("max", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Vector3f as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        Ok(Self { min, max })
+        let _start = _in.pos();
+        let (min, _p_min) = crate::rt::field(
+            "min",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (max, _p_max) = crate::rt::field(
+            "max",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            MinMaxAabb { min, max },
+            if L {
+                Some(MinMaxAabbPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    min: _p_min,
+                    max: _p_max,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { min, max } = self;
-        crate::rt::field("min", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = min;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("max", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = max;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let MinMaxAabb { min, max } = self;
+        let _p_min = crate::rt::field(
+            "min",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = min;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_max = crate::rt::field(
+            "max",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = max;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MinMaxAabbPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    min: _p_min,
+                    max: _p_max,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MinMaxAabb {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MinMaxAabb, ENDIAN);
+impl crate::rt::Spanned for MinMaxAabbPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for MinMaxAabb {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for MinMaxAabbPos {
+    fn at(start: u64, _size: u64) -> Self {
+        MinMaxAabbPos {
+            _span: crate::rt::Span::new(start, start + 24u64),
+            min: <Vector3fPos as crate::rt::Fixed>::at(start + 0u64, 12u64),
+            max: <Vector3fPos as crate::rt::Fixed>::at(start + 12u64, 12u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for MinMaxAabb {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, MinMaxAabbPos> {
+    /// The place of `min`.
+    pub fn min(&self) -> crate::rt::Place<'_, Vector3fPos> {
+        self.field("min", &self.get().min)
+    }
+    /// The place of `max`.
+    pub fn max(&self) -> crate::rt::Place<'_, Vector3fPos> {
+        self.field("max", &self.get().max)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for MinMaxAabb {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A vector of MinMaxAABB.
 ///
 /// Type `min_max_aabb_vector` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MinMaxAabbVector {
     /// How many boxes follow.
@@ -2109,118 +3632,173 @@ pub struct MinMaxAabbVector {
     /// Documented as “Array.data”, Observed.
     pub items: ::std::vec::Vec<MinMaxAabb>,
 }
-
+/// Where each field of a [`MinMaxAabbVector`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MinMaxAabbVectorPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_items` lies.
+    pub num_items: crate::rt::Span,
+    /// Where `items` lies.
+    pub items: crate::rt::Strided<MinMaxAabbPos>,
+}
 impl MinMaxAabbVector {
     /// Where `num_items` starts, from the start of the type.
-    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    pub const OFFSET_NUM_ITEMS: u64 = 0;
     /// Where `items` starts, from the start of the type.
-    pub const OFFSET_ITEMS: u64 = 0x4;
+    pub const OFFSET_ITEMS: u64 = 4;
 }
-
 impl crate::rt::Codec for MinMaxAabbVector {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MinMaxAabbVector;
+    type Pos = MinMaxAabbVectorPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_items: i32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let items: ::std::vec::Vec<MinMaxAabb> = crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_items), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <MinMaxAabb as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <MinMaxAabb as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
-            })
-        })?;
-        Ok(Self { num_items, items })
+        let _start = _in.pos();
+        let (num_items, _p_num_items) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (items, _p_items) = crate::rt::field(
+            "items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_items),
+                        "count",
+                    )?;
+                    _in.room(_n, <MinMaxAabb as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <MinMaxAabb as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                    }
+                    let _pos = crate::rt::Strided::new(_at, 24u64, _vs.len());
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        Ok((
+            MinMaxAabbVector {
+                num_items,
+                items,
+            },
+            if L {
+                Some(MinMaxAabbVectorPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_items: _,
-            items,
-        } = self;
-        let num_items: i32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, items.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in items.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let MinMaxAabbVector { num_items: _, items } = self;
+        let (num_items, _p_num_items): (i32, crate::rt::Span) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    items.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_items = crate::rt::field(
+            "items",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    for (_i, _v) in items.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                    }
+                    crate::rt::Strided::new(_at, 24u64, items.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MinMaxAabbVectorPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MinMaxAabbVector {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MinMaxAabbVector, ENDIAN);
+impl crate::rt::Spanned for MinMaxAabbVectorPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for MinMaxAabbVector {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Place<'_, MinMaxAabbVectorPos> {
+    /// The place of `num_items`.
+    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_items", &self.get().num_items)
+    }
+    /// The place of `items`.
+    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<MinMaxAabbPos>> {
+        self.field("items", &self.get().items)
     }
 }
-
-impl ::binrw::meta::ReadEndian for MinMaxAabbVector {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for MinMaxAabbVector {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A 4x4 float matrix, stored row-major (e00 e01 e02 e03 e10 ...) as seed 002 says of bind poses.
 ///
 /// Type `matrix4x4f` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct Matrix4x4f {
     /// The 16 elements, row by row.
@@ -2229,87 +3807,125 @@ pub struct Matrix4x4f {
     #[serde(with = "crate::rt::serde_as::float_vec")]
     pub e: ::std::vec::Vec<f32>,
 }
-
+/// [`Matrix4x4f`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct Matrix4x4fRef<'a> {
+    /// See [`Matrix4x4f::e`].
+    pub e: crate::rt::Nums<'a, f32>,
+}
+/// Where each field of a [`Matrix4x4f`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Matrix4x4fPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `e` lies.
+    pub e: crate::rt::Strided<crate::rt::Span>,
+}
 impl Matrix4x4f {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 64;
+    pub const FIXED_SIZE: u64 = 64u64;
     /// Where `e` starts, from the start of the type.
-    pub const OFFSET_E: u64 = 0x0;
+    pub const OFFSET_E: u64 = 0;
 }
-
 impl crate::rt::Codec for Matrix4x4f {
     type Args = ();
-    const MIN_SIZE: u64 = 64;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = Matrix4x4fRef<'a>;
+    type Pos = Matrix4x4fPos;
+    const MIN_SIZE: u64 = 64u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let e: ::std::vec::Vec<f32> = crate::rt::field("e", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, 16i128, "count")?;
-                crate::rt::read::prims::<f32, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        Ok(Self { e })
+        let _start = _in.pos();
+        let (e, _p_e) = crate::rt::field(
+            "e",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(_at, (16i128), "count")?;
+                    let _v = _in.nums::<f32>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            Matrix4x4fRef { e },
+            if L {
+                Some(Matrix4x4fPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    e: _p_e,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { e } = self;
-        crate::rt::field("e", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::agree(_at, e.len() as u64, 16i128, "16", "elements")?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, e)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let Matrix4x4f { e } = self;
+        let _p_e = crate::rt::field(
+            "e",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    crate::rt::output::agree(
+                        _at,
+                        e.len() as u64,
+                        (16i128),
+                        "16",
+                        "elements",
+                    )?;
+                    _out.prims(::binrw::Endian::Little, e);
+                    crate::rt::Strided::new(_at, 4u64, e.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(Matrix4x4fPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    e: _p_e,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for Matrix4x4f {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(Matrix4x4f, ENDIAN);
+impl Matrix4x4fRef<'_> {
+    /// The owned [`Matrix4x4f`] (copies every view).
+    pub fn own(&self) -> Matrix4x4f {
+        Matrix4x4f {
+            e: (&self.e).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for Matrix4x4f {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for Matrix4x4fPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for Matrix4x4f {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, Matrix4x4fPos> {
+    /// The place of `e`.
+    pub fn e(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("e", &self.get().e)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for Matrix4x4f {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One submesh (SubMesh), 48 bytes from 2017.3, 44 before.
 ///
 /// Type `sub_mesh` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct SubMesh {
     /// Where the submesh's indices start, in bytes from the start of the index buffer.
@@ -2341,104 +3957,187 @@ pub struct SubMesh {
     /// Documented as “localAABB”, Observed.
     pub local_aabb: Aabb,
 }
-
+/// Where each field of a [`SubMesh`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SubMeshPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `first_byte` lies.
+    pub first_byte: crate::rt::Span,
+    /// Where `index_count` lies.
+    pub index_count: crate::rt::Span,
+    /// Where `topology` lies.
+    pub topology: crate::rt::Span,
+    /// Where `base_vertex` lies.
+    pub base_vertex: ::std::option::Option<crate::rt::Span>,
+    /// Where `first_vertex` lies.
+    pub first_vertex: crate::rt::Span,
+    /// Where `vertex_count` lies.
+    pub vertex_count: crate::rt::Span,
+    /// Where `local_aabb` lies.
+    pub local_aabb: AabbPos,
+}
 impl SubMesh {
     /// Where `first_byte` starts, from the start of the type.
-    pub const OFFSET_FIRST_BYTE: u64 = 0x0;
+    pub const OFFSET_FIRST_BYTE: u64 = 0;
     /// Where `index_count` starts, from the start of the type.
-    pub const OFFSET_INDEX_COUNT: u64 = 0x4;
+    pub const OFFSET_INDEX_COUNT: u64 = 4;
     /// Where `topology` starts, from the start of the type.
-    pub const OFFSET_TOPOLOGY: u64 = 0x8;
+    pub const OFFSET_TOPOLOGY: u64 = 8;
     /// Where `base_vertex` starts, from the start of the type.
-    pub const OFFSET_BASE_VERTEX: u64 = 0xC;
+    pub const OFFSET_BASE_VERTEX: u64 = 12;
 }
-
 impl crate::rt::Codec for SubMesh {
     type Args = (u32,);
-    const MIN_SIZE: u64 = 44;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = SubMesh;
+    type Pos = SubMeshPos;
+    const MIN_SIZE: u64 = 44u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (unity_version,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let first_byte: u32 = crate::rt::field("first_byte", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let index_count: u32 = crate::rt::field("index_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let topology: Topology = crate::rt::field("topology", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = Topology(crate::rt::read::prim::<i32, _>(
-                    _io,
-                    ::binrw::Endian::Little,
-                    "s4",
-                )?);
-                _v
-            })
-        })?;
-        let base_vertex: ::std::option::Option<u32> = crate::rt::field("base_vertex", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok(if (crate::rt::Int::int(&unity_version) >= 20170300i128) {
-                Some({
-                    let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                    _v
+        let _start = _in.pos();
+        let (first_byte, _p_first_byte) = crate::rt::field(
+            "first_byte",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (index_count, _p_index_count) = crate::rt::field(
+            "index_count",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (topology, _p_topology) = crate::rt::field(
+            "topology",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = Topology(
+                            _in.prim::<i32>(::binrw::Endian::Little, "s4")?,
+                        );
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (base_vertex, _p_base_vertex) = crate::rt::field(
+            "base_vertex",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (20170300i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (first_vertex, _p_first_vertex) = crate::rt::field(
+            "first_vertex",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_count, _p_vertex_count) = crate::rt::field(
+            "vertex_count",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (local_aabb, _p_local_aabb) = crate::rt::field(
+            "local_aabb",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Aabb as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            SubMesh {
+                first_byte,
+                index_count,
+                topology,
+                base_vertex,
+                first_vertex,
+                vertex_count,
+                local_aabb,
+            },
+            if L {
+                Some(SubMeshPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    first_byte: _p_first_byte,
+                    index_count: _p_index_count,
+                    topology: _p_topology,
+                    base_vertex: _p_base_vertex,
+                    first_vertex: _p_first_vertex,
+                    vertex_count: _p_vertex_count,
+                    local_aabb: _p_local_aabb,
                 })
             } else {
                 None
-            })
-        })?;
-        let first_vertex: u32 = crate::rt::field("first_vertex", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let vertex_count: u32 = crate::rt::field("vertex_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let local_aabb: Aabb = crate::rt::field("local_aabb", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Aabb as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            first_byte,
-            index_count,
-            topology,
-            base_vertex,
-            first_vertex,
-            vertex_count,
-            local_aabb,
-        })
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (unity_version,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let SubMesh {
             first_byte,
             index_count,
             topology,
@@ -2447,110 +4146,198 @@ impl crate::rt::Codec for SubMesh {
             vertex_count,
             local_aabb,
         } = self;
-        crate::rt::field("first_byte", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = first_byte;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("index_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = index_count;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("topology", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = topology;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v.0)?;
-            Ok(())
-        })?;
-        crate::rt::field("base_vertex", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 20170300i128),
-                base_vertex.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 20170300`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 20170300`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("first_vertex", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = first_vertex;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("vertex_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = vertex_count;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("local_aabb", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = local_aabb;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        Ok(())
+        let _p_first_byte = crate::rt::field(
+            "first_byte",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = first_byte;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_index_count = crate::rt::field(
+            "index_count",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = index_count;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_topology = crate::rt::field(
+            "topology",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = topology;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, _v.0);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_base_vertex = crate::rt::field(
+            "base_vertex",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (20170300i128)),
+                        base_vertex.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20170300",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20170300",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_first_vertex = crate::rt::field(
+            "first_vertex",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = first_vertex;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_vertex_count = crate::rt::field(
+            "vertex_count",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = vertex_count;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_local_aabb = crate::rt::field(
+            "local_aabb",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = local_aabb;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(SubMeshPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    first_byte: _p_first_byte,
+                    index_count: _p_index_count,
+                    topology: _p_topology,
+                    base_vertex: _p_base_vertex,
+                    first_vertex: _p_first_vertex,
+                    vertex_count: _p_vertex_count,
+                    local_aabb: _p_local_aabb,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for SubMesh {
-    type Args<'a> = (u32,);
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(SubMesh, ENDIAN);
+impl crate::rt::Spanned for SubMeshPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for SubMesh {
-    type Args<'a> = (u32,);
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Place<'_, SubMeshPos> {
+    /// The place of `first_byte`.
+    pub fn first_byte(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("first_byte", &self.get().first_byte)
+    }
+    /// The place of `index_count`.
+    pub fn index_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("index_count", &self.get().index_count)
+    }
+    /// The place of `topology`.
+    pub fn topology(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("topology", &self.get().topology)
+    }
+    /// The place of `base_vertex`.
+    pub fn base_vertex(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("base_vertex", &self.get().base_vertex)
+    }
+    /// The place of `first_vertex`.
+    pub fn first_vertex(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("first_vertex", &self.get().first_vertex)
+    }
+    /// The place of `vertex_count`.
+    pub fn vertex_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("vertex_count", &self.get().vertex_count)
+    }
+    /// The place of `local_aabb`.
+    pub fn local_aabb(&self) -> crate::rt::Place<'_, AabbPos> {
+        self.field("local_aabb", &self.get().local_aabb)
     }
 }
-
-impl ::binrw::meta::ReadEndian for SubMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for SubMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A mesh's blend shapes (BlendShapeData) in four flat arrays.
 ///
-/// Type `blend_shape_data` of `spec/unity_mesh.ksy`. Observed  (seed 002 (Sledding Game))
+/// Type `blend_shape_data` of `spec/unity_mesh.ksy`. Observed (seed 002 (Sledding Game))
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct BlendShapeData {
     /// How many shape vertices follow.
@@ -2599,131 +4386,274 @@ pub struct BlendShapeData {
     #[serde(with = "crate::rt::serde_as::float_vec")]
     pub full_weights: ::std::vec::Vec<f32>,
 }
-
+/// [`BlendShapeData`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct BlendShapeDataRef<'a> {
+    /// See [`BlendShapeData::num_vertices`].
+    pub num_vertices: i32,
+    /// See [`BlendShapeData::vertices`].
+    pub vertices: ::std::vec::Vec<BlendShapeVertex>,
+    /// See [`BlendShapeData::num_shapes`].
+    pub num_shapes: i32,
+    /// See [`BlendShapeData::shapes`].
+    pub shapes: ::std::vec::Vec<MeshBlendShapeRef<'a>>,
+    /// See [`BlendShapeData::num_channels`].
+    pub num_channels: i32,
+    /// See [`BlendShapeData::channels`].
+    pub channels: ::std::vec::Vec<MeshBlendShapeChannelRef<'a>>,
+    /// See [`BlendShapeData::num_full_weights`].
+    pub num_full_weights: i32,
+    /// See [`BlendShapeData::full_weights`].
+    pub full_weights: crate::rt::Nums<'a, f32>,
+}
+/// Where each field of a [`BlendShapeData`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BlendShapeDataPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_vertices` lies.
+    pub num_vertices: crate::rt::Span,
+    /// Where `vertices` lies.
+    pub vertices: crate::rt::Strided<BlendShapeVertexPos>,
+    /// Where `num_shapes` lies.
+    pub num_shapes: crate::rt::Span,
+    /// Where `shapes` lies.
+    pub shapes: crate::rt::Strided<MeshBlendShapePos>,
+    /// Where `num_channels` lies.
+    pub num_channels: crate::rt::Span,
+    /// Where `channels` lies.
+    pub channels: crate::rt::Each<MeshBlendShapeChannelPos>,
+    /// Where `num_full_weights` lies.
+    pub num_full_weights: crate::rt::Span,
+    /// Where `full_weights` lies.
+    pub full_weights: crate::rt::Strided<crate::rt::Span>,
+}
 impl BlendShapeData {
     /// Where `num_vertices` starts, from the start of the type.
-    pub const OFFSET_NUM_VERTICES: u64 = 0x0;
+    pub const OFFSET_NUM_VERTICES: u64 = 0;
     /// Where `vertices` starts, from the start of the type.
-    pub const OFFSET_VERTICES: u64 = 0x4;
+    pub const OFFSET_VERTICES: u64 = 4;
 }
-
 impl crate::rt::Codec for BlendShapeData {
     type Args = ();
-    const MIN_SIZE: u64 = 16;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = BlendShapeDataRef<'a>;
+    type Pos = BlendShapeDataPos;
+    const MIN_SIZE: u64 = 16u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_vertices: i32 = crate::rt::field("num_vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let vertices: ::std::vec::Vec<BlendShapeVertex> = crate::rt::field("vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_vertices), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <BlendShapeVertex as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <BlendShapeVertex as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
-            })
-        })?;
-        let num_shapes: i32 = crate::rt::field("num_shapes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let shapes: ::std::vec::Vec<MeshBlendShape> = crate::rt::field("shapes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_shapes), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <MeshBlendShape as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <MeshBlendShape as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
-            })
-        })?;
-        let num_channels: i32 = crate::rt::field("num_channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let channels: ::std::vec::Vec<MeshBlendShapeChannel> =
-            crate::rt::field("channels", || {
-                let _at = crate::rt::read::pos(_io)?;
+        let _start = _in.pos();
+        let (num_vertices, _p_num_vertices) = crate::rt::field(
+            "num_vertices",
+            || {
+                let _at = _in.pos();
                 Ok({
-                    let _n =
-                        crate::rt::read::count(_at, crate::rt::Int::int(&num_channels), "count")?;
-                    crate::rt::read::seq(
-                        _io,
-                        _n,
-                        <MeshBlendShapeChannel as crate::rt::Codec>::MIN_SIZE,
-                        |_io, _i| {
-                            let _at = crate::rt::read::pos(_io)?;
-                            let _v =
-                                <MeshBlendShapeChannel as crate::rt::Codec>::read_from(_io, ())?;
-                            Ok(_v)
-                        },
-                    )?
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
                 })
-            })?;
-        let num_full_weights: i32 = crate::rt::field("num_full_weights", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let full_weights: ::std::vec::Vec<f32> = crate::rt::field("full_weights", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n =
-                    crate::rt::read::count(_at, crate::rt::Int::int(&num_full_weights), "count")?;
-                crate::rt::read::prims::<f32, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        Ok(Self {
-            num_vertices,
-            vertices,
-            num_shapes,
-            shapes,
-            num_channels,
-            channels,
-            num_full_weights,
-            full_weights,
-        })
+            },
+        )?;
+        let (vertices, _p_vertices) = crate::rt::field(
+            "vertices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_vertices),
+                        "count",
+                    )?;
+                    _in.room(_n, <BlendShapeVertex as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <BlendShapeVertex as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                    }
+                    let _pos = crate::rt::Strided::new(_at, 40u64, _vs.len());
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        let (num_shapes, _p_num_shapes) = crate::rt::field(
+            "num_shapes",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (shapes, _p_shapes) = crate::rt::field(
+            "shapes",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_shapes),
+                        "count",
+                    )?;
+                    _in.room(_n, <MeshBlendShape as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <MeshBlendShape as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                    }
+                    let _pos = crate::rt::Strided::new(_at, 12u64, _vs.len());
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        let (num_channels, _p_num_channels) = crate::rt::field(
+            "num_channels",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (channels, _p_channels) = crate::rt::field(
+            "channels",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_channels),
+                        "count",
+                    )?;
+                    _in.room(_n, <MeshBlendShapeChannel as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <MeshBlendShapeChannel as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        let (num_full_weights, _p_num_full_weights) = crate::rt::field(
+            "num_full_weights",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (full_weights, _p_full_weights) = crate::rt::field(
+            "full_weights",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_full_weights),
+                        "count",
+                    )?;
+                    let _v = _in.nums::<f32>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            BlendShapeDataRef {
+                num_vertices,
+                vertices,
+                num_shapes,
+                shapes,
+                num_channels,
+                channels,
+                num_full_weights,
+                full_weights,
+            },
+            if L {
+                Some(BlendShapeDataPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_vertices: _p_num_vertices,
+                    vertices: _p_vertices,
+                    num_shapes: _p_num_shapes,
+                    shapes: _p_shapes,
+                    num_channels: _p_num_channels,
+                    channels: _p_channels,
+                    num_full_weights: _p_num_full_weights,
+                    full_weights: _p_full_weights,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let BlendShapeData {
             num_vertices: _,
             vertices,
             num_shapes: _,
@@ -2733,110 +4663,227 @@ impl crate::rt::Codec for BlendShapeData {
             num_full_weights: _,
             full_weights,
         } = self;
-        let num_vertices: i32 = crate::rt::field("num_vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, vertices.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in vertices.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        let num_shapes: i32 = crate::rt::field("num_shapes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, shapes.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("shapes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in shapes.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        let num_channels: i32 = crate::rt::field("num_channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, channels.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in channels.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        let num_full_weights: i32 = crate::rt::field("num_full_weights", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, full_weights.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("full_weights", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, full_weights)?;
-            Ok(())
-        })?;
-        Ok(())
+        let (num_vertices, _p_num_vertices): (i32, crate::rt::Span) = crate::rt::field(
+            "num_vertices",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    vertices.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_vertices = crate::rt::field(
+            "vertices",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    for (_i, _v) in vertices.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                    }
+                    crate::rt::Strided::new(_at, 40u64, vertices.len())
+                })
+            },
+        )?;
+        let (num_shapes, _p_num_shapes): (i32, crate::rt::Span) = crate::rt::field(
+            "num_shapes",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    shapes.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_shapes = crate::rt::field(
+            "shapes",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    for (_i, _v) in shapes.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                    }
+                    crate::rt::Strided::new(_at, 12u64, shapes.len())
+                })
+            },
+        )?;
+        let (num_channels, _p_num_channels): (i32, crate::rt::Span) = crate::rt::field(
+            "num_channels",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    channels.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_channels = crate::rt::field(
+            "channels",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in channels.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        let (num_full_weights, _p_num_full_weights): (i32, crate::rt::Span) = crate::rt::field(
+            "num_full_weights",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    full_weights.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_full_weights = crate::rt::field(
+            "full_weights",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    _out.prims(::binrw::Endian::Little, full_weights);
+                    crate::rt::Strided::new(_at, 4u64, full_weights.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(BlendShapeDataPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_vertices: _p_num_vertices,
+                    vertices: _p_vertices,
+                    num_shapes: _p_num_shapes,
+                    shapes: _p_shapes,
+                    num_channels: _p_num_channels,
+                    channels: _p_channels,
+                    num_full_weights: _p_num_full_weights,
+                    full_weights: _p_full_weights,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for BlendShapeData {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(BlendShapeData, ENDIAN);
+impl BlendShapeDataRef<'_> {
+    /// The owned [`BlendShapeData`] (copies every view).
+    pub fn own(&self) -> BlendShapeData {
+        BlendShapeData {
+            num_vertices: ::std::clone::Clone::clone(&self.num_vertices),
+            vertices: (&self.vertices)
+                .iter()
+                .map(|_e| ::std::clone::Clone::clone(_e))
+                .collect(),
+            num_shapes: ::std::clone::Clone::clone(&self.num_shapes),
+            shapes: (&self.shapes).iter().map(|_e| _e.own()).collect(),
+            num_channels: ::std::clone::Clone::clone(&self.num_channels),
+            channels: (&self.channels).iter().map(|_e| _e.own()).collect(),
+            num_full_weights: ::std::clone::Clone::clone(&self.num_full_weights),
+            full_weights: (&self.full_weights).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for BlendShapeData {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for BlendShapeDataPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, BlendShapeDataPos> {
+    /// The place of `num_vertices`.
+    pub fn num_vertices(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_vertices", &self.get().num_vertices)
+    }
+    /// The place of `vertices`.
+    pub fn vertices(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, crate::rt::Strided<BlendShapeVertexPos>> {
+        self.field("vertices", &self.get().vertices)
+    }
+    /// The place of `num_shapes`.
+    pub fn num_shapes(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_shapes", &self.get().num_shapes)
+    }
+    /// The place of `shapes`.
+    pub fn shapes(&self) -> crate::rt::Place<'_, crate::rt::Strided<MeshBlendShapePos>> {
+        self.field("shapes", &self.get().shapes)
+    }
+    /// The place of `num_channels`.
+    pub fn num_channels(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_channels", &self.get().num_channels)
+    }
+    /// The place of `channels`.
+    pub fn channels(
+        &self,
+    ) -> crate::rt::Place<'_, crate::rt::Each<MeshBlendShapeChannelPos>> {
+        self.field("channels", &self.get().channels)
+    }
+    /// The place of `num_full_weights`.
+    pub fn num_full_weights(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_full_weights", &self.get().num_full_weights)
+    }
+    /// The place of `full_weights`.
+    pub fn full_weights(
+        &self,
+    ) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("full_weights", &self.get().full_weights)
     }
 }
-
-impl ::binrw::meta::ReadEndian for BlendShapeData {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for BlendShapeData {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One sparse blend shape delta (BlendShapeVertex), 40 bytes.
 ///
 /// Type `blend_shape_vertex` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct BlendShapeVertex {
     /// The position delta.
@@ -2856,142 +4903,253 @@ pub struct BlendShapeVertex {
     /// Documented as “index”, Observed.
     pub index: u32,
 }
-
+/// Where each field of a [`BlendShapeVertex`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BlendShapeVertexPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `vertex` lies.
+    pub vertex: Vector3fPos,
+    /// Where `normal` lies.
+    pub normal: Vector3fPos,
+    /// Where `tangent` lies.
+    pub tangent: Vector3fPos,
+    /// Where `index` lies.
+    pub index: crate::rt::Span,
+}
 impl BlendShapeVertex {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 40;
+    pub const FIXED_SIZE: u64 = 40u64;
     /// Where `vertex` starts, from the start of the type.
-    pub const OFFSET_VERTEX: u64 = 0x0;
+    pub const OFFSET_VERTEX: u64 = 0;
     /// Where `normal` starts, from the start of the type.
-    pub const OFFSET_NORMAL: u64 = 0xC;
+    pub const OFFSET_NORMAL: u64 = 12;
     /// Where `tangent` starts, from the start of the type.
-    pub const OFFSET_TANGENT: u64 = 0x18;
+    pub const OFFSET_TANGENT: u64 = 24;
     /// Where `index` starts, from the start of the type.
-    pub const OFFSET_INDEX: u64 = 0x24;
+    pub const OFFSET_INDEX: u64 = 36;
 }
-
 impl crate::rt::Codec for BlendShapeVertex {
     type Args = ();
-    const MIN_SIZE: u64 = 40;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = BlendShapeVertex;
+    type Pos = BlendShapeVertexPos;
+    const MIN_SIZE: u64 = 40u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let vertex: Vector3f = crate::rt::field("vertex", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Vector3f as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let normal: Vector3f = crate::rt::field("normal", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Vector3f as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let tangent: Vector3f = crate::rt::field("tangent", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <Vector3f as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let index: u32 = crate::rt::field("index", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            vertex,
-            normal,
-            tangent,
-            index,
-        })
+        let _start = _in.pos();
+        let (vertex, _p_vertex) = crate::rt::field(
+            "vertex",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (normal, _p_normal) = crate::rt::field(
+            "normal",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (tangent, _p_tangent) = crate::rt::field(
+            "tangent",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (index, _p_index) = crate::rt::field(
+            "index",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            BlendShapeVertex {
+                vertex,
+                normal,
+                tangent,
+                index,
+            },
+            if L {
+                Some(BlendShapeVertexPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    vertex: _p_vertex,
+                    normal: _p_normal,
+                    tangent: _p_tangent,
+                    index: _p_index,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            vertex,
-            normal,
-            tangent,
-            index,
-        } = self;
-        crate::rt::field("vertex", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = vertex;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("normal", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = normal;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("tangent", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = tangent;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("index", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = index;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let BlendShapeVertex { vertex, normal, tangent, index } = self;
+        let _p_vertex = crate::rt::field(
+            "vertex",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = vertex;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_normal = crate::rt::field(
+            "normal",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = normal;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_tangent = crate::rt::field(
+            "tangent",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = tangent;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_index = crate::rt::field(
+            "index",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = index;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(BlendShapeVertexPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    vertex: _p_vertex,
+                    normal: _p_normal,
+                    tangent: _p_tangent,
+                    index: _p_index,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for BlendShapeVertex {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(BlendShapeVertex, ENDIAN);
+impl crate::rt::Spanned for BlendShapeVertexPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for BlendShapeVertex {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for BlendShapeVertexPos {
+    fn at(start: u64, _size: u64) -> Self {
+        BlendShapeVertexPos {
+            _span: crate::rt::Span::new(start, start + 40u64),
+            vertex: <Vector3fPos as crate::rt::Fixed>::at(start + 0u64, 12u64),
+            normal: <Vector3fPos as crate::rt::Fixed>::at(start + 12u64, 12u64),
+            tangent: <Vector3fPos as crate::rt::Fixed>::at(start + 24u64, 12u64),
+            index: <crate::rt::Span as crate::rt::Fixed>::at(start + 36u64, 4u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for BlendShapeVertex {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, BlendShapeVertexPos> {
+    /// The place of `vertex`.
+    pub fn vertex(&self) -> crate::rt::Place<'_, Vector3fPos> {
+        self.field("vertex", &self.get().vertex)
+    }
+    /// The place of `normal`.
+    pub fn normal(&self) -> crate::rt::Place<'_, Vector3fPos> {
+        self.field("normal", &self.get().normal)
+    }
+    /// The place of `tangent`.
+    pub fn tangent(&self) -> crate::rt::Place<'_, Vector3fPos> {
+        self.field("tangent", &self.get().tangent)
+    }
+    /// The place of `index`.
+    pub fn index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("index", &self.get().index)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for BlendShapeVertex {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One blend shape frame (MeshBlendShape), 12 bytes with its padding.
 ///
 /// Type `mesh_blend_shape` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MeshBlendShape {
     /// The frame's first entry in `vertices`.
@@ -3016,160 +5174,324 @@ pub struct MeshBlendShape {
     #[serde(with = "crate::rt::serde_as::hex")]
     pub pad: ::std::vec::Vec<u8>,
 }
-
+/// [`MeshBlendShape`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MeshBlendShapeRef<'a> {
+    /// See [`MeshBlendShape::first_vertex`].
+    pub first_vertex: u32,
+    /// See [`MeshBlendShape::vertex_count`].
+    pub vertex_count: u32,
+    /// See [`MeshBlendShape::has_normals`].
+    pub has_normals: u8,
+    /// See [`MeshBlendShape::has_tangents`].
+    pub has_tangents: u8,
+    /// See [`MeshBlendShape::pad`].
+    pub pad: &'a [u8],
+}
+/// Where each field of a [`MeshBlendShape`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MeshBlendShapePos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `first_vertex` lies.
+    pub first_vertex: crate::rt::Span,
+    /// Where `vertex_count` lies.
+    pub vertex_count: crate::rt::Span,
+    /// Where `has_normals` lies.
+    pub has_normals: crate::rt::Span,
+    /// Where `has_tangents` lies.
+    pub has_tangents: crate::rt::Span,
+    /// Where `pad` lies.
+    pub pad: crate::rt::Span,
+}
 impl MeshBlendShape {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 12;
+    pub const FIXED_SIZE: u64 = 12u64;
     /// Where `first_vertex` starts, from the start of the type.
-    pub const OFFSET_FIRST_VERTEX: u64 = 0x0;
+    pub const OFFSET_FIRST_VERTEX: u64 = 0;
     /// Where `vertex_count` starts, from the start of the type.
-    pub const OFFSET_VERTEX_COUNT: u64 = 0x4;
+    pub const OFFSET_VERTEX_COUNT: u64 = 4;
     /// Where `has_normals` starts, from the start of the type.
-    pub const OFFSET_HAS_NORMALS: u64 = 0x8;
+    pub const OFFSET_HAS_NORMALS: u64 = 8;
     /// Where `has_tangents` starts, from the start of the type.
-    pub const OFFSET_HAS_TANGENTS: u64 = 0x9;
+    pub const OFFSET_HAS_TANGENTS: u64 = 9;
     /// Where `pad` starts, from the start of the type.
-    pub const OFFSET_PAD: u64 = 0xA;
+    pub const OFFSET_PAD: u64 = 10;
 }
-
 impl crate::rt::Codec for MeshBlendShape {
     type Args = ();
-    const MIN_SIZE: u64 = 12;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MeshBlendShapeRef<'a>;
+    type Pos = MeshBlendShapePos;
+    const MIN_SIZE: u64 = 12u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let first_vertex: u32 = crate::rt::field("first_vertex", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let vertex_count: u32 = crate::rt::field("vertex_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let has_normals: u8 = crate::rt::field("has_normals", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let has_tangents: u8 = crate::rt::field("has_tangents", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let pad: ::std::vec::Vec<u8> = crate::rt::field("pad", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(_io, crate::rt::read::count(_at, 2i128, "size")?)?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            first_vertex,
-            vertex_count,
-            has_normals,
-            has_tangents,
-            pad,
-        })
+        let _start = _in.pos();
+        let (first_vertex, _p_first_vertex) = crate::rt::field(
+            "first_vertex",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (vertex_count, _p_vertex_count) = crate::rt::field(
+            "vertex_count",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (has_normals, _p_has_normals) = crate::rt::field(
+            "has_normals",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (has_tangents, _p_has_tangents) = crate::rt::field(
+            "has_tangents",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (pad, _p_pad) = crate::rt::field(
+            "pad",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (2i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            MeshBlendShapeRef {
+                first_vertex,
+                vertex_count,
+                has_normals,
+                has_tangents,
+                pad,
+            },
+            if L {
+                Some(MeshBlendShapePos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    first_vertex: _p_first_vertex,
+                    vertex_count: _p_vertex_count,
+                    has_normals: _p_has_normals,
+                    has_tangents: _p_has_tangents,
+                    pad: _p_pad,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let MeshBlendShape {
             first_vertex,
             vertex_count,
             has_normals,
             has_tangents,
             pad,
         } = self;
-        crate::rt::field("first_vertex", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = first_vertex;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("vertex_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = vertex_count;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("has_normals", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = has_normals;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("has_tangents", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = has_tangents;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("pad", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = pad;
-            crate::rt::write::agree(_at, _v.len() as u64, 2i128, "2", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _p_first_vertex = crate::rt::field(
+            "first_vertex",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = first_vertex;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_vertex_count = crate::rt::field(
+            "vertex_count",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = vertex_count;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_has_normals = crate::rt::field(
+            "has_normals",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = has_normals;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_has_tangents = crate::rt::field(
+            "has_tangents",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = has_tangents;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_pad = crate::rt::field(
+            "pad",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = pad;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (2i128),
+                                "2",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MeshBlendShapePos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    first_vertex: _p_first_vertex,
+                    vertex_count: _p_vertex_count,
+                    has_normals: _p_has_normals,
+                    has_tangents: _p_has_tangents,
+                    pad: _p_pad,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MeshBlendShape {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MeshBlendShape, ENDIAN);
+impl MeshBlendShapeRef<'_> {
+    /// The owned [`MeshBlendShape`] (copies every view).
+    pub fn own(&self) -> MeshBlendShape {
+        MeshBlendShape {
+            first_vertex: ::std::clone::Clone::clone(&self.first_vertex),
+            vertex_count: ::std::clone::Clone::clone(&self.vertex_count),
+            has_normals: ::std::clone::Clone::clone(&self.has_normals),
+            has_tangents: ::std::clone::Clone::clone(&self.has_tangents),
+            pad: (&self.pad).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for MeshBlendShape {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for MeshBlendShapePos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for MeshBlendShape {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Fixed for MeshBlendShapePos {
+    fn at(start: u64, _size: u64) -> Self {
+        MeshBlendShapePos {
+            _span: crate::rt::Span::new(start, start + 12u64),
+            first_vertex: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
+            vertex_count: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+            has_normals: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 1u64),
+            has_tangents: <crate::rt::Span as crate::rt::Fixed>::at(start + 9u64, 1u64),
+            pad: <crate::rt::Span as crate::rt::Fixed>::at(start + 10u64, 2u64),
+        }
+    }
 }
-
-impl ::binrw::meta::WriteEndian for MeshBlendShape {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, MeshBlendShapePos> {
+    /// The place of `first_vertex`.
+    pub fn first_vertex(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("first_vertex", &self.get().first_vertex)
+    }
+    /// The place of `vertex_count`.
+    pub fn vertex_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("vertex_count", &self.get().vertex_count)
+    }
+    /// The place of `has_normals`.
+    pub fn has_normals(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("has_normals", &self.get().has_normals)
+    }
+    /// The place of `has_tangents`.
+    pub fn has_tangents(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("has_tangents", &self.get().has_tangents)
+    }
+    /// The place of `pad`.
+    pub fn pad(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("pad", &self.get().pad)
+    }
 }
-
 /// One named blend shape (MeshBlendShapeChannel).
 ///
 /// Type `mesh_blend_shape_channel` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MeshBlendShapeChannel {
     /// The blend shape's name.
@@ -3189,134 +5511,249 @@ pub struct MeshBlendShapeChannel {
     /// Documented as “frameCount”, Observed.
     pub frame_count: i32,
 }
-
+/// [`MeshBlendShapeChannel`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MeshBlendShapeChannelRef<'a> {
+    /// See [`MeshBlendShapeChannel::name`].
+    pub name: AlignedStringRef<'a>,
+    /// See [`MeshBlendShapeChannel::name_hash`].
+    pub name_hash: u32,
+    /// See [`MeshBlendShapeChannel::frame_index`].
+    pub frame_index: i32,
+    /// See [`MeshBlendShapeChannel::frame_count`].
+    pub frame_count: i32,
+}
+/// Where each field of a [`MeshBlendShapeChannel`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MeshBlendShapeChannelPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `name` lies.
+    pub name: AlignedStringPos,
+    /// Where `name_hash` lies.
+    pub name_hash: crate::rt::Span,
+    /// Where `frame_index` lies.
+    pub frame_index: crate::rt::Span,
+    /// Where `frame_count` lies.
+    pub frame_count: crate::rt::Span,
+}
 impl MeshBlendShapeChannel {
     /// Where `name` starts, from the start of the type.
-    pub const OFFSET_NAME: u64 = 0x0;
+    pub const OFFSET_NAME: u64 = 0;
 }
-
 impl crate::rt::Codec for MeshBlendShapeChannel {
     type Args = ();
-    const MIN_SIZE: u64 = 16;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MeshBlendShapeChannelRef<'a>;
+    type Pos = MeshBlendShapeChannelPos;
+    const MIN_SIZE: u64 = 16u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let name: AlignedString = crate::rt::field("name", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <AlignedString as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let name_hash: u32 = crate::rt::field("name_hash", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let frame_index: i32 = crate::rt::field("frame_index", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let frame_count: i32 = crate::rt::field("frame_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            name,
-            name_hash,
-            frame_index,
-            frame_count,
-        })
+        let _start = _in.pos();
+        let (name, _p_name) = crate::rt::field(
+            "name",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <AlignedString as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (name_hash, _p_name_hash) = crate::rt::field(
+            "name_hash",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (frame_index, _p_frame_index) = crate::rt::field(
+            "frame_index",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (frame_count, _p_frame_count) = crate::rt::field(
+            "frame_count",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            MeshBlendShapeChannelRef {
+                name,
+                name_hash,
+                frame_index,
+                frame_count,
+            },
+            if L {
+                Some(MeshBlendShapeChannelPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    name: _p_name,
+                    name_hash: _p_name_hash,
+                    frame_index: _p_frame_index,
+                    frame_count: _p_frame_count,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            name,
-            name_hash,
-            frame_index,
-            frame_count,
-        } = self;
-        crate::rt::field("name", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = name;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("name_hash", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = name_hash;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("frame_index", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = frame_index;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("frame_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = frame_count;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let MeshBlendShapeChannel { name, name_hash, frame_index, frame_count } = self;
+        let _p_name = crate::rt::field(
+            "name",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = name;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_name_hash = crate::rt::field(
+            "name_hash",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = name_hash;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_frame_index = crate::rt::field(
+            "frame_index",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = frame_index;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_frame_count = crate::rt::field(
+            "frame_count",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = frame_count;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MeshBlendShapeChannelPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    name: _p_name,
+                    name_hash: _p_name_hash,
+                    frame_index: _p_frame_index,
+                    frame_count: _p_frame_count,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MeshBlendShapeChannel {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MeshBlendShapeChannel, ENDIAN);
+impl MeshBlendShapeChannelRef<'_> {
+    /// The owned [`MeshBlendShapeChannel`] (copies every view).
+    pub fn own(&self) -> MeshBlendShapeChannel {
+        MeshBlendShapeChannel {
+            name: (&self.name).own(),
+            name_hash: ::std::clone::Clone::clone(&self.name_hash),
+            frame_index: ::std::clone::Clone::clone(&self.frame_index),
+            frame_count: ::std::clone::Clone::clone(&self.frame_count),
+        }
     }
 }
-
-impl ::binrw::BinWrite for MeshBlendShapeChannel {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for MeshBlendShapeChannelPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for MeshBlendShapeChannel {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, MeshBlendShapeChannelPos> {
+    /// The place of `name`.
+    pub fn name(&self) -> crate::rt::Place<'_, AlignedStringPos> {
+        self.field("name", &self.get().name)
+    }
+    /// The place of `name_hash`.
+    pub fn name_hash(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("name_hash", &self.get().name_hash)
+    }
+    /// The place of `frame_index`.
+    pub fn frame_index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("frame_index", &self.get().frame_index)
+    }
+    /// The place of `frame_count`.
+    pub fn frame_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("frame_count", &self.get().frame_count)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for MeshBlendShapeChannel {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// Every influence of every vertex (VariableBoneCountWeights).
 ///
-/// Type `variable_bone_count_weights` of `spec/unity_mesh.ksy`. Observed  (seed 002 (Sledding Game's toad))
+/// Type `variable_bone_count_weights` of `spec/unity_mesh.ksy`. Observed (seed 002 (Sledding Game's toad))
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct VariableBoneCountWeights {
     /// How many words follow.
@@ -3333,99 +5770,163 @@ pub struct VariableBoneCountWeights {
     /// Documented as “m_Data”, Observed (seed 002).
     pub data: ::std::vec::Vec<u32>,
 }
-
+/// [`VariableBoneCountWeights`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct VariableBoneCountWeightsRef<'a> {
+    /// See [`VariableBoneCountWeights::num_data`].
+    pub num_data: i32,
+    /// See [`VariableBoneCountWeights::data`].
+    pub data: crate::rt::Nums<'a, u32>,
+}
+/// Where each field of a [`VariableBoneCountWeights`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VariableBoneCountWeightsPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_data` lies.
+    pub num_data: crate::rt::Span,
+    /// Where `data` lies.
+    pub data: crate::rt::Strided<crate::rt::Span>,
+}
 impl VariableBoneCountWeights {
     /// Where `num_data` starts, from the start of the type.
-    pub const OFFSET_NUM_DATA: u64 = 0x0;
+    pub const OFFSET_NUM_DATA: u64 = 0;
     /// Where `data` starts, from the start of the type.
-    pub const OFFSET_DATA: u64 = 0x4;
+    pub const OFFSET_DATA: u64 = 4;
 }
-
 impl crate::rt::Codec for VariableBoneCountWeights {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = VariableBoneCountWeightsRef<'a>;
+    type Pos = VariableBoneCountWeightsPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_data: i32 = crate::rt::field("num_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let data: ::std::vec::Vec<u32> = crate::rt::field("data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_data), "count")?;
-                crate::rt::read::prims::<u32, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        Ok(Self { num_data, data })
+        let _start = _in.pos();
+        let (num_data, _p_num_data) = crate::rt::field(
+            "num_data",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (data, _p_data) = crate::rt::field(
+            "data",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_data),
+                        "count",
+                    )?;
+                    let _v = _in.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            VariableBoneCountWeightsRef {
+                num_data,
+                data,
+            },
+            if L {
+                Some(VariableBoneCountWeightsPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_data: _p_num_data,
+                    data: _p_data,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self { num_data: _, data } = self;
-        let num_data: i32 = crate::rt::field("num_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, data.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, data)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let VariableBoneCountWeights { num_data: _, data } = self;
+        let (num_data, _p_num_data): (i32, crate::rt::Span) = crate::rt::field(
+            "num_data",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    data.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_data = crate::rt::field(
+            "data",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    _out.prims(::binrw::Endian::Little, data);
+                    crate::rt::Strided::new(_at, 4u64, data.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(VariableBoneCountWeightsPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_data: _p_num_data,
+                    data: _p_data,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for VariableBoneCountWeights {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(VariableBoneCountWeights, ENDIAN);
+impl VariableBoneCountWeightsRef<'_> {
+    /// The owned [`VariableBoneCountWeights`] (copies every view).
+    pub fn own(&self) -> VariableBoneCountWeights {
+        VariableBoneCountWeights {
+            num_data: ::std::clone::Clone::clone(&self.num_data),
+            data: (&self.data).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for VariableBoneCountWeights {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for VariableBoneCountWeightsPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for VariableBoneCountWeights {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, VariableBoneCountWeightsPos> {
+    /// The place of `num_data`.
+    pub fn num_data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_data", &self.get().num_data)
+    }
+    /// The place of `data`.
+    pub fn data(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("data", &self.get().data)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for VariableBoneCountWeights {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// Up to four influences of one vertex (BoneWeights4; BoneInfluence before 2017.1), 32 bytes.
 ///
-/// Type `bone_weights4` of `spec/unity_mesh.ksy`. Sourced  (type trees of 5.3.5 to 2018.1)
+/// Type `bone_weights4` of `spec/unity_mesh.ksy`. Sourced (type trees of 5.3.5 to 2018.1)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct BoneWeights4 {
     /// The four weights.
@@ -3438,108 +5939,171 @@ pub struct BoneWeights4 {
     /// Documented as “boneIndex[0] .. boneIndex[3]”, Sourced.
     pub bone_indices: ::std::vec::Vec<i32>,
 }
-
+/// [`BoneWeights4`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct BoneWeights4Ref<'a> {
+    /// See [`BoneWeights4::weights`].
+    pub weights: crate::rt::Nums<'a, f32>,
+    /// See [`BoneWeights4::bone_indices`].
+    pub bone_indices: crate::rt::Nums<'a, i32>,
+}
+/// Where each field of a [`BoneWeights4`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoneWeights4Pos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `weights` lies.
+    pub weights: crate::rt::Strided<crate::rt::Span>,
+    /// Where `bone_indices` lies.
+    pub bone_indices: crate::rt::Strided<crate::rt::Span>,
+}
 impl BoneWeights4 {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 32;
+    pub const FIXED_SIZE: u64 = 32u64;
     /// Where `weights` starts, from the start of the type.
-    pub const OFFSET_WEIGHTS: u64 = 0x0;
+    pub const OFFSET_WEIGHTS: u64 = 0;
     /// Where `bone_indices` starts, from the start of the type.
-    pub const OFFSET_BONE_INDICES: u64 = 0x10;
+    pub const OFFSET_BONE_INDICES: u64 = 16;
 }
-
 impl crate::rt::Codec for BoneWeights4 {
     type Args = ();
-    const MIN_SIZE: u64 = 32;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = BoneWeights4Ref<'a>;
+    type Pos = BoneWeights4Pos;
+    const MIN_SIZE: u64 = 32u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let weights: ::std::vec::Vec<f32> = crate::rt::field("weights", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, 4i128, "count")?;
-                crate::rt::read::prims::<f32, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        let bone_indices: ::std::vec::Vec<i32> = crate::rt::field("bone_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, 4i128, "count")?;
-                crate::rt::read::prims::<i32, _>(_io, _n, ::binrw::Endian::Little)?
-            })
-        })?;
-        Ok(Self {
-            weights,
-            bone_indices,
-        })
+        let _start = _in.pos();
+        let (weights, _p_weights) = crate::rt::field(
+            "weights",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(_at, (4i128), "count")?;
+                    let _v = _in.nums::<f32>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                })
+            },
+        )?;
+        let (bone_indices, _p_bone_indices) = crate::rt::field(
+            "bone_indices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(_at, (4i128), "count")?;
+                    let _v = _in.nums::<i32>(_n, ::binrw::Endian::Little)?;
+                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            BoneWeights4Ref {
+                weights,
+                bone_indices,
+            },
+            if L {
+                Some(BoneWeights4Pos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    weights: _p_weights,
+                    bone_indices: _p_bone_indices,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            weights,
-            bone_indices,
-        } = self;
-        crate::rt::field("weights", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::agree(_at, weights.len() as u64, 4i128, "4", "elements")?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, weights)?;
-            Ok(())
-        })?;
-        crate::rt::field("bone_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::agree(_at, bone_indices.len() as u64, 4i128, "4", "elements")?;
-            crate::rt::write::prims(_io, ::binrw::Endian::Little, bone_indices)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let BoneWeights4 { weights, bone_indices } = self;
+        let _p_weights = crate::rt::field(
+            "weights",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    crate::rt::output::agree(
+                        _at,
+                        weights.len() as u64,
+                        (4i128),
+                        "4",
+                        "elements",
+                    )?;
+                    _out.prims(::binrw::Endian::Little, weights);
+                    crate::rt::Strided::new(_at, 4u64, weights.len())
+                })
+            },
+        )?;
+        let _p_bone_indices = crate::rt::field(
+            "bone_indices",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    crate::rt::output::agree(
+                        _at,
+                        bone_indices.len() as u64,
+                        (4i128),
+                        "4",
+                        "elements",
+                    )?;
+                    _out.prims(::binrw::Endian::Little, bone_indices);
+                    crate::rt::Strided::new(_at, 4u64, bone_indices.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(BoneWeights4Pos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    weights: _p_weights,
+                    bone_indices: _p_bone_indices,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for BoneWeights4 {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(BoneWeights4, ENDIAN);
+impl BoneWeights4Ref<'_> {
+    /// The owned [`BoneWeights4`] (copies every view).
+    pub fn own(&self) -> BoneWeights4 {
+        BoneWeights4 {
+            weights: (&self.weights).to_vec(),
+            bone_indices: (&self.bone_indices).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for BoneWeights4 {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for BoneWeights4Pos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, BoneWeights4Pos> {
+    /// The place of `weights`.
+    pub fn weights(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("weights", &self.get().weights)
+    }
+    /// The place of `bone_indices`.
+    pub fn bone_indices(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
+        self.field("bone_indices", &self.get().bone_indices)
     }
 }
-
-impl ::binrw::meta::ReadEndian for BoneWeights4 {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for BoneWeights4 {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A vector of BoneWeights4 (m_Skin, before 2018.2).
 ///
 /// Type `bone_weights4_vector` of `spec/unity_mesh.ksy`. Sourced
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct BoneWeights4Vector {
     /// How many vertices' influences follow.
@@ -3554,118 +6118,204 @@ pub struct BoneWeights4Vector {
     /// Documented as “Array.data”, Sourced.
     pub items: ::std::vec::Vec<BoneWeights4>,
 }
-
+/// [`BoneWeights4Vector`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct BoneWeights4VectorRef<'a> {
+    /// See [`BoneWeights4Vector::num_items`].
+    pub num_items: i32,
+    /// See [`BoneWeights4Vector::items`].
+    pub items: ::std::vec::Vec<BoneWeights4Ref<'a>>,
+}
+/// Where each field of a [`BoneWeights4Vector`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct BoneWeights4VectorPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_items` lies.
+    pub num_items: crate::rt::Span,
+    /// Where `items` lies.
+    pub items: crate::rt::Each<BoneWeights4Pos>,
+}
 impl BoneWeights4Vector {
     /// Where `num_items` starts, from the start of the type.
-    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    pub const OFFSET_NUM_ITEMS: u64 = 0;
     /// Where `items` starts, from the start of the type.
-    pub const OFFSET_ITEMS: u64 = 0x4;
+    pub const OFFSET_ITEMS: u64 = 4;
 }
-
 impl crate::rt::Codec for BoneWeights4Vector {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = BoneWeights4VectorRef<'a>;
+    type Pos = BoneWeights4VectorPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_items: i32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let items: ::std::vec::Vec<BoneWeights4> = crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_items), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <BoneWeights4 as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <BoneWeights4 as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
-            })
-        })?;
-        Ok(Self { num_items, items })
+        let _start = _in.pos();
+        let (num_items, _p_num_items) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (items, _p_items) = crate::rt::field(
+            "items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_items),
+                        "count",
+                    )?;
+                    _in.room(_n, <BoneWeights4 as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <BoneWeights4 as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        Ok((
+            BoneWeights4VectorRef {
+                num_items,
+                items,
+            },
+            if L {
+                Some(BoneWeights4VectorPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_items: _,
-            items,
-        } = self;
-        let num_items: i32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, items.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in items.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let BoneWeights4Vector { num_items: _, items } = self;
+        let (num_items, _p_num_items): (i32, crate::rt::Span) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    items.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_items = crate::rt::field(
+            "items",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in items.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(BoneWeights4VectorPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_items: _p_num_items,
+                    items: _p_items,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for BoneWeights4Vector {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(BoneWeights4Vector, ENDIAN);
+impl BoneWeights4VectorRef<'_> {
+    /// The owned [`BoneWeights4Vector`] (copies every view).
+    pub fn own(&self) -> BoneWeights4Vector {
+        BoneWeights4Vector {
+            num_items: ::std::clone::Clone::clone(&self.num_items),
+            items: (&self.items).iter().map(|_e| _e.own()).collect(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for BoneWeights4Vector {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for BoneWeights4VectorPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for BoneWeights4Vector {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, BoneWeights4VectorPos> {
+    /// The place of `num_items`.
+    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_items", &self.get().num_items)
+    }
+    /// The place of `items`.
+    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Each<BoneWeights4Pos>> {
+        self.field("items", &self.get().items)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for BoneWeights4Vector {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One entry of the channel table (ChannelInfo), 4 bytes.
 ///
-/// Type `channel_info` of `spec/unity_mesh.ksy`. Observed  (seed 000; 14 entries in every corpus mesh, matching Unity's dumps)
+/// Type `channel_info` of `spec/unity_mesh.ksy`. Observed (seed 000; 14 entries in every corpus mesh, matching Unity's dumps)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct ChannelInfo {
     /// The stream the channel lives in.
@@ -3687,163 +6337,222 @@ pub struct ChannelInfo {
     /// Documented as “dimension”, Observed (0x34 for the sword's Float16 normals (corpus, Unity's dumps)).
     pub dimension: u8,
 }
-
+/// Where each field of a [`ChannelInfo`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChannelInfoPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `stream` lies.
+    pub stream: crate::rt::Span,
+    /// Where `offset` lies.
+    pub offset: crate::rt::Span,
+    /// Where `format` lies.
+    pub format: crate::rt::Span,
+    /// Where `dimension` lies.
+    pub dimension: crate::rt::Span,
+}
 impl ChannelInfo {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 4;
+    pub const FIXED_SIZE: u64 = 4u64;
     /// Where `stream` starts, from the start of the type.
-    pub const OFFSET_STREAM: u64 = 0x0;
+    pub const OFFSET_STREAM: u64 = 0;
     /// Where `offset` starts, from the start of the type.
-    pub const OFFSET_OFFSET: u64 = 0x1;
+    pub const OFFSET_OFFSET: u64 = 1;
     /// Where `format` starts, from the start of the type.
-    pub const OFFSET_FORMAT: u64 = 0x2;
+    pub const OFFSET_FORMAT: u64 = 2;
     /// Where `dimension` starts, from the start of the type.
-    pub const OFFSET_DIMENSION: u64 = 0x3;
+    pub const OFFSET_DIMENSION: u64 = 3;
 }
-
 impl crate::rt::pod::Block for ChannelInfo {
-    const SIZE: usize = 4;
-    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
-        let stream = crate::rt::pod::get::<u8>(_block, 0, ::binrw::Endian::Little);
-        let offset = crate::rt::pod::get::<u8>(_block, 1, ::binrw::Endian::Little);
-        let format = VertexFormat(crate::rt::pod::get::<u8>(
-            _block,
-            2,
-            ::binrw::Endian::Little,
-        ));
-        let dimension = crate::rt::pod::get::<u8>(_block, 3, ::binrw::Endian::Little);
-        Ok(Self {
+    const SIZE: usize = 4usize;
+    const CHECKED: bool = false;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let stream = crate::rt::pod::get::<u8>(_b, 0usize, ::binrw::Endian::Little);
+        let offset = crate::rt::pod::get::<u8>(_b, 1usize, ::binrw::Endian::Little);
+        let format = VertexFormat(
+            crate::rt::pod::get::<u8>(_b, 2usize, ::binrw::Endian::Little),
+        );
+        let dimension = crate::rt::pod::get::<u8>(_b, 3usize, ::binrw::Endian::Little);
+        Self {
             stream,
             offset,
             format,
             dimension,
-        })
+        }
     }
-    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
-        let Self {
-            stream,
-            offset,
-            format,
-            dimension,
-        } = self;
-        crate::rt::pod::set::<u8>(_block, 0, *stream, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(_block, 1, *offset, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(_block, 2, format.0, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u8>(_block, 3, *dimension, ::binrw::Endian::Little);
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        Ok(())
+    }
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self { stream, offset, format, dimension } = self;
+        crate::rt::pod::set::<u8>(_b, 0usize, *stream, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_b, 1usize, *offset, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_b, 2usize, format.0, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u8>(_b, 3usize, *dimension, ::binrw::Endian::Little);
         Ok(())
     }
 }
-
 impl crate::rt::Codec for ChannelInfo {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = ChannelInfo;
+    type Pos = ChannelInfoPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let mut _block = [0u8; 4];
-        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
+        let _start = _in.pos();
+        if _in.left() >= 4u64 {
+            let _b = _in.take(4u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<ChannelInfoPos as crate::rt::Fixed>::at(_start, 4u64))
+                } else {
+                    None
+                },
+            ));
         }
-        // The input ends inside this value: read field by field for an error that names the field.
-        crate::rt::read::seek(_io, _start)?;
-        let stream: u8 = crate::rt::field("stream", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let offset: u8 = crate::rt::field("offset", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let format: VertexFormat = crate::rt::field("format", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = VertexFormat(crate::rt::read::prim::<u8, _>(
-                    _io,
-                    ::binrw::Endian::Little,
-                    "u1",
-                )?);
-                _v
-            })
-        })?;
-        let dimension: u8 = crate::rt::field("dimension", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            stream,
-            offset,
-            format,
-            dimension,
-        })
+        let (stream, _p_stream) = crate::rt::field(
+            "stream",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (offset, _p_offset) = crate::rt::field(
+            "offset",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (format, _p_format) = crate::rt::field(
+            "format",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = VertexFormat(
+                            _in.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                        );
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (dimension, _p_dimension) = crate::rt::field(
+            "dimension",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            ChannelInfo {
+                stream,
+                offset,
+                format,
+                dimension,
+            },
+            if L {
+                Some(ChannelInfoPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    stream: _p_stream,
+                    offset: _p_offset,
+                    format: _p_format,
+                    dimension: _p_dimension,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            stream,
-            offset,
-            format,
-            dimension,
-        } = self;
-        let mut _block = [0u8; 4];
-        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
-        crate::rt::write::bytes(_io, &_block)
+        let _start = _out.pos();
+        let mut _b = [0u8; 4usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _out.bytes(&_b);
+        Ok(
+            if L {
+                Some(<ChannelInfoPos as crate::rt::Fixed>::at(_start, 4u64))
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for ChannelInfo {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(ChannelInfo, ENDIAN);
+impl crate::rt::Spanned for ChannelInfoPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for ChannelInfo {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for ChannelInfoPos {
+    fn at(start: u64, _size: u64) -> Self {
+        ChannelInfoPos {
+            _span: crate::rt::Span::new(start, start + 4u64),
+            stream: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 1u64),
+            offset: <crate::rt::Span as crate::rt::Fixed>::at(start + 1u64, 1u64),
+            format: <crate::rt::Span as crate::rt::Fixed>::at(start + 2u64, 1u64),
+            dimension: <crate::rt::Span as crate::rt::Fixed>::at(start + 3u64, 1u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for ChannelInfo {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, ChannelInfoPos> {
+    /// The place of `stream`.
+    pub fn stream(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("stream", &self.get().stream)
+    }
+    /// The place of `offset`.
+    pub fn offset(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("offset", &self.get().offset)
+    }
+    /// The place of `format`.
+    pub fn format(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("format", &self.get().format)
+    }
+    /// The place of `dimension`.
+    pub fn dimension(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("dimension", &self.get().dimension)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for ChannelInfo {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// The vertex count, the channel table and the vertex bytes (VertexData).
 ///
 /// Type `vertex_data` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct VertexData {
     /// Before 2018.1, a bit mask of the channels present.
@@ -3870,177 +6579,328 @@ pub struct VertexData {
     /// Documented as “m_DataSize”, Observed (empty for the 19 streamed corpus meshes; the whole layout for the others).
     pub data: AlignedBytes,
 }
-
+/// [`VertexData`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct VertexDataRef<'a> {
+    /// See [`VertexData::current_channels`].
+    pub current_channels: ::std::option::Option<i32>,
+    /// See [`VertexData::vertex_count`].
+    pub vertex_count: u32,
+    /// See [`VertexData::num_channels`].
+    pub num_channels: i32,
+    /// See [`VertexData::channels`].
+    pub channels: crate::rt::Blocks<'a, ChannelInfo>,
+    /// See [`VertexData::data`].
+    pub data: AlignedBytesRef<'a>,
+}
+/// Where each field of a [`VertexData`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct VertexDataPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `current_channels` lies.
+    pub current_channels: ::std::option::Option<crate::rt::Span>,
+    /// Where `vertex_count` lies.
+    pub vertex_count: crate::rt::Span,
+    /// Where `num_channels` lies.
+    pub num_channels: crate::rt::Span,
+    /// Where `channels` lies.
+    pub channels: crate::rt::Strided<ChannelInfoPos>,
+    /// Where `data` lies.
+    pub data: AlignedBytesPos,
+}
 impl VertexData {
     /// Where `current_channels` starts, from the start of the type.
-    pub const OFFSET_CURRENT_CHANNELS: u64 = 0x0;
+    pub const OFFSET_CURRENT_CHANNELS: u64 = 0;
 }
-
 impl crate::rt::Codec for VertexData {
     type Args = (u32,);
-    const MIN_SIZE: u64 = 12;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = VertexDataRef<'a>;
+    type Pos = VertexDataPos;
+    const MIN_SIZE: u64 = 12u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (unity_version,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let current_channels: ::std::option::Option<i32> =
-            crate::rt::field("current_channels", || {
-                let _at = crate::rt::read::pos(_io)?;
-                Ok(if (crate::rt::Int::int(&unity_version) < 20180100i128) {
-                    Some({
-                        let _v =
-                            crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                        _v
-                    })
-                } else {
-                    None
+        let _start = _in.pos();
+        let (current_channels, _p_current_channels) = crate::rt::field(
+            "current_channels",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (20180100i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (vertex_count, _p_vertex_count) = crate::rt::field(
+            "vertex_count",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
                 })
-            })?;
-        let vertex_count: u32 = crate::rt::field("vertex_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let num_channels: i32 = crate::rt::field("num_channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let channels: ::std::vec::Vec<ChannelInfo> = crate::rt::field("channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_channels), "count")?;
-                crate::rt::read::blocks::<ChannelInfo, _>(_io, _n)?
-            })
-        })?;
-        let data: AlignedBytes = crate::rt::field("data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <AlignedBytes as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            current_channels,
-            vertex_count,
-            num_channels,
-            channels,
-            data,
-        })
+            },
+        )?;
+        let (num_channels, _p_num_channels) = crate::rt::field(
+            "num_channels",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (channels, _p_channels) = crate::rt::field(
+            "channels",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_channels),
+                        "count",
+                    )?;
+                    let _v = _in.blocks::<ChannelInfo>(_n)?;
+                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                })
+            },
+        )?;
+        let (data, _p_data) = crate::rt::field(
+            "data",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            VertexDataRef {
+                current_channels,
+                vertex_count,
+                num_channels,
+                channels,
+                data,
+            },
+            if L {
+                Some(VertexDataPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    current_channels: _p_current_channels,
+                    vertex_count: _p_vertex_count,
+                    num_channels: _p_num_channels,
+                    channels: _p_channels,
+                    data: _p_data,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (unity_version,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let VertexData {
             current_channels,
             vertex_count,
             num_channels: _,
             channels,
             data,
         } = self;
-        crate::rt::field("current_channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) < 20180100i128),
-                current_channels.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version < 20180100`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version < 20180100`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("vertex_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = vertex_count;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        let num_channels: i32 = crate::rt::field("num_channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, channels.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("channels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::blocks(_io, channels)?;
-            Ok(())
-        })?;
-        crate::rt::field("data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = data;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        Ok(())
+        let _p_current_channels = crate::rt::field(
+            "current_channels",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (20180100i128)),
+                        current_channels.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 20180100",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 20180100",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_vertex_count = crate::rt::field(
+            "vertex_count",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = vertex_count;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (num_channels, _p_num_channels): (i32, crate::rt::Span) = crate::rt::field(
+            "num_channels",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    channels.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_channels = crate::rt::field(
+            "channels",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    _out.blocks(channels)?;
+                    crate::rt::Strided::new(_at, 4u64, channels.len())
+                })
+            },
+        )?;
+        let _p_data = crate::rt::field(
+            "data",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = data;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(VertexDataPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    current_channels: _p_current_channels,
+                    vertex_count: _p_vertex_count,
+                    num_channels: _p_num_channels,
+                    channels: _p_channels,
+                    data: _p_data,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for VertexData {
-    type Args<'a> = (u32,);
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(VertexData, ENDIAN);
+impl VertexDataRef<'_> {
+    /// The owned [`VertexData`] (copies every view).
+    pub fn own(&self) -> VertexData {
+        VertexData {
+            current_channels: self
+                .current_channels
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            vertex_count: ::std::clone::Clone::clone(&self.vertex_count),
+            num_channels: ::std::clone::Clone::clone(&self.num_channels),
+            channels: (&self.channels).to_vec(),
+            data: (&self.data).own(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for VertexData {
-    type Args<'a> = (u32,);
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for VertexDataPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, VertexDataPos> {
+    /// The place of `current_channels`.
+    pub fn current_channels(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("current_channels", &self.get().current_channels)
+    }
+    /// The place of `vertex_count`.
+    pub fn vertex_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("vertex_count", &self.get().vertex_count)
+    }
+    /// The place of `num_channels`.
+    pub fn num_channels(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_channels", &self.get().num_channels)
+    }
+    /// The place of `channels`.
+    pub fn channels(&self) -> crate::rt::Place<'_, crate::rt::Strided<ChannelInfoPos>> {
+        self.field("channels", &self.get().channels)
+    }
+    /// The place of `data`.
+    pub fn data(&self) -> crate::rt::Place<'_, AlignedBytesPos> {
+        self.field("data", &self.get().data)
     }
 }
-
-impl ::binrw::meta::ReadEndian for VertexData {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for VertexData {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A PackedBitVector of quantised floats - n items of `bit_size` bits, each start + item x range / (2^bits - 1).
 ///
-/// Type `packed_float_vector` of `spec/unity_mesh.ksy`. Observed  (seed 000 (Sledding Game's 74 compressed meshes))
+/// Type `packed_float_vector` of `spec/unity_mesh.ksy`. Observed (seed 000 (Sledding Game's 74 compressed meshes))
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct PackedFloatVector {
     /// How many items are packed.
@@ -4071,171 +6931,346 @@ pub struct PackedFloatVector {
     #[serde(with = "crate::rt::serde_as::hex")]
     pub pad: ::std::vec::Vec<u8>,
 }
-
+/// [`PackedFloatVector`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct PackedFloatVectorRef<'a> {
+    /// See [`PackedFloatVector::num_items`].
+    pub num_items: u32,
+    /// See [`PackedFloatVector::range`].
+    pub range: f32,
+    /// See [`PackedFloatVector::start`].
+    pub start: f32,
+    /// See [`PackedFloatVector::data`].
+    pub data: AlignedBytesRef<'a>,
+    /// See [`PackedFloatVector::bit_size`].
+    pub bit_size: u8,
+    /// See [`PackedFloatVector::pad`].
+    pub pad: &'a [u8],
+}
+/// Where each field of a [`PackedFloatVector`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PackedFloatVectorPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_items` lies.
+    pub num_items: crate::rt::Span,
+    /// Where `range` lies.
+    pub range: crate::rt::Span,
+    /// Where `start` lies.
+    pub start: crate::rt::Span,
+    /// Where `data` lies.
+    pub data: AlignedBytesPos,
+    /// Where `bit_size` lies.
+    pub bit_size: crate::rt::Span,
+    /// Where `pad` lies.
+    pub pad: crate::rt::Span,
+}
 impl PackedFloatVector {
     /// Where `num_items` starts, from the start of the type.
-    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    pub const OFFSET_NUM_ITEMS: u64 = 0;
     /// Where `range` starts, from the start of the type.
-    pub const OFFSET_RANGE: u64 = 0x4;
+    pub const OFFSET_RANGE: u64 = 4;
     /// Where `start` starts, from the start of the type.
-    pub const OFFSET_START: u64 = 0x8;
+    pub const OFFSET_START: u64 = 8;
     /// Where `data` starts, from the start of the type.
-    pub const OFFSET_DATA: u64 = 0xC;
+    pub const OFFSET_DATA: u64 = 12;
 }
-
 impl crate::rt::Codec for PackedFloatVector {
     type Args = ();
-    const MIN_SIZE: u64 = 20;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = PackedFloatVectorRef<'a>;
+    type Pos = PackedFloatVectorPos;
+    const MIN_SIZE: u64 = 20u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let range: f32 = crate::rt::field("range", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let start: f32 = crate::rt::field("start", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let data: AlignedBytes = crate::rt::field("data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <AlignedBytes as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let bit_size: u8 = crate::rt::field("bit_size", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let pad: ::std::vec::Vec<u8> = crate::rt::field("pad", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(_io, crate::rt::read::count(_at, 3i128, "size")?)?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            num_items,
-            range,
-            start,
-            data,
-            bit_size,
-            pad,
-        })
+        let _start = _in.pos();
+        let (num_items, _p_num_items) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (range, _p_range) = crate::rt::field(
+            "range",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (start, _p_start) = crate::rt::field(
+            "start",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (data, _p_data) = crate::rt::field(
+            "data",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bit_size, _p_bit_size) = crate::rt::field(
+            "bit_size",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (pad, _p_pad) = crate::rt::field(
+            "pad",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (3i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            PackedFloatVectorRef {
+                num_items,
+                range,
+                start,
+                data,
+                bit_size,
+                pad,
+            },
+            if L {
+                Some(PackedFloatVectorPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_items: _p_num_items,
+                    range: _p_range,
+                    start: _p_start,
+                    data: _p_data,
+                    bit_size: _p_bit_size,
+                    pad: _p_pad,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_items,
-            range,
-            start,
-            data,
-            bit_size,
-            pad,
-        } = self;
-        crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = num_items;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("range", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = range;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("start", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = start;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = data;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("bit_size", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = bit_size;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("pad", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = pad;
-            crate::rt::write::agree(_at, _v.len() as u64, 3i128, "3", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let PackedFloatVector { num_items, range, start, data, bit_size, pad } = self;
+        let _p_num_items = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = num_items;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_range = crate::rt::field(
+            "range",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = range;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_start = crate::rt::field(
+            "start",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = start;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_data = crate::rt::field(
+            "data",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = data;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_bit_size = crate::rt::field(
+            "bit_size",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = bit_size;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_pad = crate::rt::field(
+            "pad",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = pad;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (3i128),
+                                "3",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(PackedFloatVectorPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_items: _p_num_items,
+                    range: _p_range,
+                    start: _p_start,
+                    data: _p_data,
+                    bit_size: _p_bit_size,
+                    pad: _p_pad,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for PackedFloatVector {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(PackedFloatVector, ENDIAN);
+impl PackedFloatVectorRef<'_> {
+    /// The owned [`PackedFloatVector`] (copies every view).
+    pub fn own(&self) -> PackedFloatVector {
+        PackedFloatVector {
+            num_items: ::std::clone::Clone::clone(&self.num_items),
+            range: ::std::clone::Clone::clone(&self.range),
+            start: ::std::clone::Clone::clone(&self.start),
+            data: (&self.data).own(),
+            bit_size: ::std::clone::Clone::clone(&self.bit_size),
+            pad: (&self.pad).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for PackedFloatVector {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for PackedFloatVectorPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for PackedFloatVector {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, PackedFloatVectorPos> {
+    /// The place of `num_items`.
+    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_items", &self.get().num_items)
+    }
+    /// The place of `range`.
+    pub fn range(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("range", &self.get().range)
+    }
+    /// The place of `start`.
+    pub fn start(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("start", &self.get().start)
+    }
+    /// The place of `data`.
+    pub fn data(&self) -> crate::rt::Place<'_, AlignedBytesPos> {
+        self.field("data", &self.get().data)
+    }
+    /// The place of `bit_size`.
+    pub fn bit_size(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("bit_size", &self.get().bit_size)
+    }
+    /// The place of `pad`.
+    pub fn pad(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("pad", &self.get().pad)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for PackedFloatVector {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A PackedBitVector of integers - n items of `bit_size` bits.
 ///
 /// Type `packed_int_vector` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct PackedIntVector {
     /// How many items are packed.
@@ -4256,137 +7291,262 @@ pub struct PackedIntVector {
     #[serde(with = "crate::rt::serde_as::hex")]
     pub pad: ::std::vec::Vec<u8>,
 }
-
+/// [`PackedIntVector`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct PackedIntVectorRef<'a> {
+    /// See [`PackedIntVector::num_items`].
+    pub num_items: u32,
+    /// See [`PackedIntVector::data`].
+    pub data: AlignedBytesRef<'a>,
+    /// See [`PackedIntVector::bit_size`].
+    pub bit_size: u8,
+    /// See [`PackedIntVector::pad`].
+    pub pad: &'a [u8],
+}
+/// Where each field of a [`PackedIntVector`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PackedIntVectorPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_items` lies.
+    pub num_items: crate::rt::Span,
+    /// Where `data` lies.
+    pub data: AlignedBytesPos,
+    /// Where `bit_size` lies.
+    pub bit_size: crate::rt::Span,
+    /// Where `pad` lies.
+    pub pad: crate::rt::Span,
+}
 impl PackedIntVector {
     /// Where `num_items` starts, from the start of the type.
-    pub const OFFSET_NUM_ITEMS: u64 = 0x0;
+    pub const OFFSET_NUM_ITEMS: u64 = 0;
     /// Where `data` starts, from the start of the type.
-    pub const OFFSET_DATA: u64 = 0x4;
+    pub const OFFSET_DATA: u64 = 4;
 }
-
 impl crate::rt::Codec for PackedIntVector {
     type Args = ();
-    const MIN_SIZE: u64 = 12;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = PackedIntVectorRef<'a>;
+    type Pos = PackedIntVectorPos;
+    const MIN_SIZE: u64 = 12u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_items: u32 = crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let data: AlignedBytes = crate::rt::field("data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <AlignedBytes as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let bit_size: u8 = crate::rt::field("bit_size", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u8, _>(_io, ::binrw::Endian::Little, "u1")?;
-                _v
-            })
-        })?;
-        let pad: ::std::vec::Vec<u8> = crate::rt::field("pad", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::bytes(_io, crate::rt::read::count(_at, 3i128, "size")?)?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            num_items,
-            data,
-            bit_size,
-            pad,
-        })
+        let _start = _in.pos();
+        let (num_items, _p_num_items) = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (data, _p_data) = crate::rt::field(
+            "data",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bit_size, _p_bit_size) = crate::rt::field(
+            "bit_size",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (pad, _p_pad) = crate::rt::field(
+            "pad",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in
+                            .take(
+                                crate::rt::input::count(_at, (3i128), "size")?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            PackedIntVectorRef {
+                num_items,
+                data,
+                bit_size,
+                pad,
+            },
+            if L {
+                Some(PackedIntVectorPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_items: _p_num_items,
+                    data: _p_data,
+                    bit_size: _p_bit_size,
+                    pad: _p_pad,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_items,
-            data,
-            bit_size,
-            pad,
-        } = self;
-        crate::rt::field("num_items", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = num_items;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = data;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("bit_size", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = bit_size;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("pad", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = pad;
-            crate::rt::write::agree(_at, _v.len() as u64, 3i128, "3", "bytes")?;
-            crate::rt::write::bytes(_io, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let PackedIntVector { num_items, data, bit_size, pad } = self;
+        let _p_num_items = crate::rt::field(
+            "num_items",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = num_items;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_data = crate::rt::field(
+            "data",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = data;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_bit_size = crate::rt::field(
+            "bit_size",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = bit_size;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_pad = crate::rt::field(
+            "pad",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = pad;
+                    {
+                        {
+                            crate::rt::output::agree(
+                                _at,
+                                _v.len() as u64,
+                                (3i128),
+                                "3",
+                                "bytes",
+                            )?;
+                            _out.bytes(_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(PackedIntVectorPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_items: _p_num_items,
+                    data: _p_data,
+                    bit_size: _p_bit_size,
+                    pad: _p_pad,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for PackedIntVector {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(PackedIntVector, ENDIAN);
+impl PackedIntVectorRef<'_> {
+    /// The owned [`PackedIntVector`] (copies every view).
+    pub fn own(&self) -> PackedIntVector {
+        PackedIntVector {
+            num_items: ::std::clone::Clone::clone(&self.num_items),
+            data: (&self.data).own(),
+            bit_size: ::std::clone::Clone::clone(&self.bit_size),
+            pad: (&self.pad).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for PackedIntVector {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for PackedIntVectorPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for PackedIntVector {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, PackedIntVectorPos> {
+    /// The place of `num_items`.
+    pub fn num_items(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_items", &self.get().num_items)
+    }
+    /// The place of `data`.
+    pub fn data(&self) -> crate::rt::Place<'_, AlignedBytesPos> {
+        self.field("data", &self.get().data)
+    }
+    /// The place of `bit_size`.
+    pub fn bit_size(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("bit_size", &self.get().bit_size)
+    }
+    /// The place of `pad`.
+    pub fn pad(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("pad", &self.get().pad)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for PackedIntVector {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A compressed mesh's vertices and indices (CompressedMesh).
 ///
-/// Type `compressed_mesh` of `spec/unity_mesh.ksy`. Observed  (seed 000)
+/// Type `compressed_mesh` of `spec/unity_mesh.ksy`. Observed (seed 000)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct CompressedMesh {
     /// Positions, 3 items per vertex.
@@ -4436,122 +7596,293 @@ pub struct CompressedMesh {
     /// Documented as “m_UVInfo”, Observed.
     pub uv_info: u32,
 }
-
+/// [`CompressedMesh`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct CompressedMeshRef<'a> {
+    /// See [`CompressedMesh::vertices`].
+    pub vertices: PackedFloatVectorRef<'a>,
+    /// See [`CompressedMesh::uv`].
+    pub uv: PackedFloatVectorRef<'a>,
+    /// See [`CompressedMesh::normals`].
+    pub normals: PackedFloatVectorRef<'a>,
+    /// See [`CompressedMesh::tangents`].
+    pub tangents: PackedFloatVectorRef<'a>,
+    /// See [`CompressedMesh::weights`].
+    pub weights: PackedIntVectorRef<'a>,
+    /// See [`CompressedMesh::normal_signs`].
+    pub normal_signs: PackedIntVectorRef<'a>,
+    /// See [`CompressedMesh::tangent_signs`].
+    pub tangent_signs: PackedIntVectorRef<'a>,
+    /// See [`CompressedMesh::float_colors`].
+    pub float_colors: PackedFloatVectorRef<'a>,
+    /// See [`CompressedMesh::bone_indices`].
+    pub bone_indices: PackedIntVectorRef<'a>,
+    /// See [`CompressedMesh::triangles`].
+    pub triangles: PackedIntVectorRef<'a>,
+    /// See [`CompressedMesh::uv_info`].
+    pub uv_info: u32,
+}
+/// Where each field of a [`CompressedMesh`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompressedMeshPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `vertices` lies.
+    pub vertices: PackedFloatVectorPos,
+    /// Where `uv` lies.
+    pub uv: PackedFloatVectorPos,
+    /// Where `normals` lies.
+    pub normals: PackedFloatVectorPos,
+    /// Where `tangents` lies.
+    pub tangents: PackedFloatVectorPos,
+    /// Where `weights` lies.
+    pub weights: PackedIntVectorPos,
+    /// Where `normal_signs` lies.
+    pub normal_signs: PackedIntVectorPos,
+    /// Where `tangent_signs` lies.
+    pub tangent_signs: PackedIntVectorPos,
+    /// Where `float_colors` lies.
+    pub float_colors: PackedFloatVectorPos,
+    /// Where `bone_indices` lies.
+    pub bone_indices: PackedIntVectorPos,
+    /// Where `triangles` lies.
+    pub triangles: PackedIntVectorPos,
+    /// Where `uv_info` lies.
+    pub uv_info: crate::rt::Span,
+}
 impl CompressedMesh {
     /// Where `vertices` starts, from the start of the type.
-    pub const OFFSET_VERTICES: u64 = 0x0;
+    pub const OFFSET_VERTICES: u64 = 0;
 }
-
 impl crate::rt::Codec for CompressedMesh {
     type Args = ();
-    const MIN_SIZE: u64 = 164;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = CompressedMeshRef<'a>;
+    type Pos = CompressedMeshPos;
+    const MIN_SIZE: u64 = 164u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let vertices: PackedFloatVector = crate::rt::field("vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <PackedFloatVector as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let uv: PackedFloatVector = crate::rt::field("uv", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <PackedFloatVector as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let normals: PackedFloatVector = crate::rt::field("normals", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <PackedFloatVector as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let tangents: PackedFloatVector = crate::rt::field("tangents", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <PackedFloatVector as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let weights: PackedIntVector = crate::rt::field("weights", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <PackedIntVector as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let normal_signs: PackedIntVector = crate::rt::field("normal_signs", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <PackedIntVector as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let tangent_signs: PackedIntVector = crate::rt::field("tangent_signs", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <PackedIntVector as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let float_colors: PackedFloatVector = crate::rt::field("float_colors", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <PackedFloatVector as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let bone_indices: PackedIntVector = crate::rt::field("bone_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <PackedIntVector as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let triangles: PackedIntVector = crate::rt::field("triangles", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <PackedIntVector as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        let uv_info: u32 = crate::rt::field("uv_info", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            vertices,
-            uv,
-            normals,
-            tangents,
-            weights,
-            normal_signs,
-            tangent_signs,
-            float_colors,
-            bone_indices,
-            triangles,
-            uv_info,
-        })
+        let _start = _in.pos();
+        let (vertices, _p_vertices) = crate::rt::field(
+            "vertices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <PackedFloatVector as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (uv, _p_uv) = crate::rt::field(
+            "uv",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <PackedFloatVector as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (normals, _p_normals) = crate::rt::field(
+            "normals",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <PackedFloatVector as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (tangents, _p_tangents) = crate::rt::field(
+            "tangents",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <PackedFloatVector as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (weights, _p_weights) = crate::rt::field(
+            "weights",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <PackedIntVector as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (normal_signs, _p_normal_signs) = crate::rt::field(
+            "normal_signs",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <PackedIntVector as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (tangent_signs, _p_tangent_signs) = crate::rt::field(
+            "tangent_signs",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <PackedIntVector as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (float_colors, _p_float_colors) = crate::rt::field(
+            "float_colors",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <PackedFloatVector as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bone_indices, _p_bone_indices) = crate::rt::field(
+            "bone_indices",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <PackedIntVector as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (triangles, _p_triangles) = crate::rt::field(
+            "triangles",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <PackedIntVector as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (uv_info, _p_uv_info) = crate::rt::field(
+            "uv_info",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            CompressedMeshRef {
+                vertices,
+                uv,
+                normals,
+                tangents,
+                weights,
+                normal_signs,
+                tangent_signs,
+                float_colors,
+                bone_indices,
+                triangles,
+                uv_info,
+            },
+            if L {
+                Some(CompressedMeshPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    vertices: _p_vertices,
+                    uv: _p_uv,
+                    normals: _p_normals,
+                    tangents: _p_tangents,
+                    weights: _p_weights,
+                    normal_signs: _p_normal_signs,
+                    tangent_signs: _p_tangent_signs,
+                    float_colors: _p_float_colors,
+                    bone_indices: _p_bone_indices,
+                    triangles: _p_triangles,
+                    uv_info: _p_uv_info,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let CompressedMesh {
             vertices,
             uv,
             normals,
@@ -4564,111 +7895,278 @@ impl crate::rt::Codec for CompressedMesh {
             triangles,
             uv_info,
         } = self;
-        crate::rt::field("vertices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = vertices;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("uv", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = uv;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("normals", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = normals;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("tangents", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = tangents;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("weights", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = weights;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("normal_signs", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = normal_signs;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("tangent_signs", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = tangent_signs;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("float_colors", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = float_colors;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("bone_indices", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = bone_indices;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("triangles", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = triangles;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        crate::rt::field("uv_info", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = uv_info;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _p_vertices = crate::rt::field(
+            "vertices",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = vertices;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_uv = crate::rt::field(
+            "uv",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = uv;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_normals = crate::rt::field(
+            "normals",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = normals;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_tangents = crate::rt::field(
+            "tangents",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = tangents;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_weights = crate::rt::field(
+            "weights",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = weights;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_normal_signs = crate::rt::field(
+            "normal_signs",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = normal_signs;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_tangent_signs = crate::rt::field(
+            "tangent_signs",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = tangent_signs;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_float_colors = crate::rt::field(
+            "float_colors",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = float_colors;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_bone_indices = crate::rt::field(
+            "bone_indices",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = bone_indices;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_triangles = crate::rt::field(
+            "triangles",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = triangles;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_uv_info = crate::rt::field(
+            "uv_info",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = uv_info;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(CompressedMeshPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    vertices: _p_vertices,
+                    uv: _p_uv,
+                    normals: _p_normals,
+                    tangents: _p_tangents,
+                    weights: _p_weights,
+                    normal_signs: _p_normal_signs,
+                    tangent_signs: _p_tangent_signs,
+                    float_colors: _p_float_colors,
+                    bone_indices: _p_bone_indices,
+                    triangles: _p_triangles,
+                    uv_info: _p_uv_info,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for CompressedMesh {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(CompressedMesh, ENDIAN);
+impl CompressedMeshRef<'_> {
+    /// The owned [`CompressedMesh`] (copies every view).
+    pub fn own(&self) -> CompressedMesh {
+        CompressedMesh {
+            vertices: (&self.vertices).own(),
+            uv: (&self.uv).own(),
+            normals: (&self.normals).own(),
+            tangents: (&self.tangents).own(),
+            weights: (&self.weights).own(),
+            normal_signs: (&self.normal_signs).own(),
+            tangent_signs: (&self.tangent_signs).own(),
+            float_colors: (&self.float_colors).own(),
+            bone_indices: (&self.bone_indices).own(),
+            triangles: (&self.triangles).own(),
+            uv_info: ::std::clone::Clone::clone(&self.uv_info),
+        }
     }
 }
-
-impl ::binrw::BinWrite for CompressedMesh {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for CompressedMeshPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for CompressedMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, CompressedMeshPos> {
+    /// The place of `vertices`.
+    pub fn vertices(&self) -> crate::rt::Place<'_, PackedFloatVectorPos> {
+        self.field("vertices", &self.get().vertices)
+    }
+    /// The place of `uv`.
+    pub fn uv(&self) -> crate::rt::Place<'_, PackedFloatVectorPos> {
+        self.field("uv", &self.get().uv)
+    }
+    /// The place of `normals`.
+    pub fn normals(&self) -> crate::rt::Place<'_, PackedFloatVectorPos> {
+        self.field("normals", &self.get().normals)
+    }
+    /// The place of `tangents`.
+    pub fn tangents(&self) -> crate::rt::Place<'_, PackedFloatVectorPos> {
+        self.field("tangents", &self.get().tangents)
+    }
+    /// The place of `weights`.
+    pub fn weights(&self) -> crate::rt::Place<'_, PackedIntVectorPos> {
+        self.field("weights", &self.get().weights)
+    }
+    /// The place of `normal_signs`.
+    pub fn normal_signs(&self) -> crate::rt::Place<'_, PackedIntVectorPos> {
+        self.field("normal_signs", &self.get().normal_signs)
+    }
+    /// The place of `tangent_signs`.
+    pub fn tangent_signs(&self) -> crate::rt::Place<'_, PackedIntVectorPos> {
+        self.field("tangent_signs", &self.get().tangent_signs)
+    }
+    /// The place of `float_colors`.
+    pub fn float_colors(&self) -> crate::rt::Place<'_, PackedFloatVectorPos> {
+        self.field("float_colors", &self.get().float_colors)
+    }
+    /// The place of `bone_indices`.
+    pub fn bone_indices(&self) -> crate::rt::Place<'_, PackedIntVectorPos> {
+        self.field("bone_indices", &self.get().bone_indices)
+    }
+    /// The place of `triangles`.
+    pub fn triangles(&self) -> crate::rt::Place<'_, PackedIntVectorPos> {
+        self.field("triangles", &self.get().triangles)
+    }
+    /// The place of `uv_info`.
+    pub fn uv_info(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("uv_info", &self.get().uv_info)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for CompressedMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// A byte range of a resource file (StreamingInfo).
 ///
 /// Type `streaming_info` of `spec/unity_mesh.ksy`. Observed
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct StreamingInfo {
     /// The range's start in the resource file, before 2020.1.
@@ -4688,188 +8186,323 @@ pub struct StreamingInfo {
     /// Documented as “path”, Observed (archive:/CAB-.../CAB-....resS in every streamed corpus mesh).
     pub path: AlignedString,
 }
-
+/// [`StreamingInfo`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct StreamingInfoRef<'a> {
+    /// See [`StreamingInfo::ofs_data_u4`].
+    pub ofs_data_u4: ::std::option::Option<u32>,
+    /// See [`StreamingInfo::ofs_data_u8`].
+    pub ofs_data_u8: ::std::option::Option<u64>,
+    /// See [`StreamingInfo::len_data`].
+    pub len_data: u32,
+    /// See [`StreamingInfo::path`].
+    pub path: AlignedStringRef<'a>,
+}
+/// Where each field of a [`StreamingInfo`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct StreamingInfoPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `ofs_data_u4` lies.
+    pub ofs_data_u4: ::std::option::Option<crate::rt::Span>,
+    /// Where `ofs_data_u8` lies.
+    pub ofs_data_u8: ::std::option::Option<crate::rt::Span>,
+    /// Where `len_data` lies.
+    pub len_data: crate::rt::Span,
+    /// Where `path` lies.
+    pub path: AlignedStringPos,
+}
 impl StreamingInfo {
     /// Where `ofs_data_u4` starts, from the start of the type.
-    pub const OFFSET_OFS_DATA_U4: u64 = 0x0;
+    pub const OFFSET_OFS_DATA_U4: u64 = 0;
 }
-
 impl crate::rt::Codec for StreamingInfo {
     type Args = (u32,);
-    const MIN_SIZE: u64 = 8;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = StreamingInfoRef<'a>;
+    type Pos = StreamingInfoPos;
+    const MIN_SIZE: u64 = 8u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (unity_version,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let ofs_data_u4: ::std::option::Option<u32> = crate::rt::field("ofs_data_u4", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok(if (crate::rt::Int::int(&unity_version) < 20200100i128) {
-                Some({
-                    let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                    _v
+        let _start = _in.pos();
+        let (ofs_data_u4, _p_ofs_data_u4) = crate::rt::field(
+            "ofs_data_u4",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (20200100i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (ofs_data_u8, _p_ofs_data_u8) = crate::rt::field(
+            "ofs_data_u8",
+            || {
+                let _at = _in.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (20200100i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _in.prim::<u64>(::binrw::Endian::Little, "u8")?;
+                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (len_data, _p_len_data) = crate::rt::field(
+            "len_data",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (path, _p_path) = crate::rt::field(
+            "path",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = ();
+                        let (_v, _p) = <AlignedString as crate::rt::Codec>::read_in::<
+                            L,
+                        >(_in, _args)?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            StreamingInfoRef {
+                ofs_data_u4,
+                ofs_data_u8,
+                len_data,
+                path,
+            },
+            if L {
+                Some(StreamingInfoPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    ofs_data_u4: _p_ofs_data_u4,
+                    ofs_data_u8: _p_ofs_data_u8,
+                    len_data: _p_len_data,
+                    path: _p_path,
                 })
             } else {
                 None
-            })
-        })?;
-        let ofs_data_u8: ::std::option::Option<u64> = crate::rt::field("ofs_data_u8", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok(if (crate::rt::Int::int(&unity_version) >= 20200100i128) {
-                Some({
-                    let _v = crate::rt::read::prim::<u64, _>(_io, ::binrw::Endian::Little, "u8")?;
-                    _v
+            },
+        ))
+    }
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
+        &self,
+        _out: &mut crate::rt::Output,
+        _args: Self::Args,
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+        let (unity_version,) = _args;
+        let _start = _out.pos();
+        let StreamingInfo { ofs_data_u4, ofs_data_u8, len_data, path } = self;
+        let _p_ofs_data_u4 = crate::rt::field(
+            "ofs_data_u4",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (20200100i128)),
+                        ofs_data_u4.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 20200100",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 20200100",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_ofs_data_u8 = crate::rt::field(
+            "ofs_data_u8",
+            || {
+                let _at = _out.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (20200100i128)),
+                        ofs_data_u8.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _out.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _out.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20200100",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 20200100",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_len_data = crate::rt::field(
+            "len_data",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = len_data;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_path = crate::rt::field(
+            "path",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = path;
+                    {
+                        {
+                            let _args = ();
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(StreamingInfoPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    ofs_data_u4: _p_ofs_data_u4,
+                    ofs_data_u8: _p_ofs_data_u8,
+                    len_data: _p_len_data,
+                    path: _p_path,
                 })
             } else {
                 None
-            })
-        })?;
-        let len_data: u32 = crate::rt::field("len_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let path: AlignedString = crate::rt::field("path", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = <AlignedString as crate::rt::Codec>::read_from(_io, ())?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            ofs_data_u4,
-            ofs_data_u8,
-            len_data,
-            path,
-        })
+            },
+        )
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+}
+crate::rt::codec::binrw_adapter!(StreamingInfo, ENDIAN);
+impl StreamingInfoRef<'_> {
+    /// The owned [`StreamingInfo`] (copies every view).
+    pub fn own(&self) -> StreamingInfo {
+        StreamingInfo {
+            ofs_data_u4: self
+                .ofs_data_u4
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            ofs_data_u8: self
+                .ofs_data_u8
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            len_data: ::std::clone::Clone::clone(&self.len_data),
+            path: (&self.path).own(),
+        }
+    }
+}
+impl crate::rt::Spanned for StreamingInfoPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, StreamingInfoPos> {
+    /// The place of `ofs_data_u4`.
+    pub fn ofs_data_u4(
         &self,
-        _io: &mut W,
-        _args: Self::Args,
-    ) -> crate::rt::Result<()> {
-        let (unity_version,) = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            ofs_data_u4,
-            ofs_data_u8,
-            len_data,
-            path,
-        } = self;
-        crate::rt::field("ofs_data_u4", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) < 20200100i128),
-                ofs_data_u4.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version < 20200100`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version < 20200100`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("ofs_data_u8", || {
-            let _at = crate::rt::read::pos(_io)?;
-            match (
-                (crate::rt::Int::int(&unity_version) >= 20200100i128),
-                ofs_data_u8.as_ref(),
-            ) {
-                (true, Some(_v)) => {
-                    crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-                }
-                (false, None) => {}
-                (true, None) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "a value, because `unity_version >= 20200100`",
-                        "none",
-                    ))
-                }
-                (false, Some(_)) => {
-                    return Err(crate::rt::Error::new(
-                        crate::rt::ErrorKind::Inconsistent,
-                        _at,
-                        "no value, because not `unity_version >= 20200100`",
-                        "a value",
-                    ))
-                }
-            }
-            Ok(())
-        })?;
-        crate::rt::field("len_data", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = len_data;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("path", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = path;
-            crate::rt::Codec::write_to(_v, _io, ())?;
-            Ok(())
-        })?;
-        Ok(())
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("ofs_data_u4", &self.get().ofs_data_u4)
     }
-}
-
-impl ::binrw::BinRead for StreamingInfo {
-    type Args<'a> = (u32,);
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
-    }
-}
-
-impl ::binrw::BinWrite for StreamingInfo {
-    type Args<'a> = (u32,);
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    /// The place of `ofs_data_u8`.
+    pub fn ofs_data_u8(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("ofs_data_u8", &self.get().ofs_data_u8)
+    }
+    /// The place of `len_data`.
+    pub fn len_data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_data", &self.get().len_data)
+    }
+    /// The place of `path`.
+    pub fn path(&self) -> crate::rt::Place<'_, AlignedStringPos> {
+        self.field("path", &self.get().path)
     }
 }
-
-impl ::binrw::meta::ReadEndian for StreamingInfo {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for StreamingInfo {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// The mesh's levels of detail (MeshLodInfo), from 6000.2.
 ///
-/// Type `mesh_lod_info` of `spec/unity_mesh.ksy`. Sourced  (type trees from 6000.2.0a8; editor YAML of public projects)
+/// Type `mesh_lod_info` of `spec/unity_mesh.ksy`. Sourced (type trees from 6000.2.0a8; editor YAML of public projects)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MeshLodInfo {
     /// The slope of the level selection curve.
@@ -4898,173 +8531,338 @@ pub struct MeshLodInfo {
     /// Documented as “m_SubMeshes”, Sourced.
     pub sub_meshes: ::std::vec::Vec<MeshLodSubMesh>,
 }
-
+/// [`MeshLodInfo`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MeshLodInfoRef<'a> {
+    /// See [`MeshLodInfo::lod_slope`].
+    pub lod_slope: f32,
+    /// See [`MeshLodInfo::lod_bias`].
+    pub lod_bias: f32,
+    /// See [`MeshLodInfo::num_levels`].
+    pub num_levels: i32,
+    /// See [`MeshLodInfo::num_sub_meshes`].
+    pub num_sub_meshes: i32,
+    /// See [`MeshLodInfo::sub_meshes`].
+    pub sub_meshes: ::std::vec::Vec<MeshLodSubMeshRef<'a>>,
+}
+/// Where each field of a [`MeshLodInfo`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MeshLodInfoPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `lod_slope` lies.
+    pub lod_slope: crate::rt::Span,
+    /// Where `lod_bias` lies.
+    pub lod_bias: crate::rt::Span,
+    /// Where `num_levels` lies.
+    pub num_levels: crate::rt::Span,
+    /// Where `num_sub_meshes` lies.
+    pub num_sub_meshes: crate::rt::Span,
+    /// Where `sub_meshes` lies.
+    pub sub_meshes: crate::rt::Each<MeshLodSubMeshPos>,
+}
 impl MeshLodInfo {
     /// Where `lod_slope` starts, from the start of the type.
-    pub const OFFSET_LOD_SLOPE: u64 = 0x0;
+    pub const OFFSET_LOD_SLOPE: u64 = 0;
     /// Where `lod_bias` starts, from the start of the type.
-    pub const OFFSET_LOD_BIAS: u64 = 0x4;
+    pub const OFFSET_LOD_BIAS: u64 = 4;
     /// Where `num_levels` starts, from the start of the type.
-    pub const OFFSET_NUM_LEVELS: u64 = 0x8;
+    pub const OFFSET_NUM_LEVELS: u64 = 8;
     /// Where `num_sub_meshes` starts, from the start of the type.
-    pub const OFFSET_NUM_SUB_MESHES: u64 = 0xC;
+    pub const OFFSET_NUM_SUB_MESHES: u64 = 12;
     /// Where `sub_meshes` starts, from the start of the type.
-    pub const OFFSET_SUB_MESHES: u64 = 0x10;
+    pub const OFFSET_SUB_MESHES: u64 = 16;
 }
-
 impl crate::rt::Codec for MeshLodInfo {
     type Args = ();
-    const MIN_SIZE: u64 = 16;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MeshLodInfoRef<'a>;
+    type Pos = MeshLodInfoPos;
+    const MIN_SIZE: u64 = 16u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let lod_slope: f32 = crate::rt::field("lod_slope", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let lod_bias: f32 = crate::rt::field("lod_bias", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<f32, _>(_io, ::binrw::Endian::Little, "f4")?;
-                _v
-            })
-        })?;
-        let num_levels: i32 = crate::rt::field("num_levels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let num_sub_meshes: i32 = crate::rt::field("num_sub_meshes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let sub_meshes: ::std::vec::Vec<MeshLodSubMesh> = crate::rt::field("sub_meshes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n =
-                    crate::rt::read::count(_at, crate::rt::Int::int(&num_sub_meshes), "count")?;
-                crate::rt::read::seq(
-                    _io,
-                    _n,
-                    <MeshLodSubMesh as crate::rt::Codec>::MIN_SIZE,
-                    |_io, _i| {
-                        let _at = crate::rt::read::pos(_io)?;
-                        let _v = <MeshLodSubMesh as crate::rt::Codec>::read_from(_io, ())?;
-                        Ok(_v)
-                    },
-                )?
-            })
-        })?;
-        Ok(Self {
-            lod_slope,
-            lod_bias,
-            num_levels,
-            num_sub_meshes,
-            sub_meshes,
-        })
+        let _start = _in.pos();
+        let (lod_slope, _p_lod_slope) = crate::rt::field(
+            "lod_slope",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (lod_bias, _p_lod_bias) = crate::rt::field(
+            "lod_bias",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_levels, _p_num_levels) = crate::rt::field(
+            "num_levels",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (num_sub_meshes, _p_num_sub_meshes) = crate::rt::field(
+            "num_sub_meshes",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (sub_meshes, _p_sub_meshes) = crate::rt::field(
+            "sub_meshes",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_sub_meshes),
+                        "count",
+                    )?;
+                    _in.room(_n, <MeshLodSubMesh as crate::rt::Codec>::MIN_SIZE)?;
+                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                    let mut _ps = ::std::vec::Vec::new();
+                    for _i in 0.._n as usize {
+                        let (_v, _p) = (|| -> crate::rt::Result<_> {
+                            let _at = _in.pos();
+                            let (_v, _p) = {
+                                let _args = ();
+                                let (_v, _p) = <MeshLodSubMesh as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_in, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            Ok((_v, _p))
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        _vs.push(_v);
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    let _pos = crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _in.pos()),
+                        items: _ps,
+                    };
+                    (_vs, _pos)
+                })
+            },
+        )?;
+        Ok((
+            MeshLodInfoRef {
+                lod_slope,
+                lod_bias,
+                num_levels,
+                num_sub_meshes,
+                sub_meshes,
+            },
+            if L {
+                Some(MeshLodInfoPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    lod_slope: _p_lod_slope,
+                    lod_bias: _p_lod_bias,
+                    num_levels: _p_num_levels,
+                    num_sub_meshes: _p_num_sub_meshes,
+                    sub_meshes: _p_sub_meshes,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
+        let _start = _out.pos();
+        let MeshLodInfo {
             lod_slope,
             lod_bias,
             num_levels,
             num_sub_meshes: _,
             sub_meshes,
         } = self;
-        crate::rt::field("lod_slope", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = lod_slope;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("lod_bias", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = lod_bias;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        crate::rt::field("num_levels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v = num_levels;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, _v)?;
-            Ok(())
-        })?;
-        let num_sub_meshes: i32 = crate::rt::field("num_sub_meshes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, sub_meshes.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("sub_meshes", || {
-            let _at = crate::rt::read::pos(_io)?;
-            for (_i, _v) in sub_meshes.iter().enumerate() {
-                crate::rt::write::elem(_i, || {
-                    let _at = crate::rt::read::pos(_io)?;
-                    let _ = _at;
-                    crate::rt::Codec::write_to(_v, _io, ())?;
-                    Ok(())
-                })?;
-            }
-            Ok(())
-        })?;
-        Ok(())
+        let _p_lod_slope = crate::rt::field(
+            "lod_slope",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = lod_slope;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_lod_bias = crate::rt::field(
+            "lod_bias",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = lod_bias;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_num_levels = crate::rt::field(
+            "num_levels",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let _v = num_levels;
+                    {
+                        {
+                            _out.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _out.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let (num_sub_meshes, _p_num_sub_meshes): (i32, crate::rt::Span) = crate::rt::field(
+            "num_sub_meshes",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    sub_meshes.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_sub_meshes = crate::rt::field(
+            "sub_meshes",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    let mut _ps = ::std::vec::Vec::new();
+                    for (_i, _v) in sub_meshes.iter().enumerate() {
+                        let _p = (|| -> crate::rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok({
+                                let _args = ();
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                _p.unwrap_or_default()
+                            })
+                        })()
+                            .map_err(|e| e.at_index(_i))?;
+                        if L {
+                            _ps.push(_p);
+                        }
+                    }
+                    crate::rt::Each {
+                        span: crate::rt::Span::new(_at, _out.pos()),
+                        items: _ps,
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MeshLodInfoPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    lod_slope: _p_lod_slope,
+                    lod_bias: _p_lod_bias,
+                    num_levels: _p_num_levels,
+                    num_sub_meshes: _p_num_sub_meshes,
+                    sub_meshes: _p_sub_meshes,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MeshLodInfo {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MeshLodInfo, ENDIAN);
+impl MeshLodInfoRef<'_> {
+    /// The owned [`MeshLodInfo`] (copies every view).
+    pub fn own(&self) -> MeshLodInfo {
+        MeshLodInfo {
+            lod_slope: ::std::clone::Clone::clone(&self.lod_slope),
+            lod_bias: ::std::clone::Clone::clone(&self.lod_bias),
+            num_levels: ::std::clone::Clone::clone(&self.num_levels),
+            num_sub_meshes: ::std::clone::Clone::clone(&self.num_sub_meshes),
+            sub_meshes: (&self.sub_meshes).iter().map(|_e| _e.own()).collect(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for MeshLodInfo {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+impl crate::rt::Spanned for MeshLodInfoPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, MeshLodInfoPos> {
+    /// The place of `lod_slope`.
+    pub fn lod_slope(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("lod_slope", &self.get().lod_slope)
+    }
+    /// The place of `lod_bias`.
+    pub fn lod_bias(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("lod_bias", &self.get().lod_bias)
+    }
+    /// The place of `num_levels`.
+    pub fn num_levels(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_levels", &self.get().num_levels)
+    }
+    /// The place of `num_sub_meshes`.
+    pub fn num_sub_meshes(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_sub_meshes", &self.get().num_sub_meshes)
+    }
+    /// The place of `sub_meshes`.
+    pub fn sub_meshes(
         &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+    ) -> crate::rt::Place<'_, crate::rt::Each<MeshLodSubMeshPos>> {
+        self.field("sub_meshes", &self.get().sub_meshes)
     }
 }
-
-impl ::binrw::meta::ReadEndian for MeshLodInfo {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for MeshLodInfo {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One submesh's levels (MeshLodSubMesh).
 ///
 /// Type `mesh_lod_sub_mesh` of `spec/unity_mesh.ksy`. Sourced
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MeshLodSubMesh {
     /// How many levels follow.
@@ -5079,102 +8877,163 @@ pub struct MeshLodSubMesh {
     /// Documented as “m_Levels”, Sourced.
     pub levels: ::std::vec::Vec<MeshLodRange>,
 }
-
+/// [`MeshLodSubMesh`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct MeshLodSubMeshRef<'a> {
+    /// See [`MeshLodSubMesh::num_levels`].
+    pub num_levels: i32,
+    /// See [`MeshLodSubMesh::levels`].
+    pub levels: crate::rt::Blocks<'a, MeshLodRange>,
+}
+/// Where each field of a [`MeshLodSubMesh`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MeshLodSubMeshPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `num_levels` lies.
+    pub num_levels: crate::rt::Span,
+    /// Where `levels` lies.
+    pub levels: crate::rt::Strided<MeshLodRangePos>,
+}
 impl MeshLodSubMesh {
     /// Where `num_levels` starts, from the start of the type.
-    pub const OFFSET_NUM_LEVELS: u64 = 0x0;
+    pub const OFFSET_NUM_LEVELS: u64 = 0;
     /// Where `levels` starts, from the start of the type.
-    pub const OFFSET_LEVELS: u64 = 0x4;
+    pub const OFFSET_LEVELS: u64 = 4;
 }
-
 impl crate::rt::Codec for MeshLodSubMesh {
     type Args = ();
-    const MIN_SIZE: u64 = 4;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MeshLodSubMeshRef<'a>;
+    type Pos = MeshLodSubMeshPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let num_levels: i32 = crate::rt::field("num_levels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<i32, _>(_io, ::binrw::Endian::Little, "s4")?;
-                _v
-            })
-        })?;
-        let levels: ::std::vec::Vec<MeshLodRange> = crate::rt::field("levels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _n = crate::rt::read::count(_at, crate::rt::Int::int(&num_levels), "count")?;
-                crate::rt::read::blocks::<MeshLodRange, _>(_io, _n)?
-            })
-        })?;
-        Ok(Self { num_levels, levels })
+        let _start = _in.pos();
+        let (num_levels, _p_num_levels) = crate::rt::field(
+            "num_levels",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (levels, _p_levels) = crate::rt::field(
+            "levels",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let _n = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&num_levels),
+                        "count",
+                    )?;
+                    let _v = _in.blocks::<MeshLodRange>(_n)?;
+                    (_v, crate::rt::Strided::new(_at, 8u64, _n as usize))
+                })
+            },
+        )?;
+        Ok((
+            MeshLodSubMeshRef {
+                num_levels,
+                levels,
+            },
+            if L {
+                Some(MeshLodSubMeshPos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    num_levels: _p_num_levels,
+                    levels: _p_levels,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            num_levels: _,
-            levels,
-        } = self;
-        let num_levels: i32 = crate::rt::field("num_levels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            let _v: i32 = crate::rt::write::fit(_at, levels.len() as u64, "s4", 2147483647)?;
-            crate::rt::write::prim(_io, ::binrw::Endian::Little, &_v)?;
-            Ok(_v)
-        })?;
-        crate::rt::field("levels", || {
-            let _at = crate::rt::read::pos(_io)?;
-            crate::rt::write::blocks(_io, levels)?;
-            Ok(())
-        })?;
-        Ok(())
+        let _start = _out.pos();
+        let MeshLodSubMesh { num_levels: _, levels } = self;
+        let (num_levels, _p_num_levels): (i32, crate::rt::Span) = crate::rt::field(
+            "num_levels",
+            || {
+                let _at = _out.pos();
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    levels.len() as u64,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _out.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+            },
+        )?;
+        let _p_levels = crate::rt::field(
+            "levels",
+            || {
+                let _at = _out.pos();
+                Ok({
+                    _out.blocks(levels)?;
+                    crate::rt::Strided::new(_at, 8u64, levels.len())
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(MeshLodSubMeshPos {
+                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    num_levels: _p_num_levels,
+                    levels: _p_levels,
+                })
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MeshLodSubMesh {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MeshLodSubMesh, ENDIAN);
+impl MeshLodSubMeshRef<'_> {
+    /// The owned [`MeshLodSubMesh`] (copies every view).
+    pub fn own(&self) -> MeshLodSubMesh {
+        MeshLodSubMesh {
+            num_levels: ::std::clone::Clone::clone(&self.num_levels),
+            levels: (&self.levels).to_vec(),
+        }
     }
 }
-
-impl ::binrw::BinWrite for MeshLodSubMesh {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Spanned for MeshLodSubMeshPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::meta::ReadEndian for MeshLodSubMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, MeshLodSubMeshPos> {
+    /// The place of `num_levels`.
+    pub fn num_levels(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("num_levels", &self.get().num_levels)
+    }
+    /// The place of `levels`.
+    pub fn levels(&self) -> crate::rt::Place<'_, crate::rt::Strided<MeshLodRangePos>> {
+        self.field("levels", &self.get().levels)
+    }
 }
-
-impl ::binrw::meta::WriteEndian for MeshLodSubMesh {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
 /// One level's index range (MeshLodRange).
 ///
 /// Type `mesh_lod_range` of `spec/unity_mesh.ksy`. Sourced
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MeshLodRange {
     /// The first index, counted in indices.
@@ -5186,117 +9045,157 @@ pub struct MeshLodRange {
     /// Documented as “m_IndexCount”, Sourced.
     pub index_count: u32,
 }
-
+/// Where each field of a [`MeshLodRange`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct MeshLodRangePos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `index_start` lies.
+    pub index_start: crate::rt::Span,
+    /// Where `index_count` lies.
+    pub index_count: crate::rt::Span,
+}
 impl MeshLodRange {
     /// The bytes every value of this type takes.
-    pub const FIXED_SIZE: u64 = 8;
+    pub const FIXED_SIZE: u64 = 8u64;
     /// Where `index_start` starts, from the start of the type.
-    pub const OFFSET_INDEX_START: u64 = 0x0;
+    pub const OFFSET_INDEX_START: u64 = 0;
     /// Where `index_count` starts, from the start of the type.
-    pub const OFFSET_INDEX_COUNT: u64 = 0x4;
+    pub const OFFSET_INDEX_COUNT: u64 = 4;
 }
-
 impl crate::rt::pod::Block for MeshLodRange {
-    const SIZE: usize = 8;
-    fn decode(_block: &[u8], _start: u64) -> crate::rt::Result<Self> {
-        let index_start = crate::rt::pod::get::<u32>(_block, 0, ::binrw::Endian::Little);
-        let index_count = crate::rt::pod::get::<u32>(_block, 4, ::binrw::Endian::Little);
-        Ok(Self {
-            index_start,
-            index_count,
-        })
+    const SIZE: usize = 8usize;
+    const CHECKED: bool = false;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let index_start = crate::rt::pod::get::<
+            u32,
+        >(_b, 0usize, ::binrw::Endian::Little);
+        let index_count = crate::rt::pod::get::<
+            u32,
+        >(_b, 4usize, ::binrw::Endian::Little);
+        Self { index_start, index_count }
     }
-    fn encode(&self, _block: &mut [u8], _start: u64) -> crate::rt::Result<()> {
-        let Self {
-            index_start,
-            index_count,
-        } = self;
-        crate::rt::pod::set::<u32>(_block, 0, *index_start, ::binrw::Endian::Little);
-        crate::rt::pod::set::<u32>(_block, 4, *index_count, ::binrw::Endian::Little);
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        Ok(())
+    }
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self { index_start, index_count } = self;
+        crate::rt::pod::set::<u32>(_b, 0usize, *index_start, ::binrw::Endian::Little);
+        crate::rt::pod::set::<u32>(_b, 4usize, *index_count, ::binrw::Endian::Little);
         Ok(())
     }
 }
-
 impl crate::rt::Codec for MeshLodRange {
     type Args = ();
-    const MIN_SIZE: u64 = 8;
-
-    fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        _io: &mut R,
+    type Ref<'a> = MeshLodRange;
+    type Pos = MeshLodRangePos;
+    const MIN_SIZE: u64 = 8u64;
+    fn read_in<'a, const L: bool>(
+        _in: &mut crate::rt::Input<'a>,
         _args: Self::Args,
-    ) -> crate::rt::Result<Self> {
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let mut _block = [0u8; 8];
-        if ::binrw::io::Read::read_exact(_io, &mut _block).is_ok() {
-            return <Self as crate::rt::pod::Block>::decode(&_block, _start);
+        let _start = _in.pos();
+        if _in.left() >= 8u64 {
+            let _b = _in.take(8u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<MeshLodRangePos as crate::rt::Fixed>::at(_start, 8u64))
+                } else {
+                    None
+                },
+            ));
         }
-        // The input ends inside this value: read field by field for an error that names the field.
-        crate::rt::read::seek(_io, _start)?;
-        let index_start: u32 = crate::rt::field("index_start", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        let index_count: u32 = crate::rt::field("index_count", || {
-            let _at = crate::rt::read::pos(_io)?;
-            Ok({
-                let _v = crate::rt::read::prim::<u32, _>(_io, ::binrw::Endian::Little, "u4")?;
-                _v
-            })
-        })?;
-        Ok(Self {
-            index_start,
-            index_count,
-        })
+        let (index_start, _p_index_start) = crate::rt::field(
+            "index_start",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (index_count, _p_index_count) = crate::rt::field(
+            "index_count",
+            || {
+                let _at = _in.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            MeshLodRange {
+                index_start,
+                index_count,
+            },
+            if L {
+                Some(MeshLodRangePos {
+                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    index_start: _p_index_start,
+                    index_count: _p_index_count,
+                })
+            } else {
+                None
+            },
+        ))
     }
-
-    fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
         &self,
-        _io: &mut W,
+        _out: &mut crate::rt::Output,
         _args: Self::Args,
-    ) -> crate::rt::Result<()> {
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = crate::rt::read::pos(_io)?;
-        let Self {
-            index_start,
-            index_count,
-        } = self;
-        let mut _block = [0u8; 8];
-        crate::rt::pod::Block::encode(self, &mut _block, _start)?;
-        crate::rt::write::bytes(_io, &_block)
+        let _start = _out.pos();
+        let mut _b = [0u8; 8usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _out.bytes(&_b);
+        Ok(
+            if L {
+                Some(<MeshLodRangePos as crate::rt::Fixed>::at(_start, 8u64))
+            } else {
+                None
+            },
+        )
     }
 }
-
-impl ::binrw::BinRead for MeshLodRange {
-    type Args<'a> = ();
-    fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
-        r: &mut R,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<Self> {
-        <Self as crate::rt::Codec>::read_from(r, args).map_err(crate::rt::Error::into_binrw)
+crate::rt::codec::binrw_adapter!(MeshLodRange, ENDIAN);
+impl crate::rt::Spanned for MeshLodRangePos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
     }
 }
-
-impl ::binrw::BinWrite for MeshLodRange {
-    type Args<'a> = ();
-    fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
-        &self,
-        w: &mut W,
-        _endian: ::binrw::Endian,
-        args: Self::Args<'_>,
-    ) -> ::binrw::BinResult<()> {
-        <Self as crate::rt::Codec>::write_to(self, w, args).map_err(crate::rt::Error::into_binrw)
+impl crate::rt::Fixed for MeshLodRangePos {
+    fn at(start: u64, _size: u64) -> Self {
+        MeshLodRangePos {
+            _span: crate::rt::Span::new(start, start + 8u64),
+            index_start: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
+            index_count: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+        }
     }
 }
-
-impl ::binrw::meta::ReadEndian for MeshLodRange {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
-}
-
-impl ::binrw::meta::WriteEndian for MeshLodRange {
-    const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian(ENDIAN);
+impl crate::rt::Place<'_, MeshLodRangePos> {
+    /// The place of `index_start`.
+    pub fn index_start(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("index_start", &self.get().index_start)
+    }
+    /// The place of `index_count`.
+    pub fn index_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("index_count", &self.get().index_count)
+    }
 }

@@ -11,6 +11,7 @@
 
 use crate::generated::rr_mesh::*;
 use crate::rt::Error;
+use crate::rt::Rule;
 
 /// Violations of one relation beyond this many are summed up in one more line.
 const LIMIT: usize = 16;
@@ -35,26 +36,23 @@ fn with_path(mut e: Error, path: &[P]) -> Error {
 /// What the pass found: relation violations (with their relation id) and warnings.
 #[derive(Debug, Default)]
 pub(crate) struct Findings {
-    pub errors: Vec<(&'static str, Error)>,
+    pub errors: Vec<(&'static Rule, Error)>,
     pub warnings: Vec<Error>,
-    suppressed: Vec<(&'static str, u64, Vec<P>, usize, bool)>,
+    suppressed: Vec<(&'static Rule, u64, Vec<P>, usize, bool)>,
 }
 
 impl Findings {
     fn push(
         &mut self,
         warning: bool,
-        id: &'static str,
+        id: &'static Rule,
         offset: u64,
         path: &[P],
         expected: String,
         found: String,
     ) {
         let listed = if warning {
-            self.warnings
-                .iter()
-                .filter(|e| e.expected.ends_with(&format!("(relation `{id}`)")))
-                .count()
+            self.warnings.iter().filter(|e| e.rule == Some(id)).count()
         } else {
             self.errors.iter().filter(|(i, _)| *i == id).count()
         };
@@ -81,7 +79,7 @@ impl Findings {
 
     pub(crate) fn error(
         &mut self,
-        id: &'static str,
+        id: &'static Rule,
         offset: u64,
         path: &[P],
         expected: impl Into<String>,
@@ -92,7 +90,7 @@ impl Findings {
 
     pub(crate) fn warn(
         &mut self,
-        id: &'static str,
+        id: &'static Rule,
         offset: u64,
         path: &[P],
         expected: impl Into<String>,
@@ -102,7 +100,7 @@ impl Findings {
     }
 
     /// Whether relation `id` was violated.
-    pub(crate) fn violated(&self, id: &str) -> bool {
+    pub(crate) fn violated(&self, id: &'static Rule) -> bool {
         self.errors.iter().any(|(i, _)| *i == id)
     }
 
@@ -202,7 +200,7 @@ fn strides3<T: Copy + Into<u32>>(v: &[T]) -> Option<[u32; 3]> {
 
 fn check_format_strides(
     f: &mut Findings,
-    id: &'static str,
+    id: &'static Rule,
     format: VertexFormat,
     strides: &[u32],
     offset: u64,
@@ -239,7 +237,7 @@ struct StreamOffsets {
 
 fn check_stream_lengths(
     f: &mut Findings,
-    id: &'static str,
+    id: &'static Rule,
     strides: [u32; 3],
     lens: [usize; 3],
     at: &StreamOffsets,
@@ -755,7 +753,7 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
 
 fn descriptor_counts(
     f: &mut Findings,
-    id: &'static str,
+    id: &'static Rule,
     mats: &MaterialList,
     ext: &[Extent],
     base: u64,

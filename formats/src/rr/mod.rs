@@ -23,7 +23,7 @@ pub use topology::{Form, Part, Topology};
 use crate::context::Context;
 use crate::generated::rr_mesh::*;
 use crate::layouts::Semantics;
-use crate::rt::{Error, ErrorKind, Layout, Result};
+use crate::rt::{Error, ErrorKind, Result, Root};
 use crate::scene::Scene;
 use check::Findings;
 
@@ -60,13 +60,13 @@ pub fn topology(m: &RrMesh, ctx: &Context) -> Result<Topology> {
     topology::decode(&m.compiled, ctx).map_err(|e| {
         e.shifted(compiled_offset(m))
             .in_field("compiled")
-            .rooted(<RrMesh as Layout>::ROOT)
+            .rooted(<RrMesh as Root>::ROOT)
     })
 }
 
 /// [`topology`] of a compiled mesh read on its own (`rr-compiled-mesh`).
 pub fn compiled_topology(c: &CompiledMesh, ctx: &Context) -> Result<Topology> {
-    topology::decode(c, ctx).map_err(|e| e.rooted(<CompiledMesh as Layout>::ROOT))
+    topology::decode(c, ctx).map_err(|e| e.rooted(<CompiledMesh as Root>::ROOT))
 }
 
 fn form_notes(c: &CompiledMesh) -> Vec<String> {

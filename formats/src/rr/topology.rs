@@ -65,7 +65,7 @@ pub struct Topology {
 }
 
 /// The relations decoding cannot do without: where the parts are, and indices inside them.
-const NEEDED: &[&str] = &[
+const NEEDED: &[&crate::rt::Rule] = &[
     RangedLayout::REL_FIRST_RANGE_AT_ZERO,
     RangedLayout::REL_RANGES_PARTITION_BUFFERS,
     RangedLayout::REL_INDICES_RELATIVE_TO_VERTEX_BASE,

@@ -1,28 +1,89 @@
-//! The traits generated types implement: [`Codec`] for every type of a spec, [`Layout`] for the
-//! types a user can name on the command line.
+//! The traits generated types implement: [`Codec`] for every type of a spec, [`Root`] for the
+//! types a user can name on the command line, and the small helpers generated code calls.
 
-use super::error::Result;
-use crate::context::Context;
-use binrw::io::{Read, Seek, Write};
+use super::error::{Error, ErrorKind, Result};
+use super::input::Input;
+use super::output::Output;
+use super::pos::Spanned;
+use super::rule::Rule;
+use std::collections::BTreeMap;
 
-/// A type of a spec: read and written by one generated pair of functions that cannot drift
-/// apart. Its binrw `BinRead`/`BinWrite` impls call these.
+/// A type of a spec. One generated reader makes a borrowed view of the input ([`Codec::Ref`])
+/// and, when asked, the positions of every field ([`Codec::Pos`]); the owned value (for edits
+/// and dumps) is made from the view, so there is only one reading. One generated writer writes
+/// the owned value back.
 pub trait Codec: Sized {
     /// The type's parameters (the spec's `params`), as a tuple.
     type Args: Copy;
+    /// The borrowed view: numbers by value, blobs and lists of numbers as views of the input.
+    type Ref<'a>;
+    /// Where every field lies.
+    type Pos: Clone + Default + Spanned + PartialEq + std::fmt::Debug;
     /// The fewest bytes a value can take: bounds counts before anything is allocated.
     const MIN_SIZE: u64;
-    /// Reads a value at the stream's position.
-    fn read_from<R: Read + Seek>(r: &mut R, args: Self::Args) -> Result<Self>;
-    /// Writes the value, recomputing counts and sizes that are plain fields.
-    fn write_to<W: Write + Seek>(&self, w: &mut W, args: Self::Args) -> Result<()>;
+
+    /// Reads a value at the input's position. With `L` (located), also returns where every
+    /// field lies; without it, nothing is recorded.
+    fn read_in<'a, const L: bool>(
+        input: &mut Input<'a>,
+        args: Self::Args,
+    ) -> Result<(Self::Ref<'a>, Option<Self::Pos>)>;
+
+    /// The owned value of a view (copies every view).
+    fn own(view: &Self::Ref<'_>) -> Self;
+
+    /// Writes the value, recomputing counts and sizes that are plain fields. With `L`, also
+    /// returns where every field was written.
+    fn write_out<const L: bool>(
+        &self,
+        out: &mut Output,
+        args: Self::Args,
+    ) -> Result<Option<Self::Pos>>;
 }
 
-/// A type that the command line can name: a whole file or an addressable part of one.
-pub trait Layout: Codec + serde::Serialize + serde::de::DeserializeOwned {
+/// Values for layout parameters that the bytes do not say (the Unity editor version), by the
+/// name the spec gives them with `-context`.
+pub trait Params {
+    /// The value named `name`, if given.
+    fn param(&self, name: &str) -> Option<i128>;
+}
+
+impl Params for () {
+    fn param(&self, _: &str) -> Option<i128> {
+        None
+    }
+}
+
+impl Params for BTreeMap<String, i128> {
+    fn param(&self, name: &str) -> Option<i128> {
+        self.get(name).copied()
+    }
+}
+
+/// The parameter a layout needs and was not given.
+pub fn missing_param(name: &str) -> Error {
+    Error::unplaced(
+        ErrorKind::Input,
+        format!("a value for `{name}` (this layout needs it)"),
+        "none given",
+    )
+}
+
+/// A whole input read as a [`Root`].
+pub struct Parsed<'a, T: Codec> {
+    /// The view of the input.
+    pub value: T::Ref<'a>,
+    /// Where every field lies (when read located).
+    pub pos: Option<T::Pos>,
+    /// Checks that failed without refusing the input.
+    pub warnings: Vec<Error>,
+}
+
+/// A type that can be read as a whole input: a layout the command line names.
+pub trait Root: Codec + serde::Serialize + serde::de::DeserializeOwned {
     /// The layout id (`sws-mesh`).
     const ID: &'static str;
-    /// The first step of error paths: the spec's name for the type.
+    /// The first step of field paths: the spec's name for the type.
     const ROOT: &'static str;
     /// One line for `meshspec layouts`.
     const DESCRIPTION: &'static str;
@@ -30,20 +91,55 @@ pub trait Layout: Codec + serde::Serialize + serde::de::DeserializeOwned {
     const SPEC: &'static str;
     /// The dump paths (`bones[].name_hash`) of the fields the spec marks unknown.
     const UNKNOWN: &'static [&'static str];
+    /// The names of the values the user gives for its parameters (`unity_version`).
+    const PARAMS: &'static [&'static str];
+    /// Every relation the spec states for the types a value of this layout holds.
+    const RULES: &'static [&'static Rule];
 
-    /// The parameters of a whole input, from what the user gave.
-    fn args(ctx: &Context) -> Result<Self::Args>;
+    /// The parameters of a whole input, from the values given.
+    fn args(params: &dyn Params) -> Result<Self::Args>;
 
     /// Reads `input`, which must hold exactly one value.
-    fn from_bytes(input: &[u8], ctx: &Context) -> Result<Self> {
-        let args = Self::args(ctx)?;
-        super::read::exact(input, Self::ROOT, |r| Self::read_from(r, args))
+    fn read<'a, const L: bool>(input: &'a [u8], params: &dyn Params) -> Result<Parsed<'a, Self>> {
+        let args = Self::args(params)?;
+        let mut r = Input::new(input);
+        let (value, pos) = Self::read_in::<L>(&mut r, args).map_err(|e| e.rooted(Self::ROOT))?;
+        let warnings = r.finish().map_err(|e| e.rooted(Self::ROOT))?;
+        let warnings = warnings.into_iter().map(|w| w.rooted(Self::ROOT)).collect();
+        Ok(Parsed {
+            value,
+            pos,
+            warnings,
+        })
+    }
+
+    /// Reads `input` into an owned value.
+    fn from_bytes<P: Params + ?Sized>(input: &[u8], params: &P) -> Result<Self> {
+        let p = Self::read::<false>(input, &ParamsRef(params))?;
+        Ok(Self::own(&p.value))
     }
 
     /// Writes the value into a new buffer.
-    fn to_bytes(&self, ctx: &Context) -> Result<Vec<u8>> {
-        let args = Self::args(ctx)?;
-        super::write::to_vec(Self::ROOT, |w| self.write_to(w, args))
+    fn to_bytes<P: Params + ?Sized>(&self, params: &P) -> Result<Vec<u8>> {
+        Ok(self.write::<false>(&ParamsRef(params))?.0)
+    }
+
+    /// Writes the value, and with `L` where every field went.
+    fn write<const L: bool>(&self, params: &dyn Params) -> Result<(Vec<u8>, Option<Self::Pos>)> {
+        let args = Self::args(params)?;
+        let mut out = Output::default();
+        let pos = self
+            .write_out::<L>(&mut out, args)
+            .map_err(|e| e.rooted(Self::ROOT))?;
+        Ok((out.into_vec(), pos))
+    }
+}
+
+struct ParamsRef<'p, P: ?Sized>(&'p P);
+
+impl<P: Params + ?Sized> Params for ParamsRef<'_, P> {
+    fn param(&self, name: &str) -> Option<i128> {
+        self.0.param(name)
     }
 }
 
@@ -76,8 +172,8 @@ impl<T: Int + ?Sized> Int for &T {
 /// Converts an expression value into a parameter's type.
 pub fn arg<T: TryFrom<i128>>(offset: u64, value: i128, param: &str) -> Result<T> {
     T::try_from(value).map_err(|_| {
-        super::Error::new(
-            super::ErrorKind::Count,
+        Error::new(
+            ErrorKind::Count,
             offset,
             format!(
                 "a value that fits parameter `{param}` ({})",
@@ -117,4 +213,68 @@ pub trait Variant {
 /// The variant's name, for "found" in errors.
 pub fn variant_name<T: Variant>(v: &T) -> String {
     format!("a {}", v.variant())
+}
+
+/// binrw's `BinRead`/`BinWrite` for a generated type, on top of its [`Codec`]: a stream is
+/// read from its position to its end, and left just after the value.
+macro_rules! binrw_adapter {
+    ($t:ty, $endian:expr) => {
+        impl ::binrw::BinRead for $t {
+            type Args<'a> = <$t as $crate::rt::Codec>::Args;
+            fn read_options<R: ::binrw::io::Read + ::binrw::io::Seek>(
+                r: &mut R,
+                _endian: ::binrw::Endian,
+                args: Self::Args<'_>,
+            ) -> ::binrw::BinResult<Self> {
+                $crate::rt::codec::binrw_read::<$t, R>(r, args)
+            }
+        }
+        impl ::binrw::BinWrite for $t {
+            type Args<'a> = <$t as $crate::rt::Codec>::Args;
+            fn write_options<W: ::binrw::io::Write + ::binrw::io::Seek>(
+                &self,
+                w: &mut W,
+                _endian: ::binrw::Endian,
+                args: Self::Args<'_>,
+            ) -> ::binrw::BinResult<()> {
+                $crate::rt::codec::binrw_write::<$t, W>(self, w, args)
+            }
+        }
+        impl ::binrw::meta::ReadEndian for $t {
+            const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian($endian);
+        }
+        impl ::binrw::meta::WriteEndian for $t {
+            const ENDIAN: ::binrw::meta::EndianKind = ::binrw::meta::EndianKind::Endian($endian);
+        }
+    };
+}
+pub(crate) use binrw_adapter;
+
+#[doc(hidden)]
+pub fn binrw_read<T: Codec, R: binrw::io::Read + binrw::io::Seek>(
+    r: &mut R,
+    args: T::Args,
+) -> binrw::BinResult<T> {
+    use binrw::io::SeekFrom;
+    let start = r.stream_position()?;
+    let mut buf = Vec::new();
+    r.read_to_end(&mut buf)?;
+    let mut input = Input::new(&buf);
+    let (view, _) =
+        T::read_in::<false>(&mut input, args).map_err(|e| e.shifted(start).into_binrw())?;
+    r.seek(SeekFrom::Start(start + input.pos()))?;
+    Ok(T::own(&view))
+}
+
+#[doc(hidden)]
+pub fn binrw_write<T: Codec, W: binrw::io::Write + binrw::io::Seek>(
+    v: &T,
+    w: &mut W,
+    args: T::Args,
+) -> binrw::BinResult<()> {
+    let mut out = Output::default();
+    v.write_out::<false>(&mut out, args)
+        .map_err(Error::into_binrw)?;
+    w.write_all(out.as_slice())?;
+    Ok(())
 }

@@ -1,18 +1,31 @@
-//! The runtime that generated layout code stands on: errors with offsets and field paths,
-//! bounded reads, recomputing writes, and the serde forms of dumps.
+//! The runtime that generated layout code stands on: a reader over byte slices that borrows
+//! what it reads and can record where every field lies, a writer that recomputes counts and
+//! sizes, one error type with byte offset and field path, and the serde forms of dumps.
+//!
+//! It knows nothing of the command line: a layout's parameters come in as [`Params`].
 
 pub mod codec;
 pub mod error;
+pub mod input;
+pub mod output;
+pub mod path;
 pub mod pod;
-pub mod read;
+pub mod pos;
+pub mod rule;
 pub mod serde_as;
-pub mod write;
+pub mod view;
 
-pub use codec::{Codec, Int, Layout};
-pub use error::{Error, ErrorKind, Result, Seg};
+pub use codec::{Codec, Int, Params, Parsed, Root};
+pub use error::{Error, ErrorKind, Result};
+pub use input::Input;
+pub use output::Output;
+pub use path::{Path, Seg};
+pub use pos::{Each, Fixed, Place, Span, Spanned, Strided};
+pub use rule::{Confidence, Rule, Severity};
+pub use view::{Blocks, Nums};
 
 /// Runs one field's reader or writer, adding the field's name to the path of any error.
-#[inline]
+#[inline(always)]
 pub fn field<T>(name: &'static str, f: impl FnOnce() -> Result<T>) -> Result<T> {
     f().map_err(|e| e.in_field(name))
 }

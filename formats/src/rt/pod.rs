@@ -1,5 +1,5 @@
 //! Fixed-size values decoded straight from bytes: the fast path for lists of numbers and for
-//! types made only of numbers, which are read and written as one block.
+//! types made only of numbers, which are read as views and written as one block.
 
 use binrw::Endian;
 
@@ -17,7 +17,7 @@ macro_rules! pod_impl {
     ($($t:ty),*) => {$(
         impl Pod for $t {
             const SIZE: usize = std::mem::size_of::<$t>();
-            #[inline]
+            #[inline(always)]
             fn from_slice(b: &[u8], e: Endian) -> Self {
                 let mut a = [0u8; std::mem::size_of::<$t>()];
                 a.copy_from_slice(&b[..Self::SIZE]);
@@ -26,7 +26,7 @@ macro_rules! pod_impl {
                     Endian::Big => <$t>::from_be_bytes(a),
                 }
             }
-            #[inline]
+            #[inline(always)]
             fn put(self, e: Endian, out: &mut [u8]) {
                 let a = match e {
                     Endian::Little => self.to_le_bytes(),
@@ -40,24 +40,29 @@ macro_rules! pod_impl {
 pod_impl!(u8, u16, u32, u64, i8, i16, i32, i64, f32, f64);
 
 /// The value at `offset` of a block whose layout the generator has checked.
-#[inline]
+#[inline(always)]
 pub fn get<T: Pod>(block: &[u8], offset: usize, e: Endian) -> T {
     T::from_slice(&block[offset..offset + T::SIZE], e)
 }
 
 /// Puts `v` at `offset` of a block whose layout the generator has checked.
-#[inline]
+#[inline(always)]
 pub fn set<T: Pod>(block: &mut [u8], offset: usize, v: T, e: Endian) {
     v.put(e, &mut block[offset..offset + T::SIZE]);
 }
 
 /// A type made only of numbers at fixed offsets (generated for such spec types): decoded from
-/// and encoded into a block of exactly `SIZE` bytes, so lists of them are read in one go.
+/// and encoded into a block of exactly `SIZE` bytes, so lists of it are views over the input.
 pub trait Block: Sized {
     /// The block's size.
     const SIZE: usize;
-    /// Decodes a block of `SIZE` bytes that starts at byte `at` of the input (for errors).
-    fn decode(block: &[u8], at: u64) -> super::Result<Self>;
-    /// Encodes into a block of `SIZE` bytes that starts at byte `at` of the output.
+    /// Whether [`Block::check`] has anything to check (a `valid` on a field).
+    const CHECKED: bool;
+    /// Decodes a block of `SIZE` bytes that [`Block::check`] accepted.
+    fn decode(block: &[u8]) -> Self;
+    /// The `valid` checks of the fields, for a block that starts at byte `at` of the input.
+    fn check(block: &[u8], at: u64) -> super::Result<()>;
+    /// Encodes into a block of `SIZE` bytes that starts at byte `at` of the output, checking
+    /// the fields' `valid`.
     fn encode(&self, block: &mut [u8], at: u64) -> super::Result<()>;
 }

@@ -224,10 +224,14 @@ pub fn mesh(m: &SwsMesh) -> MeshAt {
 mod tests {
     use super::*;
     use crate::context::Context;
-    use crate::rt::{Codec, Layout};
+    use crate::rt::{Codec, Root};
 
     fn written<T: Codec<Args = ()>>(v: &T) -> u64 {
-        crate::rt::write::measure(|w| v.write_to(w, ())).unwrap()
+        {
+            let mut o = crate::rt::Output::default();
+            v.write_out::<false>(&mut o, ()).unwrap();
+            o.pos()
+        }
     }
 
     fn u32_at(b: &[u8], at: u64) -> u32 {

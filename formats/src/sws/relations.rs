@@ -10,7 +10,7 @@ use crate::rt::Error;
 
 /// A relation violation at `offset` inside a part, at path `steps` (outermost first) below it.
 fn violation(
-    rel: &str,
+    rel: &'static crate::rt::Rule,
     offset: u64,
     steps: &[Step],
     expected: impl Into<String>,
@@ -364,7 +364,7 @@ pub fn submesh(s: &Submesh, original: bool) -> Vec<Error> {
 
 fn check_run(
     out: &mut Vec<Error>,
-    rel: &str,
+    rel: &'static crate::rt::Rule,
     offset: u64,
     path: &[Step],
     count: usize,

@@ -65,7 +65,10 @@ pub struct Offsets {
 }
 
 fn size_of<T: Codec>(v: &T, args: T::Args) -> u64 {
-    crate::rt::write::measure(|w| v.write_to(w, args)).unwrap_or(0)
+    let mut out = crate::rt::Output::default();
+    v.write_out::<false>(&mut out, args)
+        .map(|_| out.pos())
+        .unwrap_or(0)
 }
 
 /// The version the mesh was read with, from the context (the generated reader needs it too).
@@ -193,7 +196,12 @@ impl UnityMesh {
     }
 }
 
-fn rel(id: &str, offset: u64, expected: impl Into<String>, found: impl Into<String>) -> Error {
+fn rel(
+    id: &'static crate::rt::Rule,
+    offset: u64,
+    expected: impl Into<String>,
+    found: impl Into<String>,
+) -> Error {
     Error::relation(id, offset, expected, found)
 }
 

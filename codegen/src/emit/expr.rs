@@ -1,27 +1,37 @@
 //! Spec expressions as Rust. Integers are evaluated in `i128` (no product of two file values
-//! overflows it), field values are read through `rt::Int`, so the same code works on the reader's
-//! values and the writer's references.
+//! overflows it) and field values are read through `rt::Int`, so the same code works on the
+//! reader's views, the writer's references and the owned values of instances.
 
+use super::names::{ident, rt, sizeof_local};
 use crate::expr::{BinOp, Expr, UnOp};
 use crate::model::{FieldType, PrimKind, Repeat, Spec, Type};
+use proc_macro2::{Literal, TokenStream};
+use quote::quote;
 
+/// What an expression evaluates to.
 #[derive(Debug, Clone, PartialEq)]
 pub enum ETy {
-    /// An `i128` expression.
+    /// An `i128`.
     Int,
-    /// A `bool` expression.
+    /// A `bool`.
     Bool,
-    /// Places: a value that can only be measured or looked into.
+    /// A list: only its length can be asked.
     Seq,
+    /// Bytes: only their length.
     Bytes,
+    /// Text: only its length.
     Str,
+    /// A value of a spec type: its fields can be asked.
     User(String),
 }
 
+/// Generated code and what it evaluates to.
 pub struct Val {
-    pub code: String,
+    pub code: TokenStream,
     pub ty: ETy,
 }
+
+type R<T> = Result<T, String>;
 
 /// What names an expression can see.
 pub struct Scope<'a> {
@@ -30,30 +40,21 @@ pub struct Scope<'a> {
     /// Fields `[..visible]` are in scope (the reader sees only earlier fields).
     pub visible: usize,
     /// The value `_` names inside `valid`.
-    pub underscore: Option<(String, ETy)>,
-    /// Inside an element of a repeated field, where `_index` is the element's index.
+    pub underscore: Option<(TokenStream, ETy)>,
+    /// Inside an element of a repeated field, where `_index` is the element's index (`_i`).
     pub in_repeat: bool,
     /// While reading or writing field `i`: the fields before it have been measured, so
     /// `name._sizeof` of one of them is known. `None` outside the reader and the writer.
     pub measured_before: Option<usize>,
 }
 
-pub fn ident(id: &str) -> String {
-    const KEYWORDS: &[&str] = &[
-        "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn",
-        "for", "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref",
-        "return", "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use",
-        "where", "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final",
-        "macro", "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
-    ];
-    if KEYWORDS.contains(&id) {
-        format!("r#{id}")
-    } else {
-        id.to_string()
-    }
+pub fn int_lit(v: i128) -> TokenStream {
+    let l = Literal::i128_suffixed(v);
+    quote!((#l))
 }
 
-fn field_ety(t: &Type, id: &str, place: String) -> Result<Val, String> {
+fn field_val(t: &Type, id: &str, place: TokenStream) -> R<Val> {
+    let rt = rt();
     let f = t
         .fields
         .iter()
@@ -74,17 +75,13 @@ fn field_ety(t: &Type, id: &str, place: String) -> Result<Val, String> {
         FieldType::Prim(p) if p.kind == PrimKind::F => {
             return Err(format!("`{id}` is a float: floats are not in expressions"))
         }
-        FieldType::Prim(_) => Val {
-            code: format!("crate::rt::Int::int(&{place})"),
+        FieldType::Prim(_) | FieldType::Bits(2..) => Val {
+            code: quote!(#rt::Int::int(&#place)),
             ty: ETy::Int,
-        },
-        FieldType::Bits(1) => Val {
-            code: format!("(crate::rt::Int::int(&{place}) != 0)"),
-            ty: ETy::Bool,
         },
         FieldType::Bits(_) => Val {
-            code: format!("crate::rt::Int::int(&{place})"),
-            ty: ETy::Int,
+            code: quote!((#rt::Int::int(&#place) != 0)),
+            ty: ETy::Bool,
         },
         FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => Val {
             code: place,
@@ -105,21 +102,22 @@ fn field_ety(t: &Type, id: &str, place: String) -> Result<Val, String> {
 }
 
 impl Scope<'_> {
-    pub fn gen(&self, e: &Expr) -> Result<Val, String> {
+    pub fn gen(&self, e: &Expr) -> R<Val> {
         self.gen_depth(e, 0)
     }
 
-    fn gen_depth(&self, e: &Expr, depth: u32) -> Result<Val, String> {
+    fn gen_depth(&self, e: &Expr, depth: u32) -> R<Val> {
+        let rt = rt();
         if depth > 32 {
             return Err("instances refer to each other in a loop".into());
         }
         Ok(match e {
             Expr::Int { value, .. } => Val {
-                code: format!("{value}i128"),
+                code: int_lit(*value),
                 ty: ETy::Int,
             },
             Expr::Bool(b) => Val {
-                code: b.to_string(),
+                code: quote!(#b),
                 ty: ETy::Bool,
             },
             Expr::Name(n) if n == "_index" => {
@@ -127,7 +125,7 @@ impl Scope<'_> {
                     return Err("`_index` is only defined inside a repeated field".into());
                 }
                 Val {
-                    code: "(_i as i128)".into(),
+                    code: quote!((_i as i128)),
                     ty: ETy::Int,
                 }
             }
@@ -139,20 +137,22 @@ impl Scope<'_> {
                 Val { code, ty }
             }
             Expr::Name(n) => {
+                let id = ident(n);
                 if self.ty.params.iter().any(|p| &p.id == n) {
                     Val {
-                        code: format!("crate::rt::Int::int(&{})", ident(n)),
+                        code: quote!(#rt::Int::int(&#id)),
                         ty: ETy::Int,
                     }
                 } else if let Some(pos) = self.ty.fields.iter().position(|f| &f.id == n) {
                     if pos >= self.visible {
                         return Err(format!("`{n}` is read after this expression"));
                     }
-                    field_ety(self.ty, n, ident(n))?
+                    field_val(self.ty, n, quote!(#id))?
                 } else if let Some(i) = self.ty.instances.iter().find(|i| &i.id == n) {
                     let v = self.gen_depth(&i.value, depth + 1)?;
+                    let c = v.code;
                     Val {
-                        code: format!("({})", v.code),
+                        code: quote!((#c)),
                         ty: v.ty,
                     }
                 } else {
@@ -175,10 +175,13 @@ impl Scope<'_> {
                         format!("`{n}._sizeof`: `{n}` is not a field of `{}`", self.ty.name)
                     })?;
                 match self.measured_before {
-                    Some(before) if pos < before => Val {
-                        code: format!("i128::from(_sizeof_{n})"),
-                        ty: ETy::Int,
-                    },
+                    Some(before) if pos < before => {
+                        let l = sizeof_local(n);
+                        Val {
+                            code: quote!(i128::from(#l)),
+                            ty: ETy::Int,
+                        }
+                    }
                     Some(_) => {
                         return Err(format!(
                             "`{n}._sizeof` is used before `{n}` is read (or written)"
@@ -193,14 +196,16 @@ impl Scope<'_> {
             }
             Expr::Attr(a, name) => {
                 let base = self.gen_depth(a, depth)?;
+                let b = base.code;
                 match (&base.ty, name.as_str()) {
                     (ETy::Seq | ETy::Bytes | ETy::Str, "size" | "length") => Val {
-                        code: format!("({}.len() as i128)", base.code),
+                        code: quote!((#b.len() as i128)),
                         ty: ETy::Int,
                     },
                     (ETy::User(t), _) => {
                         let t = self.spec.ty(t).expect("resolved");
-                        field_ety(t, name, format!("{}.{}", base.code, ident(name)))?
+                        let f = ident(name);
+                        field_val(t, name, quote!(#b.#f))?
                     }
                     _ => return Err(format!("`.{name}` is not defined on `{a}`")),
                 }
@@ -213,64 +218,83 @@ impl Scope<'_> {
                 if !def.values.iter().any(|(_, id, _)| id == v) {
                     return Err(format!("enum `{en}` has no value `{v}`"));
                 }
+                let et = quote::format_ident!("{}", def.rust);
+                let vi = super::names::enum_value(v);
                 Val {
-                    code: format!(
-                        "crate::rt::Int::int(&{}::{})",
-                        def.rust,
-                        v.to_ascii_uppercase()
-                    ),
+                    code: quote!(#rt::Int::int(&#et::#vi)),
                     ty: ETy::Int,
                 }
             }
             Expr::Unary(op, a) => {
                 let v = self.gen_depth(a, depth)?;
                 match op {
-                    UnOp::Neg => Val {
-                        code: format!("({}).wrapping_neg()", self.int(v)?),
-                        ty: ETy::Int,
-                    },
-                    UnOp::BitNot => Val {
-                        code: format!("!({})", self.int(v)?),
-                        ty: ETy::Int,
-                    },
-                    UnOp::Not => Val {
-                        code: format!("!({})", self.boolean(v)?),
-                        ty: ETy::Bool,
-                    },
+                    UnOp::Neg => {
+                        let x = self.int(v)?;
+                        Val {
+                            code: quote!((#x).wrapping_neg()),
+                            ty: ETy::Int,
+                        }
+                    }
+                    UnOp::BitNot => {
+                        let x = self.int(v)?;
+                        Val {
+                            code: quote!((!(#x))),
+                            ty: ETy::Int,
+                        }
+                    }
+                    UnOp::Not => {
+                        let x = self.boolean(v)?;
+                        Val {
+                            code: quote!((!(#x))),
+                            ty: ETy::Bool,
+                        }
+                    }
                 }
             }
             Expr::Binary(op, a, b) => {
                 let x = self.gen_depth(a, depth)?;
                 let y = self.gen_depth(b, depth)?;
                 if op.is_logic() {
-                    let o = if *op == BinOp::And { "&&" } else { "||" };
+                    let (x, y) = (self.boolean(x)?, self.boolean(y)?);
                     Val {
-                        code: format!("({} {o} {})", self.boolean(x)?, self.boolean(y)?),
+                        code: if *op == BinOp::And {
+                            quote!((#x && #y))
+                        } else {
+                            quote!((#x || #y))
+                        },
                         ty: ETy::Bool,
                     }
                 } else if op.is_compare() {
-                    let (xc, yc) = if x.ty == ETy::Bool && y.ty == ETy::Bool {
+                    let (x, y) = if x.ty == ETy::Bool && y.ty == ETy::Bool {
                         (x.code, y.code)
                     } else {
                         (self.int(x)?, self.int(y)?)
                     };
+                    let code = match op {
+                        BinOp::Eq => quote!((#x == #y)),
+                        BinOp::Ne => quote!((#x != #y)),
+                        BinOp::Lt => quote!((#x < #y)),
+                        BinOp::Le => quote!((#x <= #y)),
+                        BinOp::Gt => quote!((#x > #y)),
+                        _ => quote!((#x >= #y)),
+                    };
                     Val {
-                        code: format!("({xc} {} {yc})", op.text()),
+                        code,
                         ty: ETy::Bool,
                     }
                 } else {
-                    let (xc, yc) = (self.int(x)?, self.int(y)?);
+                    let (x, y) = (self.int(x)?, self.int(y)?);
                     let code = match op {
-                        BinOp::Add => format!("({xc}).wrapping_add({yc})"),
-                        BinOp::Sub => format!("({xc}).wrapping_sub({yc})"),
-                        BinOp::Mul => format!("({xc}).wrapping_mul({yc})"),
-                        BinOp::Div => format!("crate::rt::codec::div({xc}, {yc})"),
-                        BinOp::Rem => format!("crate::rt::codec::rem({xc}, {yc})"),
-                        BinOp::Shl => format!("({xc}).wrapping_shl(({yc}) as u32)"),
-                        BinOp::Shr => format!("({xc}).wrapping_shr(({yc}) as u32)"),
-                        BinOp::BitAnd => format!("({xc} & {yc})"),
-                        BinOp::BitOr => format!("({xc} | {yc})"),
-                        BinOp::BitXor => format!("({xc} ^ {yc})"),
+                        BinOp::Add => quote!((#x).wrapping_add(#y)),
+                        BinOp::Sub => quote!((#x).wrapping_sub(#y)),
+                        BinOp::Mul => quote!((#x).wrapping_mul(#y)),
+                        BinOp::Div => quote!(#rt::codec::div(#x, #y)),
+                        BinOp::Rem => quote!(#rt::codec::rem(#x, #y)),
+                        BinOp::Shl => quote!((#x).wrapping_shl((#y) as u32)),
+                        BinOp::Shr => quote!((#x).wrapping_shr((#y) as u32)),
+                        BinOp::BitAnd => quote!((#x & #y)),
+                        BinOp::BitOr => quote!((#x | #y)),
+                        BinOp::BitXor => quote!((#x ^ #y)),
                         _ => unreachable!("comparisons and logic are handled above"),
                     };
                     Val { code, ty: ETy::Int }
@@ -282,17 +306,15 @@ impl Scope<'_> {
                 let y = self.gen_depth(b, depth)?;
                 let c = self.boolean(c)?;
                 if x.ty == ETy::Bool && y.ty == ETy::Bool {
+                    let (x, y) = (x.code, y.code);
                     Val {
-                        code: format!("(if {c} {{ {} }} else {{ {} }})", x.code, y.code),
+                        code: quote!((if #c { #x } else { #y })),
                         ty: ETy::Bool,
                     }
                 } else {
+                    let (x, y) = (self.int(x)?, self.int(y)?);
                     Val {
-                        code: format!(
-                            "(if {c} {{ {} }} else {{ {} }})",
-                            self.int(x)?,
-                            self.int(y)?
-                        ),
+                        code: quote!((if #c { #x } else { #y })),
                         ty: ETy::Int,
                     }
                 }
@@ -300,18 +322,24 @@ impl Scope<'_> {
         })
     }
 
-    pub fn int(&self, v: Val) -> Result<String, String> {
+    pub fn int(&self, v: Val) -> R<TokenStream> {
         match v.ty {
             ETy::Int => Ok(v.code),
-            ETy::Bool => Ok(format!("i128::from({})", v.code)),
+            ETy::Bool => {
+                let c = v.code;
+                Ok(quote!(i128::from(#c)))
+            }
             other => Err(format!("expected an integer, found {other:?} `{}`", v.code)),
         }
     }
 
-    pub fn boolean(&self, v: Val) -> Result<String, String> {
+    pub fn boolean(&self, v: Val) -> R<TokenStream> {
         match v.ty {
             ETy::Bool => Ok(v.code),
-            ETy::Int => Ok(format!("({} != 0)", v.code)),
+            ETy::Int => {
+                let c = v.code;
+                Ok(quote!((#c != 0)))
+            }
             other => Err(format!(
                 "expected a condition, found {other:?} `{}`",
                 v.code
@@ -319,12 +347,12 @@ impl Scope<'_> {
         }
     }
 
-    pub fn int_of(&self, e: &Expr) -> Result<String, String> {
+    pub fn int_of(&self, e: &Expr) -> R<TokenStream> {
         let v = self.gen(e)?;
         self.int(v).map_err(|m| format!("`{e}`: {m}"))
     }
 
-    pub fn bool_of(&self, e: &Expr) -> Result<String, String> {
+    pub fn bool_of(&self, e: &Expr) -> R<TokenStream> {
         let v = self.gen(e)?;
         self.boolean(v).map_err(|m| format!("`{e}`: {m}"))
     }

@@ -1,0 +1,332 @@
+//! Type definitions: the spec's enums, and per spec type its owned struct (serde and arbitrary
+//! for dumps and fuzzing), its borrowed view, its positions, switch enums and bit-field groups.
+
+use super::names::{self, rt};
+use super::{doc, Gen, R};
+use crate::model::*;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// What a field's rustdoc says beyond its `doc`: the document's name, offset and confidence.
+fn facts(f: &Field) -> String {
+    let mut parts = vec![];
+    if let Some(o) = &f.orig_id {
+        parts.push(format!("Documented as “{o}”"));
+    }
+    if let Some(off) = &f.offset {
+        parts.push(format!("at offset `{off}`"));
+    }
+    if let Some(c) = f.confidence {
+        parts.push(c.word().to_string());
+    }
+    let mut s = parts.join(", ");
+    if let Some(e) = &f.evidence {
+        s.push_str(&format!(" ({e})"));
+    }
+    s
+}
+
+fn serde_with(f: &Field) -> Option<&'static str> {
+    let repeated = !matches!(f.repeat, Repeat::None);
+    let opt = f.cond.is_some();
+    let float = matches!(f.ty, FieldType::Prim(p) if p.kind == PrimKind::F);
+    let blob = matches!(f.ty, FieldType::Bytes(_));
+    Some(match (float, blob, repeated, opt) {
+        (true, _, false, false) => "crate::rt::serde_as::float",
+        (true, _, true, false) => "crate::rt::serde_as::float_vec",
+        (true, _, false, true) => "crate::rt::serde_as::float_opt",
+        (true, _, true, true) => "crate::rt::serde_as::float_vec_opt",
+        (_, true, false, false) => "crate::rt::serde_as::hex",
+        (_, true, true, false) => "crate::rt::serde_as::hex_vec",
+        (_, true, false, true) => "crate::rt::serde_as::hex_opt",
+        (_, true, true, true) => "crate::rt::serde_as::hex_vec_opt",
+        (false, false, _, _) => return None,
+    })
+}
+
+const ARBITRARY: &str = "arbitrary";
+
+impl<'a> Gen<'a> {
+    /// The spec's enums: open newtypes, so unnamed values are kept.
+    pub fn enums(&self) -> TokenStream {
+        let rt = rt();
+        let mut out = quote!();
+        for e in &self.spec.enums {
+            let Some(p) = e.prim else { continue };
+            let name = format_ident!("{}", e.rust);
+            let prim = names::prim(p);
+            let d = doc(&format!(
+                "The `{}` enum: an open set, so unnamed values are kept.",
+                e.name
+            ));
+            let consts = e.values.iter().map(|(v, id, d)| {
+                let c = names::enum_value(id);
+                let lit = proc_macro2::Literal::i128_unsuffixed(*v);
+                let d = doc(d.as_deref().unwrap_or(""));
+                quote!(#d pub const #c: Self = Self(#lit);)
+            });
+            let arms = e.values.iter().map(|(v, id, _)| {
+                let lit = proc_macro2::Literal::i128_unsuffixed(*v);
+                quote!(#lit => ::std::option::Option::Some(#id),)
+            });
+            out.extend(quote! {
+                #d
+                #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
+                #[cfg_attr(feature = #ARBITRARY, derive(::arbitrary::Arbitrary))]
+                #[serde(transparent)]
+                pub struct #name(pub #prim);
+                impl #name {
+                    #(#consts)*
+                    /// The value's name in the spec, when it has one.
+                    pub fn name(self) -> ::std::option::Option<&'static str> {
+                        match self.0 {
+                            #(#arms)*
+                            _ => ::std::option::Option::None,
+                        }
+                    }
+                }
+                impl #rt::Int for #name {
+                    fn int(&self) -> i128 {
+                        i128::from(self.0)
+                    }
+                }
+            });
+        }
+        out
+    }
+
+    /// The struct definitions of `t` and of its switch enums and bit groups.
+    pub fn defs(&self, t: &'a Type) -> R<TokenStream> {
+        let rt = rt();
+        let mut out = quote!();
+        for (first, count, bits) in bit_groups(t) {
+            if bits % 8 != 0 {
+                return Err(format!(
+                    "{}.{}: consecutive bit fields add up to {bits} bits, not whole bytes",
+                    t.name, t.fields[first].id
+                ));
+            }
+            let name = names::bits(t, &t.fields[first]);
+            let d = doc(&format!(
+                "The bits of `{}` and the bit fields after it, first field in the lowest bits.",
+                t.fields[first].id
+            ));
+            let fields = t.fields[first..first + count].iter().map(|f| {
+                let FieldType::Bits(n) = f.ty else {
+                    unreachable!("a bit group holds bit fields")
+                };
+                let id = names::ident(&f.id);
+                if n == 1 {
+                    quote!(#id: bool)
+                } else {
+                    let b = format_ident!("B{n}");
+                    quote!(#id: ::modular_bitfield::specifiers::#b)
+                }
+            });
+            out.extend(quote! {
+                #d
+                #[::modular_bitfield::bitfield]
+                #[derive(Clone, Copy)]
+                #[allow(dead_code)]
+                struct #name { #(#fields),* }
+            });
+        }
+        for f in &t.fields {
+            if let FieldType::Switch { on, cases } = &f.ty {
+                out.extend(self.switch_defs(t, f, on, cases));
+            }
+        }
+
+        // The owned struct.
+        let mut d = t.doc.clone().unwrap_or_default();
+        let mut tail = vec![format!("Type `{}` of `{}`.", t.name, self.spec.file)];
+        if let Some(c) = t.confidence {
+            tail.push(c.word().to_string());
+        }
+        if let Some(e) = &t.evidence {
+            tail.push(format!("({e})"));
+        }
+        d.push_str("\n\n");
+        d.push_str(&tail.join(" "));
+        let sd = doc(&d);
+        let owned = names::owned(t);
+        let stored: Vec<&Field> = t
+            .fields
+            .iter()
+            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+            .collect();
+        let owned_fields = stored.iter().map(|f| {
+            let mut d = f.doc.clone().unwrap_or_else(|| format!("`{}`", f.id));
+            let fx = facts(f);
+            if !fx.is_empty() {
+                d.push_str("\n\n");
+                d.push_str(&fx);
+                d.push('.');
+            }
+            if let Some(e) = &f.derive {
+                d.push_str(&format!(
+                    "\n\nRecomputed on writing as `{e}`; kept as read (the relation pass compares)."
+                ));
+            }
+            if let Some((gi, u)) = f.users.first() {
+                d.push_str(&format!(
+                    "\n\nRecomputed on writing: the {} of `{}`.",
+                    match u {
+                        Use::Count => "number of elements",
+                        Use::Size => "size in bytes",
+                    },
+                    t.fields[*gi].id
+                ));
+            }
+            let d = doc(&d);
+            let default =
+                (!f.users.is_empty() || f.derive.is_some()).then(|| quote!(#[serde(default)]));
+            let with = serde_with(f).map(|w| quote!(#[serde(with = #w)]));
+            let id = names::ident(&f.id);
+            let ty = self.owned_field(t, f);
+            quote!(#d #default #with pub #id: #ty)
+        });
+        out.extend(quote! {
+            #sd
+            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+            #[cfg_attr(feature = #ARBITRARY, derive(::arbitrary::Arbitrary))]
+            #[serde(deny_unknown_fields)]
+            pub struct #owned { #(#owned_fields),* }
+        });
+
+        // The view, when it differs from the owned value.
+        if self.borrows(t) {
+            let view = names::view(t);
+            let vd = doc(&format!(
+                "[`{}`] as read: numbers by value, blobs and lists as views of the input.",
+                t.rust
+            ));
+            let view_fields = stored.iter().map(|f| {
+                let d = doc(&format!("See [`{}::{}`].", t.rust, f.id));
+                let id = names::ident(&f.id);
+                let ty = self.view_field(t, f);
+                quote!(#d pub #id: #ty)
+            });
+            out.extend(quote! {
+                #vd
+                #[derive(Debug, Clone)]
+                pub struct #view<'a> { #(#view_fields,)* }
+            });
+        }
+
+        // The positions.
+        let pos = names::pos(t);
+        let pd = doc(&format!("Where each field of a [`{}`] lies.", t.rust));
+        let pos_fields = t.fields.iter().map(|f| {
+            let id = names::ident(&f.id);
+            let ty = self.pos_field(t, f);
+            let d = doc(&format!("Where `{}` lies.", f.id));
+            quote!(#d pub #id: #ty)
+        });
+        out.extend(quote! {
+            #pd
+            #[derive(Debug, Clone, Default, PartialEq, Eq)]
+            pub struct #pos {
+                /// The whole value.
+                pub _span: #rt::Span,
+                #(#pos_fields,)*
+            }
+        });
+        Ok(out)
+    }
+
+    fn switch_defs(
+        &self,
+        t: &Type,
+        f: &Field,
+        on: &crate::expr::Expr,
+        cases: &[(crate::expr::Expr, TypeRef)],
+    ) -> TokenStream {
+        let rt = rt();
+        // One variant per distinct target type, documented with the keys that select it.
+        let mut targets: Vec<&Type> = vec![];
+        for (_, r) in cases {
+            let target = names::ty(self.spec, &r.name);
+            if !targets.iter().any(|x| x.name == target.name) {
+                targets.push(target);
+            }
+        }
+        let variant_doc = |target: &Type| {
+            let keys: Vec<String> = cases
+                .iter()
+                .filter(|(_, r)| r.name == target.name)
+                .map(|(k, _)| k.to_string())
+                .collect();
+            doc(&format!("`{on}` = {}", keys.join(" or ")))
+        };
+        let owned = names::switch_owned(t, f);
+        let variants = targets.iter().map(|x| {
+            let v = names::owned(x);
+            let d = variant_doc(x);
+            quote!(#d #v(#v))
+        });
+        let names_arms = targets.iter().map(|x| {
+            let v = names::owned(x);
+            let s = &x.rust;
+            quote!(#owned::#v(_) => #s)
+        });
+        let d = doc(&format!("What `{}` holds, chosen by `{on}`.", f.id));
+        let mut out = quote! {
+            #d
+            #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+            #[cfg_attr(feature = #ARBITRARY, derive(::arbitrary::Arbitrary))]
+            #[allow(clippy::large_enum_variant)]
+            pub enum #owned { #(#variants),* }
+            impl #rt::codec::Variant for #owned {
+                fn variant(&self) -> &'static str {
+                    match self { #(#names_arms),* }
+                }
+            }
+        };
+        if self.switch_borrows(f) {
+            let view = names::switch_view(t, f);
+            let variants = targets.iter().map(|x| {
+                let v = names::owned(x);
+                let ty = self.view_ty(x);
+                let d = variant_doc(x);
+                quote!(#d #v(#ty))
+            });
+            let d = doc(&format!("[`{owned}`] as read."));
+            out.extend(quote! {
+                #d
+                #[derive(Debug, Clone)]
+                #[allow(clippy::large_enum_variant)]
+                pub enum #view<'a> { #(#variants),* }
+            });
+        }
+        let pos = names::switch_pos(t, f);
+        let variants = targets.iter().map(|x| {
+            let v = names::owned(x);
+            let p = names::pos(x);
+            quote!(#v(#p))
+        });
+        let first = names::owned(targets[0]);
+        let spans = targets.iter().map(|x| {
+            let v = names::owned(x);
+            quote!(#pos::#v(p) => #rt::Spanned::span(p))
+        });
+        let d = doc(&format!("Where the case of `{}` lies.", f.id));
+        out.extend(quote! {
+            #d
+            #[derive(Debug, Clone, PartialEq, Eq)]
+            #[allow(clippy::large_enum_variant)]
+            pub enum #pos { #(#variants),* }
+            impl ::std::default::Default for #pos {
+                fn default() -> Self {
+                    #pos::#first(::std::default::Default::default())
+                }
+            }
+            impl #rt::Spanned for #pos {
+                fn span(&self) -> #rt::Span {
+                    match self { #(#spans),* }
+                }
+            }
+        });
+        out
+    }
+}

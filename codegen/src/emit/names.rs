@@ -1,0 +1,129 @@
+//! Every identifier and runtime path the generated code uses, in one table (as binrw's derive
+//! keeps its `sanitization.rs`), so emitters never spell them by hand.
+
+use crate::model::{camel, Endian, Field, Prim, Spec, Type};
+use proc_macro2::{Ident, Span, TokenStream};
+use quote::{format_ident, quote};
+
+/// The runtime module.
+pub fn rt() -> TokenStream {
+    quote!(crate::rt)
+}
+
+const KEYWORDS: &[&str] = &[
+    "as", "break", "const", "continue", "crate", "else", "enum", "extern", "false", "fn", "for",
+    "if", "impl", "in", "let", "loop", "match", "mod", "move", "mut", "pub", "ref", "return",
+    "self", "static", "struct", "super", "trait", "true", "type", "unsafe", "use", "where",
+    "while", "async", "await", "dyn", "abstract", "become", "box", "do", "final", "macro",
+    "override", "priv", "typeof", "unsized", "virtual", "yield", "try", "gen",
+];
+
+/// The Rust identifier of a spec id (raw when it is a keyword).
+pub fn ident(id: &str) -> Ident {
+    if KEYWORDS.contains(&id) {
+        Ident::new_raw(id, Span::call_site())
+    } else {
+        Ident::new(id, Span::call_site())
+    }
+}
+
+/// The names [`rt::Place`] uses for itself: a field with one of these ids would hide them.
+pub const PLACE_RESERVED: &[&str] = &[
+    "at",
+    "some",
+    "unboxed",
+    "violates",
+    "error",
+    "span",
+    "get",
+    "field_path",
+    "field",
+    "root",
+];
+
+/// A local holding a field's recorded position.
+pub fn pos_local(f: &Field) -> Ident {
+    format_ident!("_p_{}", f.id)
+}
+
+/// A local holding how many bytes a field took (for `name._sizeof`).
+pub fn sizeof_local(id: &str) -> Ident {
+    format_ident!("_sizeof_{}", id)
+}
+
+/// The owned type of a spec type.
+pub fn owned(t: &Type) -> Ident {
+    format_ident!("{}", t.rust)
+}
+
+/// The borrowed view of a spec type.
+pub fn view(t: &Type) -> Ident {
+    format_ident!("{}Ref", t.rust)
+}
+
+/// The positions of a spec type.
+pub fn pos(t: &Type) -> Ident {
+    format_ident!("{}Pos", t.rust)
+}
+
+/// The owned enum of a switch field.
+pub fn switch_owned(t: &Type, f: &Field) -> Ident {
+    format_ident!("{}{}", t.rust, camel(&f.id))
+}
+
+/// The view enum of a switch field.
+pub fn switch_view(t: &Type, f: &Field) -> Ident {
+    format_ident!("{}{}Ref", t.rust, camel(&f.id))
+}
+
+/// The positions enum of a switch field.
+pub fn switch_pos(t: &Type, f: &Field) -> Ident {
+    format_ident!("{}{}Pos", t.rust, camel(&f.id))
+}
+
+/// The bit-field struct of a group starting at field `f`.
+pub fn bits(t: &Type, f: &Field) -> Ident {
+    format_ident!("{}{}Bits", t.rust, camel(&f.id))
+}
+
+/// A type of the spec by name.
+pub fn ty<'s>(spec: &'s Spec, name: &str) -> &'s Type {
+    spec.ty(name).expect("the model resolved every type name")
+}
+
+/// binrw's byte order of a number.
+pub fn endian(spec: &Spec, p: Prim) -> TokenStream {
+    match p.endian.unwrap_or(spec.endian) {
+        Endian::Le => quote!(::binrw::Endian::Little),
+        Endian::Be => quote!(::binrw::Endian::Big),
+    }
+}
+
+/// The Rust type of a number.
+pub fn prim(p: Prim) -> Ident {
+    format_ident!("{}", p.rust())
+}
+
+/// The Rust type of a bit field.
+pub fn bits_value(n: u32) -> Ident {
+    format_ident!(
+        "{}",
+        match n {
+            1 => "bool",
+            2..=8 => "u8",
+            9..=16 => "u16",
+            17..=32 => "u32",
+            _ => "u64",
+        }
+    )
+}
+
+/// A relation's constant (`REL_TOTAL_ADDS_UP`).
+pub fn rule(id: &str) -> Ident {
+    format_ident!("REL_{}", id.to_ascii_uppercase())
+}
+
+/// An enum value's constant.
+pub fn enum_value(id: &str) -> Ident {
+    format_ident!("{}", id.to_ascii_uppercase())
+}

@@ -1,0 +1,391 @@
+//! The reader: one function per spec type that reads a borrowed view from an `rt::Input` and,
+//! when `L` (located) is set, records where every field lies.
+
+use super::expr::int_lit;
+use super::names::{self, rt};
+use super::{Gen, R};
+use crate::model::*;
+use proc_macro2::TokenStream;
+use quote::quote;
+
+impl<'a> Gen<'a> {
+    /// The body of `read_in`.
+    pub fn read_fn(&self, t: &'a Type) -> R<TokenStream> {
+        let rt = rt();
+        let args = self.args_pat(t);
+        let pos = names::pos(t);
+        let mut body = quote!();
+        if let Some(_offs) = block_offsets(t) {
+            // A block type: read in one go when the input holds it all; otherwise field by
+            // field below, for an error that names the field where the input ends.
+            let size = t.fixed_size.expect("block types have a fixed size") as usize;
+            let size64 = size as u64;
+            body.extend(quote! {
+                if _in.left() >= #size64 {
+                    let _b = _in.take(#size64, "")?;
+                    <Self as #rt::pod::Block>::check(_b, _start)?;
+                    let _v = <Self as #rt::pod::Block>::decode(_b);
+                    return Ok((_v, if L { Some(<#pos as #rt::Fixed>::at(_start, #size64)) } else { None }));
+                }
+            });
+            let _ = size;
+        }
+        let groups = bit_groups(t);
+        let mut fi = 0;
+        while fi < t.fields.len() {
+            if let Some(&(first, count, bits)) = groups.iter().find(|g| g.0 == fi) {
+                body.extend(self.read_bits(t, first, count, bits)?);
+                fi += count;
+                continue;
+            }
+            body.extend(self.read_field(t, fi)?);
+            fi += 1;
+        }
+        let stored = t
+            .fields
+            .iter()
+            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+            .map(|f| names::ident(&f.id));
+        let view = if self.borrows(t) {
+            names::view(t)
+        } else {
+            names::owned(t)
+        };
+        let all = t.fields.iter().map(|f| names::ident(&f.id));
+        let ps = t.fields.iter().map(names::pos_local);
+        Ok(quote! {
+            let #args = _args;
+            let _start = _in.pos();
+            #body
+            Ok((
+                #view { #(#stored),* },
+                if L {
+                    Some(#pos { _span: #rt::Span::new(_start, _in.pos()), #(#all: #ps),* })
+                } else {
+                    None
+                },
+            ))
+        })
+    }
+
+    fn offset_check(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
+        let f = &t.fields[fi];
+        let Some(off) = &f.offset else {
+            return Ok(quote!());
+        };
+        let sc = self.field_scope(t, fi, fi);
+        let e = sc.int_of(off)?;
+        let text = off.to_string();
+        Ok(quote!(_in.offset(_start, #e, #text)?;))
+    }
+
+    fn read_field(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
+        let rt = rt();
+        let f = &t.fields[fi];
+        let sc = self.field_scope(t, fi, fi);
+        let id = names::ident(&f.id);
+        let p = names::pos_local(f);
+        let name = &f.id;
+        let offset = self.offset_check(t, fi)?;
+        let value = match list_kind(self.spec, t, f) {
+            None => {
+                let elem = self.read_elem(t, fi)?;
+                let valid = self.valid_code(t, fi, quote!(_v), false)?;
+                quote!({ let (_v, _p) = #elem; #valid (_v, _p) })
+            }
+            Some(kind) => self.read_list(t, fi, kind)?,
+        };
+        let value = match &f.cond {
+            Some(c) => {
+                let c = sc.bool_of(c)?;
+                quote!(if #c { let (_v, _p) = #value; (Some(_v), Some(_p)) } else { (None, None) })
+            }
+            None => value,
+        };
+        let (pre, post) = if f.measured {
+            let l = names::sizeof_local(&f.id);
+            let s = quote::format_ident!("_sizeof_start_{}", f.id);
+            (
+                quote!(let #s = _in.pos();),
+                quote!(let #l: u64 = _in.pos() - #s;),
+            )
+        } else {
+            (quote!(), quote!())
+        };
+        Ok(quote! {
+            #pre
+            let (#id, #p) = #rt::field(#name, || {
+                #offset
+                let _at = _in.pos();
+                Ok(#value)
+            })?;
+            #post
+        })
+    }
+
+    /// A repeated field: an expression evaluating to `(value, positions)`.
+    fn read_list(&self, t: &'a Type, fi: usize, kind: ListKind) -> R<TokenStream> {
+        let rt = rt();
+        let f = &t.fields[fi];
+        let sc = self.field_scope(t, fi, fi);
+        let count = match &f.repeat {
+            Repeat::Expr(e) => {
+                let e = sc.int_of(e)?;
+                Some(quote!(#rt::input::count(_at, #e, "count")?))
+            }
+            _ => None,
+        };
+        match kind {
+            ListKind::Nums(p) => {
+                let ty = names::prim(p);
+                let e = names::endian(self.spec, p);
+                let size = u64::from(p.bytes);
+                let k = p.ksy();
+                match count {
+                    Some(n) => Ok(quote!({
+                        let _n = #n;
+                        let _v = _in.nums::<#ty>(_n, #e)?;
+                        (_v, #rt::Strided::new(_at, #size, _n as usize))
+                    })),
+                    None => Ok(quote!({
+                        let _n = _in.left() / #size;
+                        let _v = _in.nums::<#ty>(_n, #e)?;
+                        if !_in.at_end() {
+                            return Err(#rt::input::eof(_in.pos(), #k, #size, _in.left()).at_index(_n as usize));
+                        }
+                        (_v, #rt::Strided::new(_at, #size, _n as usize))
+                    })),
+                }
+            }
+            ListKind::Blocks(name) => {
+                let target = names::ty(self.spec, &name);
+                let o = names::owned(target);
+                let size = target.fixed_size.expect("block types have a fixed size");
+                let n = count.expect("block lists have a count");
+                Ok(quote!({
+                    let _n = #n;
+                    let _v = _in.blocks::<#o>(_n)?;
+                    (_v, #rt::Strided::new(_at, #size, _n as usize))
+                }))
+            }
+            ListKind::Each => {
+                let elem = self.read_elem(t, fi)?;
+                let valid = self.valid_code(t, fi, quote!(_v), false)?;
+                let one = quote!((|| -> #rt::Result<_> {
+                    let _at = _in.pos();
+                    let (_v, _p) = #elem;
+                    #valid
+                    Ok((_v, _p))
+                })().map_err(|e| e.at_index(_i))?);
+                let fixed = fixed_elem(self.spec, f);
+                let keep = if fixed.is_some() {
+                    quote!()
+                } else {
+                    quote!(if L {
+                        _ps.push(_p);
+                    })
+                };
+                let (pos, ps) = match fixed {
+                    Some(stride) => (quote!(#rt::Strided::new(_at, #stride, _vs.len())), quote!()),
+                    None => (
+                        quote!(#rt::Each { span: #rt::Span::new(_at, _in.pos()), items: _ps }),
+                        quote!(let mut _ps = ::std::vec::Vec::new();),
+                    ),
+                };
+                let min = self.min_elem(f);
+                match count {
+                    Some(n) => Ok(quote!({
+                        let _n = #n;
+                        _in.room(_n, #min)?;
+                        let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
+                        #ps
+                        for _i in 0.._n as usize {
+                            let (_v, _p) = #one;
+                            _vs.push(_v);
+                            #keep
+                        }
+                        let _pos = #pos;
+                        (_vs, _pos)
+                    })),
+                    None => Ok(quote!({
+                        let mut _vs = ::std::vec::Vec::new();
+                        #ps
+                        while !_in.at_end() {
+                            let _i = _vs.len();
+                            let _before = _in.pos();
+                            let (_v, _p) = #one;
+                            if _in.pos() == _before {
+                                return Err(#rt::Error::new(#rt::ErrorKind::Count, _before,
+                                    "an element that consumes input", "one that consumes nothing").at_index(_i));
+                            }
+                            _vs.push(_v);
+                            #keep
+                        }
+                        let _pos = #pos;
+                        (_vs, _pos)
+                    })),
+                }
+            }
+        }
+    }
+
+    /// One element of field `fi` at `_at`: an expression evaluating to `(value, positions)`.
+    fn read_elem(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
+        let rt = rt();
+        let f = &t.fields[fi];
+        let sc = self.elem_scope(t, fi, fi);
+        let span = quote!(#rt::Span::new(_at, _in.pos()));
+        Ok(match &f.ty {
+            FieldType::Prim(p) => {
+                let ty = names::prim(*p);
+                let e = names::endian(self.spec, *p);
+                let k = p.ksy();
+                let read = quote!(_in.prim::<#ty>(#e, #k)?);
+                let v = match &f.enum_name {
+                    Some(en) => {
+                        let en = quote::format_ident!(
+                            "{}",
+                            self.spec.enum_def(en).expect("resolved").rust
+                        );
+                        quote!(#en(#read))
+                    }
+                    None => read,
+                };
+                quote!({ let _v = #v; (_v, #span) })
+            }
+            FieldType::User(r) => {
+                let target = names::ty(self.spec, &r.name);
+                let o = names::owned(target);
+                let args = self.args_code(&sc, r)?;
+                let read = quote!(<#o as #rt::Codec>::read_in::<L>(_in, _args)?);
+                if boxed(self.spec, t, f) {
+                    // A value of a type inside itself: nesting is bounded, so no input can
+                    // exhaust the stack.
+                    quote!({
+                        let _args = #args;
+                        let (_v, _p) = _in.nested(_at, |_in| <#o as #rt::Codec>::read_in::<L>(_in, _args))?;
+                        (::std::boxed::Box::new(_v), ::std::boxed::Box::new(_p.unwrap_or_default()))
+                    })
+                } else {
+                    quote!({
+                        let _args = #args;
+                        let (_v, _p) = #read;
+                        (_v, _p.unwrap_or_default())
+                    })
+                }
+            }
+            FieldType::Bytes(s) => {
+                let read = match s {
+                    Size::Expr(e) => {
+                        let e = sc.int_of(e)?;
+                        quote!(_in.take(#rt::input::count(_at, #e, "size")?, "bytes")?)
+                    }
+                    Size::Eos => quote!(_in.rest()),
+                };
+                quote!({ let _v = #read; (_v, #span) })
+            }
+            FieldType::Str { size, encoding } => {
+                let read = match size {
+                    Size::Expr(e) => {
+                        let e = sc.int_of(e)?;
+                        quote!(_in.text(#rt::input::count(_at, #e, "size")?, #encoding)?)
+                    }
+                    Size::Eos => quote!(_in.text_eos(#encoding)?),
+                };
+                quote!({ let _v = #read; (_v, #span) })
+            }
+            FieldType::Contents(bytes) => {
+                quote!({ _in.magic(&[#(#bytes),*])?; ((), #span) })
+            }
+            FieldType::SizedUser { r#ref: r, size } => {
+                let target = names::ty(self.spec, &r.name);
+                let o = names::owned(target);
+                let args = self.args_code(&sc, r)?;
+                let read = quote!(<#o as #rt::Codec>::read_in::<L>(_in, _args));
+                let inner = match size {
+                    Size::Expr(e) => {
+                        let e = sc.int_of(e)?;
+                        quote!(_in.sized(#rt::input::count(_at, #e, "size")?, |_in| #read)?)
+                    }
+                    Size::Eos => quote!(#read?),
+                };
+                let wrap = if boxed(self.spec, t, f) {
+                    quote!((
+                        ::std::boxed::Box::new(_v),
+                        ::std::boxed::Box::new(_p.unwrap_or_default())
+                    ))
+                } else {
+                    quote!((_v, _p.unwrap_or_default()))
+                };
+                quote!({ let _args = #args; let (_v, _p) = #inner; #wrap })
+            }
+            FieldType::Switch { on, cases } => {
+                let vname = if self.switch_borrows(f) {
+                    names::switch_view(t, f)
+                } else {
+                    names::switch_owned(t, f)
+                };
+                let pname = names::switch_pos(t, f);
+                let on_code = sc.int_of(on)?;
+                let mut arms = vec![];
+                let mut keys = vec![];
+                for (k, r) in cases {
+                    let target = names::ty(self.spec, &r.name);
+                    let o = names::owned(target);
+                    let kc = sc.int_of(k)?;
+                    keys.push(k.to_string());
+                    let args = self.args_code(&sc, r)?;
+                    arms.push(quote! {
+                        if _on == #kc {
+                            let _args = #args;
+                            let (_v, _p) = <#o as #rt::Codec>::read_in::<L>(_in, _args)?;
+                            (#vname::#o(_v), #pname::#o(_p.unwrap_or_default()))
+                        }
+                    });
+                }
+                let expected = format!("`{on}` to be one of {}", keys.join(", "));
+                quote!({
+                    let _on: i128 = #on_code;
+                    #(#arms else)* {
+                        return Err(#rt::Error::new(#rt::ErrorKind::Switch, _at, #expected, _on.to_string()));
+                    }
+                })
+            }
+            FieldType::Bits(_) => unreachable!("bit groups are read together"),
+        })
+    }
+
+    fn read_bits(&self, t: &'a Type, first: usize, count: usize, bits: u32) -> R<TokenStream> {
+        let rt = rt();
+        let bt = names::bits(t, &t.fields[first]);
+        let bytes = (bits / 8) as usize;
+        let bytes64 = bytes as u64;
+        let offset = self.offset_check(t, first)?;
+        let name = &t.fields[first].id;
+        let mut out = quote! {
+            let (_bits, _group) = #rt::field(#name, || {
+                #offset
+                let _at = _in.pos();
+                let _raw = _in.take(#bytes64, "bits")?;
+                let mut _a = [0u8; #bytes];
+                _a.copy_from_slice(_raw);
+                Ok((#bt::from_bytes(_a), #rt::Span::new(_at, _in.pos())))
+            })?;
+            let _at = _group.start;
+        };
+        for fi in first..first + count {
+            let f = &t.fields[fi];
+            let id = names::ident(&f.id);
+            let p = names::pos_local(f);
+            let name = &f.id;
+            let valid = self.valid_code(t, fi, quote!(_v), false)?;
+            let ty = self.owned_field(t, f);
+            out.extend(quote! {
+                let #id: #ty = #rt::field(#name, || { let _v = _bits.#id(); #valid Ok(_v) })?;
+                let #p = _group;
+            });
+        }
+        let _ = int_lit;
+        Ok(out)
+    }
+}

@@ -1,0 +1,246 @@
+//! The items around the reader and writer: the `Codec` impl, the facts hand-written code needs
+//! (fixed sizes, field offsets, relations as `rt::Rule` constants), instances, and for layouts
+//! the `Root` impl.
+
+use super::expr::ETy;
+use super::names::{self, rt};
+use super::{doc, Gen, R};
+use crate::model::*;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+fn rule_code(t: &Type, r: &Relation) -> TokenStream {
+    let rt = rt();
+    let id = &r.id;
+    let owner = &t.name;
+    let conf = match r.confidence {
+        Some(c) => {
+            let v = format_ident!("{}", c.word());
+            quote!(::std::option::Option::Some(#rt::Confidence::#v))
+        }
+        None => quote!(::std::option::Option::None),
+    };
+    let sev = if r.warning {
+        quote!(#rt::Severity::Warning)
+    } else {
+        quote!(#rt::Severity::Error)
+    };
+    quote!(&#rt::Rule { id: #id, owner: #owner, confidence: #conf, severity: #sev })
+}
+
+/// The spec's types that a value of `t` can hold (itself included), in spec order.
+fn reachable<'s>(spec: &'s Spec, t: &Type) -> Vec<&'s Type> {
+    let mut names = vec![t.name.clone()];
+    let mut i = 0;
+    while i < names.len() {
+        let ty = names::ty(spec, &names[i]);
+        for f in &ty.fields {
+            for r in refs(&f.ty) {
+                if !names.contains(&r.name) {
+                    names.push(r.name.clone());
+                }
+            }
+        }
+        i += 1;
+    }
+    spec.types
+        .iter()
+        .filter(|x| names.contains(&x.name))
+        .collect()
+}
+
+impl<'a> Gen<'a> {
+    /// Constants and instances.
+    pub fn consts(&self, t: &'a Type) -> R<TokenStream> {
+        let owned = names::owned(t);
+        let mut items = vec![];
+        if let Some(n) = t.fixed_size {
+            items.push(quote! {
+                /// The bytes every value of this type takes.
+                pub const FIXED_SIZE: u64 = #n;
+            });
+        }
+        // Where each field lies when the fields before it have fixed sizes: the facts
+        // hand-written code needs, so no offset is stated a second time outside the spec.
+        for (f, b) in t.fields.iter().zip(static_bit_offsets(self.spec, t)) {
+            let Some(b) = b.filter(|b| b % 8 == 0) else {
+                continue;
+            };
+            let c = format_ident!("OFFSET_{}", f.id.to_ascii_uppercase());
+            let at = proc_macro2::Literal::u64_unsuffixed(b / 8);
+            let d = doc(&format!(
+                "Where `{}` starts, from the start of the type.",
+                f.id
+            ));
+            items.push(quote!(#d pub const #c: u64 = #at;));
+        }
+        for r in &t.relations {
+            let mut d = r.doc.clone();
+            if let Some(c) = r.confidence {
+                d.push_str(&format!("\n\n{}", c.word()));
+                if let Some(e) = &r.evidence {
+                    d.push_str(&format!(" ({e})"));
+                }
+                d.push('.');
+            }
+            if r.warning {
+                d.push_str("\n\nWarning only: a violation is reported, never fails a check.");
+            }
+            let d = doc(&d);
+            let c = names::rule(&r.id);
+            let code = rule_code(t, r);
+            items.push(quote!(#d pub const #c: &'static crate::rt::Rule = #code;));
+        }
+        if !t.relations.is_empty() {
+            let all = t.relations.iter().map(|r| names::rule(&r.id));
+            items.push(quote! {
+                /// Every relation the spec states for this type.
+                pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[#(Self::#all),*];
+            });
+        }
+        let mut out = if items.is_empty() {
+            quote!()
+        } else {
+            quote!(impl #owned { #(#items)* })
+        };
+        if !t.instances.is_empty() {
+            out.extend(self.instances(t, &owned)?);
+            if self.borrows(t) {
+                let v = names::view(t);
+                out.extend(self.instances(t, &quote!(#v<'_>))?);
+            }
+        }
+        Ok(out)
+    }
+
+    fn instances(&self, t: &'a Type, on: &dyn quote::ToTokens) -> R<TokenStream> {
+        let mut methods = vec![];
+        for i in &t.instances {
+            let sc = self.scope(t, t.fields.len());
+            let v = sc.gen(&i.value)?;
+            let (ret, code) = match v.ty {
+                ETy::Bool => (quote!(bool), v.code),
+                _ => (quote!(i128), sc.int(v)?),
+            };
+            let d = doc(&format!(
+                "{}\n\nThe spec's value `{}`.",
+                i.doc.clone().unwrap_or_default(),
+                i.value
+            ));
+            let id = names::ident(&i.id);
+            let fields = t
+                .fields
+                .iter()
+                .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+                .map(|f| names::ident(&f.id));
+            methods.push(quote! {
+                #d
+                #[allow(unused_variables)]
+                pub fn #id(&self) -> #ret {
+                    let Self { #(#fields,)* .. } = self;
+                    #code
+                }
+            });
+        }
+        Ok(quote!(impl #on { #(#methods)* }))
+    }
+
+    /// The `Codec` impl and binrw's traits.
+    pub fn codec(&self, t: &'a Type) -> R<TokenStream> {
+        let rt = rt();
+        let owned = names::owned(t);
+        let pos = names::pos(t);
+        let args = self.args_ty(t);
+        let min = t.min_size;
+        let view = self.view_ty(t);
+        let read = self.read_fn(t)?;
+        let write = self.write_fn(t)?;
+        let own = if self.borrows(t) {
+            quote!(view.own())
+        } else {
+            quote!(::std::clone::Clone::clone(view))
+        };
+        Ok(quote! {
+            impl #rt::Codec for #owned {
+                type Args = #args;
+                type Ref<'a> = #view;
+                type Pos = #pos;
+                const MIN_SIZE: u64 = #min;
+                fn read_in<'a, const L: bool>(
+                    _in: &mut #rt::Input<'a>,
+                    _args: Self::Args,
+                ) -> #rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+                    #read
+                }
+                fn own(view: &Self::Ref<'_>) -> Self {
+                    #own
+                }
+                fn write_out<const L: bool>(
+                    &self,
+                    _out: &mut #rt::Output,
+                    _args: Self::Args,
+                ) -> #rt::Result<::std::option::Option<Self::Pos>> {
+                    #write
+                }
+            }
+            #rt::codec::binrw_adapter!(#owned, ENDIAN);
+        })
+    }
+
+    /// For a layout: the `Root` impl.
+    pub fn root(&self, t: &'a Type) -> R<TokenStream> {
+        let rt = rt();
+        let Some(id) = &t.layout else {
+            return Ok(quote!());
+        };
+        let owned = names::owned(t);
+        let description = if t.name == self.spec.id {
+            self.spec.title.clone()
+        } else {
+            crate::rust_first_sentence(t.doc.as_deref().unwrap_or(&t.name))
+        };
+        let mut contexts = vec![];
+        let mut args = vec![];
+        for p in &t.params {
+            let c = p
+                .context
+                .as_ref()
+                .ok_or_else(|| format!("{}: layout parameter `{}` needs -context", t.name, p.id))?;
+            let ty = names::prim(p.prim);
+            let pid = &p.id;
+            contexts.push(c.clone());
+            args.push(quote! {
+                #rt::codec::arg::<#ty>(
+                    0,
+                    params.param(#c).ok_or_else(|| #rt::codec::missing_param(#c))?,
+                    #pid,
+                )?
+            });
+        }
+        let unknown = crate::unknown_paths(self.spec, t);
+        let root = &t.name;
+        let spec_file = &self.spec.file;
+        let rules = reachable(self.spec, t).into_iter().flat_map(|x| {
+            let o = names::owned(x);
+            x.relations.iter().map(move |r| {
+                let c = names::rule(&r.id);
+                quote!(#o::#c)
+            })
+        });
+        Ok(quote! {
+            impl #rt::Root for #owned {
+                const ID: &'static str = #id;
+                const ROOT: &'static str = #root;
+                const DESCRIPTION: &'static str = #description;
+                const SPEC: &'static str = #spec_file;
+                const UNKNOWN: &'static [&'static str] = &[#(#unknown),*];
+                const PARAMS: &'static [&'static str] = &[#(#contexts),*];
+                const RULES: &'static [&'static #rt::Rule] = &[#(#rules),*];
+                fn args(params: &dyn #rt::Params) -> #rt::Result<Self::Args> {
+                    let _ = params;
+                    Ok((#(#args,)*))
+                }
+            }
+        })
+    }
+}

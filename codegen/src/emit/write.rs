@@ -1,0 +1,542 @@
+//! The writer: one function per spec type that writes the owned value to an `rt::Output`,
+//! recomputing counts, sizes and stored totals, refusing what it cannot recompute, and (with
+//! `L`) returning where every field went.
+
+use super::names::{self, rt};
+use super::{Gen, R};
+use crate::model::*;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+/// A size field whose value is the written size of a part after it: left as a hole and
+/// patched once the part is written, unless an expression needs the value before the part is
+/// written (then the part is measured first).
+fn patched_by(t: &Type, fi: usize) -> Option<usize> {
+    match t.fields[fi].users.first() {
+        Some(&(gi, Use::Size))
+            if matches!(t.fields[gi].ty, FieldType::SizedUser { .. })
+                && !needed_before(t, fi, gi) =>
+        {
+            Some(gi)
+        }
+        _ => None,
+    }
+}
+
+/// Whether an expression of the fields after size field `fi`, up to the part `gi` it
+/// measures, uses its value.
+fn needed_before(t: &Type, fi: usize, gi: usize) -> bool {
+    let id = &t.fields[fi].id;
+    t.fields[fi + 1..=gi].iter().any(|f| {
+        let mut uses = field_exprs(f);
+        if let FieldType::SizedUser {
+            size: Size::Expr(e),
+            ..
+        } = &f.ty
+        {
+            uses.retain(|x| !std::ptr::eq(*x, e));
+        }
+        let mut names = vec![];
+        for e in uses {
+            e.names(&mut names);
+        }
+        names.iter().any(|n| n == id)
+    })
+}
+
+fn hole_local(f: &Field) -> proc_macro2::Ident {
+    format_ident!("_hole_{}", f.id)
+}
+
+impl<'a> Gen<'a> {
+    /// The body of `write_out`.
+    pub fn write_fn(&self, t: &'a Type) -> R<TokenStream> {
+        let rt = rt();
+        let args = self.args_pat(t);
+        let pos = names::pos(t);
+        let pat = t
+            .fields
+            .iter()
+            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+            .map(|f| {
+                let id = names::ident(&f.id);
+                if f.users.is_empty() && f.derive.is_none() {
+                    quote!(#id)
+                } else {
+                    quote!(#id: _)
+                }
+            });
+        let owned = names::owned(t);
+        if block_offsets(t).is_some() {
+            let size = t.fixed_size.expect("block types have a fixed size");
+            let n = size as usize;
+            return Ok(quote! {
+                let #args = _args;
+                let _start = _out.pos();
+                let mut _b = [0u8; #n];
+                #rt::pod::Block::encode(self, &mut _b, _start)?;
+                _out.bytes(&_b);
+                Ok(if L { Some(<#pos as #rt::Fixed>::at(_start, #size)) } else { None })
+            });
+        }
+        let mut body = quote!();
+        for f in &t.fields {
+            if matches!(f.ty, FieldType::Contents(_)) {
+                let id = names::ident(&f.id);
+                body.extend(quote!(let #id = &();));
+            }
+        }
+        let groups = bit_groups(t);
+        let mut fi = 0;
+        while fi < t.fields.len() {
+            if let Some(&(first, count, _)) = groups.iter().find(|g| g.0 == fi) {
+                body.extend(self.write_bits(t, first, count)?);
+                fi += count;
+                continue;
+            }
+            body.extend(self.write_field(t, fi)?);
+            fi += 1;
+        }
+        let all = t.fields.iter().map(|f| names::ident(&f.id));
+        let ps = t.fields.iter().map(names::pos_local);
+        Ok(quote! {
+            let #args = _args;
+            let _start = _out.pos();
+            let #owned { #(#pat),* } = self;
+            #body
+            Ok(if L {
+                Some(#pos { _span: #rt::Span::new(_start, _out.pos()), #(#all: #ps),* })
+            } else {
+                None
+            })
+        })
+    }
+
+    fn write_offset(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
+        let f = &t.fields[fi];
+        let Some(off) = &f.offset else {
+            return Ok(quote!());
+        };
+        let sc = self.field_scope(t, fi, t.fields.len());
+        let e = sc.int_of(off)?;
+        let text = off.to_string();
+        Ok(quote!(_out.offset(_start, #e, #text)?;))
+    }
+
+    fn write_field(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
+        let rt = rt();
+        let f = &t.fields[fi];
+        let sc = self.field_scope(t, fi, t.fields.len());
+        let id = names::ident(&f.id);
+        let p = names::pos_local(f);
+        let name = &f.id;
+        let offset = self.write_offset(t, fi)?;
+        let (pre, post) = if f.measured {
+            let l = names::sizeof_local(&f.id);
+            let s = format_ident!("_sizeof_start_{}", f.id);
+            (
+                quote!(let #s = _out.pos();),
+                quote!(let #l: u64 = _out.pos() - #s;),
+            )
+        } else {
+            (quote!(), quote!())
+        };
+        let patches = self.patches_after(t, fi)?;
+        let (pre, post) = if (0..fi).any(|x| patched_by(t, x) == Some(fi)) {
+            let s = format_ident!("_part_start_{}", f.id);
+            (quote!(#pre let #s = _out.pos();), post)
+        } else {
+            (pre, post)
+        };
+
+        if let Some(d) = &f.derive {
+            // A stored total the document defines from other fields: written as its definition.
+            let FieldType::Prim(pr) = f.ty else {
+                unreachable!("the model allows -derive only on plain integers")
+            };
+            let valid = self.valid_code(t, fi, quote!((&_v)), true)?;
+            let ty = names::prim(pr);
+            let e = names::endian(self.spec, pr);
+            let k = pr.ksy();
+            let max = pr.max();
+            let d = sc.int_of(d)?;
+            return Ok(quote! {
+                #pre
+                let (#id, #p): (#ty, #rt::Span) = #rt::field(#name, || {
+                    let _at = _out.pos();
+                    #offset
+                    let _v: #ty = #rt::output::fit_i(_at, #d, #k, #max)?;
+                    #valid
+                    _out.prim(#e, _v);
+                    Ok((_v, #rt::Span::new(_at, _out.pos())))
+                })?;
+                #post
+                #patches
+            });
+        }
+        if patched_by(t, fi).is_some() {
+            // The size of a part written later: a hole now, filled once the part is written.
+            let FieldType::Prim(pr) = f.ty else {
+                unreachable!("only plain integers are recomputed")
+            };
+            let ty = names::prim(pr);
+            let h = hole_local(f);
+            return Ok(quote! {
+                #pre
+                let (#h, #p) = #rt::field(#name, || {
+                    let _at = _out.pos();
+                    #offset
+                    let _h = _out.hole::<#ty>();
+                    Ok((_h, #rt::Span::new(_at, _out.pos())))
+                })?;
+                #post
+                #patches
+            });
+        }
+        if let Some((gi, use_)) = f.users.first().copied() {
+            // A count or size recomputed from the data it counts.
+            let g = &t.fields[gi];
+            let gid = names::ident(&g.id);
+            let n = match (use_, &g.ty) {
+                (Use::Count, _) | (Use::Size, FieldType::Bytes(_) | FieldType::Str { .. }) => {
+                    quote!(#gid.len() as u64)
+                }
+                (Use::Size, FieldType::SizedUser { r#ref: r, .. }) => {
+                    // Needed before the part is written: measured by writing it aside. A part
+                    // that cannot be written measures 0, and writing it then fails at its own
+                    // offset and path.
+                    let args = self.args_code(&sc, r)?;
+                    quote!({
+                        let _args = #args;
+                        let mut _m = #rt::Output::default();
+                        #rt::Codec::write_out::<false>(#gid, &mut _m, _args).map(|_| _m.pos()).unwrap_or(0)
+                    })
+                }
+                _ => return Err(format!("{}.{}: cannot recompute this size", t.name, f.id)),
+            };
+            let FieldType::Prim(pr) = f.ty else {
+                unreachable!("only plain integers are recomputed")
+            };
+            let valid = self.valid_code(t, fi, quote!((&_v)), true)?;
+            let ty = names::prim(pr);
+            let e = names::endian(self.spec, pr);
+            let k = pr.ksy();
+            let max = pr.max();
+            return Ok(quote! {
+                #pre
+                let (#id, #p): (#ty, #rt::Span) = #rt::field(#name, || {
+                    let _at = _out.pos();
+                    #offset
+                    let _v: #ty = #rt::output::fit(_at, #n, #k, #max)?;
+                    #valid
+                    _out.prim(#e, _v);
+                    Ok((_v, #rt::Span::new(_at, _out.pos())))
+                })?;
+                #post
+                #patches
+            });
+        }
+
+        let value = match list_kind(self.spec, t, f) {
+            None => {
+                let elem = self.write_elem(t, fi)?;
+                let valid = self.valid_code(t, fi, quote!(_v), true)?;
+                quote!({ #valid #elem })
+            }
+            Some(kind) => self.write_list(t, fi, kind)?,
+        };
+        let value = match &f.cond {
+            Some(c) => {
+                let cc = sc.bool_of(c)?;
+                let text = c.to_string();
+                let present = match &f.repeat {
+                    Repeat::None => value,
+                    _ => quote!({ let #id = _v; #value }),
+                };
+                quote! {
+                    match (#cc, #id.as_ref()) {
+                        (true, Some(_v)) => Some(#present),
+                        (false, None) => None,
+                        (true, None) => return Err(#rt::output::presence(_at, #text, true)),
+                        (false, Some(_)) => return Err(#rt::output::presence(_at, #text, false)),
+                    }
+                }
+            }
+            None => match &f.repeat {
+                Repeat::None => quote!({ let _v = #id; #value }),
+                _ => value,
+            },
+        };
+        Ok(quote! {
+            #pre
+            let #p = #rt::field(#name, || {
+                let _at = _out.pos();
+                #offset
+                Ok(#value)
+            })?;
+            #post
+            #patches
+        })
+    }
+
+    /// After writing field `gi`: fill the holes of the size fields that measure it.
+    fn patches_after(&self, t: &'a Type, gi: usize) -> R<TokenStream> {
+        let rt = rt();
+        let mut out = quote!();
+        for fi in 0..gi {
+            if patched_by(t, fi) != Some(gi) {
+                continue;
+            }
+            let f = &t.fields[fi];
+            let FieldType::Prim(pr) = f.ty else {
+                unreachable!("only plain integers are recomputed")
+            };
+            let id = names::ident(&f.id);
+            let h = hole_local(f);
+            let start = format_ident!("_part_start_{}", t.fields[gi].id);
+            let ty = names::prim(pr);
+            let e = names::endian(self.spec, pr);
+            let k = pr.ksy();
+            let max = pr.max();
+            let name = &f.id;
+            let valid = self.valid_code(t, fi, quote!((&_v)), true)?;
+            out.extend(quote! {
+                let #id: #ty = #rt::field(#name, || {
+                    let _at = #h;
+                    let _v: #ty = #rt::output::fit(_at, _out.pos() - #start, #k, #max)?;
+                    #valid
+                    _out.patch::<#ty>(_at, #e, _v);
+                    Ok(_v)
+                })?;
+            });
+        }
+        Ok(out)
+    }
+
+    /// A repeated field `#id` (a reference to the list): an expression evaluating to its
+    /// positions.
+    fn write_list(&self, t: &'a Type, fi: usize, kind: ListKind) -> R<TokenStream> {
+        let rt = rt();
+        let f = &t.fields[fi];
+        let id = names::ident(&f.id);
+        let sc = self.field_scope(t, fi, t.fields.len());
+        let check = match &f.repeat {
+            Repeat::Expr(e) if !self.recomputed_from(t, e, fi) => {
+                let c = sc.int_of(e)?;
+                let text = e.to_string();
+                quote!(#rt::output::agree(_at, #id.len() as u64, #c, #text, "elements")?;)
+            }
+            _ => quote!(),
+        };
+        Ok(match kind {
+            ListKind::Nums(p) => {
+                let e = names::endian(self.spec, p);
+                let size = u64::from(p.bytes);
+                quote!({ #check _out.prims(#e, #id); #rt::Strided::new(_at, #size, #id.len()) })
+            }
+            ListKind::Blocks(name) => {
+                let size = names::ty(self.spec, &name)
+                    .fixed_size
+                    .expect("block types have a fixed size");
+                quote!({ #check _out.blocks(#id)?; #rt::Strided::new(_at, #size, #id.len()) })
+            }
+            ListKind::Each => {
+                let elem = self.write_elem(t, fi)?;
+                let valid = self.valid_code(t, fi, quote!(_v), true)?;
+                let fixed = fixed_elem(self.spec, f);
+                let keep = if fixed.is_some() {
+                    quote!()
+                } else {
+                    quote!(if L {
+                        _ps.push(_p);
+                    })
+                };
+                let (pos, ps) = match fixed {
+                    Some(stride) => (quote!(#rt::Strided::new(_at, #stride, #id.len())), quote!()),
+                    None => (
+                        quote!(#rt::Each { span: #rt::Span::new(_at, _out.pos()), items: _ps }),
+                        quote!(let mut _ps = ::std::vec::Vec::new();),
+                    ),
+                };
+                quote!({
+                    #check
+                    #ps
+                    for (_i, _v) in #id.iter().enumerate() {
+                        let _p = (|| -> #rt::Result<_> {
+                            let _at = _out.pos();
+                            #valid
+                            Ok(#elem)
+                        })().map_err(|e| e.at_index(_i))?;
+                        #keep
+                    }
+                    #pos
+                })
+            }
+        })
+    }
+
+    /// One element `_v` (a reference) of field `fi` at `_at`: an expression evaluating to its
+    /// positions.
+    fn write_elem(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
+        let rt = rt();
+        let f = &t.fields[fi];
+        let sc = self.elem_scope(t, fi, t.fields.len());
+        let span = quote!(#rt::Span::new(_at, _out.pos()));
+        Ok(match &f.ty {
+            FieldType::Prim(p) => {
+                let e = names::endian(self.spec, *p);
+                let v = if f.enum_name.is_some() {
+                    quote!(_v.0)
+                } else {
+                    quote!(*_v)
+                };
+                quote!({ _out.prim(#e, #v); #span })
+            }
+            FieldType::User(r) => {
+                let args = self.args_code(&sc, r)?;
+                let boxed = boxed(self.spec, t, f);
+                let v = if boxed { quote!(&**_v) } else { quote!(_v) };
+                let wrap = if boxed {
+                    quote!(::std::boxed::Box::new(_p.unwrap_or_default()))
+                } else {
+                    quote!(_p.unwrap_or_default())
+                };
+                quote!({
+                    let _args = #args;
+                    let _p = #rt::Codec::write_out::<L>(#v, _out, _args)?;
+                    #wrap
+                })
+            }
+            FieldType::Bytes(s) => {
+                let check = self.agree_size(&sc, t, fi, s, quote!(_v.len()))?;
+                quote!({ #check _out.bytes(_v); #span })
+            }
+            FieldType::Str { size, .. } => {
+                let check = self.agree_size(&sc, t, fi, size, quote!(_v.len()))?;
+                quote!({ #check _out.bytes(_v.as_bytes()); #span })
+            }
+            FieldType::Contents(bytes) => {
+                quote!({ let _ = _v; _out.bytes(&[#(#bytes),*]); #span })
+            }
+            FieldType::SizedUser { r#ref: r, size } => {
+                let args = self.args_code(&sc, r)?;
+                let boxed = boxed(self.spec, t, f);
+                let v = if boxed { quote!(&**_v) } else { quote!(_v) };
+                let write = quote!(#rt::Codec::write_out::<L>(#v, _out, _args)?);
+                let wrap = if boxed {
+                    quote!(::std::boxed::Box::new(_p.unwrap_or_default()))
+                } else {
+                    quote!(_p.unwrap_or_default())
+                };
+                match size {
+                    Size::Expr(e) if !self.recomputed_from(t, e, fi) => {
+                        let n = sc.int_of(e)?;
+                        quote!({
+                            let _args = #args;
+                            let _n = #rt::input::count(_at, #n, "size")?;
+                            let mut _p = None;
+                            _out.sized(_n, |_out| { _p = #write; Ok(()) })?;
+                            #wrap
+                        })
+                    }
+                    _ => quote!({ let _args = #args; let _p = #write; #wrap }),
+                }
+            }
+            FieldType::Switch { on, cases } => {
+                let en = names::switch_owned(t, f);
+                let pn = names::switch_pos(t, f);
+                let on_code = sc.int_of(on)?;
+                let mut variants: Vec<(&Type, Vec<TokenStream>, TokenStream)> = vec![];
+                for (k, r) in cases {
+                    let target = names::ty(self.spec, &r.name);
+                    let kc = sc.int_of(k)?;
+                    match variants.iter_mut().find(|v| v.0.name == target.name) {
+                        Some(v) => v.1.push(kc),
+                        None => variants.push((target, vec![kc], self.args_code(&sc, r)?)),
+                    }
+                }
+                let arms = variants.iter().map(|(target, keys, args)| {
+                    let o = names::owned(target);
+                    quote! {
+                        #en::#o(_x) if #(_on == #keys)||* => {
+                            let _args = #args;
+                            #pn::#o(#rt::Codec::write_out::<L>(_x, _out, _args)?.unwrap_or_default())
+                        }
+                    }
+                });
+                let text = format!("the case that `{on}` = {{}} selects");
+                quote!({
+                    let _on: i128 = #on_code;
+                    match _v {
+                        #(#arms)*
+                        _other => return Err(#rt::Error::new(#rt::ErrorKind::Inconsistent, _at,
+                            format!(#text, _on), #rt::codec::variant_name(_other))),
+                    }
+                })
+            }
+            FieldType::Bits(_) => unreachable!("bit groups are written together"),
+        })
+    }
+
+    /// For a sized field whose size is not recomputed from it: the size must agree.
+    fn agree_size(
+        &self,
+        sc: &super::expr::Scope,
+        t: &Type,
+        fi: usize,
+        s: &Size,
+        actual: TokenStream,
+    ) -> R<TokenStream> {
+        let rt = rt();
+        let Size::Expr(e) = s else {
+            return Ok(quote!());
+        };
+        if self.recomputed_from(t, e, fi) {
+            return Ok(quote!());
+        }
+        let c = sc.int_of(e)?;
+        let text = e.to_string();
+        Ok(quote!(#rt::output::agree(_at, #actual as u64, #c, #text, "bytes")?;))
+    }
+
+    fn write_bits(&self, t: &'a Type, first: usize, count: usize) -> R<TokenStream> {
+        let rt = rt();
+        let bt = names::bits(t, &t.fields[first]);
+        let mut out = quote! {
+            let _at = _out.pos();
+            let _bits = #bt::new();
+        };
+        for fi in first..first + count {
+            let f = &t.fields[fi];
+            let FieldType::Bits(n) = f.ty else {
+                unreachable!("a bit group holds bit fields")
+            };
+            let id = names::ident(&f.id);
+            let with = format_ident!("with_{}_checked", f.id);
+            let valid = self.valid_code(t, fi, quote!(_v), true)?;
+            let name = &f.id;
+            out.extend(quote! {
+                let _bits = #rt::field(#name, || {
+                    let _v = #id;
+                    #valid
+                    _bits.#with(*_v).map_err(|_| #rt::output::too_wide(_at, #rt::Int::int(_v), #n))
+                })?;
+            });
+        }
+        let offset = self.write_offset(t, first)?;
+        let name = &t.fields[first].id;
+        out.extend(quote! {
+            let _group = #rt::field(#name, || {
+                let _at = _out.pos();
+                #offset
+                _out.bytes(&_bits.into_bytes());
+                Ok(#rt::Span::new(_at, _out.pos()))
+            })?;
+        });
+        for f in &t.fields[first..first + count] {
+            let p = names::pos_local(f);
+            out.extend(quote!(let #p = _group;));
+        }
+        Ok(out)
+    }
+}
