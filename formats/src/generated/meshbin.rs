@@ -74,7 +74,8 @@ impl Meshbin {
 
 impl Meshbin {
     /// Every index is below the vertex count: MeshBuilder refuses to build a mesh whose triangle
-    /// names a vertex that does not exist ("Triangle 3 refers to a vertex that doesn't exist").
+    /// names a vertex that does not exist ("Triangle 3 refers to a vertex that doesn't exist
+    /// (every index must be an integer from 0 to 3)", for a mesh of 4 vertices).
     ///
     ///
     /// Sourced (MeshBuilder's build-time validation).

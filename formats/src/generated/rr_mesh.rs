@@ -117,15 +117,9 @@ impl crate::rt::Int for VertexFormat {
 /// vertex) or inline (MeshData with one MeshPrimitive record per object over shared buffers,
 /// indices absolute). Both end with the material list.
 ///
-/// Reading (not settled by the document): the 16 header bytes are named in the runtime class
-/// registry's order, but only MaxCullingDistance (f32) and the final eight bytes have sizes; the
-/// three that remain between the ManagedObject byte and the float are read as one byte each for
-/// DescriptorMask, Generated and VertexStride.
-///
-/// Reading (not settled by the document): the document places the 81-byte bone records before M
-/// but does not say where between the bone count (ending at 20) and M they sit; 41 bytes are left
-/// over. They are read here as directly following the count (as the bones follow their count in
-/// the document's other engine), with the 41 undescribed bytes after them, kept verbatim.
+/// Two readings (choices the document leaves open, each stated on its fields as `-reading`):
+/// the widths of DescriptorMask, Generated and VertexStride, and where the bone records sit
+/// between the bone count and M.
 ///
 /// The bone records' fields, the vertex record layouts of the streams and the meaning of the
 /// stored words marked unknown are in a part of the source ("vertex formats") that is not in
@@ -141,18 +135,18 @@ pub struct RrMesh {
     /// Documented as “ManagedObject”, at offset `0`, Observed (85,577 Mesh headers).
     pub managed_object: u8,
     /// DescriptorMask (registry name). Seen values: 0, 1, 2, 8, 16, 17, 18, 32, 64 and 128.
-    /// One byte is a reading (see the type's doc).
+    /// Its width is a reading.
     ///
     ///
-    /// Documented as “DescriptorMask”, at offset `1`, Observed (85,577 Mesh headers).
+    /// Documented as “DescriptorMask”, at offset `1`, Inferred (85,577 Mesh headers).
     pub descriptor_mask: u8,
-    /// Generated (registry name). One byte is a reading (see the type's doc).
+    /// Generated (registry name). Its width is a reading.
     ///
-    /// Documented as “Generated”, at offset `2`, Observed (85,577 Mesh headers).
+    /// Documented as “Generated”, at offset `2`, Inferred (85,577 Mesh headers).
     pub generated: u8,
-    /// VertexStride (registry name). One byte is a reading (see the type's doc).
+    /// VertexStride (registry name). Its width is a reading.
     ///
-    /// Documented as “VertexStride”, at offset `3`, Observed (85,577 Mesh headers).
+    /// Documented as “VertexStride”, at offset `3`, Inferred (85,577 Mesh headers).
     pub vertex_stride: u8,
     /// MaxCullingDistance (registry name); seen values include 0, 100, 660, 820 and 2,580.
     ///
@@ -172,14 +166,14 @@ pub struct RrMesh {
     #[serde(default)]
     pub num_bones: u32,
     /// One MeshBone per bone, 81 bytes each, kept as bytes: the document refers their fields to a
-    /// section it does not include. That they start right after the count is a reading.
+    /// section it does not include.
     ///
     ///
-    /// Documented as “81-byte bone record”, at offset `20`, Observed (RR).
+    /// Documented as “81-byte bone record”, at offset `20`, Inferred (RR (81-byte MeshBone records before M, observed)).
     #[serde(with = "crate::rt::serde_as::hex_vec")]
     pub bones: ::std::vec::Vec<::std::vec::Vec<u8>>,
     /// The 41 bytes between the bone records and the compiled marker that the document does not
-    /// describe (their place after the bones is a reading; see the type's doc). Kept verbatim.
+    /// describe. Kept verbatim.
     ///
     ///
     /// at offset `20 + 81 * num_bones`, Unknown.
@@ -854,9 +848,8 @@ impl crate::rt::Layout for CompiledMesh {
 /// index streams, one PrimitiveDescData record per range, two further streams, MeshData and its
 /// primitive records, four final runs and the material list.
 ///
-/// Reading (not settled by the document): every "length-prefixed" stream or run has a u32
-/// length in bytes before its bytes. Reading: the MeshData in this form starts with its marker
-/// 0x0645ABB5 and has the same fields as the inline form's.
+/// Two readings, stated on their fields: the width of the length prefixes (`len_*`) and where
+/// the MeshData marker sits in this form.
 ///
 ///
 /// Type `ranged_layout` of `spec/rr_mesh.ksy`. Proven  (29,174 split meshes)
@@ -907,9 +900,9 @@ pub struct RangedLayout {
     ///
     /// Documented as “range records”, at offset `58`, Proven (29,174 split meshes).
     pub ranges: ::std::vec::Vec<RangeRecord>,
-    /// Bytes of the primary attribute stream (a u32 byte length is a reading).
+    /// Bytes of the primary attribute stream.
     ///
-    /// Documented as “primary attributes (length prefix)”, Proven (split census).
+    /// Documented as “primary attributes (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `primary`.
     #[serde(default)]
@@ -923,7 +916,7 @@ pub struct RangedLayout {
     pub primary: ::std::vec::Vec<u8>,
     /// Bytes of the position stream; 0 in a static mesh.
     ///
-    /// Documented as “positions (length prefix)”, Proven (split census).
+    /// Documented as “positions (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `positions`.
     #[serde(default)]
@@ -937,7 +930,7 @@ pub struct RangedLayout {
     pub positions: ::std::vec::Vec<u8>,
     /// Bytes of the skin stream; 0 in a static mesh.
     ///
-    /// Documented as “skin (length prefix)”, Proven (split census).
+    /// Documented as “skin (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `skin`.
     #[serde(default)]
@@ -951,7 +944,7 @@ pub struct RangedLayout {
     pub skin: ::std::vec::Vec<u8>,
     /// Bytes of the index stream.
     ///
-    /// Documented as “indices (length prefix)”, Proven (split census).
+    /// Documented as “indices (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `indices`.
     #[serde(default)]
@@ -962,7 +955,7 @@ pub struct RangedLayout {
     pub indices: IndexData,
     /// Bytes of the PrimitiveDescData block.
     ///
-    /// Documented as “PrimitiveDescData (length prefix)”, Proven (29,174 split bodies).
+    /// Documented as “PrimitiveDescData (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `primitive_descs`.
     #[serde(default)]
@@ -973,7 +966,7 @@ pub struct RangedLayout {
     pub primitive_descs: PrimitiveDescBlock,
     /// Bytes of the first of the two further streams.
     ///
-    /// Documented as “two more length-prefixed streams (first length)”, Proven (29,174 split bodies).
+    /// Documented as “two more length-prefixed streams (first length)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `further_a`.
     #[serde(default)]
@@ -985,7 +978,7 @@ pub struct RangedLayout {
     pub further_a: ::std::vec::Vec<u8>,
     /// Bytes of the second further stream.
     ///
-    /// Documented as “two more length-prefixed streams (second length)”, Proven (29,174 split bodies).
+    /// Documented as “two more length-prefixed streams (second length)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `further_b`.
     #[serde(default)]
@@ -995,9 +988,9 @@ pub struct RangedLayout {
     /// Documented as “two more length-prefixed streams (second)”, Unknown.
     #[serde(with = "crate::rt::serde_as::hex")]
     pub further_b: ::std::vec::Vec<u8>,
-    /// The MeshData marker (its presence in this form is a reading; see the type's doc).
+    /// The MeshData marker.
     ///
-    /// Documented as “MeshData marker 0x0645ABB5”, Proven (29,174 split bodies).
+    /// Documented as “MeshData marker 0x0645ABB5”, Inferred (MeshData follows the two further streams on 29,174 split bodies (Proven); the MeshData table starts after its marker).
     pub mesh_data_marker: u32,
     /// MeshData and its primitive records.
     ///
@@ -1005,7 +998,7 @@ pub struct RangedLayout {
     pub mesh_data: MeshData,
     /// Bytes of the first final run.
     ///
-    /// Documented as “VertexBufferDataStatic (length prefix)”, Proven (29,174 split bodies).
+    /// Documented as “VertexBufferDataStatic (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `cpu_vertices`.
     #[serde(default)]
@@ -1017,7 +1010,7 @@ pub struct RangedLayout {
     pub cpu_vertices: ::std::vec::Vec<u8>,
     /// Bytes of the second final run.
     ///
-    /// Documented as “VertexBufferDataDynamic (length prefix)”, Proven (29,174 split bodies).
+    /// Documented as “VertexBufferDataDynamic (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `cpu_positions`.
     #[serde(default)]
@@ -1029,7 +1022,7 @@ pub struct RangedLayout {
     pub cpu_positions: ::std::vec::Vec<u8>,
     /// Bytes of the third final run.
     ///
-    /// Documented as “VertexBufferDataIndexWeight (length prefix)”, Proven (29,174 split bodies).
+    /// Documented as “VertexBufferDataIndexWeight (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `cpu_skin`.
     #[serde(default)]
@@ -1041,7 +1034,7 @@ pub struct RangedLayout {
     pub cpu_skin: ::std::vec::Vec<u8>,
     /// Bytes of the fourth final run.
     ///
-    /// Documented as “IndexBufferData (length prefix)”, Proven (29,174 split bodies).
+    /// Documented as “IndexBufferData (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `cpu_indices`.
     #[serde(default)]
@@ -1081,13 +1074,18 @@ impl RangedLayout {
 }
 
 impl RangedLayout {
-    /// The stream strides are those of the vertex format table for a known format: static16
-    /// (11) 16, 0, 0; static24 (2) 24, 0, 0; static28 (3) 28, 0, 0; split12 (0) 12, 12, 8, or
-    /// 12, 12, 16 with eight influences; split24 (1) 24, 12, 8.
+    /// The stream strides of a split format are those of the vertex format table: split12 (0)
+    /// 12, 12, 8, or 12, 12, 16 with eight influences; split24 (1) 24, 12, 8.
     ///
     ///
-    /// Proven (all split12 and split24 meshes, all 58 eight-influence meshes; the static rows observed).
+    /// Proven (all split12 and split24 meshes, all 58 eight-influence meshes).
     pub const REL_FORMAT_STRIDES: &'static str = "format_strides";
+    /// The stream strides of a static format are those of the vertex format table: static16
+    /// (11) 16, 0, 0; static24 (2) 24, 0, 0; static28 (3) 28, 0, 0.
+    ///
+    ///
+    /// Observed (the table's static rows (Observed · RR)).
+    pub const REL_STATIC_FORMAT_STRIDES: &'static str = "static_format_strides";
     /// The first range begins at index 0 and vertex 0.
     ///
     /// Proven (29,174 split meshes).
@@ -1099,18 +1097,19 @@ impl RangedLayout {
     ///
     /// Proven (29,174 split meshes).
     pub const REL_RANGES_PARTITION_BUFFERS: &'static str = "ranges_partition_buffers";
-    /// Indices are u16 relative to their range's vertex base: each one plus the base names a
-    /// vertex of that range (below the next range's base, or the vertex count for the last).
+    /// Indices are u16 relative to their range's vertex base (proven): each one plus the base
+    /// names a vertex of that range, below the next range's base, or the vertex count for the
+    /// last.
     ///
     ///
-    /// Proven (29,174 split meshes).
+    /// Inferred (relative indices on 29,174 split meshes (Proven)).
     pub const REL_INDICES_RELATIVE_TO_VERTEX_BASE: &'static str = "indices_relative_to_vertex_base";
     /// Each vertex stream holds one record of its stride per vertex: the primary stream's
     /// length is a multiple of its stride, and the position and skin streams hold as many
     /// records; a stream whose stride is 0 (a static mesh's position and skin streams) is empty.
     ///
     ///
-    /// Proven (split census).
+    /// Inferred (split census (12-byte position and 8- or 16-byte skin records; a static mesh's position and skin streams empty, Proven)).
     pub const REL_STREAM_LENGTHS: &'static str = "stream_lengths";
     /// PrimitiveDescData holds 32 bytes per range.
     ///
@@ -1151,15 +1150,27 @@ impl RangedLayout {
     /// of the primary stream, IndexBufferData of the index stream; both are filled or both empty.
     ///
     ///
-    /// Observed (some static meshes; first and last filled together on 2,160 bodies).
+    /// Inferred (some static meshes carry copies (observed); first and last filled on 2,160 bodies).
     pub const REL_CPU_RUNS_COPY_BUFFERS: &'static str = "cpu_runs_copy_buffers";
     /// The trailer's first bool is 1 exactly when the first and last final runs are filled.
     ///
     /// Observed (2,160 meshes with filled CPU-side runs).
     pub const REL_CPU_RUNS_FLAG: &'static str = "cpu_runs_flag";
+    /// In a split mesh (vertex format split12 or split24) all four final runs are empty.
+    ///
+    /// Proven (29,174 split bodies).
+    pub const REL_FINAL_RUNS_EMPTY_WHEN_SPLIT: &'static str = "final_runs_empty_when_split";
+    /// In the ranged form, the last descriptor's final bytes are PlatformVersion 31 and
+    /// QuantizationFactor (the position scale), and every other descriptor's final bytes are
+    /// zero.
+    ///
+    ///
+    /// Observed (the last split descriptor (descriptor table); PlatformVersion 31 on all 83,800 ranged bodies (registry)).
+    pub const REL_DESCRIPTOR_FINAL_BYTES: &'static str = "descriptor_final_bytes";
     /// Every relation the spec states for this type.
     pub const RELATIONS: &'static [&'static str] = &[
         Self::REL_FORMAT_STRIDES,
+        Self::REL_STATIC_FORMAT_STRIDES,
         Self::REL_FIRST_RANGE_AT_ZERO,
         Self::REL_RANGES_PARTITION_BUFFERS,
         Self::REL_INDICES_RELATIVE_TO_VERTEX_BASE,
@@ -1173,6 +1184,8 @@ impl RangedLayout {
         Self::REL_MIDDLE_RUNS_EMPTY,
         Self::REL_CPU_RUNS_COPY_BUFFERS,
         Self::REL_CPU_RUNS_FLAG,
+        Self::REL_FINAL_RUNS_EMPTY_WHEN_SPLIT,
+        Self::REL_DESCRIPTOR_FINAL_BYTES,
     ];
 }
 
@@ -2713,8 +2726,7 @@ impl ::binrw::meta::WriteEndian for PrimitiveDesc {
 /// MeshData with its object records, then the primary, position, skin and index blobs, then
 /// the material list. One object is a special case of this grammar.
 ///
-/// Reading (not settled by the document): each "length-prefixed" blob has a u32 length in
-/// bytes before its bytes.
+/// The width of the blobs' length prefixes (`len_*`) is a reading, stated on those fields.
 ///
 ///
 /// Type `inline_layout` of `spec/rr_mesh.ksy`. Proven  (1,170 multi-mesh bodies, each consumed exactly)
@@ -2727,7 +2739,7 @@ pub struct InlineLayout {
     pub mesh_data: MeshData,
     /// Bytes of the primary blob.
     ///
-    /// Documented as “primary (length prefix)”, Proven.
+    /// Documented as “primary (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `primary`.
     #[serde(default)]
@@ -2739,7 +2751,7 @@ pub struct InlineLayout {
     pub primary: ::std::vec::Vec<u8>,
     /// Bytes of the position blob.
     ///
-    /// Documented as “position (length prefix)”, Proven.
+    /// Documented as “position (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `positions`.
     #[serde(default)]
@@ -2751,7 +2763,7 @@ pub struct InlineLayout {
     pub positions: ::std::vec::Vec<u8>,
     /// Bytes of the skin blob.
     ///
-    /// Documented as “skin (length prefix)”, Proven.
+    /// Documented as “skin (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `skin`.
     #[serde(default)]
@@ -2763,7 +2775,7 @@ pub struct InlineLayout {
     pub skin: ::std::vec::Vec<u8>,
     /// Bytes of the index blob.
     ///
-    /// Documented as “index (length prefix)”, Proven.
+    /// Documented as “index (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `indices`.
     #[serde(default)]
@@ -2792,19 +2804,18 @@ impl InlineLayout {
     ///
     /// Proven (1,170 multi-mesh bodies).
     pub const REL_OBJECTS_TILE_BUFFERS: &'static str = "objects_tile_buffers";
-    /// Indices are absolute (adding the vertex base is wrong): each index of an object names a
-    /// vertex of that object's interval. That an object's indices stay inside its interval
-    /// is a reading of the registry's MinIndex and NumVertices, the vertex range of a draw.
+    /// Indices are absolute, adding the vertex base is wrong (proven): each index of an object
+    /// names a vertex of that object's interval.
     ///
     ///
-    /// Proven (1,170 multi-mesh bodies).
+    /// Inferred (absolute indices on 1,170 multi-mesh bodies (Proven)).
     pub const REL_INDICES_ABSOLUTE: &'static str = "indices_absolute";
     /// Each blob holds one record of its stride per vertex: the primary blob's length is a
     /// multiple of its stride, the position and skin blobs hold as many records, and a blob
     /// whose stride is 0 is empty.
     ///
     ///
-    /// Proven (1,170 multi-mesh bodies (24-byte vertices, empty position and skin blobs)).
+    /// Inferred (1,170 multi-mesh bodies (24-byte vertices, empty position and skin blobs, Proven)).
     pub const REL_STREAM_LENGTHS: &'static str = "stream_lengths";
     /// The material list has one descriptor per object.
     ///
@@ -3989,13 +4000,13 @@ pub struct MaterialDescriptor {
     ///
     /// Documented as “Material identity”, at offset `12`, Proven.
     pub material: u64,
-    /// On the last descriptor, PlatformVersion (registry name), 31.
+    /// On the last descriptor, PlatformVersion (registry name), 31 in the ranged form.
     ///
-    /// Documented as “final bytes (PlatformVersion)”, at offset `20`, Observed (31 on all 83,800 ranged bodies).
+    /// Documented as “final bytes (PlatformVersion)”, at offset `20`, Inferred (31 on all 83,800 ranged bodies (observed; relation `descriptor_final_bytes`)).
     pub platform_version: ::std::option::Option<u32>,
-    /// On the last descriptor, QuantizationFactor (registry name), the position scale.
+    /// On the last descriptor, QuantizationFactor (registry name), the position scale in the ranged form.
     ///
-    /// Documented as “final bytes (QuantizationFactor)”, Observed (all 83,800 ranged bodies).
+    /// Documented as “final bytes (QuantizationFactor)”, Inferred (all 83,800 ranged bodies (observed)).
     #[serde(with = "crate::rt::serde_as::float_opt")]
     pub quantization_factor: ::std::option::Option<f32>,
     /// On every other descriptor, eight bytes (zero in the census).
@@ -4337,21 +4348,17 @@ impl ::binrw::meta::WriteEndian for MaterialDescriptor {
 }
 
 /// One 31-byte group (registry DynamicReference), whose ObjectReference and ObjectHandle
-/// repeat the descriptor's Material identity.
-///
-/// Reading (not settled by the document): the document gives the class 0x9F1640AF
-/// and the identities at offsets 8 and 17 but not where the class sits; it is read at offset 0,
-/// where the other RR records keep theirs, leaving the four bytes at 4, the byte at 16 and the
-/// six bytes at 25 unattributed and kept verbatim.
+/// repeat the descriptor's Material identity. Where the class sits is a reading (see
+/// `marker`); the other bytes the document does not attribute are kept verbatim.
 ///
 ///
 /// Type `material_group` of `spec/rr_mesh.ksy`. Observed  (all 127,219 groups)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MaterialGroup {
-    /// The DynamicReference class (its place at offset 0 is a reading).
+    /// The DynamicReference class.
     ///
-    /// Documented as “DynamicReference 0x9F1640AF”, at offset `0`, Observed.
+    /// Documented as “DynamicReference 0x9F1640AF”, at offset `0`, Inferred (DynamicReference 0x9F1640AF on all 127,219 groups (observed)).
     pub marker: u32,
     /// Four bytes the document does not attribute.
     ///

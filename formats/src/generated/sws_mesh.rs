@@ -151,10 +151,14 @@ impl SwsMesh {
     ///
     /// Proven (every mesh of the install).
     pub const REL_ONE_MATERIAL_PER_RANGE: &'static str = "one_material_per_range";
-    /// Every bone byte of every palette is below the mesh's bone count (none on a mesh without bones).
+    /// Every bone byte of every palette is below the mesh's bone count.
     ///
-    /// Inferred (the palette's bones row (Inferred) says they are all below the bone count; the entry count is 0 on every mesh without bones (Proven)).
+    /// Inferred (the palette's bones row (Inferred) says they are all below the bone count).
     pub const REL_PALETTE_BONES_EXIST: &'static str = "palette_bones_exist";
+    /// On a mesh without bones, every palette's entry count is 0.
+    ///
+    /// Proven (the palette's entry count row (Proven), 0 on meshes without bones).
+    pub const REL_PALETTES_EMPTY_WITHOUT_BONES: &'static str = "palettes_empty_without_bones";
     /// On a mesh with SubMeshes, their vertex counts (the lengths of their position runs) add up
     /// to the compiled mesh's vertex count, V / stride, with nothing left over.
     ///
@@ -168,21 +172,41 @@ impl SwsMesh {
     /// Proven (0 on every mesh without SubMeshes; 0 to 3 on the 221 with SubMeshes).
     pub const REL_EXTRA_STREAMS_ARE_MORPH_CHANNELS: &'static str =
         "extra_streams_are_morph_channels";
-    /// The material id of every SubMesh (and of its copy) is one of the mesh's material ids: the
-    /// one its range draws with.
-    ///
+    /// The material id of every SubMesh (and of its copy) is one of the mesh's material ids.
     ///
     /// Proven (every SubMesh, copies counted (698)).
     pub const REL_SUBMESH_MATERIAL_LISTED: &'static str = "submesh_material_listed";
+    /// Each SubMesh corresponds to a first-partition range of its own (no two SubMeshes share
+    /// one): the range drawn with the SubMesh's material (range i draws material i), holding the
+    /// same triangles, so its triangle count is the SubMesh's t. Not just any material of the
+    /// mesh: the one of the SubMesh's own range.
+    ///
+    ///
+    /// Proven (all 349 SubMeshes of the 221 meshes (the range holds the SubMesh's positions bit for bit and the same triangles)).
+    pub const REL_SUBMESH_MATCHES_ITS_RANGE: &'static str = "submesh_matches_its_range";
+    /// A mesh holds at most 5 SubMeshes.
+    ///
+    /// Proven (0 on 15,928 meshes, 1 to 5 on 221).
+    ///
+    /// Warning only: a violation is reported, never fails a check.
+    pub const REL_SUBMESHES_CENSUS: &'static str = "submeshes_census";
     /// Every relation the spec states for this type.
     pub const RELATIONS: &'static [&'static str] = &[
         Self::REL_DATA_LENGTH,
         Self::REL_ONE_MATERIAL_PER_RANGE,
         Self::REL_PALETTE_BONES_EXIST,
+        Self::REL_PALETTES_EMPTY_WITHOUT_BONES,
         Self::REL_SUBMESH_VERTICES_SUM,
         Self::REL_EXTRA_STREAMS_ARE_MORPH_CHANNELS,
         Self::REL_SUBMESH_MATERIAL_LISTED,
+        Self::REL_SUBMESH_MATCHES_ITS_RANGE,
+        Self::REL_SUBMESHES_CENSUS,
     ];
+}
+
+impl SwsMesh {
+    /// The relations the spec marks `-severity: warning`: reported, never failing a check.
+    pub const WARNING_ONLY: &'static [&'static str] = &[Self::REL_SUBMESHES_CENSUS];
 }
 
 impl crate::rt::Codec for SwsMesh {
@@ -1242,8 +1266,9 @@ pub struct CompiledMesh {
     /// Documented as “indices”, at offset `48 + len_vertex_stream * (num_extra_streams + 1)`, Proven (all 16,149 meshes of the install).
     pub indices: IndexBuffer,
     /// The first A of the document's A + B ranges: the first partition, range i drawing the
-    /// mesh's material i. The document's one row of A + B ranges is read as two lists so
-    /// that both counts are recomputed from the ranges on writing (a reading).
+    /// mesh's material i. The document's one row of A + B ranges ("A first-partition ranges,
+    /// then B second-partition ranges") is kept as two lists, so that both counts are
+    /// recomputed from the ranges on writing.
     ///
     ///
     /// Documented as “ranges”, at offset `48 + len_vertex_stream * (num_extra_streams + 1) + len_indices`, Proven (all 16,149 meshes of the install).
@@ -1321,6 +1346,10 @@ impl CompiledMesh {
     ///
     /// Proven (all 34,517 palettes).
     pub const REL_PALETTE_VERTEX_COUNT: &'static str = "palette_vertex_count";
+    /// The second partition has at most as many ranges as the first (B <= A).
+    ///
+    /// Proven (as many on 10,344 meshes and fewer on 5,805, every mesh of the install).
+    pub const REL_SECOND_PARTITION_NOT_LARGER: &'static str = "second_partition_not_larger";
     /// Every relation the spec states for this type.
     pub const RELATIONS: &'static [&'static str] = &[
         Self::REL_STRIDE_ALL_STREAMS,
@@ -1329,6 +1358,7 @@ impl CompiledMesh {
         Self::REL_RANGES_PARTITION_INDICES,
         Self::REL_RANGE_VERTICES_IN_STREAM,
         Self::REL_PALETTE_VERTEX_COUNT,
+        Self::REL_SECOND_PARTITION_NOT_LARGER,
     ];
 }
 
@@ -2316,9 +2346,9 @@ impl ::binrw::meta::WriteEndian for DrawRange {
 
 /// The palettes, 40 bytes per first-partition range. The document says the palettes lie back
 /// to back from the start of the block, one per first-partition range, and that the bytes
-/// after them, up to 40 per range, follow no established layout. This spec reads that
-/// literally (a reading): the palettes are packed one after another (7 + n bytes each) and
-/// all the block's remaining bytes are kept, as stored, after the last palette.
+/// after them, up to 40 per range, follow no established layout: the palettes are packed one
+/// after another (7 + n bytes each) and all the block's remaining bytes are kept, as stored,
+/// after the last palette.
 ///
 ///
 /// Type `palette_block` of `spec/sws_mesh.ksy`. Proven
@@ -2459,7 +2489,7 @@ pub struct Palette {
     ///
     /// Documented as “version”, at offset `1`, Proven (1 on all palettes).
     pub version: u8,
-    /// How many bone bytes follow.
+    /// How many bone bytes follow (0 on a mesh without bones, relation `palettes_empty_without_bones`).
     ///
     /// Documented as “entry count n”, at offset `2`, Proven (0 on meshes without bones; at most 32).
     ///
@@ -2802,7 +2832,9 @@ pub struct Submesh {
     ///
     /// Documented as “empty run”, Unknown (0 on every SubMesh).
     pub empty_run_c: u32,
-    /// The UV channels; the first is the compiled vertices' TEXCOORD0, and the compiled data keeps no further UV of a morph mesh.
+    /// The UV channels (1 to 3, relation `uv_channels_census`); the first is the compiled
+    /// vertices' TEXCOORD0, and the compiled data keeps no further UV of a morph mesh.
+    ///
     ///
     /// Documented as “UV channels”, Proven (1 to 3 UVChannels on every SubMesh).
     pub uv_channels: UvChannelRun,
@@ -2810,7 +2842,10 @@ pub struct Submesh {
     ///
     /// Documented as “unknown”, Unknown (0 on every SubMesh).
     pub unknown_after_uv_channels: u32,
-    /// The morph targets of this part; channel k is morph stream k + 1 of the compiled mesh.
+    /// The morph targets of this part (0 to 3, relation `morph_channels_census`; none on the
+    /// copy, relation `no_morphs_on_copy`); channel k is morph stream k + 1 of the compiled
+    /// mesh.
+    ///
     ///
     /// Documented as “morph channels”, Proven (0 to 3 MorphChannels, only on originals, never on copies).
     pub morph_channels: MorphChannelRun,
@@ -2821,7 +2856,9 @@ pub struct Submesh {
     /// Recomputed on writing as `morph_channels.items.size > 0 ? 1 : 0`; kept as read (the relation pass compares).
     #[serde(default)]
     pub has_morphs: u8,
-    /// The material id that the mesh's material list gives the SubMesh's range.
+    /// The material id that the mesh's material list gives the SubMesh's range (relation
+    /// `submesh_matches_its_range`).
+    ///
     ///
     /// Documented as “material id”, Proven (every SubMesh).
     pub material_id: u32,
@@ -2863,7 +2900,7 @@ impl Submesh {
     pub const REL_WHOLE_TRIANGLES: &'static str = "whole_triangles";
     /// Every index of the index run is below the vertex count n.
     ///
-    /// Proven (the SubMesh's triangles are those of its compiled range, on all 349 SubMeshes).
+    /// Inferred (the SubMesh's triangles are those of its compiled range, on all 349 SubMeshes).
     pub const REL_INDICES_NAME_VERTICES: &'static str = "indices_name_vertices";
     /// Every per-vertex run holds n values, or none where the table allows none: normals and
     /// the last run of vertex words always n; source vertices, tangents, binormals, colours
@@ -2887,6 +2924,28 @@ impl Submesh {
     ///
     /// Observed (every original and every copy of the 221 meshes).
     pub const REL_ONE_COPY_EACH: &'static str = "one_copy_each";
+    /// The copy (the SubMesh the pointer holds) has no morph channels.
+    ///
+    /// Proven (the morph channels row, only on the original, never on the copy (all 349 SubMeshes)).
+    pub const REL_NO_MORPHS_ON_COPY: &'static str = "no_morphs_on_copy";
+    /// The copy has the original's indices, positions and material id and as many UV
+    /// channels; it adds n tangents and n binormals and has no source vertices.
+    ///
+    ///
+    /// Observed (the copy row and the source vertices, tangents and binormals rows, on every SubMesh of the 221 meshes).
+    pub const REL_COPY_LIKE_ORIGINAL: &'static str = "copy_like_original";
+    /// A SubMesh holds 1 to 3 UV channels.
+    ///
+    /// Proven (1 to 3 UVChannels on every SubMesh).
+    ///
+    /// Warning only: a violation is reported, never fails a check.
+    pub const REL_UV_CHANNELS_CENSUS: &'static str = "uv_channels_census";
+    /// A SubMesh holds at most 3 morph channels.
+    ///
+    /// Proven (0 to 3 MorphChannels on every SubMesh).
+    ///
+    /// Warning only: a violation is reported, never fails a check.
+    pub const REL_MORPH_CHANNELS_CENSUS: &'static str = "morph_channels_census";
     /// Every relation the spec states for this type.
     pub const RELATIONS: &'static [&'static str] = &[
         Self::REL_WHOLE_TRIANGLES,
@@ -2895,6 +2954,18 @@ impl Submesh {
         Self::REL_RUNS_MATCH_TRIANGLE_COUNT,
         Self::REL_HAS_MORPHS_FLAG,
         Self::REL_ONE_COPY_EACH,
+        Self::REL_NO_MORPHS_ON_COPY,
+        Self::REL_COPY_LIKE_ORIGINAL,
+        Self::REL_UV_CHANNELS_CENSUS,
+        Self::REL_MORPH_CHANNELS_CENSUS,
+    ];
+}
+
+impl Submesh {
+    /// The relations the spec marks `-severity: warning`: reported, never failing a check.
+    pub const WARNING_ONLY: &'static [&'static str] = &[
+        Self::REL_UV_CHANNELS_CENSUS,
+        Self::REL_MORPH_CHANNELS_CENSUS,
     ];
 }
 
@@ -3923,7 +3994,7 @@ impl crate::rt::Layout for UvChannel {
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MorphChannel {
-    /// The object's id.
+    /// The object's id, never 0 (relation `id_not_zero`).
     ///
     /// Documented as “id”, at offset `0`, Proven (not 0 on any channel).
     pub id: u32,
@@ -3960,6 +4031,15 @@ impl MorphChannel {
     pub const OFFSET_UNKNOWN_0X8: u64 = 0x8;
     /// Where `positions` starts, from the start of the type.
     pub const OFFSET_POSITIONS: u64 = 0xC;
+}
+
+impl MorphChannel {
+    /// The MorphChannel's id is not 0.
+    ///
+    /// Proven (the id row, not 0 on any of the 375 channels).
+    pub const REL_ID_NOT_ZERO: &'static str = "id_not_zero";
+    /// Every relation the spec states for this type.
+    pub const RELATIONS: &'static [&'static str] = &[Self::REL_ID_NOT_ZERO];
 }
 
 impl crate::rt::Codec for MorphChannel {
