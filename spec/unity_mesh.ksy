@@ -1011,7 +1011,6 @@ enums:
       -confidence: observed
     1:
       id: triangle_strip
-      -orig-id: (not in the documents)
       -confidence: sourced
       -evidence: UnityPy's MeshTopology (TriangleStrip, deprecated); Unity's public MeshTopology has no 1
       doc: Not in the documents' table, which lists 0, 2, 3, 4 and 5. UnityPy names it TriangleStrip.

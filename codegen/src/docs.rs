@@ -199,7 +199,7 @@ fn check_sentence(sev: Severity, reason: Option<&str>) -> String {
         Severity::Warning => "A value that fails this check is a warning",
     };
     match reason {
-        Some(r) => format!("{what} ({})", r.trim().trim_end_matches('.')),
+        Some(r) => format!("{what}: {}", r.trim().trim_end_matches('.')),
         None => what.to_string(),
     }
 }
