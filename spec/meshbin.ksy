@@ -21,7 +21,8 @@ doc-ref: ../shared/seeds/004_b8f48b0545508c51.txt (sections 3, 6, 7 and 8)
   - id: indices_name_vertices
     doc: |
       Every index is below the vertex count: MeshBuilder refuses to build a mesh whose triangle
-      names a vertex that does not exist ("Triangle 3 refers to a vertex that doesn't exist").
+      names a vertex that does not exist ("Triangle 3 refers to a vertex that doesn't exist
+      (every index must be an integer from 0 to 3)", for a mesh of 4 vertices).
     -confidence: sourced
     -evidence: MeshBuilder's build-time validation
   - id: whole_triangles

@@ -18,15 +18,9 @@ doc: |
   vertex) or inline (MeshData with one MeshPrimitive record per object over shared buffers,
   indices absolute). Both end with the material list.
 
-  Reading (not settled by the document): the 16 header bytes are named in the runtime class
-  registry's order, but only MaxCullingDistance (f32) and the final eight bytes have sizes; the
-  three that remain between the ManagedObject byte and the float are read as one byte each for
-  DescriptorMask, Generated and VertexStride.
-
-  Reading (not settled by the document): the document places the 81-byte bone records before M
-  but does not say where between the bone count (ending at 20) and M they sit; 41 bytes are left
-  over. They are read here as directly following the count (as the bones follow their count in
-  the document's other engine), with the 41 undescribed bytes after them, kept verbatim.
+  Two readings (choices the document leaves open, each stated on its fields as `-reading`):
+  the widths of DescriptorMask, Generated and VertexStride, and where the bone records sit
+  between the bone count and M.
 
   The bone records' fields, the vertex record layouts of the streams and the meaning of the
   stored words marked unknown are in a part of the source ("vertex formats") that is not in
@@ -46,25 +40,37 @@ seq:
     type: u1
     -offset: 1
     -orig-id: DescriptorMask
-    -confidence: observed
+    -confidence: inferred
+    -reading: |
+      The 16 header bytes are the registry's fields in its order, but the document gives sizes
+      only to the ManagedObject byte, MaxCullingDistance (f32) and the final eight bytes: the
+      three fields between them share bytes 1 to 3, read as one byte each.
     -evidence: 85,577 Mesh headers
     doc: |
       DescriptorMask (registry name). Seen values: 0, 1, 2, 8, 16, 17, 18, 32, 64 and 128.
-      One byte is a reading (see the type's doc).
+      Its width is a reading.
   - id: generated
     type: u1
     -offset: 2
     -orig-id: Generated
-    -confidence: observed
+    -confidence: inferred
+    -reading: |
+      The 16 header bytes are the registry's fields in its order, but the document gives sizes
+      only to the ManagedObject byte, MaxCullingDistance (f32) and the final eight bytes: the
+      three fields between them share bytes 1 to 3, read as one byte each.
     -evidence: 85,577 Mesh headers
-    doc: Generated (registry name). One byte is a reading (see the type's doc).
+    doc: Generated (registry name). Its width is a reading.
   - id: vertex_stride
     type: u1
     -offset: 3
     -orig-id: VertexStride
-    -confidence: observed
+    -confidence: inferred
+    -reading: |
+      The 16 header bytes are the registry's fields in its order, but the document gives sizes
+      only to the ManagedObject byte, MaxCullingDistance (f32) and the final eight bytes: the
+      three fields between them share bytes 1 to 3, read as one byte each.
     -evidence: 85,577 Mesh headers
-    doc: VertexStride (registry name). One byte is a reading (see the type's doc).
+    doc: VertexStride (registry name). Its width is a reading.
   - id: max_culling_distance
     type: f4
     -offset: 4
@@ -92,18 +98,23 @@ seq:
     repeat-expr: num_bones
     -offset: 20
     -orig-id: 81-byte bone record
-    -confidence: observed
-    -evidence: RR
+    -confidence: inferred
+    -evidence: RR (81-byte MeshBone records before M, observed)
+    -reading: |
+      The document places the 81-byte bone records before M but not where between the bone
+      count (ending at 20) and M; 41 bytes are left over. The records are read as directly
+      following the count (as the bones follow their count in the document's other engine).
     doc: |
       One MeshBone per bone, 81 bytes each, kept as bytes: the document refers their fields to a
-      section it does not include. That they start right after the count is a reading.
+      section it does not include.
   - id: unknown_after_bones
     size: 41
     -offset: 20 + 81 * num_bones
     -confidence: unknown
+    -reading: The 41 bytes the bone records leave before M are read as following the records.
     doc: |
       The 41 bytes between the bone records and the compiled marker that the document does not
-      describe (their place after the bones is a reading; see the type's doc). Kept verbatim.
+      describe. Kept verbatim.
   - id: compiled
     type: compiled_mesh
     -offset: 61 + 81 * num_bones
@@ -175,19 +186,23 @@ types:
       index streams, one PrimitiveDescData record per range, two further streams, MeshData and its
       primitive records, four final runs and the material list.
 
-      Reading (not settled by the document): every "length-prefixed" stream or run has a u32
-      length in bytes before its bytes. Reading: the MeshData in this form starts with its marker
-      0x0645ABB5 and has the same fields as the inline form's.
+      Two readings, stated on their fields: the width of the length prefixes (`len_*`) and where
+      the MeshData marker sits in this form.
     -confidence: proven
     -evidence: 29,174 split meshes
     -relations:
       - id: format_strides
         doc: |
-          The stream strides are those of the vertex format table for a known format: static16
-          (11) 16, 0, 0; static24 (2) 24, 0, 0; static28 (3) 28, 0, 0; split12 (0) 12, 12, 8, or
-          12, 12, 16 with eight influences; split24 (1) 24, 12, 8.
+          The stream strides of a split format are those of the vertex format table: split12 (0)
+          12, 12, 8, or 12, 12, 16 with eight influences; split24 (1) 24, 12, 8.
         -confidence: proven
-        -evidence: all split12 and split24 meshes, all 58 eight-influence meshes; the static rows observed
+        -evidence: all split12 and split24 meshes, all 58 eight-influence meshes
+      - id: static_format_strides
+        doc: |
+          The stream strides of a static format are those of the vertex format table: static16
+          (11) 16, 0, 0; static24 (2) 24, 0, 0; static28 (3) 28, 0, 0.
+        -confidence: observed
+        -evidence: the table's static rows (Observed · RR)
       - id: first_range_at_zero
         doc: The first range begins at index 0 and vertex 0.
         -confidence: proven
@@ -201,17 +216,26 @@ types:
         -evidence: 29,174 split meshes
       - id: indices_relative_to_vertex_base
         doc: |
-          Indices are u16 relative to their range's vertex base: each one plus the base names a
-          vertex of that range (below the next range's base, or the vertex count for the last).
-        -confidence: proven
-        -evidence: 29,174 split meshes
+          Indices are u16 relative to their range's vertex base (proven): each one plus the base
+          names a vertex of that range, below the next range's base, or the vertex count for the
+          last.
+        -confidence: inferred
+        -evidence: relative indices on 29,174 split meshes (Proven)
+        -reading: |
+          The document says the indices are relative to the range's vertex base and that the
+          ranges partition the buffers, not that a range's indices stay inside its own vertices:
+          the upper bound is a reading.
       - id: stream_lengths
         doc: |
           Each vertex stream holds one record of its stride per vertex: the primary stream's
           length is a multiple of its stride, and the position and skin streams hold as many
           records; a stream whose stride is 0 (a static mesh's position and skin streams) is empty.
-        -confidence: proven
-        -evidence: split census
+        -confidence: inferred
+        -evidence: split census (12-byte position and 8- or 16-byte skin records; a static mesh's position and skin streams empty, Proven)
+        -reading: |
+          The document gives the record sizes and the strides, not that every stream holds one
+          record per vertex: a stride is read as the bytes of one vertex's record in its stream,
+          and a length as bytes (the length-prefix reading).
       - id: primitive_desc_per_range
         doc: PrimitiveDescData holds 32 bytes per range.
         -confidence: proven
@@ -250,12 +274,26 @@ types:
         doc: |
           A filled first or last final run is a copy of the mesh's buffer: VertexBufferDataStatic
           of the primary stream, IndexBufferData of the index stream; both are filled or both empty.
-        -confidence: observed
-        -evidence: some static meshes; first and last filled together on 2,160 bodies
+        -confidence: inferred
+        -evidence: some static meshes carry copies (observed); first and last filled on 2,160 bodies
+        -reading: |
+          The document says some static meshes carry copies of their vertex and index buffers in
+          these runs, not that every filled run is one: read as a copy wherever a run is filled.
       - id: cpu_runs_flag
         doc: The trailer's first bool is 1 exactly when the first and last final runs are filled.
         -confidence: observed
         -evidence: 2,160 meshes with filled CPU-side runs
+      - id: final_runs_empty_when_split
+        doc: In a split mesh (vertex format split12 or split24) all four final runs are empty.
+        -confidence: proven
+        -evidence: 29,174 split bodies
+      - id: descriptor_final_bytes
+        doc: |
+          In the ranged form, the last descriptor's final bytes are PlatformVersion 31 and
+          QuantizationFactor (the position scale), and every other descriptor's final bytes are
+          zero.
+        -confidence: observed
+        -evidence: the last split descriptor (descriptor table); PlatformVersion 31 on all 83,800 ranged bodies (registry)
     seq:
       - id: unknown_0x0
         type: u4
@@ -335,9 +373,11 @@ types:
       - id: len_primary
         type: u4
         -orig-id: primary attributes (length prefix)
-        -confidence: proven
-        -evidence: split census
-        doc: Bytes of the primary attribute stream (a u32 byte length is a reading).
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
+        doc: Bytes of the primary attribute stream.
       - id: primary
         size: len_primary
         -orig-id: primary attributes
@@ -349,8 +389,10 @@ types:
       - id: len_positions
         type: u4
         -orig-id: positions (length prefix)
-        -confidence: proven
-        -evidence: split census
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the position stream; 0 in a static mesh.
       - id: positions
         size: len_positions
@@ -363,8 +405,10 @@ types:
       - id: len_skin
         type: u4
         -orig-id: skin (length prefix)
-        -confidence: proven
-        -evidence: split census
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the skin stream; 0 in a static mesh.
       - id: skin
         size: len_skin
@@ -377,8 +421,10 @@ types:
       - id: len_indices
         type: u4
         -orig-id: indices (length prefix)
-        -confidence: proven
-        -evidence: split census
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the index stream.
       - id: indices
         type: index_data(0)
@@ -390,8 +436,10 @@ types:
       - id: len_primitive_descs
         type: u4
         -orig-id: PrimitiveDescData (length prefix)
-        -confidence: proven
-        -evidence: 29,174 split bodies
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the PrimitiveDescData block.
       - id: primitive_descs
         type: primitive_desc_block
@@ -403,8 +451,10 @@ types:
       - id: len_further_a
         type: u4
         -orig-id: two more length-prefixed streams (first length)
-        -confidence: proven
-        -evidence: 29,174 split bodies
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the first of the two further streams.
       - id: further_a
         size: len_further_a
@@ -414,8 +464,10 @@ types:
       - id: len_further_b
         type: u4
         -orig-id: two more length-prefixed streams (second length)
-        -confidence: proven
-        -evidence: 29,174 split bodies
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the second further stream.
       - id: further_b
         size: len_further_b
@@ -426,9 +478,13 @@ types:
         type: u4
         valid: '0x0645ABB5'
         -orig-id: MeshData marker 0x0645ABB5
-        -confidence: proven
-        -evidence: 29,174 split bodies
-        doc: The MeshData marker (its presence in this form is a reading; see the type's doc).
+        -confidence: inferred
+        -evidence: MeshData follows the two further streams on 29,174 split bodies (Proven); the MeshData table starts after its marker
+        -reading: |
+          The document lists MeshData after the two further streams and says the MeshData table
+          starts immediately after its marker 0x0645ABB5, but not that this form stores the
+          marker there: read as the marker, right after the second further stream.
+        doc: The MeshData marker.
       - id: mesh_data
         type: mesh_data
         -orig-id: MeshData
@@ -438,8 +494,10 @@ types:
       - id: len_cpu_vertices
         type: u4
         -orig-id: VertexBufferDataStatic (length prefix)
-        -confidence: proven
-        -evidence: 29,174 split bodies
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the first final run.
       - id: cpu_vertices
         size: len_cpu_vertices
@@ -450,8 +508,10 @@ types:
       - id: len_cpu_positions
         type: u4
         -orig-id: VertexBufferDataDynamic (length prefix)
-        -confidence: proven
-        -evidence: 29,174 split bodies
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the second final run.
       - id: cpu_positions
         size: len_cpu_positions
@@ -462,8 +522,10 @@ types:
       - id: len_cpu_skin
         type: u4
         -orig-id: VertexBufferDataIndexWeight (length prefix)
-        -confidence: proven
-        -evidence: 29,174 split bodies
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the third final run.
       - id: cpu_skin
         size: len_cpu_skin
@@ -474,8 +536,10 @@ types:
       - id: len_cpu_indices
         type: u4
         -orig-id: IndexBufferData (length prefix)
-        -confidence: proven
-        -evidence: 29,174 split bodies
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the fourth final run.
       - id: cpu_indices
         size: len_cpu_indices
@@ -619,8 +683,7 @@ types:
       MeshData with its object records, then the primary, position, skin and index blobs, then
       the material list. One object is a special case of this grammar.
 
-      Reading (not settled by the document): each "length-prefixed" blob has a u32 length in
-      bytes before its bytes.
+      The width of the blobs' length prefixes (`len_*`) is a reading, stated on those fields.
     -confidence: proven
     -evidence: 1,170 multi-mesh bodies, each consumed exactly
     -relations:
@@ -634,18 +697,24 @@ types:
         -evidence: 1,170 multi-mesh bodies
       - id: indices_absolute
         doc: |
-          Indices are absolute (adding the vertex base is wrong): each index of an object names a
-          vertex of that object's interval. That an object's indices stay inside its interval
-          is a reading of the registry's MinIndex and NumVertices, the vertex range of a draw.
-        -confidence: proven
-        -evidence: 1,170 multi-mesh bodies
+          Indices are absolute, adding the vertex base is wrong (proven): each index of an object
+          names a vertex of that object's interval.
+        -confidence: inferred
+        -evidence: absolute indices on 1,170 multi-mesh bodies (Proven)
+        -reading: |
+          The document says the indices are absolute, not that an object's indices stay inside
+          its own vertex interval: the bound is a reading of the registry's MinIndex and
+          NumVertices, the vertex range of a draw.
       - id: stream_lengths
         doc: |
           Each blob holds one record of its stride per vertex: the primary blob's length is a
           multiple of its stride, the position and skin blobs hold as many records, and a blob
           whose stride is 0 is empty.
-        -confidence: proven
-        -evidence: 1,170 multi-mesh bodies (24-byte vertices, empty position and skin blobs)
+        -confidence: inferred
+        -evidence: 1,170 multi-mesh bodies (24-byte vertices, empty position and skin blobs, Proven)
+        -reading: |
+          As for the ranged form: a stride is read as the bytes of one vertex's record in its
+          blob, and a length as bytes.
       - id: descriptor_per_object
         doc: The material list has one descriptor per object.
         -confidence: proven
@@ -677,7 +746,10 @@ types:
       - id: len_primary
         type: u4
         -orig-id: primary (length prefix)
-        -confidence: proven
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the primary blob.
       - id: primary
         size: len_primary
@@ -687,7 +759,10 @@ types:
       - id: len_positions
         type: u4
         -orig-id: position (length prefix)
-        -confidence: proven
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the position blob.
       - id: positions
         size: len_positions
@@ -698,7 +773,10 @@ types:
       - id: len_skin
         type: u4
         -orig-id: skin (length prefix)
-        -confidence: proven
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the skin blob.
       - id: skin
         size: len_skin
@@ -709,7 +787,10 @@ types:
       - id: len_indices
         type: u4
         -orig-id: index (length prefix)
-        -confidence: proven
+        -confidence: inferred
+        -reading: |
+          The document calls the streams and runs "length-prefixed" without the prefix's width or
+          unit: read as a u32 length in bytes.
         doc: Bytes of the index blob.
       - id: indices
         type: index_data(mesh_data.index_width)
@@ -958,16 +1039,21 @@ types:
         if: is_last != 0
         -offset: 0x14
         -orig-id: final bytes (PlatformVersion)
-        -confidence: observed
-        -evidence: 31 on all 83,800 ranged bodies
-        doc: On the last descriptor, PlatformVersion (registry name), 31.
+        -confidence: inferred
+        -evidence: 31 on all 83,800 ranged bodies (observed; relation `descriptor_final_bytes`)
+        -reading: |
+          The document gives PlatformVersion and QuantizationFactor for the last descriptor of
+          the ranged (split) form only; the inline form's last descriptor is read with the same
+          two fields, whose values there are not described.
+        doc: On the last descriptor, PlatformVersion (registry name), 31 in the ranged form.
       - id: quantization_factor
         type: f4
         if: is_last != 0
         -orig-id: final bytes (QuantizationFactor)
-        -confidence: observed
-        -evidence: all 83,800 ranged bodies
-        doc: On the last descriptor, QuantizationFactor (registry name), the position scale.
+        -confidence: inferred
+        -evidence: all 83,800 ranged bodies (observed)
+        -reading: As for `platform_version`, in the inline form.
+        doc: On the last descriptor, QuantizationFactor (registry name), the position scale in the ranged form.
       - id: final_bytes
         size: 8
         if: is_last == 0
@@ -978,12 +1064,8 @@ types:
   material_group:
     doc: |
       One 31-byte group (registry DynamicReference), whose ObjectReference and ObjectHandle
-      repeat the descriptor's Material identity.
-
-      Reading (not settled by the document): the document gives the class 0x9F1640AF
-      and the identities at offsets 8 and 17 but not where the class sits; it is read at offset 0,
-      where the other RR records keep theirs, leaving the four bytes at 4, the byte at 16 and the
-      six bytes at 25 unattributed and kept verbatim.
+      repeat the descriptor's Material identity. Where the class sits is a reading (see
+      `marker`); the other bytes the document does not attribute are kept verbatim.
     -confidence: observed
     -evidence: all 127,219 groups
     seq:
@@ -992,12 +1074,17 @@ types:
         valid: '0x9F1640AF'
         -offset: 0x0
         -orig-id: DynamicReference 0x9F1640AF
-        -confidence: observed
-        doc: The DynamicReference class (its place at offset 0 is a reading).
+        -confidence: inferred
+        -evidence: DynamicReference 0x9F1640AF on all 127,219 groups (observed)
+        -reading: |
+          The document gives the class 0x9F1640AF and the identities at offsets 8 and 17, not
+          where the class sits: read at offset 0, where the other RR records keep theirs.
+        doc: The DynamicReference class.
       - id: unknown_0x4
         size: 4
         -offset: 0x4
         -confidence: unknown
+        -reading: The four bytes between the class (read at 0) and ObjectReference at 8.
         doc: Four bytes the document does not attribute.
       - id: object_reference
         type: u8
@@ -1062,29 +1149,52 @@ enums:
     0:
       id: ranged
       doc: The ranged form (a ClusteredMeshData follows).
+      -orig-id: 0 ranged
+      -confidence: observed
     3:
       id: inline
       doc: The inline form (the ClusteredMeshData pointer is null; MeshData follows).
+      -orig-id: 3 inline
+      -confidence: observed
   layout_class:
     0xC351EE43:
       id: clustered_mesh_data
       doc: ClusteredMeshData, the class of the ranged form.
+      -orig-id: 0xC351EE43 ranged
+      -confidence: observed
     0x0645ABB5:
       id: mesh_data
       doc: MeshData, the class at M+13 in the inline form.
+      -orig-id: 0x0645ABB5 MeshData for inline
+      -confidence: observed
   vertex_format:
     0:
       id: split12
       doc: split12 (strides 12, 12, 8), or split12 with eight influences (12, 12, 16).
+      -orig-id: split12; split12 with eight influences
+      -confidence: proven
+      -evidence: all split12 meshes; all 58 eight-influence meshes
     1:
       id: split24
       doc: split24 (strides 24, 12, 8).
+      -orig-id: split24
+      -confidence: proven
+      -evidence: all split24 meshes
     2:
       id: static24
       doc: static24 (stride 24).
+      -orig-id: static24
+      -confidence: observed
+      -evidence: RR
     3:
       id: static28
       doc: static28 (stride 28).
+      -orig-id: static28
+      -confidence: observed
+      -evidence: RR
     11:
       id: static16
       doc: static16 (stride 16).
+      -orig-id: static16
+      -confidence: observed
+      -evidence: RR

@@ -33,9 +33,13 @@ doc-ref: ../shared/seeds/003_e48eefb5d612aa86.txt (section "Shaun White Skateboa
     -confidence: proven
     -evidence: every mesh of the install
   - id: palette_bones_exist
-    doc: Every bone byte of every palette is below the mesh's bone count (none on a mesh without bones).
+    doc: Every bone byte of every palette is below the mesh's bone count.
     -confidence: inferred
-    -evidence: the palette's bones row (Inferred) says they are all below the bone count; the entry count is 0 on every mesh without bones (Proven)
+    -evidence: the palette's bones row (Inferred) says they are all below the bone count
+  - id: palettes_empty_without_bones
+    doc: On a mesh without bones, every palette's entry count is 0.
+    -confidence: proven
+    -evidence: the palette's entry count row (Proven), 0 on meshes without bones
   - id: submesh_vertices_sum
     doc: |
       On a mesh with SubMeshes, their vertex counts (the lengths of their position runs) add up
@@ -49,11 +53,23 @@ doc-ref: ../shared/seeds/003_e48eefb5d612aa86.txt (section "Shaun White Skateboa
     -confidence: proven
     -evidence: 0 on every mesh without SubMeshes; 0 to 3 on the 221 with SubMeshes
   - id: submesh_material_listed
-    doc: |
-      The material id of every SubMesh (and of its copy) is one of the mesh's material ids: the
-      one its range draws with.
+    doc: The material id of every SubMesh (and of its copy) is one of the mesh's material ids.
     -confidence: proven
     -evidence: every SubMesh, copies counted (698)
+  - id: submesh_matches_its_range
+    doc: |
+      Each SubMesh corresponds to a first-partition range of its own (no two SubMeshes share
+      one): the range drawn with the SubMesh's material (range i draws material i), holding the
+      same triangles, so its triangle count is the SubMesh's t. Not just any material of the
+      mesh: the one of the SubMesh's own range.
+    -confidence: proven
+    -evidence: all 349 SubMeshes of the 221 meshes (the range holds the SubMesh's positions bit for bit and the same triangles)
+  - id: submeshes_census
+    doc: A mesh holds at most 5 SubMeshes.
+    -confidence: proven
+    -evidence: 0 on 15,928 meshes, 1 to 5 on 221
+    -severity: warning
+    -severity-reason: a census range (1 to 5 on the 221 meshes that have SubMeshes), not a limit the documents give
 seq:
   - id: managed
     type: u1
@@ -278,6 +294,10 @@ types:
         doc: Each palette's vertex count equals the vertex count of its first-partition range.
         -confidence: proven
         -evidence: all 34,517 palettes
+      - id: second_partition_not_larger
+        doc: The second partition has at most as many ranges as the first (B <= A).
+        -confidence: proven
+        -evidence: as many on 10,344 meshes and fewer on 5,805, every mesh of the install
     seq:
       - id: version
         type: u4
@@ -402,8 +422,9 @@ types:
         -evidence: all 16,149 meshes of the install
         doc: |
           The first A of the document's A + B ranges: the first partition, range i drawing the
-          mesh's material i. The document's one row of A + B ranges is read as two lists so
-          that both counts are recomputed from the ranges on writing (a reading).
+          mesh's material i. The document's one row of A + B ranges ("A first-partition ranges,
+          then B second-partition ranges") is kept as two lists, so that both counts are
+          recomputed from the ranges on writing.
       - id: ranges_b
         type: draw_range
         repeat: expr
@@ -503,9 +524,9 @@ types:
     doc: |
       The palettes, 40 bytes per first-partition range. The document says the palettes lie back
       to back from the start of the block, one per first-partition range, and that the bytes
-      after them, up to 40 per range, follow no established layout. This spec reads that
-      literally (a reading): the palettes are packed one after another (7 + n bytes each) and
-      all the block's remaining bytes are kept, as stored, after the last palette.
+      after them, up to 40 per range, follow no established layout: the palettes are packed one
+      after another (7 + n bytes each) and all the block's remaining bytes are kept, as stored,
+      after the last palette.
     -confidence: proven
     params:
       - id: num_palettes
@@ -552,7 +573,9 @@ types:
         -orig-id: entry count n
         -confidence: proven
         -evidence: 0 on meshes without bones; at most 32
-        doc: How many bone bytes follow.
+        -severity: warning
+        -severity-reason: a census range (at most 32 on all 34,517 palettes), not a limit the documents give
+        doc: How many bone bytes follow (0 on a mesh without bones, relation `palettes_empty_without_bones`).
       - id: unknown_0x3
         type: u2
         -offset: 0x3
@@ -594,8 +617,11 @@ types:
         -evidence: all 698 SubMeshes, copies counted
       - id: indices_name_vertices
         doc: Every index of the index run is below the vertex count n.
-        -confidence: proven
+        -confidence: inferred
         -evidence: the SubMesh's triangles are those of its compiled range, on all 349 SubMeshes
+        -reading: |
+          Derived, not stated: the document says the SubMesh's triangles are those of its range
+          and its positions (n of them) are the range's, and takes an index to name one of them.
       - id: runs_match_vertex_count
         doc: |
           Every per-vertex run holds n values, or none where the table allows none: normals and
@@ -618,6 +644,28 @@ types:
           nothing (tag 3).
         -confidence: observed
         -evidence: every original and every copy of the 221 meshes
+      - id: no_morphs_on_copy
+        doc: The copy (the SubMesh the pointer holds) has no morph channels.
+        -confidence: proven
+        -evidence: the morph channels row, only on the original, never on the copy (all 349 SubMeshes)
+      - id: copy_like_original
+        doc: |
+          The copy has the original's indices, positions and material id and as many UV
+          channels; it adds n tangents and n binormals and has no source vertices.
+        -confidence: observed
+        -evidence: the copy row and the source vertices, tangents and binormals rows, on every SubMesh of the 221 meshes
+      - id: uv_channels_census
+        doc: A SubMesh holds 1 to 3 UV channels.
+        -confidence: proven
+        -evidence: 1 to 3 UVChannels on every SubMesh
+        -severity: warning
+        -severity-reason: a census range (1 to 3 on every SubMesh), not a limit the documents give
+      - id: morph_channels_census
+        doc: A SubMesh holds at most 3 morph channels.
+        -confidence: proven
+        -evidence: 0 to 3 MorphChannels on every SubMesh
+        -severity: warning
+        -severity-reason: a census range (0 to 3 on every SubMesh), not a limit the documents give
     seq:
       - id: managed
         type: u1
@@ -733,6 +781,8 @@ types:
         -orig-id: empty run
         -confidence: unknown
         -evidence: 0 on every SubMesh
+        -severity: error
+        -severity-reason: the run's elements' size is not known, so a SubMesh with another count cannot be read past it
         doc: |
           A run count that is 0 on every SubMesh. Its elements' size is not known, so a SubMesh
           with any other count cannot be read past it.
@@ -748,6 +798,8 @@ types:
         -orig-id: empty run
         -confidence: unknown
         -evidence: 0 on every SubMesh
+        -severity: error
+        -severity-reason: the run's elements' size is not known, so a SubMesh with another count cannot be read past it
         doc: A run count that is 0 on every SubMesh; its elements' size is not known.
       - id: empty_run_c
         type: u4
@@ -755,13 +807,17 @@ types:
         -orig-id: empty run
         -confidence: unknown
         -evidence: 0 on every SubMesh
+        -severity: error
+        -severity-reason: the run's elements' size is not known, so a SubMesh with another count cannot be read past it
         doc: A run count that is 0 on every SubMesh; its elements' size is not known.
       - id: uv_channels
         type: uv_channel_run
         -orig-id: UV channels
         -confidence: proven
         -evidence: 1 to 3 UVChannels on every SubMesh
-        doc: The UV channels; the first is the compiled vertices' TEXCOORD0, and the compiled data keeps no further UV of a morph mesh.
+        doc: |
+          The UV channels (1 to 3, relation `uv_channels_census`); the first is the compiled
+          vertices' TEXCOORD0, and the compiled data keeps no further UV of a morph mesh.
       - id: unknown_after_uv_channels
         type: u4
         -orig-id: unknown
@@ -773,7 +829,10 @@ types:
         -orig-id: morph channels
         -confidence: proven
         -evidence: 0 to 3 MorphChannels, only on originals, never on copies
-        doc: The morph targets of this part; channel k is morph stream k + 1 of the compiled mesh.
+        doc: |
+          The morph targets of this part (0 to 3, relation `morph_channels_census`; none on the
+          copy, relation `no_morphs_on_copy`); channel k is morph stream k + 1 of the compiled
+          mesh.
       - id: has_morphs
         type: u1
         -derive: 'morph_channels.items.size > 0 ? 1 : 0'
@@ -786,7 +845,9 @@ types:
         -orig-id: material id
         -confidence: proven
         -evidence: every SubMesh
-        doc: The material id that the mesh's material list gives the SubMesh's range.
+        doc: |
+          The material id that the mesh's material list gives the SubMesh's range (relation
+          `submesh_matches_its_range`).
       - id: unknown_ones
         size: 2
         -orig-id: unknown
@@ -879,6 +940,11 @@ types:
       One MorphChannel, inline in a SubMesh's run of morph channels - a morph target's absolute
       positions, its normals and its UVs.
     -confidence: proven
+    -relations:
+      - id: id_not_zero
+        doc: The MorphChannel's id is not 0.
+        -confidence: proven
+        -evidence: the id row, not 0 on any of the 375 channels
     seq:
       - id: id
         type: u4
@@ -886,7 +952,7 @@ types:
         -orig-id: id
         -confidence: proven
         -evidence: not 0 on any channel
-        doc: The object's id.
+        doc: The object's id, never 0 (relation `id_not_zero`).
       - id: class
         type: u4
         valid: '0xE70C5754'

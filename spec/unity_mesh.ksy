@@ -46,7 +46,12 @@ params:
       Each channel with a non-zero dimension names a stream; a stream's stride is the sum of its
       channels' sizes (component size x (dimension & 0xF)), the streams follow each other from the
       start of the vertex data, each starting on a 16-byte boundary, and the vertex data (inline,
-      or the streamed range) ends exactly where the last stream ends.
+      or the streamed range) ends exactly where the last stream ends. A channel sits at its stored
+      offset in its stream; the documents do not say that the offsets follow the order of
+      m_Channels, nor how many streams a mesh may have. The component sizes are the document's
+      format table, which is the numbering from 2019.1: earlier editors number formats
+      differently and the documents do not give their table, so the relation applies to files
+      of 2019.1 and later.
     -confidence: proven
     -evidence: every one of SkateBIRD's 7,491 stored meshes, 45 of them with more than one stream (seed 000); all 35 corpus meshes
   - id: stream_data_replaces_inline_data
@@ -82,6 +87,44 @@ params:
       empty, one box per bind pose.
     -confidence: observed
     -evidence: the 15 skinned corpus meshes (18 and 2 bind poses)
+  - id: blend_channels_form_a_skin
+    doc: |
+      BlendWeight (channel 12) is Float, Float16, UNorm8 or UNorm16 and BlendIndices (13) UInt8,
+      UInt16 or UInt32, each with at most four components (influences); a BlendWeight channel
+      without BlendIndices is not a valid skin (BlendIndices alone is a rigid bind of weight 1).
+    -confidence: observed
+    -evidence: SkateBIRD, Sledding (seed 002)
+  - id: variable_weights_offsets
+    doc: |
+      m_VariableBoneCountWeights, when not empty, starts with m_VertexCount + 1 start offsets
+      (word indices into m_Data): the first is m_VertexCount + 1, the last is the length of
+      m_Data, and none is smaller than the one before.
+    -confidence: observed
+    -evidence: Sledding Game (seed 002)
+  - id: variable_weights_sorted
+    doc: Each vertex's influences in m_VariableBoneCountWeights are sorted by descending weight.
+    -confidence: observed
+    -evidence: Sledding Game (seed 002)
+  - id: variable_weights_sum_to_one
+    doc: |
+      Each vertex's weights in m_VariableBoneCountWeights (value / 65535) sum to 1, within the
+      rounding of their 16-bit values (half of 1/65535 per influence).
+    -confidence: observed
+    -evidence: Sledding Game (seed 002)
+  - id: shape_arrays_agree
+    doc: |
+      The four blend shape arrays agree: one fullWeights entry per frame (shapes), every
+      channel's frames (frameIndex, frameCount) inside shapes, every frame's entries
+      (firstVertex, vertexCount) inside vertices, and every entry's index below m_VertexCount.
+    -confidence: inferred
+    -evidence: the four arrays as seed 002 describes them (Observed · Sledding)
+    -reading: |
+      Derived, not stated: the document says what each array's first-and-count pairs and
+      vertex indices refer to, not that they stay inside what they refer to.
+  - id: shape_name_hash
+    doc: A blend shape channel's nameHash is the CRC-32 of its name.
+    -confidence: observed
+    -evidence: Sledding Game (seed 002; animation curves name the shape by it)
 seq:
   - id: name
     type: aligned_string
@@ -165,7 +208,10 @@ seq:
     -orig-id: m_MeshCompression
     -confidence: observed
     -evidence: 0 in every corpus mesh
-    doc: The import setting for vertex compression; a non-zero value means the vertices are in m_CompressedMesh.
+    doc: |
+      The import setting for vertex compression (see the enum). The documents do not tie it to
+      m_CompressedMesh; readers such as UnityPy take a non-zero value to mean the vertices are
+      there.
   - id: is_readable
     type: u1
     -orig-id: m_IsReadable
@@ -444,7 +490,7 @@ types:
         -orig-id: topology
         -confidence: observed
         -evidence: seed 000's table; 0 in every corpus mesh
-        doc: How the indices are joined.
+        doc: How the indices are joined. The documents list 0, 2, 3, 4 and 5 (see the topology enum).
       - id: base_vertex
         type: u4
         if: unity_version >= 20170300
@@ -716,9 +762,9 @@ types:
         repeat: expr
         repeat-expr: num_channels
         -orig-id: m_Channels
-        -confidence: observed
-        -evidence: seed 000 (Vertex, Normal, Tangent, Color, TexCoord0 to 7, BlendWeight, BlendIndices)
-        doc: The channels in Unity's fixed order.
+        -confidence: sourced
+        -evidence: seed 000, Unity scripting reference (Vertex, Normal, Tangent, Color, TexCoord0 to 7, BlendWeight, BlendIndices); 14 in every corpus mesh
+        doc: The channels in Unity's fixed order, up to 14.
       - id: data
         type: aligned_bytes
         -orig-id: m_DataSize
@@ -727,33 +773,38 @@ types:
         doc: The vertex bytes, streams one after another (empty when streamed).
   packed_float_vector:
     doc: A PackedBitVector of quantised floats - n items of `bit_size` bits, each start + item x range / (2^bits - 1).
-    -confidence: observed
-    -evidence: seed 000 (Sledding Game's 74 compressed meshes)
+    -confidence: sourced
+    -evidence: seed 000 (Sourced · UnityPy; Sledding Game's 74 compressed meshes agree to the quantisation)
     seq:
       - id: num_items
         type: u4
         -orig-id: m_NumItems
-        -confidence: observed
+        -confidence: sourced
+        -evidence: seed 000 (Sourced · UnityPy)
         doc: How many items are packed.
       - id: range
         type: f4
         -orig-id: m_Range
-        -confidence: observed
+        -confidence: sourced
+        -evidence: seed 000 (Sourced · UnityPy)
         doc: The span from the first to the last quantisation step.
       - id: start
         type: f4
         -orig-id: m_Start
-        -confidence: observed
+        -confidence: sourced
+        -evidence: seed 000 (Sourced · UnityPy)
         doc: The value of item 0.
       - id: data
         type: aligned_bytes
         -orig-id: m_Data
-        -confidence: observed
+        -confidence: sourced
+        -evidence: seed 000 (Sourced · UnityPy)
         doc: The packed bits, little-endian bit order, items crossing byte boundaries.
       - id: bit_size
         type: u1
         -orig-id: m_BitSize
-        -confidence: observed
+        -confidence: sourced
+        -evidence: seed 000 (Sourced · UnityPy)
         doc: Bits per item.
       - id: pad
         size: 3
@@ -763,22 +814,26 @@ types:
         doc: Padding to a 4-byte boundary, kept verbatim.
   packed_int_vector:
     doc: A PackedBitVector of integers - n items of `bit_size` bits.
-    -confidence: observed
+    -confidence: sourced
+    -evidence: seed 000 (Sourced · UnityPy)
     seq:
       - id: num_items
         type: u4
         -orig-id: m_NumItems
-        -confidence: observed
+        -confidence: sourced
+        -evidence: seed 000 (Sourced · UnityPy)
         doc: How many items are packed.
       - id: data
         type: aligned_bytes
         -orig-id: m_Data
-        -confidence: observed
+        -confidence: sourced
+        -evidence: seed 000 (Sourced · UnityPy)
         doc: The packed bits, little-endian bit order.
       - id: bit_size
         type: u1
         -orig-id: m_BitSize
-        -confidence: observed
+        -confidence: sourced
+        -evidence: seed 000 (Sourced · UnityPy)
         doc: Bits per item.
       - id: pad
         size: 3
@@ -816,7 +871,10 @@ types:
         -orig-id: m_Weights
         -confidence: observed
         -evidence: empty in all 33 compressed meshes of four installs (seed 000)
-        doc: Bone weights (not decoded by the readers the documents used).
+        doc: |
+          Bone weights, kept as packed bits. The readers the documents used do not decode them,
+          and whether they decode as the other packed vectors do is open: none of the 33
+          compressed meshes found is skinned.
       - id: normal_signs
         type: packed_int_vector
         -orig-id: m_NormalSigns
@@ -947,30 +1005,123 @@ types:
         doc: How many indices.
 enums:
   topology:
-    0: triangles
-    1: triangle_strip
-    2: quads
-    3: lines
-    4: line_strip
-    5: points
+    0:
+      id: triangles
+      -orig-id: Triangles
+      -confidence: observed
+    1:
+      id: triangle_strip
+      -confidence: sourced
+      -evidence: UnityPy's MeshTopology (TriangleStrip, deprecated); Unity's public MeshTopology has no 1
+      doc: Not in the documents' table, which lists 0, 2, 3, 4 and 5. UnityPy names it TriangleStrip.
+    2:
+      id: quads
+      -orig-id: Quads
+      -confidence: observed
+      doc: Four indices per quad.
+    3:
+      id: lines
+      -orig-id: Lines
+      -confidence: observed
+    4:
+      id: line_strip
+      -orig-id: Line strip
+      -confidence: observed
+      doc: One segment per consecutive pair of indices.
+    5:
+      id: points
+      -orig-id: Points
+      -confidence: observed
   index_format:
-    0: uint16
-    1: uint32
+    0:
+      id: uint16
+      -confidence: sourced
+      -evidence: Unity scripting reference (Rendering.IndexFormat.UInt16); seed 000 says indices are 16- or 32-bit; 0 in every corpus mesh
+      doc: 16-bit indices.
+    1:
+      id: uint32
+      -confidence: sourced
+      -evidence: Unity scripting reference (Rendering.IndexFormat.UInt32); seed 000 says indices are 16- or 32-bit
+      doc: 32-bit indices.
   mesh_compression:
-    0: off
-    1: low
-    2: medium
-    3: high
+    0:
+      id: off
+      -confidence: sourced
+      -evidence: Unity scripting reference (ModelImporterMeshCompression); 0 in every corpus mesh
+    1:
+      id: low
+      -confidence: sourced
+      -evidence: Unity scripting reference (ModelImporterMeshCompression)
+    2:
+      id: medium
+      -confidence: sourced
+      -evidence: Unity scripting reference (ModelImporterMeshCompression)
+    3:
+      id: high
+      -confidence: sourced
+      -evidence: Unity scripting reference (ModelImporterMeshCompression)
   vertex_format:
-    0: float
-    1: float16
-    2: unorm8
-    3: snorm8
-    4: unorm16
-    5: snorm16
-    6: uint8
-    7: sint8
-    8: uint16
-    9: sint16
-    10: uint32
-    11: sint32
+    0:
+      id: float
+      -orig-id: Float
+      -confidence: observed
+      doc: 4 bytes per component.
+    1:
+      id: float16
+      -orig-id: Float16
+      -confidence: observed
+      doc: 2 bytes per component.
+    2:
+      id: unorm8
+      -orig-id: UNorm8
+      -confidence: observed
+      doc: 1 byte per component.
+    3:
+      id: snorm8
+      -orig-id: SNorm8
+      -confidence: sourced
+      -evidence: Unity scripting reference
+      doc: 1 byte per component.
+    4:
+      id: unorm16
+      -orig-id: UNorm16
+      -confidence: observed
+      doc: 2 bytes per component.
+    5:
+      id: snorm16
+      -orig-id: SNorm16
+      -confidence: observed
+      doc: 2 bytes per component.
+    6:
+      id: uint8
+      -orig-id: UInt8
+      -confidence: observed
+      doc: 1 byte per component.
+    7:
+      id: sint8
+      -orig-id: SInt8
+      -confidence: sourced
+      -evidence: Unity scripting reference
+      doc: 1 byte per component.
+    8:
+      id: uint16
+      -orig-id: UInt16
+      -confidence: observed
+      doc: 2 bytes per component.
+    9:
+      id: sint16
+      -orig-id: SInt16
+      -confidence: sourced
+      -evidence: Unity scripting reference
+      doc: 2 bytes per component.
+    10:
+      id: uint32
+      -orig-id: UInt32
+      -confidence: observed
+      doc: 4 bytes per component.
+    11:
+      id: sint32
+      -orig-id: SInt32
+      -confidence: sourced
+      -evidence: Unity scripting reference
+      doc: 4 bytes per component.

@@ -57,7 +57,7 @@ fn type_cell(spec: &Spec, f: &Field) -> String {
         Repeat::Eos => format!("{base}[]"),
     };
     let base = match (&f.valid, &f.enum_name) {
-        (Some(Valid::Eq(e)), _) => format!("{base} = {e}"),
+        (Some(Valid::Eq(e)), _) => format!("{base} = {}", constant(f, e)),
         (_, Some(en)) => format!("{base} ({en})"),
         _ => base,
     };
@@ -142,6 +142,15 @@ fn notes(t: &Type, f: &Field) -> String {
         Some(Valid::Expr(e)) => parts.push(format!("Must satisfy `{e}`.")),
         _ => {}
     }
+    if let Some(sev) = f.check_severity {
+        parts.push(format!(
+            "{}.",
+            check_sentence(sev, f.severity_reason.as_deref())
+        ));
+    }
+    if let Some(r) = &f.reading {
+        parts.push(format!("Reading: {}", sentence(r)));
+    }
     if let Some(e) = &f.derive {
         parts.push(format!("Recomputed on writing as `{e}`."));
     }
@@ -156,6 +165,198 @@ fn notes(t: &Type, f: &Field) -> String {
         ));
     }
     parts.join(" ")
+}
+
+/// Text as one line ending in a full stop.
+fn sentence(s: &str) -> String {
+    let s = s.split_whitespace().collect::<Vec<_>>().join(" ");
+    if s.ends_with('.') {
+        s
+    } else {
+        s + "."
+    }
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+/// A constant a field is checked against, as the documents write it: hex as wide as the field
+/// when it is larger than a byte (`0x07B19A87`).
+fn constant(f: &Field, e: &Expr) -> String {
+    match (e.literal(), &f.ty) {
+        (Some(v), FieldType::Prim(p)) if v > 0xFF && p.kind == PrimKind::U => {
+            format!("0x{v:0width$X}", width = 2 * usize::from(p.bytes))
+        }
+        _ => e.to_string(),
+    }
+}
+
+/// What happens to a value that fails a field's own check.
+fn check_sentence(sev: Severity, reason: Option<&str>) -> String {
+    let what = match sev {
+        Severity::Error => "A value that fails this check refuses the file",
+        Severity::Warning => "A value that fails this check is a warning",
+    };
+    match reason {
+        Some(r) => format!("{what}: {}", r.trim().trim_end_matches('.')),
+        None => what.to_string(),
+    }
+}
+
+fn anchor(name: &str) -> String {
+    name.replace('_', "-")
+}
+
+/// A field's own check, as the summary names it (`palette.num_bones <= 32`).
+fn check_text(t: &Type, f: &Field) -> String {
+    let at = format!("{}.{}", t.name, f.id);
+    match (&f.valid, &f.ty) {
+        (Some(Valid::Eq(e)), _) => format!("{at} = {}", constant(f, e)),
+        (Some(Valid::Range { min, max }), _) => {
+            let mut w = vec![];
+            if let Some(m) = min {
+                w.push(format!(">= {m}"));
+            }
+            if let Some(m) = max {
+                w.push(format!("<= {m}"));
+            }
+            format!("{at} {}", w.join(" and "))
+        }
+        (Some(Valid::AnyOf(es)), _) => format!(
+            "{at} one of {}",
+            es.iter()
+                .map(|e| e.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        (Some(Valid::Expr(e)), _) => format!("{at} satisfies {e}"),
+        (None, FieldType::Contents(c)) => format!(
+            "{at} = magic {}",
+            c.iter()
+                .map(|b| format!("{b:02X}"))
+                .collect::<Vec<_>>()
+                .join(" ")
+        ),
+        (None, _) => at,
+    }
+}
+
+/// The summary at the top of a family's page: rows per confidence word, the rules and their
+/// severities, and every reading the spec makes.
+fn summary(spec: &Spec) -> String {
+    let mut out = String::from("## Summary\n\n");
+    out.push_str(
+        "What the documents prove and what this spec reads into them, at a glance. A field, enum value or relation carries the document's word for its row; a choice the documents leave open is a *reading*, labelled Inferred (Unknown for bytes whose meaning is not claimed) and stated below.\n\n",
+    );
+    // Rows per confidence word.
+    let fields: Vec<&Field> = spec.types.iter().flat_map(|t| t.fields.iter()).collect();
+    let values: Vec<&EnumValue> = spec.enums.iter().flat_map(|e| e.items.iter()).collect();
+    let relations: Vec<&Relation> = spec.types.iter().flat_map(|t| t.relations.iter()).collect();
+    let _ = writeln!(
+        out,
+        "| Confidence | Fields | Enum values | Relations |\n|---|---|---|---|"
+    );
+    let count = |c: Option<Confidence>| {
+        (
+            fields.iter().filter(|f| f.confidence == c).count(),
+            values.iter().filter(|v| v.confidence == c).count(),
+            relations.iter().filter(|r| r.confidence == c).count(),
+        )
+    };
+    for c in Confidence::ALL {
+        let (f, v, r) = count(Some(c));
+        let _ = writeln!(out, "| {} | {f} | {v} | {r} |", c.word());
+    }
+    let (f, v, r) = count(None);
+    if f + v + r > 0 {
+        let _ = writeln!(
+            out,
+            "| none (parts of a row: runs, vectors, helper types) | {f} | {v} | {r} |"
+        );
+    }
+    let _ = writeln!(
+        out,
+        "| **total** | {} | {} | {} |\n",
+        fields.len(),
+        values.len(),
+        relations.len()
+    );
+
+    // Rules: relations and fields' own checks, errors first.
+    let mut rules: Vec<(Severity, String, String, String)> = vec![];
+    for t in &spec.types {
+        for r in &t.relations {
+            rules.push((
+                r.severity,
+                format!("relation `{}` of [{}](#{})", r.id, t.name, anchor(&t.name)),
+                r.confidence.map(|c| c.word()).unwrap_or("").to_string(),
+                r.severity_reason.clone().unwrap_or_default(),
+            ));
+        }
+        for f in &t.fields {
+            if let Some(sev) = f.check_severity {
+                rules.push((
+                    sev,
+                    format!("`{}`", check_text(t, f)),
+                    f.confidence.map(|c| c.word()).unwrap_or("").to_string(),
+                    f.severity_reason.clone().unwrap_or_default(),
+                ));
+            }
+        }
+    }
+    if !rules.is_empty() {
+        let errors = rules.iter().filter(|r| r.0 == Severity::Error).count();
+        let _ = writeln!(
+            out,
+            "Rules: {} the file (error), {} (`check` prints them and passes; `--strict` fails on them). Proven rules refuse; observed, sourced and inferred ones warn; a severity set against that rule carries the spec's reason.\n",
+            plural(errors, "refuses", "refuse"),
+            plural(rules.len() - errors, "warns", "warn")
+        );
+        let _ = writeln!(
+            out,
+            "| Severity | Rule | Confidence | Reason for the severity |\n|---|---|---|---|"
+        );
+        for sev in [Severity::Error, Severity::Warning] {
+            for (s, rule, conf, reason) in rules.iter().filter(|r| r.0 == sev) {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {conf} | {} |",
+                    s.word(),
+                    cell(rule),
+                    cell(reason.trim())
+                );
+            }
+        }
+        out.push('\n');
+    }
+
+    // Readings, the same text stated once with every place it is made.
+    let readings = spec.readings();
+    if readings.is_empty() {
+        out.push_str("Readings: none.\n\n");
+    } else {
+        let mut grouped: Vec<(String, Vec<String>)> = vec![];
+        for site in &readings {
+            let text = sentence(site.text());
+            let name = format!("`{}`", site.name());
+            match grouped.iter_mut().find(|(t, _)| *t == text) {
+                Some((_, names)) => names.push(name),
+                None => grouped.push((text, vec![name])),
+            }
+        }
+        let _ = writeln!(
+            out,
+            "Readings: {} in {}:\n\n| Where | Reading |\n|---|---|",
+            grouped.len(),
+            plural(readings.len(), "place", "places")
+        );
+        for (text, names) in grouped {
+            let _ = writeln!(out, "| {} | {} |", names.join(", "), cell(&text));
+        }
+        out.push('\n');
+    }
+    out
 }
 
 pub fn page(spec: &Spec) -> R<String> {
@@ -196,6 +397,7 @@ pub fn page(spec: &Spec) -> R<String> {
     if !layouts.is_empty() {
         let _ = writeln!(out, "Layouts: {}.\n", layouts.join(", "));
     }
+    out.push_str(&summary(spec));
     for t in &spec.types {
         let _ = writeln!(out, "## {}\n", t.name);
         if let Some(d) = &t.doc {
@@ -256,21 +458,29 @@ pub fn page(spec: &Spec) -> R<String> {
             );
         }
         if !t.relations.is_empty() {
-            let _ = writeln!(out, "\nRelations (checked by `meshspec check`; `--relations warn` reports them as warnings):\n");
-            let _ = writeln!(out, "| Relation | Confidence | Statement |\n|---|---|---|");
+            let _ = writeln!(out, "\nRelations (checked by `meshspec check`: an error refuses the file, a warning is reported and fails only under `--strict`):\n");
+            let _ = writeln!(
+                out,
+                "| Relation | Confidence | Severity | Statement |\n|---|---|---|---|"
+            );
             for r in &t.relations {
-                let mut st = r.doc.trim().replace('\n', " ");
-                if r.warning {
-                    st = format!("**Warning only** (never fails a check): {st}");
-                }
+                let mut st = sentence(&r.doc);
                 if let Some(e) = &r.evidence {
-                    st.push_str(&format!(" Evidence: {e}."));
+                    st.push_str(&format!(" Evidence: {}", sentence(e)));
                 }
+                if let Some(rd) = &r.reading {
+                    st.push_str(&format!(" Reading: {}", sentence(rd)));
+                }
+                let sev = match &r.severity_reason {
+                    Some(why) => format!("{} ({})", r.severity.word(), why.trim()),
+                    None => r.severity.word().to_string(),
+                };
                 let _ = writeln!(
                     out,
-                    "| `{}` | {} | {} |",
+                    "| `{}` | {} | {} | {} |",
                     r.id,
                     r.confidence.map(|c| c.word()).unwrap_or(""),
+                    cell(&sev),
                     cell(&st)
                 );
             }
@@ -294,12 +504,36 @@ pub fn page(spec: &Spec) -> R<String> {
     }
     for e in &spec.enums {
         let _ = writeln!(out, "## enum {}\n", e.name);
-        let _ = writeln!(out, "| Value | Name | Notes |\n|---|---|---|");
-        for (v, id, doc) in &e.values {
+        let _ = writeln!(
+            out,
+            "| Value | Name | Confidence | Notes |\n|---|---|---|---|"
+        );
+        for v in &e.items {
+            let value = if v.value > 0xFFFF {
+                format!("0x{:X}", v.value)
+            } else {
+                v.value.to_string()
+            };
+            let name = match &v.orig_id {
+                Some(o) => format!("`{}` ({o})", v.id),
+                None => format!("`{}`", v.id),
+            };
+            let mut notes = vec![];
+            if let Some(d) = &v.doc {
+                notes.push(sentence(d));
+            }
+            if let Some(ev) = &v.evidence {
+                notes.push(format!("Evidence: {}", sentence(ev)));
+            }
+            if let Some(r) = &v.reading {
+                notes.push(format!("Reading: {}", sentence(r)));
+            }
             let _ = writeln!(
                 out,
-                "| {v} | `{id}` | {} |",
-                cell(doc.as_deref().unwrap_or(""))
+                "| {value} | {} | {} | {} |",
+                cell(&name),
+                v.confidence.map(|c| c.word()).unwrap_or(""),
+                cell(&notes.join(" "))
             );
         }
         let _ = writeln!(out);

@@ -111,6 +111,7 @@ pub fn outputs(root: &Path) -> Result<BTreeMap<PathBuf, String>, String> {
     let specs = load_dir(root, "spec")?;
     for s in &specs {
         require_docs(s)?;
+        model::require_facts(s)?;
     }
     let mut layouts = BTreeMap::new();
     for s in &specs {

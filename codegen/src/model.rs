@@ -45,6 +45,50 @@ impl Confidence {
             Confidence::Unknown => "Unknown",
         }
     }
+    /// Every word, strongest first (the order the docs count them in).
+    pub const ALL: [Confidence; 5] = [
+        Confidence::Proven,
+        Confidence::Observed,
+        Confidence::Sourced,
+        Confidence::Inferred,
+        Confidence::Unknown,
+    ];
+}
+
+/// How a rule that does not hold is reported (spec/README.md, "How hard a rule is checked").
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Severity {
+    /// The file is refused.
+    Error,
+    /// Reported; the file passes (`--strict` makes it fail).
+    Warning,
+}
+
+impl Severity {
+    /// The severity a rule of this confidence has: what the documents prove refuses the file;
+    /// what they observe, source or leave us to infer is reported as a warning.
+    pub fn of(c: Confidence) -> Severity {
+        match c {
+            Confidence::Proven => Severity::Error,
+            Confidence::Observed
+            | Confidence::Sourced
+            | Confidence::Inferred
+            | Confidence::Unknown => Severity::Warning,
+        }
+    }
+    fn parse(s: &str) -> Result<Self, String> {
+        match s {
+            "error" => Ok(Severity::Error),
+            "warning" => Ok(Severity::Warning),
+            _ => Err(format!("-severity is error or warning, found `{s}`")),
+        }
+    }
+    pub fn word(self) -> &'static str {
+        match self {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -202,6 +246,17 @@ pub struct Field {
     /// Whether an expression of the type uses `id._sizeof` (the bytes this field took), so the
     /// reader and the writer measure it.
     pub measured: bool,
+    /// `-reading`: the choice the documents leave open that this field's place, size or
+    /// meaning rests on, stated (its confidence is then `inferred`, or `unknown` for bytes
+    /// whose meaning is not claimed).
+    pub reading: Option<String>,
+    /// How a value that fails the field's own check (`valid` or `contents`) is reported: `Some`
+    /// exactly when the field has one. From the field's confidence ([`Severity::of`]) unless
+    /// the spec gives `-severity` with a `-severity-reason`; `Error` for a field without a
+    /// confidence (the generator's fixtures).
+    pub check_severity: Option<Severity>,
+    /// `-severity-reason`: why `check_severity` is not the one the confidence gives.
+    pub severity_reason: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -226,11 +281,19 @@ pub struct Instance {
 pub struct Relation {
     pub id: String,
     pub doc: String,
+    /// The document's word for the relation. Layout specs must give it
+    /// ([`require_facts`]); only the generator's fixtures leave it out.
     pub confidence: Option<Confidence>,
     pub evidence: Option<String>,
-    /// `-severity: warning`: a violation is reported but never fails a check (the document
-    /// says the stored value may be stale and which value wins).
-    pub warning: bool,
+    /// How a violation is reported: [`Severity::of`] the confidence, unless the spec gives
+    /// `-severity` with a `-severity-reason` (then that); `Error` without a confidence.
+    pub severity: Severity,
+    /// `-severity-reason`: why `severity` is not the one the confidence gives (a census range,
+    /// a structural necessity).
+    pub severity_reason: Option<String>,
+    /// `-reading`: the choice the documents leave open that the relation's check rests on
+    /// (its confidence is then `inferred`).
+    pub reading: Option<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -250,11 +313,29 @@ pub struct Type {
     pub fixed_size: Option<u64>,
 }
 
+/// One named value of an enum, with the document's facts for its row.
+#[derive(Debug, Clone)]
+pub struct EnumValue {
+    pub value: i128,
+    pub id: String,
+    pub doc: Option<String>,
+    /// The value's name as the document's table writes it (`Float16`).
+    pub orig_id: Option<String>,
+    /// The document's word for this value's row (the vertex formats' table labels each row).
+    pub confidence: Option<Confidence>,
+    pub evidence: Option<String>,
+    /// `-reading`, as for fields.
+    pub reading: Option<String>,
+}
+
 #[derive(Debug, Clone)]
 pub struct EnumDef {
     pub name: String,
     pub rust: String,
+    /// `(value, id, doc)` of every item, in spec order (the view the emitter takes).
     pub values: Vec<(i128, String, Option<String>)>,
+    /// Every value with its facts, in spec order.
+    pub items: Vec<EnumValue>,
     /// The integer type of the fields that use it.
     pub prim: Option<Prim>,
 }
@@ -273,6 +354,46 @@ pub struct Spec {
     pub enums: Vec<EnumDef>,
 }
 
+/// Where a reading is made, for listing every reading of a spec ([`Spec::readings`]).
+#[derive(Debug, Clone, Copy)]
+pub enum ReadingSite<'a> {
+    /// A field of a type.
+    Field { ty: &'a Type, field: &'a Field },
+    /// A relation of a type.
+    Relation {
+        ty: &'a Type,
+        relation: &'a Relation,
+    },
+    /// A value of an enum.
+    EnumValue {
+        def: &'a EnumDef,
+        value: &'a EnumValue,
+    },
+}
+
+impl ReadingSite<'_> {
+    /// The site as the docs name it: `type.field`, `type` relation `id`, `enum::value`.
+    pub fn name(&self) -> String {
+        match self {
+            ReadingSite::Field { ty, field } => format!("{}.{}", ty.name, field.id),
+            ReadingSite::Relation { ty, relation } => {
+                format!("{} relation {}", ty.name, relation.id)
+            }
+            ReadingSite::EnumValue { def, value } => format!("{}::{}", def.name, value.id),
+        }
+    }
+    /// The reading, as the spec states it.
+    pub fn text(&self) -> &str {
+        match self {
+            ReadingSite::Field { field, .. } => field.reading.as_deref().unwrap_or_default(),
+            ReadingSite::Relation { relation, .. } => {
+                relation.reading.as_deref().unwrap_or_default()
+            }
+            ReadingSite::EnumValue { value, .. } => value.reading.as_deref().unwrap_or_default(),
+        }
+    }
+}
+
 impl Spec {
     pub fn ty(&self, name: &str) -> Option<&Type> {
         self.types.iter().find(|t| t.name == name)
@@ -280,6 +401,50 @@ impl Spec {
     pub fn enum_def(&self, name: &str) -> Option<&EnumDef> {
         self.enums.iter().find(|e| e.name == name)
     }
+    /// Every reading the spec makes (`-reading` on a field, a relation or an enum value), in
+    /// spec order: types (fields, then relations), then enums.
+    pub fn readings(&self) -> Vec<ReadingSite<'_>> {
+        let mut out = vec![];
+        for ty in &self.types {
+            for field in ty.fields.iter().filter(|f| f.reading.is_some()) {
+                out.push(ReadingSite::Field { ty, field });
+            }
+            for relation in ty.relations.iter().filter(|r| r.reading.is_some()) {
+                out.push(ReadingSite::Relation { ty, relation });
+            }
+        }
+        for def in &self.enums {
+            for value in def.items.iter().filter(|v| v.reading.is_some()) {
+                out.push(ReadingSite::EnumValue { def, value });
+            }
+        }
+        out
+    }
+}
+
+/// What a layout spec (unlike the generator's fixtures) must state beyond the subset: the
+/// document's word on every relation and on every field that checks its own value, so that
+/// every rule's severity follows from it.
+pub fn require_facts(spec: &Spec) -> R<()> {
+    for t in &spec.types {
+        for r in &t.relations {
+            if r.confidence.is_none() {
+                return Err(format!(
+                    "{}: {} relation `{}` needs a -confidence (its severity follows from it)",
+                    spec.file, t.name, r.id
+                ));
+            }
+        }
+        for f in &t.fields {
+            if f.check_severity.is_some() && f.confidence.is_none() {
+                return Err(format!(
+                    "{}: {}.{}: a field with valid or contents needs a -confidence (the check's severity follows from it)",
+                    spec.file, t.name, f.id
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 pub fn camel(s: &str) -> String {
@@ -361,6 +526,68 @@ fn confidence(m: &Mapping, what: &str) -> R<Option<Confidence>> {
         .transpose()
 }
 
+/// The severity of a rule (a relation, or a field's own check) and the reason the spec gives
+/// when it differs from the one the confidence gives. A `-severity` that contradicts the
+/// confidence without a `-severity-reason` is refused, and so is a reason for nothing.
+fn rule_severity(
+    m: &Mapping,
+    confidence: Option<Confidence>,
+    what: &str,
+) -> R<(Severity, Option<String>)> {
+    let given = opt_str(m, "-severity")?
+        .map(|s| Severity::parse(&s).map_err(|e| format!("{what}: {e}")))
+        .transpose()?;
+    let reason = opt_str(m, "-severity-reason")?.filter(|r| !r.trim().is_empty());
+    let from_confidence = confidence.map(Severity::of);
+    match (given, from_confidence, reason) {
+        (None, None, None) => Ok((Severity::Error, None)),
+        (None, Some(c), None) => Ok((c, None)),
+        (None, _, Some(_)) => Err(format!("{what}: -severity-reason without -severity")),
+        (Some(g), None, reason) => Ok((g, reason)),
+        (Some(g), Some(c), None) if g == c => Ok((g, None)),
+        (Some(g), Some(c), None) => Err(format!(
+            "{what}: -severity: {} contradicts -confidence: {} (which gives {}); state why with -severity-reason, or drop -severity",
+            g.word(),
+            confidence.map(|c| c.word().to_ascii_lowercase()).unwrap_or_default(),
+            c.word()
+        )),
+        (Some(g), Some(c), Some(_)) if g == c => Err(format!(
+            "{what}: -severity-reason given, but -severity: {} is what the confidence gives anyway",
+            g.word()
+        )),
+        (Some(g), Some(_), Some(r)) => Ok((g, Some(r))),
+    }
+}
+
+/// `-reading`: a stated reading goes with the confidence `inferred` (or `unknown`, for bytes
+/// whose meaning is not claimed, where `unknown_allowed`).
+fn reading(
+    m: &Mapping,
+    confidence: Option<Confidence>,
+    unknown_allowed: bool,
+    what: &str,
+) -> R<Option<String>> {
+    let Some(r) = opt_str(m, "-reading")? else {
+        return Ok(None);
+    };
+    if r.trim().is_empty() {
+        return Err(format!("{what}: -reading is empty; state the reading"));
+    }
+    match confidence {
+        Some(Confidence::Inferred) => Ok(Some(r)),
+        Some(Confidence::Unknown) if unknown_allowed => Ok(Some(r)),
+        other => Err(format!(
+            "{what}: a reading (a choice the documents leave open) is labelled -confidence: inferred{}, found {}",
+            if unknown_allowed {
+                " (or unknown, for bytes whose meaning is not claimed)"
+            } else {
+                ""
+            },
+            other.map(|c| c.word().to_ascii_lowercase()).unwrap_or_else(|| "none".into())
+        )),
+    }
+}
+
 const ATTR_KEYS: &[&str] = &[
     "id",
     "type",
@@ -380,6 +607,9 @@ const ATTR_KEYS: &[&str] = &[
     "-evidence",
     "-orig-id",
     "-derive",
+    "-reading",
+    "-severity",
+    "-severity-reason",
 ];
 
 const TYPE_KEYS: &[&str] = &[
@@ -599,17 +829,34 @@ fn attr(v: &Value, where_: &str, bit_le: bool) -> R<Field> {
     if matches!(ty, FieldType::Bits(_)) && !matches!(repeat, Repeat::None) {
         return Err(format!("{what}: repeated bit fields are not in the subset"));
     }
+    let conf = confidence(m, &what)?;
+    let valid = get(m, "valid").map(|v| valid(v, &what)).transpose()?;
+    let checked = valid.is_some() || matches!(ty, FieldType::Contents(_));
+    let (severity, severity_reason) = rule_severity(m, conf, &what)?;
+    if !checked && (get(m, "-severity").is_some() || get(m, "-severity-reason").is_some()) {
+        return Err(format!(
+            "{what}: -severity is for a field with valid or contents (its own check)"
+        ));
+    }
+    if matches!(ty, FieldType::Contents(_)) && severity == Severity::Warning {
+        return Err(format!(
+            "{what}: a `contents` check cannot be a warning: the writer writes the constant, so other bytes would be lost; use a stored field with `valid` instead"
+        ));
+    }
     Ok(Field {
+        reading: reading(m, conf, true, &what)?,
+        check_severity: checked.then_some(severity),
+        severity_reason,
         id,
         doc: opt_str(m, "doc")?,
         orig_id: opt_str(m, "-orig-id")?,
-        confidence: confidence(m, &what)?,
+        confidence: conf,
         evidence: opt_str(m, "-evidence")?,
         offset: opt_expr(m, "-offset", &what)?,
         ty,
         repeat,
         cond: opt_expr(m, "if", &what)?,
-        valid: get(m, "valid").map(|v| valid(v, &what)).transpose()?,
+        valid,
         enum_name: opt_str(m, "enum")?,
         users: vec![],
         derive: opt_expr(m, "-derive", &what)?,
@@ -634,15 +881,45 @@ impl Loader {
                         .ok()
                         .and_then(|e| e.literal())
                         .ok_or_else(|| format!("{what}: enum {name}: keys are integers"))?;
-                    let (id, doc) = match v {
-                        Value::Mapping(vm) => (
-                            opt_str(vm, "id")?
-                                .ok_or_else(|| format!("enum {name}: value needs id"))?,
-                            opt_str(vm, "doc")?,
-                        ),
-                        other => (str_of(other, "enum value")?, None),
+                    let item = match v {
+                        Value::Mapping(vm) => {
+                            let at = format!("enum {name}: {key}");
+                            check_keys(
+                                vm,
+                                &[
+                                    "id",
+                                    "doc",
+                                    "doc-ref",
+                                    "-orig-id",
+                                    "-confidence",
+                                    "-evidence",
+                                    "-reading",
+                                ],
+                                &at,
+                            )?;
+                            let conf = confidence(vm, &at)?;
+                            EnumValue {
+                                value: key,
+                                id: opt_str(vm, "id")?
+                                    .ok_or_else(|| format!("enum {name}: value needs id"))?,
+                                doc: opt_str(vm, "doc")?,
+                                orig_id: opt_str(vm, "-orig-id")?,
+                                confidence: conf,
+                                evidence: opt_str(vm, "-evidence")?,
+                                reading: reading(vm, conf, false, &at)?,
+                            }
+                        }
+                        other => EnumValue {
+                            value: key,
+                            id: str_of(other, "enum value")?,
+                            doc: None,
+                            orig_id: None,
+                            confidence: None,
+                            evidence: None,
+                            reading: None,
+                        },
                     };
-                    values.push((key, id, doc));
+                    values.push(item);
                 }
                 if self.enums.iter().any(|e| e.name == name) {
                     return Err(format!("enum `{name}` is defined twice"));
@@ -650,7 +927,11 @@ impl Loader {
                 self.enums.push(EnumDef {
                     rust: camel(&name),
                     name,
-                    values,
+                    values: values
+                        .iter()
+                        .map(|v| (v.value, v.id.clone(), v.doc.clone()))
+                        .collect(),
+                    items: values,
                     prim: None,
                 });
             }
@@ -706,7 +987,15 @@ impl Loader {
                 let rm = map_of(r, "relation")?;
                 check_keys(
                     rm,
-                    &["id", "doc", "-confidence", "-evidence", "-severity"],
+                    &[
+                        "id",
+                        "doc",
+                        "-confidence",
+                        "-evidence",
+                        "-severity",
+                        "-severity-reason",
+                        "-reading",
+                    ],
                     &format!("{name}: -relations"),
                 )?;
                 let id =
@@ -714,20 +1003,24 @@ impl Loader {
                 if !is_snake(&id) {
                     return Err(format!("{name}: relation ids are snake_case: {id}"));
                 }
-                let warning = match opt_str(rm, "-severity")?.as_deref() {
-                    None | Some("error") => false,
-                    Some("warning") => true,
-                    Some(o) => {
-                        return Err(format!(
-                            "{name}.{id}: -severity is error or warning, found `{o}`"
-                        ))
-                    }
-                };
+                if relations.iter().any(|r: &Relation| r.id == id) {
+                    return Err(format!("{name}.{id}: relation id used twice"));
+                }
+                let what = format!("{name}.{id}");
+                let conf = confidence(rm, &what)?;
+                if conf == Some(Confidence::Unknown) {
+                    return Err(format!(
+                        "{what}: a relation is a rule the documents state (proven, observed, sourced) or that we infer; `unknown` is for stored bytes"
+                    ));
+                }
+                let (severity, severity_reason) = rule_severity(rm, conf, &what)?;
                 relations.push(Relation {
-                    warning,
+                    severity,
+                    severity_reason,
+                    reading: reading(rm, conf, false, &what)?,
                     doc: opt_str(rm, "doc")?
                         .ok_or_else(|| format!("{name}.{id}: a relation needs doc"))?,
-                    confidence: confidence(rm, &id)?,
+                    confidence: conf,
                     evidence: opt_str(rm, "-evidence")?,
                     id,
                 });

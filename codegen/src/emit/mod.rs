@@ -5,6 +5,7 @@
 //! `quote` and printed with `prettyplease`; each kind of item has its own emitter.
 
 mod block;
+mod checks;
 mod defs;
 pub mod expr;
 pub mod names;

@@ -20,10 +20,9 @@ fn rule_code(t: &Type, r: &Relation) -> TokenStream {
         }
         None => quote!(::std::option::Option::None),
     };
-    let sev = if r.warning {
-        quote!(#rt::Severity::Warning)
-    } else {
-        quote!(#rt::Severity::Error)
+    let sev = match r.severity {
+        Severity::Warning => quote!(#rt::Severity::Warning),
+        Severity::Error => quote!(#rt::Severity::Error),
     };
     quote!(&#rt::Rule { id: #id, owner: #owner, confidence: #conf, severity: #sev })
 }
@@ -83,8 +82,15 @@ impl<'a> Gen<'a> {
                 }
                 d.push('.');
             }
-            if r.warning {
-                d.push_str("\n\nWarning only: a violation is reported, never fails a check.");
+            d.push_str(&format!(
+                "\n\nA violation is {}",
+                match r.severity {
+                    Severity::Error => "an error: the input is refused.",
+                    Severity::Warning => "a warning: reported, the input passes.",
+                }
+            ));
+            if let Some(why) = &r.severity_reason {
+                d.push_str(&format!(" ({why})"));
             }
             let d = doc(&d);
             let c = names::rule(&r.id);
@@ -155,6 +161,7 @@ impl<'a> Gen<'a> {
         let view = self.view_ty(t);
         let read = self.read_fn(t)?;
         let write = self.write_fn(t)?;
+        let warnings = self.warnings_fn(t)?;
         let own = if self.borrows(t) {
             quote!(view.own())
         } else {
@@ -182,6 +189,7 @@ impl<'a> Gen<'a> {
                 ) -> #rt::Result<::std::option::Option<Self::Pos>> {
                     #write
                 }
+                #warnings
             }
             #rt::codec::binrw_adapter!(#owned, ENDIAN);
         })

@@ -267,14 +267,31 @@ impl<'a> Gen<'a> {
         }
     }
 
-    /// Code that checks `valid` on `v` (one element), returning an error at `_at`. The writer
-    /// sees every field of the type; the reader only those before.
+    /// Code that checks `valid` on `v` (one element), returning an error at `_at`: the checks
+    /// whose severity is error (the reader refuses, the writer will not write). Warning-level
+    /// checks are the warnings pass's (`Gen::check_code`). The writer sees every field of the
+    /// type; the reader only those before.
     pub fn valid_code(
         &self,
         t: &'a Type,
         fi: usize,
         v: TokenStream,
         write: bool,
+    ) -> R<TokenStream> {
+        if t.fields[fi].check_severity == Some(Severity::Warning) {
+            return Ok(quote!());
+        }
+        self.check_code(t, fi, v, if write { t.fields.len() } else { fi })
+    }
+
+    /// Code that checks `valid` on `v` (one element), returning an error at `_at`, with the
+    /// fields before `visible` in scope.
+    pub fn check_code(
+        &self,
+        t: &'a Type,
+        fi: usize,
+        v: TokenStream,
+        visible: usize,
     ) -> R<TokenStream> {
         let rt = rt();
         let f = &t.fields[fi];
@@ -307,7 +324,7 @@ impl<'a> Gen<'a> {
             ETy::Bool => quote!((*&#v)),
             _ => v.clone(),
         };
-        let mut sc = self.elem_scope(t, fi, if write { t.fields.len() } else { fi });
+        let mut sc = self.elem_scope(t, fi, visible);
         sc.underscore = Some((under.clone(), under_ty));
         let hex = |e: &Expr| matches!(e, Expr::Int { hex: true, .. });
         let (cond, expected, hexed) = match valid {

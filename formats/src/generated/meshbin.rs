@@ -107,24 +107,29 @@ impl Meshbin {
     /// Where `vertices` starts, from the start of the type.
     pub const OFFSET_VERTICES: u64 = 4;
     /// Every index is below the vertex count: MeshBuilder refuses to build a mesh whose triangle
-    /// names a vertex that does not exist ("Triangle 3 refers to a vertex that doesn't exist").
+    /// names a vertex that does not exist ("Triangle 3 refers to a vertex that doesn't exist
+    /// (every index must be an integer from 0 to 3)", for a mesh of 4 vertices).
     ///
     ///
     /// Sourced (MeshBuilder's build-time validation).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_INDICES_NAME_VERTICES: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "indices_name_vertices",
         owner: "meshbin",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
-        severity: crate::rt::Severity::Error,
+        severity: crate::rt::Severity::Warning,
     };
     /// The index count is a multiple of three, since MeshBuilder writes triangle lists.
     ///
     /// Sourced (the document's files and its helix (21,836 triangles, 65,508 indices)).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_WHOLE_TRIANGLES: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "whole_triangles",
         owner: "meshbin",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
-        severity: crate::rt::Severity::Error,
+        severity: crate::rt::Severity::Warning,
     };
     /// Every relation the spec states for this type.
     pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[

@@ -148,15 +148,9 @@ impl crate::rt::Int for VertexFormat {
 /// vertex) or inline (MeshData with one MeshPrimitive record per object over shared buffers,
 /// indices absolute). Both end with the material list.
 ///
-/// Reading (not settled by the document): the 16 header bytes are named in the runtime class
-/// registry's order, but only MaxCullingDistance (f32) and the final eight bytes have sizes; the
-/// three that remain between the ManagedObject byte and the float are read as one byte each for
-/// DescriptorMask, Generated and VertexStride.
-///
-/// Reading (not settled by the document): the document places the 81-byte bone records before M
-/// but does not say where between the bone count (ending at 20) and M they sit; 41 bytes are left
-/// over. They are read here as directly following the count (as the bones follow their count in
-/// the document's other engine), with the 41 undescribed bytes after them, kept verbatim.
+/// Two readings (choices the document leaves open, each stated on its fields as `-reading`):
+/// the widths of DescriptorMask, Generated and VertexStride, and where the bone records sit
+/// between the bone count and M.
 ///
 /// The bone records' fields, the vertex record layouts of the streams and the meaning of the
 /// stored words marked unknown are in a part of the source ("vertex formats") that is not in
@@ -173,18 +167,18 @@ pub struct RrMesh {
     /// Documented as “ManagedObject”, at offset `0`, Observed (85,577 Mesh headers).
     pub managed_object: u8,
     /// DescriptorMask (registry name). Seen values: 0, 1, 2, 8, 16, 17, 18, 32, 64 and 128.
-    /// One byte is a reading (see the type's doc).
+    /// Its width is a reading.
     ///
     ///
-    /// Documented as “DescriptorMask”, at offset `1`, Observed (85,577 Mesh headers).
+    /// Documented as “DescriptorMask”, at offset `1`, Inferred (85,577 Mesh headers).
     pub descriptor_mask: u8,
-    /// Generated (registry name). One byte is a reading (see the type's doc).
+    /// Generated (registry name). Its width is a reading.
     ///
-    /// Documented as “Generated”, at offset `2`, Observed (85,577 Mesh headers).
+    /// Documented as “Generated”, at offset `2`, Inferred (85,577 Mesh headers).
     pub generated: u8,
-    /// VertexStride (registry name). One byte is a reading (see the type's doc).
+    /// VertexStride (registry name). Its width is a reading.
     ///
-    /// Documented as “VertexStride”, at offset `3`, Observed (85,577 Mesh headers).
+    /// Documented as “VertexStride”, at offset `3`, Inferred (85,577 Mesh headers).
     pub vertex_stride: u8,
     /// MaxCullingDistance (registry name); seen values include 0, 100, 660, 820 and 2,580.
     ///
@@ -204,14 +198,14 @@ pub struct RrMesh {
     #[serde(default)]
     pub num_bones: u32,
     /// One MeshBone per bone, 81 bytes each, kept as bytes: the document refers their fields to a
-    /// section it does not include. That they start right after the count is a reading.
+    /// section it does not include.
     ///
     ///
-    /// Documented as “81-byte bone record”, at offset `20`, Observed (RR).
+    /// Documented as “81-byte bone record”, at offset `20`, Inferred (RR (81-byte MeshBone records before M, observed)).
     #[serde(with = "crate::rt::serde_as::hex_vec")]
     pub bones: ::std::vec::Vec<::std::vec::Vec<u8>>,
     /// The 41 bytes between the bone records and the compiled marker that the document does not
-    /// describe (their place after the bones is a reading; see the type's doc). Kept verbatim.
+    /// describe. Kept verbatim.
     ///
     ///
     /// at offset `20 + 81 * num_bones`, Unknown.
@@ -773,6 +767,33 @@ impl crate::rt::Codec for RrMesh {
             },
         )
     }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let RrMeshRef {
+            managed_object,
+            descriptor_mask,
+            generated,
+            vertex_stride,
+            max_culling_distance,
+            unknown_0x8,
+            num_bones,
+            bones,
+            unknown_after_bones,
+            compiled,
+            ..
+        } = view;
+        {
+            let _v = compiled;
+            let _place = at.compiled();
+            {
+                let _v = _v;
+                <CompiledMesh as crate::rt::Codec>::warnings(_v, &_place, out);
+            }
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(RrMesh, ENDIAN);
 impl RrMeshRef<'_> {
@@ -886,6 +907,7 @@ impl crate::rt::Root for RrMesh {
     const RULES: &'static [&'static crate::rt::Rule] = &[
         CompiledMesh::REL_SELECTOR_MATCHES_CLASS,
         RangedLayout::REL_FORMAT_STRIDES,
+        RangedLayout::REL_STATIC_FORMAT_STRIDES,
         RangedLayout::REL_FIRST_RANGE_AT_ZERO,
         RangedLayout::REL_RANGES_PARTITION_BUFFERS,
         RangedLayout::REL_INDICES_RELATIVE_TO_VERTEX_BASE,
@@ -899,6 +921,8 @@ impl crate::rt::Root for RrMesh {
         RangedLayout::REL_MIDDLE_RUNS_EMPTY,
         RangedLayout::REL_CPU_RUNS_COPY_BUFFERS,
         RangedLayout::REL_CPU_RUNS_FLAG,
+        RangedLayout::REL_FINAL_RUNS_EMPTY_WHEN_SPLIT,
+        RangedLayout::REL_DESCRIPTOR_FINAL_BYTES,
         InlineLayout::REL_OBJECTS_TILE_BUFFERS,
         InlineLayout::REL_INDICES_ABSOLUTE,
         InlineLayout::REL_STREAM_LENGTHS,
@@ -1043,11 +1067,13 @@ impl CompiledMesh {
     ///
     ///
     /// Observed (RR (the layout selection table)).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_SELECTOR_MATCHES_CLASS: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "selector_matches_class",
         owner: "compiled_mesh",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Error,
+        severity: crate::rt::Severity::Warning,
     };
     /// Every relation the spec states for this type.
     pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
@@ -1075,16 +1101,6 @@ impl crate::rt::Codec for CompiledMesh {
                         let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
                         (_v, crate::rt::Span::new(_at, _in.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
-                        return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
-                                _at,
-                                "0xFC9E1595",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
-                            ),
-                        );
-                    }
                     (_v, _p)
                 })
             },
@@ -1227,16 +1243,6 @@ impl crate::rt::Codec for CompiledMesh {
                 Ok({
                     let _v = marker;
                     {
-                        if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
-                            return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
-                                    _at,
-                                    "0xFC9E1595",
-                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
-                                ),
-                            );
-                        }
                         {
                             _out.prim(::binrw::Endian::Little, *_v);
                             crate::rt::Span::new(_at, _out.pos())
@@ -1364,6 +1370,77 @@ impl crate::rt::Codec for CompiledMesh {
             },
         )
     }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let CompiledMeshRef {
+            marker,
+            layout_selector,
+            stored_prefix,
+            layout_class,
+            body,
+            ..
+        } = view;
+        {
+            let _v = marker;
+            let _place = at.marker();
+            {
+                let _v = _v;
+                if let Err(e) = (|| -> crate::rt::Result<()> {
+                    let _at = 0u64;
+                    if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0xFC9E1595",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    Ok(())
+                })() {
+                    out.push(
+                        e
+                            .placed(_place.span().start, _place.field_path())
+                            .with_severity(crate::rt::Severity::Warning),
+                    );
+                }
+            }
+        }
+        {
+            let _v = body;
+            let _place = at.body();
+            {
+                let _v = _v;
+                match (_v, _place.get()) {
+                    (
+                        CompiledMeshBodyRef::RangedLayout(v),
+                        CompiledMeshBodyPos::RangedLayout(p),
+                    ) => {
+                        <RangedLayout as crate::rt::Codec>::warnings(
+                            v,
+                            &_place.case(p),
+                            out,
+                        )
+                    }
+                    (
+                        CompiledMeshBodyRef::InlineLayout(v),
+                        CompiledMeshBodyPos::InlineLayout(p),
+                    ) => {
+                        <InlineLayout as crate::rt::Codec>::warnings(
+                            v,
+                            &_place.case(p),
+                            out,
+                        )
+                    }
+                    _ => {}
+                }
+            }
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(CompiledMesh, ENDIAN);
 impl CompiledMeshBodyRef<'_> {
@@ -1463,6 +1540,7 @@ impl crate::rt::Root for CompiledMesh {
     const RULES: &'static [&'static crate::rt::Rule] = &[
         CompiledMesh::REL_SELECTOR_MATCHES_CLASS,
         RangedLayout::REL_FORMAT_STRIDES,
+        RangedLayout::REL_STATIC_FORMAT_STRIDES,
         RangedLayout::REL_FIRST_RANGE_AT_ZERO,
         RangedLayout::REL_RANGES_PARTITION_BUFFERS,
         RangedLayout::REL_INDICES_RELATIVE_TO_VERTEX_BASE,
@@ -1476,6 +1554,8 @@ impl crate::rt::Root for CompiledMesh {
         RangedLayout::REL_MIDDLE_RUNS_EMPTY,
         RangedLayout::REL_CPU_RUNS_COPY_BUFFERS,
         RangedLayout::REL_CPU_RUNS_FLAG,
+        RangedLayout::REL_FINAL_RUNS_EMPTY_WHEN_SPLIT,
+        RangedLayout::REL_DESCRIPTOR_FINAL_BYTES,
         InlineLayout::REL_OBJECTS_TILE_BUFFERS,
         InlineLayout::REL_INDICES_ABSOLUTE,
         InlineLayout::REL_STREAM_LENGTHS,
@@ -1496,9 +1576,8 @@ impl crate::rt::Root for CompiledMesh {
 /// index streams, one PrimitiveDescData record per range, two further streams, MeshData and its
 /// primitive records, four final runs and the material list.
 ///
-/// Reading (not settled by the document): every "length-prefixed" stream or run has a u32
-/// length in bytes before its bytes. Reading: the MeshData in this form starts with its marker
-/// 0x0645ABB5 and has the same fields as the inline form's.
+/// Two readings, stated on their fields: the width of the length prefixes (`len_*`) and where
+/// the MeshData marker sits in this form.
 ///
 ///
 /// Type `ranged_layout` of `spec/rr_mesh.ksy`. Proven (29,174 split meshes)
@@ -1550,9 +1629,9 @@ pub struct RangedLayout {
     ///
     /// Documented as “range records”, at offset `58`, Proven (29,174 split meshes).
     pub ranges: ::std::vec::Vec<RangeRecord>,
-    /// Bytes of the primary attribute stream (a u32 byte length is a reading).
+    /// Bytes of the primary attribute stream.
     ///
-    /// Documented as “primary attributes (length prefix)”, Proven (split census).
+    /// Documented as “primary attributes (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `primary`.
     #[serde(default)]
@@ -1566,7 +1645,7 @@ pub struct RangedLayout {
     pub primary: ::std::vec::Vec<u8>,
     /// Bytes of the position stream; 0 in a static mesh.
     ///
-    /// Documented as “positions (length prefix)”, Proven (split census).
+    /// Documented as “positions (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `positions`.
     #[serde(default)]
@@ -1580,7 +1659,7 @@ pub struct RangedLayout {
     pub positions: ::std::vec::Vec<u8>,
     /// Bytes of the skin stream; 0 in a static mesh.
     ///
-    /// Documented as “skin (length prefix)”, Proven (split census).
+    /// Documented as “skin (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `skin`.
     #[serde(default)]
@@ -1594,7 +1673,7 @@ pub struct RangedLayout {
     pub skin: ::std::vec::Vec<u8>,
     /// Bytes of the index stream.
     ///
-    /// Documented as “indices (length prefix)”, Proven (split census).
+    /// Documented as “indices (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `indices`.
     #[serde(default)]
@@ -1605,7 +1684,7 @@ pub struct RangedLayout {
     pub indices: IndexData,
     /// Bytes of the PrimitiveDescData block.
     ///
-    /// Documented as “PrimitiveDescData (length prefix)”, Proven (29,174 split bodies).
+    /// Documented as “PrimitiveDescData (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `primitive_descs`.
     #[serde(default)]
@@ -1616,7 +1695,7 @@ pub struct RangedLayout {
     pub primitive_descs: PrimitiveDescBlock,
     /// Bytes of the first of the two further streams.
     ///
-    /// Documented as “two more length-prefixed streams (first length)”, Proven (29,174 split bodies).
+    /// Documented as “two more length-prefixed streams (first length)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `further_a`.
     #[serde(default)]
@@ -1628,7 +1707,7 @@ pub struct RangedLayout {
     pub further_a: ::std::vec::Vec<u8>,
     /// Bytes of the second further stream.
     ///
-    /// Documented as “two more length-prefixed streams (second length)”, Proven (29,174 split bodies).
+    /// Documented as “two more length-prefixed streams (second length)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `further_b`.
     #[serde(default)]
@@ -1638,9 +1717,9 @@ pub struct RangedLayout {
     /// Documented as “two more length-prefixed streams (second)”, Unknown.
     #[serde(with = "crate::rt::serde_as::hex")]
     pub further_b: ::std::vec::Vec<u8>,
-    /// The MeshData marker (its presence in this form is a reading; see the type's doc).
+    /// The MeshData marker.
     ///
-    /// Documented as “MeshData marker 0x0645ABB5”, Proven (29,174 split bodies).
+    /// Documented as “MeshData marker 0x0645ABB5”, Inferred (MeshData follows the two further streams on 29,174 split bodies (Proven); the MeshData table starts after its marker).
     pub mesh_data_marker: u32,
     /// MeshData and its primitive records.
     ///
@@ -1648,7 +1727,7 @@ pub struct RangedLayout {
     pub mesh_data: MeshData,
     /// Bytes of the first final run.
     ///
-    /// Documented as “VertexBufferDataStatic (length prefix)”, Proven (29,174 split bodies).
+    /// Documented as “VertexBufferDataStatic (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `cpu_vertices`.
     #[serde(default)]
@@ -1660,7 +1739,7 @@ pub struct RangedLayout {
     pub cpu_vertices: ::std::vec::Vec<u8>,
     /// Bytes of the second final run.
     ///
-    /// Documented as “VertexBufferDataDynamic (length prefix)”, Proven (29,174 split bodies).
+    /// Documented as “VertexBufferDataDynamic (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `cpu_positions`.
     #[serde(default)]
@@ -1672,7 +1751,7 @@ pub struct RangedLayout {
     pub cpu_positions: ::std::vec::Vec<u8>,
     /// Bytes of the third final run.
     ///
-    /// Documented as “VertexBufferDataIndexWeight (length prefix)”, Proven (29,174 split bodies).
+    /// Documented as “VertexBufferDataIndexWeight (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `cpu_skin`.
     #[serde(default)]
@@ -1684,7 +1763,7 @@ pub struct RangedLayout {
     pub cpu_skin: ::std::vec::Vec<u8>,
     /// Bytes of the fourth final run.
     ///
-    /// Documented as “IndexBufferData (length prefix)”, Proven (29,174 split bodies).
+    /// Documented as “IndexBufferData (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `cpu_indices`.
     #[serde(default)]
@@ -1870,21 +1949,37 @@ impl RangedLayout {
     pub const OFFSET_UNKNOWN_0X32: u64 = 50;
     /// Where `ranges` starts, from the start of the type.
     pub const OFFSET_RANGES: u64 = 58;
-    /// The stream strides are those of the vertex format table for a known format: static16
-    /// (11) 16, 0, 0; static24 (2) 24, 0, 0; static28 (3) 28, 0, 0; split12 (0) 12, 12, 8, or
-    /// 12, 12, 16 with eight influences; split24 (1) 24, 12, 8.
+    /// The stream strides of a split format are those of the vertex format table: split12 (0)
+    /// 12, 12, 8, or 12, 12, 16 with eight influences; split24 (1) 24, 12, 8.
     ///
     ///
-    /// Proven (all split12 and split24 meshes, all 58 eight-influence meshes; the static rows observed).
+    /// Proven (all split12 and split24 meshes, all 58 eight-influence meshes).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_FORMAT_STRIDES: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "format_strides",
         owner: "ranged_layout",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
         severity: crate::rt::Severity::Error,
     };
+    /// The stream strides of a static format are those of the vertex format table: static16
+    /// (11) 16, 0, 0; static24 (2) 24, 0, 0; static28 (3) 28, 0, 0.
+    ///
+    ///
+    /// Observed (the table's static rows (Observed · RR)).
+    ///
+    /// A violation is a warning: reported, the input passes.
+    pub const REL_STATIC_FORMAT_STRIDES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "static_format_strides",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Warning,
+    };
     /// The first range begins at index 0 and vertex 0.
     ///
     /// Proven (29,174 split meshes).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_FIRST_RANGE_AT_ZERO: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "first_range_at_zero",
         owner: "ranged_layout",
@@ -1897,38 +1992,47 @@ impl RangedLayout {
     ///
     ///
     /// Proven (29,174 split meshes).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_RANGES_PARTITION_BUFFERS: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "ranges_partition_buffers",
         owner: "ranged_layout",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
         severity: crate::rt::Severity::Error,
     };
-    /// Indices are u16 relative to their range's vertex base: each one plus the base names a
-    /// vertex of that range (below the next range's base, or the vertex count for the last).
+    /// Indices are u16 relative to their range's vertex base (proven): each one plus the base
+    /// names a vertex of that range, below the next range's base, or the vertex count for the
+    /// last.
     ///
     ///
-    /// Proven (29,174 split meshes).
+    /// Inferred (relative indices on 29,174 split meshes (Proven)).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_INDICES_RELATIVE_TO_VERTEX_BASE: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "indices_relative_to_vertex_base",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+        severity: crate::rt::Severity::Warning,
     };
     /// Each vertex stream holds one record of its stride per vertex: the primary stream's
     /// length is a multiple of its stride, and the position and skin streams hold as many
     /// records; a stream whose stride is 0 (a static mesh's position and skin streams) is empty.
     ///
     ///
-    /// Proven (split census).
+    /// Inferred (split census (12-byte position and 8- or 16-byte skin records; a static mesh's position and skin streams empty, Proven)).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_STREAM_LENGTHS: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "stream_lengths",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+        severity: crate::rt::Severity::Warning,
     };
     /// PrimitiveDescData holds 32 bytes per range.
     ///
     /// Proven (29,174 split bodies).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_PRIMITIVE_DESC_PER_RANGE: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "primitive_desc_per_range",
         owner: "ranged_layout",
@@ -1940,33 +2044,41 @@ impl RangedLayout {
     ///
     ///
     /// Observed (5,205 of 5,205 checked records).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_PRIMITIVE_DESC_INDEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "primitive_desc_index_count",
         owner: "ranged_layout",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Error,
+        severity: crate::rt::Severity::Warning,
     };
     /// A PrimitiveDescData record's first index equals its range's first index.
     ///
     /// Observed (2,617 of 2,617 checked records).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_PRIMITIVE_DESC_FIRST_INDEX: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "primitive_desc_first_index",
         owner: "ranged_layout",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Error,
+        severity: crate::rt::Severity::Warning,
     };
     /// In a single-range mesh, the PrimitiveDescData centre and half extent equal the header's.
     ///
     /// Observed (all 1,820 checked single-range meshes).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_SINGLE_RANGE_BOUNDS: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "single_range_bounds",
         owner: "ranged_layout",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Error,
+        severity: crate::rt::Severity::Warning,
     };
     /// The material list has one descriptor per range.
     ///
     /// Proven (split census).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_DESCRIPTOR_PER_RANGE: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "descriptor_per_range",
         owner: "ranged_layout",
@@ -1980,7 +2092,7 @@ impl RangedLayout {
     ///
     /// Observed (RR; the stale GFX_WireFrame_Wall_01_LOD0).
     ///
-    /// Warning only: a violation is reported, never fails a check.
+    /// A violation is a warning: reported, the input passes.
     pub const REL_DESCRIPTOR_VERTEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "descriptor_vertex_count",
         owner: "ranged_layout",
@@ -1990,35 +2102,67 @@ impl RangedLayout {
     /// The middle two final runs (VertexBufferDataDynamic, VertexBufferDataIndexWeight) are empty.
     ///
     /// Observed (all 83,800 ranged bodies).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_MIDDLE_RUNS_EMPTY: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "middle_runs_empty",
         owner: "ranged_layout",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Error,
+        severity: crate::rt::Severity::Warning,
     };
     /// A filled first or last final run is a copy of the mesh's buffer: VertexBufferDataStatic
     /// of the primary stream, IndexBufferData of the index stream; both are filled or both empty.
     ///
     ///
-    /// Observed (some static meshes; first and last filled together on 2,160 bodies).
+    /// Inferred (some static meshes carry copies (observed); first and last filled on 2,160 bodies).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_CPU_RUNS_COPY_BUFFERS: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "cpu_runs_copy_buffers",
         owner: "ranged_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+        severity: crate::rt::Severity::Warning,
     };
     /// The trailer's first bool is 1 exactly when the first and last final runs are filled.
     ///
     /// Observed (2,160 meshes with filled CPU-side runs).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_CPU_RUNS_FLAG: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "cpu_runs_flag",
         owner: "ranged_layout",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Warning,
+    };
+    /// In a split mesh (vertex format split12 or split24) all four final runs are empty.
+    ///
+    /// Proven (29,174 split bodies).
+    ///
+    /// A violation is an error: the input is refused.
+    pub const REL_FINAL_RUNS_EMPTY_WHEN_SPLIT: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "final_runs_empty_when_split",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
         severity: crate::rt::Severity::Error,
+    };
+    /// In the ranged form, the last descriptor's final bytes are PlatformVersion 31 and
+    /// QuantizationFactor (the position scale), and every other descriptor's final bytes are
+    /// zero.
+    ///
+    ///
+    /// Observed (the last split descriptor (descriptor table); PlatformVersion 31 on all 83,800 ranged bodies (registry)).
+    ///
+    /// A violation is a warning: reported, the input passes.
+    pub const REL_DESCRIPTOR_FINAL_BYTES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "descriptor_final_bytes",
+        owner: "ranged_layout",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Warning,
     };
     /// Every relation the spec states for this type.
     pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
         Self::REL_FORMAT_STRIDES,
+        Self::REL_STATIC_FORMAT_STRIDES,
         Self::REL_FIRST_RANGE_AT_ZERO,
         Self::REL_RANGES_PARTITION_BUFFERS,
         Self::REL_INDICES_RELATIVE_TO_VERTEX_BASE,
@@ -2032,6 +2176,8 @@ impl RangedLayout {
         Self::REL_MIDDLE_RUNS_EMPTY,
         Self::REL_CPU_RUNS_COPY_BUFFERS,
         Self::REL_CPU_RUNS_FLAG,
+        Self::REL_FINAL_RUNS_EMPTY_WHEN_SPLIT,
+        Self::REL_DESCRIPTOR_FINAL_BYTES,
     ];
 }
 impl crate::rt::Codec for RangedLayout {
@@ -2490,16 +2636,6 @@ impl crate::rt::Codec for RangedLayout {
                         let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
                         (_v, crate::rt::Span::new(_at, _in.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (105229237i128)) {
-                        return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
-                                _at,
-                                "0x0645ABB5",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
-                            ),
-                        );
-                    }
                     (_v, _p)
                 })
             },
@@ -3229,16 +3365,6 @@ impl crate::rt::Codec for RangedLayout {
                 Ok({
                     let _v = mesh_data_marker;
                     {
-                        if !(crate::rt::Int::int(&_v) == (105229237i128)) {
-                            return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
-                                    _at,
-                                    "0x0645ABB5",
-                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
-                                ),
-                            );
-                        }
                         {
                             _out.prim(::binrw::Endian::Little, *_v);
                             crate::rt::Span::new(_at, _out.pos())
@@ -3439,6 +3565,85 @@ impl crate::rt::Codec for RangedLayout {
                 None
             },
         )
+    }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let RangedLayoutRef {
+            unknown_0x0,
+            vertex_format,
+            strides,
+            unknown_0x11,
+            centre,
+            half_extent,
+            unknown_0x2d,
+            num_ranges,
+            unknown_0x32,
+            ranges,
+            len_primary,
+            primary,
+            len_positions,
+            positions,
+            len_skin,
+            skin,
+            len_indices,
+            indices,
+            len_primitive_descs,
+            primitive_descs,
+            len_further_a,
+            further_a,
+            len_further_b,
+            further_b,
+            mesh_data_marker,
+            mesh_data,
+            len_cpu_vertices,
+            cpu_vertices,
+            len_cpu_positions,
+            cpu_positions,
+            len_cpu_skin,
+            cpu_skin,
+            len_cpu_indices,
+            cpu_indices,
+            materials,
+            ..
+        } = view;
+        {
+            let _v = mesh_data_marker;
+            let _place = at.mesh_data_marker();
+            {
+                let _v = _v;
+                if let Err(e) = (|| -> crate::rt::Result<()> {
+                    let _at = 0u64;
+                    if !(crate::rt::Int::int(&_v) == (105229237i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0x0645ABB5",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    Ok(())
+                })() {
+                    out.push(
+                        e
+                            .placed(_place.span().start, _place.field_path())
+                            .with_severity(crate::rt::Severity::Warning),
+                    );
+                }
+            }
+        }
+        {
+            let _v = materials;
+            let _place = at.materials();
+            {
+                let _v = _v;
+                <MaterialList as crate::rt::Codec>::warnings(_v, &_place, out);
+            }
+        }
     }
 }
 crate::rt::codec::binrw_adapter!(RangedLayout, ENDIAN);
@@ -4884,8 +5089,7 @@ impl crate::rt::Place<'_, PrimitiveDescPos> {
 /// MeshData with its object records, then the primary, position, skin and index blobs, then
 /// the material list. One object is a special case of this grammar.
 ///
-/// Reading (not settled by the document): each "length-prefixed" blob has a u32 length in
-/// bytes before its bytes.
+/// The width of the blobs' length prefixes (`len_*`) is a reading, stated on those fields.
 ///
 ///
 /// Type `inline_layout` of `spec/rr_mesh.ksy`. Proven (1,170 multi-mesh bodies, each consumed exactly)
@@ -4899,7 +5103,7 @@ pub struct InlineLayout {
     pub mesh_data: MeshData,
     /// Bytes of the primary blob.
     ///
-    /// Documented as “primary (length prefix)”, Proven.
+    /// Documented as “primary (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `primary`.
     #[serde(default)]
@@ -4911,7 +5115,7 @@ pub struct InlineLayout {
     pub primary: ::std::vec::Vec<u8>,
     /// Bytes of the position blob.
     ///
-    /// Documented as “position (length prefix)”, Proven.
+    /// Documented as “position (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `positions`.
     #[serde(default)]
@@ -4923,7 +5127,7 @@ pub struct InlineLayout {
     pub positions: ::std::vec::Vec<u8>,
     /// Bytes of the skin blob.
     ///
-    /// Documented as “skin (length prefix)”, Proven.
+    /// Documented as “skin (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `skin`.
     #[serde(default)]
@@ -4935,7 +5139,7 @@ pub struct InlineLayout {
     pub skin: ::std::vec::Vec<u8>,
     /// Bytes of the index blob.
     ///
-    /// Documented as “index (length prefix)”, Proven.
+    /// Documented as “index (length prefix)”, Inferred.
     ///
     /// Recomputed on writing: the size in bytes of `indices`.
     #[serde(default)]
@@ -5009,39 +5213,46 @@ impl InlineLayout {
     ///
     ///
     /// Proven (1,170 multi-mesh bodies).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_OBJECTS_TILE_BUFFERS: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "objects_tile_buffers",
         owner: "inline_layout",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
         severity: crate::rt::Severity::Error,
     };
-    /// Indices are absolute (adding the vertex base is wrong): each index of an object names a
-    /// vertex of that object's interval. That an object's indices stay inside its interval
-    /// is a reading of the registry's MinIndex and NumVertices, the vertex range of a draw.
+    /// Indices are absolute, adding the vertex base is wrong (proven): each index of an object
+    /// names a vertex of that object's interval.
     ///
     ///
-    /// Proven (1,170 multi-mesh bodies).
+    /// Inferred (absolute indices on 1,170 multi-mesh bodies (Proven)).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_INDICES_ABSOLUTE: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "indices_absolute",
         owner: "inline_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+        severity: crate::rt::Severity::Warning,
     };
     /// Each blob holds one record of its stride per vertex: the primary blob's length is a
     /// multiple of its stride, the position and skin blobs hold as many records, and a blob
     /// whose stride is 0 is empty.
     ///
     ///
-    /// Proven (1,170 multi-mesh bodies (24-byte vertices, empty position and skin blobs)).
+    /// Inferred (1,170 multi-mesh bodies (24-byte vertices, empty position and skin blobs, Proven)).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_STREAM_LENGTHS: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "stream_lengths",
         owner: "inline_layout",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+        severity: crate::rt::Severity::Warning,
     };
     /// The material list has one descriptor per object.
     ///
     /// Proven (inline multi-mesh census).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_DESCRIPTOR_PER_OBJECT: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "descriptor_per_object",
         owner: "inline_layout",
@@ -5054,7 +5265,7 @@ impl InlineLayout {
     ///
     /// Observed (RR; two sampled inline meshes of 72,260 and 93,906 vertices).
     ///
-    /// Warning only: a violation is reported, never fails a check.
+    /// A violation is a warning: reported, the input passes.
     pub const REL_DESCRIPTOR_VERTEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "descriptor_vertex_count",
         owner: "inline_layout",
@@ -5069,7 +5280,7 @@ impl InlineLayout {
     ///
     /// Observed (GFX_WireFrame_Wall_01_LOD0).
     ///
-    /// Warning only: a violation is reported, never fails a check.
+    /// A violation is a warning: reported, the input passes.
     pub const REL_DECLARED_COUNTS_MATCH_BUFFERS: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "declared_counts_match_buffers",
         owner: "inline_layout",
@@ -5518,6 +5729,33 @@ impl crate::rt::Codec for InlineLayout {
             },
         )
     }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let InlineLayoutRef {
+            mesh_data,
+            len_primary,
+            primary,
+            len_positions,
+            positions,
+            len_skin,
+            skin,
+            len_indices,
+            indices,
+            materials,
+            ..
+        } = view;
+        {
+            let _v = materials;
+            let _place = at.materials();
+            {
+                let _v = _v;
+                <MaterialList as crate::rt::Codec>::warnings(_v, &_place, out);
+            }
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(InlineLayout, ENDIAN);
 impl InlineLayoutRef<'_> {
@@ -5673,22 +5911,26 @@ impl MeshData {
     ///
     ///
     /// Observed (RR).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_FORMAT_STRIDES: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "format_strides",
         owner: "mesh_data",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Error,
+        severity: crate::rt::Severity::Warning,
     };
     /// NbBonesPerVertex is 4 in static24 and four-influence split meshes (skin stride 8) and 8
     /// in eight-influence split meshes (skin stride 16).
     ///
     ///
     /// Observed (RR).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_BONES_PER_VERTEX: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "bones_per_vertex",
         owner: "mesh_data",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Error,
+        severity: crate::rt::Severity::Warning,
     };
     /// Every relation the spec states for this type.
     pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
@@ -6541,6 +6783,8 @@ impl MaterialList {
     /// There is one group per descriptor (both are one per range).
     ///
     /// Proven (split and inline multi-mesh censuses).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_GROUPS_PER_DESCRIPTOR: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "groups_per_descriptor",
         owner: "material_list",
@@ -6552,6 +6796,8 @@ impl MaterialList {
     ///
     ///
     /// Proven (split and inline multi-mesh censuses; all 127,219 groups).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_GROUP_IDENTITIES: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "group_identities",
         owner: "material_list",
@@ -6947,6 +7193,30 @@ impl crate::rt::Codec for MaterialList {
             },
         )
     }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let MaterialListRef {
+            num_descriptors,
+            unknown_after_count,
+            descriptors,
+            num_groups,
+            unknown_after_group_count,
+            groups,
+            trailer,
+            ..
+        } = view;
+        {
+            let _v = groups;
+            let _place = at.groups();
+            for (_i, _v) in _v.iter().enumerate() {
+                let _place = _place.at(_i);
+                <MaterialGroup as crate::rt::Codec>::warnings(_v, &_place, out);
+            }
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MaterialList, ENDIAN);
 impl MaterialListRef<'_> {
@@ -7057,13 +7327,13 @@ pub struct MaterialDescriptor {
     ///
     /// Documented as “Material identity”, at offset `12`, Proven.
     pub material: u64,
-    /// On the last descriptor, PlatformVersion (registry name), 31.
+    /// On the last descriptor, PlatformVersion (registry name), 31 in the ranged form.
     ///
-    /// Documented as “final bytes (PlatformVersion)”, at offset `20`, Observed (31 on all 83,800 ranged bodies).
+    /// Documented as “final bytes (PlatformVersion)”, at offset `20`, Inferred (31 on all 83,800 ranged bodies (observed; relation `descriptor_final_bytes`)).
     pub platform_version: ::std::option::Option<u32>,
-    /// On the last descriptor, QuantizationFactor (registry name), the position scale.
+    /// On the last descriptor, QuantizationFactor (registry name), the position scale in the ranged form.
     ///
-    /// Documented as “final bytes (QuantizationFactor)”, Observed (all 83,800 ranged bodies).
+    /// Documented as “final bytes (QuantizationFactor)”, Inferred (all 83,800 ranged bodies (observed)).
     #[serde(with = "crate::rt::serde_as::float_opt")]
     pub quantization_factor: ::std::option::Option<f32>,
     /// On every other descriptor, eight bytes (zero in the census).
@@ -7669,12 +7939,8 @@ impl crate::rt::Place<'_, MaterialDescriptorPos> {
     }
 }
 /// One 31-byte group (registry DynamicReference), whose ObjectReference and ObjectHandle
-/// repeat the descriptor's Material identity.
-///
-/// Reading (not settled by the document): the document gives the class 0x9F1640AF
-/// and the identities at offsets 8 and 17 but not where the class sits; it is read at offset 0,
-/// where the other RR records keep theirs, leaving the four bytes at 4, the byte at 16 and the
-/// six bytes at 25 unattributed and kept verbatim.
+/// repeat the descriptor's Material identity. Where the class sits is a reading (see
+/// `marker`); the other bytes the document does not attribute are kept verbatim.
 ///
 ///
 /// Type `material_group` of `spec/rr_mesh.ksy`. Observed (all 127,219 groups)
@@ -7682,9 +7948,9 @@ impl crate::rt::Place<'_, MaterialDescriptorPos> {
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MaterialGroup {
-    /// The DynamicReference class (its place at offset 0 is a reading).
+    /// The DynamicReference class.
     ///
-    /// Documented as “DynamicReference 0x9F1640AF”, at offset `0`, Observed.
+    /// Documented as “DynamicReference 0x9F1640AF”, at offset `0`, Inferred (DynamicReference 0x9F1640AF on all 127,219 groups (observed)).
     pub marker: u32,
     /// Four bytes the document does not attribute.
     ///
@@ -7780,16 +8046,6 @@ impl crate::rt::Codec for MaterialGroup {
                         let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
                         (_v, crate::rt::Span::new(_at, _in.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (2669035695i128)) {
-                        return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
-                                _at,
-                                "0x9F1640AF",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
-                            ),
-                        );
-                    }
                     (_v, _p)
                 })
             },
@@ -7922,16 +8178,6 @@ impl crate::rt::Codec for MaterialGroup {
                 Ok({
                     let _v = marker;
                     {
-                        if !(crate::rt::Int::int(&_v) == (2669035695i128)) {
-                            return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
-                                    _at,
-                                    "0x9F1640AF",
-                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
-                                ),
-                            );
-                        }
                         {
                             _out.prim(::binrw::Endian::Little, *_v);
                             crate::rt::Span::new(_at, _out.pos())
@@ -8049,6 +8295,48 @@ impl crate::rt::Codec for MaterialGroup {
                 None
             },
         )
+    }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let MaterialGroupRef {
+            marker,
+            unknown_0x4,
+            object_reference,
+            unknown_0x10,
+            object_handle,
+            unknown_0x19,
+            ..
+        } = view;
+        {
+            let _v = marker;
+            let _place = at.marker();
+            {
+                let _v = _v;
+                if let Err(e) = (|| -> crate::rt::Result<()> {
+                    let _at = 0u64;
+                    if !(crate::rt::Int::int(&_v) == (2669035695i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0x9F1640AF",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
+                    Ok(())
+                })() {
+                    out.push(
+                        e
+                            .placed(_place.span().start, _place.field_path())
+                            .with_severity(crate::rt::Severity::Warning),
+                    );
+                }
+            }
+        }
     }
 }
 crate::rt::codec::binrw_adapter!(MaterialGroup, ENDIAN);

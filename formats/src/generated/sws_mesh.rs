@@ -231,6 +231,8 @@ impl SwsMesh {
     ///
     ///
     /// Proven (all 16,149 meshes of the install).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_DATA_LENGTH: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "data_length",
         owner: "sws_mesh",
@@ -240,19 +242,34 @@ impl SwsMesh {
     /// The material count m equals the first partition's range count A (range i draws material i).
     ///
     /// Proven (every mesh of the install).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_ONE_MATERIAL_PER_RANGE: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "one_material_per_range",
         owner: "sws_mesh",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
         severity: crate::rt::Severity::Error,
     };
-    /// Every bone byte of every palette is below the mesh's bone count (none on a mesh without bones).
+    /// Every bone byte of every palette is below the mesh's bone count.
     ///
-    /// Inferred (the palette's bones row (Inferred) says they are all below the bone count; the entry count is 0 on every mesh without bones (Proven)).
+    /// Inferred (the palette's bones row (Inferred) says they are all below the bone count).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_PALETTE_BONES_EXIST: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "palette_bones_exist",
         owner: "sws_mesh",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+        severity: crate::rt::Severity::Warning,
+    };
+    /// On a mesh without bones, every palette's entry count is 0.
+    ///
+    /// Proven (the palette's entry count row (Proven), 0 on meshes without bones).
+    ///
+    /// A violation is an error: the input is refused.
+    pub const REL_PALETTES_EMPTY_WITHOUT_BONES: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "palettes_empty_without_bones",
+        owner: "sws_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
         severity: crate::rt::Severity::Error,
     };
     /// On a mesh with SubMeshes, their vertex counts (the lengths of their position runs) add up
@@ -260,6 +277,8 @@ impl SwsMesh {
     ///
     ///
     /// Proven (all 349 SubMeshes of the 221 meshes).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_SUBMESH_VERTICES_SUM: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "submesh_vertices_sum",
         owner: "sws_mesh",
@@ -271,31 +290,62 @@ impl SwsMesh {
     ///
     ///
     /// Proven (0 on every mesh without SubMeshes; 0 to 3 on the 221 with SubMeshes).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_EXTRA_STREAMS_ARE_MORPH_CHANNELS: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "extra_streams_are_morph_channels",
         owner: "sws_mesh",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
         severity: crate::rt::Severity::Error,
     };
-    /// The material id of every SubMesh (and of its copy) is one of the mesh's material ids: the
-    /// one its range draws with.
-    ///
+    /// The material id of every SubMesh (and of its copy) is one of the mesh's material ids.
     ///
     /// Proven (every SubMesh, copies counted (698)).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_SUBMESH_MATERIAL_LISTED: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "submesh_material_listed",
         owner: "sws_mesh",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
         severity: crate::rt::Severity::Error,
     };
+    /// Each SubMesh corresponds to a first-partition range of its own (no two SubMeshes share
+    /// one): the range drawn with the SubMesh's material (range i draws material i), holding the
+    /// same triangles, so its triangle count is the SubMesh's t. Not just any material of the
+    /// mesh: the one of the SubMesh's own range.
+    ///
+    ///
+    /// Proven (all 349 SubMeshes of the 221 meshes (the range holds the SubMesh's positions bit for bit and the same triangles)).
+    ///
+    /// A violation is an error: the input is refused.
+    pub const REL_SUBMESH_MATCHES_ITS_RANGE: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "submesh_matches_its_range",
+        owner: "sws_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
+    /// A mesh holds at most 5 SubMeshes.
+    ///
+    /// Proven (0 on 15,928 meshes, 1 to 5 on 221).
+    ///
+    /// A violation is a warning: reported, the input passes. (a census range (1 to 5 on the 221 meshes that have SubMeshes), not a limit the documents give)
+    pub const REL_SUBMESHES_CENSUS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "submeshes_census",
+        owner: "sws_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Warning,
+    };
     /// Every relation the spec states for this type.
     pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
         Self::REL_DATA_LENGTH,
         Self::REL_ONE_MATERIAL_PER_RANGE,
         Self::REL_PALETTE_BONES_EXIST,
+        Self::REL_PALETTES_EMPTY_WITHOUT_BONES,
         Self::REL_SUBMESH_VERTICES_SUM,
         Self::REL_EXTRA_STREAMS_ARE_MORPH_CHANNELS,
         Self::REL_SUBMESH_MATERIAL_LISTED,
+        Self::REL_SUBMESH_MATCHES_ITS_RANGE,
+        Self::REL_SUBMESHES_CENSUS,
     ];
 }
 impl crate::rt::Codec for SwsMesh {
@@ -1278,6 +1328,48 @@ impl crate::rt::Codec for SwsMesh {
             },
         )
     }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let SwsMeshRef {
+            managed,
+            id,
+            class,
+            category,
+            generated,
+            num_submeshes,
+            submeshes,
+            num_bones,
+            bones,
+            unknown_after_bones,
+            compiled_mesh_class,
+            len_data,
+            data,
+            platform_version,
+            sdk_version,
+            num_materials,
+            material_ids,
+            ..
+        } = view;
+        {
+            let _v = submeshes;
+            let _place = at.submeshes();
+            for (_i, _v) in _v.iter().enumerate() {
+                let _place = _place.at(_i);
+                <InlineSubmesh as crate::rt::Codec>::warnings(_v, &_place, out);
+            }
+        }
+        {
+            let _v = data;
+            let _place = at.data();
+            {
+                let _v = _v;
+                <CompiledMesh as crate::rt::Codec>::warnings(_v, &_place, out);
+            }
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(SwsMesh, ENDIAN);
 impl SwsMeshRef<'_> {
@@ -1419,21 +1511,30 @@ impl crate::rt::Root for SwsMesh {
         SwsMesh::REL_DATA_LENGTH,
         SwsMesh::REL_ONE_MATERIAL_PER_RANGE,
         SwsMesh::REL_PALETTE_BONES_EXIST,
+        SwsMesh::REL_PALETTES_EMPTY_WITHOUT_BONES,
         SwsMesh::REL_SUBMESH_VERTICES_SUM,
         SwsMesh::REL_EXTRA_STREAMS_ARE_MORPH_CHANNELS,
         SwsMesh::REL_SUBMESH_MATERIAL_LISTED,
+        SwsMesh::REL_SUBMESH_MATCHES_ITS_RANGE,
+        SwsMesh::REL_SUBMESHES_CENSUS,
         CompiledMesh::REL_STRIDE_ALL_STREAMS,
         CompiledMesh::REL_LEN_ALL_STREAMS,
         CompiledMesh::REL_TOTAL_ADDS_UP,
         CompiledMesh::REL_RANGES_PARTITION_INDICES,
         CompiledMesh::REL_RANGE_VERTICES_IN_STREAM,
         CompiledMesh::REL_PALETTE_VERTEX_COUNT,
+        CompiledMesh::REL_SECOND_PARTITION_NOT_LARGER,
         Submesh::REL_WHOLE_TRIANGLES,
         Submesh::REL_INDICES_NAME_VERTICES,
         Submesh::REL_RUNS_MATCH_VERTEX_COUNT,
         Submesh::REL_RUNS_MATCH_TRIANGLE_COUNT,
         Submesh::REL_HAS_MORPHS_FLAG,
         Submesh::REL_ONE_COPY_EACH,
+        Submesh::REL_NO_MORPHS_ON_COPY,
+        Submesh::REL_COPY_LIKE_ORIGINAL,
+        Submesh::REL_UV_CHANNELS_CENSUS,
+        Submesh::REL_MORPH_CHANNELS_CENSUS,
+        MorphChannel::REL_ID_NOT_ZERO,
     ];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
@@ -1606,6 +1707,21 @@ impl crate::rt::Codec for InlineSubmesh {
                 None
             },
         )
+    }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let InlineSubmeshRef { tag, submesh, .. } = view;
+        {
+            let _v = submesh;
+            let _place = at.submesh();
+            {
+                let _v = _v;
+                <Submesh as crate::rt::Codec>::warnings(_v, &_place, out);
+            }
+        }
     }
 }
 crate::rt::codec::binrw_adapter!(InlineSubmesh, ENDIAN);
@@ -2039,8 +2155,9 @@ pub struct CompiledMesh {
     /// Documented as “indices”, at offset `48 + len_vertex_stream * (num_extra_streams + 1)`, Proven (all 16,149 meshes of the install).
     pub indices: IndexBuffer,
     /// The first A of the document's A + B ranges: the first partition, range i drawing the
-    /// mesh's material i. The document's one row of A + B ranges is read as two lists so
-    /// that both counts are recomputed from the ranges on writing (a reading).
+    /// mesh's material i. The document's one row of A + B ranges ("A first-partition ranges,
+    /// then B second-partition ranges") is kept as two lists, so that both counts are
+    /// recomputed from the ranges on writing.
     ///
     ///
     /// Documented as “ranges”, at offset `48 + len_vertex_stream * (num_extra_streams + 1) + len_indices`, Proven (all 16,149 meshes of the install).
@@ -2166,6 +2283,8 @@ impl CompiledMesh {
     /// The word at 0x10 is stride x (s + 1).
     ///
     /// Proven (all 16,149 meshes).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_STRIDE_ALL_STREAMS: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "stride_all_streams",
         owner: "compiled_mesh",
@@ -2175,6 +2294,8 @@ impl CompiledMesh {
     /// The word at 0x14 is V x (s + 1), the bytes of all the streams.
     ///
     /// Proven (all 16,149 meshes).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_LEN_ALL_STREAMS: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "len_all_streams",
         owner: "compiled_mesh",
@@ -2184,6 +2305,8 @@ impl CompiledMesh {
     /// The total is V x (s + 1) + I + 24 x (A + B).
     ///
     /// Proven (all 16,149 meshes).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_TOTAL_ADDS_UP: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "total_adds_up",
         owner: "compiled_mesh",
@@ -2196,6 +2319,8 @@ impl CompiledMesh {
     ///
     ///
     /// Proven (every mesh of the install).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_RANGES_PARTITION_INDICES: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "ranges_partition_indices",
         owner: "compiled_mesh",
@@ -2207,6 +2332,8 @@ impl CompiledMesh {
     ///
     ///
     /// Proven (every mesh of the install).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_RANGE_VERTICES_IN_STREAM: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "range_vertices_in_stream",
         owner: "compiled_mesh",
@@ -2216,8 +2343,21 @@ impl CompiledMesh {
     /// Each palette's vertex count equals the vertex count of its first-partition range.
     ///
     /// Proven (all 34,517 palettes).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_PALETTE_VERTEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "palette_vertex_count",
+        owner: "compiled_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
+    /// The second partition has at most as many ranges as the first (B <= A).
+    ///
+    /// Proven (as many on 10,344 meshes and fewer on 5,805, every mesh of the install).
+    ///
+    /// A violation is an error: the input is refused.
+    pub const REL_SECOND_PARTITION_NOT_LARGER: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "second_partition_not_larger",
         owner: "compiled_mesh",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
         severity: crate::rt::Severity::Error,
@@ -2230,6 +2370,7 @@ impl CompiledMesh {
         Self::REL_RANGES_PARTITION_INDICES,
         Self::REL_RANGE_VERTICES_IN_STREAM,
         Self::REL_PALETTE_VERTEX_COUNT,
+        Self::REL_SECOND_PARTITION_NOT_LARGER,
     ];
 }
 impl crate::rt::Codec for CompiledMesh {
@@ -3120,6 +3261,40 @@ impl crate::rt::Codec for CompiledMesh {
             },
         )
     }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let CompiledMeshRef {
+            version,
+            num_extra_streams,
+            stride,
+            len_vertex_stream,
+            stride_all_streams,
+            len_all_streams,
+            len_indices,
+            unknown_0x1c,
+            flags,
+            num_ranges_a,
+            num_ranges_b,
+            total,
+            vertex_streams,
+            indices,
+            ranges_a,
+            ranges_b,
+            palettes,
+            ..
+        } = view;
+        {
+            let _v = palettes;
+            let _place = at.palettes();
+            {
+                let _v = _v;
+                <PaletteBlock as crate::rt::Codec>::warnings(_v, &_place, out);
+            }
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(CompiledMesh, ENDIAN);
 impl CompiledMeshRef<'_> {
@@ -3244,6 +3419,7 @@ impl crate::rt::Root for CompiledMesh {
         CompiledMesh::REL_RANGES_PARTITION_INDICES,
         CompiledMesh::REL_RANGE_VERTICES_IN_STREAM,
         CompiledMesh::REL_PALETTE_VERTEX_COUNT,
+        CompiledMesh::REL_SECOND_PARTITION_NOT_LARGER,
     ];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
@@ -3933,9 +4109,9 @@ impl crate::rt::Place<'_, DrawRangePos> {
 }
 /// The palettes, 40 bytes per first-partition range. The document says the palettes lie back
 /// to back from the start of the block, one per first-partition range, and that the bytes
-/// after them, up to 40 per range, follow no established layout. This spec reads that
-/// literally (a reading): the palettes are packed one after another (7 + n bytes each) and
-/// all the block's remaining bytes are kept, as stored, after the last palette.
+/// after them, up to 40 per range, follow no established layout: the palettes are packed one
+/// after another (7 + n bytes each) and all the block's remaining bytes are kept, as stored,
+/// after the last palette.
 ///
 ///
 /// Type `palette_block` of `spec/sws_mesh.ksy`. Proven
@@ -4123,6 +4299,21 @@ impl crate::rt::Codec for PaletteBlock {
             },
         )
     }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let PaletteBlockRef { palettes, rest, .. } = view;
+        {
+            let _v = palettes;
+            let _place = at.palettes();
+            for (_i, _v) in _v.iter().enumerate() {
+                let _place = _place.at(_i);
+                <Palette as crate::rt::Codec>::warnings(_v, &_place, out);
+            }
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(PaletteBlock, ENDIAN);
 impl PaletteBlockRef<'_> {
@@ -4164,7 +4355,7 @@ pub struct Palette {
     ///
     /// Documented as “version”, at offset `1`, Proven (1 on all palettes).
     pub version: u8,
-    /// How many bone bytes follow.
+    /// How many bone bytes follow (0 on a mesh without bones, relation `palettes_empty_without_bones`).
     ///
     /// Documented as “entry count n”, at offset `2`, Proven (0 on meshes without bones; at most 32).
     ///
@@ -4301,16 +4492,6 @@ impl crate::rt::Codec for Palette {
                         let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
                         (_v, crate::rt::Span::new(_at, _in.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) <= (32i128)) {
-                        return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
-                                _at,
-                                "<= 32",
-                                crate::rt::Int::int(&_v).to_string(),
-                            ),
-                        );
-                    }
                     (_v, _p)
                 })
             },
@@ -4464,16 +4645,6 @@ impl crate::rt::Codec for Palette {
                     "u1",
                     255u128,
                 )?;
-                if !(crate::rt::Int::int(&(&_v)) <= (32i128)) {
-                    return Err(
-                        crate::rt::Error::new(
-                            crate::rt::ErrorKind::Invalid,
-                            _at,
-                            "<= 32",
-                            crate::rt::Int::int(&(&_v)).to_string(),
-                        ),
-                    );
-                }
                 _out.prim(::binrw::Endian::Little, _v);
                 Ok((_v, crate::rt::Span::new(_at, _out.pos())))
             },
@@ -4536,6 +4707,48 @@ impl crate::rt::Codec for Palette {
                 None
             },
         )
+    }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let PaletteRef {
+            marker,
+            version,
+            num_bones,
+            unknown_0x3,
+            vertex_count,
+            bones,
+            ..
+        } = view;
+        {
+            let _v = num_bones;
+            let _place = at.num_bones();
+            {
+                let _v = _v;
+                if let Err(e) = (|| -> crate::rt::Result<()> {
+                    let _at = 0u64;
+                    if !(crate::rt::Int::int(&_v) <= (32i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "<= 32",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    Ok(())
+                })() {
+                    out.push(
+                        e
+                            .placed(_place.span().start, _place.field_path())
+                            .with_severity(crate::rt::Severity::Warning),
+                    );
+                }
+            }
+        }
     }
 }
 crate::rt::codec::binrw_adapter!(Palette, ENDIAN);
@@ -4684,7 +4897,9 @@ pub struct Submesh {
     ///
     /// Documented as “empty run”, Unknown (0 on every SubMesh).
     pub empty_run_c: u32,
-    /// The UV channels; the first is the compiled vertices' TEXCOORD0, and the compiled data keeps no further UV of a morph mesh.
+    /// The UV channels (1 to 3, relation `uv_channels_census`); the first is the compiled
+    /// vertices' TEXCOORD0, and the compiled data keeps no further UV of a morph mesh.
+    ///
     ///
     /// Documented as “UV channels”, Proven (1 to 3 UVChannels on every SubMesh).
     pub uv_channels: UvChannelRun,
@@ -4692,7 +4907,10 @@ pub struct Submesh {
     ///
     /// Documented as “unknown”, Unknown (0 on every SubMesh).
     pub unknown_after_uv_channels: u32,
-    /// The morph targets of this part; channel k is morph stream k + 1 of the compiled mesh.
+    /// The morph targets of this part (0 to 3, relation `morph_channels_census`; none on the
+    /// copy, relation `no_morphs_on_copy`); channel k is morph stream k + 1 of the compiled
+    /// mesh.
+    ///
     ///
     /// Documented as “morph channels”, Proven (0 to 3 MorphChannels, only on originals, never on copies).
     pub morph_channels: MorphChannelRun,
@@ -4703,7 +4921,9 @@ pub struct Submesh {
     /// Recomputed on writing as `morph_channels.items.size > 0 ? 1 : 0`; kept as read (the relation pass compares).
     #[serde(default)]
     pub has_morphs: u8,
-    /// The material id that the mesh's material list gives the SubMesh's range.
+    /// The material id that the mesh's material list gives the SubMesh's range (relation
+    /// `submesh_matches_its_range`).
+    ///
     ///
     /// Documented as “material id”, Proven (every SubMesh).
     pub material_id: u32,
@@ -4860,6 +5080,8 @@ impl Submesh {
     /// The index run holds 3t indices, a triangle list.
     ///
     /// Proven (all 698 SubMeshes, copies counted).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_WHOLE_TRIANGLES: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "whole_triangles",
         owner: "submesh",
@@ -4868,12 +5090,14 @@ impl Submesh {
     };
     /// Every index of the index run is below the vertex count n.
     ///
-    /// Proven (the SubMesh's triangles are those of its compiled range, on all 349 SubMeshes).
+    /// Inferred (the SubMesh's triangles are those of its compiled range, on all 349 SubMeshes).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_INDICES_NAME_VERTICES: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "indices_name_vertices",
         owner: "submesh",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
-        severity: crate::rt::Severity::Error,
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+        severity: crate::rt::Severity::Warning,
     };
     /// Every per-vertex run holds n values, or none where the table allows none: normals and
     /// the last run of vertex words always n; source vertices, tangents, binormals, colours
@@ -4882,24 +5106,30 @@ impl Submesh {
     ///
     ///
     /// Observed (the sizes of the SubMesh, UVChannel and MorphChannel tables (4 + 12n, 4 + 4n or 4, 4 + 8n)).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_RUNS_MATCH_VERTEX_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "runs_match_vertex_count",
         owner: "submesh",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Error,
+        severity: crate::rt::Severity::Warning,
     };
     /// The face words and the face bytes hold t values each, one per triangle.
     ///
     /// Observed (the sizes of the SubMesh table (4 + 4t, 4 + t)).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_RUNS_MATCH_TRIANGLE_COUNT: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "runs_match_triangle_count",
         owner: "submesh",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        severity: crate::rt::Severity::Error,
+        severity: crate::rt::Severity::Warning,
     };
     /// The has-morphs byte is 1 when the SubMesh holds morph channels and 0 when it holds none.
     ///
     /// Proven (every SubMesh (698, copies counted)).
+    ///
+    /// A violation is an error: the input is refused.
     pub const REL_HAS_MORPHS_FLAG: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "has_morphs_flag",
         owner: "submesh",
@@ -4911,11 +5141,59 @@ impl Submesh {
     ///
     ///
     /// Observed (every original and every copy of the 221 meshes).
+    ///
+    /// A violation is a warning: reported, the input passes.
     pub const REL_ONE_COPY_EACH: &'static crate::rt::Rule = &crate::rt::Rule {
         id: "one_copy_each",
         owner: "submesh",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Warning,
+    };
+    /// The copy (the SubMesh the pointer holds) has no morph channels.
+    ///
+    /// Proven (the morph channels row, only on the original, never on the copy (all 349 SubMeshes)).
+    ///
+    /// A violation is an error: the input is refused.
+    pub const REL_NO_MORPHS_ON_COPY: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "no_morphs_on_copy",
+        owner: "submesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
         severity: crate::rt::Severity::Error,
+    };
+    /// The copy has the original's indices, positions and material id and as many UV
+    /// channels; it adds n tangents and n binormals and has no source vertices.
+    ///
+    ///
+    /// Observed (the copy row and the source vertices, tangents and binormals rows, on every SubMesh of the 221 meshes).
+    ///
+    /// A violation is a warning: reported, the input passes.
+    pub const REL_COPY_LIKE_ORIGINAL: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "copy_like_original",
+        owner: "submesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        severity: crate::rt::Severity::Warning,
+    };
+    /// A SubMesh holds 1 to 3 UV channels.
+    ///
+    /// Proven (1 to 3 UVChannels on every SubMesh).
+    ///
+    /// A violation is a warning: reported, the input passes. (a census range (1 to 3 on every SubMesh), not a limit the documents give)
+    pub const REL_UV_CHANNELS_CENSUS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "uv_channels_census",
+        owner: "submesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Warning,
+    };
+    /// A SubMesh holds at most 3 morph channels.
+    ///
+    /// Proven (0 to 3 MorphChannels on every SubMesh).
+    ///
+    /// A violation is a warning: reported, the input passes. (a census range (0 to 3 on every SubMesh), not a limit the documents give)
+    pub const REL_MORPH_CHANNELS_CENSUS: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "morph_channels_census",
+        owner: "submesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Warning,
     };
     /// Every relation the spec states for this type.
     pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[
@@ -4925,6 +5203,10 @@ impl Submesh {
         Self::REL_RUNS_MATCH_TRIANGLE_COUNT,
         Self::REL_HAS_MORPHS_FLAG,
         Self::REL_ONE_COPY_EACH,
+        Self::REL_NO_MORPHS_ON_COPY,
+        Self::REL_COPY_LIKE_ORIGINAL,
+        Self::REL_UV_CHANNELS_CENSUS,
+        Self::REL_MORPH_CHANNELS_CENSUS,
     ];
 }
 impl crate::rt::Codec for Submesh {
@@ -6077,6 +6359,55 @@ impl crate::rt::Codec for Submesh {
             },
         )
     }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let SubmeshRef {
+            managed,
+            id,
+            class,
+            unknown_0x9,
+            indices,
+            source_vertices,
+            unknown_after_source,
+            face_words,
+            face_bytes,
+            positions,
+            normals,
+            tangents,
+            binormals,
+            colours,
+            vertex_words_a,
+            vertex_words_b,
+            empty_run_a,
+            vertex_words_c,
+            empty_run_b,
+            empty_run_c,
+            uv_channels,
+            unknown_after_uv_channels,
+            morph_channels,
+            has_morphs,
+            material_id,
+            unknown_ones,
+            copy,
+            unknown_last,
+            ..
+        } = view;
+        {
+            let _v = copy;
+            let _place = at.copy();
+            {
+                let _v = _v;
+                <SubmeshPointer as crate::rt::Codec>::warnings(
+                    &**_v,
+                    &_place.unboxed(),
+                    out,
+                );
+            }
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Submesh, ENDIAN);
 impl SubmeshRef<'_> {
@@ -6268,6 +6599,11 @@ impl crate::rt::Root for Submesh {
         Submesh::REL_RUNS_MATCH_TRIANGLE_COUNT,
         Submesh::REL_HAS_MORPHS_FLAG,
         Submesh::REL_ONE_COPY_EACH,
+        Submesh::REL_NO_MORPHS_ON_COPY,
+        Submesh::REL_COPY_LIKE_ORIGINAL,
+        Submesh::REL_UV_CHANNELS_CENSUS,
+        Submesh::REL_MORPH_CHANNELS_CENSUS,
+        MorphChannel::REL_ID_NOT_ZERO,
     ];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
@@ -6334,18 +6670,6 @@ impl crate::rt::Codec for SubmeshPointer {
                         let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
                         (_v, crate::rt::Span::new(_at, _in.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (0i128)
-                        || crate::rt::Int::int(&_v) == (3i128))
-                    {
-                        return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
-                                _at,
-                                "one of 0, 3",
-                                crate::rt::Int::int(&_v).to_string(),
-                            ),
-                        );
-                    }
                     (_v, _p)
                 })
             },
@@ -6411,18 +6735,6 @@ impl crate::rt::Codec for SubmeshPointer {
                 Ok({
                     let _v = tag;
                     {
-                        if !(crate::rt::Int::int(&_v) == (0i128)
-                            || crate::rt::Int::int(&_v) == (3i128))
-                        {
-                            return Err(
-                                crate::rt::Error::new(
-                                    crate::rt::ErrorKind::Invalid,
-                                    _at,
-                                    "one of 0, 3",
-                                    crate::rt::Int::int(&_v).to_string(),
-                                ),
-                            );
-                        }
                         {
                             _out.prim(::binrw::Endian::Little, *_v);
                             crate::rt::Span::new(_at, _out.pos())
@@ -6474,6 +6786,48 @@ impl crate::rt::Codec for SubmeshPointer {
                 None
             },
         )
+    }
+    fn warnings(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let SubmeshPointerRef { tag, submesh, .. } = view;
+        {
+            let _v = tag;
+            let _place = at.tag();
+            {
+                let _v = _v;
+                if let Err(e) = (|| -> crate::rt::Result<()> {
+                    let _at = 0u64;
+                    if !(crate::rt::Int::int(&_v) == (0i128)
+                        || crate::rt::Int::int(&_v) == (3i128))
+                    {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "one of 0, 3",
+                                crate::rt::Int::int(&_v).to_string(),
+                            ),
+                        );
+                    }
+                    Ok(())
+                })() {
+                    out.push(
+                        e
+                            .placed(_place.span().start, _place.field_path())
+                            .with_severity(crate::rt::Severity::Warning),
+                    );
+                }
+            }
+        }
+        if let (Some(_v), Some(_place)) = (submesh.as_ref(), at.submesh().some()) {
+            {
+                let _v = _v;
+                <Submesh as crate::rt::Codec>::warnings(&**_v, &_place.unboxed(), out);
+            }
+        }
     }
 }
 crate::rt::codec::binrw_adapter!(SubmeshPointer, ENDIAN);
@@ -6936,7 +7290,7 @@ impl crate::rt::Root for UvChannel {
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct MorphChannel {
-    /// The object's id.
+    /// The object's id, never 0 (relation `id_not_zero`).
     ///
     /// Documented as “id”, at offset `0`, Proven (not 0 on any channel).
     pub id: u32,
@@ -7006,6 +7360,19 @@ impl MorphChannel {
     pub const OFFSET_UNKNOWN_0X8: u64 = 8;
     /// Where `positions` starts, from the start of the type.
     pub const OFFSET_POSITIONS: u64 = 12;
+    /// The MorphChannel's id is not 0.
+    ///
+    /// Proven (the id row, not 0 on any of the 375 channels).
+    ///
+    /// A violation is an error: the input is refused.
+    pub const REL_ID_NOT_ZERO: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "id_not_zero",
+        owner: "morph_channel",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        severity: crate::rt::Severity::Error,
+    };
+    /// Every relation the spec states for this type.
+    pub const RELATIONS: &'static [&'static crate::rt::Rule] = &[Self::REL_ID_NOT_ZERO];
 }
 impl crate::rt::Codec for MorphChannel {
     type Args = ();
@@ -7368,7 +7735,7 @@ impl crate::rt::Root for MorphChannel {
     const SPEC: &'static str = "spec/sws_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &["unknown_0x8"];
     const PARAMS: &'static [&'static str] = &[];
-    const RULES: &'static [&'static crate::rt::Rule] = &[];
+    const RULES: &'static [&'static crate::rt::Rule] = &[MorphChannel::REL_ID_NOT_ZERO];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())

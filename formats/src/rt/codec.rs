@@ -4,7 +4,7 @@
 use super::error::{Error, ErrorKind, Result};
 use super::input::Input;
 use super::output::Output;
-use super::pos::Spanned;
+use super::pos::{Place, Spanned};
 use super::rule::Rule;
 use std::collections::BTreeMap;
 
@@ -39,6 +39,12 @@ pub trait Codec: Sized {
         out: &mut Output,
         args: Self::Args,
     ) -> Result<Option<Self::Pos>>;
+
+    /// The field checks the spec makes warnings (rules the documents do not call proven),
+    /// which the reader does not refuse: each failure at its field's offset and path.
+    fn warnings(view: &Self::Ref<'_>, at: &Place<'_, Self::Pos>, out: &mut Vec<Error>) {
+        let _ = (view, at, out);
+    }
 }
 
 /// Values for layout parameters that the bytes do not say (the Unity editor version), by the

@@ -158,6 +158,15 @@ impl<'p, P: Clone> Place<'p, P> {
         &self.path
     }
 
+    /// The place of the case a switch field holds (same path, the case's positions).
+    #[doc(hidden)]
+    pub fn case<'s, Q: Clone>(&'s self, pos: &'s Q) -> Place<'s, Q> {
+        Place {
+            pos: Cow::Borrowed(pos),
+            path: self.path.clone(),
+        }
+    }
+
     /// The place of a field of this value (generated accessors call this).
     #[doc(hidden)]
     pub fn field<'s, Q: Clone>(&'s self, name: &'static str, pos: &'s Q) -> Place<'s, Q> {
