@@ -708,17 +708,9 @@ fn skin_and_names(
                         "mesh `{name}`: nodes give it different skins; the first is read"
                     ));
                 }
-                if g.joints().any(|j| {
-                    j.transform().matrix()
-                        != [
-                            [1.0, 0.0, 0.0, 0.0],
-                            [0.0, 1.0, 0.0, 0.0],
-                            [0.0, 0.0, 1.0, 0.0],
-                            [0.0, 0.0, 0.0, 1.0],
-                        ]
-                }) {
+                if !at_rest(doc, &g, &skin.inverse_bind_matrices) {
                     notes.push(format!(
-                        "mesh `{name}`: the joints' node transforms (the pose) are not read; the skin keeps its inverse bind matrices"
+                        "mesh `{name}`: its skeleton is posed away from the bind pose; the pose (the joints' node transforms) is not read, the inverse bind matrices are"
                     ));
                 }
             }
@@ -748,6 +740,48 @@ fn skin_and_names(
         }
     }
     Ok(())
+}
+
+/// Whether every joint's world transform is the inverse of its inverse bind matrix (the
+/// skeleton at rest, as the exporter writes it), so that the model, which keeps only the
+/// inverse bind matrices, loses nothing.
+fn at_rest(doc: &gltf::Document, skin: &gltf::Skin, ibms: &[[f32; 16]]) -> bool {
+    use crate::export::rest::{mul, widen, Mat4};
+    let local = |n: &gltf::Node| -> Mat4 {
+        let m = n.transform().matrix();
+        let mut out = [0.0; 16];
+        for c in 0..4 {
+            for r in 0..4 {
+                out[c * 4 + r] = f64::from(m[c][r]);
+            }
+        }
+        out
+    };
+    let parent_of = |i: usize| doc.nodes().find(|p| p.children().any(|c| c.index() == i));
+    skin.joints().zip(ibms).all(|(j, ibm)| {
+        let mut world = local(&j);
+        let mut at = j.index();
+        // The gltf crate refuses node loops; the bound keeps this finite regardless.
+        for _ in 0..doc.nodes().count() {
+            match parent_of(at) {
+                Some(p) => {
+                    world = mul(&local(&p), &world);
+                    at = p.index();
+                }
+                None => break,
+            }
+        }
+        let ibm = widen(ibm);
+        let product = mul(&world, &ibm);
+        let scale = world
+            .iter()
+            .chain(ibm.iter())
+            .fold(1.0f64, |a, x| a.max(x.abs()));
+        product.iter().enumerate().all(|(k, x)| {
+            let want = if k % 5 == 0 { 1.0 } else { 0.0 };
+            (x - want).abs() <= 1e-5 * scale
+        })
+    })
 }
 
 // ---------------------------------------------------------------------------------------------

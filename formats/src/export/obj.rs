@@ -45,13 +45,23 @@ fn write(scene: &Scene, policy: NonFinite, mtl_file: Option<&str>) -> Result<Exp
     let mut materials = BTreeSet::new();
     let mut grouped = false;
     let mut base = 1usize;
+    // Readers take `v x y z r g b` colours for the whole file: when some meshes have colours,
+    // the others' vertices are written white rather than without.
+    let coloured = scene.meshes.iter().any(|m| m.colors.is_some());
     for mesh in &scene.meshes {
         let m = prepare(mesh, policy, &mut notes)?;
         let _ = writeln!(out, "o {}", obj_name(&m.name));
+        if coloured && m.colors.is_none() {
+            notes.push(format!(
+                "mesh `{}`: no vertex colours; written white, since OBJ readers expect colours on every vertex of a file once some have them",
+                m.name
+            ));
+        }
         let colour = |i: usize| -> Option<[f32; 3]> {
             match &m.colors {
                 Some(Colors::Rgba8(c)) => Some([0, 1, 2].map(|k| f32::from(c[i][k]) / 255.0)),
                 Some(Colors::Float(c)) => Some([c[i][0], c[i][1], c[i][2]]),
+                None if coloured => Some([1.0; 3]),
                 None => None,
             }
         };
