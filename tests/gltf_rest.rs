@@ -438,3 +438,24 @@ fn sws_names_and_sources_lead_to_the_bytes() {
         }
     }
 }
+
+#[test]
+fn findings_exports_are_at_rest_too() {
+    let test = "findings_exports_are_at_rest_too";
+    for (file, version) in [
+        ("unity-bindpose-nan.mesh", "2022.1.20f1"),
+        ("unity-zero-weights.mesh", "2023.1.0a16"),
+        ("unity-normal-huge.mesh", "2022.1.20f1"),
+    ] {
+        let Some(f) = finding(test, file) else {
+            return;
+        };
+        let i = unity(&f, version, None);
+        // A NaN bind pose written as 0 shears: the joint gets the nearest rigid transform and
+        // the inverse bind matrix its inverse, so the rest pose still holds.
+        let out = glb(&i.scene, NonFinite::Zero).unwrap();
+        let errors = rest_errors(&out.bytes);
+        assert_eq!(errors.len(), 1);
+        assert!(errors[0].2 < 1e-5, "{file}: {}", errors[0].2);
+    }
+}

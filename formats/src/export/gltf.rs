@@ -184,21 +184,24 @@ fn skin(
     for (i, ibm) in s.inverse_bind_matrices.iter_mut().enumerate() {
         // `prepare` left only invertible affine matrices.
         let inverse = affine_inverse(&ibm.map(f64::from)).unwrap_or(Trs::IDENTITY.matrix());
-        let (trs, err) = decompose(&inverse);
-        let trs = trs.as_stored();
+        let (mut trs, err) = decompose(&inverse);
         if err > SHEAR_TOLERANCE {
-            // A node cannot carry the shear: the joint takes the nearest transform and its
+            // A node cannot carry the shear: the joint takes the nearest rotation and
+            // translation (a rigid transform, which every viewer's bones hold exactly) and its
             // inverse bind matrix becomes that transform's inverse, so the rest pose holds.
+            trs.scale = trs.scale.map(|s| if s < 0.0 { -1.0 } else { 1.0 });
+            let trs = trs.as_stored();
             if let Some(back) = affine_inverse(&trs.matrix()) {
                 *ibm = back.map(|x| x as f32);
             }
             sheared.push(i);
         }
+        let trs = trs.as_stored();
         rest.push(trs);
     }
     if let Some(&first) = sheared.first() {
         notes.push(format!(
-            "mesh `{}`: {} bind poses shear (the first is joint {first} `{}`), which a glTF node cannot carry: each joint gets the nearest translation, rotation and scale, and its inverse bind matrix is their inverse, so the mesh at rest is unchanged (an animation made for the original bind pose would move it differently)",
+            "mesh `{}`: {} bind poses shear (the first is joint {first} `{}`), which a glTF node cannot carry: each joint gets the nearest rotation and translation, and its inverse bind matrix is their inverse, so the mesh at rest is unchanged (an animation made for the original bind pose would move it differently)",
             m.name,
             sheared.len(),
             s.joint_names[first]
