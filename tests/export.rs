@@ -141,62 +141,58 @@ fn the_exporters_own_check_refuses_what_the_validator_refuses() {
             .unwrap() as usize
     };
     let dir = temp("own-check");
-    // Each change breaks one rule; both checkers must see it.
-    let cases: Vec<(&str, Box<dyn Fn(&mut Vec<u8>)>, &str)> = vec![
+    // Each change breaks one rule; both checkers must see it: (what, accessor, byte offset in
+    // its data, new bytes, the validator's code).
+    let indices = j["meshes"][0]["primitives"][0]["indices"].as_u64().unwrap() as usize;
+    let cases: Vec<(&str, usize, usize, Vec<u8>, &str)> = vec![
         (
             "normal",
-            Box::new(|b: &mut Vec<u8>| {
-                let r = accessor_bytes(b, attr("NORMAL"));
-                b[r.start + 8..r.start + 12].copy_from_slice(&0.5f32.to_le_bytes());
-            }),
+            attr("NORMAL"),
+            8,
+            0.5f32.to_le_bytes().to_vec(),
             "ACCESSOR_VECTOR3_NON_UNIT",
         ),
         (
+            // Vertex 1's x, the largest, falls below the declared maximum.
             "position",
-            Box::new(|b: &mut Vec<u8>| {
-                // Vertex 1's x, the largest, falls below the declared maximum.
-                let r = accessor_bytes(b, attr("POSITION"));
-                b[r.start + 12..r.start + 16].copy_from_slice(&0.5f32.to_le_bytes());
-            }),
+            attr("POSITION"),
+            12,
+            0.5f32.to_le_bytes().to_vec(),
             "ACCESSOR_MAX_MISMATCH",
         ),
         (
             "weights",
-            Box::new(|b: &mut Vec<u8>| {
-                let r = accessor_bytes(b, attr("WEIGHTS_0"));
-                b[r.start..r.start + 4].copy_from_slice(&0.25f32.to_le_bytes());
-            }),
+            attr("WEIGHTS_0"),
+            0,
+            0.25f32.to_le_bytes().to_vec(),
             "ACCESSOR_WEIGHTS_NON_NORMALIZED",
         ),
         (
             "nan",
-            Box::new(|b: &mut Vec<u8>| {
-                let r = accessor_bytes(b, attr("TEXCOORD_0"));
-                b[r.start..r.start + 4].copy_from_slice(&f32::NAN.to_le_bytes());
-            }),
+            attr("TEXCOORD_0"),
+            0,
+            f32::NAN.to_le_bytes().to_vec(),
             "ACCESSOR_INVALID_FLOAT",
         ),
         (
             "index",
-            Box::new(|b: &mut Vec<u8>| {
-                let i = j["meshes"][0]["primitives"][0]["indices"].as_u64().unwrap() as usize;
-                let r = accessor_bytes(b, i);
-                b[r.start..r.start + 2].copy_from_slice(&7u16.to_le_bytes());
-            }),
+            indices,
+            0,
+            7u16.to_le_bytes().to_vec(),
             "ACCESSOR_INDEX_OOB",
         ),
         (
             "tangent sign",
-            Box::new(|b: &mut Vec<u8>| {
-                let r = accessor_bytes(b, attr("TANGENT"));
-                b[r.start + 12..r.start + 16].copy_from_slice(&0.5f32.to_le_bytes());
-            }),
+            attr("TANGENT"),
+            12,
+            0.5f32.to_le_bytes().to_vec(),
             "ACCESSOR_INVALID_SIGN",
         ),
     ];
-    for (name, change, rule) in cases {
+    for (name, accessor, at, new, rule) in cases {
         let mut bytes = out.bytes.clone();
-        change(&mut bytes);
+        let r = accessor_bytes(&bytes, accessor);
+        bytes[r.start + at..r.start + at + new.len()].copy_from_slice(&new);
         let e = export::validate::glb(&bytes).expect_err(name);
         assert!(e.to_string().contains(rule), "{name}: {e}");
         let file = write(&dir, &format!("{name}.glb"), &bytes);

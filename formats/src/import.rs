@@ -292,7 +292,23 @@ struct Block {
     uvs: Vec<Vec<[f32; 2]>>,
     joints: Option<Vec<[u16; 4]>>,
     weights: Option<Vec<[f32; 4]>>,
-    targets: Vec<(Vec<[f32; 3]>, Option<Vec<[f32; 3]>>, Option<Vec<[f32; 3]>>)>,
+    targets: Vec<Deltas>,
+}
+
+/// One morph target's deltas over some vertices.
+#[derive(Default)]
+struct Deltas {
+    positions: Vec<[f32; 3]>,
+    normals: Option<Vec<[f32; 3]>>,
+    tangents: Option<Vec<[f32; 3]>>,
+}
+
+/// A block and what identifies it: the accessors it was read from, and where its vertices
+/// start in the mesh.
+struct Keyed {
+    key: Vec<(String, usize)>,
+    block: Block,
+    base: u32,
 }
 
 fn gltf_file(path: &Path) -> Result<(Vec<Read>, Vec<String>)> {
@@ -337,7 +353,7 @@ fn gltf_mesh(
         .map(str::to_string)
         .unwrap_or_else(|| format!("mesh {}", mesh.index()));
     let mut notes = vec![];
-    let mut blocks: Vec<(Vec<(String, usize)>, Block, u32)> = vec![];
+    let mut blocks: Vec<Keyed> = vec![];
     let mut out = Mesh {
         name: name.clone(),
         ..Mesh::default()
@@ -392,8 +408,8 @@ fn gltf_mesh(
         }
         key.sort();
         let reader = prim.reader(data);
-        let base = match blocks.iter().find(|(k, _, _)| *k == key) {
-            Some((_, _, base)) => *base,
+        let base = match blocks.iter().find(|k| k.key == key) {
+            Some(k) => k.base,
             None => {
                 let mut b = Block {
                     positions: reader
@@ -415,24 +431,29 @@ fn gltf_mesh(
                 b.weights = reader.read_weights(0).map(|r| r.into_f32().collect());
                 for (p, n, t) in reader.read_morph_targets() {
                     let n_v = b.positions.len();
-                    b.targets.push((
-                        p.map(|r| r.collect())
+                    b.targets.push(Deltas {
+                        positions: p
+                            .map(|r| r.collect())
                             .unwrap_or_else(|| vec![[0.0; 3]; n_v]),
-                        n.map(|r| r.collect()),
-                        t.map(|r| r.collect()),
-                    ));
+                        normals: n.map(|r| r.collect()),
+                        tangents: t.map(|r| r.collect()),
+                    });
                 }
                 let base = blocks
                     .last()
-                    .map_or(0, |(_, b, s)| s + b.positions.len() as u32);
-                blocks.push((key, b, base));
+                    .map_or(0, |k| k.base + k.block.positions.len() as u32);
+                blocks.push(Keyed {
+                    key,
+                    block: b,
+                    base,
+                });
                 base
             }
         };
         let n = blocks
             .iter()
-            .find(|(_, _, s)| *s == base)
-            .map_or(0, |(_, b, _)| b.positions.len()) as u32;
+            .find(|k| k.base == base)
+            .map_or(0, |k| k.block.positions.len()) as u32;
         let indices: Vec<u32> = match reader.read_indices() {
             Some(i) => {
                 let v: Vec<u32> = i.into_u32().collect();
@@ -488,7 +509,7 @@ fn gltf_mesh(
     }
     join_blocks(
         &mut out,
-        blocks.into_iter().map(|(_, b, _)| b).collect(),
+        blocks.into_iter().map(|k| k.block).collect(),
         &mut notes,
     );
     if mesh.primitives().all(|p| p.material().index().is_none()) {
@@ -546,9 +567,13 @@ fn join_blocks(out: &mut Mesh, blocks: Vec<Block>, notes: &mut Vec<String>) {
     let mut uvs_v = vec![vec![]; sets];
     let mut joints_v = vec![];
     let mut weights_v = vec![];
-    let mut targets_v: Vec<(Vec<[f32; 3]>, Vec<[f32; 3]>, Vec<[f32; 3]>, bool, bool)> = (0
-        ..targets)
-        .map(|_| (vec![], vec![], vec![], true, true))
+    // A target keeps normals (tangents) only when every block has them.
+    let mut targets_v: Vec<Deltas> = (0..targets)
+        .map(|_| Deltas {
+            positions: vec![],
+            normals: Some(vec![]),
+            tangents: Some(vec![]),
+        })
         .collect();
     for b in blocks {
         let n = b.positions.len();
@@ -569,13 +594,16 @@ fn join_blocks(out: &mut Mesh, blocks: Vec<Block>, notes: &mut Vec<String>) {
             joints_v.extend(b.joints.unwrap_or_default());
             weights_v.extend(b.weights.unwrap_or_default());
         }
-        for (t, (p, nn, tt)) in b.targets.into_iter().take(targets).enumerate() {
-            let e = &mut targets_v[t];
-            e.0.extend(p);
-            e.3 &= nn.is_some();
-            e.4 &= tt.is_some();
-            e.1.extend(nn.unwrap_or_else(|| vec![[0.0; 3]; n]));
-            e.2.extend(tt.unwrap_or_else(|| vec![[0.0; 3]; n]));
+        for (e, d) in targets_v.iter_mut().zip(b.targets) {
+            e.positions.extend(d.positions);
+            e.normals = e.normals.take().zip(d.normals).map(|(mut a, b)| {
+                a.extend(b);
+                a
+            });
+            e.tangents = e.tangents.take().zip(d.tangents).map(|(mut a, b)| {
+                a.extend(b);
+                a
+            });
         }
     }
     out.normals = normals.then_some(normals_v);
@@ -592,11 +620,11 @@ fn join_blocks(out: &mut Mesh, blocks: Vec<Block>, notes: &mut Vec<String>) {
     out.morph_targets = targets_v
         .into_iter()
         .enumerate()
-        .map(|(t, (p, n, tg, has_n, has_t))| MorphTarget {
+        .map(|(t, d)| MorphTarget {
             name: format!("target {t}"),
-            positions: p,
-            normals: has_n.then_some(n),
-            tangents: has_t.then_some(tg),
+            positions: d.positions,
+            normals: d.normals,
+            tangents: d.tangents,
             default_weight: 0.0,
         })
         .collect();

@@ -139,7 +139,7 @@ fn zero_non_finite(m: &mut Mesh) {
 /// that squaring neither overflows (components above about 1.8e19) nor underflows.
 pub(super) fn unit(v: [f32; 3]) -> Option<[f32; 3]> {
     let big = v.iter().fold(0.0f32, |a, x| a.max(x.abs()));
-    if !(big > 0.0) || !big.is_finite() {
+    if big == 0.0 || !big.is_finite() {
         return None;
     }
     let s = v.map(|x| f64::from(x) / f64::from(big));

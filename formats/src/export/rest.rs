@@ -110,7 +110,8 @@ pub fn affine_inverse(m: &Mat4) -> Option<Mat4> {
     let scale = (0..3)
         .flat_map(|c| (0..3).map(move |r| (r, c)))
         .fold(0.0f64, |s, (r, c)| s.max(a(r, c).abs()));
-    if scale == 0.0 || !(det.abs() > 1e-12 * scale * scale * scale) {
+    // `m` is finite, so `det` is: the test below cannot meet a NaN.
+    if scale == 0.0 || det.abs() <= 1e-12 * scale * scale * scale {
         return None;
     }
     let mut out = [0.0; 16];
@@ -206,7 +207,7 @@ fn quaternion(r: &[[f64; 3]; 3]) -> [f64; 4] {
         ]
     };
     let n = q.iter().map(|x| x * x).sum::<f64>().sqrt();
-    if !(n > 0.0) || !n.is_finite() {
+    if n == 0.0 || !n.is_finite() {
         return [0.0, 0.0, 0.0, 1.0];
     }
     // One sign for the same rotation, so the output does not flip between near matrices.
