@@ -15,9 +15,14 @@ use gltf::accessor::{DataType, Dimensions};
 use std::collections::BTreeMap;
 use std::path::Path;
 
+/// An error about the geometry file; names from it (and the path) are escaped.
 fn bad(path: &Path, expected: impl Into<String>, found: impl Into<String>) -> Error {
-    Error::unplaced(ErrorKind::Input, expected, escape(&found.into()))
-        .rooted(escape(&path.display().to_string()))
+    Error::unplaced(
+        ErrorKind::Input,
+        escape(&expected.into()),
+        escape(&found.into()),
+    )
+    .rooted(escape(&path.display().to_string()))
 }
 
 /// One mesh as read, and what the reader could not take from the file for it.
@@ -27,7 +32,7 @@ struct Read {
 }
 
 /// Reads a geometry file, choosing the reader by extension: every mesh it holds, and in the
-/// notes what was not read (each mesh's notes start with its name).
+/// notes (escaped) what was not read (each mesh's notes start with its name).
 pub fn read(path: &Path) -> Result<Scene> {
     let (read, mut notes) = read_all(path)?;
     let mut meshes = vec![];
@@ -35,6 +40,7 @@ pub fn read(path: &Path) -> Result<Scene> {
         notes.extend(r.notes);
         meshes.push(r.mesh);
     }
+    let notes = notes.iter().map(|n| escape(n)).collect();
     Ok(Scene { meshes, notes })
 }
 

@@ -51,7 +51,7 @@ pub fn fill(m: &UnityMesh, unity_version: u32, mesh: &mut Mesh) {
         ));
         if !compressed {
             ranges.push(range(
-                format!("unity_mesh.index_buffer (sub_meshes[{i}])"),
+                "unity_mesh.index_buffer.data".into(),
                 Some(i),
                 o.index_buffer_data + u64::from(s.first_byte),
                 u64::from(s.index_count) * isz,
