@@ -78,6 +78,10 @@ enum Command {
         /// What to do with values that are not finite.
         #[arg(long, value_enum, default_value = "refuse")]
         non_finite: NonFiniteArg,
+        /// With a .obj output: also write the material library OUTPUT.mtl beside it (replacing
+        /// a file of that name) and name its materials with `usemtl`.
+        #[arg(long)]
+        mtl: bool,
         #[command(flatten)]
         opts: Opts,
     },
@@ -91,6 +95,9 @@ enum Command {
         /// Where to write.
         #[arg(short, long)]
         output: PathBuf,
+        /// The mesh to take from a file that holds several (by name; default the first).
+        #[arg(long)]
+        mesh: Option<String>,
         #[command(flatten)]
         opts: Opts,
     },
@@ -369,6 +376,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
             file,
             output,
             non_finite,
+            mtl,
             opts,
         } => {
             let entry = layout(&id)?;
@@ -380,9 +388,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
                 .and_then(|s| s.to_str())
                 .unwrap_or("mesh")
                 .to_string();
-            if scene.meshes.len() == 1 && scene.meshes[0].name == entry.id.replace('-', "_") {
-                scene.meshes[0].name = stem;
-            }
+            scene.label(entry.id, &stem);
             let policy = match non_finite {
                 NonFiniteArg::Refuse => NonFinite::Refuse,
                 NonFiniteArg::Zero => NonFinite::Zero,
@@ -391,8 +397,14 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
                 .extension()
                 .and_then(|e| e.to_str())
                 .map(|e| e.to_ascii_lowercase());
+            let mtl_path = output.with_extension("mtl");
             let out = match ext.as_deref() {
+                Some("glb") if mtl => return Err(Fail("--mtl goes with a .obj output".into())),
                 Some("glb") => export::glb(&scene, policy)?,
+                Some("obj") if mtl => {
+                    let name = mtl_path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                    export::obj_with_mtl(&scene, policy, name)?
+                }
                 Some("obj") => export::obj(&scene, policy)?,
                 _ => {
                     return Err(Fail(format!(
@@ -405,25 +417,38 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
                 eprintln!("note: {n}");
             }
             write_output(Some(&output), &out.bytes)?;
+            if let Some(m) = &out.mtl {
+                write_output(Some(&mtl_path), m)?;
+                eprintln!(
+                    "note: materials written to {}",
+                    export::escape(&mtl_path.display().to_string())
+                );
+            }
             Ok(ExitCode::SUCCESS)
         }
         Command::Import {
             layout: id,
             geometry,
             output,
+            mesh,
             opts,
         } => {
+            use meshspec_formats::import;
             let entry = layout(&id)?;
             let ctx = opts.context(Some(&geometry))?;
-            let scene = meshspec_formats::import::read(&geometry)?;
+            let (mesh, mut notes) = import::read_mesh(&geometry, mesh.as_deref())?;
             let bytes = match entry.id {
                 "meshbin" => {
                     let winding = ctx.winding.ok_or_else(|| {
                         Fail("import meshbin needs --winding d3d or --winding gl (the build it is for)".into())
                     })?;
-                    let mesh = meshspec_formats::import::merge(&scene);
-                    let m = meshspec_formats::meshbin::from_mesh(&mesh, winding)
-                        .map_err(|e| Fail(format!("{}: {e}", geometry.display())))?;
+                    notes.extend(import::left_out(&mesh, "meshbin", &import::MESHBIN));
+                    let m = meshspec_formats::meshbin::from_mesh(&mesh, winding).map_err(|e| {
+                        Fail(format!(
+                            "{}: {e}",
+                            export::escape(&geometry.display().to_string())
+                        ))
+                    })?;
                     meshspec_formats::rt::Root::to_bytes(&m, &ctx)?
                 }
                 other => {
@@ -432,6 +457,9 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
                     )))
                 }
             };
+            for n in &notes {
+                eprintln!("note: {n}");
+            }
             write_output(Some(&output), &bytes)?;
             Ok(ExitCode::SUCCESS)
         }

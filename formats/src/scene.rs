@@ -4,7 +4,13 @@
 //! run counter-clockwise. Each family converts into it (a Direct3D .meshbin reverses its
 //! triangles, a Unity mesh mirrors x), so the exporter never needs to know where data came from.
 
+use crate::export::escape;
 use crate::rt::{Error, ErrorKind, Result};
+use std::fmt;
+
+/// What a file says about a part that the model has no field for (ids, name hashes, byte
+/// offsets), written into glTF's `extras` as it is.
+pub type Extras = serde_json::Map<String, serde_json::Value>;
 
 /// Decoded geometry: one or more meshes, and what a user should know about them.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -71,7 +77,7 @@ pub struct Material {
 }
 
 /// Bone influences and bind poses.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, Default, PartialEq)]
 pub struct Skin {
     /// Per vertex, four joint slots.
     pub joints: Vec<[u16; 4]>,
@@ -82,6 +88,38 @@ pub struct Skin {
     pub inverse_bind_matrices: Vec<[f32; 16]>,
     /// Per joint, a name.
     pub joint_names: Vec<String>,
+    /// Per joint, what the file says about the bone besides its name (its slot, id, name
+    /// hash, where its bind pose is); empty when nothing, else one per joint.
+    pub joint_extras: Vec<Extras>,
+}
+
+/// A byte range of the input (or of a file beside it) that a part of a mesh was read from, so
+/// that a user can go from what a viewer shows to the bytes.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct SourceRange {
+    /// What the range holds, as the spec's field path names it
+    /// (`sws_mesh.submeshes[0].submesh.positions`).
+    pub field: String,
+    /// The primitive the range belongs to, when it belongs to one.
+    pub primitive: Option<usize>,
+    /// Where the range starts.
+    pub offset: u64,
+    /// How many bytes it holds.
+    pub len: u64,
+    /// The file it is in, by name, when that is not the input (a Unity `.resS`).
+    pub file: Option<String>,
+}
+
+/// Where a mesh came from.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Origin {
+    /// The layout id the input was read as (`unity-mesh`); empty when not known.
+    pub layout: String,
+    /// The byte ranges its parts were read from (as many as the family knows).
+    pub ranges: Vec<SourceRange>,
+    /// What else the file says about the mesh that the model has no field for (bones that are
+    /// not exported as a skin, with their ids and name hashes).
+    pub extras: Extras,
 }
 
 /// A morph target, as deltas from the base mesh.
@@ -122,10 +160,52 @@ pub struct Mesh {
     pub skin: Option<Skin>,
     /// Morph targets.
     pub morph_targets: Vec<MorphTarget>,
+    /// Where it came from.
+    pub origin: Origin,
+}
+
+/// Values that are not finite in one place of a mesh.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NonFiniteValues {
+    /// The place (`positions`, `morph target smile normals`, `inverse bind matrices`).
+    pub what: String,
+    /// How many elements (vertices, joints, targets) hold at least one.
+    pub count: usize,
+    /// What an element is (`vertex`, `joint`, `target`).
+    pub unit: &'static str,
+    /// The first such element.
+    pub first: usize,
+}
+
+impl fmt::Display for NonFiniteValues {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} (first at {} {})",
+            self.count, self.what, self.unit, self.first
+        )
+    }
+}
+
+impl Scene {
+    /// Names what came from `layout`: every mesh's origin gets the layout id, and a lone mesh
+    /// that the family could only call after its layout (`meshbin`) takes the input file's
+    /// stem.
+    pub fn label(&mut self, layout: &str, stem: &str) {
+        if self.meshes.len() == 1 && self.meshes[0].name == layout.replace('-', "_") {
+            self.meshes[0].name = stem.to_string();
+        }
+        for m in &mut self.meshes {
+            if m.origin.layout.is_empty() {
+                m.origin.layout = layout.to_string();
+            }
+        }
+    }
 }
 
 fn bad(mesh: &str, expected: String, found: String) -> Error {
-    Error::unplaced(ErrorKind::Inconsistent, expected, found).rooted(format!("scene.{mesh}"))
+    Error::unplaced(ErrorKind::Inconsistent, expected, escape(&found))
+        .rooted(format!("scene.{}", escape(mesh)))
 }
 
 impl Mesh {
@@ -158,16 +238,51 @@ impl Mesh {
         if let Some(s) = &self.skin {
             per_vertex("joint sets", s.joints.len())?;
             per_vertex("weight sets", s.weights.len())?;
-            if s.joint_names.len() != s.inverse_bind_matrices.len() {
+            let joints = s.inverse_bind_matrices.len();
+            if s.joint_names.len() != joints {
                 return Err(bad(
                     &self.name,
-                    format!("{} joint names", s.inverse_bind_matrices.len()),
+                    format!("{joints} joint names"),
                     s.joint_names.len().to_string(),
                 ));
+            }
+            if !s.joint_extras.is_empty() && s.joint_extras.len() != joints {
+                return Err(bad(
+                    &self.name,
+                    format!("none or {joints} joint extras (one per joint)"),
+                    s.joint_extras.len().to_string(),
+                ));
+            }
+            for (v, (j, w)) in s.joints.iter().zip(&s.weights).enumerate() {
+                if let Some(k) = (0..4).find(|&k| w[k] != 0.0 && usize::from(j[k]) >= joints) {
+                    return Err(bad(
+                        &self.name,
+                        format!("joints below {joints} where the weight is not 0"),
+                        format!("joint {} of weight {} at vertex {v}", j[k], w[k]),
+                    ));
+                }
             }
         }
         for t in &self.morph_targets {
             per_vertex("morph positions", t.positions.len())?;
+            if let Some(v) = &t.normals {
+                per_vertex("morph normals", v.len())?;
+            }
+            if let Some(v) = &t.tangents {
+                per_vertex("morph tangents", v.len())?;
+            }
+        }
+        if let Some(r) = self
+            .origin
+            .ranges
+            .iter()
+            .find(|r| r.primitive.is_some_and(|p| p >= self.primitives.len()))
+        {
+            return Err(bad(
+                &self.name,
+                format!("source ranges of the {} primitives", self.primitives.len()),
+                format!("`{}` of primitive {:?}", r.field, r.primitive),
+            ));
         }
         for (pi, p) in self.primitives.iter().enumerate() {
             if let Some(i) = p.indices.iter().position(|&i| i as usize >= n) {
@@ -190,65 +305,87 @@ impl Mesh {
         Ok(())
     }
 
-    /// Where the mesh holds values that are not finite: (what, how many, first vertex).
-    pub fn non_finite(&self) -> Vec<(String, usize, usize)> {
+    /// Where the mesh holds values that are not finite: every float it carries, bind
+    /// matrices and morph target deltas and weights included.
+    pub fn non_finite(&self) -> Vec<NonFiniteValues> {
         let mut out = vec![];
-        let mut scan = |what: String, vals: &mut dyn Iterator<Item = (usize, bool)>| {
-            let mut count = 0;
-            let mut first = None;
-            for (v, finite) in vals {
-                if !finite {
-                    count += 1;
-                    first.get_or_insert(v);
-                }
-            }
-            if let Some(f) = first {
-                out.push((what, count, f));
-            }
-        };
         fn fin<const N: usize>(a: &[f32; N]) -> bool {
             a.iter().all(|x| x.is_finite())
         }
-        scan(
-            "positions".into(),
-            &mut self.positions.iter().enumerate().map(|(i, p)| (i, fin(p))),
-        );
+        let mut scan =
+            |what: String, unit: &'static str, finite: &mut dyn Iterator<Item = bool>| {
+                let mut count = 0;
+                let mut first = None;
+                for (i, ok) in finite.enumerate() {
+                    if !ok {
+                        count += 1;
+                        first.get_or_insert(i);
+                    }
+                }
+                if let Some(first) = first {
+                    out.push(NonFiniteValues {
+                        what,
+                        count,
+                        unit,
+                        first,
+                    });
+                }
+            };
+        const V: &str = "vertex";
+        scan("positions".into(), V, &mut self.positions.iter().map(fin));
         if let Some(v) = &self.normals {
-            scan(
-                "normals".into(),
-                &mut v.iter().enumerate().map(|(i, p)| (i, fin(p))),
-            );
+            scan("normals".into(), V, &mut v.iter().map(fin));
         }
         if let Some(v) = &self.tangents {
-            scan(
-                "tangents".into(),
-                &mut v.iter().enumerate().map(|(i, p)| (i, fin(p))),
-            );
+            scan("tangents".into(), V, &mut v.iter().map(fin));
         }
         if let Some(Colors::Float(v)) = &self.colors {
-            scan(
-                "colours".into(),
-                &mut v.iter().enumerate().map(|(i, p)| (i, fin(p))),
-            );
+            scan("colours".into(), V, &mut v.iter().map(fin));
         }
         for (k, uv) in self.uvs.iter().enumerate() {
             scan(
                 format!("texture coordinates {k}"),
-                &mut uv.iter().enumerate().map(|(i, p)| (i, fin(p))),
+                V,
+                &mut uv.iter().map(fin),
             );
         }
         if let Some(s) = &self.skin {
+            scan("skin weights".into(), V, &mut s.weights.iter().map(fin));
             scan(
-                "skin weights".into(),
-                &mut s.weights.iter().enumerate().map(|(i, p)| (i, fin(p))),
+                "inverse bind matrices".into(),
+                "joint",
+                &mut s.inverse_bind_matrices.iter().map(fin),
             );
         }
         for t in &self.morph_targets {
             scan(
                 format!("morph target {} positions", t.name),
-                &mut t.positions.iter().enumerate().map(|(i, p)| (i, fin(p))),
+                V,
+                &mut t.positions.iter().map(fin),
             );
+            if let Some(v) = &t.normals {
+                scan(
+                    format!("morph target {} normals", t.name),
+                    V,
+                    &mut v.iter().map(fin),
+                );
+            }
+            if let Some(v) = &t.tangents {
+                scan(
+                    format!("morph target {} tangents", t.name),
+                    V,
+                    &mut v.iter().map(fin),
+                );
+            }
         }
+        scan(
+            "morph target weights".into(),
+            "target",
+            &mut self
+                .morph_targets
+                .iter()
+                .map(|t| t.default_weight.is_finite()),
+        );
         out
     }
 }

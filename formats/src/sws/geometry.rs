@@ -190,6 +190,7 @@ pub fn submesh_mesh(
         materials: material.into_iter().collect(),
         skin: None,
         morph_targets,
+        ..Mesh::default()
     };
     mesh.validate()?;
     Ok(mesh)
@@ -254,7 +255,9 @@ pub fn mesh_scene(m: &SwsMesh) -> Result<Scene> {
                 })
             }
         };
-        meshes.push(submesh_mesh(s, &name, material, &mut notes)?);
+        let mut mesh = submesh_mesh(s, &name, material, &mut notes)?;
+        mesh.origin = super::origin::mesh_submesh(m, i);
+        meshes.push(mesh);
     }
     Ok(Scene { meshes, notes })
 }
@@ -265,7 +268,8 @@ pub fn submesh_scene(s: &Submesh) -> Result<Scene> {
     let material = Some(Material {
         name: format!("material {}", s.material_id),
     });
-    let mesh = submesh_mesh(s, "submesh", material, &mut notes)?;
+    let mut mesh = submesh_mesh(s, "submesh", material, &mut notes)?;
+    mesh.origin = super::origin::submesh(s, "submesh", 0);
     Ok(Scene {
         meshes: vec![mesh],
         notes,

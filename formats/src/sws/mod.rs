@@ -9,6 +9,7 @@
 
 pub mod geometry;
 pub mod offsets;
+pub mod origin;
 pub mod relations;
 
 use crate::context::Context;

@@ -6,6 +6,7 @@
 //! fields to the decoder as plain borrowed input ([`RawParts`]) to produce geometry.
 
 pub mod decode;
+pub mod origin;
 pub mod stream;
 
 use crate::context::Context;
@@ -443,7 +444,8 @@ impl Semantics for UnityMesh {
         let streamed = stream::streamed_data(self, ctx)?;
         let parts = RawParts::new(self, version(ctx), streamed);
         let data = decode::decode(&parts.raw())?;
-        let done = decode::to_scene(&data, &SceneOptions::default())?;
+        let mut done = decode::to_scene(&data, &SceneOptions::default())?;
+        origin::fill(self, version(ctx), &mut done.mesh);
         Ok(Scene {
             meshes: vec![done.mesh],
             notes: done.notes,

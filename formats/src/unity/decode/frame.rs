@@ -177,6 +177,7 @@ pub fn to_scene(m: &UnityMeshData, opts: &SceneOptions) -> Result<ToScene> {
             materials,
             skin,
             morph_targets,
+            ..Mesh::default()
         },
         notes,
     })
@@ -262,6 +263,7 @@ fn to_skin(
         } else {
             opts.joint_names.clone()
         },
+        ..Skin::default()
     }))
 }
 
