@@ -70,7 +70,7 @@ pub fn io_words(e: &std::io::Error) -> String {
 #[cfg(test)]
 mod tests {
     use super::io_words;
-    use std::io::{Error, ErrorKind};
+    use std::io::Error;
 
     #[test]
     fn io_errors_in_words_without_numbers() {
@@ -84,6 +84,6 @@ mod tests {
         );
         // EIO: no kind of its own; the OS text without its number.
         assert_eq!(io_words(&Error::from_raw_os_error(5)), "input/output error");
-        assert_eq!(io_words(&Error::new(ErrorKind::Other, "Odd")), "odd");
+        assert_eq!(io_words(&Error::other("Odd")), "odd");
     }
 }

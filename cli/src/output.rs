@@ -114,19 +114,25 @@ pub fn write(target: &Target, bytes: &[u8]) -> Result<(), Fail> {
     };
     let shown = path.display().to_string();
     let cannot = |e: &std::io::Error| Fail::about(&shown, "a writable output", io_words(e));
-    let real = match fs::symlink_metadata(path) {
+    let m = match fs::metadata(path) {
+        Ok(m) => m,
+        Err(_) if fs::symlink_metadata(path).is_ok() => {
+            return Err(Fail::about(
+                &shown,
+                "a link to an existing file",
+                "a link to nothing",
+            ))
+        }
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return replace(path, None, bytes).map_err(|e| cannot(&e))
         }
         Err(e) => return Err(cannot(&e)),
-        Ok(m) if m.file_type().is_symlink() => fs::canonicalize(path)
-            .map_err(|_| Fail::about(&shown, "a link to an existing file", "a link to nothing"))?,
-        Ok(_) => path.clone(),
     };
-    let m = fs::metadata(&real).map_err(|e| cannot(&e))?;
     if m.is_dir() {
         Err(Fail::about(&shown, "a file", "a folder"))
     } else if m.is_file() {
+        // Through any links to the file itself, which is replaced beside where it is.
+        let real = fs::canonicalize(path).map_err(|e| cannot(&e))?;
         // A file we may not write is not replaced behind its back (the folder may allow it).
         fs::OpenOptions::new()
             .write(true)
@@ -134,9 +140,10 @@ pub fn write(target: &Target, bytes: &[u8]) -> Result<(), Fail> {
             .map_err(|e| cannot(&e))?;
         replace(&real, Some(m.permissions()), bytes).map_err(|e| cannot(&e))
     } else {
+        // Opened by its name, so that links such as /dev/stdout lead where they point.
         fs::OpenOptions::new()
             .write(true)
-            .open(&real)
+            .open(path)
             .and_then(|mut f| f.write_all(bytes).and_then(|_| f.flush()))
             .map_err(|e| cannot(&e))
     }

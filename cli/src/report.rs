@@ -75,7 +75,7 @@ impl Finding {
             path: (path != "(input)").then_some(path),
             relation,
             expected,
-            found: e.found.clone(),
+            found: without_os_error_number(&e.found),
         }
     }
 
@@ -123,6 +123,18 @@ impl Finding {
             "found": self.found,
             "text": self.line(),
         })
+    }
+}
+
+/// `No such file or directory (os error 2)` without its number: people read the words.
+fn without_os_error_number(s: &str) -> String {
+    match s.rfind(" (os error ") {
+        Some(at)
+            if s.ends_with(')') && s[at + 11..s.len() - 1].chars().all(|c| c.is_ascii_digit()) =>
+        {
+            s[..at].to_string()
+        }
+        _ => s.to_string(),
     }
 }
 

@@ -104,6 +104,7 @@ impl Usage {
         } else {
             Relations::Error
         };
+        let before = self.problems.len();
         match g.unity_version.as_deref() {
             Some("auto") => match version_folder(ctx.input.as_deref()) {
                 Some(v) => ctx = ctx.with_param("unity_version", v),
@@ -122,7 +123,8 @@ impl Usage {
             },
             None => {}
         }
-        if let Some(e) = entry {
+        // (A version already refused above is not also missing.)
+        if let Some(e) = entry.filter(|_| self.problems.len() == before) {
             if let Err(err) = e.args_ok(&ctx) {
                 if g.unity_version.is_none() && e.args_ok(&with_example_params(ctx.clone())).is_ok()
                 {

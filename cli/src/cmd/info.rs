@@ -35,7 +35,8 @@ struct Summary {
     vertices: usize,
     primitives: Vec<(Mode, usize)>,
     bounds: Option<([f32; 3], [f32; 3])>,
-    attributes: Vec<String>,
+    /// glTF's attribute names with the words the text shows.
+    attributes: Vec<(String, String)>,
     materials: usize,
     joints: Option<usize>,
     morph_targets: Vec<String>,
@@ -73,24 +74,25 @@ fn summary(m: &Mesh) -> Summary {
             hi[i] = hi[i].max(p[i]);
         }
     }
-    let mut attributes = vec!["position".to_string()];
+    let mut attributes: Vec<(String, String)> = vec![("POSITION".into(), "position".into())];
+    let mut add = |gltf: String, words: String| attributes.push((gltf, words));
     if m.normals.is_some() {
-        attributes.push("normal".into());
+        add("NORMAL".into(), "normal".into());
     }
     if m.tangents.is_some() {
-        attributes.push("tangent".into());
+        add("TANGENT".into(), "tangent".into());
     }
     match &m.colors {
-        Some(Colors::Rgba8(_)) => attributes.push("colour (8-bit)".into()),
-        Some(Colors::Float(_)) => attributes.push("colour (float)".into()),
+        Some(Colors::Rgba8(_)) => add("COLOR_0".into(), "colour (8-bit)".into()),
+        Some(Colors::Float(_)) => add("COLOR_0".into(), "colour (float)".into()),
         None => {}
     }
     for i in 0..m.uvs.len() {
-        attributes.push(format!("uv{i}"));
+        add(format!("TEXCOORD_{i}"), format!("uv{i}"));
     }
     if m.skin.is_some() {
-        attributes.push("joints".into());
-        attributes.push("weights".into());
+        add("JOINTS_0".into(), "joints".into());
+        add("WEIGHTS_0".into(), "weights".into());
     }
     Summary {
         name: m.name.clone(),
@@ -151,33 +153,55 @@ fn primitives_text(prims: &[(Mode, usize)]) -> String {
     )
 }
 
+/// `  label      value`, the values of one level aligned.
+fn row(indent: usize, label: &str, value: impl std::fmt::Display) -> String {
+    format!("{:indent$}{label:<w$} {value}", "", w = 14 - indent)
+}
+
 fn mesh_lines(i: usize, s: &Summary) -> Vec<String> {
     let mut out = vec![
-        format!("  mesh {i}      {}", s.name),
-        format!("    vertices   {}", thousands(s.vertices as u64)),
-        format!("    drawn      {}", primitives_text(&s.primitives)),
+        row(2, &format!("mesh {i}"), &s.name),
+        row(4, "vertices", thousands(s.vertices as u64)),
+        row(4, "drawn", primitives_text(&s.primitives)),
     ];
     if let Some((lo, hi)) = s.bounds {
-        out.push(format!("    bounds     {} to {}", point(lo), point(hi)));
+        out.push(row(4, "bounds", format!("{} to {}", point(lo), point(hi))));
     }
-    out.push(format!("    attributes {}", s.attributes.join(", ")));
+    let words: Vec<&str> = s.attributes.iter().map(|(_, w)| w.as_str()).collect();
+    out.push(row(4, "attributes", words.join(", ")));
     if s.materials > 0 {
-        out.push(format!("    materials  {}", thousands(s.materials as u64)));
+        out.push(row(4, "materials", thousands(s.materials as u64)));
     }
-    out.push(match s.joints {
-        Some(j) => format!("    skin       {} joints", thousands(j as u64)),
-        None => "    skin       none".into(),
-    });
-    out.push(if s.morph_targets.is_empty() {
-        "    morphs     none".into()
-    } else {
-        format!(
-            "    morphs     {}: {}",
-            thousands(s.morph_targets.len() as u64),
-            s.morph_targets.join(", ")
-        )
-    });
+    out.push(row(
+        4,
+        "skin",
+        match s.joints {
+            Some(j) => format!("{} joints", thousands(j as u64)),
+            None => "none".into(),
+        },
+    ));
+    out.push(row(
+        4,
+        "morphs",
+        if s.morph_targets.is_empty() {
+            "none".into()
+        } else {
+            format!(
+                "{}: {}",
+                thousands(s.morph_targets.len() as u64),
+                s.morph_targets.join(", ")
+            )
+        },
+    ));
     out
+}
+
+/// A point in JSON, each coordinate in the shortest form that reads back to the same f32
+/// (as dumps show floats).
+fn json_point(p: [f32; 3]) -> Vec<f64> {
+    p.iter()
+        .map(|c| c.to_string().parse().unwrap_or(f64::from(*c)))
+        .collect()
 }
 
 fn mesh_json(s: &Summary) -> Value {
@@ -188,8 +212,8 @@ fn mesh_json(s: &Summary) -> Value {
             "mode": mode_word(*m),
             "indices": n,
         })).collect::<Vec<_>>(),
-        "bounds": s.bounds.map(|(lo, hi)| json!({ "min": lo, "max": hi })),
-        "attributes": s.attributes,
+        "bounds": s.bounds.map(|(lo, hi)| json!({ "min": json_point(lo), "max": json_point(hi) })),
+        "attributes": s.attributes.iter().map(|(g, _)| g.as_str()).collect::<Vec<_>>(),
         "materials": s.materials,
         "skin": s.joints.map(|j| json!({ "joints": j })),
         "morph_targets": s.morph_targets,
@@ -282,20 +306,31 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         let total_vertices: usize = meshes.iter().map(|m| m.vertices).sum();
         let mut text = vec![
             name.clone(),
-            format!("  layout     {} ({})", entry.id, entry.description),
-            format!("  size       {} bytes", thousands(bytes.len() as u64)),
-            format!("  verdict    {}", verdict_text(&verdict)),
+            row(2, "layout", format!("{} ({})", entry.id, entry.description)),
+            row(
+                2,
+                "size",
+                format!("{} bytes", thousands(bytes.len() as u64)),
+            ),
+            row(2, "verdict", verdict_text(&verdict)),
         ];
-        match &geometry {
-            Some(Ok(_)) => text.push(format!(
-                "  geometry   {} mesh{}, {} vertices",
-                thousands(meshes.len() as u64),
-                if meshes.len() == 1 { "" } else { "es" },
-                thousands(total_vertices as u64)
-            )),
-            Some(Err(f)) => text.push(format!("  geometry   not decoded: {}", f.line())),
-            None => text.push("  geometry   not decoded: the file does not parse".into()),
-        }
+        text.push(row(
+            2,
+            "geometry",
+            match &geometry {
+                Some(Ok(_)) => format!(
+                    "{} mesh{}, {} vertices",
+                    thousands(meshes.len() as u64),
+                    if meshes.len() == 1 { "" } else { "es" },
+                    thousands(total_vertices as u64)
+                ),
+                Some(Err(f)) if verdict.findings.contains(f) => {
+                    "not decoded (the errors below)".into()
+                }
+                Some(Err(f)) => format!("not decoded: {}", f.line()),
+                None => "not decoded (the file does not parse)".into(),
+            },
+        ));
         for (i, m) in meshes.iter().enumerate().take(MESHES_LISTED) {
             text.extend(mesh_lines(i, m));
         }

@@ -499,4 +499,40 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn numbers_a_float_cannot_hold_are_refused_not_rounded_away() {
+        let x = |j: &str| serde_json::from_str::<T>(&format!(r#"{{"x":{j},"v":[],"b":""}}"#));
+        let err = |j: &str| x(j).unwrap_err().to_string();
+        assert!(err("1e39").starts_with("1e39, beyond the range of an f32 (largest 3.4028235e38)"));
+        assert!(err("-1e39").starts_with("-1e39, beyond the range"));
+        assert!(err("1e-50").starts_with("1e-50, which an f32 rounds to 0"));
+        // Rounding to the nearest f32 is how every dump's decimals read back: kept.
+        assert_eq!(x("3.4028235e38").unwrap().x, f32::MAX);
+        assert_eq!(x("1e-45").unwrap().x.to_bits(), 1);
+        assert_eq!(x("-0.0").unwrap().x.to_bits(), 0x8000_0000);
+        assert_eq!(x("0.1").unwrap().x, 0.1f32);
+        // Words: infinities, and NaNs whose bits are a NaN's.
+        assert_eq!(x(r#""inf""#).unwrap().x, f32::INFINITY);
+        assert_eq!(x(r#""nan:0x7FC00001""#).unwrap().x.to_bits(), 0x7FC0_0001);
+        assert!(err(r#""nan:0x7F800000""#)
+            .starts_with("`nan:0x7F800000`, the bits of inf, not of a NaN"));
+        assert!(
+            err(r#""nan:0x3F800000""#).starts_with("`nan:0x3F800000`, the bits of 1, not of a NaN")
+        );
+        assert!(err(r#""nan:0x17FC00000""#).contains("not the bits of an f32"));
+        assert!(err(r#""banana""#).contains("not a number, inf, -inf or nan:0x<bits>"));
+    }
+
+    #[test]
+    fn a_nan_number_is_refused_for_its_unknown_bits() {
+        // YAML's `.nan` and `.inf` arrive as f64 numbers.
+        use serde::de::value::{Error as E, F64Deserializer};
+        let e = de_float::<f64, _>(F64Deserializer::<E>::new(f64::NAN)).unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("a NaN as a number; write it as nan:0x<bits>, 16 hex digits"));
+        let inf = de_float::<f32, _>(F64Deserializer::<E>::new(f64::INFINITY)).unwrap();
+        assert_eq!(inf, f32::INFINITY);
+    }
 }
