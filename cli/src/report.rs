@@ -97,12 +97,29 @@ impl Finding {
 
     /// The README's line: `0xOFFSET PATH: expected EXPECTED (relation `ID`), found FOUND`.
     pub fn line(&self) -> String {
+        self.render(Some(self.path.as_deref().unwrap_or("(input)")))
+    }
+
+    /// The line after `SUBJECT: `: without the path when the finding is about the subject as a
+    /// whole (`FILE: expected a readable file, found ...`).
+    pub fn line_about(&self, subject: &str) -> String {
+        if self.path.as_deref() == Some(subject) {
+            self.render(None)
+        } else {
+            self.line()
+        }
+    }
+
+    fn render(&self, path: Option<&str>) -> String {
         let mut s = String::new();
         if let Some(o) = self.offset {
             s.push_str(&format!("0x{o:X} "));
         }
-        s.push_str(self.path.as_deref().unwrap_or("(input)"));
-        s.push_str(": expected ");
+        if let Some(p) = path {
+            s.push_str(p);
+            s.push_str(": ");
+        }
+        s.push_str("expected ");
         s.push_str(&self.expected);
         if let Some(id) = &self.relation {
             s.push_str(&format!(" (relation `{id}`)"));
@@ -308,21 +325,7 @@ pub fn check_lines(file: &str, v: &Verdict, all: bool) -> Vec<Line> {
     let (listed, omitted) = shown(&v.findings, all);
     let mut out: Vec<Line> = listed
         .iter()
-        .map(|f| {
-            // A problem with the file as a whole already names it.
-            let text = if f.path.as_deref() == Some(file) {
-                Finding {
-                    path: None,
-                    ..(*f).clone()
-                }
-                .line()
-                .trim_start_matches("(input): ")
-                .to_string()
-            } else {
-                f.line()
-            };
-            line(tag(f.severity), text)
-        })
+        .map(|f| line(tag(f.severity), f.line_about(file)))
         .collect();
     out.extend(omitted.iter().map(|o| line(tag(o.severity), o.line())));
     if v.passes() {
