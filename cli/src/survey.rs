@@ -3,7 +3,11 @@
 //! they fail, and tallies the values of every field the spec marks unknown. Failures are the
 //! report, not an error: the exit code is 0 unless `--fail-on-error` is given.
 
-use crate::{layout, read_input, Fail, Opts};
+use crate::args::{InputOpt, Json, RelationsOpt, UnityOpt};
+use crate::fail::Fail;
+use crate::report::{Finding, Line, Verdict, JSON_VERSION};
+use crate::term;
+use crate::usage::{Given, Usage};
 use clap::Args;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -27,11 +31,14 @@ pub struct SurveyArgs {
     /// How many distinct values to show per unknown field.
     #[arg(long, default_value_t = 8)]
     top: usize,
-    /// Print the report as JSON.
-    #[arg(long)]
-    json: bool,
     #[command(flatten)]
-    opts: Opts,
+    json: Json,
+    #[command(flatten)]
+    unity: UnityOpt,
+    #[command(flatten)]
+    relations: RelationsOpt,
+    #[command(flatten)]
+    input: InputOpt,
 }
 
 fn files(paths: &[PathBuf], ext: Option<&str>) -> Vec<PathBuf> {
@@ -85,20 +92,46 @@ fn show(v: &serde_json::Value) -> String {
         serde_json::Value::Null => "(absent)".to_string(),
         other => other.to_string(),
     };
-    if s.len() > 40 {
-        format!("{}… ({} chars)", &s[..40], s.len())
+    let n = s.chars().count();
+    if n > 40 {
+        format!("{}… ({n} chars)", s.chars().take(40).collect::<String>())
     } else {
         s
     }
 }
+
+/// A finding's path with element indices left out (`meshbin.indices[]`), so that findings
+/// group by field.
+fn pattern(f: &Finding) -> String {
+    let mut out = String::new();
+    let mut in_index = false;
+    for c in f.path.as_deref().unwrap_or("(input)").chars() {
+        match c {
+            '[' => {
+                in_index = true;
+                out.push(c);
+            }
+            ']' => {
+                in_index = false;
+                out.push(c);
+            }
+            _ if in_index => {}
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// Groups of findings: how many files, and a few examples.
+type Groups = BTreeMap<(String, String), (usize, Vec<String>)>;
 
 /// What one layout's files showed.
 #[derive(Default)]
 struct Report {
     files: usize,
     ok: usize,
-    failures: BTreeMap<(String, String), (usize, Vec<String>)>,
-    relations: BTreeMap<(String, String), (usize, Vec<String>)>,
+    failures: Groups,
+    relations: Groups,
     tallies: BTreeMap<&'static str, BTreeMap<String, usize>>,
 }
 
@@ -112,59 +145,56 @@ fn note(slot: &mut (usize, Vec<String>), example: String) {
 fn survey_file(
     entry: &meshspec_formats::Entry,
     f: &std::path::Path,
-    opts: &Opts,
+    ctx: &meshspec_formats::Context,
+    limit: u64,
     r: &mut Report,
 ) -> Result<(), Fail> {
     r.files += 1;
-    let ctx = opts.context(Some(f))?;
     let name = f.display().to_string();
-    let bytes = match read_input(f) {
+    let bytes = match crate::input::read(f, limit) {
         Ok(b) => b,
-        Err(Fail(m)) => {
-            note(
-                r.failures
-                    .entry(("Io".into(), "reading the file".into()))
-                    .or_default(),
-                m,
-            );
+        Err(Fail::Refused(x)) => {
+            let key = ("(file)".into(), format!("expected {}", x.expected));
+            note(r.failures.entry(key).or_default(), x.line());
             return Ok(());
         }
+        Err(other) => return Err(other),
     };
-    match entry.check(&bytes, &ctx) {
-        Err(e) => {
-            let key = (
-                format!("{:?}", e.kind),
-                format!("{}: expected {}", e.path_pattern(), e.expected),
-            );
-            note(r.failures.entry(key).or_default(), format!("{name}: {e}"));
-        }
-        Ok(c) => {
-            for rel in &c.relations {
-                let why = match rel.relation_id() {
-                    Some(id) => format!("relation `{id}`"),
-                    None => format!("expected {}", rel.expected),
-                };
-                let key = (rel.path_pattern(), why);
+    let v = Verdict::of(entry.check(&bytes, ctx), ctx);
+    for x in &v.findings {
+        match &x.relation {
+            None => {
+                let key = (pattern(x), format!("expected {}", x.expected));
                 note(
-                    r.relations.entry(key).or_default(),
-                    format!("{name}: {rel}"),
+                    r.failures.entry(key).or_default(),
+                    format!("{name}: {}", x.line()),
                 );
             }
-            if c.passes(&ctx) {
-                r.ok += 1;
-            } else {
-                let key = ("Relation".into(), "a relation (listed below)".into());
-                note(r.failures.entry(key).or_default(), name.clone());
+            Some(id) => {
+                let key = (pattern(x), format!("relation `{id}`"));
+                note(
+                    r.relations.entry(key).or_default(),
+                    format!("{name}: {}", x.line()),
+                );
             }
-            if let Ok(dump) = entry.dump(&bytes, &ctx) {
-                let data = &dump["data"];
-                for path in entry.unknown {
-                    let mut vals = vec![];
-                    values_at(data, path, &mut vals);
-                    let t = r.tallies.entry(path).or_default();
-                    for v in vals {
-                        *t.entry(show(v)).or_default() += 1;
-                    }
+        }
+    }
+    let parsed = v.findings.iter().all(|x| x.relation.is_some());
+    if v.passes() {
+        r.ok += 1;
+    } else if parsed {
+        let key = ("(relations)".into(), "a relation (listed below)".into());
+        note(r.failures.entry(key).or_default(), name.clone());
+    }
+    if parsed {
+        if let Ok(dump) = entry.dump(&bytes, ctx) {
+            let data = &dump["data"];
+            for path in entry.unknown {
+                let mut vals = vec![];
+                values_at(data, path, &mut vals);
+                let t = r.tallies.entry(path).or_default();
+                for v in vals {
+                    *t.entry(show(v)).or_default() += 1;
                 }
             }
         }
@@ -172,50 +202,51 @@ fn survey_file(
     Ok(())
 }
 
-fn print(id: &str, r: &Report, top: usize) {
-    println!(
+fn text(id: &str, r: &Report, top: usize) -> Vec<String> {
+    let mut out = vec![format!(
         "{id}: {} files, {} ok, {} failed",
         r.files,
         r.ok,
         r.files - r.ok
-    );
+    )];
     if !r.failures.is_empty() {
-        println!("  failures, by rule and field:");
-        for ((kind, what), (n, ex)) in &r.failures {
-            println!("    {n:>6}  {kind:<12} {what}");
+        out.push("  failures, by field and rule:".into());
+        for ((path, what), (n, ex)) in &r.failures {
+            out.push(format!("    {n:>6}  {path}: {what}"));
             for e in ex {
-                println!("              e.g. {e}");
+                out.push(format!("              e.g. {e}"));
             }
         }
     }
     if !r.relations.is_empty() {
-        println!("  relations that do not hold:");
+        out.push("  relations that do not hold:".into());
         for ((path, why), (n, ex)) in &r.relations {
-            println!("    {n:>6}  {path}: {why}");
+            out.push(format!("    {n:>6}  {path}: {why}"));
             for e in ex {
-                println!("              e.g. {e}");
+                out.push(format!("              e.g. {e}"));
             }
         }
     }
     if !r.tallies.is_empty() {
-        println!("  values of the fields the spec marks unknown (in files that parse):");
+        out.push("  values of the fields the spec marks unknown (in files that parse):".into());
         for (path, t) in r.tallies.iter().filter(|(_, t)| !t.is_empty()) {
             let total: usize = t.values().sum();
             let mut by: Vec<(&String, &usize)> = t.iter().collect();
             by.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
-            println!("    {path}: {total} values, {} distinct", t.len());
+            out.push(format!("    {path}: {total} values, {} distinct", t.len()));
             for (v, n) in by.iter().take(top) {
-                println!("      {n:>8} x {v}");
+                out.push(format!("      {n:>8} x {v}"));
             }
             if t.len() > top {
-                println!("      ... {} more distinct values", t.len() - top);
+                out.push(format!("      ... {} more distinct values", t.len() - top));
             }
         }
     }
+    out
 }
 
 fn json(id: &str, r: &Report) -> serde_json::Value {
-    let groups = |m: &BTreeMap<(String, String), (usize, Vec<String>)>, a: &str, b: &str| {
+    let groups = |m: &Groups, a: &str, b: &str| {
         m.iter()
             .map(|((x, y), (n, ex))| serde_json::json!({ a: x, b: y, "files": n, "examples": ex }))
             .collect::<Vec<_>>()
@@ -225,47 +256,68 @@ fn json(id: &str, r: &Report) -> serde_json::Value {
         "files": r.files,
         "ok": r.ok,
         "failed": r.files - r.ok,
-        "failures": groups(&r.failures, "kind", "where"),
+        "failures": groups(&r.failures, "path", "rule"),
         "relations": groups(&r.relations, "path", "rule"),
         "unknown_fields": r.tallies,
     })
 }
 
 pub fn run(a: SurveyArgs) -> Result<ExitCode, Fail> {
-    let fixed = a.layout.as_deref().map(layout).transpose()?;
-    let list = files(&a.paths, a.ext.as_deref());
-    let mut reports: BTreeMap<&'static str, (&'static meshspec_formats::Entry, Report)> =
-        BTreeMap::new();
-    for f in &list {
+    let mut u = Usage::default();
+    let fixed = a.layout.as_deref().map(|id| u.layout(id));
+    let given = Given {
+        unity_version: a.unity.unity_version.clone(),
+        ..Given::default()
+    }
+    .relations(a.relations.relations);
+    let mut work = vec![];
+    for f in files(&a.paths, a.ext.as_deref()) {
         let entry = match fixed {
             Some(e) => e,
-            None => match f
+            None => f
                 .extension()
                 .and_then(|e| e.to_str())
-                .and_then(meshspec_formats::find)
-            {
-                Some(e) => e,
-                None => continue,
-            },
+                .and_then(meshspec_formats::find),
         };
-        let slot = reports
-            .entry(entry.id)
-            .or_insert((entry, Report::default()));
-        survey_file(entry, f, &a.opts, &mut slot.1)?;
-    }
-    if reports.is_empty() {
-        return Err(Fail(
-            "no files to survey (give --layout, or files whose extension is a layout id)".into(),
-        ));
-    }
-    let failed: usize = reports.values().map(|(_, r)| r.files - r.ok).sum();
-    if a.json {
-        let all: Vec<serde_json::Value> = reports.iter().map(|(id, (_, r))| json(id, r)).collect();
-        println!("{}", serde_json::to_string_pretty(&all).unwrap_or_default());
-    } else {
-        for (id, (_, r)) in &reports {
-            print(id, r, a.top);
+        if let Some(e) = entry {
+            let ctx = u.context(Some(e), &given, Some(&f));
+            work.push((e, f, ctx));
+        } else if fixed.is_some() {
+            // The unknown layout is already a problem.
+            break;
         }
+    }
+    if work.is_empty() && !matches!(fixed, Some(None)) {
+        u.problem(
+            "no files to survey (give --layout, or files whose extension is a layout id)".into(),
+        );
+    }
+    u.finish()?;
+
+    let mut reports: BTreeMap<&'static str, Report> = BTreeMap::new();
+    for (entry, f, ctx) in &work {
+        let slot = reports.entry(entry.id).or_default();
+        survey_file(entry, f, ctx, a.input.max_input_size, slot)?;
+    }
+    let failed: usize = reports.values().map(|r| r.files - r.ok).sum();
+    if a.json.json {
+        let all: Vec<serde_json::Value> = reports.iter().map(|(id, r)| json(id, r)).collect();
+        term::out_json(&serde_json::json!({
+            "version": JSON_VERSION,
+            "command": "survey",
+            "layouts": all,
+        }))?;
+    } else {
+        let lines: Vec<Line> = reports
+            .iter()
+            .flat_map(|(id, r)| text(id, r, a.top))
+            .map(|t| Line {
+                subject: None,
+                tag: None,
+                text: t,
+            })
+            .collect();
+        term::out_lines(&lines)?;
     }
     Ok(if failed > 0 && a.fail_on_error {
         ExitCode::from(1)

@@ -146,7 +146,8 @@ fn export_needs_the_winding_and_writes_a_glb() {
         &["export", "meshbin", "corpus/meshbin/floor.meshbin", "-o", g],
         None,
     );
-    assert_eq!(out.status.code(), Some(1));
+    // A missing winding is a usage mistake, found before the input is read.
+    assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).contains("--winding d3d or --winding gl"));
     assert!(!glb.exists());
     let out = meshspec(
@@ -209,7 +210,7 @@ fn import_builds_the_documents_file_from_geometry() {
 #[test]
 fn unknown_layouts_and_usage_errors_have_their_exit_codes() {
     let out = meshspec(&["check", "nope", "corpus/meshbin/floor.meshbin"], None);
-    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.status.code(), Some(2));
     assert!(text(&out.stderr).starts_with("error: unknown layout `nope`"));
     let out = meshspec(&["check", "meshbin"], None);
     assert_eq!(out.status.code(), Some(2));

@@ -66,7 +66,8 @@ fn obj_materials_go_to_a_library_only_when_asked() {
         tmp("x.glb").to_str().unwrap(),
         "--mtl",
     ]);
-    assert_eq!(out.status.code(), Some(1));
+    // A usage mistake, found before the input is read.
+    assert_eq!(out.status.code(), Some(2));
 }
 
 #[test]

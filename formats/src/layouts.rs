@@ -74,6 +74,7 @@ pub struct Entry {
     dump: fn(&[u8], &Context) -> Result<serde_json::Value>,
     build: fn(&serde_json::Value, &Context) -> Result<Vec<u8>>,
     scene: fn(&[u8], &Context) -> Result<Scene>,
+    args_ok: fn(&Context) -> Result<()>,
 }
 
 impl std::fmt::Debug for Entry {
@@ -104,24 +105,42 @@ fn dump<T: Semantics>(input: &[u8], ctx: &Context) -> Result<serde_json::Value> 
     }))
 }
 
-/// Reads the `data` of a dump, checking that the dump is of layout `id`.
+/// Reads the `data` of a dump, checking that the dump is of the format version this build
+/// writes and of layout `id`.
 fn dump_data<'a>(dump: &'a serde_json::Value, id: &str) -> Result<&'a serde_json::Value> {
-    let bad = |expected: String, found: String| Error::unplaced(ErrorKind::Input, expected, found);
-    let obj = dump
-        .as_object()
-        .ok_or_else(|| bad("a dump (an object)".into(), "something else".into()))?;
+    let bad = |key: &'static str, expected: String, found: String| {
+        Error::unplaced(ErrorKind::Input, expected, found)
+            .in_field(key)
+            .rooted("dump")
+    };
+    let obj = dump.as_object().ok_or_else(|| {
+        Error::unplaced(ErrorKind::Input, "a dump (an object)", "something else").rooted("dump")
+    })?;
+    let version = || format!("{DUMP_VERSION} (the dump format version this build reads)");
+    match obj.get("meshspec") {
+        Some(v) if v.as_u64() == Some(u64::from(DUMP_VERSION)) => {}
+        Some(v) => return Err(bad("meshspec", version(), v.to_string())),
+        None => return Err(bad("meshspec", version(), "no such key".into())),
+    }
     match obj.get("layout").and_then(|l| l.as_str()) {
         Some(l) if l == id => {}
         Some(l) => {
             return Err(bad(
+                "layout",
                 format!("a dump of layout `{id}`"),
                 format!("one of `{l}`"),
             ))
         }
-        None => return Err(bad("a dump with a `layout` key".into(), "none".into())),
+        None => {
+            return Err(bad(
+                "layout",
+                format!("a dump of layout `{id}`"),
+                "no such key".into(),
+            ))
+        }
     }
     obj.get("data")
-        .ok_or_else(|| bad("a dump with a `data` key".into(), "none".into()))
+        .ok_or_else(|| bad("data", "the dump's fields".into(), "no such key".into()))
 }
 
 fn build<T: Semantics>(dump: &serde_json::Value, ctx: &Context) -> Result<Vec<u8>> {
@@ -171,6 +190,7 @@ impl Entry {
             dump: dump::<T>,
             build: build::<T>,
             scene: scene::<T>,
+            args_ok: args_ok::<T>,
         }
     }
 
@@ -193,6 +213,30 @@ impl Entry {
     /// The geometry of `input`.
     pub fn scene(&self, input: &[u8], ctx: &Context) -> Result<Scene> {
         (self.scene)(input, ctx)
+    }
+}
+
+// Queries the command line asks before it reads any input (usage checks).
+
+fn args_ok<T: Semantics>(ctx: &Context) -> Result<()> {
+    T::args(ctx).map(drop)
+}
+
+/// The layouts whose files do not record which way their triangles wind (a .meshbin: see
+/// [`crate::meshbin`]).
+const WINDING_NOT_RECORDED: &[&str] = &[<crate::generated::meshbin::Meshbin as Root>::ID];
+
+impl Entry {
+    /// Whether `ctx` gives every parameter the layout needs (`unity_version`): the check the
+    /// reader makes first, without any input.
+    pub fn args_ok(&self, ctx: &Context) -> Result<()> {
+        (self.args_ok)(ctx)
+    }
+
+    /// Whether decoding this layout's geometry, or building one from geometry, needs
+    /// [`Context::winding`].
+    pub fn needs_winding(&self) -> bool {
+        WINDING_NOT_RECORDED.contains(&self.id)
     }
 }
 

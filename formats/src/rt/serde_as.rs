@@ -65,8 +65,18 @@ pub trait Float: Copy {
     fn from_bits(b: u64) -> Self;
     /// Whether it is finite.
     fn finite(self) -> bool;
-    /// Conversion from what a JSON/YAML number parses to.
+    /// Whether it is a NaN.
+    fn nan(self) -> bool;
+    /// Whether it is zero (either sign).
+    fn zero(self) -> bool;
+    /// Conversion from what a JSON/YAML number parses to (rounding to nearest).
     fn from_f64(v: f64) -> Self;
+    /// The value as text, for messages.
+    fn show(self) -> String;
+    /// The type's name, for messages.
+    const NAME: &'static str;
+    /// The largest finite value, for messages.
+    const LARGEST: &'static str;
     /// Whether it is negative (for infinities).
     fn negative(self) -> bool;
     /// Digits of the bit pattern.
@@ -85,9 +95,20 @@ impl Float for f32 {
     fn finite(self) -> bool {
         self.is_finite()
     }
+    fn nan(self) -> bool {
+        self.is_nan()
+    }
+    fn zero(self) -> bool {
+        self == 0.0
+    }
     fn from_f64(v: f64) -> Self {
         v as f32
     }
+    fn show(self) -> String {
+        self.to_string()
+    }
+    const NAME: &'static str = "f32";
+    const LARGEST: &'static str = "3.4028235e38";
     fn negative(self) -> bool {
         self.is_sign_negative()
     }
@@ -111,9 +132,20 @@ impl Float for f64 {
     fn finite(self) -> bool {
         self.is_finite()
     }
+    fn nan(self) -> bool {
+        self.is_nan()
+    }
+    fn zero(self) -> bool {
+        self == 0.0
+    }
     fn from_f64(v: f64) -> Self {
         v
     }
+    fn show(self) -> String {
+        self.to_string()
+    }
+    const NAME: &'static str = "f64";
+    const LARGEST: &'static str = "1.7976931348623157e308";
     fn negative(self) -> bool {
         self.is_sign_negative()
     }
@@ -143,18 +175,57 @@ fn float_word<F: Float>(v: F) -> String {
     }
 }
 
-fn parse_word<F: Float>(s: &str) -> Option<F> {
+fn parse_word<F: Float>(s: &str) -> Result<F, String> {
     match s {
-        "inf" => Some(F::from_f64(f64::INFINITY)),
-        "-inf" => Some(F::from_f64(f64::NEG_INFINITY)),
+        "inf" => Ok(F::from_f64(f64::INFINITY)),
+        "-inf" => Ok(F::from_f64(f64::NEG_INFINITY)),
         _ => {
-            let hex = s.strip_prefix("nan:0x")?;
-            let bits = u64::from_str_radix(hex, 16).ok()?;
+            let hex = s.strip_prefix("nan:0x").ok_or_else(|| {
+                format!("`{s}`, which is not a number, inf, -inf or nan:0x<bits>")
+            })?;
+            let bits = u64::from_str_radix(hex, 16)
+                .ok()
+                .filter(|&b| F::from_bits(b).bits() == b)
+                .ok_or_else(|| {
+                    format!(
+                        "`{s}`, whose digits are not the bits of an {} ({} hex digits)",
+                        F::NAME,
+                        F::HEX_DIGITS
+                    )
+                })?;
             let v = F::from_bits(bits);
-            // Refuse digits that do not fit the float or that name a finite value.
-            (!v.finite() && v.bits() == bits).then_some(v)
+            if v.nan() {
+                Ok(v)
+            } else {
+                let what = if v.finite() { v.show() } else { float_word(v) };
+                Err(format!("`{s}`, the bits of {what}, not of a NaN"))
+            }
         }
     }
+}
+
+/// The float a dump's number stands for, when the field's type holds it: a number beyond the
+/// type's range, or one that would round to zero, is refused rather than written as infinity
+/// or 0; a NaN (YAML's `.nan`) is refused because its bits would be made up.
+fn from_number<F: Float>(v: f64) -> Result<F, String> {
+    if v.is_nan() {
+        return Err(format!(
+            "a NaN as a number; write it as nan:0x<bits>, {} hex digits",
+            F::HEX_DIGITS
+        ));
+    }
+    let x = F::from_f64(v);
+    if v.is_finite() && !x.finite() {
+        return Err(format!(
+            "{v:e}, beyond the range of an {} (largest {})",
+            F::NAME,
+            F::LARGEST
+        ));
+    }
+    if v != 0.0 && x.zero() {
+        return Err(format!("{v:e}, which an {} rounds to 0", F::NAME));
+    }
+    Ok(x)
 }
 
 struct FloatVisitor<F>(std::marker::PhantomData<F>);
@@ -165,16 +236,16 @@ impl<F: Float> Visitor<'_> for FloatVisitor<F> {
         f.write_str("a number, or inf, -inf or nan:0x<bits>")
     }
     fn visit_f64<E: de::Error>(self, v: f64) -> Result<F, E> {
-        Ok(F::from_f64(v))
+        from_number(v).map_err(E::custom)
     }
     fn visit_i64<E: de::Error>(self, v: i64) -> Result<F, E> {
-        Ok(F::from_f64(v as f64))
+        from_number(v as f64).map_err(E::custom)
     }
     fn visit_u64<E: de::Error>(self, v: u64) -> Result<F, E> {
-        Ok(F::from_f64(v as f64))
+        from_number(v as f64).map_err(E::custom)
     }
     fn visit_str<E: de::Error>(self, s: &str) -> Result<F, E> {
-        parse_word(s).ok_or_else(|| E::invalid_value(de::Unexpected::Str(s), &self))
+        parse_word(s).map_err(E::custom)
     }
 }
 
@@ -427,5 +498,41 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn numbers_a_float_cannot_hold_are_refused_not_rounded_away() {
+        let x = |j: &str| serde_json::from_str::<T>(&format!(r#"{{"x":{j},"v":[],"b":""}}"#));
+        let err = |j: &str| x(j).unwrap_err().to_string();
+        assert!(err("1e39").starts_with("1e39, beyond the range of an f32 (largest 3.4028235e38)"));
+        assert!(err("-1e39").starts_with("-1e39, beyond the range"));
+        assert!(err("1e-50").starts_with("1e-50, which an f32 rounds to 0"));
+        // Rounding to the nearest f32 is how every dump's decimals read back: kept.
+        assert_eq!(x("3.4028235e38").unwrap().x, f32::MAX);
+        assert_eq!(x("1e-45").unwrap().x.to_bits(), 1);
+        assert_eq!(x("-0.0").unwrap().x.to_bits(), 0x8000_0000);
+        assert_eq!(x("0.1").unwrap().x, 0.1f32);
+        // Words: infinities, and NaNs whose bits are a NaN's.
+        assert_eq!(x(r#""inf""#).unwrap().x, f32::INFINITY);
+        assert_eq!(x(r#""nan:0x7FC00001""#).unwrap().x.to_bits(), 0x7FC0_0001);
+        assert!(err(r#""nan:0x7F800000""#)
+            .starts_with("`nan:0x7F800000`, the bits of inf, not of a NaN"));
+        assert!(
+            err(r#""nan:0x3F800000""#).starts_with("`nan:0x3F800000`, the bits of 1, not of a NaN")
+        );
+        assert!(err(r#""nan:0x17FC00000""#).contains("not the bits of an f32"));
+        assert!(err(r#""banana""#).contains("not a number, inf, -inf or nan:0x<bits>"));
+    }
+
+    #[test]
+    fn a_nan_number_is_refused_for_its_unknown_bits() {
+        // YAML's `.nan` and `.inf` arrive as f64 numbers.
+        use serde::de::value::{Error as E, F64Deserializer};
+        let e = de_float::<f64, _>(F64Deserializer::<E>::new(f64::NAN)).unwrap_err();
+        assert!(e
+            .to_string()
+            .starts_with("a NaN as a number; write it as nan:0x<bits>, 16 hex digits"));
+        let inf = de_float::<f32, _>(F64Deserializer::<E>::new(f64::INFINITY)).unwrap();
+        assert_eq!(inf, f32::INFINITY);
     }
 }

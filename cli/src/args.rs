@@ -1,0 +1,290 @@
+//! The command line as clap sees it. Each command flattens only the option groups it uses, so
+//! its `--help` lists nothing it ignores; completions and the man page are generated from these
+//! same definitions.
+
+use crate::input::{parse_size, DEFAULT_MAX_INPUT};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::path::PathBuf;
+
+#[derive(Parser)]
+#[command(
+    name = "meshspec",
+    version,
+    about = "Read, check, dump, rebuild and export game mesh layouts declared in spec/*.ksy",
+    after_help = "Exit status: 0 when everything asked for succeeded, 1 when an input was refused, \
+                  2 for a usage mistake."
+)]
+pub struct Cli {
+    /// When to colour meshspec's `error:`, `warning:` and `note:` prefixes: `auto` colours
+    /// a terminal unless NO_COLOR is set.
+    #[arg(
+        long,
+        value_enum,
+        default_value = "auto",
+        global = true,
+        value_name = "WHEN"
+    )]
+    pub color: ColorArg,
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// List every layout id, one per line with its description.
+    Layouts {
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Read each file with LAYOUT: exit 0 when every file parses, is consumed exactly and its
+    /// relations hold; otherwise print one line per problem and exit 1.
+    Check {
+        /// The layout id (see `meshspec layouts`).
+        layout: String,
+        /// The files to check.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        unity: UnityOpt,
+        #[command(flatten)]
+        relations: RelationsOpt,
+        #[command(flatten)]
+        lines: AllOpt,
+        #[command(flatten)]
+        input: InputOpt,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// One screen about FILE: size, verdict, meshes, counts, bounding box, attributes, skin and
+    /// morph targets, warnings.
+    Info {
+        /// The layout id.
+        layout: String,
+        /// The file to describe.
+        file: PathBuf,
+        #[command(flatten)]
+        unity: UnityOpt,
+        #[command(flatten)]
+        ress: RessOpt,
+        #[command(flatten)]
+        relations: RelationsOpt,
+        #[command(flatten)]
+        lines: AllOpt,
+        #[command(flatten)]
+        input: InputOpt,
+        #[command(flatten)]
+        quiet: QuietOpt,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Print every field of FILE (unknown bytes as hex) as JSON or YAML.
+    Dump {
+        /// The layout id.
+        layout: String,
+        /// The file to dump.
+        file: PathBuf,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "json")]
+        format: Format,
+        /// Write to this file instead of standard output (`-`: standard output).
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        unity: UnityOpt,
+        #[command(flatten)]
+        input: InputOpt,
+    },
+    /// Write the file a (possibly edited) dump describes, with counts and sizes recomputed.
+    /// Nothing is written if the dump is inconsistent.
+    Build {
+        /// The layout id.
+        layout: String,
+        /// The dump (JSON or YAML); `-` reads standard input.
+        dump: PathBuf,
+        /// Where to write (`-`: standard output, which must not be a terminal); standard
+        /// output if absent.
+        #[arg(short, long, value_name = "OUT")]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        unity: UnityOpt,
+        #[command(flatten)]
+        input: InputOpt,
+    },
+    /// Export the geometry of FILE as glTF 2.0 (.glb) or Wavefront OBJ (.obj), by OUTPUT's
+    /// extension.
+    Export {
+        /// The layout id.
+        layout: String,
+        /// The file to export.
+        file: PathBuf,
+        /// The .glb or .obj to write.
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        /// What to do with values that are not finite.
+        #[arg(long, value_enum, default_value = "refuse")]
+        non_finite: NonFiniteArg,
+        /// With a .obj output: also write the material library OUT.mtl beside it (replacing a
+        /// file of that name) and name its materials with `usemtl`.
+        #[arg(long)]
+        mtl: bool,
+        #[command(flatten)]
+        winding: WindingOpt,
+        #[command(flatten)]
+        unity: UnityOpt,
+        #[command(flatten)]
+        ress: RessOpt,
+        #[command(flatten)]
+        input: InputOpt,
+        #[command(flatten)]
+        quiet: QuietOpt,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Build a file of LAYOUT from geometry (.gltf, .glb or .obj), the way the game's own tool
+    /// would (only layouts with a builder: meshbin).
+    Import {
+        /// The layout id.
+        layout: String,
+        /// The geometry file.
+        geometry: PathBuf,
+        /// Where to write (`-`: standard output, which must not be a terminal).
+        #[arg(short, long, value_name = "OUT")]
+        output: PathBuf,
+        /// The mesh to take from a file that holds several (by name; default the first).
+        #[arg(long)]
+        mesh: Option<String>,
+        #[command(flatten)]
+        winding: WindingOpt,
+        #[command(flatten)]
+        input: InputOpt,
+        #[command(flatten)]
+        quiet: QuietOpt,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Run the specs over every file under the given paths: which fail and why (grouped by
+    /// rule and field), which relations do not hold, and the values of every field the spec
+    /// marks unknown.
+    Survey(crate::survey::SurveyArgs),
+    /// Print a completion script for SHELL (for example
+    /// `meshspec completions bash > /etc/bash_completion.d/meshspec`).
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff) of meshspec, or of one of its commands
+    /// (`meshspec man | man -l -`).
+    Man {
+        /// A command, for its own page (`meshspec-check`).
+        command: Option<String>,
+    },
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum ColorArg {
+    /// Colour a terminal, unless NO_COLOR is set (CLICOLOR_FORCE forces colour).
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum Format {
+    Json,
+    Yaml,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum NonFiniteArg {
+    /// Refuse to export and say where they are.
+    Refuse,
+    /// Write 0 instead and say where.
+    Zero,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum WindingArg {
+    /// Direct3D build: clockwise front faces.
+    D3d,
+    /// OpenGL build: counter-clockwise front faces.
+    Gl,
+}
+
+#[derive(Clone, Copy, ValueEnum, PartialEq, Eq)]
+pub enum RelationsArg {
+    /// A violated relation fails the check.
+    Error,
+    /// A violated relation is printed as a warning.
+    Warn,
+}
+
+/// `--json`.
+#[derive(Args, Clone, Copy)]
+pub struct Json {
+    /// Print the result as one JSON document (the README's stable interface; schema in
+    /// cli/report.schema.json).
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// `--unity-version`.
+#[derive(Args, Clone)]
+pub struct UnityOpt {
+    /// The Unity editor version that wrote the file (unity-mesh), e.g. 2021.3.0f1, or `auto`
+    /// for the nearest folder above the file whose name is a version.
+    #[arg(long, value_name = "VERSION")]
+    pub unity_version: Option<String>,
+}
+
+/// `--ress`.
+#[derive(Args, Clone)]
+pub struct RessOpt {
+    /// The resource file streamed vertex data is read from (default: the file of the name the
+    /// mesh gives, beside the input).
+    #[arg(long, value_name = "FILE")]
+    pub ress: Option<PathBuf>,
+}
+
+/// `--winding`.
+#[derive(Args, Clone, Copy)]
+pub struct WindingOpt {
+    /// The winding of a file that does not record it (meshbin).
+    #[arg(long, value_enum)]
+    pub winding: Option<WindingArg>,
+}
+
+/// `--relations`.
+#[derive(Args, Clone, Copy)]
+pub struct RelationsOpt {
+    /// Whether a violated relation is an error or a warning.
+    #[arg(long, value_enum, default_value = "error")]
+    pub relations: RelationsArg,
+}
+
+/// `--all`.
+#[derive(Args, Clone, Copy)]
+pub struct AllOpt {
+    /// Print every violation of a relation (by default the first few per relation and how many
+    /// more).
+    #[arg(long)]
+    pub all: bool,
+}
+
+/// `--quiet`.
+#[derive(Args, Clone, Copy)]
+pub struct QuietOpt {
+    /// Print no `note:` lines.
+    #[arg(short, long)]
+    pub quiet: bool,
+}
+
+/// `--max-input-size`.
+#[derive(Args, Clone, Copy)]
+pub struct InputOpt {
+    /// Refuse inputs larger than this, before reading them (bytes, or with K, M, G: 2G).
+    #[arg(long, value_name = "SIZE", value_parser = parse_size, default_value = DEFAULT_MAX_INPUT)]
+    pub max_input_size: u64,
+}

@@ -1,0 +1,127 @@
+//! `meshspec export LAYOUT FILE -o OUT.glb|OUT.obj`: the geometry through the common model.
+
+use super::Written;
+use crate::args::{NonFiniteArg, RessOpt, UnityOpt, WindingOpt};
+use crate::fail::Fail;
+use crate::input;
+use crate::output::{self, Target};
+use crate::usage::{Given, Usage};
+use meshspec_formats::export::{self, NonFinite};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub struct Args {
+    pub layout: String,
+    pub file: PathBuf,
+    pub output: PathBuf,
+    pub non_finite: NonFiniteArg,
+    pub mtl: bool,
+    pub winding: WindingOpt,
+    pub unity: UnityOpt,
+    pub ress: RessOpt,
+    pub limit: u64,
+    pub quiet: bool,
+    pub json: bool,
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Glb,
+    Obj,
+}
+
+/// The format OUT's extension names.
+fn kind(out: &std::path::Path) -> Option<Kind> {
+    match out
+        .extension()
+        .and_then(|e| e.to_str())
+        .map(str::to_ascii_lowercase)
+        .as_deref()
+    {
+        Some("glb") => Some(Kind::Glb),
+        Some("obj") => Some(Kind::Obj),
+        _ => None,
+    }
+}
+
+pub fn run(a: Args) -> Result<ExitCode, Fail> {
+    let mut u = Usage::default();
+    let entry = u.layout(&a.layout);
+    u.files(std::slice::from_ref(&a.file), None);
+    let given = Given {
+        unity_version: a.unity.unity_version,
+        ress: a.ress.ress,
+        winding: a.winding.winding,
+        ..Given::default()
+    };
+    let ctx = u.context(entry, &given, Some(&a.file));
+    u.winding(entry, &given);
+    let kind = kind(&a.output);
+    if kind.is_none() {
+        u.problem(format!(
+            "-o {}: export writes glTF (.glb) or Wavefront OBJ (.obj), chosen by the extension",
+            a.output.display()
+        ));
+    }
+    if a.mtl && !matches!(kind, Some(Kind::Obj)) {
+        u.problem(
+            "--mtl goes with a .obj output (it writes the material library beside it)".into(),
+        );
+    }
+    let target = Target::of(Some(&a.output));
+    u.output(&target, true);
+    let mtl_path = a.output.with_extension("mtl");
+    let mtl_target = Target::of(Some(&mtl_path));
+    if a.mtl {
+        u.output(&mtl_target, false);
+    }
+    u.finish()?;
+    let (entry, kind) = (entry.expect("usage checked"), kind.expect("usage checked"));
+
+    let w = Written {
+        command: "export",
+        layout: entry.id,
+        input: &a.file,
+        output: &target,
+        json: a.json,
+        quiet: a.quiet,
+    };
+    let exported = (|| {
+        let bytes = input::read(&a.file, a.limit)?;
+        let mut scene = entry.scene(&bytes, &ctx)?;
+        let stem = a
+            .file
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or("mesh")
+            .to_string();
+        scene.label(entry.id, &stem);
+        let policy = match a.non_finite {
+            NonFiniteArg::Refuse => NonFinite::Refuse,
+            NonFiniteArg::Zero => NonFinite::Zero,
+        };
+        Ok::<_, Fail>(match kind {
+            Kind::Glb => export::glb(&scene, policy)?,
+            Kind::Obj if a.mtl => {
+                let name = mtl_path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+                export::obj_with_mtl(&scene, policy, name)?
+            }
+            Kind::Obj => export::obj(&scene, policy)?,
+        })
+    })();
+    match exported {
+        Ok(mut out) => {
+            let mut written = output::write(&target, &out.bytes);
+            if let (Ok(()), Some(m)) = (&written, &out.mtl) {
+                written = output::write(&mtl_target, m);
+                out.notes.push(format!(
+                    "materials written to {}",
+                    export::escape(&mtl_path.display().to_string())
+                ));
+            }
+            w.notes(&out.notes);
+            w.end(&out.notes, written)
+        }
+        Err(e) => w.end(&[], Err(e)),
+    }
+}

@@ -1,0 +1,74 @@
+//! `meshspec import LAYOUT GEOMETRY -o OUT`: a file of LAYOUT built from geometry, the way the
+//! game's own tool would.
+
+use super::Written;
+use crate::args::WindingOpt;
+use crate::fail::Fail;
+use crate::output::{self, Target};
+use crate::usage::{Given, Usage};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+pub struct Args {
+    pub layout: String,
+    pub geometry: PathBuf,
+    pub output: PathBuf,
+    pub mesh: Option<String>,
+    pub winding: WindingOpt,
+    pub limit: u64,
+    pub quiet: bool,
+    pub json: bool,
+}
+
+/// The layouts with a builder from geometry.
+const BUILDERS: &[&str] = &["meshbin"];
+
+pub fn run(a: Args) -> Result<ExitCode, Fail> {
+    let mut u = Usage::default();
+    let entry = u.layout(&a.layout);
+    if let Some(e) = entry.filter(|e| !BUILDERS.contains(&e.id)) {
+        u.problem(format!(
+            "layout `{}` has no builder from geometry; import builds {}",
+            e.id,
+            BUILDERS.join(", ")
+        ));
+    }
+    u.files(std::slice::from_ref(&a.geometry), None);
+    let given = Given {
+        winding: a.winding.winding,
+        ..Given::default()
+    };
+    let ctx = u.context(entry, &given, Some(&a.geometry));
+    u.winding(entry, &given);
+    let target = Target::of(Some(&a.output));
+    u.output(&target, true);
+    u.finish()?;
+    let entry = entry.expect("usage checked");
+
+    let w = Written {
+        command: "import",
+        layout: entry.id,
+        input: &a.geometry,
+        output: &target,
+        json: a.json,
+        quiet: a.quiet,
+    };
+    let built = (|| {
+        // The geometry reader opens the file itself (and a .gltf's buffers): refuse a file
+        // over the limit before it does.
+        crate::input::within_limit(&a.geometry, a.limit)?;
+        use meshspec_formats::import;
+        let (mesh, mut notes) = import::read_mesh(&a.geometry, a.mesh.as_deref())?;
+        let winding = ctx.winding.expect("usage checked");
+        notes.extend(import::left_out(&mesh, "meshbin", &import::MESHBIN));
+        let m = meshspec_formats::meshbin::from_mesh(&mesh, winding)?;
+        Ok::<_, Fail>((meshspec_formats::rt::Root::to_bytes(&m, &ctx)?, notes))
+    })();
+    match built {
+        Ok((bytes, notes)) => {
+            w.notes(&notes);
+            w.end(&notes, output::write(&target, &bytes))
+        }
+        Err(e) => w.end(&[], Err(e)),
+    }
+}

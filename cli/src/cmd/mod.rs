@@ -1,0 +1,170 @@
+//! One module per command; [`run`] dispatches.
+
+use crate::args::{Cli, Command};
+use crate::fail::Fail;
+use std::process::ExitCode;
+
+mod build;
+mod check;
+mod dump;
+mod export;
+mod import;
+mod info;
+mod layouts;
+mod meta;
+
+/// Runs the command line's command.
+pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
+    match cli.command {
+        Command::Layouts { json } => layouts::run(json.json),
+        Command::Check {
+            layout,
+            files,
+            unity,
+            relations,
+            lines,
+            input,
+            json,
+        } => check::run(check::Args {
+            layout,
+            files,
+            unity,
+            relations,
+            all: lines.all,
+            limit: input.max_input_size,
+            json: json.json,
+        }),
+        Command::Info {
+            layout,
+            file,
+            unity,
+            ress,
+            relations,
+            lines,
+            input,
+            quiet,
+            json,
+        } => info::run(info::Args {
+            layout,
+            file,
+            unity,
+            ress,
+            relations,
+            all: lines.all,
+            limit: input.max_input_size,
+            quiet: quiet.quiet,
+            json: json.json,
+        }),
+        Command::Dump {
+            layout,
+            file,
+            format,
+            output,
+            unity,
+            input,
+        } => dump::run(layout, file, format, output, unity, input.max_input_size),
+        Command::Build {
+            layout,
+            dump,
+            output,
+            unity,
+            input,
+        } => build::run(layout, dump, output, unity, input.max_input_size),
+        Command::Export {
+            layout,
+            file,
+            output,
+            non_finite,
+            mtl,
+            winding,
+            unity,
+            ress,
+            input,
+            quiet,
+            json,
+        } => export::run(export::Args {
+            layout,
+            file,
+            output,
+            non_finite,
+            mtl,
+            winding,
+            unity,
+            ress,
+            limit: input.max_input_size,
+            quiet: quiet.quiet,
+            json: json.json,
+        }),
+        Command::Import {
+            layout,
+            geometry,
+            output,
+            mesh,
+            winding,
+            input,
+            quiet,
+            json,
+        } => import::run(import::Args {
+            layout,
+            geometry,
+            output,
+            mesh,
+            winding,
+            limit: input.max_input_size,
+            quiet: quiet.quiet,
+            json: json.json,
+        }),
+        Command::Survey(args) => crate::survey::run(args),
+        Command::Completions { shell } => meta::completions(shell),
+        Command::Man { command } => meta::man(command.as_deref()),
+    }
+}
+
+/// How a command that writes one output (export, import) ends: its notes as `note:` lines on
+/// standard error (unless `quiet`), or with `--json` one document on standard output with
+/// every message, whether the output was written, and a refusal among the messages (exit 1)
+/// instead of an `error:` line.
+struct Written<'a> {
+    command: &'static str,
+    layout: &'a str,
+    input: &'a std::path::Path,
+    output: &'a crate::output::Target,
+    json: bool,
+    quiet: bool,
+}
+
+impl Written<'_> {
+    fn notes(&self, notes: &[String]) {
+        if !self.json && !self.quiet {
+            for n in notes {
+                crate::term::err(crate::report::Severity::Note, n);
+            }
+        }
+    }
+
+    fn end(&self, notes: &[String], result: Result<(), Fail>) -> Result<ExitCode, Fail> {
+        if !self.json {
+            return result.map(|_| ExitCode::SUCCESS);
+        }
+        let mut messages: Vec<serde_json::Value> =
+            notes.iter().map(|n| crate::report::note_json(n)).collect();
+        let code = match &result {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(Fail::Refused(f)) => {
+                messages.push(f.json());
+                ExitCode::from(1)
+            }
+            Err(Fail::Usage(_)) => return result.map(|_| ExitCode::SUCCESS),
+        };
+        crate::term::out_json(&serde_json::json!({
+            "version": crate::report::JSON_VERSION,
+            "command": self.command,
+            "layout": self.layout,
+            "input": crate::input::shown(self.input),
+            "output": self.output.shown(),
+            "written": result.is_ok(),
+            "messages": messages,
+        }))?;
+        Ok(code)
+    }
+}

@@ -1,0 +1,255 @@
+//! What reaches a terminal: colour on meshspec's own prefixes (on a terminal unless NO_COLOR,
+//! or as `--color` says), `--quiet`, text from inputs escaped, completions and the man page.
+
+mod common;
+use common::*;
+
+const RED_ERROR: &str = "\u{1b}[1m\u{1b}[31merror:\u{1b}[0m";
+const YELLOW_WARNING: &str = "\u{1b}[1m\u{1b}[33mwarning:\u{1b}[0m";
+const CYAN_NOTE: &str = "\u{1b}[1m\u{1b}[36mnote:\u{1b}[0m";
+
+/// Runs `meshspec ARGS` under a pseudo-terminal (`script`), with `env` set; what the terminal
+/// showed (standard output and error together).
+fn on_terminal(args: &str, env: &[(&str, &str)]) -> Option<(String, i32)> {
+    let bin = env!("CARGO_BIN_EXE_meshspec");
+    let mut c = std::process::Command::new("script");
+    c.args(["-qfec", &format!("'{bin}' {args}"), "/dev/null"])
+        .current_dir(root())
+        .env_remove("NO_COLOR")
+        .env_remove("CLICOLOR_FORCE")
+        .env_remove("CLICOLOR")
+        .env("TERM", "xterm");
+    for (k, v) in env {
+        c.env(k, v);
+    }
+    let Ok(out) = c.output() else {
+        eprintln!("no `script` here: not run");
+        return None;
+    };
+    Some((text(&out.stdout), out.status.code().unwrap_or(-1)))
+}
+
+/// A floor whose fifth index names a vertex that is not there.
+fn bad_floor(test: &str) -> String {
+    let mut floor = std::fs::read(root().join("corpus/meshbin/floor.meshbin")).unwrap();
+    floor[0x44 + 8] = 9;
+    let f = tmp_dir(test).join("bad-index.meshbin");
+    std::fs::write(&f, &floor).unwrap();
+    f.to_str().unwrap().to_string()
+}
+
+#[test]
+fn prefixes_are_coloured_on_a_terminal_unless_no_color() {
+    let bad = bad_floor("colour");
+    let Some((t, status)) = on_terminal(&format!("check meshbin '{bad}' --relations warn"), &[])
+    else {
+        return;
+    };
+    assert_eq!(status, 0);
+    assert!(
+        t.contains(&format!("{bad}: {YELLOW_WARNING} 0x4C meshbin.indices[4]")),
+        "{t:?}"
+    );
+    let (t, _) = on_terminal(
+        &format!("check meshbin '{bad}' --relations warn"),
+        &[("NO_COLOR", "1")],
+    )
+    .unwrap();
+    assert!(!t.contains('\u{1b}'), "{t:?}");
+    assert!(t.contains(&format!("{bad}: warning: 0x4C")), "{t:?}");
+    let (t, _) = on_terminal(
+        &format!("check meshbin '{bad}' --relations warn --color never"),
+        &[],
+    )
+    .unwrap();
+    assert!(!t.contains('\u{1b}'), "{t:?}");
+    // Errors on standard error, and notes.
+    let (t, status) = on_terminal("dump nope x", &[]).unwrap();
+    assert_eq!(status, 2);
+    assert!(
+        t.starts_with(&format!("{RED_ERROR} unknown layout `nope`")),
+        "{t:?}"
+    );
+    let (t, _) = on_terminal("info meshbin corpus/meshbin/floor.meshbin", &[]).unwrap();
+    assert!(
+        t.contains(&format!("{CYAN_NOTE} The file does not record its winding")),
+        "{t:?}"
+    );
+    // `--color never` also reaches clap's own messages.
+    let (t, status) = on_terminal("chek --color never", &[]).unwrap();
+    assert_eq!(status, 2);
+    assert!(t.starts_with("error: unrecognized subcommand"), "{t:?}");
+}
+
+#[test]
+fn colour_is_off_in_a_pipe_unless_asked_for() {
+    let bad = bad_floor("colour-pipe");
+    let out = meshspec(&["check", "meshbin", &bad, "--relations", "warn"], None);
+    assert!(!out.stdout.contains(&0x1b));
+    let out = meshspec(
+        &[
+            "check",
+            "meshbin",
+            &bad,
+            "--relations",
+            "warn",
+            "--color",
+            "always",
+        ],
+        None,
+    );
+    assert!(text(&out.stdout).contains(YELLOW_WARNING));
+    let mut c = cmd(&["check", "meshbin", &bad, "--relations", "warn"]);
+    c.env("CLICOLOR_FORCE", "1");
+    assert!(text(&run(c, None).stdout).contains(YELLOW_WARNING));
+}
+
+#[test]
+fn quiet_leaves_out_notes() {
+    let d = tmp_dir("quiet");
+    let glb = d.join("floor.glb");
+    let args = ["info", "meshbin", "corpus/meshbin/floor.meshbin"];
+    assert!(text(&meshspec(&args, None).stdout).contains("note: "));
+    let mut quiet = args.to_vec();
+    quiet.push("--quiet");
+    let out = meshspec(&quiet, None);
+    code(&out, 0);
+    assert!(!text(&out.stdout).contains("note: "));
+    // An export's notes go to standard error; --quiet drops them, and only them.
+    let tri = "corpus/sws/hand-triangle.sws-submesh";
+    let g = glb.to_str().unwrap();
+    let out = meshspec(&["export", "sws-submesh", tri, "-o", g], None);
+    code(&out, 0);
+    assert!(
+        text(&out.stderr).contains("note: "),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = meshspec(&["export", "sws-submesh", tri, "-o", g, "-q"], None);
+    code(&out, 0);
+    assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
+}
+
+#[test]
+fn names_from_inputs_cannot_add_lines_or_escape_sequences() {
+    // A file name is input too: one with a newline, an escape sequence and a fake error.
+    let d = tmp_dir("escape");
+    let name = d.join("a\nerror: fake\u{1b}[2J.meshbin");
+    std::fs::write(&name, b"\x01\x00").unwrap();
+    let out = meshspec(&["check", "meshbin", name.to_str().unwrap()], None);
+    code(&out, 1);
+    let t = text(&out.stdout);
+    assert_eq!(t.lines().count(), 1, "{t:?}");
+    assert!(t.contains("a\\nerror: fake\\u{1b}[2J.meshbin: "), "{t:?}");
+    assert!(!t.contains('\u{1b}'));
+    // The Unity finding whose mesh name holds newlines (it once faked an `error:` line).
+    let Some(shared) = shared() else { return };
+    let f = shared.join("findings/robustness/unity-name-newline.mesh");
+    let ress =
+        shared.join("corpus/unity/meshes/2021.3.0f1/CAB-5d40f7cad7c871cf2ad2af19ac542994.resS");
+    let obj = d.join("g.obj");
+    let out = meshspec(
+        &[
+            "export",
+            "unity-mesh",
+            f.to_str().unwrap(),
+            "--unity-version",
+            "2021.3.0f1",
+            "--ress",
+            ress.to_str().unwrap(),
+            "-o",
+            obj.to_str().unwrap(),
+        ],
+        None,
+    );
+    code(&out, 0);
+    let e = text(&out.stderr);
+    assert!(e.lines().all(|l| l.starts_with("note: ")), "{e}");
+    assert!(e.contains("Lame\\nerror: 0x0 unity_mesh.name"), "{e}");
+    let out = meshspec(
+        &[
+            "info",
+            "unity-mesh",
+            f.to_str().unwrap(),
+            "--unity-version",
+            "2021.3.0f1",
+            "--ress",
+            ress.to_str().unwrap(),
+        ],
+        None,
+    );
+    code(&out, 0);
+    let t = text(&out.stdout);
+    assert!(
+        !t.lines()
+            .any(|l| l.starts_with("error:") || l.starts_with("v ")),
+        "{t}"
+    );
+}
+
+#[test]
+fn completions_are_scripts_the_shell_accepts() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let out = meshspec(&["completions", shell], None);
+        code(&out, 0);
+        let t = text(&out.stdout);
+        for word in ["check", "survey", "info", "unity-version"] {
+            assert!(t.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let d = tmp_dir("completions");
+    let script = d.join("meshspec.bash");
+    std::fs::write(&script, meshspec(&["completions", "bash"], None).stdout).unwrap();
+    let out = std::process::Command::new("bash")
+        .arg("-n")
+        .arg(&script)
+        .output()
+        .expect("bash");
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    // And it completes: the commands after `meshspec `.
+    let probe = format!(
+        "source '{}'; COMP_WORDS=(meshspec ch); COMP_CWORD=1; _meshspec meshspec ch meshspec; echo \"${{COMPREPLY[@]}}\"",
+        script.display()
+    );
+    let out = std::process::Command::new("bash")
+        .args(["-c", &probe])
+        .output()
+        .unwrap();
+    assert_eq!(text(&out.stdout).trim(), "check", "{}", text(&out.stderr));
+    code(&meshspec(&["completions", "tcsh"], None), 2);
+}
+
+#[test]
+fn the_man_pages_render_without_warnings() {
+    let d = tmp_dir("man");
+    for page in [None, Some("check"), Some("export")] {
+        let mut args = vec!["man"];
+        args.extend(page);
+        let out = meshspec(&args, None);
+        code(&out, 0);
+        let roff = d.join("page.1");
+        std::fs::write(&roff, &out.stdout).unwrap();
+        let t = text(&out.stdout);
+        assert!(t.starts_with(".ie \\n(.g .ds Aq"), "{t}");
+        match page {
+            None => assert!(t.contains(".TH meshspec 1")),
+            Some(p) => {
+                assert!(t.contains(&format!(".TH meshspec-{p} 1")), "{t}");
+            }
+        }
+        let Ok(out) = std::process::Command::new("groff")
+            .args(["-man", "-Tutf8", "-ww", "-z"])
+            .arg(&roff)
+            .output()
+        else {
+            eprintln!("no groff here: the page is not rendered");
+            continue;
+        };
+        assert!(
+            out.status.success() && out.stderr.is_empty(),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    code(&meshspec(&["man", "nope"], None), 2);
+}
