@@ -1,6 +1,7 @@
-//! Every corpus file: good files are read exactly, written back byte for byte and rebuilt from
-//! their dumps; bad files are refused. Dumps and refusals are snapshots, so a spec change shows
-//! up as a reviewable diff (`cargo insta review`).
+//! Every corpus file: good files pass their verdict, are read exactly, written back byte for
+//! byte and rebuilt from their dumps with the same verdict; bad files break their rule (refused,
+//! or warned about when the rule is one the documents do not call proven). Dumps and verdicts
+//! are snapshots, so a spec change shows up as a reviewable diff (`cargo insta review`).
 
 use meshspec_formats::context::Context;
 use meshspec_formats::find;
@@ -21,18 +22,12 @@ fn every_good_file_round_trips_and_its_dump_is_a_snapshot() {
         let entry = find(&s.layout).unwrap();
         let ctx = context_for(&s.layout);
         let bytes = std::fs::read(&s.path).unwrap();
-        let checked = entry
-            .check(&bytes, &ctx)
-            .unwrap_or_else(|e| panic!("{}: {e}", s.path.display()));
+        let v = entry.judge(&bytes, &ctx);
         assert!(
-            checked.relations.is_empty(),
-            "{}: relations do not hold: {:?}",
+            v.passes(),
+            "{}: refused: {:?}",
             s.path.display(),
-            checked
-                .relations
-                .iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
+            v.errors().map(|e| e.to_string()).collect::<Vec<_>>()
         );
         let dump = entry.dump(&bytes, &ctx).unwrap();
         let text = serde_json::to_string(&dump).unwrap();
@@ -41,10 +36,13 @@ fn every_good_file_round_trips_and_its_dump_is_a_snapshot() {
             .build(&back, &ctx)
             .unwrap_or_else(|e| panic!("{}: build: {e}", s.path.display()));
         assert!(
-            built == bytes,
+            built.bytes == bytes,
             "{}: dump -> build differs",
             s.path.display()
         );
+        // The built file gets the verdict the file itself gets, and nothing was recomputed.
+        assert!(built.verdict.passes(), "{}", s.path.display());
+        assert!(built.overrides.is_empty(), "{}", s.path.display());
         insta::assert_json_snapshot!(s.snapshot_name(), elide(&dump));
         n += 1;
     }
@@ -58,17 +56,18 @@ fn every_bad_file_is_refused_and_how_is_a_snapshot() {
         let entry = find(&s.layout).unwrap();
         let ctx = context_for(&s.layout);
         let bytes = std::fs::read(&s.path).unwrap();
-        let lines: Vec<String> = match entry.check(&bytes, &ctx) {
-            Err(e) => vec![e.to_string()],
-            Ok(c) => {
-                assert!(
-                    !c.relations.is_empty(),
-                    "{}: a bad file was accepted",
-                    s.path.display()
-                );
-                c.relations.iter().map(|e| e.to_string()).collect()
-            }
-        };
+        let v = entry.judge(&bytes, &ctx);
+        assert!(
+            v.refused.is_some() || !v.findings.is_empty(),
+            "{}: a bad file breaks no rule",
+            s.path.display()
+        );
+        let lines: Vec<String> = v
+            .refused
+            .iter()
+            .map(|e| e.to_string())
+            .chain(v.findings.iter().map(|e| format!("{}: {e}", e.severity)))
+            .collect();
         insta::assert_snapshot!(s.snapshot_name(), lines.join("\n"));
     }
 }
@@ -83,24 +82,28 @@ fn truncated_and_extended_files_are_refused_without_panicking() {
         let entry = find(&s.layout).unwrap();
         let ctx = context_for(&s.layout);
         for n in 0..bytes.len() {
-            match entry.check(&bytes[..n], &ctx) {
-                Err(e) => assert!(
+            let v = entry.judge(&bytes[..n], &ctx);
+            match &v.refused {
+                Some(e) => assert!(
                     e.offset.is_some_and(|o| o <= n as u64),
                     "{} cut at {n}: offset outside the input: {e}",
                     s.path.display()
                 ),
-                Ok(_) => {
-                    // A prefix can only be a valid file if the layout ends in an open run.
+                None => {
+                    // A prefix can only be a valid file if the layout ends in an open run; its
+                    // dump builds the same bytes with the same verdict.
                     let again = entry
                         .dump(&bytes[..n], &ctx)
-                        .and_then(|d| entry.build(&d, &ctx));
-                    assert_eq!(again.unwrap(), &bytes[..n]);
+                        .and_then(|d| entry.build(&d, &ctx))
+                        .unwrap();
+                    assert_eq!(again.bytes, &bytes[..n]);
+                    assert_eq!(again.verdict.passes(), v.passes());
                 }
             }
         }
         let mut longer = bytes.clone();
         longer.push(0);
-        if let Err(e) = entry.check(&longer, &ctx) {
+        if let Some(e) = &entry.judge(&longer, &ctx).refused {
             assert!(e.offset.is_some(), "{e}");
         }
     }

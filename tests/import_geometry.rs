@@ -8,7 +8,8 @@ mod common;
 use common::*;
 use meshspec_formats::context::Winding;
 use meshspec_formats::export::{glb, obj, NonFinite};
-use meshspec_formats::import::{left_out, read_mesh, MESHBIN};
+use meshspec_formats::import::{left_out, read_mesh};
+use meshspec_formats::meshbin::HOLDS as MESHBIN;
 use meshspec_formats::{meshbin, Context};
 
 #[test]

@@ -137,3 +137,39 @@ pub fn elide(v: &serde_json::Value) -> serde_json::Value {
         other => other.clone(),
     }
 }
+
+/// The verdict split the way the family tests read it (until each family's tests are written
+/// against [`meshspec_formats::verdict::Verdict`] directly): findings that fail the input, and
+/// warnings; `Err` when the structure could not be read.
+pub struct Checked {
+    /// Error-severity findings.
+    pub relations: Vec<meshspec_formats::Error>,
+    /// Warning-severity findings.
+    pub warnings: Vec<meshspec_formats::Error>,
+    /// Whether the verdict passes.
+    pub pass: bool,
+}
+
+impl Checked {
+    /// Whether the verdict passed.
+    pub fn passes(&self, _ctx: &meshspec_formats::Context) -> bool {
+        self.pass
+    }
+}
+
+/// [`Checked`] of `bytes`.
+pub fn check(
+    entry: &meshspec_formats::Entry,
+    bytes: &[u8],
+    ctx: &meshspec_formats::Context,
+) -> Result<Checked, meshspec_formats::Error> {
+    let v = entry.judge(bytes, ctx);
+    if let Some(e) = v.refused.clone() {
+        return Err(e);
+    }
+    Ok(Checked {
+        relations: v.errors().cloned().collect(),
+        warnings: v.warnings().cloned().collect(),
+        pass: v.passes(),
+    })
+}

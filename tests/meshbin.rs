@@ -20,7 +20,9 @@ fn the_documents_floor_decodes_to_its_plane() {
     assert_eq!((v0.x, v0.y, v0.z), (-4.0, 0.0, 4.0));
     assert_eq!((v0.r, v0.g, v0.b, v0.a), (51, 115, 64, 255));
     assert_eq!(m.indices, vec![0, 2, 1, 2, 3, 1]);
-    let mesh = meshbin::to_mesh(&m, Winding::D3d).unwrap();
+    let bytes = corpus("floor.meshbin");
+    let read = Meshbin::read::<false>(&bytes, &Context::new()).unwrap();
+    let mesh = meshbin::to_mesh(&read.value, Winding::D3d);
     assert_eq!(mesh.primitives[0].mode, Mode::Triangles);
     // Decoded counter-clockwise, and facing +y: the plane's normal from the first triangle.
     let idx = &mesh.primitives[0].indices;
@@ -58,8 +60,15 @@ fn direct3d_and_opengl_files_differ_only_in_each_triangles_order() {
             assert_eq!(ta, [tb[0], tb[2], tb[1]]);
         }
         // Named with their windings, both decode to the same triangles.
-        let da = meshbin::to_mesh(&ma, Winding::D3d).unwrap();
-        let db = meshbin::to_mesh(&mb, Winding::Gl).unwrap();
+        let ctx = Context::new();
+        let da = meshbin::to_mesh(
+            &Meshbin::read::<false>(&a, &ctx).unwrap().value,
+            Winding::D3d,
+        );
+        let db = meshbin::to_mesh(
+            &Meshbin::read::<false>(&b, &ctx).unwrap().value,
+            Winding::Gl,
+        );
         assert_eq!(da, db);
     }
 }
@@ -109,15 +118,23 @@ fn bad_counts_are_refused_at_the_field_they_break() {
         e.to_string(),
         "0x50 meshbin: expected end of input, found 1 byte more"
     );
-    // An index naming no vertex parses, and the relation pass refuses it at its offset.
+    // An index naming no vertex parses; the verdict names the relation at the index's offset
+    // (a warning: the document's word for it is sourced) and refuses the file, since its
+    // triangles cannot be decoded.
     let mut b = floor.clone();
     b[0x44 + 8] = 9;
     let entry = find("meshbin").unwrap();
-    let checked = entry.check(&b, &ctx).unwrap();
-    assert_eq!(checked.relations.len(), 1);
+    let v = entry.judge(&b, &ctx);
+    assert!(!v.passes());
+    let warnings: Vec<String> = v.warnings().map(|e| e.to_string()).collect();
     assert_eq!(
-        checked.relations[0].to_string(),
-        "0x4C meshbin.indices[4]: expected a vertex index below 4 (in triangle 1) (relation `indices_name_vertices`), found 9"
+        warnings,
+        ["0x4C meshbin.indices[4]: expected a vertex index below 4 (in triangle 1) (relation `indices_name_vertices`), found 9"]
+    );
+    let errors: Vec<String> = v.errors().map(|e| e.to_string()).collect();
+    assert_eq!(
+        errors,
+        ["0x44 meshbin.indices: expected every index below the vertex count 4, to decode the triangles, found 1 indices that name no vertex"]
     );
 }
 
@@ -131,10 +148,20 @@ fn an_edited_dump_is_rebuilt_with_recomputed_counts() {
     data["indices"].as_array_mut().unwrap().truncate(3);
     data["vertices"].as_array_mut().unwrap().pop();
     assert_eq!(data["num_vertices"], 4);
-    let bytes = entry.build(&dump, &ctx).unwrap();
+    let built = entry.build(&dump, &ctx).unwrap();
+    let bytes = &built.bytes;
     assert_eq!(bytes.len(), 4 + 3 * 16 + 3 * 2);
     assert_eq!(&bytes[..4], &[3, 0, 3, 0]);
-    assert!(entry.check(&bytes, &ctx).unwrap().relations.is_empty());
+    assert!(built.verdict.passes() && built.verdict.findings.is_empty());
+    // The counts the dump gave are named with what was written instead.
+    let said: Vec<String> = built.overrides.iter().map(|o| o.to_string()).collect();
+    assert_eq!(
+        said,
+        [
+            "data.num_vertices: the dump gives 4, 3 was written (recomputed from the data)",
+            "data.num_indices: the dump gives 6, 3 was written (recomputed from the data)"
+        ]
+    );
     // A dump that is not of this layout, or holds a value its field cannot, is refused.
     let mut other = dump.clone();
     other["layout"] = "sws-mesh".into();
@@ -159,9 +186,10 @@ fn an_edited_dump_is_rebuilt_with_recomputed_counts() {
 }
 
 fn export_import(name: &str, winding: Winding, ext: &str) -> Vec<u8> {
-    let m = Meshbin::from_bytes(&corpus(name), &Context::new()).unwrap();
+    let bytes = corpus(name);
+    let m = Meshbin::read::<false>(&bytes, &Context::new()).unwrap();
     let scene = meshspec_formats::scene::Scene {
-        meshes: vec![meshbin::to_mesh(&m, winding).unwrap()],
+        meshes: vec![meshbin::to_mesh(&m.value, winding)],
         notes: vec![],
     };
     let out = match ext {
@@ -216,4 +244,47 @@ fn corners(m: &Meshbin) -> Vec<([u32; 3], [u8; 4])> {
             )
         })
         .collect()
+}
+
+/// A dump whose bytes would not pass `check`: built (so the caller can say why) but with a
+/// verdict that refuses it, the same verdict `check` gives the bytes.
+fn build_verdict(edit: impl Fn(&mut serde_json::Value)) -> meshspec_formats::dump::Built {
+    let entry = find("meshbin").unwrap();
+    let ctx = Context::new();
+    let mut dump = entry.dump(&corpus("cube.meshbin"), &ctx).unwrap();
+    edit(&mut dump["data"]);
+    let built = entry.build(&dump, &ctx).unwrap();
+    let check = entry.judge(&built.bytes, &ctx);
+    assert_eq!(built.verdict.passes(), check.passes());
+    let lines = |v: &meshspec_formats::verdict::Verdict| -> Vec<String> {
+        v.findings.iter().map(|e| e.to_string()).collect()
+    };
+    assert_eq!(lines(&built.verdict), lines(&check));
+    built
+}
+
+#[test]
+fn build_judges_what_it_would_write_as_check_does() {
+    // An index raised past the vertices (the finding `build-relation-*.json`).
+    let built = build_verdict(|d| d["indices"][0] = 99.into());
+    assert!(!built.verdict.passes());
+    assert_eq!(
+        built.verdict.warnings().next().unwrap().relation_id(),
+        Some("indices_name_vertices")
+    );
+    // 35 indices: not whole triangles.
+    let built = build_verdict(|d| {
+        d["indices"].as_array_mut().unwrap().pop();
+    });
+    assert!(!built.verdict.passes());
+    assert_eq!(
+        built.verdict.warnings().next().unwrap().relation_id(),
+        Some("whole_triangles")
+    );
+    // No vertices at all: every index names none.
+    let built = build_verdict(|d| d["vertices"] = serde_json::json!([]));
+    assert!(!built.verdict.passes());
+    // An unedited dump passes and overrides nothing.
+    let built = build_verdict(|_| {});
+    assert!(built.verdict.passes() && built.overrides.is_empty());
 }

@@ -3,11 +3,12 @@
 //! at its path, edits through dumps, and why geometry is not exported.
 
 use meshspec_formats::context::{Context, Relations};
+use meshspec_formats::find;
 use meshspec_formats::generated::rr_mesh::*;
+use meshspec_formats::legacy::OwnedSemantics;
 use meshspec_formats::rr::build::{body, BodySpec, Header, PartSpec};
 use meshspec_formats::rr::{self, Form};
 use meshspec_formats::rt::{ErrorKind, Root, Rule, Severity};
-use meshspec_formats::{find, Semantics};
 use meshspec_tests::root;
 use std::collections::BTreeSet;
 
@@ -201,7 +202,7 @@ fn inline_indices_are_absolute() {
 fn stale_declared_counts_are_warnings_and_the_buffers_win() {
     let entry = find("rr-mesh").unwrap();
     let bytes = corpus("inline-stale-counts.rr-mesh");
-    let c = entry.check(&bytes, &Context::new()).unwrap();
+    let c = meshspec_tests::check(entry, &bytes, &Context::new()).unwrap();
     assert!(c.relations.is_empty(), "{:?}", c.relations);
     let w: Vec<(String, Option<u64>, String)> = c
         .warnings
@@ -407,7 +408,7 @@ fn every_bad_file_is_refused_at_its_path_for_its_one_reason() {
         let bytes = std::fs::read(root().join("corpus/rr/bad").join(name)).unwrap();
         let layout = name.rsplit('.').next().unwrap();
         let entry = find(layout).unwrap();
-        match entry.check(&bytes, &ctx) {
+        match meshspec_tests::check(entry, &bytes, &ctx) {
             Err(e) => {
                 let kind = match why {
                     "count" => ErrorKind::Count,
@@ -482,7 +483,7 @@ fn relation_offsets_point_at_the_values_they_name() {
         ("relative-inline-indices.rr-mesh", 2),
     ] {
         let bytes = std::fs::read(root().join("corpus/rr/bad").join(name)).unwrap();
-        let c = find("rr-mesh").unwrap().check(&bytes, &ctx).unwrap();
+        let c = meshspec_tests::check(find("rr-mesh").unwrap(), &bytes, &ctx).unwrap();
         for e in &c.relations {
             let o = e.offset.unwrap() as usize;
             let mut v = [0u8; 8];
@@ -493,7 +494,10 @@ fn relation_offsets_point_at_the_values_they_name() {
 }
 
 fn rebuild(dump: &serde_json::Value) -> meshspec_formats::Result<Vec<u8>> {
-    find("rr-mesh").unwrap().build(dump, &Context::new())
+    find("rr-mesh")
+        .unwrap()
+        .build(dump, &Context::new())
+        .map(|b| b.bytes)
 }
 
 #[test]
@@ -512,7 +516,7 @@ fn dumps_can_be_edited_and_built_again() {
     mats["groups"][1]["object_handle"] = 0xDEAD_BEEF_u64.into();
     let out = rebuild(&d).unwrap();
     assert_eq!(out.len(), bytes.len());
-    let c = entry.check(&out, &ctx).unwrap();
+    let c = meshspec_tests::check(entry, &out, &ctx).unwrap();
     assert!(c.relations.is_empty() && c.warnings.is_empty());
     let t = rr::topology(&RrMesh::from_bytes(&out, &ctx).unwrap(), &ctx).unwrap();
     assert_eq!(t.parts[1].material, Some(0xDEAD_BEEF));
@@ -525,14 +529,17 @@ fn dumps_can_be_edited_and_built_again() {
     assert_eq!(out.len(), bytes.len() - 81);
     assert_eq!(&out[16..20], &1u32.to_le_bytes());
     assert_eq!(&out[61 + 81..61 + 81 + 4], &0xFC9E_1595u32.to_le_bytes());
-    assert!(entry.check(&out, &ctx).unwrap().relations.is_empty());
+    assert!(meshspec_tests::check(entry, &out, &ctx)
+        .unwrap()
+        .relations
+        .is_empty());
 
     // A stale descriptor vertex count in a ranged body: built, and reported as a warning only.
     let mut d = dump.clone();
     d["data"]["compiled"]["body"]["RangedLayout"]["materials"]["descriptors"][0]["vertex_count"] =
         70.into();
     let out = rebuild(&d).unwrap();
-    let c = entry.check(&out, &ctx).unwrap();
+    let c = meshspec_tests::check(entry, &out, &ctx).unwrap();
     assert!(c.relations.is_empty());
     assert_eq!(c.warnings.len(), 1);
     assert_eq!(
@@ -546,7 +553,7 @@ fn dumps_can_be_edited_and_built_again() {
     d["data"]["compiled"]["body"]["RangedLayout"]["materials"]["groups"][0]["object_handle"] =
         1.into();
     let out = rebuild(&d).unwrap();
-    let c = entry.check(&out, &ctx).unwrap();
+    let c = meshspec_tests::check(entry, &out, &ctx).unwrap();
     assert_eq!(
         c.relations[0].path_string(),
         "rr_mesh.compiled.body.materials.groups[0].object_handle"

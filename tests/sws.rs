@@ -5,11 +5,12 @@
 
 use meshspec_formats::context::{Context, Relations};
 use meshspec_formats::export::{glb, NonFinite};
+use meshspec_formats::find;
 use meshspec_formats::generated::sws_mesh::{CompiledMesh, Submesh, SubmeshPointer, SwsMesh};
+use meshspec_formats::legacy::OwnedSemantics;
 use meshspec_formats::rt::input::MAX_NESTING;
 use meshspec_formats::rt::{ErrorKind, Root};
 use meshspec_formats::scene::Colors;
-use meshspec_formats::{find, Semantics};
 use meshspec_tests::root;
 use serde_json::Value;
 
@@ -198,8 +199,7 @@ fn every_relation_is_refused_at_its_path_and_only_it() {
     let ctx = Context::new();
     for &(file, relation, path) in BAD {
         let bytes = corpus(&format!("bad/{file}.sws-mesh"));
-        let checked = entry
-            .check(&bytes, &ctx)
+        let checked = meshspec_tests::check(entry, &bytes, &ctx)
             .unwrap_or_else(|e| panic!("{file}: the reader refused it: {e}"));
         assert!(!checked.passes(&ctx), "{file}");
         for e in &checked.relations {
@@ -215,21 +215,20 @@ fn every_relation_is_refused_at_its_path_and_only_it() {
         // With relations as warnings the same file passes, and still reports them.
         let mut warn = Context::new();
         warn.relations = Relations::Warn;
-        let again = entry.check(&bytes, &warn).unwrap();
+        let again = meshspec_tests::check(entry, &bytes, &warn).unwrap();
         assert!(again.passes(&warn) && !again.relations.is_empty());
     }
     // Both the SubMesh and its copy name the unlisted material.
-    let both = entry
-        .check(&corpus("bad/submesh-material-listed.sws-mesh"), &ctx)
+    let both = meshspec_tests::check(entry, &corpus("bad/submesh-material-listed.sws-mesh"), &ctx)
         .unwrap();
     assert_eq!(
         both.relations[1].path_string(),
         "sws_mesh.submeshes[0].submesh.copy.submesh.material_id"
     );
     // L is what every later offset depends on: the reader itself refuses a wrong one.
-    let e = entry
-        .check(&corpus("bad/data-length.sws-mesh"), &ctx)
-        .unwrap_err();
+    let Err(e) = meshspec_tests::check(entry, &corpus("bad/data-length.sws-mesh"), &ctx) else {
+        panic!("data-length.sws-mesh was read");
+    };
     assert_eq!(
         (e.kind, e.path_string()),
         (ErrorKind::Trailing, "sws_mesh.data".into())
@@ -258,12 +257,12 @@ fn relation_offsets_name_the_bytes_they_are_about() {
     ];
     for &(file, at, value) in cases {
         let bytes = corpus(&format!("bad/{file}.sws-mesh"));
-        let c = entry.check(&bytes, &ctx).unwrap();
+        let c = meshspec_tests::check(entry, &bytes, &ctx).unwrap();
         assert_eq!(c.relations[0].offset, Some(at as u64), "{file}");
         assert_eq!(u32_at(&bytes, at), value, "{file}");
     }
     let bytes = corpus("bad/has-morphs-flag.sws-mesh");
-    let c = entry.check(&bytes, &ctx).unwrap();
+    let c = meshspec_tests::check(entry, &bytes, &ctx).unwrap();
     assert_eq!(c.relations[0].offset, Some(0x194));
     assert_eq!(bytes[0x194], 0);
     assert_eq!(
@@ -285,8 +284,9 @@ fn build(layout: &str, dump: &Value) -> Vec<u8> {
     let ctx = Context::new();
     let bytes = entry
         .build(dump, &ctx)
-        .unwrap_or_else(|e| panic!("build: {e}"));
-    let checked = entry.check(&bytes, &ctx).unwrap();
+        .unwrap_or_else(|e| panic!("build: {e}"))
+        .bytes;
+    let checked = meshspec_tests::check(entry, &bytes, &ctx).unwrap();
     assert!(
         checked.relations.is_empty(),
         "{:?}",

@@ -7,12 +7,13 @@
 //! are checked by building their bytes by hand from a real object.
 
 use meshspec_formats::context::Context;
+use meshspec_formats::find;
 use meshspec_formats::generated::unity_mesh::{
     MeshLodInfo, MeshLodRange, MeshLodSubMesh, UnityMesh,
 };
+use meshspec_formats::legacy::OwnedSemantics;
 use meshspec_formats::rt::{ErrorKind, Root};
 use meshspec_formats::unity::stream;
-use meshspec_formats::{find, Semantics};
 use meshspec_tests::{elide, shared};
 use serde_json::Value;
 use std::collections::BTreeMap;
@@ -255,14 +256,14 @@ fn all_35_objects_are_read_exactly_and_written_back_byte_for_byte() {
             o.bytes,
             "{where_}: write-back differs"
         );
-        let checked = entry.check(&o.bytes, &ctx).unwrap();
+        let checked = meshspec_tests::check(entry, &o.bytes, &ctx).unwrap();
         let rel: Vec<String> = checked.relations.iter().map(|e| e.to_string()).collect();
         assert!(rel.is_empty(), "{where_}: {rel:?}");
         // A dump rebuilds the same bytes.
         let dump = entry.dump(&o.bytes, &ctx).unwrap();
         let text = serde_json::to_string(&dump).unwrap();
         let back: Value = serde_json::from_str(&text).unwrap();
-        assert_eq!(entry.build(&back, &ctx).unwrap(), o.bytes, "{where_}");
+        assert_eq!(entry.build(&back, &ctx).unwrap().bytes, o.bytes, "{where_}");
     }
 }
 
@@ -890,7 +891,10 @@ fn broken_relations_are_reported_with_where_and_what() {
     // The strict reader refuses these through `check`; the written file still reads back.
     let bytes = m.to_bytes(&ctx).unwrap();
     let entry = find("unity-mesh").unwrap();
-    assert!(!entry.check(&bytes, &ctx).unwrap().relations.is_empty());
+    assert!(!meshspec_tests::check(entry, &bytes, &ctx)
+        .unwrap()
+        .relations
+        .is_empty());
 }
 
 #[test]
@@ -1046,7 +1050,7 @@ fn non_finite_floats_survive_a_dump_and_a_build() {
     let dump = entry.dump(&bytes, &ctx).unwrap();
     let text = serde_json::to_string(&dump).unwrap();
     let back: Value = serde_json::from_str(&text).unwrap();
-    assert_eq!(entry.build(&back, &ctx).unwrap(), bytes);
+    assert_eq!(entry.build(&back, &ctx).unwrap().bytes, bytes);
     // And the fuzz property as a whole, on these bytes.
     meshspec_formats::fuzzing::roundtrip_with_params::<UnityMesh>(
         &[&[0u8][..], &bytes].concat(),

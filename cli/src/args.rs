@@ -47,6 +47,8 @@ pub enum Command {
         #[command(flatten)]
         unity: UnityOpt,
         #[command(flatten)]
+        ress: RessOpt,
+        #[command(flatten)]
         relations: RelationsOpt,
         #[command(flatten)]
         lines: AllOpt,
@@ -95,7 +97,7 @@ pub enum Command {
         input: InputOpt,
     },
     /// Write the file a (possibly edited) dump describes, with counts and sizes recomputed.
-    /// Nothing is written if the dump is inconsistent.
+    /// Nothing is written if the dump is inconsistent or the file would not pass `check`.
     Build {
         /// The layout id.
         layout: String,
@@ -108,7 +110,13 @@ pub enum Command {
         #[command(flatten)]
         unity: UnityOpt,
         #[command(flatten)]
+        relations: RelationsOpt,
+        #[command(flatten)]
+        lines: AllOpt,
+        #[command(flatten)]
         input: InputOpt,
+        #[command(flatten)]
+        quiet: QuietOpt,
     },
     /// Export the geometry of FILE as glTF 2.0 (.glb) or Wavefront OBJ (.obj), by OUTPUT's
     /// extension.
@@ -262,6 +270,10 @@ pub struct RelationsOpt {
     /// Whether a violated relation is an error or a warning.
     #[arg(long, value_enum, default_value = "error")]
     pub relations: RelationsArg,
+    /// Warnings fail too: a rule the documents observe, source or leave to inference, and a
+    /// check that could not run, refuse the file as a proven rule does.
+    #[arg(long)]
+    pub strict: bool,
 }
 
 /// `--all`.

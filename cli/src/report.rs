@@ -5,8 +5,6 @@
 //! [`Verdict::of`] is the only code that knows the shape of the library's check result; every
 //! command (check, info, survey) goes through it.
 
-use meshspec_formats::context::Context;
-use meshspec_formats::layouts::Checked;
 use meshspec_formats::Error;
 use serde_json::{json, Value};
 
@@ -171,31 +169,27 @@ pub struct Verdict {
 }
 
 impl Verdict {
-    /// The verdict of the library's check of one input under `ctx`.
-    pub fn of(checked: meshspec_formats::Result<Checked>, ctx: &Context) -> Verdict {
-        match checked {
-            Err(e) => Verdict::refused(Finding::from_error(&e, Severity::Error)),
-            Ok(c) => {
-                let relation_severity = if c.passes(ctx) {
-                    Severity::Warning
-                } else {
-                    Severity::Error
-                };
-                let findings = c
-                    .warnings
+    /// The library's verdict on one input.
+    pub fn of(v: &meshspec_formats::verdict::Verdict) -> Verdict {
+        let severity = |e: &Error| match e.severity {
+            meshspec_formats::rt::Severity::Error => Severity::Error,
+            // Under --strict a warning fails the input: it is shown as what it does.
+            meshspec_formats::rt::Severity::Warning if v.strict => Severity::Error,
+            meshspec_formats::rt::Severity::Warning => Severity::Warning,
+        };
+        let findings = v
+            .refused
+            .iter()
+            .map(|e| Finding::from_error(e, Severity::Error))
+            .chain(
+                v.findings
                     .iter()
-                    .map(|w| Finding::from_error(w, Severity::Warning))
-                    .chain(
-                        c.relations
-                            .iter()
-                            .map(|r| Finding::from_error(r, relation_severity)),
-                    )
-                    .collect();
-                Verdict {
-                    findings,
-                    notes: c.notes,
-                }
-            }
+                    .map(|e| Finding::from_error(e, severity(e))),
+            )
+            .collect();
+        Verdict {
+            findings,
+            notes: v.notes.clone(),
         }
     }
 

@@ -160,7 +160,7 @@ fn survey_file(
         }
         Err(other) => return Err(other),
     };
-    let v = Verdict::of(entry.check(&bytes, ctx), ctx);
+    let v = Verdict::of(&entry.judge(&bytes, ctx));
     for x in &v.findings {
         match &x.relation {
             None => {
@@ -269,7 +269,7 @@ pub fn run(a: SurveyArgs) -> Result<ExitCode, Fail> {
         unity_version: a.unity.unity_version.clone(),
         ..Given::default()
     }
-    .relations(a.relations.relations);
+    .relations(a.relations);
     let mut work = vec![];
     for f in files(&a.paths, a.ext.as_deref()) {
         let entry = match fixed {

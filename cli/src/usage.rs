@@ -21,12 +21,15 @@ pub struct Given {
     pub winding: Option<WindingArg>,
     /// `--relations warn`.
     pub warn: bool,
+    /// `--strict`.
+    pub strict: bool,
 }
 
 impl Given {
-    /// With `--relations`.
-    pub fn relations(mut self, r: RelationsArg) -> Self {
-        self.warn = r == RelationsArg::Warn;
+    /// With `--relations` and `--strict`.
+    pub fn relations(mut self, r: crate::args::RelationsOpt) -> Self {
+        self.warn = r.relations == RelationsArg::Warn;
+        self.strict = r.strict;
         self
     }
 }
@@ -104,6 +107,7 @@ impl Usage {
         } else {
             Relations::Error
         };
+        ctx.strict = g.strict;
         let before = self.problems.len();
         match g.unity_version.as_deref() {
             Some("auto") => match version_folder(ctx.input.as_deref()) {

@@ -81,22 +81,66 @@ fn check_prints_one_line_per_file_and_exits_1_on_any_failure() {
 
 #[test]
 fn violated_relations_fail_unless_asked_to_warn() {
+    // A proven relation refuses the file; `--relations warn` reports it and passes.
+    let p = "corpus/sws/bad/total-adds-up.sws-mesh";
+    let line = "0x55 sws_mesh.data.total: expected V(s + 1) + I + 24(A + B) = 32 + 12 + 24 x 2 = 92 (relation `total_adds_up`), found 999";
+    let out = meshspec(&["check", "sws-mesh", p], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(text(&out.stdout), format!("{p}: {line}\n"));
+    let out = meshspec(&["check", "sws-mesh", p, "--relations", "warn"], None);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stdout),
+        format!("{p}: warning: {line}\n{p}: ok\n")
+    );
+}
+
+#[test]
+fn rules_the_documents_do_not_prove_warn_unless_strict() {
+    // `palette_bones_exist` is inferred: a warning, and the file passes; `--strict` fails it.
+    let p = "corpus/sws/bad/palette-bones-exist.sws-mesh";
+    let out = meshspec(&["check", "sws-mesh", p], None);
+    assert_eq!(out.status.code(), Some(0));
+    let t = text(&out.stdout);
+    assert!(t.starts_with(&format!("{p}: warning: 0x1A7 ")), "{t}");
+    assert!(t.ends_with(&format!("{p}: ok\n")), "{t}");
+    let out = meshspec(&["check", "sws-mesh", p, "--strict"], None);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(!text(&out.stdout).contains(": ok"));
+}
+
+#[test]
+fn an_index_naming_no_vertex_is_warned_about_and_cannot_be_decoded() {
+    // The relation is the document's (sourced: a warning); decoding the triangles rests on it,
+    // so the verdict refuses the file whatever the relation mode.
     let mut floor = std::fs::read(root().join("corpus/meshbin/floor.meshbin")).unwrap();
     floor[0x44 + 8] = 9;
     let f = tmp("bad-index.meshbin");
     std::fs::write(&f, &floor).unwrap();
     let p = f.to_str().unwrap();
-    let out = meshspec(&["check", "meshbin", p], None);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stdout).starts_with(&format!("{p}: 0x4C meshbin.indices[4]: expected")));
-    let out = meshspec(&["check", "meshbin", p, "--relations", "warn"], None);
-    assert_eq!(out.status.code(), Some(0));
-    let t = text(&out.stdout);
-    assert!(
-        t.starts_with(&format!("{p}: warning: 0x4C meshbin.indices[4]")),
-        "{t}"
+    for mode in ["error", "warn"] {
+        let out = meshspec(&["check", "meshbin", p, "--relations", mode], None);
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            text(&out.stdout),
+            format!("{p}: warning: 0x4C meshbin.indices[4]: expected a vertex index below 4 (in triangle 1) (relation `indices_name_vertices`), found 9\n{p}: 0x44 meshbin.indices: expected every index below the vertex count 4, to decode the triangles, found 1 indices that name no vertex\n")
+        );
+    }
+    // Export refuses it with the same error, and build will not write it.
+    let out = meshspec(
+        &[
+            "export",
+            "meshbin",
+            p,
+            "--winding",
+            "d3d",
+            "-o",
+            tmp("bad.glb").to_str().unwrap(),
+        ],
+        None,
     );
-    assert!(t.ends_with(&format!("{p}: ok\n")), "{t}");
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("0x44 meshbin.indices: expected every index below"));
 }
 
 #[test]

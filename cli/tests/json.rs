@@ -71,11 +71,15 @@ fn check_verdicts_are_objects_with_offset_path_relation_and_severity() {
     assert_eq!(files[0]["ok"], true);
     let bad = &files[1];
     assert_eq!(bad["ok"], false);
-    assert_eq!(bad["findings"].as_array().unwrap().len(), 10);
+    // The first 10 of the relation (warnings: the document's word is sourced), then the error
+    // that decoding rests on.
+    assert_eq!(bad["findings"].as_array().unwrap().len(), 11);
+    assert_eq!(bad["findings"][10]["severity"], "error");
+    assert_eq!(bad["findings"][10]["path"], "meshbin.indices");
     assert_eq!(
         bad["findings"][0],
         serde_json::json!({
-            "severity": "error",
+            "severity": "warning",
             "offset": 0xFFE44,
             "path": "meshbin.indices[0]",
             "relation": "indices_name_vertices",
@@ -86,7 +90,7 @@ fn check_verdicts_are_objects_with_offset_path_relation_and_severity() {
     );
     assert_eq!(
         bad["omitted"],
-        serde_json::json!([{ "severity": "error", "relation": "indices_name_vertices", "count": 65498 }])
+        serde_json::json!([{ "severity": "warning", "relation": "indices_name_vertices", "count": 65498 }])
     );
     assert_eq!(files[2]["findings"][0]["path"], "no-such.meshbin");
     // --all lists every finding.
@@ -99,22 +103,17 @@ fn check_verdicts_are_objects_with_offset_path_relation_and_severity() {
         ],
         1,
     );
-    assert_eq!(v["files"][0]["findings"].as_array().unwrap().len(), 65_508);
+    assert_eq!(v["files"][0]["findings"].as_array().unwrap().len(), 65_509);
     assert_eq!(v["files"][0]["omitted"], serde_json::json!([]));
 }
 
 #[test]
 fn warnings_under_relations_warn_pass() {
-    let mut floor = std::fs::read(root().join("corpus/meshbin/floor.meshbin")).unwrap();
-    floor[0x44 + 8] = 9;
-    let d = tmp_dir("json-warn");
-    let f = d.join("bad-index.meshbin");
-    std::fs::write(&f, &floor).unwrap();
     let v = doc(
         &[
             "check",
-            "meshbin",
-            f.to_str().unwrap(),
+            "sws-mesh",
+            "corpus/sws/bad/total-adds-up.sws-mesh",
             "--relations",
             "warn",
         ],
@@ -122,7 +121,8 @@ fn warnings_under_relations_warn_pass() {
     );
     assert_eq!(v["files"][0]["ok"], true);
     assert_eq!(v["files"][0]["findings"][0]["severity"], "warning");
-    assert_eq!(v["files"][0]["findings"][0]["offset"], 0x4C);
+    assert_eq!(v["files"][0]["findings"][0]["offset"], 0x55);
+    assert_eq!(v["files"][0]["findings"][0]["relation"], "total_adds_up");
 }
 
 #[test]

@@ -1,9 +1,10 @@
-//! Reading and writing a .meshbin beside memcpy baselines over the same bytes: the document's
-//! 65,508-vertex helix (1,179,148 bytes).
+//! Reading, judging, decoding and writing a .meshbin beside memcpy baselines over the same
+//! bytes: the document's 65,508-vertex helix (1,179,148 bytes).
 //!
 //! `cargo bench -p meshspec-formats --bench meshbin`. Baselines: copying the file into a fresh
 //! Vec (what any reader that owns its data must at least do) and into a buffer that is already
-//! allocated and touched.
+//! allocated and touched. The borrowed read validates without copying; the located read also
+//! records where every field lies (what the verdict uses); the owned read copies every value.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use meshspec_formats::context::{Context, Winding};
@@ -21,8 +22,9 @@ fn helix() -> Vec<u8> {
 
 fn bench(c: &mut Criterion) {
     let bytes = helix();
-    let ctx = Context::new();
+    let ctx = Context::new().with_winding(Winding::D3d);
     let mesh = Meshbin::from_bytes(&bytes, &ctx).unwrap();
+    let entry = meshspec_formats::find("meshbin").unwrap();
     let mut g = c.benchmark_group("meshbin-helix");
     g.throughput(Throughput::Bytes(bytes.len() as u64));
     g.bench_function(BenchmarkId::new("baseline", "memcpy into a new Vec"), |b| {
@@ -38,18 +40,36 @@ fn bench(c: &mut Criterion) {
             })
         },
     );
-    g.bench_function(BenchmarkId::new("meshspec", "read"), |b| {
+    g.bench_function(BenchmarkId::new("meshspec", "borrowed read"), |b| {
+        b.iter(|| {
+            black_box(
+                Meshbin::read::<false>(black_box(&bytes), &ctx)
+                    .unwrap()
+                    .value,
+            )
+        })
+    });
+    g.bench_function(BenchmarkId::new("meshspec", "located read"), |b| {
+        b.iter(|| black_box(Meshbin::read::<true>(black_box(&bytes), &ctx).unwrap().pos))
+    });
+    g.bench_function(BenchmarkId::new("meshspec", "owned read"), |b| {
         b.iter(|| black_box(Meshbin::from_bytes(black_box(&bytes), &ctx).unwrap()))
+    });
+    g.bench_function(BenchmarkId::new("meshspec", "verdict"), |b| {
+        b.iter(|| black_box(entry.judge(black_box(&bytes), &ctx)))
     });
     g.bench_function(BenchmarkId::new("meshspec", "write"), |b| {
         b.iter(|| black_box(mesh.to_bytes(&ctx).unwrap()))
     });
-    g.bench_function(BenchmarkId::new("meshspec", "read + decode"), |b| {
-        b.iter(|| {
-            let m = Meshbin::from_bytes(black_box(&bytes), &ctx).unwrap();
-            black_box(meshspec_formats::meshbin::to_mesh(&m, Winding::D3d).unwrap())
-        })
-    });
+    g.bench_function(
+        BenchmarkId::new("meshspec", "borrowed read + decode"),
+        |b| {
+            b.iter(|| {
+                let m = Meshbin::read::<false>(black_box(&bytes), &ctx).unwrap();
+                black_box(meshspec_formats::meshbin::to_mesh(&m.value, Winding::D3d))
+            })
+        },
+    );
     g.finish();
 }
 

@@ -11,7 +11,7 @@
 
 use meshspec_formats::context::Context;
 use meshspec_formats::generated::sws_mesh::*;
-use meshspec_formats::layouts::Semantics;
+use meshspec_formats::legacy::OwnedSemantics;
 use std::path::{Path, PathBuf};
 
 /// A small deterministic generator (xorshift64*), so the files never change between runs.
@@ -440,7 +440,7 @@ fn build(spec: Spec, rng: &mut Rng) -> SwsMesh {
     }
 }
 
-fn write<T: Semantics>(dir: &Path, name: &str, value: &T) {
+fn write<T: OwnedSemantics>(dir: &Path, name: &str, value: &T) {
     let ctx = Context::new();
     let bytes = value
         .to_bytes(&ctx)

@@ -41,6 +41,8 @@ pub struct Context {
     pub resource: Option<PathBuf>,
     /// How relation violations count.
     pub relations: Relations,
+    /// Whether warnings fail a verdict too (`--strict`).
+    pub strict: bool,
 }
 
 impl crate::rt::Params for Context {

@@ -1,22 +1,25 @@
-//! The properties every layout must have on any input, for fuzz targets and tests.
+//! The properties every layout must have on any input, for fuzz targets and tests. They judge
+//! bytes through the same verdict as every command.
 
 use crate::context::{Context, Winding};
-use crate::layouts::Semantics;
+use crate::layouts::Entry;
+use crate::rt::{Root, Severity};
+use crate::verdict::Verdict;
 
-/// Any input the reader of `T` accepts is consumed exactly, written back identically, survives
-/// a dump and a build, and decodes (or refuses to) without panicking. Inputs it refuses must
-/// carry an error whose offset lies within the input.
-pub fn roundtrip<T: Semantics>(data: &[u8]) {
-    roundtrip_with::<T>(data, &Context::new().with_winding(Winding::Gl));
+fn entry<T: Root>() -> &'static Entry {
+    crate::layouts::find(T::ID).expect("every root type is in the table")
 }
 
-/// [`roundtrip`] for a layout with parameters the user gives (`--unity-version`): the input's
-/// first bytes, one per parameter, choose each parameter's value among `params` (the context
-/// name and the values worth trying, which the generator takes from the spec's comparisons), and
-/// the rest of the input is the layout's bytes. An input shorter than that is skipped.
-pub fn roundtrip_with_params<T: Semantics>(data: &[u8], params: &[(&str, &[i128])]) {
+fn judge<T: Root>(data: &[u8], ctx: &Context) -> Verdict {
+    entry::<T>().judge(data, ctx)
+}
+
+/// The context a fuzz input is read with: `params` chooses each parameter's value among the
+/// values worth trying (the spec's cut-offs and their neighbours) with one leading byte each;
+/// the rest is the layout's bytes. `None` for an input shorter than its choices.
+pub fn split<'d>(data: &'d [u8], params: &[(&str, &[i128])]) -> Option<(Context, &'d [u8])> {
     if data.len() < params.len() {
-        return;
+        return None;
     }
     let (choice, rest) = data.split_at(params.len());
     let mut ctx = Context::new().with_winding(Winding::Gl);
@@ -25,44 +28,114 @@ pub fn roundtrip_with_params<T: Semantics>(data: &[u8], params: &[(&str, &[i128]
             ctx = ctx.with_param(name, v);
         }
     }
-    roundtrip_with::<T>(rest, &ctx);
+    Some((ctx, rest))
 }
 
-/// [`roundtrip`] with a given context.
-pub fn roundtrip_with<T: Semantics>(data: &[u8], ctx: &Context) {
-    let v = match T::from_bytes(data, ctx) {
-        Ok(v) => v,
-        Err(e) => {
-            assert!(
-                e.offset.is_some_and(|o| o <= data.len() as u64),
-                "error offset past the input: {e}"
-            );
-            return;
-        }
-    };
-    // Stored totals are rewritten from their definition, so only an input whose relations hold
-    // is one the strict reader accepts.
-    if !v.relations(ctx).is_empty() {
+/// The fast properties: the verdict never panics and places every error inside the input; an
+/// input the reader accepts is consumed exactly, written back identically where no error-level
+/// rule is broken (a stored total that disagrees is rewritten from its definition), and the
+/// writer records the positions the reader recorded.
+pub fn fast<T: Root>(data: &[u8], ctx: &Context) {
+    let v = judge::<T>(data, ctx);
+    if let Some(e) = &v.refused {
+        assert!(
+            e.offset.is_some_and(|o| o <= data.len() as u64),
+            "error offset past the input: {e}"
+        );
         return;
     }
-    let out = v
-        .to_bytes(ctx)
+    for f in &v.findings {
+        if let Some(o) = f.offset {
+            if f.resource.is_none() {
+                assert!(o <= data.len() as u64, "finding offset past the input: {f}");
+            }
+        }
+    }
+    if v.findings.iter().any(|f| f.severity == Severity::Error) {
+        return;
+    }
+    let read = T::read::<true>(data, ctx).expect("the verdict read it");
+    let value = T::own(&read.value);
+    let (out, written_at) = value
+        .write::<true>(ctx)
         .unwrap_or_else(|e| panic!("accepted input does not write back: {e}"));
     assert_eq!(out, data, "accepted input writes back different bytes");
-    let entry = crate::layouts::Entry::of::<T>();
-    let dump = entry
-        .dump(data, ctx)
+    assert_eq!(
+        written_at, read.pos,
+        "the writer's positions differ from the reader's"
+    );
+}
+
+/// The deep properties, on top of [`fast`]: the dump of an accepted input builds the same
+/// bytes with the same verdict, and an input that passes decodes without panicking into a
+/// consistent mesh.
+pub fn deep<T: Root>(data: &[u8], ctx: &Context) {
+    fast::<T>(data, ctx);
+    let v = judge::<T>(data, ctx);
+    if v.refused.is_some() || v.errors().next().is_some() {
+        return;
+    }
+    let dump = crate::dump::dump::<T>(data, ctx, vec![])
         .unwrap_or_else(|e| panic!("accepted input does not dump: {e}"));
     let text = serde_json::to_string(&dump).expect("dumps are JSON");
     let back: serde_json::Value = serde_json::from_str(&text).expect("dump text parses");
-    let built = entry
-        .build(&back, ctx)
+    let built = crate::dump::build::<T>(&back, ctx, judge::<T>)
         .unwrap_or_else(|e| panic!("dump does not build: {e}"));
-    assert_eq!(built, data, "dump builds different bytes");
-    if let Ok(scene) = v.scene(ctx) {
-        for m in &scene.meshes {
-            m.validate()
-                .unwrap_or_else(|e| panic!("decoded mesh is inconsistent: {e}"));
+    assert_eq!(built.bytes, data, "dump builds different bytes");
+    assert_eq!(
+        built.verdict.passes(),
+        v.passes(),
+        "the built file's verdict differs"
+    );
+    assert!(
+        built.overrides.is_empty(),
+        "an unedited dump overrode {:?}",
+        built.overrides
+    );
+    if v.passes() {
+        if let Ok(scene) = entry::<T>().scene(data, ctx) {
+            for m in &scene.meshes {
+                m.validate()
+                    .unwrap_or_else(|e| panic!("decoded mesh is inconsistent: {e}"));
+            }
         }
     }
+}
+
+/// The writer's half: any value the writer accepts reads back to the same bytes and passes the
+/// same verdict as the bytes themselves; a value it refuses is refused with an error that names
+/// a field.
+pub fn written<T: Root>(value: &T, ctx: &Context) {
+    let bytes = match value.to_bytes(ctx) {
+        Ok(b) => b,
+        Err(e) => {
+            assert!(!e.path().is_empty(), "a refusal without a field: {e}");
+            return;
+        }
+    };
+    let back = T::from_bytes(&bytes, ctx)
+        .unwrap_or_else(|e| panic!("written bytes do not read back: {e}"));
+    assert_eq!(
+        back.to_bytes(ctx).expect("a value read writes"),
+        bytes,
+        "written bytes read back to another value"
+    );
+    let _ = judge::<T>(&bytes, ctx);
+}
+
+/// [`deep`] with a fuzz input's parameter choices (see [`split`]).
+pub fn roundtrip_with_params<T: Root>(data: &[u8], params: &[(&str, &[i128])]) {
+    if let Some((ctx, rest)) = split(data, params) {
+        deep::<T>(rest, &ctx);
+    }
+}
+
+/// [`deep`] for a layout without parameters.
+pub fn roundtrip<T: Root>(data: &[u8]) {
+    deep::<T>(data, &Context::new().with_winding(Winding::Gl));
+}
+
+/// [`deep`] with a given context.
+pub fn roundtrip_with<T: Root>(data: &[u8], ctx: &Context) {
+    deep::<T>(data, ctx);
 }

@@ -127,19 +127,6 @@ pub struct Holds {
     pub primitives: bool,
 }
 
-/// What a MeshBuilder `.meshbin` holds: positions, RGBA8 colours and one triangle list.
-pub const MESHBIN: Holds = Holds {
-    normals: false,
-    tangents: false,
-    uv_sets: 0,
-    colors: true,
-    colors_8bit: true,
-    skin: false,
-    morph_targets: false,
-    materials: false,
-    primitives: false,
-};
-
 /// What `holds` cannot keep of `mesh`, one note each (escaped), so that nothing is dropped
 /// silently.
 pub fn left_out(mesh: &Mesh, layout: &str, holds: &Holds) -> Vec<String> {

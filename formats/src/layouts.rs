@@ -1,65 +1,170 @@
 //! The table of layouts the command line offers, and what each one means beyond its bytes.
 //!
-//! The table itself is generated ([`crate::generated::LAYOUTS`]); each entry's type implements
-//! [`Semantics`] by hand in its family module. A spec that declares a new layout does not
-//! compile until its family says what the layout means (even if only "nothing more").
+//! The table is generated ([`crate::generated::LAYOUTS`]): every layout the specs declare, with
+//! the operations its structure alone allows. A family that gives a layout a meaning
+//! (relations, decoding, a builder) implements [`Semantics`] for it and lists it in
+//! its family's `MEANINGS`; its operations then replace the structural ones. A layout without a meaning
+//! needs no code at all.
 
-use crate::context::{Context, Relations};
-use crate::rt::{Error, ErrorKind, Result, Root};
-use crate::scene::Scene;
+use crate::context::Context;
+use crate::dump::{self, Built};
+use crate::rt::{Error, ErrorKind, Place, Result, Root, Rule};
+use crate::scene::{Mesh, Scene};
+use crate::verdict::{self, Judge, Verdict};
 
-/// What a layout means beyond its bytes.
+/// What a layout means beyond its bytes, written by hand per family on top of the generated
+/// view and positions.
 pub trait Semantics: Root {
-    /// Relations between fields that the reader does not enforce, each violation with its path.
-    fn relations(&self, _ctx: &Context) -> Vec<Error> {
-        Vec::new()
-    }
+    /// Whether decoding this layout's geometry, or building one from geometry, needs
+    /// [`Context::winding`] (the file does not record it).
+    const NEEDS_WINDING: bool = false;
 
-    /// Relations the spec marks `-severity: warning` that do not hold: a stored value the
-    /// document says may be stale, where it also says which value wins. Reported by `check`,
-    /// never failing it, whatever the relation mode.
-    fn warnings(&self, _ctx: &Context) -> Vec<Error> {
-        Vec::new()
+    /// The relations the spec states and the checks a decoder makes that need no choice from
+    /// the user, each failure reported at the place the reader recorded.
+    fn judge(view: &Self::Ref<'_>, at: &Place<'_, Self::Pos>, j: &mut Judge<'_>) {
+        let _ = (view, at, j);
     }
 
     /// What a reader of a dump or an export should know (for example that a field's encoding is
     /// not established).
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
+    fn notes(view: &Self::Ref<'_>, ctx: &Context) -> Vec<String> {
+        let _ = (view, ctx);
         Vec::new()
     }
 
-    /// The geometry, in the common model.
-    fn scene(&self, _ctx: &Context) -> Result<Scene> {
-        Err(Error::unplaced(
-            ErrorKind::Unsupported,
-            "a layout with geometry",
-            format!("`{}`, which holds none by itself", Self::ID),
-        ))
+    /// The geometry, in the common model, of an input whose verdict passed.
+    fn scene(view: &Self::Ref<'_>, at: &Place<'_, Self::Pos>, ctx: &Context) -> Result<Scene> {
+        let _ = (view, at, ctx);
+        Err(no_geometry(Self::ID))
+    }
+
+    /// Whether [`Semantics::from_geometry`] builds a value.
+    const FROM_GEOMETRY: bool = false;
+
+    /// A value built from geometry the way the game's own tool would, and notes on what it
+    /// changed; `None` for a layout without a builder.
+    fn from_geometry(mesh: &Mesh, ctx: &Context) -> Option<Result<(Self, Vec<String>)>> {
+        let _ = (mesh, ctx);
+        None
     }
 }
 
-/// The outcome of checking one input.
-#[derive(Debug, Clone, Default)]
-pub struct Checked {
-    /// Violated relations.
-    pub relations: Vec<Error>,
-    /// Violated warning-only relations (they never fail a check).
-    pub warnings: Vec<Error>,
-    /// Notes for the reader.
-    pub notes: Vec<String>,
+fn no_geometry(id: &str) -> Error {
+    Error::unplaced(
+        ErrorKind::Unsupported,
+        "a layout with geometry",
+        format!("`{id}`, which holds none by itself"),
+    )
 }
 
-impl Checked {
-    /// Whether the input passes under the context's relation mode.
-    pub fn passes(&self, ctx: &Context) -> bool {
-        self.relations.is_empty() || ctx.relations == Relations::Warn
+/// An input decoded: its geometry and the verdict it passed.
+#[derive(Debug, Clone)]
+pub struct Decoded {
+    /// The geometry.
+    pub scene: Scene,
+    /// The verdict (it passed; its warnings and notes are worth printing).
+    pub verdict: Verdict,
+}
+
+/// A file built from geometry, with notes; `None` for a layout without a builder.
+pub type Imported = Option<Result<(Vec<u8>, Vec<String>)>>;
+
+/// The type-erased operations of a layout.
+#[derive(Clone, Copy)]
+pub struct Ops {
+    judge: fn(&[u8], &Context) -> Verdict,
+    dump: fn(&[u8], &Context) -> Result<serde_json::Value>,
+    build: fn(&serde_json::Value, &Context) -> Result<Built>,
+    decode: fn(&[u8], &Context) -> Result<Decoded>,
+    import: fn(&Mesh, &Context) -> Imported,
+    imports: bool,
+    needs_winding: bool,
+}
+
+fn dump_plain<T: Root>(input: &[u8], ctx: &Context) -> Result<serde_json::Value> {
+    dump::dump::<T>(input, ctx, vec![])
+}
+
+fn dump_with<T: Semantics>(input: &[u8], ctx: &Context) -> Result<serde_json::Value> {
+    let p = T::read::<false>(input, ctx)?;
+    let notes = T::notes(&p.value, ctx);
+    dump::dump::<T>(input, ctx, notes)
+}
+
+fn build_plain<T: Root>(d: &serde_json::Value, ctx: &Context) -> Result<Built> {
+    dump::build::<T>(d, ctx, verdict::judge_plain::<T>)
+}
+
+fn build_with<T: Semantics>(d: &serde_json::Value, ctx: &Context) -> Result<Built> {
+    dump::build::<T>(d, ctx, verdict::judge::<T>)
+}
+
+fn decode_plain<T: Root>(_: &[u8], _: &Context) -> Result<Decoded> {
+    Err(no_geometry(T::ID))
+}
+
+/// The verdict's first failure as the refusal, with how many more there are.
+fn refusal(v: &Verdict) -> Option<Error> {
+    let first = v.first_failure()?.clone();
+    Some(first)
+}
+
+fn decode_with<T: Semantics>(input: &[u8], ctx: &Context) -> Result<Decoded> {
+    let verdict = verdict::judge::<T>(input, ctx);
+    if let Some(e) = refusal(&verdict) {
+        return Err(e);
+    }
+    let p = T::read::<true>(input, ctx)?;
+    let pos = p.pos.unwrap_or_default();
+    let scene = T::scene(&p.value, &Place::root(&pos, T::ROOT), ctx)?;
+    Ok(Decoded { scene, verdict })
+}
+
+fn import_none(_: &Mesh, _: &Context) -> Imported {
+    None
+}
+
+fn import_with<T: Semantics>(mesh: &Mesh, ctx: &Context) -> Imported {
+    Some(T::from_geometry(mesh, ctx)?.and_then(|(v, notes)| {
+        let bytes = v.to_bytes(ctx)?;
+        // What import writes passes the same verdict as everything else.
+        let verdict = verdict::judge::<T>(&bytes, ctx);
+        match refusal(&verdict) {
+            Some(e) => Err(e),
+            None => Ok((bytes, notes)),
+        }
+    }))
+}
+
+impl Ops {
+    /// What a layout's structure alone allows.
+    pub const fn plain<T: Root>() -> Ops {
+        Ops {
+            judge: verdict::judge_plain::<T>,
+            dump: dump_plain::<T>,
+            build: build_plain::<T>,
+            decode: decode_plain::<T>,
+            import: import_none,
+            imports: false,
+            needs_winding: false,
+        }
+    }
+
+    /// What a layout with a family's meaning allows.
+    pub const fn of<T: Semantics>() -> Ops {
+        Ops {
+            judge: verdict::judge::<T>,
+            dump: dump_with::<T>,
+            build: build_with::<T>,
+            decode: decode_with::<T>,
+            import: import_with::<T>,
+            imports: T::FROM_GEOMETRY,
+            needs_winding: T::NEEDS_WINDING,
+        }
     }
 }
 
-/// The version of the dump wrapper written by `dump` and read by `build`.
-pub const DUMP_VERSION: u32 = 1;
-
-/// One layout of the table: its id, its description and type-erased operations.
+/// One layout of the table.
 #[derive(Clone, Copy)]
 pub struct Entry {
     /// The layout id the command line takes.
@@ -70,11 +175,12 @@ pub struct Entry {
     pub spec: &'static str,
     /// The dump paths of the fields the spec marks unknown.
     pub unknown: &'static [&'static str],
-    check: fn(&[u8], &Context) -> Result<Checked>,
-    dump: fn(&[u8], &Context) -> Result<serde_json::Value>,
-    build: fn(&serde_json::Value, &Context) -> Result<Vec<u8>>,
-    scene: fn(&[u8], &Context) -> Result<Scene>,
+    /// The names of the values the user must give (`unity_version`).
+    pub params: &'static [&'static str],
+    /// Every relation the spec states for what a value of the layout holds.
+    pub rules: &'static [&'static Rule],
     args_ok: fn(&Context) -> Result<()>,
+    plain: Ops,
 }
 
 impl std::fmt::Debug for Entry {
@@ -83,150 +189,70 @@ impl std::fmt::Debug for Entry {
     }
 }
 
-fn check<T: Semantics>(input: &[u8], ctx: &Context) -> Result<Checked> {
-    let v = T::from_bytes(input, ctx)?;
-    Ok(Checked {
-        relations: v.relations(ctx),
-        warnings: v.warnings(ctx),
-        notes: v.notes(ctx),
-    })
-}
-
-fn dump<T: Semantics>(input: &[u8], ctx: &Context) -> Result<serde_json::Value> {
-    let v = T::from_bytes(input, ctx)?;
-    let data = serde_json::to_value(&v)
-        .map_err(|e| Error::new(ErrorKind::Io, 0, "a value JSON can carry", e.to_string()))?;
-    Ok(serde_json::json!({
-        "meshspec": DUMP_VERSION,
-        "layout": T::ID,
-        "spec": T::SPEC,
-        "notes": v.notes(ctx),
-        "data": data,
-    }))
-}
-
-/// Reads the `data` of a dump, checking that the dump is of the format version this build
-/// writes and of layout `id`.
-fn dump_data<'a>(dump: &'a serde_json::Value, id: &str) -> Result<&'a serde_json::Value> {
-    let bad = |key: &'static str, expected: String, found: String| {
-        Error::unplaced(ErrorKind::Input, expected, found)
-            .in_field(key)
-            .rooted("dump")
-    };
-    let obj = dump.as_object().ok_or_else(|| {
-        Error::unplaced(ErrorKind::Input, "a dump (an object)", "something else").rooted("dump")
-    })?;
-    let version = || format!("{DUMP_VERSION} (the dump format version this build reads)");
-    match obj.get("meshspec") {
-        Some(v) if v.as_u64() == Some(u64::from(DUMP_VERSION)) => {}
-        Some(v) => return Err(bad("meshspec", version(), v.to_string())),
-        None => return Err(bad("meshspec", version(), "no such key".into())),
-    }
-    match obj.get("layout").and_then(|l| l.as_str()) {
-        Some(l) if l == id => {}
-        Some(l) => {
-            return Err(bad(
-                "layout",
-                format!("a dump of layout `{id}`"),
-                format!("one of `{l}`"),
-            ))
-        }
-        None => {
-            return Err(bad(
-                "layout",
-                format!("a dump of layout `{id}`"),
-                "no such key".into(),
-            ))
-        }
-    }
-    obj.get("data")
-        .ok_or_else(|| bad("data", "the dump's fields".into(), "no such key".into()))
-}
-
-fn build<T: Semantics>(dump: &serde_json::Value, ctx: &Context) -> Result<Vec<u8>> {
-    let data = dump_data(dump, T::ID)?;
-    let v: T = serde_path_to_error::deserialize(data).map_err(|e| {
-        Error::unplaced(
-            ErrorKind::Input,
-            format!("a valid value at data.{}", e.path()),
-            e.inner().to_string(),
-        )
-        .rooted("dump")
-    })?;
-    let bytes = v.to_bytes(ctx)?;
-    // Never hand out a file that does not read back to itself.
-    let again = T::from_bytes(&bytes, ctx)
-        .and_then(|back| back.to_bytes(ctx))
-        .map_err(|e| {
-            Error::unplaced(
-                ErrorKind::Inconsistent,
-                "the written file to read back",
-                e.to_string(),
-            )
-        })?;
-    if again != bytes {
-        return Err(Error::unplaced(
-            ErrorKind::Inconsistent,
-            "the written file to read back to the same bytes",
-            "different bytes",
-        ));
-    }
-    Ok(bytes)
-}
-
-fn scene<T: Semantics>(input: &[u8], ctx: &Context) -> Result<Scene> {
-    T::from_bytes(input, ctx)?.scene(ctx)
+fn args_ok<T: Root>(ctx: &Context) -> Result<()> {
+    T::args(ctx).map(drop)
 }
 
 impl Entry {
     /// The entry of layout `T`.
-    pub const fn of<T: Semantics>() -> Entry {
+    pub const fn of<T: Root>() -> Entry {
         Entry {
             id: T::ID,
             description: T::DESCRIPTION,
             spec: T::SPEC,
             unknown: T::UNKNOWN,
-            check: check::<T>,
-            dump: dump::<T>,
-            build: build::<T>,
-            scene: scene::<T>,
+            params: T::PARAMS,
+            rules: T::RULES,
             args_ok: args_ok::<T>,
+            plain: Ops::plain::<T>(),
         }
     }
 
-    /// Reads `input` (which must be consumed exactly) and checks its relations.
-    pub fn check(&self, input: &[u8], ctx: &Context) -> Result<Checked> {
-        (self.check)(input, ctx)
+    fn ops(&self) -> &Ops {
+        meanings()
+            .find(|(id, _)| *id == self.id)
+            .map_or(&self.plain, |(_, ops)| ops)
     }
 
-    /// Every field of `input`, wrapped with the layout id and notes.
+    /// The one verdict on `input`: structure, field checks, relations and the decoder's own
+    /// checks, each at its severity.
+    pub fn judge(&self, input: &[u8], ctx: &Context) -> Verdict {
+        (self.ops().judge)(input, ctx)
+    }
+
+    /// Every field of `input`, wrapped with the layout id and notes. Needs only the structure
+    /// to read: a researcher dumps broken files too.
     pub fn dump(&self, input: &[u8], ctx: &Context) -> Result<serde_json::Value> {
-        (self.dump)(input, ctx)
+        (self.ops().dump)(input, ctx)
     }
 
-    /// The bytes of a (possibly edited) dump, with counts and sizes recomputed. The result is
-    /// read back before it is returned.
-    pub fn build(&self, dump: &serde_json::Value, ctx: &Context) -> Result<Vec<u8>> {
-        (self.build)(dump, ctx)
+    /// The bytes of a (possibly edited) dump, with counts and sizes recomputed, and the verdict
+    /// on them; the caller writes them only when the verdict passes.
+    pub fn build(&self, dump: &serde_json::Value, ctx: &Context) -> Result<Built> {
+        (self.ops().build)(dump, ctx)
     }
 
-    /// The geometry of `input`.
+    /// The geometry of `input`, which must pass its verdict.
+    pub fn decode(&self, input: &[u8], ctx: &Context) -> Result<Decoded> {
+        (self.ops().decode)(input, ctx)
+    }
+
+    /// [`Entry::decode`]'s geometry alone.
     pub fn scene(&self, input: &[u8], ctx: &Context) -> Result<Scene> {
-        (self.scene)(input, ctx)
+        self.decode(input, ctx).map(|d| d.scene)
     }
-}
 
-// Queries the command line asks before it reads any input (usage checks).
+    /// A file of this layout built from geometry, with notes; `None` when the layout has no
+    /// builder.
+    pub fn import(&self, mesh: &Mesh, ctx: &Context) -> Imported {
+        (self.ops().import)(mesh, ctx)
+    }
 
-fn args_ok<T: Semantics>(ctx: &Context) -> Result<()> {
-    T::args(ctx).map(drop)
-}
+    /// Whether the layout can be built from geometry.
+    pub fn imports(&self) -> bool {
+        self.ops().imports
+    }
 
-/// The layouts whose files do not record which way their triangles wind (a .meshbin: see
-/// [`crate::meshbin`]).
-const WINDING_NOT_RECORDED: &[&str] = &[<crate::generated::meshbin::Meshbin as Root>::ID];
-
-impl Entry {
     /// Whether `ctx` gives every parameter the layout needs (`unity_version`): the check the
     /// reader makes first, without any input.
     pub fn args_ok(&self, ctx: &Context) -> Result<()> {
@@ -236,8 +262,25 @@ impl Entry {
     /// Whether decoding this layout's geometry, or building one from geometry, needs
     /// [`Context::winding`].
     pub fn needs_winding(&self) -> bool {
-        WINDING_NOT_RECORDED.contains(&self.id)
+        self.ops().needs_winding
     }
+}
+
+/// The layouts the families give a meaning, by their generated ids (each family lists its own).
+fn meanings() -> impl Iterator<Item = &'static (&'static str, Ops)> {
+    [
+        crate::meshbin::MEANINGS,
+        crate::sws::MEANINGS,
+        crate::rr::MEANINGS,
+        crate::unity::MEANINGS,
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// The ids of the layouts the families give a meaning (for the test that they exist).
+pub fn with_meaning() -> impl Iterator<Item = &'static str> {
+    meanings().map(|(id, _)| *id)
 }
 
 /// The layout with id `id`.

@@ -11,6 +11,7 @@
 //! and found.
 
 pub mod context;
+pub mod dump;
 pub mod export;
 pub mod fuzzing;
 #[allow(missing_docs)]
@@ -19,12 +20,14 @@ pub mod generated;
 mod generator_tests;
 pub mod import;
 pub mod layouts;
+pub mod legacy;
 pub mod meshbin;
 pub mod rr;
 pub mod rt;
 pub mod scene;
 pub mod sws;
 pub mod unity;
+pub mod verdict;
 
 pub use context::{Context, Winding};
 pub use layouts::{find, Entry, Semantics};

@@ -3,10 +3,12 @@
 //! validation and messages.
 
 use crate::context::{Context, Winding};
-use crate::generated::meshbin::{Meshbin, Vertex};
+use crate::generated::meshbin::{Meshbin, MeshbinPos, MeshbinRef, Vertex};
 use crate::layouts::Semantics;
 use crate::rt::{Error, ErrorKind, Result};
+use crate::rt::{Nums, Place, Root};
 use crate::scene::{Colors, Mesh, Mode, Primitive, Scene};
+use crate::verdict::Judge;
 
 /// The most vertices or indices a .meshbin can hold: both counts are u16.
 pub const MAX_COUNT: usize = 65_535;
@@ -22,76 +24,143 @@ fn need_winding(ctx: &Context) -> Result<Winding> {
 }
 
 impl Semantics for Meshbin {
-    fn relations(&self, _ctx: &Context) -> Vec<Error> {
-        let mut out = vec![];
-        if self.indices.len() % 3 != 0 {
-            out.push(
-                Error::relation(
-                    Meshbin::REL_WHOLE_TRIANGLES,
-                    Meshbin::OFFSET_NUM_INDICES,
-                    "a multiple of 3",
-                    self.indices.len().to_string(),
-                )
-                .in_field("num_indices")
-                .rooted("meshbin"),
-            );
+    const NEEDS_WINDING: bool = true;
+    const FROM_GEOMETRY: bool = true;
+
+    fn judge(view: &MeshbinRef<'_>, at: &Place<'_, MeshbinPos>, j: &mut Judge<'_>) {
+        let n = view.vertices.len();
+        let count = view.indices.len();
+        if count % 3 != 0 {
+            j.push(at.num_indices().violates(
+                Meshbin::REL_WHOLE_TRIANGLES,
+                "a multiple of 3",
+                count.to_string(),
+            ));
+            // The relation is the document's (sourced); that the indices are a triangle list
+            // is what decoding rests on.
+            j.push(at.indices().error(
+                ErrorKind::Unsupported,
+                "whole triangles (three indices each) to decode a triangle list",
+                format!("{count} indices"),
+            ));
         }
-        let base = Meshbin::OFFSET_VERTICES + Vertex::FIXED_SIZE * self.vertices.len() as u64;
-        let n = self.vertices.len();
-        for (i, &ix) in self.indices.iter().enumerate() {
-            if usize::from(ix) >= n {
-                out.push(
-                    Error::relation(
+        // The common case (every index in range) is one pass that the compiler vectorises;
+        // only a file with bad indices is walked again to name each one.
+        if max_index(&view.indices).is_some_and(|m| usize::from(m) >= n) {
+            let list = at.indices();
+            let mut bad = 0usize;
+            for (i, ix) in view.indices.iter().enumerate() {
+                if usize::from(ix) >= n {
+                    bad += 1;
+                    j.push(list.at(i).violates(
                         Meshbin::REL_INDICES_NAME_VERTICES,
-                        base + 2 * i as u64,
                         format!("a vertex index below {n} (in triangle {})", i / 3),
                         ix.to_string(),
-                    )
-                    .at_index(i)
-                    .in_field("indices")
-                    .rooted("meshbin"),
-                );
+                    ));
+                }
             }
+            j.push(list.error(
+                ErrorKind::Unsupported,
+                format!("every index below the vertex count {n}, to decode the triangles"),
+                format!("{bad} indices that name no vertex"),
+            ));
         }
-        out
     }
 
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
+    fn notes(_view: &MeshbinRef<'_>, _ctx: &Context) -> Vec<String> {
         vec!["The file does not record its winding: a Direct3D build's triangles are clockwise, an OpenGL build's counter-clockwise. Give --winding when decoding geometry.".into()]
     }
 
-    fn scene(&self, ctx: &Context) -> Result<Scene> {
+    fn scene(view: &MeshbinRef<'_>, at: &Place<'_, MeshbinPos>, ctx: &Context) -> Result<Scene> {
+        let mut mesh = to_mesh(view, need_winding(ctx)?);
+        mesh.origin.layout = <Meshbin as Root>::ID.into();
+        mesh.origin.ranges = vec![
+            source("vertices", at.vertices().span()),
+            source("indices", at.indices().span()),
+        ];
         Ok(Scene {
-            meshes: vec![to_mesh(self, need_winding(ctx)?)?],
+            meshes: vec![mesh],
             notes: vec![],
         })
     }
+
+    fn from_geometry(mesh: &Mesh, ctx: &Context) -> Option<Result<(Self, Vec<String>)>> {
+        let notes = crate::import::left_out(mesh, <Meshbin as Root>::ID, &HOLDS);
+        Some(need_winding(ctx).and_then(|w| Ok((from_mesh(mesh, w)?, notes))))
+    }
 }
 
-/// The geometry of a .meshbin, in the common model (counter-clockwise front faces).
-pub fn to_mesh(m: &Meshbin, winding: Winding) -> Result<Mesh> {
-    if let Some(e) = m.relations(&Context::new()).into_iter().next() {
-        return Err(e);
+/// What a MeshBuilder `.meshbin` holds: positions, RGBA8 colours and one triangle list.
+pub const HOLDS: crate::import::Holds = crate::import::Holds {
+    normals: false,
+    tangents: false,
+    uv_sets: 0,
+    colors: true,
+    colors_8bit: true,
+    skin: false,
+    morph_targets: false,
+    materials: false,
+    primitives: false,
+};
+
+/// The layouts this family gives a meaning.
+pub const MEANINGS: &[(&str, crate::layouts::Ops)] =
+    &[(<Meshbin as Root>::ID, crate::layouts::Ops::of::<Meshbin>())];
+
+/// The largest index, if any (one pass, vectorised).
+fn max_index(indices: &Nums<'_, u16>) -> Option<u16> {
+    match indices.as_slice() {
+        Some(s) => s.iter().copied().max(),
+        None => indices.iter().max(),
     }
-    let mut indices: Vec<u32> = m.indices.iter().map(|&i| u32::from(i)).collect();
+}
+
+fn source(field: &str, span: crate::rt::Span) -> crate::scene::SourceRange {
+    crate::scene::SourceRange {
+        field: format!("meshbin.{field}"),
+        primitive: None,
+        offset: span.start,
+        len: span.len(),
+        file: None,
+    }
+}
+
+/// The geometry of a .meshbin whose verdict passed, in the common model (counter-clockwise
+/// front faces): one pass over the vertex bytes, one over the indices.
+pub fn to_mesh(view: &MeshbinRef<'_>, winding: Winding) -> Mesh {
+    let vb = view.vertices.bytes();
+    let n = view.vertices.len();
+    let mut positions = Vec::with_capacity(n);
+    let mut colors = Vec::with_capacity(n);
+    let f = |b: &[u8], at: usize| f32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
+    for v in vb.chunks_exact(Vertex::FIXED_SIZE as usize) {
+        let (x, y, z) = (
+            Vertex::OFFSET_X as usize,
+            Vertex::OFFSET_Y as usize,
+            Vertex::OFFSET_Z as usize,
+        );
+        let r = Vertex::OFFSET_R as usize;
+        positions.push([f(v, x), f(v, y), f(v, z)]);
+        colors.push([v[r], v[r + 1], v[r + 2], v[r + 3]]);
+    }
+    let mut indices: Vec<u32> = view.indices.iter().map(u32::from).collect();
     if winding == Winding::D3d {
         for t in indices.chunks_exact_mut(3) {
             t.swap(1, 2);
         }
     }
-    Ok(Mesh {
-        name: "meshbin".into(),
-        positions: m.vertices.iter().map(|v| [v.x, v.y, v.z]).collect(),
-        colors: Some(Colors::Rgba8(
-            m.vertices.iter().map(|v| [v.r, v.g, v.b, v.a]).collect(),
-        )),
+    Mesh {
+        // A .meshbin holds no name: the exporter names it after the file.
+        name: String::new(),
+        positions,
+        colors: Some(Colors::Rgba8(colors)),
         primitives: vec![Primitive {
             mode: Mode::Triangles,
             indices,
             material: None,
         }],
         ..Mesh::default()
-    })
+    }
 }
 
 fn geometry_error(expected: impl Into<String>, found: impl Into<String>) -> Error {
@@ -225,8 +294,12 @@ mod tests {
 
     #[test]
     fn decoding_undoes_the_build_swap() {
-        let d3d = from_mesh(&floor_mesh(), Winding::D3d).unwrap();
-        let mesh = to_mesh(&d3d, Winding::D3d).unwrap();
+        let bytes = from_mesh(&floor_mesh(), Winding::D3d)
+            .unwrap()
+            .to_bytes(&Context::new())
+            .unwrap();
+        let read = Meshbin::read::<false>(&bytes, &Context::new()).unwrap();
+        let mesh = to_mesh(&read.value, Winding::D3d);
         assert_eq!(mesh.primitives[0].indices, vec![0, 1, 2, 2, 1, 3]);
     }
 

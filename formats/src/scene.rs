@@ -188,12 +188,13 @@ impl fmt::Display for NonFiniteValues {
 }
 
 impl Scene {
-    /// Names what came from `layout`: every mesh's origin gets the layout id, and a lone mesh
-    /// that the family could only call after its layout (`meshbin`) takes the input file's
-    /// stem.
+    /// Names what came from `layout`: every mesh's origin gets the layout id, and a mesh the
+    /// file gives no name (an empty name) is named after the input file's stem.
     pub fn label(&mut self, layout: &str, stem: &str) {
-        if self.meshes.len() == 1 && self.meshes[0].name == layout.replace('-', "_") {
-            self.meshes[0].name = stem.to_string();
+        for m in &mut self.meshes {
+            if m.name.is_empty() {
+                m.name = stem.to_string();
+            }
         }
         for m in &mut self.meshes {
             if m.origin.layout.is_empty() {

@@ -1,7 +1,7 @@
 //! `meshspec check LAYOUT FILE...`: the library's verdict on each file, as the README's lines or
 //! as JSON.
 
-use crate::args::{RelationsOpt, UnityOpt};
+use crate::args::{RelationsOpt, RessOpt, UnityOpt};
 use crate::fail::Fail;
 use crate::report::{check_lines, thousands, verdict_json, Verdict, JSON_VERSION};
 use crate::usage::{Given, Usage};
@@ -14,6 +14,7 @@ pub struct Args {
     pub layout: String,
     pub files: Vec<PathBuf>,
     pub unity: UnityOpt,
+    pub ress: RessOpt,
     pub relations: RelationsOpt,
     pub all: bool,
     pub limit: u64,
@@ -29,7 +30,7 @@ pub fn verdict(
     limit: u64,
 ) -> Result<Verdict, Fail> {
     match input::read(file, limit) {
-        Ok(bytes) => Ok(Verdict::of(entry.check(&bytes, ctx), ctx)),
+        Ok(bytes) => Ok(Verdict::of(&entry.judge(&bytes, ctx))),
         Err(Fail::Refused(f)) => Ok(Verdict::refused(f)),
         Err(other) => Err(other),
     }
@@ -41,9 +42,10 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     u.files(&a.files, Some("survey"));
     let given = Given {
         unity_version: a.unity.unity_version,
+        ress: a.ress.ress,
         ..Given::default()
     }
-    .relations(a.relations.relations);
+    .relations(a.relations);
     let contexts: Vec<_> = a
         .files
         .iter()

@@ -88,7 +88,15 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     };
     let exported = (|| {
         let bytes = input::read(&a.file, a.limit)?;
-        let mut scene = entry.scene(&bytes, &ctx)?;
+        let decoded = entry.decode(&bytes, &ctx)?;
+        // The verdict passed; what it warns about is worth saying before the notes.
+        let v = crate::report::Verdict::of(&decoded.verdict);
+        if !a.json {
+            for f in &v.findings {
+                crate::term::err(f.severity, &f.line());
+            }
+        }
+        let mut scene = decoded.scene;
         let stem = a
             .file
             .file_stem()

@@ -20,17 +20,19 @@ pub struct Args {
     pub json: bool,
 }
 
-/// The layouts with a builder from geometry.
-const BUILDERS: &[&str] = &["meshbin"];
-
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
     let entry = u.layout(&a.layout);
-    if let Some(e) = entry.filter(|e| !BUILDERS.contains(&e.id)) {
+    if let Some(e) = entry.filter(|e| !e.imports()) {
+        let builders: Vec<&str> = meshspec_formats::generated::LAYOUTS
+            .iter()
+            .filter(|l| l.imports())
+            .map(|l| l.id)
+            .collect();
         u.problem(format!(
             "layout `{}` has no builder from geometry; import builds {}",
             e.id,
-            BUILDERS.join(", ")
+            builders.join(", ")
         ));
     }
     u.files(std::slice::from_ref(&a.geometry), None);
@@ -59,10 +61,9 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         crate::input::within_limit(&a.geometry, a.limit)?;
         use meshspec_formats::import;
         let (mesh, mut notes) = import::read_mesh(&a.geometry, a.mesh.as_deref())?;
-        let winding = ctx.winding.expect("usage checked");
-        notes.extend(import::left_out(&mesh, "meshbin", &import::MESHBIN));
-        let m = meshspec_formats::meshbin::from_mesh(&mesh, winding)?;
-        Ok::<_, Fail>((meshspec_formats::rt::Root::to_bytes(&m, &ctx)?, notes))
+        let (bytes, more) = entry.import(&mesh, &ctx).expect("usage checked")?;
+        notes.extend(more);
+        Ok::<_, Fail>((bytes, notes))
     })();
     match built {
         Ok((bytes, notes)) => {

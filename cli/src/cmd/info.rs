@@ -246,13 +246,13 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         ress: a.ress.ress,
         ..Given::default()
     }
-    .relations(a.relations.relations);
+    .relations(a.relations);
     let mut ctx = u.context(entry, &given, Some(&a.file));
     u.finish()?;
     let entry = entry.expect("usage checked");
 
     let bytes = input::read(&a.file, a.limit)?;
-    let verdict = Verdict::of(entry.check(&bytes, &ctx), &ctx);
+    let verdict = Verdict::of(&entry.judge(&bytes, &ctx));
     // Counts, bounds and attributes do not depend on the winding: when the file does not record
     // it, either one shows the same.
     if entry.needs_winding() && ctx.winding.is_none() {

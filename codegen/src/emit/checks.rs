@@ -118,7 +118,7 @@ impl<'a> Gen<'a> {
         code: TokenStream,
     ) -> R<TokenStream> {
         let one = match list_kind(self.spec, t, f) {
-            None => quote!({ let _v = _v; #code }),
+            None => quote!({ #code }),
             Some(ListKind::Nums(_) | ListKind::Blocks(_)) => quote! {
                 for (_i, _e) in _v.iter().enumerate() {
                     let _v = &_e;

@@ -789,7 +789,6 @@ impl crate::rt::Codec for RrMesh {
             let _v = compiled;
             let _place = at.compiled();
             {
-                let _v = _v;
                 <CompiledMesh as crate::rt::Codec>::warnings(_v, &_place, out);
             }
         }
@@ -1387,7 +1386,6 @@ impl crate::rt::Codec for CompiledMesh {
             let _v = marker;
             let _place = at.marker();
             {
-                let _v = _v;
                 if let Err(e) = (|| -> crate::rt::Result<()> {
                     let _at = 0u64;
                     if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
@@ -1414,7 +1412,6 @@ impl crate::rt::Codec for CompiledMesh {
             let _v = body;
             let _place = at.body();
             {
-                let _v = _v;
                 match (_v, _place.get()) {
                     (
                         CompiledMeshBodyRef::RangedLayout(v),
@@ -3613,7 +3610,6 @@ impl crate::rt::Codec for RangedLayout {
             let _v = mesh_data_marker;
             let _place = at.mesh_data_marker();
             {
-                let _v = _v;
                 if let Err(e) = (|| -> crate::rt::Result<()> {
                     let _at = 0u64;
                     if !(crate::rt::Int::int(&_v) == (105229237i128)) {
@@ -3640,7 +3636,6 @@ impl crate::rt::Codec for RangedLayout {
             let _v = materials;
             let _place = at.materials();
             {
-                let _v = _v;
                 <MaterialList as crate::rt::Codec>::warnings(_v, &_place, out);
             }
         }
@@ -5751,7 +5746,6 @@ impl crate::rt::Codec for InlineLayout {
             let _v = materials;
             let _place = at.materials();
             {
-                let _v = _v;
                 <MaterialList as crate::rt::Codec>::warnings(_v, &_place, out);
             }
         }
@@ -8314,7 +8308,6 @@ impl crate::rt::Codec for MaterialGroup {
             let _v = marker;
             let _place = at.marker();
             {
-                let _v = _v;
                 if let Err(e) = (|| -> crate::rt::Result<()> {
                     let _at = 0u64;
                     if !(crate::rt::Int::int(&_v) == (2669035695i128)) {

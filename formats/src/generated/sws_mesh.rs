@@ -1365,7 +1365,6 @@ impl crate::rt::Codec for SwsMesh {
             let _v = data;
             let _place = at.data();
             {
-                let _v = _v;
                 <CompiledMesh as crate::rt::Codec>::warnings(_v, &_place, out);
             }
         }
@@ -1718,7 +1717,6 @@ impl crate::rt::Codec for InlineSubmesh {
             let _v = submesh;
             let _place = at.submesh();
             {
-                let _v = _v;
                 <Submesh as crate::rt::Codec>::warnings(_v, &_place, out);
             }
         }
@@ -3290,7 +3288,6 @@ impl crate::rt::Codec for CompiledMesh {
             let _v = palettes;
             let _place = at.palettes();
             {
-                let _v = _v;
                 <PaletteBlock as crate::rt::Codec>::warnings(_v, &_place, out);
             }
         }
@@ -4726,7 +4723,6 @@ impl crate::rt::Codec for Palette {
             let _v = num_bones;
             let _place = at.num_bones();
             {
-                let _v = _v;
                 if let Err(e) = (|| -> crate::rt::Result<()> {
                     let _at = 0u64;
                     if !(crate::rt::Int::int(&_v) <= (32i128)) {
@@ -6399,7 +6395,6 @@ impl crate::rt::Codec for Submesh {
             let _v = copy;
             let _place = at.copy();
             {
-                let _v = _v;
                 <SubmeshPointer as crate::rt::Codec>::warnings(
                     &**_v,
                     &_place.unboxed(),
@@ -6797,7 +6792,6 @@ impl crate::rt::Codec for SubmeshPointer {
             let _v = tag;
             let _place = at.tag();
             {
-                let _v = _v;
                 if let Err(e) = (|| -> crate::rt::Result<()> {
                     let _at = 0u64;
                     if !(crate::rt::Int::int(&_v) == (0i128)
@@ -6824,7 +6818,6 @@ impl crate::rt::Codec for SubmeshPointer {
         }
         if let (Some(_v), Some(_place)) = (submesh.as_ref(), at.submesh().some()) {
             {
-                let _v = _v;
                 <Submesh as crate::rt::Codec>::warnings(&**_v, &_place.unboxed(), out);
             }
         }

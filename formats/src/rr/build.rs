@@ -18,7 +18,7 @@
 use super::topology::Form;
 use crate::context::Context;
 use crate::generated::rr_mesh::*;
-use crate::layouts::Semantics;
+use crate::legacy::OwnedSemantics;
 use crate::rt::{Error, ErrorKind, Result, Root};
 
 /// The 16 header bytes the document names (the eight unitemised bytes are written as zero).

@@ -22,7 +22,7 @@ pub use topology::{Form, Part, Topology};
 
 use crate::context::Context;
 use crate::generated::rr_mesh::*;
-use crate::layouts::Semantics;
+use crate::legacy::OwnedSemantics;
 use crate::rt::{Error, ErrorKind, Result, Root};
 use crate::scene::Scene;
 use check::Findings;
@@ -122,7 +122,7 @@ fn no_positions(c: &CompiledMesh) -> Error {
     )
 }
 
-impl Semantics for RrMesh {
+impl OwnedSemantics for RrMesh {
     fn relations(&self, _ctx: &Context) -> Vec<Error> {
         errors(body_findings(self), Self::ROOT)
     }
@@ -146,7 +146,7 @@ impl Semantics for RrMesh {
     }
 }
 
-impl Semantics for CompiledMesh {
+impl OwnedSemantics for CompiledMesh {
     fn relations(&self, _ctx: &Context) -> Vec<Error> {
         errors(check::compiled(self).findings, Self::ROOT)
     }
@@ -165,7 +165,7 @@ impl Semantics for CompiledMesh {
     }
 }
 
-impl Semantics for MeshData {
+impl OwnedSemantics for MeshData {
     fn relations(&self, _ctx: &Context) -> Vec<Error> {
         errors(check::mesh_data(self), Self::ROOT)
     }
@@ -175,7 +175,7 @@ impl Semantics for MeshData {
     }
 }
 
-impl Semantics for MaterialList {
+impl OwnedSemantics for MaterialList {
     fn relations(&self, _ctx: &Context) -> Vec<Error> {
         errors(check::material_list(self), Self::ROOT)
     }
@@ -184,3 +184,22 @@ impl Semantics for MaterialList {
         vec!["A material list alone: that it has one descriptor per range or object is checked on a whole body (rr-mesh or rr-compiled-mesh).".into()]
     }
 }
+
+crate::legacy::owned_semantics!(RrMesh, CompiledMesh, MeshData, MaterialList);
+
+/// The layouts this family gives a meaning.
+pub const MEANINGS: &[(&str, crate::layouts::Ops)] = &[
+    (<RrMesh as Root>::ID, crate::layouts::Ops::of::<RrMesh>()),
+    (
+        <CompiledMesh as Root>::ID,
+        crate::layouts::Ops::of::<CompiledMesh>(),
+    ),
+    (
+        <MeshData as Root>::ID,
+        crate::layouts::Ops::of::<MeshData>(),
+    ),
+    (
+        <MaterialList as Root>::ID,
+        crate::layouts::Ops::of::<MaterialList>(),
+    ),
+];

@@ -40,6 +40,8 @@ pub enum ErrorKind {
     /// The decoder cannot produce what was asked (for example geometry whose encoding is not
     /// established).
     Unsupported,
+    /// A check could not run (a resource file that is not there).
+    Unchecked,
 }
 
 /// Everything an [`Error`] carries (boxed, so that every `Result` of the crate stays small).

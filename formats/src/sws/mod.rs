@@ -13,10 +13,9 @@ pub mod origin;
 pub mod relations;
 
 use crate::context::Context;
-use crate::generated::sws_mesh::{
-    CompiledMesh, MeshBone, MorphChannel, Submesh, SwsMesh, UvChannel,
-};
-use crate::layouts::Semantics;
+use crate::generated::sws_mesh::{CompiledMesh, MeshBone, MorphChannel, Submesh, SwsMesh};
+use crate::legacy::OwnedSemantics;
+use crate::rt::Root;
 use crate::rt::{Error, ErrorKind, Result};
 use crate::scene::Scene;
 
@@ -36,7 +35,7 @@ fn compiled_notes(c: &CompiledMesh) -> Vec<String> {
     ]
 }
 
-impl Semantics for SwsMesh {
+impl OwnedSemantics for SwsMesh {
     fn relations(&self, _ctx: &Context) -> Vec<Error> {
         relations::mesh(self)
             .into_iter()
@@ -77,7 +76,7 @@ fn refuse_on_relations(violated: Vec<Error>, ctx: &Context) -> Result<()> {
     }
 }
 
-impl Semantics for CompiledMesh {
+impl OwnedSemantics for CompiledMesh {
     fn relations(&self, _ctx: &Context) -> Vec<Error> {
         relations::compiled(self)
             .into_iter()
@@ -102,7 +101,7 @@ impl Semantics for CompiledMesh {
     }
 }
 
-impl Semantics for Submesh {
+impl OwnedSemantics for Submesh {
     fn relations(&self, _ctx: &Context) -> Vec<Error> {
         relations::submesh(self, true)
             .into_iter()
@@ -126,16 +125,34 @@ impl Semantics for Submesh {
     }
 }
 
-impl Semantics for MeshBone {
+impl OwnedSemantics for MeshBone {
     fn notes(&self, _ctx: &Context) -> Vec<String> {
         vec![BONE_NOTE.to_string()]
     }
 }
 
-impl Semantics for UvChannel {}
-
-impl Semantics for MorphChannel {
+impl OwnedSemantics for MorphChannel {
     fn notes(&self, _ctx: &Context) -> Vec<String> {
         vec!["the positions are the morph target's absolute positions (not deltas); channel k of a SubMesh is morph stream k + 1 of its compiled mesh".into()]
     }
 }
+
+crate::legacy::owned_semantics!(SwsMesh, CompiledMesh, Submesh, MeshBone, MorphChannel);
+
+/// The layouts this family gives a meaning.
+pub const MEANINGS: &[(&str, crate::layouts::Ops)] = &[
+    (<SwsMesh as Root>::ID, crate::layouts::Ops::of::<SwsMesh>()),
+    (
+        <CompiledMesh as Root>::ID,
+        crate::layouts::Ops::of::<CompiledMesh>(),
+    ),
+    (<Submesh as Root>::ID, crate::layouts::Ops::of::<Submesh>()),
+    (
+        <MeshBone as Root>::ID,
+        crate::layouts::Ops::of::<MeshBone>(),
+    ),
+    (
+        <MorphChannel as Root>::ID,
+        crate::layouts::Ops::of::<MorphChannel>(),
+    ),
+];

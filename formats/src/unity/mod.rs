@@ -12,7 +12,7 @@ pub mod stream;
 use crate::context::Context;
 use crate::generated::unity_mesh::{IndexFormat, UnityMesh};
 use crate::generated::unity_mesh::{PackedFloatVector, PackedIntVector};
-use crate::layouts::Semantics;
+use crate::legacy::OwnedSemantics;
 use crate::rt::{Codec, Error, Result};
 use crate::scene::Scene;
 use decode::{
@@ -206,7 +206,7 @@ fn rel(
     Error::relation(id, offset, expected, found)
 }
 
-impl Semantics for UnityMesh {
+impl OwnedSemantics for UnityMesh {
     fn relations(&self, ctx: &Context) -> Vec<Error> {
         let v = version(ctx);
         let o = self.offsets(v);
@@ -672,3 +672,11 @@ impl<'a> RawParts<'a> {
         }
     }
 }
+
+crate::legacy::owned_semantics!(UnityMesh);
+
+/// The layouts this family gives a meaning.
+pub const MEANINGS: &[(&str, crate::layouts::Ops)] = &[(
+    <UnityMesh as crate::rt::Root>::ID,
+    crate::layouts::Ops::of::<UnityMesh>(),
+)];

@@ -1,0 +1,150 @@
+//! One verdict on one input: the structure (read, consumed exactly), every field check at its
+//! severity, every relation the spec states, and every check a decoder makes that needs no
+//! choice from the user. `check` prints it, `export` decodes only what passes it, `build` writes
+//! only what passes it, and `survey` and the fuzz targets use it too.
+
+use crate::context::{Context, Relations};
+use crate::layouts::Semantics;
+use crate::rt::{Error, ErrorKind, Place, Root, Severity};
+
+/// What was found in one input.
+#[derive(Debug, Clone, Default)]
+pub struct Verdict {
+    /// Why the input could not be read at all (its structure), when it could not: nothing else
+    /// was checked then.
+    pub refused: Option<Error>,
+    /// Every rule or check that does not hold, in the order found, each with its severity.
+    pub findings: Vec<Error>,
+    /// What a reader of the input should know.
+    pub notes: Vec<String>,
+    /// Whether warnings fail the verdict too (`--strict`).
+    pub strict: bool,
+}
+
+impl Verdict {
+    /// Whether the input passes: it was read, and no finding is an error (nor a warning, when
+    /// strict).
+    pub fn passes(&self) -> bool {
+        self.refused.is_none()
+            && self
+                .findings
+                .iter()
+                .all(|f| f.severity == Severity::Warning && !self.strict)
+    }
+
+    /// The findings that fail the input.
+    pub fn errors(&self) -> impl Iterator<Item = &Error> {
+        self.refused.iter().chain(
+            self.findings
+                .iter()
+                .filter(|f| f.severity == Severity::Error),
+        )
+    }
+
+    /// The findings reported without failing the input.
+    pub fn warnings(&self) -> impl Iterator<Item = &Error> {
+        self.findings
+            .iter()
+            .filter(|f| f.severity == Severity::Warning)
+    }
+
+    /// The first reason the input does not pass.
+    pub fn first_failure(&self) -> Option<&Error> {
+        self.errors().next().or(if self.strict {
+            self.warnings().next()
+        } else {
+            None
+        })
+    }
+}
+
+/// What a family's checks report into.
+pub struct Judge<'c> {
+    /// What the user gave.
+    pub ctx: &'c Context,
+    findings: Vec<Error>,
+    notes: Vec<String>,
+}
+
+impl<'c> Judge<'c> {
+    /// A finding: a rule that does not hold (its severity is the rule's) or a decoder's check.
+    pub fn push(&mut self, e: Error) {
+        self.findings.push(e);
+    }
+
+    /// Several findings.
+    pub fn extend(&mut self, es: impl IntoIterator<Item = Error>) {
+        self.findings.extend(es);
+    }
+
+    /// A check that could not run (a resource file that is not there): a warning, so the
+    /// verdict never says plain `ok` about bytes it did not see.
+    pub fn unchecked(&mut self, what: impl Into<String>, why: impl Into<String>) {
+        self.findings.push(
+            Error::unplaced(ErrorKind::Unchecked, what, why).with_severity(Severity::Warning),
+        );
+    }
+
+    /// A note for the reader.
+    pub fn note(&mut self, n: impl Into<String>) {
+        self.notes.push(n.into());
+    }
+
+    /// Whether an error-severity finding was reported so far.
+    pub fn failed(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+}
+
+/// The verdict on `input` read as `T`, with `meaning` run on what was read (the family's checks;
+/// nothing for a layout without any).
+pub fn judge_with<T: Root>(
+    input: &[u8],
+    ctx: &Context,
+    meaning: impl FnOnce(&T::Ref<'_>, &Place<'_, T::Pos>, &mut Judge<'_>),
+) -> Verdict {
+    let mut v = Verdict {
+        strict: ctx.strict,
+        ..Verdict::default()
+    };
+    let parsed = match T::read::<true>(input, ctx) {
+        Ok(p) => p,
+        Err(e) => {
+            v.refused = Some(e);
+            return v;
+        }
+    };
+    let pos = parsed.pos.unwrap_or_default();
+    let at = Place::root(&pos, T::ROOT);
+    let mut j = Judge {
+        ctx,
+        findings: parsed.warnings,
+        notes: vec![],
+    };
+    T::warnings(&parsed.value, &at, &mut j.findings);
+    meaning(&parsed.value, &at, &mut j);
+    if ctx.relations == Relations::Warn {
+        for f in &mut j.findings {
+            if f.kind == ErrorKind::Relation {
+                f.severity = Severity::Warning;
+            }
+        }
+    }
+    v.findings = j.findings;
+    v.notes = j.notes;
+    v
+}
+
+/// The verdict on `input` read as `T`, with the family's meaning.
+pub fn judge<T: Semantics>(input: &[u8], ctx: &Context) -> Verdict {
+    judge_with::<T>(input, ctx, |v, at, j| {
+        T::judge(v, at, j);
+        let notes = T::notes(v, j.ctx);
+        j.notes.extend(notes);
+    })
+}
+
+/// The verdict on `input` read as `T`, a layout with no meaning beyond its structure.
+pub fn judge_plain<T: Root>(input: &[u8], ctx: &Context) -> Verdict {
+    judge_with::<T>(input, ctx, |_, _, _| {})
+}
