@@ -108,3 +108,35 @@ fn truncated_and_extended_files_are_refused_without_panicking() {
         }
     }
 }
+
+#[test]
+fn every_byte_of_every_corpus_file_belongs_to_a_field() {
+    for s in samples().iter().filter(|s| !s.bad) {
+        let entry = find(&s.layout).unwrap();
+        let ctx = context_for(&s.layout);
+        let bytes = std::fs::read(&s.path).unwrap();
+        let fields = entry.fields(&bytes, &ctx).unwrap();
+        let mut covered = vec![false; bytes.len()];
+        for f in fields.iter().filter(|f| f.leaf) {
+            assert!(
+                f.span.end <= bytes.len() as u64,
+                "{}: {} lies past the end",
+                s.path.display(),
+                f.path
+            );
+            for b in &mut covered[f.span.range()] {
+                *b = true;
+            }
+        }
+        let gaps: Vec<usize> = (0..bytes.len()).filter(|&i| !covered[i]).take(5).collect();
+        assert!(
+            gaps.is_empty(),
+            "{}: bytes no field accounts for, from {:?}",
+            s.path.display(),
+            gaps
+        );
+        // The whole file is the root's, and every field lies inside its parent's bytes.
+        let top = fields.iter().map(|f| f.span.end).max().unwrap_or(0);
+        assert_eq!(top, bytes.len() as u64, "{}", s.path.display());
+    }
+}

@@ -406,3 +406,85 @@ fn reader_and_writer_record_the_same_positions_and_the_view_owns_to_the_value() 
     let mut i = Input::new(&bytes);
     assert!(Features::read_in::<false>(&mut i, ()).unwrap().1.is_none());
 }
+
+/// The leaf spans of a value's positions, with their paths.
+fn leaves<P: crate::rt::Walk>(pos: &P, root: &'static str) -> Vec<(String, Span)> {
+    let mut out = vec![];
+    let mut path = crate::rt::Path::root(root);
+    pos.walk(&mut path, &mut |p, span, _info, leaf| {
+        if leaf {
+            out.push((p.to_string(), span));
+        }
+    });
+    out
+}
+
+#[test]
+fn the_walk_attributes_every_byte_to_a_field() {
+    let bytes = write(&sample()).unwrap();
+    let (_, pos) = located(&bytes);
+    let leaves = leaves(&pos, "features");
+    let mut covered = vec![false; bytes.len()];
+    for (_, s) in &leaves {
+        for b in &mut covered[s.range()] {
+            *b = true;
+        }
+    }
+    assert!(covered.iter().all(|&c| c), "bytes no field accounts for");
+    // Fields come in order with their paths, elements of lists by index.
+    let paths: Vec<&str> = leaves.iter().map(|(p, _)| p.as_str()).collect();
+    assert_eq!(
+        &paths[..3],
+        ["features.magic", "features.version", "features.len_name"]
+    );
+    assert!(paths.contains(&"features.points[1].weight"));
+    assert!(paths.contains(&"features.items[0].trailer"));
+    assert!(paths.contains(&"features.node.child.tag"));
+    let (p, s) = leaves
+        .iter()
+        .find(|(p, _)| p == "features.points[1].weight")
+        .unwrap();
+    assert_eq!((p.as_str(), s.len()), ("features.points[1].weight", 1));
+}
+
+#[test]
+fn the_visitor_sees_every_value_with_the_specs_facts() {
+    struct Tally(Vec<String>, Vec<(String, String)>);
+    impl crate::rt::Visitor for Tally {
+        fn enter(&mut self, f: &'static crate::rt::FieldInfo) -> bool {
+            // No `leave` follows a field the visitor skips.
+            if f.id == "body" {
+                return false;
+            }
+            self.0.push(f.id.to_string());
+            true
+        }
+        fn value(&mut self, v: crate::rt::Scalar<'_>) {
+            let at = self.0.join(".");
+            self.1.push((at, format!("{v:?}")));
+        }
+        fn leave(&mut self) {
+            self.0.pop();
+        }
+    }
+    let bytes = write(&sample()).unwrap();
+    let (view, _) = located(&bytes);
+    let mut t = Tally(vec![], vec![]);
+    Features::visit(&view, &mut t);
+    assert!(t.0.is_empty(), "every enter has its leave");
+    let get = |k: &str| -> Vec<&str> {
+        t.1.iter()
+            .filter(|(p, _)| p == k)
+            .map(|(_, v)| v.as_str())
+            .collect()
+    };
+    assert_eq!(get("version"), ["U(3)"]);
+    assert_eq!(get("name"), ["Str(\"héllo\")"]);
+    assert_eq!(get("points.weight"), ["U(100)", "U(0)"]);
+    assert_eq!(get("tail"), ["U(9)", "U(9)"]);
+    assert_eq!(get("magic"), ["Bytes([77, 83])"]);
+    // A skipped field is not looked into.
+    assert!(get("body.values").is_empty());
+    assert_eq!(Features::INFO.fields[1].id, "version");
+    assert_eq!(Features::INFO.fields[1].ty, "u2");
+}

@@ -164,6 +164,38 @@ impl Ops {
     }
 }
 
+/// One field of an input, where it lies and what the spec says about it.
+#[derive(Debug, Clone)]
+pub struct Located {
+    /// Its path, in the spec's ids.
+    pub path: crate::rt::Path,
+    /// The bytes it took.
+    pub span: crate::rt::Span,
+    /// What the spec says about it.
+    pub info: &'static crate::rt::FieldInfo,
+    /// Whether it holds no further fields.
+    pub leaf: bool,
+}
+
+fn fields<T: Root>(input: &[u8], ctx: &Context) -> Result<Vec<Located>> {
+    use crate::rt::Walk;
+    let p = T::read::<true>(input, ctx)?;
+    let pos = p.pos.unwrap_or_default();
+    let mut out = vec![];
+    pos.walk(
+        &mut crate::rt::Path::root(T::ROOT),
+        &mut |path, span, info, leaf| {
+            out.push(Located {
+                path: path.clone(),
+                span,
+                info,
+                leaf,
+            })
+        },
+    );
+    Ok(out)
+}
+
 /// One layout of the table.
 #[derive(Clone, Copy)]
 pub struct Entry {
@@ -180,6 +212,7 @@ pub struct Entry {
     /// Every relation the spec states for what a value of the layout holds.
     pub rules: &'static [&'static Rule],
     args_ok: fn(&Context) -> Result<()>,
+    fields: fn(&[u8], &Context) -> Result<Vec<Located>>,
     plain: Ops,
 }
 
@@ -204,6 +237,7 @@ impl Entry {
             params: T::PARAMS,
             rules: T::RULES,
             args_ok: args_ok::<T>,
+            fields: fields::<T>,
             plain: Ops::plain::<T>(),
         }
     }
@@ -251,6 +285,12 @@ impl Entry {
     /// Whether the layout can be built from geometry.
     pub fn imports(&self) -> bool {
         self.ops().imports
+    }
+
+    /// Every field of `input` (and every element of its lists), outermost first, with where
+    /// it lies and what the spec says about it: what `explain` shows.
+    pub fn fields(&self, input: &[u8], ctx: &Context) -> Result<Vec<Located>> {
+        (self.fields)(input, ctx)
     }
 
     /// Whether `ctx` gives every parameter the layout needs (`unity_version`): the check the

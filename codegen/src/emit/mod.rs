@@ -8,6 +8,7 @@ mod block;
 mod checks;
 mod defs;
 pub mod expr;
+mod meta;
 pub mod names;
 mod own;
 mod place;
@@ -156,6 +157,7 @@ impl<'a> Gen<'a> {
         let codec = self.codec(t)?;
         let own = self.own(t)?;
         let place = self.place(t)?;
+        let walk = self.walk(t)?;
         let root = self.root(t)?;
         Ok(quote! {
             #defs
@@ -164,6 +166,7 @@ impl<'a> Gen<'a> {
             #codec
             #own
             #place
+            #walk
             #root
         })
     }

@@ -162,6 +162,8 @@ impl<'a> Gen<'a> {
         let read = self.read_fn(t)?;
         let write = self.write_fn(t)?;
         let warnings = self.warnings_fn(t)?;
+        let info = self.info(t);
+        let visit = self.visit(t);
         let own = if self.borrows(t) {
             quote!(view.own())
         } else {
@@ -190,6 +192,8 @@ impl<'a> Gen<'a> {
                     #write
                 }
                 #warnings
+                #info
+                #visit
             }
             #rt::codec::binrw_adapter!(#owned, ENDIAN);
         })

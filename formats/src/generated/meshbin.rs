@@ -319,6 +319,99 @@ impl crate::rt::Codec for Meshbin {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "meshbin",
+        doc: "A mesh as MeshBuilder writes it at build time and the game loads with no parsing: the vertex\ncount, the index count, the vertex array and the index array, back to back with no header,\npadding or trailer. The file is exactly 4 + 16 x vertex count + 2 x index count bytes, and the\ngame refuses any other length.\n\nDirect3D and OpenGL builds differ only in the index order inside each triangle: the source\nlists triangles counter-clockwise (OpenGL), and the Direct3D build swaps the second and third\nindex of every triangle so that front faces are clockwise. Nothing in the file says which\nbuild made it.\n",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_vertices",
+                ty: "u2",
+                orig_id: ::std::option::Option::Some("number of vertices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some(
+                    "the floor's hex view and the game's loader; at most 65,535 since the count became a uint16_t",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "How many vertices the vertex array holds.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_indices",
+                ty: "u2",
+                orig_id: ::std::option::Option::Some("number of indices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::Some("2"),
+                evidence: ::std::option::Option::Some(
+                    "the floor's hex view and the game's loader",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "How many u16 indices the index array holds: three per triangle in the files MeshBuilder\nwrites (a triangle list). The loader does not check that it is a multiple of three.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "vertices",
+                ty: "vertex[]",
+                orig_id: ::std::option::Option::Some("vertex array"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::Some(
+                    "sVertex_mesh, 16 bytes each, the same on both platforms",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The vertices, 16 bytes each, as the GPU takes them.",
+            },
+            crate::rt::FieldInfo {
+                id: "indices",
+                ty: "u2[]",
+                orig_id: ::std::option::Option::Some("index array"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::Some("4 + 16 * num_vertices"),
+                evidence: ::std::option::Option::Some(
+                    "the floor's indices 0, 2, 1 and 2, 3, 1 in the Direct3D build",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Vertex indices, three per triangle. In a Direct3D build each triangle is clockwise (the\nsource's second and third index swapped); in an OpenGL build counter-clockwise.\n",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MeshbinRef { num_vertices, num_indices, vertices, indices, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_vertices;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = num_indices;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = vertices;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <Vertex as crate::rt::Codec>::visit(&_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = indices;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Meshbin, ENDIAN);
 impl MeshbinRef<'_> {
@@ -353,6 +446,84 @@ impl crate::rt::Place<'_, MeshbinPos> {
     /// The place of `indices`.
     pub fn indices(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("indices", &self.get().indices)
+    }
+}
+impl crate::rt::Walk for MeshbinPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Meshbin as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_vertices")),
+            |path| {
+                let p = &self.num_vertices;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_indices")),
+            |path| {
+                let p = &self.num_indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertices")),
+            |path| {
+                let p = &self.vertices;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[2usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
+            |path| {
+                let p = &self.indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[3usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 impl crate::rt::Root for Meshbin {
@@ -638,6 +809,138 @@ impl crate::rt::Codec for Vertex {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "vertex",
+        doc: "One vertex (sVertex_mesh) - a position and an RGBA colour.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "x",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("position (first float)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Position x.",
+            },
+            crate::rt::FieldInfo {
+                id: "y",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("position (second float)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Position y.",
+            },
+            crate::rt::FieldInfo {
+                id: "z",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("position (third float)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::Some("8"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Position z.",
+            },
+            crate::rt::FieldInfo {
+                id: "r",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("color (first byte)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::Some("12"),
+                evidence: ::std::option::Option::Some(
+                    "the floor's first vertex 33 73 40 FF = (51, 115, 64, 255), a dark green",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Red, 0 to 255.",
+            },
+            crate::rt::FieldInfo {
+                id: "g",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("color (second byte)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::Some("13"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Green, 0 to 255.",
+            },
+            crate::rt::FieldInfo {
+                id: "b",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("color (third byte)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::Some("14"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Blue, 0 to 255.",
+            },
+            crate::rt::FieldInfo {
+                id: "a",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("color (fourth byte)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::Some("15"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Alpha, 0 to 255 (255 in every vertex the document shows).",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let Vertex { x, y, z, r, g, b, a, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = x;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = y;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = z;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = r;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = g;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = b;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = a;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Vertex, ENDIAN);
 impl crate::rt::Spanned for VertexPos {
@@ -687,5 +990,82 @@ impl crate::rt::Place<'_, VertexPos> {
     /// The place of `a`.
     pub fn a(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("a", &self.get().a)
+    }
+}
+impl crate::rt::Walk for VertexPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Vertex as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("x")),
+            |path| {
+                let p = &self.x;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("y")),
+            |path| {
+                let p = &self.y;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("z")),
+            |path| {
+                let p = &self.z;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("r")),
+            |path| {
+                let p = &self.r;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("g")),
+            |path| {
+                let p = &self.g;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("b")),
+            |path| {
+                let p = &self.b;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("a")),
+            |path| {
+                let p = &self.a;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }

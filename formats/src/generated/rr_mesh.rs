@@ -793,6 +793,216 @@ impl crate::rt::Codec for RrMesh {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "rr_mesh",
+        doc: "The body of one Mesh resource of Riders Republic, starting after the resource's identity and\ntype header (which the document does not describe, so it is not part of this layout). A\n16-byte header and a bone count are followed by 81-byte bone records, 41 bytes the document\ndoes not describe, and the compiled mesh, whose marker sits at M = 61 + 81 x bone count.\n\nThe compiled mesh has one of two forms, chosen by the selector byte after its marker: ranged\n(draw ranges over shared vertex and index streams, indices relative to each range's first\nvertex) or inline (MeshData with one MeshPrimitive record per object over shared buffers,\nindices absolute). Both end with the material list.\n\nTwo readings (choices the document leaves open, each stated on its fields as `-reading`):\nthe widths of DescriptorMask, Generated and VertexStride, and where the bone records sit\nbetween the bone count and M.\n\nThe bone records' fields, the vertex record layouts of the streams and the meaning of the\nstored words marked unknown are in a part of the source (\"vertex formats\") that is not in\nthe document: they are kept as bytes and written back unchanged.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "managed_object",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("ManagedObject"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some("85,577 Mesh headers"),
+                reading: ::std::option::Option::None,
+                doc: "The ManagedObject byte, first of the registry's Mesh fields.",
+            },
+            crate::rt::FieldInfo {
+                id: "descriptor_mask",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("DescriptorMask"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::Some("1"),
+                evidence: ::std::option::Option::Some("85,577 Mesh headers"),
+                reading: ::std::option::Option::Some(
+                    "The 16 header bytes are the registry's fields in its order, but the document gives sizes\nonly to the ManagedObject byte, MaxCullingDistance (f32) and the final eight bytes: the\nthree fields between them share bytes 1 to 3, read as one byte each.\n",
+                ),
+                doc: "DescriptorMask (registry name). Seen values: 0, 1, 2, 8, 16, 17, 18, 32, 64 and 128.\nIts width is a reading.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "generated",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("Generated"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::Some("2"),
+                evidence: ::std::option::Option::Some("85,577 Mesh headers"),
+                reading: ::std::option::Option::Some(
+                    "The 16 header bytes are the registry's fields in its order, but the document gives sizes\nonly to the ManagedObject byte, MaxCullingDistance (f32) and the final eight bytes: the\nthree fields between them share bytes 1 to 3, read as one byte each.\n",
+                ),
+                doc: "Generated (registry name). Its width is a reading.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_stride",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("VertexStride"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::Some("3"),
+                evidence: ::std::option::Option::Some("85,577 Mesh headers"),
+                reading: ::std::option::Option::Some(
+                    "The 16 header bytes are the registry's fields in its order, but the document gives sizes\nonly to the ManagedObject byte, MaxCullingDistance (f32) and the final eight bytes: the\nthree fields between them share bytes 1 to 3, read as one byte each.\n",
+                ),
+                doc: "VertexStride (registry name). Its width is a reading.",
+            },
+            crate::rt::FieldInfo {
+                id: "max_culling_distance",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("MaxCullingDistance"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::Some("85,577 Mesh headers"),
+                reading: ::std::option::Option::None,
+                doc: "MaxCullingDistance (registry name); seen values include 0, 100, 660, 820 and 2,580.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x8",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("eight bytes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("8"),
+                evidence: ::std::option::Option::Some("zero on 85,577 Mesh headers"),
+                reading: ::std::option::Option::None,
+                doc: "Eight bytes the registry's field list does not itemise; zero on every header seen.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_bones",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("boneCount"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("16"),
+                evidence: ::std::option::Option::Some("all RR mesh headers"),
+                reading: ::std::option::Option::None,
+                doc: "The number of 81-byte bone records; it places the compiled marker at 61 + 81 x boneCount.",
+            },
+            crate::rt::FieldInfo {
+                id: "bones",
+                ty: "bytes[]",
+                orig_id: ::std::option::Option::Some("81-byte bone record"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::Some("20"),
+                evidence: ::std::option::Option::Some(
+                    "RR (81-byte MeshBone records before M, observed)",
+                ),
+                reading: ::std::option::Option::Some(
+                    "The document places the 81-byte bone records before M but not where between the bone\ncount (ending at 20) and M; 41 bytes are left over. The records are read as directly\nfollowing the count (as the bones follow their count in the document's other engine).\n",
+                ),
+                doc: "One MeshBone per bone, 81 bytes each, kept as bytes: the document refers their fields to a\nsection it does not include.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_after_bones",
+                ty: "bytes",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("20 + 81 * num_bones"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The 41 bytes the bone records leave before M are read as following the records.",
+                ),
+                doc: "The 41 bytes between the bone records and the compiled marker that the document does not\ndescribe. Kept verbatim.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "compiled",
+                ty: "compiled_mesh",
+                orig_id: ::std::option::Option::Some("CompiledMesh marker"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("61 + 81 * num_bones"),
+                evidence: ::std::option::Option::Some(
+                    "all RR mesh headers (the marker at M = 61 + 81 x boneCount)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The compiled mesh, from its marker at M.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let RrMeshRef {
+            managed_object,
+            descriptor_mask,
+            generated,
+            vertex_stride,
+            max_culling_distance,
+            unknown_0x8,
+            num_bones,
+            bones,
+            unknown_after_bones,
+            compiled,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = managed_object;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = descriptor_mask;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = generated;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = vertex_stride;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = max_culling_distance;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = unknown_0x8;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = num_bones;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[7usize]) {
+            {
+                let _x = bones;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(&**_e));
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[8usize]) {
+            {
+                let _x = unknown_after_bones;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[9usize]) {
+            {
+                let _x = compiled;
+                <CompiledMesh as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(RrMesh, ENDIAN);
 impl RrMeshRef<'_> {
@@ -857,6 +1067,124 @@ impl crate::rt::Place<'_, RrMeshPos> {
     /// The place of `compiled`.
     pub fn compiled(&self) -> crate::rt::Place<'_, CompiledMeshPos> {
         self.field("compiled", &self.get().compiled)
+    }
+}
+impl crate::rt::Walk for RrMeshPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <RrMesh as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("managed_object")),
+            |path| {
+                let p = &self.managed_object;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("descriptor_mask")),
+            |path| {
+                let p = &self.descriptor_mask;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("generated")),
+            |path| {
+                let p = &self.generated;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_stride")),
+            |path| {
+                let p = &self.vertex_stride;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("max_culling_distance")),
+            |path| {
+                let p = &self.max_culling_distance;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x8")),
+            |path| {
+                let p = &self.unknown_0x8;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bones")),
+            |path| {
+                let p = &self.num_bones;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bones")),
+            |path| {
+                let p = &self.bones;
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[7usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_after_bones")),
+            |path| {
+                let p = &self.unknown_after_bones;
+                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("compiled")),
+            |path| {
+                let p = &self.compiled;
+                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 impl crate::rt::Root for RrMesh {
@@ -1438,6 +1766,120 @@ impl crate::rt::Codec for CompiledMesh {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "compiled_mesh",
+        doc: "A compiled mesh, from its marker at M to the end of its material list. Offsets here are\nfrom M: the marker, the layout selector, eight stored bytes, the layout class, then the\nranged or inline form. The\nregistry names the ranged class ClusteredMeshData, the compiled mesh's pointer; the inline\nform stores that pointer as null, so the selector byte is the pointer's tag, and the word\nat M+13 is then the class of the MeshData that follows.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "marker",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("CompiledMesh marker"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The CompiledMesh marker.",
+            },
+            crate::rt::FieldInfo {
+                id: "layout_selector",
+                ty: "u1 (layout_selector)",
+                orig_id: ::std::option::Option::Some("layout selector"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "0 for the ranged form, 3 for the inline form (the tag of a null ClusteredMeshData pointer).",
+            },
+            crate::rt::FieldInfo {
+                id: "stored_prefix",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("stored prefix"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("5"),
+                evidence: ::std::option::Option::Some(
+                    "zero in the split and inline multi-mesh census",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Eight stored bytes before the layout class.",
+            },
+            crate::rt::FieldInfo {
+                id: "layout_class",
+                ty: "u4 (layout_class)",
+                orig_id: ::std::option::Option::Some("layout class"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("13"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "0xC351EE43 (ClusteredMeshData) for the ranged form; 0x0645ABB5 (MeshData's marker) for the inline form.",
+            },
+            crate::rt::FieldInfo {
+                id: "body",
+                ty: "switch",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("17"),
+                evidence: ::std::option::Option::Some(
+                    "29,174 split meshes (ranged, from M+17); 1,170 multi-mesh bodies (inline, MeshData from M+13)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The form the selector chooses, from M+17.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let CompiledMeshRef {
+            marker,
+            layout_selector,
+            stored_prefix,
+            layout_class,
+            body,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = marker;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = layout_selector;
+                _vis.value(crate::rt::Scalar::from(_x.0))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = stored_prefix;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = layout_class;
+                _vis.value(crate::rt::Scalar::from(_x.0))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = body;
+                match _x {
+                    CompiledMeshBodyRef::RangedLayout(_c) => {
+                        <RangedLayout as crate::rt::Codec>::visit(_c, _vis)
+                    }
+                    CompiledMeshBodyRef::InlineLayout(_c) => {
+                        <InlineLayout as crate::rt::Codec>::visit(_c, _vis)
+                    }
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(CompiledMesh, ENDIAN);
 impl CompiledMeshBodyRef<'_> {
@@ -1490,6 +1932,82 @@ impl crate::rt::Place<'_, CompiledMeshPos> {
     /// The place of `body`.
     pub fn body(&self) -> crate::rt::Place<'_, CompiledMeshBodyPos> {
         self.field("body", &self.get().body)
+    }
+}
+impl crate::rt::Walk for CompiledMeshBodyPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        match self {
+            CompiledMeshBodyPos::RangedLayout(p) => crate::rt::Walk::walk(p, path, visit),
+            CompiledMeshBodyPos::InlineLayout(p) => crate::rt::Walk::walk(p, path, visit),
+        }
+    }
+}
+impl crate::rt::Walk for CompiledMeshPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <CompiledMesh as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
+            |path| {
+                let p = &self.marker;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("layout_selector")),
+            |path| {
+                let p = &self.layout_selector;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stored_prefix")),
+            |path| {
+                let p = &self.stored_prefix;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("layout_class")),
+            |path| {
+                let p = &self.layout_class;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("body")),
+            |path| {
+                let p = &self.body;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 impl crate::rt::Root for CompiledMesh {
@@ -3640,6 +4158,709 @@ impl crate::rt::Codec for RangedLayout {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "ranged_layout",
+        doc: "The ranged form, from M+17: header words, one record per draw range, the four vertex and\nindex streams, one PrimitiveDescData record per range, two further streams, MeshData and its\nprimitive records, four final runs and the material list.\n\nTwo readings, stated on their fields: the width of the length prefixes (`len_*`) and where\nthe MeshData marker sits in this form.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "unknown_0x0",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("stored word"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some("2 throughout the split census"),
+                reading: ::std::option::Option::None,
+                doc: "A stored word; the registry's Version (2).",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_format",
+                ty: "u1 (vertex_format)",
+                orig_id: ::std::option::Option::Some("vertex format"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::Some("29,174 split meshes"),
+                reading: ::std::option::Option::None,
+                doc: "The vertex format (registry VertexFormat); see the vertex_format enum.",
+            },
+            crate::rt::FieldInfo {
+                id: "strides",
+                ty: "u4[]",
+                orig_id: ::std::option::Option::Some("stream strides"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("5"),
+                evidence: ::std::option::Option::Some("29,174 split meshes"),
+                reading: ::std::option::Option::None,
+                doc: "Bytes per vertex of the primary, position and skin streams (registry's three strides).",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x11",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("stored word"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("17"),
+                evidence: ::std::option::Option::Some("0 throughout the split census"),
+                reading: ::std::option::Option::None,
+                doc: "A stored word; the registry's ClusterCount (0).",
+            },
+            crate::rt::FieldInfo {
+                id: "centre",
+                ty: "float3",
+                orig_id: ::std::option::Option::Some("centre"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("21"),
+                evidence: ::std::option::Option::Some("29,174 split meshes"),
+                reading: ::std::option::Option::None,
+                doc: "The centre of the mesh's bounds (registry Center).",
+            },
+            crate::rt::FieldInfo {
+                id: "half_extent",
+                ty: "float3",
+                orig_id: ::std::option::Option::Some("half extent"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("33"),
+                evidence: ::std::option::Option::Some("29,174 split meshes"),
+                reading: ::std::option::Option::None,
+                doc: "Half the size of the mesh's bounds along each axis (registry HalfExtend).",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x2d",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("stored byte"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("45"),
+                evidence: ::std::option::Option::Some("0 throughout the split census"),
+                reading: ::std::option::Option::None,
+                doc: "A stored byte; the registry's IsFixedClusterSize (0).",
+            },
+            crate::rt::FieldInfo {
+                id: "num_ranges",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("range count"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("46"),
+                evidence: ::std::option::Option::Some("29,174 split meshes"),
+                reading: ::std::option::Option::None,
+                doc: "The number of draw ranges (registry DrawPrims count).",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x32",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("stored words"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("50"),
+                evidence: ::std::option::Option::Some(
+                    "two zero u32 values throughout the split census",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Eight stored bytes before the first range (at M+75).",
+            },
+            crate::rt::FieldInfo {
+                id: "ranges",
+                ty: "range_record[]",
+                orig_id: ::std::option::Option::Some("range records"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("58"),
+                evidence: ::std::option::Option::Some("29,174 split meshes"),
+                reading: ::std::option::Option::None,
+                doc: "One record per draw range (ClusteredPrimitiveInfo); all but the last carry eight more bytes.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_primary",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some(
+                    "primary attributes (length prefix)",
+                ),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the primary attribute stream.",
+            },
+            crate::rt::FieldInfo {
+                id: "primary",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("primary attributes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("split census"),
+                reading: ::std::option::Option::None,
+                doc: "The primary vertex attributes (registry VertexDataStatic), one record of the first\nstride per vertex. The record layout is not in the document: kept as bytes.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "len_positions",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("positions (length prefix)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the position stream; 0 in a static mesh.",
+            },
+            crate::rt::FieldInfo {
+                id: "positions",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("positions"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("split census"),
+                reading: ::std::option::Option::None,
+                doc: "The positions (registry VertexDataDynamic), 12-byte records in the split formats. Their\nencoding is not in the document: kept as bytes.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "len_skin",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("skin (length prefix)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the skin stream; 0 in a static mesh.",
+            },
+            crate::rt::FieldInfo {
+                id: "skin",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("skin"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("split census"),
+                reading: ::std::option::Option::None,
+                doc: "The skin influences (registry VertexDataIndexWeight), 8-byte records (16 with eight\ninfluences). Their encoding is not in the document: kept as bytes.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "len_indices",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("indices (length prefix)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the index stream.",
+            },
+            crate::rt::FieldInfo {
+                id: "indices",
+                ty: "index_data",
+                orig_id: ::std::option::Option::Some("indices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("29,174 split meshes"),
+                reading: ::std::option::Option::None,
+                doc: "The u16 indices (registry IndexData), relative to each range's vertex base.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_primitive_descs",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some(
+                    "PrimitiveDescData (length prefix)",
+                ),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the PrimitiveDescData block.",
+            },
+            crate::rt::FieldInfo {
+                id: "primitive_descs",
+                ty: "primitive_desc_block",
+                orig_id: ::std::option::Option::Some("PrimitiveDescData"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("29,174 split bodies"),
+                reading: ::std::option::Option::None,
+                doc: "One 32-byte PrimitiveDescData record per range.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_further_a",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some(
+                    "two more length-prefixed streams (first length)",
+                ),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the first of the two further streams.",
+            },
+            crate::rt::FieldInfo {
+                id: "further_a",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some(
+                    "two more length-prefixed streams (first)",
+                ),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The first further stream; its content is not described.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_further_b",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some(
+                    "two more length-prefixed streams (second length)",
+                ),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the second further stream.",
+            },
+            crate::rt::FieldInfo {
+                id: "further_b",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some(
+                    "two more length-prefixed streams (second)",
+                ),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The second further stream; its content is not described.",
+            },
+            crate::rt::FieldInfo {
+                id: "mesh_data_marker",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("MeshData marker 0x0645ABB5"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "MeshData follows the two further streams on 29,174 split bodies (Proven); the MeshData table starts after its marker",
+                ),
+                reading: ::std::option::Option::Some(
+                    "The document lists MeshData after the two further streams and says the MeshData table\nstarts immediately after its marker 0x0645ABB5, but not that this form stores the\nmarker there: read as the marker, right after the second further stream.\n",
+                ),
+                doc: "The MeshData marker.",
+            },
+            crate::rt::FieldInfo {
+                id: "mesh_data",
+                ty: "mesh_data",
+                orig_id: ::std::option::Option::Some("MeshData"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("29,174 split bodies"),
+                reading: ::std::option::Option::None,
+                doc: "MeshData and its primitive records.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_cpu_vertices",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some(
+                    "VertexBufferDataStatic (length prefix)",
+                ),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the first final run.",
+            },
+            crate::rt::FieldInfo {
+                id: "cpu_vertices",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("VertexBufferDataStatic"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "empty in every split mesh; filled on 2,160 of 83,800 ranged bodies",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The first final run (registry VertexBufferDataStatic); some static meshes keep a copy of their primary stream here.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_cpu_positions",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some(
+                    "VertexBufferDataDynamic (length prefix)",
+                ),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the second final run.",
+            },
+            crate::rt::FieldInfo {
+                id: "cpu_positions",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("VertexBufferDataDynamic"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "empty on all 83,800 ranged bodies",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The second final run (registry VertexBufferDataDynamic).",
+            },
+            crate::rt::FieldInfo {
+                id: "len_cpu_skin",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some(
+                    "VertexBufferDataIndexWeight (length prefix)",
+                ),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the third final run.",
+            },
+            crate::rt::FieldInfo {
+                id: "cpu_skin",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("VertexBufferDataIndexWeight"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "empty on all 83,800 ranged bodies",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The third final run (registry VertexBufferDataIndexWeight).",
+            },
+            crate::rt::FieldInfo {
+                id: "len_cpu_indices",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("IndexBufferData (length prefix)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the fourth final run.",
+            },
+            crate::rt::FieldInfo {
+                id: "cpu_indices",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("IndexBufferData"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "empty in every split mesh; filled on 2,160 of 83,800 ranged bodies",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The fourth final run (registry IndexBufferData); some static meshes keep a copy of their index stream here.",
+            },
+            crate::rt::FieldInfo {
+                id: "materials",
+                ty: "material_list",
+                orig_id: ::std::option::Option::Some("material list"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("split census"),
+                reading: ::std::option::Option::None,
+                doc: "The material list, one descriptor and one group per range.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let RangedLayoutRef {
+            unknown_0x0,
+            vertex_format,
+            strides,
+            unknown_0x11,
+            centre,
+            half_extent,
+            unknown_0x2d,
+            num_ranges,
+            unknown_0x32,
+            ranges,
+            len_primary,
+            primary,
+            len_positions,
+            positions,
+            len_skin,
+            skin,
+            len_indices,
+            indices,
+            len_primitive_descs,
+            primitive_descs,
+            len_further_a,
+            further_a,
+            len_further_b,
+            further_b,
+            mesh_data_marker,
+            mesh_data,
+            len_cpu_vertices,
+            cpu_vertices,
+            len_cpu_positions,
+            cpu_positions,
+            len_cpu_skin,
+            cpu_skin,
+            len_cpu_indices,
+            cpu_indices,
+            materials,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = unknown_0x0;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = vertex_format;
+                _vis.value(crate::rt::Scalar::from(_x.0))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = strides;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = unknown_0x11;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = centre;
+                <Float3 as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = half_extent;
+                <Float3 as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = unknown_0x2d;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[7usize]) {
+            {
+                let _x = num_ranges;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[8usize]) {
+            {
+                let _x = unknown_0x32;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[9usize]) {
+            {
+                let _x = ranges;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <RangeRecord as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[10usize]) {
+            {
+                let _x = len_primary;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[11usize]) {
+            {
+                let _x = primary;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[12usize]) {
+            {
+                let _x = len_positions;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[13usize]) {
+            {
+                let _x = positions;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[14usize]) {
+            {
+                let _x = len_skin;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[15usize]) {
+            {
+                let _x = skin;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[16usize]) {
+            {
+                let _x = len_indices;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[17usize]) {
+            {
+                let _x = indices;
+                <IndexData as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[18usize]) {
+            {
+                let _x = len_primitive_descs;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[19usize]) {
+            {
+                let _x = primitive_descs;
+                <PrimitiveDescBlock as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[20usize]) {
+            {
+                let _x = len_further_a;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[21usize]) {
+            {
+                let _x = further_a;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[22usize]) {
+            {
+                let _x = len_further_b;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[23usize]) {
+            {
+                let _x = further_b;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[24usize]) {
+            {
+                let _x = mesh_data_marker;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[25usize]) {
+            {
+                let _x = mesh_data;
+                <MeshData as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[26usize]) {
+            {
+                let _x = len_cpu_vertices;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[27usize]) {
+            {
+                let _x = cpu_vertices;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[28usize]) {
+            {
+                let _x = len_cpu_positions;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[29usize]) {
+            {
+                let _x = cpu_positions;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[30usize]) {
+            {
+                let _x = len_cpu_skin;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[31usize]) {
+            {
+                let _x = cpu_skin;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[32usize]) {
+            {
+                let _x = len_cpu_indices;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[33usize]) {
+            {
+                let _x = cpu_indices;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[34usize]) {
+            {
+                let _x = materials;
+                <MaterialList as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(RangedLayout, ENDIAN);
 impl RangedLayoutRef<'_> {
@@ -3829,6 +5050,363 @@ impl crate::rt::Place<'_, RangedLayoutPos> {
     /// The place of `materials`.
     pub fn materials(&self) -> crate::rt::Place<'_, MaterialListPos> {
         self.field("materials", &self.get().materials)
+    }
+}
+impl crate::rt::Walk for RangedLayoutPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <RangedLayout as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x0")),
+            |path| {
+                let p = &self.unknown_0x0;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_format")),
+            |path| {
+                let p = &self.vertex_format;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("strides")),
+            |path| {
+                let p = &self.strides;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[2usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x11")),
+            |path| {
+                let p = &self.unknown_0x11;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("centre")),
+            |path| {
+                let p = &self.centre;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("half_extent")),
+            |path| {
+                let p = &self.half_extent;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x2d")),
+            |path| {
+                let p = &self.unknown_0x2d;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_ranges")),
+            |path| {
+                let p = &self.num_ranges;
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x32")),
+            |path| {
+                let p = &self.unknown_0x32;
+                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ranges")),
+            |path| {
+                let p = &self.ranges;
+                visit(path, crate::rt::Spanned::span(p), &_f[9usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[9usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_primary")),
+            |path| {
+                let p = &self.len_primary;
+                visit(path, crate::rt::Spanned::span(p), &_f[10usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("primary")),
+            |path| {
+                let p = &self.primary;
+                visit(path, crate::rt::Spanned::span(p), &_f[11usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_positions")),
+            |path| {
+                let p = &self.len_positions;
+                visit(path, crate::rt::Spanned::span(p), &_f[12usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("positions")),
+            |path| {
+                let p = &self.positions;
+                visit(path, crate::rt::Spanned::span(p), &_f[13usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_skin")),
+            |path| {
+                let p = &self.len_skin;
+                visit(path, crate::rt::Spanned::span(p), &_f[14usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("skin")),
+            |path| {
+                let p = &self.skin;
+                visit(path, crate::rt::Spanned::span(p), &_f[15usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_indices")),
+            |path| {
+                let p = &self.len_indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[16usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
+            |path| {
+                let p = &self.indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[17usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_primitive_descs")),
+            |path| {
+                let p = &self.len_primitive_descs;
+                visit(path, crate::rt::Spanned::span(p), &_f[18usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("primitive_descs")),
+            |path| {
+                let p = &self.primitive_descs;
+                visit(path, crate::rt::Spanned::span(p), &_f[19usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_further_a")),
+            |path| {
+                let p = &self.len_further_a;
+                visit(path, crate::rt::Spanned::span(p), &_f[20usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("further_a")),
+            |path| {
+                let p = &self.further_a;
+                visit(path, crate::rt::Spanned::span(p), &_f[21usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_further_b")),
+            |path| {
+                let p = &self.len_further_b;
+                visit(path, crate::rt::Spanned::span(p), &_f[22usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("further_b")),
+            |path| {
+                let p = &self.further_b;
+                visit(path, crate::rt::Spanned::span(p), &_f[23usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_data_marker")),
+            |path| {
+                let p = &self.mesh_data_marker;
+                visit(path, crate::rt::Spanned::span(p), &_f[24usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_data")),
+            |path| {
+                let p = &self.mesh_data;
+                visit(path, crate::rt::Spanned::span(p), &_f[25usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_cpu_vertices")),
+            |path| {
+                let p = &self.len_cpu_vertices;
+                visit(path, crate::rt::Spanned::span(p), &_f[26usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("cpu_vertices")),
+            |path| {
+                let p = &self.cpu_vertices;
+                visit(path, crate::rt::Spanned::span(p), &_f[27usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_cpu_positions")),
+            |path| {
+                let p = &self.len_cpu_positions;
+                visit(path, crate::rt::Spanned::span(p), &_f[28usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("cpu_positions")),
+            |path| {
+                let p = &self.cpu_positions;
+                visit(path, crate::rt::Spanned::span(p), &_f[29usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_cpu_skin")),
+            |path| {
+                let p = &self.len_cpu_skin;
+                visit(path, crate::rt::Spanned::span(p), &_f[30usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("cpu_skin")),
+            |path| {
+                let p = &self.cpu_skin;
+                visit(path, crate::rt::Spanned::span(p), &_f[31usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_cpu_indices")),
+            |path| {
+                let p = &self.len_cpu_indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[32usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("cpu_indices")),
+            |path| {
+                let p = &self.cpu_indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[33usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("materials")),
+            |path| {
+                let p = &self.materials;
+                visit(path, crate::rt::Spanned::span(p), &_f[34usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// One draw range (registry ClusteredPrimitiveInfo): where its indices and its vertices begin.
@@ -4230,6 +5808,126 @@ impl crate::rt::Codec for RangeRecord {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "range_record",
+        doc: "One draw range (registry ClusteredPrimitiveInfo): where its indices and its vertices begin.\nIts extent runs to where the next range begins, or to the buffers' ends for the last.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "marker",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("range class"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The range class.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x4",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("stored byte"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::Some("1 in the split census"),
+                reading: ::std::option::Option::None,
+                doc: "A stored byte; the registry's ClusterCount (1).",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x5",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("stored bytes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("5"),
+                evidence: ::std::option::Option::Some("zero in the split census"),
+                reading: ::std::option::Option::None,
+                doc: "Three stored bytes.",
+            },
+            crate::rt::FieldInfo {
+                id: "first_index",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("first index"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("8"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The range's first index in the index stream (registry IndexStart).",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_base",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("vertex base"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("12"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The range's first vertex, which its indices are relative to (registry VertexStart).",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x10",
+                ty: "bytes?",
+                orig_id: ::std::option::Option::Some("another eight bytes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("16"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Eight further bytes, on every record but the last.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let RangeRecordRef {
+            marker,
+            unknown_0x4,
+            unknown_0x5,
+            first_index,
+            vertex_base,
+            unknown_0x10,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = marker;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = unknown_0x4;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = unknown_0x5;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = first_index;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = vertex_base;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            if let ::std::option::Option::Some(_x) = unknown_0x10 {
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            }
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(RangeRecord, ENDIAN);
 impl RangeRecordRef<'_> {
@@ -4276,6 +5974,75 @@ impl crate::rt::Place<'_, RangeRecordPos> {
         &self,
     ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
         self.field("unknown_0x10", &self.get().unknown_0x10)
+    }
+}
+impl crate::rt::Walk for RangeRecordPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <RangeRecord as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
+            |path| {
+                let p = &self.marker;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x4")),
+            |path| {
+                let p = &self.unknown_0x4;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x5")),
+            |path| {
+                let p = &self.unknown_0x5;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_index")),
+            |path| {
+                let p = &self.first_index;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_base")),
+            |path| {
+                let p = &self.vertex_base;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x10")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.unknown_0x10 {
+                    visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
     }
 }
 /// An index stream: u16 indices when the width selector is 0, u32 when it is 1; for any other
@@ -4546,6 +6313,71 @@ impl crate::rt::Codec for IndexData {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "index_data",
+        doc: "An index stream: u16 indices when the width selector is 0, u32 when it is 1; for any other\nselector the bytes are kept as they are (and cannot be decoded).\n",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "u16_indices",
+                ty: "u2[]?",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The indices, when they are u16.",
+            },
+            crate::rt::FieldInfo {
+                id: "u32_indices",
+                ty: "u4[]?",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The indices, when they are u32.",
+            },
+            crate::rt::FieldInfo {
+                id: "other_width",
+                ty: "bytes?",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The stream's bytes, for a width selector the document does not give.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let IndexDataRef { u16_indices, u32_indices, other_width, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            if let ::std::option::Option::Some(_x) = u16_indices {
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            if let ::std::option::Option::Some(_x) = u32_indices {
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            if let ::std::option::Option::Some(_x) = other_width {
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            }
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(IndexData, ENDIAN);
 impl IndexDataRef<'_> {
@@ -4587,6 +6419,78 @@ impl crate::rt::Place<'_, IndexDataPos> {
         &self,
     ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
         self.field("other_width", &self.get().other_width)
+    }
+}
+impl crate::rt::Walk for IndexDataPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <IndexData as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("u16_indices")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.u16_indices {
+                    visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[0usize],
+                                    !false,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("u32_indices")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.u32_indices {
+                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[1usize],
+                                    !false,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("other_width")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.other_width {
+                    visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
     }
 }
 /// The PrimitiveDescData block's content.
@@ -4717,6 +6621,37 @@ impl crate::rt::Codec for PrimitiveDescBlock {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "primitive_desc_block",
+        doc: "The PrimitiveDescData block's content.",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "records",
+                ty: "primitive_desc[]",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "One 32-byte record per range, in range order.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let PrimitiveDescBlock { records, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = records;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <PrimitiveDesc as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(PrimitiveDescBlock, ENDIAN);
 impl crate::rt::Spanned for PrimitiveDescBlockPos {
@@ -4728,6 +6663,43 @@ impl crate::rt::Place<'_, PrimitiveDescBlockPos> {
     /// The place of `records`.
     pub fn records(&self) -> crate::rt::Place<'_, crate::rt::Strided<PrimitiveDescPos>> {
         self.field("records", &self.get().records)
+    }
+}
+impl crate::rt::Walk for PrimitiveDescBlockPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <PrimitiveDescBlock as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("records")),
+            |path| {
+                let p = &self.records;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[0usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// The bits of `num_indices` and the bit fields after it, first field in the lowest bits.
@@ -5036,6 +7008,117 @@ impl crate::rt::Codec for PrimitiveDesc {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "primitive_desc",
+        doc: "One PrimitiveDescData record (field names from the runtime class registry).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "centre",
+                ty: "float3",
+                orig_id: ::std::option::Option::Some("centre"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some(
+                    "equals the compiled header's centre on all 1,820 checked single-range meshes",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The centre of the range's bounds.",
+            },
+            crate::rt::FieldInfo {
+                id: "half_extent",
+                ty: "float3",
+                orig_id: ::std::option::Option::Some("half extent"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("12"),
+                evidence: ::std::option::Option::Some(
+                    "equals the compiled header's half extent on the same 1,820",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The half extent of the range's bounds.",
+            },
+            crate::rt::FieldInfo {
+                id: "primitive_type",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("primitive type"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("24"),
+                evidence: ::std::option::Option::Some("1 in the checked records"),
+                reading: ::std::option::Option::None,
+                doc: "The primitive type.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_indices",
+                ty: "b24",
+                orig_id: ::std::option::Option::Some("index count"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("25"),
+                evidence: ::std::option::Option::Some(
+                    "three times the range's triangle count on 5,205 of 5,205 checked",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The range's index count, a 24-bit little-endian value.",
+            },
+            crate::rt::FieldInfo {
+                id: "first_index",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("first index"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("28"),
+                evidence: ::std::option::Option::Some(
+                    "equals the range's first index on 2,617 of 2,617 checked",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The range's first index.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let PrimitiveDesc {
+            centre,
+            half_extent,
+            primitive_type,
+            num_indices,
+            first_index,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = centre;
+                <Float3 as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = half_extent;
+                <Float3 as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = primitive_type;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = num_indices;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = first_index;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(PrimitiveDesc, ENDIAN);
 impl crate::rt::Spanned for PrimitiveDescPos {
@@ -5078,6 +7161,65 @@ impl crate::rt::Place<'_, PrimitiveDescPos> {
     /// The place of `first_index`.
     pub fn first_index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("first_index", &self.get().first_index)
+    }
+}
+impl crate::rt::Walk for PrimitiveDescPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <PrimitiveDesc as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("centre")),
+            |path| {
+                let p = &self.centre;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("half_extent")),
+            |path| {
+                let p = &self.half_extent;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("primitive_type")),
+            |path| {
+                let p = &self.primitive_type;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_indices")),
+            |path| {
+                let p = &self.num_indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_index")),
+            |path| {
+                let p = &self.first_index;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// The inline form, from M+17 (the MeshData marker, 0x0645ABB5, is the layout class at M+13):
@@ -5750,6 +7892,211 @@ impl crate::rt::Codec for InlineLayout {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "inline_layout",
+        doc: "The inline form, from M+17 (the MeshData marker, 0x0645ABB5, is the layout class at M+13):\nMeshData with its object records, then the primary, position, skin and index blobs, then\nthe material list. One object is a special case of this grammar.\n\nThe width of the blobs' length prefixes (`len_*`) is a reading, stated on those fields.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "mesh_data",
+                ty: "mesh_data",
+                orig_id: ::std::option::Option::Some("MeshData"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some("1,170 multi-mesh bodies"),
+                reading: ::std::option::Option::None,
+                doc: "MeshData (its declaration, count and every object record).",
+            },
+            crate::rt::FieldInfo {
+                id: "len_primary",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("primary (length prefix)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the primary blob.",
+            },
+            crate::rt::FieldInfo {
+                id: "primary",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("primary"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The shared primary vertex records (24 bytes each in the census). Layout not in the document; kept as bytes.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_positions",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("position (length prefix)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the position blob.",
+            },
+            crate::rt::FieldInfo {
+                id: "positions",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("position"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "empty in all 1,170 multi-mesh bodies",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The shared position records. Encoding not in the document; kept as bytes.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_skin",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("skin (length prefix)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the skin blob.",
+            },
+            crate::rt::FieldInfo {
+                id: "skin",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("skin"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "empty in all 1,170 multi-mesh bodies",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The shared skin records. Encoding not in the document; kept as bytes.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_indices",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("index (length prefix)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
+                ),
+                doc: "Bytes of the index blob.",
+            },
+            crate::rt::FieldInfo {
+                id: "indices",
+                ty: "index_data",
+                orig_id: ::std::option::Option::Some("index"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("1,170 multi-mesh bodies"),
+                reading: ::std::option::Option::None,
+                doc: "The shared indices, absolute (not relative to an object's vertex base).",
+            },
+            crate::rt::FieldInfo {
+                id: "materials",
+                ty: "material_list",
+                orig_id: ::std::option::Option::Some("material list"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("inline multi-mesh census"),
+                reading: ::std::option::Option::None,
+                doc: "The material list, one descriptor and one group per object.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let InlineLayoutRef {
+            mesh_data,
+            len_primary,
+            primary,
+            len_positions,
+            positions,
+            len_skin,
+            skin,
+            len_indices,
+            indices,
+            materials,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = mesh_data;
+                <MeshData as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = len_primary;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = primary;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = len_positions;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = positions;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = len_skin;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = skin;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[7usize]) {
+            {
+                let _x = len_indices;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[8usize]) {
+            {
+                let _x = indices;
+                <IndexData as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[9usize]) {
+            {
+                let _x = materials;
+                <MaterialList as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(InlineLayout, ENDIAN);
 impl InlineLayoutRef<'_> {
@@ -5814,6 +8161,110 @@ impl crate::rt::Place<'_, InlineLayoutPos> {
     /// The place of `materials`.
     pub fn materials(&self) -> crate::rt::Place<'_, MaterialListPos> {
         self.field("materials", &self.get().materials)
+    }
+}
+impl crate::rt::Walk for InlineLayoutPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <InlineLayout as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_data")),
+            |path| {
+                let p = &self.mesh_data;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_primary")),
+            |path| {
+                let p = &self.len_primary;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("primary")),
+            |path| {
+                let p = &self.primary;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_positions")),
+            |path| {
+                let p = &self.len_positions;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("positions")),
+            |path| {
+                let p = &self.positions;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_skin")),
+            |path| {
+                let p = &self.len_skin;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("skin")),
+            |path| {
+                let p = &self.skin;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_indices")),
+            |path| {
+                let p = &self.len_indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
+            |path| {
+                let p = &self.indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("materials")),
+            |path| {
+                let p = &self.materials;
+                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records. The
@@ -6179,6 +8630,133 @@ impl crate::rt::Codec for MeshData {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "mesh_data",
+        doc: "MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records. The\nobject count counts the records.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "index_width",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("index width selector"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "0 means u16 indices, 1 means u32.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_format",
+                ty: "u1 (vertex_format)",
+                orig_id: ::std::option::Option::Some("vertex format"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("1"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The vertex format; see the vertex_format enum.",
+            },
+            crate::rt::FieldInfo {
+                id: "strides",
+                ty: "u1[]",
+                orig_id: ::std::option::Option::Some("stream strides"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("2"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Bytes per vertex of the primary, position and skin streams.",
+            },
+            crate::rt::FieldInfo {
+                id: "bones_per_vertex",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("NbBonesPerVertex"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("5"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "NbBonesPerVertex (registry name); 4 in static24 and four-influence split meshes, 8 in eight-influence split meshes.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_objects",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("object count"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("6"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The number of MeshPrimitive records that follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "objects",
+                ty: "mesh_primitive[]",
+                orig_id: ::std::option::Option::Some("object records"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("10"),
+                evidence: ::std::option::Option::Some("1,170 multi-mesh bodies"),
+                reading: ::std::option::Option::None,
+                doc: "One MeshPrimitive record per object, in buffer order.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MeshDataRef {
+            index_width,
+            vertex_format,
+            strides,
+            bones_per_vertex,
+            num_objects,
+            objects,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = index_width;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = vertex_format;
+                _vis.value(crate::rt::Scalar::from(_x.0))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = strides;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = bones_per_vertex;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = num_objects;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = objects;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <MeshPrimitive as crate::rt::Codec>::visit(&_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MeshData, ENDIAN);
 impl MeshDataRef<'_> {
@@ -6223,6 +8801,102 @@ impl crate::rt::Place<'_, MeshDataPos> {
     /// The place of `objects`.
     pub fn objects(&self) -> crate::rt::Place<'_, crate::rt::Strided<MeshPrimitivePos>> {
         self.field("objects", &self.get().objects)
+    }
+}
+impl crate::rt::Walk for MeshDataPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MeshData as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index_width")),
+            |path| {
+                let p = &self.index_width;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_format")),
+            |path| {
+                let p = &self.vertex_format;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("strides")),
+            |path| {
+                let p = &self.strides;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[2usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bones_per_vertex")),
+            |path| {
+                let p = &self.bones_per_vertex;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_objects")),
+            |path| {
+                let p = &self.num_objects;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("objects")),
+            |path| {
+                let p = &self.objects;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[5usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 impl crate::rt::Root for MeshData {
@@ -6623,6 +9297,165 @@ impl crate::rt::Codec for MeshPrimitive {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "mesh_primitive",
+        doc: "One object of an inline mesh (registry MeshPrimitive: MinIndex, IsUsingDepthOnlyBuffers,\nNumVertices, StartIndex, PrimitiveCount, Type), 36 bytes.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "unknown_0x0",
+                ty: "u8",
+                orig_id: ::std::option::Option::Some("stored identity"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some(
+                    "zero in all 2,732 multi-mesh object records",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "A stored identity.",
+            },
+            crate::rt::FieldInfo {
+                id: "marker",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("MeshPrimitive marker"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("8"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The MeshPrimitive marker.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_base",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("vertex base"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("12"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The object's first vertex in the shared buffer (registry MinIndex).",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x10",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("stored word"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("16"),
+                evidence: ::std::option::Option::Some("zero in all 2,732 records"),
+                reading: ::std::option::Option::None,
+                doc: "A stored word; the registry's IsUsingDepthOnlyBuffers (0).",
+            },
+            crate::rt::FieldInfo {
+                id: "num_vertices",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("vertex count"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("20"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The object's vertex count (registry NumVertices); can be stale (see the warnings).",
+            },
+            crate::rt::FieldInfo {
+                id: "first_index",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("first index"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("24"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The object's first index in the shared index buffer (registry StartIndex).",
+            },
+            crate::rt::FieldInfo {
+                id: "num_triangles",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("triangle count"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("28"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The object's triangle count (registry PrimitiveCount); three indices each.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x20",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("stored word"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("32"),
+                evidence: ::std::option::Option::Some("1 in all 2,732 records"),
+                reading: ::std::option::Option::None,
+                doc: "A stored word; the registry's Type (1). That it is a material slot is not established.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MeshPrimitive {
+            unknown_0x0,
+            marker,
+            vertex_base,
+            unknown_0x10,
+            num_vertices,
+            first_index,
+            num_triangles,
+            unknown_0x20,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = unknown_0x0;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = marker;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = vertex_base;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = unknown_0x10;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = num_vertices;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = first_index;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = num_triangles;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[7usize]) {
+            {
+                let _x = unknown_0x20;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MeshPrimitive, ENDIAN);
 impl crate::rt::Spanned for MeshPrimitivePos {
@@ -6680,6 +9513,92 @@ impl crate::rt::Place<'_, MeshPrimitivePos> {
     /// The place of `unknown_0x20`.
     pub fn unknown_0x20(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("unknown_0x20", &self.get().unknown_0x20)
+    }
+}
+impl crate::rt::Walk for MeshPrimitivePos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MeshPrimitive as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x0")),
+            |path| {
+                let p = &self.unknown_0x0;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
+            |path| {
+                let p = &self.marker;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_base")),
+            |path| {
+                let p = &self.vertex_base;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x10")),
+            |path| {
+                let p = &self.unknown_0x10;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_vertices")),
+            |path| {
+                let p = &self.num_vertices;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_index")),
+            |path| {
+                let p = &self.first_index;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_triangles")),
+            |path| {
+                let p = &self.num_triangles;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x20")),
+            |path| {
+                let p = &self.unknown_0x20;
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// The material list that ends both forms. It holds a count, eight bytes, one 28-byte
@@ -7211,6 +10130,151 @@ impl crate::rt::Codec for MaterialList {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "material_list",
+        doc: "The material list that ends both forms. It holds a count, eight bytes, one 28-byte\ndescriptor per range (or object), a second count, six bytes, one 31-byte group per range\nand a 20-byte trailer.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_descriptors",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("u32 count"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The number of descriptors.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_after_count",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("eight bytes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Eight bytes after the count.",
+            },
+            crate::rt::FieldInfo {
+                id: "descriptors",
+                ty: "material_descriptor[]",
+                orig_id: ::std::option::Option::Some("28-byte descriptor"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "One descriptor per range (registry MeshInstancingData).",
+            },
+            crate::rt::FieldInfo {
+                id: "num_groups",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("another u32 count"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The number of groups.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_after_group_count",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("six bytes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Six bytes after the second count.",
+            },
+            crate::rt::FieldInfo {
+                id: "groups",
+                ty: "material_group[]",
+                orig_id: ::std::option::Option::Some("31-byte group"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "One group per range (registry DynamicReference).",
+            },
+            crate::rt::FieldInfo {
+                id: "trailer",
+                ty: "material_trailer",
+                orig_id: ::std::option::Option::Some("20-byte trailer"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The trailer.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MaterialListRef {
+            num_descriptors,
+            unknown_after_count,
+            descriptors,
+            num_groups,
+            unknown_after_group_count,
+            groups,
+            trailer,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_descriptors;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = unknown_after_count;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = descriptors;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <MaterialDescriptor as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = num_groups;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = unknown_after_group_count;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = groups;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <MaterialGroup as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = trailer;
+                <MaterialTrailer as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MaterialList, ENDIAN);
 impl MaterialListRef<'_> {
@@ -7262,6 +10326,113 @@ impl crate::rt::Place<'_, MaterialListPos> {
     /// The place of `trailer`.
     pub fn trailer(&self) -> crate::rt::Place<'_, MaterialTrailerPos> {
         self.field("trailer", &self.get().trailer)
+    }
+}
+impl crate::rt::Walk for MaterialListPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MaterialList as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_descriptors")),
+            |path| {
+                let p = &self.num_descriptors;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_after_count")),
+            |path| {
+                let p = &self.unknown_after_count;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("descriptors")),
+            |path| {
+                let p = &self.descriptors;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[2usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_groups")),
+            |path| {
+                let p = &self.num_groups;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(
+                ::std::borrow::Cow::Borrowed("unknown_after_group_count"),
+            ),
+            |path| {
+                let p = &self.unknown_after_group_count;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("groups")),
+            |path| {
+                let p = &self.groups;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[5usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("trailer")),
+            |path| {
+                let p = &self.trailer;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 impl crate::rt::Root for MaterialList {
@@ -7859,6 +11030,190 @@ impl crate::rt::Codec for MaterialDescriptor {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "material_descriptor",
+        doc: "One material descriptor (registry MeshInstancingData), 28 bytes.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "marker",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("descriptor marker"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The descriptor marker.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x4",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("stored bytes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::Some("not interpreted"),
+                reading: ::std::option::Option::None,
+                doc: "Four stored bytes.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x8",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("stored byte"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("8"),
+                evidence: ::std::option::Option::Some("0 in the measured layouts"),
+                reading: ::std::option::Option::None,
+                doc: "A stored byte.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_count",
+                ty: "u2",
+                orig_id: ::std::option::Option::Some("vertex count modulo 65536"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("9"),
+                evidence: ::std::option::Option::Some(
+                    "RR; stale on GFX_WireFrame_Wall_01_LOD0",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The range's vertex count modulo 65,536 (not a limit on the mesh's vertices); may be stale.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0xb",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("stored byte"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("11"),
+                evidence: ::std::option::Option::Some("0 in the measured layouts"),
+                reading: ::std::option::Option::None,
+                doc: "A stored byte.",
+            },
+            crate::rt::FieldInfo {
+                id: "material",
+                ty: "u8",
+                orig_id: ::std::option::Option::Some("Material identity"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("12"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The identity of the range's Material.",
+            },
+            crate::rt::FieldInfo {
+                id: "platform_version",
+                ty: "u4?",
+                orig_id: ::std::option::Option::Some("final bytes (PlatformVersion)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::Some("20"),
+                evidence: ::std::option::Option::Some(
+                    "31 on all 83,800 ranged bodies (observed; relation `descriptor_final_bytes`)",
+                ),
+                reading: ::std::option::Option::Some(
+                    "The document gives PlatformVersion and QuantizationFactor for the last descriptor of\nthe ranged (split) form only; the inline form's last descriptor is read with the same\ntwo fields, whose values there are not described.\n",
+                ),
+                doc: "On the last descriptor, PlatformVersion (registry name), 31 in the ranged form.",
+            },
+            crate::rt::FieldInfo {
+                id: "quantization_factor",
+                ty: "f4?",
+                orig_id: ::std::option::Option::Some("final bytes (QuantizationFactor)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "all 83,800 ranged bodies (observed)",
+                ),
+                reading: ::std::option::Option::Some(
+                    "As for `platform_version`, in the inline form.",
+                ),
+                doc: "On the last descriptor, QuantizationFactor (registry name), the position scale in the ranged form.",
+            },
+            crate::rt::FieldInfo {
+                id: "final_bytes",
+                ty: "bytes?",
+                orig_id: ::std::option::Option::Some("final bytes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "zero on every descriptor but the last",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "On every other descriptor, eight bytes (zero in the census).",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MaterialDescriptorRef {
+            marker,
+            unknown_0x4,
+            unknown_0x8,
+            vertex_count,
+            unknown_0xb,
+            material,
+            platform_version,
+            quantization_factor,
+            final_bytes,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = marker;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = unknown_0x4;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = unknown_0x8;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = vertex_count;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = unknown_0xb;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = material;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            if let ::std::option::Option::Some(_x) = platform_version {
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[7usize]) {
+            if let ::std::option::Option::Some(_x) = quantization_factor {
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[8usize]) {
+            if let ::std::option::Option::Some(_x) = final_bytes {
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            }
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MaterialDescriptor, ENDIAN);
 impl MaterialDescriptorRef<'_> {
@@ -7930,6 +11285,104 @@ impl crate::rt::Place<'_, MaterialDescriptorPos> {
         &self,
     ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
         self.field("final_bytes", &self.get().final_bytes)
+    }
+}
+impl crate::rt::Walk for MaterialDescriptorPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MaterialDescriptor as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
+            |path| {
+                let p = &self.marker;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x4")),
+            |path| {
+                let p = &self.unknown_0x4;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x8")),
+            |path| {
+                let p = &self.unknown_0x8;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_count")),
+            |path| {
+                let p = &self.vertex_count;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0xb")),
+            |path| {
+                let p = &self.unknown_0xb;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("material")),
+            |path| {
+                let p = &self.material;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("platform_version")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.platform_version {
+                    visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("quantization_factor")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.quantization_factor {
+                    visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("final_bytes")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.final_bytes {
+                    visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
     }
 }
 /// One 31-byte group (registry DynamicReference), whose ObjectReference and ObjectHandle
@@ -8331,6 +11784,137 @@ impl crate::rt::Codec for MaterialGroup {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "material_group",
+        doc: "One 31-byte group (registry DynamicReference), whose ObjectReference and ObjectHandle\nrepeat the descriptor's Material identity. Where the class sits is a reading (see\n`marker`); the other bytes the document does not attribute are kept verbatim.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "marker",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("DynamicReference 0x9F1640AF"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some(
+                    "DynamicReference 0x9F1640AF on all 127,219 groups (observed)",
+                ),
+                reading: ::std::option::Option::Some(
+                    "The document gives the class 0x9F1640AF and the identities at offsets 8 and 17, not\nwhere the class sits: read at offset 0, where the other RR records keep theirs.\n",
+                ),
+                doc: "The DynamicReference class.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x4",
+                ty: "bytes",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::Some(
+                    "The four bytes between the class (read at 0) and ObjectReference at 8.",
+                ),
+                doc: "Four bytes the document does not attribute.",
+            },
+            crate::rt::FieldInfo {
+                id: "object_reference",
+                ty: "u8",
+                orig_id: ::std::option::Option::Some("ObjectReference"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("8"),
+                evidence: ::std::option::Option::Some(
+                    "equal to the descriptor's Material on all 127,219 groups",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "ObjectReference (registry name), the descriptor's Material identity again.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x10",
+                ty: "u1",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("16"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "A byte the document does not attribute.",
+            },
+            crate::rt::FieldInfo {
+                id: "object_handle",
+                ty: "u8",
+                orig_id: ::std::option::Option::Some("ObjectHandle"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("17"),
+                evidence: ::std::option::Option::Some(
+                    "equal to the descriptor's Material on all 127,219 groups",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "ObjectHandle (registry name), the descriptor's Material identity again.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x19",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("six bytes remain unattributed"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("25"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Six bytes the registry does not attribute.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MaterialGroupRef {
+            marker,
+            unknown_0x4,
+            object_reference,
+            unknown_0x10,
+            object_handle,
+            unknown_0x19,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = marker;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = unknown_0x4;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = object_reference;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = unknown_0x10;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = object_handle;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = unknown_0x19;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MaterialGroup, ENDIAN);
 impl MaterialGroupRef<'_> {
@@ -8394,6 +11978,74 @@ impl crate::rt::Place<'_, MaterialGroupPos> {
     /// The place of `unknown_0x19`.
     pub fn unknown_0x19(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("unknown_0x19", &self.get().unknown_0x19)
+    }
+}
+impl crate::rt::Walk for MaterialGroupPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MaterialGroup as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
+            |path| {
+                let p = &self.marker;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x4")),
+            |path| {
+                let p = &self.unknown_0x4;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("object_reference")),
+            |path| {
+                let p = &self.object_reference;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x10")),
+            |path| {
+                let p = &self.unknown_0x10;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("object_handle")),
+            |path| {
+                let p = &self.object_handle;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x19")),
+            |path| {
+                let p = &self.unknown_0x19;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// The material list's 20-byte trailer.
@@ -8550,6 +12202,56 @@ impl crate::rt::Codec for MaterialTrailer {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "material_trailer",
+        doc: "The material list's 20-byte trailer.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "mesh_bools",
+                ty: "u1[]",
+                orig_id: ::std::option::Option::Some("Sixteen Mesh bool bytes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some(
+                    "the first is 1 on exactly the 2,160 meshes with filled CPU-side runs",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Sixteen bool bytes of the Mesh; their names are not established. The first fits a flag\nsuch as Dynamic (inferred): 1 exactly when the final runs are filled.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "user_category",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("UserCategory"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("16"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "UserCategory (registry name).",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MaterialTrailerRef { mesh_bools, user_category, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = mesh_bools;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = user_category;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MaterialTrailer, ENDIAN);
 impl MaterialTrailerRef<'_> {
@@ -8576,6 +12278,52 @@ impl crate::rt::Place<'_, MaterialTrailerPos> {
     /// The place of `user_category`.
     pub fn user_category(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("user_category", &self.get().user_category)
+    }
+}
+impl crate::rt::Walk for MaterialTrailerPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MaterialTrailer as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_bools")),
+            |path| {
+                let p = &self.mesh_bools;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[0usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("user_category")),
+            |path| {
+                let p = &self.user_category;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// Three f32 values (x, y, z).
@@ -8736,6 +12484,68 @@ impl crate::rt::Codec for Float3 {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "float3",
+        doc: "Three f32 values (x, y, z).",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "x",
+                ty: "f4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "x.",
+            },
+            crate::rt::FieldInfo {
+                id: "y",
+                ty: "f4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "y.",
+            },
+            crate::rt::FieldInfo {
+                id: "z",
+                ty: "f4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "z.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let Float3 { x, y, z, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = x;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = y;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = z;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Float3, ENDIAN);
 impl crate::rt::Spanned for Float3Pos {
@@ -8765,5 +12575,46 @@ impl crate::rt::Place<'_, Float3Pos> {
     /// The place of `z`.
     pub fn z(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("z", &self.get().z)
+    }
+}
+impl crate::rt::Walk for Float3Pos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Float3 as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("x")),
+            |path| {
+                let p = &self.x;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("y")),
+            |path| {
+                let p = &self.y;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("z")),
+            |path| {
+                let p = &self.z;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }

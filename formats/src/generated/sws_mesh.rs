@@ -1369,6 +1369,368 @@ impl crate::rt::Codec for SwsMesh {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "sws_mesh",
+        doc: "The body of one Mesh object, from its managed byte to its last material id. A drawable mesh\ncarries its compiled form inline: the vertex streams, the 16-bit index buffer, the draw ranges,\nthe bone palettes and the material ids are all inside this body. 221 of the 16,149 meshes also\nkeep the SubMeshes they were compiled from (the mesh as authored), between the SubMesh count\nand the bone count.\n\nThe document gives the body's offsets for a mesh without SubMeshes and says that SubMeshes,\nstored at 18, move every later offset by their length. The `-offset` of each later field is\ntherefore the document's expression plus `submeshes._sizeof`, the number of bytes the\nSubMeshes took (0 when there are none), so the document's numbers stay readable as written.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "managed",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("managed"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some("1 on every mesh"),
+                reading: ::std::option::Option::None,
+                doc: "The managed-object byte that starts every object body.",
+            },
+            crate::rt::FieldInfo {
+                id: "id",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("id"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("1"),
+                evidence: ::std::option::Option::Some(
+                    "a strict reading of all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The object's id in its entry's directory.",
+            },
+            crate::rt::FieldInfo {
+                id: "class",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("class"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("5"),
+                evidence: ::std::option::Option::Some("every mesh"),
+                reading: ::std::option::Option::None,
+                doc: "The class, the CRC-32 of \"Mesh\".",
+            },
+            crate::rt::FieldInfo {
+                id: "category",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("Category"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("9"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "An enumeration; the document does not list its values, so the number is kept as stored.",
+            },
+            crate::rt::FieldInfo {
+                id: "generated",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("Generated"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("13"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "A byte the document names Generated; its values are not described.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_submeshes",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("SubMeshes count s"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("14"),
+                evidence: ::std::option::Option::Some(
+                    "0 on 15,928 meshes; 1 to 5 on 221",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "How many SubMeshes follow, each behind an inline pointer tag.",
+            },
+            crate::rt::FieldInfo {
+                id: "submeshes",
+                ty: "inline_submesh[]",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("18"),
+                evidence: ::std::option::Option::Some(
+                    "all 349 SubMeshes of the 221 meshes",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The mesh as authored, before compiling: each a pointer tag 0 and a SubMesh object, stored\nat 18 when the count is not 0. Described in the SubMesh count's row, not a row of its own.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "num_bones",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("Bones count n"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("0x12 + submeshes._sizeof"),
+                evidence: ::std::option::Option::Some(
+                    "a strict reading of all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "How many MeshBones follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "bones",
+                ty: "mesh_bone[]",
+                orig_id: ::std::option::Option::Some("bones"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("0x16 + submeshes._sizeof"),
+                evidence: ::std::option::Option::Some(
+                    "a strict reading of all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The bones, 76 bytes each.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_after_bones",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("unknown"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some(
+                    "22 + 76 * num_bones + submeshes._sizeof",
+                ),
+                evidence: ::std::option::Option::Some(
+                    "on every mesh a byte 0 (14,199 meshes) or 1 (1,950), a byte 1, then nine zeros",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Eleven bytes whose meaning is not established, kept as stored.",
+            },
+            crate::rt::FieldInfo {
+                id: "compiled_mesh_class",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("CompiledMesh class"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some(
+                    "33 + 76 * num_bones + submeshes._sizeof",
+                ),
+                evidence: ::std::option::Option::Some("every mesh"),
+                reading: ::std::option::Option::None,
+                doc: "The class of the inline compiled mesh, the CRC-32 of \"CompiledMesh\".",
+            },
+            crate::rt::FieldInfo {
+                id: "len_data",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("Data length L"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some(
+                    "37 + 76 * num_bones + submeshes._sizeof",
+                ),
+                evidence: ::std::option::Option::Some(
+                    "a strict reading of all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The length of Data in bytes.",
+            },
+            crate::rt::FieldInfo {
+                id: "data",
+                ty: "compiled_mesh",
+                orig_id: ::std::option::Option::Some("Data"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some(
+                    "41 + 76 * num_bones + submeshes._sizeof",
+                ),
+                evidence: ::std::option::Option::Some(
+                    "a strict reading of all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The compiled buffers (the CompiledMesh data, below), exactly L bytes.",
+            },
+            crate::rt::FieldInfo {
+                id: "platform_version",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("PlatformVersion"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some(
+                    "41 + 76 * num_bones + len_data + submeshes._sizeof",
+                ),
+                evidence: ::std::option::Option::Some("16 on every mesh"),
+                reading: ::std::option::Option::None,
+                doc: "Always 16.",
+            },
+            crate::rt::FieldInfo {
+                id: "sdk_version",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("SDKVersion"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some(
+                    "45 + 76 * num_bones + len_data + submeshes._sizeof",
+                ),
+                evidence: ::std::option::Option::Some("32 on every mesh"),
+                reading: ::std::option::Option::None,
+                doc: "Always 32.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_materials",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("material count m"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some(
+                    "49 + 76 * num_bones + len_data + submeshes._sizeof",
+                ),
+                evidence: ::std::option::Option::Some(
+                    "equals the range count A on every mesh",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "How many material ids follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "material_ids",
+                ty: "u4[]",
+                orig_id: ::std::option::Option::Some("material ids"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some(
+                    "53 + 76 * num_bones + len_data + submeshes._sizeof",
+                ),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The bare ids of the material objects; material i is drawn by first-partition range i.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let SwsMeshRef {
+            managed,
+            id,
+            class,
+            category,
+            generated,
+            num_submeshes,
+            submeshes,
+            num_bones,
+            bones,
+            unknown_after_bones,
+            compiled_mesh_class,
+            len_data,
+            data,
+            platform_version,
+            sdk_version,
+            num_materials,
+            material_ids,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = managed;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = id;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = class;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = category;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = generated;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = num_submeshes;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = submeshes;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <InlineSubmesh as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[7usize]) {
+            {
+                let _x = num_bones;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[8usize]) {
+            {
+                let _x = bones;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <MeshBone as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[9usize]) {
+            {
+                let _x = unknown_after_bones;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[10usize]) {
+            {
+                let _x = compiled_mesh_class;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[11usize]) {
+            {
+                let _x = len_data;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[12usize]) {
+            {
+                let _x = data;
+                <CompiledMesh as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[13usize]) {
+            {
+                let _x = platform_version;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[14usize]) {
+            {
+                let _x = sdk_version;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[15usize]) {
+            {
+                let _x = num_materials;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[16usize]) {
+            {
+                let _x = material_ids;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(SwsMesh, ENDIAN);
 impl SwsMeshRef<'_> {
@@ -1470,6 +1832,215 @@ impl crate::rt::Place<'_, SwsMeshPos> {
         &self,
     ) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("material_ids", &self.get().material_ids)
+    }
+}
+impl crate::rt::Walk for SwsMeshPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <SwsMesh as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("managed")),
+            |path| {
+                let p = &self.managed;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("id")),
+            |path| {
+                let p = &self.id;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class")),
+            |path| {
+                let p = &self.class;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("category")),
+            |path| {
+                let p = &self.category;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("generated")),
+            |path| {
+                let p = &self.generated;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_submeshes")),
+            |path| {
+                let p = &self.num_submeshes;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("submeshes")),
+            |path| {
+                let p = &self.submeshes;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[6usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bones")),
+            |path| {
+                let p = &self.num_bones;
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bones")),
+            |path| {
+                let p = &self.bones;
+                visit(path, crate::rt::Spanned::span(p), &_f[8usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[8usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_after_bones")),
+            |path| {
+                let p = &self.unknown_after_bones;
+                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("compiled_mesh_class")),
+            |path| {
+                let p = &self.compiled_mesh_class;
+                visit(path, crate::rt::Spanned::span(p), &_f[10usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_data")),
+            |path| {
+                let p = &self.len_data;
+                visit(path, crate::rt::Spanned::span(p), &_f[11usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("data")),
+            |path| {
+                let p = &self.data;
+                visit(path, crate::rt::Spanned::span(p), &_f[12usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("platform_version")),
+            |path| {
+                let p = &self.platform_version;
+                visit(path, crate::rt::Spanned::span(p), &_f[13usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("sdk_version")),
+            |path| {
+                let p = &self.sdk_version;
+                visit(path, crate::rt::Spanned::span(p), &_f[14usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_materials")),
+            |path| {
+                let p = &self.num_materials;
+                visit(path, crate::rt::Spanned::span(p), &_f[15usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("material_ids")),
+            |path| {
+                let p = &self.material_ids;
+                visit(path, crate::rt::Spanned::span(p), &_f[16usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[16usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 impl crate::rt::Root for SwsMesh {
@@ -1721,6 +2292,51 @@ impl crate::rt::Codec for InlineSubmesh {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "inline_submesh",
+        doc: "One entry of the mesh's SubMesh list - an inline pointer tag and the SubMesh it points at.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "tag",
+                ty: "u1",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("every SubMesh of the 221 meshes"),
+                reading: ::std::option::Option::None,
+                doc: "The pointer tag, 0 (the object follows inline) on every entry.",
+            },
+            crate::rt::FieldInfo {
+                id: "submesh",
+                ty: "submesh",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The SubMesh.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let InlineSubmeshRef { tag, submesh, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = tag;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = submesh;
+                <Submesh as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(InlineSubmesh, ENDIAN);
 impl InlineSubmeshRef<'_> {
@@ -1745,6 +2361,38 @@ impl crate::rt::Place<'_, InlineSubmeshPos> {
     /// The place of `submesh`.
     pub fn submesh(&self) -> crate::rt::Place<'_, SubmeshPos> {
         self.field("submesh", &self.get().submesh)
+    }
+}
+impl crate::rt::Walk for InlineSubmeshPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <InlineSubmesh as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("tag")),
+            |path| {
+                let p = &self.tag;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("submesh")),
+            |path| {
+                let p = &self.submesh;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// One MeshBone, inline in the mesh body - 76 bytes: its id, its class, a name hash and a
@@ -2011,6 +2659,90 @@ impl crate::rt::Codec for MeshBone {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "mesh_bone",
+        doc: "One MeshBone, inline in the mesh body - 76 bytes: its id, its class, a name hash and a\n4 x 4 matrix.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "id",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("id"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some("every bone of the 16,149 meshes"),
+                reading: ::std::option::Option::None,
+                doc: "The bone object's id.",
+            },
+            crate::rt::FieldInfo {
+                id: "class",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("class"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::Some("every bone"),
+                reading: ::std::option::Option::None,
+                doc: "The class, the CRC-32 of \"MeshBone\".",
+            },
+            crate::rt::FieldInfo {
+                id: "name_hash",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("bone name"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::Some("8"),
+                evidence: ::std::option::Option::Some(
+                    "consecutive bones of one mesh differ in it",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "A hash, read as the bone's name.",
+            },
+            crate::rt::FieldInfo {
+                id: "matrix",
+                ty: "f4[]",
+                orig_id: ::std::option::Option::Some("matrix"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("12"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "A 4 x 4 matrix of 16 floats, in stored order. Which space it maps (bind pose, inverse\nbind pose, parent-relative) and whether it is stored by rows or by columns are not\nestablished.\n",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MeshBoneRef { id, class, name_hash, matrix, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = id;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = class;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = name_hash;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = matrix;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MeshBone, ENDIAN);
 impl MeshBoneRef<'_> {
@@ -2045,6 +2777,70 @@ impl crate::rt::Place<'_, MeshBonePos> {
     /// The place of `matrix`.
     pub fn matrix(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("matrix", &self.get().matrix)
+    }
+}
+impl crate::rt::Walk for MeshBonePos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MeshBone as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("id")),
+            |path| {
+                let p = &self.id;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class")),
+            |path| {
+                let p = &self.class;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("name_hash")),
+            |path| {
+                let p = &self.name_hash;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("matrix")),
+            |path| {
+                let p = &self.matrix;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[3usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 impl crate::rt::Root for MeshBone {
@@ -3292,6 +4088,372 @@ impl crate::rt::Codec for CompiledMesh {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "compiled_mesh",
+        doc: "The CompiledMesh data, the Data of a Mesh body - a 48-byte header, the vertex streams, the\n16-bit indices, the draw ranges of two partitions of the indices and the bone palettes.\nOffsets are from the start of Data. The compiled vertex format that `flags` selects is\nnot in the documents: the streams are kept as raw vertices of `stride` bytes.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "version",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("version"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some("16 on every mesh"),
+                reading: ::std::option::Option::None,
+                doc: "Always 16.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_extra_streams",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("extra stream count s"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::Some(
+                    "0 on every mesh without SubMeshes; 0 to 3 on meshes with SubMeshes",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "How many vertex streams follow the base stream: the morph targets (the most\nMorphChannels any SubMesh of the mesh holds).\n",
+            },
+            crate::rt::FieldInfo {
+                id: "stride",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("stride"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("8"),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Bytes per vertex, the vertex stride the game binds.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_vertex_stream",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("vertex bytes V"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("12"),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The bytes of one stream, the size of the game's vertex buffer.",
+            },
+            crate::rt::FieldInfo {
+                id: "stride_all_streams",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("stride x (s + 1)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("16"),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The stride times the number of streams.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_all_streams",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("V x (s + 1)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("20"),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The bytes of all the streams.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_indices",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("index bytes I"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("24"),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The bytes of the index buffer, the size of the game's index buffer.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x1c",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("unknown"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("28"),
+                evidence: ::std::option::Option::Some("0 on every mesh"),
+                reading: ::std::option::Option::None,
+                doc: "A word whose meaning is not established, kept as stored.",
+            },
+            crate::rt::FieldInfo {
+                id: "flags",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("flags"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("32"),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Selects the vertex elements. The vertex formats it selects are not in the documents,\nso no element of a compiled vertex is decoded.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "num_ranges_a",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("range count A"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("36"),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The number of first-partition ranges (one per material).",
+            },
+            crate::rt::FieldInfo {
+                id: "num_ranges_b",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("range count B"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("40"),
+                evidence: ::std::option::Option::Some(
+                    "as many as A on 10,344 meshes, fewer on 5,805 (often one range over all the indices)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The number of second-partition ranges.",
+            },
+            crate::rt::FieldInfo {
+                id: "total",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("total"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("44"),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "V x (s + 1) + I + 24 x (A + B), the bytes from the streams to the end of the ranges.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_streams",
+                ty: "vertex_stream[]",
+                orig_id: ::std::option::Option::Some("vertex streams"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("48"),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "s + 1 streams of V bytes. Stream 0 is the base mesh, uploaded unchanged as the vertex\nbuffer; each further stream is a whole vertex array of the same layout (a morph\ntarget, stream k + 1 being morph channel k of the SubMeshes).\n",
+            },
+            crate::rt::FieldInfo {
+                id: "indices",
+                ty: "index_buffer",
+                orig_id: ::std::option::Option::Some("indices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some(
+                    "48 + len_vertex_stream * (num_extra_streams + 1)",
+                ),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The index buffer (I bytes of u16), uploaded unchanged as a 16-bit index buffer.",
+            },
+            crate::rt::FieldInfo {
+                id: "ranges_a",
+                ty: "draw_range[]",
+                orig_id: ::std::option::Option::Some("ranges"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some(
+                    "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices",
+                ),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The first A of the document's A + B ranges: the first partition, range i drawing the\nmesh's material i. The document's one row of A + B ranges (\"A first-partition ranges,\nthen B second-partition ranges\") is kept as two lists, so that both counts are\nrecomputed from the ranges on writing.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "ranges_b",
+                ty: "draw_range[]",
+                orig_id: ::std::option::Option::Some("ranges"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some(
+                    "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * num_ranges_a",
+                ),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The last B of the document's A + B ranges, the second partition of the same indices.",
+            },
+            crate::rt::FieldInfo {
+                id: "palettes",
+                ty: "palette_block",
+                orig_id: ::std::option::Option::Some("palettes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some(
+                    "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)",
+                ),
+                evidence: ::std::option::Option::Some(
+                    "all 16,149 meshes of the install",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "40 bytes per first-partition range, starting with one palette per range. The document\nplaces them at total + 48; the offset is written with total's definition so that a\nstored total that disagrees is reported by the relation pass rather than refused by\nthe reader.\n",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let CompiledMeshRef {
+            version,
+            num_extra_streams,
+            stride,
+            len_vertex_stream,
+            stride_all_streams,
+            len_all_streams,
+            len_indices,
+            unknown_0x1c,
+            flags,
+            num_ranges_a,
+            num_ranges_b,
+            total,
+            vertex_streams,
+            indices,
+            ranges_a,
+            ranges_b,
+            palettes,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = version;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = num_extra_streams;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = stride;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = len_vertex_stream;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = stride_all_streams;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = len_all_streams;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = len_indices;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[7usize]) {
+            {
+                let _x = unknown_0x1c;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[8usize]) {
+            {
+                let _x = flags;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[9usize]) {
+            {
+                let _x = num_ranges_a;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[10usize]) {
+            {
+                let _x = num_ranges_b;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[11usize]) {
+            {
+                let _x = total;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[12usize]) {
+            {
+                let _x = vertex_streams;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <VertexStream as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[13usize]) {
+            {
+                let _x = indices;
+                <IndexBuffer as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[14usize]) {
+            {
+                let _x = ranges_a;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <DrawRange as crate::rt::Codec>::visit(&_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[15usize]) {
+            {
+                let _x = ranges_b;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <DrawRange as crate::rt::Codec>::visit(&_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[16usize]) {
+            {
+                let _x = palettes;
+                <PaletteBlock as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(CompiledMesh, ENDIAN);
 impl CompiledMeshRef<'_> {
@@ -3393,6 +4555,215 @@ impl crate::rt::Place<'_, CompiledMeshPos> {
     /// The place of `palettes`.
     pub fn palettes(&self) -> crate::rt::Place<'_, PaletteBlockPos> {
         self.field("palettes", &self.get().palettes)
+    }
+}
+impl crate::rt::Walk for CompiledMeshPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <CompiledMesh as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("version")),
+            |path| {
+                let p = &self.version;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_extra_streams")),
+            |path| {
+                let p = &self.num_extra_streams;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stride")),
+            |path| {
+                let p = &self.stride;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_vertex_stream")),
+            |path| {
+                let p = &self.len_vertex_stream;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stride_all_streams")),
+            |path| {
+                let p = &self.stride_all_streams;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_all_streams")),
+            |path| {
+                let p = &self.len_all_streams;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_indices")),
+            |path| {
+                let p = &self.len_indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x1c")),
+            |path| {
+                let p = &self.unknown_0x1c;
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("flags")),
+            |path| {
+                let p = &self.flags;
+                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_ranges_a")),
+            |path| {
+                let p = &self.num_ranges_a;
+                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_ranges_b")),
+            |path| {
+                let p = &self.num_ranges_b;
+                visit(path, crate::rt::Spanned::span(p), &_f[10usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("total")),
+            |path| {
+                let p = &self.total;
+                visit(path, crate::rt::Spanned::span(p), &_f[11usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_streams")),
+            |path| {
+                let p = &self.vertex_streams;
+                visit(path, crate::rt::Spanned::span(p), &_f[12usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[12usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
+            |path| {
+                let p = &self.indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[13usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ranges_a")),
+            |path| {
+                let p = &self.ranges_a;
+                visit(path, crate::rt::Spanned::span(p), &_f[14usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[14usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ranges_b")),
+            |path| {
+                let p = &self.ranges_b;
+                visit(path, crate::rt::Spanned::span(p), &_f[15usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[15usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("palettes")),
+            |path| {
+                let p = &self.palettes;
+                visit(path, crate::rt::Spanned::span(p), &_f[16usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 impl crate::rt::Root for CompiledMesh {
@@ -3586,6 +4957,37 @@ impl crate::rt::Codec for VertexStream {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "vertex_stream",
+        doc: "One vertex stream - V bytes of vertices, `stride` bytes each.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "vertices",
+                ty: "bytes[]",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Each vertex's bytes as stored. The vertex format behind `flags` is not in the\ndocuments, so no element layout is given; a stream whose length is not a whole number\nof vertices cannot be read.\n",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let VertexStreamRef { vertices, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = vertices;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(&**_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(VertexStream, ENDIAN);
 impl VertexStreamRef<'_> {
@@ -3605,6 +5007,43 @@ impl crate::rt::Place<'_, VertexStreamPos> {
     /// The place of `vertices`.
     pub fn vertices(&self) -> crate::rt::Place<'_, crate::rt::Each<crate::rt::Span>> {
         self.field("vertices", &self.get().vertices)
+    }
+}
+impl crate::rt::Walk for VertexStreamPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <VertexStream as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertices")),
+            |path| {
+                let p = &self.vertices;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[0usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// The index buffer - u16 vertex indices to the end of its I bytes.
@@ -3709,6 +5148,37 @@ impl crate::rt::Codec for IndexBuffer {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "index_buffer",
+        doc: "The index buffer - u16 vertex indices to the end of its I bytes.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "items",
+                ty: "u2[]",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The vertex indices, three per triangle (the ranges are triangle lists).",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let IndexBufferRef { items, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = items;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(IndexBuffer, ENDIAN);
 impl IndexBufferRef<'_> {
@@ -3728,6 +5198,43 @@ impl crate::rt::Place<'_, IndexBufferPos> {
     /// The place of `items`.
     pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("items", &self.get().items)
+    }
+}
+impl crate::rt::Walk for IndexBufferPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <IndexBuffer as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            |path| {
+                let p = &self.items;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[0usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// One draw range - 24 bytes, the arguments of one DrawIndexedPrimitive call (a triangle
@@ -4052,6 +5559,137 @@ impl crate::rt::Codec for DrawRange {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "draw_range",
+        doc: "One draw range - 24 bytes, the arguments of one DrawIndexedPrimitive call (a triangle\nlist with a base vertex of 0).\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "primitive_type",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("primitive type"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some("4 on every range"),
+                reading: ::std::option::Option::None,
+                doc: "The primitive type, 4 (a triangle list).",
+            },
+            crate::rt::FieldInfo {
+                id: "first_vertex",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("first vertex"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::Some(
+                    "every draw of a level-02 mesh on the traced route",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The draw's MinIndex, the lowest vertex the range uses.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_count",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("vertex count"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("8"),
+                evidence: ::std::option::Option::Some(
+                    "every draw of a level-02 mesh on the traced route",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The draw's NumVertices.",
+            },
+            crate::rt::FieldInfo {
+                id: "first_index",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("first index"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("12"),
+                evidence: ::std::option::Option::Some(
+                    "every draw of a level-02 mesh on the traced route",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The draw's StartIndex, counted in indices.",
+            },
+            crate::rt::FieldInfo {
+                id: "triangle_count",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("triangle count"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("16"),
+                evidence: ::std::option::Option::Some(
+                    "every draw of a level-02 mesh on the traced route",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The draw's PrimitiveCount.",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x14",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("unknown"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("20"),
+                evidence: ::std::option::Option::Some(
+                    "values vary without pattern; not passed to the draw",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "A word whose meaning is not established, kept as stored.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let DrawRange {
+            primitive_type,
+            first_vertex,
+            vertex_count,
+            first_index,
+            triangle_count,
+            unknown_0x14,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = primitive_type;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = first_vertex;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = vertex_count;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = first_index;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = triangle_count;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = unknown_0x14;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(DrawRange, ENDIAN);
 impl crate::rt::Spanned for DrawRangePos {
@@ -4102,6 +5740,74 @@ impl crate::rt::Place<'_, DrawRangePos> {
     /// The place of `unknown_0x14`.
     pub fn unknown_0x14(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("unknown_0x14", &self.get().unknown_0x14)
+    }
+}
+impl crate::rt::Walk for DrawRangePos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <DrawRange as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("primitive_type")),
+            |path| {
+                let p = &self.primitive_type;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_vertex")),
+            |path| {
+                let p = &self.first_vertex;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_count")),
+            |path| {
+                let p = &self.vertex_count;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_index")),
+            |path| {
+                let p = &self.first_index;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("triangle_count")),
+            |path| {
+                let p = &self.triangle_count;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x14")),
+            |path| {
+                let p = &self.unknown_0x14;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// The palettes, 40 bytes per first-partition range. The document says the palettes lie back
@@ -4311,6 +6017,56 @@ impl crate::rt::Codec for PaletteBlock {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "palette_block",
+        doc: "The palettes, 40 bytes per first-partition range. The document says the palettes lie back\nto back from the start of the block, one per first-partition range, and that the bytes\nafter them, up to 40 per range, follow no established layout: the palettes are packed one\nafter another (7 + n bytes each) and all the block's remaining bytes are kept, as stored,\nafter the last palette.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "palettes",
+                ty: "palette[]",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("all 34,517 palettes"),
+                reading: ::std::option::Option::None,
+                doc: "One palette per first-partition range, palette i for range i.",
+            },
+            crate::rt::FieldInfo {
+                id: "rest",
+                ty: "bytes",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "in the meshes examined they look like left-over index and vertex values",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The block's bytes after the palettes, kept as stored.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let PaletteBlockRef { palettes, rest, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = palettes;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <Palette as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = rest;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(PaletteBlock, ENDIAN);
 impl PaletteBlockRef<'_> {
@@ -4335,6 +6091,52 @@ impl crate::rt::Place<'_, PaletteBlockPos> {
     /// The place of `rest`.
     pub fn rest(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("rest", &self.get().rest)
+    }
+}
+impl crate::rt::Walk for PaletteBlockPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <PaletteBlock as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("palettes")),
+            |path| {
+                let p = &self.palettes;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[0usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("rest")),
+            |path| {
+                let p = &self.rest;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// One bone palette - a 7-byte head and the bones the range's vertices blend between.
@@ -4746,6 +6548,136 @@ impl crate::rt::Codec for Palette {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "palette",
+        doc: "One bone palette - a 7-byte head and the bones the range's vertices blend between.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "marker",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("marker"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some("3 on all 34,517 palettes"),
+                reading: ::std::option::Option::None,
+                doc: "Always 3.",
+            },
+            crate::rt::FieldInfo {
+                id: "version",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("version"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("1"),
+                evidence: ::std::option::Option::Some("1 on all palettes"),
+                reading: ::std::option::Option::None,
+                doc: "Always 1.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_bones",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("entry count n"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("2"),
+                evidence: ::std::option::Option::Some(
+                    "0 on meshes without bones; at most 32",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "How many bone bytes follow (0 on a mesh without bones, relation `palettes_empty_without_bones`).",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x3",
+                ty: "u2",
+                orig_id: ::std::option::Option::Some("unknown"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("3"),
+                evidence: ::std::option::Option::Some(
+                    "the range's position on 25,532 of 34,517 palettes, another value on the rest",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "A value whose meaning is not established, kept as stored.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_count",
+                ty: "u2",
+                orig_id: ::std::option::Option::Some("vertex count"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("5"),
+                evidence: ::std::option::Option::Some(
+                    "equal to the range's vertex count on every palette",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The vertex count of the palette's range.",
+            },
+            crate::rt::FieldInfo {
+                id: "bones",
+                ty: "u1[]",
+                orig_id: ::std::option::Option::Some("bones"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Inferred),
+                offset: ::std::option::Option::Some("7"),
+                evidence: ::std::option::Option::Some("all below the bone count"),
+                reading: ::std::option::Option::None,
+                doc: "Indices into the mesh's bones; the range's blend indices index this list.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let PaletteRef {
+            marker,
+            version,
+            num_bones,
+            unknown_0x3,
+            vertex_count,
+            bones,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = marker;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = version;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = num_bones;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = unknown_0x3;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = vertex_count;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = bones;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Palette, ENDIAN);
 impl PaletteRef<'_> {
@@ -4790,6 +6722,88 @@ impl crate::rt::Place<'_, PalettePos> {
     /// The place of `bones`.
     pub fn bones(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("bones", &self.get().bones)
+    }
+}
+impl crate::rt::Walk for PalettePos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Palette as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("marker")),
+            |path| {
+                let p = &self.marker;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("version")),
+            |path| {
+                let p = &self.version;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bones")),
+            |path| {
+                let p = &self.num_bones;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x3")),
+            |path| {
+                let p = &self.unknown_0x3;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_count")),
+            |path| {
+                let p = &self.vertex_count;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bones")),
+            |path| {
+                let p = &self.bones;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[5usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// One SubMesh, the mesh as authored before compiling - one material's triangles with
@@ -6403,6 +8417,551 @@ impl crate::rt::Codec for Submesh {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "submesh",
+        doc: "One SubMesh, the mesh as authored before compiling - one material's triangles with\nfull-precision normals, every UV channel and the morph targets of that part, followed by\nan inline copy of itself that adds tangents and binormals and drops the morph targets.\nOffsets are from its managed byte; every run is a u32 count and its elements, so a run\nmoves everything after it, and the document gives offsets only up to the second run. n is\nthe vertex count (the positions' count), t the triangle count.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "managed",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("managed"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some("1 on every SubMesh"),
+                reading: ::std::option::Option::None,
+                doc: "The managed-object byte.",
+            },
+            crate::rt::FieldInfo {
+                id: "id",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("id"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("1"),
+                evidence: ::std::option::Option::Some(
+                    "all 349 SubMeshes of the 221 meshes",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The object's id.",
+            },
+            crate::rt::FieldInfo {
+                id: "class",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("class"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("5"),
+                evidence: ::std::option::Option::Some("every SubMesh"),
+                reading: ::std::option::Option::None,
+                doc: "The class, the CRC-32 of \"SubMesh\".",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x9",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("unknown"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("9"),
+                evidence: ::std::option::Option::Some("0 on every SubMesh"),
+                reading: ::std::option::Option::None,
+                doc: "A word whose meaning is not established, kept as stored. The class has a TriangleType\nenumeration (TriangleStrip, TriangleList) and the indices are a triangle list, but this\nword is not established to be it.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "indices",
+                ty: "u16_run",
+                orig_id: ::std::option::Option::Some("indices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("13"),
+                evidence: ::std::option::Option::Some(
+                    "all 349 SubMeshes of the 221 meshes",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "3t vertex indices, a triangle list - the triangles of the SubMesh's compiled range.",
+            },
+            crate::rt::FieldInfo {
+                id: "source_vertices",
+                ty: "u32_run",
+                orig_id: ::std::option::Option::Some("source vertices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("17 + 2 * indices.items.size"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "n values, or none on the copy. Vertices with equal values have equal positions, as if\neach named the authored vertex it was split from. The document's offset 17 + 6t is\nwritten with the run's own count (3t indices of 2 bytes).\n",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_after_source",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("unknown"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("0 on every SubMesh"),
+                reading: ::std::option::Option::None,
+                doc: "A word whose meaning is not established, kept as stored.",
+            },
+            crate::rt::FieldInfo {
+                id: "face_words",
+                ty: "u32_run",
+                orig_id: ::std::option::Option::Some("face words"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "t values, one per triangle - bit masks such as 1, 2, 4 and 8 (smoothing groups are a candidate, not established).",
+            },
+            crate::rt::FieldInfo {
+                id: "face_bytes",
+                ty: "u8_run",
+                orig_id: ::std::option::Option::Some("face bytes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "3 on most triangles, 0 to 7 in all",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "t values, one per triangle, meaning not established.",
+            },
+            crate::rt::FieldInfo {
+                id: "positions",
+                ty: "float3_run",
+                orig_id: ::std::option::Option::Some("positions"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "equal bit for bit to the compiled range's positions on all 349 SubMeshes",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The n vertex positions; their count is the SubMesh's vertex count n.",
+            },
+            crate::rt::FieldInfo {
+                id: "normals",
+                ty: "float3_run",
+                orig_id: ::std::option::Option::Some("normals"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the compiled UBYTE4 normal is within one step of (n + 1) x 127 on 346 of the 349 SubMeshes",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "n unit normals.",
+            },
+            crate::rt::FieldInfo {
+                id: "tangents",
+                ty: "float3_run",
+                orig_id: ::std::option::Option::Some("tangents"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "n unit vectors perpendicular to the normals on every copy, none on every original",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "n tangents on the copy, none on the original.",
+            },
+            crate::rt::FieldInfo {
+                id: "binormals",
+                ty: "float3_run",
+                orig_id: ::std::option::Option::Some("binormals"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "n unit vectors perpendicular to the normals on every copy, none on every original",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "n binormals on the copy, none on the original.",
+            },
+            crate::rt::FieldInfo {
+                id: "colours",
+                ty: "u32_run",
+                orig_id: ::std::option::Option::Some("colours"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "present on 372 of the 698 SubMeshes (copies counted); on all 186 originals that hold it equal to the compiled vertices' COLOR0",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "n D3DCOLOR values (0xAARRGGBB, stored as the bytes B, G, R, A), or none.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_words_a",
+                ty: "u32_run",
+                orig_id: ::std::option::Option::Some("vertex words"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "present on 16 of the 698 SubMeshes (8 originals and their copies)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "n values or none, meaning not established.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_words_b",
+                ty: "u32_run",
+                orig_id: ::std::option::Option::Some("vertex words"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "present on 26 of the 698 SubMeshes, all originals",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "n values or none, meaning not established.",
+            },
+            crate::rt::FieldInfo {
+                id: "empty_run_a",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("empty run"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("0 on every SubMesh"),
+                reading: ::std::option::Option::None,
+                doc: "A run count that is 0 on every SubMesh. Its elements' size is not known, so a SubMesh\nwith any other count cannot be read past it.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_words_c",
+                ty: "u32_run",
+                orig_id: ::std::option::Option::Some("vertex words"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "n values on all 698 SubMeshes, colour-like (such as 0xFF000000)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "n values, meaning not established.",
+            },
+            crate::rt::FieldInfo {
+                id: "empty_run_b",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("empty run"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("0 on every SubMesh"),
+                reading: ::std::option::Option::None,
+                doc: "A run count that is 0 on every SubMesh; its elements' size is not known.",
+            },
+            crate::rt::FieldInfo {
+                id: "empty_run_c",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("empty run"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("0 on every SubMesh"),
+                reading: ::std::option::Option::None,
+                doc: "A run count that is 0 on every SubMesh; its elements' size is not known.",
+            },
+            crate::rt::FieldInfo {
+                id: "uv_channels",
+                ty: "uv_channel_run",
+                orig_id: ::std::option::Option::Some("UV channels"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "1 to 3 UVChannels on every SubMesh",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The UV channels (1 to 3, relation `uv_channels_census`); the first is the compiled\nvertices' TEXCOORD0, and the compiled data keeps no further UV of a morph mesh.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_after_uv_channels",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("unknown"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("0 on every SubMesh"),
+                reading: ::std::option::Option::None,
+                doc: "A word whose meaning is not established, kept as stored.",
+            },
+            crate::rt::FieldInfo {
+                id: "morph_channels",
+                ty: "morph_channel_run",
+                orig_id: ::std::option::Option::Some("morph channels"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "0 to 3 MorphChannels, only on originals, never on copies",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The morph targets of this part (0 to 3, relation `morph_channels_census`; none on the\ncopy, relation `no_morphs_on_copy`); channel k is morph stream k + 1 of the compiled\nmesh.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "has_morphs",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("has morphs"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("every SubMesh"),
+                reading: ::std::option::Option::None,
+                doc: "1 when there are morph channels, else 0.",
+            },
+            crate::rt::FieldInfo {
+                id: "material_id",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("material id"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("every SubMesh"),
+                reading: ::std::option::Option::None,
+                doc: "The material id that the mesh's material list gives the SubMesh's range (relation\n`submesh_matches_its_range`).\n",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_ones",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("unknown"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("1 and 1 on every SubMesh"),
+                reading: ::std::option::Option::None,
+                doc: "Two bytes whose meaning is not established, kept as stored.",
+            },
+            crate::rt::FieldInfo {
+                id: "copy",
+                ty: "submesh_pointer",
+                orig_id: ::std::option::Option::Some("copy"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("every SubMesh of the 221 meshes"),
+                reading: ::std::option::Option::None,
+                doc: "A pointer: tag 0 and an inline SubMesh on every original, tag 3 (none) on every copy.\nThe copy has the same indices, positions and material, as many UV channels, tangents\nand binormals added, and no source vertices and no morph channels.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_last",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("unknown"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "0 on 580 of 698 SubMeshes, hash-like values on the rest",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "A word whose meaning is not established, kept as stored.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let SubmeshRef {
+            managed,
+            id,
+            class,
+            unknown_0x9,
+            indices,
+            source_vertices,
+            unknown_after_source,
+            face_words,
+            face_bytes,
+            positions,
+            normals,
+            tangents,
+            binormals,
+            colours,
+            vertex_words_a,
+            vertex_words_b,
+            empty_run_a,
+            vertex_words_c,
+            empty_run_b,
+            empty_run_c,
+            uv_channels,
+            unknown_after_uv_channels,
+            morph_channels,
+            has_morphs,
+            material_id,
+            unknown_ones,
+            copy,
+            unknown_last,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = managed;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = id;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = class;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = unknown_0x9;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = indices;
+                <U16Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = source_vertices;
+                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = unknown_after_source;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[7usize]) {
+            {
+                let _x = face_words;
+                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[8usize]) {
+            {
+                let _x = face_bytes;
+                <U8Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[9usize]) {
+            {
+                let _x = positions;
+                <Float3Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[10usize]) {
+            {
+                let _x = normals;
+                <Float3Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[11usize]) {
+            {
+                let _x = tangents;
+                <Float3Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[12usize]) {
+            {
+                let _x = binormals;
+                <Float3Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[13usize]) {
+            {
+                let _x = colours;
+                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[14usize]) {
+            {
+                let _x = vertex_words_a;
+                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[15usize]) {
+            {
+                let _x = vertex_words_b;
+                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[16usize]) {
+            {
+                let _x = empty_run_a;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[17usize]) {
+            {
+                let _x = vertex_words_c;
+                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[18usize]) {
+            {
+                let _x = empty_run_b;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[19usize]) {
+            {
+                let _x = empty_run_c;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[20usize]) {
+            {
+                let _x = uv_channels;
+                <UvChannelRun as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[21usize]) {
+            {
+                let _x = unknown_after_uv_channels;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[22usize]) {
+            {
+                let _x = morph_channels;
+                <MorphChannelRun as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[23usize]) {
+            {
+                let _x = has_morphs;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[24usize]) {
+            {
+                let _x = material_id;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[25usize]) {
+            {
+                let _x = unknown_ones;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[26usize]) {
+            {
+                let _x = copy;
+                <SubmeshPointer as crate::rt::Codec>::visit(&**_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[27usize]) {
+            {
+                let _x = unknown_last;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Submesh, ENDIAN);
 impl SubmeshRef<'_> {
@@ -6559,6 +9118,274 @@ impl crate::rt::Place<'_, SubmeshPos> {
     /// The place of `unknown_last`.
     pub fn unknown_last(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("unknown_last", &self.get().unknown_last)
+    }
+}
+impl crate::rt::Walk for SubmeshPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Submesh as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("managed")),
+            |path| {
+                let p = &self.managed;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("id")),
+            |path| {
+                let p = &self.id;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class")),
+            |path| {
+                let p = &self.class;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x9")),
+            |path| {
+                let p = &self.unknown_0x9;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
+            |path| {
+                let p = &self.indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("source_vertices")),
+            |path| {
+                let p = &self.source_vertices;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_after_source")),
+            |path| {
+                let p = &self.unknown_after_source;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("face_words")),
+            |path| {
+                let p = &self.face_words;
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("face_bytes")),
+            |path| {
+                let p = &self.face_bytes;
+                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("positions")),
+            |path| {
+                let p = &self.positions;
+                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("normals")),
+            |path| {
+                let p = &self.normals;
+                visit(path, crate::rt::Spanned::span(p), &_f[10usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("tangents")),
+            |path| {
+                let p = &self.tangents;
+                visit(path, crate::rt::Spanned::span(p), &_f[11usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("binormals")),
+            |path| {
+                let p = &self.binormals;
+                visit(path, crate::rt::Spanned::span(p), &_f[12usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("colours")),
+            |path| {
+                let p = &self.colours;
+                visit(path, crate::rt::Spanned::span(p), &_f[13usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_words_a")),
+            |path| {
+                let p = &self.vertex_words_a;
+                visit(path, crate::rt::Spanned::span(p), &_f[14usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_words_b")),
+            |path| {
+                let p = &self.vertex_words_b;
+                visit(path, crate::rt::Spanned::span(p), &_f[15usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("empty_run_a")),
+            |path| {
+                let p = &self.empty_run_a;
+                visit(path, crate::rt::Spanned::span(p), &_f[16usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_words_c")),
+            |path| {
+                let p = &self.vertex_words_c;
+                visit(path, crate::rt::Spanned::span(p), &_f[17usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("empty_run_b")),
+            |path| {
+                let p = &self.empty_run_b;
+                visit(path, crate::rt::Spanned::span(p), &_f[18usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("empty_run_c")),
+            |path| {
+                let p = &self.empty_run_c;
+                visit(path, crate::rt::Spanned::span(p), &_f[19usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("uv_channels")),
+            |path| {
+                let p = &self.uv_channels;
+                visit(path, crate::rt::Spanned::span(p), &_f[20usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(
+                ::std::borrow::Cow::Borrowed("unknown_after_uv_channels"),
+            ),
+            |path| {
+                let p = &self.unknown_after_uv_channels;
+                visit(path, crate::rt::Spanned::span(p), &_f[21usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("morph_channels")),
+            |path| {
+                let p = &self.morph_channels;
+                visit(path, crate::rt::Spanned::span(p), &_f[22usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("has_morphs")),
+            |path| {
+                let p = &self.has_morphs;
+                visit(path, crate::rt::Spanned::span(p), &_f[23usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("material_id")),
+            |path| {
+                let p = &self.material_id;
+                visit(path, crate::rt::Spanned::span(p), &_f[24usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_ones")),
+            |path| {
+                let p = &self.unknown_ones;
+                visit(path, crate::rt::Spanned::span(p), &_f[25usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("copy")),
+            |path| {
+                let p = &self.copy;
+                visit(path, crate::rt::Spanned::span(p), &_f[26usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_last")),
+            |path| {
+                let p = &self.unknown_last;
+                visit(path, crate::rt::Spanned::span(p), &_f[27usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 impl crate::rt::Root for Submesh {
@@ -6822,6 +9649,52 @@ impl crate::rt::Codec for SubmeshPointer {
             }
         }
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "submesh_pointer",
+        doc: "An inline object pointer - a tag, and the SubMesh itself when the tag is 0.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "tag",
+                ty: "u1",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "0 on every original, 3 on every copy",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "0 when a SubMesh follows inline, 3 when the pointer is empty.",
+            },
+            crate::rt::FieldInfo {
+                id: "submesh",
+                ty: "submesh?",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The copy, present when the tag is 0.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let SubmeshPointerRef { tag, submesh, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = tag;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            if let ::std::option::Option::Some(_x) = submesh {
+                <Submesh as crate::rt::Codec>::visit(&**_x, _vis)
+            }
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(SubmeshPointer, ENDIAN);
 impl SubmeshPointerRef<'_> {
@@ -6848,6 +9721,39 @@ impl crate::rt::Place<'_, SubmeshPointerPos> {
         &self,
     ) -> crate::rt::Place<'_, ::std::option::Option<::std::boxed::Box<SubmeshPos>>> {
         self.field("submesh", &self.get().submesh)
+    }
+}
+impl crate::rt::Walk for SubmeshPointerPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <SubmeshPointer as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("tag")),
+            |path| {
+                let p = &self.tag;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("submesh")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.submesh {
+                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
     }
 }
 /// One UVChannel, inline in a SubMesh's run of UV channels - its UVs and a source run.
@@ -7210,6 +10116,123 @@ impl crate::rt::Codec for UvChannel {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "uv_channel",
+        doc: "One UVChannel, inline in a SubMesh's run of UV channels - its UVs and a source run.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "id",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("id"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some("0 on every channel"),
+                reading: ::std::option::Option::None,
+                doc: "The object's id slot, kept as stored.",
+            },
+            crate::rt::FieldInfo {
+                id: "class",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("class"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::Some("every channel"),
+                reading: ::std::option::Option::None,
+                doc: "The class, the CRC-32 of \"UVChannel\".",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x8",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("unknown"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("8"),
+                evidence: ::std::option::Option::Some("0 on every channel"),
+                reading: ::std::option::Option::None,
+                doc: "A word whose meaning is not established, kept as stored (the class has a UVType\nenumeration, UV_Lightmap, UV_Layer, UV_Normal, but this word is not established to be it).\n",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0xc",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("unknown"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("12"),
+                evidence: ::std::option::Option::Some(
+                    "0 on 750 of the 934 channels, other values on the rest",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "A byte whose meaning is not established, kept as stored.",
+            },
+            crate::rt::FieldInfo {
+                id: "uvs",
+                ty: "float2_run",
+                orig_id: ::std::option::Option::Some("UVs"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("13"),
+                evidence: ::std::option::Option::Some(
+                    "the first channel's equal the compiled TEXCOORD0 bit for bit on 347 of 349 SubMeshes",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "n texture coordinates (u, v).",
+            },
+            crate::rt::FieldInfo {
+                id: "source",
+                ty: "u32_run",
+                orig_id: ::std::option::Option::Some("source"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("17 + 8 * uvs.items.size"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "n values, or none on the copy's channels; meaning not established.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let UvChannelRef { id, class, unknown_0x8, unknown_0xc, uvs, source, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = id;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = class;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = unknown_0x8;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = unknown_0xc;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = uvs;
+                <Float2Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = source;
+                <U32Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(UvChannel, ENDIAN);
 impl UvChannelRef<'_> {
@@ -7254,6 +10277,74 @@ impl crate::rt::Place<'_, UvChannelPos> {
     /// The place of `source`.
     pub fn source(&self) -> crate::rt::Place<'_, U32RunPos> {
         self.field("source", &self.get().source)
+    }
+}
+impl crate::rt::Walk for UvChannelPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <UvChannel as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("id")),
+            |path| {
+                let p = &self.id;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class")),
+            |path| {
+                let p = &self.class;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x8")),
+            |path| {
+                let p = &self.unknown_0x8;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0xc")),
+            |path| {
+                let p = &self.unknown_0xc;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("uvs")),
+            |path| {
+                let p = &self.uvs;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("source")),
+            |path| {
+                let p = &self.source;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 impl crate::rt::Root for UvChannel {
@@ -7675,6 +10766,125 @@ impl crate::rt::Codec for MorphChannel {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "morph_channel",
+        doc: "One MorphChannel, inline in a SubMesh's run of morph channels - a morph target's absolute\npositions, its normals and its UVs.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "id",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("id"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some("not 0 on any channel"),
+                reading: ::std::option::Option::None,
+                doc: "The object's id, never 0 (relation `id_not_zero`).",
+            },
+            crate::rt::FieldInfo {
+                id: "class",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("class"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+                offset: ::std::option::Option::Some("4"),
+                evidence: ::std::option::Option::Some("every channel"),
+                reading: ::std::option::Option::None,
+                doc: "The class, the CRC-32 of \"MorphChannel\".",
+            },
+            crate::rt::FieldInfo {
+                id: "unknown_0x8",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("unknown"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::Some("8"),
+                evidence: ::std::option::Option::Some("hash-like values"),
+                reading: ::std::option::Option::None,
+                doc: "A word whose meaning is not established, kept as stored.",
+            },
+            crate::rt::FieldInfo {
+                id: "positions",
+                ty: "float3_run",
+                orig_id: ::std::option::Option::Some("positions"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("12"),
+                evidence: ::std::option::Option::Some(
+                    "equal bit for bit to compiled stream k + 1 on 369 of 375 channels",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The morph target's absolute positions, one per vertex of the SubMesh.",
+            },
+            crate::rt::FieldInfo {
+                id: "normals",
+                ty: "float3_run",
+                orig_id: ::std::option::Option::Some("normals"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("16 + 12 * positions.items.size"),
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The morph target's normals.",
+            },
+            crate::rt::FieldInfo {
+                id: "uvs",
+                ty: "float2_run",
+                orig_id: ::std::option::Option::Some("UVs"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some(
+                    "20 + 12 * positions.items.size + 12 * normals.items.size",
+                ),
+                evidence: ::std::option::Option::Some(
+                    "equal to the SubMesh's first UV channel on 293 of 375 channels",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The morph target's UVs. The document's offset 20 + 24n assumes n positions and n\nnormals; it is written with the two runs' own counts.\n",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MorphChannelRef { id, class, unknown_0x8, positions, normals, uvs, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = id;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = class;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = unknown_0x8;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = positions;
+                <Float3Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = normals;
+                <Float3Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = uvs;
+                <Float2Run as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MorphChannel, ENDIAN);
 impl MorphChannelRef<'_> {
@@ -7719,6 +10929,74 @@ impl crate::rt::Place<'_, MorphChannelPos> {
     /// The place of `uvs`.
     pub fn uvs(&self) -> crate::rt::Place<'_, Float2RunPos> {
         self.field("uvs", &self.get().uvs)
+    }
+}
+impl crate::rt::Walk for MorphChannelPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MorphChannel as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("id")),
+            |path| {
+                let p = &self.id;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("class")),
+            |path| {
+                let p = &self.class;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("unknown_0x8")),
+            |path| {
+                let p = &self.unknown_0x8;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("positions")),
+            |path| {
+                let p = &self.positions;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("normals")),
+            |path| {
+                let p = &self.normals;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("uvs")),
+            |path| {
+                let p = &self.uvs;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 impl crate::rt::Root for MorphChannel {
@@ -7872,6 +11150,54 @@ impl crate::rt::Codec for U8Run {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "u8_run",
+        doc: "A run of u8 - a u32 count and that many bytes.",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_items",
+                ty: "u4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many values follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "items",
+                ty: "u1[]",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The values.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let U8RunRef { num_items, items, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_items;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = items;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(U8Run, ENDIAN);
 impl U8RunRef<'_> {
@@ -7896,6 +11222,52 @@ impl crate::rt::Place<'_, U8RunPos> {
     /// The place of `items`.
     pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("items", &self.get().items)
+    }
+}
+impl crate::rt::Walk for U8RunPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <U8Run as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            |path| {
+                let p = &self.num_items;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            |path| {
+                let p = &self.items;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// A run of u16 - a u32 count and that many values.
@@ -8036,6 +11408,54 @@ impl crate::rt::Codec for U16Run {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "u16_run",
+        doc: "A run of u16 - a u32 count and that many values.",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_items",
+                ty: "u4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many values follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "items",
+                ty: "u2[]",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The values.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let U16RunRef { num_items, items, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_items;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = items;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(U16Run, ENDIAN);
 impl U16RunRef<'_> {
@@ -8060,6 +11480,52 @@ impl crate::rt::Place<'_, U16RunPos> {
     /// The place of `items`.
     pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("items", &self.get().items)
+    }
+}
+impl crate::rt::Walk for U16RunPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <U16Run as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            |path| {
+                let p = &self.num_items;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            |path| {
+                let p = &self.items;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// A run of u32 - a u32 count and that many values.
@@ -8200,6 +11666,54 @@ impl crate::rt::Codec for U32Run {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "u32_run",
+        doc: "A run of u32 - a u32 count and that many values.",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_items",
+                ty: "u4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many values follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "items",
+                ty: "u4[]",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The values.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let U32RunRef { num_items, items, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_items;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = items;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(U32Run, ENDIAN);
 impl U32RunRef<'_> {
@@ -8224,6 +11738,52 @@ impl crate::rt::Place<'_, U32RunPos> {
     /// The place of `items`.
     pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("items", &self.get().items)
+    }
+}
+impl crate::rt::Walk for U32RunPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <U32Run as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            |path| {
+                let p = &self.num_items;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            |path| {
+                let p = &self.items;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// A run of float2 - a u32 count and that many pairs of f32.
@@ -8364,6 +11924,54 @@ impl crate::rt::Codec for Float2Run {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "float2_run",
+        doc: "A run of float2 - a u32 count and that many pairs of f32.",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_items",
+                ty: "u4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many values follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "items",
+                ty: "float2[]",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The values.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let Float2RunRef { num_items, items, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_items;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = items;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <Float2 as crate::rt::Codec>::visit(&_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Float2Run, ENDIAN);
 impl Float2RunRef<'_> {
@@ -8388,6 +11996,52 @@ impl crate::rt::Place<'_, Float2RunPos> {
     /// The place of `items`.
     pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<Float2Pos>> {
         self.field("items", &self.get().items)
+    }
+}
+impl crate::rt::Walk for Float2RunPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Float2Run as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            |path| {
+                let p = &self.num_items;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            |path| {
+                let p = &self.items;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// A run of float3 - a u32 count and that many triples of f32.
@@ -8528,6 +12182,54 @@ impl crate::rt::Codec for Float3Run {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "float3_run",
+        doc: "A run of float3 - a u32 count and that many triples of f32.",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_items",
+                ty: "u4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many values follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "items",
+                ty: "float3[]",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The values.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let Float3RunRef { num_items, items, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_items;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = items;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <Float3 as crate::rt::Codec>::visit(&_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Float3Run, ENDIAN);
 impl Float3RunRef<'_> {
@@ -8552,6 +12254,52 @@ impl crate::rt::Place<'_, Float3RunPos> {
     /// The place of `items`.
     pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<Float3Pos>> {
         self.field("items", &self.get().items)
+    }
+}
+impl crate::rt::Walk for Float3RunPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Float3Run as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            |path| {
+                let p = &self.num_items;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            |path| {
+                let p = &self.items;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// A run of UVChannels - a u32 count and that many UVChannel objects.
@@ -8736,6 +12484,54 @@ impl crate::rt::Codec for UvChannelRun {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "uv_channel_run",
+        doc: "A run of UVChannels - a u32 count and that many UVChannel objects.",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_items",
+                ty: "u4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many channels follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "items",
+                ty: "uv_channel[]",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The channels.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let UvChannelRunRef { num_items, items, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_items;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = items;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <UvChannel as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(UvChannelRun, ENDIAN);
 impl UvChannelRunRef<'_> {
@@ -8760,6 +12556,52 @@ impl crate::rt::Place<'_, UvChannelRunPos> {
     /// The place of `items`.
     pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Each<UvChannelPos>> {
         self.field("items", &self.get().items)
+    }
+}
+impl crate::rt::Walk for UvChannelRunPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <UvChannelRun as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            |path| {
+                let p = &self.num_items;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            |path| {
+                let p = &self.items;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// A run of MorphChannels - a u32 count and that many MorphChannel objects.
@@ -8944,6 +12786,54 @@ impl crate::rt::Codec for MorphChannelRun {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "morph_channel_run",
+        doc: "A run of MorphChannels - a u32 count and that many MorphChannel objects.",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_items",
+                ty: "u4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many channels follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "items",
+                ty: "morph_channel[]",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The channels.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MorphChannelRunRef { num_items, items, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_items;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = items;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <MorphChannel as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MorphChannelRun, ENDIAN);
 impl MorphChannelRunRef<'_> {
@@ -8968,6 +12858,52 @@ impl crate::rt::Place<'_, MorphChannelRunPos> {
     /// The place of `items`.
     pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Each<MorphChannelPos>> {
         self.field("items", &self.get().items)
+    }
+}
+impl crate::rt::Walk for MorphChannelRunPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MorphChannelRun as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            |path| {
+                let p = &self.num_items;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            |path| {
+                let p = &self.items;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// Two f32.
@@ -9105,6 +13041,51 @@ impl crate::rt::Codec for Float2 {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "float2",
+        doc: "Two f32.",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "u",
+                ty: "f4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The first value.",
+            },
+            crate::rt::FieldInfo {
+                id: "v",
+                ty: "f4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The second value.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let Float2 { u, v, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = u;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = v;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Float2, ENDIAN);
 impl crate::rt::Spanned for Float2Pos {
@@ -9129,6 +13110,38 @@ impl crate::rt::Place<'_, Float2Pos> {
     /// The place of `v`.
     pub fn v(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("v", &self.get().v)
+    }
+}
+impl crate::rt::Walk for Float2Pos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Float2 as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("u")),
+            |path| {
+                let p = &self.u;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("v")),
+            |path| {
+                let p = &self.v;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// Three f32.
@@ -9289,6 +13302,68 @@ impl crate::rt::Codec for Float3 {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "float3",
+        doc: "Three f32.",
+        confidence: ::std::option::Option::None,
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "x",
+                ty: "f4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The first value.",
+            },
+            crate::rt::FieldInfo {
+                id: "y",
+                ty: "f4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The second value.",
+            },
+            crate::rt::FieldInfo {
+                id: "z",
+                ty: "f4",
+                orig_id: ::std::option::Option::None,
+                confidence: ::std::option::Option::None,
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The third value.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let Float3 { x, y, z, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = x;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = y;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = z;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Float3, ENDIAN);
 impl crate::rt::Spanned for Float3Pos {
@@ -9318,5 +13393,46 @@ impl crate::rt::Place<'_, Float3Pos> {
     /// The place of `z`.
     pub fn z(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("z", &self.get().z)
+    }
+}
+impl crate::rt::Walk for Float3Pos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Float3 as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("x")),
+            |path| {
+                let p = &self.x;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("y")),
+            |path| {
+                let p = &self.y;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("z")),
+            |path| {
+                let p = &self.z;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }

@@ -2395,6 +2395,631 @@ impl crate::rt::Codec for UnityMesh {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "unity_mesh",
+        doc: "The bytes Unity writes for one Mesh object (class id 43) inside a SerializedFile or an asset\nbundle, for a release (player) build, little endian. Without the type tree that may or may not\ntravel with the file, the field order is fixed per editor version; the version comes from the\nuser (`--unity-version 2021.3.0f1`, the parameter `unity_version` = major x 10,000 + minor x 100\n+ patch).\n\nUnity's serializer writes every vector as a 32-bit element count followed by the elements;\nstrings are a 32-bit byte count and the bytes. After a byte array, a string, a group of\nsingle-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a\nmultiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim\nhere (the `pad` fields): Unity writes zeros, but nothing checks that.\n\nThe vertices live either in the vertex data (channels laid out over interleaved streams,\ninside the object or streamed from a resource file that m_StreamData names), or in\nm_CompressedMesh (bit-packed quantised values). Everything stays raw here; the decoders in\n`formats/src/unity/` give the bytes their meaning.\n\nVersion cut-offs are from Unity's type trees (the type-tree database that UnityPy 1.25.4\nships, which records a change of the Mesh layout at 5.3.5, 2017.3, 2018.1, 2018.2, 2018.3,\n2019.1, 2020.1, 2022.1, 6000.2 and 6000.6) and, for 2019.4 to 2023.1, are checked against\nthe 35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles.\nAlpha releases before the first alpha that has a change (for example 6000.6.0a1 to a4) cannot\nbe told apart by the version number this layout takes, and are read with the newer layout.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "name",
+                ty: "aligned_string",
+                orig_id: ::std::option::Option::Some("m_Name"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::Some("0"),
+                evidence: ::std::option::Option::Some(
+                    "every corpus object; Unity's dumps",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The mesh's name (NamedObject.m_Name).",
+            },
+            crate::rt::FieldInfo {
+                id: "num_sub_meshes",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("m_SubMeshes.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many submeshes follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "sub_meshes",
+                ty: "sub_mesh[]",
+                orig_id: ::std::option::Option::Some("m_SubMeshes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "1 to 5 per corpus mesh; values match Unity's dumps",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The submeshes: runs of the index buffer drawn with one material each (a renderer's\nmaterial i draws submesh i).\n",
+            },
+            crate::rt::FieldInfo {
+                id: "shapes",
+                ty: "blend_shape_data",
+                orig_id: ::std::option::Option::Some("m_Shapes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "Sledding Game's meshes (seed 002); every corpus mesh has the four arrays empty",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The blend shapes, in four arrays (BlendShapeData).",
+            },
+            crate::rt::FieldInfo {
+                id: "num_bind_poses",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("m_BindPose.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many bind poses follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "bind_poses",
+                ty: "matrix4x4f[]",
+                orig_id: ::std::option::Option::Some("m_BindPose"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "18 in the Robot body, 2 in each lower arm, 0 elsewhere (corpus, Unity's dumps)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "One matrix per bone, taking the renderer's local space to the bone's local space at bind\ntime.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "num_bone_name_hashes",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("m_BoneNameHashes.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many bone name hashes follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "bone_name_hashes",
+                ty: "u4[]",
+                orig_id: ::std::option::Option::Some("m_BoneNameHashes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Per bone, a hash of the bone's name (one per bind pose where present).",
+            },
+            crate::rt::FieldInfo {
+                id: "root_bone_name_hash",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("m_RootBoneNameHash"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The hash of the root bone's name, 0 for a mesh without bones.",
+            },
+            crate::rt::FieldInfo {
+                id: "bones_aabb",
+                ty: "min_max_aabb_vector?",
+                orig_id: ::std::option::Option::Some("m_BonesAABB"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "present from 2019.1 (type trees); 18 boxes in the Robot body",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Per bone, the box its influenced vertices occupy in the bone's space.",
+            },
+            crate::rt::FieldInfo {
+                id: "variable_bone_count_weights",
+                ty: "variable_bone_count_weights?",
+                orig_id: ::std::option::Option::Some("m_VariableBoneCountWeights"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "present from 2019.1 (type trees); Sledding Game's toad (seed 002); empty in every corpus mesh",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Every influence of every vertex, for meshes imported with more than four influences per\nvertex (u32 words: start offsets, then bone and weight per influence).\n",
+            },
+            crate::rt::FieldInfo {
+                id: "mesh_compression",
+                ty: "u1 (mesh_compression)",
+                orig_id: ::std::option::Option::Some("m_MeshCompression"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("0 in every corpus mesh"),
+                reading: ::std::option::Option::None,
+                doc: "The import setting for vertex compression (see the enum). The documents do not tie it to\nm_CompressedMesh; readers such as UnityPy take a non-zero value to mean the vertices are\nthere.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "is_readable",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("m_IsReadable"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "A bool (0 or 1, kept as the byte read), whether scripts may read the mesh.",
+            },
+            crate::rt::FieldInfo {
+                id: "keep_vertices",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("m_KeepVertices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "A bool (kept as the byte read), whether the CPU copy of the vertices is kept.",
+            },
+            crate::rt::FieldInfo {
+                id: "keep_indices",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("m_KeepIndices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "A bool (kept as the byte read), whether the CPU copy of the indices is kept. The four\none-byte fields end on a 4-byte boundary, so no padding follows.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "index_format",
+                ty: "s4 (index_format)?",
+                orig_id: ::std::option::Option::Some("m_IndexFormat"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "0 in every corpus mesh; present from 2017.3 (type trees; a public reader reports 2017.3.0 files of compressed meshes written without it)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The size of an index, 0 for 16-bit and 1 for 32-bit; before 2017.3 indices are 16-bit.",
+            },
+            crate::rt::FieldInfo {
+                id: "index_buffer",
+                ty: "aligned_bytes",
+                orig_id: ::std::option::Option::Some("m_IndexBuffer"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "every corpus mesh; lengths match Unity's dumps",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The indices of all submeshes, little endian, as the GPU takes them.",
+            },
+            crate::rt::FieldInfo {
+                id: "skin",
+                ty: "bone_weights4_vector?",
+                orig_id: ::std::option::Option::Some("m_Skin"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "type trees of 5.3.5 to 2018.1; no such file in the corpus",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 2018.2, up to four influences per vertex, stored outside the vertex data.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_data",
+                ty: "vertex_data",
+                orig_id: ::std::option::Option::Some("m_VertexData"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The vertex count, the channel table and (unless streamed) the vertex bytes.",
+            },
+            crate::rt::FieldInfo {
+                id: "compressed_mesh",
+                ty: "compressed_mesh",
+                orig_id: ::std::option::Option::Some("m_CompressedMesh"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "present in every object; every packed vector is empty in the corpus",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The vertices and indices of a compressed mesh, as bit-packed vectors.",
+            },
+            crate::rt::FieldInfo {
+                id: "local_aabb",
+                ty: "aabb",
+                orig_id: ::std::option::Option::Some("m_LocalAABB"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The box around all vertices, centre and half extent, in the mesh's space.",
+            },
+            crate::rt::FieldInfo {
+                id: "mesh_usage_flags",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_MeshUsageFlags"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "0 in every corpus mesh; gone from 6000.6 (type trees, first at 6000.6.0a5)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Usage flags the build sets (meaning not established here); kept as read.",
+            },
+            crate::rt::FieldInfo {
+                id: "cooking_options",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_CookingOptions"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "30 in every 2022.1 and 2023.1 corpus mesh (Unity's dumps); present from 2022.1 (type trees)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Flags that Unity's naming ties to the physics cooking of a mesh collider built from this\nmesh (30 in the corpus); kept as read.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "pre_bake_convex_collision_mesh",
+                ty: "u1?",
+                orig_id: ::std::option::Option::Some("m_PreBakeConvexCollisionMesh"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "type trees from 6000.6.0a5; no such file in the corpus",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "A bool (kept as the byte read), taking the place of m_MeshUsageFlags from 6000.6.",
+            },
+            crate::rt::FieldInfo {
+                id: "pre_bake_triangle_collision_mesh",
+                ty: "u1?",
+                orig_id: ::std::option::Option::Some("m_PreBakeTriangleCollisionMesh"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "type trees from 6000.6.0a5; no such file in the corpus",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "A bool (kept as the byte read).",
+            },
+            crate::rt::FieldInfo {
+                id: "pad_pre_bake",
+                ty: "bytes?",
+                orig_id: ::std::option::Option::Some(
+                    "(alignment after m_PreBakeTriangleCollisionMesh)",
+                ),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the type tree's align flag on m_PreBakeTriangleCollisionMesh",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Padding to a 4-byte boundary after the two bools, kept verbatim.",
+            },
+            crate::rt::FieldInfo {
+                id: "baked_convex_collision_mesh",
+                ty: "aligned_bytes",
+                orig_id: ::std::option::Option::Some("m_BakedConvexCollisionMesh"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("empty in every corpus mesh"),
+                reading: ::std::option::Option::None,
+                doc: "A pre-cooked convex collision mesh for the physics engine (opaque bytes).",
+            },
+            crate::rt::FieldInfo {
+                id: "baked_triangle_collision_mesh",
+                ty: "aligned_bytes",
+                orig_id: ::std::option::Option::Some("m_BakedTriangleCollisionMesh"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("empty in every corpus mesh"),
+                reading: ::std::option::Option::None,
+                doc: "A pre-cooked triangle collision mesh for the physics engine (opaque bytes).",
+            },
+            crate::rt::FieldInfo {
+                id: "mesh_metrics_0",
+                ty: "f4?",
+                orig_id: ::std::option::Option::Some("m_MeshMetrics[0]"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The first of two floats the importer computes; their meaning is not established here, so\nthey are kept as read. Unity's type tree lists the two as separate fields.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "mesh_metrics_1",
+                ty: "f4?",
+                orig_id: ::std::option::Option::Some("m_MeshMetrics[1]"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The second of the two floats; it ends on a 4-byte boundary, so no padding follows.",
+            },
+            crate::rt::FieldInfo {
+                id: "stream_data",
+                ty: "streaming_info?",
+                orig_id: ::std::option::Option::Some("m_StreamData"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "19 corpus meshes stream their vertex data; offsets and sizes match Unity's dumps and the .vertexdata slices",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Where the vertex data is when it is not inline: a byte range of a resource file (.resS).\nSize 0 and an empty path mean the vertex data is inline.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "mesh_lod_info",
+                ty: "mesh_lod_info?",
+                orig_id: ::std::option::Option::Some("m_MeshLodInfo"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "type trees from 6000.2.0a8; editor YAML of public projects; no such file in the corpus",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The mesh's levels of detail, as index ranges per submesh.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let UnityMeshRef {
+            name,
+            num_sub_meshes,
+            sub_meshes,
+            shapes,
+            num_bind_poses,
+            bind_poses,
+            num_bone_name_hashes,
+            bone_name_hashes,
+            root_bone_name_hash,
+            bones_aabb,
+            variable_bone_count_weights,
+            mesh_compression,
+            is_readable,
+            keep_vertices,
+            keep_indices,
+            index_format,
+            index_buffer,
+            skin,
+            vertex_data,
+            compressed_mesh,
+            local_aabb,
+            mesh_usage_flags,
+            cooking_options,
+            pre_bake_convex_collision_mesh,
+            pre_bake_triangle_collision_mesh,
+            pad_pre_bake,
+            baked_convex_collision_mesh,
+            baked_triangle_collision_mesh,
+            mesh_metrics_0,
+            mesh_metrics_1,
+            stream_data,
+            mesh_lod_info,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = name;
+                <AlignedString as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = num_sub_meshes;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = sub_meshes;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <SubMesh as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = shapes;
+                <BlendShapeData as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = num_bind_poses;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = bind_poses;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <Matrix4x4f as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = num_bone_name_hashes;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[7usize]) {
+            {
+                let _x = bone_name_hashes;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[8usize]) {
+            {
+                let _x = root_bone_name_hash;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[9usize]) {
+            if let ::std::option::Option::Some(_x) = bones_aabb {
+                <MinMaxAabbVector as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[10usize]) {
+            if let ::std::option::Option::Some(_x) = variable_bone_count_weights {
+                <VariableBoneCountWeights as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[11usize]) {
+            {
+                let _x = mesh_compression;
+                _vis.value(crate::rt::Scalar::from(_x.0))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[12usize]) {
+            {
+                let _x = is_readable;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[13usize]) {
+            {
+                let _x = keep_vertices;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[14usize]) {
+            {
+                let _x = keep_indices;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[15usize]) {
+            if let ::std::option::Option::Some(_x) = index_format {
+                _vis.value(crate::rt::Scalar::from(_x.0))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[16usize]) {
+            {
+                let _x = index_buffer;
+                <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[17usize]) {
+            if let ::std::option::Option::Some(_x) = skin {
+                <BoneWeights4Vector as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[18usize]) {
+            {
+                let _x = vertex_data;
+                <VertexData as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[19usize]) {
+            {
+                let _x = compressed_mesh;
+                <CompressedMesh as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[20usize]) {
+            {
+                let _x = local_aabb;
+                <Aabb as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[21usize]) {
+            if let ::std::option::Option::Some(_x) = mesh_usage_flags {
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[22usize]) {
+            if let ::std::option::Option::Some(_x) = cooking_options {
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[23usize]) {
+            if let ::std::option::Option::Some(_x) = pre_bake_convex_collision_mesh {
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[24usize]) {
+            if let ::std::option::Option::Some(_x) = pre_bake_triangle_collision_mesh {
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[25usize]) {
+            if let ::std::option::Option::Some(_x) = pad_pre_bake {
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[26usize]) {
+            {
+                let _x = baked_convex_collision_mesh;
+                <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[27usize]) {
+            {
+                let _x = baked_triangle_collision_mesh;
+                <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[28usize]) {
+            if let ::std::option::Option::Some(_x) = mesh_metrics_0 {
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[29usize]) {
+            if let ::std::option::Option::Some(_x) = mesh_metrics_1 {
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[30usize]) {
+            if let ::std::option::Option::Some(_x) = stream_data {
+                <StreamingInfo as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[31usize]) {
+            if let ::std::option::Option::Some(_x) = mesh_lod_info {
+                <MeshLodInfo as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(UnityMesh, ENDIAN);
 impl UnityMeshRef<'_> {
@@ -2644,6 +3269,378 @@ impl crate::rt::Place<'_, UnityMeshPos> {
         &self,
     ) -> crate::rt::Place<'_, ::std::option::Option<MeshLodInfoPos>> {
         self.field("mesh_lod_info", &self.get().mesh_lod_info)
+    }
+}
+impl crate::rt::Walk for UnityMeshPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <UnityMesh as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("name")),
+            |path| {
+                let p = &self.name;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_sub_meshes")),
+            |path| {
+                let p = &self.num_sub_meshes;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("sub_meshes")),
+            |path| {
+                let p = &self.sub_meshes;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[2usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("shapes")),
+            |path| {
+                let p = &self.shapes;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bind_poses")),
+            |path| {
+                let p = &self.num_bind_poses;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bind_poses")),
+            |path| {
+                let p = &self.bind_poses;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[5usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bone_name_hashes")),
+            |path| {
+                let p = &self.num_bone_name_hashes;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bone_name_hashes")),
+            |path| {
+                let p = &self.bone_name_hashes;
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[7usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("root_bone_name_hash")),
+            |path| {
+                let p = &self.root_bone_name_hash;
+                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bones_aabb")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.bones_aabb {
+                    visit(path, crate::rt::Spanned::span(p), &_f[9usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(
+                ::std::borrow::Cow::Borrowed("variable_bone_count_weights"),
+            ),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.variable_bone_count_weights
+                {
+                    visit(path, crate::rt::Spanned::span(p), &_f[10usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_compression")),
+            |path| {
+                let p = &self.mesh_compression;
+                visit(path, crate::rt::Spanned::span(p), &_f[11usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("is_readable")),
+            |path| {
+                let p = &self.is_readable;
+                visit(path, crate::rt::Spanned::span(p), &_f[12usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("keep_vertices")),
+            |path| {
+                let p = &self.keep_vertices;
+                visit(path, crate::rt::Spanned::span(p), &_f[13usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("keep_indices")),
+            |path| {
+                let p = &self.keep_indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[14usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index_format")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.index_format {
+                    visit(path, crate::rt::Spanned::span(p), &_f[15usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index_buffer")),
+            |path| {
+                let p = &self.index_buffer;
+                visit(path, crate::rt::Spanned::span(p), &_f[16usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("skin")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.skin {
+                    visit(path, crate::rt::Spanned::span(p), &_f[17usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_data")),
+            |path| {
+                let p = &self.vertex_data;
+                visit(path, crate::rt::Spanned::span(p), &_f[18usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("compressed_mesh")),
+            |path| {
+                let p = &self.compressed_mesh;
+                visit(path, crate::rt::Spanned::span(p), &_f[19usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("local_aabb")),
+            |path| {
+                let p = &self.local_aabb;
+                visit(path, crate::rt::Spanned::span(p), &_f[20usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_usage_flags")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.mesh_usage_flags {
+                    visit(path, crate::rt::Spanned::span(p), &_f[21usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("cooking_options")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.cooking_options {
+                    visit(path, crate::rt::Spanned::span(p), &_f[22usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(
+                ::std::borrow::Cow::Borrowed("pre_bake_convex_collision_mesh"),
+            ),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self
+                    .pre_bake_convex_collision_mesh
+                {
+                    visit(path, crate::rt::Spanned::span(p), &_f[23usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(
+                ::std::borrow::Cow::Borrowed("pre_bake_triangle_collision_mesh"),
+            ),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self
+                    .pre_bake_triangle_collision_mesh
+                {
+                    visit(path, crate::rt::Spanned::span(p), &_f[24usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_pre_bake")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.pad_pre_bake {
+                    visit(path, crate::rt::Spanned::span(p), &_f[25usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(
+                ::std::borrow::Cow::Borrowed("baked_convex_collision_mesh"),
+            ),
+            |path| {
+                let p = &self.baked_convex_collision_mesh;
+                visit(path, crate::rt::Spanned::span(p), &_f[26usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(
+                ::std::borrow::Cow::Borrowed("baked_triangle_collision_mesh"),
+            ),
+            |path| {
+                let p = &self.baked_triangle_collision_mesh;
+                visit(path, crate::rt::Spanned::span(p), &_f[27usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_metrics_0")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.mesh_metrics_0 {
+                    visit(path, crate::rt::Spanned::span(p), &_f[28usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_metrics_1")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.mesh_metrics_1 {
+                    visit(path, crate::rt::Spanned::span(p), &_f[29usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stream_data")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.stream_data {
+                    visit(path, crate::rt::Spanned::span(p), &_f[30usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_lod_info")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.mesh_lod_info {
+                    visit(path, crate::rt::Spanned::span(p), &_f[31usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
     }
 }
 impl crate::rt::Root for UnityMesh {
@@ -2912,6 +3909,68 @@ impl crate::rt::Codec for AlignedString {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "aligned_string",
+        doc: "A Unity string - a byte count, UTF-8 bytes, padding to 4 bytes.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "len_value",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The length in bytes.",
+            },
+            crate::rt::FieldInfo {
+                id: "value",
+                ty: "str",
+                orig_id: ::std::option::Option::Some("Array.data"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The text.",
+            },
+            crate::rt::FieldInfo {
+                id: "pad",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("(alignment)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("zeros in every corpus object"),
+                reading: ::std::option::Option::None,
+                doc: "Padding to a 4-byte boundary, kept verbatim.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let AlignedStringRef { len_value, value, pad, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = len_value;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = value;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = pad;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(AlignedString, ENDIAN);
 impl AlignedStringRef<'_> {
@@ -2941,6 +4000,47 @@ impl crate::rt::Place<'_, AlignedStringPos> {
     /// The place of `pad`.
     pub fn pad(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("pad", &self.get().pad)
+    }
+}
+impl crate::rt::Walk for AlignedStringPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <AlignedString as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_value")),
+            |path| {
+                let p = &self.len_value;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("value")),
+            |path| {
+                let p = &self.value;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad")),
+            |path| {
+                let p = &self.pad;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// A Unity byte vector - a byte count, the bytes, padding to 4 bytes.
@@ -3173,6 +4273,68 @@ impl crate::rt::Codec for AlignedBytes {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "aligned_bytes",
+        doc: "A Unity byte vector - a byte count, the bytes, padding to 4 bytes.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "len_data",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The length in bytes.",
+            },
+            crate::rt::FieldInfo {
+                id: "data",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("Array.data"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The bytes.",
+            },
+            crate::rt::FieldInfo {
+                id: "pad",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("(alignment)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("zeros in every corpus object"),
+                reading: ::std::option::Option::None,
+                doc: "Padding to a 4-byte boundary, kept verbatim.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let AlignedBytesRef { len_data, data, pad, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = len_data;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = data;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = pad;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(AlignedBytes, ENDIAN);
 impl AlignedBytesRef<'_> {
@@ -3202,6 +4364,47 @@ impl crate::rt::Place<'_, AlignedBytesPos> {
     /// The place of `pad`.
     pub fn pad(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("pad", &self.get().pad)
+    }
+}
+impl crate::rt::Walk for AlignedBytesPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <AlignedBytes as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_data")),
+            |path| {
+                let p = &self.len_data;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("data")),
+            |path| {
+                let p = &self.data;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad")),
+            |path| {
+                let p = &self.pad;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// Three floats.
@@ -3368,6 +4571,68 @@ impl crate::rt::Codec for Vector3f {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "vector3f",
+        doc: "Three floats.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "x",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("x"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "x.",
+            },
+            crate::rt::FieldInfo {
+                id: "y",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("y"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "y.",
+            },
+            crate::rt::FieldInfo {
+                id: "z",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("z"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "z.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let Vector3f { x, y, z, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = x;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = y;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = z;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Vector3f, ENDIAN);
 impl crate::rt::Spanned for Vector3fPos {
@@ -3397,6 +4662,47 @@ impl crate::rt::Place<'_, Vector3fPos> {
     /// The place of `z`.
     pub fn z(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("z", &self.get().z)
+    }
+}
+impl crate::rt::Walk for Vector3fPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Vector3f as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("x")),
+            |path| {
+                let p = &self.x;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("y")),
+            |path| {
+                let p = &self.y;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("z")),
+            |path| {
+                let p = &self.z;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// An axis-aligned box as a centre and a half extent (AABB).
@@ -3544,6 +4850,51 @@ impl crate::rt::Codec for Aabb {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "aabb",
+        doc: "An axis-aligned box as a centre and a half extent (AABB).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "center",
+                ty: "vector3f",
+                orig_id: ::std::option::Option::Some("m_Center"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The centre.",
+            },
+            crate::rt::FieldInfo {
+                id: "extent",
+                ty: "vector3f",
+                orig_id: ::std::option::Option::Some("m_Extent"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Half the size along each axis.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let Aabb { center, extent, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = center;
+                <Vector3f as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = extent;
+                <Vector3f as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Aabb, ENDIAN);
 impl crate::rt::Spanned for AabbPos {
@@ -3568,6 +4919,38 @@ impl crate::rt::Place<'_, AabbPos> {
     /// The place of `extent`.
     pub fn extent(&self) -> crate::rt::Place<'_, Vector3fPos> {
         self.field("extent", &self.get().extent)
+    }
+}
+impl crate::rt::Walk for AabbPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Aabb as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("center")),
+            |path| {
+                let p = &self.center;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("extent")),
+            |path| {
+                let p = &self.extent;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// An axis-aligned box as its two corners (MinMaxAABB).
@@ -3715,6 +5098,51 @@ impl crate::rt::Codec for MinMaxAabb {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "min_max_aabb",
+        doc: "An axis-aligned box as its two corners (MinMaxAABB).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "min",
+                ty: "vector3f",
+                orig_id: ::std::option::Option::Some("m_Min"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The smallest corner.",
+            },
+            crate::rt::FieldInfo {
+                id: "max",
+                ty: "vector3f",
+                orig_id: ::std::option::Option::Some("m_Max"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The largest corner.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MinMaxAabb { min, max, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = min;
+                <Vector3f as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = max;
+                <Vector3f as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MinMaxAabb, ENDIAN);
 impl crate::rt::Spanned for MinMaxAabbPos {
@@ -3739,6 +5167,38 @@ impl crate::rt::Place<'_, MinMaxAabbPos> {
     /// The place of `max`.
     pub fn max(&self) -> crate::rt::Place<'_, Vector3fPos> {
         self.field("max", &self.get().max)
+    }
+}
+impl crate::rt::Walk for MinMaxAabbPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MinMaxAabb as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("min")),
+            |path| {
+                let p = &self.min;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("max")),
+            |path| {
+                let p = &self.max;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// A vector of MinMaxAABB.
@@ -3905,6 +5365,54 @@ impl crate::rt::Codec for MinMaxAabbVector {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "min_max_aabb_vector",
+        doc: "A vector of MinMaxAABB.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_items",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many boxes follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "items",
+                ty: "min_max_aabb[]",
+                orig_id: ::std::option::Option::Some("Array.data"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The boxes.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MinMaxAabbVector { num_items, items, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_items;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = items;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <MinMaxAabb as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MinMaxAabbVector, ENDIAN);
 impl crate::rt::Spanned for MinMaxAabbVectorPos {
@@ -3920,6 +5428,52 @@ impl crate::rt::Place<'_, MinMaxAabbVectorPos> {
     /// The place of `items`.
     pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<MinMaxAabbPos>> {
         self.field("items", &self.get().items)
+    }
+}
+impl crate::rt::Walk for MinMaxAabbVectorPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MinMaxAabbVector as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            |path| {
+                let p = &self.num_items;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            |path| {
+                let p = &self.items;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// A 4x4 float matrix, stored row-major (e00 e01 e02 e03 e10 ...) as seed 002 says of bind poses.
@@ -4028,6 +5582,39 @@ impl crate::rt::Codec for Matrix4x4f {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "matrix4x4f",
+        doc: "A 4x4 float matrix, stored row-major (e00 e01 e02 e03 e10 ...) as seed 002 says of bind poses.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "e",
+                ty: "f4[]",
+                orig_id: ::std::option::Option::Some("e00 .. e33"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "seed 002 (bind poses are row-major); the type tree names them e00, e01, ... e33 in that order",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The 16 elements, row by row.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let Matrix4x4fRef { e, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = e;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(Matrix4x4f, ENDIAN);
 impl Matrix4x4fRef<'_> {
@@ -4047,6 +5634,43 @@ impl crate::rt::Place<'_, Matrix4x4fPos> {
     /// The place of `e`.
     pub fn e(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("e", &self.get().e)
+    }
+}
+impl crate::rt::Walk for Matrix4x4fPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Matrix4x4f as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("e")),
+            |path| {
+                let p = &self.e;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[0usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// One submesh (SubMesh), 48 bytes from 2017.3, 44 before.
@@ -4422,6 +6046,148 @@ impl crate::rt::Codec for SubMesh {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "sub_mesh",
+        doc: "One submesh (SubMesh), 48 bytes from 2017.3, 44 before.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "first_byte",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("firstByte"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("seed 000; Unity's dumps"),
+                reading: ::std::option::Option::None,
+                doc: "Where the submesh's indices start, in bytes from the start of the index buffer.",
+            },
+            crate::rt::FieldInfo {
+                id: "index_count",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("indexCount"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many indices the submesh has (0 draws nothing).",
+            },
+            crate::rt::FieldInfo {
+                id: "topology",
+                ty: "s4 (topology)",
+                orig_id: ::std::option::Option::Some("topology"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "seed 000's table; 0 in every corpus mesh",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "How the indices are joined. The documents list 0, 2, 3, 4 and 5 (see the topology enum).",
+            },
+            crate::rt::FieldInfo {
+                id: "base_vertex",
+                ty: "u4?",
+                orig_id: ::std::option::Option::Some("baseVertex"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "seed 000; 0 in every corpus mesh; present from 2017.3 (type trees)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Added to every index of the submesh before it names a vertex.",
+            },
+            crate::rt::FieldInfo {
+                id: "first_vertex",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("firstVertex"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The first vertex the submesh uses.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_count",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("vertexCount"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many vertices, from first_vertex, the submesh uses.",
+            },
+            crate::rt::FieldInfo {
+                id: "local_aabb",
+                ty: "aabb",
+                orig_id: ::std::option::Option::Some("localAABB"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The box around the submesh's vertices.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let SubMesh {
+            first_byte,
+            index_count,
+            topology,
+            base_vertex,
+            first_vertex,
+            vertex_count,
+            local_aabb,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = first_byte;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = index_count;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = topology;
+                _vis.value(crate::rt::Scalar::from(_x.0))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            if let ::std::option::Option::Some(_x) = base_vertex {
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = first_vertex;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = vertex_count;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = local_aabb;
+                <Aabb as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(SubMesh, ENDIAN);
 impl crate::rt::Spanned for SubMeshPos {
@@ -4459,6 +6225,84 @@ impl crate::rt::Place<'_, SubMeshPos> {
     /// The place of `local_aabb`.
     pub fn local_aabb(&self) -> crate::rt::Place<'_, AabbPos> {
         self.field("local_aabb", &self.get().local_aabb)
+    }
+}
+impl crate::rt::Walk for SubMeshPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <SubMesh as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_byte")),
+            |path| {
+                let p = &self.first_byte;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index_count")),
+            |path| {
+                let p = &self.index_count;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("topology")),
+            |path| {
+                let p = &self.topology;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("base_vertex")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.base_vertex {
+                    visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_vertex")),
+            |path| {
+                let p = &self.first_vertex;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_count")),
+            |path| {
+                let p = &self.vertex_count;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("local_aabb")),
+            |path| {
+                let p = &self.local_aabb;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// A mesh's blend shapes (BlendShapeData) in four flat arrays.
@@ -4942,6 +6786,177 @@ impl crate::rt::Codec for BlendShapeData {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "blend_shape_data",
+        doc: "A mesh's blend shapes (BlendShapeData) in four flat arrays.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_vertices",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("vertices.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many shape vertices follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertices",
+                ty: "blend_shape_vertex[]",
+                orig_id: ::std::option::Option::Some("vertices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The sparse deltas of every frame, frame after frame.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_shapes",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("shapes.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many frames follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "shapes",
+                ty: "mesh_blend_shape[]",
+                orig_id: ::std::option::Option::Some("shapes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "One entry per frame - its run of `vertices`.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_channels",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("channels.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many channels follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "channels",
+                ty: "mesh_blend_shape_channel[]",
+                orig_id: ::std::option::Option::Some("channels"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The named blend shapes, each a run of frames.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_full_weights",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("fullWeights.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many frame weights follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "full_weights",
+                ty: "f4[]",
+                orig_id: ::std::option::Option::Some("fullWeights"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "seed 002 (0 to 100 for a full shape)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Per frame, the weight at which the frame applies fully.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let BlendShapeDataRef {
+            num_vertices,
+            vertices,
+            num_shapes,
+            shapes,
+            num_channels,
+            channels,
+            num_full_weights,
+            full_weights,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_vertices;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = vertices;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <BlendShapeVertex as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = num_shapes;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = shapes;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <MeshBlendShape as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = num_channels;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = channels;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <MeshBlendShapeChannel as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = num_full_weights;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[7usize]) {
+            {
+                let _x = full_weights;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(BlendShapeData, ENDIAN);
 impl BlendShapeDataRef<'_> {
@@ -5005,6 +7020,148 @@ impl crate::rt::Place<'_, BlendShapeDataPos> {
         &self,
     ) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("full_weights", &self.get().full_weights)
+    }
+}
+impl crate::rt::Walk for BlendShapeDataPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <BlendShapeData as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_vertices")),
+            |path| {
+                let p = &self.num_vertices;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertices")),
+            |path| {
+                let p = &self.vertices;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_shapes")),
+            |path| {
+                let p = &self.num_shapes;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("shapes")),
+            |path| {
+                let p = &self.shapes;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[3usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_channels")),
+            |path| {
+                let p = &self.num_channels;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("channels")),
+            |path| {
+                let p = &self.channels;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[5usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_full_weights")),
+            |path| {
+                let p = &self.num_full_weights;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("full_weights")),
+            |path| {
+                let p = &self.full_weights;
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[7usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// One sparse blend shape delta (BlendShapeVertex), 40 bytes.
@@ -5237,6 +7394,85 @@ impl crate::rt::Codec for BlendShapeVertex {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "blend_shape_vertex",
+        doc: "One sparse blend shape delta (BlendShapeVertex), 40 bytes.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "vertex",
+                ty: "vector3f",
+                orig_id: ::std::option::Option::Some("vertex"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The position delta.",
+            },
+            crate::rt::FieldInfo {
+                id: "normal",
+                ty: "vector3f",
+                orig_id: ::std::option::Option::Some("normal"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The normal delta.",
+            },
+            crate::rt::FieldInfo {
+                id: "tangent",
+                ty: "vector3f",
+                orig_id: ::std::option::Option::Some("tangent"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The tangent delta (xyz).",
+            },
+            crate::rt::FieldInfo {
+                id: "index",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("index"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The mesh vertex the delta applies to.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let BlendShapeVertex { vertex, normal, tangent, index, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = vertex;
+                <Vector3f as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = normal;
+                <Vector3f as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = tangent;
+                <Vector3f as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = index;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(BlendShapeVertex, ENDIAN);
 impl crate::rt::Spanned for BlendShapeVertexPos {
@@ -5271,6 +7507,56 @@ impl crate::rt::Place<'_, BlendShapeVertexPos> {
     /// The place of `index`.
     pub fn index(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("index", &self.get().index)
+    }
+}
+impl crate::rt::Walk for BlendShapeVertexPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <BlendShapeVertex as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex")),
+            |path| {
+                let p = &self.vertex;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("normal")),
+            |path| {
+                let p = &self.normal;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("tangent")),
+            |path| {
+                let p = &self.tangent;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index")),
+            |path| {
+                let p = &self.index;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// One blend shape frame (MeshBlendShape), 12 bytes with its padding.
@@ -5562,6 +7848,111 @@ impl crate::rt::Codec for MeshBlendShape {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "mesh_blend_shape",
+        doc: "One blend shape frame (MeshBlendShape), 12 bytes with its padding.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "first_vertex",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("firstVertex"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The frame's first entry in `vertices`.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_count",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("vertexCount"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many entries of `vertices` the frame has.",
+            },
+            crate::rt::FieldInfo {
+                id: "has_normals",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("hasNormals"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "A bool (kept as the byte read), whether the entries carry normal deltas.",
+            },
+            crate::rt::FieldInfo {
+                id: "has_tangents",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("hasTangents"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "A bool (kept as the byte read), whether the entries carry tangent deltas.",
+            },
+            crate::rt::FieldInfo {
+                id: "pad",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("(alignment after hasTangents)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the type tree's align flag on hasTangents; no corpus mesh has blend shapes",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Padding to a 4-byte boundary, kept verbatim.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MeshBlendShapeRef {
+            first_vertex,
+            vertex_count,
+            has_normals,
+            has_tangents,
+            pad,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = first_vertex;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = vertex_count;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = has_normals;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = has_tangents;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = pad;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MeshBlendShape, ENDIAN);
 impl MeshBlendShapeRef<'_> {
@@ -5613,6 +8004,65 @@ impl crate::rt::Place<'_, MeshBlendShapePos> {
     /// The place of `pad`.
     pub fn pad(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("pad", &self.get().pad)
+    }
+}
+impl crate::rt::Walk for MeshBlendShapePos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MeshBlendShape as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("first_vertex")),
+            |path| {
+                let p = &self.first_vertex;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_count")),
+            |path| {
+                let p = &self.vertex_count;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("has_normals")),
+            |path| {
+                let p = &self.has_normals;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("has_tangents")),
+            |path| {
+                let p = &self.has_tangents;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad")),
+            |path| {
+                let p = &self.pad;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// One named blend shape (MeshBlendShapeChannel).
@@ -5841,6 +8291,87 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "mesh_blend_shape_channel",
+        doc: "One named blend shape (MeshBlendShapeChannel).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "name",
+                ty: "aligned_string",
+                orig_id: ::std::option::Option::Some("name"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The blend shape's name.",
+            },
+            crate::rt::FieldInfo {
+                id: "name_hash",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("nameHash"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "seed 002 (the CRC-32 of the name, which animation curves use)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The CRC-32 of the name.",
+            },
+            crate::rt::FieldInfo {
+                id: "frame_index",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("frameIndex"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The channel's first frame in `shapes` and `full_weights`.",
+            },
+            crate::rt::FieldInfo {
+                id: "frame_count",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("frameCount"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many frames the channel has.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MeshBlendShapeChannelRef { name, name_hash, frame_index, frame_count, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = name;
+                <AlignedString as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = name_hash;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = frame_index;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = frame_count;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MeshBlendShapeChannel, ENDIAN);
 impl MeshBlendShapeChannelRef<'_> {
@@ -5875,6 +8406,56 @@ impl crate::rt::Place<'_, MeshBlendShapeChannelPos> {
     /// The place of `frame_count`.
     pub fn frame_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("frame_count", &self.get().frame_count)
+    }
+}
+impl crate::rt::Walk for MeshBlendShapeChannelPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MeshBlendShapeChannel as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("name")),
+            |path| {
+                let p = &self.name;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("name_hash")),
+            |path| {
+                let p = &self.name_hash;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("frame_index")),
+            |path| {
+                let p = &self.frame_index;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("frame_count")),
+            |path| {
+                let p = &self.frame_count;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// Every influence of every vertex (VariableBoneCountWeights).
@@ -6024,6 +8605,54 @@ impl crate::rt::Codec for VariableBoneCountWeights {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "variable_bone_count_weights",
+        doc: "Every influence of every vertex (VariableBoneCountWeights).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_data",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("m_Data.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many words follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "data",
+                ty: "u4[]",
+                orig_id: ::std::option::Option::Some("m_Data"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("seed 002"),
+                reading: ::std::option::Option::None,
+                doc: "For nv vertices, nv + 1 start offsets (word indices into this list), then per influence a\nbone index in the low 16 bits and a weight (value / 65535) in the high 16 bits.\n",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let VariableBoneCountWeightsRef { num_data, data, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_data;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = data;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(VariableBoneCountWeights, ENDIAN);
 impl VariableBoneCountWeightsRef<'_> {
@@ -6048,6 +8677,52 @@ impl crate::rt::Place<'_, VariableBoneCountWeightsPos> {
     /// The place of `data`.
     pub fn data(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("data", &self.get().data)
+    }
+}
+impl crate::rt::Walk for VariableBoneCountWeightsPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <VariableBoneCountWeights as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_data")),
+            |path| {
+                let p = &self.num_data;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("data")),
+            |path| {
+                let p = &self.data;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// Up to four influences of one vertex (BoneWeights4; BoneInfluence before 2017.1), 32 bytes.
@@ -6199,6 +8874,57 @@ impl crate::rt::Codec for BoneWeights4 {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "bone_weights4",
+        doc: "Up to four influences of one vertex (BoneWeights4; BoneInfluence before 2017.1), 32 bytes.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "weights",
+                ty: "f4[]",
+                orig_id: ::std::option::Option::Some("weight[0] .. weight[3]"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The four weights.",
+            },
+            crate::rt::FieldInfo {
+                id: "bone_indices",
+                ty: "s4[]",
+                orig_id: ::std::option::Option::Some("boneIndex[0] .. boneIndex[3]"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The four bone slots.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let BoneWeights4Ref { weights, bone_indices, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = weights;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = bone_indices;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(BoneWeights4, ENDIAN);
 impl BoneWeights4Ref<'_> {
@@ -6225,6 +8951,66 @@ impl crate::rt::Place<'_, BoneWeights4Pos> {
         &self,
     ) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("bone_indices", &self.get().bone_indices)
+    }
+}
+impl crate::rt::Walk for BoneWeights4Pos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <BoneWeights4 as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("weights")),
+            |path| {
+                let p = &self.weights;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[0usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bone_indices")),
+            |path| {
+                let p = &self.bone_indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !false,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// A vector of BoneWeights4 (m_Skin, before 2018.2).
@@ -6413,6 +9199,54 @@ impl crate::rt::Codec for BoneWeights4Vector {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "bone_weights4_vector",
+        doc: "A vector of BoneWeights4 (m_Skin, before 2018.2).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_items",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many vertices' influences follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "items",
+                ty: "bone_weights4[]",
+                orig_id: ::std::option::Option::Some("Array.data"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "One entry per vertex.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let BoneWeights4VectorRef { num_items, items, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_items;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = items;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <BoneWeights4 as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(BoneWeights4Vector, ENDIAN);
 impl BoneWeights4VectorRef<'_> {
@@ -6437,6 +9271,52 @@ impl crate::rt::Place<'_, BoneWeights4VectorPos> {
     /// The place of `items`.
     pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Each<BoneWeights4Pos>> {
         self.field("items", &self.get().items)
+    }
+}
+impl crate::rt::Walk for BoneWeights4VectorPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <BoneWeights4Vector as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            |path| {
+                let p = &self.num_items;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("items")),
+            |path| {
+                let p = &self.items;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// One entry of the channel table (ChannelInfo), 4 bytes.
@@ -6640,6 +9520,89 @@ impl crate::rt::Codec for ChannelInfo {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "channel_info",
+        doc: "One entry of the channel table (ChannelInfo), 4 bytes.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "stream",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("stream"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The stream the channel lives in.",
+            },
+            crate::rt::FieldInfo {
+                id: "offset",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("offset"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The channel's byte offset inside one vertex of its stream.",
+            },
+            crate::rt::FieldInfo {
+                id: "format",
+                ty: "u1 (vertex_format)",
+                orig_id: ::std::option::Option::Some("format"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "seed 000's table (the numbering from 2019.1; earlier editors number formats differently)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The component format.",
+            },
+            crate::rt::FieldInfo {
+                id: "dimension",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("dimension"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "0x34 for the sword's Float16 normals (corpus, Unity's dumps)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The component count in the low 4 bits (0 = channel absent); Unity sets high bits too,\nwhich are kept.\n",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let ChannelInfo { stream, offset, format, dimension, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = stream;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = offset;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = format;
+                _vis.value(crate::rt::Scalar::from(_x.0))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = dimension;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(ChannelInfo, ENDIAN);
 impl crate::rt::Spanned for ChannelInfoPos {
@@ -6674,6 +9637,56 @@ impl crate::rt::Place<'_, ChannelInfoPos> {
     /// The place of `dimension`.
     pub fn dimension(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("dimension", &self.get().dimension)
+    }
+}
+impl crate::rt::Walk for ChannelInfoPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <ChannelInfo as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stream")),
+            |path| {
+                let p = &self.stream;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("offset")),
+            |path| {
+                let p = &self.offset;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("format")),
+            |path| {
+                let p = &self.format;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("dimension")),
+            |path| {
+                let p = &self.dimension;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// The vertex count, the channel table and the vertex bytes (VertexData).
@@ -6978,6 +9991,117 @@ impl crate::rt::Codec for VertexData {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "vertex_data",
+        doc: "The vertex count, the channel table and the vertex bytes (VertexData).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "current_channels",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_CurrentChannels"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("type trees of 5.3.5 to 2017.4"),
+                reading: ::std::option::Option::None,
+                doc: "Before 2018.1, a bit mask of the channels present.",
+            },
+            crate::rt::FieldInfo {
+                id: "vertex_count",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("m_VertexCount"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "every corpus mesh; matches Unity's dumps and UnityPy",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The number of vertices.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_channels",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("m_Channels.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many channel entries follow (14 from 2018.1 on).",
+            },
+            crate::rt::FieldInfo {
+                id: "channels",
+                ty: "channel_info[]",
+                orig_id: ::std::option::Option::Some("m_Channels"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "seed 000, Unity scripting reference (Vertex, Normal, Tangent, Color, TexCoord0 to 7, BlendWeight, BlendIndices); 14 in every corpus mesh",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The channels in Unity's fixed order, up to 14.",
+            },
+            crate::rt::FieldInfo {
+                id: "data",
+                ty: "aligned_bytes",
+                orig_id: ::std::option::Option::Some("m_DataSize"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "empty for the 19 streamed corpus meshes; the whole layout for the others",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The vertex bytes, streams one after another (empty when streamed).",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let VertexDataRef {
+            current_channels,
+            vertex_count,
+            num_channels,
+            channels,
+            data,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            if let ::std::option::Option::Some(_x) = current_channels {
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = vertex_count;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = num_channels;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = channels;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <ChannelInfo as crate::rt::Codec>::visit(&_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = data;
+                <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(VertexData, ENDIAN);
 impl VertexDataRef<'_> {
@@ -7022,6 +10146,80 @@ impl crate::rt::Place<'_, VertexDataPos> {
     /// The place of `data`.
     pub fn data(&self) -> crate::rt::Place<'_, AlignedBytesPos> {
         self.field("data", &self.get().data)
+    }
+}
+impl crate::rt::Walk for VertexDataPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <VertexData as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("current_channels")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.current_channels {
+                    visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_count")),
+            |path| {
+                let p = &self.vertex_count;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_channels")),
+            |path| {
+                let p = &self.num_channels;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("channels")),
+            |path| {
+                let p = &self.channels;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[3usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("data")),
+            |path| {
+                let p = &self.data;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// A PackedBitVector of quantised floats - n items of `bit_size` bits, each start + item x range / (2^bits - 1).
@@ -7348,6 +10546,121 @@ impl crate::rt::Codec for PackedFloatVector {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "packed_float_vector",
+        doc: "A PackedBitVector of quantised floats - n items of `bit_size` bits, each start + item x range / (2^bits - 1).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_items",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("m_NumItems"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
+                reading: ::std::option::Option::None,
+                doc: "How many items are packed.",
+            },
+            crate::rt::FieldInfo {
+                id: "range",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("m_Range"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
+                reading: ::std::option::Option::None,
+                doc: "The span from the first to the last quantisation step.",
+            },
+            crate::rt::FieldInfo {
+                id: "start",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("m_Start"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
+                reading: ::std::option::Option::None,
+                doc: "The value of item 0.",
+            },
+            crate::rt::FieldInfo {
+                id: "data",
+                ty: "aligned_bytes",
+                orig_id: ::std::option::Option::Some("m_Data"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
+                reading: ::std::option::Option::None,
+                doc: "The packed bits, little-endian bit order, items crossing byte boundaries.",
+            },
+            crate::rt::FieldInfo {
+                id: "bit_size",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("m_BitSize"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
+                reading: ::std::option::Option::None,
+                doc: "Bits per item.",
+            },
+            crate::rt::FieldInfo {
+                id: "pad",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("(alignment after m_BitSize)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the type tree's align flag; zeros in every corpus object",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Padding to a 4-byte boundary, kept verbatim.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let PackedFloatVectorRef { num_items, range, start, data, bit_size, pad, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_items;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = range;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = start;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = data;
+                <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = bit_size;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = pad;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(PackedFloatVector, ENDIAN);
 impl PackedFloatVectorRef<'_> {
@@ -7392,6 +10705,74 @@ impl crate::rt::Place<'_, PackedFloatVectorPos> {
     /// The place of `pad`.
     pub fn pad(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("pad", &self.get().pad)
+    }
+}
+impl crate::rt::Walk for PackedFloatVectorPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <PackedFloatVector as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            |path| {
+                let p = &self.num_items;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("range")),
+            |path| {
+                let p = &self.range;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("start")),
+            |path| {
+                let p = &self.start;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("data")),
+            |path| {
+                let p = &self.data;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bit_size")),
+            |path| {
+                let p = &self.bit_size;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad")),
+            |path| {
+                let p = &self.pad;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// A PackedBitVector of integers - n items of `bit_size` bits.
@@ -7634,6 +11015,87 @@ impl crate::rt::Codec for PackedIntVector {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "packed_int_vector",
+        doc: "A PackedBitVector of integers - n items of `bit_size` bits.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_items",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("m_NumItems"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
+                reading: ::std::option::Option::None,
+                doc: "How many items are packed.",
+            },
+            crate::rt::FieldInfo {
+                id: "data",
+                ty: "aligned_bytes",
+                orig_id: ::std::option::Option::Some("m_Data"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
+                reading: ::std::option::Option::None,
+                doc: "The packed bits, little-endian bit order.",
+            },
+            crate::rt::FieldInfo {
+                id: "bit_size",
+                ty: "u1",
+                orig_id: ::std::option::Option::Some("m_BitSize"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
+                reading: ::std::option::Option::None,
+                doc: "Bits per item.",
+            },
+            crate::rt::FieldInfo {
+                id: "pad",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("(alignment after m_BitSize)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the type tree's align flag; zeros in every corpus object",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Padding to a 4-byte boundary, kept verbatim.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let PackedIntVectorRef { num_items, data, bit_size, pad, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_items;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = data;
+                <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = bit_size;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = pad;
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(PackedIntVector, ENDIAN);
 impl PackedIntVectorRef<'_> {
@@ -7668,6 +11130,56 @@ impl crate::rt::Place<'_, PackedIntVectorPos> {
     /// The place of `pad`.
     pub fn pad(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("pad", &self.get().pad)
+    }
+}
+impl crate::rt::Walk for PackedIntVectorPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <PackedIntVector as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_items")),
+            |path| {
+                let p = &self.num_items;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("data")),
+            |path| {
+                let p = &self.data;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bit_size")),
+            |path| {
+                let p = &self.bit_size;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad")),
+            |path| {
+                let p = &self.pad;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// A compressed mesh's vertices and indices (CompressedMesh).
@@ -8222,6 +11734,221 @@ impl crate::rt::Codec for CompressedMesh {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "compressed_mesh",
+        doc: "A compressed mesh's vertices and indices (CompressedMesh).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "vertices",
+                ty: "packed_float_vector",
+                orig_id: ::std::option::Option::Some("m_Vertices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Positions, 3 items per vertex.",
+            },
+            crate::rt::FieldInfo {
+                id: "uv",
+                ty: "packed_float_vector",
+                orig_id: ::std::option::Option::Some("m_UV"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The texture coordinate sets m_UVInfo describes, concatenated.",
+            },
+            crate::rt::FieldInfo {
+                id: "normals",
+                ty: "packed_float_vector",
+                orig_id: ::std::option::Option::Some("m_Normals"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Normal x and y, 2 items per vertex (z rebuilt from the sign).",
+            },
+            crate::rt::FieldInfo {
+                id: "tangents",
+                ty: "packed_float_vector",
+                orig_id: ::std::option::Option::Some("m_Tangents"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Tangent x and y, 2 items per vertex.",
+            },
+            crate::rt::FieldInfo {
+                id: "weights",
+                ty: "packed_int_vector",
+                orig_id: ::std::option::Option::Some("m_Weights"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "empty in all 33 compressed meshes of four installs (seed 000)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Bone weights, kept as packed bits. The readers the documents used do not decode them,\nand whether they decode as the other packed vectors do is open: none of the 33\ncompressed meshes found is skinned.\n",
+            },
+            crate::rt::FieldInfo {
+                id: "normal_signs",
+                ty: "packed_int_vector",
+                orig_id: ::std::option::Option::Some("m_NormalSigns"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "One bit per normal, the sign of z.",
+            },
+            crate::rt::FieldInfo {
+                id: "tangent_signs",
+                ty: "packed_int_vector",
+                orig_id: ::std::option::Option::Some("m_TangentSigns"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Two bits per tangent, the signs of z and w.",
+            },
+            crate::rt::FieldInfo {
+                id: "float_colors",
+                ty: "packed_float_vector",
+                orig_id: ::std::option::Option::Some("m_FloatColors"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Colours, 4 items per vertex.",
+            },
+            crate::rt::FieldInfo {
+                id: "bone_indices",
+                ty: "packed_int_vector",
+                orig_id: ::std::option::Option::Some("m_BoneIndices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "empty in all 33 compressed meshes of four installs (seed 000)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Bone indices for m_Weights.",
+            },
+            crate::rt::FieldInfo {
+                id: "triangles",
+                ty: "packed_int_vector",
+                orig_id: ::std::option::Option::Some("m_Triangles"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The indices of a compressed mesh.",
+            },
+            crate::rt::FieldInfo {
+                id: "uv_info",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("m_UVInfo"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "A nibble per texture coordinate set: bit 2 set means present, the low two bits are the\ndimension minus 1.\n",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let CompressedMeshRef {
+            vertices,
+            uv,
+            normals,
+            tangents,
+            weights,
+            normal_signs,
+            tangent_signs,
+            float_colors,
+            bone_indices,
+            triangles,
+            uv_info,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = vertices;
+                <PackedFloatVector as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = uv;
+                <PackedFloatVector as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = normals;
+                <PackedFloatVector as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = tangents;
+                <PackedFloatVector as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = weights;
+                <PackedIntVector as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            {
+                let _x = normal_signs;
+                <PackedIntVector as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
+            {
+                let _x = tangent_signs;
+                <PackedIntVector as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[7usize]) {
+            {
+                let _x = float_colors;
+                <PackedFloatVector as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[8usize]) {
+            {
+                let _x = bone_indices;
+                <PackedIntVector as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[9usize]) {
+            {
+                let _x = triangles;
+                <PackedIntVector as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[10usize]) {
+            {
+                let _x = uv_info;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(CompressedMesh, ENDIAN);
 impl CompressedMeshRef<'_> {
@@ -8291,6 +12018,119 @@ impl crate::rt::Place<'_, CompressedMeshPos> {
     /// The place of `uv_info`.
     pub fn uv_info(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("uv_info", &self.get().uv_info)
+    }
+}
+impl crate::rt::Walk for CompressedMeshPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <CompressedMesh as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertices")),
+            |path| {
+                let p = &self.vertices;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("uv")),
+            |path| {
+                let p = &self.uv;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("normals")),
+            |path| {
+                let p = &self.normals;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("tangents")),
+            |path| {
+                let p = &self.tangents;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("weights")),
+            |path| {
+                let p = &self.weights;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("normal_signs")),
+            |path| {
+                let p = &self.normal_signs;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("tangent_signs")),
+            |path| {
+                let p = &self.tangent_signs;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("float_colors")),
+            |path| {
+                let p = &self.float_colors;
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bone_indices")),
+            |path| {
+                let p = &self.bone_indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[8usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("triangles")),
+            |path| {
+                let p = &self.triangles;
+                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("uv_info")),
+            |path| {
+                let p = &self.uv_info;
+                visit(path, crate::rt::Spanned::span(p), &_f[10usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// A byte range of a resource file (StreamingInfo).
@@ -8583,6 +12423,89 @@ impl crate::rt::Codec for StreamingInfo {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "streaming_info",
+        doc: "A byte range of a resource file (StreamingInfo).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "ofs_data_u4",
+                ty: "u4?",
+                orig_id: ::std::option::Option::Some("offset"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "2019.4 corpus meshes (4 bytes shorter than 2020.3's); unsigned int in the type trees before 2020.1",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The range's start in the resource file, before 2020.1.",
+            },
+            crate::rt::FieldInfo {
+                id: "ofs_data_u8",
+                ty: "u8?",
+                orig_id: ::std::option::Option::Some("offset"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "2020.3 to 2023.1 corpus meshes; UInt64 in Unity's dumps and the type trees from 2020.1",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The range's start in the resource file, from 2020.1.",
+            },
+            crate::rt::FieldInfo {
+                id: "len_data",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The range's length in bytes (0 when nothing is streamed).",
+            },
+            crate::rt::FieldInfo {
+                id: "path",
+                ty: "aligned_string",
+                orig_id: ::std::option::Option::Some("path"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "archive:/CAB-.../CAB-....resS in every streamed corpus mesh",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The resource file; in a bundle, an archive:/ path whose last part is the file's name.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let StreamingInfoRef { ofs_data_u4, ofs_data_u8, len_data, path, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            if let ::std::option::Option::Some(_x) = ofs_data_u4 {
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            if let ::std::option::Option::Some(_x) = ofs_data_u8 {
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = len_data;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = path;
+                <AlignedString as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(StreamingInfo, ENDIAN);
 impl StreamingInfoRef<'_> {
@@ -8627,6 +12550,58 @@ impl crate::rt::Place<'_, StreamingInfoPos> {
     /// The place of `path`.
     pub fn path(&self) -> crate::rt::Place<'_, AlignedStringPos> {
         self.field("path", &self.get().path)
+    }
+}
+impl crate::rt::Walk for StreamingInfoPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <StreamingInfo as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ofs_data_u4")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.ofs_data_u4 {
+                    visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("ofs_data_u8")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.ofs_data_u8 {
+                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_data")),
+            |path| {
+                let p = &self.len_data;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("path")),
+            |path| {
+                let p = &self.path;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }
 /// The mesh's levels of detail (MeshLodInfo), from 6000.2.
@@ -8946,6 +12921,112 @@ impl crate::rt::Codec for MeshLodInfo {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "mesh_lod_info",
+        doc: "The mesh's levels of detail (MeshLodInfo), from 6000.2.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "lod_slope",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("m_LodSelectionCurve.m_LodSlope"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The slope of the level selection curve.",
+            },
+            crate::rt::FieldInfo {
+                id: "lod_bias",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("m_LodSelectionCurve.m_LodBias"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The bias of the level selection curve.",
+            },
+            crate::rt::FieldInfo {
+                id: "num_levels",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("m_NumLevels"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The number of levels (1 for a mesh without levels of detail).",
+            },
+            crate::rt::FieldInfo {
+                id: "num_sub_meshes",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("m_SubMeshes.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many submesh entries follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "sub_meshes",
+                ty: "mesh_lod_sub_mesh[]",
+                orig_id: ::std::option::Option::Some("m_SubMeshes"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Per submesh, its index range at each level.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MeshLodInfoRef {
+            lod_slope,
+            lod_bias,
+            num_levels,
+            num_sub_meshes,
+            sub_meshes,
+            ..
+        } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = lod_slope;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = lod_bias;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            {
+                let _x = num_levels;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            {
+                let _x = num_sub_meshes;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            {
+                let _x = sub_meshes;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <MeshLodSubMesh as crate::rt::Codec>::visit(_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MeshLodInfo, ENDIAN);
 impl MeshLodInfoRef<'_> {
@@ -8987,6 +13068,79 @@ impl crate::rt::Place<'_, MeshLodInfoPos> {
         &self,
     ) -> crate::rt::Place<'_, crate::rt::Each<MeshLodSubMeshPos>> {
         self.field("sub_meshes", &self.get().sub_meshes)
+    }
+}
+impl crate::rt::Walk for MeshLodInfoPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MeshLodInfo as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("lod_slope")),
+            |path| {
+                let p = &self.lod_slope;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("lod_bias")),
+            |path| {
+                let p = &self.lod_bias;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_levels")),
+            |path| {
+                let p = &self.num_levels;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_sub_meshes")),
+            |path| {
+                let p = &self.num_sub_meshes;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("sub_meshes")),
+            |path| {
+                let p = &self.sub_meshes;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], false);
+                for (i, e) in p.items.iter().cloned().enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[4usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// One submesh's levels (MeshLodSubMesh).
@@ -9134,6 +13288,54 @@ impl crate::rt::Codec for MeshLodSubMesh {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "mesh_lod_sub_mesh",
+        doc: "One submesh's levels (MeshLodSubMesh).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "num_levels",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("m_Levels.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many levels follow.",
+            },
+            crate::rt::FieldInfo {
+                id: "levels",
+                ty: "mesh_lod_range[]",
+                orig_id: ::std::option::Option::Some("m_Levels"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The index range of each level.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MeshLodSubMeshRef { num_levels, levels, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = num_levels;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = levels;
+                for (_i, _e) in _x.iter().enumerate() {
+                    _vis.index(_i);
+                    <MeshLodRange as crate::rt::Codec>::visit(&_e, _vis);
+                }
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MeshLodSubMesh, ENDIAN);
 impl MeshLodSubMeshRef<'_> {
@@ -9158,6 +13360,52 @@ impl crate::rt::Place<'_, MeshLodSubMeshPos> {
     /// The place of `levels`.
     pub fn levels(&self) -> crate::rt::Place<'_, crate::rt::Strided<MeshLodRangePos>> {
         self.field("levels", &self.get().levels)
+    }
+}
+impl crate::rt::Walk for MeshLodSubMeshPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MeshLodSubMesh as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_levels")),
+            |path| {
+                let p = &self.num_levels;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("levels")),
+            |path| {
+                let p = &self.levels;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                    crate::rt::meta::under(
+                        path,
+                        crate::rt::Seg::Index(i),
+                        |path| {
+                            visit(
+                                path,
+                                crate::rt::Spanned::span(&e),
+                                &_f[1usize],
+                                !true,
+                            );
+                            crate::rt::Walk::walk(&e, path, visit);
+                        },
+                    );
+                }
+            },
+        );
     }
 }
 /// One level's index range (MeshLodRange).
@@ -9304,6 +13552,51 @@ impl crate::rt::Codec for MeshLodRange {
             },
         )
     }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "mesh_lod_range",
+        doc: "One level's index range (MeshLodRange).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "index_start",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("m_IndexStart"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The first index, counted in indices.",
+            },
+            crate::rt::FieldInfo {
+                id: "index_count",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("m_IndexCount"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "How many indices.",
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let MeshLodRange { index_start, index_count, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            {
+                let _x = index_start;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = index_count;
+                _vis.value(crate::rt::Scalar::from(*_x))
+            };
+            _vis.leave();
+        }
+    }
 }
 crate::rt::codec::binrw_adapter!(MeshLodRange, ENDIAN);
 impl crate::rt::Spanned for MeshLodRangePos {
@@ -9328,5 +13621,37 @@ impl crate::rt::Place<'_, MeshLodRangePos> {
     /// The place of `index_count`.
     pub fn index_count(&self) -> crate::rt::Place<'_, crate::rt::Span> {
         self.field("index_count", &self.get().index_count)
+    }
+}
+impl crate::rt::Walk for MeshLodRangePos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <MeshLodRange as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index_start")),
+            |path| {
+                let p = &self.index_start;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index_count")),
+            |path| {
+                let p = &self.index_count;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
     }
 }

@@ -18,7 +18,7 @@ pub trait Codec: Sized {
     /// The borrowed view: numbers by value, blobs and lists of numbers as views of the input.
     type Ref<'a>;
     /// Where every field lies.
-    type Pos: Clone + Default + Spanned + PartialEq + std::fmt::Debug;
+    type Pos: Clone + Default + Spanned + PartialEq + std::fmt::Debug + super::meta::Walk;
     /// The fewest bytes a value can take: bounds counts before anything is allocated.
     const MIN_SIZE: u64;
 
@@ -45,6 +45,12 @@ pub trait Codec: Sized {
     fn warnings(view: &Self::Ref<'_>, at: &Place<'_, Self::Pos>, out: &mut Vec<Error>) {
         let _ = (view, at, out);
     }
+
+    /// What the spec says about the type and each of its fields.
+    const INFO: &'static super::meta::TypeInfo;
+
+    /// Shows every field of a view to `v`, in order.
+    fn visit(view: &Self::Ref<'_>, v: &mut dyn super::meta::Visitor);
 }
 
 /// Values for layout parameters that the bytes do not say (the Unity editor version), by the

@@ -7,6 +7,7 @@
 pub mod codec;
 pub mod error;
 pub mod input;
+pub mod meta;
 pub mod output;
 pub mod path;
 pub mod pod;
@@ -18,6 +19,7 @@ pub mod view;
 pub use codec::{Codec, Int, Params, Parsed, Root};
 pub use error::{Error, ErrorKind, Result};
 pub use input::Input;
+pub use meta::{FieldInfo, Scalar, TypeInfo, Visitor, Walk};
 pub use output::Output;
 pub use path::{Path, Seg};
 pub use pos::{Each, Fixed, Place, Span, Spanned, Strided};

@@ -1,0 +1,286 @@
+//! The spec's facts for programs: a `TypeInfo` table per type (the docs' rows), the walk over
+//! positions that attributes every byte to a field, and the visitor over views that tallies
+//! values straight from the typed data.
+
+use super::names::{self, rt};
+use super::{Gen, R};
+use crate::model::*;
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+fn opt_str(s: &Option<String>) -> TokenStream {
+    match s {
+        Some(s) => quote!(::std::option::Option::Some(#s)),
+        None => quote!(::std::option::Option::None),
+    }
+}
+
+fn confidence(c: Option<Confidence>) -> TokenStream {
+    let rt = rt();
+    match c {
+        Some(c) => {
+            let v = format_ident!("{}", c.word());
+            quote!(::std::option::Option::Some(#rt::Confidence::#v))
+        }
+        None => quote!(::std::option::Option::None),
+    }
+}
+
+/// The type as the spec writes it.
+fn ty_text(f: &Field) -> String {
+    let mut s = match &f.ty {
+        FieldType::Prim(p) => match &f.enum_name {
+            Some(e) => format!("{} ({e})", p.ksy()),
+            None => p.ksy(),
+        },
+        FieldType::Bits(n) => format!("b{n}"),
+        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => r.name.clone(),
+        FieldType::Bytes(_) => "bytes".into(),
+        FieldType::Str { .. } => "str".into(),
+        FieldType::Contents(_) => "contents".into(),
+        FieldType::Switch { .. } => "switch".into(),
+    };
+    if !matches!(f.repeat, Repeat::None) {
+        s.push_str("[]");
+    }
+    if f.cond.is_some() {
+        s.push('?');
+    }
+    s
+}
+
+impl<'a> Gen<'a> {
+    /// `const INFO` of the `Codec` impl.
+    pub fn info(&self, t: &Type) -> TokenStream {
+        let rt = rt();
+        let name = &t.name;
+        let doc = t.doc.clone().unwrap_or_default();
+        let conf = confidence(t.confidence);
+        let fields = t.fields.iter().map(|f| {
+            let id = &f.id;
+            let ty = ty_text(f);
+            let orig = opt_str(&f.orig_id);
+            let conf = confidence(f.confidence);
+            let offset = opt_str(&f.offset.as_ref().map(|e| e.to_string()));
+            let evidence = opt_str(&f.evidence);
+            let reading = opt_str(&f.reading);
+            let doc = f.doc.clone().unwrap_or_default();
+            quote! {
+                #rt::FieldInfo {
+                    id: #id,
+                    ty: #ty,
+                    orig_id: #orig,
+                    confidence: #conf,
+                    offset: #offset,
+                    evidence: #evidence,
+                    reading: #reading,
+                    doc: #doc,
+                }
+            }
+        });
+        quote! {
+            const INFO: &'static #rt::TypeInfo = &#rt::TypeInfo {
+                name: #name,
+                doc: #doc,
+                confidence: #conf,
+                fields: &[#(#fields),*],
+            };
+        }
+    }
+
+    /// Whether the elements of field `f` hold further fields (so the walk looks into them).
+    fn nested(f: &Field) -> bool {
+        matches!(
+            f.ty,
+            FieldType::User(_) | FieldType::SizedUser { .. } | FieldType::Switch { .. }
+        )
+    }
+
+    /// `impl rt::Walk` for the positions of `t` (and of its switch fields).
+    pub fn walk(&self, t: &'a Type) -> R<TokenStream> {
+        let rt = rt();
+        let pos = names::pos(t);
+        let owned = names::owned(t);
+        let mut out = quote!();
+        let mut body = vec![];
+        for (i, f) in t.fields.iter().enumerate() {
+            let id = names::ident(&f.id);
+            let name = &f.id;
+            let nested = Self::nested(f);
+            let one = if matches!(f.repeat, Repeat::None) {
+                quote! {
+                    visit(path, #rt::Spanned::span(p), &_f[#i], !#nested);
+                    #rt::Walk::walk(p, path, visit);
+                }
+            } else {
+                let elems = if fixed_elem(self.spec, f).is_some() {
+                    quote!((0..p.count).map(|i| p.get(i)))
+                } else {
+                    quote!(p.items.iter().cloned())
+                };
+                quote! {
+                    visit(path, #rt::Spanned::span(p), &_f[#i], false);
+                    for (i, e) in #elems.enumerate() {
+                        #rt::meta::under(path, #rt::Seg::Index(i), |path| {
+                            visit(path, #rt::Spanned::span(&e), &_f[#i], !#nested);
+                            #rt::Walk::walk(&e, path, visit);
+                        });
+                    }
+                }
+            };
+            let one = if f.cond.is_some() {
+                quote!(if let ::std::option::Option::Some(p) = &self.#id { #one })
+            } else {
+                quote!({ let p = &self.#id; #one })
+            };
+            body.push(quote! {
+                #rt::meta::under(path, #rt::Seg::Field(::std::borrow::Cow::Borrowed(#name)), |path| #one);
+            });
+            if let FieldType::Switch { .. } = &f.ty {
+                let sp = names::switch_pos(t, f);
+                let mut seen = vec![];
+                let arms: Vec<TokenStream> = refs(&f.ty)
+                    .into_iter()
+                    .filter_map(|r| {
+                        let target = names::ty(self.spec, &r.name);
+                        if seen.contains(&target.name) {
+                            return None;
+                        }
+                        seen.push(target.name.clone());
+                        let v = names::owned(target);
+                        Some(quote!(#sp::#v(p) => #rt::Walk::walk(p, path, visit)))
+                    })
+                    .collect();
+                out.extend(quote! {
+                    impl #rt::Walk for #sp {
+                        fn walk(&self, path: &mut #rt::Path, visit: &mut dyn FnMut(&#rt::Path, #rt::Span, &'static #rt::FieldInfo, bool)) {
+                            match self { #(#arms),* }
+                        }
+                    }
+                });
+            }
+        }
+        out.extend(quote! {
+            impl #rt::Walk for #pos {
+                fn walk(&self, path: &mut #rt::Path, visit: &mut dyn FnMut(&#rt::Path, #rt::Span, &'static #rt::FieldInfo, bool)) {
+                    let _f = <#owned as #rt::Codec>::INFO.fields;
+                    #(#body)*
+                }
+            }
+        });
+        Ok(out)
+    }
+
+    /// One element `x` (a reference) of field `f`, shown to the visitor `v`.
+    fn visit_elem(&self, t: &Type, f: &Field, x: TokenStream) -> TokenStream {
+        let rt = rt();
+        match &f.ty {
+            FieldType::Prim(_) if f.enum_name.is_some() => {
+                quote!(_vis.value(#rt::Scalar::from(#x.0)))
+            }
+            FieldType::Prim(_) | FieldType::Bits(_) => quote!(_vis.value(#rt::Scalar::from(*#x))),
+            FieldType::Bytes(_) | FieldType::Str { .. } => {
+                quote!(_vis.value(#rt::Scalar::from(&**#x)))
+            }
+            FieldType::Contents(c) => quote!(_vis.value(#rt::Scalar::Bytes(&[#(#c),*]))),
+            FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+                let o = names::owned(names::ty(self.spec, &r.name));
+                if boxed(self.spec, t, f) {
+                    quote!(<#o as #rt::Codec>::visit(&**#x, _vis))
+                } else {
+                    quote!(<#o as #rt::Codec>::visit(#x, _vis))
+                }
+            }
+            FieldType::Switch { .. } => {
+                let sv = if self.switch_borrows(f) {
+                    names::switch_view(t, f)
+                } else {
+                    names::switch_owned(t, f)
+                };
+                let mut seen = vec![];
+                let arms: Vec<TokenStream> = refs(&f.ty)
+                    .into_iter()
+                    .filter_map(|r| {
+                        let target = names::ty(self.spec, &r.name);
+                        if seen.contains(&target.name) {
+                            return None;
+                        }
+                        seen.push(target.name.clone());
+                        let o = names::owned(target);
+                        Some(quote!(#sv::#o(_c) => <#o as #rt::Codec>::visit(_c, _vis)))
+                    })
+                    .collect();
+                quote!(match #x { #(#arms),* })
+            }
+        }
+    }
+
+    /// `fn visit` of the `Codec` impl.
+    pub fn visit(&self, t: &'a Type) -> TokenStream {
+        let rt = rt();
+        let view = if self.borrows(t) {
+            names::view(t)
+        } else {
+            names::owned(t)
+        };
+        let stored = t
+            .fields
+            .iter()
+            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+            .map(|f| names::ident(&f.id));
+        let mut body = vec![];
+        for (i, f) in t.fields.iter().enumerate() {
+            let id = names::ident(&f.id);
+            let inner = match list_kind(self.spec, t, f) {
+                None => self.visit_elem(t, f, quote!(_x)),
+                Some(ListKind::Nums(_)) => quote! {
+                    for (_i, _e) in _x.iter().enumerate() {
+                        _vis.index(_i);
+                        _vis.value(#rt::Scalar::from(_e));
+                    }
+                },
+                Some(ListKind::Blocks(name)) => {
+                    let o = names::owned(names::ty(self.spec, &name));
+                    quote! {
+                        for (_i, _e) in _x.iter().enumerate() {
+                            _vis.index(_i);
+                            <#o as #rt::Codec>::visit(&_e, _vis);
+                        }
+                    }
+                }
+                Some(ListKind::Each) => {
+                    let e = self.visit_elem(t, f, quote!(_e));
+                    quote! {
+                        for (_i, _e) in _x.iter().enumerate() {
+                            _vis.index(_i);
+                            #e;
+                        }
+                    }
+                }
+            };
+            let get = if matches!(f.ty, FieldType::Contents(_)) {
+                quote!(&())
+            } else {
+                quote!(#id)
+            };
+            let inner = if f.cond.is_some() {
+                quote!(if let ::std::option::Option::Some(_x) = #get { #inner })
+            } else {
+                quote!({ let _x = #get; #inner })
+            };
+            body.push(quote! {
+                if _vis.enter(&_f[#i]) {
+                    #inner;
+                    _vis.leave();
+                }
+            });
+        }
+        quote! {
+            fn visit(view: &Self::Ref<'_>, _vis: &mut dyn #rt::Visitor) {
+                let _f = Self::INFO.fields;
+                let #view { #(#stored,)* .. } = view;
+                #(#body)*
+            }
+        }
+    }
+}
