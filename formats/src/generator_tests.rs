@@ -488,3 +488,22 @@ fn the_visitor_sees_every_value_with_the_specs_facts() {
     assert_eq!(Features::INFO.fields[1].id, "version");
     assert_eq!(Features::INFO.fields[1].ty, "u2");
 }
+
+#[test]
+fn a_layouts_signature_is_its_constants_at_fixed_offsets() {
+    use crate::generated::sws_mesh::{MeshBone, SwsMesh};
+    use crate::rt::Root;
+    // The managed byte and the class constant after the id.
+    assert_eq!(
+        SwsMesh::SIGNATURE,
+        &[(0, &[1u8][..]), (5, &0x415D_9568u32.to_le_bytes()[..])]
+    );
+    let mut b = vec![0u8; 16];
+    b[0] = 1;
+    b[5..9].copy_from_slice(&0x415D_9568u32.to_le_bytes());
+    assert!(SwsMesh::claims(&b));
+    assert!(!SwsMesh::claims(&b[..8]), "cut inside a constant");
+    assert!(!MeshBone::claims(&b));
+    // A layout with no constants claims nothing.
+    assert!(!crate::generated::meshbin::Meshbin::claims(&b));
+}

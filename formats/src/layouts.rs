@@ -211,6 +211,8 @@ pub struct Entry {
     pub params: &'static [&'static str],
     /// Every relation the spec states for what a value of the layout holds.
     pub rules: &'static [&'static Rule],
+    /// Whether an input holds the layout's constants where the spec puts them.
+    pub claims: fn(&[u8]) -> bool,
     args_ok: fn(&Context) -> Result<()>,
     fields: fn(&[u8], &Context) -> Result<Vec<Located>>,
     plain: Ops,
@@ -236,6 +238,7 @@ impl Entry {
             unknown: T::UNKNOWN,
             params: T::PARAMS,
             rules: T::RULES,
+            claims: T::claims,
             args_ok: args_ok::<T>,
             fields: fields::<T>,
             plain: Ops::plain::<T>(),

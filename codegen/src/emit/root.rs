@@ -48,6 +48,42 @@ fn reachable<'s>(spec: &'s Spec, t: &Type) -> Vec<&'s Type> {
         .collect()
 }
 
+/// The constants a value of `t` holds at fixed offsets from its start (a `contents` magic, or a
+/// number whose `valid` is one value and whose check refuses), outermost type first: what
+/// recognises a file of the layout before it is read.
+fn signature(spec: &Spec, t: &Type, base: u64, depth: u32, out: &mut Vec<(u64, Vec<u8>)>) {
+    if depth > 4 {
+        return;
+    }
+    for (f, bits) in t.fields.iter().zip(static_bit_offsets(spec, t)) {
+        let Some(at) = bits.filter(|b| b % 8 == 0).map(|b| base + b / 8) else {
+            return;
+        };
+        if !matches!(f.repeat, Repeat::None) || f.cond.is_some() {
+            continue;
+        }
+        let refuses = f.check_severity == Some(Severity::Error);
+        match (&f.ty, &f.valid) {
+            (FieldType::Contents(c), _) if refuses => out.push((at, c.clone())),
+            (FieldType::Prim(p), Some(Valid::Eq(e))) if refuses && p.kind != PrimKind::F => {
+                if let Some(v) = e.literal() {
+                    let n = usize::from(p.bytes);
+                    let le = (v as u128).to_le_bytes();
+                    let mut b = le[..n].to_vec();
+                    if p.endian.unwrap_or(spec.endian) == Endian::Be {
+                        b.reverse();
+                    }
+                    out.push((at, b));
+                }
+            }
+            (FieldType::User(r), _) => {
+                signature(spec, names::ty(spec, &r.name), at, depth + 1, out)
+            }
+            _ => {}
+        }
+    }
+}
+
 impl<'a> Gen<'a> {
     /// Constants and instances.
     pub fn consts(&self, t: &'a Type) -> R<TokenStream> {
@@ -232,6 +268,9 @@ impl<'a> Gen<'a> {
         let unknown = crate::unknown_paths(self.spec, t);
         let root = &t.name;
         let spec_file = &self.spec.file;
+        let mut sig = vec![];
+        signature(self.spec, t, 0, 0, &mut sig);
+        let sig = sig.iter().map(|(at, b)| quote!((#at, &[#(#b),*])));
         let rules = reachable(self.spec, t).into_iter().flat_map(|x| {
             let o = names::owned(x);
             x.relations.iter().map(move |r| {
@@ -248,6 +287,7 @@ impl<'a> Gen<'a> {
                 const UNKNOWN: &'static [&'static str] = &[#(#unknown),*];
                 const PARAMS: &'static [&'static str] = &[#(#contexts),*];
                 const RULES: &'static [&'static #rt::Rule] = &[#(#rules),*];
+                const SIGNATURE: &'static [(u64, &'static [u8])] = &[#(#sig),*];
                 fn args(params: &dyn #rt::Params) -> #rt::Result<Self::Args> {
                     let _ = params;
                     Ok((#(#args,)*))

@@ -537,6 +537,7 @@ impl crate::rt::Root for Meshbin {
         Meshbin::REL_INDICES_NAME_VERTICES,
         Meshbin::REL_WHOLE_TRIANGLES,
     ];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())

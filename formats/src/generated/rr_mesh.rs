@@ -1261,6 +1261,7 @@ impl crate::rt::Root for RrMesh {
         MaterialList::REL_GROUPS_PER_DESCRIPTOR,
         MaterialList::REL_GROUP_IDENTITIES,
     ];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())
@@ -2082,6 +2083,7 @@ impl crate::rt::Root for CompiledMesh {
         MaterialList::REL_GROUPS_PER_DESCRIPTOR,
         MaterialList::REL_GROUP_IDENTITIES,
     ];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())
@@ -8914,6 +8916,7 @@ impl crate::rt::Root for MeshData {
         MeshData::REL_FORMAT_STRIDES,
         MeshData::REL_BONES_PER_VERTEX,
     ];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())
@@ -10455,6 +10458,7 @@ impl crate::rt::Root for MaterialList {
         MaterialList::REL_GROUPS_PER_DESCRIPTOR,
         MaterialList::REL_GROUP_IDENTITIES,
     ];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())

@@ -2106,6 +2106,10 @@ impl crate::rt::Root for SwsMesh {
         Submesh::REL_MORPH_CHANNELS_CENSUS,
         MorphChannel::REL_ID_NOT_ZERO,
     ];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[
+        (0u64, &[1u8]),
+        (5u64, &[104u8, 149u8, 93u8, 65u8]),
+    ];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())
@@ -2851,6 +2855,9 @@ impl crate::rt::Root for MeshBone {
     const UNKNOWN: &'static [&'static str] = &["matrix[]"];
     const PARAMS: &'static [&'static str] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[
+        (4u64, &[161u8, 231u8, 240u8, 158u8]),
+    ];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())
@@ -4789,6 +4796,7 @@ impl crate::rt::Root for CompiledMesh {
         CompiledMesh::REL_PALETTE_VERTEX_COUNT,
         CompiledMesh::REL_SECOND_PARTITION_NOT_LARGER,
     ];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[(0u64, &[16u8, 0u8, 0u8, 0u8])];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())
@@ -9427,6 +9435,10 @@ impl crate::rt::Root for Submesh {
         Submesh::REL_MORPH_CHANNELS_CENSUS,
         MorphChannel::REL_ID_NOT_ZERO,
     ];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[
+        (0u64, &[1u8]),
+        (5u64, &[127u8, 222u8, 85u8, 87u8]),
+    ];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())
@@ -10360,6 +10372,9 @@ impl crate::rt::Root for UvChannel {
     ];
     const PARAMS: &'static [&'static str] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[
+        (4u64, &[115u8, 130u8, 173u8, 189u8]),
+    ];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())
@@ -11007,6 +11022,9 @@ impl crate::rt::Root for MorphChannel {
     const UNKNOWN: &'static [&'static str] = &["unknown_0x8"];
     const PARAMS: &'static [&'static str] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[MorphChannel::REL_ID_NOT_ZERO];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[
+        (4u64, &[84u8, 87u8, 12u8, 231u8]),
+    ];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())

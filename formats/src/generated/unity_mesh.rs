@@ -3665,6 +3665,7 @@ impl crate::rt::Root for UnityMesh {
         UnityMesh::REL_SHAPE_ARRAYS_AGREE,
         UnityMesh::REL_SHAPE_NAME_HASH,
     ];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok((

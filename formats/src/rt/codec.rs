@@ -107,6 +107,21 @@ pub trait Root: Codec + serde::Serialize + serde::de::DeserializeOwned {
     const PARAMS: &'static [&'static str];
     /// Every relation the spec states for the types a value of this layout holds.
     const RULES: &'static [&'static Rule];
+    /// The constants every value holds at fixed offsets (offset, bytes): what recognises an
+    /// input as this layout before it is read. Empty for a layout without any.
+    const SIGNATURE: &'static [(u64, &'static [u8])];
+
+    /// Whether `input` holds this layout's constants where the spec puts them (never true for a
+    /// layout without any).
+    fn claims(input: &[u8]) -> bool {
+        !Self::SIGNATURE.is_empty()
+            && Self::SIGNATURE.iter().all(|&(at, b)| {
+                usize::try_from(at)
+                    .ok()
+                    .and_then(|at| input.get(at..at + b.len()))
+                    == Some(b)
+            })
+    }
 
     /// The parameters of a whole input, from the values given.
     fn args(params: &dyn Params) -> Result<Self::Args>;
