@@ -27,20 +27,7 @@ pub struct Input {
     pub scene: Scene,
 }
 
-/// The shared folder beside the checkout, or `None` after one loud line on standard error
-/// (written past the test harness's capture) naming the test that skips its shared part.
-pub fn shared_or_skip(test: &str) -> Option<PathBuf> {
-    let p = root().join("..").join("shared");
-    if p.join("corpus").is_dir() {
-        return Some(p);
-    }
-    let _ = writeln!(
-        std::io::stderr(),
-        "SKIPPED {test}: {} (the shared corpus beside the checkout) is missing; its Unity inputs are not tested",
-        p.display()
-    );
-    None
-}
+pub use meshspec_tests::shared_or_skip;
 
 /// A findings input in `../shared/findings/robustness/`, or `None` (said loudly).
 pub fn finding(test: &str, file: &str) -> Option<PathBuf> {

@@ -170,6 +170,7 @@ pub fn orphans(root: &Path, keep: &BTreeMap<PathBuf, String>) -> Vec<PathBuf> {
         "formats/src/generated/fixtures",
         "docs/layouts",
         "fuzz/fuzz_targets",
+        "fuzz/dict",
     ] {
         let Ok(entries) = std::fs::read_dir(root.join(dir)) else {
             continue;

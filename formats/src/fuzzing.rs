@@ -123,6 +123,22 @@ pub fn written<T: Root>(value: &T, ctx: &Context) {
     let _ = judge::<T>(&bytes, ctx);
 }
 
+/// [`fast`] with a fuzz input's parameter choices (see [`split`]).
+pub fn fast_with_params<T: Root>(data: &[u8], params: &[(&str, &[i128])]) {
+    if let Some((ctx, rest)) = split(data, params) {
+        fast::<T>(rest, &ctx);
+    }
+}
+
+/// [`written`] with the parameter values `choice` selects (one byte choosing among each
+/// parameter's values).
+pub fn written_with_params<T: Root>(value: &T, choice: u8, params: &[(&str, &[i128])]) {
+    let choices = vec![choice; params.len()];
+    if let Some((ctx, _)) = split(&choices, params) {
+        written::<T>(value, &ctx);
+    }
+}
+
 /// [`deep`] with a fuzz input's parameter choices (see [`split`]).
 pub fn roundtrip_with_params<T: Root>(data: &[u8], params: &[(&str, &[i128])]) {
     if let Some((ctx, rest)) = split(data, params) {
