@@ -7,7 +7,7 @@
 use meshspec_formats::context::{Context, Winding};
 use meshspec_formats::scene::Scene;
 use meshspec_formats::{find, Entry};
-use meshspec_tests::{node_tool, root, samples};
+use meshspec_tests::{node_tool, samples};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
