@@ -198,6 +198,7 @@ impl<'a> Gen<'a> {
         let read = self.read_fn(t)?;
         let write = self.write_fn(t)?;
         let warnings = self.warnings_fn(t)?;
+        let size_hint = self.size_hint_fn(t);
         let info = self.info(t);
         let visit = self.visit(t);
         let own = if self.borrows(t) {
@@ -228,6 +229,9 @@ impl<'a> Gen<'a> {
                     #write
                 }
                 #warnings
+                fn size_hint(&self) -> usize {
+                    #size_hint
+                }
                 #info
                 #visit
             }

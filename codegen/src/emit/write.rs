@@ -49,6 +49,74 @@ fn hole_local(f: &Field) -> proc_macro2::Ident {
 }
 
 impl<'a> Gen<'a> {
+    /// The body of `size_hint`: the bytes the value will take, summed without writing (exact
+    /// for everything but parts whose size a writer decides), so the output is allocated once.
+    pub fn size_hint_fn(&self, t: &'a Type) -> TokenStream {
+        let rt = rt();
+        if let Some(n) = t.fixed_size {
+            let n = n as usize;
+            return quote!(#n);
+        }
+        let owned = names::owned(t);
+        let pat = t
+            .fields
+            .iter()
+            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+            .map(|f| names::ident(&f.id));
+        let mut parts = vec![];
+        let mut bits = 0u64;
+        for f in &t.fields {
+            if let FieldType::Bits(n) = f.ty {
+                bits += u64::from(n);
+                continue;
+            }
+            let id = names::ident(&f.id);
+            let one = |x: TokenStream| -> TokenStream {
+                match &f.ty {
+                    FieldType::Prim(p) => {
+                        let n = usize::from(p.bytes);
+                        quote!(#n)
+                    }
+                    FieldType::Contents(c) => {
+                        let n = c.len();
+                        quote!(#n)
+                    }
+                    FieldType::Bytes(_) | FieldType::Str { .. } => quote!(#x.len()),
+                    FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+                        let o = names::owned(names::ty(self.spec, &r.name));
+                        quote!(<#o as #rt::Codec>::size_hint(#x))
+                    }
+                    FieldType::Switch { .. } => quote!(16usize),
+                    FieldType::Bits(_) => unreachable!("bit groups are counted together"),
+                }
+            };
+            let size = if matches!(f.ty, FieldType::Contents(_)) {
+                one(quote!(()))
+            } else if matches!(f.repeat, Repeat::None) {
+                if f.cond.is_some() {
+                    let e = one(quote!(_x));
+                    quote!(#id.as_ref().map_or(0, |_x| #e))
+                } else {
+                    one(quote!(#id))
+                }
+            } else {
+                let e = one(quote!(_x));
+                let list = quote!(_l.iter().map(|_x| #e).sum::<usize>());
+                if f.cond.is_some() {
+                    quote!(#id.as_ref().map_or(0, |_l| #list))
+                } else {
+                    quote!({ let _l = #id; #list })
+                }
+            };
+            parts.push(size);
+        }
+        let bytes = (bits / 8) as usize;
+        quote! {
+            let #owned { #(#pat,)* .. } = self;
+            #bytes #(+ #parts)*
+        }
+    }
+
     /// The body of `write_out`.
     pub fn write_fn(&self, t: &'a Type) -> R<TokenStream> {
         let rt = rt();

@@ -319,6 +319,20 @@ impl crate::rt::Codec for Meshbin {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let Meshbin { num_vertices, num_indices, vertices, indices, .. } = self;
+        0usize + 2usize + 2usize
+            + {
+                let _l = vertices;
+                _l.iter()
+                    .map(|_x| <Vertex as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            }
+            + {
+                let _l = indices;
+                _l.iter().map(|_x| 2usize).sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "meshbin",
         doc: "A mesh as MeshBuilder writes it at build time and the game loads with no parsing: the vertex\ncount, the index count, the vertex array and the index array, back to back with no header,\npadding or trailer. The file is exactly 4 + 16 x vertex count + 2 x index count bytes, and the\ngame refuses any other length.\n\nDirect3D and OpenGL builds differ only in the index order inside each triangle: the source\nlists triangles counter-clockwise (OpenGL), and the Direct3D build swaps the second and third\nindex of every triangle so that front faces are clockwise. Nothing in the file says which\nbuild made it.\n",
@@ -809,6 +823,9 @@ impl crate::rt::Codec for Vertex {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        16usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "vertex",

@@ -793,6 +793,27 @@ impl crate::rt::Codec for RrMesh {
             }
         }
     }
+    fn size_hint(&self) -> usize {
+        let RrMesh {
+            managed_object,
+            descriptor_mask,
+            generated,
+            vertex_stride,
+            max_culling_distance,
+            unknown_0x8,
+            num_bones,
+            bones,
+            unknown_after_bones,
+            compiled,
+            ..
+        } = self;
+        0usize + 1usize + 1usize + 1usize + 1usize + 4usize + unknown_0x8.len() + 4usize
+            + {
+                let _l = bones;
+                _l.iter().map(|_x| _x.len()).sum::<usize>()
+            } + unknown_after_bones.len()
+            + <CompiledMesh as crate::rt::Codec>::size_hint(compiled)
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "rr_mesh",
         doc: "The body of one Mesh resource of Riders Republic, starting after the resource's identity and\ntype header (which the document does not describe, so it is not part of this layout). A\n16-byte header and a bone count are followed by 81-byte bone records, 41 bytes the document\ndoes not describe, and the compiled mesh, whose marker sits at M = 61 + 81 x bone count.\n\nThe compiled mesh has one of two forms, chosen by the selector byte after its marker: ranged\n(draw ranges over shared vertex and index streams, indices relative to each range's first\nvertex) or inline (MeshData with one MeshPrimitive record per object over shared buffers,\nindices absolute). Both end with the material list.\n\nTwo readings (choices the document leaves open, each stated on its fields as `-reading`):\nthe widths of DescriptorMask, Generated and VertexStride, and where the bone records sit\nbetween the bone count and M.\n\nThe bone records' fields, the vertex record layouts of the streams and the meaning of the\nstored words marked unknown are in a part of the source (\"vertex formats\") that is not in\nthe document: they are kept as bytes and written back unchanged.\n",
@@ -1766,6 +1787,17 @@ impl crate::rt::Codec for CompiledMesh {
                 }
             }
         }
+    }
+    fn size_hint(&self) -> usize {
+        let CompiledMesh {
+            marker,
+            layout_selector,
+            stored_prefix,
+            layout_class,
+            body,
+            ..
+        } = self;
+        0usize + 4usize + 1usize + stored_prefix.len() + 4usize + 16usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "compiled_mesh",
@@ -4160,6 +4192,66 @@ impl crate::rt::Codec for RangedLayout {
             }
         }
     }
+    fn size_hint(&self) -> usize {
+        let RangedLayout {
+            unknown_0x0,
+            vertex_format,
+            strides,
+            unknown_0x11,
+            centre,
+            half_extent,
+            unknown_0x2d,
+            num_ranges,
+            unknown_0x32,
+            ranges,
+            len_primary,
+            primary,
+            len_positions,
+            positions,
+            len_skin,
+            skin,
+            len_indices,
+            indices,
+            len_primitive_descs,
+            primitive_descs,
+            len_further_a,
+            further_a,
+            len_further_b,
+            further_b,
+            mesh_data_marker,
+            mesh_data,
+            len_cpu_vertices,
+            cpu_vertices,
+            len_cpu_positions,
+            cpu_positions,
+            len_cpu_skin,
+            cpu_skin,
+            len_cpu_indices,
+            cpu_indices,
+            materials,
+            ..
+        } = self;
+        0usize + 4usize + 1usize
+            + {
+                let _l = strides;
+                _l.iter().map(|_x| 4usize).sum::<usize>()
+            } + 4usize + <Float3 as crate::rt::Codec>::size_hint(centre)
+            + <Float3 as crate::rt::Codec>::size_hint(half_extent) + 1usize + 4usize
+            + unknown_0x32.len()
+            + {
+                let _l = ranges;
+                _l.iter()
+                    .map(|_x| <RangeRecord as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + 4usize + primary.len() + 4usize + positions.len() + 4usize + skin.len()
+            + 4usize + <IndexData as crate::rt::Codec>::size_hint(indices) + 4usize
+            + <PrimitiveDescBlock as crate::rt::Codec>::size_hint(primitive_descs)
+            + 4usize + further_a.len() + 4usize + further_b.len() + 4usize
+            + <MeshData as crate::rt::Codec>::size_hint(mesh_data) + 4usize
+            + cpu_vertices.len() + 4usize + cpu_positions.len() + 4usize + cpu_skin.len()
+            + 4usize + cpu_indices.len()
+            + <MaterialList as crate::rt::Codec>::size_hint(materials)
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "ranged_layout",
         doc: "The ranged form, from M+17: header words, one record per draw range, the four vertex and\nindex streams, one PrimitiveDescData record per range, two further streams, MeshData and its\nprimitive records, four final runs and the material list.\n\nTwo readings, stated on their fields: the width of the length prefixes (`len_*`) and where\nthe MeshData marker sits in this form.\n",
@@ -5810,6 +5902,19 @@ impl crate::rt::Codec for RangeRecord {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let RangeRecord {
+            marker,
+            unknown_0x4,
+            unknown_0x5,
+            first_index,
+            vertex_base,
+            unknown_0x10,
+            ..
+        } = self;
+        0usize + 4usize + 1usize + unknown_0x5.len() + 4usize + 4usize
+            + unknown_0x10.as_ref().map_or(0, |_x| _x.len())
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "range_record",
         doc: "One draw range (registry ClusteredPrimitiveInfo): where its indices and its vertices begin.\nIts extent runs to where the next range begins, or to the buffers' ends for the last.\n",
@@ -6315,6 +6420,17 @@ impl crate::rt::Codec for IndexData {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let IndexData { u16_indices, u32_indices, other_width, .. } = self;
+        0usize
+            + u16_indices
+                .as_ref()
+                .map_or(0, |_l| _l.iter().map(|_x| 2usize).sum::<usize>())
+            + u32_indices
+                .as_ref()
+                .map_or(0, |_l| _l.iter().map(|_x| 4usize).sum::<usize>())
+            + other_width.as_ref().map_or(0, |_x| _x.len())
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "index_data",
         doc: "An index stream: u16 indices when the width selector is 0, u32 when it is 1; for any other\nselector the bytes are kept as they are (and cannot be decoded).\n",
@@ -6622,6 +6738,16 @@ impl crate::rt::Codec for PrimitiveDescBlock {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        let PrimitiveDescBlock { records, .. } = self;
+        0usize
+            + {
+                let _l = records;
+                _l.iter()
+                    .map(|_x| <PrimitiveDesc as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            }
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "primitive_desc_block",
@@ -7009,6 +7135,9 @@ impl crate::rt::Codec for PrimitiveDesc {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        32usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "primitive_desc",
@@ -7894,6 +8023,25 @@ impl crate::rt::Codec for InlineLayout {
             }
         }
     }
+    fn size_hint(&self) -> usize {
+        let InlineLayout {
+            mesh_data,
+            len_primary,
+            primary,
+            len_positions,
+            positions,
+            len_skin,
+            skin,
+            len_indices,
+            indices,
+            materials,
+            ..
+        } = self;
+        0usize + <MeshData as crate::rt::Codec>::size_hint(mesh_data) + 4usize
+            + primary.len() + 4usize + positions.len() + 4usize + skin.len() + 4usize
+            + <IndexData as crate::rt::Codec>::size_hint(indices)
+            + <MaterialList as crate::rt::Codec>::size_hint(materials)
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "inline_layout",
         doc: "The inline form, from M+17 (the MeshData marker, 0x0645ABB5, is the layout class at M+13):\nMeshData with its object records, then the primary, position, skin and index blobs, then\nthe material list. One object is a special case of this grammar.\n\nThe width of the blobs' length prefixes (`len_*`) is a reading, stated on those fields.\n",
@@ -8632,6 +8780,28 @@ impl crate::rt::Codec for MeshData {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let MeshData {
+            index_width,
+            vertex_format,
+            strides,
+            bones_per_vertex,
+            num_objects,
+            objects,
+            ..
+        } = self;
+        0usize + 1usize + 1usize
+            + {
+                let _l = strides;
+                _l.iter().map(|_x| 1usize).sum::<usize>()
+            } + 1usize + 4usize
+            + {
+                let _l = objects;
+                _l.iter()
+                    .map(|_x| <MeshPrimitive as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "mesh_data",
         doc: "MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records. The\nobject count counts the records.\n",
@@ -9299,6 +9469,9 @@ impl crate::rt::Codec for MeshPrimitive {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        36usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "mesh_primitive",
@@ -10132,6 +10305,31 @@ impl crate::rt::Codec for MaterialList {
                 <MaterialGroup as crate::rt::Codec>::warnings(_v, &_place, out);
             }
         }
+    }
+    fn size_hint(&self) -> usize {
+        let MaterialList {
+            num_descriptors,
+            unknown_after_count,
+            descriptors,
+            num_groups,
+            unknown_after_group_count,
+            groups,
+            trailer,
+            ..
+        } = self;
+        0usize + 4usize + unknown_after_count.len()
+            + {
+                let _l = descriptors;
+                _l.iter()
+                    .map(|_x| <MaterialDescriptor as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + 4usize + unknown_after_group_count.len()
+            + {
+                let _l = groups;
+                _l.iter()
+                    .map(|_x| <MaterialGroup as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + <MaterialTrailer as crate::rt::Codec>::size_hint(trailer)
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "material_list",
@@ -11034,6 +11232,24 @@ impl crate::rt::Codec for MaterialDescriptor {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let MaterialDescriptor {
+            marker,
+            unknown_0x4,
+            unknown_0x8,
+            vertex_count,
+            unknown_0xb,
+            material,
+            platform_version,
+            quantization_factor,
+            final_bytes,
+            ..
+        } = self;
+        0usize + 4usize + unknown_0x4.len() + 1usize + 2usize + 1usize + 8usize
+            + platform_version.as_ref().map_or(0, |_x| 4usize)
+            + quantization_factor.as_ref().map_or(0, |_x| 4usize)
+            + final_bytes.as_ref().map_or(0, |_x| _x.len())
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "material_descriptor",
         doc: "One material descriptor (registry MeshInstancingData), 28 bytes.",
@@ -11788,6 +12004,9 @@ impl crate::rt::Codec for MaterialGroup {
             }
         }
     }
+    fn size_hint(&self) -> usize {
+        31usize
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "material_group",
         doc: "One 31-byte group (registry DynamicReference), whose ObjectReference and ObjectHandle\nrepeat the descriptor's Material identity. Where the class sits is a reading (see\n`marker`); the other bytes the document does not attribute are kept verbatim.\n",
@@ -12206,6 +12425,9 @@ impl crate::rt::Codec for MaterialTrailer {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        20usize
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "material_trailer",
         doc: "The material list's 20-byte trailer.",
@@ -12487,6 +12709,9 @@ impl crate::rt::Codec for Float3 {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        12usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "float3",

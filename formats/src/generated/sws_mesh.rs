@@ -1369,6 +1369,47 @@ impl crate::rt::Codec for SwsMesh {
             }
         }
     }
+    fn size_hint(&self) -> usize {
+        let SwsMesh {
+            managed,
+            id,
+            class,
+            category,
+            generated,
+            num_submeshes,
+            submeshes,
+            num_bones,
+            bones,
+            unknown_after_bones,
+            compiled_mesh_class,
+            len_data,
+            data,
+            platform_version,
+            sdk_version,
+            num_materials,
+            material_ids,
+            ..
+        } = self;
+        0usize + 1usize + 4usize + 4usize + 4usize + 1usize + 4usize
+            + {
+                let _l = submeshes;
+                _l.iter()
+                    .map(|_x| <InlineSubmesh as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + 4usize
+            + {
+                let _l = bones;
+                _l.iter()
+                    .map(|_x| <MeshBone as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + unknown_after_bones.len() + 4usize + 4usize
+            + <CompiledMesh as crate::rt::Codec>::size_hint(data) + 4usize + 4usize
+            + 4usize
+            + {
+                let _l = material_ids;
+                _l.iter().map(|_x| 4usize).sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "sws_mesh",
         doc: "The body of one Mesh object, from its managed byte to its last material id. A drawable mesh\ncarries its compiled form inline: the vertex streams, the 16-bit index buffer, the draw ranges,\nthe bone palettes and the material ids are all inside this body. 221 of the 16,149 meshes also\nkeep the SubMeshes they were compiled from (the mesh as authored), between the SubMesh count\nand the bone count.\n\nThe document gives the body's offsets for a mesh without SubMeshes and says that SubMeshes,\nstored at 18, move every later offset by their length. The `-offset` of each later field is\ntherefore the document's expression plus `submeshes._sizeof`, the number of bytes the\nSubMeshes took (0 when there are none), so the document's numbers stay readable as written.\n",
@@ -2296,6 +2337,10 @@ impl crate::rt::Codec for InlineSubmesh {
             }
         }
     }
+    fn size_hint(&self) -> usize {
+        let InlineSubmesh { tag, submesh, .. } = self;
+        0usize + 1usize + <Submesh as crate::rt::Codec>::size_hint(submesh)
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "inline_submesh",
         doc: "One entry of the mesh's SubMesh list - an inline pointer tag and the SubMesh it points at.",
@@ -2662,6 +2707,9 @@ impl crate::rt::Codec for MeshBone {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        76usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "mesh_bone",
@@ -4095,6 +4143,48 @@ impl crate::rt::Codec for CompiledMesh {
             }
         }
     }
+    fn size_hint(&self) -> usize {
+        let CompiledMesh {
+            version,
+            num_extra_streams,
+            stride,
+            len_vertex_stream,
+            stride_all_streams,
+            len_all_streams,
+            len_indices,
+            unknown_0x1c,
+            flags,
+            num_ranges_a,
+            num_ranges_b,
+            total,
+            vertex_streams,
+            indices,
+            ranges_a,
+            ranges_b,
+            palettes,
+            ..
+        } = self;
+        0usize + 4usize + 4usize + 4usize + 4usize + 4usize + 4usize + 4usize + 4usize
+            + 4usize + 4usize + 4usize + 4usize
+            + {
+                let _l = vertex_streams;
+                _l.iter()
+                    .map(|_x| <VertexStream as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + <IndexBuffer as crate::rt::Codec>::size_hint(indices)
+            + {
+                let _l = ranges_a;
+                _l.iter()
+                    .map(|_x| <DrawRange as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            }
+            + {
+                let _l = ranges_b;
+                _l.iter()
+                    .map(|_x| <DrawRange as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + <PaletteBlock as crate::rt::Codec>::size_hint(palettes)
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "compiled_mesh",
         doc: "The CompiledMesh data, the Data of a Mesh body - a 48-byte header, the vertex streams, the\n16-bit indices, the draw ranges of two partitions of the indices and the bone palettes.\nOffsets are from the start of Data. The compiled vertex format that `flags` selects is\nnot in the documents: the streams are kept as raw vertices of `stride` bytes.\n",
@@ -4965,6 +5055,14 @@ impl crate::rt::Codec for VertexStream {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let VertexStream { vertices, .. } = self;
+        0usize
+            + {
+                let _l = vertices;
+                _l.iter().map(|_x| _x.len()).sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "vertex_stream",
         doc: "One vertex stream - V bytes of vertices, `stride` bytes each.",
@@ -5155,6 +5253,14 @@ impl crate::rt::Codec for IndexBuffer {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        let IndexBuffer { items, .. } = self;
+        0usize
+            + {
+                let _l = items;
+                _l.iter().map(|_x| 2usize).sum::<usize>()
+            }
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "index_buffer",
@@ -5566,6 +5672,9 @@ impl crate::rt::Codec for DrawRange {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        24usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "draw_range",
@@ -6024,6 +6133,16 @@ impl crate::rt::Codec for PaletteBlock {
                 <Palette as crate::rt::Codec>::warnings(_v, &_place, out);
             }
         }
+    }
+    fn size_hint(&self) -> usize {
+        let PaletteBlock { palettes, rest, .. } = self;
+        0usize
+            + {
+                let _l = palettes;
+                _l.iter()
+                    .map(|_x| <Palette as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + rest.len()
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "palette_block",
@@ -6555,6 +6674,22 @@ impl crate::rt::Codec for Palette {
                 }
             }
         }
+    }
+    fn size_hint(&self) -> usize {
+        let Palette {
+            marker,
+            version,
+            num_bones,
+            unknown_0x3,
+            vertex_count,
+            bones,
+            ..
+        } = self;
+        0usize + 1usize + 1usize + 1usize + 2usize + 2usize
+            + {
+                let _l = bones;
+                _l.iter().map(|_x| 1usize).sum::<usize>()
+            }
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "palette",
@@ -8425,6 +8560,56 @@ impl crate::rt::Codec for Submesh {
             }
         }
     }
+    fn size_hint(&self) -> usize {
+        let Submesh {
+            managed,
+            id,
+            class,
+            unknown_0x9,
+            indices,
+            source_vertices,
+            unknown_after_source,
+            face_words,
+            face_bytes,
+            positions,
+            normals,
+            tangents,
+            binormals,
+            colours,
+            vertex_words_a,
+            vertex_words_b,
+            empty_run_a,
+            vertex_words_c,
+            empty_run_b,
+            empty_run_c,
+            uv_channels,
+            unknown_after_uv_channels,
+            morph_channels,
+            has_morphs,
+            material_id,
+            unknown_ones,
+            copy,
+            unknown_last,
+            ..
+        } = self;
+        0usize + 1usize + 4usize + 4usize + 4usize
+            + <U16Run as crate::rt::Codec>::size_hint(indices)
+            + <U32Run as crate::rt::Codec>::size_hint(source_vertices) + 4usize
+            + <U32Run as crate::rt::Codec>::size_hint(face_words)
+            + <U8Run as crate::rt::Codec>::size_hint(face_bytes)
+            + <Float3Run as crate::rt::Codec>::size_hint(positions)
+            + <Float3Run as crate::rt::Codec>::size_hint(normals)
+            + <Float3Run as crate::rt::Codec>::size_hint(tangents)
+            + <Float3Run as crate::rt::Codec>::size_hint(binormals)
+            + <U32Run as crate::rt::Codec>::size_hint(colours)
+            + <U32Run as crate::rt::Codec>::size_hint(vertex_words_a)
+            + <U32Run as crate::rt::Codec>::size_hint(vertex_words_b) + 4usize
+            + <U32Run as crate::rt::Codec>::size_hint(vertex_words_c) + 4usize + 4usize
+            + <UvChannelRun as crate::rt::Codec>::size_hint(uv_channels) + 4usize
+            + <MorphChannelRun as crate::rt::Codec>::size_hint(morph_channels) + 1usize
+            + 4usize + unknown_ones.len()
+            + <SubmeshPointer as crate::rt::Codec>::size_hint(copy) + 4usize
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "submesh",
         doc: "One SubMesh, the mesh as authored before compiling - one material's triangles with\nfull-precision normals, every UV channel and the morph targets of that part, followed by\nan inline copy of itself that adds tangents and binormals and drops the morph targets.\nOffsets are from its managed byte; every run is a u32 count and its elements, so a run\nmoves everything after it, and the document gives offsets only up to the second run. n is\nthe vertex count (the positions' count), t the triangle count.\n",
@@ -9661,6 +9846,13 @@ impl crate::rt::Codec for SubmeshPointer {
             }
         }
     }
+    fn size_hint(&self) -> usize {
+        let SubmeshPointer { tag, submesh, .. } = self;
+        0usize + 1usize
+            + submesh
+                .as_ref()
+                .map_or(0, |_x| <Submesh as crate::rt::Codec>::size_hint(_x))
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "submesh_pointer",
         doc: "An inline object pointer - a tag, and the SubMesh itself when the tag is 0.",
@@ -10127,6 +10319,12 @@ impl crate::rt::Codec for UvChannel {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        let UvChannel { id, class, unknown_0x8, unknown_0xc, uvs, source, .. } = self;
+        0usize + 4usize + 4usize + 4usize + 1usize
+            + <Float2Run as crate::rt::Codec>::size_hint(uvs)
+            + <U32Run as crate::rt::Codec>::size_hint(source)
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "uv_channel",
@@ -10781,6 +10979,13 @@ impl crate::rt::Codec for MorphChannel {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let MorphChannel { id, class, unknown_0x8, positions, normals, uvs, .. } = self;
+        0usize + 4usize + 4usize + 4usize
+            + <Float3Run as crate::rt::Codec>::size_hint(positions)
+            + <Float3Run as crate::rt::Codec>::size_hint(normals)
+            + <Float2Run as crate::rt::Codec>::size_hint(uvs)
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "morph_channel",
         doc: "One MorphChannel, inline in a SubMesh's run of morph channels - a morph target's absolute\npositions, its normals and its UVs.\n",
@@ -11168,6 +11373,14 @@ impl crate::rt::Codec for U8Run {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let U8Run { num_items, items, .. } = self;
+        0usize + 4usize
+            + {
+                let _l = items;
+                _l.iter().map(|_x| 1usize).sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "u8_run",
         doc: "A run of u8 - a u32 count and that many bytes.",
@@ -11425,6 +11638,14 @@ impl crate::rt::Codec for U16Run {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        let U16Run { num_items, items, .. } = self;
+        0usize + 4usize
+            + {
+                let _l = items;
+                _l.iter().map(|_x| 2usize).sum::<usize>()
+            }
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "u16_run",
@@ -11684,6 +11905,14 @@ impl crate::rt::Codec for U32Run {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let U32Run { num_items, items, .. } = self;
+        0usize + 4usize
+            + {
+                let _l = items;
+                _l.iter().map(|_x| 4usize).sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "u32_run",
         doc: "A run of u32 - a u32 count and that many values.",
@@ -11942,6 +12171,16 @@ impl crate::rt::Codec for Float2Run {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let Float2Run { num_items, items, .. } = self;
+        0usize + 4usize
+            + {
+                let _l = items;
+                _l.iter()
+                    .map(|_x| <Float2 as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "float2_run",
         doc: "A run of float2 - a u32 count and that many pairs of f32.",
@@ -12199,6 +12438,16 @@ impl crate::rt::Codec for Float3Run {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        let Float3Run { num_items, items, .. } = self;
+        0usize + 4usize
+            + {
+                let _l = items;
+                _l.iter()
+                    .map(|_x| <Float3 as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            }
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "float3_run",
@@ -12502,6 +12751,16 @@ impl crate::rt::Codec for UvChannelRun {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let UvChannelRun { num_items, items, .. } = self;
+        0usize + 4usize
+            + {
+                let _l = items;
+                _l.iter()
+                    .map(|_x| <UvChannel as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "uv_channel_run",
         doc: "A run of UVChannels - a u32 count and that many UVChannel objects.",
@@ -12804,6 +13063,16 @@ impl crate::rt::Codec for MorphChannelRun {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let MorphChannelRun { num_items, items, .. } = self;
+        0usize + 4usize
+            + {
+                let _l = items;
+                _l.iter()
+                    .map(|_x| <MorphChannel as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "morph_channel_run",
         doc: "A run of MorphChannels - a u32 count and that many MorphChannel objects.",
@@ -13058,6 +13327,9 @@ impl crate::rt::Codec for Float2 {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        8usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "float2",
@@ -13319,6 +13591,9 @@ impl crate::rt::Codec for Float3 {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        12usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "float3",

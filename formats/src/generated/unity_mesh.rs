@@ -2395,6 +2395,93 @@ impl crate::rt::Codec for UnityMesh {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let UnityMesh {
+            name,
+            num_sub_meshes,
+            sub_meshes,
+            shapes,
+            num_bind_poses,
+            bind_poses,
+            num_bone_name_hashes,
+            bone_name_hashes,
+            root_bone_name_hash,
+            bones_aabb,
+            variable_bone_count_weights,
+            mesh_compression,
+            is_readable,
+            keep_vertices,
+            keep_indices,
+            index_format,
+            index_buffer,
+            skin,
+            vertex_data,
+            compressed_mesh,
+            local_aabb,
+            mesh_usage_flags,
+            cooking_options,
+            pre_bake_convex_collision_mesh,
+            pre_bake_triangle_collision_mesh,
+            pad_pre_bake,
+            baked_convex_collision_mesh,
+            baked_triangle_collision_mesh,
+            mesh_metrics_0,
+            mesh_metrics_1,
+            stream_data,
+            mesh_lod_info,
+            ..
+        } = self;
+        0usize + <AlignedString as crate::rt::Codec>::size_hint(name) + 4usize
+            + {
+                let _l = sub_meshes;
+                _l.iter()
+                    .map(|_x| <SubMesh as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + <BlendShapeData as crate::rt::Codec>::size_hint(shapes) + 4usize
+            + {
+                let _l = bind_poses;
+                _l.iter()
+                    .map(|_x| <Matrix4x4f as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + 4usize
+            + {
+                let _l = bone_name_hashes;
+                _l.iter().map(|_x| 4usize).sum::<usize>()
+            } + 4usize
+            + bones_aabb
+                .as_ref()
+                .map_or(0, |_x| <MinMaxAabbVector as crate::rt::Codec>::size_hint(_x))
+            + variable_bone_count_weights
+                .as_ref()
+                .map_or(
+                    0,
+                    |_x| <VariableBoneCountWeights as crate::rt::Codec>::size_hint(_x),
+                ) + 1usize + 1usize + 1usize + 1usize
+            + index_format.as_ref().map_or(0, |_x| 4usize)
+            + <AlignedBytes as crate::rt::Codec>::size_hint(index_buffer)
+            + skin
+                .as_ref()
+                .map_or(0, |_x| <BoneWeights4Vector as crate::rt::Codec>::size_hint(_x))
+            + <VertexData as crate::rt::Codec>::size_hint(vertex_data)
+            + <CompressedMesh as crate::rt::Codec>::size_hint(compressed_mesh)
+            + <Aabb as crate::rt::Codec>::size_hint(local_aabb)
+            + mesh_usage_flags.as_ref().map_or(0, |_x| 4usize)
+            + cooking_options.as_ref().map_or(0, |_x| 4usize)
+            + pre_bake_convex_collision_mesh.as_ref().map_or(0, |_x| 1usize)
+            + pre_bake_triangle_collision_mesh.as_ref().map_or(0, |_x| 1usize)
+            + pad_pre_bake.as_ref().map_or(0, |_x| _x.len())
+            + <AlignedBytes as crate::rt::Codec>::size_hint(baked_convex_collision_mesh)
+            + <AlignedBytes as crate::rt::Codec>::size_hint(
+                baked_triangle_collision_mesh,
+            ) + mesh_metrics_0.as_ref().map_or(0, |_x| 4usize)
+            + mesh_metrics_1.as_ref().map_or(0, |_x| 4usize)
+            + stream_data
+                .as_ref()
+                .map_or(0, |_x| <StreamingInfo as crate::rt::Codec>::size_hint(_x))
+            + mesh_lod_info
+                .as_ref()
+                .map_or(0, |_x| <MeshLodInfo as crate::rt::Codec>::size_hint(_x))
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "unity_mesh",
         doc: "The bytes Unity writes for one Mesh object (class id 43) inside a SerializedFile or an asset\nbundle, for a release (player) build, little endian. Without the type tree that may or may not\ntravel with the file, the field order is fixed per editor version; the version comes from the\nuser (`--unity-version 2021.3.0f1`, the parameter `unity_version` = major x 10,000 + minor x 100\n+ patch).\n\nUnity's serializer writes every vector as a 32-bit element count followed by the elements;\nstrings are a 32-bit byte count and the bytes. After a byte array, a string, a group of\nsingle-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a\nmultiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim\nhere (the `pad` fields): Unity writes zeros, but nothing checks that.\n\nThe vertices live either in the vertex data (channels laid out over interleaved streams,\ninside the object or streamed from a resource file that m_StreamData names), or in\nm_CompressedMesh (bit-packed quantised values). Everything stays raw here; the decoders in\n`formats/src/unity/` give the bytes their meaning.\n\nVersion cut-offs are from Unity's type trees (the type-tree database that UnityPy 1.25.4\nships, which records a change of the Mesh layout at 5.3.5, 2017.3, 2018.1, 2018.2, 2018.3,\n2019.1, 2020.1, 2022.1, 6000.2 and 6000.6) and, for 2019.4 to 2023.1, are checked against\nthe 35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles.\nAlpha releases before the first alpha that has a change (for example 6000.6.0a1 to a4) cannot\nbe told apart by the version number this layout takes, and are read with the newer layout.\n",
@@ -3910,6 +3997,10 @@ impl crate::rt::Codec for AlignedString {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let AlignedString { len_value, value, pad, .. } = self;
+        0usize + 4usize + value.len() + pad.len()
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "aligned_string",
         doc: "A Unity string - a byte count, UTF-8 bytes, padding to 4 bytes.",
@@ -4274,6 +4365,10 @@ impl crate::rt::Codec for AlignedBytes {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let AlignedBytes { len_data, data, pad, .. } = self;
+        0usize + 4usize + data.len() + pad.len()
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "aligned_bytes",
         doc: "A Unity byte vector - a byte count, the bytes, padding to 4 bytes.",
@@ -4572,6 +4667,9 @@ impl crate::rt::Codec for Vector3f {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        12usize
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "vector3f",
         doc: "Three floats.",
@@ -4851,6 +4949,9 @@ impl crate::rt::Codec for Aabb {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        24usize
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "aabb",
         doc: "An axis-aligned box as a centre and a half extent (AABB).",
@@ -5098,6 +5199,9 @@ impl crate::rt::Codec for MinMaxAabb {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        24usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "min_max_aabb",
@@ -5366,6 +5470,16 @@ impl crate::rt::Codec for MinMaxAabbVector {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let MinMaxAabbVector { num_items, items, .. } = self;
+        0usize + 4usize
+            + {
+                let _l = items;
+                _l.iter()
+                    .map(|_x| <MinMaxAabb as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "min_max_aabb_vector",
         doc: "A vector of MinMaxAABB.",
@@ -5582,6 +5696,9 @@ impl crate::rt::Codec for Matrix4x4f {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        64usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "matrix4x4f",
@@ -6046,6 +6163,20 @@ impl crate::rt::Codec for SubMesh {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        let SubMesh {
+            first_byte,
+            index_count,
+            topology,
+            base_vertex,
+            first_vertex,
+            vertex_count,
+            local_aabb,
+            ..
+        } = self;
+        0usize + 4usize + 4usize + 4usize + base_vertex.as_ref().map_or(0, |_x| 4usize)
+            + 4usize + 4usize + <Aabb as crate::rt::Codec>::size_hint(local_aabb)
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "sub_mesh",
@@ -6787,6 +6918,42 @@ impl crate::rt::Codec for BlendShapeData {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let BlendShapeData {
+            num_vertices,
+            vertices,
+            num_shapes,
+            shapes,
+            num_channels,
+            channels,
+            num_full_weights,
+            full_weights,
+            ..
+        } = self;
+        0usize + 4usize
+            + {
+                let _l = vertices;
+                _l.iter()
+                    .map(|_x| <BlendShapeVertex as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + 4usize
+            + {
+                let _l = shapes;
+                _l.iter()
+                    .map(|_x| <MeshBlendShape as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + 4usize
+            + {
+                let _l = channels;
+                _l.iter()
+                    .map(|_x| <MeshBlendShapeChannel as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + 4usize
+            + {
+                let _l = full_weights;
+                _l.iter().map(|_x| 4usize).sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "blend_shape_data",
         doc: "A mesh's blend shapes (BlendShapeData) in four flat arrays.",
@@ -7395,6 +7562,9 @@ impl crate::rt::Codec for BlendShapeVertex {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        40usize
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "blend_shape_vertex",
         doc: "One sparse blend shape delta (BlendShapeVertex), 40 bytes.",
@@ -7849,6 +8019,9 @@ impl crate::rt::Codec for MeshBlendShape {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        12usize
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "mesh_blend_shape",
         doc: "One blend shape frame (MeshBlendShape), 12 bytes with its padding.",
@@ -8292,6 +8465,11 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let MeshBlendShapeChannel { name, name_hash, frame_index, frame_count, .. } = self;
+        0usize + <AlignedString as crate::rt::Codec>::size_hint(name) + 4usize + 4usize
+            + 4usize
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "mesh_blend_shape_channel",
         doc: "One named blend shape (MeshBlendShapeChannel).",
@@ -8606,6 +8784,14 @@ impl crate::rt::Codec for VariableBoneCountWeights {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let VariableBoneCountWeights { num_data, data, .. } = self;
+        0usize + 4usize
+            + {
+                let _l = data;
+                _l.iter().map(|_x| 4usize).sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "variable_bone_count_weights",
         doc: "Every influence of every vertex (VariableBoneCountWeights).",
@@ -8874,6 +9060,9 @@ impl crate::rt::Codec for BoneWeights4 {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        32usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "bone_weights4",
@@ -9200,6 +9389,16 @@ impl crate::rt::Codec for BoneWeights4Vector {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let BoneWeights4Vector { num_items, items, .. } = self;
+        0usize + 4usize
+            + {
+                let _l = items;
+                _l.iter()
+                    .map(|_x| <BoneWeights4 as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "bone_weights4_vector",
         doc: "A vector of BoneWeights4 (m_Skin, before 2018.2).",
@@ -9520,6 +9719,9 @@ impl crate::rt::Codec for ChannelInfo {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        4usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "channel_info",
@@ -9991,6 +10193,23 @@ impl crate::rt::Codec for VertexData {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        let VertexData {
+            current_channels,
+            vertex_count,
+            num_channels,
+            channels,
+            data,
+            ..
+        } = self;
+        0usize + current_channels.as_ref().map_or(0, |_x| 4usize) + 4usize + 4usize
+            + {
+                let _l = channels;
+                _l.iter()
+                    .map(|_x| <ChannelInfo as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            } + <AlignedBytes as crate::rt::Codec>::size_hint(data)
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "vertex_data",
@@ -10547,6 +10766,11 @@ impl crate::rt::Codec for PackedFloatVector {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let PackedFloatVector { num_items, range, start, data, bit_size, pad, .. } = self;
+        0usize + 4usize + 4usize + 4usize
+            + <AlignedBytes as crate::rt::Codec>::size_hint(data) + 1usize + pad.len()
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "packed_float_vector",
         doc: "A PackedBitVector of quantised floats - n items of `bit_size` bits, each start + item x range / (2^bits - 1).",
@@ -11015,6 +11239,11 @@ impl crate::rt::Codec for PackedIntVector {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        let PackedIntVector { num_items, data, bit_size, pad, .. } = self;
+        0usize + 4usize + <AlignedBytes as crate::rt::Codec>::size_hint(data) + 1usize
+            + pad.len()
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "packed_int_vector",
@@ -11735,6 +11964,32 @@ impl crate::rt::Codec for CompressedMesh {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let CompressedMesh {
+            vertices,
+            uv,
+            normals,
+            tangents,
+            weights,
+            normal_signs,
+            tangent_signs,
+            float_colors,
+            bone_indices,
+            triangles,
+            uv_info,
+            ..
+        } = self;
+        0usize + <PackedFloatVector as crate::rt::Codec>::size_hint(vertices)
+            + <PackedFloatVector as crate::rt::Codec>::size_hint(uv)
+            + <PackedFloatVector as crate::rt::Codec>::size_hint(normals)
+            + <PackedFloatVector as crate::rt::Codec>::size_hint(tangents)
+            + <PackedIntVector as crate::rt::Codec>::size_hint(weights)
+            + <PackedIntVector as crate::rt::Codec>::size_hint(normal_signs)
+            + <PackedIntVector as crate::rt::Codec>::size_hint(tangent_signs)
+            + <PackedFloatVector as crate::rt::Codec>::size_hint(float_colors)
+            + <PackedIntVector as crate::rt::Codec>::size_hint(bone_indices)
+            + <PackedIntVector as crate::rt::Codec>::size_hint(triangles) + 4usize
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "compressed_mesh",
         doc: "A compressed mesh's vertices and indices (CompressedMesh).",
@@ -12424,6 +12679,12 @@ impl crate::rt::Codec for StreamingInfo {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let StreamingInfo { ofs_data_u4, ofs_data_u8, len_data, path, .. } = self;
+        0usize + ofs_data_u4.as_ref().map_or(0, |_x| 4usize)
+            + ofs_data_u8.as_ref().map_or(0, |_x| 8usize) + 4usize
+            + <AlignedString as crate::rt::Codec>::size_hint(path)
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "streaming_info",
         doc: "A byte range of a resource file (StreamingInfo).",
@@ -12922,6 +13183,23 @@ impl crate::rt::Codec for MeshLodInfo {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let MeshLodInfo {
+            lod_slope,
+            lod_bias,
+            num_levels,
+            num_sub_meshes,
+            sub_meshes,
+            ..
+        } = self;
+        0usize + 4usize + 4usize + 4usize + 4usize
+            + {
+                let _l = sub_meshes;
+                _l.iter()
+                    .map(|_x| <MeshLodSubMesh as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "mesh_lod_info",
         doc: "The mesh's levels of detail (MeshLodInfo), from 6000.2.",
@@ -13289,6 +13567,16 @@ impl crate::rt::Codec for MeshLodSubMesh {
             },
         )
     }
+    fn size_hint(&self) -> usize {
+        let MeshLodSubMesh { num_levels, levels, .. } = self;
+        0usize + 4usize
+            + {
+                let _l = levels;
+                _l.iter()
+                    .map(|_x| <MeshLodRange as crate::rt::Codec>::size_hint(_x))
+                    .sum::<usize>()
+            }
+    }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "mesh_lod_sub_mesh",
         doc: "One submesh's levels (MeshLodSubMesh).",
@@ -13552,6 +13840,9 @@ impl crate::rt::Codec for MeshLodRange {
                 None
             },
         )
+    }
+    fn size_hint(&self) -> usize {
+        8usize
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "mesh_lod_range",

@@ -46,6 +46,9 @@ pub trait Codec: Sized {
         let _ = (view, at, out);
     }
 
+    /// About how many bytes the value takes when written (to allocate the output once).
+    fn size_hint(&self) -> usize;
+
     /// What the spec says about the type and each of its fields.
     const INFO: &'static super::meta::TypeInfo;
 
@@ -154,7 +157,7 @@ pub trait Root: Codec + serde::Serialize + serde::de::DeserializeOwned {
     /// Writes the value, and with `L` where every field went.
     fn write<const L: bool>(&self, params: &dyn Params) -> Result<(Vec<u8>, Option<Self::Pos>)> {
         let args = Self::args(params)?;
-        let mut out = Output::default();
+        let mut out = Output::with_capacity(self.size_hint());
         let pos = self
             .write_out::<L>(&mut out, args)
             .map_err(|e| e.rooted(Self::ROOT))?;
