@@ -9,7 +9,7 @@
 
 use super::relations::{submesh_ranges, with_copy};
 use crate::generated::sws_mesh::{
-    Float3, Float3RunRef, SubmeshPos, SubmeshRef, SwsMeshPos, SwsMeshRef,
+    CompiledMeshRef, Float3, Float3RunRef, SubmeshPos, SubmeshRef, SwsMeshPos, SwsMeshRef,
 };
 use crate::rt::{Error, ErrorKind, Place, Result};
 use crate::scene::{Colors, Material, Mesh, Mode, MorphTarget, Primitive, Scene};
@@ -17,9 +17,25 @@ use crate::scene::{Colors, Material, Mesh, Mode, MorphTarget, Primitive, Scene};
 /// What the export assumes about the game's frame, and why.
 pub const FRAME_NOTE: &str = "coordinates and triangle order are kept as stored: the document does not say which handedness or winding the game uses. Read as glTF's right-handed frame with counter-clockwise front faces, a mesh authored for Direct3D 9's defaults (left-handed, clockwise front faces) appears mirrored but with its faces and normals consistent";
 
-/// Why the compiled streams are not decoded.
-pub fn compiled_note(flags: u32, stride: u32) -> String {
-    format!("the compiled vertex streams are not decoded: the vertex format that flags 0x{flags:08X} selects (stride {stride} bytes) is not in the documents, so their bytes are kept as stored")
+/// Why the compiled streams are not decoded (one sentence for dumps, checks and exports, so
+/// that a report joining their notes says it once).
+pub fn compiled_note(c: &CompiledMeshRef<'_>) -> String {
+    format!(
+        "the compiled vertex streams are not decoded: the vertex format that flags 0x{:08X} selects (stride {} bytes) is not in the documents, so their bytes are kept as stored; each of the {} streams is a list of {}-byte vertices",
+        c.flags,
+        c.stride,
+        c.vertex_streams.len(),
+        c.stride
+    )
+}
+
+/// Where a Mesh body's geometry comes from, and how it is kept.
+pub fn geometry_note(submeshes: usize) -> String {
+    let count = match submeshes {
+        1 => "its SubMesh".to_string(),
+        n => format!("its {n} SubMeshes"),
+    };
+    format!("geometry comes from {count} (positions, normals, colours, UV channels, morph targets, and tangents from each SubMesh's copy); {FRAME_NOTE}")
 }
 
 fn v3(f: Float3) -> [f32; 3] {
@@ -190,9 +206,9 @@ pub fn submesh_mesh(
     Ok(mesh)
 }
 
-/// The notes every SubMesh export carries.
+/// The notes every SubMesh export carries, besides [`FRAME_NOTE`].
 fn submesh_notes(s: &SubmeshRef<'_>) -> Vec<String> {
-    let mut notes = vec![FRAME_NOTE.to_string()];
+    let mut notes = vec![];
     notes.push("texture coordinates are kept as stored: Direct3D's texture space, like glTF's, has v running down from the top".into());
     if s.morph_channels
         .items
@@ -218,7 +234,8 @@ pub fn mesh_scene(m: &SwsMeshRef<'_>, at: &Place<'_, SwsMeshPos>) -> Result<Scen
         )
         .rooted("export"));
     };
-    let mut notes = submesh_notes(&first.submesh);
+    let mut notes = vec![geometry_note(m.submeshes.len())];
+    notes.extend(submesh_notes(&first.submesh));
     for e in &m.submeshes[1..] {
         for n in submesh_notes(&e.submesh) {
             if !notes.contains(&n) {
@@ -226,7 +243,7 @@ pub fn mesh_scene(m: &SwsMeshRef<'_>, at: &Place<'_, SwsMeshPos>) -> Result<Scen
             }
         }
     }
-    notes.push(compiled_note(c.flags, c.stride));
+    notes.push(compiled_note(c));
     notes.push(format!("each SubMesh is exported with the triangles of its first-partition range (the range its material draws); the second partition's {} ranges and the {} palettes address the compiled vertices only, so they are kept in the file and not exported", c.ranges_b.len(), c.palettes.palettes.len()));
     if !m.bones.is_empty() {
         notes.push(format!("{} bones are not exported as a skin: which space their matrices map is not established, and the vertices' bone indices and weights are in the undocumented compiled vertex format", m.bones.len()));
@@ -263,7 +280,8 @@ pub fn mesh_scene(m: &SwsMeshRef<'_>, at: &Place<'_, SwsMeshPos>) -> Result<Scen
 
 /// A SubMesh on its own.
 pub fn submesh_scene(s: &SubmeshRef<'_>, at: &Place<'_, SubmeshPos>) -> Result<Scene> {
-    let mut notes = submesh_notes(s);
+    let mut notes = vec![FRAME_NOTE.to_string()];
+    notes.extend(submesh_notes(s));
     let material = Some(Material {
         name: format!("material {}", s.material_id),
     });

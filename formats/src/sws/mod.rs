@@ -27,15 +27,7 @@ const PALETTE_NOTE: &str = "the palettes are read packed one after another from 
 const UNKNOWN_NOTE: &str = "fields marked unknown in the spec (face words and bytes, vertex words, source runs, the unknown words) are kept as stored; their meaning is not established";
 
 fn compiled_notes(c: &CompiledMeshRef<'_>) -> Vec<String> {
-    vec![
-        format!(
-            "{}; each of the {} streams is a list of {}-byte vertices",
-            geometry::compiled_note(c.flags, c.stride),
-            c.vertex_streams.len(),
-            c.stride
-        ),
-        PALETTE_NOTE.to_string(),
-    ]
+    vec![geometry::compiled_note(c), PALETTE_NOTE.to_string()]
 }
 
 impl Semantics for SwsMesh {
@@ -48,11 +40,7 @@ impl Semantics for SwsMesh {
         if view.submeshes.is_empty() {
             notes.push("this mesh has no SubMeshes, so no vertex positions are established and it cannot be exported as geometry".into());
         } else {
-            let count = match view.submeshes.len() {
-                1 => "its SubMesh".to_string(),
-                n => format!("its {n} SubMeshes"),
-            };
-            notes.push(format!("geometry comes from {count} (positions, normals, colours, UV channels, morph targets, and tangents from each SubMesh's copy); {}", geometry::FRAME_NOTE));
+            notes.push(geometry::geometry_note(view.submeshes.len()));
         }
         if !view.bones.is_empty() {
             notes.push(BONE_NOTE.to_string());
