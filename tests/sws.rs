@@ -5,14 +5,14 @@
 
 use meshspec_formats::context::{Context, Relations};
 use meshspec_formats::export::{glb, NonFinite};
+use meshspec_formats::find;
 use meshspec_formats::generated::sws_mesh::{
     CompiledMesh, MeshBone, MorphChannel, Submesh, SubmeshPointer, SwsMesh, UvChannel,
 };
 use meshspec_formats::rt::input::MAX_NESTING;
 use meshspec_formats::rt::{Error, ErrorKind, Root, Rule, Severity};
-use meshspec_formats::verdict::Verdict;
-use meshspec_formats::find;
 use meshspec_formats::scene::Colors;
+use meshspec_formats::verdict::Verdict;
 use meshspec_tests::root;
 use serde_json::Value;
 
@@ -556,7 +556,12 @@ fn build(layout: &str, dump: &Value) -> Vec<u8> {
         .build(dump, &ctx)
         .unwrap_or_else(|e| panic!("build: {e}"));
     // The verdict build gives is check's on the same bytes: here, nothing at all.
-    let found: Vec<String> = built.verdict.findings.iter().map(|e| e.to_string()).collect();
+    let found: Vec<String> = built
+        .verdict
+        .findings
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
     assert!(built.verdict.passes() && found.is_empty(), "{found:?}");
     let again = entry.judge(&built.bytes, &ctx);
     assert!(again.passes() && again.findings.is_empty());
@@ -1103,7 +1108,10 @@ mod recorded {
         let mut next = sp.0;
         for (p, x) in parts {
             if let Some(s) = span(x) {
-                assert_eq!(s.0, next, "{p} does not start where the part before it ends");
+                assert_eq!(
+                    s.0, next,
+                    "{p} does not start where the part before it ends"
+                );
                 next = s.1;
             }
             walk(x, &p, sp, out);
@@ -1173,7 +1181,12 @@ fn every_recorded_position_holds_the_bytes_the_writer_writes_there() {
             // A good file is written back byte for byte; a bad one differs at most in a
             // stored value the writer derives from the others.
             let derived: &[&str] = if bad {
-                &["stride_all_streams", "len_all_streams", "total", "has_morphs"]
+                &[
+                    "stride_all_streams",
+                    "len_all_streams",
+                    "total",
+                    "has_morphs",
+                ]
             } else {
                 &[]
             };
@@ -1195,7 +1208,9 @@ fn every_recorded_position_holds_the_bytes_the_writer_writes_there() {
             if !bad {
                 let ctx = Context::new();
                 let entry = find(ext).unwrap();
-                let again = entry.build(&entry.dump(&bytes, &ctx).unwrap(), &ctx).unwrap();
+                let again = entry
+                    .build(&entry.dump(&bytes, &ctx).unwrap(), &ctx)
+                    .unwrap();
                 assert!(again.bytes == bytes, "{name}");
             }
             files += 1;

@@ -13,9 +13,9 @@ pub mod relations;
 
 use crate::context::Context;
 use crate::generated::sws_mesh::{
-    CompiledMesh, CompiledMeshPos, CompiledMeshRef, MeshBone, MeshBoneRef,
-    MorphChannel, MorphChannelPos, MorphChannelRef, Submesh, SubmeshPos, SubmeshRef, SwsMesh,
-    SwsMeshPos, SwsMeshRef,
+    CompiledMesh, CompiledMeshPos, CompiledMeshRef, MeshBone, MeshBoneRef, MorphChannel,
+    MorphChannelPos, MorphChannelRef, Submesh, SubmeshPos, SubmeshRef, SwsMesh, SwsMeshPos,
+    SwsMeshRef,
 };
 use crate::layouts::{Ops, Semantics};
 use crate::rt::{Error, ErrorKind, Place, Result, Root};

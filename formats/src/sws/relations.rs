@@ -6,9 +6,9 @@
 //! so the same code judges the part inside a Mesh body and on its own.
 
 use crate::generated::sws_mesh::{
-    CompiledMesh, CompiledMeshPos, CompiledMeshRef, DrawRange, DrawRangePos, Float3RunRef, MorphChannel,
-    MorphChannelPos, MorphChannelRef, Submesh, SubmeshPos, SubmeshRef, SwsMesh, SwsMeshPos,
-    SwsMeshRef,
+    CompiledMesh, CompiledMeshPos, CompiledMeshRef, DrawRange, DrawRangePos, Float3RunRef,
+    MorphChannel, MorphChannelPos, MorphChannelRef, Submesh, SubmeshPos, SubmeshRef, SwsMesh,
+    SwsMeshPos, SwsMeshRef,
 };
 use crate::rt::{Blocks, ErrorKind, Place, Span, Strided};
 use crate::verdict::Judge;
@@ -68,7 +68,8 @@ pub fn compiled(c: &CompiledMeshRef<'_>, at: &Place<'_, CompiledMeshPos>, j: &mu
         ));
     }
     let (a, b) = (c.ranges_a.len(), c.ranges_b.len());
-    let total = all + u128::from(c.len_indices) + u128::from(DrawRange::FIXED_SIZE) * (a + b) as u128;
+    let total =
+        all + u128::from(c.len_indices) + u128::from(DrawRange::FIXED_SIZE) * (a + b) as u128;
     if u128::from(c.total) != total {
         j.push(at.total().violates(
             CompiledMesh::REL_TOTAL_ADDS_UP,
@@ -109,7 +110,13 @@ pub fn compiled(c: &CompiledMeshRef<'_>, at: &Place<'_, CompiledMeshPos>, j: &mu
     }
     let block = at.palettes();
     let palettes = block.palettes();
-    for (i, (p, r)) in c.palettes.palettes.iter().zip(c.ranges_a.iter()).enumerate() {
+    for (i, (p, r)) in c
+        .palettes
+        .palettes
+        .iter()
+        .zip(c.ranges_a.iter())
+        .enumerate()
+    {
         if u32::from(p.vertex_count) != r.vertex_count {
             j.push(palettes.at(i).vertex_count().violates(
                 CompiledMesh::REL_PALETTE_VERTEX_COUNT,
@@ -247,13 +254,31 @@ pub fn submesh(s: &SubmeshRef<'_>, at: &Place<'_, SubmeshPos>, original: bool, j
     let (sv, nr) = (&s.source_vertices.items, &s.normals.items);
     run(j, &at.source_vertices().num_items(), sv.len(), n, true);
     run(j, &at.normals().num_items(), nr.len(), n, false);
-    run(j, &at.tangents().num_items(), s.tangents.items.len(), n, true);
-    run(j, &at.binormals().num_items(), s.binormals.items.len(), n, true);
+    run(
+        j,
+        &at.tangents().num_items(),
+        s.tangents.items.len(),
+        n,
+        true,
+    );
+    run(
+        j,
+        &at.binormals().num_items(),
+        s.binormals.items.len(),
+        n,
+        true,
+    );
     run(j, &at.colours().num_items(), s.colours.items.len(), n, true);
     let (wa, wb, wc) = (&s.vertex_words_a, &s.vertex_words_b, &s.vertex_words_c);
     run(j, &at.vertex_words_a().num_items(), wa.items.len(), n, true);
     run(j, &at.vertex_words_b().num_items(), wb.items.len(), n, true);
-    run(j, &at.vertex_words_c().num_items(), wc.items.len(), n, false);
+    run(
+        j,
+        &at.vertex_words_c().num_items(),
+        wc.items.len(),
+        n,
+        false,
+    );
     let uv = at.uv_channels();
     let uv_items = uv.items();
     for (k, c) in s.uv_channels.items.iter().enumerate() {
@@ -265,8 +290,20 @@ pub fn submesh(s: &SubmeshRef<'_>, at: &Place<'_, SubmeshPos>, original: bool, j
     let morph_items = morph.items();
     for (k, c) in s.morph_channels.items.iter().enumerate() {
         let ch = morph_items.at(k);
-        run(j, &ch.positions().num_items(), c.positions.items.len(), n, false);
-        run(j, &ch.normals().num_items(), c.normals.items.len(), n, false);
+        run(
+            j,
+            &ch.positions().num_items(),
+            c.positions.items.len(),
+            n,
+            false,
+        );
+        run(
+            j,
+            &ch.normals().num_items(),
+            c.normals.items.len(),
+            n,
+            false,
+        );
         run(j, &ch.uvs().num_items(), c.uvs.items.len(), n, false);
         morph_channel(c, &ch, j);
     }
@@ -402,7 +439,10 @@ fn copy_like_original(
         };
         j.push(at.positions().items().at(k).violates(
             rel,
-            format!("{} (the original's position {k}, bit for bit)", p(&s.positions)),
+            format!(
+                "{} (the original's position {k}, bit for bit)",
+                p(&s.positions)
+            ),
             p(&copy.positions),
         ));
     }
@@ -422,8 +462,16 @@ fn copy_like_original(
         ));
     }
     for (place, count, what) in [
-        (at.tangents().num_items(), copy.tangents.items.len(), "tangents"),
-        (at.binormals().num_items(), copy.binormals.items.len(), "binormals"),
+        (
+            at.tangents().num_items(),
+            copy.tangents.items.len(),
+            "tangents",
+        ),
+        (
+            at.binormals().num_items(),
+            copy.binormals.items.len(),
+            "binormals",
+        ),
     ] {
         if count != n {
             j.push(place.violates(
