@@ -242,12 +242,12 @@ IDENTITY = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]
 MOVED = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0.5, -2, 3, 1]
 
 
-def boned(pal_bones=((0, 1), (1,)), pal_counts=(4, 3), materials=(7, 9), **kw):
+def boned(pal_bones=((0, 1), (1,)), pal_counts=(4, 3), materials=(7, 9), ranges_b=None, **kw):
     stride = 12
     # 7 vertices: range 0 uses 0-3 (two triangles), range 1 uses 4-6 (one triangle).
     indices = [0, 1, 2, 2, 1, 3, 4, 5, 6]
     ra = [(0, 4, 0, 2, 11), (4, 3, 6, 1, 22)]
-    rb = [(0, 7, 0, 3, 33)]
+    rb = ranges_b or [(0, 7, 0, 3, 33)]
     pals = [palette(list(pal_bones[0]), pal_counts[0], 0), palette(list(pal_bones[1]), pal_counts[1], 1)]
     data = compiled([filler(7, stride, 2)], stride, indices, ra, rb, pals, flags=0x0000_2113)
     bones_ = [bone(0x2001, 0xA1B2C3D4, IDENTITY), bone(0x2002, 0x0BADF00D, MOVED)]
@@ -302,7 +302,8 @@ def tri_submesh(material=77, morphs=1, **over):
     return original, copy
 
 
-def authored(material=77, materials=(77,), morphs=1, streams=None, sm_over=None, copy_override=False):
+def authored(material=77, materials=(77,), morphs=1, streams=None, sm_over=None, copy_override=False,
+             indices=(0, 1, 2), triangles=1):
     stride = 16
     o, c = tri_submesh(material, morphs, **(sm_over or {}))
     sm = submesh(o, None if copy_override else c)
@@ -310,13 +311,34 @@ def authored(material=77, materials=(77,), morphs=1, streams=None, sm_over=None,
     data = compiled(
         [filler(3, stride, 3 + k) for k in range(n_streams)],
         stride,
-        [0, 1, 2],
-        [(0, 3, 0, 1, 5)],
-        [(0, 3, 0, 1, 6)],
+        list(indices),
+        [(0, 3, 0, triangles, 5)],
+        [(0, 3, 0, triangles, 6)],
         [palette([], 3, 0)],
         flags=0x0001_0157,
     )
     return mesh(0x3000, [sm], [], data, list(materials))
+
+
+def authored_many(k):
+    """k triangle SubMeshes without morph channels, SubMesh i drawn with material 100 + i by
+    first-partition range i (3 compiled vertices and one triangle each); one second-partition
+    range over every index."""
+    stride = 16
+    parts = []
+    for i in range(k):
+        o, c = tri_submesh(material=100 + i, morphs=0)
+        parts.append(submesh(o, c))
+    data = compiled(
+        [filler(3 * k, stride, 5)],
+        stride,
+        [3 * i + v for i in range(k) for v in (0, 1, 2)],
+        [(3 * i, 3, 3 * i, 1, i) for i in range(k)],
+        [(0, 3 * k, 0, k, 0)],
+        [palette([], 3, 0) for _ in range(k)],
+        flags=0x0001_0157,
+    )
+    return mesh(0x3500, parts, [], data, [100 + i for i in range(k)])
 
 
 write(os.path.join(HERE, "hand-authored.sws-mesh"), authored())
@@ -364,6 +386,13 @@ bad = {
     "data-length": data_too_long(),
     "one-material-per-range": plain(materials=(1, 2)),
     "palette-bones-exist": boned(pal_bones=((0, 2), (1,))),
+    # A palette that names bone 0 of a mesh without bones (which names a bone that does not
+    # exist, too: `palette_bones_exist` cannot hold where this one breaks).
+    "palettes-empty-without-bones": plain(pal=[palette([0], 4, 0)]),
+    # The SubMesh's one triangle, drawn by a range of two (the compiled buffer holds the
+    # triangle twice, so both partitions still cover it).
+    "submesh-matches-its-range": authored(indices=(0, 1, 2, 0, 2, 1), triangles=2),
+    "submeshes-census": authored_many(6),
     "submesh-vertices-sum": authored_four(),
     "extra-streams-are-morph-channels": authored(morphs=1, streams=3),
     # Both the SubMesh and its copy name material 77; the list holds 78.
@@ -372,20 +401,38 @@ bad = {
     "stride-all-streams": plain(over={0x10: 9}),
     "len-all-streams": plain(over={0x14: 31}),
     "total-adds-up": plain(over={0x2C: 999}),
-    # The second partition: two one-triangle ranges that both cover triangle 0 (the triangles
-    # still add up to the index count).
-    "ranges-partition-indices": plain(ranges_b=[(0, 4, 0, 1, 1), (0, 4, 0, 1, 2)]),
+    # The second partition: two ranges (as many as the first) that both cover triangle 1 (the
+    # triangles still add up to the index count).
+    "ranges-partition-indices": boned(ranges_b=[(0, 7, 0, 2, 33), (0, 7, 3, 1, 34)]),
     # A first-partition range of 5 vertices over a stream of 4 (its palette says 5 too).
     "range-vertices-in-stream": plain(ranges_a=[(0, 5, 0, 2, 0x1234)], pal=[palette([], 5, 0)]),
     "palette-vertex-count": plain(pal=[palette([], 3, 0)]),
-    # SubMesh relations (the copy is left intact).
-    "whole-triangles": authored(sm_over={"indices": [0, 1, 2, 0], "copy_over": {"indices": [0, 1, 2]}}),
-    "indices-name-vertices": authored(sm_over={"indices": [0, 1, 3], "copy_over": {"indices": [0, 1, 2]}}),
+    # Two second-partition ranges (one triangle each) for one first-partition range.
+    "second-partition-not-larger": plain(ranges_b=[(0, 4, 0, 1, 1), (0, 4, 3, 1, 2)]),
+    # SubMesh relations. A copy keeps the original's indices (relation copy_like_original),
+    # so a change to the indices is made to both.
+    "whole-triangles": authored(sm_over={"indices": [0, 1, 2, 0], "copy_over": {"indices": [0, 1, 2, 0]}}),
+    "indices-name-vertices": authored(sm_over={"indices": [0, 1, 3], "copy_over": {"indices": [0, 1, 3]}}),
     "runs-match-vertex-count": authored(sm_over={"normals": TRI_NRM[:2], "copy_over": {"normals": TRI_NRM}}),
     "runs-match-triangle-count": authored(sm_over={"face_bytes": [3, 3], "copy_over": {"face_bytes": [3]}}),
     "has-morphs-flag": authored(sm_over={"has_morphs": 0}),
     # An original whose copy pointer is empty (tag 3).
     "one-copy-each": authored(copy_override=True),
+    # The copy holds a MorphChannel (and says so in its has-morphs byte).
+    "no-morphs-on-copy": authored(
+        sm_over={"copy_over": {"morph_channels": [morph_channel(0x3301, 0xDEADBEEF, MORPHED, TRI_NRM, TRI_UV)]}}
+    ),
+    # The copy keeps the original's source vertices.
+    "copy-like-original": authored(sm_over={"copy_over": {"source": [10, 11, 12]}}),
+    "uv-channels-census": authored(
+        sm_over={
+            "uv_channels": [uv_channel(TRI_UV, [10, 11, 12])] * 4,
+            "copy_over": {"uv_channels": [uv_channel(TRI_UV, [])] * 4},
+        }
+    ),
+    "morph-channels-census": authored(morphs=4),
+    # MorphChannel relations.
+    "id-not-zero": authored(sm_over={"morph_channels": [morph_channel(0, 0xDEADBEEF, MORPHED, TRI_NRM, TRI_UV)]}),
 }
 
 for name, data in bad.items():

@@ -7,20 +7,43 @@
 //! are those of its compiled range, drawn with the material the mesh's material list gives that
 //! range. Coordinates and triangle order are kept as stored (see [`FRAME_NOTE`]).
 
-use crate::generated::sws_mesh::{Float3, Submesh, SwsMesh};
-use crate::rt::{Error, ErrorKind, Result};
+use super::relations::{submesh_ranges, with_copy};
+use crate::generated::sws_mesh::{
+    CompiledMeshRef, Float3, Float3RunRef, SubmeshPos, SubmeshRef, SwsMeshPos, SwsMeshRef,
+};
+use crate::rt::{Error, ErrorKind, Place, Result};
 use crate::scene::{Colors, Material, Mesh, Mode, MorphTarget, Primitive, Scene};
 
 /// What the export assumes about the game's frame, and why.
 pub const FRAME_NOTE: &str = "coordinates and triangle order are kept as stored: the document does not say which handedness or winding the game uses. Read as glTF's right-handed frame with counter-clockwise front faces, a mesh authored for Direct3D 9's defaults (left-handed, clockwise front faces) appears mirrored but with its faces and normals consistent";
 
-/// Why the compiled streams are not decoded.
-pub fn compiled_note(flags: u32, stride: u32) -> String {
-    format!("the compiled vertex streams are not decoded: the vertex format that flags 0x{flags:08X} selects (stride {stride} bytes) is not in the documents, so their bytes are kept as stored")
+/// Why the compiled streams are not decoded (one sentence for dumps, checks and exports, so
+/// that a report joining their notes says it once).
+pub fn compiled_note(c: &CompiledMeshRef<'_>) -> String {
+    format!(
+        "the compiled vertex streams are not decoded: the vertex format that flags 0x{:08X} selects (stride {} bytes) is not in the documents, so their bytes are kept as stored; each of the {} streams is a list of {}-byte vertices",
+        c.flags,
+        c.stride,
+        c.vertex_streams.len(),
+        c.stride
+    )
 }
 
-fn v3(f: &Float3) -> [f32; 3] {
+/// Where a Mesh body's geometry comes from, and how it is kept.
+pub fn geometry_note(submeshes: usize) -> String {
+    let count = match submeshes {
+        1 => "its SubMesh".to_string(),
+        n => format!("its {n} SubMeshes"),
+    };
+    format!("geometry comes from {count} (positions, normals, colours, UV channels, morph targets, and tangents from each SubMesh's copy); {FRAME_NOTE}")
+}
+
+fn v3(f: Float3) -> [f32; 3] {
     [f.x, f.y, f.z]
+}
+
+fn v3s(run: &Float3RunRef<'_>) -> Vec<[f32; 3]> {
+    run.items.iter().map(v3).collect()
 }
 
 /// D3DCOLOR 0xAARRGGBB (stored as the bytes B, G, R, A) as RGBA.
@@ -45,22 +68,13 @@ fn dot(a: [f32; 3], b: [f32; 3]) -> f32 {
     a[0] * b[0] + a[1] * b[1] + a[2] * b[2]
 }
 
-fn bits_equal(a: &[Float3], b: &[Float3]) -> bool {
-    a.len() == b.len()
-        && a.iter().zip(b).all(|(p, q)| {
-            p.x.to_bits() == q.x.to_bits()
-                && p.y.to_bits() == q.y.to_bits()
-                && p.z.to_bits() == q.z.to_bits()
-        })
-}
-
 /// Tangents for glTF from a copy's tangents and binormals: xyz the tangent, w the side of the
 /// binormal (+1 when it is normal x tangent, -1 when it points the other way).
-fn tangents(normals: &[[f32; 3]], copy: &Submesh) -> Vec<[f32; 4]> {
+fn tangents(normals: &[[f32; 3]], copy: &SubmeshRef<'_>) -> Vec<[f32; 4]> {
     normals
         .iter()
-        .zip(&copy.tangents.items)
-        .zip(&copy.binormals.items)
+        .zip(copy.tangents.items.iter())
+        .zip(copy.binormals.items.iter())
         .map(|((n, t), b)| {
             let t = v3(t);
             let w = if dot(cross(*n, t), v3(b)) < 0.0 {
@@ -73,29 +87,28 @@ fn tangents(normals: &[[f32; 3]], copy: &Submesh) -> Vec<[f32; 4]> {
         .collect()
 }
 
-/// One SubMesh as a mesh of the common model. `material` is the material its primitive uses;
-/// `notes` gains what was left out and why. Runs whose length is not the vertex count are left
-/// out (with a note); indices that name no vertex are refused.
+/// One SubMesh (at `at`) as a mesh of the common model. `material` is the material its
+/// primitive uses; `notes` gains what was left out and why. Runs whose length is not the vertex
+/// count (relations that only warn) are left out with a note; the verdict has refused indices
+/// that name no vertex.
 pub fn submesh_mesh(
-    s: &Submesh,
+    s: &SubmeshRef<'_>,
+    at: &Place<'_, SubmeshPos>,
     name: &str,
     material: Option<Material>,
     notes: &mut Vec<String>,
 ) -> Result<Mesh> {
     let n = s.positions.items.len();
-    let positions: Vec<[f32; 3]> = s.positions.items.iter().map(v3).collect();
+    let positions = v3s(&s.positions);
     let mut skipped = vec![];
-    let normals: Option<Vec<[f32; 3]>> =
-        (s.normals.items.len() == n).then(|| s.normals.items.iter().map(v3).collect());
+    let normals = (s.normals.items.len() == n).then(|| v3s(&s.normals));
     if normals.is_none() {
         skipped.push("normals".to_string());
     }
-    let copy = s.copy.submesh.as_deref();
-    let tangents = match (copy, &normals) {
-        (Some(c), Some(nr))
-            if n > 0 && c.tangents.items.len() == n && c.binormals.items.len() == n =>
-        {
-            if bits_equal(&c.positions.items, &s.positions.items) {
+    let tangents = with_copy(s, at, |c, _| match &normals {
+        Some(nr) if n > 0 && c.tangents.items.len() == n && c.binormals.items.len() == n => {
+            // The copy's vertices are the original's only where its positions are, bit for bit.
+            if c.positions.items.bytes() == s.positions.items.bytes() {
                 Some(tangents(nr, c))
             } else {
                 notes.push(format!("{name}: the copy's tangents are left out: its positions differ from the SubMesh's, so its vertices may not be the same"));
@@ -103,11 +116,12 @@ pub fn submesh_mesh(
             }
         }
         _ => None,
-    };
+    })
+    .flatten();
     let colors = match s.colours.items.len() {
         0 => None,
         len if len == n => Some(Colors::Rgba8(
-            s.colours.items.iter().map(|&c| d3dcolor_rgba(c)).collect(),
+            s.colours.items.iter().map(d3dcolor_rgba).collect(),
         )),
         _ => {
             skipped.push("colours".to_string());
@@ -160,22 +174,17 @@ pub fn submesh_mesh(
             skipped.join(", ")
         ));
     }
-    let whole = s.indices.items.len() / 3 * 3;
-    if whole != s.indices.items.len() {
+    let all = s.indices.items.len();
+    let whole = all / 3 * 3;
+    if whole != all {
         notes.push(format!(
             "{name}: the last {} indices are not a whole triangle and are left out",
-            s.indices.items.len() - whole
+            all - whole
         ));
     }
-    let indices: Vec<u32> = s
-        .indices
-        .items
-        .iter()
-        .take(whole)
-        .map(|&i| u32::from(i))
-        .collect();
+    let indices: Vec<u32> = s.indices.items.iter().take(whole).map(u32::from).collect();
     let has_material = material.is_some();
-    let mesh = Mesh {
+    let mut mesh = Mesh {
         name: name.to_string(),
         positions,
         normals,
@@ -192,13 +201,14 @@ pub fn submesh_mesh(
         morph_targets,
         ..Mesh::default()
     };
+    mesh.origin = super::origin::submesh(s, at);
     mesh.validate()?;
     Ok(mesh)
 }
 
-/// The notes every SubMesh export carries.
-fn submesh_notes(s: &Submesh) -> Vec<String> {
-    let mut notes = vec![FRAME_NOTE.to_string()];
+/// The notes every SubMesh export carries, besides [`FRAME_NOTE`].
+fn submesh_notes(s: &SubmeshRef<'_>) -> Vec<String> {
+    let mut notes = vec![];
     notes.push("texture coordinates are kept as stored: Direct3D's texture space, like glTF's, has v running down from the top".into());
     if s.morph_channels
         .items
@@ -211,9 +221,9 @@ fn submesh_notes(s: &Submesh) -> Vec<String> {
 }
 
 /// A Mesh body's geometry: one mesh per SubMesh.
-pub fn mesh_scene(m: &SwsMesh) -> Result<Scene> {
+pub fn mesh_scene(m: &SwsMeshRef<'_>, at: &Place<'_, SwsMeshPos>) -> Result<Scene> {
     let c = &m.data;
-    if m.submeshes.is_empty() {
+    let Some(first) = m.submeshes.first() else {
         return Err(Error::unplaced(
             ErrorKind::Unsupported,
             "a mesh whose vertex positions are established (one with SubMeshes)",
@@ -223,8 +233,9 @@ pub fn mesh_scene(m: &SwsMesh) -> Result<Scene> {
             ),
         )
         .rooted("export"));
-    }
-    let mut notes = submesh_notes(&m.submeshes[0].submesh);
+    };
+    let mut notes = vec![geometry_note(m.submeshes.len())];
+    notes.extend(submesh_notes(&first.submesh));
     for e in &m.submeshes[1..] {
         for n in submesh_notes(&e.submesh) {
             if !notes.contains(&n) {
@@ -232,44 +243,49 @@ pub fn mesh_scene(m: &SwsMesh) -> Result<Scene> {
             }
         }
     }
-    notes.push(compiled_note(c.flags, c.stride));
+    notes.push(compiled_note(c));
     notes.push(format!("each SubMesh is exported with the triangles of its first-partition range (the range its material draws); the second partition's {} ranges and the {} palettes address the compiled vertices only, so they are kept in the file and not exported", c.ranges_b.len(), c.palettes.palettes.len()));
     if !m.bones.is_empty() {
         notes.push(format!("{} bones are not exported as a skin: which space their matrices map is not established, and the vertices' bone indices and weights are in the undocumented compiled vertex format", m.bones.len()));
     }
+    let bones = super::origin::bones(m, at);
+    let entries = at.submeshes();
     let mut meshes = vec![];
-    for (i, e) in m.submeshes.iter().enumerate() {
+    for (i, (e, range)) in m.submeshes.iter().zip(submesh_ranges(m)).enumerate() {
         let s = &e.submesh;
         let name = format!("submesh {i}");
-        let material = match m.material_ids.iter().position(|&id| id == s.material_id) {
-            Some(range) => Some(Material {
+        let material = match range {
+            Some(range) => Material {
                 name: format!("material {} (range {range})", s.material_id),
-            }),
+            },
             None => {
                 notes.push(format!(
-                    "{name}: material {} is not in the mesh's material list, so its range is not known",
+                    "{name}: no first-partition range of its own is drawn with material {}, so its range is not known",
                     s.material_id
                 ));
-                Some(Material {
+                Material {
                     name: format!("material {}", s.material_id),
-                })
+                }
             }
         };
-        let mut mesh = submesh_mesh(s, &name, material, &mut notes)?;
-        mesh.origin = super::origin::mesh_submesh(m, i);
+        let entry = entries.at(i);
+        let mut mesh = submesh_mesh(s, &entry.submesh(), &name, Some(material), &mut notes)?;
+        if let Some(b) = &bones {
+            mesh.origin.extras.insert("bones".into(), b.clone());
+        }
         meshes.push(mesh);
     }
     Ok(Scene { meshes, notes })
 }
 
 /// A SubMesh on its own.
-pub fn submesh_scene(s: &Submesh) -> Result<Scene> {
-    let mut notes = submesh_notes(s);
+pub fn submesh_scene(s: &SubmeshRef<'_>, at: &Place<'_, SubmeshPos>) -> Result<Scene> {
+    let mut notes = vec![FRAME_NOTE.to_string()];
+    notes.extend(submesh_notes(s));
     let material = Some(Material {
         name: format!("material {}", s.material_id),
     });
-    let mut mesh = submesh_mesh(s, "submesh", material, &mut notes)?;
-    mesh.origin = super::origin::submesh(s, "submesh", 0);
+    let mesh = submesh_mesh(s, at, "submesh", material, &mut notes)?;
     Ok(Scene {
         meshes: vec![mesh],
         notes,

@@ -1,115 +1,92 @@
 //! Shaun White Skateboarding meshes: what the bytes of a Mesh body mean beyond their layout
-//! (`spec/sws_mesh.ksy`).
+//! (`spec/sws_mesh.ksy`), on the view the reader made and the positions it recorded.
 //!
-//! - [`relations`]: the relations the document states, checked on read values with the byte
-//!   offset and path of every violation;
+//! - [`relations`]: the relations the document states, judged with the offset and spec path of
+//!   every violation;
 //! - [`geometry`]: the SubMeshes' geometry in the common model (the compiled vertex streams are
 //!   in a format the documents do not give, so they stay raw bytes);
-//! - [`offsets`]: where each part lies, for placing violations.
+//! - [`origin`]: where each exported part lies in the input.
 
 pub mod geometry;
-pub mod offsets;
 pub mod origin;
 pub mod relations;
 
 use crate::context::Context;
-use crate::generated::sws_mesh::{CompiledMesh, MeshBone, MorphChannel, Submesh, SwsMesh};
-use crate::legacy::OwnedSemantics;
-use crate::rt::Root;
-use crate::rt::{Error, ErrorKind, Result};
+use crate::generated::sws_mesh::{
+    CompiledMesh, CompiledMeshPos, CompiledMeshRef, MeshBone, MeshBoneRef, MorphChannel,
+    MorphChannelPos, MorphChannelRef, Submesh, SubmeshPos, SubmeshRef, SwsMesh, SwsMeshPos,
+    SwsMeshRef,
+};
+use crate::layouts::{Ops, Semantics};
+use crate::rt::{Error, ErrorKind, Place, Result, Root};
 use crate::scene::Scene;
+use crate::verdict::Judge;
 
 const BONE_NOTE: &str = "bone matrices are kept as stored: which space they map (bind pose, inverse bind pose, parent-relative) and whether they are stored by rows or by columns is not established";
 const PALETTE_NOTE: &str = "the palettes are read packed one after another from the start of their block, as the document describes them (a reading); the block's bytes after the last palette are kept as stored";
 const UNKNOWN_NOTE: &str = "fields marked unknown in the spec (face words and bytes, vertex words, source runs, the unknown words) are kept as stored; their meaning is not established";
 
-fn compiled_notes(c: &CompiledMesh) -> Vec<String> {
-    vec![
-        format!(
-            "{}; each of the {} streams is a list of {}-byte vertices",
-            geometry::compiled_note(c.flags, c.stride),
-            c.vertex_streams.len(),
-            c.stride
-        ),
-        PALETTE_NOTE.to_string(),
-    ]
+fn compiled_notes(c: &CompiledMeshRef<'_>) -> Vec<String> {
+    vec![geometry::compiled_note(c), PALETTE_NOTE.to_string()]
 }
 
-impl OwnedSemantics for SwsMesh {
-    fn relations(&self, _ctx: &Context) -> Vec<Error> {
-        relations::mesh(self)
-            .into_iter()
-            .map(|e| e.rooted("sws_mesh"))
-            .collect()
+impl Semantics for SwsMesh {
+    fn judge(view: &SwsMeshRef<'_>, at: &Place<'_, SwsMeshPos>, j: &mut Judge<'_>) {
+        relations::mesh(view, at, j);
     }
 
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
-        let mut notes = compiled_notes(&self.data);
-        if self.submeshes.is_empty() {
+    fn notes(view: &SwsMeshRef<'_>, _ctx: &Context) -> Vec<String> {
+        let mut notes = compiled_notes(&view.data);
+        if view.submeshes.is_empty() {
             notes.push("this mesh has no SubMeshes, so no vertex positions are established and it cannot be exported as geometry".into());
         } else {
-            let count = match self.submeshes.len() {
-                1 => "its SubMesh".to_string(),
-                n => format!("its {n} SubMeshes"),
-            };
-            notes.push(format!("geometry comes from {count} (positions, normals, colours, UV channels, morph targets, and tangents from each SubMesh's copy); {}", geometry::FRAME_NOTE));
+            notes.push(geometry::geometry_note(view.submeshes.len()));
         }
-        if !self.bones.is_empty() {
+        if !view.bones.is_empty() {
             notes.push(BONE_NOTE.to_string());
         }
         notes.push(UNKNOWN_NOTE.to_string());
         notes
     }
 
-    fn scene(&self, ctx: &Context) -> Result<Scene> {
-        refuse_on_relations(self.relations(ctx), ctx)?;
-        geometry::mesh_scene(self)
+    fn scene(view: &SwsMeshRef<'_>, at: &Place<'_, SwsMeshPos>, _ctx: &Context) -> Result<Scene> {
+        geometry::mesh_scene(view, at)
     }
 }
 
-/// Geometry is decoded only from values whose relations hold, unless the user asked for
-/// relations to be warnings.
-fn refuse_on_relations(violated: Vec<Error>, ctx: &Context) -> Result<()> {
-    match violated.into_iter().next() {
-        Some(e) if ctx.relations == crate::context::Relations::Error => Err(e),
-        _ => Ok(()),
-    }
-}
-
-impl OwnedSemantics for CompiledMesh {
-    fn relations(&self, _ctx: &Context) -> Vec<Error> {
-        relations::compiled(self)
-            .into_iter()
-            .map(|e| e.rooted("compiled_mesh"))
-            .collect()
+impl Semantics for CompiledMesh {
+    fn judge(view: &CompiledMeshRef<'_>, at: &Place<'_, CompiledMeshPos>, j: &mut Judge<'_>) {
+        relations::compiled(view, at, j);
     }
 
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
-        compiled_notes(self)
+    fn notes(view: &CompiledMeshRef<'_>, _ctx: &Context) -> Vec<String> {
+        compiled_notes(view)
     }
 
-    fn scene(&self, _ctx: &Context) -> Result<Scene> {
+    fn scene(
+        view: &CompiledMeshRef<'_>,
+        _at: &Place<'_, CompiledMeshPos>,
+        _ctx: &Context,
+    ) -> Result<Scene> {
         Err(Error::unplaced(
             ErrorKind::Unsupported,
             "a layout whose vertex positions are established (a Mesh with SubMeshes, or a SubMesh)",
             format!(
                 "a CompiledMesh: the vertex format that flags 0x{:08X} selects (stride {}) is not in the documents",
-                self.flags, self.stride
+                view.flags, view.stride
             ),
         )
         .rooted("export"))
     }
 }
 
-impl OwnedSemantics for Submesh {
-    fn relations(&self, _ctx: &Context) -> Vec<Error> {
-        relations::submesh(self, true)
-            .into_iter()
-            .map(|e| e.rooted("submesh"))
-            .collect()
+impl Semantics for Submesh {
+    fn judge(view: &SubmeshRef<'_>, at: &Place<'_, SubmeshPos>, j: &mut Judge<'_>) {
+        // Read on its own, a SubMesh is an original: its pointer holds its copy.
+        relations::submesh(view, at, true, j);
     }
 
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
+    fn notes(_view: &SubmeshRef<'_>, _ctx: &Context) -> Vec<String> {
         vec![
             format!(
                 "read as an original SubMesh (its copy follows inline); {}",
@@ -119,40 +96,32 @@ impl OwnedSemantics for Submesh {
         ]
     }
 
-    fn scene(&self, ctx: &Context) -> Result<Scene> {
-        refuse_on_relations(self.relations(ctx), ctx)?;
-        geometry::submesh_scene(self)
+    fn scene(view: &SubmeshRef<'_>, at: &Place<'_, SubmeshPos>, _ctx: &Context) -> Result<Scene> {
+        geometry::submesh_scene(view, at)
     }
 }
 
-impl OwnedSemantics for MeshBone {
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
+impl Semantics for MeshBone {
+    fn notes(_view: &MeshBoneRef<'_>, _ctx: &Context) -> Vec<String> {
         vec![BONE_NOTE.to_string()]
     }
 }
 
-impl OwnedSemantics for MorphChannel {
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
+impl Semantics for MorphChannel {
+    fn judge(view: &MorphChannelRef<'_>, at: &Place<'_, MorphChannelPos>, j: &mut Judge<'_>) {
+        relations::morph_channel(view, at, j);
+    }
+
+    fn notes(_view: &MorphChannelRef<'_>, _ctx: &Context) -> Vec<String> {
         vec!["the positions are the morph target's absolute positions (not deltas); channel k of a SubMesh is morph stream k + 1 of its compiled mesh".into()]
     }
 }
 
-crate::legacy::owned_semantics!(SwsMesh, CompiledMesh, Submesh, MeshBone, MorphChannel);
-
 /// The layouts this family gives a meaning.
-pub const MEANINGS: &[(&str, crate::layouts::Ops)] = &[
-    (<SwsMesh as Root>::ID, crate::layouts::Ops::of::<SwsMesh>()),
-    (
-        <CompiledMesh as Root>::ID,
-        crate::layouts::Ops::of::<CompiledMesh>(),
-    ),
-    (<Submesh as Root>::ID, crate::layouts::Ops::of::<Submesh>()),
-    (
-        <MeshBone as Root>::ID,
-        crate::layouts::Ops::of::<MeshBone>(),
-    ),
-    (
-        <MorphChannel as Root>::ID,
-        crate::layouts::Ops::of::<MorphChannel>(),
-    ),
+pub const MEANINGS: &[(&str, Ops)] = &[
+    (<SwsMesh as Root>::ID, Ops::of::<SwsMesh>()),
+    (<CompiledMesh as Root>::ID, Ops::of::<CompiledMesh>()),
+    (<Submesh as Root>::ID, Ops::of::<Submesh>()),
+    (<MeshBone as Root>::ID, Ops::of::<MeshBone>()),
+    (<MorphChannel as Root>::ID, Ops::of::<MorphChannel>()),
 ];

@@ -1,51 +1,25 @@
-//! The relations the document states for SWS meshes, checked on read values: every violation is
-//! reported (not only the first), each with its byte offset and its path as the spec names it.
+//! The relations the document states for SWS meshes, judged on the view the reader made and
+//! reported at the places it recorded: every violation (not only the first), each at the offset
+//! and spec path of the field the relation names, at the severity the spec gives its rule.
 //!
-//! The checks of a part (a CompiledMesh, a SubMesh) are written relative to the part; the caller
-//! moves their offsets to the part's position and adds the part's path.
+//! The checks of a part (a CompiledMesh, a SubMesh, a MorphChannel) take the part's own place,
+//! so the same code judges the part inside a Mesh body and on its own.
 
-use super::offsets;
-use crate::generated::sws_mesh::{CompiledMesh, DrawRange, Submesh, SwsMesh};
-use crate::rt::Error;
+use crate::generated::sws_mesh::{
+    CompiledMesh, CompiledMeshPos, CompiledMeshRef, DrawRange, DrawRangePos, Float3RunRef,
+    MorphChannel, MorphChannelPos, MorphChannelRef, Submesh, SubmeshPos, SubmeshRef, SwsMesh,
+    SwsMeshPos, SwsMeshRef,
+};
+use crate::rt::{Blocks, ErrorKind, Place, Span, Strided};
+use crate::verdict::Judge;
+use std::collections::{HashMap, HashSet};
 
-/// A relation violation at `offset` inside a part, at path `steps` (outermost first) below it.
-fn violation(
-    rel: &'static crate::rt::Rule,
-    offset: u64,
-    steps: &[Step],
-    expected: impl Into<String>,
-    found: impl Into<String>,
-) -> Error {
-    let mut e = Error::relation(rel, offset, expected, found);
-    for s in steps.iter().rev() {
-        e = match s {
-            Step::F(name) => e.in_field(*name),
-            Step::I(i) => e.at_index(*i),
-        };
-    }
-    e
-}
-
-/// One step of a path below a part.
-#[derive(Debug, Clone, Copy)]
-enum Step {
-    F(&'static str),
-    I(usize),
-}
-use Step::{F, I};
-
-/// Moves errors found inside a part to the part's place: `base` bytes in, below `steps`.
-fn place(errors: Vec<Error>, base: u64, steps: &[Step]) -> impl Iterator<Item = Error> + '_ {
-    errors.into_iter().map(move |mut e| {
-        for s in steps.iter().rev() {
-            e = match s {
-                Step::F(name) => e.in_field(*name),
-                Step::I(i) => e.at_index(*i),
-            };
-        }
-        e.shifted(base)
-    })
-}
+/// The most SubMeshes a mesh holds in the census (relation `submeshes_census`).
+const MOST_SUBMESHES: usize = 5;
+/// The UV channels a SubMesh holds in the census (relation `uv_channels_census`).
+const UV_CHANNELS: std::ops::RangeInclusive<usize> = 1..=3;
+/// The most morph channels a SubMesh holds in the census (relation `morph_channels_census`).
+const MOST_MORPH_CHANNELS: usize = 3;
 
 fn plural(n: usize, one: &str, many: &str) -> String {
     if n == 1 {
@@ -55,72 +29,77 @@ fn plural(n: usize, one: &str, many: &str) -> String {
     }
 }
 
-fn stored_vs(stored: u32, definition: u128) -> Option<String> {
-    (u128::from(stored) != definition).then(|| stored.to_string())
-}
-
-/// The number of vertices in one stream (stream 0 when there is one).
-pub fn vertex_count(c: &CompiledMesh) -> usize {
+/// The number of vertices in one compiled stream (stream 0, when there is one).
+pub fn vertex_count(c: &CompiledMeshRef<'_>) -> usize {
     c.vertex_streams.first().map_or(0, |s| s.vertices.len())
 }
 
-/// The relations of a CompiledMesh on its own, offsets from its first byte.
-pub fn compiled(c: &CompiledMesh) -> Vec<Error> {
-    let mut out = vec![];
-    let at = offsets::compiled(c);
+/// The copy a SubMesh's pointer holds, with its place, when it holds one.
+pub fn with_copy<R>(
+    s: &SubmeshRef<'_>,
+    at: &Place<'_, SubmeshPos>,
+    f: impl FnOnce(&SubmeshRef<'_>, &Place<'_, SubmeshPos>) -> R,
+) -> Option<R> {
+    let copy = s.copy.submesh.as_deref()?;
+    let pointer = at.copy();
+    let pointer = pointer.unboxed();
+    let held = pointer.submesh();
+    let place = held.some()?;
+    Some(f(copy, &place.unboxed()))
+}
+
+/// The relations of a CompiledMesh.
+pub fn compiled(c: &CompiledMeshRef<'_>, at: &Place<'_, CompiledMeshPos>, j: &mut Judge<'_>) {
     let streams = u128::from(c.num_extra_streams) + 1;
-    if let Some(found) = stored_vs(c.stride_all_streams, u128::from(c.stride) * streams) {
-        out.push(violation(
+    let strides = u128::from(c.stride) * streams;
+    if u128::from(c.stride_all_streams) != strides {
+        j.push(at.stride_all_streams().violates(
             CompiledMesh::REL_STRIDE_ALL_STREAMS,
-            CompiledMesh::OFFSET_STRIDE_ALL_STREAMS,
-            &[F("stride_all_streams")],
-            format!(
-                "stride x (s + 1) = {} x {streams} = {}",
-                c.stride,
-                u128::from(c.stride) * streams
-            ),
-            found,
+            format!("stride x (s + 1) = {} x {streams} = {strides}", c.stride),
+            c.stride_all_streams.to_string(),
         ));
     }
     let all = u128::from(c.len_vertex_stream) * streams;
-    if let Some(found) = stored_vs(c.len_all_streams, all) {
-        out.push(violation(
+    if u128::from(c.len_all_streams) != all {
+        j.push(at.len_all_streams().violates(
             CompiledMesh::REL_LEN_ALL_STREAMS,
-            CompiledMesh::OFFSET_LEN_ALL_STREAMS,
-            &[F("len_all_streams")],
             format!("V x (s + 1) = {} x {streams} = {all}", c.len_vertex_stream),
-            found,
+            c.len_all_streams.to_string(),
         ));
     }
-    let (a, b) = (c.ranges_a.len() as u128, c.ranges_b.len() as u128);
-    let total = all + u128::from(c.len_indices) + u128::from(DrawRange::FIXED_SIZE) * (a + b);
-    if let Some(found) = stored_vs(c.total, total) {
-        out.push(violation(
+    let (a, b) = (c.ranges_a.len(), c.ranges_b.len());
+    let total =
+        all + u128::from(c.len_indices) + u128::from(DrawRange::FIXED_SIZE) * (a + b) as u128;
+    if u128::from(c.total) != total {
+        j.push(at.total().violates(
             CompiledMesh::REL_TOTAL_ADDS_UP,
-            CompiledMesh::OFFSET_TOTAL,
-            &[F("total")],
             format!(
                 "V(s + 1) + I + 24(A + B) = {all} + {} + 24 x {} = {total}",
                 c.len_indices,
                 a + b
             ),
-            found,
+            c.total.to_string(),
+        ));
+    }
+    if b > a {
+        j.push(at.num_ranges_b().violates(
+            CompiledMesh::REL_SECOND_PARTITION_NOT_LARGER,
+            format!("at most {a} (the first partition's range count A)"),
+            b.to_string(),
         ));
     }
     let n_indices = c.indices.items.len() as u64;
     let n_vertices = vertex_count(c) as u64;
-    for (list, ranges, base) in [
-        ("ranges_a", &c.ranges_a, at.ranges_a),
-        ("ranges_b", &c.ranges_b, at.ranges_b),
+    for (list, ranges, place) in [
+        ("ranges_a", &c.ranges_a, at.ranges_a()),
+        ("ranges_b", &c.ranges_b, at.ranges_b()),
     ] {
-        partition(&mut out, list, ranges, base, n_indices);
-        for (j, r) in ranges.iter().enumerate() {
+        partition(j, list, ranges, &place, n_indices);
+        for (k, r) in ranges.iter().enumerate() {
             let end = u64::from(r.first_vertex) + u64::from(r.vertex_count);
             if end > n_vertices {
-                out.push(violation(
+                j.push(place.at(k).vertex_count().violates(
                     CompiledMesh::REL_RANGE_VERTICES_IN_STREAM,
-                    base + DrawRange::FIXED_SIZE * j as u64 + DrawRange::OFFSET_VERTEX_COUNT,
-                    &[F(list), I(j), F("vertex_count")],
                     format!(
                         "first vertex + vertex count at most {n_vertices} (the vertices of a stream)"
                     ),
@@ -129,71 +108,69 @@ pub fn compiled(c: &CompiledMesh) -> Vec<Error> {
             }
         }
     }
-    let pal_at = offsets::palettes(&c.palettes);
-    for (i, (p, r)) in c.palettes.palettes.iter().zip(&c.ranges_a).enumerate() {
+    let block = at.palettes();
+    let palettes = block.palettes();
+    for (i, (p, r)) in c
+        .palettes
+        .palettes
+        .iter()
+        .zip(c.ranges_a.iter())
+        .enumerate()
+    {
         if u32::from(p.vertex_count) != r.vertex_count {
-            out.push(violation(
+            j.push(palettes.at(i).vertex_count().violates(
                 CompiledMesh::REL_PALETTE_VERTEX_COUNT,
-                at.palettes + pal_at.get(i).copied().unwrap_or(0) + 5,
-                &[F("palettes"), F("palettes"), I(i), F("vertex_count")],
                 format!("{} (the vertex count of ranges_a[{i}])", r.vertex_count),
                 p.vertex_count.to_string(),
             ));
         }
     }
-    out
 }
 
 /// One partition of the index buffer: every range inside it, none overlapping, the triangles
 /// adding up to the index count.
 fn partition(
-    out: &mut Vec<Error>,
-    list: &'static str,
-    ranges: &[DrawRange],
-    base: u64,
+    j: &mut Judge<'_>,
+    list: &str,
+    ranges: &Blocks<'_, DrawRange>,
+    at: &Place<'_, Strided<DrawRangePos>>,
     n_indices: u64,
 ) {
     let rel = CompiledMesh::REL_RANGES_PARTITION_INDICES;
     let mut spans = vec![];
     let mut triangles: u64 = 0;
-    for (j, r) in ranges.iter().enumerate() {
+    for (k, r) in ranges.iter().enumerate() {
         let start = u64::from(r.first_index);
         let end = start + 3 * u64::from(r.triangle_count);
         triangles += u64::from(r.triangle_count);
         if end > n_indices {
-            out.push(violation(
+            j.push(at.at(k).triangle_count().violates(
                 rel,
-                base + DrawRange::FIXED_SIZE * j as u64 + DrawRange::OFFSET_TRIANGLE_COUNT,
-                &[F(list), I(j), F("triangle_count")],
                 format!(
                     "indices inside the buffer of {n_indices} (first index + 3 x triangle count)"
                 ),
                 format!("{start} + 3 x {} = {end}", r.triangle_count),
             ));
         } else if end > start {
-            spans.push((start, end, j));
+            spans.push((start, end, k));
         }
     }
     spans.sort_unstable();
     for w in spans.windows(2) {
-        let ((_, prev_end, pj), (start, _, j)) = (w[0], w[1]);
+        let ((_, prev_end, pk), (start, _, k)) = (w[0], w[1]);
         if start < prev_end {
-            out.push(violation(
+            j.push(at.at(k).first_index().violates(
                 rel,
-                base + DrawRange::FIXED_SIZE * j as u64 + DrawRange::OFFSET_FIRST_INDEX,
-                &[F(list), I(j), F("first_index")],
                 format!(
-                    "a first index at or after {prev_end}, where {list}[{pj}] ends (no overlap)"
+                    "a first index at or after {prev_end}, where {list}[{pk}] ends (no overlap)"
                 ),
                 start.to_string(),
             ));
         }
     }
     if 3 * triangles != n_indices {
-        out.push(violation(
+        j.push(at.violates(
             rel,
-            base,
-            &[F(list)],
             format!(
                 "triangles adding up to the index count ({n_indices} indices, {} triangles)",
                 n_indices / 3
@@ -203,250 +180,394 @@ fn partition(
     }
 }
 
-/// The relations of one SubMesh, offsets from its managed byte. `original` says whether it is a
-/// SubMesh of the mesh's list (whose copy pointer is tag 0) or a copy (tag 3).
-pub fn submesh(s: &Submesh, original: bool) -> Vec<Error> {
-    let mut out = vec![];
-    let at = offsets::submesh(s);
-    let n = s.positions.items.len();
-    let n_idx = s.indices.items.len();
-    let t = n_idx / 3;
-    if n_idx % 3 != 0 {
-        out.push(violation(
-            Submesh::REL_WHOLE_TRIANGLES,
-            at.indices,
-            &[F("indices"), F("num_items")],
-            "a multiple of 3 (three indices per triangle)",
-            n_idx.to_string(),
-        ));
-    }
-    for (k, &ix) in s.indices.items.iter().enumerate() {
-        if usize::from(ix) >= n {
-            out.push(violation(
-                Submesh::REL_INDICES_NAME_VERTICES,
-                at.indices + 4 + 2 * k as u64,
-                &[F("indices"), F("items"), I(k)],
-                format!("a vertex index below {n} (in triangle {})", k / 3),
-                ix.to_string(),
-            ));
-        }
-    }
-    // Per-vertex runs: (field, its offset, its count, whether it may be empty).
-    let rel = Submesh::REL_RUNS_MATCH_VERTEX_COUNT;
-    let runs: [(&'static str, u64, usize, bool); 8] = [
-        (
-            "source_vertices",
-            at.source_vertices,
-            s.source_vertices.items.len(),
-            true,
-        ),
-        ("normals", at.normals, s.normals.items.len(), false),
-        ("tangents", at.tangents, s.tangents.items.len(), true),
-        ("binormals", at.binormals, s.binormals.items.len(), true),
-        ("colours", at.colours, s.colours.items.len(), true),
-        (
-            "vertex_words_a",
-            at.vertex_words_a,
-            s.vertex_words_a.items.len(),
-            true,
-        ),
-        (
-            "vertex_words_b",
-            at.vertex_words_b,
-            s.vertex_words_b.items.len(),
-            true,
-        ),
-        (
-            "vertex_words_c",
-            at.vertex_words_c,
-            s.vertex_words_c.items.len(),
-            false,
-        ),
-    ];
-    for (field, offset, count, may_be_empty) in runs {
-        check_run(&mut out, rel, offset, &[F(field)], count, n, may_be_empty);
-    }
-    for (k, c) in s.uv_channels.items.iter().enumerate() {
-        let base = at.uv_channel.get(k).copied().unwrap_or(at.uv_channels);
-        let cat = offsets::uv_channel(c);
-        let path = |f| [F("uv_channels"), F("items"), I(k), F(f)];
-        check_run(
-            &mut out,
-            rel,
-            base + cat.uvs,
-            &path("uvs"),
-            c.uvs.items.len(),
-            n,
-            false,
-        );
-        check_run(
-            &mut out,
-            rel,
-            base + cat.source,
-            &path("source"),
-            c.source.items.len(),
-            n,
-            true,
+/// The relations of a MorphChannel.
+pub fn morph_channel(c: &MorphChannelRef<'_>, at: &Place<'_, MorphChannelPos>, j: &mut Judge<'_>) {
+    if c.id == 0 {
+        j.push(
+            at.id()
+                .violates(MorphChannel::REL_ID_NOT_ZERO, "an id other than 0", "0"),
         );
     }
-    for (k, c) in s.morph_channels.items.iter().enumerate() {
-        let base = at
-            .morph_channel
-            .get(k)
-            .copied()
-            .unwrap_or(at.morph_channels);
-        let cat = offsets::morph_channel(c);
-        let path = |f| [F("morph_channels"), F("items"), I(k), F(f)];
-        for (f, off, count) in [
-            ("positions", cat.positions, c.positions.items.len()),
-            ("normals", cat.normals, c.normals.items.len()),
-            ("uvs", cat.uvs, c.uvs.items.len()),
-        ] {
-            check_run(&mut out, rel, base + off, &path(f), count, n, false);
-        }
-    }
-    let rel = Submesh::REL_RUNS_MATCH_TRIANGLE_COUNT;
-    for (field, offset, count) in [
-        ("face_words", at.face_words, s.face_words.items.len()),
-        ("face_bytes", at.face_bytes, s.face_bytes.items.len()),
-    ] {
-        if count != t {
-            out.push(violation(
-                rel,
-                offset,
-                &[F(field), F("num_items")],
-                format!("{} (one per triangle)", plural(t, "value", "values")),
-                count.to_string(),
-            ));
-        }
-    }
-    let morphs = !s.morph_channels.items.is_empty();
-    if s.has_morphs != u8::from(morphs) {
-        out.push(violation(
-            Submesh::REL_HAS_MORPHS_FLAG,
-            at.has_morphs,
-            &[F("has_morphs")],
-            format!(
-                "{} (the SubMesh holds {})",
-                u8::from(morphs),
-                plural(
-                    s.morph_channels.items.len(),
-                    "morph channel",
-                    "morph channels"
-                )
-            ),
-            s.has_morphs.to_string(),
-        ));
-    }
-    let want = if original { 0 } else { 3 };
-    if s.copy.tag != want {
-        out.push(violation(
-            Submesh::REL_ONE_COPY_EACH,
-            at.copy,
-            &[F("copy"), F("tag")],
-            if original {
-                "0 (an original points at its inline copy)"
-            } else {
-                "3 (a copy points at nothing)"
-            },
-            s.copy.tag.to_string(),
-        ));
-    }
-    if let Some(copy) = &s.copy.submesh {
-        out.extend(place(
-            submesh(copy, false),
-            at.copy_submesh,
-            &[F("copy"), F("submesh")],
-        ));
-    }
-    out
 }
 
-fn check_run(
-    out: &mut Vec<Error>,
-    rel: &'static crate::rt::Rule,
-    offset: u64,
-    path: &[Step],
-    count: usize,
-    n: usize,
-    may_be_empty: bool,
-) {
+/// A per-vertex run of `count` values whose count is at `at`: `n` of them, or none where
+/// `may_be_empty`.
+fn run(j: &mut Judge<'_>, at: &Place<'_, Span>, count: usize, n: usize, may_be_empty: bool) {
     if count == n || (may_be_empty && count == 0) {
         return;
     }
-    let mut steps = path.to_vec();
-    steps.push(F("num_items"));
-    out.push(violation(
-        rel,
-        offset,
-        &steps,
+    let values = plural(n, "value", "values");
+    j.push(at.violates(
+        Submesh::REL_RUNS_MATCH_VERTEX_COUNT,
         if may_be_empty {
-            format!("{} (one per vertex) or none", plural(n, "value", "values"))
+            format!("{values} (one per vertex) or none")
         } else {
-            format!("{} (one per vertex)", plural(n, "value", "values"))
+            format!("{values} (one per vertex)")
         },
         count.to_string(),
     ));
 }
 
-/// Every SubMesh of the mesh, copies included, with its offset in the body and its path.
-fn each_submesh<'a>(
-    m: &'a SwsMesh,
-    at: &offsets::MeshAt,
-    mut f: impl FnMut(&'a Submesh, u64, Vec<Step>),
-) {
-    for (i, entry) in m.submeshes.iter().enumerate() {
-        let mut s = &entry.submesh;
-        let mut base = at.submesh.get(i).copied().unwrap_or(0);
-        let mut path = vec![F("submeshes"), I(i), F("submesh")];
-        loop {
-            f(s, base, path.clone());
-            let Some(copy) = &s.copy.submesh else { break };
-            base += offsets::submesh(s).copy_submesh;
-            path.extend([F("copy"), F("submesh")]);
-            s = copy;
+/// The relations of one SubMesh and of the copy it holds. `original` says whether it is a
+/// SubMesh of the mesh's list (or one read on its own), whose pointer holds its copy, or that
+/// copy.
+pub fn submesh(s: &SubmeshRef<'_>, at: &Place<'_, SubmeshPos>, original: bool, j: &mut Judge<'_>) {
+    let n = s.positions.items.len();
+    let n_idx = s.indices.items.len();
+    let t = n_idx / 3;
+    let indices = at.indices();
+    if n_idx % 3 != 0 {
+        j.push(indices.num_items().violates(
+            Submesh::REL_WHOLE_TRIANGLES,
+            "a multiple of 3 (three indices per triangle)",
+            n_idx.to_string(),
+        ));
+    }
+    // The common case (every index in range) is one pass; only bad indices are walked again.
+    if s.indices.items.iter().any(|ix| usize::from(ix) >= n) {
+        let items = indices.items();
+        let mut bad = 0usize;
+        for (k, ix) in s.indices.items.iter().enumerate() {
+            if usize::from(ix) >= n {
+                bad += 1;
+                j.push(items.at(k).violates(
+                    Submesh::REL_INDICES_NAME_VERTICES,
+                    format!("a vertex index below {n} (in triangle {})", k / 3),
+                    ix.to_string(),
+                ));
+            }
+        }
+        // The relation is a reading (a warning); that the indices name vertices is what
+        // decoding the original's triangles rests on.
+        if original {
+            j.push(indices.error(
+                ErrorKind::Unsupported,
+                format!("every index below the vertex count {n}, to decode the triangles"),
+                format!(
+                    "{} no vertex",
+                    plural(bad, "index that names", "indices that name")
+                ),
+            ));
+        }
+    }
+    // Every per-vertex run: n values, or none where the table allows none.
+    let (sv, nr) = (&s.source_vertices.items, &s.normals.items);
+    run(j, &at.source_vertices().num_items(), sv.len(), n, true);
+    run(j, &at.normals().num_items(), nr.len(), n, false);
+    run(
+        j,
+        &at.tangents().num_items(),
+        s.tangents.items.len(),
+        n,
+        true,
+    );
+    run(
+        j,
+        &at.binormals().num_items(),
+        s.binormals.items.len(),
+        n,
+        true,
+    );
+    run(j, &at.colours().num_items(), s.colours.items.len(), n, true);
+    let (wa, wb, wc) = (&s.vertex_words_a, &s.vertex_words_b, &s.vertex_words_c);
+    run(j, &at.vertex_words_a().num_items(), wa.items.len(), n, true);
+    run(j, &at.vertex_words_b().num_items(), wb.items.len(), n, true);
+    run(
+        j,
+        &at.vertex_words_c().num_items(),
+        wc.items.len(),
+        n,
+        false,
+    );
+    let uv = at.uv_channels();
+    let uv_items = uv.items();
+    for (k, c) in s.uv_channels.items.iter().enumerate() {
+        let ch = uv_items.at(k);
+        run(j, &ch.uvs().num_items(), c.uvs.items.len(), n, false);
+        run(j, &ch.source().num_items(), c.source.items.len(), n, true);
+    }
+    let morph = at.morph_channels();
+    let morph_items = morph.items();
+    for (k, c) in s.morph_channels.items.iter().enumerate() {
+        let ch = morph_items.at(k);
+        run(
+            j,
+            &ch.positions().num_items(),
+            c.positions.items.len(),
+            n,
+            false,
+        );
+        run(
+            j,
+            &ch.normals().num_items(),
+            c.normals.items.len(),
+            n,
+            false,
+        );
+        run(j, &ch.uvs().num_items(), c.uvs.items.len(), n, false);
+        morph_channel(c, &ch, j);
+    }
+    for (place, count) in [
+        (at.face_words().num_items(), s.face_words.items.len()),
+        (at.face_bytes().num_items(), s.face_bytes.items.len()),
+    ] {
+        if count != t {
+            j.push(place.violates(
+                Submesh::REL_RUNS_MATCH_TRIANGLE_COUNT,
+                format!("{} (one per triangle)", plural(t, "value", "values")),
+                count.to_string(),
+            ));
+        }
+    }
+    let n_morphs = s.morph_channels.items.len();
+    let morphs = n_morphs > 0;
+    if s.has_morphs != u8::from(morphs) {
+        j.push(at.has_morphs().violates(
+            Submesh::REL_HAS_MORPHS_FLAG,
+            format!(
+                "{} (the SubMesh holds {})",
+                u8::from(morphs),
+                plural(n_morphs, "morph channel", "morph channels")
+            ),
+            s.has_morphs.to_string(),
+        ));
+    }
+    if !original && morphs {
+        j.push(morph.num_items().violates(
+            Submesh::REL_NO_MORPHS_ON_COPY,
+            "0 (a copy holds no morph channels)",
+            n_morphs.to_string(),
+        ));
+    }
+    let n_uv = s.uv_channels.items.len();
+    if !UV_CHANNELS.contains(&n_uv) {
+        j.push(uv.num_items().violates(
+            Submesh::REL_UV_CHANNELS_CENSUS,
+            format!(
+                "{} to {} UV channels (the census of every SubMesh)",
+                UV_CHANNELS.start(),
+                UV_CHANNELS.end()
+            ),
+            n_uv.to_string(),
+        ));
+    }
+    if n_morphs > MOST_MORPH_CHANNELS {
+        j.push(morph.num_items().violates(
+            Submesh::REL_MORPH_CHANNELS_CENSUS,
+            format!("at most {MOST_MORPH_CHANNELS} morph channels (the census of every SubMesh)"),
+            n_morphs.to_string(),
+        ));
+    }
+    let pointer = at.copy();
+    let pointer = pointer.unboxed();
+    let tag = s.copy.tag;
+    if original && tag != 0 {
+        j.push(pointer.tag().violates(
+            Submesh::REL_ONE_COPY_EACH,
+            "0 (an original points at its inline copy)",
+            tag.to_string(),
+        ));
+    } else if !original && tag != 3 {
+        j.push(pointer.tag().violates(
+            Submesh::REL_ONE_COPY_EACH,
+            "3 (a copy points at nothing)",
+            tag.to_string(),
+        ));
+    }
+    with_copy(s, at, |copy, cat| {
+        if original {
+            copy_like_original(s, copy, cat, j);
+        }
+        submesh(copy, cat, false, j);
+    });
+}
+
+/// The first position at which two lists differ, or where the shorter ends.
+fn first_difference<T: PartialEq>(
+    a: impl Iterator<Item = T>,
+    b: impl Iterator<Item = T>,
+) -> Option<usize> {
+    let mut a = a.fuse();
+    let mut b = b.fuse();
+    let mut k = 0;
+    loop {
+        match (a.next(), b.next()) {
+            (None, None) => return None,
+            (Some(x), Some(y)) if x == y => k += 1,
+            _ => return Some(k),
         }
     }
 }
 
-/// The relations of a whole Mesh body, offsets from its managed byte.
-pub fn mesh(m: &SwsMesh) -> Vec<Error> {
-    let mut out = vec![];
-    let at = offsets::mesh(m);
+/// Relation `copy_like_original`: the copy `copy` (at `at`) of the original `s`.
+fn copy_like_original(
+    s: &SubmeshRef<'_>,
+    copy: &SubmeshRef<'_>,
+    at: &Place<'_, SubmeshPos>,
+    j: &mut Judge<'_>,
+) {
+    let rel = Submesh::REL_COPY_LIKE_ORIGINAL;
+    let n = s.positions.items.len();
+    let (ours, theirs) = (&s.indices.items, &copy.indices.items);
+    if ours.len() != theirs.len() {
+        j.push(at.indices().num_items().violates(
+            rel,
+            format!("{} (the original's index count)", ours.len()),
+            theirs.len().to_string(),
+        ));
+    } else if let Some(k) = first_difference(ours.iter(), theirs.iter()) {
+        j.push(at.indices().items().at(k).violates(
+            rel,
+            format!("{} (the original's index {k})", ours.get(k).unwrap_or(0)),
+            theirs.get(k).unwrap_or(0).to_string(),
+        ));
+    }
+    // Positions are compared bit for bit: the stored bytes.
+    let (ours, theirs) = (s.positions.items.bytes(), copy.positions.items.bytes());
+    if ours.len() != theirs.len() {
+        j.push(at.positions().num_items().violates(
+            rel,
+            format!("{n} (the original's vertex count)"),
+            copy.positions.items.len().to_string(),
+        ));
+    } else if let Some(k) = first_difference(ours.chunks(12), theirs.chunks(12)) {
+        let p = |v: &Float3RunRef<'_>| {
+            v.items
+                .get(k)
+                .map(|f| format!("({}, {}, {})", f.x, f.y, f.z))
+                .unwrap_or_default()
+        };
+        j.push(at.positions().items().at(k).violates(
+            rel,
+            format!(
+                "{} (the original's position {k}, bit for bit)",
+                p(&s.positions)
+            ),
+            p(&copy.positions),
+        ));
+    }
+    if copy.material_id != s.material_id {
+        j.push(at.material_id().violates(
+            rel,
+            format!("{} (the original's material id)", s.material_id),
+            copy.material_id.to_string(),
+        ));
+    }
+    let (ours, theirs) = (s.uv_channels.items.len(), copy.uv_channels.items.len());
+    if ours != theirs {
+        j.push(at.uv_channels().num_items().violates(
+            rel,
+            format!("{ours} (as many UV channels as the original)"),
+            theirs.to_string(),
+        ));
+    }
+    for (place, count, what) in [
+        (
+            at.tangents().num_items(),
+            copy.tangents.items.len(),
+            "tangents",
+        ),
+        (
+            at.binormals().num_items(),
+            copy.binormals.items.len(),
+            "binormals",
+        ),
+    ] {
+        if count != n {
+            j.push(place.violates(
+                rel,
+                format!("{n} {what} (one per vertex of the original)"),
+                count.to_string(),
+            ));
+        }
+    }
+    let sources = copy.source_vertices.items.len();
+    if sources != 0 {
+        j.push(at.source_vertices().num_items().violates(
+            rel,
+            "0 (a copy has no source vertices)",
+            sources.to_string(),
+        ));
+    }
+}
+
+/// The first-partition range each SubMesh of the mesh corresponds to (relation
+/// `submesh_matches_its_range`): range i draws material i, so a SubMesh's range is one drawn
+/// with its material, the k-th such range for the k-th SubMesh with that material (no two
+/// share one). `None` where there is no such range left.
+pub fn submesh_ranges(m: &SwsMeshRef<'_>) -> Vec<Option<usize>> {
+    let a = m.data.ranges_a.len();
+    let mut drawn_with: HashMap<u32, Vec<usize>> = HashMap::new();
+    for (r, id) in m.material_ids.iter().take(a).enumerate() {
+        drawn_with.entry(id).or_default().push(r);
+    }
+    let mut taken: HashMap<u32, usize> = HashMap::new();
+    m.submeshes
+        .iter()
+        .map(|e| {
+            let id = e.submesh.material_id;
+            let k = taken.entry(id).or_default();
+            let range = drawn_with.get(&id).and_then(|rs| rs.get(*k)).copied();
+            *k += 1;
+            range
+        })
+        .collect()
+}
+
+/// Every SubMesh of the mesh with its place, copies included (a copy after its original).
+fn each_submesh(
+    s: &SubmeshRef<'_>,
+    at: &Place<'_, SubmeshPos>,
+    f: &mut dyn FnMut(&SubmeshRef<'_>, &Place<'_, SubmeshPos>),
+) {
+    f(s, at);
+    with_copy(s, at, |copy, cat| each_submesh(copy, cat, f));
+}
+
+/// The relations of a whole Mesh body.
+pub fn mesh(m: &SwsMeshRef<'_>, at: &Place<'_, SwsMeshPos>, j: &mut Judge<'_>) {
     let c = &m.data;
-    let cat = offsets::compiled(c);
-    if m.material_ids.len() != c.ranges_a.len() {
-        out.push(violation(
+    let data = at.data();
+    let a = c.ranges_a.len();
+    if m.material_ids.len() != a {
+        j.push(at.num_materials().violates(
             SwsMesh::REL_ONE_MATERIAL_PER_RANGE,
-            at.num_materials,
-            &[F("num_materials")],
-            format!("{} (the range count A)", c.ranges_a.len()),
+            format!("{a} (the range count A)"),
             m.material_ids.len().to_string(),
         ));
     }
     let n_bones = m.bones.len();
-    let pal_at = offsets::palettes(&c.palettes);
+    let block = data.palettes();
+    let palettes = block.palettes();
     for (i, p) in c.palettes.palettes.iter().enumerate() {
-        for (k, &b) in p.bones.iter().enumerate() {
+        let place = palettes.at(i);
+        if n_bones == 0 && p.num_bones != 0 {
+            j.push(place.num_bones().violates(
+                SwsMesh::REL_PALETTES_EMPTY_WITHOUT_BONES,
+                "0 (the mesh has no bones)",
+                p.num_bones.to_string(),
+            ));
+        }
+        let bones = place.bones();
+        for (k, b) in p.bones.iter().enumerate() {
             if usize::from(b) >= n_bones {
-                out.push(violation(
+                j.push(bones.at(k).violates(
                     SwsMesh::REL_PALETTE_BONES_EXIST,
-                    at.data + cat.palettes + pal_at.get(i).copied().unwrap_or(0) + 7 + k as u64,
-                    &[
-                        F("data"),
-                        F("palettes"),
-                        F("palettes"),
-                        I(i),
-                        F("bones"),
-                        I(k),
-                    ],
                     format!("a bone below the bone count {n_bones}"),
                     b.to_string(),
                 ));
             }
         }
     }
-    if !m.submeshes.is_empty() {
+    let n_sub = m.submeshes.len();
+    if n_sub > MOST_SUBMESHES {
+        j.push(at.num_submeshes().violates(
+            SwsMesh::REL_SUBMESHES_CENSUS,
+            format!("at most {MOST_SUBMESHES} SubMeshes (the census of every mesh)"),
+            n_sub.to_string(),
+        ));
+    }
+    if n_sub > 0 {
         let counts: Vec<usize> = m
             .submeshes
             .iter()
@@ -455,21 +576,13 @@ pub fn mesh(m: &SwsMesh) -> Vec<Error> {
         let sum: usize = counts.iter().sum();
         let want = vertex_count(c);
         if sum != want {
-            out.push(violation(
+            let terms: Vec<String> = counts.iter().map(|c| c.to_string()).collect();
+            j.push(at.submeshes().violates(
                 SwsMesh::REL_SUBMESH_VERTICES_SUM,
-                SwsMesh::OFFSET_SUBMESHES,
-                &[F("submeshes")],
                 format!(
                     "SubMesh vertex counts adding up to {want} (the compiled mesh's V / stride)"
                 ),
-                format!(
-                    "{sum} ({})",
-                    counts
-                        .iter()
-                        .map(|c| c.to_string())
-                        .collect::<Vec<_>>()
-                        .join(" + ")
-                ),
+                format!("{sum} ({})", terms.join(" + ")),
             ));
         }
     }
@@ -480,35 +593,63 @@ pub fn mesh(m: &SwsMesh) -> Vec<Error> {
         .max()
         .unwrap_or(0);
     if u128::from(c.num_extra_streams) != most as u128 {
-        out.push(violation(
+        j.push(data.num_extra_streams().violates(
             SwsMesh::REL_EXTRA_STREAMS_ARE_MORPH_CHANNELS,
-            at.data + 4,
-            &[F("data"), F("num_extra_streams")],
             format!("{most} (the most MorphChannels of any SubMesh)"),
             c.num_extra_streams.to_string(),
         ));
     }
-    each_submesh(m, &at, |s, base, path| {
-        if !m.material_ids.contains(&s.material_id) {
-            let mut steps = path.clone();
-            steps.push(F("material_id"));
-            out.push(violation(
-                SwsMesh::REL_SUBMESH_MATERIAL_LISTED,
-                base + offsets::submesh(s).material_id,
-                &steps,
-                "one of the mesh's material ids",
-                s.material_id.to_string(),
-            ));
-        }
-    });
-    for (i, entry) in m.submeshes.iter().enumerate() {
-        let base = at.submesh.get(i).copied().unwrap_or(0);
-        out.extend(place(
-            submesh(&entry.submesh, true),
-            base,
-            &[F("submeshes"), I(i), F("submesh")],
-        ));
+    let listed: HashSet<u32> = m.material_ids.iter().collect();
+    let entries = at.submeshes();
+    for (i, e) in m.submeshes.iter().enumerate() {
+        let entry = entries.at(i);
+        each_submesh(&e.submesh, &entry.submesh(), &mut |s, place| {
+            if !listed.contains(&s.material_id) {
+                j.push(place.material_id().violates(
+                    SwsMesh::REL_SUBMESH_MATERIAL_LISTED,
+                    "one of the mesh's material ids",
+                    s.material_id.to_string(),
+                ));
+            }
+        });
     }
-    out.extend(place(compiled(c), at.data, &[F("data")]));
-    out
+    let ranges = data.ranges_a();
+    for (i, (e, range)) in m.submeshes.iter().zip(submesh_ranges(m)).enumerate() {
+        let s = &e.submesh;
+        let t = s.indices.items.len() / 3;
+        match range {
+            Some(r) => {
+                let count = c.ranges_a.get(r).map_or(0, |r| r.triangle_count);
+                if u64::from(count) != t as u64 {
+                    j.push(ranges.at(r).triangle_count().violates(
+                        SwsMesh::REL_SUBMESH_MATCHES_ITS_RANGE,
+                        format!(
+                            "{t} (the triangles of submeshes[{i}], drawn with material {})",
+                            s.material_id
+                        ),
+                        count.to_string(),
+                    ));
+                }
+            }
+            // A material the list does not hold is relation `submesh_material_listed`'s.
+            None if listed.contains(&s.material_id) => {
+                j.push(entries.at(i).submesh().material_id().violates(
+                    SwsMesh::REL_SUBMESH_MATCHES_ITS_RANGE,
+                    format!(
+                        "the material of a first-partition range of its own (range i draws material i, for i below A = {a})"
+                    ),
+                    format!(
+                        "{}, whose ranges earlier SubMeshes have taken or which no range draws",
+                        s.material_id
+                    ),
+                ));
+            }
+            None => {}
+        }
+    }
+    for (i, e) in m.submeshes.iter().enumerate() {
+        let entry = entries.at(i);
+        submesh(&e.submesh, &entry.submesh(), true, j);
+    }
+    compiled(c, &data, j);
 }
