@@ -191,3 +191,66 @@ pub fn check(
         pass: v.passes(),
     })
 }
+
+/// Reads `bytes` located as `T`, writes the value located, and checks the two against each
+/// other and against the bytes: the writer records the reader's positions; every field lies
+/// inside its parent; the leaf fields cover the input from its first byte to its last; every
+/// field holds exactly the bytes the writer writes there, but for `derived` fields (values the
+/// writer recomputes, which a bad file may store otherwise). Returns how many fields it saw.
+pub fn positions_hold_the_bytes<T: meshspec_formats::rt::Root>(
+    name: &str,
+    bytes: &[u8],
+    ctx: &meshspec_formats::Context,
+    derived: &[&str],
+) -> usize {
+    use meshspec_formats::rt::{Path, Span, Walk};
+    let read = T::read::<true>(bytes, ctx).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let pos = read.pos.expect("read located");
+    let (out, written) = T::own(&read.value).write::<true>(ctx).unwrap();
+    assert!(
+        written.as_ref() == Some(&pos),
+        "{name}: the writer's positions differ from the reader's"
+    );
+    assert_eq!(out.len(), bytes.len(), "{name}");
+    let mut fields: Vec<(String, Span, bool, usize)> = vec![];
+    pos.walk(&mut Path::root(T::ROOT), &mut |p, span, _info, leaf| {
+        fields.push((p.to_string(), span, leaf, p.segs().len()));
+    });
+    // Every field lies inside the nearest field above it.
+    let mut stack: Vec<(usize, Span)> = vec![(0, Span::new(0, bytes.len() as u64))];
+    for (p, s, _, depth) in &fields {
+        while stack.last().is_some_and(|(d, _)| d >= depth) {
+            stack.pop();
+        }
+        let parent = stack.last().map(|x| x.1).unwrap();
+        assert!(
+            s.start >= parent.start && s.end <= parent.end,
+            "{name}: {p} {s:?} lies outside its parent {parent:?}"
+        );
+        stack.push((*depth, *s));
+    }
+    // The leaves cover the input, in order (bit fields share their group's bytes).
+    let mut next = 0;
+    for (p, s, _, _) in fields.iter().filter(|f| f.2) {
+        assert!(
+            s.start <= next,
+            "{name}: bytes before {p} belong to no field"
+        );
+        next = next.max(s.end);
+    }
+    assert_eq!(
+        next,
+        bytes.len() as u64,
+        "{name}: bytes at the end belong to no field"
+    );
+    // Every field holds what the writer writes for it (checked at the leaves: a field that
+    // holds a recomputed one differs where it does).
+    for (p, s, _, _) in fields.iter().filter(|f| f.2) {
+        if out[s.range()] != bytes[s.range()] {
+            let field = p.rsplit('.').next().unwrap_or("");
+            let field = field.split('[').next().unwrap_or(field);
+            assert!(derived.contains(&field), "{name}: {p} holds other bytes");
+        }
+    }
+    fields.len()
+}
