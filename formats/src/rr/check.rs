@@ -318,12 +318,13 @@ fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Re
         });
     }
     for (i, rr) in r.ranges.iter().enumerate() {
-        let place = ranges.at(i);
+        // Places are made only for what is reported.
+        let place = || ranges.at(i);
         if i > 0 {
             let prev = &r.ranges[i - 1];
             if rr.first_index < prev.first_index {
                 rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
-                    place.first_index().violates(
+                    place().first_index().violates(
                         rule,
                         format!(
                             "at least {} (where range {} begins)",
@@ -336,7 +337,7 @@ fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Re
             }
             if rr.vertex_base < prev.vertex_base {
                 rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
-                    place.vertex_base().violates(
+                    place().vertex_base().violates(
                         rule,
                         format!(
                             "at least {} (where range {} begins)",
@@ -350,7 +351,7 @@ fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Re
         }
         if u64::from(rr.first_index) > icount {
             rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
-                place.first_index().violates(
+                place().first_index().violates(
                     rule,
                     format!("at most the index count {icount}"),
                     rr.first_index.to_string(),
@@ -359,7 +360,7 @@ fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Re
         }
         if let Some(v) = vcount.filter(|&v| u64::from(rr.vertex_base) > v) {
             rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
-                place.vertex_base().violates(
+                place().vertex_base().violates(
                     rule,
                     format!("at most the vertex count {v}"),
                     rr.vertex_base.to_string(),
@@ -505,9 +506,9 @@ fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Re
     }
     let descriptors = mats_at.descriptors();
     for (i, d) in mats.descriptors.iter().enumerate() {
-        let place = descriptors.at(i);
         if let Some(v) = d.platform_version.filter(|&v| v != 31) {
             rep.add(R::REL_DESCRIPTOR_FINAL_BYTES, |rule| {
+                let place = descriptors.at(i);
                 let pv = place.platform_version();
                 let expected = "31 (PlatformVersion, on the last descriptor of the ranged form)";
                 match pv.some() {
@@ -518,6 +519,7 @@ fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Re
         }
         if let Some(b) = d.final_bytes.filter(|b| b.iter().any(|&x| x != 0)) {
             rep.add(R::REL_DESCRIPTOR_FINAL_BYTES, |rule| {
+                let place = descriptors.at(i);
                 let fb = place.final_bytes();
                 let expected = "eight zero bytes (on every descriptor but the last)";
                 let found = hex(b);
@@ -679,13 +681,15 @@ pub(crate) fn material_list(
     }
     let groups = at.groups();
     for (i, (g, d)) in m.groups.iter().zip(&m.descriptors).enumerate() {
-        let place = groups.at(i);
-        for (v, field) in [
-            (g.object_reference, place.object_reference()),
-            (g.object_handle, place.object_handle()),
-        ] {
+        for (v, reference) in [(g.object_reference, true), (g.object_handle, false)] {
             if v != d.material {
                 rep.add(M::REL_GROUP_IDENTITIES, |r| {
+                    let place = groups.at(i);
+                    let field = if reference {
+                        place.object_reference()
+                    } else {
+                        place.object_handle()
+                    };
                     field.violates(
                         r,
                         format!("0x{:016X} (descriptor {i}'s Material)", d.material),
@@ -754,10 +758,11 @@ fn inline(l: &InlineLayoutRef<'_>, at: &Place<'_, InlineLayoutPos>, rep: &mut Re
     // Tiling: each object where the one before ends, all but the last within the buffers.
     let (mut next_v, mut next_i) = (0u64, 0u64);
     for (j, o) in objects.iter().enumerate() {
-        let place = obj_at.at(j);
+        // Places are made only for what is reported.
+        let place = || obj_at.at(j);
         if u64::from(o.vertex_base) != next_v {
             rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
-                place.vertex_base().violates(
+                place().vertex_base().violates(
                     r,
                     if j == 0 {
                         "0 (the first object begins at vertex 0)".to_string()
@@ -770,7 +775,7 @@ fn inline(l: &InlineLayoutRef<'_>, at: &Place<'_, InlineLayoutPos>, rep: &mut Re
         }
         if u64::from(o.first_index) != next_i {
             rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
-                place.first_index().violates(
+                place().first_index().violates(
                     r,
                     if j == 0 {
                         "0 (the first object begins at index 0)".to_string()
@@ -786,18 +791,19 @@ fn inline(l: &InlineLayoutRef<'_>, at: &Place<'_, InlineLayoutPos>, rep: &mut Re
         // The last object's own counts may be stale (the buffers win): its start must lie
         // within the buffers, every other object's end.
         let last = j + 1 == k;
-        let (v_end, v_place) = if last {
-            (u64::from(o.vertex_base), place.vertex_base())
+        let (v_end, i_end) = if last {
+            (u64::from(o.vertex_base), u64::from(o.first_index))
         } else {
-            (next_v, place.num_vertices())
-        };
-        let (i_end, i_place) = if last {
-            (u64::from(o.first_index), place.first_index())
-        } else {
-            (next_i, place.num_triangles())
+            (next_v, next_i)
         };
         if let Some(v) = vcount.filter(|&v| v_end > v) {
             rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
+                let p = place();
+                let v_place = if last {
+                    p.vertex_base()
+                } else {
+                    p.num_vertices()
+                };
                 v_place.violates(
                     r,
                     format!("an object within the {v} vertices of the buffer"),
@@ -807,6 +813,12 @@ fn inline(l: &InlineLayoutRef<'_>, at: &Place<'_, InlineLayoutPos>, rep: &mut Re
         }
         if let Some(n) = icount.filter(|&n| i_end > n) {
             rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
+                let p = place();
+                let i_place = if last {
+                    p.first_index()
+                } else {
+                    p.num_triangles()
+                };
                 i_place.violates(
                     r,
                     format!("an object within the {n} indices of the buffer"),

@@ -4,7 +4,7 @@
 //!
 //! What is decoded: each range's (ranged form) or object's (inline form) indices with the right
 //! origin (the ranged form's are relative to the range's vertex base, the inline form's absolute),
-//! its vertex interval in the shared streams and its Material identity ([`topology`]).
+//! its vertex interval in the shared streams and its Material identity ([`topology()`]).
 //! What is not: the vertex records. The document gives each stream's stride (and that split
 //! position records are 12 bytes, skin records 8 or 16) but not the record layouts, so
 //! positions, normals, texture coordinates and skin weights stay raw, and a body is not exported
