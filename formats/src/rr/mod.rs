@@ -40,7 +40,7 @@ pub fn topology(input: &[u8], ctx: &Context) -> Result<Topology> {
     decode_passed::<RrMesh>(input, ctx, |v| topology::decode(&v.compiled))
 }
 
-/// [`topology`] of a compiled mesh read on its own (`rr-compiled-mesh`).
+/// [`topology()`] of a compiled mesh read on its own (`rr-compiled-mesh`).
 pub fn compiled_topology(input: &[u8], ctx: &Context) -> Result<Topology> {
     decode_passed::<CompiledMesh>(input, ctx, topology::decode)
 }
