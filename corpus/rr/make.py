@@ -101,10 +101,11 @@ def compiled_prefix(selector, cls):
     return out
 
 
-def descriptor(vertex_count, material, last, quantization=0.5):
+def descriptor(vertex_count, material, last, quantization=0.5, platform_version=31):
     out = u32(DESCRIPTOR_MARKER) + bytes(4) + u8(0) + u16(vertex_count % 65536) + u8(0) + u64(material)
     assert len(out) == 0x14
-    out += (u32(31) + f32(quantization)) if last else bytes(8)
+    # The last descriptor's final bytes: PlatformVersion 31 and QuantizationFactor; others zero.
+    out += (u32(platform_version) + f32(quantization)) if last else bytes(8)
     assert len(out) == 28
     return out
 
@@ -212,10 +213,11 @@ def ranged(fmt, parts, bones=(), centre=(0.0, 1.0, 0.0), half=(1.0, 1.0, 1.0), c
     cpu_i = index_bytes if cpu_copies else b""
     cpu_v = t.get("cpu_vertices", cpu_v)
     out += lp(cpu_v) + lp(t.get("cpu_positions", b"")) + lp(b"") + lp(cpu_i)
-    counts = [p.num_vertices for p in parts]
+    counts = [t.get("desc_vertex_count", {}).get(i, p.num_vertices) for i, p in enumerate(parts)]
     n_mat = t.get("n_materials", len(parts))
     n_groups = t.get("n_groups", n_mat)
-    descs = [descriptor(counts[i], parts[i].material, i + 1 == n_mat) for i in range(n_mat)]
+    pv = t.get("platform_version", 31)
+    descs = [descriptor(counts[i], parts[i].material, i + 1 == n_mat, platform_version=pv) for i in range(n_mat)]
     groups = [group(parts[i].material, t.get("handle", {}).get(i, parts[i].material)) for i in range(n_groups)]
     flag = t.get("flag", 1 if cpu_copies else 0)
     out += material_list(descs, groups, flag)
@@ -343,6 +345,8 @@ def bad(name, data):
 bad("selector-class.rr-mesh", ranged("split12", [Part(4, QUAD, MAT_A)], t={"class": MESHDATA_CLASS})[0])
 # ranged_layout.format_strides: split12 with a 12-byte skin stride.
 bad("format-strides.rr-mesh", ranged("split12", [Part(4, QUAD, MAT_A)], t={"strides": (12, 12, 12)})[0])
+# ranged_layout.static_format_strides: static16 with a 20-byte primary stride.
+bad("static-format-strides.rr-mesh", ranged("static16", [Part(4, QUAD, MAT_C)], t={"strides": (20, 0, 0)})[0])
 # ranged_layout.first_range_at_zero: the only range starts at vertex 1.
 bad("first-range-vertex.rr-mesh", ranged("split12", [Part(4, QUAD, MAT_A)], t={"bases": [1]})[0])
 # ranged_layout.ranges_partition_buffers: the second range starts past the 7 vertices.
@@ -367,6 +371,12 @@ bad("middle-run.rr-mesh", ranged("static16", [Part(4, QUAD, MAT_C)], t={"cpu_pos
 bad("cpu-copy-differs.rr-mesh", ranged("static16", [Part(4, QUAD, MAT_C)], cpu_copies=True, t={"cpu_vertices": bytes(64)})[0])
 # ranged_layout.cpu_runs_flag: filled final runs with the trailer's first bool 0.
 bad("cpu-flag.rr-mesh", ranged("static16", [Part(4, QUAD, MAT_C)], cpu_copies=True, t={"flag": 0})[0])
+# ranged_layout.final_runs_empty_when_split: a split12 body with (exact) copies in its final runs.
+bad("split-final-runs.rr-mesh", ranged("split12", [Part(4, QUAD, MAT_A)], cpu_copies=True)[0])
+# ranged_layout.descriptor_final_bytes: the last descriptor's PlatformVersion is 30.
+bad("descriptor-final-bytes.rr-mesh", ranged("split12", TWO, t={"platform_version": 30})[0])
+# ranged_layout.descriptor_vertex_count: the first descriptor declares 5 vertices for a range of 4.
+bad("descriptor-vertex-count.rr-mesh", ranged("split12", TWO, t={"desc_vertex_count": {0: 5}})[0])
 # mesh_data.bones_per_vertex (inside a ranged body): eight bones per vertex with an 8-byte skin stride.
 bad("bones-per-vertex.rr-mesh", ranged("split12", [Part(4, QUAD, MAT_A)], bones_per_vertex=8)[0])
 # material_list.groups_per_descriptor: two descriptors, one group.
@@ -381,6 +391,11 @@ bad("relative-inline-indices.rr-mesh", inline("static24", TWO, t={"relative_in":
 bad("inline-positions.rr-mesh", inline("static24", TWO, t={"positions": bytes(24)})[0])
 # inline_layout.descriptor_per_object: two objects, one descriptor.
 bad("inline-one-descriptor.rr-mesh", inline("static24", TWO, t={"n_materials": 1})[0])
+# inline_layout.descriptor_vertex_count: the first descriptor declares 5 vertices for an object of 4.
+bad("inline-descriptor-vertex-count.rr-mesh", inline("static24", TWO, stale_descriptor={0: 5})[0])
+# inline_layout.declared_counts_match_buffers: the last object's record declares 5 vertices and 2
+# triangles over buffers that give it 3 and 1.
+bad("inline-declared-counts.rr-mesh", inline("static24", TWO, declared={1: (5, 2)})[0])
 # mesh_data.format_strides (inline): static24 with a 28-byte stride.
 bad("inline-format-strides.rr-mesh", inline("static24", TWO, t={"strides": (28, 0, 0)})[0])
 

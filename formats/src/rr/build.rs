@@ -18,8 +18,8 @@
 use super::topology::Form;
 use crate::context::Context;
 use crate::generated::rr_mesh::*;
-use crate::legacy::OwnedSemantics;
 use crate::rt::{Error, ErrorKind, Result, Root};
+use crate::verdict;
 
 /// The 16 header bytes the document names (the eight unitemised bytes are written as zero).
 #[derive(Debug, Clone, PartialEq)]
@@ -377,15 +377,12 @@ pub fn body(spec: &BodySpec) -> Result<RrMesh> {
         },
     };
     let ctx = Context::new();
-    // Read back what is written, so counts and lengths hold their written values.
-    let mesh = RrMesh::from_bytes(&mesh.to_bytes(&ctx)?, &ctx)?;
-    if let Some(e) = mesh
-        .relations(&ctx)
-        .into_iter()
-        .chain(mesh.warnings(&ctx))
-        .next()
-    {
+    let bytes = mesh.to_bytes(&ctx)?;
+    // The verdict on what was written: every relation, warnings included, must hold.
+    let v = verdict::judge::<RrMesh>(&bytes, &ctx);
+    if let Some(e) = v.refused.iter().chain(&v.findings).next() {
         return Err(refuse("a body whose relations hold", e.to_string()));
     }
-    Ok(mesh)
+    // Read back what is written, so counts and lengths hold their written values.
+    RrMesh::from_bytes(&bytes, &ctx)
 }

@@ -1,172 +1,133 @@
 //! The relation pass of the RR layouts: every relation `spec/rr_mesh.ksy` states, each violation
-//! with its byte offset and the field path as the spec names it.
+//! at the place the reader recorded for the field it names, with the relation's own severity;
+//! and the checks the topology decoder needs, as findings of the same verdict.
 //!
 //! Relations that only make sense when others hold are checked only then, so that one broken
 //! rule is reported once, at its cause: the index bounds of a range need the ranges to partition
 //! the buffers and the vertex count the streams give; PrimitiveDescData index counts need the
-//! range boundaries; the warning-only vertex counts need the extents of ranges and objects.
-//!
-//! The same pass finds each range's (or object's) extent in the buffers, which the decoder
-//! ([`super::topology`]) uses once the relations it depends on hold.
+//! range boundaries; the declared vertex counts need the extents of ranges and objects.
 
+use super::topology::{inline_extents, ranged_extents, strides3, vertex_count, Extent, Indices};
 use crate::generated::rr_mesh::*;
-use crate::rt::Error;
-use crate::rt::Rule;
+use crate::rt::{Error, ErrorKind, Place, Rule, Span, Strided};
+use crate::verdict::Judge;
 
-/// Violations of one relation beyond this many are summed up in one more line.
-const LIMIT: usize = 16;
+/// Violations of one relation listed before the rest are counted in one more finding: a body
+/// with a million misplaced indices must not cost a million findings.
+const LIMIT: usize = 1000;
 
-/// One step of a field path, outermost first.
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum P {
-    F(&'static str),
-    I(usize),
-}
+/// The relations the topology decoder rests on: where the parts are, how many vertices the
+/// streams hold, and indices inside their parts. When one does not hold, a decoder finding
+/// (an error whatever the relation's severity) says the topology cannot be decoded.
+const NEEDED: &[&Rule] = &[
+    RangedLayout::REL_FIRST_RANGE_AT_ZERO,
+    RangedLayout::REL_RANGES_PARTITION_BUFFERS,
+    RangedLayout::REL_STREAM_LENGTHS,
+    RangedLayout::REL_INDICES_RELATIVE_TO_VERTEX_BASE,
+    InlineLayout::REL_OBJECTS_TILE_BUFFERS,
+    InlineLayout::REL_STREAM_LENGTHS,
+    InlineLayout::REL_INDICES_ABSOLUTE,
+];
 
-fn with_path(mut e: Error, path: &[P]) -> Error {
-    for p in path.iter().rev() {
-        e = match *p {
-            P::F(n) => e.in_field(n),
-            P::I(i) => e.at_index(i),
-        };
+/// What decoding needs that a violation of `rule` denies, in the user's words.
+fn needed_for(rule: &'static Rule) -> &'static str {
+    if rule == RangedLayout::REL_FIRST_RANGE_AT_ZERO
+        || rule == RangedLayout::REL_RANGES_PARTITION_BUFFERS
+    {
+        "ranges that partition the index and vertex buffers from index and vertex 0"
+    } else if rule == InlineLayout::REL_OBJECTS_TILE_BUFFERS {
+        "objects that tile the index and vertex buffers from index and vertex 0"
+    } else if rule == RangedLayout::REL_INDICES_RELATIVE_TO_VERTEX_BASE {
+        "every index naming a vertex of its own range"
+    } else if rule == InlineLayout::REL_INDICES_ABSOLUTE {
+        "every index naming a vertex of its own object"
+    } else {
+        "vertex streams of one record per vertex (the vertex count comes from them)"
     }
-    e
 }
 
-/// What the pass found: relation violations (with their relation id) and warnings.
-#[derive(Debug, Default)]
-pub(crate) struct Findings {
-    pub errors: Vec<(&'static Rule, Error)>,
-    pub warnings: Vec<Error>,
-    suppressed: Vec<(&'static Rule, u64, Vec<P>, usize, bool)>,
+struct Tally {
+    rule: &'static Rule,
+    count: usize,
+    /// The first violation: where the decoder finding goes.
+    first: Error,
+    /// The first violation past the limit, which the summary names.
+    unlisted: Option<Error>,
 }
 
-impl Findings {
-    fn push(
-        &mut self,
-        warning: bool,
-        id: &'static Rule,
-        offset: u64,
-        path: &[P],
-        expected: String,
-        found: String,
-    ) {
-        let listed = if warning {
-            self.warnings.iter().filter(|e| e.rule == Some(id)).count()
-        } else {
-            self.errors.iter().filter(|(i, _)| *i == id).count()
-        };
-        if listed >= LIMIT {
-            match self
-                .suppressed
-                .iter_mut()
-                .find(|s| s.0 == id && s.4 == warning)
-            {
-                Some(s) => s.3 += 1,
-                None => self
-                    .suppressed
-                    .push((id, offset, path.to_vec(), 1, warning)),
+/// The findings of the pass, on their way into the verdict: at most [`LIMIT`] per relation,
+/// and the first violation of each.
+pub(crate) struct Report<'j, 'c> {
+    j: &'j mut Judge<'c>,
+    tallies: Vec<Tally>,
+}
+
+impl<'j, 'c> Report<'j, 'c> {
+    pub(crate) fn new(j: &'j mut Judge<'c>) -> Self {
+        Report {
+            j,
+            tallies: Vec::new(),
+        }
+    }
+
+    /// A violation of `rule`; `e` makes its finding (only when it is listed or first unlisted).
+    fn add(&mut self, rule: &'static Rule, e: impl FnOnce(&'static Rule) -> Error) {
+        match self.tallies.iter_mut().find(|t| t.rule == rule) {
+            None => {
+                let first = e(rule);
+                self.j.push(first.clone());
+                self.tallies.push(Tally {
+                    rule,
+                    count: 1,
+                    first,
+                    unlisted: None,
+                });
             }
-            return;
-        }
-        let e = with_path(Error::relation(id, offset, expected, found), path);
-        if warning {
-            self.warnings.push(e);
-        } else {
-            self.errors.push((id, e));
-        }
-    }
-
-    pub(crate) fn error(
-        &mut self,
-        id: &'static Rule,
-        offset: u64,
-        path: &[P],
-        expected: impl Into<String>,
-        found: impl Into<String>,
-    ) {
-        self.push(false, id, offset, path, expected.into(), found.into());
-    }
-
-    pub(crate) fn warn(
-        &mut self,
-        id: &'static Rule,
-        offset: u64,
-        path: &[P],
-        expected: impl Into<String>,
-        found: impl Into<String>,
-    ) {
-        self.push(true, id, offset, path, expected.into(), found.into());
-    }
-
-    /// Whether relation `id` was violated.
-    pub(crate) fn violated(&self, id: &'static Rule) -> bool {
-        self.errors.iter().any(|(i, _)| *i == id)
-    }
-
-    /// Adds the findings of a part that starts at `base`, under `path`.
-    pub(crate) fn nest(&mut self, inner: Findings, base: u64, path: &[P]) {
-        let inner = inner.finished();
-        for (id, e) in inner.errors {
-            self.errors.push((id, with_path(e.shifted(base), path)));
-        }
-        for e in inner.warnings {
-            self.warnings.push(with_path(e.shifted(base), path));
-        }
-    }
-
-    /// The findings with the violations past the limit summed up, one line per relation.
-    pub(crate) fn finished(mut self) -> Findings {
-        for (id, offset, path, n, warning) in std::mem::take(&mut self.suppressed) {
-            let e = with_path(
-                Error::relation(
-                    id,
-                    offset,
-                    "the relation to hold",
-                    format!("{n} more violations (not listed)"),
-                ),
-                &path,
-            );
-            if warning {
-                self.warnings.push(e);
-            } else {
-                self.errors.push((id, e));
+            Some(t) => {
+                t.count += 1;
+                if t.count <= LIMIT {
+                    self.j.push(e(rule));
+                } else if t.unlisted.is_none() {
+                    t.unlisted = Some(e(rule));
+                }
             }
         }
-        self
     }
-}
 
-/// The byte size of an index stream.
-pub(crate) fn index_bytes(d: &IndexData) -> u64 {
-    d.u16_indices.as_ref().map_or(0, |v| 2 * v.len() as u64)
-        + d.u32_indices.as_ref().map_or(0, |v| 4 * v.len() as u64)
-        + d.other_width.as_ref().map_or(0, |v| v.len() as u64)
-}
-
-/// The indices of a stream, widened, when its width is one the document gives.
-pub(crate) fn index_values(d: &IndexData) -> Option<Vec<u32>> {
-    match (&d.u16_indices, &d.u32_indices) {
-        (Some(v), None) => Some(v.iter().map(|&i| u32::from(i)).collect()),
-        (None, Some(v)) => Some(v.clone()),
-        _ => None,
+    /// Whether `rule` was violated.
+    fn violated(&self, rule: &'static Rule) -> bool {
+        self.tallies.iter().any(|t| t.rule == rule)
     }
-}
 
-/// The name of the list of an index stream, for paths.
-fn index_list_name(d: &IndexData) -> &'static str {
-    if d.u32_indices.is_some() {
-        "u32_indices"
-    } else {
-        "u16_indices"
+    /// A check the decoder makes that is not a relation (an index width it cannot read).
+    fn decoder(&mut self, e: Error) {
+        self.j.push(e);
     }
-}
 
-fn index_width_bytes(d: &IndexData) -> u64 {
-    if d.u32_indices.is_some() {
-        4
-    } else {
-        2
+    /// Pushes what is left: the counts past the limit, and a decoder finding for each violated
+    /// relation decoding rests on.
+    pub(crate) fn finish(self) {
+        for t in &self.tallies {
+            if let Some(mut e) = t.unlisted.clone() {
+                e.expected = "the relation to hold".into();
+                e.found = format!("{} more violations (not listed)", t.count - LIMIT);
+                self.j.push(e);
+            }
+        }
+        for t in self.tallies.iter().filter(|t| NEEDED.contains(&t.rule)) {
+            let offset = t.first.offset.unwrap_or(0);
+            let mut e = Error::new(
+                ErrorKind::Unsupported,
+                offset,
+                format!("{}, to decode the index topology", needed_for(t.rule)),
+                "the relation broken here, so the index topology cannot be decoded",
+            )
+            .placed(offset, &t.first.path());
+            // The relation it rests on, typed: the decoder finding is an error whatever the
+            // relation's own severity, and `--relations warn` does not make it one.
+            e.rule = Some(t.rule);
+            self.j.push(e);
+        }
     }
 }
 
@@ -182,6 +143,10 @@ pub fn table_strides(format: VertexFormat) -> Option<&'static [[u32; 3]]> {
     })
 }
 
+fn is_split(f: VertexFormat) -> bool {
+    f == VertexFormat::SPLIT12 || f == VertexFormat::SPLIT24
+}
+
 fn show3(s: [u32; 3]) -> String {
     format!("{}, {}, {}", s[0], s[1], s[2])
 }
@@ -191,180 +156,73 @@ fn format_name(f: VertexFormat) -> String {
         .map_or_else(|| format!("format {}", f.0), str::to_string)
 }
 
-fn strides3<T: Copy + Into<u32>>(v: &[T]) -> Option<[u32; 3]> {
-    match v {
-        [a, b, c] => Some([(*a).into(), (*b).into(), (*c).into()]),
-        _ => None,
-    }
-}
-
 fn check_format_strides(
-    f: &mut Findings,
-    id: &'static Rule,
+    rep: &mut Report,
+    rule: &'static Rule,
     format: VertexFormat,
-    strides: &[u32],
-    offset: u64,
+    strides: [u32; 3],
+    at: &Place<'_, Strided<Span>>,
 ) {
-    let (Some(table), Some(s)) = (table_strides(format), strides3(strides)) else {
+    let Some(table) = table_strides(format) else {
         return;
     };
-    if !table.contains(&s) {
+    if !table.contains(&strides) {
         let want: Vec<String> = table.iter().map(|t| show3(*t)).collect();
-        f.error(
-            id,
-            offset,
-            &[P::F("strides")],
-            format!("strides {} ({})", want.join(" or "), format_name(format)),
-            show3(s),
-        );
+        rep.add(rule, |r| {
+            at.violates(
+                r,
+                format!("strides {} ({})", want.join(" or "), format_name(format)),
+                show3(strides),
+            )
+        });
     }
 }
 
-/// The vertex count of the streams, from the primary stream and its stride, when they agree.
-fn vertex_count(len: usize, stride: u32) -> Option<u64> {
-    let len = len as u64;
-    match stride {
-        0 if len == 0 => Some(0),
-        0 => None,
-        s => (len % u64::from(s) == 0).then(|| len / u64::from(s)),
-    }
-}
-
-/// Where the length prefixes of the three vertex streams are, relative to their type.
-struct StreamOffsets {
-    len: [u64; 3],
+/// The three vertex streams' length prefixes.
+struct Streams<'p> {
+    lens: [usize; 3],
+    at: [Place<'p, Span>; 3],
 }
 
 fn check_stream_lengths(
-    f: &mut Findings,
-    id: &'static Rule,
+    rep: &mut Report,
+    rule: &'static Rule,
     strides: [u32; 3],
-    lens: [usize; 3],
-    at: &StreamOffsets,
+    s: &Streams<'_>,
 ) -> Option<u64> {
-    const NAMES: [&str; 3] = ["len_primary", "len_positions", "len_skin"];
-    let v = vertex_count(lens[0], strides[0]);
+    let v = vertex_count(s.lens[0], strides[0]);
     if v.is_none() {
         let expected = if strides[0] == 0 {
             "0 (the primary stride is 0)".to_string()
         } else {
             format!("a multiple of the primary stride {}", strides[0])
         };
-        f.error(
-            id,
-            at.len[0],
-            &[P::F(NAMES[0])],
-            expected,
-            lens[0].to_string(),
-        );
+        rep.add(rule, |r| {
+            s.at[0].violates(r, expected, s.lens[0].to_string())
+        });
     }
-    for k in 1..3 {
-        let len = lens[k] as u64;
-        let stride = u64::from(strides[k]);
+    for ((&len, stride), place) in s.lens.iter().zip(strides).zip(&s.at).skip(1) {
+        let len = len as u64;
+        let stride = u64::from(stride);
         if stride == 0 {
             if len != 0 {
-                f.error(
-                    id,
-                    at.len[k],
-                    &[P::F(NAMES[k])],
-                    "0 (the stream's stride is 0)",
-                    len.to_string(),
-                );
+                rep.add(rule, |r| {
+                    place.violates(r, "0 (the stream's stride is 0)", len.to_string())
+                });
             }
         } else if let Some(v) = v {
             if len != stride * v {
-                f.error(
-                    id,
-                    at.len[k],
-                    &[P::F(NAMES[k])],
-                    format!("{} ({v} vertices of {stride} bytes)", stride * v),
-                    len.to_string(),
-                );
+                rep.add(rule, |r| {
+                    place.violates(
+                        r,
+                        format!("{} ({v} vertices of {stride} bytes)", stride * v),
+                        len.to_string(),
+                    )
+                });
             }
         }
     }
     v
-}
-
-/// Where one part (a range or an object) lies in the shared buffers: vertices and indices,
-/// each from its first to one past its last.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Extent {
-    pub vertices: (u64, u64),
-    pub indices: (u64, u64),
-}
-
-/// What a form's pass found, and the parts' extents when the relations they rest on hold.
-pub(crate) struct Analysis {
-    pub findings: Findings,
-    pub extents: Option<Vec<Extent>>,
-    pub vertex_count: Option<u64>,
-}
-
-/// Offsets (relative to the ranged form's start) of the fields the relations name.
-struct RangedMap {
-    range: Vec<u64>,
-    streams: StreamOffsets,
-    indices: u64,
-    len_primitive_descs: u64,
-    primitive_descs: u64,
-    mesh_data: u64,
-    len_cpu: [u64; 4],
-    cpu_vertices: u64,
-    cpu_indices: u64,
-    materials: u64,
-}
-
-fn ranged_map(r: &RangedLayout) -> RangedMap {
-    let mut p: u64 = RangedLayout::OFFSET_RANGES;
-    let n = r.ranges.len();
-    let mut range = Vec::with_capacity(n);
-    for i in 0..n {
-        range.push(p);
-        // Every record but the last has eight more bytes after its vertex base.
-        p += RangeRecord::OFFSET_UNKNOWN_0X10 + if i + 1 < n { 8 } else { 0 };
-    }
-    let stream = |len: usize, p: &mut u64| {
-        let at = *p;
-        *p += 4 + len as u64;
-        at
-    };
-    let l0 = stream(r.primary.len(), &mut p);
-    let l1 = stream(r.positions.len(), &mut p);
-    let l2 = stream(r.skin.len(), &mut p);
-    let indices = p + 4;
-    p += 4 + index_bytes(&r.indices);
-    let len_primitive_descs = p;
-    let primitive_descs = p + 4;
-    p += 4 + PrimitiveDesc::FIXED_SIZE * r.primitive_descs.records.len() as u64;
-    p += 4 + r.further_a.len() as u64;
-    p += 4 + r.further_b.len() as u64;
-    let mesh_data = p + 4;
-    p +=
-        4 + MeshData::OFFSET_OBJECTS + MeshPrimitive::FIXED_SIZE * r.mesh_data.objects.len() as u64;
-    let mut len_cpu = [0u64; 4];
-    let runs = [
-        r.cpu_vertices.len(),
-        r.cpu_positions.len(),
-        r.cpu_skin.len(),
-        r.cpu_indices.len(),
-    ];
-    for (k, len) in runs.into_iter().enumerate() {
-        len_cpu[k] = p;
-        p += 4 + len as u64;
-    }
-    RangedMap {
-        range,
-        streams: StreamOffsets { len: [l0, l1, l2] },
-        indices,
-        len_primitive_descs,
-        primitive_descs,
-        mesh_data,
-        cpu_vertices: len_cpu[0] + 4,
-        cpu_indices: len_cpu[3] + 4,
-        len_cpu,
-        materials: p,
-    }
 }
 
 fn float3_bits(v: &Float3) -> [u32; 3] {
@@ -375,197 +233,200 @@ fn show_float3(v: &Float3) -> String {
     format!("({}, {}, {})", v.x, v.y, v.z)
 }
 
-/// The ranged form's relations (offsets relative to its start, paths from it).
-pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
-    let mut f = Findings::default();
-    let m = ranged_map(r);
+/// The compiled mesh's relations, and its form's.
+pub(crate) fn compiled(c: &CompiledMeshRef<'_>, at: &Place<'_, CompiledMeshPos>, rep: &mut Report) {
+    type C = CompiledMesh;
+    let want = match c.layout_selector {
+        LayoutSelector::RANGED => Some(LayoutClass::CLUSTERED_MESH_DATA),
+        LayoutSelector::INLINE => Some(LayoutClass::MESH_DATA),
+        _ => None,
+    };
+    if let Some(w) = want.filter(|&w| w != c.layout_class) {
+        rep.add(C::REL_SELECTOR_MATCHES_CLASS, |r| {
+            at.layout_class().violates(
+                r,
+                format!(
+                    "0x{:08X} ({}, as the selector is {})",
+                    w.0,
+                    w.name().unwrap_or(""),
+                    c.layout_selector.0
+                ),
+                format!("0x{:08X}", c.layout_class.0),
+            )
+        });
+    }
+    let body = at.body();
+    match (&c.body, body.get()) {
+        (CompiledMeshBodyRef::RangedLayout(r), CompiledMeshBodyPos::RangedLayout(p)) => {
+            ranged(r, &body.case(p), rep)
+        }
+        (CompiledMeshBodyRef::InlineLayout(l), CompiledMeshBodyPos::InlineLayout(p)) => {
+            inline(l, &body.case(p), rep)
+        }
+        // The reader records the case it read: a view and positions of different cases are
+        // not made by it.
+        _ => {}
+    }
+}
+
+/// The ranged form's relations.
+fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Report) {
     type R = RangedLayout;
+    let strides = strides3(r.strides.iter());
+    let rule = if is_split(r.vertex_format) {
+        R::REL_FORMAT_STRIDES
+    } else {
+        R::REL_STATIC_FORMAT_STRIDES
+    };
+    check_format_strides(rep, rule, r.vertex_format, strides, &at.strides());
+    let streams = Streams {
+        lens: [r.primary.len(), r.positions.len(), r.skin.len()],
+        at: [at.len_primary(), at.len_positions(), at.len_skin()],
+    };
+    let vcount = check_stream_lengths(rep, R::REL_STREAM_LENGTHS, strides, &streams);
 
-    check_format_strides(
-        &mut f,
-        R::REL_FORMAT_STRIDES,
-        r.vertex_format,
-        &r.strides,
-        RangedLayout::OFFSET_STRIDES,
-    );
-    let strides = strides3(&r.strides).unwrap_or([0; 3]);
-    let lens = [r.primary.len(), r.positions.len(), r.skin.len()];
-    let vcount = check_stream_lengths(&mut f, R::REL_STREAM_LENGTHS, strides, lens, &m.streams);
-
-    let indices = index_values(&r.indices).unwrap_or_default();
-    let icount = indices.len() as u64;
+    // The ranged form's indices are u16 (its index data is read with width 0).
+    let indices = Indices::of(&r.indices);
+    let icount = indices.map_or(0, |i| i.len() as u64);
     let n = r.ranges.len();
+    let ranges = at.ranges();
 
     // The ranges: the first at zero, then each where the one before ends.
     if let Some(first) = r.ranges.first() {
+        let place = ranges.at(0);
         if first.first_index != 0 {
-            f.error(
-                R::REL_FIRST_RANGE_AT_ZERO,
-                m.range[0] + RangeRecord::OFFSET_FIRST_INDEX,
-                &[P::F("ranges"), P::I(0), P::F("first_index")],
-                "0",
-                first.first_index.to_string(),
-            );
+            rep.add(R::REL_FIRST_RANGE_AT_ZERO, |rule| {
+                place
+                    .first_index()
+                    .violates(rule, "0", first.first_index.to_string())
+            });
         }
         if first.vertex_base != 0 {
-            f.error(
-                R::REL_FIRST_RANGE_AT_ZERO,
-                m.range[0] + RangeRecord::OFFSET_VERTEX_BASE,
-                &[P::F("ranges"), P::I(0), P::F("vertex_base")],
-                "0",
-                first.vertex_base.to_string(),
-            );
+            rep.add(R::REL_FIRST_RANGE_AT_ZERO, |rule| {
+                place
+                    .vertex_base()
+                    .violates(rule, "0", first.vertex_base.to_string())
+            });
         }
     } else if icount > 0 || vcount.is_some_and(|v| v > 0) {
-        f.error(
-            R::REL_RANGES_PARTITION_BUFFERS,
-            RangedLayout::OFFSET_NUM_RANGES,
-            &[P::F("num_ranges")],
-            "at least one range over the buffers",
-            format!("0 ranges over {icount} indices"),
-        );
+        rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
+            at.num_ranges().violates(
+                rule,
+                "at least one range over the buffers",
+                format!("0 ranges over {icount} indices"),
+            )
+        });
     }
     for (i, rr) in r.ranges.iter().enumerate() {
-        let path_fi = [P::F("ranges"), P::I(i), P::F("first_index")];
-        let path_vb = [P::F("ranges"), P::I(i), P::F("vertex_base")];
+        // Places are made only for what is reported.
+        let place = || ranges.at(i);
         if i > 0 {
             let prev = &r.ranges[i - 1];
             if rr.first_index < prev.first_index {
-                f.error(
-                    R::REL_RANGES_PARTITION_BUFFERS,
-                    m.range[i] + RangeRecord::OFFSET_FIRST_INDEX,
-                    &path_fi,
-                    format!(
-                        "at least {} (where range {} begins)",
-                        prev.first_index,
-                        i - 1
-                    ),
-                    rr.first_index.to_string(),
-                );
+                rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
+                    place().first_index().violates(
+                        rule,
+                        format!(
+                            "at least {} (where range {} begins)",
+                            prev.first_index,
+                            i - 1
+                        ),
+                        rr.first_index.to_string(),
+                    )
+                });
             }
             if rr.vertex_base < prev.vertex_base {
-                f.error(
-                    R::REL_RANGES_PARTITION_BUFFERS,
-                    m.range[i] + RangeRecord::OFFSET_VERTEX_BASE,
-                    &path_vb,
-                    format!(
-                        "at least {} (where range {} begins)",
-                        prev.vertex_base,
-                        i - 1
-                    ),
-                    rr.vertex_base.to_string(),
-                );
+                rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
+                    place().vertex_base().violates(
+                        rule,
+                        format!(
+                            "at least {} (where range {} begins)",
+                            prev.vertex_base,
+                            i - 1
+                        ),
+                        rr.vertex_base.to_string(),
+                    )
+                });
             }
         }
         if u64::from(rr.first_index) > icount {
-            f.error(
-                R::REL_RANGES_PARTITION_BUFFERS,
-                m.range[i] + RangeRecord::OFFSET_FIRST_INDEX,
-                &path_fi,
-                format!("at most the index count {icount}"),
-                rr.first_index.to_string(),
-            );
+            rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
+                place().first_index().violates(
+                    rule,
+                    format!("at most the index count {icount}"),
+                    rr.first_index.to_string(),
+                )
+            });
         }
-        if let Some(v) = vcount {
-            if u64::from(rr.vertex_base) > v {
-                f.error(
-                    R::REL_RANGES_PARTITION_BUFFERS,
-                    m.range[i] + RangeRecord::OFFSET_VERTEX_BASE,
-                    &path_vb,
+        if let Some(v) = vcount.filter(|&v| u64::from(rr.vertex_base) > v) {
+            rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
+                place().vertex_base().violates(
+                    rule,
                     format!("at most the vertex count {v}"),
                     rr.vertex_base.to_string(),
-                );
-            }
+                )
+            });
         }
     }
 
     // PrimitiveDescData: one per range, with the range's first index.
     let descs = &r.primitive_descs.records;
+    let block = at.primitive_descs();
+    let records = block.records();
     if descs.len() != n {
-        f.error(
-            R::REL_PRIMITIVE_DESC_PER_RANGE,
-            m.len_primitive_descs,
-            &[P::F("len_primitive_descs")],
-            format!(
-                "{} ({n} records of {} bytes, one per range)",
-                PrimitiveDesc::FIXED_SIZE * n as u64,
-                PrimitiveDesc::FIXED_SIZE
-            ),
-            format!(
-                "{} ({} records)",
-                PrimitiveDesc::FIXED_SIZE * descs.len() as u64,
-                descs.len()
-            ),
-        );
+        rep.add(R::REL_PRIMITIVE_DESC_PER_RANGE, |rule| {
+            at.len_primitive_descs().violates(
+                rule,
+                format!(
+                    "{} ({n} records of {} bytes, one per range)",
+                    PrimitiveDesc::FIXED_SIZE * n as u64,
+                    PrimitiveDesc::FIXED_SIZE
+                ),
+                format!(
+                    "{} ({} records)",
+                    PrimitiveDesc::FIXED_SIZE * descs.len() as u64,
+                    descs.len()
+                ),
+            )
+        });
     }
     for (i, (d, rr)) in descs.iter().zip(&r.ranges).enumerate() {
         if d.first_index != rr.first_index {
-            f.error(
-                R::REL_PRIMITIVE_DESC_FIRST_INDEX,
-                m.primitive_descs
-                    + PrimitiveDesc::FIXED_SIZE * i as u64
-                    + PrimitiveDesc::OFFSET_FIRST_INDEX,
-                &[
-                    P::F("primitive_descs"),
-                    P::F("records"),
-                    P::I(i),
-                    P::F("first_index"),
-                ],
-                format!("{} (range {i}'s first index)", rr.first_index),
-                d.first_index.to_string(),
-            );
+            rep.add(R::REL_PRIMITIVE_DESC_FIRST_INDEX, |rule| {
+                records.at(i).first_index().violates(
+                    rule,
+                    format!("{} (range {i}'s first index)", rr.first_index),
+                    d.first_index.to_string(),
+                )
+            });
         }
     }
     if let ([d], [_]) = (descs.as_slice(), r.ranges.as_slice()) {
-        for (name, at, mine, header) in [
-            ("centre", PrimitiveDesc::OFFSET_CENTRE, &d.centre, &r.centre),
+        let record = records.at(0);
+        for (name, place, mine, header) in [
+            ("centre", record.centre(), &d.centre, &r.centre),
             (
                 "half_extent",
-                PrimitiveDesc::OFFSET_HALF_EXTENT,
+                record.half_extent(),
                 &d.half_extent,
                 &r.half_extent,
             ),
         ] {
             if float3_bits(mine) != float3_bits(header) {
-                f.error(
-                    R::REL_SINGLE_RANGE_BOUNDS,
-                    m.primitive_descs + at,
-                    &[
-                        P::F("primitive_descs"),
-                        P::F("records"),
-                        P::I(0),
-                        P::F(name),
-                    ],
-                    format!("the header's {name} {}", show_float3(header)),
-                    show_float3(mine),
-                );
+                rep.add(R::REL_SINGLE_RANGE_BOUNDS, |rule| {
+                    place.violates(
+                        rule,
+                        format!("the header's {name} {}", show_float3(header)),
+                        show_float3(mine),
+                    )
+                });
             }
         }
     }
 
     // Extents, when the ranges partition the buffers.
     let partitioned =
-        !f.violated(R::REL_FIRST_RANGE_AT_ZERO) && !f.violated(R::REL_RANGES_PARTITION_BUFFERS);
-    let extents: Option<Vec<Extent>> = match vcount {
-        Some(v) if partitioned => Some(
-            (0..n)
-                .map(|i| {
-                    let next = r.ranges.get(i + 1);
-                    Extent {
-                        vertices: (
-                            u64::from(r.ranges[i].vertex_base),
-                            next.map_or(v, |x| u64::from(x.vertex_base)),
-                        ),
-                        indices: (
-                            u64::from(r.ranges[i].first_index),
-                            next.map_or(icount, |x| u64::from(x.first_index)),
-                        ),
-                    }
-                })
-                .collect(),
-        ),
-        _ => None,
-    };
+        !rep.violated(R::REL_FIRST_RANGE_AT_ZERO) && !rep.violated(R::REL_RANGES_PARTITION_BUFFERS);
     if partitioned {
         // Index counts only need the index boundaries.
         for (i, d) in descs.iter().enumerate().take(n) {
@@ -575,597 +436,535 @@ pub(crate) fn ranged(r: &RangedLayout) -> Analysis {
                 .get(i + 1)
                 .map_or(icount, |x| u64::from(x.first_index));
             let span = end - start;
-            let at = m.primitive_descs
-                + PrimitiveDesc::FIXED_SIZE * i as u64
-                + PrimitiveDesc::OFFSET_NUM_INDICES;
-            let path = [
-                P::F("primitive_descs"),
-                P::F("records"),
-                P::I(i),
-                P::F("num_indices"),
-            ];
             if span % 3 != 0 {
-                f.error(
-                    R::REL_PRIMITIVE_DESC_INDEX_COUNT,
-                    at,
-                    &path,
-                    format!("three times range {i}'s triangle count, but the range holds {span} indices (not whole triangles)"),
-                    d.num_indices.to_string(),
-                );
+                rep.add(R::REL_PRIMITIVE_DESC_INDEX_COUNT, |rule| {
+                    records.at(i).num_indices().violates(
+                        rule,
+                        format!("three times range {i}'s triangle count, but the range holds {span} indices (not whole triangles)"),
+                        d.num_indices.to_string(),
+                    )
+                });
             } else if u64::from(d.num_indices) != span {
-                f.error(
-                    R::REL_PRIMITIVE_DESC_INDEX_COUNT,
-                    at,
-                    &path,
-                    format!("{span} (three times range {i}'s {} triangles)", span / 3),
-                    d.num_indices.to_string(),
-                );
+                rep.add(R::REL_PRIMITIVE_DESC_INDEX_COUNT, |rule| {
+                    records.at(i).num_indices().violates(
+                        rule,
+                        format!("{span} (three times range {i}'s {} triangles)", span / 3),
+                        d.num_indices.to_string(),
+                    )
+                });
             }
         }
     }
-    if let Some(ext) = &extents {
+    let extents = match vcount {
+        Some(v) if partitioned => Some(ranged_extents(r, v, icount)),
+        _ => None,
+    };
+    if let (Some(ext), Some(indices)) = (&extents, indices) {
+        let index_data = at.indices();
+        let list = index_data.u16_indices();
+        let list = list.some();
         for (i, e) in ext.iter().enumerate() {
             let count = e.vertices.1 - e.vertices.0;
-            let (lo, hi) = e.indices;
-            for k in lo..hi {
-                let Some(&ix) = indices.get(k as usize) else {
-                    break;
-                };
+            for (k, ix) in indices.range(e.indices.0, e.indices.1) {
                 if u64::from(ix) >= count {
-                    f.error(
-                        R::REL_INDICES_RELATIVE_TO_VERTEX_BASE,
-                        m.indices + 2 * k,
-                        &[P::F("indices"), P::F("u16_indices"), P::I(k as usize)],
-                        format!(
+                    rep.add(R::REL_INDICES_RELATIVE_TO_VERTEX_BASE, |rule| {
+                        let expected = format!(
                             "below {count} (range {i} has vertices {}..{}; its indices are relative to its vertex base {})",
                             e.vertices.0, e.vertices.1, e.vertices.0
-                        ),
-                        ix.to_string(),
-                    );
+                        );
+                        match &list {
+                            Some(l) => l.at(k).violates(rule, expected, ix.to_string()),
+                            None => index_data.violates(rule, expected, ix.to_string()),
+                        }
+                    });
                 }
             }
         }
     }
 
-    // The material list: one descriptor per range, with its vertex count.
+    // The material list: one descriptor per range, with its vertex count and final bytes.
     let mats = &r.materials;
+    let mats_at = at.materials();
     if mats.descriptors.len() != n {
-        f.error(
-            R::REL_DESCRIPTOR_PER_RANGE,
-            m.materials,
-            &[P::F("materials"), P::F("num_descriptors")],
-            format!("{n} (one per range)"),
-            mats.descriptors.len().to_string(),
-        );
+        rep.add(R::REL_DESCRIPTOR_PER_RANGE, |rule| {
+            mats_at.num_descriptors().violates(
+                rule,
+                format!("{n} (one per range)"),
+                mats.descriptors.len().to_string(),
+            )
+        });
     }
     if let Some(ext) = &extents {
         descriptor_counts(
-            &mut f,
+            rep,
             R::REL_DESCRIPTOR_VERTEX_COUNT,
             mats,
+            &mats_at,
             ext,
-            m.materials,
             "range",
         );
     }
-
-    // The final runs.
-    for (k, name, run) in [
-        (1usize, "len_cpu_positions", &r.cpu_positions),
-        (2, "len_cpu_skin", &r.cpu_skin),
-    ] {
-        if !run.is_empty() {
-            f.error(
-                R::REL_MIDDLE_RUNS_EMPTY,
-                m.len_cpu[k],
-                &[P::F(name)],
-                "0 (an empty run)",
-                run.len().to_string(),
-            );
+    let descriptors = mats_at.descriptors();
+    for (i, d) in mats.descriptors.iter().enumerate() {
+        if let Some(v) = d.platform_version.filter(|&v| v != 31) {
+            rep.add(R::REL_DESCRIPTOR_FINAL_BYTES, |rule| {
+                let place = descriptors.at(i);
+                let pv = place.platform_version();
+                let expected = "31 (PlatformVersion, on the last descriptor of the ranged form)";
+                match pv.some() {
+                    Some(p) => p.violates(rule, expected, v.to_string()),
+                    None => place.violates(rule, expected, v.to_string()),
+                }
+            });
+        }
+        if let Some(b) = d.final_bytes.filter(|b| b.iter().any(|&x| x != 0)) {
+            rep.add(R::REL_DESCRIPTOR_FINAL_BYTES, |rule| {
+                let place = descriptors.at(i);
+                let fb = place.final_bytes();
+                let expected = "eight zero bytes (on every descriptor but the last)";
+                let found = hex(b);
+                match fb.some() {
+                    Some(p) => p.violates(rule, expected, found),
+                    None => place.violates(rule, expected, found),
+                }
+            });
         }
     }
-    let index_bytes_le: Vec<u8> = match (&r.indices.u16_indices, &r.indices.u32_indices) {
-        (Some(v), _) => v.iter().flat_map(|i| i.to_le_bytes()).collect(),
-        (None, Some(v)) => v.iter().flat_map(|i| i.to_le_bytes()).collect(),
-        _ => r.indices.other_width.clone().unwrap_or_default(),
-    };
+
+    final_runs(r, at, rep);
+
+    // The parts' own relations.
+    mesh_data(&r.mesh_data, &at.mesh_data(), rep);
+    material_list(mats, &mats_at, rep);
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02X}")).collect()
+}
+
+/// The four final runs: empty in a split mesh, the middle two empty, the first and last
+/// copies of the primary and index streams (both or neither), and the trailer's flag.
+fn final_runs(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Report) {
+    type R = RangedLayout;
+    let runs = [
+        (r.cpu_vertices, at.len_cpu_vertices()),
+        (r.cpu_positions, at.len_cpu_positions()),
+        (r.cpu_skin, at.len_cpu_skin()),
+        (r.cpu_indices, at.len_cpu_indices()),
+    ];
+    if is_split(r.vertex_format) {
+        for (run, place) in runs.iter().filter(|(run, _)| !run.is_empty()) {
+            rep.add(R::REL_FINAL_RUNS_EMPTY_WHEN_SPLIT, |rule| {
+                place.violates(
+                    rule,
+                    format!(
+                        "0 (the final runs of a split mesh, {}, are empty)",
+                        format_name(r.vertex_format)
+                    ),
+                    run.len().to_string(),
+                )
+            });
+        }
+    }
+    for (run, place) in &runs[1..3] {
+        if !run.is_empty() {
+            rep.add(R::REL_MIDDLE_RUNS_EMPTY, |rule| {
+                place.violates(rule, "0 (an empty run)", run.len().to_string())
+            });
+        }
+    }
     let filled_v = !r.cpu_vertices.is_empty();
     let filled_i = !r.cpu_indices.is_empty();
     if filled_v != filled_i {
-        let (k, name, other) = if filled_v {
-            (3, "len_cpu_indices", "VertexBufferDataStatic")
+        let (place, other) = if filled_v {
+            (&runs[3].1, "VertexBufferDataStatic")
         } else {
-            (0, "len_cpu_vertices", "IndexBufferData")
+            (&runs[0].1, "IndexBufferData")
         };
-        f.error(
-            R::REL_CPU_RUNS_COPY_BUFFERS,
-            m.len_cpu[k],
-            &[P::F(name)],
-            format!("a filled run, as {other} is filled"),
-            "0",
-        );
+        rep.add(R::REL_CPU_RUNS_COPY_BUFFERS, |rule| {
+            place.violates(rule, format!("a filled run, as {other} is filled"), "0")
+        });
     }
-    for (filled, run, copy_of, at, name, what) in [
+    let index_bytes: &[u8] = match (r.indices.u16_indices, r.indices.u32_indices) {
+        (Some(v), _) => v.bytes(),
+        (None, Some(v)) => v.bytes(),
+        _ => r.indices.other_width.unwrap_or_default(),
+    };
+    for (filled, run, copy_of, place, what) in [
         (
             filled_v,
-            &r.cpu_vertices,
-            &r.primary,
-            m.cpu_vertices,
-            "cpu_vertices",
+            r.cpu_vertices,
+            r.primary,
+            at.cpu_vertices(),
             "the primary stream",
         ),
         (
             filled_i,
-            &r.cpu_indices,
-            &index_bytes_le,
-            m.cpu_indices,
-            "cpu_indices",
+            r.cpu_indices,
+            index_bytes,
+            at.cpu_indices(),
             "the index stream",
         ),
     ] {
         if filled && run != copy_of {
             let first = run
                 .iter()
-                .zip(copy_of.iter())
+                .zip(copy_of)
                 .position(|(a, b)| a != b)
                 .unwrap_or(run.len().min(copy_of.len()));
-            f.error(
-                R::REL_CPU_RUNS_COPY_BUFFERS,
-                at,
-                &[P::F(name)],
-                format!("a copy of {what} ({} bytes)", copy_of.len()),
-                format!("{} bytes, differing from byte {first}", run.len()),
-            );
+            rep.add(R::REL_CPU_RUNS_COPY_BUFFERS, |rule| {
+                place.violates(
+                    rule,
+                    format!("a copy of {what} ({} bytes)", copy_of.len()),
+                    format!("{} bytes, differing from byte {first}", run.len()),
+                )
+            });
         }
     }
     let filled = filled_v || filled_i;
-    if let Some(&flag) = mats.trailer.mesh_bools.first() {
+    if let Some(flag) = r.materials.trailer.mesh_bools.get(0) {
         if (flag == 1) != filled {
-            let at = m.materials + material_map(mats).trailer;
-            f.error(
-                R::REL_CPU_RUNS_FLAG,
-                at,
-                &[
-                    P::F("materials"),
-                    P::F("trailer"),
-                    P::F("mesh_bools"),
-                    P::I(0),
-                ],
-                if filled {
-                    "1 (the final runs are filled)"
-                } else {
-                    "0 (the final runs are empty)"
-                },
-                flag.to_string(),
-            );
+            rep.add(R::REL_CPU_RUNS_FLAG, |rule| {
+                at.materials().trailer().mesh_bools().at(0).violates(
+                    rule,
+                    if filled {
+                        "1 (the final runs are filled)"
+                    } else {
+                        "0 (the final runs are empty)"
+                    },
+                    flag.to_string(),
+                )
+            });
         }
-    }
-
-    // The parts' own relations.
-    f.nest(mesh_data(&r.mesh_data), m.mesh_data, &[P::F("mesh_data")]);
-    f.nest(material_list(mats), m.materials, &[P::F("materials")]);
-    Analysis {
-        findings: f.finished(),
-        extents,
-        vertex_count: vcount,
     }
 }
 
 fn descriptor_counts(
-    f: &mut Findings,
-    id: &'static Rule,
-    mats: &MaterialList,
+    rep: &mut Report,
+    rule: &'static Rule,
+    mats: &MaterialListRef<'_>,
+    at: &Place<'_, MaterialListPos>,
     ext: &[Extent],
-    base: u64,
     what: &str,
 ) {
-    let map = material_map(mats);
+    let descriptors = at.descriptors();
     for (i, (d, e)) in mats.descriptors.iter().zip(ext).enumerate() {
         let count = e.vertices.1 - e.vertices.0;
         let want = count % 65_536;
         if u64::from(d.vertex_count) != want {
-            f.warn(
-                id,
-                base + map.descriptors + DESCRIPTOR_SIZE * i as u64 + MaterialDescriptor::OFFSET_VERTEX_COUNT,
-                &[P::F("materials"), P::F("descriptors"), P::I(i), P::F("vertex_count")],
-                format!("{want} ({what} {i}'s {count} vertices in the buffers, modulo 65,536; the buffers win)"),
-                d.vertex_count.to_string(),
-            );
+            rep.add(rule, |r| {
+                descriptors.at(i).vertex_count().violates(
+                    r,
+                    format!("{want} ({what} {i}'s {count} vertices in the buffers, modulo 65,536; the buffers win)"),
+                    d.vertex_count.to_string(),
+                )
+            });
         }
-    }
-}
-
-/// Offsets inside a material list.
-struct MaterialMap {
-    descriptors: u64,
-    groups: u64,
-    trailer: u64,
-}
-
-/// A material descriptor's size: the spec reads its last eight bytes two ways (the last
-/// descriptor's PlatformVersion and QuantizationFactor), so the type has no fixed size of its own.
-const DESCRIPTOR_SIZE: u64 = 28;
-/// The group count and the six unattributed bytes between the descriptors and the groups.
-const BEFORE_GROUPS: u64 = 4 + 6;
-
-fn material_map(m: &MaterialList) -> MaterialMap {
-    let descriptors = MaterialList::OFFSET_DESCRIPTORS;
-    let groups = descriptors + DESCRIPTOR_SIZE * m.descriptors.len() as u64 + BEFORE_GROUPS;
-    MaterialMap {
-        descriptors,
-        groups,
-        trailer: groups + MaterialGroup::FIXED_SIZE * m.groups.len() as u64,
     }
 }
 
 /// The material list's relations.
-pub(crate) fn material_list(m: &MaterialList) -> Findings {
+pub(crate) fn material_list(
+    m: &MaterialListRef<'_>,
+    at: &Place<'_, MaterialListPos>,
+    rep: &mut Report,
+) {
     type M = MaterialList;
-    let mut f = Findings::default();
-    let map = material_map(m);
     if m.groups.len() != m.descriptors.len() {
-        f.error(
-            M::REL_GROUPS_PER_DESCRIPTOR,
-            map.groups - BEFORE_GROUPS,
-            &[P::F("num_groups")],
-            format!("{} (one group per descriptor)", m.descriptors.len()),
-            m.groups.len().to_string(),
-        );
+        rep.add(M::REL_GROUPS_PER_DESCRIPTOR, |r| {
+            at.num_groups().violates(
+                r,
+                format!("{} (one group per descriptor)", m.descriptors.len()),
+                m.groups.len().to_string(),
+            )
+        });
     }
+    let groups = at.groups();
     for (i, (g, d)) in m.groups.iter().zip(&m.descriptors).enumerate() {
-        for (name, at, v) in [
-            (
-                "object_reference",
-                MaterialGroup::OFFSET_OBJECT_REFERENCE,
-                g.object_reference,
-            ),
-            (
-                "object_handle",
-                MaterialGroup::OFFSET_OBJECT_HANDLE,
-                g.object_handle,
-            ),
-        ] {
+        for (v, reference) in [(g.object_reference, true), (g.object_handle, false)] {
             if v != d.material {
-                f.error(
-                    M::REL_GROUP_IDENTITIES,
-                    map.groups + MaterialGroup::FIXED_SIZE * i as u64 + at,
-                    &[P::F("groups"), P::I(i), P::F(name)],
-                    format!("0x{:016X} (descriptor {i}'s Material)", d.material),
-                    format!("0x{v:016X}"),
-                );
+                rep.add(M::REL_GROUP_IDENTITIES, |r| {
+                    let place = groups.at(i);
+                    let field = if reference {
+                        place.object_reference()
+                    } else {
+                        place.object_handle()
+                    };
+                    field.violates(
+                        r,
+                        format!("0x{:016X} (descriptor {i}'s Material)", d.material),
+                        format!("0x{v:016X}"),
+                    )
+                });
             }
         }
     }
-    f.finished()
 }
 
 /// MeshData's relations.
-pub(crate) fn mesh_data(d: &MeshData) -> Findings {
+pub(crate) fn mesh_data(d: &MeshDataRef<'_>, at: &Place<'_, MeshDataPos>, rep: &mut Report) {
     type D = MeshData;
-    let mut f = Findings::default();
-    let strides: Vec<u32> = d.strides.iter().map(|&s| u32::from(s)).collect();
+    let strides = strides3(d.strides.iter());
     check_format_strides(
-        &mut f,
+        rep,
         D::REL_FORMAT_STRIDES,
         d.vertex_format,
-        &strides,
-        D::OFFSET_STRIDES,
+        strides,
+        &at.strides(),
     );
-    let want = match (d.vertex_format, strides.get(2)) {
-        (VertexFormat::SPLIT12 | VertexFormat::SPLIT24, Some(8)) => {
-            Some((4, "a four-influence split mesh (skin stride 8)"))
-        }
-        (VertexFormat::SPLIT12 | VertexFormat::SPLIT24, Some(16)) => {
-            Some((8, "an eight-influence split mesh (skin stride 16)"))
-        }
+    let want = match (d.vertex_format, strides[2]) {
+        (f, 8) if is_split(f) => Some((4, "a four-influence split mesh (skin stride 8)")),
+        (f, 16) if is_split(f) => Some((8, "an eight-influence split mesh (skin stride 16)")),
         (VertexFormat::STATIC24, _) => Some((4, "a static24 mesh")),
         _ => None,
     };
-    if let Some((n, what)) = want {
-        if d.bones_per_vertex != n {
-            f.error(
-                D::REL_BONES_PER_VERTEX,
-                D::OFFSET_BONES_PER_VERTEX,
-                &[P::F("bones_per_vertex")],
+    if let Some((n, what)) = want.filter(|&(n, _)| d.bones_per_vertex != n) {
+        rep.add(D::REL_BONES_PER_VERTEX, |r| {
+            at.bones_per_vertex().violates(
+                r,
                 format!("{n} ({what})"),
                 d.bones_per_vertex.to_string(),
-            );
-        }
+            )
+        });
     }
-    f.finished()
 }
 
-/// The inline form's relations (offsets relative to its start, paths from it).
-pub(crate) fn inline(l: &InlineLayout) -> Analysis {
+/// The inline form's relations.
+fn inline(l: &InlineLayoutRef<'_>, at: &Place<'_, InlineLayoutPos>, rep: &mut Report) {
     type L = InlineLayout;
-    let mut f = Findings::default();
     let md = &l.mesh_data;
+    let md_at = at.mesh_data();
     let objects = &md.objects;
+    let obj_at = md_at.objects();
     let k = objects.len();
-    // Offsets.
-    let mut p = MeshData::OFFSET_OBJECTS + MeshPrimitive::FIXED_SIZE * k as u64;
-    let mut lens = [0u64; 3];
-    for (slot, len) in lens
-        .iter_mut()
-        .zip([l.primary.len(), l.positions.len(), l.skin.len()])
-    {
-        *slot = p;
-        p += 4 + len as u64;
-    }
-    let indices_at = p + 4;
-    let materials_at = p + 4 + index_bytes(&l.indices);
-    let streams = StreamOffsets { len: lens };
-
-    let strides = strides3(&md.strides).unwrap_or([0; 3]);
-    let vcount = check_stream_lengths(
-        &mut f,
-        L::REL_STREAM_LENGTHS,
-        strides,
-        [l.primary.len(), l.positions.len(), l.skin.len()],
-        &streams,
-    );
-    let indices = index_values(&l.indices);
-    // With a width selector the document does not give, the index count is not known and the
-    // relations over indices are not checked (the decoder refuses such a body).
-    let icount = indices.as_ref().map(|v| v.len() as u64);
-    let obj_at = |j: usize, field: u64| {
-        MeshData::OFFSET_OBJECTS + MeshPrimitive::FIXED_SIZE * j as u64 + field
+    let strides = strides3(md.strides.iter());
+    let streams = Streams {
+        lens: [l.primary.len(), l.positions.len(), l.skin.len()],
+        at: [at.len_primary(), at.len_positions(), at.len_skin()],
     };
-    let obj_path =
-        |j: usize, name: &'static str| [P::F("mesh_data"), P::F("objects"), P::I(j), P::F(name)];
+    let vcount = check_stream_lengths(rep, L::REL_STREAM_LENGTHS, strides, &streams);
+    let indices = Indices::of(&l.indices);
+    if indices.is_none() {
+        // The reader keeps the bytes of a width selector the document does not give; the
+        // relations over indices cannot be checked, and the topology cannot be decoded.
+        rep.decoder(md_at.index_width().error(
+            ErrorKind::Unsupported,
+            "an index width selector of 0 (u16) or 1 (u32), to decode the indices",
+            md.index_width.to_string(),
+        ));
+    }
+    let icount = indices.map(|v| v.len() as u64);
 
     // Tiling: each object where the one before ends, all but the last within the buffers.
     let (mut next_v, mut next_i) = (0u64, 0u64);
     for (j, o) in objects.iter().enumerate() {
+        // Places are made only for what is reported.
+        let place = || obj_at.at(j);
         if u64::from(o.vertex_base) != next_v {
-            f.error(
-                L::REL_OBJECTS_TILE_BUFFERS,
-                obj_at(j, MeshPrimitive::OFFSET_VERTEX_BASE),
-                &obj_path(j, "vertex_base"),
-                if j == 0 {
-                    "0 (the first object begins at vertex 0)".to_string()
-                } else {
-                    format!("{next_v} (where object {} ends)", j - 1)
-                },
-                o.vertex_base.to_string(),
-            );
+            rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
+                place().vertex_base().violates(
+                    r,
+                    if j == 0 {
+                        "0 (the first object begins at vertex 0)".to_string()
+                    } else {
+                        format!("{next_v} (where object {} ends)", j - 1)
+                    },
+                    o.vertex_base.to_string(),
+                )
+            });
         }
         if u64::from(o.first_index) != next_i {
-            f.error(
-                L::REL_OBJECTS_TILE_BUFFERS,
-                obj_at(j, MeshPrimitive::OFFSET_FIRST_INDEX),
-                &obj_path(j, "first_index"),
-                if j == 0 {
-                    "0 (the first object begins at index 0)".to_string()
-                } else {
-                    format!("{next_i} (where object {} ends)", j - 1)
-                },
-                o.first_index.to_string(),
-            );
+            rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
+                place().first_index().violates(
+                    r,
+                    if j == 0 {
+                        "0 (the first object begins at index 0)".to_string()
+                    } else {
+                        format!("{next_i} (where object {} ends)", j - 1)
+                    },
+                    o.first_index.to_string(),
+                )
+            });
         }
         next_v = u64::from(o.vertex_base) + u64::from(o.num_vertices);
         next_i = u64::from(o.first_index) + 3 * u64::from(o.num_triangles);
+        // The last object's own counts may be stale (the buffers win): its start must lie
+        // within the buffers, every other object's end.
         let last = j + 1 == k;
-        let (v_end, i_end, v_name, i_name) = if last {
-            (
-                u64::from(o.vertex_base),
-                u64::from(o.first_index),
-                "vertex_base",
-                "first_index",
-            )
+        let (v_end, i_end) = if last {
+            (u64::from(o.vertex_base), u64::from(o.first_index))
         } else {
-            (next_v, next_i, "num_vertices", "num_triangles")
+            (next_v, next_i)
         };
-        if let Some(v) = vcount {
-            if v_end > v {
-                f.error(
-                    L::REL_OBJECTS_TILE_BUFFERS,
-                    obj_at(
-                        j,
-                        if last {
-                            MeshPrimitive::OFFSET_VERTEX_BASE
-                        } else {
-                            MeshPrimitive::OFFSET_NUM_VERTICES
-                        },
-                    ),
-                    &obj_path(j, v_name),
+        if let Some(v) = vcount.filter(|&v| v_end > v) {
+            rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
+                let p = place();
+                let v_place = if last {
+                    p.vertex_base()
+                } else {
+                    p.num_vertices()
+                };
+                v_place.violates(
+                    r,
                     format!("an object within the {v} vertices of the buffer"),
                     format!("one reaching vertex {v_end}"),
-                );
-            }
+                )
+            });
         }
-        if let Some(icount) = icount.filter(|&n| i_end > n) {
-            f.error(
-                L::REL_OBJECTS_TILE_BUFFERS,
-                obj_at(
-                    j,
-                    if last {
-                        MeshPrimitive::OFFSET_FIRST_INDEX
-                    } else {
-                        MeshPrimitive::OFFSET_NUM_TRIANGLES
-                    },
-                ),
-                &obj_path(j, i_name),
-                format!("an object within the {icount} indices of the buffer"),
-                format!("one reaching index {i_end}"),
-            );
+        if let Some(n) = icount.filter(|&n| i_end > n) {
+            rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
+                let p = place();
+                let i_place = if last {
+                    p.first_index()
+                } else {
+                    p.num_triangles()
+                };
+                i_place.violates(
+                    r,
+                    format!("an object within the {n} indices of the buffer"),
+                    format!("one reaching index {i_end}"),
+                )
+            });
         }
     }
     if k == 0 && (icount.is_some_and(|n| n > 0) || vcount.is_some_and(|v| v > 0)) {
-        f.error(
-            L::REL_OBJECTS_TILE_BUFFERS,
-            6,
-            &[P::F("mesh_data"), P::F("num_objects")],
-            "objects over the buffers",
-            format!(
-                "0 objects over {} vertices and {} indices",
-                vcount.unwrap_or(0),
-                icount.unwrap_or(0)
-            ),
-        );
+        rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
+            md_at.num_objects().violates(
+                r,
+                "objects over the buffers",
+                format!(
+                    "0 objects over {} vertices and {} indices",
+                    vcount.unwrap_or(0),
+                    icount.unwrap_or(0)
+                ),
+            )
+        });
     }
     if let Some(n) = icount.filter(|n| n % 3 != 0) {
-        f.error(
-            L::REL_OBJECTS_TILE_BUFFERS,
-            p,
-            &[P::F("len_indices")],
-            "an index buffer of whole triangles (a multiple of 3 indices)",
-            format!("{n} indices"),
-        );
+        rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
+            at.len_indices().violates(
+                r,
+                "an index buffer of whole triangles (a multiple of 3 indices)",
+                format!("{n} indices"),
+            )
+        });
     }
 
-    let extents: Option<Vec<Extent>> = match (vcount, icount) {
-        (Some(v), Some(icount)) if !f.violated(L::REL_OBJECTS_TILE_BUFFERS) => Some(
-            objects
-                .iter()
-                .enumerate()
-                .map(|(j, o)| {
-                    let last = j + 1 == k;
-                    let vb = u64::from(o.vertex_base);
-                    let fi = u64::from(o.first_index);
-                    Extent {
-                        vertices: (
-                            vb,
-                            if last {
-                                v
-                            } else {
-                                vb + u64::from(o.num_vertices)
-                            },
-                        ),
-                        indices: (
-                            fi,
-                            if last {
-                                icount
-                            } else {
-                                fi + 3 * u64::from(o.num_triangles)
-                            },
-                        ),
-                    }
-                })
-                .collect(),
-        ),
+    let extents = match (vcount, icount) {
+        (Some(v), Some(n)) if !rep.violated(L::REL_OBJECTS_TILE_BUFFERS) => {
+            Some(inline_extents(l, v, n))
+        }
         _ => None,
     };
-    if let (Some(ext), Some(last)) = (&extents, objects.last()) {
-        let j = k - 1;
-        let e = ext[j];
+    let last = k.checked_sub(1).and_then(|j| objects.get(j));
+    if let (Some(ext), Some(last)) = (&extents, last) {
+        let place = obj_at.at(k - 1);
+        let e = ext[k - 1];
         let declared_v = u64::from(last.vertex_base) + u64::from(last.num_vertices);
         let declared_i = u64::from(last.first_index) + 3 * u64::from(last.num_triangles);
         if declared_v != e.vertices.1 {
-            f.warn(
-                L::REL_DECLARED_COUNTS_MATCH_BUFFERS,
-                obj_at(j, MeshPrimitive::OFFSET_NUM_VERTICES),
-                &obj_path(j, "num_vertices"),
-                format!(
-                    "{} (the buffers hold {} vertices; they win)",
-                    e.vertices.1 - e.vertices.0,
-                    e.vertices.1
-                ),
-                last.num_vertices.to_string(),
-            );
+            rep.add(L::REL_DECLARED_COUNTS_MATCH_BUFFERS, |r| {
+                place.num_vertices().violates(
+                    r,
+                    format!(
+                        "{} (the buffers hold {} vertices; they win)",
+                        e.vertices.1 - e.vertices.0,
+                        e.vertices.1
+                    ),
+                    last.num_vertices.to_string(),
+                )
+            });
         }
         if declared_i != e.indices.1 {
             let tris = (e.indices.1 - e.indices.0) / 3;
-            f.warn(
-                L::REL_DECLARED_COUNTS_MATCH_BUFFERS,
-                obj_at(j, MeshPrimitive::OFFSET_NUM_TRIANGLES),
-                &obj_path(j, "num_triangles"),
-                format!(
-                    "{tris} (the buffers hold {} indices; they win)",
-                    e.indices.1
-                ),
-                last.num_triangles.to_string(),
-            );
+            rep.add(L::REL_DECLARED_COUNTS_MATCH_BUFFERS, |r| {
+                place.num_triangles().violates(
+                    r,
+                    format!(
+                        "{tris} (the buffers hold {} indices; they win)",
+                        e.indices.1
+                    ),
+                    last.num_triangles.to_string(),
+                )
+            });
         }
     }
-    if let (Some(ext), Some(indices)) = (&extents, &indices) {
-        let width = index_width_bytes(&l.indices);
-        let list = index_list_name(&l.indices);
+    if let (Some(ext), Some(indices)) = (&extents, indices) {
+        let index_data = at.indices();
+        let (u16s, u32s) = (index_data.u16_indices(), index_data.u32_indices());
+        let list = u16s.some().or(u32s.some());
         for (j, e) in ext.iter().enumerate() {
-            for kk in e.indices.0..e.indices.1 {
-                let Some(&ix) = indices.get(kk as usize) else {
-                    break;
-                };
+            for (kk, ix) in indices.range(e.indices.0, e.indices.1) {
                 let ix64 = u64::from(ix);
                 if ix64 < e.vertices.0 || ix64 >= e.vertices.1 {
-                    f.error(
-                        L::REL_INDICES_ABSOLUTE,
-                        indices_at + width * kk,
-                        &[P::F("indices"), P::F(list), P::I(kk as usize)],
-                        format!(
+                    rep.add(L::REL_INDICES_ABSOLUTE, |r| {
+                        let expected = format!(
                             "a vertex of object {j}, {}..{} (indices are absolute, not relative to the vertex base)",
                             e.vertices.0, e.vertices.1
-                        ),
-                        ix.to_string(),
-                    );
+                        );
+                        match &list {
+                            Some(p) => p.at(kk).violates(r, expected, ix.to_string()),
+                            None => index_data.violates(r, expected, ix.to_string()),
+                        }
+                    });
                 }
             }
         }
     }
 
     let mats = &l.materials;
+    let mats_at = at.materials();
     if mats.descriptors.len() != k {
-        f.error(
-            L::REL_DESCRIPTOR_PER_OBJECT,
-            materials_at,
-            &[P::F("materials"), P::F("num_descriptors")],
-            format!("{k} (one per object)"),
-            mats.descriptors.len().to_string(),
-        );
+        rep.add(L::REL_DESCRIPTOR_PER_OBJECT, |r| {
+            mats_at.num_descriptors().violates(
+                r,
+                format!("{k} (one per object)"),
+                mats.descriptors.len().to_string(),
+            )
+        });
     }
     if let Some(ext) = &extents {
         descriptor_counts(
-            &mut f,
+            rep,
             L::REL_DESCRIPTOR_VERTEX_COUNT,
             mats,
+            &mats_at,
             ext,
-            materials_at,
             "object",
         );
     }
-    f.nest(mesh_data(md), 0, &[P::F("mesh_data")]);
-    f.nest(material_list(mats), materials_at, &[P::F("materials")]);
-    Analysis {
-        findings: f.finished(),
-        extents,
-        vertex_count: vcount,
-    }
+    mesh_data(md, &md_at, rep);
+    material_list(mats, &mats_at, rep);
 }
 
-/// The compiled mesh's relations (offsets relative to M, paths from the compiled mesh), and
-/// its form's analysis.
-pub(crate) fn compiled(c: &CompiledMesh) -> Analysis {
-    type C = CompiledMesh;
-    let mut f = Findings::default();
-    let want = match c.layout_selector {
-        LayoutSelector::RANGED => Some(LayoutClass::CLUSTERED_MESH_DATA),
-        LayoutSelector::INLINE => Some(LayoutClass::MESH_DATA),
-        _ => None,
-    };
-    if let Some(w) = want {
-        if c.layout_class != w {
-            f.error(
-                C::REL_SELECTOR_MATCHES_CLASS,
-                C::OFFSET_LAYOUT_CLASS,
-                &[P::F("layout_class")],
-                format!(
-                    "0x{:08X} ({}, as the selector is {})",
-                    w.0,
-                    w.name().unwrap_or(""),
-                    c.layout_selector.0
-                ),
-                format!("0x{:08X}", c.layout_class.0),
-            );
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_needed_relation_is_a_relation_of_the_spec() {
+        for r in NEEDED {
+            assert!(<RrMesh as crate::rt::Root>::RULES.contains(r), "{}", r.id);
+            assert!(!needed_for(r).is_empty());
         }
     }
-    let inner = match &c.body {
-        CompiledMeshBody::RangedLayout(r) => ranged(r),
-        CompiledMeshBody::InlineLayout(l) => inline(l),
-    };
-    f.nest(inner.findings, C::OFFSET_BODY, &[P::F("body")]);
-    Analysis {
-        findings: f.finished(),
-        extents: inner.extents,
-        vertex_count: inner.vertex_count,
+
+    #[test]
+    fn the_table_splits_into_the_split_and_static_rows() {
+        for f in [VertexFormat::SPLIT12, VertexFormat::SPLIT24] {
+            assert!(is_split(f) && table_strides(f).is_some());
+        }
+        for f in [
+            VertexFormat::STATIC16,
+            VertexFormat::STATIC24,
+            VertexFormat::STATIC28,
+        ] {
+            assert!(!is_split(f) && table_strides(f).is_some());
+        }
+        assert_eq!(
+            table_strides(VertexFormat::SPLIT12).map(<[_]>::len),
+            Some(2)
+        );
+        assert!(table_strides(VertexFormat(7)).is_none());
     }
 }

@@ -4,11 +4,15 @@
 //!
 //! What is decoded: each range's (ranged form) or object's (inline form) indices with the right
 //! origin (the ranged form's are relative to the range's vertex base, the inline form's absolute),
-//! its vertex interval in the shared streams and its Material identity ([`topology`]).
+//! its vertex interval in the shared streams and its Material identity ([`topology()`]).
 //! What is not: the vertex records. The document gives each stream's stride (and that split
 //! position records are 12 bytes, skin records 8 or 16) but not the record layouts, so
 //! positions, normals, texture coordinates and skin weights stay raw, and a body is not exported
 //! as geometry ([`Semantics::scene`] says why).
+//!
+//! Everything here works on the reader's views and recorded positions: the relation pass
+//! (`check`) reports each violation at the field it names, with the relation's own severity,
+//! into the one verdict, and the decoder reads only bodies that passed it.
 //!
 //! Layouts: `rr-mesh` (the body), `rr-compiled-mesh` (from the marker at M), `rr-mesh-data`
 //! (MeshData after its marker, with its MeshPrimitive records) and `rr-material-list`.
@@ -22,62 +26,55 @@ pub use topology::{Form, Part, Topology};
 
 use crate::context::Context;
 use crate::generated::rr_mesh::*;
-use crate::legacy::OwnedSemantics;
-use crate::rt::{Error, ErrorKind, Result, Root};
+use crate::layouts::{Ops, Semantics};
+use crate::rt::{Error, ErrorKind, Place, Result, Root};
 use crate::scene::Scene;
-use check::Findings;
+use crate::verdict::{self, Judge};
 
-/// Where the compiled mesh starts in a body: M = 61 + 81 x the bone count, as the bytes before
-/// it are laid out (20 bytes of header and count, the bone records, the 41 undescribed bytes).
-pub fn compiled_offset(m: &RrMesh) -> u64 {
-    20 + m.bones.iter().map(|b| b.len() as u64).sum::<u64>() + m.unknown_after_bones.len() as u64
-}
-
-fn body_findings(m: &RrMesh) -> Findings {
-    let mut f = Findings::default();
-    f.nest(
-        check::compiled(&m.compiled).findings,
-        compiled_offset(m),
-        &[check::P::F("compiled")],
-    );
-    f
-}
-
-fn errors(f: Findings, root: &'static str) -> Vec<Error> {
-    f.errors.into_iter().map(|(_, e)| e.rooted(root)).collect()
-}
-
-fn warnings(f: Findings, root: &'static str) -> Vec<Error> {
-    f.warnings.into_iter().map(|e| e.rooted(root)).collect()
-}
-
-/// The index topology of a body: one part per range or object, indices absolute.
+/// The index topology of an `rr-mesh` input: one part per range or object, indices absolute.
 ///
-/// Refuses (with the violated relation's error) a body whose relations do not hold: all of them
-/// by default, only those decoding rests on under `--relations warn`. Warning-only relations
-/// (a stale declared vertex count) never stop it: the buffers win.
-pub fn topology(m: &RrMesh, ctx: &Context) -> Result<Topology> {
-    topology::decode(&m.compiled, ctx).map_err(|e| {
-        e.shifted(compiled_offset(m))
-            .in_field("compiled")
-            .rooted(<RrMesh as Root>::ROOT)
+/// The input must pass its verdict (every relation at its severity, and what decoding rests
+/// on): otherwise its first failure is the error. Warning-only relations (a stale declared
+/// vertex count) never stop it: the buffers win.
+pub fn topology(input: &[u8], ctx: &Context) -> Result<Topology> {
+    decode_passed::<RrMesh>(input, ctx, |v| topology::decode(&v.compiled))
+}
+
+/// [`topology()`] of a compiled mesh read on its own (`rr-compiled-mesh`).
+pub fn compiled_topology(input: &[u8], ctx: &Context) -> Result<Topology> {
+    decode_passed::<CompiledMesh>(input, ctx, topology::decode)
+}
+
+fn decode_passed<T: Semantics>(
+    input: &[u8],
+    ctx: &Context,
+    decode: impl FnOnce(&T::Ref<'_>) -> Option<Topology>,
+) -> Result<Topology> {
+    let v = verdict::judge::<T>(input, ctx);
+    if let Some(e) = v.first_failure() {
+        return Err(e.clone());
+    }
+    let p = T::read::<false>(input, ctx)?;
+    // The verdict passed, so everything decoding rests on holds.
+    decode(&p.value).ok_or_else(|| {
+        Error::unplaced(
+            ErrorKind::Unsupported,
+            "a body whose verdict covers what its topology rests on",
+            "one it does not",
+        )
+        .rooted(T::ROOT)
     })
 }
 
-/// [`topology`] of a compiled mesh read on its own (`rr-compiled-mesh`).
-pub fn compiled_topology(c: &CompiledMesh, ctx: &Context) -> Result<Topology> {
-    topology::decode(c, ctx).map_err(|e| e.rooted(<CompiledMesh as Root>::ROOT))
-}
-
-fn form_notes(c: &CompiledMesh) -> Vec<String> {
+fn form_notes(c: &CompiledMeshRef<'_>) -> Vec<String> {
     let mut out = vec![];
     match &c.body {
-        CompiledMeshBody::RangedLayout(r) => out.push(format!(
+        CompiledMeshBodyRef::RangedLayout(r) => out.push(format!(
             "Ranged form, vertex format {}, {}: indices are u16 relative to each range's vertex base; a range runs to where the next begins.",
             format_label(r.vertex_format),
             count(r.ranges.len(), "range")
         )),
-        CompiledMeshBody::InlineLayout(l) => out.push(format!(
+        CompiledMeshBodyRef::InlineLayout(l) => out.push(format!(
             "Inline form, vertex format {}, {}: indices are absolute (adding an object's vertex base would be wrong).",
             format_label(l.mesh_data.vertex_format),
             count(l.mesh_data.objects.len(), "object")
@@ -102,104 +99,112 @@ fn format_label(f: VertexFormat) -> String {
     }
 }
 
-fn no_positions(c: &CompiledMesh) -> Error {
-    let (form, format, strides) = match &c.body {
-        CompiledMeshBody::RangedLayout(r) => ("ranged", r.vertex_format, r.strides.clone()),
-        CompiledMeshBody::InlineLayout(l) => (
-            "inline",
-            l.mesh_data.vertex_format,
-            l.mesh_data.strides.iter().map(|&s| u32::from(s)).collect(),
-        ),
-    };
-    Error::unplaced(
-        ErrorKind::Unsupported,
-        "vertex positions in an encoding the document establishes",
+/// Why a body's geometry is not exported, said at its vertex format.
+fn no_positions(c: &CompiledMeshRef<'_>, at: &Place<'_, CompiledMeshPos>) -> Error {
+    const EXPECTED: &str = "vertex positions in an encoding the document establishes";
+    let why = |form: &str, format: VertexFormat, strides: Vec<u32>| {
         format!(
-            "a {form} body of vertex format {}, strides {:?}: the document gives the streams' strides but not their record layouts, so its positions cannot be decoded (its index topology is decoded: meshspec_formats::rr::topology)",
-            format_label(format),
-            strides
-        ),
-    )
+            "a {form} body of vertex format {}, strides {strides:?}: the document gives the streams' strides but not their record layouts, so its positions cannot be decoded (its index topology is checked: `meshspec check` verifies its ranges or objects and their indices, and `meshspec dump` shows them)",
+            format_label(format)
+        )
+    };
+    let body = at.body();
+    match (&c.body, body.get()) {
+        (CompiledMeshBodyRef::RangedLayout(r), CompiledMeshBodyPos::RangedLayout(p)) => {
+            body.case(p).vertex_format().error(
+                ErrorKind::Unsupported,
+                EXPECTED,
+                why("ranged", r.vertex_format, r.strides.to_vec()),
+            )
+        }
+        (CompiledMeshBodyRef::InlineLayout(l), CompiledMeshBodyPos::InlineLayout(p)) => {
+            body.case(p).mesh_data().vertex_format().error(
+                ErrorKind::Unsupported,
+                EXPECTED,
+                why(
+                    "inline",
+                    l.mesh_data.vertex_format,
+                    l.mesh_data.strides.iter().map(u32::from).collect(),
+                ),
+            )
+        }
+        // The reader records the case it read; positions of another case are not its.
+        _ => body.error(ErrorKind::Unsupported, EXPECTED, "a body of another form"),
+    }
 }
 
-impl OwnedSemantics for RrMesh {
-    fn relations(&self, _ctx: &Context) -> Vec<Error> {
-        errors(body_findings(self), Self::ROOT)
+/// The relation pass of a compiled mesh, reported into `j`.
+fn judge_compiled(c: &CompiledMeshRef<'_>, at: &Place<'_, CompiledMeshPos>, j: &mut Judge<'_>) {
+    let mut report = check::Report::new(j);
+    check::compiled(c, at, &mut report);
+    report.finish();
+}
+
+impl Semantics for RrMesh {
+    fn judge(view: &RrMeshRef<'_>, at: &Place<'_, RrMeshPos>, j: &mut Judge<'_>) {
+        judge_compiled(&view.compiled, &at.compiled(), j);
     }
 
-    fn warnings(&self, _ctx: &Context) -> Vec<Error> {
-        warnings(body_findings(self), Self::ROOT)
-    }
-
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
-        let mut out = form_notes(&self.compiled);
+    fn notes(view: &RrMeshRef<'_>, _ctx: &Context) -> Vec<String> {
+        let mut out = form_notes(&view.compiled);
         out.push(format!(
             "{} of 81 bytes kept as bytes (their fields are not in the document); that the bone records follow the bone count directly, with the 41 undescribed bytes after them, is a reading.",
-            count(self.bones.len(), "bone record")
+            count(view.bones.len(), "bone record")
         ));
         out
     }
 
-    fn scene(&self, ctx: &Context) -> Result<Scene> {
-        topology(self, ctx)?;
-        Err(no_positions(&self.compiled).rooted(Self::ROOT))
+    fn scene(view: &RrMeshRef<'_>, at: &Place<'_, RrMeshPos>, _ctx: &Context) -> Result<Scene> {
+        Err(no_positions(&view.compiled, &at.compiled()))
     }
 }
 
-impl OwnedSemantics for CompiledMesh {
-    fn relations(&self, _ctx: &Context) -> Vec<Error> {
-        errors(check::compiled(self).findings, Self::ROOT)
+impl Semantics for CompiledMesh {
+    fn judge(view: &CompiledMeshRef<'_>, at: &Place<'_, CompiledMeshPos>, j: &mut Judge<'_>) {
+        judge_compiled(view, at, j);
     }
 
-    fn warnings(&self, _ctx: &Context) -> Vec<Error> {
-        warnings(check::compiled(self).findings, Self::ROOT)
+    fn notes(view: &CompiledMeshRef<'_>, _ctx: &Context) -> Vec<String> {
+        form_notes(view)
     }
 
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
-        form_notes(self)
-    }
-
-    fn scene(&self, ctx: &Context) -> Result<Scene> {
-        compiled_topology(self, ctx)?;
-        Err(no_positions(self).rooted(Self::ROOT))
+    fn scene(
+        view: &CompiledMeshRef<'_>,
+        at: &Place<'_, CompiledMeshPos>,
+        _ctx: &Context,
+    ) -> Result<Scene> {
+        Err(no_positions(view, at))
     }
 }
 
-impl OwnedSemantics for MeshData {
-    fn relations(&self, _ctx: &Context) -> Vec<Error> {
-        errors(check::mesh_data(self), Self::ROOT)
+impl Semantics for MeshData {
+    fn judge(view: &MeshDataRef<'_>, at: &Place<'_, MeshDataPos>, j: &mut Judge<'_>) {
+        let mut report = check::Report::new(j);
+        check::mesh_data(view, at, &mut report);
+        report.finish();
     }
 
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
+    fn notes(_view: &MeshDataRef<'_>, _ctx: &Context) -> Vec<String> {
         vec!["MeshData alone: the object records' relations to the buffers are checked on a whole body (rr-mesh or rr-compiled-mesh).".into()]
     }
 }
 
-impl OwnedSemantics for MaterialList {
-    fn relations(&self, _ctx: &Context) -> Vec<Error> {
-        errors(check::material_list(self), Self::ROOT)
+impl Semantics for MaterialList {
+    fn judge(view: &MaterialListRef<'_>, at: &Place<'_, MaterialListPos>, j: &mut Judge<'_>) {
+        let mut report = check::Report::new(j);
+        check::material_list(view, at, &mut report);
+        report.finish();
     }
 
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
-        vec!["A material list alone: that it has one descriptor per range or object is checked on a whole body (rr-mesh or rr-compiled-mesh).".into()]
+    fn notes(_view: &MaterialListRef<'_>, _ctx: &Context) -> Vec<String> {
+        vec!["A material list alone: that it has one descriptor per range or object, and the descriptors' vertex counts and final bytes, are checked on a whole body (rr-mesh or rr-compiled-mesh).".into()]
     }
 }
 
-crate::legacy::owned_semantics!(RrMesh, CompiledMesh, MeshData, MaterialList);
-
 /// The layouts this family gives a meaning.
-pub const MEANINGS: &[(&str, crate::layouts::Ops)] = &[
-    (<RrMesh as Root>::ID, crate::layouts::Ops::of::<RrMesh>()),
-    (
-        <CompiledMesh as Root>::ID,
-        crate::layouts::Ops::of::<CompiledMesh>(),
-    ),
-    (
-        <MeshData as Root>::ID,
-        crate::layouts::Ops::of::<MeshData>(),
-    ),
-    (
-        <MaterialList as Root>::ID,
-        crate::layouts::Ops::of::<MaterialList>(),
-    ),
+pub const MEANINGS: &[(&str, Ops)] = &[
+    (<RrMesh as Root>::ID, Ops::of::<RrMesh>()),
+    (<CompiledMesh as Root>::ID, Ops::of::<CompiledMesh>()),
+    (<MeshData as Root>::ID, Ops::of::<MeshData>()),
+    (<MaterialList as Root>::ID, Ops::of::<MaterialList>()),
 ];

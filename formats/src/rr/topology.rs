@@ -1,12 +1,14 @@
-//! What the document establishes about an RR body's geometry, decoded: the index buffer of each
-//! range (ranged form) or object (inline form) with the right origin, the vertex interval it
-//! draws from, and its material. The vertex streams stay raw: the document gives their strides
-//! but not their record layouts.
+//! What the document establishes about an RR body's geometry, decoded from the view: the index
+//! buffer of each range (ranged form) or object (inline form) with the right origin, the vertex
+//! interval it draws from, and its material. The vertex streams stay raw: the document gives
+//! their strides but not their record layouts.
+//!
+//! The relation pass ([`super::check`]) and the decoder share what is computed here (the vertex
+//! count the streams give, the parts' extents), so the verdict checks exactly what decoding
+//! rests on.
 
-use super::check::{self, index_values, Analysis};
-use crate::context::{Context, Relations};
 use crate::generated::rr_mesh::*;
-use crate::rt::{Error, ErrorKind, Result};
+use crate::rt::Nums;
 
 /// Which compiled form a body has.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,117 +66,188 @@ pub struct Topology {
     pub parts: Vec<Part>,
 }
 
-/// The relations decoding cannot do without: where the parts are, and indices inside them.
-const NEEDED: &[&crate::rt::Rule] = &[
-    RangedLayout::REL_FIRST_RANGE_AT_ZERO,
-    RangedLayout::REL_RANGES_PARTITION_BUFFERS,
-    RangedLayout::REL_INDICES_RELATIVE_TO_VERTEX_BASE,
-    RangedLayout::REL_STREAM_LENGTHS,
-    InlineLayout::REL_OBJECTS_TILE_BUFFERS,
-    InlineLayout::REL_INDICES_ABSOLUTE,
-];
-
-fn too_big(what: &str, v: u64) -> Error {
-    Error::unplaced(
-        ErrorKind::Unsupported,
-        format!("a {what} that fits 32 bits"),
-        v.to_string(),
-    )
+/// Where one part (a range or an object) lies in the shared buffers: vertices and indices,
+/// each from its first to one past its last.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Extent {
+    pub vertices: (u64, u64),
+    pub indices: (u64, u64),
 }
 
-/// Decodes a compiled mesh's topology. Errors are relative to the compiled mesh (offsets from M,
-/// paths from `compiled_mesh`), not yet rooted.
-///
-/// With the default (strict) context every relation must hold; with `--relations warn` only
-/// those decoding rests on. Warning-only relations never stop it.
-pub(crate) fn decode(c: &CompiledMesh, ctx: &Context) -> Result<Topology> {
-    let Analysis {
-        findings,
-        extents,
-        vertex_count,
-    } = check::compiled(c);
-    let blocking = findings
-        .errors
-        .into_iter()
-        .find(|(id, _)| ctx.relations == Relations::Error || NEEDED.contains(id));
-    if let Some((_, e)) = blocking {
-        return Err(e);
+/// An index stream whose width the document gives.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Indices<'a> {
+    U16(Nums<'a, u16>),
+    U32(Nums<'a, u32>),
+}
+
+impl<'a> Indices<'a> {
+    /// The indices of a stream, when its width selector is one the document gives.
+    pub(crate) fn of(d: &IndexDataRef<'a>) -> Option<Self> {
+        match (d.u16_indices, d.u32_indices) {
+            (Some(v), None) => Some(Indices::U16(v)),
+            (None, Some(v)) => Some(Indices::U32(v)),
+            _ => None,
+        }
     }
-    let (form, vertex_format, strides, index_data, materials): (_, _, Vec<u32>, _, _) =
-        match &c.body {
-            CompiledMeshBody::RangedLayout(r) => (
+
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            Indices::U16(v) => v.len(),
+            Indices::U32(v) => v.len(),
+        }
+    }
+
+    /// Index `k`, widened.
+    pub(crate) fn get(&self, k: usize) -> Option<u32> {
+        match self {
+            Indices::U16(v) => v.get(k).map(u32::from),
+            Indices::U32(v) => v.get(k),
+        }
+    }
+
+    /// Indices `lo..hi` (as many of them as there are), widened.
+    pub(crate) fn range(&self, lo: u64, hi: u64) -> impl Iterator<Item = (usize, u32)> + '_ {
+        let lo = usize::try_from(lo).unwrap_or(usize::MAX);
+        let hi = usize::try_from(hi).unwrap_or(usize::MAX).min(self.len());
+        (lo..hi).filter_map(move |k| self.get(k).map(|ix| (k, ix)))
+    }
+}
+
+/// The strides of a list of three (the spec reads exactly three).
+pub(crate) fn strides3<T: Into<u32>>(v: impl Iterator<Item = T>) -> [u32; 3] {
+    let mut out = [0; 3];
+    for (slot, s) in out.iter_mut().zip(v) {
+        *slot = s.into();
+    }
+    out
+}
+
+/// The vertex count of the streams, from the primary stream and its stride, when they agree.
+pub(crate) fn vertex_count(len: usize, stride: u32) -> Option<u64> {
+    let len = len as u64;
+    match stride {
+        0 if len == 0 => Some(0),
+        0 => None,
+        s => (len % u64::from(s) == 0).then(|| len / u64::from(s)),
+    }
+}
+
+/// Each range's extent: from its own first index and vertex base to the next range's, or to
+/// the buffers' ends for the last (meaningful once the ranges partition the buffers).
+pub(crate) fn ranged_extents(r: &RangedLayoutRef<'_>, vertices: u64, indices: u64) -> Vec<Extent> {
+    let n = r.ranges.len();
+    (0..n)
+        .map(|i| {
+            let (this, next) = (&r.ranges[i], r.ranges.get(i + 1));
+            Extent {
+                vertices: (
+                    u64::from(this.vertex_base),
+                    next.map_or(vertices, |x| u64::from(x.vertex_base)),
+                ),
+                indices: (
+                    u64::from(this.first_index),
+                    next.map_or(indices, |x| u64::from(x.first_index)),
+                ),
+            }
+        })
+        .collect()
+}
+
+/// Each object's extent: its record's interval, the last one's to the buffers' ends (its
+/// declared counts can be stale; meaningful once the objects tile the buffers).
+pub(crate) fn inline_extents(l: &InlineLayoutRef<'_>, vertices: u64, indices: u64) -> Vec<Extent> {
+    let k = l.mesh_data.objects.len();
+    l.mesh_data
+        .objects
+        .iter()
+        .enumerate()
+        .map(|(j, o)| {
+            let last = j + 1 == k;
+            let vb = u64::from(o.vertex_base);
+            let fi = u64::from(o.first_index);
+            Extent {
+                vertices: (
+                    vb,
+                    if last {
+                        vertices
+                    } else {
+                        vb + u64::from(o.num_vertices)
+                    },
+                ),
+                indices: (
+                    fi,
+                    if last {
+                        indices
+                    } else {
+                        fi + 3 * u64::from(o.num_triangles)
+                    },
+                ),
+            }
+        })
+        .collect()
+}
+
+/// Decodes the topology of a compiled mesh whose verdict passed (its judge checked everything
+/// used here). `None` for a view that does not meet what decoding needs, which a passed
+/// verdict rules out; nothing here panics on any view.
+pub(crate) fn decode(c: &CompiledMeshRef<'_>) -> Option<Topology> {
+    let (form, vertex_format, strides, primary, index_data, materials, extents) = match &c.body {
+        CompiledMeshBodyRef::RangedLayout(r) => {
+            let strides = strides3(r.strides.iter());
+            let indices = Indices::of(&r.indices)?;
+            let v = vertex_count(r.primary.len(), strides[0])?;
+            let ext = ranged_extents(r, v, indices.len() as u64);
+            (
                 Form::Ranged,
                 r.vertex_format,
-                r.strides.clone(),
+                strides,
+                r.primary,
                 &r.indices,
                 &r.materials,
-            ),
-            CompiledMeshBody::InlineLayout(l) => (
+                ext,
+            )
+        }
+        CompiledMeshBodyRef::InlineLayout(l) => {
+            let strides = strides3(l.mesh_data.strides.iter());
+            let indices = Indices::of(&l.indices)?;
+            let v = vertex_count(l.primary.len(), strides[0])?;
+            let ext = inline_extents(l, v, indices.len() as u64);
+            (
                 Form::Inline,
                 l.mesh_data.vertex_format,
-                l.mesh_data.strides.iter().map(|&s| u32::from(s)).collect(),
+                strides,
+                l.primary,
                 &l.indices,
                 &l.materials,
-            ),
-        };
-    let Some(indices) = index_values(index_data) else {
-        let width = match &c.body {
-            CompiledMeshBody::InlineLayout(l) => l.mesh_data.index_width,
-            CompiledMeshBody::RangedLayout(_) => 0,
-        };
-        return Err(Error::new(
-            ErrorKind::Unsupported,
-            17,
-            "an index width selector of 0 (u16) or 1 (u32)",
-            width.to_string(),
-        )
-        .in_field("index_width")
-        .in_field("mesh_data")
-        .in_field("body"));
+                ext,
+            )
+        }
     };
-    let (Some(extents), Some(v)) = (extents, vertex_count) else {
-        // Only reachable in warn mode, where the relations that place the parts may fail.
-        return Err(Error::new(
-            ErrorKind::Relation,
-            17,
-            "ranges or objects whose place in the buffers is known",
-            "relations that do not hold",
-        )
-        .in_field("body"));
-    };
-    let strides = match strides.as_slice() {
-        [a, b, c] => [*a, *b, *c],
-        _ => [0; 3],
-    };
+    let indices = Indices::of(index_data)?;
     let mut parts = Vec::with_capacity(extents.len());
     for (i, e) in extents.iter().enumerate() {
-        let lo = usize::try_from(e.indices.0).map_err(|_| too_big("first index", e.indices.0))?;
-        let hi = usize::try_from(e.indices.1).map_err(|_| too_big("last index", e.indices.1))?;
-        let slice = indices.get(lo..hi).unwrap_or(&[]);
         let base = match form {
             Form::Ranged => e.vertices.0,
             Form::Inline => 0,
         };
-        let mut abs = Vec::with_capacity(slice.len());
-        for &ix in slice {
-            let a = base + u64::from(ix);
-            abs.push(u32::try_from(a).map_err(|_| too_big("vertex index", a))?);
-        }
+        let abs = indices
+            .range(e.indices.0, e.indices.1)
+            .map(|(_, ix)| u32::try_from(base + u64::from(ix)).ok())
+            .collect::<Option<Vec<u32>>>()?;
         parts.push(Part {
-            first_vertex: u32::try_from(e.vertices.0)
-                .map_err(|_| too_big("vertex", e.vertices.0))?,
-            num_vertices: u32::try_from(e.vertices.1 - e.vertices.0)
-                .map_err(|_| too_big("vertex count", e.vertices.1 - e.vertices.0))?,
-            first_index: u32::try_from(e.indices.0).map_err(|_| too_big("index", e.indices.0))?,
+            first_vertex: u32::try_from(e.vertices.0).ok()?,
+            num_vertices: u32::try_from(e.vertices.1.checked_sub(e.vertices.0)?).ok()?,
+            first_index: u32::try_from(e.indices.0).ok()?,
             indices: abs,
             material: materials.descriptors.get(i).map(|d| d.material),
         });
     }
-    Ok(Topology {
+    Some(Topology {
         form,
         vertex_format,
         strides,
-        num_vertices: u32::try_from(v).map_err(|_| too_big("vertex count", v))?,
+        num_vertices: u32::try_from(vertex_count(primary.len(), strides[0])?).ok()?,
         parts,
     })
 }
