@@ -3,8 +3,6 @@
 
 use std::path::{Path, PathBuf};
 
-pub mod located;
-
 /// The repository's root.
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
