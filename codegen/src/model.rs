@@ -1550,6 +1550,9 @@ pub enum ListKind {
     Nums(Prim),
     /// Values of a block type (see [`block_offsets`]): a view of the input (`rt::Blocks`).
     Blocks(String),
+    /// Byte runs that all take the same size (an expression that does not depend on the
+    /// element): a view of the input (`rt::Chunks`), base and stride positions.
+    Chunks(Expr),
     /// Elements read one by one into a list.
     Each,
 }
@@ -1570,8 +1573,23 @@ pub fn list_kind(spec: &Spec, t: &Type, f: &Field) -> Option<ListKind> {
         {
             ListKind::Blocks(r.name.clone())
         }
+        FieldType::Bytes(Size::Expr(e))
+            if f.valid.is_none() && {
+                let mut names = vec![];
+                e.names(&mut names);
+                !names.iter().any(|n| n == "_index")
+            } =>
+        {
+            ListKind::Chunks(e.clone())
+        }
         _ => ListKind::Each,
     })
+}
+
+/// Whether a repeated field's positions are base and stride: its elements all take the same
+/// bytes in the same layout (a stride known from the spec, or one the reader computes).
+pub fn strided(spec: &Spec, t: &Type, f: &Field) -> bool {
+    fixed_elem(spec, f).is_some() || matches!(list_kind(spec, t, f), Some(ListKind::Chunks(_)))
 }
 
 /// Whether the elements of a repeated field all take the same bytes in the same layout, so the

@@ -119,7 +119,7 @@ impl<'a> Gen<'a> {
     ) -> R<TokenStream> {
         let one = match list_kind(self.spec, t, f) {
             None => quote!({ #code }),
-            Some(ListKind::Nums(_) | ListKind::Blocks(_)) => quote! {
+            Some(ListKind::Nums(_) | ListKind::Blocks(_) | ListKind::Chunks(_)) => quote! {
                 for (_i, _e) in _v.iter().enumerate() {
                     let _v = &_e;
                     let _place = _place.at(_i);

@@ -113,7 +113,7 @@ impl<'a> Gen<'a> {
                     #rt::Walk::walk(p, path, visit);
                 }
             } else {
-                let elems = if fixed_elem(self.spec, f).is_some() {
+                let elems = if strided(self.spec, t, f) {
                     quote!((0..p.count).map(|i| p.get(i)))
                 } else {
                     quote!(p.items.iter().cloned())
@@ -237,6 +237,12 @@ impl<'a> Gen<'a> {
                     for (_i, _e) in _x.iter().enumerate() {
                         _vis.index(_i);
                         _vis.value(#rt::Scalar::from(_e));
+                    }
+                },
+                Some(ListKind::Chunks(_)) => quote! {
+                    for (_i, _e) in _x.iter().enumerate() {
+                        _vis.index(_i);
+                        _vis.value(#rt::Scalar::Bytes(_e));
                     }
                 },
                 Some(ListKind::Blocks(name)) => {

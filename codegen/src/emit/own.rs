@@ -46,7 +46,9 @@ impl<'a> Gen<'a> {
         let id = names::ident(&f.id);
         let one = |x: TokenStream| match list_kind(self.spec, t, f) {
             None => self.own_elem(t, f, x),
-            Some(ListKind::Nums(_) | ListKind::Blocks(_)) => quote!(#x.to_vec()),
+            Some(ListKind::Nums(_) | ListKind::Blocks(_) | ListKind::Chunks(_)) => {
+                quote!(#x.to_vec())
+            }
             Some(ListKind::Each) => {
                 let e = self.own_elem(t, f, quote!(_e));
                 quote!(#x.iter().map(|_e| #e).collect())

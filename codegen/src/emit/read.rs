@@ -168,6 +168,31 @@ impl<'a> Gen<'a> {
                     (_v, #rt::Strided::new(_at, #size, _n as usize))
                 }))
             }
+            ListKind::Chunks(size) => {
+                let size = sc.int_of(&size)?;
+                let size = quote!(#rt::input::count(_at, #size, "size")?);
+                match count {
+                    Some(n) => Ok(quote!({
+                        let _size = #size;
+                        let _n = #n;
+                        let _v = _in.chunks(_n, _size)?;
+                        (_v, #rt::Strided::new(_at, _size, _n as usize))
+                    })),
+                    None => Ok(quote!({
+                        let _size = #size;
+                        if _size == 0 && !_in.at_end() {
+                            return Err(#rt::Error::new(#rt::ErrorKind::Count, _at,
+                                "an element that consumes input", "elements of 0 bytes"));
+                        }
+                        let _n = _in.left().checked_div(_size).unwrap_or(0);
+                        let _v = _in.chunks(_n, _size)?;
+                        if !_in.at_end() {
+                            return Err(#rt::input::eof(_in.pos(), "bytes", _size, _in.left()).at_index(_n as usize));
+                        }
+                        (_v, #rt::Strided::new(_at, _size, _n as usize))
+                    })),
+                }
+            }
             ListKind::Each => {
                 let elem = self.read_elem(t, fi)?;
                 let valid = self.valid_code(t, fi, quote!(_v), false)?;

@@ -21,7 +21,7 @@ impl<'a> Gen<'a> {
             let b = t.fields.iter().any(|f| {
                 matches!(
                     list_kind(spec, t, f),
-                    Some(ListKind::Nums(_) | ListKind::Blocks(_))
+                    Some(ListKind::Nums(_) | ListKind::Blocks(_) | ListKind::Chunks(_))
                 ) || match &f.ty {
                     FieldType::Bytes(_) | FieldType::Str { .. } => true,
                     other => refs(other)
@@ -146,6 +146,7 @@ impl<'a> Gen<'a> {
                 let o = names::owned(names::ty(self.spec, &name));
                 quote!(#rt::Blocks<'a, #o>)
             }
+            Some(ListKind::Chunks(_)) => quote!(#rt::Chunks<'a>),
             Some(ListKind::Each) => {
                 let e = self.view_elem(t, f);
                 quote!(::std::vec::Vec<#e>)
@@ -184,7 +185,7 @@ impl<'a> Gen<'a> {
         let e = self.pos_elem(t, f);
         let e = if matches!(f.repeat, Repeat::None) {
             e
-        } else if fixed_elem(self.spec, f).is_some() {
+        } else if strided(self.spec, t, f) {
             quote!(#rt::Strided<#e>)
         } else {
             quote!(#rt::Each<#e>)

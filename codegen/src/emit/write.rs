@@ -408,6 +408,22 @@ impl<'a> Gen<'a> {
                     .expect("block types have a fixed size");
                 quote!({ #check _out.blocks(#id)?; #rt::Strided::new(_at, #size, #id.len()) })
             }
+            ListKind::Chunks(size) => {
+                // Each run must take the size the spec gives (checked per element), so the
+                // positions are base and stride, as the reader records them.
+                let elem = self.write_elem(t, fi)?;
+                let size = sc.int_of(&size)?;
+                quote!({
+                    #check
+                    for (_i, _v) in #id.iter().enumerate() {
+                        (|| -> #rt::Result<_> {
+                            let _at = _out.pos();
+                            Ok(#elem)
+                        })().map_err(|e| e.at_index(_i))?;
+                    }
+                    #rt::Strided::new(_at, (#size) as u64, #id.len())
+                })
+            }
             ListKind::Each => {
                 let elem = self.write_elem(t, fi)?;
                 let valid = self.valid_code(t, fi, quote!(_v), true)?;

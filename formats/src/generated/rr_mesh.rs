@@ -234,7 +234,7 @@ pub struct RrMeshRef<'a> {
     /// See [`RrMesh::num_bones`].
     pub num_bones: u32,
     /// See [`RrMesh::bones`].
-    pub bones: ::std::vec::Vec<&'a [u8]>,
+    pub bones: crate::rt::Chunks<'a>,
     /// See [`RrMesh::unknown_after_bones`].
     pub unknown_after_bones: &'a [u8],
     /// See [`RrMesh::compiled`].
@@ -260,7 +260,7 @@ pub struct RrMeshPos {
     /// Where `num_bones` lies.
     pub num_bones: crate::rt::Span,
     /// Where `bones` lies.
-    pub bones: crate::rt::Each<crate::rt::Span>,
+    pub bones: crate::rt::Strided<crate::rt::Span>,
     /// Where `unknown_after_bones` lies.
     pub unknown_after_bones: crate::rt::Span,
     /// Where `compiled` lies.
@@ -403,38 +403,14 @@ impl crate::rt::Codec for RrMesh {
                 _in.offset(_start, (20i128), "20")?;
                 let _at = _in.pos();
                 Ok({
+                    let _size = crate::rt::input::count(_at, (81i128), "size")?;
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_bones),
                         "count",
                     )?;
-                    _in.room(_n, 81u64)?;
-                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
-                    for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
-                            let (_v, _p) = {
-                                let _v = _in
-                                    .take(
-                                        crate::rt::input::count(_at, (81i128), "size")?,
-                                        "bytes",
-                                    )?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
-                            };
-                            Ok((_v, _p))
-                        })()
-                            .map_err(|e| e.at_index(_i))?;
-                        _vs.push(_v);
-                        if L {
-                            _ps.push(_p);
-                        }
-                    }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
-                        items: _ps,
-                    };
-                    (_vs, _pos)
+                    let _v = _in.chunks(_n, _size)?;
+                    (_v, crate::rt::Strided::new(_at, _size, _n as usize))
                 })
             },
         )?;
@@ -665,9 +641,8 @@ impl crate::rt::Codec for RrMesh {
                 let _at = _out.pos();
                 _out.offset(_start, (20i128), "20")?;
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in bones.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        (|| -> crate::rt::Result<_> {
                             let _at = _out.pos();
                             Ok({
                                 crate::rt::output::agree(
@@ -682,14 +657,8 @@ impl crate::rt::Codec for RrMesh {
                             })
                         })()
                             .map_err(|e| e.at_index(_i))?;
-                        if L {
-                            _ps.push(_p);
-                        }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
-                        items: _ps,
-                    }
+                    crate::rt::Strided::new(_at, ((81i128)) as u64, bones.len())
                 })
             },
         )?;
@@ -1004,7 +973,7 @@ impl crate::rt::Codec for RrMesh {
                 let _x = bones;
                 for (_i, _e) in _x.iter().enumerate() {
                     _vis.index(_i);
-                    _vis.value(crate::rt::Scalar::from(&**_e));
+                    _vis.value(crate::rt::Scalar::Bytes(_e));
                 }
             };
             _vis.leave();
@@ -1037,7 +1006,7 @@ impl RrMeshRef<'_> {
             max_culling_distance: ::std::clone::Clone::clone(&self.max_culling_distance),
             unknown_0x8: (&self.unknown_0x8).to_vec(),
             num_bones: ::std::clone::Clone::clone(&self.num_bones),
-            bones: (&self.bones).iter().map(|_e| _e.to_vec()).collect(),
+            bones: (&self.bones).to_vec(),
             unknown_after_bones: (&self.unknown_after_bones).to_vec(),
             compiled: (&self.compiled).own(),
         }
@@ -1078,7 +1047,7 @@ impl crate::rt::Place<'_, RrMeshPos> {
         self.field("num_bones", &self.get().num_bones)
     }
     /// The place of `bones`.
-    pub fn bones(&self) -> crate::rt::Place<'_, crate::rt::Each<crate::rt::Span>> {
+    pub fn bones(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("bones", &self.get().bones)
     }
     /// The place of `unknown_after_bones`.
@@ -1171,7 +1140,7 @@ impl crate::rt::Walk for RrMeshPos {
             |path| {
                 let p = &self.bones;
                 visit(path, crate::rt::Spanned::span(p), &_f[7usize], false);
-                for (i, e) in p.items.iter().cloned().enumerate() {
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
                     crate::rt::meta::under(
                         path,
                         crate::rt::Seg::Index(i),

@@ -4912,7 +4912,7 @@ pub struct VertexStream {
 #[derive(Debug, Clone)]
 pub struct VertexStreamRef<'a> {
     /// See [`VertexStream::vertices`].
-    pub vertices: ::std::vec::Vec<&'a [u8]>,
+    pub vertices: crate::rt::Chunks<'a>,
 }
 /// Where each field of a [`VertexStream`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -4920,7 +4920,7 @@ pub struct VertexStreamPos {
     /// The whole value.
     pub _span: crate::rt::Span,
     /// Where `vertices` lies.
-    pub vertices: crate::rt::Each<crate::rt::Span>,
+    pub vertices: crate::rt::Strided<crate::rt::Span>,
 }
 impl VertexStream {
     /// Where `vertices` starts, from the start of the type.
@@ -4942,49 +4942,30 @@ impl crate::rt::Codec for VertexStream {
             || {
                 let _at = _in.pos();
                 Ok({
-                    let mut _vs = ::std::vec::Vec::new();
-                    let mut _ps = ::std::vec::Vec::new();
-                    while !_in.at_end() {
-                        let _i = _vs.len();
-                        let _before = _in.pos();
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
-                            let (_v, _p) = {
-                                let _v = _in
-                                    .take(
-                                        crate::rt::input::count(
-                                            _at,
-                                            crate::rt::Int::int(&stride),
-                                            "size",
-                                        )?,
-                                        "bytes",
-                                    )?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
-                            };
-                            Ok((_v, _p))
-                        })()
-                            .map_err(|e| e.at_index(_i))?;
-                        if _in.pos() == _before {
-                            return Err(
-                                crate::rt::Error::new(
-                                        crate::rt::ErrorKind::Count,
-                                        _before,
-                                        "an element that consumes input",
-                                        "one that consumes nothing",
-                                    )
-                                    .at_index(_i),
-                            );
-                        }
-                        _vs.push(_v);
-                        if L {
-                            _ps.push(_p);
-                        }
+                    let _size = crate::rt::input::count(
+                        _at,
+                        crate::rt::Int::int(&stride),
+                        "size",
+                    )?;
+                    if _size == 0 && !_in.at_end() {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Count,
+                                _at,
+                                "an element that consumes input",
+                                "elements of 0 bytes",
+                            ),
+                        );
                     }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
-                        items: _ps,
-                    };
-                    (_vs, _pos)
+                    let _n = _in.left().checked_div(_size).unwrap_or(0);
+                    let _v = _in.chunks(_n, _size)?;
+                    if !_in.at_end() {
+                        return Err(
+                            crate::rt::input::eof(_in.pos(), "bytes", _size, _in.left())
+                                .at_index(_n as usize),
+                        );
+                    }
+                    (_v, crate::rt::Strided::new(_at, _size, _n as usize))
                 })
             },
         )?;
@@ -5016,9 +4997,8 @@ impl crate::rt::Codec for VertexStream {
             || {
                 let _at = _out.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in vertices.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
+                        (|| -> crate::rt::Result<_> {
                             let _at = _out.pos();
                             Ok({
                                 crate::rt::output::agree(
@@ -5033,14 +5013,12 @@ impl crate::rt::Codec for VertexStream {
                             })
                         })()
                             .map_err(|e| e.at_index(_i))?;
-                        if L {
-                            _ps.push(_p);
-                        }
                     }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
-                        items: _ps,
-                    }
+                    crate::rt::Strided::new(
+                        _at,
+                        (crate::rt::Int::int(&stride)) as u64,
+                        vertices.len(),
+                    )
                 })
             },
         )?;
@@ -5088,7 +5066,7 @@ impl crate::rt::Codec for VertexStream {
                 let _x = vertices;
                 for (_i, _e) in _x.iter().enumerate() {
                     _vis.index(_i);
-                    _vis.value(crate::rt::Scalar::from(&**_e));
+                    _vis.value(crate::rt::Scalar::Bytes(_e));
                 }
             };
             _vis.leave();
@@ -5100,7 +5078,7 @@ impl VertexStreamRef<'_> {
     /// The owned [`VertexStream`] (copies every view).
     pub fn own(&self) -> VertexStream {
         VertexStream {
-            vertices: (&self.vertices).iter().map(|_e| _e.to_vec()).collect(),
+            vertices: (&self.vertices).to_vec(),
         }
     }
 }
@@ -5111,7 +5089,7 @@ impl crate::rt::Spanned for VertexStreamPos {
 }
 impl crate::rt::Place<'_, VertexStreamPos> {
     /// The place of `vertices`.
-    pub fn vertices(&self) -> crate::rt::Place<'_, crate::rt::Each<crate::rt::Span>> {
+    pub fn vertices(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
         self.field("vertices", &self.get().vertices)
     }
 }
@@ -5133,7 +5111,7 @@ impl crate::rt::Walk for VertexStreamPos {
             |path| {
                 let p = &self.vertices;
                 visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
-                for (i, e) in p.items.iter().cloned().enumerate() {
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
                     crate::rt::meta::under(
                         path,
                         crate::rt::Seg::Index(i),

@@ -4,7 +4,7 @@
 
 use super::error::{Error, ErrorKind, Result};
 use super::pod::{Block, Pod};
-use super::view::{Blocks, Nums};
+use super::view::{Blocks, Chunks, Nums};
 use binrw::Endian;
 
 /// How deep values of recursive types (a SubMesh that holds its copy) may nest: each boxed
@@ -204,6 +204,16 @@ impl<'a> Input<'a> {
             }
         }
         Ok(Blocks::new(b))
+    }
+
+    /// `count` runs of `size` bytes each as a view over the input.
+    #[inline]
+    pub fn chunks(&mut self, count: u64, size: u64) -> Result<Chunks<'a>> {
+        if count.saturating_mul(size) > self.left() {
+            return Err(too_many(self.pos(), count, self.left(), size));
+        }
+        let b = self.take(count * size, "bytes")?;
+        Ok(Chunks::new(b, size as usize))
     }
 
     /// Reads a part of exactly `size` bytes with `inner`, which sees only those bytes. The part

@@ -24,7 +24,7 @@ pub use output::Output;
 pub use path::{Path, Seg};
 pub use pos::{Each, Fixed, Place, Span, Spanned, Strided};
 pub use rule::{Confidence, Rule, Severity};
-pub use view::{Blocks, Nums};
+pub use view::{Blocks, Chunks, Nums};
 
 /// Runs one field's reader or writer, adding the field's name to the path of any error.
 #[inline(always)]

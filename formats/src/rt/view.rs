@@ -151,3 +151,64 @@ impl<'a, T: Block + 'a> Blocks<'a, T> {
         self.bytes
     }
 }
+
+/// `len()` byte runs of one size, borrowed from the input.
+#[derive(Clone, Copy)]
+pub struct Chunks<'a> {
+    bytes: &'a [u8],
+    size: usize,
+}
+
+impl std::fmt::Debug for Chunks<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Chunks({} x {} bytes)", self.len(), self.size)
+    }
+}
+
+impl<'a> Chunks<'a> {
+    /// Runs of `size` bytes; `bytes` holds a whole number of them.
+    pub fn new(bytes: &'a [u8], size: usize) -> Self {
+        debug_assert!(size == 0 && bytes.is_empty() || size != 0 && bytes.len() % size == 0);
+        Chunks { bytes, size }
+    }
+
+    /// The size of each run.
+    pub fn size(&self) -> usize {
+        self.size
+    }
+
+    /// How many runs.
+    #[inline]
+    pub fn len(&self) -> usize {
+        self.bytes.len().checked_div(self.size).unwrap_or(0)
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// Run `i`.
+    #[inline]
+    pub fn get(&self, i: usize) -> Option<&'a [u8]> {
+        let at = i.checked_mul(self.size)?;
+        self.bytes.get(at..at.checked_add(self.size)?)
+    }
+
+    /// The runs in order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = &'a [u8]> + 'a {
+        let n = self.len();
+        let size = self.size.max(1);
+        self.bytes[..n * self.size].chunks_exact(size).take(n)
+    }
+
+    /// The runs copied out.
+    pub fn to_vec(&self) -> Vec<Vec<u8>> {
+        self.iter().map(<[u8]>::to_vec).collect()
+    }
+
+    /// The bytes the runs occupy in the input.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+}
