@@ -53,17 +53,29 @@ pub fn ident(id: &str) -> String {
     }
 }
 
-fn field_ety(t: &Type, id: &str, place: String) -> Result<Val, String> {
+fn field_ety(t: &Type, id: &str, place: String, fallible: bool) -> Result<Val, String> {
     let f = t
         .fields
         .iter()
         .find(|f| f.id == id)
         .ok_or_else(|| format!("`{}` has no field `{id}`", t.name))?;
-    if f.cond.is_some() {
-        return Err(format!(
-            "`{id}` is conditional (if:) and cannot be used in an expression"
-        ));
-    }
+    // A conditional field read in an expression: its value when present, an error when absent
+    // (Kaitai's generated code fails on the missing value too); guard it with its own
+    // condition (`c ? f : 0`), which is evaluated lazily. Only where errors can be returned
+    // (while reading and writing), not in instances.
+    let place = if f.cond.is_some() {
+        if !fallible {
+            return Err(format!(
+                "`{id}` is conditional (if:) and cannot be used in an instance"
+            ));
+        }
+        format!(
+            "(crate::rt::read::present({place}.as_ref(), _start, {:?})?)",
+            f.id
+        )
+    } else {
+        place
+    };
     if !matches!(f.repeat, Repeat::None) {
         return Ok(Val {
             code: place,
@@ -94,7 +106,7 @@ fn field_ety(t: &Type, id: &str, place: String) -> Result<Val, String> {
             code: place,
             ty: ETy::Bytes,
         },
-        FieldType::Str { .. } => Val {
+        FieldType::Str { .. } | FieldType::Strz { .. } => Val {
             code: place,
             ty: ETy::Str,
         },
@@ -148,7 +160,7 @@ impl Scope<'_> {
                     if pos >= self.visible {
                         return Err(format!("`{n}` is read after this expression"));
                     }
-                    field_ety(self.ty, n, ident(n))?
+                    field_ety(self.ty, n, ident(n), self.measured_before.is_some())?
                 } else if let Some(i) = self.ty.instances.iter().find(|i| &i.id == n) {
                     let v = self.gen_depth(&i.value, depth + 1)?;
                     Val {
@@ -191,6 +203,19 @@ impl Scope<'_> {
                     }
                 }
             }
+            // `_io.pos`: the position in the stream the value is read from (or written to),
+            // counted from the start of the innermost sized part, as Kaitai counts it.
+            Expr::Attr(a, name) if matches!(&**a, Expr::Name(n) if n == "_io") => {
+                if name != "pos" || self.measured_before.is_none() {
+                    return Err(format!(
+                        "`_io.{name}`: only `_io.pos`, while reading or writing, is in the subset"
+                    ));
+                }
+                Val {
+                    code: "(crate::rt::read::pos(_io)? as i128)".into(),
+                    ty: ETy::Int,
+                }
+            }
             Expr::Attr(a, name) => {
                 let base = self.gen_depth(a, depth)?;
                 match (&base.ty, name.as_str()) {
@@ -198,9 +223,16 @@ impl Scope<'_> {
                         code: format!("({}.len() as i128)", base.code),
                         ty: ETy::Int,
                     },
+                    // Kaitai's enum-to-integer conversion: values are integers here already.
+                    (ETy::Int, "to_i") => base,
                     (ETy::User(t), _) => {
                         let t = self.spec.ty(t).expect("resolved");
-                        field_ety(t, name, format!("{}.{}", base.code, ident(name)))?
+                        field_ety(
+                            t,
+                            name,
+                            format!("{}.{}", base.code, ident(name)),
+                            self.measured_before.is_some(),
+                        )?
                     }
                     _ => return Err(format!("`.{name}` is not defined on `{a}`")),
                 }

@@ -31,11 +31,58 @@ fn doc_lines(out: &mut String, indent: &str, text: &str) {
     }
 }
 
-fn endian_of(spec: &Spec, p: Prim) -> &'static str {
-    match p.endian.unwrap_or(spec.endian) {
+/// The byte order of number `p` in type `t`: its own suffix, else the type's `meta: endian`
+/// (`_endian`, computed where a value starts, for a calculated one), else the file's.
+fn endian_of(spec: &Spec, t: &Type, p: Prim) -> &'static str {
+    let e = match (p.endian, &t.endian) {
+        (Some(e), _) => e,
+        (None, Some(TypeEndian::Fixed(e))) => *e,
+        (None, Some(TypeEndian::Switch { .. })) => return "_endian",
+        (None, None) => spec.endian,
+    };
+    match e {
         Endian::Le => "::binrw::Endian::Little",
         Endian::Be => "::binrw::Endian::Big",
     }
+}
+
+/// For a type with a calculated byte order (`meta: endian: switch-on`): the statement that
+/// computes `_endian` from the parameters when a value starts (reading or writing), refusing a
+/// value with no case as Kaitai does.
+fn endian_setup(spec: &Spec, t: &Type) -> R<String> {
+    let Some(TypeEndian::Switch { on, cases }) = &t.endian else {
+        return Ok(String::new());
+    };
+    let sc = Scope {
+        spec,
+        ty: t,
+        visible: 0,
+        underscore: None,
+        in_repeat: false,
+        measured_before: Some(0),
+    };
+    let mut code = format!("let _endian: ::binrw::Endian = {{ let _on: i128 = {};
+", sc.int_of(on)?);
+    let mut keys = vec![];
+    for (i, (k, e)) in cases.iter().enumerate() {
+        keys.push(k.to_string());
+        let _ = writeln!(
+            code,
+            "{}if _on == {} {{ {} }}",
+            if i == 0 { "" } else { "else " },
+            sc.int_of(k)?,
+            match e {
+                Endian::Le => "::binrw::Endian::Little",
+                Endian::Be => "::binrw::Endian::Big",
+            }
+        );
+    }
+    let _ = writeln!(
+        code,
+        "else {{ return Err({RT}::Error::new({RT}::ErrorKind::Switch, _start, {}, _on.to_string())); }} }};",
+        lit(&format!("`{on}` to be one of {} (the byte order)", keys.join(", ")))
+    );
+    Ok(code)
 }
 
 fn bits_rust(n: u32) -> &'static str {
@@ -74,6 +121,17 @@ pub fn boxed(spec: &Spec, t: &Type, f: &Field) -> bool {
     match &f.ty {
         FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
             matches!(f.repeat, Repeat::None) && reaches(spec, &r.name, &t.name, &mut vec![])
+        }
+        _ => false,
+    }
+}
+
+/// Whether a field holds its own type further in (directly or through a list): reading it
+/// recurses, so its nesting is bounded by `rt::read::nested`.
+fn recursive(spec: &Spec, t: &Type, f: &Field) -> bool {
+    match &f.ty {
+        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+            reaches(spec, &r.name, &t.name)
         }
         _ => false,
     }
@@ -143,7 +201,7 @@ fn elem_rust(spec: &Spec, t: &Type, f: &Field) -> String {
             spec.ty(&r.name).expect("resolved").rust.clone()
         }
         FieldType::Bytes(_) => "::std::vec::Vec<u8>".into(),
-        FieldType::Str { .. } => "::std::string::String".into(),
+        FieldType::Str { .. } | FieldType::Strz { .. } => "::std::string::String".into(),
         FieldType::Contents(_) => "()".into(),
         FieldType::Switch { .. } => switch_enum_name(t, f),
     }
@@ -346,7 +404,7 @@ impl<'a> Gen<'a> {
                     ETy::User(r.name.clone())
                 }
                 FieldType::Bytes(_) => ETy::Bytes,
-                FieldType::Str { .. } => ETy::Str,
+                FieldType::Str { .. } | FieldType::Strz { .. } => ETy::Str,
                 _ => {
                     return Err(format!(
                         "{}.{}: valid is not supported on this type",
@@ -434,6 +492,9 @@ impl<'a> Gen<'a> {
     fn size_code(&self, sc: &Scope, s: &Size, what: &str) -> R<Option<String>> {
         Ok(match s {
             Size::Eos => None,
+            // A size that reads the position is computed before the read that borrows the
+            // stream (see `read_elem`).
+            Size::Expr(e) if e.uses_io() => Some("_n_io".into()),
             Size::Expr(e) => Some(format!(
                 "{RT}::read::count(_at, {}, {})?",
                 sc.int_of(e)?,
@@ -442,8 +503,41 @@ impl<'a> Gen<'a> {
         })
     }
 
+    /// `let _n_io = ...;` for a field whose size reads `_io.pos`: evaluated first, since the
+    /// read that uses it borrows the stream.
+    fn io_size_prelude(&self, sc: &Scope, f: &Field) -> R<String> {
+        let size = match &f.ty {
+            FieldType::Bytes(Size::Expr(e))
+            | FieldType::Str {
+                size: Size::Expr(e),
+                ..
+            }
+            | FieldType::SizedUser {
+                size: Size::Expr(e),
+                ..
+            } if e.uses_io() => e,
+            _ => return Ok(String::new()),
+        };
+        Ok(format!(
+            "let _n_io: u64 = {RT}::read::count(_at, {}, \"size\")?;",
+            sc.int_of(size)?
+        ))
+    }
+
     /// Code evaluating to one element, read from `r`.
     fn read_elem(&self, t: &'a Type, fi: usize) -> R<String> {
+        let f = &t.fields[fi];
+        let sc = self.elem_scope(t, fi, fi);
+        let prelude = self.io_size_prelude(&sc, f)?;
+        let elem = self.read_elem_inner(t, fi)?;
+        Ok(if prelude.is_empty() {
+            elem
+        } else {
+            format!("{{ {prelude} {elem} }}")
+        })
+    }
+
+    fn read_elem_inner(&self, t: &'a Type, fi: usize) -> R<String> {
         let f = &t.fields[fi];
         let sc = self.elem_scope(t, fi, fi);
         Ok(match &f.ty {
@@ -451,7 +545,7 @@ impl<'a> Gen<'a> {
                 let read = format!(
                     "{RT}::read::prim::<{}, _>(_io, {}, {})?",
                     p.rust(),
-                    endian_of(self.spec, *p),
+                    endian_of(self.spec, t, *p),
                     lit(&p.ksy())
                 );
                 match &f.enum_name {
@@ -469,6 +563,9 @@ impl<'a> Gen<'a> {
                     // A value of a type inside itself: nesting is bounded, so no input can
                     // exhaust the stack.
                     format!("::std::boxed::Box::new({RT}::read::nested(_at, || Ok({read}))?)")
+                } else if recursive(self.spec, t, f) {
+                    // The same through a list (a tree whose nodes hold their children).
+                    format!("{RT}::read::nested(_at, || Ok({read}))?")
                 } else {
                     read
                 }
@@ -483,6 +580,9 @@ impl<'a> Gen<'a> {
                     None => format!("{RT}::read::remaining(_io)?"),
                 };
                 format!("{RT}::read::text(_io, {n}, {})?", lit(encoding))
+            }
+            FieldType::Strz { encoding } => {
+                format!("{RT}::text::strz(_io, {})?", lit(encoding))
             }
             FieldType::Contents(bytes) => {
                 format!("{RT}::read::magic(_io, &{bytes:?})?")
@@ -563,7 +663,7 @@ impl<'a> Gen<'a> {
                     "{{ let _n = {RT}::read::count(_at, {}, \"count\")?; {RT}::read::prims::<{}, _>(_io, _n, {})? }}",
                     sc.int_of(e)?,
                     p.rust(),
-                    endian_of(self.spec, p)
+                    endian_of(self.spec, t, p)
                 )
             }
             Repeat::Expr(e) => format!(
@@ -635,7 +735,7 @@ impl<'a> Gen<'a> {
             let get = format!(
                 "{RT}::pod::get::<{}>(_block, {off}, {})",
                 p.rust(),
-                endian_of(self.spec, p)
+                endian_of(self.spec, t, p)
             );
             let value = match &f.enum_name {
                 Some(e) => format!("{}({get})", self.spec.enum_def(e).expect("resolved").rust),
@@ -682,7 +782,7 @@ impl<'a> Gen<'a> {
                 self.out,
                 "{RT}::pod::set::<{}>(_block, {off}, {v}, {});",
                 p.rust(),
-                endian_of(self.spec, p)
+                endian_of(self.spec, t, p)
             );
         }
         let _ = writeln!(self.out, "Ok(())\n}}\n}}\n");
@@ -731,7 +831,7 @@ impl<'a> Gen<'a> {
                 let v = if f.enum_name.is_some() { "&_v.0" } else { "_v" };
                 format!(
                     "{RT}::write::prim(_io, {}, {v})?;",
-                    endian_of(self.spec, *p)
+                    endian_of(self.spec, t, *p)
                 )
             }
             FieldType::User(r) => format!(
@@ -751,14 +851,22 @@ impl<'a> Gen<'a> {
                 let check = self.agree_size(&sc, t, fi, size, "_v.len()")?;
                 format!("{check}{RT}::write::bytes(_io, _v.as_bytes())?;")
             }
+            FieldType::Strz { .. } => format!("{RT}::text::write_strz(_io, _v)?;"),
             FieldType::Contents(bytes) => {
                 format!("let _ = _v; {RT}::write::bytes(_io, &{bytes:?})?;")
             }
             FieldType::SizedUser { r#ref: r, size } => {
                 let args = self.args_code(&sc, r)?;
+                // A part that reads `_io.pos` is written in a stream of its own, so positions
+                // count from its start as they do when it is read.
+                let sized = if uses_io_deep(self.spec, &r.name) {
+                    "substream"
+                } else {
+                    "sized"
+                };
                 match size {
                     Size::Expr(e) => format!(
-                        "let _args = {args}; let _n = {RT}::read::count(_at, {}, \"size\")?; {RT}::write::sized(_io, _n, |_io| {RT}::Codec::write_to(_v, _io, _args))?;",
+                        "let _args = {args}; let _n = {RT}::read::count(_at, {}, \"size\")?; {RT}::write::{sized}(_io, _n, |_io| {RT}::Codec::write_to(_v, _io, _args))?;",
                         sc.int_of(e)?
                     ),
                     Size::Eos => format!("{RT}::Codec::write_to(_v, _io, {args})?;"),
@@ -865,7 +973,7 @@ impl<'a> Gen<'a> {
                 sc.int_of(d)?,
                 lit(&p.ksy()),
                 p.max(),
-                endian_of(self.spec, p)
+                endian_of(self.spec, t, p)
             );
             return Ok(());
         }
@@ -895,7 +1003,7 @@ impl<'a> Gen<'a> {
                 p.rust(),
                 lit(&p.ksy()),
                 p.max(),
-                endian_of(self.spec, p)
+                endian_of(self.spec, t, p)
             );
             return Ok(());
         }
@@ -918,7 +1026,7 @@ impl<'a> Gen<'a> {
                     (_, Some(_)) => format!("{check} {RT}::write::blocks(_io, {id})?;"),
                     (Some(p), None) => format!(
                         "{check} {RT}::write::prims(_io, {}, {id})?;",
-                        endian_of(self.spec, p)
+                        endian_of(self.spec, t, p)
                     ),
                     (None, None) => format!(
                         "{check} for (_i, _v) in {id}.iter().enumerate() {{ {RT}::write::elem(_i, || {{ let _at = {RT}::read::pos(_io)?; let _ = _at; {one} Ok(()) }})?; }}"
@@ -1243,6 +1351,7 @@ impl<'a> Gen<'a> {
             self.out,
             "fn read_from<R: ::binrw::io::Read + ::binrw::io::Seek>(_io: &mut R, _args: Self::Args) -> {RT}::Result<Self> {{\nlet {args_pat} = _args;\nlet _start = {RT}::read::pos(_io)?;"
         );
+        self.out.push_str(&endian_setup(spec, t)?);
         if pod_layout(t).is_some() {
             self.read_pod(t);
         }
@@ -1269,6 +1378,7 @@ impl<'a> Gen<'a> {
             self.out,
             "fn write_to<W: ::binrw::io::Write + ::binrw::io::Seek>(&self, _io: &mut W, _args: Self::Args) -> {RT}::Result<()> {{\nlet {args_pat} = _args;\nlet _start = {RT}::read::pos(_io)?;"
         );
+        self.out.push_str(&endian_setup(spec, t)?);
         let pat: Vec<String> = t
             .fields
             .iter()
@@ -1496,6 +1606,19 @@ pub fn module(spec: &Spec) -> R<String> {
                 .map(|(v, id, _)| format!("{v} => Some({}),", lit(id)))
                 .collect::<String>()
         );
+        if e.orig_ids.iter().any(Option::is_some) {
+            // Names as the source writes them (`PPtr<Object>`), where they are not identifiers.
+            let _ = writeln!(
+                g.out,
+                "impl {} {{\n    /// The value's name as the source writes it (`-orig-id`), when the spec gives one.\n    pub fn orig_id(self) -> ::std::option::Option<&'static str> {{ match self.0 {{ {} _ => None }} }}\n}}\n",
+                e.rust,
+                e.values
+                    .iter()
+                    .zip(&e.orig_ids)
+                    .filter_map(|((v, _, _), o)| o.as_ref().map(|o| format!("{v} => Some({}),", lit(o))))
+                    .collect::<String>()
+            );
+        }
         let _ = writeln!(
             g.out,
             "impl {RT}::Int for {} {{ fn int(&self) -> i128 {{ i128::from(self.0) }} }}\n",

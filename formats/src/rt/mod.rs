@@ -6,6 +6,7 @@ pub mod error;
 pub mod pod;
 pub mod read;
 pub mod serde_as;
+pub mod text;
 pub mod write;
 
 pub use codec::{Codec, Int, Layout};

@@ -220,3 +220,27 @@ mod tests {
         );
     }
 }
+
+/// Writes a part that the layout gives `size` bytes in a stream of its own, so that positions
+/// inside it (`_io.pos`) count from its start, as they do when the part is read
+/// ([`super::read::sized`]); the part must fill its size exactly. Errors are moved to offsets
+/// in the outer stream.
+pub fn substream<W, F>(w: &mut W, size: u64, write: F) -> Result<()>
+where
+    W: Write + Seek,
+    F: FnOnce(&mut binrw::io::Cursor<Vec<u8>>) -> Result<()>,
+{
+    let start = pos(w)?;
+    let mut sub = binrw::io::Cursor::new(Vec::new());
+    write(&mut sub).map_err(|e| e.shifted(start))?;
+    let part = sub.into_inner();
+    if part.len() as u64 != size {
+        return Err(Error::new(
+            ErrorKind::Inconsistent,
+            start,
+            format!("a part of {size} bytes"),
+            format!("{} bytes", part.len()),
+        ));
+    }
+    bytes(w, &part)
+}
