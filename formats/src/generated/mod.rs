@@ -7,7 +7,9 @@ pub mod fixtures;
 pub mod meshbin;
 pub mod rr_mesh;
 pub mod sws_mesh;
+pub mod unity_bundle;
 pub mod unity_mesh;
+pub mod unity_serialized;
 
 /// Every layout the specs declare, in file order.
 pub static LAYOUTS: &[crate::layouts::Entry] = &[
@@ -22,5 +24,8 @@ pub static LAYOUTS: &[crate::layouts::Entry] = &[
     crate::layouts::Entry::of::<sws_mesh::Submesh>(),
     crate::layouts::Entry::of::<sws_mesh::UvChannel>(),
     crate::layouts::Entry::of::<sws_mesh::MorphChannel>(),
+    crate::layouts::Entry::of::<unity_bundle::UnityBundle>(),
+    crate::layouts::Entry::of::<unity_bundle::BlocksInfo>(),
     crate::layouts::Entry::of::<unity_mesh::UnityMesh>(),
+    crate::layouts::Entry::of::<unity_serialized::UnitySerialized>(),
 ];

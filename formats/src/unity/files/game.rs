@@ -1,0 +1,5 @@
+//! Opened game files.
+/// Placeholder.
+pub struct GameFiles;
+/// Placeholder.
+pub struct ObjectRef;

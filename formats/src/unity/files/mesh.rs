@@ -1,0 +1,1 @@
+//! Mesh objects of game files.

@@ -1,0 +1,1 @@
+//! Streamed data: the byte ranges of resource files (`.resS`) that objects name.
