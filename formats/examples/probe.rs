@@ -12,6 +12,7 @@ fn main() {
                     let t = std::time::Instant::now();
                     match Serialized::open(n.bytes) {
                         Ok(s) => { println!("   serialized ok {:?}: {} objects {} types v{}", t.elapsed(), s.objects.len(), s.trees.len(), s.unity_version_text());
+                            if std::env::var("TREE").is_ok() { for o in &s.objects { if o.class_id == 43 { dump_tree(s.tree(o).unwrap()); break; } } }
                             let mut bad = 0; let t = std::time::Instant::now();
                             for o in &s.objects { if let Err(e) = s.read(o) { bad += 1; if bad < 5 { println!("    read err {e}"); } } }
                             println!("   read all {:?} bad {bad}", t.elapsed());
@@ -35,4 +36,8 @@ fn main() {
             }
         }
     }
+}
+#[allow(dead_code)]
+fn dump_tree(t: &meshspec_formats::unity::files::typetree::TypeTree) {
+    for n in &t.nodes { println!("{}{} {} size {} flags {} meta 0x{:X}", "  ".repeat(n.level as usize), n.type_name, n.name, n.byte_size, n.type_flags, n.meta_flag); }
 }

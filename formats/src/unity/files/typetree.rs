@@ -769,3 +769,114 @@ impl<'a, 't> Reader<'a, 't> {
         Ok(v)
     }
 }
+
+impl<'a> Value<'a> {
+    /// The node that read the value.
+    pub fn node<'t>(&self, trees: &Trees<'t>) -> &'t Node {
+        &trees.tree(self.tree).nodes[self.node as usize]
+    }
+
+    /// The field named `name` of a struct value.
+    pub fn field<'v>(&'v self, trees: &Trees, name: &str) -> Option<&'v Value<'a>> {
+        match &self.data {
+            Data::Struct(fields) => fields.iter().find(|f| f.node(trees).name == name),
+            _ => None,
+        }
+    }
+
+    /// The fields of a struct value, with their names.
+    pub fn fields<'v, 't>(&'v self, trees: &Trees<'t>) -> Vec<(&'t str, &'v Value<'a>)> {
+        match &self.data {
+            Data::Struct(fields) => fields
+                .iter()
+                .map(|f| (f.node(trees).name.as_str(), f))
+                .collect(),
+            _ => vec![],
+        }
+    }
+
+    /// An integer value (any width, signed or not, or a bool).
+    pub fn int(&self) -> Option<i128> {
+        match self.data {
+            Data::Int(v) => Some(i128::from(v)),
+            Data::UInt(v) => Some(i128::from(v)),
+            Data::Bool(b) => Some(i128::from(b)),
+            _ => None,
+        }
+    }
+
+    /// A float value.
+    pub fn float(&self) -> Option<f64> {
+        match self.data {
+            Data::Float(v) => Some(v),
+            _ => None,
+        }
+    }
+
+    /// The bytes of a `string`, `TypelessData` or byte vector.
+    pub fn bytes(&self) -> Option<&'a [u8]> {
+        match self.data {
+            Data::Text(b) | Data::Bytes(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The elements of a vector of structs (or other non-numbers).
+    pub fn items(&self) -> Option<&[Value<'a>]> {
+        match &self.data {
+            Data::List(v) => Some(v),
+            // An empty vector of numbers reads as empty bytes or numbers.
+            Data::Bytes(b) | Data::Prims(_, b) if b.is_empty() => Some(&[]),
+            _ => None,
+        }
+    }
+
+    /// The elements of a vector of numbers, each decoded as an integer (`big` for the file's
+    /// byte order).
+    pub fn ints(&self, big: bool) -> Option<Vec<i128>> {
+        let (p, raw) = match self.data {
+            Data::Prims(p, raw) => (p, raw),
+            Data::Bytes(raw) => (Prim::U(1), raw),
+            Data::List(ref v) if v.is_empty() => return Some(vec![]),
+            _ => return None,
+        };
+        let n = p.size();
+        Some(
+            raw.chunks_exact(n)
+                .map(|c| {
+                    let mut a = [0u8; 8];
+                    if big {
+                        a[8 - n..].copy_from_slice(c);
+                    } else {
+                        a[..n].copy_from_slice(c);
+                    }
+                    let u = if big { u64::from_be_bytes(a) } else { u64::from_le_bytes(a) };
+                    match p {
+                        Prim::I(k) => {
+                            let s = 64 - 8 * u32::from(k);
+                            i128::from(((u << s) as i64) >> s)
+                        }
+                        _ => i128::from(u),
+                    }
+                })
+                .collect(),
+        )
+    }
+
+    /// The elements of a vector of floats.
+    pub fn floats(&self, big: bool) -> Option<Vec<f32>> {
+        match self.data {
+            Data::Prims(Prim::F32, raw) => Some(
+                raw.chunks_exact(4)
+                    .map(|c| {
+                        let a = [c[0], c[1], c[2], c[3]];
+                        f32::from_bits(if big { u32::from_be_bytes(a) } else { u32::from_le_bytes(a) })
+                    })
+                    .collect(),
+            ),
+            Data::List(ref v) if v.is_empty() => Some(vec![]),
+            Data::Bytes(b) | Data::Prims(_, b) if b.is_empty() => Some(vec![]),
+            _ => None,
+        }
+    }
+}
