@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 mod survey;
+mod unity;
 
 #[derive(Parser)]
 #[command(
@@ -98,6 +99,9 @@ enum Command {
     /// rule and field), which relations do not hold, and the values of every field the spec
     /// marks unknown.
     Survey(survey::SurveyArgs),
+    /// Unity game files (bundles, serialized files): list objects, extract, check, dump and
+    /// export meshes with the editor version read from the file.
+    Unity(unity::UnityArgs),
 }
 
 #[derive(Clone, Copy, ValueEnum)]
@@ -147,6 +151,8 @@ struct Opts {
     /// Whether a violated relation is an error or a warning.
     #[arg(long, value_enum, default_value = "error")]
     relations: RelationsArg,
+    #[command(flatten)]
+    game: unity::GameSelect,
 }
 
 impl Opts {
@@ -254,6 +260,9 @@ fn parse_dump(text: &[u8], path: &Path) -> Result<serde_json::Value, Fail> {
 }
 
 fn run(cli: Cli) -> Result<ExitCode, Fail> {
+    if let Some(done) = unity::route(&cli.command) {
+        return done;
+    }
     match cli.command {
         Command::Layouts => {
             let width = meshspec_formats::generated::LAYOUTS
@@ -436,6 +445,7 @@ fn run(cli: Cli) -> Result<ExitCode, Fail> {
             Ok(ExitCode::SUCCESS)
         }
         Command::Survey(args) => survey::run(args),
+        Command::Unity(args) => unity::run(args),
     }
 }
 

@@ -1086,11 +1086,9 @@ pub fn reaches(spec: &Spec, from: &str, target: &str) -> bool {
         let Some(t) = spec.ty(from) else {
             return false;
         };
-        t.fields.iter().any(|f| {
-            refs(&f.ty)
-                .iter()
-                .any(|r| go(spec, &r.name, target, seen))
-        })
+        t.fields
+            .iter()
+            .any(|f| refs(&f.ty).iter().any(|r| go(spec, &r.name, target, seen)))
     }
     go(spec, from, target, &mut vec![])
 }
@@ -1132,9 +1130,9 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
                 if u.name == t.name || u.endian.is_some() || !reaches(spec, &t.name, &u.name) {
                     continue;
                 }
-                let bare = u.fields.iter().find(|f| {
-                    matches!(f.ty, FieldType::Prim(p) if p.bytes > 1 && p.endian.is_none())
-                });
+                let bare = u.fields.iter().find(
+                    |f| matches!(f.ty, FieldType::Prim(p) if p.bytes > 1 && p.endian.is_none()),
+                );
                 if let Some(f) = bare {
                     return Err(format!(
                         "{}.{}: `{}` has a calculated byte order and holds `{}`, whose numbers have none of their own: give `{}` its own meta.endian (Kaitai would inherit it at run time)",

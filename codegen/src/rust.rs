@@ -61,8 +61,11 @@ fn endian_setup(spec: &Spec, t: &Type) -> R<String> {
         in_repeat: false,
         measured_before: Some(0),
     };
-    let mut code = format!("let _endian: ::binrw::Endian = {{ let _on: i128 = {};
-", sc.int_of(on)?);
+    let mut code = format!(
+        "let _endian: ::binrw::Endian = {{ let _on: i128 = {};
+",
+        sc.int_of(on)?
+    );
     let mut keys = vec![];
     for (i, (k, e)) in cases.iter().enumerate() {
         keys.push(k.to_string());

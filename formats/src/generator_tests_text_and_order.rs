@@ -62,7 +62,10 @@ fn fix_pads(v: &mut TextAndOrder) {
     // `magic` "TAO\0" and `version` end at 8: 8 bytes of padding to 16 at the top level.
     if v.version >= 2 {
         v.pad = Some(vec![0; 8]);
-        v.unguarded = v.wide.as_ref().map(|w| vec![0x55; usize::from(w.len_extra)]);
+        v.unguarded = v
+            .wide
+            .as_ref()
+            .map(|w| vec![0x55; usize::from(w.len_extra)]);
     }
     // Inside the body (its own stream): "héllo\0" (7) + kind (4) + extra (2) + count (4) = 17,
     // so the first item is padded by 7 to 24, counted from the body's start, not the file's.
@@ -97,7 +100,10 @@ fn both_byte_orders_round_trip_with_positions_counted_per_stream() {
         assert_eq!(value, expected);
         // A type with its own fixed order: `word` little endian, `word_be` big endian.
         let n = bytes.len();
-        assert_eq!(bytes[n - 8..], [0x44, 0x33, 0x22, 0x11, 0x11, 0x22, 0x33, 0x44]);
+        assert_eq!(
+            bytes[n - 8..],
+            [0x44, 0x33, 0x22, 0x11, 0x11, 0x22, 0x33, 0x44]
+        );
         // Written back identically.
         let mut c = Cursor::new(Vec::new());
         back.write_to(&mut c, ()).unwrap();
@@ -154,14 +160,20 @@ fn conditional_fields_in_expressions_read_when_present_and_fail_when_absent() {
     v2.unguarded = Some(vec![]);
     let e = v2.write_to(&mut Cursor::new(Vec::new()), ()).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Invalid);
-    assert_eq!(e.expected, "`wide` to be present where an expression reads it");
+    assert_eq!(
+        e.expected,
+        "`wide` to be present where an expression reads it"
+    );
     assert_eq!(e.path_string(), "unguarded");
     let mut bytes2 = bytes.clone();
     // Make the version-1 file claim version 2 and add the padding: the reader fails the same way.
     bytes2[7] = 2;
     bytes2.splice(8..8, [0u8; 8]);
     let e = TextAndOrder::read_from(&mut Cursor::new(&bytes2[..]), ()).unwrap_err();
-    assert_eq!(e.expected, "`wide` to be present where an expression reads it");
+    assert_eq!(
+        e.expected,
+        "`wide` to be present where an expression reads it"
+    );
     assert_eq!(e.offset, Some(0));
 }
 

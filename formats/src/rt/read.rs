@@ -361,6 +361,21 @@ pub fn magic<R: Read + Seek>(r: &mut R, expected: &[u8]) -> Result<()> {
     Ok(())
 }
 
+/// The value of a conditional field that an expression reads: present, or an error at
+/// `offset` (the start of the value being read or written) naming the field. Kaitai's own
+/// generated code fails on the missing value too; specs guard such reads with the field's own
+/// condition (`c ? f : 0`).
+pub fn present<'a, T>(value: Option<&'a T>, offset: u64, field: &str) -> Result<&'a T> {
+    value.ok_or_else(|| {
+        Error::new(
+            ErrorKind::Invalid,
+            offset,
+            format!("`{field}` to be present where an expression reads it"),
+            "no value (its `if` does not hold)",
+        )
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -397,19 +412,4 @@ mod tests {
         let e = sized(&mut r, 5, |r| prim::<u32, _>(r, Endian::Little, "u4")).unwrap_err();
         assert_eq!((e.kind, e.offset), (ErrorKind::Trailing, Some(4)));
     }
-}
-
-/// The value of a conditional field that an expression reads: present, or an error at
-/// `offset` (the start of the value being read or written) naming the field. Kaitai's own
-/// generated code fails on the missing value too; specs guard such reads with the field's own
-/// condition (`c ? f : 0`).
-pub fn present<'a, T>(value: Option<&'a T>, offset: u64, field: &str) -> Result<&'a T> {
-    value.ok_or_else(|| {
-        Error::new(
-            ErrorKind::Invalid,
-            offset,
-            format!("`{field}` to be present where an expression reads it"),
-            "no value (its `if` does not hold)",
-        )
-    })
 }

@@ -197,30 +197,6 @@ pub fn too_wide(offset: u64, value: i128, bits: u32) -> Error {
     )
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn counter_measures_without_storing() {
-        let n = measure(|w| {
-            bytes(w, &[0; 10])?;
-            prim(w, Endian::Little, &7u32)
-        })
-        .unwrap();
-        assert_eq!(n, 14);
-    }
-
-    #[test]
-    fn fit_refuses_counts_past_the_field() {
-        let e = fit::<u16>(0, 70_000, "u2", u16::MAX.into()).unwrap_err();
-        assert_eq!(
-            e.to_string(),
-            "0x0 (input): expected at most 65535 (the largest u2), found 70000"
-        );
-    }
-}
-
 /// Writes a part that the layout gives `size` bytes in a stream of its own, so that positions
 /// inside it (`_io.pos`) count from its start, as they do when the part is read
 /// ([`super::read::sized`]); the part must fill its size exactly. Errors are moved to offsets
@@ -243,4 +219,28 @@ where
         ));
     }
     bytes(w, &part)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn counter_measures_without_storing() {
+        let n = measure(|w| {
+            bytes(w, &[0; 10])?;
+            prim(w, Endian::Little, &7u32)
+        })
+        .unwrap();
+        assert_eq!(n, 14);
+    }
+
+    #[test]
+    fn fit_refuses_counts_past_the_field() {
+        let e = fit::<u16>(0, 70_000, "u2", u16::MAX.into()).unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "0x0 (input): expected at most 65535 (the largest u2), found 70000"
+        );
+    }
 }

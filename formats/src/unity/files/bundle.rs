@@ -72,7 +72,9 @@ fn at(e: Error) -> Located {
 /// revision counts as new.
 fn old_flag_meaning(revision: &str) -> bool {
     match crate::context::unity_version(revision) {
-        Ok(v) => v < 20200334 || (20210000..20210302).contains(&v) || (20220000..20220101).contains(&v),
+        Ok(v) => {
+            v < 20200334 || (20210000..20210302).contains(&v) || (20220000..20220101).contains(&v)
+        }
         Err(_) => false,
     }
 }
@@ -96,7 +98,8 @@ impl Bundle {
             }
             None => {
                 let pad = file.pad_blocks_info.as_ref().map_or(0, |p| p.len() as u64);
-                let info_at = total.saturating_sub(u64::from(file.header.len_blocks_info_compressed));
+                let info_at =
+                    total.saturating_sub(u64::from(file.header.len_blocks_info_compressed));
                 (info_at, after_header + pad)
             }
         }
@@ -120,7 +123,11 @@ impl Bundle {
         }
         let (info_at, blocks_at) = Self::layout(&file, total);
         let len_info = u64::from(h.len_blocks_info_compressed);
-        let (compressed, storage): (&[u8], &[u8]) = match (&file.blocks_info, &file.blocks, &file.blocks_and_blocks_info) {
+        let (compressed, storage): (&[u8], &[u8]) = match (
+            &file.blocks_info,
+            &file.blocks,
+            &file.blocks_and_blocks_info,
+        ) {
             (Some(info), Some(blocks), _) => (info, blocks),
             (_, _, Some(both)) => {
                 if (both.len() as u64) < len_info {
@@ -136,7 +143,14 @@ impl Bundle {
                 (info, blocks)
             }
             // The spec reads exactly one of the two forms.
-            _ => return Err(at(Error::new(ErrorKind::Inconsistent, blocks_at, "the storage blocks", "none"))),
+            _ => {
+                return Err(at(Error::new(
+                    ErrorKind::Inconsistent,
+                    blocks_at,
+                    "the storage blocks",
+                    "none",
+                )))
+            }
         };
         // The blocks info: decompressed into a buffer of its declared size.
         let mut info_bytes = Vec::new();
@@ -158,8 +172,8 @@ impl Bundle {
                 "blocks_and_blocks_info"
             }))
         })?;
-        let blocks_info = adapter::read_blocks_info(&info_bytes)
-            .map_err(|e| Located::new(INFO_PLACE, e))?;
+        let blocks_info =
+            adapter::read_blocks_info(&info_bytes).map_err(|e| Located::new(INFO_PLACE, e))?;
         // Every block's compressed bytes must be there, and the whole data within the limit,
         // before any block is decompressed.
         let mut need = 0u64;
@@ -178,7 +192,10 @@ impl Bundle {
                         "storage blocks that fit the {} bytes after the blocks info",
                         storage.len()
                     ),
-                    format!("{need} compressed bytes in {} blocks", blocks_info.blocks.len()),
+                    format!(
+                        "{need} compressed bytes in {} blocks",
+                        blocks_info.blocks.len()
+                    ),
                 )
                 .in_field("blocks")
                 .rooted(INFO_ROOT),
@@ -190,7 +207,10 @@ impl Bundle {
                 Error::new(
                     ErrorKind::Count,
                     20,
-                    format!("at most {} decompressed bytes (the reader's limit)", limits.max_data),
+                    format!(
+                        "at most {} decompressed bytes (the reader's limit)",
+                        limits.max_data
+                    ),
                     format!("{total_out} bytes in {} blocks", blocks_info.blocks.len()),
                 )
                 .in_field("blocks")
@@ -213,13 +233,11 @@ impl Bundle {
                 &mut data,
             )
             .map_err(|e| {
-                at(e.in_field(format!("storage block {i}")).in_field(
-                    if file.blocks.is_some() {
-                        "blocks"
-                    } else {
-                        "blocks_and_blocks_info"
-                    },
-                ))
+                at(e.at_index(i).in_field(if file.blocks.is_some() {
+                    "blocks"
+                } else {
+                    "blocks_and_blocks_info"
+                }))
             })?;
             from += len;
         }
@@ -253,7 +271,9 @@ impl Bundle {
         for (i, n) in self.blocks_info.nodes.iter().enumerate() {
             let ok = n.ofs_data >= 0
                 && n.len_data >= 0
-                && (n.ofs_data as u64).checked_add(n.len_data as u64).is_some_and(|end| end <= len);
+                && (n.ofs_data as u64)
+                    .checked_add(n.len_data as u64)
+                    .is_some_and(|end| end <= len);
             if !ok {
                 out.push(
                     Error::new(
@@ -331,13 +351,19 @@ pub fn warnings(file: &UnityBundle, total: u64) -> Vec<Error> {
 /// The relations of `unity-bundle-blocks-info` on its own: the directory's ranges lie within
 /// the data the blocks decompress to.
 pub fn info_relations(info: &BlocksInfo) -> Vec<Error> {
-    let total: u64 = info.blocks.iter().map(|b| u64::from(b.len_uncompressed)).sum();
+    let total: u64 = info
+        .blocks
+        .iter()
+        .map(|b| u64::from(b.len_uncompressed))
+        .sum();
     let mut out = vec![];
     let mut at = 16 + 4 + 10 * info.blocks.len() as u64 + 4;
     for (i, n) in info.nodes.iter().enumerate() {
         let ok = n.ofs_data >= 0
             && n.len_data >= 0
-            && (n.ofs_data as u64).checked_add(n.len_data as u64).is_some_and(|end| end <= total);
+            && (n.ofs_data as u64)
+                .checked_add(n.len_data as u64)
+                .is_some_and(|end| end <= total);
         if !ok {
             out.push(
                 Error::relation(

@@ -177,14 +177,8 @@ fn lzma(input: &[u8], size: u64, offset: u64, limits: &Limits, out: &mut Vec<u8>
     // The decoder's memory (its dictionary) is bounded too; it never needs more than the
     // output it writes.
     let memlimit = (size.min(limits.max_data) + (16 << 20)).min(u64::MAX >> 1);
-    let mut s = Stream::new_lzma_decoder(memlimit).map_err(|e| {
-        Error::new(
-            ErrorKind::Io,
-            offset,
-            "an LZMA decoder",
-            e.to_string(),
-        )
-    })?;
+    let mut s = Stream::new_lzma_decoder(memlimit)
+        .map_err(|e| Error::new(ErrorKind::Io, offset, "an LZMA decoder", e.to_string()))?;
     let start = out.len();
     let corrupt = |got: usize, e: String| {
         Error::new(
@@ -224,10 +218,7 @@ fn lzma(input: &[u8], size: u64, offset: u64, limits: &Limits, out: &mut Vec<u8>
             Status::StreamEnd => break,
             _ if out.len() == goal => break,
             _ if used == 0 && out.len() < out.capacity() => {
-                return Err(corrupt(
-                    out.len() - start,
-                    "the end of the data".into(),
-                ))
+                return Err(corrupt(out.len() - start, "the end of the data".into()))
             }
             _ => {}
         }
@@ -281,8 +272,15 @@ mod tests {
         let e = decompress_into(Method::Lz4, &lz4, 1 << 19, 100, &l, &mut vec![]).unwrap_err();
         assert_eq!((e.kind, e.offset), (ErrorKind::Count, Some(100)));
         // Past the limit.
-        let e = decompress_into(Method::Lzma, &[0x5D, 0, 0, 1, 0], 2 << 20, 0, &l, &mut vec![])
-            .unwrap_err();
+        let e = decompress_into(
+            Method::Lzma,
+            &[0x5D, 0, 0, 1, 0],
+            2 << 20,
+            0,
+            &l,
+            &mut vec![],
+        )
+        .unwrap_err();
         assert!(e.expected.contains("the reader's limit"), "{e}");
         // Shorter than declared.
         let e = decompress_into(Method::Lz4, &lz4, 1001, 0, &l, &mut vec![]).unwrap_err();

@@ -188,8 +188,8 @@ impl GameFile {
                 if n.flags & 4 == 0 && !serialized::looks_serialized(n.bytes) {
                     continue;
                 }
-                let file = Serialized::open(n.bytes)
-                    .map_err(|e| e.within(n.path).within(&shown))?;
+                let file =
+                    Serialized::open(n.bytes).map_err(|e| e.within(n.path).within(&shown))?;
                 serialized.push(Inner {
                     name: n.path.to_string(),
                     file,
@@ -399,7 +399,12 @@ impl GameFiles {
                     ErrorKind::Input,
                     o.offset,
                     "a Mesh (class 43)",
-                    format!("{} (class {}), path id {}", s.class_name(o), o.class_id, o.path_id),
+                    format!(
+                        "{} (class {}), path id {}",
+                        s.class_name(o),
+                        o.class_id,
+                        o.path_id
+                    ),
                 ),
             ));
         }
@@ -503,7 +508,10 @@ impl GameFiles {
                 decode::decode(&raw)
             }
             None => {
-                let fixed = m.fixed.as_ref().map_err(|e| Located::new(place.clone(), e.clone()))?;
+                let fixed = m
+                    .fixed
+                    .as_ref()
+                    .map_err(|e| Located::new(place.clone(), e.clone()))?;
                 let v = m.version.unwrap_or(0);
                 if v < crate::unity::FORMATS_FROM {
                     return Err(Located::new(
@@ -515,7 +523,8 @@ impl GameFiles {
                         ),
                     ));
                 }
-                let parts = crate::unity::RawParts::new(fixed, v, streamed.as_deref().map(<[u8]>::to_vec));
+                let parts =
+                    crate::unity::RawParts::new(fixed, v, streamed.as_deref().map(<[u8]>::to_vec));
                 decode::decode(&parts.raw())
             }
         }
@@ -642,10 +651,15 @@ impl GameFiles {
                     .field(&trees, "m_GameObject")
                     .and_then(|g| self.pptr(r, g, &trees));
                 for mr in self.objects() {
-                    if self.entry(mr).class_id != class::MESH_RENDERER || mr.file != r.file || mr.inner != r.inner {
+                    if self.entry(mr).class_id != class::MESH_RENDERER
+                        || mr.file != r.file
+                        || mr.inner != r.inner
+                    {
                         continue;
                     }
-                    let Some((mv, mt)) = self.value(mr) else { continue };
+                    let Some((mv, mt)) = self.value(mr) else {
+                        continue;
+                    };
                     let same = mv
                         .field(&mt, "m_GameObject")
                         .and_then(|g| self.pptr(mr, g, &mt))
@@ -752,7 +766,10 @@ impl Located {
             if fits.is_empty() {
                 "no known unity-mesh layout reads these bytes exactly".to_string()
             } else {
-                format!("the layouts that read these bytes exactly: {}", fits.join(", "))
+                format!(
+                    "the layouts that read these bytes exactly: {}",
+                    fits.join(", ")
+                )
             }
         );
         self

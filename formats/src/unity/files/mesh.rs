@@ -38,7 +38,11 @@ pub fn layout_fields(m: &UnityMesh, v: u32) -> Vec<(&'static str, u64)> {
     );
     push("m_Shapes", size_of(&m.shapes, ()), &mut out);
     push("m_BindPose", 4 + 64 * m.bind_poses.len() as u64, &mut out);
-    push("m_BoneNameHashes", 4 + 4 * m.bone_name_hashes.len() as u64, &mut out);
+    push(
+        "m_BoneNameHashes",
+        4 + 4 * m.bone_name_hashes.len() as u64,
+        &mut out,
+    );
     push("m_RootBoneNameHash", 4, &mut out);
     if let Some(b) = &m.bones_aabb {
         push("m_BonesAABB", size_of(b, ()), &mut out);
@@ -58,7 +62,11 @@ pub fn layout_fields(m: &UnityMesh, v: u32) -> Vec<(&'static str, u64)> {
         push("m_Skin", size_of(s, ()), &mut out);
     }
     push("m_VertexData", size_of(&m.vertex_data, (v,)), &mut out);
-    push("m_CompressedMesh", size_of(&m.compressed_mesh, ()), &mut out);
+    push(
+        "m_CompressedMesh",
+        size_of(&m.compressed_mesh, ()),
+        &mut out,
+    );
     push("m_LocalAABB", 24, &mut out);
     if m.mesh_usage_flags.is_some() {
         push("m_MeshUsageFlags", 4, &mut out);
@@ -119,13 +127,19 @@ pub fn check_fixed_layout(
     for k in 0..ours.len().max(theirs.len()) {
         let (o, t) = (ours.get(k), theirs.get(k));
         if o.map(|x| x.0) != t.map(|x| x.0) || o.map(|x| x.1) != t.map(|x| x.1) {
-            let at = if k == 0 { 0 } else { theirs.get(k - 1).map_or(0, |x| x.1) };
+            let at = if k == 0 {
+                0
+            } else {
+                theirs.get(k - 1).map_or(0, |x| x.1)
+            };
             let name = t.or(o).map_or("(end)", |x| x.0);
             return Err(Error::new(
                 ErrorKind::Inconsistent,
                 offset + at,
                 match t {
-                    Some((n, end)) => format!("`{n}` ending at 0x{end:X}, as the object's type tree reads it"),
+                    Some((n, end)) => {
+                        format!("`{n}` ending at 0x{end:X}, as the object's type tree reads it")
+                    }
                     None => "the end of the object, as its type tree reads it".into(),
                 },
                 match o {
@@ -156,8 +170,8 @@ pub struct TreeParts<'a> {
     index_buffer: &'a [u8],
     index_buffer_offset: u64,
     submeshes: Vec<RawSubMesh>,
-    packed_floats: [(u32, f32, f32, &'a [u8], u8, u64); 5],
-    packed_ints: [(u32, &'a [u8], u8, u64); 5],
+    packed_floats: [RawPackedFloats<'a>; 5],
+    packed_ints: [RawPackedInts<'a>; 5],
     uv_info: u32,
     bind_poses: Vec<[f32; 16]>,
     /// `m_BoneNameHashes`.
@@ -210,7 +224,11 @@ impl<'v, 'a, 't> Walk<'v, 'a, 't> {
         let f = self.get(v, path)?;
         self.int(v, path).and_then(|x| {
             u32::try_from(x).map_err(|_| {
-                missing(self.offset + u64::from(f.start), path, "a 32-bit unsigned integer")
+                missing(
+                    self.offset + u64::from(f.start),
+                    path,
+                    "a 32-bit unsigned integer",
+                )
             })
         })
     }
@@ -298,33 +316,45 @@ impl<'a> TreeParts<'a> {
                 vertex_count: w.u32(s, "vertexCount")?,
             });
         }
-        for (k, name) in ["m_Vertices", "m_UV", "m_Normals", "m_Tangents", "m_FloatColors"]
-            .iter()
-            .enumerate()
+        for (k, name) in [
+            "m_Vertices",
+            "m_UV",
+            "m_Normals",
+            "m_Tangents",
+            "m_FloatColors",
+        ]
+        .iter()
+        .enumerate()
         {
             let pv = w.get(v, &format!("m_CompressedMesh.{name}"))?;
             let (data, at) = w.bytes(pv, "m_Data")?;
-            p.packed_floats[k] = (
-                w.u32(pv, "m_NumItems")?,
-                w.f32(pv, "m_Range")?,
-                w.f32(pv, "m_Start")?,
+            p.packed_floats[k] = RawPackedFloats {
+                num_items: w.u32(pv, "m_NumItems")?,
+                range: w.f32(pv, "m_Range")?,
+                start: w.f32(pv, "m_Start")?,
                 data,
-                u8::try_from(w.int(pv, "m_BitSize")?).unwrap_or(u8::MAX),
-                at,
-            );
+                bit_size: u8::try_from(w.int(pv, "m_BitSize")?).unwrap_or(u8::MAX),
+                data_offset: at,
+            };
         }
-        for (k, name) in ["m_Weights", "m_NormalSigns", "m_TangentSigns", "m_BoneIndices", "m_Triangles"]
-            .iter()
-            .enumerate()
+        for (k, name) in [
+            "m_Weights",
+            "m_NormalSigns",
+            "m_TangentSigns",
+            "m_BoneIndices",
+            "m_Triangles",
+        ]
+        .iter()
+        .enumerate()
         {
             let pv = w.get(v, &format!("m_CompressedMesh.{name}"))?;
             let (data, at) = w.bytes(pv, "m_Data")?;
-            p.packed_ints[k] = (
-                w.u32(pv, "m_NumItems")?,
+            p.packed_ints[k] = RawPackedInts {
+                num_items: w.u32(pv, "m_NumItems")?,
                 data,
-                u8::try_from(w.int(pv, "m_BitSize")?).unwrap_or(u8::MAX),
-                at,
-            );
+                bit_size: u8::try_from(w.int(pv, "m_BitSize")?).unwrap_or(u8::MAX),
+                data_offset: at,
+            };
         }
         p.uv_info = w.u32(v, "m_CompressedMesh.m_UVInfo")?;
         for m in w.items(v, "m_BindPose")? {
@@ -371,7 +401,11 @@ impl<'a> TreeParts<'a> {
         }
         let fw = w.get(v, "m_Shapes.fullWeights")?;
         p.full_weights = fw.floats(big).ok_or_else(|| {
-            missing(offset + u64::from(fw.start), "m_Shapes.fullWeights", "a vector of floats")
+            missing(
+                offset + u64::from(fw.start),
+                "m_Shapes.fullWeights",
+                "a vector of floats",
+            )
         })?;
         if let Some(sd) = v.field(trees, "m_StreamData") {
             let (path, at) = w.bytes(sd, "path")?;
@@ -398,12 +432,14 @@ impl<'a> TreeParts<'a> {
     pub fn shape_channels(&self) -> Vec<RawShapeChannel<'_>> {
         self.shape_channels
             .iter()
-            .map(|(name, name_hash, frame_index, frame_count)| RawShapeChannel {
-                name,
-                name_hash: *name_hash,
-                frame_index: *frame_index,
-                frame_count: *frame_count,
-            })
+            .map(
+                |(name, name_hash, frame_index, frame_count)| RawShapeChannel {
+                    name,
+                    name_hash: *name_hash,
+                    frame_index: *frame_index,
+                    frame_count: *frame_count,
+                },
+            )
             .collect()
     }
 
@@ -415,62 +451,44 @@ impl<'a> TreeParts<'a> {
         streamed: Option<&'s [u8]>,
         channels: &'s [RawShapeChannel<'s>],
     ) -> RawMesh<'s> {
-        let f = |k: usize| {
-            let (num_items, range, start, data, bit_size, data_offset) = self.packed_floats[k];
-            RawPackedFloats {
-                num_items,
-                range,
-                start,
-                data,
-                bit_size,
-                data_offset,
-            }
-        };
-        let i = |k: usize| {
-            let (num_items, data, bit_size, data_offset) = self.packed_ints[k];
-            RawPackedInts {
-                num_items,
-                data,
-                bit_size,
-                data_offset,
-            }
-        };
+        let f = |k: usize| self.packed_floats[k];
+        let i = |k: usize| self.packed_ints[k];
         let (vertex_data, vertex_data_offset) = match (streamed, &self.stream) {
             (Some(d), Some(r)) => (d, r.offset),
             _ => (self.vertex_data, self.vertex_data_offset),
         };
         RawMesh {
-                name: &self.name,
-                vertex_count: self.vertex_count,
-                channels: &self.channels,
-                vertex_data,
-                vertex_data_offset,
-                index_format: self.index_format,
-                index_buffer: self.index_buffer,
-                index_buffer_offset: self.index_buffer_offset,
-                submeshes: &self.submeshes,
-                compressed: RawCompressedMesh {
-                    vertices: f(0),
-                    uv: f(1),
-                    normals: f(2),
-                    tangents: f(3),
-                    weights: i(0),
-                    normal_signs: i(1),
-                    tangent_signs: i(2),
-                    float_colors: f(4),
-                    bone_indices: i(3),
-                    triangles: i(4),
-                    uv_info: self.uv_info,
-                },
-                bind_poses: &self.bind_poses,
-                variable_bone_count_weights: &self.variable_bone_count_weights,
-                shapes: RawShapes {
-                    vertices: &self.shape_vertices,
-                    shapes: &self.shape_frames,
-                    channels,
-                    full_weights: &self.full_weights,
-                },
-            }
+            name: &self.name,
+            vertex_count: self.vertex_count,
+            channels: &self.channels,
+            vertex_data,
+            vertex_data_offset,
+            index_format: self.index_format,
+            index_buffer: self.index_buffer,
+            index_buffer_offset: self.index_buffer_offset,
+            submeshes: &self.submeshes,
+            compressed: RawCompressedMesh {
+                vertices: f(0),
+                uv: f(1),
+                normals: f(2),
+                tangents: f(3),
+                weights: i(0),
+                normal_signs: i(1),
+                tangent_signs: i(2),
+                float_colors: f(4),
+                bone_indices: i(3),
+                triangles: i(4),
+                uv_info: self.uv_info,
+            },
+            bind_poses: &self.bind_poses,
+            variable_bone_count_weights: &self.variable_bone_count_weights,
+            shapes: RawShapes {
+                vertices: &self.shape_vertices,
+                shapes: &self.shape_frames,
+                channels,
+                full_weights: &self.full_weights,
+            },
+        }
     }
 
     /// The number of bind poses.

@@ -53,8 +53,8 @@ impl Limits {
 pub struct Located {
     /// The file inside the opened one, or empty.
     pub place: String,
-    /// The error, with its offset in that file.
-    pub error: Error,
+    /// The error, with its offset in that file (boxed: results stay small).
+    pub error: Box<Error>,
 }
 
 impl Located {
@@ -62,7 +62,7 @@ impl Located {
     pub fn new(place: impl Into<String>, error: Error) -> Self {
         Located {
             place: place.into(),
-            error,
+            error: Box::new(error),
         }
     }
 
@@ -81,7 +81,7 @@ impl Located {
     /// file, that file and the inner offset go into the expectation.
     pub fn flatten(self) -> Error {
         if self.place.is_empty() {
-            return self.error;
+            return *self.error;
         }
         let inner = self.error.to_string();
         Error::unplaced(
@@ -156,6 +156,10 @@ impl Semantics for UnitySerialized {
 }
 
 /// The error for something this module does not read (yet), with the reason.
-pub(crate) fn unsupported(offset: u64, expected: impl Into<String>, found: impl Into<String>) -> Error {
+pub(crate) fn unsupported(
+    offset: u64,
+    expected: impl Into<String>,
+    found: impl Into<String>,
+) -> Error {
     Error::new(ErrorKind::Unsupported, offset, expected, found)
 }

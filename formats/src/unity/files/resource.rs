@@ -51,9 +51,9 @@ pub fn bytes<'g>(
             let len = node.bytes.len() as u64;
             let end = range.offset.checked_add(range.size);
             return match end {
-                Some(end) if end <= len => {
-                    Ok(Cow::Borrowed(&node.bytes[range.offset as usize..end as usize]))
-                }
+                Some(end) if end <= len => Ok(Cow::Borrowed(
+                    &node.bytes[range.offset as usize..end as usize],
+                )),
                 _ => Err(error(
                     format!("a range inside `{name}` ({len} bytes, in the bundle)"),
                     format!(

@@ -97,11 +97,7 @@ fn buffer_string(buf: &[u8], at: usize) -> Option<String> {
 }
 
 /// The type tree of type `t` (at `type_at` in the file), built and checked.
-fn tree_of(
-    t: &SerializedType,
-    type_at: u64,
-    steps: &[PathStep],
-) -> Result<Option<TypeTree>> {
+fn tree_of(t: &SerializedType, type_at: u64, steps: &[PathStep]) -> Result<Option<TypeTree>> {
     if let Some(tt) = &t.type_tree {
         let blob = type_at + before_tree(t);
         let node_len: u64 = if tt.nodes.first().is_some_and(|n| n.ref_type_hash.is_some()) {
@@ -118,7 +114,12 @@ fn tree_of(
                     let common = crate::generated::unity_serialized::CommonString(ofs);
                     return common.orig_id().map(str::to_string).ok_or_else(|| {
                         let mut p = steps.to_vec();
-                        p.extend([PathStep::F("type_tree"), PathStep::F("nodes"), PathStep::I(j), PathStep::F(field)]);
+                        p.extend([
+                            PathStep::F("type_tree"),
+                            PathStep::F("nodes"),
+                            PathStep::I(j),
+                            PathStep::F(field),
+                        ]);
                         path(
                             p,
                             Error::relation(
@@ -159,7 +160,14 @@ fn tree_of(
         }
         let mut p = steps.to_vec();
         p.extend([PathStep::F("type_tree"), PathStep::F("nodes")]);
-        return TypeTree::build(raw, typetree::NodesAt { path: &p, root: ROOT }).map(Some);
+        return TypeTree::build(
+            raw,
+            typetree::NodesAt {
+                path: &p,
+                root: ROOT,
+            },
+        )
+        .map(Some);
     }
     if let Some(root) = &t.old_type_tree {
         // Flatten the nested form depth first (its depth is bounded by the reader).
@@ -184,7 +192,14 @@ fn tree_of(
         walk(root, 0, &mut at, &mut raw);
         let mut p = steps.to_vec();
         p.push(PathStep::F("old_type_tree"));
-        return TypeTree::build(raw, typetree::NodesAt { path: &p, root: ROOT }).map(Some);
+        return TypeTree::build(
+            raw,
+            typetree::NodesAt {
+                path: &p,
+                root: ROOT,
+            },
+        )
+        .map(Some);
     }
     Ok(None)
 }
@@ -217,8 +232,13 @@ fn offsets(s: &UnitySerialized, metadata_at: u64) -> Offsets {
     if let Some(st) = &m.script_types {
         at += 4;
         for t in st {
-            at += 4 + t.pad.as_ref().map_or(0, |p| p.len() as u64)
-                + if t.local_identifier_in_file.is_some() { 8 } else { 4 };
+            at += 4
+                + t.pad.as_ref().map_or(0, |p| p.len() as u64)
+                + if t.local_identifier_in_file.is_some() {
+                    8
+                } else {
+                    4
+                };
         }
     }
     at += 4;
@@ -262,15 +282,24 @@ impl Serialized {
         let mut errors = vec![];
         let fv = file.header.version;
         let metadata_at = adapter::size_of(&file.header, ());
-        let data_at = metadata_at
-            + (file.metadata_len())
-            + file.pad_data.len() as u64;
+        let data_at = metadata_at + (file.metadata_len()) + file.pad_data.len() as u64;
         let off = offsets(&file, metadata_at);
         let m = &file.metadata;
-        let stated = file.header.wide.as_ref().map_or(u64::from(file.header.len_file), |w| w.len_file);
+        let stated = file
+            .header
+            .wide
+            .as_ref()
+            .map_or(u64::from(file.header.len_file), |w| w.len_file);
         if stated != total {
             errors.push(path(
-                vec![PathStep::F("header"), PathStep::F(if file.header.wide.is_some() { "wide" } else { "len_file" })],
+                vec![
+                    PathStep::F("header"),
+                    PathStep::F(if file.header.wide.is_some() {
+                        "wide"
+                    } else {
+                        "len_file"
+                    }),
+                ],
                 Error::relation(
                     UnitySerialized::REL_LEN_FILE_IS_FILE_SIZE,
                     if file.header.wide.is_some() { 24 } else { 4 },
@@ -281,7 +310,11 @@ impl Serialized {
         }
         let mut trees = Vec::with_capacity(m.types.len());
         for (i, t) in m.types.iter().enumerate() {
-            let steps = [PathStep::F("metadata"), PathStep::F("types"), PathStep::I(i)];
+            let steps = [
+                PathStep::F("metadata"),
+                PathStep::F("types"),
+                PathStep::I(i),
+            ];
             match tree_of(t, off.types[i], &steps) {
                 Ok(tree) => trees.push(tree.map(Arc::new)),
                 Err(e) => {
@@ -292,7 +325,11 @@ impl Serialized {
         }
         let mut ref_types = vec![];
         for (i, t) in m.ref_types.iter().flatten().enumerate() {
-            let steps = [PathStep::F("metadata"), PathStep::F("ref_types"), PathStep::I(i)];
+            let steps = [
+                PathStep::F("metadata"),
+                PathStep::F("ref_types"),
+                PathStep::I(i),
+            ];
             let tree = match tree_of(t, off.ref_types[i], &steps) {
                 Ok(tree) => tree.map(Arc::new),
                 Err(e) => {
@@ -314,7 +351,12 @@ impl Serialized {
             let entry_at = off.objects[i];
             let here = |field: &'static str, e: Error| {
                 path(
-                    vec![PathStep::F("metadata"), PathStep::F("objects"), PathStep::I(i), PathStep::F(field)],
+                    vec![
+                        PathStep::F("metadata"),
+                        PathStep::F("objects"),
+                        PathStep::I(i),
+                        PathStep::F(field),
+                    ],
                     e,
                 )
             };
@@ -322,9 +364,13 @@ impl Serialized {
             let id_len = if o.path_id.is_some() { 8 } else { 4 };
             let start_len = if o.byte_start_u8.is_some() { 8 } else { 4 };
             let path_id = o.path_id.unwrap_or(i64::from(o.path_id_s4.unwrap_or(0)));
-            let start = o.byte_start_u8.unwrap_or(u64::from(o.byte_start_u4.unwrap_or(0)));
+            let start = o
+                .byte_start_u8
+                .unwrap_or(u64::from(o.byte_start_u4.unwrap_or(0)));
             let type_index = if fv >= 16 {
-                usize::try_from(o.type_id).ok().filter(|&t| t < m.types.len())
+                usize::try_from(o.type_id)
+                    .ok()
+                    .filter(|&t| t < m.types.len())
             } else {
                 m.types.iter().position(|t| t.class_id.0 == o.type_id)
             };
@@ -387,11 +433,19 @@ impl Serialized {
             if w[1].0 < w[0].1 {
                 let i = w[1].2;
                 errors.push(path(
-                    vec![PathStep::F("metadata"), PathStep::F("objects"), PathStep::I(i), PathStep::F("byte_size")],
+                    vec![
+                        PathStep::F("metadata"),
+                        PathStep::F("objects"),
+                        PathStep::I(i),
+                        PathStep::F("byte_size"),
+                    ],
                     Error::relation(
                         UnitySerialized::REL_OBJECTS_INSIDE_DATA,
                         off.objects[i],
-                        format!("a range after the end of object {} (0x{:X})", w[0].2, w[0].1),
+                        format!(
+                            "a range after the end of object {} (0x{:X})",
+                            w[0].2, w[0].1
+                        ),
                         format!("one starting at 0x{:X}", w[1].0),
                     ),
                 ));

@@ -180,17 +180,30 @@ impl TypeTree {
             let mut p = at.path.to_vec();
             p.push(PathStep::I(i));
             p.push(PathStep::F(field));
-            placed(Error::new(ErrorKind::Invalid, off, expected, found), &p, at.root)
+            placed(
+                Error::new(ErrorKind::Invalid, off, expected, found),
+                &p,
+                at.root,
+            )
         };
         if raw.is_empty() {
-            let e = Error::new(ErrorKind::Count, 0, "a type tree of at least one node", "none");
+            let e = Error::new(
+                ErrorKind::Count,
+                0,
+                "a type tree of at least one node",
+                "none",
+            );
             return Err(placed(e, at.path, at.root));
         }
         let mut nodes: Vec<Node> = Vec::with_capacity(raw.len());
         let mut stack: Vec<usize> = vec![];
         for (i, r) in raw.into_iter().enumerate() {
             let lvl = usize::from(r.level);
-            let max = if i == 0 { 0 } else { usize::from(nodes[i - 1].level) + 1 };
+            let max = if i == 0 {
+                0
+            } else {
+                usize::from(nodes[i - 1].level) + 1
+            };
             let min = usize::from(i > 0);
             if !(min..=max).contains(&lvl) {
                 return Err(bad(
@@ -267,7 +280,11 @@ impl TypeTree {
                             unsupported(
                                 0,
                                 "a leaf of a known number type (bool, SInt8 ... double)",
-                                format!("`{}` of {} bytes", n.type_name.escape_debug(), n.byte_size),
+                                format!(
+                                    "`{}` of {} bytes",
+                                    n.type_name.escape_debug(),
+                                    n.byte_size
+                                ),
                             ),
                             at.path,
                             at.root,
@@ -409,7 +426,12 @@ enum PathStep2 {
 /// Reads the object `bytes` through `trees.main`, in the given byte order. `offset` is where
 /// the object starts in its file: errors carry offsets in the file and the path of Unity's
 /// field names from the root (`Mesh.m_SubMeshes[2].firstByte`).
-pub fn read<'a>(bytes: &'a [u8], big_endian: bool, trees: Trees<'_>, offset: u64) -> Result<Value<'a>> {
+pub fn read<'a>(
+    bytes: &'a [u8],
+    big_endian: bool,
+    trees: Trees<'_>,
+    offset: u64,
+) -> Result<Value<'a>> {
     let mut r = Reader {
         bytes,
         pos: 0,
@@ -545,7 +567,12 @@ impl<'a, 't> Reader<'a, 't> {
             i32::from_le_bytes(a)
         };
         if n < 0 {
-            return Err(Error::new(ErrorKind::Count, at, "a count of 0 or more", n.to_string()));
+            return Err(Error::new(
+                ErrorKind::Count,
+                at,
+                "a count of 0 or more",
+                n.to_string(),
+            ));
         }
         let per = min_each.max(1);
         if (n as u64).saturating_mul(per) > self.left() as u64 {
@@ -626,7 +653,8 @@ impl<'a, 't> Reader<'a, 't> {
                         let v = self.node(tree, c)?;
                         self.path.pop();
                         fields.push(v);
-                        if i == 0 && tree == 0 && self.stop_after == Some(t.nodes[c].name.as_str()) {
+                        if i == 0 && tree == 0 && self.stop_after == Some(t.nodes[c].name.as_str())
+                        {
                             self.stopped = true;
                             break;
                         }
@@ -740,7 +768,9 @@ impl<'a, 't> Reader<'a, 't> {
             });
         }
         let found = self.trees.refs.iter().position(|r| {
-            r.class.as_bytes() == class && r.namespace.as_bytes() == ns && r.assembly.as_bytes() == asm
+            r.class.as_bytes() == class
+                && r.namespace.as_bytes() == ns
+                && r.assembly.as_bytes() == asm
         });
         let Some(k) = found else {
             return Err(Error::new(
@@ -751,7 +781,11 @@ impl<'a, 't> Reader<'a, 't> {
             ));
         };
         if self.trees.refs[k].tree.is_none() {
-            return Err(unsupported(start as u64, "a reference type with its type tree", "none"));
+            return Err(unsupported(
+                start as u64,
+                "a reference type with its type tree",
+                "none",
+            ));
         }
         if self.ref_depth >= MAX_REF_DEPTH {
             return Err(Error::new(
@@ -850,7 +884,11 @@ impl<'a> Value<'a> {
                     } else {
                         a[..n].copy_from_slice(c);
                     }
-                    let u = if big { u64::from_be_bytes(a) } else { u64::from_le_bytes(a) };
+                    let u = if big {
+                        u64::from_be_bytes(a)
+                    } else {
+                        u64::from_le_bytes(a)
+                    };
                     match p {
                         Prim::I(k) => {
                             let s = 64 - 8 * u32::from(k);
@@ -870,7 +908,11 @@ impl<'a> Value<'a> {
                 raw.chunks_exact(4)
                     .map(|c| {
                         let a = [c[0], c[1], c[2], c[3]];
-                        f32::from_bits(if big { u32::from_be_bytes(a) } else { u32::from_le_bytes(a) })
+                        f32::from_bits(if big {
+                            u32::from_be_bytes(a)
+                        } else {
+                            u32::from_le_bytes(a)
+                        })
                     })
                     .collect(),
             ),
