@@ -175,25 +175,22 @@ pub fn route(cmd: &Command) -> Option<Result<ExitCode, Fail>> {
             layout, file, opts, ..
         } => (layout, vec![file.clone()], opts),
         Command::Build { opts, .. } | Command::Import { opts, .. } if opts.game.any() => {
-            return Some(Err(usage(
-                "--mesh, --path-id and --all are for check, dump and export of game files",
-            )))
+            usage("--mesh, --path-id and --all are for check, dump and export of game files")
         }
         _ => return None,
     };
     let game = files.iter().any(|f| is_game_input(f));
     if layout != "unity-mesh" {
-        return opts.game.any().then(|| {
-            Err(usage(&format!(
+        if opts.game.any() {
+            usage(&format!(
                 "--mesh, --path-id and --all read Unity game files: use the layout unity-mesh, not `{layout}`"
-            )))
-        });
+            ));
+        }
+        return None;
     }
     if !game {
         if opts.game.any() {
-            return Some(Err(usage(
-                "--mesh, --path-id and --all are for game files (bundles, serialized files); this is a bare object",
-            )));
+            usage("--mesh, --path-id and --all are for game files (bundles, serialized files); this is a bare object");
         }
         return bare_hint(cmd, &files, opts);
     }
@@ -215,8 +212,11 @@ pub fn route(cmd: &Command) -> Option<Result<ExitCode, Fail>> {
     })
 }
 
-fn usage(msg: &str) -> Fail {
-    Fail(format!("usage: {msg}"))
+/// A usage error: said on standard error, exit 2 (as for options clap refuses), before any
+/// input is read or output written.
+fn usage(msg: &str) -> ! {
+    eprintln!("error: {msg}");
+    std::process::exit(2)
 }
 
 /// A bare Mesh object that the fixed layout of the version given does not read: the error
@@ -258,9 +258,7 @@ fn bare_hint(cmd: &Command, files: &[PathBuf], opts: &Opts) -> Option<Result<Exi
 
 fn refuse_version(opts: &Opts) -> Result<(), Fail> {
     if opts.unity_version.is_some() {
-        return Err(usage(
-            "--unity-version is for bare objects: a game file says its editor version itself",
-        ));
+        usage("--unity-version is for bare objects: a game file says its editor version itself");
     }
     Ok(())
 }
@@ -270,7 +268,18 @@ fn open(files: &[PathBuf]) -> Result<GameFiles, Fail> {
     for (p, why) in &g.skipped {
         eprintln!("note: skipped {}: {why}", p.display());
     }
+    for e in &g.failed {
+        println!("{e}");
+    }
     Ok(g)
+}
+
+/// The summary line for game files under folders that could not be opened (their error lines
+/// went to standard output when they were opened).
+fn opened_failures(g: &GameFiles) {
+    if !g.failed.is_empty() {
+        eprintln!("{} files could not be opened", g.failed.len());
+    }
 }
 
 /// Text from a file, shown escaped.
@@ -414,7 +423,8 @@ fn check(files: &[PathBuf], opts: &Opts) -> Result<ExitCode, Fail> {
             list.len() - failed
         );
     }
-    Ok(if failed == 0 {
+    opened_failures(&g);
+    Ok(if failed == 0 && g.failed.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)
@@ -423,11 +433,11 @@ fn check(files: &[PathBuf], opts: &Opts) -> Result<ExitCode, Fail> {
 
 fn dump(file: &Path, format: Format, output: Option<&Path>, opts: &Opts) -> Result<ExitCode, Fail> {
     refuse_version(opts)?;
-    let g = open(&[file.to_path_buf()])?;
     let sel = opts
         .game
         .select()
-        .ok_or_else(|| usage("dump of a game file needs --mesh NAME or --path-id N"))?;
+        .unwrap_or_else(|| usage("dump of a game file needs --mesh NAME or --path-id N"));
+    let g = open(&[file.to_path_buf()])?;
     let r = one(&g, &sel)?;
     let m = g.mesh(r)?;
     let place = g.place(r);
@@ -466,19 +476,25 @@ fn dump(file: &Path, format: Format, output: Option<&Path>, opts: &Opts) -> Resu
     Ok(ExitCode::SUCCESS)
 }
 
-/// A file name from a mesh's name: letters, digits, `-`, `_` and `.` kept, anything else `_`.
-fn file_name(name: &str, path_id: i64) -> String {
-    let mut s: String = name
-        .chars()
-        .take(80)
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || c == '-' || c == '_' {
+/// Text made safe as one part of a path: letters, digits, `-`, `_` and `.` kept (a leading
+/// `.` is not), anything else `_`; at most `max` characters.
+fn sanitized(name: &str, max: usize) -> String {
+    name.chars()
+        .take(max)
+        .enumerate()
+        .map(|(i, c)| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || (c == '.' && i > 0) {
                 c
             } else {
                 '_'
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The file name of a mesh: its name made safe, and its path id.
+fn file_name(name: &str, path_id: i64) -> String {
+    let mut s = sanitized(name, 80);
     if s.is_empty() {
         s.push_str("mesh");
     }
@@ -524,11 +540,12 @@ fn export_meshes(
         NonFiniteArg::Zero => NonFinite::Zero,
     };
     let ress = opts.ress.as_deref();
+    let sel = opts.game.select();
+    if sel.is_none() && !opts.game.all {
+        usage("export of a game file needs --mesh NAME, --path-id N or --all");
+    }
     let g = open(files)?;
-    if !opts.game.all {
-        let sel = opts.game.select().ok_or_else(|| {
-            usage("export of a game file needs --mesh NAME, --path-id N or --all")
-        })?;
+    if let Some(sel) = sel {
         let r = one(&g, &sel)?;
         let m = g.mesh(r)?;
         for n in export_one(&g, &m, output, policy, ress)? {
@@ -544,6 +561,7 @@ fn export_meshes(
         ))
     })?;
     let meshes = g.meshes();
+    let labels = g.labels();
     let bar = if std::io::stderr().is_terminal() {
         indicatif::ProgressBar::new(meshes.len() as u64)
     } else {
@@ -557,8 +575,25 @@ fn export_meshes(
     let mut used = std::collections::HashSet::new();
     for r in &meshes {
         let result = g.mesh(*r).map_err(Fail::from).and_then(|m| {
+            // Several files: a folder per file (its path below the folder they share).
+            let folder = sanitized(&labels[r.file], 120);
             let mut base = file_name(&m.name(), g.entry(*r).path_id);
-            // The same id in several files: keep every file apart.
+            if g.files[r.file].serialized.len() > 1 {
+                base = format!(
+                    "{}.{base}",
+                    sanitized(&g.files[r.file].serialized[r.inner].name, 80)
+                );
+            }
+            if !folder.is_empty() {
+                std::fs::create_dir_all(output.join(&folder)).map_err(|e| {
+                    Fail(format!(
+                        "{}: cannot create the folder: {e}",
+                        output.join(&folder).display()
+                    ))
+                })?;
+                base = format!("{folder}/{base}");
+            }
+            // Two meshes of one name and id in one file (not seen, but possible).
             while !used.insert(base.clone()) {
                 base.push('_');
             }
@@ -588,7 +623,8 @@ fn export_meshes(
         meshes.len(),
         meshes.len() - failed
     );
-    Ok(if failed == 0 {
+    opened_failures(&g);
+    Ok(if failed == 0 && g.failed.is_empty() {
         ExitCode::SUCCESS
     } else {
         ExitCode::from(1)

@@ -155,9 +155,22 @@ pub fn outputs(specs: &[Spec]) -> Vec<(PathBuf, String)> {
             );
         }
     }
+    // Targets written by hand (they drive more than one layout): listed, never generated.
+    for (name, _) in HAND_WRITTEN {
+        let _ = write!(
+            manifest,
+            "\n[[bin]]\nname = \"{name}\"\npath = \"fuzz_targets/{name}.rs\"\ntest = false\ndoc = false\nbench = false\n"
+        );
+    }
     out.push((PathBuf::from("fuzz/Cargo.toml"), manifest));
     out
 }
+
+/// Fuzz targets written by hand in `fuzz/fuzz_targets/`, with what they drive.
+pub const HAND_WRITTEN: &[(&str, &str)] = &[(
+    "unity_game_file",
+    "a Unity game file (bundle or serialized file) opened whole: decompression, type trees, objects and meshes",
+)];
 
 #[cfg(test)]
 mod tests {

@@ -58,6 +58,9 @@ pub struct GameFile {
     pub bundle: Option<Bundle>,
     /// Its serialized files (one for a serialized file; those of a bundle).
     pub serialized: Vec<Inner>,
+    /// Whether resource files beside it on disk may be read (not for bytes that came from
+    /// elsewhere, such as a fuzzer's).
+    pub resources_beside: bool,
 }
 
 /// Files opened together: references between them resolve, and streamed data is found in
@@ -69,6 +72,9 @@ pub struct GameFiles {
     /// Files under a folder that were not game files, and why (files named explicitly must be
     /// game files).
     pub skipped: Vec<(PathBuf, String)>,
+    /// Game files under a folder that could not be opened (a file named explicitly that
+    /// cannot be opened is an error).
+    pub failed: Vec<Located>,
     /// Per mesh, the SkinnedMeshRenderers and MeshFilters that name it (built when first
     /// needed).
     drawers: std::sync::OnceLock<HashMap<ObjectRef, Vec<ObjectRef>>>,
@@ -199,6 +205,7 @@ impl GameFile {
                 path: path.to_path_buf(),
                 bundle: Some(b),
                 serialized,
+                resources_beside: true,
             });
         }
         if serialized::looks_serialized(bytes) {
@@ -212,6 +219,7 @@ impl GameFile {
                 path: path.to_path_buf(),
                 bundle: None,
                 serialized: vec![Inner { name, file }],
+                resources_beside: true,
             });
         }
         Err(Located::new(shown, not_game_file(bytes)))
@@ -254,7 +262,10 @@ impl GameFiles {
                             .push((f, "not a bundle or a serialized file".into()));
                         continue;
                     }
-                    out.files.push(GameFile::from_bytes(&f, &bytes, &limits)?);
+                    match GameFile::from_bytes(&f, &bytes, &limits) {
+                        Ok(g) => out.files.push(g),
+                        Err(e) => out.failed.push(e),
+                    }
                 }
             } else {
                 let bytes = std::fs::read(p).map_err(|e| io_error(p, &e))?;
@@ -287,6 +298,33 @@ impl GameFiles {
     pub fn bytes(&self, r: ObjectRef) -> &[u8] {
         let s = self.serialized(r);
         s.bytes(&s.objects[r.object])
+    }
+
+    /// A short name for each opened file that tells them apart: its path below the folder
+    /// all of them share, `/` made `_` (empty when only one file is open).
+    pub fn labels(&self) -> Vec<String> {
+        if self.files.len() < 2 {
+            return vec![String::new(); self.files.len()];
+        }
+        let parts: Vec<Vec<String>> = self
+            .files
+            .iter()
+            .map(|f| {
+                f.path
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .collect();
+        let common = (0..)
+            .take_while(|&k| {
+                parts[0]
+                    .get(k)
+                    .is_some_and(|c| parts.iter().all(|p| p.get(k) == Some(c)))
+                    && parts.iter().all(|p| p.len() > k + 1)
+            })
+            .count();
+        parts.iter().map(|p| p[common..].join("_")).collect()
     }
 
     /// Where the object is: the file on disk and, inside a bundle, its serialized file.

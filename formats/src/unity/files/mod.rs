@@ -155,6 +155,43 @@ impl Semantics for UnitySerialized {
     }
 }
 
+/// The property every input must have as a whole game file (the fuzz target
+/// `unity_game_file`): opened, listed, every object read through its type tree, every Mesh
+/// checked and decoded; no panic, errors at offsets inside the input, a decoded mesh
+/// consistent, and nothing read from disk.
+pub fn fuzz_game_file(data: &[u8]) {
+    let limits = Limits { max_data: 64 << 20 };
+    let mut file = match game::GameFile::from_bytes(std::path::Path::new("fuzz"), data, &limits) {
+        Ok(f) => f,
+        Err(e) => {
+            if e.place.is_empty() {
+                assert!(
+                    e.error.offset.is_none_or(|o| o <= data.len() as u64),
+                    "error offset past the input: {e}"
+                );
+            }
+            return;
+        }
+    };
+    file.resources_beside = false;
+    let g = GameFiles::from_files(vec![file]);
+    let _ = g.list(None);
+    for r in g.objects() {
+        let s = g.serialized(r);
+        let _ = s.read(g.entry(r));
+    }
+    for r in g.meshes() {
+        let Ok(m) = g.mesh(r) else { continue };
+        let _ = g.check(&m, None);
+        if let Ok(scene) = g.scene(&m, None) {
+            for mesh in &scene.meshes {
+                mesh.validate()
+                    .unwrap_or_else(|e| panic!("decoded mesh is inconsistent: {e}"));
+            }
+        }
+    }
+}
+
 /// The error for something this module does not read (yet), with the reason.
 pub(crate) fn unsupported(
     offset: u64,

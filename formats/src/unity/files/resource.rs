@@ -71,7 +71,7 @@ pub fn bytes<'g>(
         .parent()
         .unwrap_or(Path::new(""))
         .join(name);
-    if beside.is_file() {
+    if files.files[file].resources_beside && beside.is_file() {
         return read_range(&beside, range.offset, range.size)
             .map(Cow::Owned)
             .map_err(Located::from);
