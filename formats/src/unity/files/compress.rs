@@ -136,7 +136,13 @@ pub fn decompress_into(
                 ));
             }
         }
-        Method::Lzma => lzma(input, size, offset, limits, out)?,
+        Method::Lzma => {
+            // Nothing of a block that fails is kept.
+            if let Err(e) = lzma(input, size, offset, limits, out) {
+                out.truncate(start);
+                return Err(e);
+            }
+        }
         Method::Other(_) => {
             return Err(Error::new(
                 ErrorKind::Unsupported,
