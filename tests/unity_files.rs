@@ -907,3 +907,35 @@ fn shared_player_level_reads_and_its_streamed_ranges_lie_in_its_ress() {
     }
     assert!(ranges >= 1, "level0 streams something from its .resS");
 }
+
+#[test]
+fn the_known_mesh_layouts_start_at_the_unity_mesh_specs_version_cut_offs() {
+    // Every version the spec compares unity_version with (`>= N`, `< N`) starts a layout that
+    // the hint for bare objects tries, and every layout it tries starts at one of them.
+    let text = std::fs::read_to_string(root().join("spec/unity_mesh.ksy")).unwrap();
+    let spec = meshspec_codegen::model::load("spec/unity_mesh.ksy", &text).unwrap();
+    let mut cuts = BTreeSet::new();
+    for t in &spec.types {
+        for f in &t.fields {
+            let Some(c) = &f.cond else { continue };
+            let c = c.to_string();
+            for part in c.split(" and ").chain(c.split(" or ")) {
+                for op in [">= ", "< "] {
+                    if let Some(v) = part.split(&format!("unity_version {op}")).nth(1) {
+                        let n: u32 = v
+                            .trim_matches(|ch: char| !ch.is_ascii_digit())
+                            .parse()
+                            .unwrap();
+                        cuts.insert(n);
+                    }
+                }
+            }
+        }
+    }
+    let starts: BTreeSet<u32> = game::MESH_LAYOUTS.iter().map(|l| l.0).skip(1).collect();
+    assert_eq!(starts, cuts);
+    assert_eq!(
+        game::MESH_LAYOUTS[0].0,
+        meshspec_formats::unity::OLDEST_VERSION
+    );
+}

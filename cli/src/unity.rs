@@ -441,6 +441,12 @@ fn dump(file: &Path, format: Format, output: Option<&Path>, opts: &Opts) -> Resu
     let r = one(&g, &sel)?;
     let m = g.mesh(r)?;
     let place = g.place(r);
+    // The dump is the fixed layout's reading: refused where that disagrees with the type tree.
+    if let Err(e) = &m.fixed {
+        return Err(Located::new(place, e.clone())
+            .with_layouts_hint(g.bytes(r))
+            .into());
+    }
     let entry = meshspec_formats::find("unity-mesh").expect("the unity-mesh layout exists");
     let ctx = g.context(&m, opts.ress.as_deref());
     let mut dump = entry.dump(g.bytes(r), &ctx).map_err(|e| {

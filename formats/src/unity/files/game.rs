@@ -578,6 +578,13 @@ impl GameFiles {
         };
         let done = decode::to_scene(&data, &opts).map_err(|e| Located::new(place, e))?;
         let mut notes = names.notes;
+        if let (Some(_), Err(e)) = (&m.tree, &m.fixed) {
+            // Read through its type tree; the fixed layout's disagreement is worth knowing.
+            notes.push(format!(
+                "mesh `{}`: read through its type tree; the fixed unity-mesh layout of its version does not read it: {e}",
+                m.name().escape_debug()
+            ));
+        }
         notes.extend(done.notes);
         Ok(Scene {
             meshes: vec![done.mesh],
