@@ -398,6 +398,10 @@ impl<'t> Trees<'t> {
 /// How deep managed references may nest inside each other.
 const MAX_REF_DEPTH: u32 = 16;
 
+/// How deep values may nest in all (a tree's levels, through references too): far above any
+/// Unity type, far below what would exhaust a thread's stack.
+const MAX_DEPTH: u32 = 512;
+
 struct Reader<'a, 't> {
     bytes: &'a [u8],
     pos: usize,
@@ -406,6 +410,7 @@ struct Reader<'a, 't> {
     /// Field names from the root, for errors.
     path: Vec<PathStep2>,
     ref_depth: u32,
+    depth: u32,
     in_registry: bool,
     /// Stop after the root's child of this name (for peeking an object's name).
     stop_after: Option<&'t str>,
@@ -439,6 +444,7 @@ pub fn read<'a>(
         trees,
         path: vec![],
         ref_depth: 0,
+        depth: 0,
         in_registry: false,
         stop_after: None,
         stopped: false,
@@ -482,6 +488,7 @@ pub fn peek<'a>(
         trees,
         path: vec![],
         ref_depth: 0,
+        depth: 0,
         in_registry: false,
         stop_after: Some(&trees.main.nodes[root.children[k]].name),
         stopped: false,
@@ -592,6 +599,21 @@ impl<'a, 't> Reader<'a, 't> {
     }
 
     fn node(&mut self, tree: u32, i: usize) -> Result<Value<'a>> {
+        if self.depth >= MAX_DEPTH {
+            return Err(Error::new(
+                ErrorKind::Count,
+                self.pos as u64,
+                format!("values nested at most {MAX_DEPTH} deep"),
+                "deeper",
+            ));
+        }
+        self.depth += 1;
+        let v = self.node_inner(tree, i);
+        self.depth -= 1;
+        v
+    }
+
+    fn node_inner(&mut self, tree: u32, i: usize) -> Result<Value<'a>> {
         let t = self.trees.tree(tree);
         let n = &t.nodes[i];
         let start = self.pos;
