@@ -58,12 +58,14 @@ seq:
     type: header
     -orig-id: SerializedFileHeader
     -confidence: observed
+    -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
     doc: Sizes, the format version, the data offset and the byte order.
   - id: metadata
     type: metadata(header.version, header.endianness)
     size: 'header.version >= 22 ? header.wide.len_metadata : header.len_metadata'
     -orig-id: (metadata)
     -confidence: observed
+    -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
     doc: The types, objects, scripts, externals and reference types, in the byte order the header gives.
   - id: pad_data
     size: '(header.version >= 22 ? header.wide.ofs_data : header.ofs_data) - _io.pos'
@@ -75,6 +77,7 @@ seq:
     size-eos: true
     -orig-id: (object data)
     -confidence: observed
+    -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
     doc: |
       The objects, each at its byte_start from here (Unity pads between them to multiples of
       8), to the end of the file.
@@ -93,6 +96,7 @@ types:
         type: u4
         -orig-id: m_FileSize
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The file's size (before format 22).
       - id: version
         type: u4
@@ -107,6 +111,7 @@ types:
         type: u4
         -orig-id: m_DataOffset
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: Where the objects' data starts, from the start of the file (before format 22).
       - id: endianness
         type: u1
@@ -127,6 +132,7 @@ types:
         if: version >= 22
         -orig-id: (format 22 header)
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: From format 22, the sizes and the data offset as 64-bit values.
   header_wide:
     doc: The second part of a format 22 header.
@@ -136,16 +142,19 @@ types:
         type: u4
         -orig-id: m_MetadataSize
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The metadata's size.
       - id: len_file
         type: u8
         -orig-id: m_FileSize
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The file's size.
       - id: ofs_data
         type: u8
         -orig-id: m_DataOffset
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: Where the objects' data starts, from the start of the file.
       - id: unknown_0x28
         type: u8
@@ -195,6 +204,7 @@ types:
         type: s4
         -orig-id: typeCount
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: How many types follow.
       - id: types
         type: 'serialized_type(format_version, big_endian, 0, format_version >= 13 ? enable_type_tree : 1)'
@@ -215,6 +225,7 @@ types:
         type: s4
         -orig-id: objectCount
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: How many objects follow.
       - id: objects
         type: 'object_info(format_version, big_endian, format_version < 14 ? big_id_enabled : 0)'
@@ -229,6 +240,7 @@ types:
         if: format_version >= 11
         -orig-id: scriptCount
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: How many script references follow (from format 11).
       - id: script_types
         type: script_type(format_version, big_endian)
@@ -243,6 +255,7 @@ types:
         type: s4
         -orig-id: externalsCount
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: How many external files follow.
       - id: externals
         type: external(format_version, big_endian)
@@ -257,6 +270,7 @@ types:
         if: format_version >= 20
         -orig-id: refTypeCount
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: How many managed reference types follow (from format 20).
       - id: ref_types
         type: 'serialized_type(format_version, big_endian, 1, format_version >= 13 ? enable_type_tree : 1)'
@@ -309,6 +323,7 @@ types:
         if: format_version >= 16
         -orig-id: m_IsStrippedType
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: A bool (kept as the byte read).
       - id: script_type_index
         type: s2
@@ -329,6 +344,7 @@ types:
         if: format_version >= 13
         -orig-id: m_OldTypeHash
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: A hash of the type tree (Hash128); kept verbatim.
       - id: type_tree
         type: type_tree(format_version, big_endian)
@@ -349,6 +365,7 @@ types:
         if: has_type_tree != 0 and format_version >= 21 and is_ref_type == 0
         -orig-id: m_TypeDependencies.size
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: How many type dependencies follow (from format 21).
       - id: type_dependencies
         type: s4
@@ -373,6 +390,7 @@ types:
         if: has_type_tree != 0 and format_version >= 21 and is_ref_type != 0
         -orig-id: m_NameSpace
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: A reference type's namespace.
       - id: assembly_name
         type: strz
@@ -406,11 +424,13 @@ types:
         type: s4
         -orig-id: numberOfNodes
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: How many nodes follow.
       - id: len_string_buffer
         type: s4
         -orig-id: stringBufferSize
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The size of the string buffer.
       - id: nodes
         type: type_tree_node(format_version, big_endian)
@@ -424,6 +444,7 @@ types:
         size: len_string_buffer
         -orig-id: m_StringBuffer
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The type and field names that are not common strings, each ended by a NUL.
   type_tree_node:
     doc: One node of a type tree blob (TypeTreeNode), 24 bytes, 32 from format 19.
@@ -446,11 +467,13 @@ types:
         type: u2
         -orig-id: m_Version
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The version of the field's type.
       - id: level
         type: u1
         -orig-id: m_Level
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The node's depth (0 for the root).
       - id: type_flags
         type: u1
@@ -463,22 +486,26 @@ types:
         enum: common_string
         -orig-id: m_TypeStrOffset
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The type's name - an offset into the string buffer, or with the top bit set into the common strings.
       - id: ofs_name
         type: u4
         enum: common_string
         -orig-id: m_NameStrOffset
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The field's name, as ofs_type.
       - id: byte_size
         type: s4
         -orig-id: m_ByteSize
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The value's size in bytes, -1 when it varies.
       - id: index
         type: s4
         -orig-id: m_Index
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The node's index in the tree.
       - id: meta_flag
         type: s4
@@ -491,6 +518,7 @@ types:
         if: format_version >= 19
         -orig-id: m_RefTypeHash
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: For a managed reference field, the hash of its type (from format 19).
   old_type_tree_node:
     doc: One node of a type tree in the nested form of formats 9 and 11, with its children.
@@ -515,42 +543,50 @@ types:
         encoding: UTF-8
         -orig-id: m_Type
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: The type's name.
       - id: name
         type: strz
         encoding: UTF-8
         -orig-id: m_Name
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: The field's name.
       - id: byte_size
         type: s4
         -orig-id: m_ByteSize
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: The value's size in bytes, -1 when it varies.
       - id: index
         type: s4
         -orig-id: m_Index
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: The node's index in the tree.
       - id: type_flags
         type: s4
         -orig-id: m_TypeFlags (m_IsArray)
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: 1 for an array.
       - id: node_version
         type: s4
         -orig-id: m_Version
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: The version of the field's type.
       - id: meta_flag
         type: s4
         -orig-id: m_MetaFlag
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: Flags, as in the blob form (0x4000 align).
       - id: num_children
         type: s4
         -orig-id: childrenCount
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: How many child nodes follow.
       - id: children
         type: old_type_tree_node(format_version, big_endian)
@@ -558,6 +594,7 @@ types:
         repeat-expr: num_children
         -orig-id: m_Children
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: The child nodes.
   object_info:
     doc: One entry of the object table (ObjectInfo).
@@ -612,6 +649,7 @@ types:
         if: format_version >= 22
         -orig-id: byteStart
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: Where the object starts, from the data offset (from format 22).
       - id: byte_size
         type: u4
@@ -623,6 +661,7 @@ types:
         type: s4
         -orig-id: typeID
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: From format 16 an index into the types; before, the class id.
       - id: class_id
         type: u2
@@ -636,18 +675,21 @@ types:
         if: format_version < 11
         -orig-id: isDestroyed
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: Before format 11, whether the object was destroyed.
       - id: script_type_index
         type: s2
         if: format_version >= 11 and format_version < 17
         -orig-id: scriptTypeIndex
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: Formats 11 to 16, the index of the object's script in script_types, or -1.
       - id: stripped
         type: u1
         if: format_version == 15 or format_version == 16
         -orig-id: stripped
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: Formats 15 and 16, whether the object was stripped.
   script_type:
     doc: A reference to a MonoScript (LocalSerializedObjectIdentifier).
@@ -670,6 +712,7 @@ types:
         type: s4
         -orig-id: localSerializedFileIndex
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The file (0 this one, 1 the first external, ...).
       - id: pad
         size: (4 - _io.pos % 4) % 4
@@ -683,12 +726,14 @@ types:
         if: format_version < 14
         -orig-id: localIdentifierInFile
         -confidence: sourced
+        -evidence: UnityPy 1.25.4 (SerializedFile.py, ObjectReader.py, TypeTreeNode.py) and AssetStudio; no such file in the corpus
         doc: The script's path id (before format 14).
       - id: local_identifier_in_file
         type: s8
         if: format_version >= 14
         -orig-id: localIdentifierInFile
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: The script's path id.
   external:
     doc: Another file the objects refer to (FileIdentifier).
@@ -724,6 +769,7 @@ types:
         type: s4
         -orig-id: type
         -confidence: observed
+        -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: 0 non-asset, 1 cached asset, 2 serialized asset, 3 meta asset.
       - id: path
         type: strz
