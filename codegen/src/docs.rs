@@ -35,6 +35,7 @@ fn type_cell(spec: &Spec, f: &Field) -> String {
         FieldType::SizedUser { r#ref: r, .. } => link(r),
         FieldType::Bytes(_) => "bytes".into(),
         FieldType::Str { encoding, .. } => format!("str ({encoding})"),
+        FieldType::Strz { encoding } => format!("strz ({encoding})"),
         FieldType::Contents(c) => format!(
             "magic {}",
             c.iter()
@@ -85,6 +86,7 @@ fn size_cell(spec: &Spec, f: &Field) -> String {
             FieldType::Bytes(Size::Eos) | FieldType::Str { .. } | FieldType::SizedUser { .. },
             None,
         ) => "to the end".into(),
+        (FieldType::Strz { .. }, None) => "to a NUL byte".into(),
         _ => "varies".into(),
     };
     let s = match &f.repeat {
@@ -421,6 +423,25 @@ pub fn page(spec: &Spec) -> R<String> {
                     .collect::<Vec<_>>()
                     .join(", ")
             ));
+        }
+        match &t.endian {
+            Some(TypeEndian::Fixed(Endian::Le)) => line.push("little endian".into()),
+            Some(TypeEndian::Fixed(Endian::Be)) => line.push("big endian".into()),
+            Some(TypeEndian::Switch { on, cases }) => line.push(format!(
+                "byte order by `{on}`: {}",
+                cases
+                    .iter()
+                    .map(|(k, e)| format!(
+                        "{k} → {}",
+                        match e {
+                            Endian::Le => "little",
+                            Endian::Be => "big",
+                        }
+                    ))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )),
+            None => {}
         }
         if let Some(c) = t.confidence {
             line.push(c.word().to_string());

@@ -385,22 +385,45 @@ impl Expr {
         }
     }
 
-    /// Every plain name the expression uses (`a` in `a.b + c`, and `c`).
-    pub fn names(&self, out: &mut Vec<String>) {
-        match self {
-            Expr::Name(n) => out.push(n.clone()),
-            Expr::Attr(a, _) | Expr::Unary(_, a) => a.names(out),
-            Expr::Binary(_, a, b) => {
-                a.names(out);
-                b.names(out);
-            }
-            Expr::Cond(c, a, b) => {
-                c.names(out);
-                a.names(out);
-                b.names(out);
-            }
-            Expr::Int { .. } | Expr::Bool(_) | Expr::EnumVal(..) => {}
+    /// Whether `pred` holds for the expression or any expression inside it.
+    pub fn any(&self, pred: &dyn Fn(&Expr) -> bool) -> bool {
+        if pred(self) {
+            return true;
         }
+        match self {
+            Expr::Attr(a, _) | Expr::Unary(_, a) => a.any(pred),
+            Expr::Binary(_, a, b) => a.any(pred) || b.any(pred),
+            Expr::Cond(c, a, b) => c.any(pred) || a.any(pred) || b.any(pred),
+            Expr::Int { .. } | Expr::Bool(_) | Expr::Name(_) | Expr::EnumVal(..) => false,
+        }
+    }
+
+    /// Whether the expression reads the stream's position (`_io.pos`, Kaitai's own syntax).
+    pub fn uses_io(&self) -> bool {
+        self.any(&|e| matches!(e, Expr::Name(n) if n == "_io"))
+    }
+
+    /// The plain names the expression reads (fields, parameters, instances), outermost first.
+    pub fn names(&self) -> Vec<String> {
+        let mut out = vec![];
+        fn go(e: &Expr, out: &mut Vec<String>) {
+            match e {
+                Expr::Name(n) => out.push(n.clone()),
+                Expr::Attr(a, _) | Expr::Unary(_, a) => go(a, out),
+                Expr::Binary(_, a, b) => {
+                    go(a, out);
+                    go(b, out);
+                }
+                Expr::Cond(c, a, b) => {
+                    go(c, out);
+                    go(a, out);
+                    go(b, out);
+                }
+                Expr::Int { .. } | Expr::Bool(_) | Expr::EnumVal(..) => {}
+            }
+        }
+        go(self, &mut out);
+        out
     }
 
     /// The integer value, when the expression is a literal.

@@ -248,10 +248,27 @@ pub fn outputs(specs: &[Spec]) -> Vec<(PathBuf, String)> {
             ));
         }
     }
+    // Targets written by hand (they drive more than one layout): listed, never generated.
+    for (name, layout, dict, _) in HAND_WRITTEN {
+        let _ = write!(
+            manifest,
+            "\n[[bin]]\nname = \"{name}\"\npath = \"fuzz_targets/{name}.rs\"\ntest = false\ndoc = false\nbench = false\n"
+        );
+        let _ = writeln!(list, "{name} {layout} {dict}");
+    }
     out.push((PathBuf::from("fuzz/Cargo.toml"), manifest));
     out.push((PathBuf::from("fuzz/targets.txt"), list));
     out
 }
+
+/// Fuzz targets written by hand in `fuzz/fuzz_targets/`: name, the corpus files they are seeded
+/// with (by extension), their dictionary, and what they drive.
+pub const HAND_WRITTEN: &[(&str, &str, &str, &str)] = &[(
+    "unity_game_file",
+    "unity-bundle",
+    "dict/unity_bundle.dict",
+    "a Unity game file (bundle or serialized file) opened whole: decompression, type trees, objects and meshes",
+)];
 
 #[cfg(test)]
 mod tests {

@@ -187,6 +187,11 @@ pub enum FieldType {
         size: Size,
         encoding: String,
     },
+    /// `type: strz`: text up to a NUL byte, which is consumed and not kept (Kaitai's
+    /// `terminator: 0`, `consume: true`, `include: false`).
+    Strz {
+        encoding: String,
+    },
     Contents(Vec<u8>),
     Switch {
         on: Expr,
@@ -311,6 +316,23 @@ pub struct Type {
     pub layout: Option<String>,
     pub min_size: u64,
     pub fixed_size: Option<u64>,
+    /// The type's own `meta: endian` (Kaitai lets a type override the file's byte order, or
+    /// compute it); `None` keeps the file's.
+    pub endian: Option<TypeEndian>,
+}
+
+/// A type's `meta: endian`.
+#[derive(Debug, Clone)]
+pub enum TypeEndian {
+    /// `meta: endian: le` or `be`.
+    Fixed(Endian),
+    /// `meta: endian: {switch-on: EXPR, cases: {K: le, ...}}`: chosen when a value of the type
+    /// starts, from its parameters (Kaitai's calculated default endianness). A value with no
+    /// case is an error.
+    Switch {
+        on: Expr,
+        cases: Vec<(Expr, Endian)>,
+    },
 }
 
 /// One named value of an enum, with the document's facts for its row.
@@ -613,6 +635,7 @@ const ATTR_KEYS: &[&str] = &[
 ];
 
 const TYPE_KEYS: &[&str] = &[
+    "meta",
     "-relations",
     "seq",
     "types",
@@ -639,6 +662,40 @@ const META_KEYS: &[&str] = &[
     "tags",
     "-layout",
 ];
+
+fn endian_word(v: &Value, what: &str) -> R<Endian> {
+    match v.as_str() {
+        Some("le") => Ok(Endian::Le),
+        Some("be") => Ok(Endian::Be),
+        _ => Err(format!("{what}: an endianness is le or be")),
+    }
+}
+
+/// A type's `meta: endian`: `le`, `be`, or `{switch-on: EXPR, cases: {K: le|be}}`.
+fn type_endian(v: &Value, what: &str) -> R<TypeEndian> {
+    let what = format!("{what}.meta.endian");
+    match v {
+        Value::Mapping(m) => {
+            check_keys(m, &["switch-on", "cases"], &what)?;
+            let on = opt_expr(m, "switch-on", &what)?
+                .ok_or_else(|| format!("{what}: needs switch-on"))?;
+            let cases = map_of(
+                get(m, "cases").ok_or_else(|| format!("{what}: needs cases"))?,
+                &what,
+            )?;
+            let mut out = vec![];
+            for (k, e) in cases {
+                let key = expr::from_yaml(k).map_err(|e| format!("{what}: case key: {e}"))?;
+                out.push((key, endian_word(e, &what)?));
+            }
+            if out.is_empty() {
+                return Err(format!("{what}: needs at least one case"));
+            }
+            Ok(TypeEndian::Switch { on, cases: out })
+        }
+        other => Ok(TypeEndian::Fixed(endian_word(other, &what)?)),
+    }
+}
 
 fn type_ref(s: &str, what: &str) -> R<TypeRef> {
     let s = s.trim();
@@ -807,7 +864,15 @@ fn attr(v: &Value, where_: &str, bit_le: bool) -> R<Field> {
                         .ok_or_else(|| format!("{what}: str needs an encoding"))?,
                 }
             } else if t == "strz" {
-                return Err(format!("{what}: strz is not in the subset"));
+                if size.is_some() {
+                    return Err(format!(
+                        "{what}: a sized strz (padded text) is not in the subset"
+                    ));
+                }
+                FieldType::Strz {
+                    encoding: opt_str(m, "encoding")?
+                        .ok_or_else(|| format!("{what}: strz needs an encoding"))?,
+                }
             } else {
                 let r = type_ref(&t, &what)?;
                 match size.clone() {
@@ -1049,6 +1114,17 @@ impl Loader {
             layout,
             min_size: 0,
             fixed_size: None,
+            endian: match get(m, "meta") {
+                Some(meta) => {
+                    let meta = map_of(meta, &format!("{name}.meta"))?;
+                    check_keys(meta, &["endian"], &format!("{name}.meta"))?;
+                    match get(meta, "endian") {
+                        Some(e) => Some(type_endian(e, name)?),
+                        None => None,
+                    }
+                }
+                None => None,
+            },
         });
         if let Some(ts) = get(m, "types") {
             for (k, v) in map_of(ts, "types")? {
@@ -1248,6 +1324,7 @@ fn resolve(spec: &mut Spec) -> R<()> {
             f.measured = true;
         }
     }
+    check_endian_and_io(spec)?;
     // Sizes, innermost types first (a fixed point: types refer to each other in any order).
     let n = spec.types.len();
     for _ in 0..=n {
@@ -1267,6 +1344,123 @@ fn resolve(spec: &mut Spec) -> R<()> {
                         t.name,
                         f.id,
                         bits as f64 / 8.0
+                    ));
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Whether values of type `from` can hold a value of type `target` (directly or further in).
+pub fn reaches(spec: &Spec, from: &str, target: &str) -> bool {
+    fn go(spec: &Spec, from: &str, target: &str, seen: &mut Vec<String>) -> bool {
+        if from == target {
+            return true;
+        }
+        if seen.iter().any(|s| s == from) {
+            return false;
+        }
+        seen.push(from.to_string());
+        let Some(t) = spec.ty(from) else {
+            return false;
+        };
+        t.fields
+            .iter()
+            .any(|f| refs(&f.ty).iter().any(|r| go(spec, &r.name, target, seen)))
+    }
+    go(spec, from, target, &mut vec![])
+}
+
+/// Whether reading or writing a value of type `name` evaluates `_io.pos` (in the type itself or
+/// in a type it holds, read in the same stream).
+pub fn uses_io_deep(spec: &Spec, name: &str) -> bool {
+    spec.types
+        .iter()
+        .any(|t| reaches(spec, name, &t.name) && type_uses_io(t))
+}
+
+fn type_uses_io(t: &Type) -> bool {
+    t.fields
+        .iter()
+        .any(|f| field_exprs(f).iter().any(|e| e.uses_io()))
+}
+
+/// Byte order chosen per type and the stream position:
+/// - a `meta: endian: switch-on` expression reads only the type's parameters (it is evaluated
+///   before any field);
+/// - a type that a calculated-endian type holds, and that has numbers without their own byte
+///   order, must declare its own `meta: endian`: Kaitai would have it inherit the parent's
+///   order at run time, which the generated code does not do implicitly;
+/// - `_io` appears only as `_io.pos`, never in instances, and not in a type read through
+///   `size-eos` (Kaitai gives such a part a stream of its own, which the reader here does not).
+fn check_endian_and_io(spec: &Spec) -> R<()> {
+    for t in &spec.types {
+        if let Some(TypeEndian::Switch { on, .. }) = &t.endian {
+            for n in on.names() {
+                if !t.params.iter().any(|p| p.id == n) {
+                    return Err(format!(
+                        "{}: meta.endian switch-on reads `{n}`, which is not a parameter of the type (only parameters are known before the first field)",
+                        t.name
+                    ));
+                }
+            }
+            for u in &spec.types {
+                if u.name == t.name || u.endian.is_some() || !reaches(spec, &t.name, &u.name) {
+                    continue;
+                }
+                let bare = u.fields.iter().find(
+                    |f| matches!(f.ty, FieldType::Prim(p) if p.bytes > 1 && p.endian.is_none()),
+                );
+                if let Some(f) = bare {
+                    return Err(format!(
+                        "{}.{}: `{}` has a calculated byte order and holds `{}`, whose numbers have none of their own: give `{}` its own meta.endian (Kaitai would inherit it at run time)",
+                        u.name, f.id, t.name, u.name, u.name
+                    ));
+                }
+            }
+        }
+        for i in &t.instances {
+            if i.value.uses_io() {
+                return Err(format!(
+                    "{}.{}: `_io` is only known while reading or writing, not in an instance",
+                    t.name, i.id
+                ));
+            }
+        }
+        for f in &t.fields {
+            for e in field_exprs(f) {
+                let bad = e.any(&|x| match x {
+                    Expr::Attr(a, n) => matches!(&**a, Expr::Name(b) if b == "_io") && n != "pos",
+                    _ => false,
+                });
+                let bare = e.any(&|x| matches!(x, Expr::Name(n) if n == "_io"))
+                    && !e.any(&|x| matches!(x, Expr::Attr(a, _) if matches!(&**a, Expr::Name(b) if b == "_io")));
+                if bad || bare {
+                    return Err(format!(
+                        "{}.{}: `{e}`: only `_io.pos` of the stream is in the subset",
+                        t.name, f.id
+                    ));
+                }
+            }
+            let args_use_io = refs(&f.ty)
+                .iter()
+                .any(|r| r.args.iter().any(|a| a.uses_io()));
+            if args_use_io {
+                return Err(format!(
+                    "{}.{}: `_io.pos` in a type's arguments is not in the subset (bind it to a field first)",
+                    t.name, f.id
+                ));
+            }
+            if let FieldType::SizedUser {
+                r#ref: r,
+                size: Size::Eos,
+            } = &f.ty
+            {
+                if uses_io_deep(spec, &r.name) {
+                    return Err(format!(
+                        "{}.{}: `{}` reads `_io.pos`, so it cannot be read through size-eos (Kaitai would give it a stream of its own)",
+                        t.name, f.id, r.name
                     ));
                 }
             }
@@ -1352,6 +1546,8 @@ pub fn elem_size(spec: &Spec, f: &Field) -> (u64, Option<u64>) {
         FieldType::Bytes(Size::Eos) | FieldType::Str { .. } | FieldType::SizedUser { .. } => {
             (0, None)
         }
+        // At least its terminator.
+        FieldType::Strz { .. } => (1, None),
         FieldType::Switch { cases, .. } => {
             let sizes: Vec<(u64, Option<u64>)> = cases
                 .iter()
@@ -1574,11 +1770,7 @@ pub fn list_kind(spec: &Spec, t: &Type, f: &Field) -> Option<ListKind> {
             ListKind::Blocks(r.name.clone())
         }
         FieldType::Bytes(Size::Expr(e))
-            if f.valid.is_none() && {
-                let mut names = vec![];
-                e.names(&mut names);
-                !names.iter().any(|n| n == "_index")
-            } =>
+            if f.valid.is_none() && !e.names().iter().any(|n| n == "_index") =>
         {
             ListKind::Chunks(e.clone())
         }

@@ -316,6 +316,7 @@ fn meanings() -> impl Iterator<Item = &'static (&'static str, Ops)> {
         crate::sws::MEANINGS,
         crate::rr::MEANINGS,
         crate::unity::MEANINGS,
+        crate::unity::files::MEANINGS,
     ]
     .into_iter()
     .flatten()

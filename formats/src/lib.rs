@@ -18,6 +18,8 @@ pub mod fuzzing;
 pub mod generated;
 #[cfg(test)]
 mod generator_tests;
+#[cfg(test)]
+mod generator_tests_text_and_order;
 pub mod import;
 pub mod layouts;
 pub mod legacy;

@@ -25,7 +25,7 @@ impl<'a> Gen<'a> {
             let off = off as usize;
             let off64 = off as u64;
             let ty = names::prim(p);
-            let e = names::endian(self.spec, p);
+            let e = names::endian(self.spec, t, p);
             let id = names::ident(&f.id);
             let name = &f.id;
             let get = quote!(#rt::pod::get::<#ty>(_b, #off, #e));

@@ -69,6 +69,27 @@ impl<'a> Gen<'a> {
                 let lit = proc_macro2::Literal::i128_unsuffixed(*v);
                 quote!(#lit => ::std::option::Option::Some(#id),)
             });
+            // The names the source writes (`PPtr<Object>`), where they are not identifiers.
+            let orig_arms: Vec<TokenStream> = e
+                .items
+                .iter()
+                .filter_map(|i| {
+                    let o = i.orig_id.as_ref()?;
+                    let lit = proc_macro2::Literal::i128_unsuffixed(i.value);
+                    Some(quote!(#lit => ::std::option::Option::Some(#o),))
+                })
+                .collect();
+            let orig = (!orig_arms.is_empty()).then(|| {
+                quote! {
+                    /// The value's name as the source document writes it, when the spec gives one.
+                    pub fn orig_id(self) -> ::std::option::Option<&'static str> {
+                        match self.0 {
+                            #(#orig_arms)*
+                            _ => ::std::option::Option::None,
+                        }
+                    }
+                }
+            });
             out.extend(quote! {
                 #d
                 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, ::serde::Serialize, ::serde::Deserialize)]
@@ -84,6 +105,7 @@ impl<'a> Gen<'a> {
                             _ => ::std::option::Option::None,
                         }
                     }
+                    #orig
                 }
                 impl #rt::Int for #name {
                     fn int(&self) -> i128 {

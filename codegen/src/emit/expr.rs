@@ -53,18 +53,28 @@ pub fn int_lit(v: i128) -> TokenStream {
     quote!((#l))
 }
 
-fn field_val(t: &Type, id: &str, place: TokenStream) -> R<Val> {
+fn field_val(t: &Type, id: &str, place: TokenStream, fallible: bool) -> R<Val> {
     let rt = rt();
     let f = t
         .fields
         .iter()
         .find(|f| f.id == id)
         .ok_or_else(|| format!("`{}` has no field `{id}`", t.name))?;
-    if f.cond.is_some() {
-        return Err(format!(
-            "`{id}` is conditional (if:) and cannot be used in an expression"
-        ));
-    }
+    // A conditional field read in an expression: its value when present, an error when absent
+    // (Kaitai's generated code fails on the missing value too); guard it with its own
+    // condition (`c ? f : 0`), which is evaluated lazily. Only where errors can be returned
+    // (while reading and writing), not in instances.
+    let place = if f.cond.is_some() {
+        if !fallible {
+            return Err(format!(
+                "`{id}` is conditional (if:) and cannot be used in an instance"
+            ));
+        }
+        let name = &f.id;
+        quote!((#rt::codec::present(#place.as_ref(), _start, #name)?))
+    } else {
+        place
+    };
     if !matches!(f.repeat, Repeat::None) {
         return Ok(Val {
             code: place,
@@ -91,7 +101,7 @@ fn field_val(t: &Type, id: &str, place: TokenStream) -> R<Val> {
             code: place,
             ty: ETy::Bytes,
         },
-        FieldType::Str { .. } => Val {
+        FieldType::Str { .. } | FieldType::Strz { .. } => Val {
             code: place,
             ty: ETy::Str,
         },
@@ -147,7 +157,7 @@ impl Scope<'_> {
                     if pos >= self.visible {
                         return Err(format!("`{n}` is read after this expression"));
                     }
-                    field_val(self.ty, n, quote!(#id))?
+                    field_val(self.ty, n, quote!(#id), self.measured_before.is_some())?
                 } else if let Some(i) = self.ty.instances.iter().find(|i| &i.id == n) {
                     let v = self.gen_depth(&i.value, depth + 1)?;
                     let c = v.code;
@@ -194,6 +204,19 @@ impl Scope<'_> {
                     }
                 }
             }
+            // `_io.pos`: the position in the stream the value is read from (or written to),
+            // counted from the start of the innermost sized part, as Kaitai counts it.
+            Expr::Attr(a, name) if matches!(&**a, Expr::Name(n) if n == "_io") => {
+                if name != "pos" || self.measured_before.is_none() {
+                    return Err(format!(
+                        "`_io.{name}`: only `_io.pos`, while reading or writing, is in the subset"
+                    ));
+                }
+                Val {
+                    code: quote!((_io.io_pos() as i128)),
+                    ty: ETy::Int,
+                }
+            }
             Expr::Attr(a, name) => {
                 let base = self.gen_depth(a, depth)?;
                 let b = base.code;
@@ -202,10 +225,15 @@ impl Scope<'_> {
                         code: quote!((#b.len() as i128)),
                         ty: ETy::Int,
                     },
+                    // Kaitai's enum-to-integer conversion: values are integers here already.
+                    (ETy::Int, "to_i") => Val {
+                        code: b,
+                        ty: ETy::Int,
+                    },
                     (ETy::User(t), _) => {
                         let t = self.spec.ty(t).expect("resolved");
                         let f = ident(name);
-                        field_val(t, name, quote!(#b.#f))?
+                        field_val(t, name, quote!(#b.#f), self.measured_before.is_some())?
                     }
                     _ => return Err(format!("`.{name}` is not defined on `{a}`")),
                 }

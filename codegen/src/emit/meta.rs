@@ -37,6 +37,7 @@ fn ty_text(f: &Field) -> String {
         FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => r.name.clone(),
         FieldType::Bytes(_) => "bytes".into(),
         FieldType::Str { .. } => "str".into(),
+        FieldType::Strz { .. } => "strz".into(),
         FieldType::Contents(_) => "contents".into(),
         FieldType::Switch { .. } => "switch".into(),
     };
@@ -179,7 +180,7 @@ impl<'a> Gen<'a> {
                 quote!(_vis.value(#rt::Scalar::from(#x.0)))
             }
             FieldType::Prim(_) | FieldType::Bits(_) => quote!(_vis.value(#rt::Scalar::from(*#x))),
-            FieldType::Bytes(_) | FieldType::Str { .. } => {
+            FieldType::Bytes(_) | FieldType::Str { .. } | FieldType::Strz { .. } => {
                 quote!(_vis.value(#rt::Scalar::from(&**#x)))
             }
             FieldType::Contents(c) => quote!(_vis.value(#rt::Scalar::Bytes(&[#(#c),*]))),

@@ -1,7 +1,7 @@
 //! Every identifier and runtime path the generated code uses, in one table (as binrw's derive
 //! keeps its `sanitization.rs`), so emitters never spell them by hand.
 
-use crate::model::{camel, Endian, Field, Prim, Spec, Type};
+use crate::model::{camel, Endian, Field, Prim, Spec, Type, TypeEndian};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -91,11 +91,23 @@ pub fn ty<'s>(spec: &'s Spec, name: &str) -> &'s Type {
     spec.ty(name).expect("the model resolved every type name")
 }
 
-/// binrw's byte order of a number.
-pub fn endian(spec: &Spec, p: Prim) -> TokenStream {
-    match p.endian.unwrap_or(spec.endian) {
+fn order(e: Endian) -> TokenStream {
+    match e {
         Endian::Le => quote!(::binrw::Endian::Little),
         Endian::Be => quote!(::binrw::Endian::Big),
+    }
+}
+
+/// binrw's byte order of a number of type `t`: its own suffix, else the type's `meta: endian`
+/// (a computed one is the `_endian` local the reader and writer set first), else the file's.
+pub fn endian(spec: &Spec, t: &Type, p: Prim) -> TokenStream {
+    if let Some(e) = p.endian {
+        return order(e);
+    }
+    match &t.endian {
+        Some(TypeEndian::Fixed(e)) => order(*e),
+        Some(TypeEndian::Switch { .. }) => quote!(_endian),
+        None => order(spec.endian),
     }
 }
 

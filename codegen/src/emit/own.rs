@@ -18,7 +18,7 @@ impl<'a> Gen<'a> {
     fn own_elem(&self, t: &Type, f: &Field, x: TokenStream) -> TokenStream {
         match &f.ty {
             FieldType::Bytes(_) => quote!(#x.to_vec()),
-            FieldType::Str { .. } => quote!(#x.to_string()),
+            FieldType::Str { .. } | FieldType::Strz { .. } => quote!(#x.to_string()),
             FieldType::User(_) | FieldType::SizedUser { .. } => {
                 let target = match &f.ty {
                     FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {

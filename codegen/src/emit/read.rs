@@ -21,8 +21,8 @@ impl<'a> Gen<'a> {
             let size = t.fixed_size.expect("block types have a fixed size") as usize;
             let size64 = size as u64;
             body.extend(quote! {
-                if _in.left() >= #size64 {
-                    let _b = _in.take(#size64, "")?;
+                if _io.left() >= #size64 {
+                    let _b = _io.take(#size64, "")?;
                     <Self as #rt::pod::Block>::check(_b, _start)?;
                     let _v = <Self as #rt::pod::Block>::decode(_b);
                     return Ok((_v, if L { Some(<#pos as #rt::Fixed>::at(_start, #size64)) } else { None }));
@@ -53,14 +53,16 @@ impl<'a> Gen<'a> {
         };
         let all = t.fields.iter().map(|f| names::ident(&f.id));
         let ps = t.fields.iter().map(names::pos_local);
+        let endian = self.endian_setup(t)?;
         Ok(quote! {
             let #args = _args;
-            let _start = _in.pos();
+            let _start = _io.pos();
+            #endian
             #body
             Ok((
                 #view { #(#stored),* },
                 if L {
-                    Some(#pos { _span: #rt::Span::new(_start, _in.pos()), #(#all: #ps),* })
+                    Some(#pos { _span: #rt::Span::new(_start, _io.pos()), #(#all: #ps),* })
                 } else {
                     None
                 },
@@ -76,7 +78,7 @@ impl<'a> Gen<'a> {
         let sc = self.field_scope(t, fi, fi);
         let e = sc.int_of(off)?;
         let text = off.to_string();
-        Ok(quote!(_in.offset(_start, #e, #text)?;))
+        Ok(quote!(_io.offset(_start, #e, #text)?;))
     }
 
     fn read_field(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
@@ -106,8 +108,8 @@ impl<'a> Gen<'a> {
             let l = names::sizeof_local(&f.id);
             let s = quote::format_ident!("_sizeof_start_{}", f.id);
             (
-                quote!(let #s = _in.pos();),
-                quote!(let #l: u64 = _in.pos() - #s;),
+                quote!(let #s = _io.pos();),
+                quote!(let #l: u64 = _io.pos() - #s;),
             )
         } else {
             (quote!(), quote!())
@@ -116,7 +118,7 @@ impl<'a> Gen<'a> {
             #pre
             let (#id, #p) = #rt::field(#name, || {
                 #offset
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(#value)
             })?;
             #post
@@ -138,20 +140,20 @@ impl<'a> Gen<'a> {
         match kind {
             ListKind::Nums(p) => {
                 let ty = names::prim(p);
-                let e = names::endian(self.spec, p);
+                let e = names::endian(self.spec, t, p);
                 let size = u64::from(p.bytes);
                 let k = p.ksy();
                 match count {
                     Some(n) => Ok(quote!({
                         let _n = #n;
-                        let _v = _in.nums::<#ty>(_n, #e)?;
+                        let _v = _io.nums::<#ty>(_n, #e)?;
                         (_v, #rt::Strided::new(_at, #size, _n as usize))
                     })),
                     None => Ok(quote!({
-                        let _n = _in.left() / #size;
-                        let _v = _in.nums::<#ty>(_n, #e)?;
-                        if !_in.at_end() {
-                            return Err(#rt::input::eof(_in.pos(), #k, #size, _in.left()).at_index(_n as usize));
+                        let _n = _io.left() / #size;
+                        let _v = _io.nums::<#ty>(_n, #e)?;
+                        if !_io.at_end() {
+                            return Err(#rt::input::eof(_io.pos(), #k, #size, _io.left()).at_index(_n as usize));
                         }
                         (_v, #rt::Strided::new(_at, #size, _n as usize))
                     })),
@@ -164,7 +166,7 @@ impl<'a> Gen<'a> {
                 let n = count.expect("block lists have a count");
                 Ok(quote!({
                     let _n = #n;
-                    let _v = _in.blocks::<#o>(_n)?;
+                    let _v = _io.blocks::<#o>(_n)?;
                     (_v, #rt::Strided::new(_at, #size, _n as usize))
                 }))
             }
@@ -175,19 +177,19 @@ impl<'a> Gen<'a> {
                     Some(n) => Ok(quote!({
                         let _size = #size;
                         let _n = #n;
-                        let _v = _in.chunks(_n, _size)?;
+                        let _v = _io.chunks(_n, _size)?;
                         (_v, #rt::Strided::new(_at, _size, _n as usize))
                     })),
                     None => Ok(quote!({
                         let _size = #size;
-                        if _size == 0 && !_in.at_end() {
+                        if _size == 0 && !_io.at_end() {
                             return Err(#rt::Error::new(#rt::ErrorKind::Count, _at,
                                 "an element that consumes input", "elements of 0 bytes"));
                         }
-                        let _n = _in.left().checked_div(_size).unwrap_or(0);
-                        let _v = _in.chunks(_n, _size)?;
-                        if !_in.at_end() {
-                            return Err(#rt::input::eof(_in.pos(), "bytes", _size, _in.left()).at_index(_n as usize));
+                        let _n = _io.left().checked_div(_size).unwrap_or(0);
+                        let _v = _io.chunks(_n, _size)?;
+                        if !_io.at_end() {
+                            return Err(#rt::input::eof(_io.pos(), "bytes", _size, _io.left()).at_index(_n as usize));
                         }
                         (_v, #rt::Strided::new(_at, _size, _n as usize))
                     })),
@@ -197,7 +199,7 @@ impl<'a> Gen<'a> {
                 let elem = self.read_elem(t, fi)?;
                 let valid = self.valid_code(t, fi, quote!(_v), false)?;
                 let one = quote!((|| -> #rt::Result<_> {
-                    let _at = _in.pos();
+                    let _at = _io.pos();
                     let (_v, _p) = #elem;
                     #valid
                     Ok((_v, _p))
@@ -213,7 +215,7 @@ impl<'a> Gen<'a> {
                 let (pos, ps) = match fixed {
                     Some(stride) => (quote!(#rt::Strided::new(_at, #stride, _vs.len())), quote!()),
                     None => (
-                        quote!(#rt::Each { span: #rt::Span::new(_at, _in.pos()), items: _ps }),
+                        quote!(#rt::Each { span: #rt::Span::new(_at, _io.pos()), items: _ps }),
                         quote!(let mut _ps = ::std::vec::Vec::new();),
                     ),
                 };
@@ -221,7 +223,7 @@ impl<'a> Gen<'a> {
                 match count {
                     Some(n) => Ok(quote!({
                         let _n = #n;
-                        _in.room(_n, #min)?;
+                        _io.room(_n, #min)?;
                         let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                         #ps
                         for _i in 0.._n as usize {
@@ -235,11 +237,11 @@ impl<'a> Gen<'a> {
                     None => Ok(quote!({
                         let mut _vs = ::std::vec::Vec::new();
                         #ps
-                        while !_in.at_end() {
+                        while !_io.at_end() {
                             let _i = _vs.len();
-                            let _before = _in.pos();
+                            let _before = _io.pos();
                             let (_v, _p) = #one;
-                            if _in.pos() == _before {
+                            if _io.pos() == _before {
                                 return Err(#rt::Error::new(#rt::ErrorKind::Count, _before,
                                     "an element that consumes input", "one that consumes nothing").at_index(_i));
                             }
@@ -259,13 +261,13 @@ impl<'a> Gen<'a> {
         let rt = rt();
         let f = &t.fields[fi];
         let sc = self.elem_scope(t, fi, fi);
-        let span = quote!(#rt::Span::new(_at, _in.pos()));
+        let span = quote!(#rt::Span::new(_at, _io.pos()));
         Ok(match &f.ty {
             FieldType::Prim(p) => {
                 let ty = names::prim(*p);
-                let e = names::endian(self.spec, *p);
+                let e = names::endian(self.spec, t, *p);
                 let k = p.ksy();
-                let read = quote!(_in.prim::<#ty>(#e, #k)?);
+                let read = quote!(_io.prim::<#ty>(#e, #k)?);
                 let v = match &f.enum_name {
                     Some(en) => {
                         let en = quote::format_ident!(
@@ -282,14 +284,22 @@ impl<'a> Gen<'a> {
                 let target = names::ty(self.spec, &r.name);
                 let o = names::owned(target);
                 let args = self.args_code(&sc, r)?;
-                let read = quote!(<#o as #rt::Codec>::read_in::<L>(_in, _args)?);
+                let read = quote!(<#o as #rt::Codec>::read_in::<L>(_io, _args)?);
                 if boxed(self.spec, t, f) {
                     // A value of a type inside itself: nesting is bounded, so no input can
                     // exhaust the stack.
                     quote!({
                         let _args = #args;
-                        let (_v, _p) = _in.nested(_at, |_in| <#o as #rt::Codec>::read_in::<L>(_in, _args))?;
+                        let (_v, _p) = _io.nested(_at, |_io| <#o as #rt::Codec>::read_in::<L>(_io, _args))?;
                         (::std::boxed::Box::new(_v), ::std::boxed::Box::new(_p.unwrap_or_default()))
+                    })
+                } else if self.recursive_list(t, f) {
+                    // An element of a tree of values: bounded the same way (the list is the
+                    // indirection, so no box).
+                    quote!({
+                        let _args = #args;
+                        let (_v, _p) = _io.nested(_at, |_io| <#o as #rt::Codec>::read_in::<L>(_io, _args))?;
+                        (_v, _p.unwrap_or_default())
                     })
                 } else {
                     quote!({
@@ -303,9 +313,9 @@ impl<'a> Gen<'a> {
                 let read = match s {
                     Size::Expr(e) => {
                         let e = sc.int_of(e)?;
-                        quote!(_in.take(#rt::input::count(_at, #e, "size")?, "bytes")?)
+                        quote!(_io.take(#rt::input::count(_at, #e, "size")?, "bytes")?)
                     }
-                    Size::Eos => quote!(_in.rest()),
+                    Size::Eos => quote!(_io.rest()),
                 };
                 quote!({ let _v = #read; (_v, #span) })
             }
@@ -313,24 +323,27 @@ impl<'a> Gen<'a> {
                 let read = match size {
                     Size::Expr(e) => {
                         let e = sc.int_of(e)?;
-                        quote!(_in.text(#rt::input::count(_at, #e, "size")?, #encoding)?)
+                        quote!(_io.text(#rt::input::count(_at, #e, "size")?, #encoding)?)
                     }
-                    Size::Eos => quote!(_in.text_eos(#encoding)?),
+                    Size::Eos => quote!(_io.text_eos(#encoding)?),
                 };
                 quote!({ let _v = #read; (_v, #span) })
             }
+            FieldType::Strz { encoding } => {
+                quote!({ let _v = _io.strz(#encoding)?; (_v, #span) })
+            }
             FieldType::Contents(bytes) => {
-                quote!({ _in.magic(&[#(#bytes),*])?; ((), #span) })
+                quote!({ _io.magic(&[#(#bytes),*])?; ((), #span) })
             }
             FieldType::SizedUser { r#ref: r, size } => {
                 let target = names::ty(self.spec, &r.name);
                 let o = names::owned(target);
                 let args = self.args_code(&sc, r)?;
-                let read = quote!(<#o as #rt::Codec>::read_in::<L>(_in, _args));
+                let read = quote!(<#o as #rt::Codec>::read_in::<L>(_io, _args));
                 let inner = match size {
                     Size::Expr(e) => {
                         let e = sc.int_of(e)?;
-                        quote!(_in.sized(#rt::input::count(_at, #e, "size")?, |_in| #read)?)
+                        quote!(_io.sized(#rt::input::count(_at, #e, "size")?, |_io| #read)?)
                     }
                     Size::Eos => quote!(#read?),
                 };
@@ -363,7 +376,7 @@ impl<'a> Gen<'a> {
                     arms.push(quote! {
                         if _on == #kc {
                             let _args = #args;
-                            let (_v, _p) = <#o as #rt::Codec>::read_in::<L>(_in, _args)?;
+                            let (_v, _p) = <#o as #rt::Codec>::read_in::<L>(_io, _args)?;
                             (#vname::#o(_v), #pname::#o(_p.unwrap_or_default()))
                         }
                     });
@@ -390,11 +403,11 @@ impl<'a> Gen<'a> {
         let mut out = quote! {
             let (_bits, _group) = #rt::field(#name, || {
                 #offset
-                let _at = _in.pos();
-                let _raw = _in.take(#bytes64, "bits")?;
+                let _at = _io.pos();
+                let _raw = _io.take(#bytes64, "bits")?;
                 let mut _a = [0u8; #bytes];
                 _a.copy_from_slice(_raw);
-                Ok((#bt::from_bytes(_a), #rt::Span::new(_at, _in.pos())))
+                Ok((#bt::from_bytes(_a), #rt::Span::new(_at, _io.pos())))
             })?;
             let _at = _group.start;
         };

@@ -213,7 +213,7 @@ impl<'a> Gen<'a> {
                 type Pos = #pos;
                 const MIN_SIZE: u64 = #min;
                 fn read_in<'a, const L: bool>(
-                    _in: &mut #rt::Input<'a>,
+                    _io: &mut #rt::Input<'a>,
                     _args: Self::Args,
                 ) -> #rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
                     #read
@@ -223,7 +223,7 @@ impl<'a> Gen<'a> {
                 }
                 fn write_out<const L: bool>(
                     &self,
-                    _out: &mut #rt::Output,
+                    _io: &mut #rt::Output,
                     _args: Self::Args,
                 ) -> #rt::Result<::std::option::Option<Self::Pos>> {
                     #write

@@ -23,7 +23,7 @@ impl<'a> Gen<'a> {
                     list_kind(spec, t, f),
                     Some(ListKind::Nums(_) | ListKind::Blocks(_) | ListKind::Chunks(_))
                 ) || match &f.ty {
-                    FieldType::Bytes(_) | FieldType::Str { .. } => true,
+                    FieldType::Bytes(_) | FieldType::Str { .. } | FieldType::Strz { .. } => true,
                     other => refs(other)
                         .iter()
                         .any(|r| walk(spec, names::ty(spec, &r.name), stack)),
@@ -88,7 +88,7 @@ impl<'a> Gen<'a> {
                 }
             }
             FieldType::Bytes(_) => quote!(::std::vec::Vec<u8>),
-            FieldType::Str { .. } => quote!(::std::string::String),
+            FieldType::Str { .. } | FieldType::Strz { .. } => quote!(::std::string::String),
             FieldType::Contents(_) => quote!(()),
             FieldType::Switch { .. } => {
                 let s = names::switch_owned(t, f);
@@ -124,7 +124,7 @@ impl<'a> Gen<'a> {
                 }
             }
             FieldType::Bytes(_) => quote!(&'a [u8]),
-            FieldType::Str { .. } => quote!(&'a str),
+            FieldType::Str { .. } | FieldType::Strz { .. } => quote!(&'a str),
             FieldType::Switch { .. } if self.switch_borrows(f) => {
                 let s = names::switch_view(t, f);
                 quote!(#s<'a>)
@@ -311,7 +311,7 @@ impl<'a> Gen<'a> {
                     ETy::User(r.name.clone())
                 }
                 FieldType::Bytes(_) => ETy::Bytes,
-                FieldType::Str { .. } => ETy::Str,
+                FieldType::Str { .. } | FieldType::Strz { .. } => ETy::Str,
                 _ => {
                     return Err(format!(
                         "{}.{}: valid is not supported on this type",
@@ -401,6 +401,46 @@ impl<'a> Gen<'a> {
                 return Err(#rt::Error::new(#rt::ErrorKind::Invalid, _at, #expected, #found));
             }
         })
+    }
+
+    /// For a type whose byte order is computed from its parameters: the `_endian` local the
+    /// reader and writer set before any field (a value with no case is refused where it
+    /// starts).
+    pub fn endian_setup(&self, t: &'a Type) -> R<TokenStream> {
+        let rt = rt();
+        let Some(TypeEndian::Switch { on, cases }) = &t.endian else {
+            return Ok(quote!());
+        };
+        let sc = self.scope(t, 0);
+        let on_code = sc.int_of(on)?;
+        let mut arms = vec![];
+        for (k, e) in cases {
+            let kc = sc.int_of(k)?;
+            let order = match e {
+                Endian::Le => quote!(::binrw::Endian::Little),
+                Endian::Be => quote!(::binrw::Endian::Big),
+            };
+            arms.push(quote!(if _on == #kc { #order }));
+        }
+        let keys: Vec<String> = cases.iter().map(|(k, _)| k.to_string()).collect();
+        let expected = format!("`{on}` to be one of {} (the byte order)", keys.join(", "));
+        Ok(quote! {
+            let _endian: ::binrw::Endian = {
+                let _on: i128 = #on_code;
+                #(#arms else)* {
+                    return Err(#rt::Error::new(#rt::ErrorKind::Switch, _start, #expected, _on.to_string()));
+                }
+            };
+        })
+    }
+
+    /// Whether field `f` of `t` holds values of `t` again through a list (a tree of nodes):
+    /// each element read is one level of nesting, bounded like a boxed value.
+    pub fn recursive_list(&self, t: &Type, f: &Field) -> bool {
+        !matches!(f.repeat, Repeat::None)
+            && refs(&f.ty)
+                .iter()
+                .any(|r| reaches(self.spec, &r.name, &t.name))
     }
 
     /// Whether `e` is a plain field whose written value is recomputed from field `fi`.

@@ -36,11 +36,7 @@ fn needed_before(t: &Type, fi: usize, gi: usize) -> bool {
         {
             uses.retain(|x| !std::ptr::eq(*x, e));
         }
-        let mut names = vec![];
-        for e in uses {
-            e.names(&mut names);
-        }
-        names.iter().any(|n| n == id)
+        uses.iter().any(|e| e.names().iter().any(|n| n == id))
     })
 }
 
@@ -82,6 +78,7 @@ impl<'a> Gen<'a> {
                         quote!(#n)
                     }
                     FieldType::Bytes(_) | FieldType::Str { .. } => quote!(#x.len()),
+                    FieldType::Strz { .. } => quote!(#x.len() + 1),
                     FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
                         let o = names::owned(names::ty(self.spec, &r.name));
                         quote!(<#o as #rt::Codec>::size_hint(#x))
@@ -140,10 +137,10 @@ impl<'a> Gen<'a> {
             let n = size as usize;
             return Ok(quote! {
                 let #args = _args;
-                let _start = _out.pos();
+                let _start = _io.pos();
                 let mut _b = [0u8; #n];
                 #rt::pod::Block::encode(self, &mut _b, _start)?;
-                _out.bytes(&_b);
+                _io.bytes(&_b);
                 Ok(if L { Some(<#pos as #rt::Fixed>::at(_start, #size)) } else { None })
             });
         }
@@ -167,13 +164,15 @@ impl<'a> Gen<'a> {
         }
         let all = t.fields.iter().map(|f| names::ident(&f.id));
         let ps = t.fields.iter().map(names::pos_local);
+        let endian = self.endian_setup(t)?;
         Ok(quote! {
             let #args = _args;
-            let _start = _out.pos();
+            let _start = _io.pos();
+            #endian
             let #owned { #(#pat),* } = self;
             #body
             Ok(if L {
-                Some(#pos { _span: #rt::Span::new(_start, _out.pos()), #(#all: #ps),* })
+                Some(#pos { _span: #rt::Span::new(_start, _io.pos()), #(#all: #ps),* })
             } else {
                 None
             })
@@ -188,7 +187,7 @@ impl<'a> Gen<'a> {
         let sc = self.field_scope(t, fi, t.fields.len());
         let e = sc.int_of(off)?;
         let text = off.to_string();
-        Ok(quote!(_out.offset(_start, #e, #text)?;))
+        Ok(quote!(_io.offset(_start, #e, #text)?;))
     }
 
     fn write_field(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
@@ -203,8 +202,8 @@ impl<'a> Gen<'a> {
             let l = names::sizeof_local(&f.id);
             let s = format_ident!("_sizeof_start_{}", f.id);
             (
-                quote!(let #s = _out.pos();),
-                quote!(let #l: u64 = _out.pos() - #s;),
+                quote!(let #s = _io.pos();),
+                quote!(let #l: u64 = _io.pos() - #s;),
             )
         } else {
             (quote!(), quote!())
@@ -212,7 +211,7 @@ impl<'a> Gen<'a> {
         let patches = self.patches_after(t, fi)?;
         let (pre, post) = if (0..fi).any(|x| patched_by(t, x) == Some(fi)) {
             let s = format_ident!("_part_start_{}", f.id);
-            (quote!(#pre let #s = _out.pos();), post)
+            (quote!(#pre let #s = _io.pos();), post)
         } else {
             (pre, post)
         };
@@ -224,19 +223,19 @@ impl<'a> Gen<'a> {
             };
             let valid = self.valid_code(t, fi, quote!((&_v)), true)?;
             let ty = names::prim(pr);
-            let e = names::endian(self.spec, pr);
+            let e = names::endian(self.spec, t, pr);
             let k = pr.ksy();
             let max = pr.max();
             let d = sc.int_of(d)?;
             return Ok(quote! {
                 #pre
                 let (#id, #p): (#ty, #rt::Span) = #rt::field(#name, || {
-                    let _at = _out.pos();
+                    let _at = _io.pos();
                     #offset
                     let _v: #ty = #rt::output::fit_i(_at, #d, #k, #max)?;
                     #valid
-                    _out.prim(#e, _v);
-                    Ok((_v, #rt::Span::new(_at, _out.pos())))
+                    _io.prim(#e, _v);
+                    Ok((_v, #rt::Span::new(_at, _io.pos())))
                 })?;
                 #post
                 #patches
@@ -252,10 +251,10 @@ impl<'a> Gen<'a> {
             return Ok(quote! {
                 #pre
                 let (#h, #p) = #rt::field(#name, || {
-                    let _at = _out.pos();
+                    let _at = _io.pos();
                     #offset
-                    let _h = _out.hole::<#ty>();
-                    Ok((_h, #rt::Span::new(_at, _out.pos())))
+                    let _h = _io.hole::<#ty>();
+                    Ok((_h, #rt::Span::new(_at, _io.pos())))
                 })?;
                 #post
                 #patches
@@ -287,18 +286,18 @@ impl<'a> Gen<'a> {
             };
             let valid = self.valid_code(t, fi, quote!((&_v)), true)?;
             let ty = names::prim(pr);
-            let e = names::endian(self.spec, pr);
+            let e = names::endian(self.spec, t, pr);
             let k = pr.ksy();
             let max = pr.max();
             return Ok(quote! {
                 #pre
                 let (#id, #p): (#ty, #rt::Span) = #rt::field(#name, || {
-                    let _at = _out.pos();
+                    let _at = _io.pos();
                     #offset
                     let _v: #ty = #rt::output::fit(_at, #n, #k, #max)?;
                     #valid
-                    _out.prim(#e, _v);
-                    Ok((_v, #rt::Span::new(_at, _out.pos())))
+                    _io.prim(#e, _v);
+                    Ok((_v, #rt::Span::new(_at, _io.pos())))
                 })?;
                 #post
                 #patches
@@ -338,7 +337,7 @@ impl<'a> Gen<'a> {
         Ok(quote! {
             #pre
             let #p = #rt::field(#name, || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 #offset
                 Ok(#value)
             })?;
@@ -363,7 +362,7 @@ impl<'a> Gen<'a> {
             let h = hole_local(f);
             let start = format_ident!("_part_start_{}", t.fields[gi].id);
             let ty = names::prim(pr);
-            let e = names::endian(self.spec, pr);
+            let e = names::endian(self.spec, t, pr);
             let k = pr.ksy();
             let max = pr.max();
             let name = &f.id;
@@ -371,9 +370,9 @@ impl<'a> Gen<'a> {
             out.extend(quote! {
                 let #id: #ty = #rt::field(#name, || {
                     let _at = #h;
-                    let _v: #ty = #rt::output::fit(_at, _out.pos() - #start, #k, #max)?;
+                    let _v: #ty = #rt::output::fit(_at, _io.pos() - #start, #k, #max)?;
                     #valid
-                    _out.patch::<#ty>(_at, #e, _v);
+                    _io.patch::<#ty>(_at, #e, _v);
                     Ok(_v)
                 })?;
             });
@@ -398,15 +397,15 @@ impl<'a> Gen<'a> {
         };
         Ok(match kind {
             ListKind::Nums(p) => {
-                let e = names::endian(self.spec, p);
+                let e = names::endian(self.spec, t, p);
                 let size = u64::from(p.bytes);
-                quote!({ #check _out.prims(#e, #id); #rt::Strided::new(_at, #size, #id.len()) })
+                quote!({ #check _io.prims(#e, #id); #rt::Strided::new(_at, #size, #id.len()) })
             }
             ListKind::Blocks(name) => {
                 let size = names::ty(self.spec, &name)
                     .fixed_size
                     .expect("block types have a fixed size");
-                quote!({ #check _out.blocks(#id)?; #rt::Strided::new(_at, #size, #id.len()) })
+                quote!({ #check _io.blocks(#id)?; #rt::Strided::new(_at, #size, #id.len()) })
             }
             ListKind::Chunks(size) => {
                 // Each run must take the size the spec gives (checked per element), so the
@@ -417,7 +416,7 @@ impl<'a> Gen<'a> {
                     #check
                     for (_i, _v) in #id.iter().enumerate() {
                         (|| -> #rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok(#elem)
                         })().map_err(|e| e.at_index(_i))?;
                     }
@@ -438,7 +437,7 @@ impl<'a> Gen<'a> {
                 let (pos, ps) = match fixed {
                     Some(stride) => (quote!(#rt::Strided::new(_at, #stride, #id.len())), quote!()),
                     None => (
-                        quote!(#rt::Each { span: #rt::Span::new(_at, _out.pos()), items: _ps }),
+                        quote!(#rt::Each { span: #rt::Span::new(_at, _io.pos()), items: _ps }),
                         quote!(let mut _ps = ::std::vec::Vec::new();),
                     ),
                 };
@@ -447,7 +446,7 @@ impl<'a> Gen<'a> {
                     #ps
                     for (_i, _v) in #id.iter().enumerate() {
                         let _p = (|| -> #rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             #valid
                             Ok(#elem)
                         })().map_err(|e| e.at_index(_i))?;
@@ -465,16 +464,16 @@ impl<'a> Gen<'a> {
         let rt = rt();
         let f = &t.fields[fi];
         let sc = self.elem_scope(t, fi, t.fields.len());
-        let span = quote!(#rt::Span::new(_at, _out.pos()));
+        let span = quote!(#rt::Span::new(_at, _io.pos()));
         Ok(match &f.ty {
             FieldType::Prim(p) => {
-                let e = names::endian(self.spec, *p);
+                let e = names::endian(self.spec, t, *p);
                 let v = if f.enum_name.is_some() {
                     quote!(_v.0)
                 } else {
                     quote!(*_v)
                 };
-                quote!({ _out.prim(#e, #v); #span })
+                quote!({ _io.prim(#e, #v); #span })
             }
             FieldType::User(r) => {
                 let args = self.args_code(&sc, r)?;
@@ -487,26 +486,27 @@ impl<'a> Gen<'a> {
                 };
                 quote!({
                     let _args = #args;
-                    let _p = #rt::Codec::write_out::<L>(#v, _out, _args)?;
+                    let _p = #rt::Codec::write_out::<L>(#v, _io, _args)?;
                     #wrap
                 })
             }
             FieldType::Bytes(s) => {
                 let check = self.agree_size(&sc, t, fi, s, quote!(_v.len()))?;
-                quote!({ #check _out.bytes(_v); #span })
+                quote!({ #check _io.bytes(_v); #span })
             }
             FieldType::Str { size, .. } => {
                 let check = self.agree_size(&sc, t, fi, size, quote!(_v.len()))?;
-                quote!({ #check _out.bytes(_v.as_bytes()); #span })
+                quote!({ #check _io.bytes(_v.as_bytes()); #span })
             }
+            FieldType::Strz { .. } => quote!({ _io.strz(_v)?; #span }),
             FieldType::Contents(bytes) => {
-                quote!({ let _ = _v; _out.bytes(&[#(#bytes),*]); #span })
+                quote!({ let _ = _v; _io.bytes(&[#(#bytes),*]); #span })
             }
             FieldType::SizedUser { r#ref: r, size } => {
                 let args = self.args_code(&sc, r)?;
                 let boxed = boxed(self.spec, t, f);
                 let v = if boxed { quote!(&**_v) } else { quote!(_v) };
-                let write = quote!(#rt::Codec::write_out::<L>(#v, _out, _args)?);
+                let write = quote!(#rt::Codec::write_out::<L>(#v, _io, _args)?);
                 let wrap = if boxed {
                     quote!(::std::boxed::Box::new(_p.unwrap_or_default()))
                 } else {
@@ -519,11 +519,16 @@ impl<'a> Gen<'a> {
                             let _args = #args;
                             let _n = #rt::input::count(_at, #n, "size")?;
                             let mut _p = None;
-                            _out.sized(_n, |_out| { _p = #write; Ok(()) })?;
+                            _io.sized(_n, |_io| { _p = #write; Ok(()) })?;
                             #wrap
                         })
                     }
-                    _ => quote!({ let _args = #args; let _p = #write; #wrap }),
+                    Size::Expr(_) => quote!({
+                        let _args = #args;
+                        let _p = _io.part(|_io| Ok(#write))?;
+                        #wrap
+                    }),
+                    Size::Eos => quote!({ let _args = #args; let _p = #write; #wrap }),
                 }
             }
             FieldType::Switch { on, cases } => {
@@ -544,7 +549,7 @@ impl<'a> Gen<'a> {
                     quote! {
                         #en::#o(_x) if #(_on == #keys)||* => {
                             let _args = #args;
-                            #pn::#o(#rt::Codec::write_out::<L>(_x, _out, _args)?.unwrap_or_default())
+                            #pn::#o(#rt::Codec::write_out::<L>(_x, _io, _args)?.unwrap_or_default())
                         }
                     }
                 });
@@ -587,7 +592,7 @@ impl<'a> Gen<'a> {
         let rt = rt();
         let bt = names::bits(t, &t.fields[first]);
         let mut out = quote! {
-            let _at = _out.pos();
+            let _at = _io.pos();
             let _bits = #bt::new();
         };
         for fi in first..first + count {
@@ -611,10 +616,10 @@ impl<'a> Gen<'a> {
         let name = &t.fields[first].id;
         out.extend(quote! {
             let _group = #rt::field(#name, || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 #offset
-                _out.bytes(&_bits.into_bytes());
-                Ok(#rt::Span::new(_at, _out.pos()))
+                _io.bytes(&_bits.into_bytes());
+                Ok(#rt::Span::new(_at, _io.pos()))
             })?;
         });
         for f in &t.fields[first..first + count] {

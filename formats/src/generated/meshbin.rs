@@ -143,20 +143,20 @@ impl crate::rt::Codec for Meshbin {
     type Pos = MeshbinPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_vertices, _p_num_vertices) = crate::rt::field(
             "num_vertices",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u16>(::binrw::Endian::Little, "u2")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u16>(::binrw::Endian::Little, "u2")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -165,12 +165,12 @@ impl crate::rt::Codec for Meshbin {
         let (num_indices, _p_num_indices) = crate::rt::field(
             "num_indices",
             || {
-                _in.offset(_start, (2i128), "2")?;
-                let _at = _in.pos();
+                _io.offset(_start, (2i128), "2")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u16>(::binrw::Endian::Little, "u2")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u16>(::binrw::Endian::Little, "u2")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -179,15 +179,15 @@ impl crate::rt::Codec for Meshbin {
         let (vertices, _p_vertices) = crate::rt::field(
             "vertices",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_vertices),
                         "count",
                     )?;
-                    let _v = _in.blocks::<Vertex>(_n)?;
+                    let _v = _io.blocks::<Vertex>(_n)?;
                     (_v, crate::rt::Strided::new(_at, 16u64, _n as usize))
                 })
             },
@@ -195,7 +195,7 @@ impl crate::rt::Codec for Meshbin {
         let (indices, _p_indices) = crate::rt::field(
             "indices",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((4i128))
                         .wrapping_add(
@@ -203,14 +203,14 @@ impl crate::rt::Codec for Meshbin {
                         ),
                     "4 + 16 * num_vertices",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_indices),
                         "count",
                     )?;
-                    let _v = _in.nums::<u16>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<u16>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 2u64, _n as usize))
                 })
             },
@@ -224,7 +224,7 @@ impl crate::rt::Codec for Meshbin {
             },
             if L {
                 Some(MeshbinPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_vertices: _p_num_vertices,
                     num_indices: _p_num_indices,
                     vertices: _p_vertices,
@@ -240,49 +240,49 @@ impl crate::rt::Codec for Meshbin {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let Meshbin { num_vertices: _, num_indices: _, vertices, indices } = self;
         let (num_vertices, _p_num_vertices): (u16, crate::rt::Span) = crate::rt::field(
             "num_vertices",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 let _v: u16 = crate::rt::output::fit(
                     _at,
                     vertices.len() as u64,
                     "u2",
                     65535u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let (num_indices, _p_num_indices): (u16, crate::rt::Span) = crate::rt::field(
             "num_indices",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (2i128), "2")?;
+                let _at = _io.pos();
+                _io.offset(_start, (2i128), "2")?;
                 let _v: u16 = crate::rt::output::fit(
                     _at,
                     indices.len() as u64,
                     "u2",
                     65535u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_vertices = crate::rt::field(
             "vertices",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
+                _io.offset(_start, (4i128), "4")?;
                 Ok({
-                    _out.blocks(vertices)?;
+                    _io.blocks(vertices)?;
                     crate::rt::Strided::new(_at, 16u64, vertices.len())
                 })
             },
@@ -290,8 +290,8 @@ impl crate::rt::Codec for Meshbin {
         let _p_indices = crate::rt::field(
             "indices",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((4i128))
                         .wrapping_add(
@@ -300,7 +300,7 @@ impl crate::rt::Codec for Meshbin {
                     "4 + 16 * num_vertices",
                 )?;
                 Ok({
-                    _out.prims(::binrw::Endian::Little, indices);
+                    _io.prims(::binrw::Endian::Little, indices);
                     crate::rt::Strided::new(_at, 2u64, indices.len())
                 })
             },
@@ -308,7 +308,7 @@ impl crate::rt::Codec for Meshbin {
         Ok(
             if L {
                 Some(MeshbinPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_vertices: _p_num_vertices,
                     num_indices: _p_num_indices,
                     vertices: _p_vertices,
@@ -669,13 +669,13 @@ impl crate::rt::Codec for Vertex {
     type Pos = VertexPos;
     const MIN_SIZE: u64 = 16u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
-        if _in.left() >= 16u64 {
-            let _b = _in.take(16u64, "")?;
+        let _start = _io.pos();
+        if _io.left() >= 16u64 {
+            let _b = _io.take(16u64, "")?;
             <Self as crate::rt::pod::Block>::check(_b, _start)?;
             let _v = <Self as crate::rt::pod::Block>::decode(_b);
             return Ok((
@@ -690,12 +690,12 @@ impl crate::rt::Codec for Vertex {
         let (x, _p_x) = crate::rt::field(
             "x",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -704,12 +704,12 @@ impl crate::rt::Codec for Vertex {
         let (y, _p_y) = crate::rt::field(
             "y",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -718,12 +718,12 @@ impl crate::rt::Codec for Vertex {
         let (z, _p_z) = crate::rt::field(
             "z",
             || {
-                _in.offset(_start, (8i128), "8")?;
-                let _at = _in.pos();
+                _io.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -732,12 +732,12 @@ impl crate::rt::Codec for Vertex {
         let (r, _p_r) = crate::rt::field(
             "r",
             || {
-                _in.offset(_start, (12i128), "12")?;
-                let _at = _in.pos();
+                _io.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -746,12 +746,12 @@ impl crate::rt::Codec for Vertex {
         let (g, _p_g) = crate::rt::field(
             "g",
             || {
-                _in.offset(_start, (13i128), "13")?;
-                let _at = _in.pos();
+                _io.offset(_start, (13i128), "13")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -760,12 +760,12 @@ impl crate::rt::Codec for Vertex {
         let (b, _p_b) = crate::rt::field(
             "b",
             || {
-                _in.offset(_start, (14i128), "14")?;
-                let _at = _in.pos();
+                _io.offset(_start, (14i128), "14")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -774,12 +774,12 @@ impl crate::rt::Codec for Vertex {
         let (a, _p_a) = crate::rt::field(
             "a",
             || {
-                _in.offset(_start, (15i128), "15")?;
-                let _at = _in.pos();
+                _io.offset(_start, (15i128), "15")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -789,7 +789,7 @@ impl crate::rt::Codec for Vertex {
             Vertex { x, y, z, r, g, b, a },
             if L {
                 Some(VertexPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     x: _p_x,
                     y: _p_y,
                     z: _p_z,
@@ -808,14 +808,14 @@ impl crate::rt::Codec for Vertex {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let mut _b = [0u8; 16usize];
         crate::rt::pod::Block::encode(self, &mut _b, _start)?;
-        _out.bytes(&_b);
+        _io.bytes(&_b);
         Ok(
             if L {
                 Some(<VertexPos as crate::rt::Fixed>::at(_start, 16u64))

@@ -9,7 +9,11 @@ pub mod rr_mesh;
 #[rustfmt::skip]
 pub mod sws_mesh;
 #[rustfmt::skip]
+pub mod unity_bundle;
+#[rustfmt::skip]
 pub mod unity_mesh;
+#[rustfmt::skip]
+pub mod unity_serialized;
 #[cfg(test)]
 #[rustfmt::skip]
 pub mod fixtures;
@@ -26,5 +30,8 @@ pub static LAYOUTS: &[crate::layouts::Entry] = &[
     crate::layouts::Entry::of::<sws_mesh::Submesh>(),
     crate::layouts::Entry::of::<sws_mesh::UvChannel>(),
     crate::layouts::Entry::of::<sws_mesh::MorphChannel>(),
+    crate::layouts::Entry::of::<unity_bundle::UnityBundle>(),
+    crate::layouts::Entry::of::<unity_bundle::BlocksInfo>(),
     crate::layouts::Entry::of::<unity_mesh::UnityMesh>(),
+    crate::layouts::Entry::of::<unity_serialized::UnitySerialized>(),
 ];

@@ -57,6 +57,14 @@ impl LayoutSelector {
             _ => ::std::option::Option::None,
         }
     }
+    /// The value's name as the source document writes it, when the spec gives one.
+    pub fn orig_id(self) -> ::std::option::Option<&'static str> {
+        match self.0 {
+            0 => ::std::option::Option::Some("0 ranged"),
+            3 => ::std::option::Option::Some("3 inline"),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 impl crate::rt::Int for LayoutSelector {
     fn int(&self) -> i128 {
@@ -87,6 +95,14 @@ impl LayoutClass {
         match self.0 {
             3276926531 => ::std::option::Option::Some("clustered_mesh_data"),
             105229237 => ::std::option::Option::Some("mesh_data"),
+            _ => ::std::option::Option::None,
+        }
+    }
+    /// The value's name as the source document writes it, when the spec gives one.
+    pub fn orig_id(self) -> ::std::option::Option<&'static str> {
+        match self.0 {
+            3276926531 => ::std::option::Option::Some("0xC351EE43 ranged"),
+            105229237 => ::std::option::Option::Some("0x0645ABB5 MeshData for inline"),
             _ => ::std::option::Option::None,
         }
     }
@@ -125,6 +141,17 @@ impl VertexFormat {
     pub fn name(self) -> ::std::option::Option<&'static str> {
         match self.0 {
             0 => ::std::option::Option::Some("split12"),
+            1 => ::std::option::Option::Some("split24"),
+            2 => ::std::option::Option::Some("static24"),
+            3 => ::std::option::Option::Some("static28"),
+            11 => ::std::option::Option::Some("static16"),
+            _ => ::std::option::Option::None,
+        }
+    }
+    /// The value's name as the source document writes it, when the spec gives one.
+    pub fn orig_id(self) -> ::std::option::Option<&'static str> {
+        match self.0 {
+            0 => ::std::option::Option::Some("split12; split12 with eight influences"),
             1 => ::std::option::Option::Some("split24"),
             2 => ::std::option::Option::Some("static24"),
             3 => ::std::option::Option::Some("static28"),
@@ -290,20 +317,20 @@ impl crate::rt::Codec for RrMesh {
     type Pos = RrMeshPos;
     const MIN_SIZE: u64 = 146u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (managed_object, _p_managed_object) = crate::rt::field(
             "managed_object",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -312,12 +339,12 @@ impl crate::rt::Codec for RrMesh {
         let (descriptor_mask, _p_descriptor_mask) = crate::rt::field(
             "descriptor_mask",
             || {
-                _in.offset(_start, (1i128), "1")?;
-                let _at = _in.pos();
+                _io.offset(_start, (1i128), "1")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -326,12 +353,12 @@ impl crate::rt::Codec for RrMesh {
         let (generated, _p_generated) = crate::rt::field(
             "generated",
             || {
-                _in.offset(_start, (2i128), "2")?;
-                let _at = _in.pos();
+                _io.offset(_start, (2i128), "2")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -340,12 +367,12 @@ impl crate::rt::Codec for RrMesh {
         let (vertex_stride, _p_vertex_stride) = crate::rt::field(
             "vertex_stride",
             || {
-                _in.offset(_start, (3i128), "3")?;
-                let _at = _in.pos();
+                _io.offset(_start, (3i128), "3")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -354,12 +381,12 @@ impl crate::rt::Codec for RrMesh {
         let (max_culling_distance, _p_max_culling_distance) = crate::rt::field(
             "max_culling_distance",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -368,16 +395,16 @@ impl crate::rt::Codec for RrMesh {
         let (unknown_0x8, _p_unknown_0x8) = crate::rt::field(
             "unknown_0x8",
             || {
-                _in.offset(_start, (8i128), "8")?;
-                let _at = _in.pos();
+                _io.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (8i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -386,12 +413,12 @@ impl crate::rt::Codec for RrMesh {
         let (num_bones, _p_num_bones) = crate::rt::field(
             "num_bones",
             || {
-                _in.offset(_start, (16i128), "16")?;
-                let _at = _in.pos();
+                _io.offset(_start, (16i128), "16")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -400,8 +427,8 @@ impl crate::rt::Codec for RrMesh {
         let (bones, _p_bones) = crate::rt::field(
             "bones",
             || {
-                _in.offset(_start, (20i128), "20")?;
-                let _at = _in.pos();
+                _io.offset(_start, (20i128), "20")?;
+                let _at = _io.pos();
                 Ok({
                     let _size = crate::rt::input::count(_at, (81i128), "size")?;
                     let _n = crate::rt::input::count(
@@ -409,7 +436,7 @@ impl crate::rt::Codec for RrMesh {
                         crate::rt::Int::int(&num_bones),
                         "count",
                     )?;
-                    let _v = _in.chunks(_n, _size)?;
+                    let _v = _io.chunks(_n, _size)?;
                     (_v, crate::rt::Strided::new(_at, _size, _n as usize))
                 })
             },
@@ -417,7 +444,7 @@ impl crate::rt::Codec for RrMesh {
         let (unknown_after_bones, _p_unknown_after_bones) = crate::rt::field(
             "unknown_after_bones",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((20i128))
                         .wrapping_add(
@@ -425,15 +452,15 @@ impl crate::rt::Codec for RrMesh {
                         ),
                     "20 + 81 * num_bones",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (41i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -442,7 +469,7 @@ impl crate::rt::Codec for RrMesh {
         let (compiled, _p_compiled) = crate::rt::field(
             "compiled",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((61i128))
                         .wrapping_add(
@@ -450,13 +477,13 @@ impl crate::rt::Codec for RrMesh {
                         ),
                     "61 + 81 * num_bones",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <CompiledMesh as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -478,7 +505,7 @@ impl crate::rt::Codec for RrMesh {
             },
             if L {
                 Some(RrMeshPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     managed_object: _p_managed_object,
                     descriptor_mask: _p_descriptor_mask,
                     generated: _p_generated,
@@ -500,11 +527,11 @@ impl crate::rt::Codec for RrMesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let RrMesh {
             managed_object,
             descriptor_mask,
@@ -520,14 +547,14 @@ impl crate::rt::Codec for RrMesh {
         let _p_managed_object = crate::rt::field(
             "managed_object",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = managed_object;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -536,14 +563,14 @@ impl crate::rt::Codec for RrMesh {
         let _p_descriptor_mask = crate::rt::field(
             "descriptor_mask",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (1i128), "1")?;
+                let _at = _io.pos();
+                _io.offset(_start, (1i128), "1")?;
                 Ok({
                     let _v = descriptor_mask;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -552,14 +579,14 @@ impl crate::rt::Codec for RrMesh {
         let _p_generated = crate::rt::field(
             "generated",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (2i128), "2")?;
+                let _at = _io.pos();
+                _io.offset(_start, (2i128), "2")?;
                 Ok({
                     let _v = generated;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -568,14 +595,14 @@ impl crate::rt::Codec for RrMesh {
         let _p_vertex_stride = crate::rt::field(
             "vertex_stride",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (3i128), "3")?;
+                let _at = _io.pos();
+                _io.offset(_start, (3i128), "3")?;
                 Ok({
                     let _v = vertex_stride;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -584,14 +611,14 @@ impl crate::rt::Codec for RrMesh {
         let _p_max_culling_distance = crate::rt::field(
             "max_culling_distance",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
+                _io.offset(_start, (4i128), "4")?;
                 Ok({
                     let _v = max_culling_distance;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -600,8 +627,8 @@ impl crate::rt::Codec for RrMesh {
         let _p_unknown_0x8 = crate::rt::field(
             "unknown_0x8",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
+                _io.offset(_start, (8i128), "8")?;
                 Ok({
                     let _v = unknown_0x8;
                     {
@@ -613,8 +640,8 @@ impl crate::rt::Codec for RrMesh {
                                 "8",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -623,27 +650,27 @@ impl crate::rt::Codec for RrMesh {
         let (num_bones, _p_num_bones): (u32, crate::rt::Span) = crate::rt::field(
             "num_bones",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (16i128), "16")?;
+                let _at = _io.pos();
+                _io.offset(_start, (16i128), "16")?;
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     bones.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_bones = crate::rt::field(
             "bones",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (20i128), "20")?;
+                let _at = _io.pos();
+                _io.offset(_start, (20i128), "20")?;
                 Ok({
                     for (_i, _v) in bones.iter().enumerate() {
                         (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 crate::rt::output::agree(
                                     _at,
@@ -652,8 +679,8 @@ impl crate::rt::Codec for RrMesh {
                                     "81",
                                     "bytes",
                                 )?;
-                                _out.bytes(_v);
-                                crate::rt::Span::new(_at, _out.pos())
+                                _io.bytes(_v);
+                                crate::rt::Span::new(_at, _io.pos())
                             })
                         })()
                             .map_err(|e| e.at_index(_i))?;
@@ -665,8 +692,8 @@ impl crate::rt::Codec for RrMesh {
         let _p_unknown_after_bones = crate::rt::field(
             "unknown_after_bones",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((20i128))
                         .wrapping_add(
@@ -685,8 +712,8 @@ impl crate::rt::Codec for RrMesh {
                                 "41",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -695,8 +722,8 @@ impl crate::rt::Codec for RrMesh {
         let _p_compiled = crate::rt::field(
             "compiled",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((61i128))
                         .wrapping_add(
@@ -709,7 +736,7 @@ impl crate::rt::Codec for RrMesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -719,7 +746,7 @@ impl crate::rt::Codec for RrMesh {
         Ok(
             if L {
                 Some(RrMeshPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     managed_object: _p_managed_object,
                     descriptor_mask: _p_descriptor_mask,
                     generated: _p_generated,
@@ -1404,20 +1431,20 @@ impl crate::rt::Codec for CompiledMesh {
     type Pos = CompiledMeshPos;
     const MIN_SIZE: u64 = 85u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (marker, _p_marker) = crate::rt::field(
             "marker",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -1426,14 +1453,14 @@ impl crate::rt::Codec for CompiledMesh {
         let (layout_selector, _p_layout_selector) = crate::rt::field(
             "layout_selector",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = LayoutSelector(
-                            _in.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                            _io.prim::<u8>(::binrw::Endian::Little, "u1")?,
                         );
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -1442,16 +1469,16 @@ impl crate::rt::Codec for CompiledMesh {
         let (stored_prefix, _p_stored_prefix) = crate::rt::field(
             "stored_prefix",
             || {
-                _in.offset(_start, (5i128), "5")?;
-                let _at = _in.pos();
+                _io.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (8i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -1460,14 +1487,14 @@ impl crate::rt::Codec for CompiledMesh {
         let (layout_class, _p_layout_class) = crate::rt::field(
             "layout_class",
             || {
-                _in.offset(_start, (13i128), "13")?;
-                let _at = _in.pos();
+                _io.offset(_start, (13i128), "13")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = LayoutClass(
-                            _in.prim::<u32>(::binrw::Endian::Little, "u4")?,
+                            _io.prim::<u32>(::binrw::Endian::Little, "u4")?,
                         );
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -1476,8 +1503,8 @@ impl crate::rt::Codec for CompiledMesh {
         let (body, _p_body) = crate::rt::field(
             "body",
             || {
-                _in.offset(_start, (17i128), "17")?;
-                let _at = _in.pos();
+                _io.offset(_start, (17i128), "17")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _on: i128 = crate::rt::Int::int(&layout_selector);
@@ -1485,7 +1512,7 @@ impl crate::rt::Codec for CompiledMesh {
                             let _args = ();
                             let (_v, _p) = <RangedLayout as crate::rt::Codec>::read_in::<
                                 L,
-                            >(_in, _args)?;
+                            >(_io, _args)?;
                             (
                                 CompiledMeshBodyRef::RangedLayout(_v),
                                 CompiledMeshBodyPos::RangedLayout(_p.unwrap_or_default()),
@@ -1494,7 +1521,7 @@ impl crate::rt::Codec for CompiledMesh {
                             let _args = ();
                             let (_v, _p) = <InlineLayout as crate::rt::Codec>::read_in::<
                                 L,
-                            >(_in, _args)?;
+                            >(_io, _args)?;
                             (
                                 CompiledMeshBodyRef::InlineLayout(_v),
                                 CompiledMeshBodyPos::InlineLayout(_p.unwrap_or_default()),
@@ -1524,7 +1551,7 @@ impl crate::rt::Codec for CompiledMesh {
             },
             if L {
                 Some(CompiledMeshPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     layout_selector: _p_layout_selector,
                     stored_prefix: _p_stored_prefix,
@@ -1541,11 +1568,11 @@ impl crate::rt::Codec for CompiledMesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let CompiledMesh {
             marker,
             layout_selector,
@@ -1556,14 +1583,14 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_marker = crate::rt::field(
             "marker",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = marker;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1572,14 +1599,14 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_layout_selector = crate::rt::field(
             "layout_selector",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
+                _io.offset(_start, (4i128), "4")?;
                 Ok({
                     let _v = layout_selector;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, _v.0);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, _v.0);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1588,8 +1615,8 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_stored_prefix = crate::rt::field(
             "stored_prefix",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
+                _io.offset(_start, (5i128), "5")?;
                 Ok({
                     let _v = stored_prefix;
                     {
@@ -1601,8 +1628,8 @@ impl crate::rt::Codec for CompiledMesh {
                                 "8",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1611,14 +1638,14 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_layout_class = crate::rt::field(
             "layout_class",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (13i128), "13")?;
+                let _at = _io.pos();
+                _io.offset(_start, (13i128), "13")?;
                 Ok({
                     let _v = layout_class;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, _v.0);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, _v.0);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1627,8 +1654,8 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_body = crate::rt::field(
             "body",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (17i128), "17")?;
+                let _at = _io.pos();
+                _io.offset(_start, (17i128), "17")?;
                 Ok({
                     let _v = body;
                     {
@@ -1641,7 +1668,7 @@ impl crate::rt::Codec for CompiledMesh {
                                     == crate::rt::Int::int(&LayoutSelector::RANGED) => {
                                     let _args = ();
                                     CompiledMeshBodyPos::RangedLayout(
-                                        crate::rt::Codec::write_out::<L>(_x, _out, _args)?
+                                        crate::rt::Codec::write_out::<L>(_x, _io, _args)?
                                             .unwrap_or_default(),
                                     )
                                 }
@@ -1651,7 +1678,7 @@ impl crate::rt::Codec for CompiledMesh {
                                     == crate::rt::Int::int(&LayoutSelector::INLINE) => {
                                     let _args = ();
                                     CompiledMeshBodyPos::InlineLayout(
-                                        crate::rt::Codec::write_out::<L>(_x, _out, _args)?
+                                        crate::rt::Codec::write_out::<L>(_x, _io, _args)?
                                             .unwrap_or_default(),
                                     )
                                 }
@@ -1676,7 +1703,7 @@ impl crate::rt::Codec for CompiledMesh {
         Ok(
             if L {
                 Some(CompiledMeshPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     layout_selector: _p_layout_selector,
                     stored_prefix: _p_stored_prefix,
@@ -2704,20 +2731,20 @@ impl crate::rt::Codec for RangedLayout {
     type Pos = RangedLayoutPos;
     const MIN_SIZE: u64 = 158u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (unknown_0x0, _p_unknown_0x0) = crate::rt::field(
             "unknown_0x0",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2726,14 +2753,14 @@ impl crate::rt::Codec for RangedLayout {
         let (vertex_format, _p_vertex_format) = crate::rt::field(
             "vertex_format",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = VertexFormat(
-                            _in.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                            _io.prim::<u8>(::binrw::Endian::Little, "u1")?,
                         );
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2742,11 +2769,11 @@ impl crate::rt::Codec for RangedLayout {
         let (strides, _p_strides) = crate::rt::field(
             "strides",
             || {
-                _in.offset(_start, (5i128), "5")?;
-                let _at = _in.pos();
+                _io.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(_at, (3i128), "count")?;
-                    let _v = _in.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<u32>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
                 })
             },
@@ -2754,12 +2781,12 @@ impl crate::rt::Codec for RangedLayout {
         let (unknown_0x11, _p_unknown_0x11) = crate::rt::field(
             "unknown_0x11",
             || {
-                _in.offset(_start, (17i128), "17")?;
-                let _at = _in.pos();
+                _io.offset(_start, (17i128), "17")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2768,14 +2795,14 @@ impl crate::rt::Codec for RangedLayout {
         let (centre, _p_centre) = crate::rt::field(
             "centre",
             || {
-                _in.offset(_start, (21i128), "21")?;
-                let _at = _in.pos();
+                _io.offset(_start, (21i128), "21")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Float3 as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -2785,14 +2812,14 @@ impl crate::rt::Codec for RangedLayout {
         let (half_extent, _p_half_extent) = crate::rt::field(
             "half_extent",
             || {
-                _in.offset(_start, (33i128), "33")?;
-                let _at = _in.pos();
+                _io.offset(_start, (33i128), "33")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Float3 as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -2802,12 +2829,12 @@ impl crate::rt::Codec for RangedLayout {
         let (unknown_0x2d, _p_unknown_0x2d) = crate::rt::field(
             "unknown_0x2d",
             || {
-                _in.offset(_start, (45i128), "45")?;
-                let _at = _in.pos();
+                _io.offset(_start, (45i128), "45")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2816,12 +2843,12 @@ impl crate::rt::Codec for RangedLayout {
         let (num_ranges, _p_num_ranges) = crate::rt::field(
             "num_ranges",
             || {
-                _in.offset(_start, (46i128), "46")?;
-                let _at = _in.pos();
+                _io.offset(_start, (46i128), "46")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2830,16 +2857,16 @@ impl crate::rt::Codec for RangedLayout {
         let (unknown_0x32, _p_unknown_0x32) = crate::rt::field(
             "unknown_0x32",
             || {
-                _in.offset(_start, (50i128), "50")?;
-                let _at = _in.pos();
+                _io.offset(_start, (50i128), "50")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (8i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2848,20 +2875,20 @@ impl crate::rt::Codec for RangedLayout {
         let (ranges, _p_ranges) = crate::rt::field(
             "ranges",
             || {
-                _in.offset(_start, (58i128), "58")?;
-                let _at = _in.pos();
+                _io.offset(_start, (58i128), "58")?;
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_ranges),
                         "count",
                     )?;
-                    _in.room(_n, <RangeRecord as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <RangeRecord as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = (
                                     crate::rt::codec::arg::<
@@ -2880,7 +2907,7 @@ impl crate::rt::Codec for RangedLayout {
                                 );
                                 let (_v, _p) = <RangeRecord as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -2892,7 +2919,7 @@ impl crate::rt::Codec for RangedLayout {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -2902,11 +2929,11 @@ impl crate::rt::Codec for RangedLayout {
         let (len_primary, _p_len_primary) = crate::rt::field(
             "len_primary",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2915,10 +2942,10 @@ impl crate::rt::Codec for RangedLayout {
         let (primary, _p_primary) = crate::rt::field(
             "primary",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -2927,7 +2954,7 @@ impl crate::rt::Codec for RangedLayout {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2936,11 +2963,11 @@ impl crate::rt::Codec for RangedLayout {
         let (len_positions, _p_len_positions) = crate::rt::field(
             "len_positions",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2949,10 +2976,10 @@ impl crate::rt::Codec for RangedLayout {
         let (positions, _p_positions) = crate::rt::field(
             "positions",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -2961,7 +2988,7 @@ impl crate::rt::Codec for RangedLayout {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2970,11 +2997,11 @@ impl crate::rt::Codec for RangedLayout {
         let (len_skin, _p_len_skin) = crate::rt::field(
             "len_skin",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2983,10 +3010,10 @@ impl crate::rt::Codec for RangedLayout {
         let (skin, _p_skin) = crate::rt::field(
             "skin",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -2995,7 +3022,7 @@ impl crate::rt::Codec for RangedLayout {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3004,11 +3031,11 @@ impl crate::rt::Codec for RangedLayout {
         let (len_indices, _p_len_indices) = crate::rt::field(
             "len_indices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3017,22 +3044,22 @@ impl crate::rt::Codec for RangedLayout {
         let (indices, _p_indices) = crate::rt::field(
             "indices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = (
                             crate::rt::codec::arg::<u8>(_at, (0i128), "index_width")?,
                         );
-                        let (_v, _p) = _in
+                        let (_v, _p) = _io
                             .sized(
                                 crate::rt::input::count(
                                     _at,
                                     crate::rt::Int::int(&len_indices),
                                     "size",
                                 )?,
-                                |_in| <IndexData as crate::rt::Codec>::read_in::<
+                                |_io| <IndexData as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args),
+                                >(_io, _args),
                             )?;
                         (_v, _p.unwrap_or_default())
                     };
@@ -3043,11 +3070,11 @@ impl crate::rt::Codec for RangedLayout {
         let (len_primitive_descs, _p_len_primitive_descs) = crate::rt::field(
             "len_primitive_descs",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3056,20 +3083,20 @@ impl crate::rt::Codec for RangedLayout {
         let (primitive_descs, _p_primitive_descs) = crate::rt::field(
             "primitive_descs",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = _in
+                        let (_v, _p) = _io
                             .sized(
                                 crate::rt::input::count(
                                     _at,
                                     crate::rt::Int::int(&len_primitive_descs),
                                     "size",
                                 )?,
-                                |_in| <PrimitiveDescBlock as crate::rt::Codec>::read_in::<
+                                |_io| <PrimitiveDescBlock as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args),
+                                >(_io, _args),
                             )?;
                         (_v, _p.unwrap_or_default())
                     };
@@ -3080,11 +3107,11 @@ impl crate::rt::Codec for RangedLayout {
         let (len_further_a, _p_len_further_a) = crate::rt::field(
             "len_further_a",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3093,10 +3120,10 @@ impl crate::rt::Codec for RangedLayout {
         let (further_a, _p_further_a) = crate::rt::field(
             "further_a",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -3105,7 +3132,7 @@ impl crate::rt::Codec for RangedLayout {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3114,11 +3141,11 @@ impl crate::rt::Codec for RangedLayout {
         let (len_further_b, _p_len_further_b) = crate::rt::field(
             "len_further_b",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3127,10 +3154,10 @@ impl crate::rt::Codec for RangedLayout {
         let (further_b, _p_further_b) = crate::rt::field(
             "further_b",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -3139,7 +3166,7 @@ impl crate::rt::Codec for RangedLayout {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3148,11 +3175,11 @@ impl crate::rt::Codec for RangedLayout {
         let (mesh_data_marker, _p_mesh_data_marker) = crate::rt::field(
             "mesh_data_marker",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3161,13 +3188,13 @@ impl crate::rt::Codec for RangedLayout {
         let (mesh_data, _p_mesh_data) = crate::rt::field(
             "mesh_data",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <MeshData as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -3177,11 +3204,11 @@ impl crate::rt::Codec for RangedLayout {
         let (len_cpu_vertices, _p_len_cpu_vertices) = crate::rt::field(
             "len_cpu_vertices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3190,10 +3217,10 @@ impl crate::rt::Codec for RangedLayout {
         let (cpu_vertices, _p_cpu_vertices) = crate::rt::field(
             "cpu_vertices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -3202,7 +3229,7 @@ impl crate::rt::Codec for RangedLayout {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3211,11 +3238,11 @@ impl crate::rt::Codec for RangedLayout {
         let (len_cpu_positions, _p_len_cpu_positions) = crate::rt::field(
             "len_cpu_positions",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3224,10 +3251,10 @@ impl crate::rt::Codec for RangedLayout {
         let (cpu_positions, _p_cpu_positions) = crate::rt::field(
             "cpu_positions",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -3236,7 +3263,7 @@ impl crate::rt::Codec for RangedLayout {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3245,11 +3272,11 @@ impl crate::rt::Codec for RangedLayout {
         let (len_cpu_skin, _p_len_cpu_skin) = crate::rt::field(
             "len_cpu_skin",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3258,10 +3285,10 @@ impl crate::rt::Codec for RangedLayout {
         let (cpu_skin, _p_cpu_skin) = crate::rt::field(
             "cpu_skin",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -3270,7 +3297,7 @@ impl crate::rt::Codec for RangedLayout {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3279,11 +3306,11 @@ impl crate::rt::Codec for RangedLayout {
         let (len_cpu_indices, _p_len_cpu_indices) = crate::rt::field(
             "len_cpu_indices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3292,10 +3319,10 @@ impl crate::rt::Codec for RangedLayout {
         let (cpu_indices, _p_cpu_indices) = crate::rt::field(
             "cpu_indices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -3304,7 +3331,7 @@ impl crate::rt::Codec for RangedLayout {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3313,13 +3340,13 @@ impl crate::rt::Codec for RangedLayout {
         let (materials, _p_materials) = crate::rt::field(
             "materials",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <MaterialList as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -3366,7 +3393,7 @@ impl crate::rt::Codec for RangedLayout {
             },
             if L {
                 Some(RangedLayoutPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     unknown_0x0: _p_unknown_0x0,
                     vertex_format: _p_vertex_format,
                     strides: _p_strides,
@@ -3413,11 +3440,11 @@ impl crate::rt::Codec for RangedLayout {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let RangedLayout {
             unknown_0x0,
             vertex_format,
@@ -3458,14 +3485,14 @@ impl crate::rt::Codec for RangedLayout {
         let _p_unknown_0x0 = crate::rt::field(
             "unknown_0x0",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = unknown_0x0;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3474,14 +3501,14 @@ impl crate::rt::Codec for RangedLayout {
         let _p_vertex_format = crate::rt::field(
             "vertex_format",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
+                _io.offset(_start, (4i128), "4")?;
                 Ok({
                     let _v = vertex_format;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, _v.0);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, _v.0);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3490,8 +3517,8 @@ impl crate::rt::Codec for RangedLayout {
         let _p_strides = crate::rt::field(
             "strides",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
+                _io.offset(_start, (5i128), "5")?;
                 Ok({
                     crate::rt::output::agree(
                         _at,
@@ -3500,7 +3527,7 @@ impl crate::rt::Codec for RangedLayout {
                         "3",
                         "elements",
                     )?;
-                    _out.prims(::binrw::Endian::Little, strides);
+                    _io.prims(::binrw::Endian::Little, strides);
                     crate::rt::Strided::new(_at, 4u64, strides.len())
                 })
             },
@@ -3508,14 +3535,14 @@ impl crate::rt::Codec for RangedLayout {
         let _p_unknown_0x11 = crate::rt::field(
             "unknown_0x11",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (17i128), "17")?;
+                let _at = _io.pos();
+                _io.offset(_start, (17i128), "17")?;
                 Ok({
                     let _v = unknown_0x11;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3524,14 +3551,14 @@ impl crate::rt::Codec for RangedLayout {
         let _p_centre = crate::rt::field(
             "centre",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (21i128), "21")?;
+                let _at = _io.pos();
+                _io.offset(_start, (21i128), "21")?;
                 Ok({
                     let _v = centre;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -3541,14 +3568,14 @@ impl crate::rt::Codec for RangedLayout {
         let _p_half_extent = crate::rt::field(
             "half_extent",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (33i128), "33")?;
+                let _at = _io.pos();
+                _io.offset(_start, (33i128), "33")?;
                 Ok({
                     let _v = half_extent;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -3558,14 +3585,14 @@ impl crate::rt::Codec for RangedLayout {
         let _p_unknown_0x2d = crate::rt::field(
             "unknown_0x2d",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (45i128), "45")?;
+                let _at = _io.pos();
+                _io.offset(_start, (45i128), "45")?;
                 Ok({
                     let _v = unknown_0x2d;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3574,23 +3601,23 @@ impl crate::rt::Codec for RangedLayout {
         let (num_ranges, _p_num_ranges): (u32, crate::rt::Span) = crate::rt::field(
             "num_ranges",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (46i128), "46")?;
+                let _at = _io.pos();
+                _io.offset(_start, (46i128), "46")?;
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     ranges.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_unknown_0x32 = crate::rt::field(
             "unknown_0x32",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (50i128), "50")?;
+                let _at = _io.pos();
+                _io.offset(_start, (50i128), "50")?;
                 Ok({
                     let _v = unknown_0x32;
                     {
@@ -3602,8 +3629,8 @@ impl crate::rt::Codec for RangedLayout {
                                 "8",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3612,13 +3639,13 @@ impl crate::rt::Codec for RangedLayout {
         let _p_ranges = crate::rt::field(
             "ranges",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (58i128), "58")?;
+                let _at = _io.pos();
+                _io.offset(_start, (58i128), "58")?;
                 Ok({
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in ranges.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = (
                                     crate::rt::codec::arg::<
@@ -3635,7 +3662,7 @@ impl crate::rt::Codec for RangedLayout {
                                         "has_tail",
                                     )?,
                                 );
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -3645,7 +3672,7 @@ impl crate::rt::Codec for RangedLayout {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -3654,27 +3681,27 @@ impl crate::rt::Codec for RangedLayout {
         let (len_primary, _p_len_primary): (u32, crate::rt::Span) = crate::rt::field(
             "len_primary",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     primary.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_primary = crate::rt::field(
             "primary",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = primary;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3683,27 +3710,27 @@ impl crate::rt::Codec for RangedLayout {
         let (len_positions, _p_len_positions): (u32, crate::rt::Span) = crate::rt::field(
             "len_positions",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     positions.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_positions = crate::rt::field(
             "positions",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = positions;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3712,27 +3739,27 @@ impl crate::rt::Codec for RangedLayout {
         let (len_skin, _p_len_skin): (u32, crate::rt::Span) = crate::rt::field(
             "len_skin",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     skin.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_skin = crate::rt::field(
             "skin",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = skin;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3741,16 +3768,16 @@ impl crate::rt::Codec for RangedLayout {
         let (_hole_len_indices, _p_len_indices) = crate::rt::field(
             "len_indices",
             || {
-                let _at = _out.pos();
-                let _h = _out.hole::<u32>();
-                Ok((_h, crate::rt::Span::new(_at, _out.pos())))
+                let _at = _io.pos();
+                let _h = _io.hole::<u32>();
+                Ok((_h, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
-        let _part_start_indices = _out.pos();
+        let _part_start_indices = _io.pos();
         let _p_indices = crate::rt::field(
             "indices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = indices;
                     {
@@ -3758,7 +3785,10 @@ impl crate::rt::Codec for RangedLayout {
                             let _args = (
                                 crate::rt::codec::arg::<u8>(_at, (0i128), "index_width")?,
                             );
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = _io
+                                .part(|_io| Ok(
+                                    crate::rt::Codec::write_out::<L>(_v, _io, _args)?,
+                                ))?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -3771,33 +3801,36 @@ impl crate::rt::Codec for RangedLayout {
                 let _at = _hole_len_indices;
                 let _v: u32 = crate::rt::output::fit(
                     _at,
-                    _out.pos() - _part_start_indices,
+                    _io.pos() - _part_start_indices,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.patch::<u32>(_at, ::binrw::Endian::Little, _v);
+                _io.patch::<u32>(_at, ::binrw::Endian::Little, _v);
                 Ok(_v)
             },
         )?;
         let (_hole_len_primitive_descs, _p_len_primitive_descs) = crate::rt::field(
             "len_primitive_descs",
             || {
-                let _at = _out.pos();
-                let _h = _out.hole::<u32>();
-                Ok((_h, crate::rt::Span::new(_at, _out.pos())))
+                let _at = _io.pos();
+                let _h = _io.hole::<u32>();
+                Ok((_h, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
-        let _part_start_primitive_descs = _out.pos();
+        let _part_start_primitive_descs = _io.pos();
         let _p_primitive_descs = crate::rt::field(
             "primitive_descs",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = primitive_descs;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = _io
+                                .part(|_io| Ok(
+                                    crate::rt::Codec::write_out::<L>(_v, _io, _args)?,
+                                ))?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -3810,38 +3843,38 @@ impl crate::rt::Codec for RangedLayout {
                 let _at = _hole_len_primitive_descs;
                 let _v: u32 = crate::rt::output::fit(
                     _at,
-                    _out.pos() - _part_start_primitive_descs,
+                    _io.pos() - _part_start_primitive_descs,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.patch::<u32>(_at, ::binrw::Endian::Little, _v);
+                _io.patch::<u32>(_at, ::binrw::Endian::Little, _v);
                 Ok(_v)
             },
         )?;
         let (len_further_a, _p_len_further_a): (u32, crate::rt::Span) = crate::rt::field(
             "len_further_a",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     further_a.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_further_a = crate::rt::field(
             "further_a",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = further_a;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3850,27 +3883,27 @@ impl crate::rt::Codec for RangedLayout {
         let (len_further_b, _p_len_further_b): (u32, crate::rt::Span) = crate::rt::field(
             "len_further_b",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     further_b.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_further_b = crate::rt::field(
             "further_b",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = further_b;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3879,13 +3912,13 @@ impl crate::rt::Codec for RangedLayout {
         let _p_mesh_data_marker = crate::rt::field(
             "mesh_data_marker",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = mesh_data_marker;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3894,13 +3927,13 @@ impl crate::rt::Codec for RangedLayout {
         let _p_mesh_data = crate::rt::field(
             "mesh_data",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = mesh_data;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -3910,27 +3943,27 @@ impl crate::rt::Codec for RangedLayout {
         let (len_cpu_vertices, _p_len_cpu_vertices): (u32, crate::rt::Span) = crate::rt::field(
             "len_cpu_vertices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     cpu_vertices.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_cpu_vertices = crate::rt::field(
             "cpu_vertices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = cpu_vertices;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3939,27 +3972,27 @@ impl crate::rt::Codec for RangedLayout {
         let (len_cpu_positions, _p_len_cpu_positions): (u32, crate::rt::Span) = crate::rt::field(
             "len_cpu_positions",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     cpu_positions.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_cpu_positions = crate::rt::field(
             "cpu_positions",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = cpu_positions;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3968,27 +4001,27 @@ impl crate::rt::Codec for RangedLayout {
         let (len_cpu_skin, _p_len_cpu_skin): (u32, crate::rt::Span) = crate::rt::field(
             "len_cpu_skin",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     cpu_skin.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_cpu_skin = crate::rt::field(
             "cpu_skin",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = cpu_skin;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3997,27 +4030,27 @@ impl crate::rt::Codec for RangedLayout {
         let (len_cpu_indices, _p_len_cpu_indices): (u32, crate::rt::Span) = crate::rt::field(
             "len_cpu_indices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     cpu_indices.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_cpu_indices = crate::rt::field(
             "cpu_indices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = cpu_indices;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -4026,13 +4059,13 @@ impl crate::rt::Codec for RangedLayout {
         let _p_materials = crate::rt::field(
             "materials",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = materials;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -4042,7 +4075,7 @@ impl crate::rt::Codec for RangedLayout {
         Ok(
             if L {
                 Some(RangedLayoutPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     unknown_0x0: _p_unknown_0x0,
                     vertex_format: _p_vertex_format,
                     strides: _p_strides,
@@ -5562,20 +5595,20 @@ impl crate::rt::Codec for RangeRecord {
     type Pos = RangeRecordPos;
     const MIN_SIZE: u64 = 16u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (has_tail,) = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (marker, _p_marker) = crate::rt::field(
             "marker",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (129079943i128)) {
                         return Err(
@@ -5594,12 +5627,12 @@ impl crate::rt::Codec for RangeRecord {
         let (unknown_0x4, _p_unknown_0x4) = crate::rt::field(
             "unknown_0x4",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5608,16 +5641,16 @@ impl crate::rt::Codec for RangeRecord {
         let (unknown_0x5, _p_unknown_0x5) = crate::rt::field(
             "unknown_0x5",
             || {
-                _in.offset(_start, (5i128), "5")?;
-                let _at = _in.pos();
+                _io.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (3i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5626,12 +5659,12 @@ impl crate::rt::Codec for RangeRecord {
         let (first_index, _p_first_index) = crate::rt::field(
             "first_index",
             || {
-                _in.offset(_start, (8i128), "8")?;
-                let _at = _in.pos();
+                _io.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5640,12 +5673,12 @@ impl crate::rt::Codec for RangeRecord {
         let (vertex_base, _p_vertex_base) = crate::rt::field(
             "vertex_base",
             || {
-                _in.offset(_start, (12i128), "12")?;
-                let _at = _in.pos();
+                _io.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5654,18 +5687,18 @@ impl crate::rt::Codec for RangeRecord {
         let (unknown_0x10, _p_unknown_0x10) = crate::rt::field(
             "unknown_0x10",
             || {
-                _in.offset(_start, (16i128), "16")?;
-                let _at = _in.pos();
+                _io.offset(_start, (16i128), "16")?;
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&has_tail) != (0i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in
+                                let _v = _io
                                     .take(
                                         crate::rt::input::count(_at, (8i128), "size")?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -5687,7 +5720,7 @@ impl crate::rt::Codec for RangeRecord {
             },
             if L {
                 Some(RangeRecordPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     unknown_0x4: _p_unknown_0x4,
                     unknown_0x5: _p_unknown_0x5,
@@ -5705,11 +5738,11 @@ impl crate::rt::Codec for RangeRecord {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (has_tail,) = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let RangeRecord {
             marker,
             unknown_0x4,
@@ -5721,8 +5754,8 @@ impl crate::rt::Codec for RangeRecord {
         let _p_marker = crate::rt::field(
             "marker",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = marker;
                     {
@@ -5737,8 +5770,8 @@ impl crate::rt::Codec for RangeRecord {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -5747,14 +5780,14 @@ impl crate::rt::Codec for RangeRecord {
         let _p_unknown_0x4 = crate::rt::field(
             "unknown_0x4",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
+                _io.offset(_start, (4i128), "4")?;
                 Ok({
                     let _v = unknown_0x4;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -5763,8 +5796,8 @@ impl crate::rt::Codec for RangeRecord {
         let _p_unknown_0x5 = crate::rt::field(
             "unknown_0x5",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
+                _io.offset(_start, (5i128), "5")?;
                 Ok({
                     let _v = unknown_0x5;
                     {
@@ -5776,8 +5809,8 @@ impl crate::rt::Codec for RangeRecord {
                                 "3",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -5786,14 +5819,14 @@ impl crate::rt::Codec for RangeRecord {
         let _p_first_index = crate::rt::field(
             "first_index",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
+                _io.offset(_start, (8i128), "8")?;
                 Ok({
                     let _v = first_index;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -5802,14 +5835,14 @@ impl crate::rt::Codec for RangeRecord {
         let _p_vertex_base = crate::rt::field(
             "vertex_base",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
+                _io.offset(_start, (12i128), "12")?;
                 Ok({
                     let _v = vertex_base;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -5818,8 +5851,8 @@ impl crate::rt::Codec for RangeRecord {
         let _p_unknown_0x10 = crate::rt::field(
             "unknown_0x10",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (16i128), "16")?;
+                let _at = _io.pos();
+                _io.offset(_start, (16i128), "16")?;
                 Ok(
                     match (
                         (crate::rt::Int::int(&has_tail) != (0i128)),
@@ -5835,8 +5868,8 @@ impl crate::rt::Codec for RangeRecord {
                                         "8",
                                         "bytes",
                                     )?;
-                                    _out.bytes(_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.bytes(_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -5858,7 +5891,7 @@ impl crate::rt::Codec for RangeRecord {
         Ok(
             if L {
                 Some(RangeRecordPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     unknown_0x4: _p_unknown_0x4,
                     unknown_0x5: _p_unknown_0x5,
@@ -6176,23 +6209,23 @@ impl crate::rt::Codec for IndexData {
     type Pos = IndexDataPos;
     const MIN_SIZE: u64 = 0u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (index_width,) = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (u16_indices, _p_u16_indices) = crate::rt::field(
             "u16_indices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&index_width) == (0i128)) {
                         let (_v, _p) = {
-                            let _n = _in.left() / 2u64;
-                            let _v = _in.nums::<u16>(_n, ::binrw::Endian::Little)?;
-                            if !_in.at_end() {
+                            let _n = _io.left() / 2u64;
+                            let _v = _io.nums::<u16>(_n, ::binrw::Endian::Little)?;
+                            if !_io.at_end() {
                                 return Err(
-                                    crate::rt::input::eof(_in.pos(), "u2", 2u64, _in.left())
+                                    crate::rt::input::eof(_io.pos(), "u2", 2u64, _io.left())
                                         .at_index(_n as usize),
                                 );
                             }
@@ -6208,15 +6241,15 @@ impl crate::rt::Codec for IndexData {
         let (u32_indices, _p_u32_indices) = crate::rt::field(
             "u32_indices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&index_width) == (1i128)) {
                         let (_v, _p) = {
-                            let _n = _in.left() / 4u64;
-                            let _v = _in.nums::<u32>(_n, ::binrw::Endian::Little)?;
-                            if !_in.at_end() {
+                            let _n = _io.left() / 4u64;
+                            let _v = _io.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                            if !_io.at_end() {
                                 return Err(
-                                    crate::rt::input::eof(_in.pos(), "u4", 4u64, _in.left())
+                                    crate::rt::input::eof(_io.pos(), "u4", 4u64, _io.left())
                                         .at_index(_n as usize),
                                 );
                             }
@@ -6232,13 +6265,13 @@ impl crate::rt::Codec for IndexData {
         let (other_width, _p_other_width) = crate::rt::field(
             "other_width",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&index_width) > (1i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.rest();
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.rest();
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -6257,7 +6290,7 @@ impl crate::rt::Codec for IndexData {
             },
             if L {
                 Some(IndexDataPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     u16_indices: _p_u16_indices,
                     u32_indices: _p_u32_indices,
                     other_width: _p_other_width,
@@ -6272,16 +6305,16 @@ impl crate::rt::Codec for IndexData {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (index_width,) = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let IndexData { u16_indices, u32_indices, other_width } = self;
         let _p_u16_indices = crate::rt::field(
             "u16_indices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&index_width) == (0i128)),
@@ -6291,7 +6324,7 @@ impl crate::rt::Codec for IndexData {
                             Some({
                                 let u16_indices = _v;
                                 {
-                                    _out.prims(::binrw::Endian::Little, u16_indices);
+                                    _io.prims(::binrw::Endian::Little, u16_indices);
                                     crate::rt::Strided::new(_at, 2u64, u16_indices.len())
                                 }
                             })
@@ -6314,7 +6347,7 @@ impl crate::rt::Codec for IndexData {
         let _p_u32_indices = crate::rt::field(
             "u32_indices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&index_width) == (1i128)),
@@ -6324,7 +6357,7 @@ impl crate::rt::Codec for IndexData {
                             Some({
                                 let u32_indices = _v;
                                 {
-                                    _out.prims(::binrw::Endian::Little, u32_indices);
+                                    _io.prims(::binrw::Endian::Little, u32_indices);
                                     crate::rt::Strided::new(_at, 4u64, u32_indices.len())
                                 }
                             })
@@ -6347,7 +6380,7 @@ impl crate::rt::Codec for IndexData {
         let _p_other_width = crate::rt::field(
             "other_width",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&index_width) > (1i128)),
@@ -6356,8 +6389,8 @@ impl crate::rt::Codec for IndexData {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.bytes(_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.bytes(_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -6379,7 +6412,7 @@ impl crate::rt::Codec for IndexData {
         Ok(
             if L {
                 Some(IndexDataPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     u16_indices: _p_u16_indices,
                     u32_indices: _p_u32_indices,
                     other_width: _p_other_width,
@@ -6610,33 +6643,33 @@ impl crate::rt::Codec for PrimitiveDescBlock {
     type Pos = PrimitiveDescBlockPos;
     const MIN_SIZE: u64 = 0u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (records, _p_records) = crate::rt::field(
             "records",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let mut _vs = ::std::vec::Vec::new();
-                    while !_in.at_end() {
+                    while !_io.at_end() {
                         let _i = _vs.len();
-                        let _before = _in.pos();
+                        let _before = _io.pos();
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <PrimitiveDesc as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
                         })()
                             .map_err(|e| e.at_index(_i))?;
-                        if _in.pos() == _before {
+                        if _io.pos() == _before {
                             return Err(
                                 crate::rt::Error::new(
                                         crate::rt::ErrorKind::Count,
@@ -6658,7 +6691,7 @@ impl crate::rt::Codec for PrimitiveDescBlock {
             PrimitiveDescBlock { records },
             if L {
                 Some(PrimitiveDescBlockPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     records: _p_records,
                 })
             } else {
@@ -6671,23 +6704,23 @@ impl crate::rt::Codec for PrimitiveDescBlock {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let PrimitiveDescBlock { records } = self;
         let _p_records = crate::rt::field(
             "records",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     for (_i, _v) in records.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -6700,7 +6733,7 @@ impl crate::rt::Codec for PrimitiveDescBlock {
         Ok(
             if L {
                 Some(PrimitiveDescBlockPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     records: _p_records,
                 })
             } else {
@@ -6870,22 +6903,22 @@ impl crate::rt::Codec for PrimitiveDesc {
     type Pos = PrimitiveDescPos;
     const MIN_SIZE: u64 = 32u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (centre, _p_centre) = crate::rt::field(
             "centre",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Float3 as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -6895,14 +6928,14 @@ impl crate::rt::Codec for PrimitiveDesc {
         let (half_extent, _p_half_extent) = crate::rt::field(
             "half_extent",
             || {
-                _in.offset(_start, (12i128), "12")?;
-                let _at = _in.pos();
+                _io.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Float3 as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -6912,12 +6945,12 @@ impl crate::rt::Codec for PrimitiveDesc {
         let (primitive_type, _p_primitive_type) = crate::rt::field(
             "primitive_type",
             || {
-                _in.offset(_start, (24i128), "24")?;
-                let _at = _in.pos();
+                _io.offset(_start, (24i128), "24")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -6926,14 +6959,14 @@ impl crate::rt::Codec for PrimitiveDesc {
         let (_bits, _group) = crate::rt::field(
             "num_indices",
             || {
-                _in.offset(_start, (25i128), "25")?;
-                let _at = _in.pos();
-                let _raw = _in.take(3u64, "bits")?;
+                _io.offset(_start, (25i128), "25")?;
+                let _at = _io.pos();
+                let _raw = _io.take(3u64, "bits")?;
                 let mut _a = [0u8; 3usize];
                 _a.copy_from_slice(_raw);
                 Ok((
                     PrimitiveDescNumIndicesBits::from_bytes(_a),
-                    crate::rt::Span::new(_at, _in.pos()),
+                    crate::rt::Span::new(_at, _io.pos()),
                 ))
             },
         )?;
@@ -6949,12 +6982,12 @@ impl crate::rt::Codec for PrimitiveDesc {
         let (first_index, _p_first_index) = crate::rt::field(
             "first_index",
             || {
-                _in.offset(_start, (28i128), "28")?;
-                let _at = _in.pos();
+                _io.offset(_start, (28i128), "28")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -6970,7 +7003,7 @@ impl crate::rt::Codec for PrimitiveDesc {
             },
             if L {
                 Some(PrimitiveDescPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     centre: _p_centre,
                     half_extent: _p_half_extent,
                     primitive_type: _p_primitive_type,
@@ -6987,11 +7020,11 @@ impl crate::rt::Codec for PrimitiveDesc {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let PrimitiveDesc {
             centre,
             half_extent,
@@ -7002,14 +7035,14 @@ impl crate::rt::Codec for PrimitiveDesc {
         let _p_centre = crate::rt::field(
             "centre",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = centre;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -7019,14 +7052,14 @@ impl crate::rt::Codec for PrimitiveDesc {
         let _p_half_extent = crate::rt::field(
             "half_extent",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
+                _io.offset(_start, (12i128), "12")?;
                 Ok({
                     let _v = half_extent;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -7036,20 +7069,20 @@ impl crate::rt::Codec for PrimitiveDesc {
         let _p_primitive_type = crate::rt::field(
             "primitive_type",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (24i128), "24")?;
+                let _at = _io.pos();
+                _io.offset(_start, (24i128), "24")?;
                 Ok({
                     let _v = primitive_type;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
             },
         )?;
-        let _at = _out.pos();
+        let _at = _io.pos();
         let _bits = PrimitiveDescNumIndicesBits::new();
         let _bits = crate::rt::field(
             "num_indices",
@@ -7067,24 +7100,24 @@ impl crate::rt::Codec for PrimitiveDesc {
         let _group = crate::rt::field(
             "num_indices",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (25i128), "25")?;
-                _out.bytes(&_bits.into_bytes());
-                Ok(crate::rt::Span::new(_at, _out.pos()))
+                let _at = _io.pos();
+                _io.offset(_start, (25i128), "25")?;
+                _io.bytes(&_bits.into_bytes());
+                Ok(crate::rt::Span::new(_at, _io.pos()))
             },
         )?;
         let _p_num_indices = _group;
         let _p_first_index = crate::rt::field(
             "first_index",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (28i128), "28")?;
+                let _at = _io.pos();
+                _io.offset(_start, (28i128), "28")?;
                 Ok({
                     let _v = first_index;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -7093,7 +7126,7 @@ impl crate::rt::Codec for PrimitiveDesc {
         Ok(
             if L {
                 Some(PrimitiveDescPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     centre: _p_centre,
                     half_extent: _p_half_extent,
                     primitive_type: _p_primitive_type,
@@ -7540,22 +7573,22 @@ impl crate::rt::Codec for InlineLayout {
     type Pos = InlineLayoutPos;
     const MIN_SIZE: u64 = 68u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (mesh_data, _p_mesh_data) = crate::rt::field(
             "mesh_data",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <MeshData as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7565,11 +7598,11 @@ impl crate::rt::Codec for InlineLayout {
         let (len_primary, _p_len_primary) = crate::rt::field(
             "len_primary",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7578,10 +7611,10 @@ impl crate::rt::Codec for InlineLayout {
         let (primary, _p_primary) = crate::rt::field(
             "primary",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -7590,7 +7623,7 @@ impl crate::rt::Codec for InlineLayout {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7599,11 +7632,11 @@ impl crate::rt::Codec for InlineLayout {
         let (len_positions, _p_len_positions) = crate::rt::field(
             "len_positions",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7612,10 +7645,10 @@ impl crate::rt::Codec for InlineLayout {
         let (positions, _p_positions) = crate::rt::field(
             "positions",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -7624,7 +7657,7 @@ impl crate::rt::Codec for InlineLayout {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7633,11 +7666,11 @@ impl crate::rt::Codec for InlineLayout {
         let (len_skin, _p_len_skin) = crate::rt::field(
             "len_skin",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7646,10 +7679,10 @@ impl crate::rt::Codec for InlineLayout {
         let (skin, _p_skin) = crate::rt::field(
             "skin",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -7658,7 +7691,7 @@ impl crate::rt::Codec for InlineLayout {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7667,11 +7700,11 @@ impl crate::rt::Codec for InlineLayout {
         let (len_indices, _p_len_indices) = crate::rt::field(
             "len_indices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7680,7 +7713,7 @@ impl crate::rt::Codec for InlineLayout {
         let (indices, _p_indices) = crate::rt::field(
             "indices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = (
@@ -7692,16 +7725,16 @@ impl crate::rt::Codec for InlineLayout {
                                 "index_width",
                             )?,
                         );
-                        let (_v, _p) = _in
+                        let (_v, _p) = _io
                             .sized(
                                 crate::rt::input::count(
                                     _at,
                                     crate::rt::Int::int(&len_indices),
                                     "size",
                                 )?,
-                                |_in| <IndexData as crate::rt::Codec>::read_in::<
+                                |_io| <IndexData as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args),
+                                >(_io, _args),
                             )?;
                         (_v, _p.unwrap_or_default())
                     };
@@ -7712,13 +7745,13 @@ impl crate::rt::Codec for InlineLayout {
         let (materials, _p_materials) = crate::rt::field(
             "materials",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <MaterialList as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7740,7 +7773,7 @@ impl crate::rt::Codec for InlineLayout {
             },
             if L {
                 Some(InlineLayoutPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     mesh_data: _p_mesh_data,
                     len_primary: _p_len_primary,
                     primary: _p_primary,
@@ -7762,11 +7795,11 @@ impl crate::rt::Codec for InlineLayout {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let InlineLayout {
             mesh_data,
             len_primary: _,
@@ -7782,14 +7815,14 @@ impl crate::rt::Codec for InlineLayout {
         let _p_mesh_data = crate::rt::field(
             "mesh_data",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = mesh_data;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -7799,27 +7832,27 @@ impl crate::rt::Codec for InlineLayout {
         let (len_primary, _p_len_primary): (u32, crate::rt::Span) = crate::rt::field(
             "len_primary",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     primary.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_primary = crate::rt::field(
             "primary",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = primary;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -7828,27 +7861,27 @@ impl crate::rt::Codec for InlineLayout {
         let (len_positions, _p_len_positions): (u32, crate::rt::Span) = crate::rt::field(
             "len_positions",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     positions.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_positions = crate::rt::field(
             "positions",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = positions;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -7857,27 +7890,27 @@ impl crate::rt::Codec for InlineLayout {
         let (len_skin, _p_len_skin): (u32, crate::rt::Span) = crate::rt::field(
             "len_skin",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     skin.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_skin = crate::rt::field(
             "skin",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = skin;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -7886,16 +7919,16 @@ impl crate::rt::Codec for InlineLayout {
         let (_hole_len_indices, _p_len_indices) = crate::rt::field(
             "len_indices",
             || {
-                let _at = _out.pos();
-                let _h = _out.hole::<u32>();
-                Ok((_h, crate::rt::Span::new(_at, _out.pos())))
+                let _at = _io.pos();
+                let _h = _io.hole::<u32>();
+                Ok((_h, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
-        let _part_start_indices = _out.pos();
+        let _part_start_indices = _io.pos();
         let _p_indices = crate::rt::field(
             "indices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = indices;
                     {
@@ -7909,7 +7942,10 @@ impl crate::rt::Codec for InlineLayout {
                                     "index_width",
                                 )?,
                             );
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = _io
+                                .part(|_io| Ok(
+                                    crate::rt::Codec::write_out::<L>(_v, _io, _args)?,
+                                ))?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -7922,24 +7958,24 @@ impl crate::rt::Codec for InlineLayout {
                 let _at = _hole_len_indices;
                 let _v: u32 = crate::rt::output::fit(
                     _at,
-                    _out.pos() - _part_start_indices,
+                    _io.pos() - _part_start_indices,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.patch::<u32>(_at, ::binrw::Endian::Little, _v);
+                _io.patch::<u32>(_at, ::binrw::Endian::Little, _v);
                 Ok(_v)
             },
         )?;
         let _p_materials = crate::rt::field(
             "materials",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = materials;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -7949,7 +7985,7 @@ impl crate::rt::Codec for InlineLayout {
         Ok(
             if L {
                 Some(InlineLayoutPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     mesh_data: _p_mesh_data,
                     len_primary: _p_len_primary,
                     primary: _p_primary,
@@ -8508,20 +8544,20 @@ impl crate::rt::Codec for MeshData {
     type Pos = MeshDataPos;
     const MIN_SIZE: u64 = 10u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (index_width, _p_index_width) = crate::rt::field(
             "index_width",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -8530,14 +8566,14 @@ impl crate::rt::Codec for MeshData {
         let (vertex_format, _p_vertex_format) = crate::rt::field(
             "vertex_format",
             || {
-                _in.offset(_start, (1i128), "1")?;
-                let _at = _in.pos();
+                _io.offset(_start, (1i128), "1")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = VertexFormat(
-                            _in.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                            _io.prim::<u8>(::binrw::Endian::Little, "u1")?,
                         );
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -8546,11 +8582,11 @@ impl crate::rt::Codec for MeshData {
         let (strides, _p_strides) = crate::rt::field(
             "strides",
             || {
-                _in.offset(_start, (2i128), "2")?;
-                let _at = _in.pos();
+                _io.offset(_start, (2i128), "2")?;
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(_at, (3i128), "count")?;
-                    let _v = _in.nums::<u8>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<u8>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 1u64, _n as usize))
                 })
             },
@@ -8558,12 +8594,12 @@ impl crate::rt::Codec for MeshData {
         let (bones_per_vertex, _p_bones_per_vertex) = crate::rt::field(
             "bones_per_vertex",
             || {
-                _in.offset(_start, (5i128), "5")?;
-                let _at = _in.pos();
+                _io.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -8572,12 +8608,12 @@ impl crate::rt::Codec for MeshData {
         let (num_objects, _p_num_objects) = crate::rt::field(
             "num_objects",
             || {
-                _in.offset(_start, (6i128), "6")?;
-                let _at = _in.pos();
+                _io.offset(_start, (6i128), "6")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -8586,15 +8622,15 @@ impl crate::rt::Codec for MeshData {
         let (objects, _p_objects) = crate::rt::field(
             "objects",
             || {
-                _in.offset(_start, (10i128), "10")?;
-                let _at = _in.pos();
+                _io.offset(_start, (10i128), "10")?;
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_objects),
                         "count",
                     )?;
-                    let _v = _in.blocks::<MeshPrimitive>(_n)?;
+                    let _v = _io.blocks::<MeshPrimitive>(_n)?;
                     (_v, crate::rt::Strided::new(_at, 36u64, _n as usize))
                 })
             },
@@ -8610,7 +8646,7 @@ impl crate::rt::Codec for MeshData {
             },
             if L {
                 Some(MeshDataPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     index_width: _p_index_width,
                     vertex_format: _p_vertex_format,
                     strides: _p_strides,
@@ -8628,11 +8664,11 @@ impl crate::rt::Codec for MeshData {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MeshData {
             index_width,
             vertex_format,
@@ -8644,14 +8680,14 @@ impl crate::rt::Codec for MeshData {
         let _p_index_width = crate::rt::field(
             "index_width",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = index_width;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8660,14 +8696,14 @@ impl crate::rt::Codec for MeshData {
         let _p_vertex_format = crate::rt::field(
             "vertex_format",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (1i128), "1")?;
+                let _at = _io.pos();
+                _io.offset(_start, (1i128), "1")?;
                 Ok({
                     let _v = vertex_format;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, _v.0);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, _v.0);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8676,8 +8712,8 @@ impl crate::rt::Codec for MeshData {
         let _p_strides = crate::rt::field(
             "strides",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (2i128), "2")?;
+                let _at = _io.pos();
+                _io.offset(_start, (2i128), "2")?;
                 Ok({
                     crate::rt::output::agree(
                         _at,
@@ -8686,7 +8722,7 @@ impl crate::rt::Codec for MeshData {
                         "3",
                         "elements",
                     )?;
-                    _out.prims(::binrw::Endian::Little, strides);
+                    _io.prims(::binrw::Endian::Little, strides);
                     crate::rt::Strided::new(_at, 1u64, strides.len())
                 })
             },
@@ -8694,14 +8730,14 @@ impl crate::rt::Codec for MeshData {
         let _p_bones_per_vertex = crate::rt::field(
             "bones_per_vertex",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
+                _io.offset(_start, (5i128), "5")?;
                 Ok({
                     let _v = bones_per_vertex;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8710,25 +8746,25 @@ impl crate::rt::Codec for MeshData {
         let (num_objects, _p_num_objects): (u32, crate::rt::Span) = crate::rt::field(
             "num_objects",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (6i128), "6")?;
+                let _at = _io.pos();
+                _io.offset(_start, (6i128), "6")?;
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     objects.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_objects = crate::rt::field(
             "objects",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (10i128), "10")?;
+                let _at = _io.pos();
+                _io.offset(_start, (10i128), "10")?;
                 Ok({
-                    _out.blocks(objects)?;
+                    _io.blocks(objects)?;
                     crate::rt::Strided::new(_at, 36u64, objects.len())
                 })
             },
@@ -8736,7 +8772,7 @@ impl crate::rt::Codec for MeshData {
         Ok(
             if L {
                 Some(MeshDataPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     index_width: _p_index_width,
                     vertex_format: _p_vertex_format,
                     strides: _p_strides,
@@ -9250,13 +9286,13 @@ impl crate::rt::Codec for MeshPrimitive {
     type Pos = MeshPrimitivePos;
     const MIN_SIZE: u64 = 36u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
-        if _in.left() >= 36u64 {
-            let _b = _in.take(36u64, "")?;
+        let _start = _io.pos();
+        if _io.left() >= 36u64 {
+            let _b = _io.take(36u64, "")?;
             <Self as crate::rt::pod::Block>::check(_b, _start)?;
             let _v = <Self as crate::rt::pod::Block>::decode(_b);
             return Ok((
@@ -9271,12 +9307,12 @@ impl crate::rt::Codec for MeshPrimitive {
         let (unknown_0x0, _p_unknown_0x0) = crate::rt::field(
             "unknown_0x0",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u64>(::binrw::Endian::Little, "u8")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u64>(::binrw::Endian::Little, "u8")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9285,12 +9321,12 @@ impl crate::rt::Codec for MeshPrimitive {
         let (marker, _p_marker) = crate::rt::field(
             "marker",
             || {
-                _in.offset(_start, (8i128), "8")?;
-                let _at = _in.pos();
+                _io.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (2775812079i128)) {
                         return Err(
@@ -9309,12 +9345,12 @@ impl crate::rt::Codec for MeshPrimitive {
         let (vertex_base, _p_vertex_base) = crate::rt::field(
             "vertex_base",
             || {
-                _in.offset(_start, (12i128), "12")?;
-                let _at = _in.pos();
+                _io.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9323,12 +9359,12 @@ impl crate::rt::Codec for MeshPrimitive {
         let (unknown_0x10, _p_unknown_0x10) = crate::rt::field(
             "unknown_0x10",
             || {
-                _in.offset(_start, (16i128), "16")?;
-                let _at = _in.pos();
+                _io.offset(_start, (16i128), "16")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9337,12 +9373,12 @@ impl crate::rt::Codec for MeshPrimitive {
         let (num_vertices, _p_num_vertices) = crate::rt::field(
             "num_vertices",
             || {
-                _in.offset(_start, (20i128), "20")?;
-                let _at = _in.pos();
+                _io.offset(_start, (20i128), "20")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9351,12 +9387,12 @@ impl crate::rt::Codec for MeshPrimitive {
         let (first_index, _p_first_index) = crate::rt::field(
             "first_index",
             || {
-                _in.offset(_start, (24i128), "24")?;
-                let _at = _in.pos();
+                _io.offset(_start, (24i128), "24")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9365,12 +9401,12 @@ impl crate::rt::Codec for MeshPrimitive {
         let (num_triangles, _p_num_triangles) = crate::rt::field(
             "num_triangles",
             || {
-                _in.offset(_start, (28i128), "28")?;
-                let _at = _in.pos();
+                _io.offset(_start, (28i128), "28")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9379,12 +9415,12 @@ impl crate::rt::Codec for MeshPrimitive {
         let (unknown_0x20, _p_unknown_0x20) = crate::rt::field(
             "unknown_0x20",
             || {
-                _in.offset(_start, (32i128), "32")?;
-                let _at = _in.pos();
+                _io.offset(_start, (32i128), "32")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9403,7 +9439,7 @@ impl crate::rt::Codec for MeshPrimitive {
             },
             if L {
                 Some(MeshPrimitivePos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     unknown_0x0: _p_unknown_0x0,
                     marker: _p_marker,
                     vertex_base: _p_vertex_base,
@@ -9423,14 +9459,14 @@ impl crate::rt::Codec for MeshPrimitive {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let mut _b = [0u8; 36usize];
         crate::rt::pod::Block::encode(self, &mut _b, _start)?;
-        _out.bytes(&_b);
+        _io.bytes(&_b);
         Ok(
             if L {
                 Some(<MeshPrimitivePos as crate::rt::Fixed>::at(_start, 36u64))
@@ -9874,19 +9910,19 @@ impl crate::rt::Codec for MaterialList {
     type Pos = MaterialListPos;
     const MIN_SIZE: u64 = 42u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_descriptors, _p_num_descriptors) = crate::rt::field(
             "num_descriptors",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9895,15 +9931,15 @@ impl crate::rt::Codec for MaterialList {
         let (unknown_after_count, _p_unknown_after_count) = crate::rt::field(
             "unknown_after_count",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (8i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9912,19 +9948,19 @@ impl crate::rt::Codec for MaterialList {
         let (descriptors, _p_descriptors) = crate::rt::field(
             "descriptors",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_descriptors),
                         "count",
                     )?;
-                    _in.room(_n, <MaterialDescriptor as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <MaterialDescriptor as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = (
                                     crate::rt::codec::arg::<
@@ -9943,7 +9979,7 @@ impl crate::rt::Codec for MaterialList {
                                 );
                                 let (_v, _p) = <MaterialDescriptor as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -9955,7 +9991,7 @@ impl crate::rt::Codec for MaterialList {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -9965,11 +10001,11 @@ impl crate::rt::Codec for MaterialList {
         let (num_groups, _p_num_groups) = crate::rt::field(
             "num_groups",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9978,15 +10014,15 @@ impl crate::rt::Codec for MaterialList {
         let (unknown_after_group_count, _p_unknown_after_group_count) = crate::rt::field(
             "unknown_after_group_count",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (6i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9995,23 +10031,23 @@ impl crate::rt::Codec for MaterialList {
         let (groups, _p_groups) = crate::rt::field(
             "groups",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_groups),
                         "count",
                     )?;
-                    _in.room(_n, <MaterialGroup as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <MaterialGroup as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <MaterialGroup as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -10027,13 +10063,13 @@ impl crate::rt::Codec for MaterialList {
         let (trailer, _p_trailer) = crate::rt::field(
             "trailer",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <MaterialTrailer as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -10052,7 +10088,7 @@ impl crate::rt::Codec for MaterialList {
             },
             if L {
                 Some(MaterialListPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_descriptors: _p_num_descriptors,
                     unknown_after_count: _p_unknown_after_count,
                     descriptors: _p_descriptors,
@@ -10071,11 +10107,11 @@ impl crate::rt::Codec for MaterialList {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MaterialList {
             num_descriptors: _,
             unknown_after_count,
@@ -10088,21 +10124,21 @@ impl crate::rt::Codec for MaterialList {
         let (num_descriptors, _p_num_descriptors): (u32, crate::rt::Span) = crate::rt::field(
             "num_descriptors",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     descriptors.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_unknown_after_count = crate::rt::field(
             "unknown_after_count",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = unknown_after_count;
                     {
@@ -10114,8 +10150,8 @@ impl crate::rt::Codec for MaterialList {
                                 "8",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10124,12 +10160,12 @@ impl crate::rt::Codec for MaterialList {
         let _p_descriptors = crate::rt::field(
             "descriptors",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in descriptors.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = (
                                     crate::rt::codec::arg::<
@@ -10146,7 +10182,7 @@ impl crate::rt::Codec for MaterialList {
                                         "is_last",
                                     )?,
                                 );
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -10156,7 +10192,7 @@ impl crate::rt::Codec for MaterialList {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -10165,21 +10201,21 @@ impl crate::rt::Codec for MaterialList {
         let (num_groups, _p_num_groups): (u32, crate::rt::Span) = crate::rt::field(
             "num_groups",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     groups.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_unknown_after_group_count = crate::rt::field(
             "unknown_after_group_count",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = unknown_after_group_count;
                     {
@@ -10191,8 +10227,8 @@ impl crate::rt::Codec for MaterialList {
                                 "6",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10201,14 +10237,14 @@ impl crate::rt::Codec for MaterialList {
         let _p_groups = crate::rt::field(
             "groups",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     for (_i, _v) in groups.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -10221,13 +10257,13 @@ impl crate::rt::Codec for MaterialList {
         let _p_trailer = crate::rt::field(
             "trailer",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = trailer;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -10237,7 +10273,7 @@ impl crate::rt::Codec for MaterialList {
         Ok(
             if L {
                 Some(MaterialListPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_descriptors: _p_num_descriptors,
                     unknown_after_count: _p_unknown_after_count,
                     descriptors: _p_descriptors,
@@ -10746,20 +10782,20 @@ impl crate::rt::Codec for MaterialDescriptor {
     type Pos = MaterialDescriptorPos;
     const MIN_SIZE: u64 = 20u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (is_last,) = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (marker, _p_marker) = crate::rt::field(
             "marker",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (186463425i128)) {
                         return Err(
@@ -10778,16 +10814,16 @@ impl crate::rt::Codec for MaterialDescriptor {
         let (unknown_0x4, _p_unknown_0x4) = crate::rt::field(
             "unknown_0x4",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (4i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10796,12 +10832,12 @@ impl crate::rt::Codec for MaterialDescriptor {
         let (unknown_0x8, _p_unknown_0x8) = crate::rt::field(
             "unknown_0x8",
             || {
-                _in.offset(_start, (8i128), "8")?;
-                let _at = _in.pos();
+                _io.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10810,12 +10846,12 @@ impl crate::rt::Codec for MaterialDescriptor {
         let (vertex_count, _p_vertex_count) = crate::rt::field(
             "vertex_count",
             || {
-                _in.offset(_start, (9i128), "9")?;
-                let _at = _in.pos();
+                _io.offset(_start, (9i128), "9")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u16>(::binrw::Endian::Little, "u2")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u16>(::binrw::Endian::Little, "u2")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10824,12 +10860,12 @@ impl crate::rt::Codec for MaterialDescriptor {
         let (unknown_0xb, _p_unknown_0xb) = crate::rt::field(
             "unknown_0xb",
             || {
-                _in.offset(_start, (11i128), "11")?;
-                let _at = _in.pos();
+                _io.offset(_start, (11i128), "11")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10838,12 +10874,12 @@ impl crate::rt::Codec for MaterialDescriptor {
         let (material, _p_material) = crate::rt::field(
             "material",
             || {
-                _in.offset(_start, (12i128), "12")?;
-                let _at = _in.pos();
+                _io.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u64>(::binrw::Endian::Little, "u8")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u64>(::binrw::Endian::Little, "u8")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10852,14 +10888,14 @@ impl crate::rt::Codec for MaterialDescriptor {
         let (platform_version, _p_platform_version) = crate::rt::field(
             "platform_version",
             || {
-                _in.offset(_start, (20i128), "20")?;
-                let _at = _in.pos();
+                _io.offset(_start, (20i128), "20")?;
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&is_last) != (0i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -10873,13 +10909,13 @@ impl crate::rt::Codec for MaterialDescriptor {
         let (quantization_factor, _p_quantization_factor) = crate::rt::field(
             "quantization_factor",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&is_last) != (0i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -10893,17 +10929,17 @@ impl crate::rt::Codec for MaterialDescriptor {
         let (final_bytes, _p_final_bytes) = crate::rt::field(
             "final_bytes",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&is_last) == (0i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in
+                                let _v = _io
                                     .take(
                                         crate::rt::input::count(_at, (8i128), "size")?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -10928,7 +10964,7 @@ impl crate::rt::Codec for MaterialDescriptor {
             },
             if L {
                 Some(MaterialDescriptorPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     unknown_0x4: _p_unknown_0x4,
                     unknown_0x8: _p_unknown_0x8,
@@ -10949,11 +10985,11 @@ impl crate::rt::Codec for MaterialDescriptor {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (is_last,) = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MaterialDescriptor {
             marker,
             unknown_0x4,
@@ -10968,8 +11004,8 @@ impl crate::rt::Codec for MaterialDescriptor {
         let _p_marker = crate::rt::field(
             "marker",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = marker;
                     {
@@ -10984,8 +11020,8 @@ impl crate::rt::Codec for MaterialDescriptor {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10994,8 +11030,8 @@ impl crate::rt::Codec for MaterialDescriptor {
         let _p_unknown_0x4 = crate::rt::field(
             "unknown_0x4",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
+                _io.offset(_start, (4i128), "4")?;
                 Ok({
                     let _v = unknown_0x4;
                     {
@@ -11007,8 +11043,8 @@ impl crate::rt::Codec for MaterialDescriptor {
                                 "4",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11017,14 +11053,14 @@ impl crate::rt::Codec for MaterialDescriptor {
         let _p_unknown_0x8 = crate::rt::field(
             "unknown_0x8",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
+                _io.offset(_start, (8i128), "8")?;
                 Ok({
                     let _v = unknown_0x8;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11033,14 +11069,14 @@ impl crate::rt::Codec for MaterialDescriptor {
         let _p_vertex_count = crate::rt::field(
             "vertex_count",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (9i128), "9")?;
+                let _at = _io.pos();
+                _io.offset(_start, (9i128), "9")?;
                 Ok({
                     let _v = vertex_count;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11049,14 +11085,14 @@ impl crate::rt::Codec for MaterialDescriptor {
         let _p_unknown_0xb = crate::rt::field(
             "unknown_0xb",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (11i128), "11")?;
+                let _at = _io.pos();
+                _io.offset(_start, (11i128), "11")?;
                 Ok({
                     let _v = unknown_0xb;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11065,14 +11101,14 @@ impl crate::rt::Codec for MaterialDescriptor {
         let _p_material = crate::rt::field(
             "material",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
+                _io.offset(_start, (12i128), "12")?;
                 Ok({
                     let _v = material;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11081,8 +11117,8 @@ impl crate::rt::Codec for MaterialDescriptor {
         let _p_platform_version = crate::rt::field(
             "platform_version",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (20i128), "20")?;
+                let _at = _io.pos();
+                _io.offset(_start, (20i128), "20")?;
                 Ok(
                     match (
                         (crate::rt::Int::int(&is_last) != (0i128)),
@@ -11091,8 +11127,8 @@ impl crate::rt::Codec for MaterialDescriptor {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -11114,7 +11150,7 @@ impl crate::rt::Codec for MaterialDescriptor {
         let _p_quantization_factor = crate::rt::field(
             "quantization_factor",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&is_last) != (0i128)),
@@ -11123,8 +11159,8 @@ impl crate::rt::Codec for MaterialDescriptor {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -11146,7 +11182,7 @@ impl crate::rt::Codec for MaterialDescriptor {
         let _p_final_bytes = crate::rt::field(
             "final_bytes",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&is_last) == (0i128)),
@@ -11162,8 +11198,8 @@ impl crate::rt::Codec for MaterialDescriptor {
                                         "8",
                                         "bytes",
                                     )?;
-                                    _out.bytes(_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.bytes(_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -11185,7 +11221,7 @@ impl crate::rt::Codec for MaterialDescriptor {
         Ok(
             if L {
                 Some(MaterialDescriptorPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     unknown_0x4: _p_unknown_0x4,
                     unknown_0x8: _p_unknown_0x8,
@@ -11667,20 +11703,20 @@ impl crate::rt::Codec for MaterialGroup {
     type Pos = MaterialGroupPos;
     const MIN_SIZE: u64 = 31u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (marker, _p_marker) = crate::rt::field(
             "marker",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11689,16 +11725,16 @@ impl crate::rt::Codec for MaterialGroup {
         let (unknown_0x4, _p_unknown_0x4) = crate::rt::field(
             "unknown_0x4",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (4i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11707,12 +11743,12 @@ impl crate::rt::Codec for MaterialGroup {
         let (object_reference, _p_object_reference) = crate::rt::field(
             "object_reference",
             || {
-                _in.offset(_start, (8i128), "8")?;
-                let _at = _in.pos();
+                _io.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u64>(::binrw::Endian::Little, "u8")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u64>(::binrw::Endian::Little, "u8")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11721,12 +11757,12 @@ impl crate::rt::Codec for MaterialGroup {
         let (unknown_0x10, _p_unknown_0x10) = crate::rt::field(
             "unknown_0x10",
             || {
-                _in.offset(_start, (16i128), "16")?;
-                let _at = _in.pos();
+                _io.offset(_start, (16i128), "16")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11735,12 +11771,12 @@ impl crate::rt::Codec for MaterialGroup {
         let (object_handle, _p_object_handle) = crate::rt::field(
             "object_handle",
             || {
-                _in.offset(_start, (17i128), "17")?;
-                let _at = _in.pos();
+                _io.offset(_start, (17i128), "17")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u64>(::binrw::Endian::Little, "u8")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u64>(::binrw::Endian::Little, "u8")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11749,16 +11785,16 @@ impl crate::rt::Codec for MaterialGroup {
         let (unknown_0x19, _p_unknown_0x19) = crate::rt::field(
             "unknown_0x19",
             || {
-                _in.offset(_start, (25i128), "25")?;
-                let _at = _in.pos();
+                _io.offset(_start, (25i128), "25")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (6i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11775,7 +11811,7 @@ impl crate::rt::Codec for MaterialGroup {
             },
             if L {
                 Some(MaterialGroupPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     unknown_0x4: _p_unknown_0x4,
                     object_reference: _p_object_reference,
@@ -11793,11 +11829,11 @@ impl crate::rt::Codec for MaterialGroup {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MaterialGroup {
             marker,
             unknown_0x4,
@@ -11809,14 +11845,14 @@ impl crate::rt::Codec for MaterialGroup {
         let _p_marker = crate::rt::field(
             "marker",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = marker;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11825,8 +11861,8 @@ impl crate::rt::Codec for MaterialGroup {
         let _p_unknown_0x4 = crate::rt::field(
             "unknown_0x4",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
+                _io.offset(_start, (4i128), "4")?;
                 Ok({
                     let _v = unknown_0x4;
                     {
@@ -11838,8 +11874,8 @@ impl crate::rt::Codec for MaterialGroup {
                                 "4",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11848,14 +11884,14 @@ impl crate::rt::Codec for MaterialGroup {
         let _p_object_reference = crate::rt::field(
             "object_reference",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
+                _io.offset(_start, (8i128), "8")?;
                 Ok({
                     let _v = object_reference;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11864,14 +11900,14 @@ impl crate::rt::Codec for MaterialGroup {
         let _p_unknown_0x10 = crate::rt::field(
             "unknown_0x10",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (16i128), "16")?;
+                let _at = _io.pos();
+                _io.offset(_start, (16i128), "16")?;
                 Ok({
                     let _v = unknown_0x10;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11880,14 +11916,14 @@ impl crate::rt::Codec for MaterialGroup {
         let _p_object_handle = crate::rt::field(
             "object_handle",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (17i128), "17")?;
+                let _at = _io.pos();
+                _io.offset(_start, (17i128), "17")?;
                 Ok({
                     let _v = object_handle;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11896,8 +11932,8 @@ impl crate::rt::Codec for MaterialGroup {
         let _p_unknown_0x19 = crate::rt::field(
             "unknown_0x19",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (25i128), "25")?;
+                let _at = _io.pos();
+                _io.offset(_start, (25i128), "25")?;
                 Ok({
                     let _v = unknown_0x19;
                     {
@@ -11909,8 +11945,8 @@ impl crate::rt::Codec for MaterialGroup {
                                 "6",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11919,7 +11955,7 @@ impl crate::rt::Codec for MaterialGroup {
         Ok(
             if L {
                 Some(MaterialGroupPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     unknown_0x4: _p_unknown_0x4,
                     object_reference: _p_object_reference,
@@ -12290,19 +12326,19 @@ impl crate::rt::Codec for MaterialTrailer {
     type Pos = MaterialTrailerPos;
     const MIN_SIZE: u64 = 20u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (mesh_bools, _p_mesh_bools) = crate::rt::field(
             "mesh_bools",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(_at, (16i128), "count")?;
-                    let _v = _in.nums::<u8>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<u8>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 1u64, _n as usize))
                 })
             },
@@ -12310,12 +12346,12 @@ impl crate::rt::Codec for MaterialTrailer {
         let (user_category, _p_user_category) = crate::rt::field(
             "user_category",
             || {
-                _in.offset(_start, (16i128), "16")?;
-                let _at = _in.pos();
+                _io.offset(_start, (16i128), "16")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12328,7 +12364,7 @@ impl crate::rt::Codec for MaterialTrailer {
             },
             if L {
                 Some(MaterialTrailerPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     mesh_bools: _p_mesh_bools,
                     user_category: _p_user_category,
                 })
@@ -12342,17 +12378,17 @@ impl crate::rt::Codec for MaterialTrailer {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MaterialTrailer { mesh_bools, user_category } = self;
         let _p_mesh_bools = crate::rt::field(
             "mesh_bools",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     crate::rt::output::agree(
                         _at,
@@ -12361,7 +12397,7 @@ impl crate::rt::Codec for MaterialTrailer {
                         "16",
                         "elements",
                     )?;
-                    _out.prims(::binrw::Endian::Little, mesh_bools);
+                    _io.prims(::binrw::Endian::Little, mesh_bools);
                     crate::rt::Strided::new(_at, 1u64, mesh_bools.len())
                 })
             },
@@ -12369,14 +12405,14 @@ impl crate::rt::Codec for MaterialTrailer {
         let _p_user_category = crate::rt::field(
             "user_category",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (16i128), "16")?;
+                let _at = _io.pos();
+                _io.offset(_start, (16i128), "16")?;
                 Ok({
                     let _v = user_category;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -12385,7 +12421,7 @@ impl crate::rt::Codec for MaterialTrailer {
         Ok(
             if L {
                 Some(MaterialTrailerPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     mesh_bools: _p_mesh_bools,
                     user_category: _p_user_category,
                 })
@@ -12587,13 +12623,13 @@ impl crate::rt::Codec for Float3 {
     type Pos = Float3Pos;
     const MIN_SIZE: u64 = 12u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
-        if _in.left() >= 12u64 {
-            let _b = _in.take(12u64, "")?;
+        let _start = _io.pos();
+        if _io.left() >= 12u64 {
+            let _b = _io.take(12u64, "")?;
             <Self as crate::rt::pod::Block>::check(_b, _start)?;
             let _v = <Self as crate::rt::pod::Block>::decode(_b);
             return Ok((
@@ -12608,11 +12644,11 @@ impl crate::rt::Codec for Float3 {
         let (x, _p_x) = crate::rt::field(
             "x",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12621,11 +12657,11 @@ impl crate::rt::Codec for Float3 {
         let (y, _p_y) = crate::rt::field(
             "y",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12634,11 +12670,11 @@ impl crate::rt::Codec for Float3 {
         let (z, _p_z) = crate::rt::field(
             "z",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12648,7 +12684,7 @@ impl crate::rt::Codec for Float3 {
             Float3 { x, y, z },
             if L {
                 Some(Float3Pos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     x: _p_x,
                     y: _p_y,
                     z: _p_z,
@@ -12663,14 +12699,14 @@ impl crate::rt::Codec for Float3 {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let mut _b = [0u8; 12usize];
         crate::rt::pod::Block::encode(self, &mut _b, _start)?;
-        _out.bytes(&_b);
+        _io.bytes(&_b);
         Ok(
             if L {
                 Some(<Float3Pos as crate::rt::Fixed>::at(_start, 12u64))

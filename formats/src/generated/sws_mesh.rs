@@ -354,20 +354,20 @@ impl crate::rt::Codec for SwsMesh {
     type Pos = SwsMeshPos;
     const MIN_SIZE: u64 = 53u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (managed, _p_managed) = crate::rt::field(
             "managed",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (1i128)) {
                         return Err(
@@ -386,12 +386,12 @@ impl crate::rt::Codec for SwsMesh {
         let (id, _p_id) = crate::rt::field(
             "id",
             || {
-                _in.offset(_start, (1i128), "1")?;
-                let _at = _in.pos();
+                _io.offset(_start, (1i128), "1")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -400,12 +400,12 @@ impl crate::rt::Codec for SwsMesh {
         let (class, _p_class) = crate::rt::field(
             "class",
             || {
-                _in.offset(_start, (5i128), "5")?;
-                let _at = _in.pos();
+                _io.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (1096652136i128)) {
                         return Err(
@@ -424,12 +424,12 @@ impl crate::rt::Codec for SwsMesh {
         let (category, _p_category) = crate::rt::field(
             "category",
             || {
-                _in.offset(_start, (9i128), "9")?;
-                let _at = _in.pos();
+                _io.offset(_start, (9i128), "9")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -438,12 +438,12 @@ impl crate::rt::Codec for SwsMesh {
         let (generated, _p_generated) = crate::rt::field(
             "generated",
             || {
-                _in.offset(_start, (13i128), "13")?;
-                let _at = _in.pos();
+                _io.offset(_start, (13i128), "13")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -452,40 +452,40 @@ impl crate::rt::Codec for SwsMesh {
         let (num_submeshes, _p_num_submeshes) = crate::rt::field(
             "num_submeshes",
             || {
-                _in.offset(_start, (14i128), "14")?;
-                let _at = _in.pos();
+                _io.offset(_start, (14i128), "14")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
             },
         )?;
-        let _sizeof_start_submeshes = _in.pos();
+        let _sizeof_start_submeshes = _io.pos();
         let (submeshes, _p_submeshes) = crate::rt::field(
             "submeshes",
             || {
-                _in.offset(_start, (18i128), "18")?;
-                let _at = _in.pos();
+                _io.offset(_start, (18i128), "18")?;
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_submeshes),
                         "count",
                     )?;
-                    _in.room(_n, <InlineSubmesh as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <InlineSubmesh as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <InlineSubmesh as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -497,27 +497,27 @@ impl crate::rt::Codec for SwsMesh {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
                 })
             },
         )?;
-        let _sizeof_submeshes: u64 = _in.pos() - _sizeof_start_submeshes;
+        let _sizeof_submeshes: u64 = _io.pos() - _sizeof_start_submeshes;
         let (num_bones, _p_num_bones) = crate::rt::field(
             "num_bones",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((18i128)).wrapping_add(i128::from(_sizeof_submeshes)),
                     "0x12 + submeshes._sizeof",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -526,29 +526,29 @@ impl crate::rt::Codec for SwsMesh {
         let (bones, _p_bones) = crate::rt::field(
             "bones",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((22i128)).wrapping_add(i128::from(_sizeof_submeshes)),
                     "0x16 + submeshes._sizeof",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_bones),
                         "count",
                     )?;
-                    _in.room(_n, <MeshBone as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <MeshBone as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <MeshBone as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -560,7 +560,7 @@ impl crate::rt::Codec for SwsMesh {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -570,7 +570,7 @@ impl crate::rt::Codec for SwsMesh {
         let (unknown_after_bones, _p_unknown_after_bones) = crate::rt::field(
             "unknown_after_bones",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     (((22i128))
                         .wrapping_add(
@@ -579,15 +579,15 @@ impl crate::rt::Codec for SwsMesh {
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "22 + 76 * num_bones + submeshes._sizeof",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (11i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -596,7 +596,7 @@ impl crate::rt::Codec for SwsMesh {
         let (compiled_mesh_class, _p_compiled_mesh_class) = crate::rt::field(
             "compiled_mesh_class",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     (((33i128))
                         .wrapping_add(
@@ -605,11 +605,11 @@ impl crate::rt::Codec for SwsMesh {
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "33 + 76 * num_bones + submeshes._sizeof",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
                         return Err(
@@ -628,7 +628,7 @@ impl crate::rt::Codec for SwsMesh {
         let (len_data, _p_len_data) = crate::rt::field(
             "len_data",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     (((37i128))
                         .wrapping_add(
@@ -637,11 +637,11 @@ impl crate::rt::Codec for SwsMesh {
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "37 + 76 * num_bones + submeshes._sizeof",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -650,7 +650,7 @@ impl crate::rt::Codec for SwsMesh {
         let (data, _p_data) = crate::rt::field(
             "data",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     (((41i128))
                         .wrapping_add(
@@ -659,20 +659,20 @@ impl crate::rt::Codec for SwsMesh {
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "41 + 76 * num_bones + submeshes._sizeof",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = _in
+                        let (_v, _p) = _io
                             .sized(
                                 crate::rt::input::count(
                                     _at,
                                     crate::rt::Int::int(&len_data),
                                     "size",
                                 )?,
-                                |_in| <CompiledMesh as crate::rt::Codec>::read_in::<
+                                |_io| <CompiledMesh as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args),
+                                >(_io, _args),
                             )?;
                         (_v, _p.unwrap_or_default())
                     };
@@ -683,7 +683,7 @@ impl crate::rt::Codec for SwsMesh {
         let (platform_version, _p_platform_version) = crate::rt::field(
             "platform_version",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((((41i128))
                         .wrapping_add(
@@ -693,11 +693,11 @@ impl crate::rt::Codec for SwsMesh {
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "41 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (16i128)) {
                         return Err(
@@ -716,7 +716,7 @@ impl crate::rt::Codec for SwsMesh {
         let (sdk_version, _p_sdk_version) = crate::rt::field(
             "sdk_version",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((((45i128))
                         .wrapping_add(
@@ -726,11 +726,11 @@ impl crate::rt::Codec for SwsMesh {
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "45 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (32i128)) {
                         return Err(
@@ -749,7 +749,7 @@ impl crate::rt::Codec for SwsMesh {
         let (num_materials, _p_num_materials) = crate::rt::field(
             "num_materials",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((((49i128))
                         .wrapping_add(
@@ -759,11 +759,11 @@ impl crate::rt::Codec for SwsMesh {
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "49 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -772,7 +772,7 @@ impl crate::rt::Codec for SwsMesh {
         let (material_ids, _p_material_ids) = crate::rt::field(
             "material_ids",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((((53i128))
                         .wrapping_add(
@@ -782,14 +782,14 @@ impl crate::rt::Codec for SwsMesh {
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "53 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_materials),
                         "count",
                     )?;
-                    let _v = _in.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<u32>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
                 })
             },
@@ -816,7 +816,7 @@ impl crate::rt::Codec for SwsMesh {
             },
             if L {
                 Some(SwsMeshPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     managed: _p_managed,
                     id: _p_id,
                     class: _p_class,
@@ -845,11 +845,11 @@ impl crate::rt::Codec for SwsMesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let SwsMesh {
             managed,
             id,
@@ -872,8 +872,8 @@ impl crate::rt::Codec for SwsMesh {
         let _p_managed = crate::rt::field(
             "managed",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = managed;
                     {
@@ -888,8 +888,8 @@ impl crate::rt::Codec for SwsMesh {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -898,14 +898,14 @@ impl crate::rt::Codec for SwsMesh {
         let _p_id = crate::rt::field(
             "id",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (1i128), "1")?;
+                let _at = _io.pos();
+                _io.offset(_start, (1i128), "1")?;
                 Ok({
                     let _v = id;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -914,8 +914,8 @@ impl crate::rt::Codec for SwsMesh {
         let _p_class = crate::rt::field(
             "class",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
+                _io.offset(_start, (5i128), "5")?;
                 Ok({
                     let _v = class;
                     {
@@ -930,8 +930,8 @@ impl crate::rt::Codec for SwsMesh {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -940,14 +940,14 @@ impl crate::rt::Codec for SwsMesh {
         let _p_category = crate::rt::field(
             "category",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (9i128), "9")?;
+                let _at = _io.pos();
+                _io.offset(_start, (9i128), "9")?;
                 Ok({
                     let _v = category;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -956,14 +956,14 @@ impl crate::rt::Codec for SwsMesh {
         let _p_generated = crate::rt::field(
             "generated",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (13i128), "13")?;
+                let _at = _io.pos();
+                _io.offset(_start, (13i128), "13")?;
                 Ok({
                     let _v = generated;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -972,32 +972,32 @@ impl crate::rt::Codec for SwsMesh {
         let (num_submeshes, _p_num_submeshes): (u32, crate::rt::Span) = crate::rt::field(
             "num_submeshes",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (14i128), "14")?;
+                let _at = _io.pos();
+                _io.offset(_start, (14i128), "14")?;
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     submeshes.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
-        let _sizeof_start_submeshes = _out.pos();
+        let _sizeof_start_submeshes = _io.pos();
         let _p_submeshes = crate::rt::field(
             "submeshes",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (18i128), "18")?;
+                let _at = _io.pos();
+                _io.offset(_start, (18i128), "18")?;
                 Ok({
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in submeshes.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -1007,18 +1007,18 @@ impl crate::rt::Codec for SwsMesh {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
             },
         )?;
-        let _sizeof_submeshes: u64 = _out.pos() - _sizeof_start_submeshes;
+        let _sizeof_submeshes: u64 = _io.pos() - _sizeof_start_submeshes;
         let (num_bones, _p_num_bones): (u32, crate::rt::Span) = crate::rt::field(
             "num_bones",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((18i128)).wrapping_add(i128::from(_sizeof_submeshes)),
                     "0x12 + submeshes._sizeof",
@@ -1029,15 +1029,15 @@ impl crate::rt::Codec for SwsMesh {
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_bones = crate::rt::field(
             "bones",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((22i128)).wrapping_add(i128::from(_sizeof_submeshes)),
                     "0x16 + submeshes._sizeof",
@@ -1046,10 +1046,10 @@ impl crate::rt::Codec for SwsMesh {
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in bones.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -1059,7 +1059,7 @@ impl crate::rt::Codec for SwsMesh {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -1068,8 +1068,8 @@ impl crate::rt::Codec for SwsMesh {
         let _p_unknown_after_bones = crate::rt::field(
             "unknown_after_bones",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     (((22i128))
                         .wrapping_add(
@@ -1089,8 +1089,8 @@ impl crate::rt::Codec for SwsMesh {
                                 "11",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1099,8 +1099,8 @@ impl crate::rt::Codec for SwsMesh {
         let _p_compiled_mesh_class = crate::rt::field(
             "compiled_mesh_class",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     (((33i128))
                         .wrapping_add(
@@ -1123,8 +1123,8 @@ impl crate::rt::Codec for SwsMesh {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1133,8 +1133,8 @@ impl crate::rt::Codec for SwsMesh {
         let (_hole_len_data, _p_len_data) = crate::rt::field(
             "len_data",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     (((37i128))
                         .wrapping_add(
@@ -1143,16 +1143,16 @@ impl crate::rt::Codec for SwsMesh {
                         .wrapping_add(i128::from(_sizeof_submeshes)),
                     "37 + 76 * num_bones + submeshes._sizeof",
                 )?;
-                let _h = _out.hole::<u32>();
-                Ok((_h, crate::rt::Span::new(_at, _out.pos())))
+                let _h = _io.hole::<u32>();
+                Ok((_h, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
-        let _part_start_data = _out.pos();
+        let _part_start_data = _io.pos();
         let _p_data = crate::rt::field(
             "data",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     (((41i128))
                         .wrapping_add(
@@ -1166,7 +1166,10 @@ impl crate::rt::Codec for SwsMesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = _io
+                                .part(|_io| Ok(
+                                    crate::rt::Codec::write_out::<L>(_v, _io, _args)?,
+                                ))?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -1179,19 +1182,19 @@ impl crate::rt::Codec for SwsMesh {
                 let _at = _hole_len_data;
                 let _v: u32 = crate::rt::output::fit(
                     _at,
-                    _out.pos() - _part_start_data,
+                    _io.pos() - _part_start_data,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.patch::<u32>(_at, ::binrw::Endian::Little, _v);
+                _io.patch::<u32>(_at, ::binrw::Endian::Little, _v);
                 Ok(_v)
             },
         )?;
         let _p_platform_version = crate::rt::field(
             "platform_version",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((((41i128))
                         .wrapping_add(
@@ -1215,8 +1218,8 @@ impl crate::rt::Codec for SwsMesh {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1225,8 +1228,8 @@ impl crate::rt::Codec for SwsMesh {
         let _p_sdk_version = crate::rt::field(
             "sdk_version",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((((45i128))
                         .wrapping_add(
@@ -1250,8 +1253,8 @@ impl crate::rt::Codec for SwsMesh {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1260,8 +1263,8 @@ impl crate::rt::Codec for SwsMesh {
         let (num_materials, _p_num_materials): (u32, crate::rt::Span) = crate::rt::field(
             "num_materials",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((((49i128))
                         .wrapping_add(
@@ -1277,15 +1280,15 @@ impl crate::rt::Codec for SwsMesh {
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_material_ids = crate::rt::field(
             "material_ids",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((((53i128))
                         .wrapping_add(
@@ -1296,7 +1299,7 @@ impl crate::rt::Codec for SwsMesh {
                     "53 + 76 * num_bones + len_data + submeshes._sizeof",
                 )?;
                 Ok({
-                    _out.prims(::binrw::Endian::Little, material_ids);
+                    _io.prims(::binrw::Endian::Little, material_ids);
                     crate::rt::Strided::new(_at, 4u64, material_ids.len())
                 })
             },
@@ -1304,7 +1307,7 @@ impl crate::rt::Codec for SwsMesh {
         Ok(
             if L {
                 Some(SwsMeshPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     managed: _p_managed,
                     id: _p_id,
                     class: _p_class,
@@ -2202,19 +2205,19 @@ impl crate::rt::Codec for InlineSubmesh {
     type Pos = InlineSubmeshPos;
     const MIN_SIZE: u64 = 102u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (tag, _p_tag) = crate::rt::field(
             "tag",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (0i128)) {
                         return Err(
@@ -2233,13 +2236,13 @@ impl crate::rt::Codec for InlineSubmesh {
         let (submesh, _p_submesh) = crate::rt::field(
             "submesh",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Submesh as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -2250,7 +2253,7 @@ impl crate::rt::Codec for InlineSubmesh {
             InlineSubmeshRef { tag, submesh },
             if L {
                 Some(InlineSubmeshPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     tag: _p_tag,
                     submesh: _p_submesh,
                 })
@@ -2264,16 +2267,16 @@ impl crate::rt::Codec for InlineSubmesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let InlineSubmesh { tag, submesh } = self;
         let _p_tag = crate::rt::field(
             "tag",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = tag;
                     {
@@ -2288,8 +2291,8 @@ impl crate::rt::Codec for InlineSubmesh {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -2298,13 +2301,13 @@ impl crate::rt::Codec for InlineSubmesh {
         let _p_submesh = crate::rt::field(
             "submesh",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = submesh;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -2314,7 +2317,7 @@ impl crate::rt::Codec for InlineSubmesh {
         Ok(
             if L {
                 Some(InlineSubmeshPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     tag: _p_tag,
                     submesh: _p_submesh,
                 })
@@ -2518,20 +2521,20 @@ impl crate::rt::Codec for MeshBone {
     type Pos = MeshBonePos;
     const MIN_SIZE: u64 = 76u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (id, _p_id) = crate::rt::field(
             "id",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2540,12 +2543,12 @@ impl crate::rt::Codec for MeshBone {
         let (class, _p_class) = crate::rt::field(
             "class",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (2666588065i128)) {
                         return Err(
@@ -2564,12 +2567,12 @@ impl crate::rt::Codec for MeshBone {
         let (name_hash, _p_name_hash) = crate::rt::field(
             "name_hash",
             || {
-                _in.offset(_start, (8i128), "8")?;
-                let _at = _in.pos();
+                _io.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -2578,11 +2581,11 @@ impl crate::rt::Codec for MeshBone {
         let (matrix, _p_matrix) = crate::rt::field(
             "matrix",
             || {
-                _in.offset(_start, (12i128), "12")?;
-                let _at = _in.pos();
+                _io.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(_at, (16i128), "count")?;
-                    let _v = _in.nums::<f32>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<f32>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
                 })
             },
@@ -2596,7 +2599,7 @@ impl crate::rt::Codec for MeshBone {
             },
             if L {
                 Some(MeshBonePos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     id: _p_id,
                     class: _p_class,
                     name_hash: _p_name_hash,
@@ -2612,23 +2615,23 @@ impl crate::rt::Codec for MeshBone {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MeshBone { id, class, name_hash, matrix } = self;
         let _p_id = crate::rt::field(
             "id",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = id;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -2637,8 +2640,8 @@ impl crate::rt::Codec for MeshBone {
         let _p_class = crate::rt::field(
             "class",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
+                _io.offset(_start, (4i128), "4")?;
                 Ok({
                     let _v = class;
                     {
@@ -2653,8 +2656,8 @@ impl crate::rt::Codec for MeshBone {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -2663,14 +2666,14 @@ impl crate::rt::Codec for MeshBone {
         let _p_name_hash = crate::rt::field(
             "name_hash",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
+                _io.offset(_start, (8i128), "8")?;
                 Ok({
                     let _v = name_hash;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -2679,8 +2682,8 @@ impl crate::rt::Codec for MeshBone {
         let _p_matrix = crate::rt::field(
             "matrix",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
+                _io.offset(_start, (12i128), "12")?;
                 Ok({
                     crate::rt::output::agree(
                         _at,
@@ -2689,7 +2692,7 @@ impl crate::rt::Codec for MeshBone {
                         "16",
                         "elements",
                     )?;
-                    _out.prims(::binrw::Endian::Little, matrix);
+                    _io.prims(::binrw::Endian::Little, matrix);
                     crate::rt::Strided::new(_at, 4u64, matrix.len())
                 })
             },
@@ -2697,7 +2700,7 @@ impl crate::rt::Codec for MeshBone {
         Ok(
             if L {
                 Some(MeshBonePos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     id: _p_id,
                     class: _p_class,
                     name_hash: _p_name_hash,
@@ -3228,20 +3231,20 @@ impl crate::rt::Codec for CompiledMesh {
     type Pos = CompiledMeshPos;
     const MIN_SIZE: u64 = 48u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (version, _p_version) = crate::rt::field(
             "version",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (16i128)) {
                         return Err(
@@ -3260,12 +3263,12 @@ impl crate::rt::Codec for CompiledMesh {
         let (num_extra_streams, _p_num_extra_streams) = crate::rt::field(
             "num_extra_streams",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3274,12 +3277,12 @@ impl crate::rt::Codec for CompiledMesh {
         let (stride, _p_stride) = crate::rt::field(
             "stride",
             || {
-                _in.offset(_start, (8i128), "8")?;
-                let _at = _in.pos();
+                _io.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3288,12 +3291,12 @@ impl crate::rt::Codec for CompiledMesh {
         let (len_vertex_stream, _p_len_vertex_stream) = crate::rt::field(
             "len_vertex_stream",
             || {
-                _in.offset(_start, (12i128), "12")?;
-                let _at = _in.pos();
+                _io.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3302,12 +3305,12 @@ impl crate::rt::Codec for CompiledMesh {
         let (stride_all_streams, _p_stride_all_streams) = crate::rt::field(
             "stride_all_streams",
             || {
-                _in.offset(_start, (16i128), "16")?;
-                let _at = _in.pos();
+                _io.offset(_start, (16i128), "16")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3316,12 +3319,12 @@ impl crate::rt::Codec for CompiledMesh {
         let (len_all_streams, _p_len_all_streams) = crate::rt::field(
             "len_all_streams",
             || {
-                _in.offset(_start, (20i128), "20")?;
-                let _at = _in.pos();
+                _io.offset(_start, (20i128), "20")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3330,12 +3333,12 @@ impl crate::rt::Codec for CompiledMesh {
         let (len_indices, _p_len_indices) = crate::rt::field(
             "len_indices",
             || {
-                _in.offset(_start, (24i128), "24")?;
-                let _at = _in.pos();
+                _io.offset(_start, (24i128), "24")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3344,12 +3347,12 @@ impl crate::rt::Codec for CompiledMesh {
         let (unknown_0x1c, _p_unknown_0x1c) = crate::rt::field(
             "unknown_0x1c",
             || {
-                _in.offset(_start, (28i128), "28")?;
-                let _at = _in.pos();
+                _io.offset(_start, (28i128), "28")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3358,12 +3361,12 @@ impl crate::rt::Codec for CompiledMesh {
         let (flags, _p_flags) = crate::rt::field(
             "flags",
             || {
-                _in.offset(_start, (32i128), "32")?;
-                let _at = _in.pos();
+                _io.offset(_start, (32i128), "32")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3372,12 +3375,12 @@ impl crate::rt::Codec for CompiledMesh {
         let (num_ranges_a, _p_num_ranges_a) = crate::rt::field(
             "num_ranges_a",
             || {
-                _in.offset(_start, (36i128), "36")?;
-                let _at = _in.pos();
+                _io.offset(_start, (36i128), "36")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3386,12 +3389,12 @@ impl crate::rt::Codec for CompiledMesh {
         let (num_ranges_b, _p_num_ranges_b) = crate::rt::field(
             "num_ranges_b",
             || {
-                _in.offset(_start, (40i128), "40")?;
-                let _at = _in.pos();
+                _io.offset(_start, (40i128), "40")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3400,12 +3403,12 @@ impl crate::rt::Codec for CompiledMesh {
         let (total, _p_total) = crate::rt::field(
             "total",
             || {
-                _in.offset(_start, (44i128), "44")?;
-                let _at = _in.pos();
+                _io.offset(_start, (44i128), "44")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3414,36 +3417,36 @@ impl crate::rt::Codec for CompiledMesh {
         let (vertex_streams, _p_vertex_streams) = crate::rt::field(
             "vertex_streams",
             || {
-                _in.offset(_start, (48i128), "48")?;
-                let _at = _in.pos();
+                _io.offset(_start, (48i128), "48")?;
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         (crate::rt::Int::int(&num_extra_streams)).wrapping_add((1i128)),
                         "count",
                     )?;
-                    _in.room(_n, 0u64)?;
+                    _io.room(_n, 0u64)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = (
                                     crate::rt::codec::arg::<
                                         u32,
                                     >(_at, crate::rt::Int::int(&stride), "stride")?,
                                 );
-                                let (_v, _p) = _in
+                                let (_v, _p) = _io
                                     .sized(
                                         crate::rt::input::count(
                                             _at,
                                             crate::rt::Int::int(&len_vertex_stream),
                                             "size",
                                         )?,
-                                        |_in| <VertexStream as crate::rt::Codec>::read_in::<
+                                        |_io| <VertexStream as crate::rt::Codec>::read_in::<
                                             L,
-                                        >(_in, _args),
+                                        >(_io, _args),
                                     )?;
                                 (_v, _p.unwrap_or_default())
                             };
@@ -3456,7 +3459,7 @@ impl crate::rt::Codec for CompiledMesh {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -3466,7 +3469,7 @@ impl crate::rt::Codec for CompiledMesh {
         let (indices, _p_indices) = crate::rt::field(
             "indices",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((48i128))
                         .wrapping_add(
@@ -3478,20 +3481,20 @@ impl crate::rt::Codec for CompiledMesh {
                         ),
                     "48 + len_vertex_stream * (num_extra_streams + 1)",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = _in
+                        let (_v, _p) = _io
                             .sized(
                                 crate::rt::input::count(
                                     _at,
                                     crate::rt::Int::int(&len_indices),
                                     "size",
                                 )?,
-                                |_in| <IndexBuffer as crate::rt::Codec>::read_in::<
+                                |_io| <IndexBuffer as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args),
+                                >(_io, _args),
                             )?;
                         (_v, _p.unwrap_or_default())
                     };
@@ -3502,7 +3505,7 @@ impl crate::rt::Codec for CompiledMesh {
         let (ranges_a, _p_ranges_a) = crate::rt::field(
             "ranges_a",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     (((48i128))
                         .wrapping_add(
@@ -3515,14 +3518,14 @@ impl crate::rt::Codec for CompiledMesh {
                         .wrapping_add(crate::rt::Int::int(&len_indices)),
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_ranges_a),
                         "count",
                     )?;
-                    let _v = _in.blocks::<DrawRange>(_n)?;
+                    let _v = _io.blocks::<DrawRange>(_n)?;
                     (_v, crate::rt::Strided::new(_at, 24u64, _n as usize))
                 })
             },
@@ -3530,7 +3533,7 @@ impl crate::rt::Codec for CompiledMesh {
         let (ranges_b, _p_ranges_b) = crate::rt::field(
             "ranges_b",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((((48i128))
                         .wrapping_add(
@@ -3546,14 +3549,14 @@ impl crate::rt::Codec for CompiledMesh {
                         ),
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * num_ranges_a",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_ranges_b),
                         "count",
                     )?;
-                    let _v = _in.blocks::<DrawRange>(_n)?;
+                    let _v = _io.blocks::<DrawRange>(_n)?;
                     (_v, crate::rt::Strided::new(_at, 24u64, _n as usize))
                 })
             },
@@ -3561,7 +3564,7 @@ impl crate::rt::Codec for CompiledMesh {
         let (palettes, _p_palettes) = crate::rt::field(
             "palettes",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((((48i128))
                         .wrapping_add(
@@ -3581,7 +3584,7 @@ impl crate::rt::Codec for CompiledMesh {
                         ),
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = (
@@ -3589,16 +3592,16 @@ impl crate::rt::Codec for CompiledMesh {
                                 u32,
                             >(_at, crate::rt::Int::int(&num_ranges_a), "num_palettes")?,
                         );
-                        let (_v, _p) = _in
+                        let (_v, _p) = _io
                             .sized(
                                 crate::rt::input::count(
                                     _at,
                                     ((40i128)).wrapping_mul(crate::rt::Int::int(&num_ranges_a)),
                                     "size",
                                 )?,
-                                |_in| <PaletteBlock as crate::rt::Codec>::read_in::<
+                                |_io| <PaletteBlock as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args),
+                                >(_io, _args),
                             )?;
                         (_v, _p.unwrap_or_default())
                     };
@@ -3628,7 +3631,7 @@ impl crate::rt::Codec for CompiledMesh {
             },
             if L {
                 Some(CompiledMeshPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     version: _p_version,
                     num_extra_streams: _p_num_extra_streams,
                     stride: _p_stride,
@@ -3657,11 +3660,11 @@ impl crate::rt::Codec for CompiledMesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let CompiledMesh {
             version,
             num_extra_streams,
@@ -3684,8 +3687,8 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_version = crate::rt::field(
             "version",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = version;
                     {
@@ -3700,8 +3703,8 @@ impl crate::rt::Codec for CompiledMesh {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3710,14 +3713,14 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_num_extra_streams = crate::rt::field(
             "num_extra_streams",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
+                _io.offset(_start, (4i128), "4")?;
                 Ok({
                     let _v = num_extra_streams;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3726,14 +3729,14 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_stride = crate::rt::field(
             "stride",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
+                _io.offset(_start, (8i128), "8")?;
                 Ok({
                     let _v = stride;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3742,14 +3745,14 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_len_vertex_stream = crate::rt::field(
             "len_vertex_stream",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
+                _io.offset(_start, (12i128), "12")?;
                 Ok({
                     let _v = len_vertex_stream;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3758,8 +3761,8 @@ impl crate::rt::Codec for CompiledMesh {
         let (stride_all_streams, _p_stride_all_streams): (u32, crate::rt::Span) = crate::rt::field(
             "stride_all_streams",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (16i128), "16")?;
+                let _at = _io.pos();
+                _io.offset(_start, (16i128), "16")?;
                 let _v: u32 = crate::rt::output::fit_i(
                     _at,
                     (crate::rt::Int::int(&stride))
@@ -3770,15 +3773,15 @@ impl crate::rt::Codec for CompiledMesh {
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let (len_all_streams, _p_len_all_streams): (u32, crate::rt::Span) = crate::rt::field(
             "len_all_streams",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (20i128), "20")?;
+                let _at = _io.pos();
+                _io.offset(_start, (20i128), "20")?;
                 let _v: u32 = crate::rt::output::fit_i(
                     _at,
                     (crate::rt::Int::int(&len_vertex_stream))
@@ -3789,15 +3792,15 @@ impl crate::rt::Codec for CompiledMesh {
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let (len_indices, _p_len_indices): (u32, crate::rt::Span) = crate::rt::field(
             "len_indices",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (24i128), "24")?;
+                let _at = _io.pos();
+                _io.offset(_start, (24i128), "24")?;
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     {
@@ -3810,21 +3813,21 @@ impl crate::rt::Codec for CompiledMesh {
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_unknown_0x1c = crate::rt::field(
             "unknown_0x1c",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (28i128), "28")?;
+                let _at = _io.pos();
+                _io.offset(_start, (28i128), "28")?;
                 Ok({
                     let _v = unknown_0x1c;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3833,14 +3836,14 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_flags = crate::rt::field(
             "flags",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (32i128), "32")?;
+                let _at = _io.pos();
+                _io.offset(_start, (32i128), "32")?;
                 Ok({
                     let _v = flags;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3849,38 +3852,38 @@ impl crate::rt::Codec for CompiledMesh {
         let (num_ranges_a, _p_num_ranges_a): (u32, crate::rt::Span) = crate::rt::field(
             "num_ranges_a",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (36i128), "36")?;
+                let _at = _io.pos();
+                _io.offset(_start, (36i128), "36")?;
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     ranges_a.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let (num_ranges_b, _p_num_ranges_b): (u32, crate::rt::Span) = crate::rt::field(
             "num_ranges_b",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (40i128), "40")?;
+                let _at = _io.pos();
+                _io.offset(_start, (40i128), "40")?;
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     ranges_b.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let (total, _p_total): (u32, crate::rt::Span) = crate::rt::field(
             "total",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (44i128), "44")?;
+                let _at = _io.pos();
+                _io.offset(_start, (44i128), "44")?;
                 let _v: u32 = crate::rt::output::fit_i(
                     _at,
                     (((crate::rt::Int::int(&len_vertex_stream))
@@ -3899,15 +3902,15 @@ impl crate::rt::Codec for CompiledMesh {
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_vertex_streams = crate::rt::field(
             "vertex_streams",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (48i128), "48")?;
+                let _at = _io.pos();
+                _io.offset(_start, (48i128), "48")?;
                 Ok({
                     crate::rt::output::agree(
                         _at,
@@ -3919,7 +3922,7 @@ impl crate::rt::Codec for CompiledMesh {
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in vertex_streams.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = (
                                     crate::rt::codec::arg::<
@@ -3932,10 +3935,10 @@ impl crate::rt::Codec for CompiledMesh {
                                     "size",
                                 )?;
                                 let mut _p = None;
-                                _out.sized(
+                                _io.sized(
                                     _n,
-                                    |_out| {
-                                        _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                    |_io| {
+                                        _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                         Ok(())
                                     },
                                 )?;
@@ -3948,7 +3951,7 @@ impl crate::rt::Codec for CompiledMesh {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -3957,8 +3960,8 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_indices = crate::rt::field(
             "indices",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((48i128))
                         .wrapping_add(
@@ -3975,7 +3978,10 @@ impl crate::rt::Codec for CompiledMesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = _io
+                                .part(|_io| Ok(
+                                    crate::rt::Codec::write_out::<L>(_v, _io, _args)?,
+                                ))?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -3985,8 +3991,8 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_ranges_a = crate::rt::field(
             "ranges_a",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     (((48i128))
                         .wrapping_add(
@@ -4000,7 +4006,7 @@ impl crate::rt::Codec for CompiledMesh {
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices",
                 )?;
                 Ok({
-                    _out.blocks(ranges_a)?;
+                    _io.blocks(ranges_a)?;
                     crate::rt::Strided::new(_at, 24u64, ranges_a.len())
                 })
             },
@@ -4008,8 +4014,8 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_ranges_b = crate::rt::field(
             "ranges_b",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((((48i128))
                         .wrapping_add(
@@ -4026,7 +4032,7 @@ impl crate::rt::Codec for CompiledMesh {
                     "48 + len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * num_ranges_a",
                 )?;
                 Ok({
-                    _out.blocks(ranges_b)?;
+                    _io.blocks(ranges_b)?;
                     crate::rt::Strided::new(_at, 24u64, ranges_b.len())
                 })
             },
@@ -4034,8 +4040,8 @@ impl crate::rt::Codec for CompiledMesh {
         let _p_palettes = crate::rt::field(
             "palettes",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((((48i128))
                         .wrapping_add(
@@ -4070,10 +4076,10 @@ impl crate::rt::Codec for CompiledMesh {
                                 "size",
                             )?;
                             let mut _p = None;
-                            _out.sized(
+                            _io.sized(
                                 _n,
-                                |_out| {
-                                    _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                |_io| {
+                                    _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                     Ok(())
                                 },
                             )?;
@@ -4086,7 +4092,7 @@ impl crate::rt::Codec for CompiledMesh {
         Ok(
             if L {
                 Some(CompiledMeshPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     version: _p_version,
                     num_extra_streams: _p_num_extra_streams,
                     stride: _p_stride,
@@ -4932,22 +4938,22 @@ impl crate::rt::Codec for VertexStream {
     type Pos = VertexStreamPos;
     const MIN_SIZE: u64 = 0u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (stride,) = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (vertices, _p_vertices) = crate::rt::field(
             "vertices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _size = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&stride),
                         "size",
                     )?;
-                    if _size == 0 && !_in.at_end() {
+                    if _size == 0 && !_io.at_end() {
                         return Err(
                             crate::rt::Error::new(
                                 crate::rt::ErrorKind::Count,
@@ -4957,11 +4963,11 @@ impl crate::rt::Codec for VertexStream {
                             ),
                         );
                     }
-                    let _n = _in.left().checked_div(_size).unwrap_or(0);
-                    let _v = _in.chunks(_n, _size)?;
-                    if !_in.at_end() {
+                    let _n = _io.left().checked_div(_size).unwrap_or(0);
+                    let _v = _io.chunks(_n, _size)?;
+                    if !_io.at_end() {
                         return Err(
-                            crate::rt::input::eof(_in.pos(), "bytes", _size, _in.left())
+                            crate::rt::input::eof(_io.pos(), "bytes", _size, _io.left())
                                 .at_index(_n as usize),
                         );
                     }
@@ -4973,7 +4979,7 @@ impl crate::rt::Codec for VertexStream {
             VertexStreamRef { vertices },
             if L {
                 Some(VertexStreamPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     vertices: _p_vertices,
                 })
             } else {
@@ -4986,20 +4992,20 @@ impl crate::rt::Codec for VertexStream {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (stride,) = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let VertexStream { vertices } = self;
         let _p_vertices = crate::rt::field(
             "vertices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     for (_i, _v) in vertices.iter().enumerate() {
                         (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 crate::rt::output::agree(
                                     _at,
@@ -5008,8 +5014,8 @@ impl crate::rt::Codec for VertexStream {
                                     "stride",
                                     "bytes",
                                 )?;
-                                _out.bytes(_v);
-                                crate::rt::Span::new(_at, _out.pos())
+                                _io.bytes(_v);
+                                crate::rt::Span::new(_at, _io.pos())
                             })
                         })()
                             .map_err(|e| e.at_index(_i))?;
@@ -5025,7 +5031,7 @@ impl crate::rt::Codec for VertexStream {
         Ok(
             if L {
                 Some(VertexStreamPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     vertices: _p_vertices,
                 })
             } else {
@@ -5166,21 +5172,21 @@ impl crate::rt::Codec for IndexBuffer {
     type Pos = IndexBufferPos;
     const MIN_SIZE: u64 = 0u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (items, _p_items) = crate::rt::field(
             "items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
-                    let _n = _in.left() / 2u64;
-                    let _v = _in.nums::<u16>(_n, ::binrw::Endian::Little)?;
-                    if !_in.at_end() {
+                    let _n = _io.left() / 2u64;
+                    let _v = _io.nums::<u16>(_n, ::binrw::Endian::Little)?;
+                    if !_io.at_end() {
                         return Err(
-                            crate::rt::input::eof(_in.pos(), "u2", 2u64, _in.left())
+                            crate::rt::input::eof(_io.pos(), "u2", 2u64, _io.left())
                                 .at_index(_n as usize),
                         );
                     }
@@ -5192,7 +5198,7 @@ impl crate::rt::Codec for IndexBuffer {
             IndexBufferRef { items },
             if L {
                 Some(IndexBufferPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     items: _p_items,
                 })
             } else {
@@ -5205,18 +5211,18 @@ impl crate::rt::Codec for IndexBuffer {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let IndexBuffer { items } = self;
         let _p_items = crate::rt::field(
             "items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
-                    _out.prims(::binrw::Endian::Little, items);
+                    _io.prims(::binrw::Endian::Little, items);
                     crate::rt::Strided::new(_at, 2u64, items.len())
                 })
             },
@@ -5224,7 +5230,7 @@ impl crate::rt::Codec for IndexBuffer {
         Ok(
             if L {
                 Some(IndexBufferPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     items: _p_items,
                 })
             } else {
@@ -5494,13 +5500,13 @@ impl crate::rt::Codec for DrawRange {
     type Pos = DrawRangePos;
     const MIN_SIZE: u64 = 24u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
-        if _in.left() >= 24u64 {
-            let _b = _in.take(24u64, "")?;
+        let _start = _io.pos();
+        if _io.left() >= 24u64 {
+            let _b = _io.take(24u64, "")?;
             <Self as crate::rt::pod::Block>::check(_b, _start)?;
             let _v = <Self as crate::rt::pod::Block>::decode(_b);
             return Ok((
@@ -5515,12 +5521,12 @@ impl crate::rt::Codec for DrawRange {
         let (primitive_type, _p_primitive_type) = crate::rt::field(
             "primitive_type",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (4i128)) {
                         return Err(
@@ -5539,12 +5545,12 @@ impl crate::rt::Codec for DrawRange {
         let (first_vertex, _p_first_vertex) = crate::rt::field(
             "first_vertex",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5553,12 +5559,12 @@ impl crate::rt::Codec for DrawRange {
         let (vertex_count, _p_vertex_count) = crate::rt::field(
             "vertex_count",
             || {
-                _in.offset(_start, (8i128), "8")?;
-                let _at = _in.pos();
+                _io.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5567,12 +5573,12 @@ impl crate::rt::Codec for DrawRange {
         let (first_index, _p_first_index) = crate::rt::field(
             "first_index",
             || {
-                _in.offset(_start, (12i128), "12")?;
-                let _at = _in.pos();
+                _io.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5581,12 +5587,12 @@ impl crate::rt::Codec for DrawRange {
         let (triangle_count, _p_triangle_count) = crate::rt::field(
             "triangle_count",
             || {
-                _in.offset(_start, (16i128), "16")?;
-                let _at = _in.pos();
+                _io.offset(_start, (16i128), "16")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5595,12 +5601,12 @@ impl crate::rt::Codec for DrawRange {
         let (unknown_0x14, _p_unknown_0x14) = crate::rt::field(
             "unknown_0x14",
             || {
-                _in.offset(_start, (20i128), "20")?;
-                let _at = _in.pos();
+                _io.offset(_start, (20i128), "20")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5617,7 +5623,7 @@ impl crate::rt::Codec for DrawRange {
             },
             if L {
                 Some(DrawRangePos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     primitive_type: _p_primitive_type,
                     first_vertex: _p_first_vertex,
                     vertex_count: _p_vertex_count,
@@ -5635,14 +5641,14 @@ impl crate::rt::Codec for DrawRange {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let mut _b = [0u8; 24usize];
         crate::rt::pod::Block::encode(self, &mut _b, _start)?;
-        _out.bytes(&_b);
+        _io.bytes(&_b);
         Ok(
             if L {
                 Some(<DrawRangePos as crate::rt::Fixed>::at(_start, 24u64))
@@ -5955,32 +5961,32 @@ impl crate::rt::Codec for PaletteBlock {
     type Pos = PaletteBlockPos;
     const MIN_SIZE: u64 = 0u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (num_palettes,) = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (palettes, _p_palettes) = crate::rt::field(
             "palettes",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_palettes),
                         "count",
                     )?;
-                    _in.room(_n, <Palette as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <Palette as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <Palette as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -5992,7 +5998,7 @@ impl crate::rt::Codec for PaletteBlock {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -6002,11 +6008,11 @@ impl crate::rt::Codec for PaletteBlock {
         let (rest, _p_rest) = crate::rt::field(
             "rest",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.rest();
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.rest();
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -6016,7 +6022,7 @@ impl crate::rt::Codec for PaletteBlock {
             PaletteBlockRef { palettes, rest },
             if L {
                 Some(PaletteBlockPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     palettes: _p_palettes,
                     rest: _p_rest,
                 })
@@ -6030,16 +6036,16 @@ impl crate::rt::Codec for PaletteBlock {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (num_palettes,) = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let PaletteBlock { palettes, rest } = self;
         let _p_palettes = crate::rt::field(
             "palettes",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     crate::rt::output::agree(
                         _at,
@@ -6051,10 +6057,10 @@ impl crate::rt::Codec for PaletteBlock {
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in palettes.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -6064,7 +6070,7 @@ impl crate::rt::Codec for PaletteBlock {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -6073,13 +6079,13 @@ impl crate::rt::Codec for PaletteBlock {
         let _p_rest = crate::rt::field(
             "rest",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = rest;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -6088,7 +6094,7 @@ impl crate::rt::Codec for PaletteBlock {
         Ok(
             if L {
                 Some(PaletteBlockPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     palettes: _p_palettes,
                     rest: _p_rest,
                 })
@@ -6333,20 +6339,20 @@ impl crate::rt::Codec for Palette {
     type Pos = PalettePos;
     const MIN_SIZE: u64 = 7u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (marker, _p_marker) = crate::rt::field(
             "marker",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (3i128)) {
                         return Err(
@@ -6365,12 +6371,12 @@ impl crate::rt::Codec for Palette {
         let (version, _p_version) = crate::rt::field(
             "version",
             || {
-                _in.offset(_start, (1i128), "1")?;
-                let _at = _in.pos();
+                _io.offset(_start, (1i128), "1")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (1i128)) {
                         return Err(
@@ -6389,12 +6395,12 @@ impl crate::rt::Codec for Palette {
         let (num_bones, _p_num_bones) = crate::rt::field(
             "num_bones",
             || {
-                _in.offset(_start, (2i128), "2")?;
-                let _at = _in.pos();
+                _io.offset(_start, (2i128), "2")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -6403,12 +6409,12 @@ impl crate::rt::Codec for Palette {
         let (unknown_0x3, _p_unknown_0x3) = crate::rt::field(
             "unknown_0x3",
             || {
-                _in.offset(_start, (3i128), "3")?;
-                let _at = _in.pos();
+                _io.offset(_start, (3i128), "3")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u16>(::binrw::Endian::Little, "u2")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u16>(::binrw::Endian::Little, "u2")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -6417,12 +6423,12 @@ impl crate::rt::Codec for Palette {
         let (vertex_count, _p_vertex_count) = crate::rt::field(
             "vertex_count",
             || {
-                _in.offset(_start, (5i128), "5")?;
-                let _at = _in.pos();
+                _io.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u16>(::binrw::Endian::Little, "u2")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u16>(::binrw::Endian::Little, "u2")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -6431,15 +6437,15 @@ impl crate::rt::Codec for Palette {
         let (bones, _p_bones) = crate::rt::field(
             "bones",
             || {
-                _in.offset(_start, (7i128), "7")?;
-                let _at = _in.pos();
+                _io.offset(_start, (7i128), "7")?;
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_bones),
                         "count",
                     )?;
-                    let _v = _in.nums::<u8>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<u8>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 1u64, _n as usize))
                 })
             },
@@ -6455,7 +6461,7 @@ impl crate::rt::Codec for Palette {
             },
             if L {
                 Some(PalettePos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     version: _p_version,
                     num_bones: _p_num_bones,
@@ -6473,11 +6479,11 @@ impl crate::rt::Codec for Palette {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let Palette {
             marker,
             version,
@@ -6489,8 +6495,8 @@ impl crate::rt::Codec for Palette {
         let _p_marker = crate::rt::field(
             "marker",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = marker;
                     {
@@ -6505,8 +6511,8 @@ impl crate::rt::Codec for Palette {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -6515,8 +6521,8 @@ impl crate::rt::Codec for Palette {
         let _p_version = crate::rt::field(
             "version",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (1i128), "1")?;
+                let _at = _io.pos();
+                _io.offset(_start, (1i128), "1")?;
                 Ok({
                     let _v = version;
                     {
@@ -6531,8 +6537,8 @@ impl crate::rt::Codec for Palette {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -6541,29 +6547,29 @@ impl crate::rt::Codec for Palette {
         let (num_bones, _p_num_bones): (u8, crate::rt::Span) = crate::rt::field(
             "num_bones",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (2i128), "2")?;
+                let _at = _io.pos();
+                _io.offset(_start, (2i128), "2")?;
                 let _v: u8 = crate::rt::output::fit(
                     _at,
                     bones.len() as u64,
                     "u1",
                     255u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_unknown_0x3 = crate::rt::field(
             "unknown_0x3",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (3i128), "3")?;
+                let _at = _io.pos();
+                _io.offset(_start, (3i128), "3")?;
                 Ok({
                     let _v = unknown_0x3;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -6572,14 +6578,14 @@ impl crate::rt::Codec for Palette {
         let _p_vertex_count = crate::rt::field(
             "vertex_count",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
+                _io.offset(_start, (5i128), "5")?;
                 Ok({
                     let _v = vertex_count;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -6588,10 +6594,10 @@ impl crate::rt::Codec for Palette {
         let _p_bones = crate::rt::field(
             "bones",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (7i128), "7")?;
+                let _at = _io.pos();
+                _io.offset(_start, (7i128), "7")?;
                 Ok({
-                    _out.prims(::binrw::Endian::Little, bones);
+                    _io.prims(::binrw::Endian::Little, bones);
                     crate::rt::Strided::new(_at, 1u64, bones.len())
                 })
             },
@@ -6599,7 +6605,7 @@ impl crate::rt::Codec for Palette {
         Ok(
             if L {
                 Some(PalettePos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     marker: _p_marker,
                     version: _p_version,
                     num_bones: _p_num_bones,
@@ -7346,20 +7352,20 @@ impl crate::rt::Codec for Submesh {
     type Pos = SubmeshPos;
     const MIN_SIZE: u64 = 101u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (managed, _p_managed) = crate::rt::field(
             "managed",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (1i128)) {
                         return Err(
@@ -7378,12 +7384,12 @@ impl crate::rt::Codec for Submesh {
         let (id, _p_id) = crate::rt::field(
             "id",
             || {
-                _in.offset(_start, (1i128), "1")?;
-                let _at = _in.pos();
+                _io.offset(_start, (1i128), "1")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7392,12 +7398,12 @@ impl crate::rt::Codec for Submesh {
         let (class, _p_class) = crate::rt::field(
             "class",
             || {
-                _in.offset(_start, (5i128), "5")?;
-                let _at = _in.pos();
+                _io.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (1465245311i128)) {
                         return Err(
@@ -7416,12 +7422,12 @@ impl crate::rt::Codec for Submesh {
         let (unknown_0x9, _p_unknown_0x9) = crate::rt::field(
             "unknown_0x9",
             || {
-                _in.offset(_start, (9i128), "9")?;
-                let _at = _in.pos();
+                _io.offset(_start, (9i128), "9")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7430,14 +7436,14 @@ impl crate::rt::Codec for Submesh {
         let (indices, _p_indices) = crate::rt::field(
             "indices",
             || {
-                _in.offset(_start, (13i128), "13")?;
-                let _at = _in.pos();
+                _io.offset(_start, (13i128), "13")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <U16Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7447,7 +7453,7 @@ impl crate::rt::Codec for Submesh {
         let (source_vertices, _p_source_vertices) = crate::rt::field(
             "source_vertices",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((17i128))
                         .wrapping_add(
@@ -7455,13 +7461,13 @@ impl crate::rt::Codec for Submesh {
                         ),
                     "17 + 2 * indices.items.size",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7471,11 +7477,11 @@ impl crate::rt::Codec for Submesh {
         let (unknown_after_source, _p_unknown_after_source) = crate::rt::field(
             "unknown_after_source",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7484,13 +7490,13 @@ impl crate::rt::Codec for Submesh {
         let (face_words, _p_face_words) = crate::rt::field(
             "face_words",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7500,13 +7506,13 @@ impl crate::rt::Codec for Submesh {
         let (face_bytes, _p_face_bytes) = crate::rt::field(
             "face_bytes",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <U8Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7516,13 +7522,13 @@ impl crate::rt::Codec for Submesh {
         let (positions, _p_positions) = crate::rt::field(
             "positions",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7532,13 +7538,13 @@ impl crate::rt::Codec for Submesh {
         let (normals, _p_normals) = crate::rt::field(
             "normals",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7548,13 +7554,13 @@ impl crate::rt::Codec for Submesh {
         let (tangents, _p_tangents) = crate::rt::field(
             "tangents",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7564,13 +7570,13 @@ impl crate::rt::Codec for Submesh {
         let (binormals, _p_binormals) = crate::rt::field(
             "binormals",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7580,13 +7586,13 @@ impl crate::rt::Codec for Submesh {
         let (colours, _p_colours) = crate::rt::field(
             "colours",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7596,13 +7602,13 @@ impl crate::rt::Codec for Submesh {
         let (vertex_words_a, _p_vertex_words_a) = crate::rt::field(
             "vertex_words_a",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7612,13 +7618,13 @@ impl crate::rt::Codec for Submesh {
         let (vertex_words_b, _p_vertex_words_b) = crate::rt::field(
             "vertex_words_b",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7628,11 +7634,11 @@ impl crate::rt::Codec for Submesh {
         let (empty_run_a, _p_empty_run_a) = crate::rt::field(
             "empty_run_a",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (0i128)) {
                         return Err(
@@ -7651,13 +7657,13 @@ impl crate::rt::Codec for Submesh {
         let (vertex_words_c, _p_vertex_words_c) = crate::rt::field(
             "vertex_words_c",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7667,11 +7673,11 @@ impl crate::rt::Codec for Submesh {
         let (empty_run_b, _p_empty_run_b) = crate::rt::field(
             "empty_run_b",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (0i128)) {
                         return Err(
@@ -7690,11 +7696,11 @@ impl crate::rt::Codec for Submesh {
         let (empty_run_c, _p_empty_run_c) = crate::rt::field(
             "empty_run_c",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (0i128)) {
                         return Err(
@@ -7713,13 +7719,13 @@ impl crate::rt::Codec for Submesh {
         let (uv_channels, _p_uv_channels) = crate::rt::field(
             "uv_channels",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <UvChannelRun as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7729,11 +7735,11 @@ impl crate::rt::Codec for Submesh {
         let (unknown_after_uv_channels, _p_unknown_after_uv_channels) = crate::rt::field(
             "unknown_after_uv_channels",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7742,13 +7748,13 @@ impl crate::rt::Codec for Submesh {
         let (morph_channels, _p_morph_channels) = crate::rt::field(
             "morph_channels",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <MorphChannelRun as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7758,11 +7764,11 @@ impl crate::rt::Codec for Submesh {
         let (has_morphs, _p_has_morphs) = crate::rt::field(
             "has_morphs",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7771,11 +7777,11 @@ impl crate::rt::Codec for Submesh {
         let (material_id, _p_material_id) = crate::rt::field(
             "material_id",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7784,15 +7790,15 @@ impl crate::rt::Codec for Submesh {
         let (unknown_ones, _p_unknown_ones) = crate::rt::field(
             "unknown_ones",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (2i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7801,16 +7807,16 @@ impl crate::rt::Codec for Submesh {
         let (copy, _p_copy) = crate::rt::field(
             "copy",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
-                        let (_v, _p) = _in
+                        let (_v, _p) = _io
                             .nested(
                                 _at,
-                                |_in| <SubmeshPointer as crate::rt::Codec>::read_in::<
+                                |_io| <SubmeshPointer as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args),
+                                >(_io, _args),
                             )?;
                         (
                             ::std::boxed::Box::new(_v),
@@ -7824,11 +7830,11 @@ impl crate::rt::Codec for Submesh {
         let (unknown_last, _p_unknown_last) = crate::rt::field(
             "unknown_last",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7867,7 +7873,7 @@ impl crate::rt::Codec for Submesh {
             },
             if L {
                 Some(SubmeshPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     managed: _p_managed,
                     id: _p_id,
                     class: _p_class,
@@ -7907,11 +7913,11 @@ impl crate::rt::Codec for Submesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let Submesh {
             managed,
             id,
@@ -7945,8 +7951,8 @@ impl crate::rt::Codec for Submesh {
         let _p_managed = crate::rt::field(
             "managed",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = managed;
                     {
@@ -7961,8 +7967,8 @@ impl crate::rt::Codec for Submesh {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -7971,14 +7977,14 @@ impl crate::rt::Codec for Submesh {
         let _p_id = crate::rt::field(
             "id",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (1i128), "1")?;
+                let _at = _io.pos();
+                _io.offset(_start, (1i128), "1")?;
                 Ok({
                     let _v = id;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -7987,8 +7993,8 @@ impl crate::rt::Codec for Submesh {
         let _p_class = crate::rt::field(
             "class",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (5i128), "5")?;
+                let _at = _io.pos();
+                _io.offset(_start, (5i128), "5")?;
                 Ok({
                     let _v = class;
                     {
@@ -8003,8 +8009,8 @@ impl crate::rt::Codec for Submesh {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8013,14 +8019,14 @@ impl crate::rt::Codec for Submesh {
         let _p_unknown_0x9 = crate::rt::field(
             "unknown_0x9",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (9i128), "9")?;
+                let _at = _io.pos();
+                _io.offset(_start, (9i128), "9")?;
                 Ok({
                     let _v = unknown_0x9;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8029,14 +8035,14 @@ impl crate::rt::Codec for Submesh {
         let _p_indices = crate::rt::field(
             "indices",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (13i128), "13")?;
+                let _at = _io.pos();
+                _io.offset(_start, (13i128), "13")?;
                 Ok({
                     let _v = indices;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8046,8 +8052,8 @@ impl crate::rt::Codec for Submesh {
         let _p_source_vertices = crate::rt::field(
             "source_vertices",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((17i128))
                         .wrapping_add(
@@ -8060,7 +8066,7 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8070,13 +8076,13 @@ impl crate::rt::Codec for Submesh {
         let _p_unknown_after_source = crate::rt::field(
             "unknown_after_source",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = unknown_after_source;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8085,13 +8091,13 @@ impl crate::rt::Codec for Submesh {
         let _p_face_words = crate::rt::field(
             "face_words",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = face_words;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8101,13 +8107,13 @@ impl crate::rt::Codec for Submesh {
         let _p_face_bytes = crate::rt::field(
             "face_bytes",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = face_bytes;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8117,13 +8123,13 @@ impl crate::rt::Codec for Submesh {
         let _p_positions = crate::rt::field(
             "positions",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = positions;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8133,13 +8139,13 @@ impl crate::rt::Codec for Submesh {
         let _p_normals = crate::rt::field(
             "normals",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = normals;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8149,13 +8155,13 @@ impl crate::rt::Codec for Submesh {
         let _p_tangents = crate::rt::field(
             "tangents",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = tangents;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8165,13 +8171,13 @@ impl crate::rt::Codec for Submesh {
         let _p_binormals = crate::rt::field(
             "binormals",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = binormals;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8181,13 +8187,13 @@ impl crate::rt::Codec for Submesh {
         let _p_colours = crate::rt::field(
             "colours",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = colours;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8197,13 +8203,13 @@ impl crate::rt::Codec for Submesh {
         let _p_vertex_words_a = crate::rt::field(
             "vertex_words_a",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = vertex_words_a;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8213,13 +8219,13 @@ impl crate::rt::Codec for Submesh {
         let _p_vertex_words_b = crate::rt::field(
             "vertex_words_b",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = vertex_words_b;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8229,7 +8235,7 @@ impl crate::rt::Codec for Submesh {
         let _p_empty_run_a = crate::rt::field(
             "empty_run_a",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = empty_run_a;
                     {
@@ -8244,8 +8250,8 @@ impl crate::rt::Codec for Submesh {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8254,13 +8260,13 @@ impl crate::rt::Codec for Submesh {
         let _p_vertex_words_c = crate::rt::field(
             "vertex_words_c",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = vertex_words_c;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8270,7 +8276,7 @@ impl crate::rt::Codec for Submesh {
         let _p_empty_run_b = crate::rt::field(
             "empty_run_b",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = empty_run_b;
                     {
@@ -8285,8 +8291,8 @@ impl crate::rt::Codec for Submesh {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8295,7 +8301,7 @@ impl crate::rt::Codec for Submesh {
         let _p_empty_run_c = crate::rt::field(
             "empty_run_c",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = empty_run_c;
                     {
@@ -8310,8 +8316,8 @@ impl crate::rt::Codec for Submesh {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8320,13 +8326,13 @@ impl crate::rt::Codec for Submesh {
         let _p_uv_channels = crate::rt::field(
             "uv_channels",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = uv_channels;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8336,13 +8342,13 @@ impl crate::rt::Codec for Submesh {
         let _p_unknown_after_uv_channels = crate::rt::field(
             "unknown_after_uv_channels",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = unknown_after_uv_channels;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8351,13 +8357,13 @@ impl crate::rt::Codec for Submesh {
         let _p_morph_channels = crate::rt::field(
             "morph_channels",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = morph_channels;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8367,7 +8373,7 @@ impl crate::rt::Codec for Submesh {
         let (has_morphs, _p_has_morphs): (u8, crate::rt::Span) = crate::rt::field(
             "has_morphs",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u8 = crate::rt::output::fit_i(
                     _at,
                     (if ((morph_channels.items.len() as i128) > (0i128)) {
@@ -8378,20 +8384,20 @@ impl crate::rt::Codec for Submesh {
                     "u1",
                     255u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_material_id = crate::rt::field(
             "material_id",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = material_id;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8400,7 +8406,7 @@ impl crate::rt::Codec for Submesh {
         let _p_unknown_ones = crate::rt::field(
             "unknown_ones",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = unknown_ones;
                     {
@@ -8412,8 +8418,8 @@ impl crate::rt::Codec for Submesh {
                                 "2",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8422,7 +8428,7 @@ impl crate::rt::Codec for Submesh {
         let _p_copy = crate::rt::field(
             "copy",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = copy;
                     {
@@ -8430,7 +8436,7 @@ impl crate::rt::Codec for Submesh {
                             let _args = ();
                             let _p = crate::rt::Codec::write_out::<
                                 L,
-                            >(&**_v, _out, _args)?;
+                            >(&**_v, _io, _args)?;
                             ::std::boxed::Box::new(_p.unwrap_or_default())
                         }
                     }
@@ -8440,13 +8446,13 @@ impl crate::rt::Codec for Submesh {
         let _p_unknown_last = crate::rt::field(
             "unknown_last",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = unknown_last;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8455,7 +8461,7 @@ impl crate::rt::Codec for Submesh {
         Ok(
             if L {
                 Some(SubmeshPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     managed: _p_managed,
                     id: _p_id,
                     class: _p_class,
@@ -9653,19 +9659,19 @@ impl crate::rt::Codec for SubmeshPointer {
     type Pos = SubmeshPointerPos;
     const MIN_SIZE: u64 = 1u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (tag, _p_tag) = crate::rt::field(
             "tag",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9674,18 +9680,18 @@ impl crate::rt::Codec for SubmeshPointer {
         let (submesh, _p_submesh) = crate::rt::field(
             "submesh",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&tag) == (0i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _args = ();
-                                let (_v, _p) = _in
+                                let (_v, _p) = _io
                                     .nested(
                                         _at,
-                                        |_in| <Submesh as crate::rt::Codec>::read_in::<
+                                        |_io| <Submesh as crate::rt::Codec>::read_in::<
                                             L,
-                                        >(_in, _args),
+                                        >(_io, _args),
                                     )?;
                                 (
                                     ::std::boxed::Box::new(_v),
@@ -9705,7 +9711,7 @@ impl crate::rt::Codec for SubmeshPointer {
             SubmeshPointerRef { tag, submesh },
             if L {
                 Some(SubmeshPointerPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     tag: _p_tag,
                     submesh: _p_submesh,
                 })
@@ -9719,22 +9725,22 @@ impl crate::rt::Codec for SubmeshPointer {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let SubmeshPointer { tag, submesh } = self;
         let _p_tag = crate::rt::field(
             "tag",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = tag;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -9743,7 +9749,7 @@ impl crate::rt::Codec for SubmeshPointer {
         let _p_submesh = crate::rt::field(
             "submesh",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match ((crate::rt::Int::int(&tag) == (0i128)), submesh.as_ref()) {
                         (true, Some(_v)) => {
@@ -9752,7 +9758,7 @@ impl crate::rt::Codec for SubmeshPointer {
                                     let _args = ();
                                     let _p = crate::rt::Codec::write_out::<
                                         L,
-                                    >(&**_v, _out, _args)?;
+                                    >(&**_v, _io, _args)?;
                                     ::std::boxed::Box::new(_p.unwrap_or_default())
                                 }
                             })
@@ -9775,7 +9781,7 @@ impl crate::rt::Codec for SubmeshPointer {
         Ok(
             if L {
                 Some(SubmeshPointerPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     tag: _p_tag,
                     submesh: _p_submesh,
                 })
@@ -10024,20 +10030,20 @@ impl crate::rt::Codec for UvChannel {
     type Pos = UvChannelPos;
     const MIN_SIZE: u64 = 21u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (id, _p_id) = crate::rt::field(
             "id",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10046,12 +10052,12 @@ impl crate::rt::Codec for UvChannel {
         let (class, _p_class) = crate::rt::field(
             "class",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (3182264947i128)) {
                         return Err(
@@ -10070,12 +10076,12 @@ impl crate::rt::Codec for UvChannel {
         let (unknown_0x8, _p_unknown_0x8) = crate::rt::field(
             "unknown_0x8",
             || {
-                _in.offset(_start, (8i128), "8")?;
-                let _at = _in.pos();
+                _io.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10084,12 +10090,12 @@ impl crate::rt::Codec for UvChannel {
         let (unknown_0xc, _p_unknown_0xc) = crate::rt::field(
             "unknown_0xc",
             || {
-                _in.offset(_start, (12i128), "12")?;
-                let _at = _in.pos();
+                _io.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10098,14 +10104,14 @@ impl crate::rt::Codec for UvChannel {
         let (uvs, _p_uvs) = crate::rt::field(
             "uvs",
             || {
-                _in.offset(_start, (13i128), "13")?;
-                let _at = _in.pos();
+                _io.offset(_start, (13i128), "13")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Float2Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -10115,19 +10121,19 @@ impl crate::rt::Codec for UvChannel {
         let (source, _p_source) = crate::rt::field(
             "source",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((17i128))
                         .wrapping_add(((8i128)).wrapping_mul((uvs.items.len() as i128))),
                     "17 + 8 * uvs.items.size",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <U32Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -10145,7 +10151,7 @@ impl crate::rt::Codec for UvChannel {
             },
             if L {
                 Some(UvChannelPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     id: _p_id,
                     class: _p_class,
                     unknown_0x8: _p_unknown_0x8,
@@ -10163,23 +10169,23 @@ impl crate::rt::Codec for UvChannel {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let UvChannel { id, class, unknown_0x8, unknown_0xc, uvs, source } = self;
         let _p_id = crate::rt::field(
             "id",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = id;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10188,8 +10194,8 @@ impl crate::rt::Codec for UvChannel {
         let _p_class = crate::rt::field(
             "class",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
+                _io.offset(_start, (4i128), "4")?;
                 Ok({
                     let _v = class;
                     {
@@ -10204,8 +10210,8 @@ impl crate::rt::Codec for UvChannel {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10214,14 +10220,14 @@ impl crate::rt::Codec for UvChannel {
         let _p_unknown_0x8 = crate::rt::field(
             "unknown_0x8",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
+                _io.offset(_start, (8i128), "8")?;
                 Ok({
                     let _v = unknown_0x8;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10230,14 +10236,14 @@ impl crate::rt::Codec for UvChannel {
         let _p_unknown_0xc = crate::rt::field(
             "unknown_0xc",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
+                _io.offset(_start, (12i128), "12")?;
                 Ok({
                     let _v = unknown_0xc;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10246,14 +10252,14 @@ impl crate::rt::Codec for UvChannel {
         let _p_uvs = crate::rt::field(
             "uvs",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (13i128), "13")?;
+                let _at = _io.pos();
+                _io.offset(_start, (13i128), "13")?;
                 Ok({
                     let _v = uvs;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -10263,8 +10269,8 @@ impl crate::rt::Codec for UvChannel {
         let _p_source = crate::rt::field(
             "source",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((17i128))
                         .wrapping_add(((8i128)).wrapping_mul((uvs.items.len() as i128))),
@@ -10275,7 +10281,7 @@ impl crate::rt::Codec for UvChannel {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -10285,7 +10291,7 @@ impl crate::rt::Codec for UvChannel {
         Ok(
             if L {
                 Some(UvChannelPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     id: _p_id,
                     class: _p_class,
                     unknown_0x8: _p_unknown_0x8,
@@ -10655,20 +10661,20 @@ impl crate::rt::Codec for MorphChannel {
     type Pos = MorphChannelPos;
     const MIN_SIZE: u64 = 24u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (id, _p_id) = crate::rt::field(
             "id",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10677,12 +10683,12 @@ impl crate::rt::Codec for MorphChannel {
         let (class, _p_class) = crate::rt::field(
             "class",
             || {
-                _in.offset(_start, (4i128), "4")?;
-                let _at = _in.pos();
+                _io.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     if !(crate::rt::Int::int(&_v) == (3876345684i128)) {
                         return Err(
@@ -10701,12 +10707,12 @@ impl crate::rt::Codec for MorphChannel {
         let (unknown_0x8, _p_unknown_0x8) = crate::rt::field(
             "unknown_0x8",
             || {
-                _in.offset(_start, (8i128), "8")?;
-                let _at = _in.pos();
+                _io.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10715,14 +10721,14 @@ impl crate::rt::Codec for MorphChannel {
         let (positions, _p_positions) = crate::rt::field(
             "positions",
             || {
-                _in.offset(_start, (12i128), "12")?;
-                let _at = _in.pos();
+                _io.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -10732,7 +10738,7 @@ impl crate::rt::Codec for MorphChannel {
         let (normals, _p_normals) = crate::rt::field(
             "normals",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     ((16i128))
                         .wrapping_add(
@@ -10740,13 +10746,13 @@ impl crate::rt::Codec for MorphChannel {
                         ),
                     "16 + 12 * positions.items.size",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Float3Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -10756,7 +10762,7 @@ impl crate::rt::Codec for MorphChannel {
         let (uvs, _p_uvs) = crate::rt::field(
             "uvs",
             || {
-                _in.offset(
+                _io.offset(
                     _start,
                     (((20i128))
                         .wrapping_add(
@@ -10767,13 +10773,13 @@ impl crate::rt::Codec for MorphChannel {
                         ),
                     "20 + 12 * positions.items.size + 12 * normals.items.size",
                 )?;
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Float2Run as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -10791,7 +10797,7 @@ impl crate::rt::Codec for MorphChannel {
             },
             if L {
                 Some(MorphChannelPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     id: _p_id,
                     class: _p_class,
                     unknown_0x8: _p_unknown_0x8,
@@ -10809,23 +10815,23 @@ impl crate::rt::Codec for MorphChannel {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MorphChannel { id, class, unknown_0x8, positions, normals, uvs } = self;
         let _p_id = crate::rt::field(
             "id",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = id;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10834,8 +10840,8 @@ impl crate::rt::Codec for MorphChannel {
         let _p_class = crate::rt::field(
             "class",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (4i128), "4")?;
+                let _at = _io.pos();
+                _io.offset(_start, (4i128), "4")?;
                 Ok({
                     let _v = class;
                     {
@@ -10850,8 +10856,8 @@ impl crate::rt::Codec for MorphChannel {
                             );
                         }
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10860,14 +10866,14 @@ impl crate::rt::Codec for MorphChannel {
         let _p_unknown_0x8 = crate::rt::field(
             "unknown_0x8",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (8i128), "8")?;
+                let _at = _io.pos();
+                _io.offset(_start, (8i128), "8")?;
                 Ok({
                     let _v = unknown_0x8;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10876,14 +10882,14 @@ impl crate::rt::Codec for MorphChannel {
         let _p_positions = crate::rt::field(
             "positions",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (12i128), "12")?;
+                let _at = _io.pos();
+                _io.offset(_start, (12i128), "12")?;
                 Ok({
                     let _v = positions;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -10893,8 +10899,8 @@ impl crate::rt::Codec for MorphChannel {
         let _p_normals = crate::rt::field(
             "normals",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     ((16i128))
                         .wrapping_add(
@@ -10907,7 +10913,7 @@ impl crate::rt::Codec for MorphChannel {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -10917,8 +10923,8 @@ impl crate::rt::Codec for MorphChannel {
         let _p_uvs = crate::rt::field(
             "uvs",
             || {
-                let _at = _out.pos();
-                _out.offset(
+                let _at = _io.pos();
+                _io.offset(
                     _start,
                     (((20i128))
                         .wrapping_add(
@@ -10934,7 +10940,7 @@ impl crate::rt::Codec for MorphChannel {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -10944,7 +10950,7 @@ impl crate::rt::Codec for MorphChannel {
         Ok(
             if L {
                 Some(MorphChannelPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     id: _p_id,
                     class: _p_class,
                     unknown_0x8: _p_unknown_0x8,
@@ -11258,19 +11264,19 @@ impl crate::rt::Codec for U8Run {
     type Pos = U8RunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_items, _p_num_items) = crate::rt::field(
             "num_items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11279,14 +11285,14 @@ impl crate::rt::Codec for U8Run {
         let (items, _p_items) = crate::rt::field(
             "items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_items),
                         "count",
                     )?;
-                    let _v = _in.nums::<u8>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<u8>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 1u64, _n as usize))
                 })
             },
@@ -11295,7 +11301,7 @@ impl crate::rt::Codec for U8Run {
             U8RunRef { num_items, items },
             if L {
                 Some(U8RunPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -11309,32 +11315,32 @@ impl crate::rt::Codec for U8Run {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let U8Run { num_items: _, items } = self;
         let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
             "num_items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_items = crate::rt::field(
             "items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
-                    _out.prims(::binrw::Endian::Little, items);
+                    _io.prims(::binrw::Endian::Little, items);
                     crate::rt::Strided::new(_at, 1u64, items.len())
                 })
             },
@@ -11342,7 +11348,7 @@ impl crate::rt::Codec for U8Run {
         Ok(
             if L {
                 Some(U8RunPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -11524,19 +11530,19 @@ impl crate::rt::Codec for U16Run {
     type Pos = U16RunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_items, _p_num_items) = crate::rt::field(
             "num_items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11545,14 +11551,14 @@ impl crate::rt::Codec for U16Run {
         let (items, _p_items) = crate::rt::field(
             "items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_items),
                         "count",
                     )?;
-                    let _v = _in.nums::<u16>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<u16>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 2u64, _n as usize))
                 })
             },
@@ -11561,7 +11567,7 @@ impl crate::rt::Codec for U16Run {
             U16RunRef { num_items, items },
             if L {
                 Some(U16RunPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -11575,32 +11581,32 @@ impl crate::rt::Codec for U16Run {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let U16Run { num_items: _, items } = self;
         let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
             "num_items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_items = crate::rt::field(
             "items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
-                    _out.prims(::binrw::Endian::Little, items);
+                    _io.prims(::binrw::Endian::Little, items);
                     crate::rt::Strided::new(_at, 2u64, items.len())
                 })
             },
@@ -11608,7 +11614,7 @@ impl crate::rt::Codec for U16Run {
         Ok(
             if L {
                 Some(U16RunPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -11790,19 +11796,19 @@ impl crate::rt::Codec for U32Run {
     type Pos = U32RunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_items, _p_num_items) = crate::rt::field(
             "num_items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11811,14 +11817,14 @@ impl crate::rt::Codec for U32Run {
         let (items, _p_items) = crate::rt::field(
             "items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_items),
                         "count",
                     )?;
-                    let _v = _in.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<u32>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
                 })
             },
@@ -11827,7 +11833,7 @@ impl crate::rt::Codec for U32Run {
             U32RunRef { num_items, items },
             if L {
                 Some(U32RunPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -11841,32 +11847,32 @@ impl crate::rt::Codec for U32Run {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let U32Run { num_items: _, items } = self;
         let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
             "num_items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_items = crate::rt::field(
             "items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
-                    _out.prims(::binrw::Endian::Little, items);
+                    _io.prims(::binrw::Endian::Little, items);
                     crate::rt::Strided::new(_at, 4u64, items.len())
                 })
             },
@@ -11874,7 +11880,7 @@ impl crate::rt::Codec for U32Run {
         Ok(
             if L {
                 Some(U32RunPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12056,19 +12062,19 @@ impl crate::rt::Codec for Float2Run {
     type Pos = Float2RunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_items, _p_num_items) = crate::rt::field(
             "num_items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12077,14 +12083,14 @@ impl crate::rt::Codec for Float2Run {
         let (items, _p_items) = crate::rt::field(
             "items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_items),
                         "count",
                     )?;
-                    let _v = _in.blocks::<Float2>(_n)?;
+                    let _v = _io.blocks::<Float2>(_n)?;
                     (_v, crate::rt::Strided::new(_at, 8u64, _n as usize))
                 })
             },
@@ -12093,7 +12099,7 @@ impl crate::rt::Codec for Float2Run {
             Float2RunRef { num_items, items },
             if L {
                 Some(Float2RunPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12107,32 +12113,32 @@ impl crate::rt::Codec for Float2Run {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let Float2Run { num_items: _, items } = self;
         let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
             "num_items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_items = crate::rt::field(
             "items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
-                    _out.blocks(items)?;
+                    _io.blocks(items)?;
                     crate::rt::Strided::new(_at, 8u64, items.len())
                 })
             },
@@ -12140,7 +12146,7 @@ impl crate::rt::Codec for Float2Run {
         Ok(
             if L {
                 Some(Float2RunPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12324,19 +12330,19 @@ impl crate::rt::Codec for Float3Run {
     type Pos = Float3RunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_items, _p_num_items) = crate::rt::field(
             "num_items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12345,14 +12351,14 @@ impl crate::rt::Codec for Float3Run {
         let (items, _p_items) = crate::rt::field(
             "items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_items),
                         "count",
                     )?;
-                    let _v = _in.blocks::<Float3>(_n)?;
+                    let _v = _io.blocks::<Float3>(_n)?;
                     (_v, crate::rt::Strided::new(_at, 12u64, _n as usize))
                 })
             },
@@ -12361,7 +12367,7 @@ impl crate::rt::Codec for Float3Run {
             Float3RunRef { num_items, items },
             if L {
                 Some(Float3RunPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12375,32 +12381,32 @@ impl crate::rt::Codec for Float3Run {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let Float3Run { num_items: _, items } = self;
         let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
             "num_items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_items = crate::rt::field(
             "items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
-                    _out.blocks(items)?;
+                    _io.blocks(items)?;
                     crate::rt::Strided::new(_at, 12u64, items.len())
                 })
             },
@@ -12408,7 +12414,7 @@ impl crate::rt::Codec for Float3Run {
         Ok(
             if L {
                 Some(Float3RunPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12592,19 +12598,19 @@ impl crate::rt::Codec for UvChannelRun {
     type Pos = UvChannelRunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_items, _p_num_items) = crate::rt::field(
             "num_items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12613,24 +12619,24 @@ impl crate::rt::Codec for UvChannelRun {
         let (items, _p_items) = crate::rt::field(
             "items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_items),
                         "count",
                     )?;
-                    _in.room(_n, <UvChannel as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <UvChannel as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <UvChannel as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -12642,7 +12648,7 @@ impl crate::rt::Codec for UvChannelRun {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -12656,7 +12662,7 @@ impl crate::rt::Codec for UvChannelRun {
             },
             if L {
                 Some(UvChannelRunPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12670,38 +12676,38 @@ impl crate::rt::Codec for UvChannelRun {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let UvChannelRun { num_items: _, items } = self;
         let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
             "num_items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_items = crate::rt::field(
             "items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in items.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -12711,7 +12717,7 @@ impl crate::rt::Codec for UvChannelRun {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -12720,7 +12726,7 @@ impl crate::rt::Codec for UvChannelRun {
         Ok(
             if L {
                 Some(UvChannelRunPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12904,19 +12910,19 @@ impl crate::rt::Codec for MorphChannelRun {
     type Pos = MorphChannelRunPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_items, _p_num_items) = crate::rt::field(
             "num_items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12925,24 +12931,24 @@ impl crate::rt::Codec for MorphChannelRun {
         let (items, _p_items) = crate::rt::field(
             "items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_items),
                         "count",
                     )?;
-                    _in.room(_n, <MorphChannel as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <MorphChannel as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <MorphChannel as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -12954,7 +12960,7 @@ impl crate::rt::Codec for MorphChannelRun {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -12968,7 +12974,7 @@ impl crate::rt::Codec for MorphChannelRun {
             },
             if L {
                 Some(MorphChannelRunPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -12982,38 +12988,38 @@ impl crate::rt::Codec for MorphChannelRun {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MorphChannelRun { num_items: _, items } = self;
         let (num_items, _p_num_items): (u32, crate::rt::Span) = crate::rt::field(
             "num_items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: u32 = crate::rt::output::fit(
                     _at,
                     items.len() as u64,
                     "u4",
                     4294967295u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_items = crate::rt::field(
             "items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in items.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -13023,7 +13029,7 @@ impl crate::rt::Codec for MorphChannelRun {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -13032,7 +13038,7 @@ impl crate::rt::Codec for MorphChannelRun {
         Ok(
             if L {
                 Some(MorphChannelRunPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -13228,13 +13234,13 @@ impl crate::rt::Codec for Float2 {
     type Pos = Float2Pos;
     const MIN_SIZE: u64 = 8u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
-        if _in.left() >= 8u64 {
-            let _b = _in.take(8u64, "")?;
+        let _start = _io.pos();
+        if _io.left() >= 8u64 {
+            let _b = _io.take(8u64, "")?;
             <Self as crate::rt::pod::Block>::check(_b, _start)?;
             let _v = <Self as crate::rt::pod::Block>::decode(_b);
             return Ok((
@@ -13249,11 +13255,11 @@ impl crate::rt::Codec for Float2 {
         let (u, _p_u) = crate::rt::field(
             "u",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -13262,11 +13268,11 @@ impl crate::rt::Codec for Float2 {
         let (v, _p_v) = crate::rt::field(
             "v",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -13276,7 +13282,7 @@ impl crate::rt::Codec for Float2 {
             Float2 { u, v },
             if L {
                 Some(Float2Pos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     u: _p_u,
                     v: _p_v,
                 })
@@ -13290,14 +13296,14 @@ impl crate::rt::Codec for Float2 {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let mut _b = [0u8; 8usize];
         crate::rt::pod::Block::encode(self, &mut _b, _start)?;
-        _out.bytes(&_b);
+        _io.bytes(&_b);
         Ok(
             if L {
                 Some(<Float2Pos as crate::rt::Fixed>::at(_start, 8u64))
@@ -13478,13 +13484,13 @@ impl crate::rt::Codec for Float3 {
     type Pos = Float3Pos;
     const MIN_SIZE: u64 = 12u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
-        if _in.left() >= 12u64 {
-            let _b = _in.take(12u64, "")?;
+        let _start = _io.pos();
+        if _io.left() >= 12u64 {
+            let _b = _io.take(12u64, "")?;
             <Self as crate::rt::pod::Block>::check(_b, _start)?;
             let _v = <Self as crate::rt::pod::Block>::decode(_b);
             return Ok((
@@ -13499,11 +13505,11 @@ impl crate::rt::Codec for Float3 {
         let (x, _p_x) = crate::rt::field(
             "x",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -13512,11 +13518,11 @@ impl crate::rt::Codec for Float3 {
         let (y, _p_y) = crate::rt::field(
             "y",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -13525,11 +13531,11 @@ impl crate::rt::Codec for Float3 {
         let (z, _p_z) = crate::rt::field(
             "z",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -13539,7 +13545,7 @@ impl crate::rt::Codec for Float3 {
             Float3 { x, y, z },
             if L {
                 Some(Float3Pos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     x: _p_x,
                     y: _p_y,
                     z: _p_z,
@@ -13554,14 +13560,14 @@ impl crate::rt::Codec for Float3 {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let mut _b = [0u8; 12usize];
         crate::rt::pod::Block::encode(self, &mut _b, _start)?;
-        _out.bytes(&_b);
+        _io.bytes(&_b);
         Ok(
             if L {
                 Some(<Float3Pos as crate::rt::Fixed>::at(_start, 12u64))

@@ -66,6 +66,17 @@ impl Topology {
             _ => ::std::option::Option::None,
         }
     }
+    /// The value's name as the source document writes it, when the spec gives one.
+    pub fn orig_id(self) -> ::std::option::Option<&'static str> {
+        match self.0 {
+            0 => ::std::option::Option::Some("Triangles"),
+            2 => ::std::option::Option::Some("Quads"),
+            3 => ::std::option::Option::Some("Lines"),
+            4 => ::std::option::Option::Some("Line strip"),
+            5 => ::std::option::Option::Some("Points"),
+            _ => ::std::option::Option::None,
+        }
+    }
 }
 impl crate::rt::Int for Topology {
     fn int(&self) -> i128 {
@@ -194,6 +205,24 @@ impl VertexFormat {
             9 => ::std::option::Option::Some("sint16"),
             10 => ::std::option::Option::Some("uint32"),
             11 => ::std::option::Option::Some("sint32"),
+            _ => ::std::option::Option::None,
+        }
+    }
+    /// The value's name as the source document writes it, when the spec gives one.
+    pub fn orig_id(self) -> ::std::option::Option<&'static str> {
+        match self.0 {
+            0 => ::std::option::Option::Some("Float"),
+            1 => ::std::option::Option::Some("Float16"),
+            2 => ::std::option::Option::Some("UNorm8"),
+            3 => ::std::option::Option::Some("SNorm8"),
+            4 => ::std::option::Option::Some("UNorm16"),
+            5 => ::std::option::Option::Some("SNorm16"),
+            6 => ::std::option::Option::Some("UInt8"),
+            7 => ::std::option::Option::Some("SInt8"),
+            8 => ::std::option::Option::Some("UInt16"),
+            9 => ::std::option::Option::Some("SInt16"),
+            10 => ::std::option::Option::Some("UInt32"),
+            11 => ::std::option::Option::Some("SInt32"),
             _ => ::std::option::Option::None,
         }
     }
@@ -729,22 +758,22 @@ impl crate::rt::Codec for UnityMesh {
     type Pos = UnityMeshPos;
     const MIN_SIZE: u64 = 252u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (unity_version,) = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (name, _p_name) = crate::rt::field(
             "name",
             || {
-                _in.offset(_start, (0i128), "0")?;
-                let _at = _in.pos();
+                _io.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <AlignedString as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -754,11 +783,11 @@ impl crate::rt::Codec for UnityMesh {
         let (num_sub_meshes, _p_num_sub_meshes) = crate::rt::field(
             "num_sub_meshes",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -767,19 +796,19 @@ impl crate::rt::Codec for UnityMesh {
         let (sub_meshes, _p_sub_meshes) = crate::rt::field(
             "sub_meshes",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_sub_meshes),
                         "count",
                     )?;
-                    _in.room(_n, <SubMesh as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <SubMesh as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = (
                                     crate::rt::codec::arg::<
@@ -792,7 +821,7 @@ impl crate::rt::Codec for UnityMesh {
                                 );
                                 let (_v, _p) = <SubMesh as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -804,7 +833,7 @@ impl crate::rt::Codec for UnityMesh {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -814,13 +843,13 @@ impl crate::rt::Codec for UnityMesh {
         let (shapes, _p_shapes) = crate::rt::field(
             "shapes",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <BlendShapeData as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -830,11 +859,11 @@ impl crate::rt::Codec for UnityMesh {
         let (num_bind_poses, _p_num_bind_poses) = crate::rt::field(
             "num_bind_poses",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -843,24 +872,24 @@ impl crate::rt::Codec for UnityMesh {
         let (bind_poses, _p_bind_poses) = crate::rt::field(
             "bind_poses",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_bind_poses),
                         "count",
                     )?;
-                    _in.room(_n, <Matrix4x4f as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <Matrix4x4f as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <Matrix4x4f as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -872,7 +901,7 @@ impl crate::rt::Codec for UnityMesh {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -882,11 +911,11 @@ impl crate::rt::Codec for UnityMesh {
         let (num_bone_name_hashes, _p_num_bone_name_hashes) = crate::rt::field(
             "num_bone_name_hashes",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -895,14 +924,14 @@ impl crate::rt::Codec for UnityMesh {
         let (bone_name_hashes, _p_bone_name_hashes) = crate::rt::field(
             "bone_name_hashes",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_bone_name_hashes),
                         "count",
                     )?;
-                    let _v = _in.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<u32>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
                 })
             },
@@ -910,11 +939,11 @@ impl crate::rt::Codec for UnityMesh {
         let (root_bone_name_hash, _p_root_bone_name_hash) = crate::rt::field(
             "root_bone_name_hash",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -923,7 +952,7 @@ impl crate::rt::Codec for UnityMesh {
         let (bones_aabb, _p_bones_aabb) = crate::rt::field(
             "bones_aabb",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (20190100i128)) {
                         let (_v, _p) = {
@@ -931,7 +960,7 @@ impl crate::rt::Codec for UnityMesh {
                                 let _args = ();
                                 let (_v, _p) = <MinMaxAabbVector as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             (_v, _p)
@@ -946,7 +975,7 @@ impl crate::rt::Codec for UnityMesh {
         let (variable_bone_count_weights, _p_variable_bone_count_weights) = crate::rt::field(
             "variable_bone_count_weights",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (20190100i128)) {
                         let (_v, _p) = {
@@ -954,7 +983,7 @@ impl crate::rt::Codec for UnityMesh {
                                 let _args = ();
                                 let (_v, _p) = <VariableBoneCountWeights as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             (_v, _p)
@@ -969,13 +998,13 @@ impl crate::rt::Codec for UnityMesh {
         let (mesh_compression, _p_mesh_compression) = crate::rt::field(
             "mesh_compression",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = MeshCompression(
-                            _in.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                            _io.prim::<u8>(::binrw::Endian::Little, "u1")?,
                         );
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -984,11 +1013,11 @@ impl crate::rt::Codec for UnityMesh {
         let (is_readable, _p_is_readable) = crate::rt::field(
             "is_readable",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -997,11 +1026,11 @@ impl crate::rt::Codec for UnityMesh {
         let (keep_vertices, _p_keep_vertices) = crate::rt::field(
             "keep_vertices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -1010,11 +1039,11 @@ impl crate::rt::Codec for UnityMesh {
         let (keep_indices, _p_keep_indices) = crate::rt::field(
             "keep_indices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -1023,15 +1052,15 @@ impl crate::rt::Codec for UnityMesh {
         let (index_format, _p_index_format) = crate::rt::field(
             "index_format",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (20170300i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _v = IndexFormat(
-                                    _in.prim::<i32>(::binrw::Endian::Little, "s4")?,
+                                    _io.prim::<i32>(::binrw::Endian::Little, "s4")?,
                                 );
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -1045,13 +1074,13 @@ impl crate::rt::Codec for UnityMesh {
         let (index_buffer, _p_index_buffer) = crate::rt::field(
             "index_buffer",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -1061,7 +1090,7 @@ impl crate::rt::Codec for UnityMesh {
         let (skin, _p_skin) = crate::rt::field(
             "skin",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) < (20180200i128)) {
                         let (_v, _p) = {
@@ -1069,7 +1098,7 @@ impl crate::rt::Codec for UnityMesh {
                                 let _args = ();
                                 let (_v, _p) = <BoneWeights4Vector as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             (_v, _p)
@@ -1084,7 +1113,7 @@ impl crate::rt::Codec for UnityMesh {
         let (vertex_data, _p_vertex_data) = crate::rt::field(
             "vertex_data",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = (
@@ -1098,7 +1127,7 @@ impl crate::rt::Codec for UnityMesh {
                         );
                         let (_v, _p) = <VertexData as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -1108,13 +1137,13 @@ impl crate::rt::Codec for UnityMesh {
         let (compressed_mesh, _p_compressed_mesh) = crate::rt::field(
             "compressed_mesh",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <CompressedMesh as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -1124,13 +1153,13 @@ impl crate::rt::Codec for UnityMesh {
         let (local_aabb, _p_local_aabb) = crate::rt::field(
             "local_aabb",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Aabb as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -1140,13 +1169,13 @@ impl crate::rt::Codec for UnityMesh {
         let (mesh_usage_flags, _p_mesh_usage_flags) = crate::rt::field(
             "mesh_usage_flags",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) < (60000600i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -1160,13 +1189,13 @@ impl crate::rt::Codec for UnityMesh {
         let (cooking_options, _p_cooking_options) = crate::rt::field(
             "cooking_options",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (20220100i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -1180,13 +1209,13 @@ impl crate::rt::Codec for UnityMesh {
         let (pre_bake_convex_collision_mesh, _p_pre_bake_convex_collision_mesh) = crate::rt::field(
             "pre_bake_convex_collision_mesh",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (60000600i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -1200,13 +1229,13 @@ impl crate::rt::Codec for UnityMesh {
         let (pre_bake_triangle_collision_mesh, _p_pre_bake_triangle_collision_mesh) = crate::rt::field(
             "pre_bake_triangle_collision_mesh",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (60000600i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -1220,17 +1249,17 @@ impl crate::rt::Codec for UnityMesh {
         let (pad_pre_bake, _p_pad_pre_bake) = crate::rt::field(
             "pad_pre_bake",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (60000600i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in
+                                let _v = _io
                                     .take(
                                         crate::rt::input::count(_at, (2i128), "size")?,
                                         "bytes",
                                     )?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -1244,13 +1273,13 @@ impl crate::rt::Codec for UnityMesh {
         let (baked_convex_collision_mesh, _p_baked_convex_collision_mesh) = crate::rt::field(
             "baked_convex_collision_mesh",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -1260,13 +1289,13 @@ impl crate::rt::Codec for UnityMesh {
         let (baked_triangle_collision_mesh, _p_baked_triangle_collision_mesh) = crate::rt::field(
             "baked_triangle_collision_mesh",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -1276,13 +1305,13 @@ impl crate::rt::Codec for UnityMesh {
         let (mesh_metrics_0, _p_mesh_metrics_0) = crate::rt::field(
             "mesh_metrics_0",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (20180200i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -1296,13 +1325,13 @@ impl crate::rt::Codec for UnityMesh {
         let (mesh_metrics_1, _p_mesh_metrics_1) = crate::rt::field(
             "mesh_metrics_1",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (20180200i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -1316,7 +1345,7 @@ impl crate::rt::Codec for UnityMesh {
         let (stream_data, _p_stream_data) = crate::rt::field(
             "stream_data",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (20180300i128)) {
                         let (_v, _p) = {
@@ -1332,7 +1361,7 @@ impl crate::rt::Codec for UnityMesh {
                                 );
                                 let (_v, _p) = <StreamingInfo as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             (_v, _p)
@@ -1347,7 +1376,7 @@ impl crate::rt::Codec for UnityMesh {
         let (mesh_lod_info, _p_mesh_lod_info) = crate::rt::field(
             "mesh_lod_info",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (60000200i128)) {
                         let (_v, _p) = {
@@ -1355,7 +1384,7 @@ impl crate::rt::Codec for UnityMesh {
                                 let _args = ();
                                 let (_v, _p) = <MeshLodInfo as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             (_v, _p)
@@ -1404,7 +1433,7 @@ impl crate::rt::Codec for UnityMesh {
             },
             if L {
                 Some(UnityMeshPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     name: _p_name,
                     num_sub_meshes: _p_num_sub_meshes,
                     sub_meshes: _p_sub_meshes,
@@ -1448,11 +1477,11 @@ impl crate::rt::Codec for UnityMesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (unity_version,) = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let UnityMesh {
             name,
             num_sub_meshes: _,
@@ -1490,14 +1519,14 @@ impl crate::rt::Codec for UnityMesh {
         let _p_name = crate::rt::field(
             "name",
             || {
-                let _at = _out.pos();
-                _out.offset(_start, (0i128), "0")?;
+                let _at = _io.pos();
+                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = name;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -1507,26 +1536,26 @@ impl crate::rt::Codec for UnityMesh {
         let (num_sub_meshes, _p_num_sub_meshes): (i32, crate::rt::Span) = crate::rt::field(
             "num_sub_meshes",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     sub_meshes.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_sub_meshes = crate::rt::field(
             "sub_meshes",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in sub_meshes.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = (
                                     crate::rt::codec::arg::<
@@ -1537,7 +1566,7 @@ impl crate::rt::Codec for UnityMesh {
                                         "unity_version",
                                     )?,
                                 );
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -1547,7 +1576,7 @@ impl crate::rt::Codec for UnityMesh {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -1556,13 +1585,13 @@ impl crate::rt::Codec for UnityMesh {
         let _p_shapes = crate::rt::field(
             "shapes",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = shapes;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -1572,29 +1601,29 @@ impl crate::rt::Codec for UnityMesh {
         let (num_bind_poses, _p_num_bind_poses): (i32, crate::rt::Span) = crate::rt::field(
             "num_bind_poses",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     bind_poses.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_bind_poses = crate::rt::field(
             "bind_poses",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in bind_poses.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -1604,7 +1633,7 @@ impl crate::rt::Codec for UnityMesh {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -1613,23 +1642,23 @@ impl crate::rt::Codec for UnityMesh {
         let (num_bone_name_hashes, _p_num_bone_name_hashes): (i32, crate::rt::Span) = crate::rt::field(
             "num_bone_name_hashes",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     bone_name_hashes.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_bone_name_hashes = crate::rt::field(
             "bone_name_hashes",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
-                    _out.prims(::binrw::Endian::Little, bone_name_hashes);
+                    _io.prims(::binrw::Endian::Little, bone_name_hashes);
                     crate::rt::Strided::new(_at, 4u64, bone_name_hashes.len())
                 })
             },
@@ -1637,13 +1666,13 @@ impl crate::rt::Codec for UnityMesh {
         let _p_root_bone_name_hash = crate::rt::field(
             "root_bone_name_hash",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = root_bone_name_hash;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1652,7 +1681,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_bones_aabb = crate::rt::field(
             "bones_aabb",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (20190100i128)),
@@ -1662,7 +1691,7 @@ impl crate::rt::Codec for UnityMesh {
                             Some({
                                 {
                                     let _args = ();
-                                    let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                     _p.unwrap_or_default()
                                 }
                             })
@@ -1693,7 +1722,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_variable_bone_count_weights = crate::rt::field(
             "variable_bone_count_weights",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (20190100i128)),
@@ -1703,7 +1732,7 @@ impl crate::rt::Codec for UnityMesh {
                             Some({
                                 {
                                     let _args = ();
-                                    let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                     _p.unwrap_or_default()
                                 }
                             })
@@ -1734,13 +1763,13 @@ impl crate::rt::Codec for UnityMesh {
         let _p_mesh_compression = crate::rt::field(
             "mesh_compression",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = mesh_compression;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, _v.0);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, _v.0);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1749,13 +1778,13 @@ impl crate::rt::Codec for UnityMesh {
         let _p_is_readable = crate::rt::field(
             "is_readable",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = is_readable;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1764,13 +1793,13 @@ impl crate::rt::Codec for UnityMesh {
         let _p_keep_vertices = crate::rt::field(
             "keep_vertices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = keep_vertices;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1779,13 +1808,13 @@ impl crate::rt::Codec for UnityMesh {
         let _p_keep_indices = crate::rt::field(
             "keep_indices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = keep_indices;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -1794,7 +1823,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_index_format = crate::rt::field(
             "index_format",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (20170300i128)),
@@ -1803,8 +1832,8 @@ impl crate::rt::Codec for UnityMesh {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, _v.0);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, _v.0);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -1834,13 +1863,13 @@ impl crate::rt::Codec for UnityMesh {
         let _p_index_buffer = crate::rt::field(
             "index_buffer",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = index_buffer;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -1850,7 +1879,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_skin = crate::rt::field(
             "skin",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) < (20180200i128)),
@@ -1860,7 +1889,7 @@ impl crate::rt::Codec for UnityMesh {
                             Some({
                                 {
                                     let _args = ();
-                                    let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                     _p.unwrap_or_default()
                                 }
                             })
@@ -1891,7 +1920,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_vertex_data = crate::rt::field(
             "vertex_data",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = vertex_data;
                     {
@@ -1905,7 +1934,7 @@ impl crate::rt::Codec for UnityMesh {
                                     "unity_version",
                                 )?,
                             );
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -1915,13 +1944,13 @@ impl crate::rt::Codec for UnityMesh {
         let _p_compressed_mesh = crate::rt::field(
             "compressed_mesh",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = compressed_mesh;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -1931,13 +1960,13 @@ impl crate::rt::Codec for UnityMesh {
         let _p_local_aabb = crate::rt::field(
             "local_aabb",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = local_aabb;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -1947,7 +1976,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_mesh_usage_flags = crate::rt::field(
             "mesh_usage_flags",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) < (60000600i128)),
@@ -1956,8 +1985,8 @@ impl crate::rt::Codec for UnityMesh {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -1987,7 +2016,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_cooking_options = crate::rt::field(
             "cooking_options",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (20220100i128)),
@@ -1996,8 +2025,8 @@ impl crate::rt::Codec for UnityMesh {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -2027,7 +2056,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_pre_bake_convex_collision_mesh = crate::rt::field(
             "pre_bake_convex_collision_mesh",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (60000600i128)),
@@ -2036,8 +2065,8 @@ impl crate::rt::Codec for UnityMesh {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -2067,7 +2096,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_pre_bake_triangle_collision_mesh = crate::rt::field(
             "pre_bake_triangle_collision_mesh",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (60000600i128)),
@@ -2076,8 +2105,8 @@ impl crate::rt::Codec for UnityMesh {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -2107,7 +2136,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_pad_pre_bake = crate::rt::field(
             "pad_pre_bake",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (60000600i128)),
@@ -2123,8 +2152,8 @@ impl crate::rt::Codec for UnityMesh {
                                         "2",
                                         "bytes",
                                     )?;
-                                    _out.bytes(_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.bytes(_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -2154,13 +2183,13 @@ impl crate::rt::Codec for UnityMesh {
         let _p_baked_convex_collision_mesh = crate::rt::field(
             "baked_convex_collision_mesh",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = baked_convex_collision_mesh;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -2170,13 +2199,13 @@ impl crate::rt::Codec for UnityMesh {
         let _p_baked_triangle_collision_mesh = crate::rt::field(
             "baked_triangle_collision_mesh",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = baked_triangle_collision_mesh;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -2186,7 +2215,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_mesh_metrics_0 = crate::rt::field(
             "mesh_metrics_0",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (20180200i128)),
@@ -2195,8 +2224,8 @@ impl crate::rt::Codec for UnityMesh {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -2226,7 +2255,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_mesh_metrics_1 = crate::rt::field(
             "mesh_metrics_1",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (20180200i128)),
@@ -2235,8 +2264,8 @@ impl crate::rt::Codec for UnityMesh {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -2266,7 +2295,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_stream_data = crate::rt::field(
             "stream_data",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (20180300i128)),
@@ -2284,7 +2313,7 @@ impl crate::rt::Codec for UnityMesh {
                                             "unity_version",
                                         )?,
                                     );
-                                    let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                     _p.unwrap_or_default()
                                 }
                             })
@@ -2315,7 +2344,7 @@ impl crate::rt::Codec for UnityMesh {
         let _p_mesh_lod_info = crate::rt::field(
             "mesh_lod_info",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (60000200i128)),
@@ -2325,7 +2354,7 @@ impl crate::rt::Codec for UnityMesh {
                             Some({
                                 {
                                     let _args = ();
-                                    let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                     _p.unwrap_or_default()
                                 }
                             })
@@ -2356,7 +2385,7 @@ impl crate::rt::Codec for UnityMesh {
         Ok(
             if L {
                 Some(UnityMeshPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     name: _p_name,
                     num_sub_meshes: _p_num_sub_meshes,
                     sub_meshes: _p_sub_meshes,
@@ -3826,19 +3855,19 @@ impl crate::rt::Codec for AlignedString {
     type Pos = AlignedStringPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (len_value, _p_len_value) = crate::rt::field(
             "len_value",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3847,10 +3876,10 @@ impl crate::rt::Codec for AlignedString {
         let (value, _p_value) = crate::rt::field(
             "value",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .text(
                                 crate::rt::input::count(
                                     _at,
@@ -3859,7 +3888,7 @@ impl crate::rt::Codec for AlignedString {
                                 )?,
                                 "UTF-8",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3868,10 +3897,10 @@ impl crate::rt::Codec for AlignedString {
         let (pad, _p_pad) = crate::rt::field(
             "pad",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -3889,7 +3918,7 @@ impl crate::rt::Codec for AlignedString {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -3903,7 +3932,7 @@ impl crate::rt::Codec for AlignedString {
             },
             if L {
                 Some(AlignedStringPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     len_value: _p_len_value,
                     value: _p_value,
                     pad: _p_pad,
@@ -3918,36 +3947,36 @@ impl crate::rt::Codec for AlignedString {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let AlignedString { len_value: _, value, pad } = self;
         let (len_value, _p_len_value): (i32, crate::rt::Span) = crate::rt::field(
             "len_value",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     value.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_value = crate::rt::field(
             "value",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = value;
                     {
                         {
-                            _out.bytes(_v.as_bytes());
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v.as_bytes());
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3956,7 +3985,7 @@ impl crate::rt::Codec for AlignedString {
         let _p_pad = crate::rt::field(
             "pad",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = pad;
                     {
@@ -3977,8 +4006,8 @@ impl crate::rt::Codec for AlignedString {
                                 "(4 - len_value % 4) % 4",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -3987,7 +4016,7 @@ impl crate::rt::Codec for AlignedString {
         Ok(
             if L {
                 Some(AlignedStringPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     len_value: _p_len_value,
                     value: _p_value,
                     pad: _p_pad,
@@ -4194,19 +4223,19 @@ impl crate::rt::Codec for AlignedBytes {
     type Pos = AlignedBytesPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (len_data, _p_len_data) = crate::rt::field(
             "len_data",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -4215,10 +4244,10 @@ impl crate::rt::Codec for AlignedBytes {
         let (data, _p_data) = crate::rt::field(
             "data",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -4227,7 +4256,7 @@ impl crate::rt::Codec for AlignedBytes {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -4236,10 +4265,10 @@ impl crate::rt::Codec for AlignedBytes {
         let (pad, _p_pad) = crate::rt::field(
             "pad",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(
                                     _at,
@@ -4257,7 +4286,7 @@ impl crate::rt::Codec for AlignedBytes {
                                 )?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -4271,7 +4300,7 @@ impl crate::rt::Codec for AlignedBytes {
             },
             if L {
                 Some(AlignedBytesPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     len_data: _p_len_data,
                     data: _p_data,
                     pad: _p_pad,
@@ -4286,36 +4315,36 @@ impl crate::rt::Codec for AlignedBytes {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let AlignedBytes { len_data: _, data, pad } = self;
         let (len_data, _p_len_data): (i32, crate::rt::Span) = crate::rt::field(
             "len_data",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     data.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_data = crate::rt::field(
             "data",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = data;
                     {
                         {
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -4324,7 +4353,7 @@ impl crate::rt::Codec for AlignedBytes {
         let _p_pad = crate::rt::field(
             "pad",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = pad;
                     {
@@ -4345,8 +4374,8 @@ impl crate::rt::Codec for AlignedBytes {
                                 "(4 - len_data % 4) % 4",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -4355,7 +4384,7 @@ impl crate::rt::Codec for AlignedBytes {
         Ok(
             if L {
                 Some(AlignedBytesPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     len_data: _p_len_data,
                     data: _p_data,
                     pad: _p_pad,
@@ -4575,13 +4604,13 @@ impl crate::rt::Codec for Vector3f {
     type Pos = Vector3fPos;
     const MIN_SIZE: u64 = 12u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
-        if _in.left() >= 12u64 {
-            let _b = _in.take(12u64, "")?;
+        let _start = _io.pos();
+        if _io.left() >= 12u64 {
+            let _b = _io.take(12u64, "")?;
             <Self as crate::rt::pod::Block>::check(_b, _start)?;
             let _v = <Self as crate::rt::pod::Block>::decode(_b);
             return Ok((
@@ -4596,11 +4625,11 @@ impl crate::rt::Codec for Vector3f {
         let (x, _p_x) = crate::rt::field(
             "x",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -4609,11 +4638,11 @@ impl crate::rt::Codec for Vector3f {
         let (y, _p_y) = crate::rt::field(
             "y",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -4622,11 +4651,11 @@ impl crate::rt::Codec for Vector3f {
         let (z, _p_z) = crate::rt::field(
             "z",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -4636,7 +4665,7 @@ impl crate::rt::Codec for Vector3f {
             Vector3f { x, y, z },
             if L {
                 Some(Vector3fPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     x: _p_x,
                     y: _p_y,
                     z: _p_z,
@@ -4651,14 +4680,14 @@ impl crate::rt::Codec for Vector3f {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let mut _b = [0u8; 12usize];
         crate::rt::pod::Block::encode(self, &mut _b, _start)?;
-        _out.bytes(&_b);
+        _io.bytes(&_b);
         Ok(
             if L {
                 Some(<Vector3fPos as crate::rt::Fixed>::at(_start, 12u64))
@@ -4844,21 +4873,21 @@ impl crate::rt::Codec for Aabb {
     type Pos = AabbPos;
     const MIN_SIZE: u64 = 24u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (center, _p_center) = crate::rt::field(
             "center",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -4868,13 +4897,13 @@ impl crate::rt::Codec for Aabb {
         let (extent, _p_extent) = crate::rt::field(
             "extent",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -4885,7 +4914,7 @@ impl crate::rt::Codec for Aabb {
             Aabb { center, extent },
             if L {
                 Some(AabbPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     center: _p_center,
                     extent: _p_extent,
                 })
@@ -4899,22 +4928,22 @@ impl crate::rt::Codec for Aabb {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let Aabb { center, extent } = self;
         let _p_center = crate::rt::field(
             "center",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = center;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -4924,13 +4953,13 @@ impl crate::rt::Codec for Aabb {
         let _p_extent = crate::rt::field(
             "extent",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = extent;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -4940,7 +4969,7 @@ impl crate::rt::Codec for Aabb {
         Ok(
             if L {
                 Some(AabbPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     center: _p_center,
                     extent: _p_extent,
                 })
@@ -5095,21 +5124,21 @@ impl crate::rt::Codec for MinMaxAabb {
     type Pos = MinMaxAabbPos;
     const MIN_SIZE: u64 = 24u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (min, _p_min) = crate::rt::field(
             "min",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -5119,13 +5148,13 @@ impl crate::rt::Codec for MinMaxAabb {
         let (max, _p_max) = crate::rt::field(
             "max",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -5136,7 +5165,7 @@ impl crate::rt::Codec for MinMaxAabb {
             MinMaxAabb { min, max },
             if L {
                 Some(MinMaxAabbPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     min: _p_min,
                     max: _p_max,
                 })
@@ -5150,22 +5179,22 @@ impl crate::rt::Codec for MinMaxAabb {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MinMaxAabb { min, max } = self;
         let _p_min = crate::rt::field(
             "min",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = min;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -5175,13 +5204,13 @@ impl crate::rt::Codec for MinMaxAabb {
         let _p_max = crate::rt::field(
             "max",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = max;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -5191,7 +5220,7 @@ impl crate::rt::Codec for MinMaxAabb {
         Ok(
             if L {
                 Some(MinMaxAabbPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     min: _p_min,
                     max: _p_max,
                 })
@@ -5347,19 +5376,19 @@ impl crate::rt::Codec for MinMaxAabbVector {
     type Pos = MinMaxAabbVectorPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_items, _p_num_items) = crate::rt::field(
             "num_items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5368,23 +5397,23 @@ impl crate::rt::Codec for MinMaxAabbVector {
         let (items, _p_items) = crate::rt::field(
             "items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_items),
                         "count",
                     )?;
-                    _in.room(_n, <MinMaxAabb as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <MinMaxAabb as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <MinMaxAabb as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -5404,7 +5433,7 @@ impl crate::rt::Codec for MinMaxAabbVector {
             },
             if L {
                 Some(MinMaxAabbVectorPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -5418,37 +5447,37 @@ impl crate::rt::Codec for MinMaxAabbVector {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MinMaxAabbVector { num_items: _, items } = self;
         let (num_items, _p_num_items): (i32, crate::rt::Span) = crate::rt::field(
             "num_items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     items.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_items = crate::rt::field(
             "items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     for (_i, _v) in items.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -5461,7 +5490,7 @@ impl crate::rt::Codec for MinMaxAabbVector {
         Ok(
             if L {
                 Some(MinMaxAabbVectorPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -5630,18 +5659,18 @@ impl crate::rt::Codec for Matrix4x4f {
     type Pos = Matrix4x4fPos;
     const MIN_SIZE: u64 = 64u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (e, _p_e) = crate::rt::field(
             "e",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(_at, (16i128), "count")?;
-                    let _v = _in.nums::<f32>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<f32>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
                 })
             },
@@ -5650,7 +5679,7 @@ impl crate::rt::Codec for Matrix4x4f {
             Matrix4x4fRef { e },
             if L {
                 Some(Matrix4x4fPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     e: _p_e,
                 })
             } else {
@@ -5663,16 +5692,16 @@ impl crate::rt::Codec for Matrix4x4f {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let Matrix4x4f { e } = self;
         let _p_e = crate::rt::field(
             "e",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     crate::rt::output::agree(
                         _at,
@@ -5681,7 +5710,7 @@ impl crate::rt::Codec for Matrix4x4f {
                         "16",
                         "elements",
                     )?;
-                    _out.prims(::binrw::Endian::Little, e);
+                    _io.prims(::binrw::Endian::Little, e);
                     crate::rt::Strided::new(_at, 4u64, e.len())
                 })
             },
@@ -5689,7 +5718,7 @@ impl crate::rt::Codec for Matrix4x4f {
         Ok(
             if L {
                 Some(Matrix4x4fPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     e: _p_e,
                 })
             } else {
@@ -5863,19 +5892,19 @@ impl crate::rt::Codec for SubMesh {
     type Pos = SubMeshPos;
     const MIN_SIZE: u64 = 44u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (unity_version,) = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (first_byte, _p_first_byte) = crate::rt::field(
             "first_byte",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5884,11 +5913,11 @@ impl crate::rt::Codec for SubMesh {
         let (index_count, _p_index_count) = crate::rt::field(
             "index_count",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5897,13 +5926,13 @@ impl crate::rt::Codec for SubMesh {
         let (topology, _p_topology) = crate::rt::field(
             "topology",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = Topology(
-                            _in.prim::<i32>(::binrw::Endian::Little, "s4")?,
+                            _io.prim::<i32>(::binrw::Endian::Little, "s4")?,
                         );
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5912,13 +5941,13 @@ impl crate::rt::Codec for SubMesh {
         let (base_vertex, _p_base_vertex) = crate::rt::field(
             "base_vertex",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (20170300i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -5932,11 +5961,11 @@ impl crate::rt::Codec for SubMesh {
         let (first_vertex, _p_first_vertex) = crate::rt::field(
             "first_vertex",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5945,11 +5974,11 @@ impl crate::rt::Codec for SubMesh {
         let (vertex_count, _p_vertex_count) = crate::rt::field(
             "vertex_count",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -5958,13 +5987,13 @@ impl crate::rt::Codec for SubMesh {
         let (local_aabb, _p_local_aabb) = crate::rt::field(
             "local_aabb",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Aabb as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -5983,7 +6012,7 @@ impl crate::rt::Codec for SubMesh {
             },
             if L {
                 Some(SubMeshPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     first_byte: _p_first_byte,
                     index_count: _p_index_count,
                     topology: _p_topology,
@@ -6002,11 +6031,11 @@ impl crate::rt::Codec for SubMesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (unity_version,) = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let SubMesh {
             first_byte,
             index_count,
@@ -6019,13 +6048,13 @@ impl crate::rt::Codec for SubMesh {
         let _p_first_byte = crate::rt::field(
             "first_byte",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = first_byte;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -6034,13 +6063,13 @@ impl crate::rt::Codec for SubMesh {
         let _p_index_count = crate::rt::field(
             "index_count",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = index_count;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -6049,13 +6078,13 @@ impl crate::rt::Codec for SubMesh {
         let _p_topology = crate::rt::field(
             "topology",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = topology;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, _v.0);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, _v.0);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -6064,7 +6093,7 @@ impl crate::rt::Codec for SubMesh {
         let _p_base_vertex = crate::rt::field(
             "base_vertex",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (20170300i128)),
@@ -6073,8 +6102,8 @@ impl crate::rt::Codec for SubMesh {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -6104,13 +6133,13 @@ impl crate::rt::Codec for SubMesh {
         let _p_first_vertex = crate::rt::field(
             "first_vertex",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = first_vertex;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -6119,13 +6148,13 @@ impl crate::rt::Codec for SubMesh {
         let _p_vertex_count = crate::rt::field(
             "vertex_count",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = vertex_count;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -6134,13 +6163,13 @@ impl crate::rt::Codec for SubMesh {
         let _p_local_aabb = crate::rt::field(
             "local_aabb",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = local_aabb;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -6150,7 +6179,7 @@ impl crate::rt::Codec for SubMesh {
         Ok(
             if L {
                 Some(SubMeshPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     first_byte: _p_first_byte,
                     index_count: _p_index_count,
                     topology: _p_topology,
@@ -6544,19 +6573,19 @@ impl crate::rt::Codec for BlendShapeData {
     type Pos = BlendShapeDataPos;
     const MIN_SIZE: u64 = 16u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_vertices, _p_num_vertices) = crate::rt::field(
             "num_vertices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -6565,23 +6594,23 @@ impl crate::rt::Codec for BlendShapeData {
         let (vertices, _p_vertices) = crate::rt::field(
             "vertices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_vertices),
                         "count",
                     )?;
-                    _in.room(_n, <BlendShapeVertex as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <BlendShapeVertex as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <BlendShapeVertex as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -6597,11 +6626,11 @@ impl crate::rt::Codec for BlendShapeData {
         let (num_shapes, _p_num_shapes) = crate::rt::field(
             "num_shapes",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -6610,23 +6639,23 @@ impl crate::rt::Codec for BlendShapeData {
         let (shapes, _p_shapes) = crate::rt::field(
             "shapes",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_shapes),
                         "count",
                     )?;
-                    _in.room(_n, <MeshBlendShape as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <MeshBlendShape as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <MeshBlendShape as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -6642,11 +6671,11 @@ impl crate::rt::Codec for BlendShapeData {
         let (num_channels, _p_num_channels) = crate::rt::field(
             "num_channels",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -6655,24 +6684,24 @@ impl crate::rt::Codec for BlendShapeData {
         let (channels, _p_channels) = crate::rt::field(
             "channels",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_channels),
                         "count",
                     )?;
-                    _in.room(_n, <MeshBlendShapeChannel as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <MeshBlendShapeChannel as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <MeshBlendShapeChannel as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -6684,7 +6713,7 @@ impl crate::rt::Codec for BlendShapeData {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -6694,11 +6723,11 @@ impl crate::rt::Codec for BlendShapeData {
         let (num_full_weights, _p_num_full_weights) = crate::rt::field(
             "num_full_weights",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -6707,14 +6736,14 @@ impl crate::rt::Codec for BlendShapeData {
         let (full_weights, _p_full_weights) = crate::rt::field(
             "full_weights",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_full_weights),
                         "count",
                     )?;
-                    let _v = _in.nums::<f32>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<f32>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
                 })
             },
@@ -6732,7 +6761,7 @@ impl crate::rt::Codec for BlendShapeData {
             },
             if L {
                 Some(BlendShapeDataPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_vertices: _p_num_vertices,
                     vertices: _p_vertices,
                     num_shapes: _p_num_shapes,
@@ -6752,11 +6781,11 @@ impl crate::rt::Codec for BlendShapeData {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let BlendShapeData {
             num_vertices: _,
             vertices,
@@ -6770,28 +6799,28 @@ impl crate::rt::Codec for BlendShapeData {
         let (num_vertices, _p_num_vertices): (i32, crate::rt::Span) = crate::rt::field(
             "num_vertices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     vertices.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_vertices = crate::rt::field(
             "vertices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     for (_i, _v) in vertices.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -6804,28 +6833,28 @@ impl crate::rt::Codec for BlendShapeData {
         let (num_shapes, _p_num_shapes): (i32, crate::rt::Span) = crate::rt::field(
             "num_shapes",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     shapes.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_shapes = crate::rt::field(
             "shapes",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     for (_i, _v) in shapes.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -6838,29 +6867,29 @@ impl crate::rt::Codec for BlendShapeData {
         let (num_channels, _p_num_channels): (i32, crate::rt::Span) = crate::rt::field(
             "num_channels",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     channels.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_channels = crate::rt::field(
             "channels",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in channels.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -6870,7 +6899,7 @@ impl crate::rt::Codec for BlendShapeData {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -6879,23 +6908,23 @@ impl crate::rt::Codec for BlendShapeData {
         let (num_full_weights, _p_num_full_weights): (i32, crate::rt::Span) = crate::rt::field(
             "num_full_weights",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     full_weights.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_full_weights = crate::rt::field(
             "full_weights",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
-                    _out.prims(::binrw::Endian::Little, full_weights);
+                    _io.prims(::binrw::Endian::Little, full_weights);
                     crate::rt::Strided::new(_at, 4u64, full_weights.len())
                 })
             },
@@ -6903,7 +6932,7 @@ impl crate::rt::Codec for BlendShapeData {
         Ok(
             if L {
                 Some(BlendShapeDataPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_vertices: _p_num_vertices,
                     vertices: _p_vertices,
                     num_shapes: _p_num_shapes,
@@ -7388,21 +7417,21 @@ impl crate::rt::Codec for BlendShapeVertex {
     type Pos = BlendShapeVertexPos;
     const MIN_SIZE: u64 = 40u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (vertex, _p_vertex) = crate::rt::field(
             "vertex",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7412,13 +7441,13 @@ impl crate::rt::Codec for BlendShapeVertex {
         let (normal, _p_normal) = crate::rt::field(
             "normal",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7428,13 +7457,13 @@ impl crate::rt::Codec for BlendShapeVertex {
         let (tangent, _p_tangent) = crate::rt::field(
             "tangent",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <Vector3f as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -7444,11 +7473,11 @@ impl crate::rt::Codec for BlendShapeVertex {
         let (index, _p_index) = crate::rt::field(
             "index",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7463,7 +7492,7 @@ impl crate::rt::Codec for BlendShapeVertex {
             },
             if L {
                 Some(BlendShapeVertexPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     vertex: _p_vertex,
                     normal: _p_normal,
                     tangent: _p_tangent,
@@ -7479,22 +7508,22 @@ impl crate::rt::Codec for BlendShapeVertex {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let BlendShapeVertex { vertex, normal, tangent, index } = self;
         let _p_vertex = crate::rt::field(
             "vertex",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = vertex;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -7504,13 +7533,13 @@ impl crate::rt::Codec for BlendShapeVertex {
         let _p_normal = crate::rt::field(
             "normal",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = normal;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -7520,13 +7549,13 @@ impl crate::rt::Codec for BlendShapeVertex {
         let _p_tangent = crate::rt::field(
             "tangent",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = tangent;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -7536,13 +7565,13 @@ impl crate::rt::Codec for BlendShapeVertex {
         let _p_index = crate::rt::field(
             "index",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = index;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -7551,7 +7580,7 @@ impl crate::rt::Codec for BlendShapeVertex {
         Ok(
             if L {
                 Some(BlendShapeVertexPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     vertex: _p_vertex,
                     normal: _p_normal,
                     tangent: _p_tangent,
@@ -7809,19 +7838,19 @@ impl crate::rt::Codec for MeshBlendShape {
     type Pos = MeshBlendShapePos;
     const MIN_SIZE: u64 = 12u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (first_vertex, _p_first_vertex) = crate::rt::field(
             "first_vertex",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7830,11 +7859,11 @@ impl crate::rt::Codec for MeshBlendShape {
         let (vertex_count, _p_vertex_count) = crate::rt::field(
             "vertex_count",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7843,11 +7872,11 @@ impl crate::rt::Codec for MeshBlendShape {
         let (has_normals, _p_has_normals) = crate::rt::field(
             "has_normals",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7856,11 +7885,11 @@ impl crate::rt::Codec for MeshBlendShape {
         let (has_tangents, _p_has_tangents) = crate::rt::field(
             "has_tangents",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7869,15 +7898,15 @@ impl crate::rt::Codec for MeshBlendShape {
         let (pad, _p_pad) = crate::rt::field(
             "pad",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (2i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -7893,7 +7922,7 @@ impl crate::rt::Codec for MeshBlendShape {
             },
             if L {
                 Some(MeshBlendShapePos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     first_vertex: _p_first_vertex,
                     vertex_count: _p_vertex_count,
                     has_normals: _p_has_normals,
@@ -7910,11 +7939,11 @@ impl crate::rt::Codec for MeshBlendShape {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MeshBlendShape {
             first_vertex,
             vertex_count,
@@ -7925,13 +7954,13 @@ impl crate::rt::Codec for MeshBlendShape {
         let _p_first_vertex = crate::rt::field(
             "first_vertex",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = first_vertex;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -7940,13 +7969,13 @@ impl crate::rt::Codec for MeshBlendShape {
         let _p_vertex_count = crate::rt::field(
             "vertex_count",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = vertex_count;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -7955,13 +7984,13 @@ impl crate::rt::Codec for MeshBlendShape {
         let _p_has_normals = crate::rt::field(
             "has_normals",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = has_normals;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -7970,13 +7999,13 @@ impl crate::rt::Codec for MeshBlendShape {
         let _p_has_tangents = crate::rt::field(
             "has_tangents",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = has_tangents;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -7985,7 +8014,7 @@ impl crate::rt::Codec for MeshBlendShape {
         let _p_pad = crate::rt::field(
             "pad",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = pad;
                     {
@@ -7997,8 +8026,8 @@ impl crate::rt::Codec for MeshBlendShape {
                                 "2",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8007,7 +8036,7 @@ impl crate::rt::Codec for MeshBlendShape {
         Ok(
             if L {
                 Some(MeshBlendShapePos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     first_vertex: _p_first_vertex,
                     vertex_count: _p_vertex_count,
                     has_normals: _p_has_normals,
@@ -8299,21 +8328,21 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
     type Pos = MeshBlendShapeChannelPos;
     const MIN_SIZE: u64 = 16u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (name, _p_name) = crate::rt::field(
             "name",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <AlignedString as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -8323,11 +8352,11 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
         let (name_hash, _p_name_hash) = crate::rt::field(
             "name_hash",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -8336,11 +8365,11 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
         let (frame_index, _p_frame_index) = crate::rt::field(
             "frame_index",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -8349,11 +8378,11 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
         let (frame_count, _p_frame_count) = crate::rt::field(
             "frame_count",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -8368,7 +8397,7 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
             },
             if L {
                 Some(MeshBlendShapeChannelPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     name: _p_name,
                     name_hash: _p_name_hash,
                     frame_index: _p_frame_index,
@@ -8384,22 +8413,22 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MeshBlendShapeChannel { name, name_hash, frame_index, frame_count } = self;
         let _p_name = crate::rt::field(
             "name",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = name;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -8409,13 +8438,13 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
         let _p_name_hash = crate::rt::field(
             "name_hash",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = name_hash;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8424,13 +8453,13 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
         let _p_frame_index = crate::rt::field(
             "frame_index",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = frame_index;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8439,13 +8468,13 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
         let _p_frame_count = crate::rt::field(
             "frame_count",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = frame_count;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -8454,7 +8483,7 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
         Ok(
             if L {
                 Some(MeshBlendShapeChannelPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     name: _p_name,
                     name_hash: _p_name_hash,
                     frame_index: _p_frame_index,
@@ -8688,19 +8717,19 @@ impl crate::rt::Codec for VariableBoneCountWeights {
     type Pos = VariableBoneCountWeightsPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_data, _p_num_data) = crate::rt::field(
             "num_data",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -8709,14 +8738,14 @@ impl crate::rt::Codec for VariableBoneCountWeights {
         let (data, _p_data) = crate::rt::field(
             "data",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_data),
                         "count",
                     )?;
-                    let _v = _in.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<u32>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
                 })
             },
@@ -8728,7 +8757,7 @@ impl crate::rt::Codec for VariableBoneCountWeights {
             },
             if L {
                 Some(VariableBoneCountWeightsPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_data: _p_num_data,
                     data: _p_data,
                 })
@@ -8742,32 +8771,32 @@ impl crate::rt::Codec for VariableBoneCountWeights {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let VariableBoneCountWeights { num_data: _, data } = self;
         let (num_data, _p_num_data): (i32, crate::rt::Span) = crate::rt::field(
             "num_data",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     data.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_data = crate::rt::field(
             "data",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
-                    _out.prims(::binrw::Endian::Little, data);
+                    _io.prims(::binrw::Endian::Little, data);
                     crate::rt::Strided::new(_at, 4u64, data.len())
                 })
             },
@@ -8775,7 +8804,7 @@ impl crate::rt::Codec for VariableBoneCountWeights {
         Ok(
             if L {
                 Some(VariableBoneCountWeightsPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_data: _p_num_data,
                     data: _p_data,
                 })
@@ -8961,18 +8990,18 @@ impl crate::rt::Codec for BoneWeights4 {
     type Pos = BoneWeights4Pos;
     const MIN_SIZE: u64 = 32u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (weights, _p_weights) = crate::rt::field(
             "weights",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(_at, (4i128), "count")?;
-                    let _v = _in.nums::<f32>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<f32>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
                 })
             },
@@ -8980,10 +9009,10 @@ impl crate::rt::Codec for BoneWeights4 {
         let (bone_indices, _p_bone_indices) = crate::rt::field(
             "bone_indices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(_at, (4i128), "count")?;
-                    let _v = _in.nums::<i32>(_n, ::binrw::Endian::Little)?;
+                    let _v = _io.nums::<i32>(_n, ::binrw::Endian::Little)?;
                     (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
                 })
             },
@@ -8995,7 +9024,7 @@ impl crate::rt::Codec for BoneWeights4 {
             },
             if L {
                 Some(BoneWeights4Pos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     weights: _p_weights,
                     bone_indices: _p_bone_indices,
                 })
@@ -9009,16 +9038,16 @@ impl crate::rt::Codec for BoneWeights4 {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let BoneWeights4 { weights, bone_indices } = self;
         let _p_weights = crate::rt::field(
             "weights",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     crate::rt::output::agree(
                         _at,
@@ -9027,7 +9056,7 @@ impl crate::rt::Codec for BoneWeights4 {
                         "4",
                         "elements",
                     )?;
-                    _out.prims(::binrw::Endian::Little, weights);
+                    _io.prims(::binrw::Endian::Little, weights);
                     crate::rt::Strided::new(_at, 4u64, weights.len())
                 })
             },
@@ -9035,7 +9064,7 @@ impl crate::rt::Codec for BoneWeights4 {
         let _p_bone_indices = crate::rt::field(
             "bone_indices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     crate::rt::output::agree(
                         _at,
@@ -9044,7 +9073,7 @@ impl crate::rt::Codec for BoneWeights4 {
                         "4",
                         "elements",
                     )?;
-                    _out.prims(::binrw::Endian::Little, bone_indices);
+                    _io.prims(::binrw::Endian::Little, bone_indices);
                     crate::rt::Strided::new(_at, 4u64, bone_indices.len())
                 })
             },
@@ -9052,7 +9081,7 @@ impl crate::rt::Codec for BoneWeights4 {
         Ok(
             if L {
                 Some(BoneWeights4Pos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     weights: _p_weights,
                     bone_indices: _p_bone_indices,
                 })
@@ -9252,19 +9281,19 @@ impl crate::rt::Codec for BoneWeights4Vector {
     type Pos = BoneWeights4VectorPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_items, _p_num_items) = crate::rt::field(
             "num_items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9273,24 +9302,24 @@ impl crate::rt::Codec for BoneWeights4Vector {
         let (items, _p_items) = crate::rt::field(
             "items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_items),
                         "count",
                     )?;
-                    _in.room(_n, <BoneWeights4 as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <BoneWeights4 as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <BoneWeights4 as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -9302,7 +9331,7 @@ impl crate::rt::Codec for BoneWeights4Vector {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -9316,7 +9345,7 @@ impl crate::rt::Codec for BoneWeights4Vector {
             },
             if L {
                 Some(BoneWeights4VectorPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -9330,38 +9359,38 @@ impl crate::rt::Codec for BoneWeights4Vector {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let BoneWeights4Vector { num_items: _, items } = self;
         let (num_items, _p_num_items): (i32, crate::rt::Span) = crate::rt::field(
             "num_items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     items.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_items = crate::rt::field(
             "items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in items.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -9371,7 +9400,7 @@ impl crate::rt::Codec for BoneWeights4Vector {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -9380,7 +9409,7 @@ impl crate::rt::Codec for BoneWeights4Vector {
         Ok(
             if L {
                 Some(BoneWeights4VectorPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     items: _p_items,
                 })
@@ -9607,13 +9636,13 @@ impl crate::rt::Codec for ChannelInfo {
     type Pos = ChannelInfoPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
-        if _in.left() >= 4u64 {
-            let _b = _in.take(4u64, "")?;
+        let _start = _io.pos();
+        if _io.left() >= 4u64 {
+            let _b = _io.take(4u64, "")?;
             <Self as crate::rt::pod::Block>::check(_b, _start)?;
             let _v = <Self as crate::rt::pod::Block>::decode(_b);
             return Ok((
@@ -9628,11 +9657,11 @@ impl crate::rt::Codec for ChannelInfo {
         let (stream, _p_stream) = crate::rt::field(
             "stream",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9641,11 +9670,11 @@ impl crate::rt::Codec for ChannelInfo {
         let (offset, _p_offset) = crate::rt::field(
             "offset",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9654,13 +9683,13 @@ impl crate::rt::Codec for ChannelInfo {
         let (format, _p_format) = crate::rt::field(
             "format",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _v = VertexFormat(
-                            _in.prim::<u8>(::binrw::Endian::Little, "u1")?,
+                            _io.prim::<u8>(::binrw::Endian::Little, "u1")?,
                         );
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9669,11 +9698,11 @@ impl crate::rt::Codec for ChannelInfo {
         let (dimension, _p_dimension) = crate::rt::field(
             "dimension",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -9688,7 +9717,7 @@ impl crate::rt::Codec for ChannelInfo {
             },
             if L {
                 Some(ChannelInfoPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     stream: _p_stream,
                     offset: _p_offset,
                     format: _p_format,
@@ -9704,14 +9733,14 @@ impl crate::rt::Codec for ChannelInfo {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let mut _b = [0u8; 4usize];
         crate::rt::pod::Block::encode(self, &mut _b, _start)?;
-        _out.bytes(&_b);
+        _io.bytes(&_b);
         Ok(
             if L {
                 Some(<ChannelInfoPos as crate::rt::Fixed>::at(_start, 4u64))
@@ -9963,21 +9992,21 @@ impl crate::rt::Codec for VertexData {
     type Pos = VertexDataPos;
     const MIN_SIZE: u64 = 12u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (unity_version,) = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (current_channels, _p_current_channels) = crate::rt::field(
             "current_channels",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) < (20180100i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -9991,11 +10020,11 @@ impl crate::rt::Codec for VertexData {
         let (vertex_count, _p_vertex_count) = crate::rt::field(
             "vertex_count",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10004,11 +10033,11 @@ impl crate::rt::Codec for VertexData {
         let (num_channels, _p_num_channels) = crate::rt::field(
             "num_channels",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10017,14 +10046,14 @@ impl crate::rt::Codec for VertexData {
         let (channels, _p_channels) = crate::rt::field(
             "channels",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_channels),
                         "count",
                     )?;
-                    let _v = _in.blocks::<ChannelInfo>(_n)?;
+                    let _v = _io.blocks::<ChannelInfo>(_n)?;
                     (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
                 })
             },
@@ -10032,13 +10061,13 @@ impl crate::rt::Codec for VertexData {
         let (data, _p_data) = crate::rt::field(
             "data",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -10055,7 +10084,7 @@ impl crate::rt::Codec for VertexData {
             },
             if L {
                 Some(VertexDataPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     current_channels: _p_current_channels,
                     vertex_count: _p_vertex_count,
                     num_channels: _p_num_channels,
@@ -10072,11 +10101,11 @@ impl crate::rt::Codec for VertexData {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (unity_version,) = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let VertexData {
             current_channels,
             vertex_count,
@@ -10087,7 +10116,7 @@ impl crate::rt::Codec for VertexData {
         let _p_current_channels = crate::rt::field(
             "current_channels",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) < (20180100i128)),
@@ -10096,8 +10125,8 @@ impl crate::rt::Codec for VertexData {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -10127,13 +10156,13 @@ impl crate::rt::Codec for VertexData {
         let _p_vertex_count = crate::rt::field(
             "vertex_count",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = vertex_count;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10142,23 +10171,23 @@ impl crate::rt::Codec for VertexData {
         let (num_channels, _p_num_channels): (i32, crate::rt::Span) = crate::rt::field(
             "num_channels",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     channels.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_channels = crate::rt::field(
             "channels",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
-                    _out.blocks(channels)?;
+                    _io.blocks(channels)?;
                     crate::rt::Strided::new(_at, 4u64, channels.len())
                 })
             },
@@ -10166,13 +10195,13 @@ impl crate::rt::Codec for VertexData {
         let _p_data = crate::rt::field(
             "data",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = data;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -10182,7 +10211,7 @@ impl crate::rt::Codec for VertexData {
         Ok(
             if L {
                 Some(VertexDataPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     current_channels: _p_current_channels,
                     vertex_count: _p_vertex_count,
                     num_channels: _p_num_channels,
@@ -10527,19 +10556,19 @@ impl crate::rt::Codec for PackedFloatVector {
     type Pos = PackedFloatVectorPos;
     const MIN_SIZE: u64 = 20u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_items, _p_num_items) = crate::rt::field(
             "num_items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10548,11 +10577,11 @@ impl crate::rt::Codec for PackedFloatVector {
         let (range, _p_range) = crate::rt::field(
             "range",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10561,11 +10590,11 @@ impl crate::rt::Codec for PackedFloatVector {
         let (start, _p_start) = crate::rt::field(
             "start",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10574,13 +10603,13 @@ impl crate::rt::Codec for PackedFloatVector {
         let (data, _p_data) = crate::rt::field(
             "data",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -10590,11 +10619,11 @@ impl crate::rt::Codec for PackedFloatVector {
         let (bit_size, _p_bit_size) = crate::rt::field(
             "bit_size",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10603,15 +10632,15 @@ impl crate::rt::Codec for PackedFloatVector {
         let (pad, _p_pad) = crate::rt::field(
             "pad",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (3i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -10628,7 +10657,7 @@ impl crate::rt::Codec for PackedFloatVector {
             },
             if L {
                 Some(PackedFloatVectorPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     range: _p_range,
                     start: _p_start,
@@ -10646,22 +10675,22 @@ impl crate::rt::Codec for PackedFloatVector {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let PackedFloatVector { num_items, range, start, data, bit_size, pad } = self;
         let _p_num_items = crate::rt::field(
             "num_items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = num_items;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10670,13 +10699,13 @@ impl crate::rt::Codec for PackedFloatVector {
         let _p_range = crate::rt::field(
             "range",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = range;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10685,13 +10714,13 @@ impl crate::rt::Codec for PackedFloatVector {
         let _p_start = crate::rt::field(
             "start",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = start;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10700,13 +10729,13 @@ impl crate::rt::Codec for PackedFloatVector {
         let _p_data = crate::rt::field(
             "data",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = data;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -10716,13 +10745,13 @@ impl crate::rt::Codec for PackedFloatVector {
         let _p_bit_size = crate::rt::field(
             "bit_size",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = bit_size;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10731,7 +10760,7 @@ impl crate::rt::Codec for PackedFloatVector {
         let _p_pad = crate::rt::field(
             "pad",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = pad;
                     {
@@ -10743,8 +10772,8 @@ impl crate::rt::Codec for PackedFloatVector {
                                 "3",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -10753,7 +10782,7 @@ impl crate::rt::Codec for PackedFloatVector {
         Ok(
             if L {
                 Some(PackedFloatVectorPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     range: _p_range,
                     start: _p_start,
@@ -11063,19 +11092,19 @@ impl crate::rt::Codec for PackedIntVector {
     type Pos = PackedIntVectorPos;
     const MIN_SIZE: u64 = 12u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_items, _p_num_items) = crate::rt::field(
             "num_items",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11084,13 +11113,13 @@ impl crate::rt::Codec for PackedIntVector {
         let (data, _p_data) = crate::rt::field(
             "data",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -11100,11 +11129,11 @@ impl crate::rt::Codec for PackedIntVector {
         let (bit_size, _p_bit_size) = crate::rt::field(
             "bit_size",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u8>(::binrw::Endian::Little, "u1")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11113,15 +11142,15 @@ impl crate::rt::Codec for PackedIntVector {
         let (pad, _p_pad) = crate::rt::field(
             "pad",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in
+                        let _v = _io
                             .take(
                                 crate::rt::input::count(_at, (3i128), "size")?,
                                 "bytes",
                             )?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11136,7 +11165,7 @@ impl crate::rt::Codec for PackedIntVector {
             },
             if L {
                 Some(PackedIntVectorPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     data: _p_data,
                     bit_size: _p_bit_size,
@@ -11152,22 +11181,22 @@ impl crate::rt::Codec for PackedIntVector {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let PackedIntVector { num_items, data, bit_size, pad } = self;
         let _p_num_items = crate::rt::field(
             "num_items",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = num_items;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11176,13 +11205,13 @@ impl crate::rt::Codec for PackedIntVector {
         let _p_data = crate::rt::field(
             "data",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = data;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11192,13 +11221,13 @@ impl crate::rt::Codec for PackedIntVector {
         let _p_bit_size = crate::rt::field(
             "bit_size",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = bit_size;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11207,7 +11236,7 @@ impl crate::rt::Codec for PackedIntVector {
         let _p_pad = crate::rt::field(
             "pad",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = pad;
                     {
@@ -11219,8 +11248,8 @@ impl crate::rt::Codec for PackedIntVector {
                                 "3",
                                 "bytes",
                             )?;
-                            _out.bytes(_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11229,7 +11258,7 @@ impl crate::rt::Codec for PackedIntVector {
         Ok(
             if L {
                 Some(PackedIntVectorPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_items: _p_num_items,
                     data: _p_data,
                     bit_size: _p_bit_size,
@@ -11533,21 +11562,21 @@ impl crate::rt::Codec for CompressedMesh {
     type Pos = CompressedMeshPos;
     const MIN_SIZE: u64 = 164u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (vertices, _p_vertices) = crate::rt::field(
             "vertices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <PackedFloatVector as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -11557,13 +11586,13 @@ impl crate::rt::Codec for CompressedMesh {
         let (uv, _p_uv) = crate::rt::field(
             "uv",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <PackedFloatVector as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -11573,13 +11602,13 @@ impl crate::rt::Codec for CompressedMesh {
         let (normals, _p_normals) = crate::rt::field(
             "normals",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <PackedFloatVector as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -11589,13 +11618,13 @@ impl crate::rt::Codec for CompressedMesh {
         let (tangents, _p_tangents) = crate::rt::field(
             "tangents",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <PackedFloatVector as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -11605,13 +11634,13 @@ impl crate::rt::Codec for CompressedMesh {
         let (weights, _p_weights) = crate::rt::field(
             "weights",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <PackedIntVector as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -11621,13 +11650,13 @@ impl crate::rt::Codec for CompressedMesh {
         let (normal_signs, _p_normal_signs) = crate::rt::field(
             "normal_signs",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <PackedIntVector as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -11637,13 +11666,13 @@ impl crate::rt::Codec for CompressedMesh {
         let (tangent_signs, _p_tangent_signs) = crate::rt::field(
             "tangent_signs",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <PackedIntVector as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -11653,13 +11682,13 @@ impl crate::rt::Codec for CompressedMesh {
         let (float_colors, _p_float_colors) = crate::rt::field(
             "float_colors",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <PackedFloatVector as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -11669,13 +11698,13 @@ impl crate::rt::Codec for CompressedMesh {
         let (bone_indices, _p_bone_indices) = crate::rt::field(
             "bone_indices",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <PackedIntVector as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -11685,13 +11714,13 @@ impl crate::rt::Codec for CompressedMesh {
         let (triangles, _p_triangles) = crate::rt::field(
             "triangles",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <PackedIntVector as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -11701,11 +11730,11 @@ impl crate::rt::Codec for CompressedMesh {
         let (uv_info, _p_uv_info) = crate::rt::field(
             "uv_info",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -11727,7 +11756,7 @@ impl crate::rt::Codec for CompressedMesh {
             },
             if L {
                 Some(CompressedMeshPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     vertices: _p_vertices,
                     uv: _p_uv,
                     normals: _p_normals,
@@ -11750,11 +11779,11 @@ impl crate::rt::Codec for CompressedMesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let CompressedMesh {
             vertices,
             uv,
@@ -11771,13 +11800,13 @@ impl crate::rt::Codec for CompressedMesh {
         let _p_vertices = crate::rt::field(
             "vertices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = vertices;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11787,13 +11816,13 @@ impl crate::rt::Codec for CompressedMesh {
         let _p_uv = crate::rt::field(
             "uv",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = uv;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11803,13 +11832,13 @@ impl crate::rt::Codec for CompressedMesh {
         let _p_normals = crate::rt::field(
             "normals",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = normals;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11819,13 +11848,13 @@ impl crate::rt::Codec for CompressedMesh {
         let _p_tangents = crate::rt::field(
             "tangents",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = tangents;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11835,13 +11864,13 @@ impl crate::rt::Codec for CompressedMesh {
         let _p_weights = crate::rt::field(
             "weights",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = weights;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11851,13 +11880,13 @@ impl crate::rt::Codec for CompressedMesh {
         let _p_normal_signs = crate::rt::field(
             "normal_signs",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = normal_signs;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11867,13 +11896,13 @@ impl crate::rt::Codec for CompressedMesh {
         let _p_tangent_signs = crate::rt::field(
             "tangent_signs",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = tangent_signs;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11883,13 +11912,13 @@ impl crate::rt::Codec for CompressedMesh {
         let _p_float_colors = crate::rt::field(
             "float_colors",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = float_colors;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11899,13 +11928,13 @@ impl crate::rt::Codec for CompressedMesh {
         let _p_bone_indices = crate::rt::field(
             "bone_indices",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = bone_indices;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11915,13 +11944,13 @@ impl crate::rt::Codec for CompressedMesh {
         let _p_triangles = crate::rt::field(
             "triangles",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = triangles;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -11931,13 +11960,13 @@ impl crate::rt::Codec for CompressedMesh {
         let _p_uv_info = crate::rt::field(
             "uv_info",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = uv_info;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -11946,7 +11975,7 @@ impl crate::rt::Codec for CompressedMesh {
         Ok(
             if L {
                 Some(CompressedMeshPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     vertices: _p_vertices,
                     uv: _p_uv,
                     normals: _p_normals,
@@ -12449,21 +12478,21 @@ impl crate::rt::Codec for StreamingInfo {
     type Pos = StreamingInfoPos;
     const MIN_SIZE: u64 = 8u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let (unity_version,) = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (ofs_data_u4, _p_ofs_data_u4) = crate::rt::field(
             "ofs_data_u4",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) < (20200100i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -12477,13 +12506,13 @@ impl crate::rt::Codec for StreamingInfo {
         let (ofs_data_u8, _p_ofs_data_u8) = crate::rt::field(
             "ofs_data_u8",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok(
                     if (crate::rt::Int::int(&unity_version) >= (20200100i128)) {
                         let (_v, _p) = {
                             let (_v, _p) = {
-                                let _v = _in.prim::<u64>(::binrw::Endian::Little, "u8")?;
-                                (_v, crate::rt::Span::new(_at, _in.pos()))
+                                let _v = _io.prim::<u64>(::binrw::Endian::Little, "u8")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
                             };
                             (_v, _p)
                         };
@@ -12497,11 +12526,11 @@ impl crate::rt::Codec for StreamingInfo {
         let (len_data, _p_len_data) = crate::rt::field(
             "len_data",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12510,13 +12539,13 @@ impl crate::rt::Codec for StreamingInfo {
         let (path, _p_path) = crate::rt::field(
             "path",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
                         let _args = ();
                         let (_v, _p) = <AlignedString as crate::rt::Codec>::read_in::<
                             L,
-                        >(_in, _args)?;
+                        >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
                     };
                     (_v, _p)
@@ -12532,7 +12561,7 @@ impl crate::rt::Codec for StreamingInfo {
             },
             if L {
                 Some(StreamingInfoPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     ofs_data_u4: _p_ofs_data_u4,
                     ofs_data_u8: _p_ofs_data_u8,
                     len_data: _p_len_data,
@@ -12548,16 +12577,16 @@ impl crate::rt::Codec for StreamingInfo {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let (unity_version,) = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let StreamingInfo { ofs_data_u4, ofs_data_u8, len_data, path } = self;
         let _p_ofs_data_u4 = crate::rt::field(
             "ofs_data_u4",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) < (20200100i128)),
@@ -12566,8 +12595,8 @@ impl crate::rt::Codec for StreamingInfo {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -12597,7 +12626,7 @@ impl crate::rt::Codec for StreamingInfo {
         let _p_ofs_data_u8 = crate::rt::field(
             "ofs_data_u8",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok(
                     match (
                         (crate::rt::Int::int(&unity_version) >= (20200100i128)),
@@ -12606,8 +12635,8 @@ impl crate::rt::Codec for StreamingInfo {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    _out.prim(::binrw::Endian::Little, *_v);
-                                    crate::rt::Span::new(_at, _out.pos())
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
                         }
@@ -12637,13 +12666,13 @@ impl crate::rt::Codec for StreamingInfo {
         let _p_len_data = crate::rt::field(
             "len_data",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = len_data;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -12652,13 +12681,13 @@ impl crate::rt::Codec for StreamingInfo {
         let _p_path = crate::rt::field(
             "path",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = path;
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
                     }
@@ -12668,7 +12697,7 @@ impl crate::rt::Codec for StreamingInfo {
         Ok(
             if L {
                 Some(StreamingInfoPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     ofs_data_u4: _p_ofs_data_u4,
                     ofs_data_u8: _p_ofs_data_u8,
                     len_data: _p_len_data,
@@ -12947,19 +12976,19 @@ impl crate::rt::Codec for MeshLodInfo {
     type Pos = MeshLodInfoPos;
     const MIN_SIZE: u64 = 16u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (lod_slope, _p_lod_slope) = crate::rt::field(
             "lod_slope",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12968,11 +12997,11 @@ impl crate::rt::Codec for MeshLodInfo {
         let (lod_bias, _p_lod_bias) = crate::rt::field(
             "lod_bias",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<f32>(::binrw::Endian::Little, "f4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12981,11 +13010,11 @@ impl crate::rt::Codec for MeshLodInfo {
         let (num_levels, _p_num_levels) = crate::rt::field(
             "num_levels",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -12994,11 +13023,11 @@ impl crate::rt::Codec for MeshLodInfo {
         let (num_sub_meshes, _p_num_sub_meshes) = crate::rt::field(
             "num_sub_meshes",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -13007,24 +13036,24 @@ impl crate::rt::Codec for MeshLodInfo {
         let (sub_meshes, _p_sub_meshes) = crate::rt::field(
             "sub_meshes",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_sub_meshes),
                         "count",
                     )?;
-                    _in.room(_n, <MeshLodSubMesh as crate::rt::Codec>::MIN_SIZE)?;
+                    _io.room(_n, <MeshLodSubMesh as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
                     let mut _ps = ::std::vec::Vec::new();
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _in.pos();
+                            let _at = _io.pos();
                             let (_v, _p) = {
                                 let _args = ();
                                 let (_v, _p) = <MeshLodSubMesh as crate::rt::Codec>::read_in::<
                                     L,
-                                >(_in, _args)?;
+                                >(_io, _args)?;
                                 (_v, _p.unwrap_or_default())
                             };
                             Ok((_v, _p))
@@ -13036,7 +13065,7 @@ impl crate::rt::Codec for MeshLodInfo {
                         }
                     }
                     let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _in.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     };
                     (_vs, _pos)
@@ -13053,7 +13082,7 @@ impl crate::rt::Codec for MeshLodInfo {
             },
             if L {
                 Some(MeshLodInfoPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     lod_slope: _p_lod_slope,
                     lod_bias: _p_lod_bias,
                     num_levels: _p_num_levels,
@@ -13070,11 +13099,11 @@ impl crate::rt::Codec for MeshLodInfo {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MeshLodInfo {
             lod_slope,
             lod_bias,
@@ -13085,13 +13114,13 @@ impl crate::rt::Codec for MeshLodInfo {
         let _p_lod_slope = crate::rt::field(
             "lod_slope",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = lod_slope;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -13100,13 +13129,13 @@ impl crate::rt::Codec for MeshLodInfo {
         let _p_lod_bias = crate::rt::field(
             "lod_bias",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = lod_bias;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -13115,13 +13144,13 @@ impl crate::rt::Codec for MeshLodInfo {
         let _p_num_levels = crate::rt::field(
             "num_levels",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let _v = num_levels;
                     {
                         {
-                            _out.prim(::binrw::Endian::Little, *_v);
-                            crate::rt::Span::new(_at, _out.pos())
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
                         }
                     }
                 })
@@ -13130,29 +13159,29 @@ impl crate::rt::Codec for MeshLodInfo {
         let (num_sub_meshes, _p_num_sub_meshes): (i32, crate::rt::Span) = crate::rt::field(
             "num_sub_meshes",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     sub_meshes.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_sub_meshes = crate::rt::field(
             "sub_meshes",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
                     let mut _ps = ::std::vec::Vec::new();
                     for (_i, _v) in sub_meshes.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _out.pos();
+                            let _at = _io.pos();
                             Ok({
                                 let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _out, _args)?;
+                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                                 _p.unwrap_or_default()
                             })
                         })()
@@ -13162,7 +13191,7 @@ impl crate::rt::Codec for MeshLodInfo {
                         }
                     }
                     crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _out.pos()),
+                        span: crate::rt::Span::new(_at, _io.pos()),
                         items: _ps,
                     }
                 })
@@ -13171,7 +13200,7 @@ impl crate::rt::Codec for MeshLodInfo {
         Ok(
             if L {
                 Some(MeshLodInfoPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     lod_slope: _p_lod_slope,
                     lod_bias: _p_lod_bias,
                     num_levels: _p_num_levels,
@@ -13471,19 +13500,19 @@ impl crate::rt::Codec for MeshLodSubMesh {
     type Pos = MeshLodSubMeshPos;
     const MIN_SIZE: u64 = 4u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
+        let _start = _io.pos();
         let (num_levels, _p_num_levels) = crate::rt::field(
             "num_levels",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<i32>(::binrw::Endian::Little, "s4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -13492,14 +13521,14 @@ impl crate::rt::Codec for MeshLodSubMesh {
         let (levels, _p_levels) = crate::rt::field(
             "levels",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let _n = crate::rt::input::count(
                         _at,
                         crate::rt::Int::int(&num_levels),
                         "count",
                     )?;
-                    let _v = _in.blocks::<MeshLodRange>(_n)?;
+                    let _v = _io.blocks::<MeshLodRange>(_n)?;
                     (_v, crate::rt::Strided::new(_at, 8u64, _n as usize))
                 })
             },
@@ -13511,7 +13540,7 @@ impl crate::rt::Codec for MeshLodSubMesh {
             },
             if L {
                 Some(MeshLodSubMeshPos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_levels: _p_num_levels,
                     levels: _p_levels,
                 })
@@ -13525,32 +13554,32 @@ impl crate::rt::Codec for MeshLodSubMesh {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let MeshLodSubMesh { num_levels: _, levels } = self;
         let (num_levels, _p_num_levels): (i32, crate::rt::Span) = crate::rt::field(
             "num_levels",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 let _v: i32 = crate::rt::output::fit(
                     _at,
                     levels.len() as u64,
                     "s4",
                     2147483647u128,
                 )?;
-                _out.prim(::binrw::Endian::Little, _v);
-                Ok((_v, crate::rt::Span::new(_at, _out.pos())))
+                _io.prim(::binrw::Endian::Little, _v);
+                Ok((_v, crate::rt::Span::new(_at, _io.pos())))
             },
         )?;
         let _p_levels = crate::rt::field(
             "levels",
             || {
-                let _at = _out.pos();
+                let _at = _io.pos();
                 Ok({
-                    _out.blocks(levels)?;
+                    _io.blocks(levels)?;
                     crate::rt::Strided::new(_at, 8u64, levels.len())
                 })
             },
@@ -13558,7 +13587,7 @@ impl crate::rt::Codec for MeshLodSubMesh {
         Ok(
             if L {
                 Some(MeshLodSubMeshPos {
-                    _span: crate::rt::Span::new(_start, _out.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     num_levels: _p_num_levels,
                     levels: _p_levels,
                 })
@@ -13760,13 +13789,13 @@ impl crate::rt::Codec for MeshLodRange {
     type Pos = MeshLodRangePos;
     const MIN_SIZE: u64 = 8u64;
     fn read_in<'a, const L: bool>(
-        _in: &mut crate::rt::Input<'a>,
+        _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
-        let _start = _in.pos();
-        if _in.left() >= 8u64 {
-            let _b = _in.take(8u64, "")?;
+        let _start = _io.pos();
+        if _io.left() >= 8u64 {
+            let _b = _io.take(8u64, "")?;
             <Self as crate::rt::pod::Block>::check(_b, _start)?;
             let _v = <Self as crate::rt::pod::Block>::decode(_b);
             return Ok((
@@ -13781,11 +13810,11 @@ impl crate::rt::Codec for MeshLodRange {
         let (index_start, _p_index_start) = crate::rt::field(
             "index_start",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -13794,11 +13823,11 @@ impl crate::rt::Codec for MeshLodRange {
         let (index_count, _p_index_count) = crate::rt::field(
             "index_count",
             || {
-                let _at = _in.pos();
+                let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _v = _in.prim::<u32>(::binrw::Endian::Little, "u4")?;
-                        (_v, crate::rt::Span::new(_at, _in.pos()))
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
                     (_v, _p)
                 })
@@ -13811,7 +13840,7 @@ impl crate::rt::Codec for MeshLodRange {
             },
             if L {
                 Some(MeshLodRangePos {
-                    _span: crate::rt::Span::new(_start, _in.pos()),
+                    _span: crate::rt::Span::new(_start, _io.pos()),
                     index_start: _p_index_start,
                     index_count: _p_index_count,
                 })
@@ -13825,14 +13854,14 @@ impl crate::rt::Codec for MeshLodRange {
     }
     fn write_out<const L: bool>(
         &self,
-        _out: &mut crate::rt::Output,
+        _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
-        let _start = _out.pos();
+        let _start = _io.pos();
         let mut _b = [0u8; 8usize];
         crate::rt::pod::Block::encode(self, &mut _b, _start)?;
-        _out.bytes(&_b);
+        _io.bytes(&_b);
         Ok(
             if L {
                 Some(<MeshLodRangePos as crate::rt::Fixed>::at(_start, 8u64))

@@ -214,6 +214,19 @@ pub fn arg<T: TryFrom<i128>>(offset: u64, value: i128, param: &str) -> Result<T>
     })
 }
 
+/// The value of a conditional field an expression reads: an error when it is absent (its `if`
+/// does not hold), as Kaitai's generated code fails too.
+pub fn present<'v, T>(value: Option<&'v T>, offset: u64, field: &str) -> Result<&'v T> {
+    value.ok_or_else(|| {
+        Error::new(
+            ErrorKind::Invalid,
+            offset,
+            format!("`{field}` to be present where an expression reads it"),
+            "no value (its `if` does not hold)",
+        )
+    })
+}
+
 /// Division in spec expressions: by zero gives 0 (no spec divides by a value read from a file,
 /// and a check that uses the result then fails with the values shown).
 pub fn div(a: i128, b: i128) -> i128 {

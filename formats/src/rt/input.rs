@@ -20,6 +20,9 @@ pub struct Input<'a> {
     data: &'a [u8],
     pos: usize,
     end: usize,
+    /// Where the part being read starts: `_io.pos` in the spec counts from here, as Kaitai's
+    /// substreams do.
+    base: usize,
     depth: u32,
     warnings: Vec<Error>,
 }
@@ -78,6 +81,7 @@ impl<'a> Input<'a> {
             data,
             pos: 0,
             end: data.len(),
+            base: 0,
             depth: 0,
             warnings: Vec::new(),
         }
@@ -87,6 +91,18 @@ impl<'a> Input<'a> {
     #[inline]
     pub fn pos(&self) -> u64 {
         self.pos as u64
+    }
+
+    /// The position counted from the start of the part being read (the spec's `_io.pos`).
+    #[inline]
+    pub fn io_pos(&self) -> u64 {
+        (self.pos - self.base) as u64
+    }
+
+    /// The next `n` bytes without consuming them (fewer at the end of the part).
+    pub fn peek(&self, n: u64) -> &'a [u8] {
+        let end = self.pos.saturating_add(n as usize).min(self.end);
+        &self.data[self.pos..end]
     }
 
     /// The bytes left in the part being read.
@@ -222,12 +238,14 @@ impl<'a> Input<'a> {
         if size > self.left() {
             return Err(eof(self.pos(), "part", size, self.left()));
         }
-        let outer = self.end;
+        let (outer, outer_base) = (self.end, self.base);
         self.end = self.pos + size as usize;
+        self.base = self.pos;
         let v = inner(self);
         let rest = self.left();
         let stop = self.pos();
         self.end = outer;
+        self.base = outer_base;
         let v = v?;
         if rest != 0 {
             return Err(Error::new(

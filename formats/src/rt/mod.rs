@@ -14,6 +14,7 @@ pub mod pod;
 pub mod pos;
 pub mod rule;
 pub mod serde_as;
+pub mod text;
 pub mod view;
 
 pub use codec::{Codec, Int, Params, Parsed, Root};

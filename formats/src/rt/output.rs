@@ -11,6 +11,8 @@ use binrw::Endian;
 #[derive(Debug, Default)]
 pub struct Output {
     buf: Vec<u8>,
+    /// Where the part being written starts (`_io.pos` counts from here).
+    base: usize,
 }
 
 impl Output {
@@ -18,6 +20,7 @@ impl Output {
     pub fn with_capacity(n: usize) -> Self {
         Output {
             buf: Vec::with_capacity(n),
+            base: 0,
         }
     }
 
@@ -25,6 +28,12 @@ impl Output {
     #[inline]
     pub fn pos(&self) -> u64 {
         self.buf.len() as u64
+    }
+
+    /// The position counted from the start of the part being written (the spec's `_io.pos`).
+    #[inline]
+    pub fn io_pos(&self) -> u64 {
+        (self.buf.len() - self.base) as u64
     }
 
     /// Writes a number.
@@ -82,7 +91,10 @@ impl Output {
     /// Writes a part that the layout gives `size` bytes, checking it fills them exactly.
     pub fn sized(&mut self, size: u64, write: impl FnOnce(&mut Self) -> Result<()>) -> Result<()> {
         let start = self.pos();
-        write(self)?;
+        let outer = std::mem::replace(&mut self.base, self.buf.len());
+        let done = write(self);
+        self.base = outer;
+        done?;
         let used = self.pos() - start;
         if used != size {
             return Err(Error::new(
@@ -93,6 +105,15 @@ impl Output {
             ));
         }
         Ok(())
+    }
+
+    /// Writes a part whose size is recomputed from what it holds: positions inside it (`_io.pos`)
+    /// count from its start, as they do when it is read.
+    pub fn part<T>(&mut self, write: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        let outer = std::mem::replace(&mut self.base, self.buf.len());
+        let done = write(self);
+        self.base = outer;
+        done
     }
 
     /// Checks that a field starts where the spec documents it.

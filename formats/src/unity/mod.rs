@@ -6,6 +6,7 @@
 //! fields to the decoder as plain borrowed input ([`RawParts`]) to produce geometry.
 
 pub mod decode;
+pub mod files;
 pub mod origin;
 pub mod stream;
 

@@ -1,0 +1,1518 @@
+//! Writes the small Unity game files of `corpus/unity/` (see its README): serialized files
+//! with and without type trees, a big-endian one of format 11 (nested type trees), bundles
+//! stored, LZ4 and LZMA, their resource files, and must-refuse variants under `bad/`.
+//!
+//! Everything is written by the writers generated from `spec/unity_serialized.ksy`,
+//! `spec/unity_bundle.ksy` and `spec/unity_mesh.ksy` (the objects other than meshes by a small
+//! type-tree encoder below), so the files also show that the specs write what they read.
+//!
+//! `cargo run -p meshspec-formats --example make_unity_corpus` (writes into `corpus/unity/`).
+
+use meshspec_formats::generated::unity_bundle as ub;
+use meshspec_formats::generated::unity_mesh as um;
+use meshspec_formats::generated::unity_serialized as us;
+use meshspec_formats::unity::files::adapter;
+use std::path::Path;
+
+/// The editor version the files claim (the Mesh layout of 2022.1 and later).
+const VERSION: &str = "2022.3.10f1";
+const VERSION_NUM: u32 = 20220310;
+
+// ---------------------------------------------------------------------------------------
+// Type trees: a node builder and the blob form.
+
+#[derive(Clone, Debug)]
+struct T {
+    ty: &'static str,
+    name: &'static str,
+    size: i32,
+    array: bool,
+    meta: i32,
+    kids: Vec<T>,
+}
+
+const ALIGN: i32 = 0x4000;
+
+fn prim(ty: &'static str, name: &'static str) -> T {
+    let size = match ty {
+        "bool" | "UInt8" | "SInt8" | "char" => 1,
+        "UInt16" | "SInt16" => 2,
+        "int" | "unsigned int" | "float" => 4,
+        "SInt64" | "UInt64" => 8,
+        other => panic!("no size for {other}"),
+    };
+    T {
+        ty,
+        name,
+        size,
+        array: false,
+        meta: 0,
+        kids: vec![],
+    }
+}
+
+fn strukt(ty: &'static str, name: &'static str, kids: Vec<T>) -> T {
+    let size = if kids.iter().all(|k| k.size >= 0) {
+        kids.iter().map(|k| k.size).sum()
+    } else {
+        -1
+    };
+    T {
+        ty,
+        name,
+        size,
+        array: false,
+        meta: 0,
+        kids,
+    }
+}
+
+fn aligned(mut t: T) -> T {
+    t.meta |= ALIGN;
+    t
+}
+
+fn vector_of(ty: &'static str, name: &'static str, mut elem: T) -> T {
+    elem.name = "data";
+    T {
+        ty,
+        name,
+        size: -1,
+        array: false,
+        meta: 0,
+        kids: vec![T {
+            ty: "Array",
+            name: "Array",
+            size: -1,
+            array: true,
+            meta: ALIGN,
+            kids: vec![prim("int", "size"), elem],
+        }],
+    }
+}
+
+fn vector(name: &'static str, elem: T) -> T {
+    vector_of("vector", name, elem)
+}
+
+fn string(name: &'static str) -> T {
+    vector_of("string", name, prim("char", "data"))
+}
+
+fn pptr(ty: &'static str, name: &'static str) -> T {
+    strukt(
+        ty,
+        name,
+        vec![prim("int", "m_FileID"), prim("SInt64", "m_PathID")],
+    )
+}
+
+fn vec3(name: &'static str) -> T {
+    strukt(
+        "Vector3f",
+        name,
+        vec![prim("float", "x"), prim("float", "y"), prim("float", "z")],
+    )
+}
+
+fn aabb(name: &'static str) -> T {
+    strukt("AABB", name, vec![vec3("m_Center"), vec3("m_Extent")])
+}
+
+/// The Mesh of 2022.1 and later, as Unity's type trees have it.
+fn mesh_tree() -> T {
+    let packed_f = |name| {
+        strukt(
+            "PackedBitVector",
+            name,
+            vec![
+                prim("unsigned int", "m_NumItems"),
+                prim("float", "m_Range"),
+                prim("float", "m_Start"),
+                vector("m_Data", prim("UInt8", "data")),
+                aligned(prim("UInt8", "m_BitSize")),
+            ],
+        )
+    };
+    let packed_i = |name| {
+        strukt(
+            "PackedBitVector",
+            name,
+            vec![
+                prim("unsigned int", "m_NumItems"),
+                vector("m_Data", prim("UInt8", "data")),
+                aligned(prim("UInt8", "m_BitSize")),
+            ],
+        )
+    };
+    let matrix = strukt(
+        "Matrix4x4f",
+        "data",
+        (0..16)
+            .map(|k| {
+                prim(
+                    "float",
+                    [
+                        "e00", "e01", "e02", "e03", "e10", "e11", "e12", "e13", "e20", "e21",
+                        "e22", "e23", "e30", "e31", "e32", "e33",
+                    ][k],
+                )
+            })
+            .collect(),
+    );
+    strukt(
+        "Mesh",
+        "Base",
+        vec![
+            string("m_Name"),
+            vector(
+                "m_SubMeshes",
+                strukt(
+                    "SubMesh",
+                    "data",
+                    vec![
+                        prim("unsigned int", "firstByte"),
+                        prim("unsigned int", "indexCount"),
+                        prim("int", "topology"),
+                        prim("unsigned int", "baseVertex"),
+                        prim("unsigned int", "firstVertex"),
+                        prim("unsigned int", "vertexCount"),
+                        aabb("localAABB"),
+                    ],
+                ),
+            ),
+            strukt(
+                "BlendShapeData",
+                "m_Shapes",
+                vec![
+                    vector(
+                        "vertices",
+                        strukt(
+                            "BlendShapeVertex",
+                            "data",
+                            vec![
+                                vec3("vertex"),
+                                vec3("normal"),
+                                vec3("tangent"),
+                                prim("unsigned int", "index"),
+                            ],
+                        ),
+                    ),
+                    vector(
+                        "shapes",
+                        strukt(
+                            "MeshBlendShape",
+                            "data",
+                            vec![
+                                prim("unsigned int", "firstVertex"),
+                                prim("unsigned int", "vertexCount"),
+                                prim("bool", "hasNormals"),
+                                aligned(prim("bool", "hasTangents")),
+                            ],
+                        ),
+                    ),
+                    vector(
+                        "channels",
+                        strukt(
+                            "MeshBlendShapeChannel",
+                            "data",
+                            vec![
+                                string("name"),
+                                prim("unsigned int", "nameHash"),
+                                prim("int", "frameIndex"),
+                                prim("int", "frameCount"),
+                            ],
+                        ),
+                    ),
+                    vector("fullWeights", prim("float", "data")),
+                ],
+            ),
+            vector("m_BindPose", matrix),
+            vector("m_BoneNameHashes", prim("unsigned int", "data")),
+            prim("unsigned int", "m_RootBoneNameHash"),
+            vector(
+                "m_BonesAABB",
+                strukt("MinMaxAABB", "data", vec![vec3("m_Min"), vec3("m_Max")]),
+            ),
+            strukt(
+                "VariableBoneCountWeights",
+                "m_VariableBoneCountWeights",
+                vec![vector("m_Data", prim("unsigned int", "data"))],
+            ),
+            prim("UInt8", "m_MeshCompression"),
+            prim("bool", "m_IsReadable"),
+            prim("bool", "m_KeepVertices"),
+            aligned(prim("bool", "m_KeepIndices")),
+            prim("int", "m_IndexFormat"),
+            vector("m_IndexBuffer", prim("UInt8", "data")),
+            aligned(strukt(
+                "VertexData",
+                "m_VertexData",
+                vec![
+                    prim("unsigned int", "m_VertexCount"),
+                    vector(
+                        "m_Channels",
+                        strukt(
+                            "ChannelInfo",
+                            "data",
+                            vec![
+                                prim("UInt8", "stream"),
+                                prim("UInt8", "offset"),
+                                prim("UInt8", "format"),
+                                prim("UInt8", "dimension"),
+                            ],
+                        ),
+                    ),
+                    aligned(T {
+                        ty: "TypelessData",
+                        name: "m_DataSize",
+                        size: -1,
+                        array: true,
+                        meta: 0,
+                        kids: vec![prim("int", "size"), prim("UInt8", "data")],
+                    }),
+                ],
+            )),
+            strukt(
+                "CompressedMesh",
+                "m_CompressedMesh",
+                vec![
+                    packed_f("m_Vertices"),
+                    packed_f("m_UV"),
+                    packed_f("m_Normals"),
+                    packed_f("m_Tangents"),
+                    packed_i("m_Weights"),
+                    packed_i("m_NormalSigns"),
+                    packed_i("m_TangentSigns"),
+                    packed_f("m_FloatColors"),
+                    packed_i("m_BoneIndices"),
+                    packed_i("m_Triangles"),
+                    prim("unsigned int", "m_UVInfo"),
+                ],
+            ),
+            aabb("m_LocalAABB"),
+            prim("int", "m_MeshUsageFlags"),
+            prim("int", "m_CookingOptions"),
+            vector("m_BakedConvexCollisionMesh", prim("UInt8", "data")),
+            vector("m_BakedTriangleCollisionMesh", prim("UInt8", "data")),
+            prim("float", "m_MeshMetrics[0]"),
+            aligned(prim("float", "m_MeshMetrics[1]")),
+            strukt(
+                "StreamingInfo",
+                "m_StreamData",
+                vec![
+                    prim("UInt64", "offset"),
+                    prim("unsigned int", "size"),
+                    string("path"),
+                ],
+            ),
+        ],
+    )
+}
+
+fn game_object_tree() -> T {
+    strukt(
+        "GameObject",
+        "Base",
+        vec![
+            vector(
+                "m_Component",
+                strukt(
+                    "ComponentPair",
+                    "data",
+                    vec![pptr("PPtr<Component>", "component")],
+                ),
+            ),
+            prim("unsigned int", "m_Layer"),
+            string("m_Name"),
+            prim("UInt16", "m_Tag"),
+            aligned(prim("bool", "m_IsActive")),
+        ],
+    )
+}
+
+fn transform_tree() -> T {
+    strukt(
+        "Transform",
+        "Base",
+        vec![
+            pptr("PPtr<GameObject>", "m_GameObject"),
+            strukt(
+                "Quaternionf",
+                "m_LocalRotation",
+                vec![
+                    prim("float", "x"),
+                    prim("float", "y"),
+                    prim("float", "z"),
+                    prim("float", "w"),
+                ],
+            ),
+            vec3("m_LocalPosition"),
+            vec3("m_LocalScale"),
+            vector("m_Children", pptr("PPtr<Transform>", "data")),
+            pptr("PPtr<Transform>", "m_Father"),
+        ],
+    )
+}
+
+fn material_tree() -> T {
+    strukt(
+        "Material",
+        "Base",
+        vec![string("m_Name"), pptr("PPtr<Shader>", "m_Shader")],
+    )
+}
+
+fn skinned_renderer_tree() -> T {
+    strukt(
+        "SkinnedMeshRenderer",
+        "Base",
+        vec![
+            pptr("PPtr<GameObject>", "m_GameObject"),
+            aligned(prim("bool", "m_Enabled")),
+            vector("m_Materials", pptr("PPtr<Material>", "data")),
+            pptr("PPtr<Mesh>", "m_Mesh"),
+            vector("m_Bones", pptr("PPtr<Transform>", "data")),
+            pptr("PPtr<Transform>", "m_RootBone"),
+        ],
+    )
+}
+
+fn mesh_filter_tree() -> T {
+    strukt(
+        "MeshFilter",
+        "Base",
+        vec![
+            pptr("PPtr<GameObject>", "m_GameObject"),
+            pptr("PPtr<Mesh>", "m_Mesh"),
+        ],
+    )
+}
+
+fn mesh_renderer_tree() -> T {
+    strukt(
+        "MeshRenderer",
+        "Base",
+        vec![
+            pptr("PPtr<GameObject>", "m_GameObject"),
+            aligned(prim("bool", "m_Enabled")),
+            vector("m_Materials", pptr("PPtr<Material>", "data")),
+        ],
+    )
+}
+
+/// Names of Unity's common strings (the spec's enum `common_string`), by name.
+fn common_offset(name: &str) -> Option<u32> {
+    (0x8000_0000u32..0x8000_0000 + 2048).find(|&k| us::CommonString(k).orig_id() == Some(name))
+}
+
+/// The tree's nodes depth first, with the string buffer the blob form keeps.
+fn blob(t: &T, format: u32, big: bool) -> us::TypeTree {
+    let mut nodes = vec![];
+    let mut buffer: Vec<u8> = vec![];
+    let mut local = std::collections::HashMap::<&str, u32>::new();
+    fn walk(
+        t: &T,
+        level: u8,
+        format: u32,
+        nodes: &mut Vec<us::TypeTreeNode>,
+        buffer: &mut Vec<u8>,
+        local: &mut std::collections::HashMap<&'static str, u32>,
+    ) {
+        let mut name_of = |s: &'static str| -> u32 {
+            if let Some(c) = common_offset(s) {
+                return c;
+            }
+            *local.entry(s).or_insert_with(|| {
+                let at = buffer.len() as u32;
+                buffer.extend_from_slice(s.as_bytes());
+                buffer.push(0);
+                at
+            })
+        };
+        let index = nodes.len() as i32;
+        nodes.push(us::TypeTreeNode {
+            node_version: 1,
+            level,
+            type_flags: u8::from(t.array),
+            ofs_type: us::CommonString(name_of(t.ty)),
+            ofs_name: us::CommonString(name_of(t.name)),
+            byte_size: t.size,
+            index,
+            meta_flag: t.meta,
+            ref_type_hash: (format >= 19).then_some(0),
+        });
+        for k in &t.kids {
+            walk(k, level + 1, format, nodes, buffer, local);
+        }
+    }
+    walk(t, 0, format, &mut nodes, &mut buffer, &mut local);
+    let _ = big;
+    us::TypeTree {
+        num_nodes: nodes.len() as i32,
+        len_string_buffer: buffer.len() as i32,
+        nodes,
+        string_buffer: buffer,
+    }
+}
+
+/// The nested form of formats 9 and 11.
+fn nested(t: &T) -> us::OldTypeTreeNode {
+    us::OldTypeTreeNode {
+        type_name: t.ty.into(),
+        name: t.name.into(),
+        byte_size: t.size,
+        index: 0,
+        type_flags: i32::from(t.array),
+        node_version: 1,
+        meta_flag: t.meta,
+        num_children: t.kids.len() as i32,
+        children: t.kids.iter().map(nested).collect(),
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Values, encoded by the tree that reads them.
+
+#[derive(Clone, Debug)]
+enum V {
+    I(i64),
+    F(f32),
+    S(String),
+    L(Vec<V>),
+    R(Vec<V>),
+}
+
+fn ptr(file: i32, path_id: i64) -> V {
+    V::R(vec![V::I(file.into()), V::I(path_id)])
+}
+
+fn encode(t: &T, v: &V, big: bool, out: &mut Vec<u8>) {
+    let put = |out: &mut Vec<u8>, x: u64, n: usize| {
+        let b = if big {
+            x.to_be_bytes()
+        } else {
+            x.to_le_bytes()
+        };
+        if big {
+            out.extend_from_slice(&b[8 - n..]);
+        } else {
+            out.extend_from_slice(&b[..n]);
+        }
+    };
+    let first_array = t.kids.first().is_some_and(|k| k.ty == "Array");
+    match v {
+        V::I(x) if t.kids.is_empty() => put(out, *x as u64, t.size as usize),
+        V::F(x) => put(out, u64::from(x.to_bits()), 4),
+        V::S(s) if first_array => {
+            put(out, s.len() as u64, 4);
+            out.extend_from_slice(s.as_bytes());
+        }
+        V::L(items) if first_array => {
+            put(out, items.len() as u64, 4);
+            for i in items {
+                encode(&t.kids[0].kids[1], i, big, out);
+            }
+        }
+        V::R(fields) => {
+            assert_eq!(fields.len(), t.kids.len(), "{}: fields", t.name);
+            for (k, f) in t.kids.iter().zip(fields) {
+                encode(k, f, big, out);
+            }
+        }
+        other => panic!("{}: cannot encode {other:?} as {}", t.name, t.ty),
+    }
+    let array_aligned = t
+        .kids
+        .first()
+        .is_some_and(|k| k.ty == "Array" && k.meta & ALIGN != 0);
+    if t.meta & ALIGN != 0 || array_aligned {
+        while out.len() % 4 != 0 {
+            out.push(0);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------
+// Meshes, written by the unity-mesh layout's writer.
+
+fn astr(s: &str) -> um::AlignedString {
+    um::AlignedString {
+        len_value: s.len() as i32,
+        value: s.into(),
+        pad: vec![0; (4 - s.len() % 4) % 4],
+    }
+}
+
+fn abytes(b: Vec<u8>) -> um::AlignedBytes {
+    um::AlignedBytes {
+        len_data: b.len() as i32,
+        pad: vec![0; (4 - b.len() % 4) % 4],
+        data: b,
+    }
+}
+
+fn v3(x: f32, y: f32, z: f32) -> um::Vector3f {
+    um::Vector3f { x, y, z }
+}
+
+fn zero_aabb() -> um::Aabb {
+    um::Aabb {
+        center: v3(0.0, 0.0, 0.0),
+        extent: v3(1.0, 1.0, 1.0),
+    }
+}
+
+fn packed_f(
+    num_items: u32,
+    bits: u8,
+    start: f32,
+    range: f32,
+    data: Vec<u8>,
+) -> um::PackedFloatVector {
+    um::PackedFloatVector {
+        num_items,
+        range,
+        start,
+        data: abytes(data),
+        bit_size: bits,
+        pad: vec![0; 3],
+    }
+}
+
+fn packed_i(num_items: u32, bits: u8, data: Vec<u8>) -> um::PackedIntVector {
+    um::PackedIntVector {
+        num_items,
+        data: abytes(data),
+        bit_size: bits,
+        pad: vec![0; 3],
+    }
+}
+
+/// Items of `bits` bits, the first in the lowest bits of the first byte.
+fn pack(items: &[u32], bits: u32) -> Vec<u8> {
+    let mut out = vec![0u8; (items.len() * bits as usize).div_ceil(8)];
+    let mut pos = 0usize;
+    for &item in items {
+        for b in 0..bits {
+            if (item >> b) & 1 == 1 {
+                out[pos / 8] |= 1 << (pos % 8);
+            }
+            pos += 1;
+        }
+    }
+    out
+}
+
+fn channel(stream: u8, offset: u8, format: u8, dimension: u8) -> um::ChannelInfo {
+    um::ChannelInfo {
+        stream,
+        offset,
+        format: um::VertexFormat(format),
+        dimension,
+    }
+}
+
+fn no_channel() -> um::ChannelInfo {
+    channel(0, 0, 0, 0)
+}
+
+fn submesh(
+    first_byte: u32,
+    index_count: u32,
+    topology: i32,
+    base: u32,
+    first_vertex: u32,
+    vertex_count: u32,
+) -> um::SubMesh {
+    um::SubMesh {
+        first_byte,
+        index_count,
+        topology: um::Topology(topology),
+        base_vertex: Some(base),
+        first_vertex,
+        vertex_count,
+        local_aabb: zero_aabb(),
+    }
+}
+
+fn identity(tx: f32) -> um::Matrix4x4f {
+    let mut e = vec![0.0; 16];
+    for k in 0..4 {
+        e[k * 5] = 1.0;
+    }
+    e[3] = tx;
+    um::Matrix4x4f { e }
+}
+
+fn empty_compressed() -> um::CompressedMesh {
+    um::CompressedMesh {
+        vertices: packed_f(0, 0, 0.0, 0.0, vec![]),
+        uv: packed_f(0, 0, 0.0, 0.0, vec![]),
+        normals: packed_f(0, 0, 0.0, 0.0, vec![]),
+        tangents: packed_f(0, 0, 0.0, 0.0, vec![]),
+        weights: packed_i(0, 0, vec![]),
+        normal_signs: packed_i(0, 0, vec![]),
+        tangent_signs: packed_i(0, 0, vec![]),
+        float_colors: packed_f(0, 0, 0.0, 0.0, vec![]),
+        bone_indices: packed_i(0, 0, vec![]),
+        triangles: packed_i(0, 0, vec![]),
+        uv_info: 0,
+    }
+}
+
+struct MeshSpec {
+    name: &'static str,
+    submeshes: Vec<um::SubMesh>,
+    shapes: um::BlendShapeData,
+    bind_poses: Vec<um::Matrix4x4f>,
+    bone_name_hashes: Vec<u32>,
+    bones_aabb: Vec<um::MinMaxAabb>,
+    compression: u8,
+    index_format: i32,
+    indices: Vec<u8>,
+    vertex_count: u32,
+    channels: Vec<um::ChannelInfo>,
+    vertex_bytes: Vec<u8>,
+    compressed: um::CompressedMesh,
+    /// Streamed: the vertex bytes go to the resource file.
+    streamed: bool,
+}
+
+fn empty_shapes() -> um::BlendShapeData {
+    um::BlendShapeData {
+        num_vertices: 0,
+        vertices: vec![],
+        num_shapes: 0,
+        shapes: vec![],
+        num_channels: 0,
+        channels: vec![],
+        num_full_weights: 0,
+        full_weights: vec![],
+    }
+}
+
+fn f32s(v: &[f32]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The Mesh object, its vertex bytes going to `res` (at a 16-byte boundary) when streamed.
+fn mesh_bytes(m: &MeshSpec, res: &mut Vec<u8>, res_path: &str) -> Vec<u8> {
+    let (inline, stream) = if m.streamed {
+        while res.len() % 16 != 0 {
+            res.push(0);
+        }
+        let at = res.len() as u64;
+        res.extend_from_slice(&m.vertex_bytes);
+        (
+            vec![],
+            um::StreamingInfo {
+                ofs_data_u4: None,
+                ofs_data_u8: Some(at),
+                len_data: m.vertex_bytes.len() as u32,
+                path: astr(res_path),
+            },
+        )
+    } else {
+        (
+            m.vertex_bytes.clone(),
+            um::StreamingInfo {
+                ofs_data_u4: None,
+                ofs_data_u8: Some(0),
+                len_data: 0,
+                path: astr(""),
+            },
+        )
+    };
+    let mesh = um::UnityMesh {
+        name: astr(m.name),
+        num_sub_meshes: m.submeshes.len() as i32,
+        sub_meshes: m.submeshes.clone(),
+        shapes: m.shapes.clone(),
+        num_bind_poses: m.bind_poses.len() as i32,
+        bind_poses: m.bind_poses.clone(),
+        num_bone_name_hashes: m.bone_name_hashes.len() as i32,
+        bone_name_hashes: m.bone_name_hashes.clone(),
+        root_bone_name_hash: m.bone_name_hashes.first().copied().unwrap_or(0),
+        bones_aabb: Some(um::MinMaxAabbVector {
+            num_items: m.bones_aabb.len() as i32,
+            items: m.bones_aabb.clone(),
+        }),
+        variable_bone_count_weights: Some(um::VariableBoneCountWeights {
+            num_data: 0,
+            data: vec![],
+        }),
+        mesh_compression: um::MeshCompression(m.compression),
+        is_readable: 1,
+        keep_vertices: 0,
+        keep_indices: 0,
+        index_format: Some(um::IndexFormat(m.index_format)),
+        index_buffer: abytes(m.indices.clone()),
+        skin: None,
+        vertex_data: um::VertexData {
+            current_channels: None,
+            vertex_count: m.vertex_count,
+            num_channels: m.channels.len() as i32,
+            channels: m.channels.clone(),
+            data: abytes(inline),
+        },
+        compressed_mesh: m.compressed.clone(),
+        local_aabb: zero_aabb(),
+        mesh_usage_flags: Some(0),
+        cooking_options: Some(30),
+        pre_bake_convex_collision_mesh: None,
+        pre_bake_triangle_collision_mesh: None,
+        pad_pre_bake: None,
+        baked_convex_collision_mesh: abytes(vec![]),
+        baked_triangle_collision_mesh: abytes(vec![]),
+        mesh_metrics_0: Some(1.0),
+        mesh_metrics_1: Some(1.0),
+        stream_data: Some(stream),
+        mesh_lod_info: None,
+    };
+    adapter::write_mesh(&mesh, VERSION_NUM).expect("the mesh writes")
+}
+
+/// The channel table of 14 entries with the given ones set.
+fn channels(set: &[(usize, um::ChannelInfo)]) -> Vec<um::ChannelInfo> {
+    let mut t = vec![no_channel(); 14];
+    for (k, c) in set {
+        t[*k] = c.clone();
+    }
+    t
+}
+
+fn u16s(v: &[u16]) -> Vec<u8> {
+    v.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+fn meshes() -> Vec<MeshSpec> {
+    // Blade: a quad, positions, normals and UVs in one stream, streamed from the .resS.
+    let mut blade = vec![];
+    for (x, y) in [(0.0f32, 0.0f32), (1.0, 0.0), (1.0, 2.0), (0.0, 2.0)] {
+        blade.extend(f32s(&[x, y, 0.0, 0.0, 0.0, -1.0, x, y / 2.0]));
+    }
+    // Arm: two quads up a column, skinned to two bones: stream 0 positions and normals,
+    // stream 1 four Float weights and four UInt32 bone slots.
+    let mut arm0 = vec![];
+    let mut arm1 = vec![];
+    for k in 0..6 {
+        let y = (k / 2) as f32;
+        let x = (k % 2) as f32;
+        arm0.extend(f32s(&[x, y, 0.0, 0.0, 0.0, -1.0]));
+        let w = y / 2.0;
+        arm1.extend(f32s(&[1.0 - w, w, 0.0, 0.0]));
+        for b in [0u32, 1, 0, 0] {
+            arm1.extend(b.to_le_bytes());
+        }
+    }
+    let mut arm = arm0;
+    arm.extend(arm1);
+    // Face: one triangle with two blend shapes, one of two frames.
+    let face = f32s(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+    let sv = |vertex: [f32; 3], index: u32| um::BlendShapeVertex {
+        vertex: v3(vertex[0], vertex[1], vertex[2]),
+        normal: v3(0.0, 0.0, 0.0),
+        tangent: v3(0.0, 0.0, 0.0),
+        index,
+    };
+    let frame = |first_vertex, vertex_count| um::MeshBlendShape {
+        first_vertex,
+        vertex_count,
+        has_normals: 0,
+        has_tangents: 0,
+        pad: vec![0; 2],
+    };
+    let chan = |name: &str, frame_index, frame_count| um::MeshBlendShapeChannel {
+        name: astr(name),
+        name_hash: crc32fast::hash(name.as_bytes()),
+        frame_index,
+        frame_count,
+    };
+    let face_shapes = um::BlendShapeData {
+        num_vertices: 4,
+        vertices: vec![
+            sv([0.0, 0.5, 0.0], 2),
+            sv([0.0, 0.2, 0.0], 1),
+            sv([0.0, 0.4, 0.0], 1),
+            sv([0.1, 0.0, 0.0], 0),
+        ],
+        num_shapes: 3,
+        shapes: vec![frame(0, 1), frame(1, 1), frame(2, 2)],
+        num_channels: 2,
+        channels: vec![chan("Smile", 0, 1), chan("Blink", 1, 2)],
+        num_full_weights: 3,
+        full_weights: vec![100.0, 50.0, 100.0],
+    };
+    // Rock: a compressed mesh of one triangle (positions, normals with their signs, one UV
+    // set), its indices packed in m_Triangles.
+    let rock = um::CompressedMesh {
+        vertices: packed_f(
+            9,
+            16,
+            -1.0,
+            2.0,
+            pack(
+                &[
+                    32768, 32768, 32768, 65535, 32768, 32768, 32768, 65535, 32768,
+                ],
+                16,
+            ),
+        ),
+        uv: packed_f(6, 8, 0.0, 1.0, pack(&[0, 0, 255, 0, 0, 255], 8)),
+        normals: packed_f(6, 8, -1.0, 2.0, pack(&[128, 128, 128, 128, 128, 128], 8)),
+        normal_signs: packed_i(3, 1, pack(&[0, 0, 0], 1)),
+        triangles: packed_i(3, 2, pack(&[0, 1, 2], 2)),
+        uv_info: 0x5,
+        ..empty_compressed()
+    };
+    // Wire: 32-bit indices, two submeshes (triangles, and lines drawn from base vertex 2).
+    let wire = f32s(&[
+        0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 2.0, 2.0, 0.0, 3.0, 3.0, 0.0,
+    ]);
+    let wire_idx: Vec<u8> = [0u32, 1, 2, 0, 1, 1, 2]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    let pos = |dim: u8| channel(0, 0, 0, dim);
+    vec![
+        MeshSpec {
+            name: "Blade",
+            submeshes: vec![submesh(0, 6, 0, 0, 0, 4)],
+            shapes: empty_shapes(),
+            bind_poses: vec![],
+            bone_name_hashes: vec![],
+            bones_aabb: vec![],
+            compression: 0,
+            index_format: 0,
+            indices: u16s(&[0, 1, 2, 0, 2, 3]),
+            vertex_count: 4,
+            channels: channels(&[
+                (0, pos(3)),
+                (1, channel(0, 12, 0, 3)),
+                (4, channel(0, 24, 0, 2)),
+            ]),
+            vertex_bytes: blade,
+            compressed: empty_compressed(),
+            streamed: true,
+        },
+        MeshSpec {
+            name: "Arm",
+            submeshes: vec![submesh(0, 12, 0, 0, 0, 6)],
+            shapes: empty_shapes(),
+            bind_poses: vec![identity(0.0), identity(-1.0)],
+            bone_name_hashes: vec![
+                crc32fast::hash(b"Shoulder"),
+                crc32fast::hash(b"Shoulder/Elbow"),
+            ],
+            bones_aabb: vec![
+                um::MinMaxAabb {
+                    min: v3(0.0, 0.0, 0.0),
+                    max: v3(1.0, 1.0, 0.0),
+                },
+                um::MinMaxAabb {
+                    min: v3(0.0, 1.0, 0.0),
+                    max: v3(1.0, 2.0, 0.0),
+                },
+            ],
+            compression: 0,
+            index_format: 0,
+            indices: u16s(&[0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4]),
+            vertex_count: 6,
+            channels: channels(&[
+                (0, pos(3)),
+                (1, channel(0, 12, 0, 3)),
+                (12, channel(1, 0, 0, 4)),
+                (13, channel(1, 16, 10, 4)),
+            ]),
+            vertex_bytes: arm,
+            compressed: empty_compressed(),
+            streamed: false,
+        },
+        MeshSpec {
+            name: "Face",
+            submeshes: vec![submesh(0, 3, 0, 0, 0, 3)],
+            shapes: face_shapes,
+            bind_poses: vec![],
+            bone_name_hashes: vec![],
+            bones_aabb: vec![],
+            compression: 0,
+            index_format: 0,
+            indices: u16s(&[0, 1, 2]),
+            vertex_count: 3,
+            channels: channels(&[(0, pos(3))]),
+            vertex_bytes: face,
+            compressed: empty_compressed(),
+            streamed: false,
+        },
+        MeshSpec {
+            name: "Rock",
+            submeshes: vec![submesh(0, 3, 0, 0, 0, 3)],
+            shapes: empty_shapes(),
+            bind_poses: vec![],
+            bone_name_hashes: vec![],
+            bones_aabb: vec![],
+            compression: 1,
+            index_format: 0,
+            indices: vec![],
+            vertex_count: 0,
+            channels: channels(&[]),
+            vertex_bytes: vec![],
+            compressed: rock,
+            streamed: false,
+        },
+        MeshSpec {
+            name: "Wire",
+            submeshes: vec![submesh(0, 3, 0, 0, 0, 3), submesh(12, 4, 3, 2, 2, 3)],
+            shapes: empty_shapes(),
+            bind_poses: vec![],
+            bone_name_hashes: vec![],
+            bones_aabb: vec![],
+            compression: 0,
+            index_format: 1,
+            indices: wire_idx,
+            vertex_count: 5,
+            channels: channels(&[(0, pos(3))]),
+            vertex_bytes: wire,
+            compressed: empty_compressed(),
+            streamed: false,
+        },
+    ]
+}
+
+// ---------------------------------------------------------------------------------------
+// Serialized files.
+
+/// An object to store: its class, path id, type tree and bytes.
+struct Obj {
+    class: i32,
+    path_id: i64,
+    bytes: Vec<u8>,
+}
+
+/// The objects of the scene: the five meshes, a skinned arm with its bones, renderers and
+/// materials. Path ids are fixed so that files and tests can name them.
+fn scene_objects(res: &mut Vec<u8>, res_path: &str, big: bool) -> (Vec<Obj>, Vec<(i32, T)>) {
+    let trees = vec![
+        (1, game_object_tree()),
+        (4, transform_tree()),
+        (21, material_tree()),
+        (43, mesh_tree()),
+        (137, skinned_renderer_tree()),
+        (33, mesh_filter_tree()),
+        (23, mesh_renderer_tree()),
+    ];
+    let tree = |c: i32| &trees.iter().find(|t| t.0 == c).unwrap().1;
+    let enc = |c: i32, v: V| {
+        let mut out = vec![];
+        encode(tree(c), &v, big, &mut out);
+        out
+    };
+    let mut out = vec![];
+    // Meshes: path ids 100 + k.
+    for (k, m) in meshes().iter().enumerate() {
+        out.push(Obj {
+            class: 43,
+            path_id: 100 + k as i64,
+            bytes: mesh_bytes(m, res, res_path),
+        });
+    }
+    let go = |name: &str, components: Vec<i64>| {
+        V::R(vec![
+            V::L(
+                components
+                    .into_iter()
+                    .map(|c| V::R(vec![ptr(0, c)]))
+                    .collect(),
+            ),
+            V::I(0),
+            V::S(name.into()),
+            V::I(0),
+            V::I(1),
+        ])
+    };
+    let tr = |go: i64, children: Vec<i64>, father: i64| {
+        V::R(vec![
+            ptr(0, go),
+            V::R(vec![V::F(0.0), V::F(0.0), V::F(0.0), V::F(1.0)]),
+            V::R(vec![V::F(0.0), V::F(0.0), V::F(0.0)]),
+            V::R(vec![V::F(1.0), V::F(1.0), V::F(1.0)]),
+            V::L(children.into_iter().map(|c| ptr(0, c)).collect()),
+            ptr(0, father),
+        ])
+    };
+    // GameObjects 1..: the arm (renderer), its two bones, the face.
+    out.push(Obj {
+        class: 1,
+        path_id: 1,
+        bytes: enc(1, go("ArmRoot", vec![11, 30])),
+    });
+    out.push(Obj {
+        class: 1,
+        path_id: 2,
+        bytes: enc(1, go("Shoulder", vec![12])),
+    });
+    out.push(Obj {
+        class: 1,
+        path_id: 3,
+        bytes: enc(1, go("Elbow", vec![13])),
+    });
+    out.push(Obj {
+        class: 1,
+        path_id: 4,
+        bytes: enc(1, go("FaceObject", vec![14, 31, 32])),
+    });
+    out.push(Obj {
+        class: 4,
+        path_id: 11,
+        bytes: enc(4, tr(1, vec![12], 0)),
+    });
+    out.push(Obj {
+        class: 4,
+        path_id: 12,
+        bytes: enc(4, tr(2, vec![13], 11)),
+    });
+    out.push(Obj {
+        class: 4,
+        path_id: 13,
+        bytes: enc(4, tr(3, vec![], 12)),
+    });
+    out.push(Obj {
+        class: 4,
+        path_id: 14,
+        bytes: enc(4, tr(4, vec![], 0)),
+    });
+    let mat = |name: &str| V::R(vec![V::S(name.into()), ptr(1, 46)]);
+    out.push(Obj {
+        class: 21,
+        path_id: 20,
+        bytes: enc(21, mat("ArmSkin")),
+    });
+    out.push(Obj {
+        class: 21,
+        path_id: 21,
+        bytes: enc(21, mat("FacePaint")),
+    });
+    // The arm's renderer: bones Shoulder and Elbow (their Transforms), material ArmSkin.
+    out.push(Obj {
+        class: 137,
+        path_id: 30,
+        bytes: enc(
+            137,
+            V::R(vec![
+                ptr(0, 1),
+                V::I(1),
+                V::L(vec![ptr(0, 20)]),
+                ptr(0, 101),
+                V::L(vec![ptr(0, 12), ptr(0, 13)]),
+                ptr(0, 12),
+            ]),
+        ),
+    });
+    // The face: a MeshFilter and a MeshRenderer on one GameObject.
+    out.push(Obj {
+        class: 33,
+        path_id: 31,
+        bytes: enc(33, V::R(vec![ptr(0, 4), ptr(0, 102)])),
+    });
+    out.push(Obj {
+        class: 23,
+        path_id: 32,
+        bytes: enc(23, V::R(vec![ptr(0, 4), V::I(1), V::L(vec![ptr(0, 21)])])),
+    });
+    out.sort_by_key(|o| o.path_id);
+    (out, trees)
+}
+
+/// A serialized file of `format` (22, or 11 for the nested trees) holding `objects`.
+fn serialized(
+    format: u32,
+    big: bool,
+    with_trees: bool,
+    objects: &[Obj],
+    trees: &[(i32, T)],
+) -> Vec<u8> {
+    let used: Vec<i32> = trees
+        .iter()
+        .map(|t| t.0)
+        .filter(|c| objects.iter().any(|o| o.class == *c))
+        .collect();
+    let types: Vec<us::SerializedType> = used
+        .iter()
+        .map(|&c| {
+            let t = &trees.iter().find(|t| t.0 == c).unwrap().1;
+            us::SerializedType {
+                class_id: us::UnityClass(c),
+                is_stripped_type: (format >= 16).then_some(0),
+                script_type_index: (format >= 17).then_some(-1),
+                script_id: None,
+                old_type_hash: (format >= 13).then(|| vec![0; 16]),
+                type_tree: (with_trees && format >= 12).then(|| blob(t, format, big)),
+                old_type_tree: (with_trees && format < 12).then(|| nested(t)),
+                num_type_dependencies: (with_trees && format >= 21).then_some(0),
+                type_dependencies: (with_trees && format >= 21).then(Vec::new),
+                class_name: None,
+                namespace: None,
+                assembly_name: None,
+            }
+        })
+        .collect();
+    // Objects at 8-byte boundaries of the data.
+    let mut data = vec![];
+    let mut infos = vec![];
+    for o in objects {
+        while data.len() % 8 != 0 {
+            data.push(0);
+        }
+        let type_index = used.iter().position(|&c| c == o.class).unwrap();
+        infos.push(us::ObjectInfo {
+            pad: (format >= 14).then(Vec::new),
+            path_id_s4: (format < 14).then_some(o.path_id as i32),
+            path_id: (format >= 14).then_some(o.path_id),
+            byte_start_u4: (format < 22).then_some(data.len() as u32),
+            byte_start_u8: (format >= 22).then_some(data.len() as u64),
+            byte_size: o.bytes.len() as u32,
+            type_id: if format >= 16 {
+                type_index as i32
+            } else {
+                o.class
+            },
+            class_id: (format < 16).then_some(o.class as u16),
+            is_destroyed: (format < 11).then_some(0),
+            script_type_index: (11..17).contains(&format).then_some(-1),
+            stripped: (format == 15 || format == 16).then_some(0),
+        });
+        data.extend_from_slice(&o.bytes);
+    }
+    let mut metadata = us::Metadata {
+        unity_version: VERSION.into(),
+        target_platform: us::BuildTarget(19),
+        enable_type_tree: (format >= 13).then_some(u8::from(with_trees)),
+        num_types: types.len() as i32,
+        types,
+        big_id_enabled: (format < 14).then_some(0),
+        num_objects: infos.len() as i32,
+        objects: infos,
+        num_script_types: (format >= 11).then_some(0),
+        script_types: (format >= 11).then(Vec::new),
+        num_externals: 1,
+        externals: vec![us::External {
+            temp_empty: String::new(),
+            guid: vec![0; 16],
+            file_type: 0,
+            path: "Library/unity default resources".into(),
+        }],
+        num_ref_types: (format >= 20).then_some(0),
+        ref_types: (format >= 20).then(Vec::new),
+        user_information: String::new(),
+    };
+    // Padding before each object entry (format 14 on), counted from the metadata's start.
+    if format >= 14 {
+        let tree = u8::from(with_trees);
+        let be = u8::from(big);
+        let mut at = metadata.unity_version.len() as u64 + 1 + 4 + 1 + 4;
+        at += metadata
+            .types
+            .iter()
+            .map(|t| adapter::size_of(t, (format, be, 0, tree)))
+            .sum::<u64>();
+        at += 4;
+        for o in &mut metadata.objects {
+            let pad = (4 - at % 4) % 4;
+            o.pad = Some(vec![0; pad as usize]);
+            at += pad + 8 + if format >= 22 { 8 } else { 4 } + 4 + 4;
+        }
+    }
+    let metadata_len = adapter::size_of(&metadata, (format, u8::from(big)));
+    let header_len: u64 = if format >= 22 { 48 } else { 20 };
+    let data_at = (header_len + metadata_len).div_ceil(16) * 16;
+    let total = data_at + data.len() as u64;
+    let header = us::Header {
+        len_metadata: if format >= 22 { 0 } else { metadata_len as u32 },
+        len_file: if format >= 22 { 0 } else { total as u32 },
+        version: format,
+        ofs_data: if format >= 22 { 0 } else { data_at as u32 },
+        endianness: u8::from(big),
+        reserved: vec![0; 3],
+        wide: (format >= 22).then_some(us::HeaderWide {
+            len_metadata: metadata_len as u32,
+            len_file: total,
+            ofs_data: data_at,
+            unknown_0x28: 0,
+        }),
+    };
+    let file = us::UnitySerialized {
+        header,
+        metadata,
+        pad_data: vec![0; (data_at - header_len - metadata_len) as usize],
+        data,
+    };
+    adapter::write_serialized(&file).expect("the serialized file writes")
+}
+
+// ---------------------------------------------------------------------------------------
+// Bundles.
+
+#[derive(Clone, Copy)]
+enum Pack {
+    Stored,
+    Lz4,
+    Lzma,
+}
+
+fn compress(p: Pack, data: &[u8]) -> (Vec<u8>, u16) {
+    match p {
+        Pack::Stored => (data.to_vec(), 0),
+        Pack::Lz4 => (lz4_flex::block::compress(data), 2),
+        Pack::Lzma => {
+            use liblzma::stream::{Action, LzmaOptions, Stream};
+            let opts = LzmaOptions::new_preset(6).unwrap();
+            let mut s = Stream::new_lzma_encoder(&opts).unwrap();
+            let mut out = Vec::with_capacity(data.len() + 1024);
+            s.process_vec(data, &mut out, Action::Finish).unwrap();
+            // Unity keeps the properties byte and the dictionary size, not the size field.
+            let mut unity = out[..5].to_vec();
+            unity.extend_from_slice(&out[13..]);
+            (unity, 1)
+        }
+    }
+}
+
+struct BundleSpec {
+    format: u32,
+    info: Pack,
+    blocks: Pack,
+    /// Bytes per storage block.
+    chunk: usize,
+    at_end: bool,
+    pad_at_start: bool,
+}
+
+fn bundle(spec: &BundleSpec, files: &[(&str, u32, Vec<u8>)]) -> Vec<u8> {
+    let mut data = vec![];
+    let mut nodes = vec![];
+    for (name, flags, bytes) in files {
+        nodes.push(ub::Node {
+            ofs_data: data.len() as i64,
+            len_data: bytes.len() as i64,
+            flags: *flags,
+            path: (*name).into(),
+        });
+        data.extend_from_slice(bytes);
+    }
+    let mut blocks = vec![];
+    let mut storage = vec![];
+    for chunk in data.chunks(spec.chunk) {
+        let (packed, method) = compress(spec.blocks, chunk);
+        blocks.push(ub::StorageBlock {
+            len_uncompressed: chunk.len() as u32,
+            len_compressed: packed.len() as u32,
+            flags: method | 0x40,
+        });
+        storage.extend(packed);
+    }
+    let info = ub::BlocksInfo {
+        uncompressed_data_hash: vec![0; 16],
+        num_blocks: blocks.len() as i32,
+        blocks,
+        num_nodes: nodes.len() as i32,
+        nodes,
+        pad: vec![],
+    };
+    let info_bytes = adapter::write_blocks_info(&info).unwrap();
+    let (info_packed, info_method) = compress(spec.info, &info_bytes);
+    let flags = u32::from(info_method)
+        | 0x40
+        | if spec.at_end { 0x80 } else { 0 }
+        | if spec.pad_at_start { 0x200 } else { 0 };
+    let mut header = ub::Header {
+        version: spec.format,
+        unity_version: "5.x.x".into(),
+        unity_revision: VERSION.into(),
+        len_file: 0,
+        len_blocks_info_compressed: info_packed.len() as u32,
+        len_blocks_info: info_bytes.len() as u32,
+        flags,
+    };
+    let header_len = adapter::size_of(&header, ());
+    let pad_header = (spec.format >= 7).then(|| vec![0; ((16 - header_len % 16) % 16) as usize]);
+    let mut at = header_len + pad_header.as_ref().map_or(0, |p| p.len() as u64);
+    if !spec.at_end {
+        at += info_packed.len() as u64;
+    }
+    let pad_blocks_info = spec
+        .pad_at_start
+        .then(|| vec![0; ((16 - at % 16) % 16) as usize]);
+    at += pad_blocks_info.as_ref().map_or(0, |p| p.len() as u64);
+    let total = at
+        + storage.len() as u64
+        + if spec.at_end {
+            info_packed.len() as u64
+        } else {
+            0
+        };
+    header.len_file = total as i64;
+    let file = ub::UnityBundle {
+        header,
+        pad_header,
+        blocks_info: (!spec.at_end).then(|| info_packed.clone()),
+        pad_blocks_info,
+        blocks: (!spec.at_end).then(|| storage.clone()),
+        blocks_and_blocks_info: spec.at_end.then(|| {
+            let mut v = storage.clone();
+            v.extend_from_slice(&info_packed);
+            v
+        }),
+    };
+    adapter::write_bundle(&file).expect("the bundle writes")
+}
+
+// ---------------------------------------------------------------------------------------
+
+fn write(dir: &Path, name: &str, bytes: &[u8]) {
+    std::fs::write(dir.join(name), bytes).unwrap_or_else(|e| panic!("{name}: {e}"));
+    println!("wrote {name} ({} bytes)", bytes.len());
+}
+
+fn main() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/unity");
+    let bad = root.join("bad");
+    std::fs::create_dir_all(&bad).unwrap();
+
+    // A serialized file with type trees and its resource file beside it.
+    let res_name = "game.unity-serialized.resS";
+    let mut res = vec![];
+    let (objects, trees) = scene_objects(&mut res, res_name, false);
+    let game = serialized(22, false, true, &objects, &trees);
+    write(&root, "game.unity-serialized", &game);
+    write(&root, res_name, &res);
+
+    // The same objects without type trees: read by the fixed layouts of 2022.3.
+    let notree = serialized(22, false, false, &objects, &trees);
+    write(&root, "notree.unity-serialized", &notree);
+
+    // Big endian, format 11, nested type trees: a GameObject and a Transform.
+    let (be_objects, be_trees) = scene_objects(&mut vec![], "", true);
+    let be: Vec<Obj> = be_objects
+        .into_iter()
+        .filter(|o| o.class == 1 || o.class == 4)
+        .collect();
+    write(
+        &root,
+        "big-endian.unity-serialized",
+        &serialized(11, true, true, &be, &be_trees),
+    );
+
+    // Bundles: one CAB and its .resS.
+    let cab = "CAB-0123456789abcdef0123456789abcdef";
+    let cab_res = format!("archive:/{cab}/{cab}.resS");
+    let mut bres = vec![];
+    let (bobjects, btrees) = scene_objects(&mut bres, &cab_res, false);
+    let bcab = serialized(22, false, true, &bobjects, &btrees);
+    let files = [(cab, 4u32, bcab), (&format!("{cab}.resS")[..], 0, bres)];
+    let stored = BundleSpec {
+        format: 6,
+        info: Pack::Stored,
+        blocks: Pack::Stored,
+        chunk: 1 << 20,
+        at_end: true,
+        pad_at_start: false,
+    };
+    let lz4 = BundleSpec {
+        format: 7,
+        info: Pack::Lz4,
+        blocks: Pack::Lz4,
+        chunk: 2048,
+        at_end: false,
+        pad_at_start: false,
+    };
+    let lzma = BundleSpec {
+        format: 8,
+        info: Pack::Lz4,
+        blocks: Pack::Lzma,
+        chunk: 1 << 20,
+        at_end: false,
+        pad_at_start: true,
+    };
+    let stored_b = bundle(&stored, &files);
+    let lz4_b = bundle(&lz4, &files);
+    let lzma_b = bundle(&lzma, &files);
+    write(&root, "stored.unity-bundle", &stored_b);
+    write(&root, "lz4.unity-bundle", &lz4_b);
+    write(&root, "lzma.unity-bundle", &lzma_b);
+
+    // Must-refuse files, each breaking one rule.
+    let mut sig = lz4_b.clone();
+    sig[0] = b'u';
+    write(&bad, "signature.unity-bundle", &sig);
+    // The blocks info cut short: its compressed size says 10 more bytes than the file has
+    // after the header (the blocks are what is left).
+    let mut short = lz4_b.clone();
+    short.truncate(48 + 20);
+    write(&bad, "truncated-blocks-info.unity-bundle", &short);
+    // A corrupt LZ4 block: the first storage block's first byte (its token) flipped.
+    let mut lz = lz4_b.clone();
+    let first_block = lz4_blocks_at(&lz4_b);
+    lz[first_block] ^= 0xFF;
+    lz[first_block + 1] ^= 0xFF;
+    write(&bad, "corrupt-lz4.unity-bundle", &lz);
+    // A corrupt LZMA block: bytes in the middle of the stream flipped.
+    let mut xz = lzma_b.clone();
+    let n = xz.len();
+    for b in &mut xz[n - 200..n - 100] {
+        *b ^= 0xA5;
+    }
+    write(&bad, "corrupt-lzma.unity-bundle", &xz);
+    // A serialized object whose range runs past the data: the last object's size grown.
+    let mut outside = game.clone();
+    let last = last_object_size_at(&game);
+    let size = u32::from_le_bytes(outside[last..last + 4].try_into().unwrap());
+    outside[last..last + 4].copy_from_slice(&(size + 4096).to_le_bytes());
+    write(&bad, "object-outside-data.unity-serialized", &outside);
+    // A type tree name offset past its string buffer.
+    let mut strings = game.clone();
+    let at = first_local_name_offset(&game);
+    strings[at..at + 4].copy_from_slice(&0x7FFF_0000u32.to_le_bytes());
+    write(&bad, "string-offset.unity-serialized", &strings);
+}
+
+/// Where the first storage block starts in the LZ4 bundle (after the header, its padding and
+/// the blocks info).
+fn lz4_blocks_at(b: &[u8]) -> usize {
+    let file = adapter::read_bundle(b).unwrap();
+    let header = adapter::size_of(&file.header, ()) as usize;
+    header + file.pad_header.map_or(0, |p| p.len()) + file.blocks_info.map_or(0, |p| p.len())
+}
+
+/// Where the last object's byte_size is in the table of a format 22 file.
+fn last_object_size_at(f: &[u8]) -> usize {
+    let s = meshspec_formats::unity::files::serialized::Serialized::open(f).unwrap();
+    let last = s.objects.iter().max_by_key(|o| o.offset).unwrap();
+    s.table_entry_at(last) as usize + last_pad(&s, last) + 8 + 8
+}
+
+fn last_pad(
+    s: &meshspec_formats::unity::files::serialized::Serialized,
+    o: &meshspec_formats::unity::files::serialized::ObjectEntry,
+) -> usize {
+    s.file.metadata.objects[o.index]
+        .pad
+        .as_ref()
+        .map_or(0, |p| p.len())
+}
+
+/// Where, in the first type's tree, the first name offset that points into the string buffer
+/// (not a common string) is.
+fn first_local_name_offset(f: &[u8]) -> usize {
+    let s = meshspec_formats::unity::files::serialized::Serialized::open(f).unwrap();
+    let t = &s.file.metadata.types[0];
+    let tt = t.type_tree.as_ref().unwrap();
+    let types_at = s.metadata_at as usize + VERSION.len() + 1 + 4 + 1 + 4;
+    let blob = types_at + 4 + 1 + 2 + 16;
+    let j = tt
+        .nodes
+        .iter()
+        .position(|n| n.ofs_name.0 & 0x8000_0000 == 0)
+        .unwrap();
+    blob + 8 + 32 * j + 8
+}

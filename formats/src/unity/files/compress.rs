@@ -1,0 +1,315 @@
+//! Decompressing what a bundle holds (its blocks info and its storage blocks): stored, LZMA,
+//! LZ4 or LZ4HC, as the low six bits of their flags say.
+//!
+//! Every declared size is checked before anything is allocated: against the caller's
+//! [`Limits`], and for LZ4 against the most its format can expand the input. Output grows as
+//! it is produced, so a block that lies about its size costs at most what it really holds.
+
+use crate::rt::{Error, ErrorKind, Result};
+
+/// How much a reader may decompress.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// The most bytes one bundle's data (all its blocks, decompressed) may take.
+    pub max_data: u64,
+}
+
+impl Default for Limits {
+    /// 4 GiB: every size a bundle's 32-bit block sizes and 64-bit node sizes describe in
+    /// practice, while a fuzz target or a test sets less.
+    fn default() -> Self {
+        Limits { max_data: 4 << 30 }
+    }
+}
+
+/// The compression of a block (`flags & 0x3F`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// 0: stored as is.
+    Stored,
+    /// 1: LZMA, a 5-byte properties header then the raw stream.
+    Lzma,
+    /// 2: an LZ4 block.
+    Lz4,
+    /// 3: an LZ4 block made by the high-compression encoder (read the same way).
+    Lz4Hc,
+    /// Anything else (4 is LZHAM, which no well-kept crate reads).
+    Other(u32),
+}
+
+impl Method {
+    /// The method of a header's or a block's flags.
+    pub fn of_flags(flags: u32) -> Method {
+        match flags & 0x3F {
+            0 => Method::Stored,
+            1 => Method::Lzma,
+            2 => Method::Lz4,
+            3 => Method::Lz4Hc,
+            n => Method::Other(n),
+        }
+    }
+
+    /// The method's name, for messages.
+    pub fn name(self) -> String {
+        match self {
+            Method::Stored => "stored".into(),
+            Method::Lzma => "LZMA".into(),
+            Method::Lz4 => "LZ4".into(),
+            Method::Lz4Hc => "LZ4HC".into(),
+            Method::Other(4) => "LZHAM (4)".into(),
+            Method::Other(n) => format!("compression {n}"),
+        }
+    }
+}
+
+/// The most an LZ4 block of `n` bytes can decompress to: each byte of a match's length
+/// extension adds at most 255 bytes of output.
+fn lz4_bound(n: u64) -> u64 {
+    n.saturating_mul(255).saturating_add(24)
+}
+
+/// Decompresses `input` (which starts at `offset` in its file, for errors) into exactly `size`
+/// bytes, appending them to `out`.
+pub fn decompress_into(
+    method: Method,
+    input: &[u8],
+    size: u64,
+    offset: u64,
+    limits: &Limits,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    let room = limits.max_data.saturating_sub(out.len() as u64);
+    if size > room {
+        return Err(Error::new(
+            ErrorKind::Count,
+            offset,
+            format!(
+                "at most {} decompressed bytes (the reader's limit)",
+                limits.max_data
+            ),
+            format!("{size} more bytes declared"),
+        ));
+    }
+    let start = out.len();
+    match method {
+        Method::Stored => {
+            if input.len() as u64 != size {
+                return Err(Error::new(
+                    ErrorKind::Inconsistent,
+                    offset,
+                    format!("{size} stored bytes (the declared size)"),
+                    format!("{} bytes", input.len()),
+                ));
+            }
+            out.extend_from_slice(input);
+        }
+        Method::Lz4 | Method::Lz4Hc => {
+            if size > lz4_bound(input.len() as u64) {
+                return Err(Error::new(
+                    ErrorKind::Count,
+                    offset,
+                    format!(
+                        "at most {} bytes (the most {} LZ4 bytes can hold)",
+                        lz4_bound(input.len() as u64),
+                        input.len()
+                    ),
+                    format!("{size} bytes declared"),
+                ));
+            }
+            // Bounded by the input's length (above) and the limit.
+            out.resize(start + size as usize, 0);
+            let n = lz4_flex::block::decompress_into(input, &mut out[start..]).map_err(|e| {
+                Error::new(
+                    ErrorKind::Inconsistent,
+                    offset,
+                    format!("an LZ4 block that decompresses to {size} bytes"),
+                    format!("corrupt data ({e})"),
+                )
+            })?;
+            if n as u64 != size {
+                out.truncate(start);
+                return Err(Error::new(
+                    ErrorKind::Inconsistent,
+                    offset,
+                    format!("an LZ4 block that decompresses to {size} bytes"),
+                    format!("{n} bytes"),
+                ));
+            }
+        }
+        Method::Lzma => {
+            // Nothing of a block that fails is kept.
+            if let Err(e) = lzma(input, size, offset, limits, out) {
+                out.truncate(start);
+                return Err(e);
+            }
+        }
+        Method::Other(_) => {
+            return Err(Error::new(
+                ErrorKind::Unsupported,
+                offset,
+                "stored, LZMA, LZ4 or LZ4HC data",
+                method.name(),
+            ))
+        }
+    }
+    Ok(())
+}
+
+/// Unity's LZMA: one properties byte, a 32-bit little-endian dictionary size, then the raw
+/// stream, whose decompressed size the caller knows.
+fn lzma(input: &[u8], size: u64, offset: u64, limits: &Limits, out: &mut Vec<u8>) -> Result<()> {
+    use liblzma::stream::{Action, Status, Stream};
+    if input.len() < 5 {
+        return Err(Error::new(
+            ErrorKind::Eof,
+            offset,
+            "LZMA properties (5 bytes)",
+            format!("{} bytes", input.len()),
+        ));
+    }
+    if input[0] >= 9 * 5 * 5 {
+        return Err(Error::new(
+            ErrorKind::Invalid,
+            offset,
+            "LZMA properties below 225 (lc + 9 lp + 45 pb)",
+            input[0].to_string(),
+        ));
+    }
+    // liblzma's .lzma reader takes the same properties followed by the size; the 13-byte
+    // header is rebuilt rather than the stream copied.
+    let mut header = [0u8; 13];
+    header[..5].copy_from_slice(&input[..5]);
+    header[5..].copy_from_slice(&size.to_le_bytes());
+    // The decoder's memory (its dictionary) is bounded too; it never needs more than the
+    // output it writes.
+    let memlimit = (size.min(limits.max_data) + (16 << 20)).min(u64::MAX >> 1);
+    let mut s = Stream::new_lzma_decoder(memlimit)
+        .map_err(|e| Error::new(ErrorKind::Io, offset, "an LZMA decoder", e.to_string()))?;
+    let start = out.len();
+    let corrupt = |got: usize, e: String| {
+        Error::new(
+            ErrorKind::Inconsistent,
+            offset,
+            format!("LZMA data that decompresses to {size} bytes"),
+            format!("{e} after {got} bytes"),
+        )
+    };
+    // The header first, then the stream; the output grows at most by what is produced,
+    // reserved ahead only as far as the input could plausibly expand.
+    // (liblzma consumes nothing when the output has no room at all, so give it some.)
+    let mut out_header = Vec::with_capacity(16);
+    s.process_vec(&header, &mut out_header, Action::Run)
+        .map_err(|e| corrupt(0, e.to_string()))?;
+    if s.total_in() != header.len() as u64 || !out_header.is_empty() {
+        return Err(corrupt(0, "an LZMA header it does not take".into()));
+    }
+    let mut data = &input[5..];
+    let goal = start + size as usize;
+    let plausible = data.len().saturating_mul(32).saturating_add(1 << 16);
+    out.reserve((size as usize).min(plausible));
+    loop {
+        if out.len() == out.capacity() {
+            out.reserve((goal - out.len()).clamp(1, 1 << 24));
+        }
+        let before_in = s.total_in();
+        let status = s
+            .process_vec(data, out, Action::Finish)
+            .map_err(|e| corrupt(out.len() - start, e.to_string()))?;
+        let used = (s.total_in() - before_in) as usize;
+        data = &data[used.min(data.len())..];
+        if out.len() > goal {
+            return Err(corrupt(out.len() - start, "more data".into()));
+        }
+        match status {
+            Status::StreamEnd => break,
+            _ if out.len() == goal => break,
+            _ if used == 0 && out.len() < out.capacity() => {
+                return Err(corrupt(out.len() - start, "the end of the data".into()))
+            }
+            _ => {}
+        }
+    }
+    if out.len() != goal {
+        let got = out.len() - start;
+        out.truncate(start);
+        return Err(corrupt(got, "the end of the stream".into()));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lzma_compress(data: &[u8]) -> Vec<u8> {
+        use liblzma::stream::{Action, LzmaOptions, Stream};
+        let opts = LzmaOptions::new_preset(6).unwrap();
+        let mut s = Stream::new_lzma_encoder(&opts).unwrap();
+        let mut out = Vec::with_capacity(data.len() + 64);
+        s.process_vec(data, &mut out, Action::Finish).unwrap();
+        // Unity keeps the properties and the dictionary size, not the size field.
+        let mut unity = out[..5].to_vec();
+        unity.extend_from_slice(&out[13..]);
+        unity
+    }
+
+    #[test]
+    fn every_method_decompresses_to_the_declared_size() {
+        let data: Vec<u8> = (0..5000u32).map(|i| (i % 251) as u8).collect();
+        let l = Limits::default();
+        for (m, packed) in [
+            (Method::Stored, data.clone()),
+            (Method::Lz4, lz4_flex::block::compress(&data)),
+            (Method::Lz4Hc, lz4_flex::block::compress(&data)),
+            (Method::Lzma, lzma_compress(&data)),
+        ] {
+            let mut out = vec![9];
+            decompress_into(m, &packed, data.len() as u64, 0, &l, &mut out).unwrap();
+            assert_eq!(out[1..], data[..], "{m:?}");
+        }
+    }
+
+    #[test]
+    fn sizes_that_lie_and_corrupt_data_are_refused_before_allocating() {
+        let data = vec![7u8; 1000];
+        let l = Limits { max_data: 1 << 20 };
+        let lz4 = lz4_flex::block::compress(&data);
+        // Past what LZ4 can expand these bytes to: refused without decompressing.
+        let e = decompress_into(Method::Lz4, &lz4, 1 << 19, 100, &l, &mut vec![]).unwrap_err();
+        assert_eq!((e.kind, e.offset), (ErrorKind::Count, Some(100)));
+        // Past the limit.
+        let e = decompress_into(
+            Method::Lzma,
+            &[0x5D, 0, 0, 1, 0],
+            2 << 20,
+            0,
+            &l,
+            &mut vec![],
+        )
+        .unwrap_err();
+        assert!(e.expected.contains("the reader's limit"), "{e}");
+        // Shorter than declared.
+        let e = decompress_into(Method::Lz4, &lz4, 1001, 0, &l, &mut vec![]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Inconsistent);
+        let xz = lzma_compress(&data);
+        let mut out = vec![];
+        let e = decompress_into(Method::Lzma, &xz, 1001, 0, &l, &mut out).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Inconsistent, "{e}");
+        assert!(out.is_empty());
+        // Corrupt.
+        let mut bad = xz.clone();
+        for b in &mut bad[6..] {
+            *b ^= 0x5A;
+        }
+        assert!(decompress_into(Method::Lzma, &bad, 1000, 0, &l, &mut vec![]).is_err());
+        let e = decompress_into(Method::Lz4, &[0xF0, 1], 300, 0, &l, &mut vec![]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Inconsistent);
+        // LZHAM and unknown methods.
+        let e = decompress_into(Method::Other(4), &[], 0, 0, &l, &mut vec![]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unsupported);
+        assert_eq!(e.found, "LZHAM (4)");
+        // Stored data must be exactly its size.
+        let e = decompress_into(Method::Stored, &[1, 2], 3, 0, &l, &mut vec![]).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Inconsistent);
+    }
+}

@@ -1,0 +1,852 @@
+//! Opened game files and the objects in them: listing, selecting, reading a Mesh (with its
+//! streamed data), and naming a mesh's joints and materials from the renderers that draw it.
+
+use super::bundle::{self, Bundle};
+use super::compress::Limits;
+use super::mesh::{self, TreeParts, MESH};
+use super::serialized::{self, ObjectEntry, Serialized};
+use super::typetree::{Trees, Value};
+use super::{resource, Located};
+use crate::context::Context;
+use crate::generated::unity_mesh::UnityMesh;
+use crate::legacy::OwnedSemantics as _;
+use crate::rt::{Error, ErrorKind};
+use crate::scene::Scene;
+use crate::unity::decode::{self, SceneOptions};
+use crate::unity::stream::StreamRange;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+/// Class ids this module looks into.
+pub mod class {
+    /// GameObject.
+    pub const GAME_OBJECT: i32 = 1;
+    /// Transform.
+    pub const TRANSFORM: i32 = 4;
+    /// Material.
+    pub const MATERIAL: i32 = 21;
+    /// MeshRenderer.
+    pub const MESH_RENDERER: i32 = 23;
+    /// MeshFilter.
+    pub const MESH_FILTER: i32 = 33;
+    /// Mesh.
+    pub const MESH: i32 = super::MESH;
+    /// SkinnedMeshRenderer.
+    pub const SKINNED_MESH_RENDERER: i32 = 137;
+}
+
+/// An editor version as the specs compare it (20210300), shown as `2021.3.0`.
+pub fn version_text(v: u32) -> String {
+    format!("{}.{}.{}", v / 10_000, v / 100 % 100, v % 100)
+}
+
+/// A serialized file of an opened file: the file itself, or one of its bundle's files.
+#[derive(Debug, Clone)]
+pub struct Inner {
+    /// Its name: the bundle's file name (`CAB-...`), or the file's own name.
+    pub name: String,
+    /// The file.
+    pub file: Serialized,
+}
+
+/// One file opened from disk.
+#[derive(Debug, Clone)]
+pub struct GameFile {
+    /// Where it was read.
+    pub path: PathBuf,
+    /// The bundle, when it is one.
+    pub bundle: Option<Bundle>,
+    /// Its serialized files (one for a serialized file; those of a bundle).
+    pub serialized: Vec<Inner>,
+    /// Whether resource files beside it on disk may be read (not for bytes that came from
+    /// elsewhere, such as a fuzzer's).
+    pub resources_beside: bool,
+}
+
+/// Files opened together: references between them resolve, and streamed data is found in
+/// any of them.
+#[derive(Debug, Clone, Default)]
+pub struct GameFiles {
+    /// The files.
+    pub files: Vec<GameFile>,
+    /// Files under a folder that were not game files, and why (files named explicitly must be
+    /// game files).
+    pub skipped: Vec<(PathBuf, String)>,
+    /// Game files under a folder that could not be opened (a file named explicitly that
+    /// cannot be opened is an error).
+    pub failed: Vec<Located>,
+    /// Per mesh, the SkinnedMeshRenderers and MeshFilters that name it (built when first
+    /// needed).
+    drawers: std::sync::OnceLock<HashMap<ObjectRef, Vec<ObjectRef>>>,
+}
+
+/// An object of opened files: file, serialized file, object index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct ObjectRef {
+    /// The file.
+    pub file: usize,
+    /// Its serialized file.
+    pub inner: usize,
+    /// The object's index in that file's object table.
+    pub object: usize,
+}
+
+/// One line of a listing.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Listed {
+    /// The file on disk.
+    pub file: String,
+    /// The serialized file (a bundle's `CAB-...`, or the file's name).
+    pub serialized: String,
+    /// The object's id.
+    pub path_id: i64,
+    /// Its class id.
+    pub class_id: i32,
+    /// Its class name.
+    pub class: String,
+    /// Its `m_Name`, when it has one (read through its type tree, or for a Mesh by the
+    /// fixed layout).
+    pub name: Option<String>,
+    /// Its size in bytes.
+    pub byte_size: u32,
+    /// Where it starts in its serialized file.
+    pub offset: u64,
+}
+
+/// What a Mesh object reads as.
+#[derive(Debug, Clone)]
+pub struct GameMesh<'g> {
+    /// The object.
+    pub at: ObjectRef,
+    /// The editor version of its file, when the file's version text is a version.
+    pub version: Option<u32>,
+    /// The Mesh read through its type tree, when the file has type trees.
+    pub tree: Option<TreeParts<'g>>,
+    /// The fixed `unity-mesh` layout of the file's version, checked against the type tree
+    /// when there is one.
+    pub fixed: Result<UnityMesh, Error>,
+}
+
+impl GameMesh<'_> {
+    /// The mesh's name.
+    pub fn name(&self) -> String {
+        match (&self.tree, &self.fixed) {
+            (Some(t), _) => t.name.clone(),
+            (None, Ok(m)) => m.name.value.clone(),
+            (None, Err(_)) => String::new(),
+        }
+    }
+
+    /// The streamed range, when the vertex data is streamed.
+    pub fn stream(&self) -> Option<StreamRange> {
+        match (&self.tree, &self.fixed) {
+            (Some(t), _) => t.stream.clone(),
+            (None, Ok(m)) => crate::unity::stream::range(m),
+            (None, Err(_)) => None,
+        }
+    }
+}
+
+/// Names for a mesh's joints and submeshes, from the renderer that draws it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Names {
+    /// Per bind pose, the bone's GameObject name (empty when no renderer was found).
+    pub joints: Vec<String>,
+    /// Per submesh, the material's name.
+    pub materials: Vec<String>,
+    /// What could not be named, and why.
+    pub notes: Vec<String>,
+}
+
+/// How an object is chosen on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Select {
+    /// Meshes of this `m_Name`.
+    MeshName(String),
+    /// The object of this path id.
+    PathId(i64),
+}
+
+fn not_game_file(bytes: &[u8]) -> Error {
+    let head: String = bytes
+        .iter()
+        .take(8)
+        .map(|b| format!("{b:02X}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    Error::new(
+        ErrorKind::Magic,
+        0,
+        "a Unity game file: a UnityFS bundle (55 6E 69 74 79 46 53 00) or a serialized file of format 9 to 22",
+        head,
+    )
+}
+
+impl GameFile {
+    /// Opens one game file from its bytes; `path` is where it came from (for messages and to
+    /// find resource files beside it).
+    pub fn from_bytes(path: &Path, bytes: &[u8], limits: &Limits) -> Result<GameFile, Located> {
+        let shown = path.display().to_string();
+        if bundle::is_bundle(bytes) {
+            let b = Bundle::open(bytes, limits).map_err(|e| e.within(&shown))?;
+            let mut serialized = vec![];
+            for n in b.nodes() {
+                if n.flags & 4 == 0 && !serialized::looks_serialized(n.bytes) {
+                    continue;
+                }
+                let file =
+                    Serialized::open(n.bytes).map_err(|e| e.within(n.path).within(&shown))?;
+                serialized.push(Inner {
+                    name: n.path.to_string(),
+                    file,
+                });
+            }
+            return Ok(GameFile {
+                path: path.to_path_buf(),
+                bundle: Some(b),
+                serialized,
+                resources_beside: true,
+            });
+        }
+        if serialized::looks_serialized(bytes) {
+            let file = Serialized::open(bytes).map_err(|e| e.within(&shown))?;
+            let name = path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or("")
+                .to_string();
+            return Ok(GameFile {
+                path: path.to_path_buf(),
+                bundle: None,
+                serialized: vec![Inner { name, file }],
+                resources_beside: true,
+            });
+        }
+        Err(Located::new(shown, not_game_file(bytes)))
+    }
+}
+
+/// Every file under `dir`, in name order (symbolic links are not followed into folders).
+fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .collect();
+    entries.sort();
+    for p in entries {
+        let meta = std::fs::symlink_metadata(&p)?;
+        if meta.is_dir() {
+            walk(&p, out)?;
+        } else if meta.is_file() {
+            out.push(p);
+        }
+    }
+    Ok(())
+}
+
+impl GameFiles {
+    /// Opens the files and folders given. A file named explicitly must be a game file; under a
+    /// folder, files that are not (resource files, anything else) are skipped and listed in
+    /// [`GameFiles::skipped`].
+    pub fn open(paths: &[PathBuf]) -> Result<GameFiles, Located> {
+        let mut out = GameFiles::default();
+        for p in paths {
+            if p.is_dir() {
+                let mut found = vec![];
+                walk(p, &mut found).map_err(|e| io_error(p, &e))?;
+                for f in found {
+                    let bytes = std::fs::read(&f).map_err(|e| io_error(&f, &e))?;
+                    let limits = Limits::for_input(bytes.len() as u64);
+                    let game = bundle::is_bundle(&bytes) || serialized::looks_serialized(&bytes);
+                    if !game {
+                        out.skipped
+                            .push((f, "not a bundle or a serialized file".into()));
+                        continue;
+                    }
+                    match GameFile::from_bytes(&f, &bytes, &limits) {
+                        Ok(g) => out.files.push(g),
+                        Err(e) => out.failed.push(e),
+                    }
+                }
+            } else {
+                let bytes = std::fs::read(p).map_err(|e| io_error(p, &e))?;
+                let limits = Limits::for_input(bytes.len() as u64);
+                out.files.push(GameFile::from_bytes(p, &bytes, &limits)?);
+            }
+        }
+        Ok(out)
+    }
+
+    /// Files opened from bytes already read (tests, fuzzing).
+    pub fn from_files(files: Vec<GameFile>) -> GameFiles {
+        GameFiles {
+            files,
+            ..GameFiles::default()
+        }
+    }
+
+    /// The serialized file an object is in.
+    pub fn serialized(&self, r: ObjectRef) -> &Serialized {
+        &self.files[r.file].serialized[r.inner].file
+    }
+
+    /// The object's entry.
+    pub fn entry(&self, r: ObjectRef) -> &ObjectEntry {
+        &self.serialized(r).objects[r.object]
+    }
+
+    /// The object's bytes.
+    pub fn bytes(&self, r: ObjectRef) -> &[u8] {
+        let s = self.serialized(r);
+        s.bytes(&s.objects[r.object])
+    }
+
+    /// A short name for each opened file that tells them apart: its path below the folder
+    /// all of them share, `/` made `_` (empty when only one file is open).
+    pub fn labels(&self) -> Vec<String> {
+        if self.files.len() < 2 {
+            return vec![String::new(); self.files.len()];
+        }
+        let parts: Vec<Vec<String>> = self
+            .files
+            .iter()
+            .map(|f| {
+                f.path
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect()
+            })
+            .collect();
+        let common = (0..)
+            .take_while(|&k| {
+                parts[0]
+                    .get(k)
+                    .is_some_and(|c| parts.iter().all(|p| p.get(k) == Some(c)))
+                    && parts.iter().all(|p| p.len() > k + 1)
+            })
+            .count();
+        parts.iter().map(|p| p[common..].join("_")).collect()
+    }
+
+    /// Where the object is: the file on disk and, inside a bundle, its serialized file.
+    pub fn place(&self, r: ObjectRef) -> String {
+        let f = &self.files[r.file];
+        let disk = f.path.display().to_string();
+        if f.bundle.is_some() {
+            format!("{disk}/{}", f.serialized[r.inner].name)
+        } else {
+            disk
+        }
+    }
+
+    /// Every object, file by file, in table order.
+    pub fn objects(&self) -> Vec<ObjectRef> {
+        let mut out = vec![];
+        for (file, f) in self.files.iter().enumerate() {
+            for (inner, s) in f.serialized.iter().enumerate() {
+                for object in 0..s.file.objects.len() {
+                    out.push(ObjectRef {
+                        file,
+                        inner,
+                        object,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Every Mesh object.
+    pub fn meshes(&self) -> Vec<ObjectRef> {
+        self.objects()
+            .into_iter()
+            .filter(|&r| self.entry(r).class_id == MESH)
+            .collect()
+    }
+
+    /// An object's `m_Name`: through its type tree, or for a Mesh by the fixed layout of
+    /// its file's version; `None` when it has none or it cannot be read.
+    pub fn name(&self, r: ObjectRef) -> Option<String> {
+        let s = self.serialized(r);
+        let o = &s.objects[r.object];
+        if s.tree(o).is_some() {
+            let v = s.peek(o, "m_Name").ok()??;
+            return v.bytes().map(|b| String::from_utf8_lossy(b).into_owned());
+        }
+        if o.class_id == MESH {
+            // m_Name is the first field of every Mesh layout: a length and the text.
+            let b = s.bytes(o);
+            let n = u32::from_le_bytes(b.get(..4)?.try_into().ok()?) as usize;
+            return b
+                .get(4..4usize.checked_add(n)?)
+                .map(|t| String::from_utf8_lossy(t).into_owned());
+        }
+        None
+    }
+
+    /// The listing of every object (or of one class).
+    pub fn list(&self, class_name: Option<&str>) -> Vec<Listed> {
+        let mut out = vec![];
+        for r in self.objects() {
+            let s = self.serialized(r);
+            let o = &s.objects[r.object];
+            let class = s.class_name(o);
+            if class_name.is_some_and(|c| !c.eq_ignore_ascii_case(&class)) {
+                continue;
+            }
+            out.push(Listed {
+                file: self.files[r.file].path.display().to_string(),
+                serialized: self.files[r.file].serialized[r.inner].name.clone(),
+                path_id: o.path_id,
+                class_id: o.class_id,
+                class,
+                name: self.name(r),
+                byte_size: o.size,
+                offset: o.offset,
+            });
+        }
+        out
+    }
+
+    /// The objects a selection names (`--mesh NAME`: every Mesh of that name; `--path-id N`:
+    /// the object of that id, in every file that has one).
+    pub fn select(&self, sel: &Select) -> Vec<ObjectRef> {
+        match sel {
+            Select::PathId(id) => self
+                .objects()
+                .into_iter()
+                .filter(|&r| self.entry(r).path_id == *id)
+                .collect(),
+            Select::MeshName(n) => self
+                .meshes()
+                .into_iter()
+                .filter(|&r| self.name(r).as_deref() == Some(n.as_str()))
+                .collect(),
+        }
+    }
+
+    /// Reads a Mesh object: through its type tree when the file has one (the fixed layout
+    /// of the file's version is then checked against it), else by the fixed layout.
+    pub fn mesh(&self, r: ObjectRef) -> Result<GameMesh<'_>, Located> {
+        let place = self.place(r);
+        let s = self.serialized(r);
+        let o = &s.objects[r.object];
+        if o.class_id != MESH {
+            return Err(Located::new(
+                place,
+                Error::new(
+                    ErrorKind::Input,
+                    o.offset,
+                    "a Mesh (class 43)",
+                    format!(
+                        "{} (class {}), path id {}",
+                        s.class_name(o),
+                        o.class_id,
+                        o.path_id
+                    ),
+                ),
+            ));
+        }
+        let version = s.unity_version();
+        let bytes = s.bytes(o);
+        match s.trees_of(o) {
+            Some(trees) => {
+                let value = s.read(o).map_err(|e| Located::new(place.clone(), e))?;
+                let tree = TreeParts::new(&value, &trees, s.big_endian, o.offset)
+                    .map_err(|e| Located::new(place.clone(), e))?;
+                let fixed = match &version {
+                    Ok(v) if !s.big_endian => {
+                        mesh::check_fixed_layout(bytes, *v, &value, &trees, o.offset)
+                    }
+                    Ok(_) => Err(super::unsupported(
+                        o.offset,
+                        "a little-endian file (the unity-mesh layout is little endian)",
+                        "a big-endian one",
+                    )),
+                    Err(e) => Err(e.clone()),
+                };
+                Ok(GameMesh {
+                    at: r,
+                    version: version.ok(),
+                    tree: Some(tree),
+                    fixed,
+                })
+            }
+            None => {
+                let v = version.map_err(|e| Located::new(place.clone(), e))?;
+                if s.big_endian {
+                    return Err(Located::new(
+                        place,
+                        super::unsupported(
+                            o.offset,
+                            "a type tree, or a little-endian file (the unity-mesh layout is little endian)",
+                            "a big-endian file without type trees",
+                        ),
+                    ));
+                }
+                let fixed = super::adapter::read_mesh(bytes, v).map_err(|e| e.shifted(o.offset));
+                if let Err(e) = &fixed {
+                    return Err(Located::new(place, e.clone()));
+                }
+                Ok(GameMesh {
+                    at: r,
+                    version: Some(v),
+                    tree: None,
+                    fixed,
+                })
+            }
+        }
+    }
+
+    /// The bytes of a mesh's streamed range (`explicit`: a resource file given by the user).
+    pub fn streamed(
+        &self,
+        m: &GameMesh,
+        explicit: Option<&Path>,
+    ) -> Result<Option<std::borrow::Cow<'_, [u8]>>, Located> {
+        let Some(range) = m.stream() else {
+            return Ok(None);
+        };
+        resource::bytes(self, m.at.file, &range, explicit)
+            .map(Some)
+            .map_err(|e| e.within(&self.place(m.at)))
+    }
+
+    /// The context the `unity-mesh` layout reads a mesh of this file with: the file's
+    /// version, the file as input (for streamed data beside it) and `explicit` as the resource.
+    pub fn context(&self, m: &GameMesh, explicit: Option<&Path>) -> Context {
+        let mut ctx = Context::new();
+        if let Some(v) = m.version {
+            ctx = ctx.with_param("unity_version", i128::from(v));
+        }
+        ctx.input = Some(self.files[m.at.file].path.clone());
+        ctx.resource = explicit.map(Path::to_path_buf);
+        ctx
+    }
+
+    /// Checks a mesh: the type tree reads it (done by [`GameFiles::mesh`]), the fixed layout of
+    /// its version agrees, and the relations of `unity-mesh` hold. Returns the violated
+    /// relations; an error when the fixed layout does not read it.
+    pub fn check(&self, m: &GameMesh, explicit: Option<&Path>) -> Result<Vec<Error>, Located> {
+        let place = self.place(m.at);
+        let fixed = m.fixed.as_ref().map_err(|e| {
+            Located::new(place.clone(), e.clone()).with_layouts_hint(self.bytes(m.at))
+        })?;
+        Ok(fixed.relations(&self.context(m, explicit)))
+    }
+
+    /// The mesh in the common model, with its joints and materials named from its renderer.
+    pub fn scene(&self, m: &GameMesh, explicit: Option<&Path>) -> Result<Scene, Located> {
+        let place = self.place(m.at);
+        let names = self.names(m);
+        let streamed = self.streamed(m, explicit)?;
+        let data = match &m.tree {
+            Some(t) => {
+                let channels = t.shape_channels();
+                let raw = t.raw(streamed.as_deref(), &channels);
+                decode::decode(&raw)
+            }
+            None => {
+                let fixed = m
+                    .fixed
+                    .as_ref()
+                    .map_err(|e| Located::new(place.clone(), e.clone()))?;
+                let v = m.version.unwrap_or(0);
+                if v < crate::unity::FORMATS_FROM {
+                    return Err(Located::new(
+                        place,
+                        Error::unplaced(
+                            ErrorKind::Unsupported,
+                            "a mesh of Unity 2019.1 or later, or one with a type tree",
+                            format!("Unity {}", version_text(v)),
+                        ),
+                    ));
+                }
+                let parts =
+                    crate::unity::RawParts::new(fixed, v, streamed.as_deref().map(<[u8]>::to_vec));
+                decode::decode(&parts.raw())
+            }
+        }
+        .map_err(|e| Located::new(place.clone(), e))?;
+        let opts = SceneOptions {
+            joint_names: names.joints,
+            material_names: if names.materials.len() == data.submeshes.len() {
+                names.materials
+            } else {
+                vec![]
+            },
+            ..SceneOptions::default()
+        };
+        let done = decode::to_scene(&data, &opts).map_err(|e| Located::new(place, e))?;
+        let mut notes = names.notes;
+        if let (Some(_), Err(e)) = (&m.tree, &m.fixed) {
+            // Read through its type tree; the fixed layout's disagreement is worth knowing.
+            notes.push(format!(
+                "mesh `{}`: read through its type tree; the fixed unity-mesh layout of its version does not read it: {e}",
+                m.name().escape_debug()
+            ));
+        }
+        notes.extend(done.notes);
+        Ok(Scene {
+            meshes: vec![done.mesh],
+            notes,
+        })
+    }
+
+    /// Resolves a reference (`m_FileID`, `m_PathID`) made by an object of `from`.
+    pub fn resolve(&self, from: ObjectRef, file_id: i128, path_id: i128) -> Option<ObjectRef> {
+        let path_id = i64::try_from(path_id).ok()?;
+        if file_id == 0 {
+            let s = self.serialized(from);
+            let o = s.object(path_id)?;
+            return Some(ObjectRef {
+                object: o.index,
+                ..from
+            });
+        }
+        let k = usize::try_from(file_id - 1).ok()?;
+        let ext = self.serialized(from).file.metadata.externals.get(k)?;
+        let base = ext.path.rsplit(['/', '\\', ':']).next()?;
+        for (file, f) in self.files.iter().enumerate() {
+            for (inner, s) in f.serialized.iter().enumerate() {
+                if s.name.eq_ignore_ascii_case(base) {
+                    if let Some(o) = s.file.object(path_id) {
+                        return Some(ObjectRef {
+                            file,
+                            inner,
+                            object: o.index,
+                        });
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Reads an object through its type tree, if it has one and reads.
+    fn value(&self, r: ObjectRef) -> Option<(Value<'_>, Trees<'_>)> {
+        let s = self.serialized(r);
+        let o = &s.objects[r.object];
+        let trees = s.trees_of(o)?;
+        let v = s.read(o).ok()?;
+        Some((v, trees))
+    }
+
+    /// A reference field (`PPtr`) of a value, resolved.
+    fn pptr(&self, from: ObjectRef, v: &Value, trees: &Trees) -> Option<ObjectRef> {
+        let file_id = v.field(trees, "m_FileID")?.int()?;
+        let path_id = v.field(trees, "m_PathID")?.int()?;
+        self.resolve(from, file_id, path_id)
+    }
+
+    /// The name of the GameObject a component (a Transform, a renderer) belongs to.
+    fn game_object_name(&self, component: ObjectRef) -> Option<String> {
+        let (v, trees) = self.value(component)?;
+        let go = self.pptr(component, v.field(&trees, "m_GameObject")?, &trees)?;
+        self.name(go)
+    }
+
+    /// Names for a mesh's joints and materials from the renderer that draws it: a
+    /// SkinnedMeshRenderer whose m_Mesh is the mesh and whose bones match its bind poses
+    /// (bone i: m_Bones[i] -> Transform -> GameObject name), else a MeshFilter's MeshRenderer
+    /// for materials. Joints without a renderer are `bone i` with the bone's name hash.
+    pub fn names(&self, m: &GameMesh) -> Names {
+        let mut names = Names::default();
+        let (bones, hashes) = match (&m.tree, &m.fixed) {
+            (Some(t), _) => (t.bone_count(), t.bone_name_hashes.clone()),
+            (None, Ok(f)) => (f.bind_poses.len(), f.bone_name_hashes.clone()),
+            (None, Err(_)) => (0, vec![]),
+        };
+        let mut renderer_materials: Option<(ObjectRef, Vec<Option<String>>)> = None;
+        let mut joints: Option<Vec<String>> = None;
+        let drawers = self.drawers().get(&m.at).cloned().unwrap_or_default();
+        for r in drawers {
+            let c = self.entry(r).class_id;
+            let Some((v, trees)) = self.value(r) else {
+                continue;
+            };
+            if c == class::SKINNED_MESH_RENDERER {
+                if joints.is_none() {
+                    if let Some(list) = v.field(&trees, "m_Bones").and_then(|b| b.items()) {
+                        if list.len() == bones && bones > 0 {
+                            let named: Vec<String> = list
+                                .iter()
+                                .enumerate()
+                                .map(|(i, b)| {
+                                    self.pptr(r, b, &trees)
+                                        .and_then(|t| self.game_object_name(t))
+                                        .unwrap_or_else(|| bone_fallback(i, &hashes))
+                                })
+                                .collect();
+                            joints = Some(named);
+                        } else if bones > 0 {
+                            names.notes.push(format!(
+                                "the SkinnedMeshRenderer (path id {}) has {} bones for {bones} bind poses: joints are named by their index",
+                                self.entry(r).path_id,
+                                list.len()
+                            ));
+                        }
+                    }
+                }
+                if renderer_materials.is_none() {
+                    renderer_materials = Some((r, self.materials(r, &v, &trees)));
+                }
+            } else if renderer_materials.is_none() {
+                // A MeshFilter: the MeshRenderer on the same GameObject draws it.
+                let go = v
+                    .field(&trees, "m_GameObject")
+                    .and_then(|g| self.pptr(r, g, &trees));
+                for mr in self.objects() {
+                    if self.entry(mr).class_id != class::MESH_RENDERER
+                        || mr.file != r.file
+                        || mr.inner != r.inner
+                    {
+                        continue;
+                    }
+                    let Some((mv, mt)) = self.value(mr) else {
+                        continue;
+                    };
+                    let same = mv
+                        .field(&mt, "m_GameObject")
+                        .and_then(|g| self.pptr(mr, g, &mt))
+                        .is_some_and(|g| Some(g) == go);
+                    if same {
+                        renderer_materials = Some((mr, self.materials(mr, &mv, &mt)));
+                        break;
+                    }
+                }
+            }
+        }
+        names.joints = match joints {
+            Some(j) => j,
+            None if bones > 0 => {
+                names.notes.push(format!(
+                    "mesh `{}`: no SkinnedMeshRenderer of the opened files draws it: joints are named `bone i` with their name hash",
+                    m.name().escape_debug()
+                ));
+                (0..bones).map(|i| bone_fallback(i, &hashes)).collect()
+            }
+            None => vec![],
+        };
+        if let Some((_, mats)) = renderer_materials {
+            let subs = self.submesh_count(m);
+            names.materials = (0..subs)
+                .map(|i| {
+                    mats.get(i)
+                        .cloned()
+                        .flatten()
+                        .unwrap_or_else(|| format!("submesh {i}"))
+                })
+                .collect();
+        }
+        names
+    }
+
+    /// Per mesh, the SkinnedMeshRenderers and MeshFilters whose m_Mesh names it.
+    fn drawers(&self) -> &HashMap<ObjectRef, Vec<ObjectRef>> {
+        self.drawers.get_or_init(|| {
+            let mut map: HashMap<ObjectRef, Vec<ObjectRef>> = HashMap::new();
+            for r in self.objects() {
+                let c = self.entry(r).class_id;
+                if c != class::SKINNED_MESH_RENDERER && c != class::MESH_FILTER {
+                    continue;
+                }
+                let Some((v, trees)) = self.value(r) else {
+                    continue;
+                };
+                if let Some(mesh) = v
+                    .field(&trees, "m_Mesh")
+                    .and_then(|p| self.pptr(r, p, &trees))
+                {
+                    map.entry(mesh).or_default().push(r);
+                }
+            }
+            map
+        })
+    }
+
+    fn submesh_count(&self, m: &GameMesh) -> usize {
+        match (&m.tree, &m.fixed) {
+            (Some(t), _) => t.submesh_count(),
+            (None, Ok(f)) => f.sub_meshes.len(),
+            (None, Err(_)) => 0,
+        }
+    }
+
+    /// A renderer's material names (`None` for a material not in the opened files).
+    fn materials(&self, r: ObjectRef, v: &Value, trees: &Trees) -> Vec<Option<String>> {
+        v.field(trees, "m_Materials")
+            .and_then(|m| m.items())
+            .map(|list| {
+                list.iter()
+                    .map(|p| self.pptr(r, p, trees).and_then(|mat| self.name(mat)))
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+}
+
+/// `bone i` with its `m_BoneNameHashes` value, when the mesh has one.
+fn bone_fallback(i: usize, hashes: &[u32]) -> String {
+    match hashes.get(i) {
+        Some(h) => format!("bone {i} (name hash 0x{h:08X})"),
+        None => format!("bone {i}"),
+    }
+}
+
+fn io_error(p: &Path, e: &std::io::Error) -> Located {
+    Located::new(
+        p.display().to_string(),
+        Error::unplaced(ErrorKind::Io, "a readable file or folder", e.to_string()),
+    )
+}
+
+impl Located {
+    /// For a Mesh the fixed layout could not read: says which known layouts read its bytes
+    /// exactly, if any.
+    pub fn with_layouts_hint(mut self, bytes: &[u8]) -> Self {
+        let fits = layouts_that_read(bytes);
+        self.error.expected = format!(
+            "{} ({})",
+            self.error.expected,
+            if fits.is_empty() {
+                "no known unity-mesh layout reads these bytes exactly".to_string()
+            } else {
+                format!(
+                    "the layouts that read these bytes exactly: {}",
+                    fits.join(", ")
+                )
+            }
+        );
+        self
+    }
+}
+
+/// The first editor version of each Mesh layout the `unity-mesh` spec knows (its version
+/// cut-offs), with the version range shown for each.
+pub const MESH_LAYOUTS: &[(u32, &str)] = &[
+    (50305, "5.3.5 to 2017.2"),
+    (20170300, "2017.3 to 2017.4"),
+    (20180100, "2018.1"),
+    (20180200, "2018.2"),
+    (20180300, "2018.3 to 2018.4"),
+    (20190100, "2019.1 to 2019.4"),
+    (20200100, "2020.1 to 2021.3"),
+    (20220100, "2022.1 to 6000.1"),
+    (60000200, "6000.2 to 6000.5"),
+    (60000600, "6000.6 and later"),
+];
+
+/// The known Mesh layouts that read `bytes` exactly (to their end), with the relations of
+/// `unity-mesh` holding.
+pub fn layouts_that_read(bytes: &[u8]) -> Vec<String> {
+    MESH_LAYOUTS
+        .iter()
+        .filter(|(v, _)| {
+            super::adapter::read_mesh(bytes, *v).is_ok_and(|m| {
+                let ctx = Context::new().with_param("unity_version", i128::from(*v));
+                m.relations(&ctx).is_empty()
+            })
+        })
+        .map(|(v, text)| format!("{text} (--unity-version {})", version_text(*v)))
+        .collect()
+}

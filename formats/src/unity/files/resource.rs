@@ -1,0 +1,86 @@
+//! Streamed data: the byte ranges of resource files (`.resS`) that objects name in a
+//! `StreamingInfo` (`m_StreamData`).
+//!
+//! Inside a bundle the path reads `archive:/CAB-.../CAB-....resS`: the bundle's file of that
+//! name. For a serialized file on disk (a player's `level0`), the path is the resource file's
+//! name beside it (`level0.resS`). A range must lie inside its file; nothing is read or
+//! allocated before that is checked.
+
+use super::game::GameFiles;
+use super::Located;
+use crate::rt::{Error, ErrorKind};
+use crate::unity::stream::{read_range, StreamRange};
+use std::borrow::Cow;
+use std::path::Path;
+
+fn error(expected: impl Into<String>, found: impl Into<String>) -> Located {
+    Located::new(
+        "",
+        Error::unplaced(ErrorKind::Input, expected, found).rooted("m_StreamData"),
+    )
+}
+
+/// The bytes of `range`, named by an object of serialized file `inner` of opened file
+/// `file`: from `explicit` when given (`--ress FILE`), else the bundle's file of the range's
+/// name (in the object's bundle first, then in any opened bundle), else the file of that name
+/// beside the object's file on disk.
+pub fn bytes<'g>(
+    files: &'g GameFiles,
+    file: usize,
+    range: &StreamRange,
+    explicit: Option<&Path>,
+) -> Result<Cow<'g, [u8]>, Located> {
+    if let Some(p) = explicit {
+        return read_range(p, range.offset, range.size)
+            .map(Cow::Owned)
+            .map_err(Located::from);
+    }
+    let name = range.file_name();
+    if name.is_empty() || name == "." || name == ".." {
+        return Err(error(
+            "a resource path that ends in a file name",
+            format!("`{}`", range.path.escape_debug()),
+        ));
+    }
+    let order = std::iter::once(file).chain((0..files.files.len()).filter(|&i| i != file));
+    for i in order {
+        let Some(b) = &files.files[i].bundle else {
+            continue;
+        };
+        if let Some(node) = b.node(name) {
+            let len = node.bytes.len() as u64;
+            let end = range.offset.checked_add(range.size);
+            return match end {
+                Some(end) if end <= len => Ok(Cow::Borrowed(
+                    &node.bytes[range.offset as usize..end as usize],
+                )),
+                _ => Err(error(
+                    format!("a range inside `{name}` ({len} bytes, in the bundle)"),
+                    format!(
+                        "offset {} + size {} = {}, past its end",
+                        range.offset,
+                        range.size,
+                        u128::from(range.offset) + u128::from(range.size)
+                    ),
+                )),
+            };
+        }
+    }
+    let beside = files.files[file]
+        .path
+        .parent()
+        .unwrap_or(Path::new(""))
+        .join(name);
+    if files.files[file].resources_beside && beside.is_file() {
+        return read_range(&beside, range.offset, range.size)
+            .map(Cow::Owned)
+            .map_err(Located::from);
+    }
+    Err(error(
+        format!(
+            "the resource file `{}` (in the bundle, beside the file, or given with --ress)",
+            name.escape_debug()
+        ),
+        "none found",
+    ))
+}
