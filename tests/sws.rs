@@ -933,8 +933,9 @@ fn meshes_without_positions_are_not_exported_and_say_why() {
 
 #[test]
 fn copies_nested_past_the_limit_are_refused_not_overflowed() {
-    // A SubMesh whose copy has a copy, and so on: the writer writes it, the reader stops at
-    // the nesting limit with an error.
+    // A SubMesh whose copy has a copy, and so on: the writer refuses past the nesting limit the
+    // reader keeps (it never writes a file the reader would not read back), with an error at
+    // the copy that goes too deep; one level less writes and reads back.
     let ctx = Context::new();
     let mut s = Submesh::from_bytes(&corpus("hand-triangle.sws-submesh"), &ctx).unwrap();
     for _ in 0..MAX_NESTING {
@@ -944,11 +945,30 @@ fn copies_nested_past_the_limit_are_refused_not_overflowed() {
             submesh: Some(Box::new(inner)),
         };
     }
-    let bytes = s.to_bytes(&ctx).unwrap();
-    let e = Submesh::from_bytes(&bytes, &ctx).unwrap_err();
+    let e = s.to_bytes(&ctx).unwrap_err();
     assert_eq!(e.kind, ErrorKind::Count);
     assert!(e.expected.contains("levels of nested values"), "{e}");
     assert!(e.path_string().starts_with("submesh.copy.submesh.copy"));
+    // Peeled back to what the reader reads, it writes and reads back.
+    let mut inner = s;
+    let mut peeled = 0;
+    let bytes = loop {
+        match inner.to_bytes(&ctx) {
+            Ok(b) => break b,
+            Err(_) => {
+                inner = *inner.copy.submesh.take().unwrap();
+                peeled += 1;
+            }
+        }
+    };
+    assert!(peeled >= 1);
+    assert_eq!(
+        Submesh::from_bytes(&bytes, &ctx)
+            .unwrap()
+            .to_bytes(&ctx)
+            .unwrap(),
+        bytes
+    );
 }
 
 fn positions_hold_the_bytes<T: Root>(name: &str, bytes: &[u8], derived: &[&str]) -> usize {

@@ -484,9 +484,16 @@ impl<'a> Gen<'a> {
                 } else {
                     quote!(_p.unwrap_or_default())
                 };
+                // A value of a type inside itself nests as deep as the value does: bounded like
+                // reading, so no value can exhaust the stack.
+                let write = if boxed || self.recursive_list(t, f) {
+                    quote!(_io.nested(_at, |_io| #rt::Codec::write_out::<L>(#v, _io, _args))?)
+                } else {
+                    quote!(#rt::Codec::write_out::<L>(#v, _io, _args)?)
+                };
                 quote!({
                     let _args = #args;
-                    let _p = #rt::Codec::write_out::<L>(#v, _io, _args)?;
+                    let _p = #write;
                     #wrap
                 })
             }

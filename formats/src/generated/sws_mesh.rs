@@ -8434,9 +8434,11 @@ impl crate::rt::Codec for Submesh {
                     {
                         {
                             let _args = ();
-                            let _p = crate::rt::Codec::write_out::<
-                                L,
-                            >(&**_v, _io, _args)?;
+                            let _p = _io
+                                .nested(
+                                    _at,
+                                    |_io| crate::rt::Codec::write_out::<L>(&**_v, _io, _args),
+                                )?;
                             ::std::boxed::Box::new(_p.unwrap_or_default())
                         }
                     }
@@ -9756,9 +9758,11 @@ impl crate::rt::Codec for SubmeshPointer {
                             Some({
                                 {
                                     let _args = ();
-                                    let _p = crate::rt::Codec::write_out::<
-                                        L,
-                                    >(&**_v, _io, _args)?;
+                                    let _p = _io
+                                        .nested(
+                                            _at,
+                                            |_io| crate::rt::Codec::write_out::<L>(&**_v, _io, _args),
+                                        )?;
                                     ::std::boxed::Box::new(_p.unwrap_or_default())
                                 }
                             })

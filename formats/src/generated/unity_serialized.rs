@@ -9083,7 +9083,11 @@ impl crate::rt::Codec for OldTypeTreeNode {
                                         u8,
                                     >(_at, crate::rt::Int::int(&big_endian), "big_endian")?,
                                 );
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                let _p = _io
+                                    .nested(
+                                        _at,
+                                        |_io| crate::rt::Codec::write_out::<L>(_v, _io, _args),
+                                    )?;
                                 _p.unwrap_or_default()
                             })
                         })()

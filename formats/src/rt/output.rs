@@ -11,6 +11,8 @@ use binrw::Endian;
 #[derive(Debug, Default)]
 pub struct Output {
     buf: Vec<u8>,
+    /// How many nested values of recursive types are being written.
+    depth: u32,
     /// Where the part being written starts (`_io.pos` counts from here).
     base: usize,
 }
@@ -20,6 +22,7 @@ impl Output {
     pub fn with_capacity(n: usize) -> Self {
         Output {
             buf: Vec::with_capacity(n),
+            depth: 0,
             base: 0,
         }
     }
@@ -114,6 +117,28 @@ impl Output {
         let done = write(self);
         self.base = outer;
         done
+    }
+
+    /// Writes one nested value of a recursive type with `inner`, refusing (at `offset`) to go
+    /// deeper than the reader would read ([`super::input::MAX_NESTING`]).
+    pub fn nested<T>(
+        &mut self,
+        offset: u64,
+        inner: impl FnOnce(&mut Self) -> Result<T>,
+    ) -> Result<T> {
+        use super::input::MAX_NESTING;
+        if self.depth >= MAX_NESTING {
+            return Err(Error::new(
+                ErrorKind::Count,
+                offset,
+                format!("at most {MAX_NESTING} levels of nested values (a recursive type)"),
+                "a value nested deeper",
+            ));
+        }
+        self.depth += 1;
+        let v = inner(self);
+        self.depth -= 1;
+        v
     }
 
     /// Checks that a field starts where the spec documents it.
