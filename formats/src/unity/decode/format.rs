@@ -1,8 +1,7 @@
 //! The twelve vertex formats and the bulk decoding of a channel out of its stream.
 
-use super::layout::VertexLayout;
-use super::{Channel, ChannelData, RawMesh};
-use crate::rt::Result;
+use super::layout::{ChannelPlace, StreamLayout, VertexLayout};
+use super::{Channel, ChannelData};
 use half::f16;
 use half::slice::{HalfBitsSliceExt, HalfFloatSliceExt};
 
@@ -79,102 +78,224 @@ impl VertexFormat {
     }
 }
 
-/// The bytes of one channel in its stream: `width` bytes at `offset` of every `stride`-byte
-/// vertex.
+/// The bytes of one channel: `width` bytes at `offset` of each of `n` vertices of `stride`
+/// bytes.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Strided<'a> {
+pub(crate) struct ChannelBytes<'a> {
     bytes: &'a [u8],
     stride: usize,
     offset: usize,
     width: usize,
+    n: usize,
 }
 
-impl<'a> Strided<'a> {
+impl<'a> ChannelBytes<'a> {
+    /// The channel of `width` bytes at `offset` in the vertices of a stream, as many of them
+    /// as `bytes` holds and at most `n`.
+    pub(crate) fn new(bytes: &'a [u8], stride: usize, offset: usize, width: usize, n: usize) -> Self {
+        let held = if stride == 0 { 0 } else { bytes.len() / stride };
+        ChannelBytes {
+            bytes,
+            stride,
+            offset,
+            width,
+            n: n.min(held),
+        }
+    }
+
     /// Components one after another, with nothing between them.
     #[cfg(test)]
     pub(crate) fn contiguous(bytes: &'a [u8]) -> Self {
-        Strided {
-            bytes,
-            stride: bytes.len(),
-            offset: 0,
-            width: bytes.len(),
+        ChannelBytes::new(bytes, bytes.len(), 0, bytes.len(), 1)
+    }
+}
+
+/// Copies each vertex's `W` bytes at `offset` into `dst`, one after another (a fixed-size move
+/// per vertex).
+fn gather_w<const W: usize>(src: &[u8], stride: usize, offset: usize, dst: &mut [u8]) {
+    for (d, v) in dst.chunks_exact_mut(W).zip(src.chunks(stride)) {
+        let d: &mut [u8; W] = d.try_into().expect("chunks of W");
+        if let Some(s) = v.get(offset..offset + W).and_then(|s| <&[u8; W]>::try_from(s).ok()) {
+            *d = *s;
         }
     }
+}
 
-    /// Every component of `size` bytes, decoded by `f`, vertex after vertex: one pass over a
-    /// stream the channel fills, one copy of each vertex's components otherwise, into a vector
-    /// allocated once (its size is the stream's, which the layout checked against the data).
-    fn map<T>(&self, size: usize, f: impl Fn(&[u8]) -> T) -> Vec<T> {
-        if self.width == self.stride {
-            return self.bytes.chunks_exact(size).map(f).collect();
-        }
-        let per_vertex = self.width / size;
-        let mut out = Vec::with_capacity((self.bytes.len() / self.stride.max(1)) * per_vertex);
-        for vertex in self.bytes.chunks_exact(self.stride.max(1)) {
-            if let Some(c) = vertex.get(self.offset..self.offset + self.width) {
-                out.extend(c.chunks_exact(size).map(&f));
+/// Copies each vertex's `width` bytes at `offset` into `dst` (whose length is a whole number
+/// of vertices), one after another: one copy when the channel fills its stream.
+fn gather(src: &[u8], stride: usize, offset: usize, width: usize, dst: &mut [u8]) {
+    if width == stride && offset == 0 {
+        let n = dst.len().min(src.len());
+        dst[..n].copy_from_slice(&src[..n]);
+        return;
+    }
+    match width {
+        1 => gather_w::<1>(src, stride, offset, dst),
+        2 => gather_w::<2>(src, stride, offset, dst),
+        3 => gather_w::<3>(src, stride, offset, dst),
+        4 => gather_w::<4>(src, stride, offset, dst),
+        6 => gather_w::<6>(src, stride, offset, dst),
+        8 => gather_w::<8>(src, stride, offset, dst),
+        12 => gather_w::<12>(src, stride, offset, dst),
+        16 => gather_w::<16>(src, stride, offset, dst),
+        _ => {
+            for (d, v) in dst.chunks_exact_mut(width.max(1)).zip(src.chunks(stride.max(1))) {
+                if let Some(s) = v.get(offset..offset + width) {
+                    d.copy_from_slice(s);
+                }
             }
         }
-        out
     }
+}
+
+/// Vertices per block: the gathered components of a block stay in the first-level cache
+/// between the copy and the conversion.
+const BLOCK: usize = 512;
+
+/// Every component of the channel as `T` (little-endian in the file), converted by `convert`
+/// block by block into the output.
+fn blocks<T, O>(s: &ChannelBytes, convert: impl Fn(&[T], &mut [O])) -> Vec<O>
+where
+    T: bytemuck::Pod + Default,
+    O: Copy + Default,
+{
+    let comps = s.width / std::mem::size_of::<T>();
+    let mut out = vec![O::default(); s.n * comps];
+    if comps == 0 {
+        return out;
+    }
+    let mut tmp = vec![T::default(); BLOCK * comps];
+    for (b, dst) in out.chunks_mut(BLOCK * comps).enumerate() {
+        let tmp = &mut tmp[..dst.len()];
+        let src = s.bytes.get(b * BLOCK * s.stride..).unwrap_or(&[]);
+        gather(
+            src,
+            s.stride,
+            s.offset,
+            s.width,
+            bytemuck::cast_slice_mut(tmp),
+        );
+        convert(tmp, dst);
+    }
+    out
+}
+
+/// Every component of a channel of 4-byte numbers, gathered straight into the output.
+fn words<T: bytemuck::Pod + Default>(s: &ChannelBytes) -> Vec<T> {
+    let mut out = vec![T::default(); s.n * (s.width / 4)];
+    gather(
+        s.bytes,
+        s.stride,
+        s.offset,
+        s.width,
+        bytemuck::cast_slice_mut(&mut out),
+    );
+    if cfg!(target_endian = "big") {
+        for x in bytemuck::cast_slice_mut::<T, u32>(&mut out) {
+            *x = u32::from_le(*x);
+        }
+    }
+    out
+}
+
+fn le16(t: &[u16]) -> impl Iterator<Item = u16> + '_ {
+    t.iter().map(|&x| u16::from_le(x))
 }
 
 /// Decodes the components of a channel of `format`, little-endian.
-pub(crate) fn decode_components(format: VertexFormat, s: Strided) -> ChannelData {
+pub(crate) fn decode_components(format: VertexFormat, s: &ChannelBytes) -> ChannelData {
     use VertexFormat::*;
-    let f32_of = |c: &[u8]| f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-    let u16_of = |c: &[u8]| u16::from_le_bytes([c[0], c[1]]);
-    let i16_of = |c: &[u8]| i16::from_le_bytes([c[0], c[1]]);
     match format {
-        Float => ChannelData::Float(s.map(4, f32_of)),
-        Float16 => {
-            let bits: Vec<u16> = s.map(2, u16_of);
-            let halves: &[f16] = bits.reinterpret_cast();
-            let mut out = vec![0.0f32; halves.len()];
-            halves.convert_to_f32_slice(&mut out);
-            ChannelData::Float(out)
-        }
-        UNorm8 => ChannelData::Float(s.map(1, |c| f32::from(c[0]) / 255.0)),
-        SNorm8 => ChannelData::Float(s.map(1, |c| (f32::from(c[0] as i8) / 127.0).max(-1.0))),
-        UNorm16 => ChannelData::Float(s.map(2, |c| f32::from(u16_of(c)) / 65535.0)),
-        SNorm16 => ChannelData::Float(s.map(2, |c| (f32::from(i16_of(c)) / 32767.0).max(-1.0))),
-        UInt8 => ChannelData::UInt(s.map(1, |c| u32::from(c[0]))),
-        SInt8 => ChannelData::SInt(s.map(1, |c| i32::from(c[0] as i8))),
-        UInt16 => ChannelData::UInt(s.map(2, |c| u32::from(u16_of(c)))),
-        SInt16 => ChannelData::SInt(s.map(2, |c| i32::from(i16_of(c)))),
-        UInt32 => ChannelData::UInt(s.map(4, |c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
-        SInt32 => ChannelData::SInt(s.map(4, |c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
+        Float => ChannelData::Float(words::<f32>(s)),
+        UInt32 => ChannelData::UInt(words::<u32>(s)),
+        SInt32 => ChannelData::SInt(words::<i32>(s)),
+        Float16 => ChannelData::Float(blocks::<u16, f32>(s, |t, o| {
+            if cfg!(target_endian = "big") {
+                let le: Vec<u16> = le16(t).collect();
+                le.reinterpret_cast::<f16>().convert_to_f32_slice(o);
+            } else {
+                t.reinterpret_cast::<f16>().convert_to_f32_slice(o);
+            }
+        })),
+        UNorm8 => ChannelData::Float(blocks::<u8, f32>(s, |t, o| {
+            for (o, &x) in o.iter_mut().zip(t) {
+                *o = f32::from(x) / 255.0;
+            }
+        })),
+        SNorm8 => ChannelData::Float(blocks::<u8, f32>(s, |t, o| {
+            for (o, &x) in o.iter_mut().zip(t) {
+                *o = (f32::from(x as i8) / 127.0).max(-1.0);
+            }
+        })),
+        UNorm16 => ChannelData::Float(blocks::<u16, f32>(s, |t, o| {
+            for (o, x) in o.iter_mut().zip(le16(t)) {
+                *o = f32::from(x) / 65535.0;
+            }
+        })),
+        SNorm16 => ChannelData::Float(blocks::<u16, f32>(s, |t, o| {
+            for (o, x) in o.iter_mut().zip(le16(t)) {
+                *o = (f32::from(x as i16) / 32767.0).max(-1.0);
+            }
+        })),
+        UInt8 => ChannelData::UInt(blocks::<u8, u32>(s, |t, o| {
+            for (o, &x) in o.iter_mut().zip(t) {
+                *o = u32::from(x);
+            }
+        })),
+        SInt8 => ChannelData::SInt(blocks::<u8, i32>(s, |t, o| {
+            for (o, &x) in o.iter_mut().zip(t) {
+                *o = i32::from(x as i8);
+            }
+        })),
+        UInt16 => ChannelData::UInt(blocks::<u16, u32>(s, |t, o| {
+            for (o, x) in o.iter_mut().zip(le16(t)) {
+                *o = u32::from(x);
+            }
+        })),
+        SInt16 => ChannelData::SInt(blocks::<u16, i32>(s, |t, o| {
+            for (o, x) in o.iter_mut().zip(le16(t)) {
+                *o = i32::from(x as i16);
+            }
+        })),
     }
 }
 
-/// Decodes every present channel of a checked layout.
-pub(crate) fn decode_channels(
-    raw: &RawMesh,
-    layout: &VertexLayout,
-) -> Result<[Option<Channel>; 14]> {
+/// The bytes of stream `st` in the vertex data (empty where the data does not hold them).
+fn stream_bytes<'a>(data: &'a [u8], st: &StreamLayout) -> &'a [u8] {
+    let start = usize::try_from(st.start).unwrap_or(usize::MAX);
+    let end = usize::try_from(st.end).unwrap_or(usize::MAX).min(data.len());
+    data.get(start..end).unwrap_or(&[])
+}
+
+/// The bytes of channel `slot` of a layout: where to find each vertex's components.
+pub(crate) fn channel_bytes<'a>(layout: &VertexLayout, data: &'a [u8], slot: usize) -> Option<(ChannelPlace, ChannelBytes<'a>)> {
+    let (c, st) = layout.channel(slot)?;
+    let n = usize::try_from(layout.vertex_count).unwrap_or(usize::MAX);
+    let s = ChannelBytes::new(
+        stream_bytes(data, &st),
+        st.stride as usize,
+        c.offset as usize,
+        c.width() as usize,
+        n,
+    );
+    Some((c, s))
+}
+
+/// Decodes every present channel of a layout whose verdict passed.
+pub(crate) fn decode_channels(layout: &VertexLayout, data: &[u8]) -> [Option<Channel>; 14] {
     let mut out: [Option<Channel>; 14] = Default::default();
-    for (slot, place) in layout.channels.iter().enumerate() {
-        let Some(place) = place else { continue };
-        let Some(stream) = layout.streams.get(usize::from(place.stream)) else {
+    for (slot, o) in out.iter_mut().enumerate() {
+        let Some((c, s)) = channel_bytes(layout, data, slot) else {
             continue;
         };
-        // The layout was checked against the data's length, so this slice is in range; `get`
-        // keeps that a promise the compiler checks rather than a panic.
-        let bytes = raw.vertex_data.get(stream.start..stream.end).unwrap_or(&[]);
-        let strided = Strided {
-            bytes,
-            stride: stream.stride,
-            offset: place.offset,
-            width: place.format.size() * place.dim,
-        };
-        out[slot] = Some(Channel {
-            format: place.format,
-            dim: place.dim,
-            stream: Some(place.stream),
-            data: decode_components(place.format, strided),
+        *o = Some(Channel {
+            format: c.format,
+            dim: c.dim,
+            stream: Some(c.stream),
+            data: decode_components(c.format, &s),
         });
     }
-    Ok(out)
+    out
 }
 
 #[cfg(test)]
@@ -196,14 +317,14 @@ mod tests {
     fn snorm_minimum_clamps_to_minus_one() {
         let ChannelData::Float(v) = decode_components(
             VertexFormat::SNorm8,
-            Strided::contiguous(&[0x80, 0x81, 0x7F]),
+            &ChannelBytes::contiguous(&[0x80, 0x81, 0x7F]),
         ) else {
             panic!("SNorm8 decodes to floats")
         };
         assert_eq!(v, [-1.0, -1.0, 1.0]);
         let ChannelData::Float(v) = decode_components(
             VertexFormat::SNorm16,
-            Strided::contiguous(&[0x00, 0x80, 0xFF, 0x7F]),
+            &ChannelBytes::contiguous(&[0x00, 0x80, 0xFF, 0x7F]),
         ) else {
             panic!("SNorm16 decodes to floats")
         };
