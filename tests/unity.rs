@@ -911,7 +911,11 @@ fn broken_relations_are_reported_with_where_and_what() {
     let vc = m.vertex_data.vertex_count;
     m.index_buffer.data[2..4].copy_from_slice(&(vc as u16).to_le_bytes());
     let lines = finding_lines(&o, &m);
-    assert_eq!(lines.len(), 2, "the relation and what decoding needs: {lines:?}");
+    assert_eq!(
+        lines.len(),
+        2,
+        "the relation and what decoding needs: {lines:?}"
+    );
     assert_eq!(
         lines[0],
         format!(
@@ -1131,7 +1135,9 @@ fn non_finite_floats_survive_a_dump_and_a_build() {
 
 /// A finding's bytes, or `None` (with a line saying so) when ../shared does not have it.
 fn finding(name: &str) -> Option<Vec<u8>> {
-    let path = meshspec_tests::root().join("../shared/findings/robustness").join(name);
+    let path = meshspec_tests::root()
+        .join("../shared/findings/robustness")
+        .join(name);
     match std::fs::read(&path) {
         Ok(b) => Some(b),
         Err(e) => {
@@ -1159,16 +1165,28 @@ fn finding_ctx(version: &str, ress: bool) -> Context {
 
 /// The verdict's one refusal of a finding, which export gives too, with its offset inside the
 /// input, at the field `path` (whose recorded position it is).
-fn refused_at(bytes: &[u8], ctx: &Context, path: &str, field_at: impl Fn(&meshspec_formats::generated::unity_mesh::UnityMeshPos) -> u64) -> meshspec_formats::Error {
+fn refused_at(
+    bytes: &[u8],
+    ctx: &Context,
+    path: &str,
+    field_at: impl Fn(&meshspec_formats::generated::unity_mesh::UnityMeshPos) -> u64,
+) -> meshspec_formats::Error {
     let entry = find("unity-mesh").unwrap();
     let v = entry.judge(bytes, ctx);
     let e = v.first_failure().expect("refused").clone();
     assert_eq!(e.path_string(), path, "{e}");
     let pos = UnityMesh::read::<true>(bytes, ctx).unwrap().pos.unwrap();
     assert_eq!(e.offset, Some(field_at(&pos)), "{e}");
-    assert!(e.offset.unwrap() < bytes.len() as u64, "inside the input: {e}");
+    assert!(
+        e.offset.unwrap() < bytes.len() as u64,
+        "inside the input: {e}"
+    );
     assert_eq!(e.resource, None);
-    assert_eq!(entry.decode(bytes, ctx).unwrap_err(), e, "export refuses the same");
+    assert_eq!(
+        entry.decode(bytes, ctx).unwrap_err(),
+        e,
+        "export refuses the same"
+    );
     e
 }
 
@@ -1199,7 +1217,10 @@ fn finding_unity_indexcount_offset_is_refused_at_the_submesh() {
         p.sub_meshes.items[0].first_byte.start
     });
     assert_eq!(e.relation_id(), Some("submesh_within_index_buffer"));
-    assert!(e.expected.contains("from byte 16384 inside the 1920 bytes"), "{e}");
+    assert!(
+        e.expected.contains("from byte 16384 inside the 1920 bytes"),
+        "{e}"
+    );
 }
 
 #[test]
@@ -1249,7 +1270,10 @@ fn finding_unity_topology_131072_is_refused_by_check_as_by_export() {
     let e = refused_at(&b, &ctx, "unity_mesh.sub_meshes[0].topology", |p| {
         p.sub_meshes.items[0].topology.start
     });
-    assert_eq!((e.kind, e.found.as_str()), (ErrorKind::Unsupported, "131072"));
+    assert_eq!(
+        (e.kind, e.found.as_str()),
+        (ErrorKind::Unsupported, "131072")
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1278,7 +1302,12 @@ mod broken {
 
     /// Three vertices along x, one triangle.
     pub fn triangle() -> UnityMesh {
-        let mut m = mesh("triangle", 3, table(&[(0, ch(0, 0, 0, 3))]), line_positions(3));
+        let mut m = mesh(
+            "triangle",
+            3,
+            table(&[(0, ch(0, 0, 0, 3))]),
+            line_positions(3),
+        );
         indices16(&mut m, &[0, 1, 2]);
         submeshes(&mut m, vec![submesh(0, 3, 0, 0, 0, 3)]);
         m
@@ -1479,7 +1508,11 @@ mod broken {
             },
         ));
         let mut m = variable();
-        m.variable_bone_count_weights.as_mut().unwrap().data.swap(4, 5);
+        m.variable_bone_count_weights
+            .as_mut()
+            .unwrap()
+            .data
+            .swap(4, 5);
         out.push(case(
             "variable_weights_sorted",
             m,
@@ -1595,7 +1628,12 @@ fn every_relation_broken_is_named_with_its_offset_and_path_by_check_build_and_ex
                 assert!(!v.passes());
             }
             Ok(d) => {
-                assert_eq!(severity, Severity::Warning, "{}: an error relation exported", c.rule);
+                assert_eq!(
+                    severity,
+                    Severity::Warning,
+                    "{}: an error relation exported",
+                    c.rule
+                );
                 assert_eq!(
                     broken::of(c.rule, &d.verdict.findings).map(|e| e.to_string()),
                     Some(f.to_string())
@@ -1726,7 +1764,11 @@ fn number(fields: &[(String, Shown)], name: &str) -> u64 {
 fn leaves(v: &Shown, path: &str, out: &mut Vec<(String, u64, u64)>) {
     match v {
         Shown::Struct(name, fields) if name == "Span" => {
-            out.push((path.to_string(), number(fields, "start"), number(fields, "end")));
+            out.push((
+                path.to_string(),
+                number(fields, "start"),
+                number(fields, "end"),
+            ));
         }
         Shown::Struct(name, fields) if name == "Strided" => {
             let (base, stride, count) = (
@@ -1766,7 +1808,9 @@ fn leaves(v: &Shown, path: &str, out: &mut Vec<(String, u64, u64)>) {
     }
 }
 
-fn field_ranges(pos: &meshspec_formats::generated::unity_mesh::UnityMeshPos) -> Vec<(String, u64, u64)> {
+fn field_ranges(
+    pos: &meshspec_formats::generated::unity_mesh::UnityMeshPos,
+) -> Vec<(String, u64, u64)> {
     let text = format!("{pos:?}");
     let mut p = Parser {
         s: text.as_bytes(),
@@ -1785,7 +1829,10 @@ fn positions_agree(what: &str, bytes: &[u8], ctx: &Context) -> usize {
     let read = UnityMesh::read::<true>(bytes, ctx).unwrap();
     let value = read.value.own();
     let (written, wpos) = value.write::<true>(ctx).unwrap();
-    let (r, w) = (field_ranges(&read.pos.unwrap()), field_ranges(&wpos.unwrap()));
+    let (r, w) = (
+        field_ranges(&read.pos.unwrap()),
+        field_ranges(&wpos.unwrap()),
+    );
     assert_eq!(r.len(), w.len(), "{what}: the same fields");
     for ((rp, rs, re), (wp, ws, we)) in r.iter().zip(&w) {
         assert_eq!(rp, wp, "{what}");
@@ -1799,10 +1846,17 @@ fn positions_agree(what: &str, bytes: &[u8], ctx: &Context) -> usize {
     tiles.sort_by_key(|(_, s, _)| *s);
     let mut end = 0;
     for (p, s, e) in tiles {
-        assert_eq!(*s, end, "{what}: {p} starts at {s}, after a field ending at {end}");
+        assert_eq!(
+            *s, end,
+            "{what}: {p} starts at {s}, after a field ending at {end}"
+        );
         end = *e;
     }
-    assert_eq!(end, bytes.len() as u64, "{what}: the fields end with the object");
+    assert_eq!(
+        end,
+        bytes.len() as u64,
+        "{what}: the fields end with the object"
+    );
     r.len()
 }
 

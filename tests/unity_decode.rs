@@ -114,7 +114,11 @@ fn every_vertex_format_decodes_by_the_documents_rules() {
     }
     assert_eq!(data.len(), 128);
     let mesh = mesh("formats", 2, channels, data);
-    assert!(verdict(&mesh).findings.is_empty(), "{:?}", lines(&verdict(&mesh)));
+    assert!(
+        verdict(&mesh).findings.is_empty(),
+        "{:?}",
+        lines(&verdict(&mesh))
+    );
     let m = decoded(&mesh).unwrap();
     let layout = m.layout.as_ref().unwrap();
     assert_eq!(
@@ -281,7 +285,10 @@ fn layouts_that_overrun_underrun_or_disagree_are_each_refused_at_their_field() {
     let mut warn = ctx();
     warn.relations = Relations::Warn;
     let e = decoded_with(&short, &warn).unwrap_err();
-    assert_eq!((e.kind, e.relation_id()), (ErrorKind::Unsupported, Some(rule)));
+    assert_eq!(
+        (e.kind, e.relation_id()),
+        (ErrorKind::Unsupported, Some(rule))
+    );
     // Underrun: four bytes left over after the last stream. The relation refuses; decoding
     // does not need it (with relations as warnings the mesh decodes).
     let mut long = good.clone();
@@ -290,7 +297,10 @@ fn layouts_that_overrun_underrun_or_disagree_are_each_refused_at_their_field() {
     assert_eq!((e.kind, e.relation_id()), (ErrorKind::Relation, Some(rule)));
     assert_eq!(e.found, "64 bytes");
     assert_eq!(verdict(&long).findings.len(), 1);
-    assert_eq!(decoded_with(&long, &warn).unwrap().uv(0).unwrap()[2], [0.25, 0.75]);
+    assert_eq!(
+        decoded_with(&long, &warn).unwrap().uv(0).unwrap()[2],
+        [0.25, 0.75]
+    );
 
     // A channel whose stored offset leaves it outside its stream's stride: Normal at 16 in a
     // 24-byte vertex.
@@ -304,14 +314,22 @@ fn layouts_that_overrun_underrun_or_disagree_are_each_refused_at_their_field() {
         assert_eq!(e.offset, Some(at));
         assert_eq!(e.relation_id(), Some(rule));
         assert_eq!(e.found, "offset 16");
-        assert!(e.expected.starts_with("Normal (12 bytes) inside the 24-byte vertex of stream 0 (Vertex, Normal)"), "{e}");
+        assert!(
+            e.expected.starts_with(
+                "Normal (12 bytes) inside the 24-byte vertex of stream 0 (Vertex, Normal)"
+            ),
+            "{e}"
+        );
     }
     // An unknown format, too many components, an older 8-channel table.
     bad[1] = ch(0, 12, 12, 3);
     let m = mesh("format", 2, bad.clone(), six.clone());
     let e = refusal(&m);
     assert_eq!(e.path_string(), "unity_mesh.vertex_data.channels[1].format");
-    assert_eq!(e.offset, Some(positions(&m).vertex_data.channels.get(1).format.start));
+    assert_eq!(
+        e.offset,
+        Some(positions(&m).vertex_data.channels.get(1).format.start)
+    );
     assert_eq!(e.relation_id(), Some(rule));
     assert!(at_path(&m, "unity_mesh.vertex_data.channels[1].format")
         .iter()
@@ -388,7 +406,11 @@ fn packed_floats_are_accurate_relative_to_the_vectors_ends() {
         };
         let items = [0, max, max / 3, 1, max - 1];
         let data = pack(&items, bits);
-        assert_eq!(unpack_ints(&ints(5, bits as u8, &data)), items, "{bits} bits");
+        assert_eq!(
+            unpack_ints(&ints(5, bits as u8, &data)),
+            items,
+            "{bits} bits"
+        );
     }
 }
 
@@ -478,7 +500,10 @@ fn every_packed_channel() -> (Items, UnityMesh) {
     c.triangles = make::packed_ints(6, 2, pack(&p.triangles, 2));
     c.uv_info = 0x605;
     bind_poses(&mut m, &[identity(); 5]);
-    submeshes(&mut m, vec![submesh(0, 3, 0, 0, 0, 3), submesh(6, 3, 0, 0, 0, 3)]);
+    submeshes(
+        &mut m,
+        vec![submesh(0, 3, 0, 0, 0, 3), submesh(6, 3, 0, 0, 0, 3)],
+    );
     m.vertex_data.vertex_count = 0;
     (p, m)
 }
@@ -589,7 +614,10 @@ fn compressed_meshes_decode_every_channel() {
     let e = refusal(&old);
     assert_eq!(
         (e.kind, e.path_string()),
-        (ErrorKind::Inconsistent, "unity_mesh.compressed_mesh.uv.num_items".into())
+        (
+            ErrorKind::Inconsistent,
+            "unity_mesh.compressed_mesh.uv.num_items".into()
+        )
     );
 
     // Weights that leave the last vertex incomplete, and bone slots left over; a bone slot
@@ -609,7 +637,10 @@ fn compressed_meshes_decode_every_channel() {
     let mut bad = mesh.clone();
     bind_poses(&mut bad, &[identity(); 4]);
     let e = refusal(&bad);
-    assert_eq!(e.path_string(), "unity_mesh.compressed_mesh.bone_indices.data.data");
+    assert_eq!(
+        e.path_string(),
+        "unity_mesh.compressed_mesh.bone_indices.data.data"
+    );
     assert_eq!(e.found, "4");
     // Vertex vectors in a mesh whose vertices are in the vertex data.
     let mut bad = make::empty("stray", 20210300);
@@ -696,14 +727,22 @@ fn thirty_two_bit_indices_base_vertex_and_every_topology() {
     let e = refusal(&m);
     assert_eq!(e.kind, ErrorKind::Unsupported);
     assert_eq!(e.path_string(), "unity_mesh.sub_meshes[6].topology");
-    assert_eq!(e.offset, Some(positions(&m).sub_meshes.items[6].topology.start));
+    assert_eq!(
+        e.offset,
+        Some(positions(&m).sub_meshes.items[6].topology.start)
+    );
     assert!(e.found.contains("UnityPy"), "{e}");
 }
 
 #[test]
 fn indices_past_the_vertices_or_the_buffer_are_refused_at_their_field() {
     let one = |s: meshspec_formats::generated::unity_mesh::SubMesh| {
-        let mut m = mesh("indices", 10, table(&[(0, ch(0, 0, 0, 3))]), line_positions(10));
+        let mut m = mesh(
+            "indices",
+            10,
+            table(&[(0, ch(0, 0, 0, 3))]),
+            line_positions(10),
+        );
         indices16(&mut m, &[0, 1, 2]);
         submeshes(&mut m, vec![s]);
         m
@@ -830,9 +869,9 @@ fn blend_channels_in_every_weight_and_index_format() {
     assert_close(gskin.weights[0][0], 128.0 / 255.0, 1e-6, "glTF weight");
     assert_eq!(gskin.inverse_bind_matrices.len(), 4);
     assert!(
-        out.notes
-            .iter()
-            .any(|n| n.contains("skin from the blend channels, up to 4 influences per vertex (--skin-weights 4)")),
+        out.notes.iter().any(|n| n.contains(
+            "skin from the blend channels, up to 4 influences per vertex (--skin-weights 4)"
+        )),
         "{:?}",
         out.notes
     );
@@ -946,7 +985,10 @@ fn blend_channels_in_every_weight_and_index_format() {
         4,
     );
     let e = refusal(&m);
-    assert_eq!(e.offset, Some(positions(&m).vertex_data.data.data.start + 44));
+    assert_eq!(
+        e.offset,
+        Some(positions(&m).vertex_data.data.data.start + 44)
+    );
     assert_eq!(e.path_string(), "unity_mesh.vertex_data.data.data");
     assert_eq!(e.found, "4");
 }
@@ -1017,7 +1059,11 @@ fn variable_bone_counts_hold_every_influence_and_the_channels_the_first_four() {
     let (values, words, mesh) = toad();
     let v = verdict(&mesh);
     assert!(v.findings.is_empty(), "{:?}", lines(&v));
-    assert!(v.notes.iter().any(|n| n.contains("--skin-weights all")), "{:?}", v.notes);
+    assert!(
+        v.notes.iter().any(|n| n.contains("--skin-weights all")),
+        "{:?}",
+        v.notes
+    );
     // At four weights (the default) the variable data is not drawn, so not decoded.
     assert!(decoded(&mesh).unwrap().skin.unwrap().variable.is_none());
     let m = decoded_with(&mesh, &all_weights()).unwrap();
@@ -1080,7 +1126,11 @@ fn variable_bone_counts_hold_every_influence_and_the_channels_the_first_four() {
         "1 vertices have more than four influences",
         "skin from m_VariableBoneCountWeights, every influence (--skin-weights all)",
     ] {
-        assert!(out.notes.iter().any(|n| n.contains(note)), "{note}: {:?}", out.notes);
+        assert!(
+            out.notes.iter().any(|n| n.contains(note)),
+            "{note}: {:?}",
+            out.notes
+        );
     }
     assert_eq!(SkinWeights::from_value(255), Some(SkinWeights::All));
     assert_eq!(SkinWeights::from_value(3), None);
@@ -1096,7 +1146,14 @@ fn variable_bone_counts_hold_every_influence_and_the_channels_the_first_four() {
     assert_eq!(found[0].relation_id(), Some("variable_weights_offsets"));
     assert_eq!(
         found[0].offset,
-        Some(positions(&bad).variable_bone_count_weights.unwrap().data.get(0).start)
+        Some(
+            positions(&bad)
+                .variable_bone_count_weights
+                .unwrap()
+                .data
+                .get(0)
+                .start
+        )
     );
     assert!(verdict(&bad).passes());
     let e = decoded_with(&bad, &all_weights()).unwrap_err();
@@ -1120,7 +1177,10 @@ fn variable_bone_counts_hold_every_influence_and_the_channels_the_first_four() {
     let mut bad = mesh.clone();
     set_words(&mut bad, &words[..2]);
     let e = decoded_with(&bad, &all_weights()).unwrap_err();
-    assert_eq!(e.path_string(), "unity_mesh.variable_bone_count_weights.data");
+    assert_eq!(
+        e.path_string(),
+        "unity_mesh.variable_bone_count_weights.data"
+    );
     assert!(e.expected.starts_with("at least 3 words"), "{e}");
     let mut bad = mesh.clone();
     bind_poses(&mut bad, &[identity(); 10]);
@@ -1159,7 +1219,10 @@ fn variable_bone_counts_hold_every_influence_and_the_channels_the_first_four() {
     let e: Vec<&Error> = v.warnings().collect();
     assert_eq!(e.len(), 1, "{:?}", lines(&v));
     assert_eq!(e[0].relation_id(), Some("variable_weights_sorted"));
-    assert_eq!(e[0].path_string(), "unity_mesh.variable_bone_count_weights.data[4]");
+    assert_eq!(
+        e[0].path_string(),
+        "unity_mesh.variable_bone_count_weights.data[4]"
+    );
     let mut bad = mesh.clone();
     let mut w = words.clone();
     // Vertex 1's one weight 65535 - 1: within half of 1/65535 per influence it is not.
@@ -1169,7 +1232,10 @@ fn variable_bone_counts_hold_every_influence_and_the_channels_the_first_four() {
     let e: Vec<&Error> = v.warnings().collect();
     assert_eq!(e.len(), 1, "{:?}", lines(&v));
     assert_eq!(e[0].relation_id(), Some("variable_weights_sum_to_one"));
-    assert_eq!(e[0].path_string(), "unity_mesh.variable_bone_count_weights.data[11]");
+    assert_eq!(
+        e[0].path_string(),
+        "unity_mesh.variable_bone_count_weights.data[11]"
+    );
     assert_eq!(e[0].found, "65534/65535");
     // Eight influences may be off by four in 65535 (half each), not by five.
     let mut close = mesh.clone();
@@ -1223,7 +1289,12 @@ fn frame(first_vertex: u32, vertex_count: u32, normals: bool) -> MeshBlendShape 
     }
 }
 
-fn shape_channel(name: &str, hash: u32, frame_index: i32, frame_count: i32) -> MeshBlendShapeChannel {
+fn shape_channel(
+    name: &str,
+    hash: u32,
+    frame_index: i32,
+    frame_count: i32,
+) -> MeshBlendShapeChannel {
     MeshBlendShapeChannel {
         name: make::string(name),
         name_hash: hash,
@@ -1314,7 +1385,10 @@ fn blend_shapes_have_checked_names_frames_and_sparse_deltas() {
         v.warnings().map(|e| e.to_string()).collect::<Vec<_>>(),
         [format!("0x{at:X} unity_mesh.shapes.channels[0].name_hash: expected 0xCBF43926 (the CRC-32 of `123456789`) (relation `shape_name_hash`), found 0xCBF43927")]
     );
-    assert_eq!(decoded(&bad).unwrap().shapes.unwrap().channels[0].name_hash, 0xCBF4_3927);
+    assert_eq!(
+        decoded(&bad).unwrap().shapes.unwrap().channels[0].name_hash,
+        0xCBF4_3927
+    );
     // Frames past the end, a vertex past the mesh, a missing weight, frames out of order:
     // shape_arrays_agree (inferred, a warning) with what decoding needs, at the field.
     let agree = |bad: &UnityMesh, path: &str| {
@@ -1350,7 +1424,10 @@ fn blend_shapes_have_checked_names_frames_and_sparse_deltas() {
     let e = refusal(&bad);
     assert_eq!(
         (e.kind, e.path_string()),
-        (ErrorKind::Unsupported, "unity_mesh.shapes.full_weights[2]".into())
+        (
+            ErrorKind::Unsupported,
+            "unity_mesh.shapes.full_weights[2]".into()
+        )
     );
 }
 
@@ -1647,7 +1724,9 @@ fn all_35_corpus_meshes_decode_as_unitypy_and_unitys_dumps_say() {
             // The slice the corpus keeps is exactly the range decoded.
             let slice = std::fs::read(dir.join(sd["slice_file"].as_str().unwrap())).unwrap();
             assert_eq!(
-                meshspec_formats::unity::stream::read(&view, &ctx).unwrap().unwrap(),
+                meshspec_formats::unity::stream::read(&view, &ctx)
+                    .unwrap()
+                    .unwrap(),
                 slice
             );
         }
@@ -1783,7 +1862,13 @@ impl Rng {
 
 /// A channel table whose layout is consistent and vertex data of the size it asks for, each
 /// broken now and then, so that decoding gets past the layout check often.
-fn arbitrary_layout(r: &mut Rng, vc: usize) -> (Vec<meshspec_formats::generated::unity_mesh::ChannelInfo>, Vec<u8>) {
+fn arbitrary_layout(
+    r: &mut Rng,
+    vc: usize,
+) -> (
+    Vec<meshspec_formats::generated::unity_mesh::ChannelInfo>,
+    Vec<u8>,
+) {
     const SIZES: [usize; 12] = [4, 2, 1, 1, 2, 2, 1, 1, 2, 2, 4, 4];
     let mut t = table(&[]);
     let mut strides = [0usize; 5];
@@ -1892,7 +1977,10 @@ fn arbitrary_layout(r: &mut Rng, vc: usize) -> (Vec<meshspec_formats::generated:
 }
 
 /// A packed float vector of `n` items whose data holds them (or, now and then, does not).
-fn arbitrary_packed_floats(r: &mut Rng, n: u32) -> meshspec_formats::generated::unity_mesh::PackedFloatVector {
+fn arbitrary_packed_floats(
+    r: &mut Rng,
+    n: u32,
+) -> meshspec_formats::generated::unity_mesh::PackedFloatVector {
     let bits = if r.chance(97) { r.below(33) as u8 } else { 33 };
     let mut len = (n as usize * bits as usize).div_ceil(8);
     if r.chance(3) {
@@ -1904,7 +1992,12 @@ fn arbitrary_packed_floats(r: &mut Rng, n: u32) -> meshspec_formats::generated::
 }
 
 /// A packed integer vector of `n` items of `bits` bits with values below `below`.
-fn arbitrary_packed_ints(r: &mut Rng, n: u32, bits: u32, below: u64) -> meshspec_formats::generated::unity_mesh::PackedIntVector {
+fn arbitrary_packed_ints(
+    r: &mut Rng,
+    n: u32,
+    bits: u32,
+    below: u64,
+) -> meshspec_formats::generated::unity_mesh::PackedIntVector {
     let items: Vec<u32> = (0..n).map(|_| r.below(below) as u32).collect();
     let mut data = pack(&items, bits);
     if r.chance(3) {
@@ -2033,7 +2126,9 @@ fn arbitrary_mesh(r: &mut Rng) -> UnityMesh {
     if r.chance(2) {
         ib.push(r.next() as u8);
     }
-    m.index_format = Some(meshspec_formats::generated::unity_mesh::IndexFormat(index_format));
+    m.index_format = Some(meshspec_formats::generated::unity_mesh::IndexFormat(
+        index_format,
+    ));
     m.index_buffer = make::bytes(ib);
     submeshes(&mut m, subs);
     // Blend shapes: frames over the entries, channels over the frames.
@@ -2102,7 +2197,12 @@ fn arbitrary_input_never_panics_and_what_the_verdict_passes_decodes_to_a_valid_m
         // What the verdict passes, export decodes; what it refuses, export refuses with the
         // verdict's first failure.
         let exported = entry.decode(&b, &c);
-        assert_eq!(exported.is_ok(), v.passes(), "round {round}: {:?}", lines(&v));
+        assert_eq!(
+            exported.is_ok(),
+            v.passes(),
+            "round {round}: {:?}",
+            lines(&v)
+        );
         // With relations as warnings, decoding never panics either.
         let mut warn = c.clone();
         warn.relations = Relations::Warn;

@@ -112,7 +112,10 @@ pub fn bytes(m: &UnityMesh) -> Vec<u8> {
 pub fn bytes_with(m: &UnityMesh, ctx: &Context) -> Vec<u8> {
     let b = m.to_bytes(ctx).expect("the writer writes it");
     assert_eq!(
-        UnityMesh::from_bytes(&b, ctx).expect("it reads back").to_bytes(ctx).unwrap(),
+        UnityMesh::from_bytes(&b, ctx)
+            .expect("it reads back")
+            .to_bytes(ctx)
+            .unwrap(),
         b
     );
     b

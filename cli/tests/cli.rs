@@ -270,9 +270,8 @@ fn survey_reports_and_exits_0() {
 #[test]
 fn export_says_which_skin_influences_it_drew() {
     // The Robot body of the shared corpus (skipped with a line when ../shared is not there).
-    let body = root().join(
-        "../shared/corpus/unity/meshes/2021.3.0f1/Robot_A_Body_LOD03.c1bd822390ee02eb.mesh",
-    );
+    let body = root()
+        .join("../shared/corpus/unity/meshes/2021.3.0f1/Robot_A_Body_LOD03.c1bd822390ee02eb.mesh");
     if !body.exists() {
         eprintln!("SKIPPED: {} is not there", body.display());
         return;
@@ -288,8 +287,15 @@ fn export_says_which_skin_influences_it_drew() {
     ] {
         let o = meshspec(
             &[
-                "export", "unity-mesh", "--unity-version", "2021.3.0f1", "--skin-weights", n,
-                body, "-o", out,
+                "export",
+                "unity-mesh",
+                "--unity-version",
+                "2021.3.0f1",
+                "--skin-weights",
+                n,
+                body,
+                "-o",
+                out,
             ],
             None,
         );
@@ -297,7 +303,15 @@ fn export_says_which_skin_influences_it_drew() {
         assert!(text(&o.stderr).contains(note), "{}", text(&o.stderr));
     }
     let o = meshspec(
-        &["export", "unity-mesh", "--skin-weights", "3", body, "-o", out],
+        &[
+            "export",
+            "unity-mesh",
+            "--skin-weights",
+            "3",
+            body,
+            "-o",
+            out,
+        ],
         None,
     );
     assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));

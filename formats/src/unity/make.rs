@@ -4,7 +4,7 @@
 use crate::generated::unity_mesh::{
     Aabb, AlignedBytes, AlignedString, BlendShapeData, ChannelInfo, CompressedMesh, IndexFormat,
     MeshCompression, MeshLodInfo, MinMaxAabbVector, PackedFloatVector, PackedIntVector,
-    StreamingInfo, UnityMesh, Vector3f, VariableBoneCountWeights, VertexData, VertexFormat,
+    StreamingInfo, UnityMesh, VariableBoneCountWeights, Vector3f, VertexData, VertexFormat,
 };
 
 /// Unity's byte vector: the bytes and the padding to 4 bytes.
@@ -197,8 +197,8 @@ mod tests {
     #[test]
     fn an_empty_mesh_reads_back_in_every_layout_it_is_made_for() {
         for v in [
-            50305, 20170300, 20180100, 20180200, 20180300, 20190100, 20200100, 20220100,
-            60000200, 60000600,
+            50305, 20170300, 20180100, 20180200, 20180300, 20190100, 20200100, 20220100, 60000200,
+            60000600,
         ] {
             let params = crate::Context::new().with_param("unity_version", v.into());
             let m = empty("x", v);

@@ -147,7 +147,10 @@ fn check_range(
         "a range inside `{}` ({len} bytes), to read the streamed vertex data",
         file.display()
     );
-    let found = format!("offset {} + size {} = {end}, past its end", range.offset, range.size);
+    let found = format!(
+        "offset {} + size {} = {end}, past its end",
+        range.offset, range.size
+    );
     j.push(match offset_at {
         Some(o) if range.offset > len => o.error(ErrorKind::Count, expected, found),
         _ => at.len_data().error(ErrorKind::Count, expected, found),
@@ -182,8 +185,12 @@ pub fn read_range(path: &Path, offset: u64, size: u64) -> Result<Vec<u8>> {
         .map_err(|e| fail(format!("to seek to {offset} in `{shown}`"), e.to_string()))?;
     // `size` is at most the file's length, checked above.
     let mut buf = vec![0u8; size as usize];
-    f.read_exact(&mut buf)
-        .map_err(|e| fail(format!("{size} bytes at {offset} of `{shown}`"), e.to_string()))?;
+    f.read_exact(&mut buf).map_err(|e| {
+        fail(
+            format!("{size} bytes at {offset} of `{shown}`"),
+            e.to_string(),
+        )
+    })?;
     Ok(buf)
 }
 
@@ -197,9 +204,8 @@ pub fn read(view: &UnityMeshRef<'_>, ctx: &Context) -> Result<Option<Vec<u8>>> {
         "the resource file `{}` that holds the vertex data",
         r.file_name()
     );
-    let fail = |why| {
-        Error::unplaced(ErrorKind::Input, what.clone(), why).rooted("unity_mesh.stream_data")
-    };
+    let fail =
+        |why| Error::unplaced(ErrorKind::Input, what.clone(), why).rooted("unity_mesh.stream_data");
     let file = resource_file(&r, ctx).map_err(fail)?;
     resource_len(&file).map_err(fail)?;
     read_range(&file, r.offset, r.size).map(Some)

@@ -49,15 +49,33 @@ struct Vectors<'a> {
 impl<'a> Vectors<'a> {
     fn of(c: &CompressedMeshRef<'a>, at: &Place<'_, CompressedMeshPos>) -> Self {
         Vectors {
-            vertices: (Packed::floats(&c.vertices), PackedAt::floats(&at.vertices())),
+            vertices: (
+                Packed::floats(&c.vertices),
+                PackedAt::floats(&at.vertices()),
+            ),
             uv: (Packed::floats(&c.uv), PackedAt::floats(&at.uv())),
             normals: (Packed::floats(&c.normals), PackedAt::floats(&at.normals())),
-            tangents: (Packed::floats(&c.tangents), PackedAt::floats(&at.tangents())),
+            tangents: (
+                Packed::floats(&c.tangents),
+                PackedAt::floats(&at.tangents()),
+            ),
             weights: (Packed::ints(&c.weights), PackedAt::ints(&at.weights())),
-            normal_signs: (Packed::ints(&c.normal_signs), PackedAt::ints(&at.normal_signs())),
-            tangent_signs: (Packed::ints(&c.tangent_signs), PackedAt::ints(&at.tangent_signs())),
-            float_colors: (Packed::floats(&c.float_colors), PackedAt::floats(&at.float_colors())),
-            bone_indices: (Packed::ints(&c.bone_indices), PackedAt::ints(&at.bone_indices())),
+            normal_signs: (
+                Packed::ints(&c.normal_signs),
+                PackedAt::ints(&at.normal_signs()),
+            ),
+            tangent_signs: (
+                Packed::ints(&c.tangent_signs),
+                PackedAt::ints(&at.tangent_signs()),
+            ),
+            float_colors: (
+                Packed::floats(&c.float_colors),
+                PackedAt::floats(&at.float_colors()),
+            ),
+            bone_indices: (
+                Packed::ints(&c.bone_indices),
+                PackedAt::ints(&at.bone_indices()),
+            ),
         }
     }
 }
@@ -69,7 +87,11 @@ pub(crate) fn judge_triangles(
     at: &Place<'_, CompressedMeshPos>,
     j: &mut Judge<'_>,
 ) -> bool {
-    packed::judge(&Packed::ints(&c.triangles), &PackedAt::ints(&at.triangles()), j)
+    packed::judge(
+        &Packed::ints(&c.triangles),
+        &PackedAt::ints(&at.triangles()),
+        j,
+    )
 }
 
 /// Checks that a vector holds `per` items per vertex.
@@ -292,8 +314,12 @@ pub(crate) fn decode_vertices(c: &CompressedMeshRef<'_>) -> (usize, [Option<Chan
     }
 
     if c.weights.num_items > 0 || c.bone_indices.num_items > 0 {
-        let (w, b) = weights(&Packed::ints(&c.weights), &Packed::ints(&c.bone_indices), vc)
-            .unwrap_or_default();
+        let (w, b) = weights(
+            &Packed::ints(&c.weights),
+            &Packed::ints(&c.bone_indices),
+            vc,
+        )
+        .unwrap_or_default();
         out[slot::BLEND_WEIGHT] = float_channel(4, w);
         out[slot::BLEND_INDICES] = Some(Channel {
             format: VertexFormat::UInt32,

@@ -92,8 +92,14 @@ pub(crate) struct ChannelBytes<'a> {
 impl<'a> ChannelBytes<'a> {
     /// The channel of `width` bytes at `offset` in the vertices of a stream, as many of them
     /// as `bytes` holds and at most `n`.
-    pub(crate) fn new(bytes: &'a [u8], stride: usize, offset: usize, width: usize, n: usize) -> Self {
-        let held = if stride == 0 { 0 } else { bytes.len() / stride };
+    pub(crate) fn new(
+        bytes: &'a [u8],
+        stride: usize,
+        offset: usize,
+        width: usize,
+        n: usize,
+    ) -> Self {
+        let held = bytes.len().checked_div(stride).unwrap_or(0);
         ChannelBytes {
             bytes,
             stride,
@@ -113,10 +119,10 @@ impl<'a> ChannelBytes<'a> {
 /// Copies each vertex's `W` bytes at `offset` into `dst`, one after another (a fixed-size move
 /// per vertex).
 fn gather_w<const W: usize>(src: &[u8], stride: usize, offset: usize, dst: &mut [u8]) {
+    let src = src.get(offset..).unwrap_or(&[]);
     for (d, v) in dst.chunks_exact_mut(W).zip(src.chunks(stride)) {
-        let d: &mut [u8; W] = d.try_into().expect("chunks of W");
-        if let Some(s) = v.get(offset..offset + W).and_then(|s| <&[u8; W]>::try_from(s).ok()) {
-            *d = *s;
+        if let (Some(d), Some(v)) = (d.first_chunk_mut::<W>(), v.first_chunk::<W>()) {
+            *d = *v;
         }
     }
 }
@@ -139,7 +145,10 @@ fn gather(src: &[u8], stride: usize, offset: usize, width: usize, dst: &mut [u8]
         12 => gather_w::<12>(src, stride, offset, dst),
         16 => gather_w::<16>(src, stride, offset, dst),
         _ => {
-            for (d, v) in dst.chunks_exact_mut(width.max(1)).zip(src.chunks(stride.max(1))) {
+            for (d, v) in dst
+                .chunks_exact_mut(width.max(1))
+                .zip(src.chunks(stride.max(1)))
+            {
                 if let Some(s) = v.get(offset..offset + width) {
                     d.copy_from_slice(s);
                 }
@@ -148,127 +157,197 @@ fn gather(src: &[u8], stride: usize, offset: usize, width: usize, dst: &mut [u8]
     }
 }
 
-/// Vertices per block: the gathered components of a block stay in the first-level cache
-/// between the copy and the conversion.
+/// Vertices per block: a block's gathered components stay in the first-level cache between
+/// the copy and the conversion, and a stream's block stays there while each of its channels is
+/// decoded from it.
 const BLOCK: usize = 512;
 
-/// Every component of the channel as `T` (little-endian in the file), converted by `convert`
-/// block by block into the output.
-fn blocks<T, O>(s: &ChannelBytes, convert: impl Fn(&[T], &mut [O])) -> Vec<O>
-where
-    T: bytemuck::Pod + Default,
-    O: Copy + Default,
-{
-    let comps = s.width / std::mem::size_of::<T>();
-    let mut out = vec![O::default(); s.n * comps];
-    if comps == 0 {
-        return out;
+/// The most bytes one vertex's components of one channel take (15 components of 4 bytes).
+const MAX_WIDTH: usize = 60;
+
+impl ChannelBytes<'_> {
+    /// Vertices `from..to` (clamped to those held).
+    fn block(&self, from: usize, to: usize) -> Self {
+        let to = to.min(self.n);
+        let from = from.min(to);
+        ChannelBytes {
+            bytes: self
+                .bytes
+                .get(from * self.stride..to * self.stride)
+                .unwrap_or(&[]),
+            n: to - from,
+            ..*self
+        }
     }
-    let mut tmp = vec![T::default(); BLOCK * comps];
-    for (b, dst) in out.chunks_mut(BLOCK * comps).enumerate() {
-        let tmp = &mut tmp[..dst.len()];
-        let src = s.bytes.get(b * BLOCK * s.stride..).unwrap_or(&[]);
-        gather(
-            src,
-            s.stride,
-            s.offset,
-            s.width,
-            bytemuck::cast_slice_mut(tmp),
-        );
-        convert(tmp, dst);
-    }
-    out
 }
 
-/// Every component of a channel of 4-byte numbers, gathered straight into the output.
-fn words<T: bytemuck::Pod + Default>(s: &ChannelBytes) -> Vec<T> {
-    let mut out = vec![T::default(); s.n * (s.width / 4)];
+/// Room for one block's components of one channel, allocated once per decoding: what is
+/// gathered (by size) and what it becomes (4-byte values as bits).
+struct Scratch {
+    bytes: Vec<u8>,
+    halves: Vec<u16>,
+    words: Vec<u32>,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Scratch {
+            bytes: vec![0; MAX_BLOCK_COMPONENTS],
+            halves: vec![0; MAX_BLOCK_COMPONENTS],
+            words: vec![0; MAX_BLOCK_COMPONENTS],
+        }
+    }
+}
+
+/// The block's components of one byte each, gathered.
+fn gather8<'t>(s: &ChannelBytes, tmp: &'t mut [u8]) -> &'t [u8] {
+    let t = &mut tmp[..(s.n * s.width).min(MAX_BLOCK_COMPONENTS)];
+    gather(s.bytes, s.stride, s.offset, s.width, t);
+    t
+}
+
+/// The block's components of two bytes each, little-endian, gathered.
+fn gather16<'t>(s: &ChannelBytes, tmp: &'t mut [u16]) -> &'t [u16] {
+    let t = &mut tmp[..(s.n * s.width / 2).min(MAX_BLOCK_COMPONENTS)];
     gather(
         s.bytes,
         s.stride,
         s.offset,
         s.width,
-        bytemuck::cast_slice_mut(&mut out),
+        bytemuck::cast_slice_mut(t),
     );
     if cfg!(target_endian = "big") {
-        for x in bytemuck::cast_slice_mut::<T, u32>(&mut out) {
+        for x in t.iter_mut() {
+            *x = u16::from_le(*x);
+        }
+    }
+    t
+}
+
+/// The block's components of four bytes each, gathered straight into the output.
+fn gather32<T: bytemuck::Pod>(s: &ChannelBytes, out: &mut [T]) {
+    gather(
+        s.bytes,
+        s.stride,
+        s.offset,
+        s.width,
+        bytemuck::cast_slice_mut(out),
+    );
+    if cfg!(target_endian = "big") {
+        for x in bytemuck::cast_slice_mut::<T, u32>(out) {
             *x = u32::from_le(*x);
         }
     }
-    out
 }
 
-fn le16(t: &[u16]) -> impl Iterator<Item = u16> + '_ {
-    t.iter().map(|&x| u16::from_le(x))
+/// The most components one block's channel can decode into.
+const MAX_BLOCK_COMPONENTS: usize = BLOCK * MAX_WIDTH / 4;
+
+/// An empty channel of `format` with room for `len` components.
+fn with_room(format: VertexFormat, len: usize) -> ChannelData {
+    use VertexFormat::*;
+    match format {
+        Float | Float16 | UNorm8 | SNorm8 | UNorm16 | SNorm16 => {
+            ChannelData::Float(Vec::with_capacity(len))
+        }
+        UInt8 | UInt16 | UInt32 => ChannelData::UInt(Vec::with_capacity(len)),
+        SInt8 | SInt16 | SInt32 => ChannelData::SInt(Vec::with_capacity(len)),
+    }
+}
+
+/// Decodes the components of a block of at most [`BLOCK`] vertices of a channel of `format`
+/// (little-endian) into scratch words, as the bits of the f32, u32 or i32 they are, and appends
+/// them to `out`. Nothing is written twice to the output (no zeroing first): the block is
+/// converted in the first-level cache and appended in one copy.
+fn decode_block(
+    format: VertexFormat,
+    s: &ChannelBytes,
+    scratch: &mut Scratch,
+    out: &mut ChannelData,
+) {
+    use VertexFormat::*;
+    let len = (s.n * (s.width / format.size())).min(MAX_BLOCK_COMPONENTS);
+    let Scratch {
+        bytes,
+        halves,
+        words,
+    } = scratch;
+    // Converted straight onto the output's end where the format changes the size (slice
+    // iterators extend in one pass); gathered into scratch and appended in one copy where it
+    // does not.
+    match (format, out) {
+        (Float | UInt32 | SInt32 | Float16, out) => {
+            let w = &mut words[..len];
+            if format == Float16 {
+                gather16(s, halves)
+                    .reinterpret_cast::<f16>()
+                    .convert_to_f32_slice(bytemuck::cast_slice_mut(w));
+            } else {
+                gather32(s, w);
+            }
+            match out {
+                ChannelData::Float(v) => v.extend_from_slice(bytemuck::cast_slice(w)),
+                ChannelData::UInt(v) => v.extend_from_slice(w),
+                ChannelData::SInt(v) => v.extend_from_slice(bytemuck::cast_slice(w)),
+            }
+        }
+        (UNorm8, ChannelData::Float(v)) => {
+            v.extend(gather8(s, bytes).iter().map(|&x| f32::from(x) / 255.0))
+        }
+        (SNorm8, ChannelData::Float(v)) => v.extend(
+            gather8(s, bytes)
+                .iter()
+                .map(|&x| (f32::from(x as i8) / 127.0).max(-1.0)),
+        ),
+        (UNorm16, ChannelData::Float(v)) => {
+            v.extend(gather16(s, halves).iter().map(|&x| f32::from(x) / 65535.0))
+        }
+        (SNorm16, ChannelData::Float(v)) => v.extend(
+            gather16(s, halves)
+                .iter()
+                .map(|&x| (f32::from(x as i16) / 32767.0).max(-1.0)),
+        ),
+        (UInt8, ChannelData::UInt(v)) => v.extend(gather8(s, bytes).iter().map(|&x| u32::from(x))),
+        (UInt16, ChannelData::UInt(v)) => {
+            v.extend(gather16(s, halves).iter().map(|&x| u32::from(x)))
+        }
+        (SInt8, ChannelData::SInt(v)) => {
+            v.extend(gather8(s, bytes).iter().map(|&x| i32::from(x as i8)))
+        }
+        (SInt16, ChannelData::SInt(v)) => {
+            v.extend(gather16(s, halves).iter().map(|&x| i32::from(x as i16)))
+        }
+        // `with_room` made the output of the format's kind.
+        _ => {}
+    }
 }
 
 /// Decodes the components of a channel of `format`, little-endian.
 pub(crate) fn decode_components(format: VertexFormat, s: &ChannelBytes) -> ChannelData {
-    use VertexFormat::*;
-    match format {
-        Float => ChannelData::Float(words::<f32>(s)),
-        UInt32 => ChannelData::UInt(words::<u32>(s)),
-        SInt32 => ChannelData::SInt(words::<i32>(s)),
-        Float16 => ChannelData::Float(blocks::<u16, f32>(s, |t, o| {
-            if cfg!(target_endian = "big") {
-                let le: Vec<u16> = le16(t).collect();
-                le.reinterpret_cast::<f16>().convert_to_f32_slice(o);
-            } else {
-                t.reinterpret_cast::<f16>().convert_to_f32_slice(o);
-            }
-        })),
-        UNorm8 => ChannelData::Float(blocks::<u8, f32>(s, |t, o| {
-            for (o, &x) in o.iter_mut().zip(t) {
-                *o = f32::from(x) / 255.0;
-            }
-        })),
-        SNorm8 => ChannelData::Float(blocks::<u8, f32>(s, |t, o| {
-            for (o, &x) in o.iter_mut().zip(t) {
-                *o = (f32::from(x as i8) / 127.0).max(-1.0);
-            }
-        })),
-        UNorm16 => ChannelData::Float(blocks::<u16, f32>(s, |t, o| {
-            for (o, x) in o.iter_mut().zip(le16(t)) {
-                *o = f32::from(x) / 65535.0;
-            }
-        })),
-        SNorm16 => ChannelData::Float(blocks::<u16, f32>(s, |t, o| {
-            for (o, x) in o.iter_mut().zip(le16(t)) {
-                *o = (f32::from(x as i16) / 32767.0).max(-1.0);
-            }
-        })),
-        UInt8 => ChannelData::UInt(blocks::<u8, u32>(s, |t, o| {
-            for (o, &x) in o.iter_mut().zip(t) {
-                *o = u32::from(x);
-            }
-        })),
-        SInt8 => ChannelData::SInt(blocks::<u8, i32>(s, |t, o| {
-            for (o, &x) in o.iter_mut().zip(t) {
-                *o = i32::from(x as i8);
-            }
-        })),
-        UInt16 => ChannelData::UInt(blocks::<u16, u32>(s, |t, o| {
-            for (o, x) in o.iter_mut().zip(le16(t)) {
-                *o = u32::from(x);
-            }
-        })),
-        SInt16 => ChannelData::SInt(blocks::<u16, i32>(s, |t, o| {
-            for (o, x) in o.iter_mut().zip(le16(t)) {
-                *o = i32::from(x as i16);
-            }
-        })),
+    let comps = s.width / format.size();
+    let mut out = with_room(format, s.n * comps);
+    let mut scratch = Scratch::new();
+    for from in (0..s.n).step_by(BLOCK) {
+        decode_block(format, &s.block(from, from + BLOCK), &mut scratch, &mut out);
     }
+    out
 }
 
 /// The bytes of stream `st` in the vertex data (empty where the data does not hold them).
 fn stream_bytes<'a>(data: &'a [u8], st: &StreamLayout) -> &'a [u8] {
     let start = usize::try_from(st.start).unwrap_or(usize::MAX);
-    let end = usize::try_from(st.end).unwrap_or(usize::MAX).min(data.len());
+    let end = usize::try_from(st.end)
+        .unwrap_or(usize::MAX)
+        .min(data.len());
     data.get(start..end).unwrap_or(&[])
 }
 
 /// The bytes of channel `slot` of a layout: where to find each vertex's components.
-pub(crate) fn channel_bytes<'a>(layout: &VertexLayout, data: &'a [u8], slot: usize) -> Option<(ChannelPlace, ChannelBytes<'a>)> {
+pub(crate) fn channel_bytes<'a>(
+    layout: &VertexLayout,
+    data: &'a [u8],
+    slot: usize,
+) -> Option<(ChannelPlace, ChannelBytes<'a>)> {
     let (c, st) = layout.channel(slot)?;
     let n = usize::try_from(layout.vertex_count).unwrap_or(usize::MAX);
     let s = ChannelBytes::new(
@@ -281,21 +360,52 @@ pub(crate) fn channel_bytes<'a>(layout: &VertexLayout, data: &'a [u8], slot: usi
     Some((c, s))
 }
 
-/// Decodes every present channel of a layout whose verdict passed.
+/// Decodes channel `slot` of a layout whose verdict passed, if present.
+pub(crate) fn decode_channel(layout: &VertexLayout, data: &[u8], slot: usize) -> Option<Channel> {
+    let (c, s) = channel_bytes(layout, data, slot)?;
+    Some(Channel {
+        format: c.format,
+        dim: c.dim,
+        stream: Some(c.stream),
+        data: decode_components(c.format, &s),
+    })
+}
+
+/// Decodes every present channel of a layout whose verdict passed, stream by stream and block
+/// by block: each stream is read once, every channel of a block decoded while it is in cache.
 pub(crate) fn decode_channels(layout: &VertexLayout, data: &[u8]) -> [Option<Channel>; 14] {
-    let mut out: [Option<Channel>; 14] = Default::default();
-    for (slot, o) in out.iter_mut().enumerate() {
-        let Some((c, s)) = channel_bytes(layout, data, slot) else {
-            continue;
-        };
-        *o = Some(Channel {
-            format: c.format,
-            dim: c.dim,
-            stream: Some(c.stream),
-            data: decode_components(c.format, &s),
-        });
+    let mut out: [Option<(ChannelBytes, Channel)>; 14] = std::array::from_fn(|slot| {
+        let (c, s) = channel_bytes(layout, data, slot)?;
+        let data = with_room(c.format, s.n * c.dim);
+        Some((
+            s,
+            Channel {
+                format: c.format,
+                dim: c.dim,
+                stream: Some(c.stream),
+                data,
+            },
+        ))
+    });
+    let mut scratch = Scratch::new();
+    for stream in 0..layout.streams.len() {
+        let n = out
+            .iter()
+            .flatten()
+            .filter(|(_, c)| c.stream.is_some_and(|s| usize::from(s) == stream))
+            .map(|(s, _)| s.n)
+            .max()
+            .unwrap_or(0);
+        for from in (0..n).step_by(BLOCK) {
+            for (s, c) in out.iter_mut().flatten() {
+                if c.stream.is_some_and(|s| usize::from(s) == stream) {
+                    let b = s.block(from, from + BLOCK);
+                    decode_block(c.format, &b, &mut scratch, &mut c.data);
+                }
+            }
+        }
     }
-    out
+    out.map(|o| o.map(|(_, c)| c))
 }
 
 #[cfg(test)]

@@ -213,7 +213,11 @@ fn to_skin(
         SkinWeights::Four => "4",
         SkinWeights::All => "all",
     };
-    if skin.variable.as_ref().is_some_and(|v| std::ptr::eq(v, drawn)) {
+    if skin
+        .variable
+        .as_ref()
+        .is_some_and(|v| std::ptr::eq(v, drawn))
+    {
         notes.push(format!(
             "mesh `{name}`: skin from m_VariableBoneCountWeights, every influence (--skin-weights {setting})"
         ));

@@ -94,7 +94,11 @@ fn from_buffer(ib: &[u8], isz: u64, from: u64, count: u64, base: u32) -> Vec<u32
 }
 
 /// The first index of `run` that names no vertex (plus `base`), with how many do not.
-fn first_bad(run: impl Iterator<Item = u32> + Clone, base: u32, vc: u64) -> Option<(usize, u32, usize)> {
+fn first_bad(
+    run: impl Iterator<Item = u32> + Clone,
+    base: u32,
+    vc: u64,
+) -> Option<(usize, u32, usize)> {
     // One pass for the largest (vectorised); only a run with bad indices is walked again.
     let max = run.clone().max()?;
     if u64::from(max) + u64::from(base) < vc {
@@ -229,20 +233,29 @@ pub(crate) fn judge(
         if let Some((field, expected, found)) = problem {
             j.push(field.violates(within, expected.clone(), found.clone()));
             if count > 0 {
-                j.push(needs(within, &field, format!("{expected}, to decode the submesh"), found));
+                j.push(needs(
+                    within,
+                    &field,
+                    format!("{expected}, to decode the submesh"),
+                    found,
+                ));
             }
             continue;
         }
         let base = s.base_vertex.unwrap_or(0);
         let bad = if packed {
             let Some(all) = &unpacked else { continue };
-            let run = all.get(first as usize..(first + count) as usize).unwrap_or(&[]);
+            let run = all
+                .get(first as usize..(first + count) as usize)
+                .unwrap_or(&[]);
             first_bad(run.iter().copied(), base, vc).map(|(k, ix, n)| {
                 let bit = (first + k as u64) * u64::from(triangles.bit_size);
                 (tri_at.data_byte(bit / 8), k, ix, n)
             })
         } else {
-            let run = ib.get(fb as usize..(fb + count * isz) as usize).unwrap_or(&[]);
+            let run = ib
+                .get(fb as usize..(fb + count * isz) as usize)
+                .unwrap_or(&[]);
             let found = if isz == 4 {
                 first_bad(
                     run.chunks_exact(4)
@@ -343,7 +356,13 @@ pub(crate) fn decode(view: &UnityMeshRef<'_>) -> Vec<SubMesh> {
                     .map(|&ix| ix.wrapping_add(base))
                     .collect()
             } else {
-                from_buffer(view.index_buffer.data, isz, u64::from(s.first_byte), count, base)
+                from_buffer(
+                    view.index_buffer.data,
+                    isz,
+                    u64::from(s.first_byte),
+                    count,
+                    base,
+                )
             };
             SubMesh {
                 first_byte: s.first_byte,

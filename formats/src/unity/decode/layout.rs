@@ -211,7 +211,11 @@ pub(crate) fn judge(
                 names_in(&layout, usize::from(c.stream))
             );
             let found = format!("offset {}", c.offset);
-            j.push(entry.offset().violates(rule, expected.clone(), found.clone()));
+            j.push(
+                entry
+                    .offset()
+                    .violates(rule, expected.clone(), found.clone()),
+            );
             j.push(needs(
                 rule,
                 &entry.offset(),
@@ -226,7 +230,10 @@ pub(crate) fn judge(
         let streams = match layout.streams.len() {
             0 => "no channel".to_string(),
             1 => format!("1 stream: {}", names_in(&layout, 0)),
-            n => format!("{n} streams; the last, stream {last}: {}", names_in(&layout, last)),
+            n => format!(
+                "{n} streams; the last, stream {last}: {}",
+                names_in(&layout, last)
+            ),
         };
         let expected = format!(
             "{} to end where the last stream ends: {need} bytes for {} vertices ({streams})",

@@ -338,6 +338,18 @@ pub fn vertex_count(view: &UnityMeshRef<'_>) -> u64 {
     }
 }
 
+/// Every channel of a mesh whose vertices are in the vertex data (whose verdict passed),
+/// decoded from the view through the layout its channel table describes.
+pub fn channels(view: &UnityMeshRef<'_>, vertex_bytes: &[u8]) -> [Option<Channel>; 14] {
+    format::decode_channels(&layout::plan(&view.vertex_data), vertex_bytes)
+}
+
+/// Channel `slot` (see [`slot`]) of a mesh whose vertices are in the vertex data, decoded
+/// from the view; `None` when the mesh has no such channel.
+pub fn channel(view: &UnityMeshRef<'_>, vertex_bytes: &[u8], slot: usize) -> Option<Channel> {
+    format::decode_channel(&layout::plan(&view.vertex_data), vertex_bytes, slot)
+}
+
 /// Decodes a mesh whose verdict passed: its channels through the vertex layout (or its
 /// compressed mesh), its submeshes' indices, its skin (the variable bone count data only when
 /// `skin_weights` draws it) and its blend shapes, in Unity's frame. `vertex_bytes` are the

@@ -195,7 +195,10 @@ fn items(n: usize, bits: u8, data: &[u8]) -> Vec<u32> {
             for (i, o) in out[..direct].iter_mut().enumerate() {
                 let bit = i as u64 * bits;
                 let byte = (bit >> 3) as usize;
-                if let Some(w) = data.get(byte..byte + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+                if let Some(w) = data
+                    .get(byte..byte + 8)
+                    .and_then(|w| <[u8; 8]>::try_from(w).ok())
+                {
                     *o = ((u64::from_le_bytes(w) >> (bit & 7)) & mask) as u32;
                 }
             }

@@ -298,7 +298,10 @@ pub(crate) fn judge(
             continue;
         }
         let run = (first as usize)..(first + count) as usize;
-        let w: Vec<f32> = run.clone().filter_map(|k| shapes.full_weights.get(k)).collect();
+        let w: Vec<f32> = run
+            .clone()
+            .filter_map(|k| shapes.full_weights.get(k))
+            .collect();
         if let Some(k) = w.windows(2).position(|p| p[1] <= p[0]) {
             let weights = at.full_weights();
             j.push(weights.at(run.start + k + 1).error(

@@ -202,14 +202,26 @@ pub(crate) fn judge_channels(
 ) {
     let rule = UnityMesh::REL_BLEND_CHANNELS_FORM_A_SKIN;
     let places = at.channels();
-    let (w, ix) = (present(table, slot::BLEND_WEIGHT), present(table, slot::BLEND_INDICES));
+    let (w, ix) = (
+        present(table, slot::BLEND_WEIGHT),
+        present(table, slot::BLEND_INDICES),
+    );
     let mut both = |c: &ChannelInfo, k: usize, name: &str, formats: &str, ok: bool| {
         let entry = places.at(k);
         if !ok {
             let expected = format!("{name} as {formats}");
             let found = c.format.0.to_string();
-            j.push(entry.format().violates(rule, expected.clone(), found.clone()));
-            j.push(needs(rule, &entry.format(), format!("{expected}, to decode the skin"), found));
+            j.push(
+                entry
+                    .format()
+                    .violates(rule, expected.clone(), found.clone()),
+            );
+            j.push(needs(
+                rule,
+                &entry.format(),
+                format!("{expected}, to decode the skin"),
+                found,
+            ));
         }
         let dim = c.dimension & 0xF;
         if dim > 4 {
@@ -295,7 +307,13 @@ pub(crate) fn first_bad_bone(
 }
 
 /// What a bone slot past the bind poses is refused for.
-pub(crate) fn bone_expected(bind_poses: usize, v: usize, k: usize, weight: f32, count: usize) -> String {
+pub(crate) fn bone_expected(
+    bind_poses: usize,
+    v: usize,
+    k: usize,
+    weight: f32,
+    count: usize,
+) -> String {
     let joints = if bind_poses > MAX_JOINTS {
         " and glTF's 16-bit joints"
     } else {
@@ -340,7 +358,10 @@ pub(crate) fn judge_bone_slots(
         j.push(source.error(
             at,
             ErrorKind::Inconsistent,
-            format!("BlendIndices: {}", bone_expected(bind_poses, v, k, weight, count)),
+            format!(
+                "BlendIndices: {}",
+                bone_expected(bind_poses, v, k, weight, count)
+            ),
             bone.to_string(),
         ));
     }
@@ -379,12 +400,16 @@ pub(crate) fn judge_variable(
     let head = vc + 1;
     let rule = UnityMesh::REL_VARIABLE_WEIGHTS_OFFSETS;
     if len < head {
-        let expected = format!(
-            "at least {head} words (a start offset per vertex of {vc}, and the end)"
-        );
+        let expected =
+            format!("at least {head} words (a start offset per vertex of {vc}, and the end)");
         j.push(list.violates(rule, expected.clone(), format!("{len} words")));
         if drawn {
-            j.push(needs(rule, &list, format!("{expected}, to draw every influence"), format!("{len} words")));
+            j.push(needs(
+                rule,
+                &list,
+                format!("{expected}, to draw every influence"),
+                format!("{len} words"),
+            ));
         }
         return;
     }
@@ -393,17 +418,31 @@ pub(crate) fn judge_variable(
     for k in 0..head {
         let o = u64::from(word(k));
         let (ok, expected) = if k == 0 {
-            (o == head, format!("{head} (vertex 0's first influence: the vertex count + 1)"))
+            (
+                o == head,
+                format!("{head} (vertex 0's first influence: the vertex count + 1)"),
+            )
         } else if k + 1 == head {
-            (o == len && o >= prev, format!("{len} (the data's length in words)"))
+            (
+                o == len && o >= prev,
+                format!("{len} (the data's length in words)"),
+            )
         } else {
-            (o >= prev && o <= len, format!("a word offset from {prev} to {len} (vertex {k}'s first influence)"))
+            (
+                o >= prev && o <= len,
+                format!("a word offset from {prev} to {len} (vertex {k}'s first influence)"),
+            )
         };
         if !ok {
             let place = list.at(k as usize);
             j.push(place.violates(rule, expected.clone(), o.to_string()));
             if drawn {
-                j.push(needs(rule, &place, format!("{expected}, to draw every influence"), o.to_string()));
+                j.push(needs(
+                    rule,
+                    &place,
+                    format!("{expected}, to draw every influence"),
+                    o.to_string(),
+                ));
             }
             return;
         }
@@ -479,7 +518,9 @@ fn from_channels(mesh: &UnityMeshData) -> Option<Blend> {
             })
         }
         Some(w) => Some(Blend {
-            starts: (0..=vc as u32).map(|v| v.saturating_mul(dim as u32)).collect(),
+            starts: (0..=vc as u32)
+                .map(|v| v.saturating_mul(dim as u32))
+                .collect(),
             weights: w.floats()?.to_vec(),
             bones: bones.to_vec(),
         }),
@@ -497,7 +538,10 @@ fn from_variable(view: &UnityMeshRef<'_>, vc: usize) -> Option<Blend> {
     let base = head as u32;
     let entries = &words[head..];
     Some(Blend {
-        starts: words[..head].iter().map(|&o| o.saturating_sub(base)).collect(),
+        starts: words[..head]
+            .iter()
+            .map(|&o| o.saturating_sub(base))
+            .collect(),
         weights: entries
             .iter()
             .map(|&w| f32::from((w >> 16) as u16) / 65535.0)
