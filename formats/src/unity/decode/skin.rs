@@ -413,7 +413,9 @@ pub(crate) fn judge_variable(
         }
         return;
     }
-    let word = |k: u64| words.get(k as usize).unwrap_or(0);
+    // The words once (their number is bounded by the input's size).
+    let all = words.to_vec();
+    let word = |k: u64| all.get(k as usize).copied().unwrap_or(0);
     let mut prev = head;
     for k in 0..head {
         let o = u64::from(word(k));
@@ -455,7 +457,7 @@ pub(crate) fn judge_variable(
     let bind_poses = view.bind_poses.len();
     for v in 0..vc {
         let (a, b) = (u64::from(word(v)), u64::from(word(v + 1)));
-        let run: Vec<u32> = (a..b).map(word).collect();
+        let run = all.get(a as usize..b as usize).unwrap_or(&[]);
         if let Some(m) = run.windows(2).position(|p| weight(p[1]) > weight(p[0])) {
             n_unsorted += 1;
             unsorted.get_or_insert((v, a + m as u64 + 1, weight(run[m]), weight(run[m + 1])));
