@@ -490,7 +490,9 @@ types:
         -orig-id: topology
         -confidence: observed
         -evidence: seed 000's table; 0 in every corpus mesh
-        doc: How the indices are joined. The documents list 0, 2, 3, 4 and 5 (see the topology enum).
+        doc: |
+          How the indices are joined. The documents list 0, 2, 3, 4 and 5 (see the topology enum);
+          the verdict refuses any other value, 1 included, since decoding rests on the table.
       - id: base_vertex
         type: u4
         if: unity_version >= 20170300
@@ -874,7 +876,9 @@ types:
         doc: |
           Bone weights, kept as packed bits. The readers the documents used do not decode them,
           and whether they decode as the other packed vectors do is open: none of the 33
-          compressed meshes found is skinned.
+          compressed meshes found is skinned. meshspec decodes them by an inferred reading
+          (5-bit weights in 31sts, one bone slot each, a vertex ending at 31 or after three
+          with a fourth implied) and says so in a note whenever a mesh has any.
       - id: normal_signs
         type: packed_int_vector
         -orig-id: m_NormalSigns
@@ -1013,7 +1017,10 @@ enums:
       id: triangle_strip
       -confidence: sourced
       -evidence: UnityPy's MeshTopology (TriangleStrip, deprecated); Unity's public MeshTopology has no 1
-      doc: Not in the documents' table, which lists 0, 2, 3, 4 and 5. UnityPy names it TriangleStrip.
+      doc: |
+        Not in the documents' table, which lists 0, 2, 3, 4 and 5. UnityPy names it TriangleStrip
+        (deprecated); no document says how its indices make triangles, so meshspec's verdict
+        refuses a submesh of topology 1 rather than decode it by UnityPy's reading alone.
     2:
       id: quads
       -orig-id: Quads

@@ -135,6 +135,11 @@ pub enum Command {
         /// file of that name) and name its materials with `usemtl`.
         #[arg(long)]
         mtl: bool,
+        /// Which skin influences to draw (unity-mesh; Unity's QualitySettings.skinWeights): up
+        /// to 1, 2 or 4 per vertex from the blend channels, or all of them
+        /// (m_VariableBoneCountWeights when the mesh has it).
+        #[arg(long, value_enum, default_value = "4", value_name = "N")]
+        skin_weights: SkinWeightsArg,
         #[command(flatten)]
         winding: WindingOpt,
         #[command(flatten)]
@@ -211,6 +216,21 @@ pub enum NonFiniteArg {
     Refuse,
     /// Write 0 instead and say where.
     Zero,
+}
+
+#[derive(Clone, Copy, ValueEnum)]
+pub enum SkinWeightsArg {
+    /// One influence per vertex.
+    #[value(name = "1")]
+    One,
+    /// Two.
+    #[value(name = "2")]
+    Two,
+    /// Four (the blend channels; Unity's default).
+    #[value(name = "4")]
+    Four,
+    /// Every influence.
+    All,
 }
 
 #[derive(Clone, Copy, ValueEnum)]

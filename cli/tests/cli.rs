@@ -266,3 +266,53 @@ fn survey_reports_and_exits_0() {
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).starts_with("meshbin: 6 files, 6 ok, 0 failed"));
 }
+
+#[test]
+fn export_says_which_skin_influences_it_drew() {
+    // The Robot body of the shared corpus (skipped with a line when ../shared is not there).
+    let body = root()
+        .join("../shared/corpus/unity/meshes/2021.3.0f1/Robot_A_Body_LOD03.c1bd822390ee02eb.mesh");
+    if !body.exists() {
+        eprintln!("SKIPPED: {} is not there", body.display());
+        return;
+    }
+    let body = body.to_str().unwrap();
+    let out_glb = tmp("skin-weights.glb");
+    let out = out_glb.to_str().unwrap();
+    for (n, note) in [
+        ("1", "up to 1 influence per vertex (--skin-weights 1)"),
+        ("4", "up to 4 influences per vertex (--skin-weights 4)"),
+        // The body has no m_VariableBoneCountWeights: all draws its four blend channels.
+        ("all", "up to 4 influences per vertex (--skin-weights all)"),
+    ] {
+        let o = meshspec(
+            &[
+                "export",
+                "unity-mesh",
+                "--unity-version",
+                "2021.3.0f1",
+                "--skin-weights",
+                n,
+                body,
+                "-o",
+                out,
+            ],
+            None,
+        );
+        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
+        assert!(text(&o.stderr).contains(note), "{}", text(&o.stderr));
+    }
+    let o = meshspec(
+        &[
+            "export",
+            "unity-mesh",
+            "--skin-weights",
+            "3",
+            body,
+            "-o",
+            out,
+        ],
+        None,
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
+}

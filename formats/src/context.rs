@@ -26,6 +26,45 @@ pub enum Relations {
     Warn,
 }
 
+/// Which of a skinned mesh's influences a renderer draws (Unity's `QualitySettings.skinWeights`,
+/// seed 002): up to one, two or four per vertex from the blend channels (cut and renormalised),
+/// or all of them, which Unity takes from `m_VariableBoneCountWeights` when the mesh has it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub enum SkinWeights {
+    /// One bone per vertex.
+    One,
+    /// Two bones.
+    Two,
+    /// Four bones (the blend channels; Unity's default).
+    #[default]
+    Four,
+    /// Every influence (Unity's 255, unlimited).
+    All,
+}
+
+impl SkinWeights {
+    /// The setting of a stored `QualitySettings.skinWeights` value (1, 2, 4 or 255).
+    pub fn from_value(v: u32) -> Option<Self> {
+        Some(match v {
+            1 => SkinWeights::One,
+            2 => SkinWeights::Two,
+            4 => SkinWeights::Four,
+            255 => SkinWeights::All,
+            _ => return None,
+        })
+    }
+
+    /// The most influences per vertex, `None` for all.
+    pub fn limit(self) -> Option<usize> {
+        match self {
+            SkinWeights::One => Some(1),
+            SkinWeights::Two => Some(2),
+            SkinWeights::Four => Some(4),
+            SkinWeights::All => None,
+        }
+    }
+}
+
 /// Options for reading, writing and decoding one input.
 #[derive(Debug, Clone, Default)]
 #[non_exhaustive]
@@ -43,6 +82,8 @@ pub struct Context {
     pub relations: Relations,
     /// Whether warnings fail a verdict too (`--strict`).
     pub strict: bool,
+    /// Which skin influences decoding draws (`--skin-weights`).
+    pub skin_weights: SkinWeights,
 }
 
 impl crate::rt::Params for Context {

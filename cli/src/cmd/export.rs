@@ -1,11 +1,12 @@
 //! `meshspec export LAYOUT FILE -o OUT.glb|OUT.obj`: the geometry through the common model.
 
 use super::Written;
-use crate::args::{NonFiniteArg, RessOpt, UnityOpt, WindingOpt};
+use crate::args::{NonFiniteArg, RessOpt, SkinWeightsArg, UnityOpt, WindingOpt};
 use crate::fail::Fail;
 use crate::input;
 use crate::output::{self, Target};
 use crate::usage::{Given, Usage};
+use meshspec_formats::context::SkinWeights;
 use meshspec_formats::export::{self, NonFinite};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -16,6 +17,7 @@ pub struct Args {
     pub output: PathBuf,
     pub non_finite: NonFiniteArg,
     pub mtl: bool,
+    pub skin_weights: SkinWeightsArg,
     pub winding: WindingOpt,
     pub unity: UnityOpt,
     pub ress: RessOpt,
@@ -54,7 +56,13 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         winding: a.winding.winding,
         ..Given::default()
     };
-    let ctx = u.context(entry, &given, Some(&a.file));
+    let mut ctx = u.context(entry, &given, Some(&a.file));
+    ctx.skin_weights = match a.skin_weights {
+        SkinWeightsArg::One => SkinWeights::One,
+        SkinWeightsArg::Two => SkinWeights::Two,
+        SkinWeightsArg::Four => SkinWeights::Four,
+        SkinWeightsArg::All => SkinWeights::All,
+    };
     u.winding(entry, &given);
     let kind = kind(&a.output);
     if kind.is_none() {

@@ -5,21 +5,15 @@
 //! The file is the one given explicitly ([`Context::resource`], `--ress FILE`), or else the file
 //! named by the last part of `m_StreamData.path` beside the input ([`Context::input`]): inside a
 //! bundle the path reads `archive:/CAB-.../CAB-....resS`, and extracted files are laid out side by
-//! side, as the shared corpus does. Exactly the range is read; a range that does not lie inside
-//! the file is an error, never a short read.
+//! side, as the shared corpus does. The verdict checks the range against the file's length
+//! ([`judge`]); decoding reads exactly the range, once ([`read`]).
 
 use crate::context::Context;
-use crate::generated::unity_mesh::{StreamingInfo, UnityMesh};
-use crate::rt::{Error, ErrorKind, Result};
+use crate::generated::unity_mesh::{StreamingInfoPos, StreamingInfoRef, UnityMeshRef};
+use crate::rt::{Error, ErrorKind, Place, Result};
+use crate::verdict::Judge;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
-
-/// The error path of everything this module reports.
-const ROOT: &str = "unity_mesh.stream_data";
-
-fn input_error(expected: impl Into<String>, found: impl Into<String>) -> Error {
-    Error::unplaced(ErrorKind::Input, expected, found).rooted(ROOT)
-}
 
 /// A byte range of a resource file, as `m_StreamData` names it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -34,13 +28,13 @@ pub struct StreamRange {
 
 impl StreamRange {
     /// The range a `StreamingInfo` names, whichever width its offset has.
-    pub fn of(info: &StreamingInfo) -> StreamRange {
+    pub fn of(info: &StreamingInfoRef<'_>) -> StreamRange {
         let offset = info
             .ofs_data_u8
             .or(info.ofs_data_u4.map(u64::from))
             .unwrap_or(0);
         StreamRange {
-            path: info.path.value.clone(),
+            path: info.path.value.to_string(),
             offset,
             size: u64::from(info.len_data),
         }
@@ -56,51 +50,130 @@ impl StreamRange {
     }
 }
 
-/// The streamed range of `mesh`, or `None` when its vertex data is inline (no `m_StreamData`,
+/// The streamed range of a mesh, or `None` when its vertex data is inline (no `m_StreamData`,
 /// before 2018.3, or a size of 0).
-pub fn range(mesh: &UnityMesh) -> Option<StreamRange> {
-    let r = StreamRange::of(mesh.stream_data.as_ref()?);
+pub fn range(view: &UnityMeshRef<'_>) -> Option<StreamRange> {
+    let r = StreamRange::of(view.stream_data.as_ref()?);
     (r.size > 0).then_some(r)
 }
 
 /// The resource file that holds `range`: [`Context::resource`] when given, else the file of the
-/// path's base name beside [`Context::input`].
-pub fn resource_file(range: &StreamRange, ctx: &Context) -> Result<PathBuf> {
+/// path's base name beside [`Context::input`]; `Err` says why neither can be known.
+pub fn resource_file(range: &StreamRange, ctx: &Context) -> std::result::Result<PathBuf, String> {
     if let Some(p) = &ctx.resource {
         return Ok(p.clone());
     }
     let name = range.file_name();
     if name.is_empty() || name == "." || name == ".." {
-        return Err(input_error(
-            "a resource path that ends in a file name (or --ress FILE)",
-            format!("`{}`", range.path),
+        return Err(format!(
+            "m_StreamData.path `{}` ends in no file name; give --ress FILE",
+            range.path
         ));
     }
     let Some(input) = &ctx.input else {
-        return Err(input_error(
-            format!(
-                "the resource file `{name}` (give --ress FILE, or read the mesh from a file beside it)"
-            ),
-            "no input path and no --ress",
+        return Err(format!(
+            "the mesh was not read from a file, so `{name}` cannot be looked for beside it; give --ress FILE"
         ));
     };
     let dir = input.parent().unwrap_or(Path::new(""));
     Ok(dir.join(name))
 }
 
+/// What the verdict can say of the streamed range: the resource file when it is there and holds
+/// the range. A file that cannot be found or read is an `unchecked` finding naming it and
+/// `--ress`; a range past its end is an error at the field that points there.
+pub(crate) fn judge(
+    range: &StreamRange,
+    at: &Place<'_, StreamingInfoPos>,
+    j: &mut Judge<'_>,
+) -> Option<PathBuf> {
+    let what = format!(
+        "a check of the streamed vertex data ({} bytes at offset {} of `{}`)",
+        range.size,
+        range.offset,
+        range.file_name()
+    );
+    let file = match resource_file(range, j.ctx) {
+        Ok(f) => f,
+        Err(why) => {
+            j.unchecked(what, why);
+            return None;
+        }
+    };
+    match resource_len(&file) {
+        Ok(len) => check_range(range, len, &file, at, j).then_some(file),
+        Err(why) => {
+            j.unchecked(what, why);
+            None
+        }
+    }
+}
+
+/// The length of a resource file, or why it cannot be read (with the `--ress` hint).
+fn resource_len(file: &Path) -> std::result::Result<u64, String> {
+    match std::fs::metadata(file) {
+        Ok(m) if m.is_file() => Ok(m.len()),
+        Ok(_) => Err(format!(
+            "`{}` is not a file; give --ress FILE",
+            file.display()
+        )),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Err(format!(
+            "`{}` is not there; give --ress FILE",
+            file.display()
+        )),
+        Err(e) => Err(format!(
+            "`{}` cannot be read ({e}); give --ress FILE",
+            file.display()
+        )),
+    }
+}
+
+/// Whether the range lies inside the file's `len` bytes; an error at the field otherwise.
+fn check_range(
+    range: &StreamRange,
+    len: u64,
+    file: &Path,
+    at: &Place<'_, StreamingInfoPos>,
+    j: &mut Judge<'_>,
+) -> bool {
+    let end = u128::from(range.offset) + u128::from(range.size);
+    if end <= u128::from(len) {
+        return true;
+    }
+    // The offset itself past the end blames the offset; otherwise the size.
+    let (u8_at, u4_at) = (at.ofs_data_u8(), at.ofs_data_u4());
+    let offset_at = u8_at.some().or(u4_at.some());
+    let expected = format!(
+        "a range inside `{}` ({len} bytes), to read the streamed vertex data",
+        file.display()
+    );
+    let found = format!(
+        "offset {} + size {} = {end}, past its end",
+        range.offset, range.size
+    );
+    j.push(match offset_at {
+        Some(o) if range.offset > len => o.error(ErrorKind::Count, expected, found),
+        _ => at.len_data().error(ErrorKind::Count, expected, found),
+    });
+    false
+}
+
 /// Reads exactly `size` bytes from `offset` of the file at `path`. The range must lie inside
-/// the file; nothing is allocated before that is checked.
+/// the file; nothing is allocated before that is checked. Errors name the file.
 pub fn read_range(path: &Path, offset: u64, size: u64) -> Result<Vec<u8>> {
-    let shown = path.display();
+    let shown = path.display().to_string();
+    let fail = |expected: String, found: String| {
+        Error::unplaced(ErrorKind::Io, expected, found).rooted("unity_mesh.stream_data")
+    };
     let mut f = std::fs::File::open(path)
-        .map_err(|e| input_error(format!("a readable resource file `{shown}`"), e.to_string()))?;
+        .map_err(|e| fail(format!("a readable resource file `{shown}`"), e.to_string()))?;
     let len = f
         .metadata()
-        .map_err(|e| input_error(format!("the length of `{shown}`"), e.to_string()))?
+        .map_err(|e| fail(format!("the length of `{shown}`"), e.to_string()))?
         .len();
     let end = offset.checked_add(size);
     if end.is_none_or(|end| end > len) {
-        return Err(input_error(
+        return Err(fail(
             format!("a range inside `{shown}` ({len} bytes)"),
             format!(
                 "offset {offset} + size {size} = {}, past its end",
@@ -109,11 +182,11 @@ pub fn read_range(path: &Path, offset: u64, size: u64) -> Result<Vec<u8>> {
         ));
     }
     f.seek(SeekFrom::Start(offset))
-        .map_err(|e| input_error(format!("to seek to {offset} in `{shown}`"), e.to_string()))?;
+        .map_err(|e| fail(format!("to seek to {offset} in `{shown}`"), e.to_string()))?;
     // `size` is at most the file's length, checked above.
     let mut buf = vec![0u8; size as usize];
     f.read_exact(&mut buf).map_err(|e| {
-        input_error(
+        fail(
             format!("{size} bytes at {offset} of `{shown}`"),
             e.to_string(),
         )
@@ -121,13 +194,20 @@ pub fn read_range(path: &Path, offset: u64, size: u64) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
-/// The streamed vertex bytes of `mesh`, read from its resource file; `None` when the vertex
-/// data is inline.
-pub fn streamed_data(mesh: &UnityMesh, ctx: &Context) -> Result<Option<Vec<u8>>> {
-    let Some(r) = range(mesh) else {
+/// The streamed vertex bytes of a mesh, read once from its resource file; `None` when the
+/// vertex data is inline.
+pub fn read(view: &UnityMeshRef<'_>, ctx: &Context) -> Result<Option<Vec<u8>>> {
+    let Some(r) = range(view) else {
         return Ok(None);
     };
-    let file = resource_file(&r, ctx)?;
+    let what = format!(
+        "the resource file `{}` that holds the vertex data",
+        r.file_name()
+    );
+    let fail =
+        |why| Error::unplaced(ErrorKind::Input, what.clone(), why).rooted("unity_mesh.stream_data");
+    let file = resource_file(&r, ctx).map_err(fail)?;
+    resource_len(&file).map_err(fail)?;
     read_range(&file, r.offset, r.size).map(Some)
 }
 
@@ -166,7 +246,7 @@ mod tests {
         assert_eq!(read_range(&p, 100, 0).unwrap(), Vec::<u8>::new());
         assert_eq!(read_range(&p, 0, 100).unwrap().len(), 100);
         let e = read_range(&p, 96, 5).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Input);
+        assert_eq!(e.kind, ErrorKind::Io);
         let text = e.to_string();
         assert!(
             text.starts_with("unity_mesh.stream_data: expected a range inside"),
@@ -191,7 +271,6 @@ mod tests {
         let mut ctx = Context::new();
         assert!(resource_file(&r, &ctx)
             .unwrap_err()
-            .to_string()
             .contains("give --ress FILE"));
         ctx.input = Some(PathBuf::from("/data/meshes/Lame.mesh"));
         assert_eq!(

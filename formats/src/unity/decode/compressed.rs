@@ -17,9 +17,12 @@
 //!   implied and takes the next bone slot.
 
 use super::format::VertexFormat;
-use super::packed::{unpack_floats, unpack_ints};
-use super::{fail, slot, Channel, ChannelData, RawCompressedMesh, P};
-use crate::rt::{ErrorKind, Result};
+use super::packed::{self, unpack_floats, unpack_ints, Packed, PackedAt};
+use super::skin::{bone_expected, first_bad_bone};
+use super::{slot, Channel, ChannelData};
+use crate::generated::unity_mesh::{CompressedMeshPos, CompressedMeshRef};
+use crate::rt::{ErrorKind, Place};
+use crate::verdict::Judge;
 
 fn float_channel(dim: usize, data: Vec<f32>) -> Option<Channel> {
     Some(Channel {
@@ -30,56 +33,215 @@ fn float_channel(dim: usize, data: Vec<f32>) -> Option<Channel> {
     })
 }
 
-fn count_error(field: &'static str, expected: String, found: usize) -> crate::rt::Error {
-    fail(
-        ErrorKind::Inconsistent,
-        None,
-        &[P::F("m_CompressedMesh"), P::F(field), P::F("m_NumItems")],
-        expected,
-        found.to_string(),
+/// The ten vectors of a compressed mesh with where each lies.
+struct Vectors<'a> {
+    vertices: (Packed<'a>, PackedAt),
+    uv: (Packed<'a>, PackedAt),
+    normals: (Packed<'a>, PackedAt),
+    tangents: (Packed<'a>, PackedAt),
+    weights: (Packed<'a>, PackedAt),
+    normal_signs: (Packed<'a>, PackedAt),
+    tangent_signs: (Packed<'a>, PackedAt),
+    float_colors: (Packed<'a>, PackedAt),
+    bone_indices: (Packed<'a>, PackedAt),
+}
+
+impl<'a> Vectors<'a> {
+    fn of(c: &CompressedMeshRef<'a>, at: &Place<'_, CompressedMeshPos>) -> Self {
+        Vectors {
+            vertices: (
+                Packed::floats(&c.vertices),
+                PackedAt::floats(&at.vertices()),
+            ),
+            uv: (Packed::floats(&c.uv), PackedAt::floats(&at.uv())),
+            normals: (Packed::floats(&c.normals), PackedAt::floats(&at.normals())),
+            tangents: (
+                Packed::floats(&c.tangents),
+                PackedAt::floats(&at.tangents()),
+            ),
+            weights: (Packed::ints(&c.weights), PackedAt::ints(&at.weights())),
+            normal_signs: (
+                Packed::ints(&c.normal_signs),
+                PackedAt::ints(&at.normal_signs()),
+            ),
+            tangent_signs: (
+                Packed::ints(&c.tangent_signs),
+                PackedAt::ints(&at.tangent_signs()),
+            ),
+            float_colors: (
+                Packed::floats(&c.float_colors),
+                PackedAt::floats(&at.float_colors()),
+            ),
+            bone_indices: (
+                Packed::ints(&c.bone_indices),
+                PackedAt::ints(&at.bone_indices()),
+            ),
+        }
+    }
+}
+
+/// The verdict on `m_Triangles` alone (the indices of a mesh with or without compressed
+/// vertices): whether it can be unpacked.
+pub(crate) fn judge_triangles(
+    c: &CompressedMeshRef<'_>,
+    at: &Place<'_, CompressedMeshPos>,
+    j: &mut Judge<'_>,
+) -> bool {
+    packed::judge(
+        &Packed::ints(&c.triangles),
+        &PackedAt::ints(&at.triangles()),
+        j,
     )
 }
 
 /// Checks that a vector holds `per` items per vertex.
-fn per_vertex(field: &'static str, len: usize, per: usize, vc: usize) -> Result<()> {
-    if vc.checked_mul(per) == Some(len) {
-        Ok(())
-    } else {
-        Err(count_error(
-            field,
-            format!("{per} items per vertex for {vc} vertices"),
-            len,
-        ))
+fn per_vertex(v: &(Packed, PackedAt), per: u64, vc: u64, what: &str, j: &mut Judge<'_>) {
+    let n = u64::from(v.0.num_items);
+    if n != per * vc {
+        j.push(v.1.num_items_error(
+            ErrorKind::Inconsistent,
+            format!("{per} items per vertex for {vc} vertices ({what})"),
+            n.to_string(),
+        ));
     }
 }
 
-/// Refuses packed vertex vectors in a mesh whose `m_CompressedMesh.m_Vertices` is empty:
-/// they would describe vertices that do not exist.
-pub(crate) fn check_unused(c: &RawCompressedMesh) -> Result<()> {
-    let floats = [
-        ("m_UV", c.uv.num_items),
-        ("m_Normals", c.normals.num_items),
-        ("m_Tangents", c.tangents.num_items),
-        ("m_FloatColors", c.float_colors.num_items),
-    ];
-    let ints = [
-        ("m_Weights", c.weights.num_items),
-        ("m_NormalSigns", c.normal_signs.num_items),
-        ("m_TangentSigns", c.tangent_signs.num_items),
-        ("m_BoneIndices", c.bone_indices.num_items),
-    ];
-    for (field, n) in floats.into_iter().chain(ints) {
-        if n > 0 {
-            return Err(fail(
+/// The verdict on the compressed mesh: what decoding its vertices needs. A mesh whose
+/// `m_Vertices` is empty keeps its vertices in the vertex data: its other packed vertex vectors
+/// must be empty too. `vertex_data` says whether the mesh also has vertex bytes (inline or
+/// streamed).
+pub(crate) fn judge(
+    c: &CompressedMeshRef<'_>,
+    at: &Place<'_, CompressedMeshPos>,
+    vertex_data: Option<crate::rt::Error>,
+    bind_poses: usize,
+    j: &mut Judge<'_>,
+) {
+    let v = Vectors::of(c, at);
+    if v.vertices.0.num_items == 0 {
+        for (name, x) in [
+            ("uv", &v.uv),
+            ("normals", &v.normals),
+            ("tangents", &v.tangents),
+            ("float_colors", &v.float_colors),
+            ("weights", &v.weights),
+            ("normal_signs", &v.normal_signs),
+            ("tangent_signs", &v.tangent_signs),
+            ("bone_indices", &v.bone_indices),
+        ] {
+            if x.0.num_items > 0 {
+                j.push(x.1.num_items_error(
+                    ErrorKind::Inconsistent,
+                    format!("0 items in {name}, since compressed_mesh.vertices is empty (the vertices, if any, are in the vertex data)"),
+                    x.0.num_items.to_string(),
+                ));
+            }
+        }
+        return;
+    }
+    if let Some(e) = vertex_data {
+        j.push(e);
+    }
+    let mut ok = true;
+    for x in [
+        &v.vertices,
+        &v.uv,
+        &v.normals,
+        &v.tangents,
+        &v.weights,
+        &v.normal_signs,
+        &v.tangent_signs,
+        &v.float_colors,
+        &v.bone_indices,
+    ] {
+        ok &= packed::judge(&x.0, &x.1, j);
+    }
+    let n = u64::from(v.vertices.0.num_items);
+    if n % 3 != 0 {
+        j.push(v.vertices.1.num_items_error(
+            ErrorKind::Inconsistent,
+            "three items per vertex (x, y and z)",
+            n.to_string(),
+        ));
+    }
+    let vc = n / 3;
+    let uv = u64::from(v.uv.0.num_items);
+    if uv > 0 {
+        if c.uv_info != 0 {
+            let sets: u64 = (0..8)
+                .map(|k| (c.uv_info >> (4 * k)) & 0xF)
+                .filter(|nibble| nibble & 4 != 0)
+                .map(|nibble| u64::from(nibble & 3) + 1)
+                .sum();
+            if uv != sets * vc {
+                j.push(v.uv.1.num_items_error(
+                    ErrorKind::Inconsistent,
+                    format!(
+                        "{} items: the sets uv_info 0x{:08X} names, {sets} per vertex for {vc} vertices",
+                        sets * vc,
+                        c.uv_info
+                    ),
+                    uv.to_string(),
+                ));
+            }
+        } else if uv != 2 * vc && uv != 4 * vc {
+            j.push(v.uv.1.num_items_error(
                 ErrorKind::Inconsistent,
-                None,
-                &[P::F("m_CompressedMesh"), P::F(field), P::F("m_NumItems")],
-                "0 in a mesh whose m_CompressedMesh.m_Vertices is empty",
-                n.to_string(),
+                format!("one or two sets of 2 items per vertex for {vc} vertices (uv_info 0)"),
+                uv.to_string(),
             ));
         }
     }
-    Ok(())
+    for (xy, signs, per_sign, what) in [
+        (&v.normals, &v.normal_signs, 1, "normals"),
+        (&v.tangents, &v.tangent_signs, 2, "tangents"),
+    ] {
+        if xy.0.num_items > 0 {
+            per_vertex(xy, 2, vc, &format!("x and y of the {what}"), j);
+            per_vertex(signs, per_sign, vc, &format!("the signs of the {what}"), j);
+        } else if signs.0.num_items > 0 {
+            j.push(signs.1.num_items_error(
+                ErrorKind::Inconsistent,
+                format!("0 (there are no packed {what})"),
+                signs.0.num_items.to_string(),
+            ));
+        }
+    }
+    if v.float_colors.0.num_items > 0 {
+        per_vertex(&v.float_colors, 4, vc, "RGBA", j);
+    }
+    if ok && (v.weights.0.num_items > 0 || v.bone_indices.0.num_items > 0) {
+        match weights(&v.weights.0, &v.bone_indices.0, vc as usize) {
+            Ok((w, b)) => {
+                if let Some((vx, k, bone, weight, count)) =
+                    first_bad_bone(Some(&w), &b, 4, bind_poses)
+                {
+                    let (offset, path) = v.bone_indices.1.data_byte(0);
+                    j.push(
+                        crate::rt::Error::new(
+                            ErrorKind::Inconsistent,
+                            0,
+                            bone_expected(bind_poses, vx, k, weight, count),
+                            bone.to_string(),
+                        )
+                        .placed(offset, &path),
+                    );
+                }
+            }
+            Err(e) => j.push(match e {
+                WeightsProblem::Weights(expected) => v.weights.1.num_items_error(
+                    ErrorKind::Inconsistent,
+                    expected,
+                    v.weights.0.num_items.to_string(),
+                ),
+                WeightsProblem::Bones(expected) => v.bone_indices.1.num_items_error(
+                    ErrorKind::Inconsistent,
+                    expected,
+                    v.bone_indices.0.num_items.to_string(),
+                ),
+            }),
+        }
+    }
 }
 
 /// A unit vector rebuilt from x and y and the sign of z (`positive` false makes z negative).
@@ -94,22 +256,16 @@ fn rebuild(x: f32, y: f32, positive: bool) -> [f32; 3] {
     }
 }
 
-/// Unpacks the vertices of a compressed mesh: the vertex count and the channels.
-pub(crate) fn decode_vertices(c: &RawCompressedMesh) -> Result<(usize, [Option<Channel>; 14])> {
+/// Unpacks the vertices of a compressed mesh whose verdict passed: the vertex count and the
+/// channels.
+pub(crate) fn decode_vertices(c: &CompressedMeshRef<'_>) -> (usize, [Option<Channel>; 14]) {
     let mut out: [Option<Channel>; 14] = Default::default();
-    let positions = unpack_floats(&c.vertices, "m_Vertices")?;
-    if positions.len() % 3 != 0 {
-        return Err(count_error(
-            "m_Vertices",
-            "three items per vertex".into(),
-            positions.len(),
-        ));
-    }
+    let positions = unpack_floats(&Packed::floats(&c.vertices));
     let vc = positions.len() / 3;
     out[slot::VERTEX] = float_channel(3, positions);
 
     if c.uv.num_items > 0 {
-        let uv = unpack_floats(&c.uv, "m_UV")?;
+        let uv = unpack_floats(&Packed::floats(&c.uv));
         if c.uv_info != 0 {
             let mut pos = 0usize;
             for k in 0..8 {
@@ -118,91 +274,52 @@ pub(crate) fn decode_vertices(c: &RawCompressedMesh) -> Result<(usize, [Option<C
                     continue;
                 }
                 let dim = (nibble & 3) as usize + 1;
-                let end = dim.checked_mul(vc).and_then(|n| n.checked_add(pos));
-                let Some(values) = end.and_then(|e| uv.get(pos..e)) else {
-                    return Err(count_error(
-                        "m_UV",
-                        format!(
-                            "enough items for TexCoord{k} ({dim} per vertex, m_UVInfo 0x{:08X})",
-                            c.uv_info
-                        ),
-                        uv.len(),
-                    ));
-                };
+                let values = uv.get(pos..pos + dim * vc).unwrap_or(&[]);
                 pos += values.len();
                 out[slot::TEX_COORD0 + k] = float_channel(dim, values.to_vec());
             }
-            if pos != uv.len() {
-                return Err(count_error(
-                    "m_UV",
-                    format!("{pos} items, the sets m_UVInfo 0x{:08X} names", c.uv_info),
-                    uv.len(),
-                ));
-            }
         } else {
-            let two = vc.saturating_mul(2);
-            if uv.len() == two {
-                out[slot::TEX_COORD0] = float_channel(2, uv);
-            } else if uv.len() == two.saturating_mul(2) {
-                let second = uv.get(two..).unwrap_or(&[]).to_vec();
-                let first = uv.get(..two).unwrap_or(&[]).to_vec();
-                out[slot::TEX_COORD0] = float_channel(2, first);
-                out[slot::TEX_COORD0 + 1] = float_channel(2, second);
-            } else {
-                return Err(count_error(
-                    "m_UV",
-                    format!("one or two sets of 2 items per vertex for {vc} vertices (m_UVInfo 0)"),
-                    uv.len(),
-                ));
+            let two = 2 * vc;
+            let (first, second) = uv.split_at(two.min(uv.len()));
+            out[slot::TEX_COORD0] = float_channel(2, first.to_vec());
+            if !second.is_empty() {
+                out[slot::TEX_COORD0 + 1] = float_channel(2, second.to_vec());
             }
         }
     }
 
     if c.normals.num_items > 0 {
-        let xy = unpack_floats(&c.normals, "m_Normals")?;
-        per_vertex("m_Normals", xy.len(), 2, vc)?;
-        let signs = unpack_ints(&c.normal_signs, "m_NormalSigns")?;
-        per_vertex("m_NormalSigns", signs.len(), 1, vc)?;
+        let xy = unpack_floats(&Packed::floats(&c.normals));
+        let signs = unpack_ints(&Packed::ints(&c.normal_signs));
         let mut n = Vec::with_capacity(3 * vc);
         for (p, &s) in xy.chunks_exact(2).zip(&signs) {
             n.extend_from_slice(&rebuild(p[0], p[1], s != 0));
         }
         out[slot::NORMAL] = float_channel(3, n);
-    } else if c.normal_signs.num_items > 0 {
-        return Err(count_error(
-            "m_NormalSigns",
-            "0 (there are no packed normals)".into(),
-            c.normal_signs.num_items as usize,
-        ));
     }
 
     if c.tangents.num_items > 0 {
-        let xy = unpack_floats(&c.tangents, "m_Tangents")?;
-        per_vertex("m_Tangents", xy.len(), 2, vc)?;
-        let signs = unpack_ints(&c.tangent_signs, "m_TangentSigns")?;
-        per_vertex("m_TangentSigns", signs.len(), 2, vc)?;
+        let xy = unpack_floats(&Packed::floats(&c.tangents));
+        let signs = unpack_ints(&Packed::ints(&c.tangent_signs));
         let mut t = Vec::with_capacity(4 * vc);
         for (p, s) in xy.chunks_exact(2).zip(signs.chunks_exact(2)) {
             t.extend_from_slice(&rebuild(p[0], p[1], s[0] != 0));
             t.push(if s[1] != 0 { 1.0 } else { -1.0 });
         }
         out[slot::TANGENT] = float_channel(4, t);
-    } else if c.tangent_signs.num_items > 0 {
-        return Err(count_error(
-            "m_TangentSigns",
-            "0 (there are no packed tangents)".into(),
-            c.tangent_signs.num_items as usize,
-        ));
     }
 
     if c.float_colors.num_items > 0 {
-        let colours = unpack_floats(&c.float_colors, "m_FloatColors")?;
-        per_vertex("m_FloatColors", colours.len(), 4, vc)?;
-        out[slot::COLOR] = float_channel(4, colours);
+        out[slot::COLOR] = float_channel(4, unpack_floats(&Packed::floats(&c.float_colors)));
     }
 
     if c.weights.num_items > 0 || c.bone_indices.num_items > 0 {
-        let (w, b) = decode_weights(c, vc)?;
+        let (w, b) = weights(
+            &Packed::ints(&c.weights),
+            &Packed::ints(&c.bone_indices),
+            vc,
+        )
+        .unwrap_or_default();
         out[slot::BLEND_WEIGHT] = float_channel(4, w);
         out[slot::BLEND_INDICES] = Some(Channel {
             format: VertexFormat::UInt32,
@@ -211,67 +328,65 @@ pub(crate) fn decode_vertices(c: &RawCompressedMesh) -> Result<(usize, [Option<C
             data: ChannelData::UInt(b),
         });
     }
-    Ok((vc, out))
+    (vc, out)
 }
 
-/// The packed weights and bone slots as four influences per vertex.
-fn decode_weights(c: &RawCompressedMesh, vc: usize) -> Result<(Vec<f32>, Vec<u32>)> {
-    let weights = unpack_ints(&c.weights, "m_Weights")?;
-    let bones = unpack_ints(&c.bone_indices, "m_BoneIndices")?;
+/// Why the packed weights do not make four influences per vertex.
+enum WeightsProblem {
+    /// `m_Weights` (what was expected).
+    Weights(String),
+    /// `m_BoneIndices` (what was expected).
+    Bones(String),
+}
+
+/// The packed weights and bone slots as four influences per vertex (the inferred reading in
+/// this module's documentation).
+fn weights(
+    w: &Packed,
+    b: &Packed,
+    vc: usize,
+) -> std::result::Result<(Vec<f32>, Vec<u32>), WeightsProblem> {
+    let weights = unpack_ints(w);
+    let bones = unpack_ints(b);
     let mut w_out = vec![0.0f32; 4 * vc];
     let mut b_out = vec![0u32; 4 * vc];
-    let mut bone_iter = bones.iter().copied().enumerate();
-    let mut next_bone = |at: usize| {
-        bone_iter.next().map(|(_, b)| b).ok_or_else(|| {
-            fail(
-                ErrorKind::Inconsistent,
-                None,
-                &[
-                    P::F("m_CompressedMesh"),
-                    P::F("m_BoneIndices"),
-                    P::F("m_NumItems"),
-                ],
-                format!("a bone slot for weight {at} of m_Weights"),
-                format!("{} bone slots", bones.len()),
-            )
-        })
+    let mut bone_iter = bones.iter().copied();
+    let no_bone = |at: usize| {
+        WeightsProblem::Bones(format!(
+            "a bone slot for weight {at} of compressed_mesh.weights ({} bone slots)",
+            bones.len()
+        ))
     };
     let (mut vertex, mut k, mut sum) = (0usize, 0usize, 0u32);
-    for (i, &w) in weights.iter().enumerate() {
+    for (i, &wt) in weights.iter().enumerate() {
         if vertex >= vc {
-            return Err(count_error(
-                "m_Weights",
-                format!("weights for {vc} vertices"),
-                weights.len(),
-            ));
+            return Err(WeightsProblem::Weights(format!(
+                "weights for {vc} vertices (weight {i} is past the last vertex)"
+            )));
         }
         let at = 4 * vertex + k;
-        w_out[at] = w as f32 / 31.0;
-        b_out[at] = next_bone(i)?;
+        w_out[at] = wt as f32 / 31.0;
+        b_out[at] = bone_iter.next().ok_or_else(|| no_bone(i))?;
         k += 1;
-        sum = sum.saturating_add(w);
+        sum = sum.saturating_add(wt);
         if sum >= 31 {
             vertex += 1;
             (k, sum) = (0, 0);
         } else if k == 3 {
             w_out[at + 1] = (31 - sum) as f32 / 31.0;
-            b_out[at + 1] = next_bone(i)?;
+            b_out[at + 1] = bone_iter.next().ok_or_else(|| no_bone(i))?;
             vertex += 1;
             (k, sum) = (0, 0);
         }
     }
     if vertex != vc || k != 0 {
-        return Err(count_error(
-            "m_Weights",
-            format!("weights that complete all {vc} vertices"),
-            weights.len(),
-        ));
+        return Err(WeightsProblem::Weights(format!(
+            "weights that complete all {vc} vertices"
+        )));
     }
     if bone_iter.next().is_some() {
-        return Err(count_error(
-            "m_BoneIndices",
+        return Err(WeightsProblem::Bones(
             "one bone slot per stored or implied weight".into(),
-            bones.len(),
         ));
     }
     Ok((w_out, b_out))

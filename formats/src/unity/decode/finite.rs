@@ -11,7 +11,7 @@ use std::fmt;
 /// Non-finite values in one place of a mesh.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NonFiniteReport {
-    /// Where, as a field path with Unity's names (`unity_mesh.m_VertexData.m_Channels[0]`).
+    /// Where, as a field path in the spec's ids (`unity_mesh.vertex_data.channels[0]`).
     pub field: String,
     /// What the place holds (`Vertex`, `bind pose`, `blend shape deltas`).
     pub what: String,
@@ -58,16 +58,16 @@ pub(crate) fn scan(mesh: &UnityMeshData) -> Vec<NonFiniteReport> {
         if let Some((count, first)) = scan_floats(v, c.dim) {
             let field = if mesh.compressed {
                 let packed = match slot {
-                    0 => "m_Vertices",
-                    1 => "m_Normals",
-                    2 => "m_Tangents",
-                    3 => "m_FloatColors",
-                    12 => "m_Weights",
-                    _ => "m_UV",
+                    0 => "vertices",
+                    1 => "normals",
+                    2 => "tangents",
+                    3 => "float_colors",
+                    12 => "weights",
+                    _ => "uv",
                 };
-                format!("unity_mesh.m_CompressedMesh.{packed}")
+                format!("unity_mesh.compressed_mesh.{packed}")
             } else {
-                format!("unity_mesh.m_VertexData.m_Channels[{slot}]")
+                format!("unity_mesh.vertex_data.channels[{slot}]")
             };
             out.push(NonFiniteReport {
                 field,
@@ -81,7 +81,7 @@ pub(crate) fn scan(mesh: &UnityMeshData) -> Vec<NonFiniteReport> {
         let flat: Vec<f32> = skin.bind_poses.iter().flatten().copied().collect();
         if let Some((count, first)) = scan_floats(&flat, 16) {
             out.push(NonFiniteReport {
-                field: "unity_mesh.m_BindPose".into(),
+                field: "unity_mesh.bind_poses".into(),
                 what: "bind poses".into(),
                 count,
                 first,
@@ -96,7 +96,7 @@ pub(crate) fn scan(mesh: &UnityMeshData) -> Vec<NonFiniteReport> {
             .collect();
         if let Some((count, first)) = scan_floats(&flat, 9) {
             out.push(NonFiniteReport {
-                field: "unity_mesh.m_Shapes.vertices".into(),
+                field: "unity_mesh.shapes.vertices".into(),
                 what: "blend shape deltas".into(),
                 count,
                 first,
@@ -105,7 +105,7 @@ pub(crate) fn scan(mesh: &UnityMeshData) -> Vec<NonFiniteReport> {
         let weights: Vec<f32> = shapes.frames.iter().map(|f| f.weight).collect();
         if let Some((count, first)) = scan_floats(&weights, 1) {
             out.push(NonFiniteReport {
-                field: "unity_mesh.m_Shapes.fullWeights".into(),
+                field: "unity_mesh.shapes.full_weights".into(),
                 what: "blend shape frame weights".into(),
                 count,
                 first,

@@ -1,8 +1,7 @@
 //! The twelve vertex formats and the bulk decoding of a channel out of its stream.
 
-use super::layout::VertexLayout;
-use super::{Channel, ChannelData, RawMesh};
-use crate::rt::Result;
+use super::layout::{ChannelPlace, StreamLayout, VertexLayout};
+use super::{Channel, ChannelData};
 use half::f16;
 use half::slice::{HalfBitsSliceExt, HalfFloatSliceExt};
 
@@ -79,102 +78,334 @@ impl VertexFormat {
     }
 }
 
-/// The bytes of one channel in its stream: `width` bytes at `offset` of every `stride`-byte
-/// vertex.
+/// The bytes of one channel: `width` bytes at `offset` of each of `n` vertices of `stride`
+/// bytes.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct Strided<'a> {
+pub(crate) struct ChannelBytes<'a> {
     bytes: &'a [u8],
     stride: usize,
     offset: usize,
     width: usize,
+    n: usize,
 }
 
-impl<'a> Strided<'a> {
-    /// Components one after another, with nothing between them.
-    #[cfg(test)]
-    pub(crate) fn contiguous(bytes: &'a [u8]) -> Self {
-        Strided {
+impl<'a> ChannelBytes<'a> {
+    /// The channel of `width` bytes at `offset` in the vertices of a stream, as many of them
+    /// as `bytes` holds and at most `n`.
+    pub(crate) fn new(
+        bytes: &'a [u8],
+        stride: usize,
+        offset: usize,
+        width: usize,
+        n: usize,
+    ) -> Self {
+        let held = bytes.len().checked_div(stride).unwrap_or(0);
+        ChannelBytes {
             bytes,
-            stride: bytes.len(),
-            offset: 0,
-            width: bytes.len(),
+            stride,
+            offset,
+            width,
+            n: n.min(held),
         }
     }
 
-    /// Every component of `size` bytes, decoded by `f`, vertex after vertex: one pass over a
-    /// stream the channel fills, one copy of each vertex's components otherwise, into a vector
-    /// allocated once (its size is the stream's, which the layout checked against the data).
-    fn map<T>(&self, size: usize, f: impl Fn(&[u8]) -> T) -> Vec<T> {
-        if self.width == self.stride {
-            return self.bytes.chunks_exact(size).map(f).collect();
+    /// Components one after another, with nothing between them.
+    #[cfg(test)]
+    pub(crate) fn contiguous(bytes: &'a [u8]) -> Self {
+        ChannelBytes::new(bytes, bytes.len(), 0, bytes.len(), 1)
+    }
+}
+
+/// Copies each vertex's `W` bytes at `offset` into `dst`, one after another (a fixed-size move
+/// per vertex).
+fn gather_w<const W: usize>(src: &[u8], stride: usize, offset: usize, dst: &mut [u8]) {
+    let src = src.get(offset..).unwrap_or(&[]);
+    for (d, v) in dst.chunks_exact_mut(W).zip(src.chunks(stride)) {
+        if let (Some(d), Some(v)) = (d.first_chunk_mut::<W>(), v.first_chunk::<W>()) {
+            *d = *v;
         }
-        let per_vertex = self.width / size;
-        let mut out = Vec::with_capacity((self.bytes.len() / self.stride.max(1)) * per_vertex);
-        for vertex in self.bytes.chunks_exact(self.stride.max(1)) {
-            if let Some(c) = vertex.get(self.offset..self.offset + self.width) {
-                out.extend(c.chunks_exact(size).map(&f));
+    }
+}
+
+/// Copies each vertex's `width` bytes at `offset` into `dst` (whose length is a whole number
+/// of vertices), one after another: one copy when the channel fills its stream.
+fn gather(src: &[u8], stride: usize, offset: usize, width: usize, dst: &mut [u8]) {
+    if width == stride && offset == 0 {
+        let n = dst.len().min(src.len());
+        dst[..n].copy_from_slice(&src[..n]);
+        return;
+    }
+    match width {
+        1 => gather_w::<1>(src, stride, offset, dst),
+        2 => gather_w::<2>(src, stride, offset, dst),
+        3 => gather_w::<3>(src, stride, offset, dst),
+        4 => gather_w::<4>(src, stride, offset, dst),
+        6 => gather_w::<6>(src, stride, offset, dst),
+        8 => gather_w::<8>(src, stride, offset, dst),
+        12 => gather_w::<12>(src, stride, offset, dst),
+        16 => gather_w::<16>(src, stride, offset, dst),
+        _ => {
+            for (d, v) in dst
+                .chunks_exact_mut(width.max(1))
+                .zip(src.chunks(stride.max(1)))
+            {
+                if let Some(s) = v.get(offset..offset + width) {
+                    d.copy_from_slice(s);
+                }
             }
         }
-        out
+    }
+}
+
+/// Vertices per block: a block's gathered components stay in the first-level cache between
+/// the copy and the conversion, and a stream's block stays there while each of its channels is
+/// decoded from it.
+const BLOCK: usize = 512;
+
+/// The most bytes one vertex's components of one channel take (15 components of 4 bytes).
+const MAX_WIDTH: usize = 60;
+
+impl ChannelBytes<'_> {
+    /// Vertices `from..to` (clamped to those held).
+    fn block(&self, from: usize, to: usize) -> Self {
+        let to = to.min(self.n);
+        let from = from.min(to);
+        ChannelBytes {
+            bytes: self
+                .bytes
+                .get(from * self.stride..to * self.stride)
+                .unwrap_or(&[]),
+            n: to - from,
+            ..*self
+        }
+    }
+}
+
+/// Room for one block's components of one channel, allocated once per decoding: what is
+/// gathered (by size) and what it becomes (4-byte values as bits).
+struct Scratch {
+    bytes: Vec<u8>,
+    halves: Vec<u16>,
+    words: Vec<u32>,
+}
+
+impl Scratch {
+    fn new() -> Self {
+        Scratch {
+            bytes: vec![0; MAX_BLOCK_COMPONENTS],
+            halves: vec![0; MAX_BLOCK_COMPONENTS],
+            words: vec![0; MAX_BLOCK_COMPONENTS],
+        }
+    }
+}
+
+/// The block's components of one byte each, gathered.
+fn gather8<'t>(s: &ChannelBytes, tmp: &'t mut [u8]) -> &'t [u8] {
+    let t = &mut tmp[..(s.n * s.width).min(MAX_BLOCK_COMPONENTS)];
+    gather(s.bytes, s.stride, s.offset, s.width, t);
+    t
+}
+
+/// The block's components of two bytes each, little-endian, gathered.
+fn gather16<'t>(s: &ChannelBytes, tmp: &'t mut [u16]) -> &'t [u16] {
+    let t = &mut tmp[..(s.n * s.width / 2).min(MAX_BLOCK_COMPONENTS)];
+    gather(
+        s.bytes,
+        s.stride,
+        s.offset,
+        s.width,
+        bytemuck::cast_slice_mut(t),
+    );
+    if cfg!(target_endian = "big") {
+        for x in t.iter_mut() {
+            *x = u16::from_le(*x);
+        }
+    }
+    t
+}
+
+/// The block's components of four bytes each, gathered straight into the output.
+fn gather32<T: bytemuck::Pod>(s: &ChannelBytes, out: &mut [T]) {
+    gather(
+        s.bytes,
+        s.stride,
+        s.offset,
+        s.width,
+        bytemuck::cast_slice_mut(out),
+    );
+    if cfg!(target_endian = "big") {
+        for x in bytemuck::cast_slice_mut::<T, u32>(out) {
+            *x = u32::from_le(*x);
+        }
+    }
+}
+
+/// The most components one block's channel can decode into.
+const MAX_BLOCK_COMPONENTS: usize = BLOCK * MAX_WIDTH / 4;
+
+/// An empty channel of `format` with room for `len` components.
+fn with_room(format: VertexFormat, len: usize) -> ChannelData {
+    use VertexFormat::*;
+    match format {
+        Float | Float16 | UNorm8 | SNorm8 | UNorm16 | SNorm16 => {
+            ChannelData::Float(Vec::with_capacity(len))
+        }
+        UInt8 | UInt16 | UInt32 => ChannelData::UInt(Vec::with_capacity(len)),
+        SInt8 | SInt16 | SInt32 => ChannelData::SInt(Vec::with_capacity(len)),
+    }
+}
+
+/// Decodes the components of a block of at most [`BLOCK`] vertices of a channel of `format`
+/// (little-endian) into scratch words, as the bits of the f32, u32 or i32 they are, and appends
+/// them to `out`. Nothing is written twice to the output (no zeroing first): the block is
+/// converted in the first-level cache and appended in one copy.
+fn decode_block(
+    format: VertexFormat,
+    s: &ChannelBytes,
+    scratch: &mut Scratch,
+    out: &mut ChannelData,
+) {
+    use VertexFormat::*;
+    let len = (s.n * (s.width / format.size())).min(MAX_BLOCK_COMPONENTS);
+    let Scratch {
+        bytes,
+        halves,
+        words,
+    } = scratch;
+    // Converted straight onto the output's end where the format changes the size (slice
+    // iterators extend in one pass); gathered into scratch and appended in one copy where it
+    // does not.
+    match (format, out) {
+        (Float | UInt32 | SInt32 | Float16, out) => {
+            let w = &mut words[..len];
+            if format == Float16 {
+                gather16(s, halves)
+                    .reinterpret_cast::<f16>()
+                    .convert_to_f32_slice(bytemuck::cast_slice_mut(w));
+            } else {
+                gather32(s, w);
+            }
+            match out {
+                ChannelData::Float(v) => v.extend_from_slice(bytemuck::cast_slice(w)),
+                ChannelData::UInt(v) => v.extend_from_slice(w),
+                ChannelData::SInt(v) => v.extend_from_slice(bytemuck::cast_slice(w)),
+            }
+        }
+        (UNorm8, ChannelData::Float(v)) => {
+            v.extend(gather8(s, bytes).iter().map(|&x| f32::from(x) / 255.0))
+        }
+        (SNorm8, ChannelData::Float(v)) => v.extend(
+            gather8(s, bytes)
+                .iter()
+                .map(|&x| (f32::from(x as i8) / 127.0).max(-1.0)),
+        ),
+        (UNorm16, ChannelData::Float(v)) => {
+            v.extend(gather16(s, halves).iter().map(|&x| f32::from(x) / 65535.0))
+        }
+        (SNorm16, ChannelData::Float(v)) => v.extend(
+            gather16(s, halves)
+                .iter()
+                .map(|&x| (f32::from(x as i16) / 32767.0).max(-1.0)),
+        ),
+        (UInt8, ChannelData::UInt(v)) => v.extend(gather8(s, bytes).iter().map(|&x| u32::from(x))),
+        (UInt16, ChannelData::UInt(v)) => {
+            v.extend(gather16(s, halves).iter().map(|&x| u32::from(x)))
+        }
+        (SInt8, ChannelData::SInt(v)) => {
+            v.extend(gather8(s, bytes).iter().map(|&x| i32::from(x as i8)))
+        }
+        (SInt16, ChannelData::SInt(v)) => {
+            v.extend(gather16(s, halves).iter().map(|&x| i32::from(x as i16)))
+        }
+        // `with_room` made the output of the format's kind.
+        _ => {}
     }
 }
 
 /// Decodes the components of a channel of `format`, little-endian.
-pub(crate) fn decode_components(format: VertexFormat, s: Strided) -> ChannelData {
-    use VertexFormat::*;
-    let f32_of = |c: &[u8]| f32::from_le_bytes([c[0], c[1], c[2], c[3]]);
-    let u16_of = |c: &[u8]| u16::from_le_bytes([c[0], c[1]]);
-    let i16_of = |c: &[u8]| i16::from_le_bytes([c[0], c[1]]);
-    match format {
-        Float => ChannelData::Float(s.map(4, f32_of)),
-        Float16 => {
-            let bits: Vec<u16> = s.map(2, u16_of);
-            let halves: &[f16] = bits.reinterpret_cast();
-            let mut out = vec![0.0f32; halves.len()];
-            halves.convert_to_f32_slice(&mut out);
-            ChannelData::Float(out)
-        }
-        UNorm8 => ChannelData::Float(s.map(1, |c| f32::from(c[0]) / 255.0)),
-        SNorm8 => ChannelData::Float(s.map(1, |c| (f32::from(c[0] as i8) / 127.0).max(-1.0))),
-        UNorm16 => ChannelData::Float(s.map(2, |c| f32::from(u16_of(c)) / 65535.0)),
-        SNorm16 => ChannelData::Float(s.map(2, |c| (f32::from(i16_of(c)) / 32767.0).max(-1.0))),
-        UInt8 => ChannelData::UInt(s.map(1, |c| u32::from(c[0]))),
-        SInt8 => ChannelData::SInt(s.map(1, |c| i32::from(c[0] as i8))),
-        UInt16 => ChannelData::UInt(s.map(2, |c| u32::from(u16_of(c)))),
-        SInt16 => ChannelData::SInt(s.map(2, |c| i32::from(i16_of(c)))),
-        UInt32 => ChannelData::UInt(s.map(4, |c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
-        SInt32 => ChannelData::SInt(s.map(4, |c| i32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
+pub(crate) fn decode_components(format: VertexFormat, s: &ChannelBytes) -> ChannelData {
+    let comps = s.width / format.size();
+    let mut out = with_room(format, s.n * comps);
+    let mut scratch = Scratch::new();
+    for from in (0..s.n).step_by(BLOCK) {
+        decode_block(format, &s.block(from, from + BLOCK), &mut scratch, &mut out);
     }
+    out
 }
 
-/// Decodes every present channel of a checked layout.
-pub(crate) fn decode_channels(
-    raw: &RawMesh,
+/// The bytes of stream `st` in the vertex data (empty where the data does not hold them).
+fn stream_bytes<'a>(data: &'a [u8], st: &StreamLayout) -> &'a [u8] {
+    let start = usize::try_from(st.start).unwrap_or(usize::MAX);
+    let end = usize::try_from(st.end)
+        .unwrap_or(usize::MAX)
+        .min(data.len());
+    data.get(start..end).unwrap_or(&[])
+}
+
+/// The bytes of channel `slot` of a layout: where to find each vertex's components.
+pub(crate) fn channel_bytes<'a>(
     layout: &VertexLayout,
-) -> Result<[Option<Channel>; 14]> {
-    let mut out: [Option<Channel>; 14] = Default::default();
-    for (slot, place) in layout.channels.iter().enumerate() {
-        let Some(place) = place else { continue };
-        let Some(stream) = layout.streams.get(usize::from(place.stream)) else {
-            continue;
-        };
-        // The layout was checked against the data's length, so this slice is in range; `get`
-        // keeps that a promise the compiler checks rather than a panic.
-        let bytes = raw.vertex_data.get(stream.start..stream.end).unwrap_or(&[]);
-        let strided = Strided {
-            bytes,
-            stride: stream.stride,
-            offset: place.offset,
-            width: place.format.size() * place.dim,
-        };
-        out[slot] = Some(Channel {
-            format: place.format,
-            dim: place.dim,
-            stream: Some(place.stream),
-            data: decode_components(place.format, strided),
-        });
+    data: &'a [u8],
+    slot: usize,
+) -> Option<(ChannelPlace, ChannelBytes<'a>)> {
+    let (c, st) = layout.channel(slot)?;
+    let n = usize::try_from(layout.vertex_count).unwrap_or(usize::MAX);
+    let s = ChannelBytes::new(
+        stream_bytes(data, &st),
+        st.stride as usize,
+        c.offset as usize,
+        c.width() as usize,
+        n,
+    );
+    Some((c, s))
+}
+
+/// Decodes channel `slot` of a layout whose verdict passed, if present.
+pub(crate) fn decode_channel(layout: &VertexLayout, data: &[u8], slot: usize) -> Option<Channel> {
+    let (c, s) = channel_bytes(layout, data, slot)?;
+    Some(Channel {
+        format: c.format,
+        dim: c.dim,
+        stream: Some(c.stream),
+        data: decode_components(c.format, &s),
+    })
+}
+
+/// Decodes every present channel of a layout whose verdict passed, stream by stream and block
+/// by block: each stream is read once, every channel of a block decoded while it is in cache.
+pub(crate) fn decode_channels(layout: &VertexLayout, data: &[u8]) -> [Option<Channel>; 14] {
+    let mut out: [Option<(ChannelBytes, Channel)>; 14] = std::array::from_fn(|slot| {
+        let (c, s) = channel_bytes(layout, data, slot)?;
+        let data = with_room(c.format, s.n * c.dim);
+        Some((
+            s,
+            Channel {
+                format: c.format,
+                dim: c.dim,
+                stream: Some(c.stream),
+                data,
+            },
+        ))
+    });
+    let mut scratch = Scratch::new();
+    for stream in 0..layout.streams.len() {
+        let n = out
+            .iter()
+            .flatten()
+            .filter(|(_, c)| c.stream.is_some_and(|s| usize::from(s) == stream))
+            .map(|(s, _)| s.n)
+            .max()
+            .unwrap_or(0);
+        for from in (0..n).step_by(BLOCK) {
+            for (s, c) in out.iter_mut().flatten() {
+                if c.stream.is_some_and(|s| usize::from(s) == stream) {
+                    let b = s.block(from, from + BLOCK);
+                    decode_block(c.format, &b, &mut scratch, &mut c.data);
+                }
+            }
+        }
     }
-    Ok(out)
+    out.map(|o| o.map(|(_, c)| c))
 }
 
 #[cfg(test)]
@@ -196,14 +427,14 @@ mod tests {
     fn snorm_minimum_clamps_to_minus_one() {
         let ChannelData::Float(v) = decode_components(
             VertexFormat::SNorm8,
-            Strided::contiguous(&[0x80, 0x81, 0x7F]),
+            &ChannelBytes::contiguous(&[0x80, 0x81, 0x7F]),
         ) else {
             panic!("SNorm8 decodes to floats")
         };
         assert_eq!(v, [-1.0, -1.0, 1.0]);
         let ChannelData::Float(v) = decode_components(
             VertexFormat::SNorm16,
-            Strided::contiguous(&[0x00, 0x80, 0xFF, 0x7F]),
+            &ChannelBytes::contiguous(&[0x00, 0x80, 0xFF, 0x7F]),
         ) else {
             panic!("SNorm16 decodes to floats")
         };

@@ -9,16 +9,16 @@
 //! Texture coordinates turn from Unity's v-up to glTF's v-down (`v' = 1 - v`).
 
 use super::indices::Topology;
-use super::skin::SkinWeights;
-use super::{slot, UnityMeshData, CHANNELS};
+use super::{slot, SkinWeights, UnityMeshData, CHANNELS};
 use crate::rt::{Error, ErrorKind, Result};
 use crate::scene::{Colors, Material, Mesh, Mode, MorphTarget, Primitive, Skin};
 
 /// How to bring a mesh into the common model.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SceneOptions {
-    /// Which influences to draw (`QualitySettings.skinWeights`); glTF carries four per
-    /// vertex, so more are cut to the heaviest four, renormalised, with a note.
+    /// Which influences to draw (`--skin-weights`, Unity's `QualitySettings.skinWeights`);
+    /// glTF carries four per vertex, so more are cut to the heaviest four, renormalised, with
+    /// a note.
     pub skin_weights: SkinWeights,
     /// Per bone, a name (the renderer's bones); empty for `bone 0`, `bone 1`, ...
     pub joint_names: Vec<String>,
@@ -79,7 +79,7 @@ pub fn to_scene(m: &UnityMeshData, opts: &SceneOptions) -> Result<ToScene> {
                     None => "none".into(),
                 },
             )
-            .rooted("unity_mesh.m_VertexData.m_Channels[0]"))
+            .rooted("unity_mesh.vertex_data.channels[0]"))
         }
     };
     for p in &mut positions {
@@ -139,7 +139,7 @@ pub fn to_scene(m: &UnityMeshData, opts: &SceneOptions) -> Result<ToScene> {
                 .unwrap_or_else(|| format!("submesh {i}")),
         });
         let (mode, indices) = match s.topology {
-            Topology::Triangles | Topology::Quads | Topology::Strip => (
+            Topology::Triangles | Topology::Quads => (
                 Mode::Triangles,
                 s.triangles()
                     .into_iter()
@@ -207,6 +207,27 @@ fn to_skin(
         ));
     }
     let limit = opts.skin_weights.limit().unwrap_or(usize::MAX).min(4);
+    let setting = match opts.skin_weights {
+        SkinWeights::One => "1",
+        SkinWeights::Two => "2",
+        SkinWeights::Four => "4",
+        SkinWeights::All => "all",
+    };
+    if skin
+        .variable
+        .as_ref()
+        .is_some_and(|v| std::ptr::eq(v, drawn))
+    {
+        notes.push(format!(
+            "mesh `{name}`: skin from m_VariableBoneCountWeights, every influence (--skin-weights {setting})"
+        ));
+    } else {
+        let most = limit.min(drawn.max_influences().max(1));
+        let s = if most == 1 { "" } else { "s" };
+        notes.push(format!(
+            "mesh `{name}`: skin from the blend channels, up to {most} influence{s} per vertex (--skin-weights {setting})"
+        ));
+    }
     let (four, cut) = drawn.cut(limit);
     if cut > 0 && opts.skin_weights.limit().is_none_or(|l| l > 4) {
         notes.push(format!(

@@ -5,17 +5,20 @@
 //! buffer, counted in the stored index size also for packed indices), `indexCount`,
 //! `topology` and `baseVertex`, which is added to every index of the submesh.
 
-use super::{fail, RawMesh, P};
-use crate::rt::{ErrorKind, Result};
+use super::compressed::judge_triangles;
+use super::packed::{unpack_ints, Packed, PackedAt};
+use super::{needs, needs_at};
+use crate::generated::unity_mesh::{IndexFormat, UnityMesh, UnityMeshPos, UnityMeshRef};
+use crate::rt::{Error, ErrorKind, Place};
+use crate::verdict::Judge;
 
-/// How a submesh's indices are joined (`MeshTopology`).
+/// How a submesh's indices are joined (`MeshTopology`), as the documents' table lists them.
+/// Id 1 is not in the table (UnityPy names it a deprecated TriangleStrip, whose decoding no
+/// document gives): the verdict refuses it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Topology {
     /// 0: each three indices a triangle.
     Triangles,
-    /// 1: the triangle strip of older versions: each index after the second makes a
-    /// triangle with the two before it.
-    Strip,
     /// 2: each four indices a quad, drawn as two triangles (a, b, c) and (a, c, d).
     Quads,
     /// 3: each two indices a line.
@@ -27,11 +30,10 @@ pub enum Topology {
 }
 
 impl Topology {
-    /// The topology of an id, if it names one.
-    pub fn from_id(id: u32) -> Option<Self> {
+    /// The topology of an id, if the documents' table has it.
+    pub fn from_id(id: i32) -> Option<Self> {
         Some(match id {
             0 => Topology::Triangles,
-            1 => Topology::Strip,
             2 => Topology::Quads,
             3 => Topology::Lines,
             4 => Topology::LineStrip,
@@ -41,10 +43,9 @@ impl Topology {
     }
 
     /// The id `m_SubMeshes` stores.
-    pub fn id(self) -> u32 {
+    pub fn id(self) -> i32 {
         match self {
             Topology::Triangles => 0,
-            Topology::Strip => 1,
             Topology::Quads => 2,
             Topology::Lines => 3,
             Topology::LineStrip => 4,
@@ -54,12 +55,243 @@ impl Topology {
 
     /// How many indices one primitive of the topology takes, if the count must be a
     /// multiple of it.
-    fn unit(self) -> Option<usize> {
+    fn unit(self) -> Option<u64> {
         match self {
             Topology::Triangles => Some(3),
             Topology::Quads => Some(4),
             Topology::Lines => Some(2),
-            Topology::Strip | Topology::LineStrip | Topology::Points => None,
+            Topology::LineStrip | Topology::Points => None,
+        }
+    }
+}
+
+/// The byte size of one index: 2 for 16-bit indices (`m_IndexFormat` 0, or no `m_IndexFormat`
+/// before 2017.3), 4 for 32-bit ones; `None` for another value.
+pub fn index_size(view: &UnityMeshRef<'_>) -> Option<u64> {
+    match view.index_format {
+        None | Some(IndexFormat::UINT16) => Some(2),
+        Some(IndexFormat::UINT32) => Some(4),
+        Some(_) => None,
+    }
+}
+
+/// The stored indices `from..from + count` of a 16- or 32-bit index buffer, each plus `base`.
+fn from_buffer(ib: &[u8], isz: u64, from: u64, count: u64, base: u32) -> Vec<u32> {
+    let run = usize::try_from(from)
+        .ok()
+        .zip(usize::try_from(count.saturating_mul(isz)).ok())
+        .and_then(|(a, n)| ib.get(a..a.checked_add(n)?))
+        .unwrap_or(&[]);
+    if isz == 4 {
+        run.chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]).wrapping_add(base))
+            .collect()
+    } else {
+        run.chunks_exact(2)
+            .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])).wrapping_add(base))
+            .collect()
+    }
+}
+
+/// The first index of `run` that names no vertex (plus `base`), with how many do not.
+fn first_bad(
+    run: impl Iterator<Item = u32> + Clone,
+    base: u32,
+    vc: u64,
+) -> Option<(usize, u32, usize)> {
+    // One pass for the largest (vectorised); only a run with bad indices is walked again.
+    let max = run.clone().max()?;
+    if u64::from(max) + u64::from(base) < vc {
+        return None;
+    }
+    let mut bad = run
+        .enumerate()
+        .filter(|&(_, ix)| u64::from(ix) + u64::from(base) >= vc);
+    let (k, ix) = bad.next()?;
+    Some((k, ix, 1 + bad.count()))
+}
+
+/// The verdict on the index buffer and the submeshes: `index_buffer_whole_indices`,
+/// `submesh_within_index_buffer`, `indices_name_vertices` and `submesh_vertex_range`, and what
+/// decoding the indices needs (an index format of the two, topologies of the documents'
+/// table in whole primitives, every run inside the indices, every index naming a vertex).
+/// `vc` is the number of vertices.
+pub(crate) fn judge(
+    view: &UnityMeshRef<'_>,
+    at: &Place<'_, UnityMeshPos>,
+    vc: u64,
+    j: &mut Judge<'_>,
+) {
+    let ib = view.index_buffer.data;
+    let ib_at = at.index_buffer();
+    let cm_at = at.compressed_mesh();
+    let packed = view.compressed_mesh.triangles.num_items > 0;
+    if packed && !ib.is_empty() {
+        j.push(ib_at.len_data().error(
+            ErrorKind::Inconsistent,
+            "an empty index buffer in a mesh whose compressed_mesh.triangles holds the indices",
+            format!(
+                "{} bytes and {} packed indices",
+                ib.len(),
+                view.compressed_mesh.triangles.num_items
+            ),
+        ));
+    }
+    let subs = at.sub_meshes();
+    for (i, s) in view.sub_meshes.iter().enumerate() {
+        let sm = subs.at(i);
+        match Topology::from_id(s.topology.0) {
+            None => j.push(sm.topology().error(
+                ErrorKind::Unsupported,
+                "a topology of the documents' table (0 triangles, 2 quads, 3 lines, 4 line strip, 5 points), to decode the submesh",
+                if s.topology.0 == 1 {
+                    "1 (UnityPy's deprecated TriangleStrip, which the documents do not give)".into()
+                } else {
+                    s.topology.0.to_string()
+                },
+            )),
+            Some(t) => {
+                if let Some(unit) = t.unit().filter(|u| u64::from(s.index_count) % u != 0) {
+                    j.push(sm.index_count().error(
+                        ErrorKind::Inconsistent,
+                        format!("a multiple of {unit} indices for {t:?}, to decode whole primitives"),
+                        s.index_count.to_string(),
+                    ));
+                }
+            }
+        }
+        if u64::from(s.first_vertex) + u64::from(s.vertex_count) > vc {
+            j.push(sm.vertex_count().violates(
+                UnityMesh::REL_SUBMESH_VERTEX_RANGE,
+                format!("firstVertex + vertexCount at most the {vc} vertices"),
+                format!("{} + {}", s.first_vertex, s.vertex_count),
+            ));
+        }
+    }
+    let Some(isz) = index_size(view) else {
+        let f = at.index_format();
+        if let (Some(f), Some(v)) = (f.some(), view.index_format) {
+            let rule = UnityMesh::REL_INDEX_BUFFER_WHOLE_INDICES;
+            let expected = "an index format of 0 (16-bit indices) or 1 (32-bit)";
+            j.push(f.violates(rule, expected, v.0.to_string()));
+            j.push(needs(
+                rule,
+                &f,
+                format!("{expected}, to read the indices"),
+                v.0.to_string(),
+            ));
+        }
+        return;
+    };
+    if ib.len() as u64 % isz != 0 {
+        j.push(ib_at.len_data().violates(
+            UnityMesh::REL_INDEX_BUFFER_WHOLE_INDICES,
+            format!("a multiple of {isz} bytes ({isz}-byte indices)"),
+            format!("{} bytes", ib.len()),
+        ));
+    }
+    // The packed indices, when they can be unpacked.
+    let triangles = Packed::ints(&view.compressed_mesh.triangles);
+    let tri_at = PackedAt::ints(&cm_at.triangles());
+    let unpacked = if packed {
+        judge_triangles(&view.compressed_mesh, &cm_at, j).then(|| unpack_ints(&triangles))
+    } else {
+        None
+    };
+    let total = if packed {
+        u64::from(triangles.num_items)
+    } else {
+        ib.len() as u64 / isz
+    };
+    let within = UnityMesh::REL_SUBMESH_WITHIN_INDEX_BUFFER;
+    let names = UnityMesh::REL_INDICES_NAME_VERTICES;
+    let ib_data = ib_at.data();
+    for (i, s) in view.sub_meshes.iter().enumerate() {
+        let sm = subs.at(i);
+        let (fb, count) = (u64::from(s.first_byte), u64::from(s.index_count));
+        let first = fb / isz;
+        let inside = if packed {
+            format!("inside the {total} packed indices of compressed_mesh.triangles")
+        } else {
+            format!("inside the {} bytes of the index buffer", ib.len())
+        };
+        let expected = format!("{count} indices of {isz} bytes from byte {fb} {inside}");
+        let found = format!("a range ending at byte {}", fb + count * isz);
+        let problem = if fb % isz != 0 {
+            Some((
+                sm.first_byte(),
+                format!("a first byte that is a multiple of the index size ({isz} bytes)"),
+                fb.to_string(),
+            ))
+        } else if first > total {
+            Some((sm.first_byte(), expected, found))
+        } else if first + count > total {
+            Some((sm.index_count(), expected, found))
+        } else {
+            None
+        };
+        if let Some((field, expected, found)) = problem {
+            j.push(field.violates(within, expected.clone(), found.clone()));
+            if count > 0 {
+                j.push(needs(
+                    within,
+                    &field,
+                    format!("{expected}, to decode the submesh"),
+                    found,
+                ));
+            }
+            continue;
+        }
+        let base = s.base_vertex.unwrap_or(0);
+        let bad = if packed {
+            let Some(all) = &unpacked else { continue };
+            let run = all
+                .get(first as usize..(first + count) as usize)
+                .unwrap_or(&[]);
+            first_bad(run.iter().copied(), base, vc).map(|(k, ix, n)| {
+                let bit = (first + k as u64) * u64::from(triangles.bit_size);
+                (tri_at.data_byte(bit / 8), k, ix, n)
+            })
+        } else {
+            let run = ib
+                .get(fb as usize..(fb + count * isz) as usize)
+                .unwrap_or(&[]);
+            let found = if isz == 4 {
+                first_bad(
+                    run.chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                    base,
+                    vc,
+                )
+            } else {
+                first_bad(
+                    run.chunks_exact(2)
+                        .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]]))),
+                    base,
+                    vc,
+                )
+            };
+            found.map(|(k, ix, n)| {
+                let offset = ib_data.span().start + fb + k as u64 * isz;
+                ((offset, ib_data.field_path().clone()), k, ix, n)
+            })
+        };
+        if let Some(((offset, path), k, ix, n)) = bad {
+            let expected = format!(
+                "index + baseVertex ({base}) below the vertex count {vc} (submesh {i}, index {k})"
+            );
+            let found = format!(
+                "{} ({ix} + baseVertex {base}; {n} such indices in the submesh)",
+                u64::from(ix) + u64::from(base)
+            );
+            j.push(Error::relation(names, 0, expected, found.clone()).placed(offset, &path));
+            j.push(needs_at(
+                names,
+                offset,
+                &path,
+                format!("every index of submesh {i} naming a vertex, to decode it"),
+                found,
+            ));
         }
     }
 }
@@ -86,9 +318,7 @@ pub struct SubMesh {
 
 impl SubMesh {
     /// The triangles it draws, in Unity's winding (clockwise in front): triangles as stored,
-    /// quads as (a, b, c) and (a, c, d), strips with every second triangle's first two
-    /// corners swapped to keep their facing and degenerate triangles (two equal corners)
-    /// left out. Empty for lines and points.
+    /// quads as (a, b, c) and (a, c, d). Empty for lines and points.
     pub fn triangles(&self) -> Vec<[u32; 3]> {
         let ix = &self.indices;
         match self.topology {
@@ -97,180 +327,52 @@ impl SubMesh {
                 .chunks_exact(4)
                 .flat_map(|q| [[q[0], q[1], q[2]], [q[0], q[2], q[3]]])
                 .collect(),
-            Topology::Strip => ix
-                .windows(3)
-                .enumerate()
-                .filter(|(_, w)| w[0] != w[1] && w[1] != w[2] && w[0] != w[2])
-                .map(|(i, w)| {
-                    if i % 2 == 0 {
-                        [w[0], w[1], w[2]]
-                    } else {
-                        [w[1], w[0], w[2]]
-                    }
-                })
-                .collect(),
             Topology::Lines | Topology::LineStrip | Topology::Points => vec![],
         }
     }
 }
 
-/// Decodes every submesh's indices, checking each against the buffer and the vertex count.
-pub(crate) fn decode(raw: &RawMesh, vertex_count: usize) -> Result<Vec<SubMesh>> {
-    let size: usize = match raw.index_format {
-        0 => 2,
-        1 => 4,
-        other => {
-            return Err(fail(
-                ErrorKind::Unsupported,
-                None,
-                &[P::F("m_IndexFormat")],
-                "0 (16-bit indices) or 1 (32-bit)",
-                other.to_string(),
-            ))
-        }
-    };
-    let packed = raw.compressed.triangles.num_items > 0;
-    if packed && !raw.index_buffer.is_empty() {
-        return Err(fail(
-            ErrorKind::Inconsistent,
-            None,
-            &[P::F("m_IndexBuffer")],
-            "no index buffer in a mesh whose m_CompressedMesh.m_Triangles holds the indices",
-            format!(
-                "{} bytes and {} packed indices",
-                raw.index_buffer.len(),
-                raw.compressed.triangles.num_items
-            ),
-        ));
-    }
-    // Every index the buffer holds, then each submesh's run of them.
-    let all: Vec<u32> = if packed {
-        super::packed::unpack_ints(&raw.compressed.triangles, "m_Triangles")?
-    } else if size == 2 {
-        raw.index_buffer
-            .chunks_exact(2)
-            .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])))
-            .collect()
+/// Every submesh's indices, with the base vertex added, of a mesh whose verdict passed.
+pub(crate) fn decode(view: &UnityMeshRef<'_>) -> Vec<SubMesh> {
+    let isz = index_size(view).unwrap_or(2);
+    let packed = view.compressed_mesh.triangles.num_items > 0;
+    let all = if packed {
+        unpack_ints(&Packed::ints(&view.compressed_mesh.triangles))
     } else {
-        raw.index_buffer
-            .chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect()
+        vec![]
     };
-    // The byte offset (in the caller's input) of index `k` of `all`.
-    let where_is = |k: usize| -> u64 {
-        if packed {
-            let t = &raw.compressed.triangles;
-            t.data_offset
-                .saturating_add((k as u64).saturating_mul(u64::from(t.bit_size)) / 8)
-        } else {
-            raw.index_buffer_offset
-                .saturating_add((k as u64).saturating_mul(size as u64))
-        }
-    };
-    let p_packed = [P::F("m_CompressedMesh"), P::F("m_Triangles")];
-    let p_buffer = [P::F("m_IndexBuffer")];
-    let ipath: &[P] = if packed { &p_packed } else { &p_buffer };
-    let mut out = Vec::with_capacity(raw.submeshes.len());
-    for (i, s) in raw.submeshes.iter().enumerate() {
-        let path = |f: &'static str| [P::F("m_SubMeshes"), P::I(i), P::F(f)];
-        let topology = Topology::from_id(s.topology).ok_or_else(|| {
-            fail(
-                ErrorKind::Unsupported,
-                None,
-                &path("topology"),
-                "a topology id 0 to 5",
-                s.topology.to_string(),
-            )
-        })?;
-        let end_vertex = u64::from(s.first_vertex) + u64::from(s.vertex_count);
-        if end_vertex > vertex_count as u64 {
-            return Err(fail(
-                ErrorKind::Inconsistent,
-                None,
-                &path("vertexCount"),
-                format!(
-                    "firstVertex {} + vertexCount within the mesh's {vertex_count} vertices",
-                    s.first_vertex
-                ),
-                s.vertex_count.to_string(),
-            ));
-        }
-        let count = s.index_count as usize;
-        if let Some(unit) = topology.unit() {
-            if count % unit != 0 {
-                return Err(fail(
-                    ErrorKind::Inconsistent,
-                    None,
-                    &path("indexCount"),
-                    format!("a multiple of {unit} for {topology:?}"),
-                    count.to_string(),
-                ));
-            }
-        }
-        let mut indices = Vec::new();
-        if count > 0 {
-            let first_byte = s.first_byte as usize;
-            if first_byte % size != 0 {
-                return Err(fail(
-                    ErrorKind::Offset,
-                    Some(
-                        raw.index_buffer_offset
-                            .saturating_add(u64::from(s.first_byte)),
-                    ),
-                    &path("firstByte"),
-                    format!("a multiple of the index size ({size} bytes)"),
-                    s.first_byte.to_string(),
-                ));
-            }
-            let first = first_byte / size;
-            let Some(run) = first.checked_add(count).and_then(|end| all.get(first..end)) else {
-                return Err(fail(
-                    ErrorKind::Count,
-                    Some(raw.index_buffer_offset.saturating_add(u64::from(s.first_byte))),
-                    &path("indexCount"),
-                    format!(
-                        "{count} indices of {size} bytes from byte {first_byte} within the index buffer"
-                    ),
-                    if packed {
-                        format!("{} packed indices", all.len())
-                    } else {
-                        format!("{} bytes", raw.index_buffer.len())
-                    },
-                ));
+    view.sub_meshes
+        .iter()
+        .map(|s| {
+            let base = s.base_vertex.unwrap_or(0);
+            let (first, count) = (u64::from(s.first_byte) / isz, u64::from(s.index_count));
+            let indices = if packed {
+                usize::try_from(first)
+                    .ok()
+                    .zip(usize::try_from(count).ok())
+                    .and_then(|(a, n)| all.get(a..a.checked_add(n)?))
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|&ix| ix.wrapping_add(base))
+                    .collect()
+            } else {
+                from_buffer(
+                    view.index_buffer.data,
+                    isz,
+                    u64::from(s.first_byte),
+                    count,
+                    base,
+                )
             };
-            indices.reserve_exact(run.len());
-            for (j, &stored) in run.iter().enumerate() {
-                let ix = stored.checked_add(s.base_vertex);
-                match ix {
-                    Some(v) if (v as usize) < vertex_count => indices.push(v),
-                    _ => {
-                        return Err(fail(
-                            ErrorKind::Inconsistent,
-                            Some(where_is(first + j)),
-                            ipath,
-                            format!(
-                                "an index naming one of the {vertex_count} vertices (submesh {i}, index {j})"
-                            ),
-                            format!(
-                                "{} ({stored} + baseVertex {})",
-                                u64::from(stored) + u64::from(s.base_vertex),
-                                s.base_vertex
-                            ),
-                        ))
-                    }
-                }
+            SubMesh {
+                first_byte: s.first_byte,
+                index_count: s.index_count,
+                topology: Topology::from_id(s.topology.0).unwrap_or(Topology::Points),
+                base_vertex: base,
+                first_vertex: s.first_vertex,
+                vertex_count: s.vertex_count,
+                indices,
             }
-        }
-        out.push(SubMesh {
-            first_byte: s.first_byte,
-            index_count: s.index_count,
-            topology,
-            base_vertex: s.base_vertex,
-            first_vertex: s.first_vertex,
-            vertex_count: s.vertex_count,
-            indices,
-        });
-    }
-    Ok(out)
+        })
+        .collect()
 }

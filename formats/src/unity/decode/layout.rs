@@ -1,15 +1,18 @@
-//! Checked vertex layouts: where each channel of `m_Channels` lives in the vertex data.
+//! Vertex layouts: where each channel of `m_Channels` lives in the vertex data
+//! (`vertex_layout_fills_data`).
 //!
-//! A stream's stride is the sum of its channels' sizes, its channels follow one another in
-//! the order of `m_Channels` (each at the sum of the sizes of the stream's channels before
-//! it), the streams follow one another from the start of the vertex data, each starting on a
-//! 16-byte boundary, and the data ends exactly where the last stream ends. Anything else is
-//! an error naming the channel or the stream: an overrun (the data is shorter than the
-//! layout), an underrun (bytes are left over after it), or a channel offset that disagrees.
+//! A stream's stride is the sum of its channels' sizes (the component sizes of the 2019.1
+//! format table), the streams follow one another from the start of the vertex data, each
+//! starting on a 16-byte boundary, and the data ends exactly where the last stream ends. A
+//! channel is read at its stored offset, which must leave it inside its stream's stride; the
+//! documents do not order the offsets by `m_Channels` nor limit the number of streams, and
+//! neither does this.
 
 use super::format::VertexFormat;
-use super::{fail, RawMesh, CHANNELS, P};
-use crate::rt::{ErrorKind, Result};
+use super::{needs, CHANNELS};
+use crate::generated::unity_mesh::{UnityMesh, VertexDataPos, VertexDataRef};
+use crate::rt::{ErrorKind, Place, Span};
+use crate::verdict::Judge;
 
 /// Where one channel lives.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -17,49 +20,107 @@ pub struct ChannelPlace {
     /// The stream.
     pub stream: u8,
     /// The byte offset inside a vertex of the stream.
-    pub offset: usize,
+    pub offset: u64,
     /// The format.
     pub format: VertexFormat,
     /// Components per vertex (the dimension byte's low four bits).
     pub dim: usize,
 }
 
+impl ChannelPlace {
+    /// The bytes one vertex's components take.
+    pub fn width(&self) -> u64 {
+        (self.format.size() * self.dim) as u64
+    }
+}
+
 /// Where one stream lives in the vertex data.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct StreamLayout {
     /// The byte offset of its first vertex (a multiple of 16).
-    pub start: usize,
+    pub start: u64,
     /// Bytes per vertex: the sum of its channels' sizes.
-    pub stride: usize,
+    pub stride: u64,
     /// The byte offset just past its last vertex.
-    pub end: usize,
+    pub end: u64,
 }
 
-/// A checked vertex layout.
+/// The layout a channel table describes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct VertexLayout {
     /// The number of vertices.
-    pub vertex_count: usize,
-    /// Per channel of [`CHANNELS`], where it lives (`None` if absent).
+    pub vertex_count: u64,
+    /// Per channel of [`CHANNELS`], where it lives (`None` if absent or of no known format).
     pub channels: [Option<ChannelPlace>; 14],
     /// The streams, from stream 0 to the last one a channel names.
     pub streams: Vec<StreamLayout>,
 }
 
-/// The most streams a mesh can have.
-pub const MAX_STREAMS: u8 = 4;
+impl VertexLayout {
+    /// Whether any channel is present.
+    pub fn has_channels(&self) -> bool {
+        self.channels.iter().any(Option::is_some)
+    }
 
-fn channel_path(i: usize, field: &'static str) -> [P; 4] {
-    [
-        P::F("m_VertexData"),
-        P::F("m_Channels"),
-        P::I(i),
-        P::F(field),
-    ]
+    /// Where the layout ends: the vertex data's size it asks for.
+    pub fn end(&self) -> u64 {
+        self.streams.last().map_or(0, |s| s.end)
+    }
+
+    /// The stream channel `slot` lives in, with the channel.
+    pub fn channel(&self, slot: usize) -> Option<(ChannelPlace, StreamLayout)> {
+        let c = (*self.channels.get(slot)?)?;
+        Some((c, *self.streams.get(usize::from(c.stream))?))
+    }
 }
 
-fn names_in(channels: &[Option<ChannelPlace>; 14], stream: usize) -> String {
-    let names: Vec<&str> = channels
+/// The layout the first 14 entries of the channel table describe. Nothing is checked here; a
+/// channel whose format is not one of the 12 is left out (the verdict refuses it).
+pub fn plan(vd: &VertexDataRef<'_>) -> VertexLayout {
+    let mut channels: [Option<ChannelPlace>; 14] = [None; 14];
+    let mut strides = [0u64; 256];
+    let mut last: Option<usize> = None;
+    for (i, c) in vd.channels.iter().take(CHANNELS.len()).enumerate() {
+        let dim = usize::from(c.dimension & 0xF);
+        let Some(format) = VertexFormat::from_id(c.format.0) else {
+            continue;
+        };
+        if dim == 0 {
+            continue;
+        }
+        let place = ChannelPlace {
+            stream: c.stream,
+            offset: u64::from(c.offset),
+            format,
+            dim,
+        };
+        let s = usize::from(c.stream);
+        strides[s] += place.width();
+        last = Some(last.map_or(s, |l| l.max(s)));
+        channels[i] = Some(place);
+    }
+    let n = u64::from(vd.vertex_count);
+    let mut streams = Vec::new();
+    if let Some(last) = last {
+        let mut pos = 0u64;
+        for &stride in &strides[..=last] {
+            // At most 256 streams of at most 14 x 60 bytes times 2^32 vertices: no overflow.
+            let start = pos.div_ceil(16) * 16;
+            let end = start + stride * n;
+            streams.push(StreamLayout { start, stride, end });
+            pos = end;
+        }
+    }
+    VertexLayout {
+        vertex_count: n,
+        channels,
+        streams,
+    }
+}
+
+fn names_in(layout: &VertexLayout, stream: usize) -> String {
+    let names: Vec<&str> = layout
+        .channels
         .iter()
         .enumerate()
         .filter(|(_, c)| c.is_some_and(|c| usize::from(c.stream) == stream))
@@ -72,188 +133,166 @@ fn names_in(channels: &[Option<ChannelPlace>; 14], stream: usize) -> String {
     }
 }
 
-/// Checks the channel table against the vertex data; `None` when the mesh has no channels
-/// (and then no vertex data).
-pub(crate) fn check(raw: &RawMesh) -> Result<Option<VertexLayout>> {
-    let base = raw.vertex_data_offset;
-    if raw.channels.is_empty() {
-        if !raw.vertex_data.is_empty() {
-            return Err(fail(
-                ErrorKind::Inconsistent,
-                Some(base),
-                &[P::F("m_VertexData"), P::F("m_Channels")],
-                "channels describing the vertex data",
-                format!("none for {} bytes of data", raw.vertex_data.len()),
-            ));
-        }
-        return Ok(None);
-    }
-    if raw.channels.len() != CHANNELS.len() {
-        return Err(fail(
+/// The size the vertex data has, and the field that says it (`m_DataSize`'s count inline, or
+/// the streamed range's size).
+pub(crate) struct DataSize<'p> {
+    /// The size in bytes.
+    pub len: u64,
+    /// The field.
+    pub at: Place<'p, Span>,
+    /// What the bytes are, for messages (`the vertex data`, `the streamed range`).
+    pub what: &'static str,
+}
+
+/// The verdict on the channel table against the vertex data: `vertex_layout_fills_data` and
+/// what decoding the channels needs (a table of 14 entries, formats of the 12, at most four
+/// components, every channel inside its stream and every stream inside the data, a Vertex
+/// channel of floats when there are vertices). Returns the layout.
+pub(crate) fn judge(
+    vd: &VertexDataRef<'_>,
+    at: &Place<'_, VertexDataPos>,
+    size: &DataSize<'_>,
+    j: &mut Judge<'_>,
+) -> VertexLayout {
+    let rule = UnityMesh::REL_VERTEX_LAYOUT_FILLS_DATA;
+    let table = at.channels();
+    let count = vd.channels.len();
+    if count != 0 && count != CHANNELS.len() {
+        j.push(at.num_channels().error(
             ErrorKind::Unsupported,
-            None,
-            &[P::F("m_VertexData"), P::F("m_Channels")],
-            "14 channels (the layout of Unity 2018 and later)",
-            format!("{} channels", raw.channels.len()),
+            "14 channels (the table of Unity 2018 and later), to decode the vertex data",
+            format!("{count} channels"),
         ));
     }
-    let vertex_count = usize::try_from(raw.vertex_count).map_err(|_| {
-        fail(
-            ErrorKind::Count,
-            None,
-            &[P::F("m_VertexData"), P::F("m_VertexCount")],
-            "a vertex count this machine can address",
-            raw.vertex_count.to_string(),
-        )
-    })?;
-    let mut channels: [Option<ChannelPlace>; 14] = [None; 14];
-    let mut strides = [0usize; MAX_STREAMS as usize];
-    let mut last_stream = None;
-    for (i, c) in raw.channels.iter().enumerate() {
-        let dim = usize::from(c.dimension & 0xF);
+    for (i, c) in vd.channels.iter().take(CHANNELS.len()).enumerate() {
+        let dim = c.dimension & 0xF;
         if dim == 0 {
             continue;
         }
-        let format = VertexFormat::from_id(c.format).ok_or_else(|| {
-            fail(
-                ErrorKind::Unsupported,
-                None,
-                &channel_path(i, "format"),
-                format!("a vertex format id 0 to 11 for {}", CHANNELS[i]),
-                c.format.to_string(),
-            )
-        })?;
+        let entry = table.at(i);
+        if VertexFormat::from_id(c.format.0).is_none() {
+            let expected = format!("one of the 12 vertex formats (0 to 11) for {}", CHANNELS[i]);
+            j.push(
+                entry
+                    .format()
+                    .violates(rule, expected.clone(), c.format.0.to_string()),
+            );
+            j.push(needs(
+                rule,
+                &entry.format(),
+                format!("{expected}, to decode it"),
+                c.format.0.to_string(),
+            ));
+        }
         if dim > 4 {
-            return Err(fail(
+            j.push(entry.dimension().error(
                 ErrorKind::Unsupported,
-                None,
-                &channel_path(i, "dimension"),
-                format!("1 to 4 components for {} (low four bits)", CHANNELS[i]),
+                format!(
+                    "1 to 4 components for {} (the dimension's low four bits), to decode it",
+                    CHANNELS[i]
+                ),
                 format!("{dim} (byte 0x{:02X})", c.dimension),
             ));
         }
-        if c.stream >= MAX_STREAMS {
-            return Err(fail(
-                ErrorKind::Unsupported,
-                None,
-                &channel_path(i, "stream"),
-                format!("stream 0 to {} for {}", MAX_STREAMS - 1, CHANNELS[i]),
-                c.stream.to_string(),
-            ));
-        }
-        let s = usize::from(c.stream);
-        channels[i] = Some(ChannelPlace {
-            stream: c.stream,
-            offset: usize::from(c.offset),
-            format,
-            dim,
-        });
-        strides[s] += format.size() * dim;
-        last_stream = Some(last_stream.map_or(s, |l: usize| l.max(s)));
     }
-    let Some(last_stream) = last_stream else {
-        if !raw.vertex_data.is_empty() {
-            return Err(fail(
-                ErrorKind::Inconsistent,
-                Some(base),
-                &[P::F("m_VertexData"), P::F("m_Channels")],
-                "a present channel describing the vertex data",
-                format!("no channel for {} bytes of data", raw.vertex_data.len()),
-            ));
-        }
-        return Ok(None);
-    };
-    // Where each stream starts and ends.
-    let mut streams = Vec::with_capacity(last_stream + 1);
-    let mut pos = 0usize;
-    for (s, &stride) in strides.iter().enumerate().take(last_stream + 1) {
-        let too_big = || {
-            fail(
-                ErrorKind::Count,
-                Some(base),
-                &[P::F("m_VertexData"), P::F("m_VertexCount")],
-                format!("a size that fits for stream {s} of stride {stride}"),
-                format!("{vertex_count} vertices"),
-            )
+    let layout = plan(vd);
+    for (i, place) in layout.channels.iter().enumerate() {
+        let Some((c, stream)) = place.and_then(|_| layout.channel(i)) else {
+            continue;
         };
-        let start = pos.checked_next_multiple_of(16).ok_or_else(too_big)?;
-        let end = stride
-            .checked_mul(vertex_count)
-            .and_then(|n| n.checked_add(start))
-            .ok_or_else(too_big)?;
-        streams.push(StreamLayout { start, stride, end });
-        pos = end;
-    }
-    // Each channel where the sum of the sizes before it in its stream puts it.
-    let mut next = [0usize; MAX_STREAMS as usize];
-    for (i, place) in channels.iter().enumerate() {
-        let Some(p) = place else { continue };
-        let s = usize::from(p.stream);
-        if p.offset != next[s] {
-            let start = streams.get(s).map_or(0, |st| st.start);
-            return Err(fail(
-                ErrorKind::Offset,
-                Some(base.saturating_add((start + p.offset) as u64)),
-                &channel_path(i, "offset"),
-                format!(
-                    "{} at offset {} of stream {s} (after the channels before it: {})",
-                    CHANNELS[i],
-                    next[s],
-                    names_before(&channels, i, s)
-                ),
-                p.offset.to_string(),
+        if c.offset + c.width() > stream.stride {
+            let entry = table.at(i);
+            let expected = format!(
+                "{} ({} bytes) inside the {}-byte vertex of stream {} ({})",
+                CHANNELS[i],
+                c.width(),
+                stream.stride,
+                c.stream,
+                names_in(&layout, usize::from(c.stream))
+            );
+            let found = format!("offset {}", c.offset);
+            j.push(
+                entry
+                    .offset()
+                    .violates(rule, expected.clone(), found.clone()),
+            );
+            j.push(needs(
+                rule,
+                &entry.offset(),
+                format!("{expected}, to decode it"),
+                found,
             ));
         }
-        next[s] += p.format.size() * p.dim;
     }
-    // The data ends exactly where the last stream ends.
-    let len = raw.vertex_data.len();
-    if let Some((s, st)) = streams.iter().enumerate().find(|(_, st)| st.end > len) {
-        return Err(fail(
-            ErrorKind::Count,
-            Some(base.saturating_add(len as u64)),
-            &[P::F("m_VertexData"), P::F("m_DataSize")],
-            format!(
-                "stream {s} ({}; stride {}, {vertex_count} vertices) at bytes {}..{} of the vertex data",
-                names_in(&channels, s),
-                st.stride,
-                st.start,
-                st.end
+    let need = layout.end();
+    if need != size.len {
+        let last = layout.streams.len().saturating_sub(1);
+        let streams = match layout.streams.len() {
+            0 => "no channel".to_string(),
+            1 => format!("1 stream: {}", names_in(&layout, 0)),
+            n => format!(
+                "{n} streams; the last, stream {last}: {}",
+                names_in(&layout, last)
             ),
-            format!("{len} bytes of vertex data (overrun by {})", st.end - len),
-        ));
+        };
+        let expected = format!(
+            "{} to end where the last stream ends: {need} bytes for {} vertices ({streams})",
+            size.what, vd.vertex_count,
+        );
+        j.push(
+            size.at
+                .violates(rule, expected, format!("{} bytes", size.len)),
+        );
     }
-    let end = streams.last().map_or(0, |st| st.end);
-    if len != end {
-        return Err(fail(
-            ErrorKind::Trailing,
-            Some(base.saturating_add(end as u64)),
-            &[P::F("m_VertexData"), P::F("m_DataSize")],
-            format!(
-                "the vertex data to end with stream {last_stream} ({}) at byte {end}",
-                names_in(&channels, last_stream)
-            ),
-            format!("{len} bytes ({} left over)", len - end),
-        ));
-    }
-    Ok(Some(VertexLayout {
-        vertex_count,
-        channels,
-        streams,
-    }))
-}
-
-fn names_before(channels: &[Option<ChannelPlace>; 14], slot: usize, stream: usize) -> String {
-    let names: Vec<&str> = channels
+    if let Some((s, st)) = layout
+        .streams
         .iter()
         .enumerate()
-        .take(slot)
-        .filter(|(_, c)| c.is_some_and(|c| usize::from(c.stream) == stream))
-        .map(|(i, _)| CHANNELS[i])
-        .collect();
-    if names.is_empty() {
-        "none".into()
-    } else {
-        names.join(", ")
+        .find(|(_, st)| st.end > size.len)
+    {
+        j.push(needs(
+            rule,
+            &size.at,
+            format!(
+                "stream {s} ({}; stride {}, {} vertices) at bytes {}..{} of {}, to decode it",
+                names_in(&layout, s),
+                st.stride,
+                vd.vertex_count,
+                st.start,
+                st.end,
+                size.what
+            ),
+            format!("{} bytes (overrun by {})", size.len, st.end - size.len),
+        ));
     }
+    if vd.vertex_count > 0 {
+        let vertex = table.at(0);
+        match layout.channels[0] {
+            Some(c) if c.format.is_float() => {}
+            Some(c) => j.push(vertex.format().error(
+                ErrorKind::Unsupported,
+                "a Vertex channel of floats (Float, Float16 or a normalised format), to place the vertices",
+                format!("{:?}", c.format),
+            )),
+            // A Vertex channel of a format outside the 12 is refused above.
+            None if vd.channels.get(0).is_some_and(|c| c.dimension & 0xF != 0) => {}
+            None if vd.channels.is_empty() => j.push(at.num_channels().error(
+                ErrorKind::Unsupported,
+                format!(
+                    "a channel table with a Vertex channel, to place the {} vertices",
+                    vd.vertex_count
+                ),
+                "no channels",
+            )),
+            None => j.push(vertex.dimension().error(
+                ErrorKind::Unsupported,
+                format!(
+                    "a Vertex channel, to place the {} vertices",
+                    vd.vertex_count
+                ),
+                "none (dimension 0)",
+            )),
+        }
+    }
+    layout
 }

@@ -1,19 +1,14 @@
-//! What a Unity Mesh (class 43) means: its vertex channels decoded through checked vertex
-//! layouts (or its compressed mesh unpacked), its index buffer cut into submeshes, its skin and
-//! its blend shapes, all in Unity's frame; and [`to_scene`], which mirrors the result into the
-//! common model's right-handed frame.
+//! What a Unity Mesh (class 43) means: its vertex channels decoded through the vertex layout
+//! its channel table describes (or its compressed mesh unpacked), its index buffer cut into
+//! submeshes, its skin and its blend shapes, all in Unity's frame; and [`to_scene`], which
+//! mirrors the result into the common model's right-handed frame.
 //!
-//! The input is [`RawMesh`]: borrowed slices and small plain structs, the fields of a
-//! serialized Mesh as Unity names them, so that any reader of the serialized object (the
-//! generated `unity_mesh` type, a test, another tool) can feed it. [`decode`] turns it into a
-//! [`UnityMeshData`], checking every count against the bytes present; every problem is a
-//! [`crate::rt::Error`] whose path uses Unity's field names (`unity_mesh.m_VertexData.m_Channels[3].offset`).
-//!
-//! Error offsets are byte offsets into the part of the input the error is about (the vertex
-//! data, the index buffer, a packed vector's data), moved by the bases a caller gives in
-//! [`RawMesh::vertex_data_offset`], [`RawMesh::index_buffer_offset`] and
-//! [`RawPackedFloats::data_offset`]/[`RawPackedInts::data_offset`]; errors that are not about
-//! a byte (a count that disagrees with another) carry no offset.
+//! Each part is two halves side by side: `judge`, the checks the verdict makes (every relation
+//! of the spec and every check decoding needs, each at the place the reader recorded, in the
+//! spec's ids), and the decoder, which works on the generated view
+//! ([`UnityMeshRef`](crate::generated::unity_mesh::UnityMeshRef)) of an input whose verdict
+//! passed and checks nothing again: it reads through `get` so that misuse gives empty parts,
+//! never a panic.
 
 mod compressed;
 mod finite;
@@ -25,16 +20,26 @@ mod packed;
 mod shapes;
 mod skin;
 
+pub use crate::context::SkinWeights;
 pub use finite::NonFiniteReport;
 pub use format::VertexFormat;
 pub use frame::{inverse_bind_matrix, to_scene, SceneOptions, ToScene};
-pub use indices::{SubMesh, Topology};
-pub use layout::{StreamLayout, VertexLayout};
-pub use packed::{packed_tolerance, rebuilt_z_tolerance, unpack_floats, unpack_ints};
+pub use indices::{index_size, SubMesh, Topology};
+pub use layout::{ChannelPlace, StreamLayout, VertexLayout};
+pub use packed::{packed_tolerance, rebuilt_z_tolerance, unpack_floats, unpack_ints, Packed};
 pub use shapes::{name_hash, MeshShapes, ShapeChannel, ShapeFrame, ShapeVertex, ShapedVertices};
-pub use skin::{Blend, MeshSkin, PaddedSets, SkinWeights};
+pub use skin::{Blend, MeshSkin, PaddedSets};
 
-use crate::rt::{Error, ErrorKind, Result};
+pub(crate) use compressed::judge as judge_compressed;
+pub(crate) use indices::judge as judge_indices;
+pub(crate) use layout::{judge as judge_layout, DataSize};
+pub(crate) use shapes::judge as judge_shapes;
+pub(crate) use skin::{
+    judge_bone_slots, judge_channels as judge_blend_channels, judge_variable, variable_drawn,
+};
+
+use crate::generated::unity_mesh::UnityMeshRef;
+use crate::rt::{Error, ErrorKind, Place, Rule, Severity, Span};
 
 /// Unity's shader channels, in the order of `m_Channels` (Unity 2018 and later).
 pub const CHANNELS: [&str; 14] = [
@@ -72,219 +77,85 @@ pub mod slot {
     pub const BLEND_INDICES: usize = 13;
 }
 
-/// The root of every error path this module reports.
-pub(crate) const ROOT: &str = "unity_mesh";
-
-/// One step of an error path, for [`fail`].
-#[derive(Debug, Clone, Copy)]
-pub(crate) enum P {
-    /// A field, by Unity's name.
-    F(&'static str),
-    /// An element of an array.
-    I(usize),
-}
-
-/// An error rooted at `unity_mesh` with the given path (outermost first).
-pub(crate) fn fail(
-    kind: ErrorKind,
-    offset: Option<u64>,
-    path: &[P],
+/// A decoder's need that rests on a relation of the spec: an error (decoding cannot go on
+/// without it, whatever the relation's own severity or `--relations`), naming the relation.
+#[cold]
+pub(crate) fn needs<P: Clone + crate::rt::Spanned>(
+    rule: &'static Rule,
+    at: &Place<'_, P>,
     expected: impl Into<String>,
     found: impl Into<String>,
 ) -> Error {
-    let mut e = match offset {
-        Some(o) => Error::new(kind, o, expected, found),
-        None => Error::unplaced(kind, expected, found),
-    };
-    for p in path.iter().rev() {
-        e = match *p {
-            P::F(name) => e.in_field(name),
-            P::I(i) => e.at_index(i),
-        };
+    needs_at(rule, at.span().start, at.field_path(), expected, found)
+}
+
+/// [`needs`] at an offset and path.
+#[cold]
+pub(crate) fn needs_at(
+    rule: &'static Rule,
+    offset: u64,
+    path: &crate::rt::Path,
+    expected: impl Into<String>,
+    found: impl Into<String>,
+) -> Error {
+    let mut e = Error::relation(rule, 0, expected, found)
+        .placed(offset, path)
+        .with_severity(Severity::Error);
+    e.kind = ErrorKind::Unsupported;
+    e
+}
+
+/// Where decoded bytes came from: the input (inline vertex data) or the resource file of a
+/// streamed range, so that errors about them name the byte in the right file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Source {
+    /// The vertex data's bytes in the input, from `start`, at the spec path `path`.
+    Inline {
+        /// Where the bytes start in the input.
+        start: u64,
+        /// The field that holds them.
+        path: crate::rt::Path,
+    },
+    /// A range of a resource file.
+    Streamed {
+        /// Where the range starts in the file.
+        offset: u64,
+        /// The file's name, as `m_StreamData.path` ends.
+        file: String,
+        /// The field that names the range.
+        path: crate::rt::Path,
+    },
+}
+
+impl Source {
+    /// An error about byte `k` of the vertex data.
+    #[cold]
+    pub(crate) fn error(
+        &self,
+        k: u64,
+        kind: ErrorKind,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> Error {
+        let e = Error::new(kind, 0, expected, found);
+        match self {
+            Source::Inline { start, path } => e.placed(start.saturating_add(k), path),
+            Source::Streamed { offset, file, path } => e
+                .placed(offset.saturating_add(k), path)
+                .in_resource(file.clone()),
+        }
     }
-    e.rooted(ROOT)
 }
 
-/// One entry of `m_VertexData.m_Channels` as stored.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RawChannel {
-    /// The stream the channel lives in.
-    pub stream: u8,
-    /// The channel's byte offset inside one vertex of its stream.
-    pub offset: u8,
-    /// The vertex format id (0 Float to 11 SInt32, see [`VertexFormat`]).
-    pub format: u8,
-    /// The dimension byte: the low four bits are the number of components (Unity can set
-    /// the high bits, 0x34 is seen); 0 means the channel is absent.
-    pub dimension: u8,
-}
-
-/// One entry of `m_SubMeshes` as stored (its bounding box is not needed to decode).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RawSubMesh {
-    /// Byte offset of the submesh's first index in the index buffer.
-    pub first_byte: u32,
-    /// The number of indices.
-    pub index_count: u32,
-    /// The topology id (0 triangles, 1 the old triangle strip, 2 quads, 3 lines, 4 line
-    /// strip, 5 points).
-    pub topology: u32,
-    /// Added to every index of the submesh.
-    pub base_vertex: u32,
-    /// The first vertex the submesh uses.
-    pub first_vertex: u32,
-    /// The number of vertices the submesh uses.
-    pub vertex_count: u32,
-}
-
-/// A PackedBitVector of floats as stored (`m_NumItems`, `m_Range`, `m_Start`, `m_Data`,
-/// `m_BitSize`).
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct RawPackedFloats<'a> {
-    /// The number of items.
-    pub num_items: u32,
-    /// The distance from the smallest to the largest value.
-    pub range: f32,
-    /// The smallest value.
-    pub start: f32,
-    /// The packed bits.
-    pub data: &'a [u8],
-    /// Bits per item (0 to 32).
-    pub bit_size: u8,
-    /// Where `data` starts in the caller's input, added to the offsets of errors about it.
-    pub data_offset: u64,
-}
-
-/// A PackedBitVector of integers as stored (`m_NumItems`, `m_Data`, `m_BitSize`).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RawPackedInts<'a> {
-    /// The number of items.
-    pub num_items: u32,
-    /// The packed bits.
-    pub data: &'a [u8],
-    /// Bits per item (0 to 32).
-    pub bit_size: u8,
-    /// Where `data` starts in the caller's input, added to the offsets of errors about it.
-    pub data_offset: u64,
-}
-
-/// `m_CompressedMesh` as stored: empty vectors (the default) for a mesh that is not
-/// compressed.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct RawCompressedMesh<'a> {
-    /// `m_Vertices`: positions, three items per vertex.
-    pub vertices: RawPackedFloats<'a>,
-    /// `m_UV`: texture coordinate sets, one after another (see `uv_info`).
-    pub uv: RawPackedFloats<'a>,
-    /// `m_Normals`: x and y of each normal.
-    pub normals: RawPackedFloats<'a>,
-    /// `m_Tangents`: x and y of each tangent.
-    pub tangents: RawPackedFloats<'a>,
-    /// `m_Weights`: 5-bit weights in 31sts (decoding them is inferred: no compressed mesh
-    /// found has any).
-    pub weights: RawPackedInts<'a>,
-    /// `m_NormalSigns`: one sign of z per normal (0 negative).
-    pub normal_signs: RawPackedInts<'a>,
-    /// `m_TangentSigns`: per tangent the sign of z, then the sign of w (0 negative).
-    pub tangent_signs: RawPackedInts<'a>,
-    /// `m_FloatColors`: four items per vertex.
-    pub float_colors: RawPackedFloats<'a>,
-    /// `m_BoneIndices`: the bone slot of every stored weight (and of every implied fourth).
-    pub bone_indices: RawPackedInts<'a>,
-    /// `m_Triangles`: the index buffer, as packed integers.
-    pub triangles: RawPackedInts<'a>,
-    /// `m_UVInfo`: a nibble per texture coordinate set (bit 2 present, low two bits the
-    /// dimension minus 1); 0 for the old two-set form.
-    pub uv_info: u32,
-}
-
-/// One entry of `m_Shapes.channels` as stored.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RawShapeChannel<'a> {
-    /// The channel's name.
-    pub name: &'a str,
-    /// The CRC-32 of the name.
-    pub name_hash: u32,
-    /// The channel's first frame in `m_Shapes.shapes`.
-    pub frame_index: i32,
-    /// The number of frames.
-    pub frame_count: i32,
-}
-
-/// One entry of `m_Shapes.shapes` (a frame) as stored.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct RawShapeFrame {
-    /// The frame's first entry in `m_Shapes.vertices`.
-    pub first_vertex: u32,
-    /// The number of entries.
-    pub vertex_count: u32,
-    /// Whether the entries carry normal deltas.
-    pub has_normals: bool,
-    /// Whether the entries carry tangent deltas.
-    pub has_tangents: bool,
-}
-
-/// One entry of `m_Shapes.vertices` as stored.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct RawShapeVertex {
-    /// Position delta.
-    pub vertex: [f32; 3],
-    /// Normal delta.
-    pub normal: [f32; 3],
-    /// Tangent delta.
-    pub tangent: [f32; 3],
-    /// The mesh vertex it moves.
-    pub index: u32,
-}
-
-/// `m_Shapes` as stored.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct RawShapes<'a> {
-    /// `vertices`: the sparse deltas of every frame.
-    pub vertices: &'a [RawShapeVertex],
-    /// `shapes`: one per frame.
-    pub shapes: &'a [RawShapeFrame],
-    /// `channels`: the named blend shapes.
-    pub channels: &'a [RawShapeChannel<'a>],
-    /// `fullWeights`: the weight each frame is at (one per entry of `shapes`).
-    pub full_weights: &'a [f32],
-}
-
-/// A serialized Mesh's fields that carry geometry, borrowed from wherever they were read.
-///
-/// Build it from the serialized object (the vertex data inline in `m_VertexData`, or the
-/// range of the resource file that `m_StreamData` names, already read) and hand it to
-/// [`decode`]. `Default` gives an empty mesh to fill in.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct RawMesh<'a> {
-    /// `m_Name`, used in notes and by [`to_scene`].
-    pub name: &'a str,
-    /// `m_VertexData.m_VertexCount`.
-    pub vertex_count: u32,
-    /// `m_VertexData.m_Channels`: 14 entries in the order of [`CHANNELS`], or none.
-    pub channels: &'a [RawChannel],
-    /// The vertex data bytes (`m_VertexData`'s data, or the streamed range).
-    pub vertex_data: &'a [u8],
-    /// Where `vertex_data` starts in the caller's input, added to the offsets of errors
-    /// about it.
-    pub vertex_data_offset: u64,
-    /// `m_IndexFormat`: 0 for 16-bit indices, 1 for 32-bit.
-    pub index_format: u32,
-    /// `m_IndexBuffer`.
-    pub index_buffer: &'a [u8],
-    /// Where `index_buffer` starts in the caller's input, added to the offsets of errors
-    /// about it.
-    pub index_buffer_offset: u64,
-    /// `m_SubMeshes`.
-    pub submeshes: &'a [RawSubMesh],
-    /// `m_CompressedMesh`.
-    pub compressed: RawCompressedMesh<'a>,
-    /// `m_BindPose`: one row-major 4x4 matrix per bone (`e00, e01, e02, e03, e10, ...`).
-    pub bind_poses: &'a [[f32; 16]],
-    /// `m_VariableBoneCountWeights.m_Data`.
-    pub variable_bone_count_weights: &'a [u32],
-    /// `m_Shapes`.
-    pub shapes: RawShapes<'a>,
+/// A span's place under `path` (for positions kept apart from their place).
+pub(crate) fn error_at(
+    span: Span,
+    path: &crate::rt::Path,
+    kind: ErrorKind,
+    expected: impl Into<String>,
+    found: impl Into<String>,
+) -> Error {
+    Error::new(kind, 0, expected, found).placed(span.start, path)
 }
 
 /// The decoded values of one channel: `dim` components per vertex, vertex after vertex.
@@ -452,47 +323,63 @@ pub(crate) fn take<const N: usize>(v: &[f32], dim: usize, pad: f32) -> Vec<[f32;
         .collect()
 }
 
-/// Decodes a mesh: its channels through the checked vertex layout (or its compressed mesh),
-/// its submeshes' indices, its skin and its blend shapes, in Unity's frame.
-pub fn decode(raw: &RawMesh) -> Result<UnityMeshData> {
-    let packed_vertices = raw.compressed.vertices.num_items > 0;
-    let (vertex_count, channels, layout, compressed) = if packed_vertices {
-        if !raw.vertex_data.is_empty() {
-            return Err(fail(
-                ErrorKind::Inconsistent,
-                None,
-                &[P::F("m_VertexData")],
-                "no vertex data in a mesh whose m_CompressedMesh holds the vertices",
-                format!(
-                    "{} bytes of vertex data and {} packed position components",
-                    raw.vertex_data.len(),
-                    raw.compressed.vertices.num_items
-                ),
-            ));
-        }
-        let (n, channels) = compressed::decode_vertices(&raw.compressed)?;
-        (n, channels, None, true)
+/// Whether the vertices are in `m_CompressedMesh` rather than in the vertex data.
+pub fn is_compressed(view: &UnityMeshRef<'_>) -> bool {
+    view.compressed_mesh.vertices.num_items > 0
+}
+
+/// The number of vertices the indices and blend shapes refer to: a third of the packed
+/// positions of a compressed mesh, `m_VertexCount` otherwise.
+pub fn vertex_count(view: &UnityMeshRef<'_>) -> u64 {
+    if is_compressed(view) {
+        u64::from(view.compressed_mesh.vertices.num_items / 3)
     } else {
-        compressed::check_unused(&raw.compressed)?;
-        let vc = usize::try_from(raw.vertex_count).unwrap_or(usize::MAX);
-        let layout = layout::check(raw)?;
-        let channels = match &layout {
-            Some(l) => format::decode_channels(raw, l)?,
-            None => Default::default(),
-        };
-        (vc, channels, layout, false)
+        u64::from(view.vertex_data.vertex_count)
+    }
+}
+
+/// Every channel of a mesh whose vertices are in the vertex data (whose verdict passed),
+/// decoded from the view through the layout its channel table describes.
+pub fn channels(view: &UnityMeshRef<'_>, vertex_bytes: &[u8]) -> [Option<Channel>; 14] {
+    format::decode_channels(&layout::plan(&view.vertex_data), vertex_bytes)
+}
+
+/// Channel `slot` (see [`slot`]) of a mesh whose vertices are in the vertex data, decoded
+/// from the view; `None` when the mesh has no such channel.
+pub fn channel(view: &UnityMeshRef<'_>, vertex_bytes: &[u8], slot: usize) -> Option<Channel> {
+    format::decode_channel(&layout::plan(&view.vertex_data), vertex_bytes, slot)
+}
+
+/// Decodes a mesh whose verdict passed: its channels through the vertex layout (or its
+/// compressed mesh), its submeshes' indices, its skin (the variable bone count data only when
+/// `skin_weights` draws it) and its blend shapes, in Unity's frame. `vertex_bytes` are the
+/// vertex data: inline, or the streamed range ([`super::stream::read`]).
+pub fn decode(
+    view: &UnityMeshRef<'_>,
+    vertex_bytes: &[u8],
+    skin_weights: SkinWeights,
+) -> UnityMeshData {
+    let compressed = is_compressed(view);
+    let (vertex_count, channels, layout) = if compressed {
+        let (n, channels) = compressed::decode_vertices(&view.compressed_mesh);
+        (n, channels, None)
+    } else {
+        let layout = layout::plan(&view.vertex_data);
+        let channels = format::decode_channels(&layout, vertex_bytes);
+        let n = usize::try_from(view.vertex_data.vertex_count).unwrap_or(usize::MAX);
+        (n, channels, layout.has_channels().then_some(layout))
     };
     let mut mesh = UnityMeshData {
-        name: raw.name.to_string(),
+        name: view.name.value.to_string(),
         vertex_count,
         channels,
         compressed,
         layout,
         ..Default::default()
     };
-    mesh.submeshes = indices::decode(raw, vertex_count)?;
-    mesh.skin = skin::decode(raw, &mesh)?;
-    mesh.shapes = shapes::decode(&raw.shapes, vertex_count)?;
+    mesh.submeshes = indices::decode(view);
+    mesh.skin = skin::decode(view, &mesh, skin_weights);
+    mesh.shapes = shapes::decode(&view.shapes);
     mesh.non_finite = finite::scan(&mesh);
-    Ok(mesh)
+    mesh
 }

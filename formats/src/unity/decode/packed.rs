@@ -6,105 +6,235 @@
 //! `start`); 32-bit vectors hold whole `u32`s. Since a zero-bit vector's item count is bounded
 //! by no bytes, it is capped at [`MAX_ZERO_BIT_ITEMS`].
 
-use super::{fail, RawPackedFloats, RawPackedInts, P};
-use crate::rt::{ErrorKind, Result};
+use super::error_at;
+use crate::generated::unity_mesh::{
+    PackedFloatVectorPos, PackedFloatVectorRef, PackedIntVectorPos, PackedIntVectorRef,
+};
+use crate::rt::{ErrorKind, Path, Place, Span};
+use crate::verdict::Judge;
 
 /// The most items a zero-bit vector may claim (nothing in its data bounds them).
 pub const MAX_ZERO_BIT_ITEMS: u32 = 1 << 24;
 
-/// Checks `n` items of `bits` bits against the data and returns `n` as a usize.
-fn check(n: u32, bits: u8, data: &[u8], data_offset: u64, field: &'static str) -> Result<usize> {
-    let path = |f: &'static str| [P::F("m_CompressedMesh"), P::F(field), P::F(f)];
+/// A PackedBitVector as stored: `m_NumItems`, `m_BitSize` and `m_Data`, and for a vector of
+/// floats `m_Start` and `m_Range` (0 for integers).
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Packed<'a> {
+    /// The number of items.
+    pub num_items: u32,
+    /// Bits per item (0 to 32).
+    pub bit_size: u8,
+    /// The packed bits.
+    pub data: &'a [u8],
+    /// The smallest value (floats).
+    pub start: f32,
+    /// The distance from the smallest to the largest value (floats).
+    pub range: f32,
+}
+
+impl<'a> Packed<'a> {
+    /// A vector of floats.
+    pub fn floats(v: &PackedFloatVectorRef<'a>) -> Self {
+        Packed {
+            num_items: v.num_items,
+            bit_size: v.bit_size,
+            data: v.data.data,
+            start: v.start,
+            range: v.range,
+        }
+    }
+
+    /// A vector of integers.
+    pub fn ints(v: &PackedIntVectorRef<'a>) -> Self {
+        Packed {
+            num_items: v.num_items,
+            bit_size: v.bit_size,
+            data: v.data.data,
+            start: 0.0,
+            range: 0.0,
+        }
+    }
+
+    /// How many items can be unpacked: all of them once the verdict passed, never more than
+    /// the data holds.
+    fn available(&self) -> usize {
+        let n = self.num_items as usize;
+        match self.bit_size {
+            0 => n.min(MAX_ZERO_BIT_ITEMS as usize),
+            b if b > 32 => 0,
+            b => n.min(self.data.len().saturating_mul(8) / usize::from(b)),
+        }
+    }
+}
+
+/// Where a packed vector's fields lie (float and integer vectors alike).
+pub(crate) struct PackedAt {
+    path: Path,
+    num_items: Span,
+    data: Span,
+    bytes: Span,
+    bit_size: Span,
+}
+
+impl PackedAt {
+    /// The places of a vector of floats.
+    pub(crate) fn floats(at: &Place<'_, PackedFloatVectorPos>) -> Self {
+        let p = at.get();
+        PackedAt {
+            path: at.field_path().clone(),
+            num_items: p.num_items,
+            data: p.data._span,
+            bytes: p.data.data,
+            bit_size: p.bit_size,
+        }
+    }
+
+    /// The places of a vector of integers.
+    pub(crate) fn ints(at: &Place<'_, PackedIntVectorPos>) -> Self {
+        let p = at.get();
+        PackedAt {
+            path: at.field_path().clone(),
+            num_items: p.num_items,
+            data: p.data._span,
+            bytes: p.data.data,
+            bit_size: p.bit_size,
+        }
+    }
+
+    /// An error about the vector's `m_NumItems`.
+    pub(crate) fn num_items_error(
+        &self,
+        kind: ErrorKind,
+        expected: impl Into<String>,
+        found: impl Into<String>,
+    ) -> crate::rt::Error {
+        error_at(
+            self.num_items,
+            &self.path.field("num_items"),
+            kind,
+            expected,
+            found,
+        )
+    }
+
+    /// Where byte `k` of the vector's data lies, and its path.
+    pub(crate) fn data_byte(&self, k: u64) -> (u64, Path) {
+        (
+            self.bytes.start.saturating_add(k),
+            self.path.field("data").field("data"),
+        )
+    }
+}
+
+/// The verdict on one vector that decoding unpacks: at most 32 bits per item, a zero-bit vector
+/// of at most [`MAX_ZERO_BIT_ITEMS`] items, and data that holds every item. Whether it can be
+/// unpacked.
+pub(crate) fn judge(p: &Packed, at: &PackedAt, j: &mut Judge<'_>) -> bool {
+    let n = p.num_items;
+    let bits = p.bit_size;
+    if n == 0 {
+        return true;
+    }
     if bits > 32 {
-        return Err(fail(
+        j.push(error_at(
+            at.bit_size,
+            &at.path.field("bit_size"),
             ErrorKind::Unsupported,
-            None,
-            &path("m_BitSize"),
-            "0 to 32 bits per item",
+            "0 to 32 bits per item, to unpack the items",
             bits.to_string(),
         ));
+        return false;
     }
     if bits == 0 && n > MAX_ZERO_BIT_ITEMS {
-        return Err(fail(
+        j.push(at.num_items_error(
             ErrorKind::Count,
-            None,
-            &path("m_NumItems"),
             format!("at most {MAX_ZERO_BIT_ITEMS} items in a zero-bit vector"),
             n.to_string(),
         ));
+        return false;
     }
-    let need_bits = u64::from(n) * u64::from(bits);
-    let need = need_bits.div_ceil(8);
-    if need > data.len() as u64 {
-        return Err(fail(
+    let need = (u64::from(n) * u64::from(bits)).div_ceil(8);
+    if need > p.data.len() as u64 {
+        j.push(error_at(
+            at.data,
+            &at.path.field("data"),
             ErrorKind::Count,
-            Some(data_offset.saturating_add(data.len() as u64)),
-            &path("m_Data"),
             format!("{need} bytes for {n} items of {bits} bits"),
-            format!("{} bytes", data.len()),
+            format!("{} bytes", p.data.len()),
         ));
+        return false;
     }
-    usize::try_from(n).map_err(|_| {
-        fail(
-            ErrorKind::Count,
-            None,
-            &path("m_NumItems"),
-            "an item count this machine can address",
-            n.to_string(),
-        )
-    })
+    true
 }
 
-/// The raw items of a checked vector.
+/// The raw items: eight bytes hold any item (32 bits plus up to 7 of shift), so items whose
+/// eight-byte window lies inside the data are read directly and only the last few through a
+/// padded copy; whole bytes, halves and words are plain little-endian reads.
 fn items(n: usize, bits: u8, data: &[u8]) -> Vec<u32> {
-    if bits == 0 {
-        return vec![0; n];
-    }
-    let bits = u64::from(bits);
-    let mask = (1u64 << bits) - 1;
-    let mut out = Vec::with_capacity(n);
-    let mut bit = 0u64;
-    for _ in 0..n {
-        let byte = (bit >> 3) as usize;
-        let shift = bit & 7;
-        // Eight bytes hold any item (32 bits plus up to 7 of shift); near the end of the
-        // data the missing bytes read as 0, which the length check makes unused.
-        let word = match data.get(byte..byte + 8) {
-            Some(w) => u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]),
-            None => {
+    match bits {
+        0 => vec![0; n],
+        8 => data.iter().take(n).map(|&b| u32::from(b)).collect(),
+        16 => data
+            .chunks_exact(2)
+            .take(n)
+            .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])))
+            .collect(),
+        32 => data
+            .chunks_exact(4)
+            .take(n)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect(),
+        _ => {
+            let bits = u64::from(bits);
+            let mask = (1u64 << bits) - 1;
+            let mut out = vec![0u32; n];
+            let direct = match data.len().checked_sub(8) {
+                Some(last) => ((last as u64 * 8 / bits + 1) as usize).min(n),
+                None => 0,
+            };
+            for (i, o) in out[..direct].iter_mut().enumerate() {
+                let bit = i as u64 * bits;
+                let byte = (bit >> 3) as usize;
+                if let Some(w) = data
+                    .get(byte..byte + 8)
+                    .and_then(|w| <[u8; 8]>::try_from(w).ok())
+                {
+                    *o = ((u64::from_le_bytes(w) >> (bit & 7)) & mask) as u32;
+                }
+            }
+            for (i, o) in out.iter_mut().enumerate().skip(direct) {
+                let bit = i as u64 * bits;
+                let byte = (bit >> 3) as usize;
                 let mut w = [0u8; 8];
                 let tail = data.get(byte..).unwrap_or(&[]);
                 let k = tail.len().min(8);
                 w[..k].copy_from_slice(&tail[..k]);
-                u64::from_le_bytes(w)
+                *o = ((u64::from_le_bytes(w) >> (bit & 7)) & mask) as u32;
             }
-        };
-        out.push(((word >> shift) & mask) as u32);
-        bit += bits;
+            out
+        }
     }
-    out
 }
 
-/// Unpacks a vector of integers (`field` names it under `m_CompressedMesh` in errors).
-pub fn unpack_ints(v: &RawPackedInts, field: &'static str) -> Result<Vec<u32>> {
-    let n = check(v.num_items, v.bit_size, v.data, v.data_offset, field)?;
-    Ok(items(n, v.bit_size, v.data))
+/// The items of a vector of integers (of one whose verdict passed: all of them).
+pub fn unpack_ints(p: &Packed) -> Vec<u32> {
+    items(p.available(), p.bit_size, p.data)
 }
 
-/// Unpacks a vector of floats: `start + item * (range / (2^bits - 1))` in f32, or `start`
-/// for every item of a zero-bit vector (`field` names it under `m_CompressedMesh` in errors).
-pub fn unpack_floats(v: &RawPackedFloats, field: &'static str) -> Result<Vec<f32>> {
-    let n = check(v.num_items, v.bit_size, v.data, v.data_offset, field)?;
-    if v.bit_size == 0 {
-        return Ok(vec![v.start; n]);
+/// The items of a vector of floats: `start + item * (range / (2^bits - 1))` in f32, or `start`
+/// for every item of a zero-bit vector.
+pub fn unpack_floats(p: &Packed) -> Vec<f32> {
+    let n = p.available();
+    if p.bit_size == 0 {
+        return vec![p.start; n];
     }
-    let max = ((1u64 << v.bit_size) - 1) as f32;
-    let scale = v.range / max;
-    let start = v.start;
-    Ok(items(n, v.bit_size, v.data)
+    let max = ((1u64 << p.bit_size) - 1) as f32;
+    let scale = p.range / max;
+    let start = p.start;
+    items(n, p.bit_size, p.data)
         .into_iter()
         .map(|i| start + i as f32 * scale)
-        .collect())
+        .collect()
 }
 
 /// How far a value dequantised from a packed float vector can be from the same value
@@ -128,58 +258,56 @@ pub fn rebuilt_z_tolerance(e: f32) -> f32 {
 mod tests {
     use super::*;
 
-    fn ints(n: u32, bits: u8, data: &[u8]) -> Result<Vec<u32>> {
-        unpack_ints(
-            &RawPackedInts {
-                num_items: n,
-                data,
-                bit_size: bits,
-                data_offset: 0,
-            },
-            "m_Triangles",
-        )
+    fn ints(n: u32, bits: u8, data: &[u8]) -> Vec<u32> {
+        unpack_ints(&Packed {
+            num_items: n,
+            bit_size: bits,
+            data,
+            ..Packed::default()
+        })
     }
 
     #[test]
     fn items_cross_byte_boundaries_low_bits_first() {
         // Three 5-bit items 1, 2, 31: bits 00001 | 00010 << 5 | 11111 << 10 = 0x7C41.
-        assert_eq!(ints(3, 5, &[0x41, 0x7C]).unwrap(), [1, 2, 31]);
+        assert_eq!(ints(3, 5, &[0x41, 0x7C]), [1, 2, 31]);
         // Two 12-bit items 0xABC and 0x123: 0x123ABC little-endian.
-        assert_eq!(ints(2, 12, &[0xBC, 0x3A, 0x12]).unwrap(), [0xABC, 0x123]);
+        assert_eq!(ints(2, 12, &[0xBC, 0x3A, 0x12]), [0xABC, 0x123]);
+        // Past eight bytes, the direct reads and the padded tail agree.
+        let data: Vec<u8> = (0..23u8).map(|b| b.wrapping_mul(37)).collect();
+        let all = ints(26, 7, &data);
+        let mut bit = 0usize;
+        for (i, &x) in all.iter().enumerate() {
+            let mut want = 0u32;
+            for k in 0..7 {
+                let b = bit + k;
+                want |= u32::from((data[b / 8] >> (b % 8)) & 1) << k;
+            }
+            assert_eq!(x, want, "item {i}");
+            bit += 7;
+        }
     }
 
     #[test]
     fn zero_and_thirty_two_bits() {
-        assert_eq!(ints(4, 0, &[]).unwrap(), [0, 0, 0, 0]);
+        assert_eq!(ints(4, 0, &[]), [0, 0, 0, 0]);
         let data = [0x78, 0x56, 0x34, 0x12, 0xFF, 0xFF, 0xFF, 0xFF];
-        assert_eq!(ints(2, 32, &data).unwrap(), [0x1234_5678, u32::MAX]);
-        let f = unpack_floats(
-            &RawPackedFloats {
-                num_items: 2,
-                range: 3.0,
-                start: -1.5,
-                data: &[],
-                bit_size: 0,
-                data_offset: 0,
-            },
-            "m_Vertices",
-        )
-        .unwrap();
+        assert_eq!(ints(2, 32, &data), [0x1234_5678, u32::MAX]);
+        let f = unpack_floats(&Packed {
+            num_items: 2,
+            range: 3.0,
+            start: -1.5,
+            data: &[],
+            bit_size: 0,
+        });
         assert_eq!(f, [-1.5, -1.5]);
     }
 
     #[test]
-    fn too_short_and_too_wide_are_errors() {
-        let e = ints(3, 5, &[0x41]).unwrap_err();
-        assert_eq!(e.kind, ErrorKind::Count);
-        assert_eq!(
-            e.to_string(),
-            "0x1 unity_mesh.m_CompressedMesh.m_Triangles.m_Data: expected 2 bytes for 3 items of 5 bits, found 1 bytes"
-        );
-        assert_eq!(
-            ints(1, 33, &[0; 8]).unwrap_err().kind,
-            ErrorKind::Unsupported
-        );
-        assert_eq!(ints(u32::MAX, 0, &[]).unwrap_err().kind, ErrorKind::Count);
+    fn a_vector_is_never_read_past_its_data() {
+        // Unpacking does not check (the verdict does) but never reads what is not there.
+        assert_eq!(ints(3, 5, &[0x41]), [1]);
+        assert!(ints(1, 33, &[0; 8]).is_empty());
+        assert_eq!(ints(u32::MAX, 0, &[]).len(), MAX_ZERO_BIT_ITEMS as usize);
     }
 }

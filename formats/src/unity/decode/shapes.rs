@@ -3,8 +3,10 @@
 //! when the frame says so, of normal and tangent. The deltas apply to the mesh as stored,
 //! before any skin.
 
-use super::{fail, RawShapes, UnityMeshData, P};
-use crate::rt::{Error, ErrorKind, Result};
+use super::UnityMeshData;
+use crate::generated::unity_mesh::{BlendShapeDataPos, BlendShapeDataRef, UnityMesh};
+use crate::rt::{Error, ErrorKind, Place, Result};
+use crate::verdict::Judge;
 
 /// The CRC-32 of a blend shape channel's name: the hash an animation curve names the
 /// channel by (`nameHash`).
@@ -17,7 +19,7 @@ pub fn name_hash(name: &str) -> u32 {
 pub struct ShapeChannel {
     /// The name.
     pub name: String,
-    /// The CRC-32 of the name (checked).
+    /// The CRC-32 of the name, as stored (`shape_name_hash` warns when it is not the name's).
     pub name_hash: u32,
     /// Its first frame in [`MeshShapes::frames`].
     pub first_frame: usize,
@@ -44,7 +46,7 @@ pub struct ShapeFrame {
 /// A blend shape entry (`m_Shapes.vertices`): the deltas of one vertex, in Unity's frame.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct ShapeVertex {
-    /// The vertex it moves (checked to name one).
+    /// The vertex it moves.
     pub index: u32,
     /// Position delta.
     pub position: [f32; 3],
@@ -150,7 +152,7 @@ impl MeshShapes {
                 ),
                 weights.len().to_string(),
             )
-            .rooted("unity_mesh.m_Shapes"));
+            .rooted("unity_mesh.shapes"));
         }
         let mut out = ShapedVertices {
             positions: mesh.positions().unwrap_or_default(),
@@ -190,130 +192,178 @@ impl MeshShapes {
     }
 }
 
-/// Checks and copies `m_Shapes`; `None` when the mesh has no blend shapes.
-pub(crate) fn decode(raw: &RawShapes, vertex_count: usize) -> Result<Option<MeshShapes>> {
-    if raw.vertices.is_empty()
-        && raw.shapes.is_empty()
-        && raw.channels.is_empty()
-        && raw.full_weights.is_empty()
-    {
-        return Ok(None);
+/// The verdict on `m_Shapes`: `shape_arrays_agree` and `shape_name_hash`, and what decoding
+/// the shapes needs (the arrays agreeing, each channel's frames in increasing weight, so that
+/// the last is the full one). `vc` is the number of vertices. Each disagreement is reported
+/// once, at its first place, with how many there are.
+pub(crate) fn judge(
+    shapes: &BlendShapeDataRef<'_>,
+    at: &Place<'_, BlendShapeDataPos>,
+    vc: u64,
+    j: &mut Judge<'_>,
+) {
+    let agree = UnityMesh::REL_SHAPE_ARRAYS_AGREE;
+    let both = |j: &mut Judge<'_>, e: Error| {
+        let mut need = e.clone().with_severity(crate::rt::Severity::Error);
+        need.kind = ErrorKind::Unsupported;
+        need.expected.push_str(", to decode the blend shapes");
+        j.push(e);
+        j.push(need);
+    };
+    let frames = shapes.shapes.len() as u64;
+    let entries = shapes.vertices.len() as u64;
+    let weights = shapes.full_weights.len() as u64;
+    if weights != frames {
+        both(
+            j,
+            at.num_full_weights().violates(
+                agree,
+                format!("{frames} weights (one per entry of shapes)"),
+                weights.to_string(),
+            ),
+        );
     }
-    if raw.full_weights.len() != raw.shapes.len() {
-        return Err(fail(
-            ErrorKind::Inconsistent,
-            None,
-            &[P::F("m_Shapes"), P::F("fullWeights")],
-            format!("{} weights (one per entry of shapes)", raw.shapes.len()),
-            raw.full_weights.len().to_string(),
-        ));
-    }
-    let mut vertices = Vec::with_capacity(raw.vertices.len());
-    for (i, v) in raw.vertices.iter().enumerate() {
-        if v.index as usize >= vertex_count {
-            return Err(fail(
-                ErrorKind::Inconsistent,
-                None,
-                &[P::F("m_Shapes"), P::F("vertices"), P::I(i), P::F("index")],
-                format!("a vertex below {vertex_count}"),
-                v.index.to_string(),
-            ));
-        }
-        vertices.push(ShapeVertex {
-            index: v.index,
-            position: v.vertex,
-            normal: v.normal,
-            tangent: v.tangent,
-        });
-    }
-    let mut frames = Vec::with_capacity(raw.shapes.len());
-    for (i, (s, &weight)) in raw.shapes.iter().zip(raw.full_weights).enumerate() {
-        let end = u64::from(s.first_vertex) + u64::from(s.vertex_count);
-        if end > raw.vertices.len() as u64 {
-            return Err(fail(
-                ErrorKind::Count,
-                None,
-                &[
-                    P::F("m_Shapes"),
-                    P::F("shapes"),
-                    P::I(i),
-                    P::F("vertexCount"),
-                ],
+    let bad_entries: Vec<usize> = shapes
+        .vertices
+        .iter()
+        .enumerate()
+        .filter(|(_, v)| u64::from(v.index) >= vc)
+        .map(|(i, _)| i)
+        .collect();
+    if let Some(&i) = bad_entries.first() {
+        let list = at.vertices();
+        let entry = list.at(i);
+        both(
+            j,
+            entry.index().violates(
+                agree,
                 format!(
-                    "firstVertex {} + vertexCount within the {} entries of vertices",
-                    s.first_vertex,
-                    raw.vertices.len()
+                    "a vertex below {vc} ({} entries name none)",
+                    bad_entries.len()
                 ),
-                s.vertex_count.to_string(),
-            ));
-        }
-        frames.push(ShapeFrame {
-            weight,
-            first_vertex: s.first_vertex as usize,
-            vertex_count: s.vertex_count as usize,
-            has_normals: s.has_normals,
-            has_tangents: s.has_tangents,
-        });
+                shapes.vertices[i].index.to_string(),
+            ),
+        );
     }
-    let mut channels = Vec::with_capacity(raw.channels.len());
-    for (i, c) in raw.channels.iter().enumerate() {
-        let path = |f: &'static str| [P::F("m_Shapes"), P::F("channels"), P::I(i), P::F(f)];
-        let hash = name_hash(c.name);
+    let list = at.shapes();
+    for (i, f) in shapes.shapes.iter().enumerate() {
+        if u64::from(f.first_vertex) + u64::from(f.vertex_count) > entries {
+            let frame = list.at(i);
+            let (field, what) = if u64::from(f.first_vertex) > entries {
+                (frame.first_vertex(), f.first_vertex)
+            } else {
+                (frame.vertex_count(), f.vertex_count)
+            };
+            both(
+                j,
+                field.violates(
+                    agree,
+                    format!(
+                        "firstVertex {} + vertexCount {} within the {entries} entries of vertices",
+                        f.first_vertex, f.vertex_count
+                    ),
+                    what.to_string(),
+                ),
+            );
+        }
+    }
+    let channels = at.channels();
+    for (i, c) in shapes.channels.iter().enumerate() {
+        let ch = channels.at(i);
+        let hash = name_hash(c.name.value);
         if hash != c.name_hash {
-            return Err(fail(
-                ErrorKind::Inconsistent,
-                None,
-                &path("nameHash"),
-                format!("0x{hash:08X} (the CRC-32 of `{}`)", c.name),
+            j.push(ch.name_hash().violates(
+                UnityMesh::REL_SHAPE_NAME_HASH,
+                format!("0x{hash:08X} (the CRC-32 of `{}`)", c.name.value),
                 format!("0x{:08X}", c.name_hash),
             ));
         }
-        let (Ok(first), Ok(count)) = (
-            usize::try_from(c.frame_index),
-            usize::try_from(c.frame_count),
-        ) else {
-            return Err(fail(
-                ErrorKind::Inconsistent,
-                None,
-                &path("frameIndex"),
-                "a frame index and count of 0 or more",
-                format!("{} and {}", c.frame_index, c.frame_count),
-            ));
-        };
-        let Some(run) = first.checked_add(count).and_then(|e| frames.get(first..e)) else {
-            return Err(fail(
-                ErrorKind::Count,
-                None,
-                &path("frameCount"),
-                format!(
-                    "frameIndex {first} + frameCount within the {} frames",
-                    frames.len()
+        let (first, count) = (i64::from(c.frame_index), i64::from(c.frame_count));
+        if first < 0 || count < 0 || (first + count) as u64 > frames {
+            let (field, what) = if first < 0 || first as u64 > frames {
+                (ch.frame_index(), c.frame_index)
+            } else {
+                (ch.frame_count(), c.frame_count)
+            };
+            both(
+                j,
+                field.violates(
+                    agree,
+                    format!(
+                        "frameIndex {first} + frameCount {count} within the {frames} frames of shapes"
+                    ),
+                    what.to_string(),
                 ),
-                count.to_string(),
-            ));
-        };
-        if let Some(k) = run.windows(2).position(|w| w[1].weight <= w[0].weight) {
-            return Err(fail(
-                ErrorKind::Inconsistent,
-                None,
-                &[P::F("m_Shapes"), P::F("fullWeights"), P::I(first + k + 1)],
+            );
+            continue;
+        }
+        let run = (first as usize)..(first + count) as usize;
+        let w: Vec<f32> = run
+            .clone()
+            .filter_map(|k| shapes.full_weights.get(k))
+            .collect();
+        if let Some(k) = w.windows(2).position(|p| p[1] <= p[0]) {
+            let weights = at.full_weights();
+            j.push(weights.at(run.start + k + 1).error(
+                ErrorKind::Unsupported,
                 format!(
-                    "a weight above {} (the frames of `{}` in increasing weight)",
-                    run[k].weight, c.name
+                    "a weight above {} (the frames of `{}` in increasing weight, the last the full shape), to decode the blend shapes",
+                    w[k], c.name.value
                 ),
-                run[k + 1].weight.to_string(),
+                w[k + 1].to_string(),
             ));
         }
-        channels.push(ShapeChannel {
-            name: c.name.to_string(),
-            name_hash: c.name_hash,
-            first_frame: first,
-            frame_count: count,
-        });
     }
-    Ok(Some(MeshShapes {
+}
+
+fn vec3(v: &crate::generated::unity_mesh::Vector3f) -> [f32; 3] {
+    [v.x, v.y, v.z]
+}
+
+/// `m_Shapes` of a mesh whose verdict passed; `None` when it has no blend shapes.
+pub(crate) fn decode(shapes: &BlendShapeDataRef<'_>) -> Option<MeshShapes> {
+    if shapes.vertices.is_empty()
+        && shapes.shapes.is_empty()
+        && shapes.channels.is_empty()
+        && shapes.full_weights.is_empty()
+    {
+        return None;
+    }
+    let vertices = shapes
+        .vertices
+        .iter()
+        .map(|v| ShapeVertex {
+            index: v.index,
+            position: vec3(&v.vertex),
+            normal: vec3(&v.normal),
+            tangent: vec3(&v.tangent),
+        })
+        .collect();
+    let frames = shapes
+        .shapes
+        .iter()
+        .zip(shapes.full_weights.iter())
+        .map(|(s, weight)| ShapeFrame {
+            weight,
+            first_vertex: s.first_vertex as usize,
+            vertex_count: s.vertex_count as usize,
+            has_normals: s.has_normals != 0,
+            has_tangents: s.has_tangents != 0,
+        })
+        .collect();
+    let channels = shapes
+        .channels
+        .iter()
+        .map(|c| ShapeChannel {
+            name: c.name.value.to_string(),
+            name_hash: c.name_hash,
+            first_frame: usize::try_from(c.frame_index).unwrap_or(0),
+            frame_count: usize::try_from(c.frame_count).unwrap_or(0),
+        })
+        .collect();
+    Some(MeshShapes {
         channels,
         frames,
         vertices,
-    }))
+    })
 }

@@ -14,9 +14,15 @@
 //! bone. A slot of non-zero weight must name a bind pose; one of weight zero may point past
 //! them (it does not matter).
 
-use super::format::VertexFormat;
-use super::{fail, slot, Channel, ChannelData, RawMesh, UnityMeshData, CHANNELS, P};
-use crate::rt::{Error, ErrorKind, Result};
+use super::format::{channel_bytes, decode_components};
+use super::layout::VertexLayout;
+use super::{needs, slot, ChannelData, Source, UnityMeshData};
+use crate::context::SkinWeights;
+use crate::generated::unity_mesh::{
+    ChannelInfo, UnityMesh, UnityMeshRef, VariableBoneCountWeightsPos, VertexDataPos,
+};
+use crate::rt::{Blocks, ErrorKind, Place};
+use crate::verdict::Judge;
 
 /// Bone influences per vertex, as a mesh stores them: vertex `v`'s weights and bone slots
 /// are `weights[starts[v]..starts[v + 1]]` and `bones[starts[v]..starts[v + 1]]`.
@@ -106,42 +112,6 @@ impl Blend {
     }
 }
 
-/// `QualitySettings.skinWeights`: the most influences per vertex the engine draws.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum SkinWeights {
-    /// One bone per vertex.
-    One,
-    /// Two bones.
-    Two,
-    /// Four bones (the blend channels).
-    Four,
-    /// Unlimited (255): the variable bone count data when the mesh has it.
-    Unlimited,
-}
-
-impl SkinWeights {
-    /// The setting of a stored value (1, 2, 4 or 255).
-    pub fn from_value(v: u32) -> Option<Self> {
-        match v {
-            1 => Some(SkinWeights::One),
-            2 => Some(SkinWeights::Two),
-            4 => Some(SkinWeights::Four),
-            255 => Some(SkinWeights::Unlimited),
-            _ => None,
-        }
-    }
-
-    /// The most influences per vertex, `None` for unlimited.
-    pub fn limit(self) -> Option<usize> {
-        match self {
-            SkinWeights::One => Some(1),
-            SkinWeights::Two => Some(2),
-            SkinWeights::Four => Some(4),
-            SkinWeights::Unlimited => None,
-        }
-    }
-}
-
 /// A skin's influences as sets of four per vertex (`[set][vertex]`), cut to a
 /// `skinWeights` limit: what a renderer with four influences per attribute set binds.
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -168,13 +138,12 @@ pub struct MeshSkin {
 }
 
 impl MeshSkin {
-    /// The influences the engine draws at a `skinWeights` setting: the variable data at
-    /// unlimited weights when the mesh has it, otherwise the blend channels (or the
-    /// variable data when there are no channels).
+    /// The influences the engine draws at a `skinWeights` setting (seed 002): the variable
+    /// data at all weights when the mesh has it, otherwise the blend channels.
     pub fn drawn(&self, limit: SkinWeights) -> Option<&Blend> {
         match limit {
-            SkinWeights::Unlimited => self.variable.as_ref().or(self.blend.as_ref()),
-            _ => self.blend.as_ref().or(self.variable.as_ref()),
+            SkinWeights::All => self.variable.as_ref().or(self.blend.as_ref()),
+            _ => self.blend.as_ref(),
         }
     }
 
@@ -210,222 +179,409 @@ impl MeshSkin {
     }
 }
 
-fn channel_error(slot: usize, kind: ErrorKind, expected: String, found: String) -> Error {
-    fail(
-        kind,
-        None,
-        &[P::F("m_VertexData"), P::F("m_Channels"), P::I(slot)],
-        expected,
-        found,
+/// The formats the blend channels may have (seed 002).
+fn weight_format(id: u8) -> bool {
+    matches!(id, 0 | 1 | 2 | 4)
+}
+
+fn index_format(id: u8) -> bool {
+    matches!(id, 6 | 8 | 10)
+}
+
+/// A present entry (non-zero dimension) of the channel table.
+fn present(table: &Blocks<'_, ChannelInfo>, slot: usize) -> Option<ChannelInfo> {
+    table.get(slot).filter(|c| c.dimension & 0xF != 0)
+}
+
+/// The verdict on the blend channels: `blend_channels_form_a_skin` and what decoding them
+/// needs (the relation's formats and pairing, and as many weights as bone slots).
+pub(crate) fn judge_channels(
+    table: &Blocks<'_, ChannelInfo>,
+    at: &Place<'_, VertexDataPos>,
+    j: &mut Judge<'_>,
+) {
+    let rule = UnityMesh::REL_BLEND_CHANNELS_FORM_A_SKIN;
+    let places = at.channels();
+    let (w, ix) = (
+        present(table, slot::BLEND_WEIGHT),
+        present(table, slot::BLEND_INDICES),
+    );
+    let mut both = |c: &ChannelInfo, k: usize, name: &str, formats: &str, ok: bool| {
+        let entry = places.at(k);
+        if !ok {
+            let expected = format!("{name} as {formats}");
+            let found = c.format.0.to_string();
+            j.push(
+                entry
+                    .format()
+                    .violates(rule, expected.clone(), found.clone()),
+            );
+            j.push(needs(
+                rule,
+                &entry.format(),
+                format!("{expected}, to decode the skin"),
+                found,
+            ));
+        }
+        let dim = c.dimension & 0xF;
+        if dim > 4 {
+            j.push(entry.dimension().violates(
+                rule,
+                format!("{name} with at most four components (influences)"),
+                dim.to_string(),
+            ));
+        }
+    };
+    if let Some(c) = &w {
+        both(
+            c,
+            slot::BLEND_WEIGHT,
+            "BlendWeight",
+            "Float (0), Float16 (1), UNorm8 (2) or UNorm16 (4)",
+            weight_format(c.format.0),
+        );
+    }
+    if let Some(c) = &ix {
+        both(
+            c,
+            slot::BLEND_INDICES,
+            "BlendIndices",
+            "UInt8 (6), UInt16 (8) or UInt32 (10)",
+            index_format(c.format.0),
+        );
+    }
+    let entry = places.at(slot::BLEND_WEIGHT);
+    match (w, ix) {
+        (Some(_), None) => {
+            let expected = "a BlendIndices channel with the BlendWeight channel (weights without bone slots are not a skin)";
+            j.push(entry.violates(rule, expected, "no BlendIndices channel"));
+            j.push(needs(
+                rule,
+                &entry,
+                format!("{expected}, to decode the skin"),
+                "no BlendIndices channel",
+            ));
+        }
+        (Some(w), Some(ix)) if w.dimension & 0xF != ix.dimension & 0xF => {
+            j.push(entry.dimension().error(
+                ErrorKind::Unsupported,
+                format!(
+                    "as many BlendWeight components as BlendIndices ({}), to pair them",
+                    ix.dimension & 0xF
+                ),
+                (w.dimension & 0xF).to_string(),
+            ));
+        }
+        _ => {}
+    }
+}
+
+/// The bone slots glTF's 16-bit joints can name.
+const MAX_JOINTS: usize = 1 << 16;
+
+/// The first influence of non-zero weight whose bone slot names no bind pose (vertex,
+/// influence, bone, weight), with how many there are: `weights` per component (none: each
+/// vertex's first slot at weight 1, a rigid bind), `dim` influences per vertex.
+pub(crate) fn first_bad_bone(
+    weights: Option<&[f32]>,
+    bones: &[u32],
+    dim: usize,
+    bind_poses: usize,
+) -> Option<(usize, usize, u32, f32, usize)> {
+    let limit = bind_poses.min(MAX_JOINTS);
+    let mut first = None;
+    let mut count = 0usize;
+    for (i, &bone) in bones.iter().enumerate() {
+        let (v, k) = (i / dim.max(1), i % dim.max(1));
+        let weight = match weights {
+            Some(w) => w.get(i).copied().unwrap_or(0.0),
+            None if k == 0 => 1.0,
+            None => 0.0,
+        };
+        if weight != 0.0 && bone as usize >= limit {
+            count += 1;
+            first.get_or_insert((v, k, bone, weight));
+        }
+    }
+    first.map(|(v, k, b, w)| (v, k, b, w, count))
+}
+
+/// What a bone slot past the bind poses is refused for.
+pub(crate) fn bone_expected(
+    bind_poses: usize,
+    v: usize,
+    k: usize,
+    weight: f32,
+    count: usize,
+) -> String {
+    let joints = if bind_poses > MAX_JOINTS {
+        " and glTF's 16-bit joints"
+    } else {
+        ""
+    };
+    format!(
+        "a bone slot below the {bind_poses} bind poses{joints} for an influence of non-zero weight (vertex {v}, influence {k}, weight {weight}; {count} such influences), to bind the skin"
     )
 }
 
-/// The byte offset (in the caller's input) of component `k` of vertex `v` of a channel.
-fn component_offset(
-    raw: &RawMesh,
-    mesh: &UnityMeshData,
-    slot: usize,
-    v: usize,
-    k: usize,
-) -> Option<u64> {
-    let layout = mesh.layout.as_ref()?;
-    let place = layout.channels.get(slot).copied().flatten()?;
-    let stream = layout.streams.get(usize::from(place.stream))?;
-    let at = stream.start + v * stream.stride + place.offset + k * place.format.size();
-    Some(raw.vertex_data_offset.saturating_add(at as u64))
-}
-
-/// The blend channels' influences.
-fn from_channels(raw: &RawMesh, mesh: &UnityMeshData) -> Result<Option<Blend>> {
-    let weights = mesh.channel(slot::BLEND_WEIGHT);
-    let indices = mesh.channel(slot::BLEND_INDICES);
-    let vc = mesh.vertex_count;
-    let bones_of = |c: &Channel| -> Result<Vec<u32>> {
-        match (&c.data, c.format) {
-            (
-                ChannelData::UInt(v),
-                VertexFormat::UInt8 | VertexFormat::UInt16 | VertexFormat::UInt32,
-            ) => Ok(v.clone()),
-            _ => Err(channel_error(
-                slot::BLEND_INDICES,
-                ErrorKind::Unsupported,
-                "BlendIndices as UInt8, UInt16 or UInt32".into(),
-                format!("{:?}", c.format),
-            )),
-        }
+/// The verdict on the blend channels' bone slots in the vertex data: every influence of
+/// non-zero weight names a bind pose (one of weight zero may point anywhere, seed 002).
+pub(crate) fn judge_bone_slots(
+    layout: &VertexLayout,
+    data: &[u8],
+    source: &Source,
+    bind_poses: usize,
+    j: &mut Judge<'_>,
+) {
+    let Some((ic, ix)) = channel_bytes(layout, data, slot::BLEND_INDICES) else {
+        return;
     };
-    match (weights, indices) {
-        (None, None) => Ok(None),
-        (Some(_), None) => Err(channel_error(
-            slot::BLEND_WEIGHT,
+    if !index_format(ic.format.id()) {
+        return;
+    }
+    let ChannelData::UInt(bones) = decode_components(ic.format, &ix) else {
+        return;
+    };
+    let weights = channel_bytes(layout, data, slot::BLEND_WEIGHT)
+        .filter(|(c, _)| weight_format(c.format.id()) && c.dim == ic.dim)
+        .and_then(|(c, w)| match decode_components(c.format, &w) {
+            ChannelData::Float(v) => Some(v),
+            _ => None,
+        });
+    if let Some((v, k, bone, weight, count)) =
+        first_bad_bone(weights.as_deref(), &bones, ic.dim, bind_poses)
+    {
+        let Some((_, st)) = layout.channel(slot::BLEND_INDICES) else {
+            return;
+        };
+        let at = st.start + v as u64 * st.stride + ic.offset + (k * ic.format.size()) as u64;
+        j.push(source.error(
+            at,
             ErrorKind::Inconsistent,
-            "a BlendIndices channel with the BlendWeight channel (weights without bone slots are not a skin)".into(),
-            "no BlendIndices channel".into(),
-        )),
-        (None, Some(ix)) => {
-            let all = bones_of(ix)?;
-            let bones: Vec<u32> = all.chunks_exact(ix.dim).map(|c| c[0]).collect();
-            Ok(Some(Blend {
-                starts: (0..=bones.len() as u32).collect(),
-                weights: vec![1.0; bones.len()],
-                bones,
-            }))
-        }
-        (Some(w), Some(ix)) => {
-            let wts = match (&w.data, w.format) {
-                (
-                    ChannelData::Float(v),
-                    VertexFormat::Float | VertexFormat::Float16 | VertexFormat::UNorm8 | VertexFormat::UNorm16,
-                ) => v.clone(),
-                _ => {
-                    return Err(channel_error(
-                        slot::BLEND_WEIGHT,
-                        ErrorKind::Unsupported,
-                        "BlendWeight as Float, Float16, UNorm8 or UNorm16".into(),
-                        format!("{:?}", w.format),
-                    ))
-                }
-            };
-            let bones = bones_of(ix)?;
-            if w.dim != ix.dim {
-                return Err(channel_error(
-                    slot::BLEND_WEIGHT,
-                    ErrorKind::Unsupported,
-                    format!("as many components as BlendIndices ({})", ix.dim),
-                    w.dim.to_string(),
-                ));
-            }
-            let dim = w.dim as u32;
-            Ok(Some(Blend {
-                starts: (0..=vc as u32).map(|v| v.saturating_mul(dim)).collect(),
-                weights: wts,
-                bones,
-            }))
-        }
+            format!(
+                "BlendIndices: {}",
+                bone_expected(bind_poses, v, k, weight, count)
+            ),
+            bone.to_string(),
+        ));
     }
-    .and_then(|b| {
-        if let Some(b) = &b {
-            // A bone slot of non-zero weight must name a bind pose.
-            let n = raw.bind_poses.len();
-            for v in 0..b.vertex_count() {
-                let (w, bo) = b.influences(v);
-                for (k, (&wt, &bone)) in w.iter().zip(bo).enumerate() {
-                    if wt != 0.0 && bone as usize >= n {
-                        return Err(fail(
-                            ErrorKind::Inconsistent,
-                            component_offset(raw, mesh, slot::BLEND_INDICES, v, k),
-                            &[P::F("m_VertexData"), P::F("m_Channels"), P::I(slot::BLEND_INDICES)],
-                            format!(
-                                "a bone slot below the {n} bind poses ({} of vertex {v}, influence {k}, weight {wt})",
-                                CHANNELS[slot::BLEND_INDICES]
-                            ),
-                            bone.to_string(),
-                        ));
-                    }
-                }
-            }
-        }
-        Ok(b)
-    })
 }
 
-/// `m_VariableBoneCountWeights.m_Data` as influences.
-fn from_variable(raw: &RawMesh, vc: usize) -> Result<Option<Blend>> {
-    let words = raw.variable_bone_count_weights;
-    if words.is_empty() {
-        return Ok(None);
-    }
-    let path = |k: usize| [P::F("m_VariableBoneCountWeights"), P::F("m_Data"), P::I(k)];
-    let Some(head) = vc.checked_add(1).filter(|&h| h <= words.len()) else {
-        return Err(fail(
-            ErrorKind::Count,
-            None,
-            &[P::F("m_VariableBoneCountWeights"), P::F("m_Data")],
-            format!(
-                "at least {} words (a start offset per vertex and the end)",
-                vc.saturating_add(1)
-            ),
-            format!("{} words", words.len()),
-        ));
+/// Whether decoding draws `m_VariableBoneCountWeights` (it has data and every influence is
+/// drawn).
+pub(crate) fn variable_drawn(view: &UnityMeshRef<'_>, skin_weights: SkinWeights) -> bool {
+    skin_weights == SkinWeights::All
+        && view
+            .variable_bone_count_weights
+            .as_ref()
+            .is_some_and(|w| !w.data.is_empty())
+}
+
+/// The verdict on `m_VariableBoneCountWeights`: `variable_weights_offsets`,
+/// `variable_weights_sorted` and `variable_weights_sum_to_one`; when decoding draws it
+/// (`drawn`), what that needs: valid offsets, and every influence of non-zero weight naming a
+/// bind pose.
+pub(crate) fn judge_variable(
+    view: &UnityMeshRef<'_>,
+    at: &Place<'_, Option<VariableBoneCountWeightsPos>>,
+    vc: u64,
+    drawn: bool,
+    j: &mut Judge<'_>,
+) {
+    let (Some(w), Some(at)) = (view.variable_bone_count_weights.as_ref(), at.some()) else {
+        return;
     };
-    let offsets = &words[..head];
+    let words = &w.data;
+    if words.is_empty() {
+        return;
+    }
+    let list = at.data();
     let len = words.len() as u64;
-    let mut prev = head as u64;
-    for (k, &o) in offsets.iter().enumerate() {
-        let o64 = u64::from(o);
+    let head = vc + 1;
+    let rule = UnityMesh::REL_VARIABLE_WEIGHTS_OFFSETS;
+    if len < head {
+        let expected =
+            format!("at least {head} words (a start offset per vertex of {vc}, and the end)");
+        j.push(list.violates(rule, expected.clone(), format!("{len} words")));
+        if drawn {
+            j.push(needs(
+                rule,
+                &list,
+                format!("{expected}, to draw every influence"),
+                format!("{len} words"),
+            ));
+        }
+        return;
+    }
+    // The words once (their number is bounded by the input's size).
+    let all = words.to_vec();
+    let word = |k: u64| all.get(k as usize).copied().unwrap_or(0);
+    let mut prev = head;
+    for k in 0..head {
+        let o = u64::from(word(k));
         let (ok, expected) = if k == 0 {
             (
-                o64 == head as u64,
-                format!("{head} (the word of the first influence: vertex count + 1)"),
+                o == head,
+                format!("{head} (vertex 0's first influence: the vertex count + 1)"),
             )
         } else if k + 1 == head {
             (
-                o64 == len && o64 >= prev,
+                o == len && o >= prev,
                 format!("{len} (the data's length in words)"),
             )
         } else {
             (
-                o64 >= prev && o64 <= len,
-                format!("a word offset from {prev} to {len}"),
+                o >= prev && o <= len,
+                format!("a word offset from {prev} to {len} (vertex {k}'s first influence)"),
             )
         };
         if !ok {
-            return Err(fail(
-                ErrorKind::Inconsistent,
-                None,
-                &path(k),
-                expected,
-                o.to_string(),
-            ));
+            let place = list.at(k as usize);
+            j.push(place.violates(rule, expected.clone(), o.to_string()));
+            if drawn {
+                j.push(needs(
+                    rule,
+                    &place,
+                    format!("{expected}, to draw every influence"),
+                    o.to_string(),
+                ));
+            }
+            return;
         }
-        prev = o64;
+        prev = o;
     }
-    if prev != len {
-        return Err(fail(
-            ErrorKind::Inconsistent,
-            None,
-            &path(head - 1),
-            format!("{len} (the data's length in words)"),
-            prev.to_string(),
+    // Offsets hold: each vertex's influences are `word(v)..word(v + 1)`.
+    let weight = |x: u32| x >> 16;
+    let (mut unsorted, mut unsummed, mut bad_bone) = (None, None, None);
+    let (mut n_unsorted, mut n_unsummed, mut n_bad) = (0usize, 0usize, 0usize);
+    let bind_poses = view.bind_poses.len();
+    for v in 0..vc {
+        let (a, b) = (u64::from(word(v)), u64::from(word(v + 1)));
+        let run = all.get(a as usize..b as usize).unwrap_or(&[]);
+        if let Some(m) = run.windows(2).position(|p| weight(p[1]) > weight(p[0])) {
+            n_unsorted += 1;
+            unsorted.get_or_insert((v, a + m as u64 + 1, weight(run[m]), weight(run[m + 1])));
+        }
+        let sum: u64 = run.iter().map(|&x| u64::from(weight(x))).sum();
+        // Within half of 1/65535 per influence: |sum - 65535| <= n / 2.
+        if 2 * sum.abs_diff(65535) > run.len() as u64 {
+            n_unsummed += 1;
+            unsummed.get_or_insert((v, if run.is_empty() { v } else { a }, sum, run.len()));
+        }
+        if drawn {
+            for (m, &x) in run.iter().enumerate() {
+                if weight(x) != 0 && (x & 0xFFFF) as usize >= bind_poses.min(MAX_JOINTS) {
+                    n_bad += 1;
+                    bad_bone.get_or_insert((v, a + m as u64, m, x));
+                }
+            }
+        }
+    }
+    if let Some((v, k, before, after)) = unsorted {
+        j.push(list.at(k as usize).violates(
+            UnityMesh::REL_VARIABLE_WEIGHTS_SORTED,
+            format!("vertex {v}'s influences by descending weight ({n_unsorted} vertices are not)"),
+            format!("weight {after}/65535 after {before}/65535"),
         ));
     }
-    let entries = &words[head..];
-    let n = raw.bind_poses.len();
-    let mut weights = Vec::with_capacity(entries.len());
-    let mut bones = Vec::with_capacity(entries.len());
-    for (k, &word) in entries.iter().enumerate() {
-        let weight = f32::from((word >> 16) as u16) / 65535.0;
-        let bone = word & 0xFFFF;
-        if weight != 0.0 && bone as usize >= n {
-            return Err(fail(
-                ErrorKind::Inconsistent,
-                None,
-                &path(head + k),
-                format!("a bone slot below the {n} bind poses (weight {weight})"),
-                bone.to_string(),
-            ));
-        }
-        weights.push(weight);
-        bones.push(bone);
+    if let Some((v, k, sum, n)) = unsummed {
+        j.push(list.at(k as usize).violates(
+            UnityMesh::REL_VARIABLE_WEIGHTS_SUM_TO_ONE,
+            format!(
+                "vertex {v}'s {n} weights to sum to 65535/65535 within {n}/2 ({n_unsummed} vertices do not)"
+            ),
+            format!("{sum}/65535"),
+        ));
     }
-    let base = head as u32;
-    Ok(Some(Blend {
-        starts: offsets.iter().map(|&o| o - base).collect(),
-        weights,
-        bones,
-    }))
+    if let Some((v, k, m, x)) = bad_bone {
+        let weight = f32::from((x >> 16) as u16) / 65535.0;
+        j.push(list.at(k as usize).error(
+            ErrorKind::Inconsistent,
+            bone_expected(bind_poses, v as usize, m, weight, n_bad),
+            (x & 0xFFFF).to_string(),
+        ));
+    }
 }
 
-/// The skin of a decoded mesh, `None` when it has no influences and no bind poses.
-pub(crate) fn decode(raw: &RawMesh, mesh: &UnityMeshData) -> Result<Option<MeshSkin>> {
-    let blend = from_channels(raw, mesh)?;
-    let variable = from_variable(raw, mesh.vertex_count)?;
-    if blend.is_none() && variable.is_none() && raw.bind_poses.is_empty() {
-        return Ok(None);
+/// The blend channels' influences of a decoded mesh.
+fn from_channels(mesh: &UnityMeshData) -> Option<Blend> {
+    let weights = mesh.channel(slot::BLEND_WEIGHT);
+    let indices = mesh.channel(slot::BLEND_INDICES)?;
+    let bones = indices.uints()?;
+    let dim = indices.dim.max(1);
+    let vc = bones.len() / dim;
+    match weights {
+        None => {
+            let first: Vec<u32> = bones.chunks_exact(dim).map(|c| c[0]).collect();
+            Some(Blend {
+                starts: (0..=first.len() as u32).collect(),
+                weights: vec![1.0; first.len()],
+                bones: first,
+            })
+        }
+        Some(w) => Some(Blend {
+            starts: (0..=vc as u32)
+                .map(|v| v.saturating_mul(dim as u32))
+                .collect(),
+            weights: w.floats()?.to_vec(),
+            bones: bones.to_vec(),
+        }),
     }
-    Ok(Some(MeshSkin {
+}
+
+/// `m_VariableBoneCountWeights.m_Data` as influences (of a mesh whose verdict passed with it
+/// drawn).
+fn from_variable(view: &UnityMeshRef<'_>, vc: usize) -> Option<Blend> {
+    let words = view.variable_bone_count_weights.as_ref()?.data.to_vec();
+    if words.is_empty() {
+        return None;
+    }
+    let head = vc.checked_add(1)?.min(words.len());
+    let base = head as u32;
+    let entries = &words[head..];
+    Some(Blend {
+        starts: words[..head]
+            .iter()
+            .map(|&o| o.saturating_sub(base))
+            .collect(),
+        weights: entries
+            .iter()
+            .map(|&w| f32::from((w >> 16) as u16) / 65535.0)
+            .collect(),
+        bones: entries.iter().map(|&w| w & 0xFFFF).collect(),
+    })
+}
+
+/// The skin of a decoded mesh (the variable bone count data only when `skin_weights` draws
+/// it), `None` when it has no influences and no bind poses.
+pub(crate) fn decode(
+    view: &UnityMeshRef<'_>,
+    mesh: &UnityMeshData,
+    skin_weights: SkinWeights,
+) -> Option<MeshSkin> {
+    let blend = from_channels(mesh);
+    let variable = if variable_drawn(view, skin_weights) {
+        from_variable(view, mesh.vertex_count)
+    } else {
+        None
+    };
+    if blend.is_none() && variable.is_none() && view.bind_poses.is_empty() {
+        return None;
+    }
+    let bind_poses = view
+        .bind_poses
+        .iter()
+        .map(|m| {
+            let mut e = [0.0f32; 16];
+            for (o, x) in e.iter_mut().zip(m.e.iter()) {
+                *o = x;
+            }
+            e
+        })
+        .collect();
+    Some(MeshSkin {
         blend,
         variable,
-        bind_poses: raw.bind_poses.to_vec(),
-    }))
+        bind_poses,
+    })
 }
