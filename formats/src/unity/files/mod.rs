@@ -229,8 +229,8 @@ pub fn fuzz_game_file(data: &[u8]) {
     }
     for r in g.meshes() {
         let Ok(m) = g.mesh(r) else { continue };
-        let _ = g.verdict(&m, None);
-        if let Ok(scene) = g.scene(&m, None) {
+        let _ = g.verdict(&m, &Context::new());
+        if let Ok(scene) = g.scene(&m, &Context::new()) {
             for mesh in &scene.meshes {
                 mesh.validate()
                     .unwrap_or_else(|e| panic!("decoded mesh is inconsistent: {e}"));
