@@ -56,6 +56,8 @@ pub enum Command {
         input: InputOpt,
         #[command(flatten)]
         json: Json,
+        #[command(flatten)]
+        game: GameSelect,
     },
     /// One screen about FILE: size, verdict, meshes, counts, bounding box, attributes, skin and
     /// morph targets, warnings.
@@ -95,6 +97,8 @@ pub enum Command {
         unity: UnityOpt,
         #[command(flatten)]
         input: InputOpt,
+        #[command(flatten)]
+        game: GameSelect,
     },
     /// Write the file a (possibly edited) dump describes, with counts and sizes recomputed.
     /// Nothing is written if the dump is inconsistent or the file would not pass `check`.
@@ -152,6 +156,10 @@ pub enum Command {
         quiet: QuietOpt,
         #[command(flatten)]
         json: Json,
+        #[command(flatten)]
+        game: GameSelect,
+        #[command(flatten)]
+        every: EveryMesh,
     },
     /// Build a file of LAYOUT from geometry (.gltf, .glb or .obj), the way the game's own tool
     /// would (only layouts with a builder: meshbin).
@@ -179,6 +187,9 @@ pub enum Command {
     /// rule and field), which relations do not hold, and the values of every field the spec
     /// marks unknown.
     Survey(crate::survey::SurveyArgs),
+    /// Unity game files (asset bundles, serialized files): list their objects, extract one,
+    /// check, dump or export their meshes, replace an object.
+    Unity(crate::cmd::unity::UnityArgs),
     /// Print a completion script for SHELL (for example
     /// `meshspec completions bash > /etc/bash_completion.d/meshspec`).
     Completions {
@@ -311,6 +322,33 @@ pub struct QuietOpt {
     /// Print no `note:` lines.
     #[arg(short, long)]
     pub quiet: bool,
+}
+
+/// `--mesh`, `--path-id`: which object of a Unity game file.
+#[derive(Args, Clone, Default)]
+pub struct GameSelect {
+    /// In a Unity game file (bundle or serialized file): the Mesh of this name.
+    #[arg(long, value_name = "NAME", conflicts_with = "path_id")]
+    pub mesh: Option<String>,
+    /// In a Unity game file: the object of this path id.
+    #[arg(long, value_name = "N", allow_hyphen_values = true)]
+    pub path_id: Option<i64>,
+}
+
+impl GameSelect {
+    /// Whether an object was named.
+    pub fn any(&self) -> bool {
+        self.mesh.is_some() || self.path_id.is_some()
+    }
+}
+
+/// `--all` of export: every mesh.
+#[derive(Args, Clone, Copy, Default)]
+pub struct EveryMesh {
+    /// Every Mesh of the Unity game files and folders given, each into the folder -o names
+    /// (NAME.PATHID.glb).
+    #[arg(long, conflicts_with_all = ["mesh", "path_id"])]
+    pub all: bool,
 }
 
 /// `--max-input-size`.

@@ -43,6 +43,9 @@ pub struct Finding {
     pub severity: Severity,
     /// Byte offset in the input (in the output, for `build`); `None` when not about bytes.
     pub offset: Option<u64>,
+    /// The file the offset is in, when it is not the input itself (a Unity `.resS`, the
+    /// serialized file inside a bundle).
+    pub resource: Option<String>,
     /// The field path as the spec names it (`meshbin.indices[4]`); for a problem with a whole
     /// file or stream, its name; `None` when there is neither.
     pub path: Option<String>,
@@ -63,6 +66,7 @@ impl Finding {
         Finding {
             severity,
             offset: e.offset,
+            resource: e.resource.clone(),
             path: (path != "(input)").then_some(path),
             relation,
             expected,
@@ -79,6 +83,7 @@ impl Finding {
         Finding {
             severity: Severity::Error,
             offset: None,
+            resource: None,
             path: Some(subject.into()),
             relation: None,
             expected: expected.into(),
@@ -104,6 +109,10 @@ impl Finding {
     fn render(&self, path: Option<&str>) -> String {
         let mut s = String::new();
         if let Some(o) = self.offset {
+            if let Some(r) = &self.resource {
+                s.push_str(r);
+                s.push(':');
+            }
             s.push_str(&format!("0x{o:X} "));
         }
         if let Some(p) = path {
@@ -125,6 +134,7 @@ impl Finding {
         json!({
             "severity": self.severity.word(),
             "offset": self.offset,
+            "resource": self.resource,
             "path": self.path,
             "relation": self.relation,
             "expected": self.expected,

@@ -7,6 +7,7 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use meshspec_formats::unity::files::bundle::Bundle;
+use meshspec_formats::context::Context;
 use meshspec_formats::unity::files::{GameFiles, Limits};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -40,7 +41,7 @@ fn decode_all(g: &GameFiles) -> usize {
     let mut n = 0;
     for r in g.meshes() {
         let m = g.mesh(r).unwrap();
-        n += g.scene(&m, None).unwrap().meshes.len();
+        n += g.scene(&m, &Context::new()).unwrap().meshes.len();
     }
     n
 }

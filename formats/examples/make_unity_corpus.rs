@@ -11,7 +11,8 @@
 use meshspec_formats::generated::unity_bundle as ub;
 use meshspec_formats::generated::unity_mesh as um;
 use meshspec_formats::generated::unity_serialized as us;
-use meshspec_formats::unity::files::adapter;
+use meshspec_formats::context::Context;
+use meshspec_formats::rt::{Codec, Output, Root, Spanned};
 use std::path::Path;
 
 /// The editor version the files claim (the Mesh layout of 2022.1 and later).
@@ -770,7 +771,8 @@ fn mesh_bytes(m: &MeshSpec, res: &mut Vec<u8>, res_path: &str) -> Vec<u8> {
         stream_data: Some(stream),
         mesh_lod_info: None,
     };
-    adapter::write_mesh(&mesh, VERSION_NUM).expect("the mesh writes")
+    mesh.to_bytes(&Context::new().with_param("unity_version", i128::from(VERSION_NUM)))
+        .expect("the mesh writes")
 }
 
 /// The channel table of 14 entries with the given ones set.
@@ -1214,7 +1216,7 @@ fn serialized(
         at += metadata
             .types
             .iter()
-            .map(|t| adapter::size_of(t, (format, be, 0, tree)))
+            .map(|t| size_of(t, (format, be, 0, tree)))
             .sum::<u64>();
         at += 4;
         for o in &mut metadata.objects {
@@ -1223,7 +1225,7 @@ fn serialized(
             at += pad + 8 + if format >= 22 { 8 } else { 4 } + 4 + 4;
         }
     }
-    let metadata_len = adapter::size_of(&metadata, (format, u8::from(big)));
+    let metadata_len = size_of(&metadata, (format, u8::from(big)));
     let header_len: u64 = if format >= 22 { 48 } else { 20 };
     let data_at = (header_len + metadata_len).div_ceil(16) * 16;
     let total = data_at + data.len() as u64;
@@ -1247,7 +1249,8 @@ fn serialized(
         pad_data: vec![0; (data_at - header_len - metadata_len) as usize],
         data,
     };
-    adapter::write_serialized(&file).expect("the serialized file writes")
+    file.to_bytes(&Context::new())
+        .expect("the serialized file writes")
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1319,7 +1322,7 @@ fn bundle(spec: &BundleSpec, files: &[(&str, u32, Vec<u8>)]) -> Vec<u8> {
         nodes,
         pad: vec![],
     };
-    let info_bytes = adapter::write_blocks_info(&info).unwrap();
+    let info_bytes = info.to_bytes(&Context::new()).unwrap();
     let (info_packed, info_method) = compress(spec.info, &info_bytes);
     let flags = u32::from(info_method)
         | 0x40
@@ -1334,7 +1337,7 @@ fn bundle(spec: &BundleSpec, files: &[(&str, u32, Vec<u8>)]) -> Vec<u8> {
         len_blocks_info: info_bytes.len() as u32,
         flags,
     };
-    let header_len = adapter::size_of(&header, ());
+    let header_len = size_of(&header, ());
     let pad_header = (spec.format >= 7).then(|| vec![0; ((16 - header_len % 16) % 16) as usize]);
     let mut at = header_len + pad_header.as_ref().map_or(0, |p| p.len() as u64);
     if !spec.at_end {
@@ -1364,7 +1367,7 @@ fn bundle(spec: &BundleSpec, files: &[(&str, u32, Vec<u8>)]) -> Vec<u8> {
             v
         }),
     };
-    adapter::write_bundle(&file).expect("the bundle writes")
+    file.to_bytes(&Context::new()).expect("the bundle writes")
 }
 
 // ---------------------------------------------------------------------------------------
@@ -1476,43 +1479,43 @@ fn main() {
     write(&bad, "string-offset.unity-serialized", &strings);
 }
 
-/// Where the first storage block starts in the LZ4 bundle (after the header, its padding and
-/// the blocks info).
+/// Where the first storage block starts in the LZ4 bundle, as its reader records it.
 fn lz4_blocks_at(b: &[u8]) -> usize {
-    let file = adapter::read_bundle(b).unwrap();
-    let header = adapter::size_of(&file.header, ()) as usize;
-    header + file.pad_header.map_or(0, |p| p.len()) + file.blocks_info.map_or(0, |p| p.len())
+    let read = ub::UnityBundle::read::<true>(b, &Context::new()).unwrap();
+    read.pos.unwrap().blocks.unwrap().start as usize
 }
 
-/// Where the last object's byte_size is in the table of a format 22 file.
+/// Where the last object's byte_size is in the table of a serialized file, as its reader
+/// records it.
 fn last_object_size_at(f: &[u8]) -> usize {
-    let s = meshspec_formats::unity::files::serialized::Serialized::open(f).unwrap();
-    let last = s.objects.iter().max_by_key(|o| o.offset).unwrap();
-    s.table_entry_at(last) as usize + last_pad(&s, last) + 8 + 8
-}
-
-fn last_pad(
-    s: &meshspec_formats::unity::files::serialized::Serialized,
-    o: &meshspec_formats::unity::files::serialized::ObjectEntry,
-) -> usize {
-    s.file.metadata.objects[o.index]
-        .pad
-        .as_ref()
-        .map_or(0, |p| p.len())
+    let read = us::UnitySerialized::read::<true>(f, &Context::new()).unwrap();
+    let objects = &read.value.metadata.objects;
+    let last = (0..objects.len())
+        .max_by_key(|&i| objects[i].byte_start_u8.unwrap_or(0))
+        .unwrap();
+    read.pos.unwrap().metadata.objects.items[last].byte_size.start as usize
 }
 
 /// Where, in the first type's tree, the first name offset that points into the string buffer
-/// (not a common string) is.
+/// (not a common string) is, as the reader records it.
 fn first_local_name_offset(f: &[u8]) -> usize {
-    let s = meshspec_formats::unity::files::serialized::Serialized::open(f).unwrap();
-    let t = &s.file.metadata.types[0];
-    let tt = t.type_tree.as_ref().unwrap();
-    let types_at = s.metadata_at as usize + VERSION.len() + 1 + 4 + 1 + 4;
-    let blob = types_at + 4 + 1 + 2 + 16;
+    let read = us::UnitySerialized::read::<true>(f, &Context::new()).unwrap();
+    let tt = read.value.metadata.types[0].type_tree.as_ref().unwrap();
     let j = tt
         .nodes
         .iter()
         .position(|n| n.ofs_name.0 & 0x8000_0000 == 0)
         .unwrap();
-    blob + 8 + 32 * j + 8
+    let pos = read.pos.unwrap();
+    let nodes = &pos.metadata.types.items[0].type_tree.as_ref().unwrap().nodes;
+    nodes.items[j].ofs_name.start as usize
+}
+
+/// The bytes a value takes, as the generated writer records it (the files are made here, so
+/// their parts are measured by writing them).
+fn size_of<T: Codec>(v: &T, args: T::Args) -> u64 {
+    let mut out = Output::default();
+    v.write_out::<true>(&mut out, args)
+        .expect("the part writes")
+        .map_or(0, |p| p.span().len())
 }

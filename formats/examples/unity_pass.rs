@@ -6,6 +6,7 @@
 //! pass are opened on threads of their own (the machine's cores share the LZMA work); with
 //! `--decompress-only`, a pass only decompresses the bundles (the floor of the work).
 
+use meshspec_formats::context::Context;
 use meshspec_formats::unity::files::GameFiles;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -32,7 +33,7 @@ fn pass(files: &[PathBuf], threads: bool) -> usize {
         let mut n = 0;
         for r in g.meshes() {
             let m = g.mesh(r).expect("the mesh reads");
-            let scene = g.scene(&m, None).expect("the mesh decodes");
+            let scene = g.scene(&m, &Context::new()).expect("the mesh decodes");
             n += scene.meshes.len();
         }
         n

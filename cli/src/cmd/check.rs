@@ -1,7 +1,7 @@
 //! `meshspec check LAYOUT FILE...`: the library's verdict on each file, as the README's lines or
 //! as JSON.
 
-use crate::args::{RelationsOpt, RessOpt, UnityOpt};
+use crate::args::{GameSelect, RelationsOpt, RessOpt, UnityOpt};
 use crate::fail::Fail;
 use crate::report::{check_lines, thousands, verdict_json, Verdict, JSON_VERSION};
 use crate::usage::{Given, Usage};
@@ -19,6 +19,7 @@ pub struct Args {
     pub all: bool,
     pub limit: u64,
     pub json: bool,
+    pub game: GameSelect,
 }
 
 /// The verdict on one file: read (within the limit) and checked; a file that cannot be read is
@@ -30,7 +31,11 @@ pub fn verdict(
     limit: u64,
 ) -> Result<Verdict, Fail> {
     match input::read(file, limit) {
-        Ok(bytes) => Ok(Verdict::of(&entry.judge(&bytes, ctx))),
+        Ok(bytes) => {
+            let mut v = entry.judge(&bytes, ctx);
+            crate::cmd::unity::bare_hint(entry, &bytes, &mut v.refused);
+            Ok(Verdict::of(&v))
+        }
         Err(Fail::Refused(f)) => Ok(Verdict::refused(f)),
         Err(other) => Err(other),
     }
@@ -40,6 +45,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
     let entry = u.layout(&a.layout);
     u.files(&a.files, Some("survey"));
+    crate::cmd::unity::not_a_game_file(&mut u, &a.layout, &a.game, false);
     let given = Given {
         unity_version: a.unity.unity_version,
         ress: a.ress.ress,

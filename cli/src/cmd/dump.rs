@@ -1,6 +1,6 @@
 //! `meshspec dump LAYOUT FILE`: every field, as JSON or YAML.
 
-use crate::args::{Format, UnityOpt};
+use crate::args::{Format, GameSelect, UnityOpt};
 use crate::fail::Fail;
 use crate::input;
 use crate::output::{self, Target};
@@ -15,10 +15,12 @@ pub fn run(
     out: Option<PathBuf>,
     unity: UnityOpt,
     limit: u64,
+    game: GameSelect,
 ) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
     let entry = u.layout(&layout);
     u.files(std::slice::from_ref(&file), None);
+    crate::cmd::unity::not_a_game_file(&mut u, &layout, &game, false);
     let given = Given {
         unity_version: unity.unity_version,
         ..Given::default()

@@ -1,7 +1,7 @@
 //! `meshspec export LAYOUT FILE -o OUT.glb|OUT.obj`: the geometry through the common model.
 
 use super::Written;
-use crate::args::{NonFiniteArg, RessOpt, SkinWeightsArg, UnityOpt, WindingOpt};
+use crate::args::{GameSelect, NonFiniteArg, RessOpt, SkinWeightsArg, UnityOpt, WindingOpt};
 use crate::fail::Fail;
 use crate::input;
 use crate::output::{self, Target};
@@ -24,16 +24,18 @@ pub struct Args {
     pub limit: u64,
     pub quiet: bool,
     pub json: bool,
+    pub game: GameSelect,
+    pub all: bool,
 }
 
 #[derive(Clone, Copy)]
-enum Kind {
+pub enum Kind {
     Glb,
     Obj,
 }
 
 /// The format OUT's extension names.
-fn kind(out: &std::path::Path) -> Option<Kind> {
+pub fn kind(out: &std::path::Path) -> Option<Kind> {
     match out
         .extension()
         .and_then(|e| e.to_str())
@@ -46,10 +48,33 @@ fn kind(out: &std::path::Path) -> Option<Kind> {
     }
 }
 
+/// The bytes of `scene` in the format `kind` names (an OBJ with the material library `mtl`,
+/// when given).
+pub fn encode(
+    scene: &meshspec_formats::scene::Scene,
+    kind: Kind,
+    non_finite: NonFiniteArg,
+    mtl: Option<&std::path::Path>,
+) -> Result<export::Exported, Fail> {
+    let policy = match non_finite {
+        NonFiniteArg::Refuse => NonFinite::Refuse,
+        NonFiniteArg::Zero => NonFinite::Zero,
+    };
+    Ok(match (kind, mtl) {
+        (Kind::Glb, _) => export::glb(scene, policy)?,
+        (Kind::Obj, Some(path)) => {
+            let name = path.file_name().and_then(|n| n.to_str()).unwrap_or("");
+            export::obj_with_mtl(scene, policy, name)?
+        }
+        (Kind::Obj, None) => export::obj(scene, policy)?,
+    })
+}
+
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
     let entry = u.layout(&a.layout);
     u.files(std::slice::from_ref(&a.file), None);
+    crate::cmd::unity::not_a_game_file(&mut u, &a.layout, &a.game, a.all);
     let given = Given {
         unity_version: a.unity.unity_version,
         ress: a.ress.ress,
@@ -96,7 +121,11 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     };
     let exported = (|| {
         let bytes = input::read(&a.file, a.limit)?;
-        let decoded = entry.decode(&bytes, &ctx)?;
+        let decoded = entry.decode(&bytes, &ctx).map_err(|e| {
+            let mut e = Some(e);
+            crate::cmd::unity::bare_hint(entry, &bytes, &mut e);
+            e.expect("still an error")
+        })?;
         // The verdict passed; what it warns about is worth saying before the notes.
         let v = crate::report::Verdict::of(&decoded.verdict);
         if !a.json {
@@ -112,18 +141,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
             .unwrap_or("mesh")
             .to_string();
         scene.label(entry.id, &stem);
-        let policy = match a.non_finite {
-            NonFiniteArg::Refuse => NonFinite::Refuse,
-            NonFiniteArg::Zero => NonFinite::Zero,
-        };
-        Ok::<_, Fail>(match kind {
-            Kind::Glb => export::glb(&scene, policy)?,
-            Kind::Obj if a.mtl => {
-                let name = mtl_path.file_name().and_then(|n| n.to_str()).unwrap_or("");
-                export::obj_with_mtl(&scene, policy, name)?
-            }
-            Kind::Obj => export::obj(&scene, policy)?,
-        })
+        encode(&scene, kind, a.non_finite, a.mtl.then_some(&mtl_path))
     })();
     match exported {
         Ok(mut out) => {

@@ -12,6 +12,7 @@ mod import;
 mod info;
 mod layouts;
 mod meta;
+pub mod unity;
 
 /// Runs the command line's command.
 pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
@@ -26,6 +27,27 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
             lines,
             input,
             json,
+            game,
+        } if unity::is_game(&layout, &files) => unity::check::run(unity::check::Args {
+            files,
+            game,
+            unity_version: unity.unity_version,
+            ress,
+            relations,
+            all: lines.all,
+            limit: input.max_input_size,
+            json: json.json,
+        }),
+        Command::Check {
+            layout,
+            files,
+            unity,
+            ress,
+            relations,
+            lines,
+            input,
+            json,
+            game,
         } => check::run(check::Args {
             layout,
             files,
@@ -35,6 +57,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
             all: lines.all,
             limit: input.max_input_size,
             json: json.json,
+            game,
         }),
         Command::Info {
             layout,
@@ -64,7 +87,34 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
             output,
             unity,
             input,
-        } => dump::run(layout, file, format, output, unity, input.max_input_size),
+            game,
+        } if unity::is_game(&layout, std::slice::from_ref(&file)) => {
+            unity::dump::run(unity::dump::Args {
+                file,
+                game,
+                unity_version: unity.unity_version,
+                format,
+                output,
+                limit: input.max_input_size,
+            })
+        }
+        Command::Dump {
+            layout,
+            file,
+            format,
+            output,
+            unity,
+            input,
+            game,
+        } => dump::run(
+            layout,
+            file,
+            format,
+            output,
+            unity,
+            input.max_input_size,
+            game,
+        ),
         Command::Build {
             layout,
             dump,
@@ -97,6 +147,38 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
             input,
             quiet,
             json,
+            game,
+            every,
+        } if unity::is_game(&layout, std::slice::from_ref(&file)) => {
+            unity::export::run(unity::export::Args {
+                files: vec![file],
+                output,
+                game,
+                all: every.all,
+                non_finite,
+                mtl,
+                winding: winding.winding.is_some(),
+                unity_version: unity.unity_version,
+                ress,
+                limit: input.max_input_size,
+                quiet: quiet.quiet,
+                json: json.json,
+            })
+        }
+        Command::Export {
+            layout,
+            file,
+            output,
+            non_finite,
+            mtl,
+            winding,
+            unity,
+            ress,
+            input,
+            quiet,
+            json,
+            game,
+            every,
         } => export::run(export::Args {
             layout,
             file,
@@ -110,6 +192,8 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
             limit: input.max_input_size,
             quiet: quiet.quiet,
             json: json.json,
+            game,
+            all: every.all,
         }),
         Command::Import {
             layout,
@@ -131,6 +215,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
             json: json.json,
         }),
         Command::Survey(args) => crate::survey::run(args),
+        Command::Unity(args) => unity::run(args),
         Command::Completions { shell } => meta::completions(shell),
         Command::Man { command } => meta::man(command.as_deref()),
     }

@@ -1,17 +1,24 @@
 //! UnityFS asset bundles: the spec reads the header and keeps the compressed parts
 //! (`spec/unity_bundle.ksy`); this module finds the blocks info, decompresses it and the
 //! storage blocks, and cuts the data into the bundle's files, checking every size first.
+//!
+//! [`unpack`] is the one pass: the verdict reports what it finds, and [`Bundle::open`]
+//! refuses a bundle on its first error. A relation the spec states that does not hold is
+//! reported at its rule's severity; when the bundle's files cannot be read because of it (a
+//! blocks info or a block that does not decompress, a directory range outside the data), a
+//! decoder finding (an error) at the same place says so too.
 
-use super::adapter;
 use super::compress::{decompress_into, Limits, Method};
-use super::Located;
-use crate::generated::unity_bundle::{BlocksInfo, UnityBundle};
-use crate::rt::{Error, ErrorKind};
+use super::{Located, Shared};
+use crate::context::Context;
+use crate::generated::unity_bundle::{
+    BlocksInfo, BlocksInfoPos, BlocksInfoRef, Header, UnityBundle, UnityBundlePos,
+    UnityBundleRef,
+};
+use crate::rt::{Error, ErrorKind, Path, Place, Root, Rule, Severity};
 
 /// The error path's root of the bundle file.
 pub const ROOT: &str = "unity_bundle";
-/// The error path's root of the decompressed blocks info.
-pub const INFO_ROOT: &str = "blocks_info";
 /// Where errors in the decompressed blocks info are said to be.
 pub const INFO_PLACE: &str = "(blocks info, decompressed)";
 
@@ -45,12 +52,12 @@ pub struct NodeFile<'a> {
     pub bytes: &'a [u8],
 }
 
-/// An opened bundle: what the spec read, the decompressed blocks info and data, and where
-/// each part lies.
+/// An opened bundle: its header and decompressed blocks info, where each part lies, and the
+/// decompressed data.
 #[derive(Debug, Clone)]
 pub struct Bundle {
-    /// The file as the spec reads it.
-    pub file: UnityBundle,
+    /// The header.
+    pub header: Header,
     /// The decompressed blocks info.
     pub blocks_info: BlocksInfo,
     /// Where the compressed blocks info starts in the file.
@@ -60,11 +67,10 @@ pub struct Bundle {
     /// Per storage block, where it starts in the file and in the data.
     pub block_offsets: Vec<(u64, u64)>,
     /// The decompressed data (every block, joined).
-    pub data: Vec<u8>,
-}
-
-fn at(e: Error) -> Located {
-    Located::new("", e.rooted(ROOT))
+    pub data: Shared,
+    /// What the verdict warns about (relations that do not hold and that reading does not
+    /// need).
+    pub warnings: Vec<Error>,
 }
 
 /// Whether a bundle of `revision` uses flag 0x200 for encryption rather than padding
@@ -79,217 +85,328 @@ fn old_flag_meaning(revision: &str) -> bool {
     }
 }
 
-impl Bundle {
-    /// Reads a whole bundle file: the spec, then the blocks info and the data.
-    pub fn open(bytes: &[u8], limits: &Limits) -> Result<Bundle, Located> {
-        let file = adapter::read_bundle(bytes).map_err(|e| Located::new("", e))?;
-        Bundle::from_file(file, bytes.len() as u64, limits)
-    }
+/// A problem found in one place (`place`: the file inside the bundle, or empty), said twice:
+/// the relation the spec states, at its severity, and the decoder's finding (an error) that
+/// reading the bundle's files needs it.
+fn breach(
+    out: &mut Vec<Located>,
+    place: &str,
+    rule: &'static Rule,
+    offset: u64,
+    path: &Path,
+    expected: String,
+    found: String,
+) {
+    out.push(Located::new(
+        place,
+        Error::relation(rule, 0, expected.clone(), found.clone()).placed(offset, path),
+    ));
+    out.push(Located::new(
+        place,
+        Error::new(ErrorKind::Unsupported, 0, expected, found).placed(offset, path),
+    ));
+}
 
-    /// The offsets of the parts the spec read (header, padding, compressed blocks info).
-    fn layout(file: &UnityBundle, total: u64) -> (u64, u64) {
-        let header = adapter::size_of(&file.header, ());
-        let after_header = header + file.pad_header.as_ref().map_or(0, |p| p.len() as u64);
-        match &file.blocks_info {
-            Some(info) => {
-                let info_end = after_header + info.len() as u64;
-                let pad = file.pad_blocks_info.as_ref().map_or(0, |p| p.len() as u64);
-                (after_header, info_end + pad)
-            }
-            None => {
-                let pad = file.pad_blocks_info.as_ref().map_or(0, |p| p.len() as u64);
-                let info_at =
-                    total.saturating_sub(u64::from(file.header.len_blocks_info_compressed));
-                (info_at, after_header + pad)
-            }
-        }
-    }
+/// [`breach`] of an error found while reading (a decompressor's, a reader's), at its offset.
+fn breach_of(out: &mut Vec<Located>, place: &str, rule: &'static Rule, e: &Error, path: &Path) {
+    let offset = e.offset.unwrap_or(0);
+    breach(
+        out,
+        place,
+        rule,
+        offset,
+        path,
+        e.expected.clone(),
+        e.found.clone(),
+    );
+}
 
-    /// Opens a bundle that the spec has read (`total` is the file's length).
-    pub fn from_file(file: UnityBundle, total: u64, limits: &Limits) -> Result<Bundle, Located> {
-        let h = &file.header;
-        let flags = h.flags;
-        if flags & FLAGS_ENCRYPTION != 0
-            || (flags & FLAG_PADDING_AT_START != 0 && old_flag_meaning(&h.unity_revision))
-        {
-            return Err(at(Error::new(
-                ErrorKind::Unsupported,
-                adapter::size_of(h, ()) - 4,
-                "an unencrypted bundle (flags without 0x400 and 0x1000, or 0x200 before 2020.3.34, 2021.3.2 and 2022.1.1)",
-                format!("flags 0x{flags:X} in a bundle of {}", h.unity_revision),
-            )
-            .in_field("flags")
-            .in_field("header")));
-        }
-        let (info_at, blocks_at) = Self::layout(&file, total);
-        let len_info = u64::from(h.len_blocks_info_compressed);
-        let (compressed, storage): (&[u8], &[u8]) = match (
-            &file.blocks_info,
-            &file.blocks,
-            &file.blocks_and_blocks_info,
-        ) {
-            (Some(info), Some(blocks), _) => (info, blocks),
+/// What [`unpack_located`] found.
+struct Unpacked {
+    bundle: Option<Bundle>,
+    findings: Vec<Located>,
+    /// Where findings inside the decompressed blocks info are reported in the bundle: the
+    /// compressed blocks info's offset and field path.
+    info_at: u64,
+    info_path: Path,
+}
+
+/// Decompresses and cuts a bundle the spec has read, reporting every problem: each error
+/// where it is (in the bundle, or in the decompressed blocks info).
+fn unpack_located(
+    view: &UnityBundleRef<'_>,
+    at: &Place<'_, UnityBundlePos>,
+    limits: &Limits,
+) -> Unpacked {
+    let mut out = Unpacked {
+        bundle: None,
+        findings: vec![],
+        info_at: at.span().start,
+        info_path: at.field_path().clone(),
+    };
+    let f = &mut out.findings;
+    let h = &view.header;
+    let total = at.span().end;
+    if h.len_file != total as i64 {
+        f.push(Located::from(at.header().len_file().violates(
+            UnityBundle::REL_LEN_FILE_IS_FILE_SIZE,
+            format!("the file's size, {total} bytes"),
+            h.len_file.to_string(),
+        )));
+    }
+    let flags = h.flags;
+    if flags & FLAGS_ENCRYPTION != 0
+        || (flags & FLAG_PADDING_AT_START != 0 && old_flag_meaning(h.unity_revision))
+    {
+        f.push(Located::from(at.header().flags().error(
+            ErrorKind::Unsupported,
+            "an unencrypted bundle (flags without 0x400 and 0x1000, or 0x200 before 2020.3.34, 2021.3.2 and 2022.1.1)",
+            format!("flags 0x{flags:X} in a bundle of {}", h.unity_revision.escape_debug()),
+        )));
+        return out;
+    }
+    let len_info = u64::from(h.len_blocks_info_compressed);
+    let p = at.get();
+    // The compressed blocks info and the storage blocks, and where each starts.
+    let (compressed, storage, info_at, blocks_at, info_path, blocks_path) =
+        match (view.blocks_info, view.blocks, view.blocks_and_blocks_info) {
+            (Some(info), Some(blocks), _) => {
+                let info_at = p.blocks_info.map_or(0, |s| s.start);
+                let blocks_at = p.blocks.map_or(0, |s| s.start);
+                (
+                    info,
+                    blocks,
+                    info_at,
+                    blocks_at,
+                    at.blocks_info().field_path().clone(),
+                    at.blocks().field_path().clone(),
+                )
+            }
             (_, _, Some(both)) => {
+                let place = at.blocks_and_blocks_info();
+                let start = place.span().start;
                 if (both.len() as u64) < len_info {
-                    return Err(at(Error::relation(
+                    breach(
+                        f,
+                        "",
                         UnityBundle::REL_BLOCKS_INFO_AT_END_FITS,
-                        blocks_at,
+                        start,
+                        place.field_path(),
                         format!("at least {len_info} bytes after the header (the compressed blocks info)"),
                         format!("{} bytes", both.len()),
-                    )
-                    .in_field("blocks_and_blocks_info")));
+                    );
+                    return out;
                 }
                 let (blocks, info) = both.split_at(both.len() - len_info as usize);
-                (info, blocks)
+                let path = place.field_path().clone();
+                (
+                    info,
+                    blocks,
+                    start + blocks.len() as u64,
+                    start,
+                    path.clone(),
+                    path,
+                )
             }
             // The spec reads exactly one of the two forms.
             _ => {
-                return Err(at(Error::new(
+                f.push(Located::from(at.error(
                     ErrorKind::Inconsistent,
-                    blocks_at,
                     "the storage blocks",
                     "none",
-                )))
+                )));
+                return out;
             }
         };
-        // The blocks info: decompressed into a buffer of its declared size.
-        let mut info_bytes = Vec::new();
-        let info_limits = Limits {
-            max_data: limits.max_data.min(1 << 30),
-        };
-        decompress_into(
-            Method::of_flags(flags),
-            compressed,
-            u64::from(h.len_blocks_info),
-            info_at,
-            &info_limits,
-            &mut info_bytes,
-        )
-        .map_err(|e| {
-            at(e.in_field(if file.blocks_info.is_some() {
-                "blocks_info"
-            } else {
-                "blocks_and_blocks_info"
-            }))
-        })?;
-        let blocks_info =
-            adapter::read_blocks_info(&info_bytes).map_err(|e| Located::new(INFO_PLACE, e))?;
-        // Every block's compressed bytes must be there, and the whole data within the limit,
-        // before any block is decompressed.
-        let mut need = 0u64;
-        let mut total_out = 0u64;
-        for b in &blocks_info.blocks {
-            need += u64::from(b.len_compressed);
-            total_out += u64::from(b.len_uncompressed);
+    out.info_at = info_at;
+    out.info_path = info_path.clone();
+
+    // The blocks info, decompressed into a buffer of its declared size.
+    let method = Method::of_flags(flags);
+    let want = u64::from(h.len_blocks_info);
+    let info_limits = Limits {
+        max_data: limits.max_data.min(1 << 30),
+    };
+    let mut info_bytes = Vec::new();
+    if let Err(e) = decompress_into(
+        method,
+        compressed,
+        want,
+        info_at,
+        &info_limits,
+        &mut info_bytes,
+    ) {
+        if data_error(method, want, &info_limits) {
+            breach_of(f, "", UnityBundle::REL_BLOCKS_INFO_DECOMPRESSES, &e, &info_path);
+        } else {
+            f.push(Located::from(e.placed(info_at, &info_path)));
         }
-        if need > storage.len() as u64 {
-            return Err(Located::new(
-                INFO_PLACE,
-                Error::new(
-                    ErrorKind::Count,
-                    20,
-                    format!(
-                        "storage blocks that fit the {} bytes after the blocks info",
-                        storage.len()
-                    ),
-                    format!(
-                        "{need} compressed bytes in {} blocks",
-                        blocks_info.blocks.len()
-                    ),
-                )
-                .in_field("blocks")
-                .rooted(INFO_ROOT),
-            ));
+        return out;
+    }
+    let parsed = match BlocksInfo::read::<true>(&info_bytes, &Context::new()) {
+        Ok(p) => p,
+        Err(e) => {
+            let mut relation = e.clone();
+            relation.kind = ErrorKind::Relation;
+            relation.rule = Some(UnityBundle::REL_BLOCKS_INFO_DECOMPRESSES);
+            relation.severity = UnityBundle::REL_BLOCKS_INFO_DECOMPRESSES.severity;
+            f.push(Located::new(INFO_PLACE, relation));
+            f.push(Located::new(INFO_PLACE, e));
+            return out;
         }
-        if total_out > limits.max_data {
-            return Err(Located::new(
-                INFO_PLACE,
-                Error::new(
-                    ErrorKind::Count,
-                    20,
-                    format!(
-                        "at most {} decompressed bytes (the reader's limit)",
-                        limits.max_data
-                    ),
-                    format!("{total_out} bytes in {} blocks", blocks_info.blocks.len()),
-                )
-                .in_field("blocks")
-                .rooted(INFO_ROOT),
-            ));
-        }
-        let mut data = Vec::new();
-        let mut block_offsets = Vec::with_capacity(blocks_info.blocks.len());
-        let mut from = 0usize;
-        for (i, b) in blocks_info.blocks.iter().enumerate() {
-            let len = b.len_compressed as usize;
-            let file_at = blocks_at + from as u64;
-            block_offsets.push((file_at, data.len() as u64));
-            decompress_into(
-                Method::of_flags(u32::from(b.flags)),
-                &storage[from..from + len],
-                u64::from(b.len_uncompressed),
-                file_at,
-                limits,
-                &mut data,
-            )
-            .map_err(|e| {
-                at(e.at_index(i).in_field(if file.blocks.is_some() {
-                    "blocks"
-                } else {
-                    "blocks_and_blocks_info"
-                }))
-            })?;
-            from += len;
-        }
-        let bundle = Bundle {
-            file,
-            blocks_info,
-            blocks_info_at: info_at,
+    };
+    let info_pos = parsed.pos.unwrap_or_default();
+    let info_place = Place::root(&info_pos, BlocksInfo::ROOT);
+    let info = &parsed.value;
+    f.extend(
+        parsed
+            .warnings
+            .into_iter()
+            .map(|w| Located::new(INFO_PLACE, w)),
+    );
+    f.extend(
+        info_findings(info, &info_place)
+            .into_iter()
+            .map(|e| Located::new(INFO_PLACE, e)),
+    );
+
+    // Every block's compressed bytes must be there, and the whole data within the limit,
+    // before any block is decompressed.
+    let need: u64 = info.blocks.iter().map(|b| u64::from(b.len_compressed)).sum();
+    let total_out: u64 = info
+        .blocks
+        .iter()
+        .map(|b| u64::from(b.len_uncompressed))
+        .sum();
+    if need > storage.len() as u64 {
+        breach(
+            f,
+            "",
+            UnityBundle::REL_BLOCKS_DECOMPRESS,
             blocks_at,
-            block_offsets,
-            data,
-        };
-        if let Some(e) = bundle.node_errors().into_iter().next() {
-            return Err(Located::new(INFO_PLACE, e));
-        }
-        Ok(bundle)
+            &blocks_path,
+            format!(
+                "storage blocks that fit the {} bytes after the blocks info",
+                storage.len()
+            ),
+            format!("{need} compressed bytes in {} blocks", info.blocks.len()),
+        );
+        return out;
     }
-
-    /// Where node `i`'s entry starts in the decompressed blocks info.
-    fn node_offset(&self, i: usize) -> u64 {
-        let mut at = 16 + 4 + 10 * self.blocks_info.blocks.len() as u64 + 4;
-        for n in &self.blocks_info.nodes[..i] {
-            at += 20 + n.path.len() as u64 + 1;
-        }
-        at
+    if total_out > limits.max_data {
+        f.push(Located::new(
+            INFO_PLACE,
+            info_place.blocks().error(
+                ErrorKind::Count,
+                format!(
+                    "at most {} decompressed bytes (the reader's limit)",
+                    limits.max_data
+                ),
+                format!("{total_out} bytes in {} blocks", info.blocks.len()),
+            ),
+        ));
+        return out;
     }
-
-    /// Every directory entry whose range does not lie inside the data.
-    fn node_errors(&self) -> Vec<Error> {
-        let len = self.data.len() as u64;
-        let mut out = vec![];
-        for (i, n) in self.blocks_info.nodes.iter().enumerate() {
-            let ok = n.ofs_data >= 0
-                && n.len_data >= 0
-                && (n.ofs_data as u64)
-                    .checked_add(n.len_data as u64)
-                    .is_some_and(|end| end <= len);
-            if !ok {
-                out.push(
-                    Error::new(
-                        ErrorKind::Count,
-                        self.node_offset(i),
-                        format!("a range inside the {len} bytes of decompressed data"),
-                        format!("offset {} and size {}", n.ofs_data, n.len_data),
-                    )
-                    .in_field("ofs_data")
-                    .at_index(i)
-                    .in_field("nodes")
-                    .rooted(INFO_ROOT),
-                );
+    let mut data = Vec::new();
+    let mut block_offsets = Vec::with_capacity(info.blocks.len());
+    let mut from = 0usize;
+    for (i, b) in info.blocks.iter().enumerate() {
+        let len = b.len_compressed as usize;
+        let file_at = blocks_at + from as u64;
+        block_offsets.push((file_at, data.len() as u64));
+        let method = Method::of_flags(u32::from(b.flags));
+        let size = u64::from(b.len_uncompressed);
+        if let Err(e) = decompress_into(
+            method,
+            &storage[from..from + len],
+            size,
+            file_at,
+            limits,
+            &mut data,
+        ) {
+            let path = blocks_path.index(i);
+            if data_error(method, size, limits) {
+                breach_of(f, "", UnityBundle::REL_BLOCKS_DECOMPRESS, &e, &path);
+            } else {
+                f.push(Located::from(e.placed(file_at, &path)));
             }
+            return out;
         }
-        out
+        from += len;
+    }
+    if f.iter().any(|l| l.error.severity == Severity::Error) {
+        return out;
+    }
+    let warnings = f.iter().map(|l| relocated(l, info_at, &info_path)).collect();
+    out.bundle = Some(Bundle {
+        header: view.header.own(),
+        blocks_info: info.own(),
+        blocks_info_at: info_at,
+        blocks_at,
+        block_offsets,
+        data: Shared::new(data),
+        warnings,
+    });
+    out
+}
+
+/// Whether a decompression error is about the data (a relation: the bytes do not decompress
+/// to their declared size) rather than about this reader (an unsupported method, the limit).
+fn data_error(method: Method, size: u64, limits: &Limits) -> bool {
+    !matches!(method, Method::Other(_)) && size <= limits.max_data
+}
+
+/// A finding inside the decompressed blocks info, said at the compressed blocks info of the
+/// bundle (at `at`, `path`) with the inner place in its expectation; others as they are.
+fn relocated(l: &Located, at: u64, path: &Path) -> Error {
+    let inner = &*l.error;
+    if l.place.is_empty() {
+        return inner.clone();
+    }
+    let mut e = inner.clone();
+    e.expected = format!(
+        "{} (at 0x{:X} {} of the decompressed blocks info)",
+        inner.expected,
+        inner.offset.unwrap_or(0),
+        inner.path_string()
+    );
+    e.placed(at, path)
+}
+
+/// Every finding of a bundle the spec has read (the verdict's `unity-bundle` part), each at
+/// its place in the bundle, and the bundle when it opens.
+pub fn unpack(
+    view: &UnityBundleRef<'_>,
+    at: &Place<'_, UnityBundlePos>,
+    limits: &Limits,
+) -> (Option<Bundle>, Vec<Error>) {
+    let u = unpack_located(view, at, limits);
+    let findings = u
+        .findings
+        .iter()
+        .map(|l| relocated(l, u.info_at, &u.info_path))
+        .collect();
+    (u.bundle, findings)
+}
+
+impl Bundle {
+    /// Reads a whole bundle file: the spec, then the blocks info and the data. Refused on the
+    /// first error (in the bundle, or in its decompressed blocks info); warnings are kept.
+    pub fn open(bytes: &[u8], limits: &Limits) -> Result<Bundle, Located> {
+        let parsed = UnityBundle::read::<true>(bytes, &Context::new()).map_err(Located::from)?;
+        let pos = parsed.pos.unwrap_or_default();
+        let at = Place::root(&pos, ROOT);
+        let mut u = unpack_located(&parsed.value, &at, limits);
+        if let Some(e) = u
+            .findings
+            .iter()
+            .position(|l| l.error.severity == Severity::Error)
+        {
+            return Err(u.findings.swap_remove(e));
+        }
+        let mut b = u.bundle.expect("a bundle without errors unpacks");
+        b.warnings.extend(parsed.warnings);
+        Ok(b)
     }
 
     /// The bundle's files, in directory order.
@@ -308,6 +425,13 @@ impl Bundle {
         })
     }
 
+    /// The bytes of node `index`, shared with the bundle.
+    pub fn node_bytes(&self, index: usize) -> Shared {
+        let n = &self.blocks_info.nodes[index];
+        let from = n.ofs_data as usize;
+        self.data.slice(from..from + n.len_data as usize)
+    }
+
     /// The file named `name` (compared with the last part of the node's path).
     pub fn node(&self, name: &str) -> Option<NodeFile<'_>> {
         self.nodes()
@@ -316,48 +440,21 @@ impl Bundle {
 
     /// The editor version that built the bundle, as written.
     pub fn revision(&self) -> &str {
-        &self.file.header.unity_revision
+        &self.header.unity_revision
     }
 }
 
-/// The relations of `unity-bundle` that hold for the whole file: its size, and that the blocks
-/// info and the blocks decompress and the directory's ranges lie in the data.
-pub fn relations(file: &UnityBundle, total: u64) -> Vec<Error> {
-    let limits = Limits::for_input(total);
-    match Bundle::from_file(file.clone(), total, &limits) {
-        Ok(_) => vec![],
-        Err(l) => vec![l.flatten()],
-    }
-}
-
-/// The warning-only relations of `unity-bundle`.
-pub fn warnings(file: &UnityBundle, total: u64) -> Vec<Error> {
-    let h = &file.header;
-    if h.len_file != total as i64 {
-        let at = 4 + 4 + h.unity_version.len() as u64 + 1 + h.unity_revision.len() as u64 + 1;
-        return vec![Error::relation(
-            UnityBundle::REL_LEN_FILE_IS_FILE_SIZE,
-            at,
-            format!("the file's size, {total} bytes"),
-            h.len_file.to_string(),
-        )
-        .in_field("len_file")
-        .in_field("header")
-        .rooted(ROOT)];
-    }
-    vec![]
-}
-
-/// The relations of `unity-bundle-blocks-info` on its own: the directory's ranges lie within
-/// the data the blocks decompress to.
-pub fn info_relations(info: &BlocksInfo) -> Vec<Error> {
+/// The findings of `unity-bundle-blocks-info` on its own: every directory range must lie
+/// within the data the blocks decompress to (a relation, and what cutting the bundle's files
+/// needs).
+pub fn info_findings(info: &BlocksInfoRef<'_>, at: &Place<'_, BlocksInfoPos>) -> Vec<Error> {
     let total: u64 = info
         .blocks
         .iter()
         .map(|b| u64::from(b.len_uncompressed))
         .sum();
     let mut out = vec![];
-    let mut at = 16 + 4 + 10 * info.blocks.len() as u64 + 4;
+    let nodes = at.nodes();
     for (i, n) in info.nodes.iter().enumerate() {
         let ok = n.ofs_data >= 0
             && n.len_data >= 0
@@ -365,20 +462,19 @@ pub fn info_relations(info: &BlocksInfo) -> Vec<Error> {
                 .checked_add(n.len_data as u64)
                 .is_some_and(|end| end <= total);
         if !ok {
+            let here = nodes.at(i);
+            let expected = format!("a range inside the {total} bytes the blocks decompress to");
+            let found = format!("offset {} and size {}", n.ofs_data, n.len_data);
+            out.push(here.ofs_data().violates(
+                BlocksInfo::REL_NODES_INSIDE_DATA,
+                expected.clone(),
+                found.clone(),
+            ));
             out.push(
-                Error::relation(
-                    BlocksInfo::REL_NODES_INSIDE_DATA,
-                    at,
-                    format!("a range inside the {total} bytes the blocks decompress to"),
-                    format!("offset {} and size {}", n.ofs_data, n.len_data),
-                )
-                .in_field("ofs_data")
-                .at_index(i)
-                .in_field("nodes")
-                .rooted(INFO_ROOT),
+                here.ofs_data()
+                    .error(ErrorKind::Unsupported, expected, found),
             );
         }
-        at += 20 + n.path.len() as u64 + 1;
     }
     out
 }

@@ -6,12 +6,13 @@ use super::compress::Limits;
 use super::mesh::{self, TreeParts, MESH};
 use super::serialized::{self, ObjectEntry, Serialized};
 use super::typetree::{Trees, Value};
-use super::{resource, Located};
+use super::{resource, Located, Shared};
 use crate::context::Context;
 use crate::generated::unity_mesh::UnityMesh;
-use crate::legacy::OwnedSemantics as _;
-use crate::rt::{Error, ErrorKind};
+use crate::layouts::Decoded;
+use crate::rt::{Error, ErrorKind, Severity};
 use crate::scene::Scene;
+use crate::verdict::Verdict;
 use crate::unity::decode::{self, SceneOptions};
 use crate::unity::stream::StreamRange;
 use std::collections::HashMap;
@@ -45,6 +46,8 @@ pub fn version_text(v: u32) -> String {
 pub struct Inner {
     /// Its name: the bundle's file name (`CAB-...`), or the file's own name.
     pub name: String,
+    /// Its index in the bundle's directory (`None` for a serialized file on disk).
+    pub node: Option<usize>,
     /// The file.
     pub file: Serialized,
 }
@@ -194,10 +197,11 @@ impl GameFile {
                 if n.flags & 4 == 0 && !serialized::looks_serialized(n.bytes) {
                     continue;
                 }
-                let file =
-                    Serialized::open(n.bytes).map_err(|e| e.within(n.path).within(&shown))?;
+                let file = Serialized::open(b.node_bytes(n.index))
+                    .map_err(|e| e.within(n.path).within(&shown))?;
                 serialized.push(Inner {
                     name: n.path.to_string(),
+                    node: Some(n.index),
                     file,
                 });
             }
@@ -209,7 +213,8 @@ impl GameFile {
             });
         }
         if serialized::looks_serialized(bytes) {
-            let file = Serialized::open(bytes).map_err(|e| e.within(&shown))?;
+            let file =
+                Serialized::open(Shared::new(bytes.to_vec())).map_err(|e| e.within(&shown))?;
             let name = path
                 .file_name()
                 .and_then(|n| n.to_str())
@@ -218,12 +223,34 @@ impl GameFile {
             return Ok(GameFile {
                 path: path.to_path_buf(),
                 bundle: None,
-                serialized: vec![Inner { name, file }],
+                serialized: vec![Inner {
+                    name,
+                    node: None,
+                    file,
+                }],
                 resources_beside: true,
             });
         }
         Err(Located::new(shown, not_game_file(bytes)))
     }
+}
+
+/// Opens one game file from disk, refusing one of more than `max_input` bytes before reading
+/// it.
+fn open_file(p: &Path, max_input: u64) -> Result<GameFile, Located> {
+    let len = std::fs::metadata(p).map_err(|e| io_error(p, &e))?.len();
+    if len > max_input {
+        return Err(Located::new(
+            p.display().to_string(),
+            Error::unplaced(
+                ErrorKind::Input,
+                format!("at most {max_input} bytes (--max-input-size raises the limit)"),
+                format!("{len} bytes"),
+            ),
+        ));
+    }
+    let bytes = std::fs::read(p).map_err(|e| io_error(p, &e))?;
+    GameFile::from_bytes(p, &bytes, &Limits::for_input(bytes.len() as u64))
 }
 
 /// Every file under `dir`, in name order (symbolic links are not followed into folders).
@@ -251,29 +278,59 @@ impl GameFiles {
         let mut out = GameFiles::default();
         for p in paths {
             if p.is_dir() {
-                let mut found = vec![];
-                walk(p, &mut found).map_err(|e| io_error(p, &e))?;
-                for f in found {
-                    let bytes = std::fs::read(&f).map_err(|e| io_error(&f, &e))?;
-                    let limits = Limits::for_input(bytes.len() as u64);
-                    let game = bundle::is_bundle(&bytes) || serialized::looks_serialized(&bytes);
-                    if !game {
-                        out.skipped
-                            .push((f, "not a bundle or a serialized file".into()));
-                        continue;
-                    }
-                    match GameFile::from_bytes(&f, &bytes, &limits) {
-                        Ok(g) => out.files.push(g),
-                        Err(e) => out.failed.push(e),
-                    }
-                }
+                out.open_folder(p, u64::MAX)?;
             } else {
-                let bytes = std::fs::read(p).map_err(|e| io_error(p, &e))?;
-                let limits = Limits::for_input(bytes.len() as u64);
-                out.files.push(GameFile::from_bytes(p, &bytes, &limits)?);
+                out.files.push(open_file(p, u64::MAX)?);
             }
         }
         Ok(out)
+    }
+
+    /// Opens the files and folders given, each on its own: a file that cannot be opened (one
+    /// named explicitly that is not a game file, one larger than `max_input` bytes, one that
+    /// cannot be read) is listed in [`GameFiles::failed`] and the others are opened. Files
+    /// under a folder that are not game files are skipped, as by [`GameFiles::open`].
+    pub fn open_each(paths: &[PathBuf], max_input: u64) -> GameFiles {
+        let mut out = GameFiles::default();
+        for p in paths {
+            if p.is_dir() {
+                if let Err(e) = out.open_folder(p, max_input) {
+                    out.failed.push(e);
+                }
+            } else {
+                match open_file(p, max_input) {
+                    Ok(g) => out.files.push(g),
+                    Err(e) => out.failed.push(e),
+                }
+            }
+        }
+        out
+    }
+
+    /// Opens every game file under `dir` (failures in [`GameFiles::failed`], other files in
+    /// [`GameFiles::skipped`]); an error only when the folder cannot be walked.
+    fn open_folder(&mut self, dir: &Path, max_input: u64) -> Result<(), Located> {
+        let mut found = vec![];
+        walk(dir, &mut found).map_err(|e| io_error(dir, &e))?;
+        for f in found {
+            let mut head = [0u8; 20];
+            let n = std::fs::File::open(&f)
+                .and_then(|mut file| std::io::Read::read(&mut file, &mut head))
+                .map_err(|e| io_error(&f, &e));
+            let game = n
+                .as_ref()
+                .is_ok_and(|&n| bundle::is_bundle(&head[..n]) || serialized::looks_serialized(&head[..n]));
+            if n.is_ok() && !game {
+                self.skipped
+                    .push((f, "not a bundle or a serialized file".into()));
+                continue;
+            }
+            match n.and_then(|_| open_file(&f, max_input)) {
+                Ok(g) => self.files.push(g),
+                Err(e) => self.failed.push(e),
+            }
+        }
+        Ok(())
     }
 
     /// Files opened from bytes already read (tests, fuzzing).
@@ -483,7 +540,9 @@ impl GameFiles {
                         ),
                     ));
                 }
-                let fixed = super::adapter::read_mesh(bytes, v).map_err(|e| e.shifted(o.offset));
+                let fixed = mesh::read_fixed(bytes, v)
+                    .map(|(m, _)| m)
+                    .map_err(|e| e.shifted(o.offset));
                 if let Err(e) = &fixed {
                     return Err(Located::new(place, e.clone()));
                 }
@@ -511,31 +570,70 @@ impl GameFiles {
             .map_err(|e| e.within(&self.place(m.at)))
     }
 
-    /// The context the `unity-mesh` layout reads a mesh of this file with: the file's
-    /// version, the file as input (for streamed data beside it) and `explicit` as the resource.
-    pub fn context(&self, m: &GameMesh, explicit: Option<&Path>) -> Context {
-        let mut ctx = Context::new();
+    /// The context the `unity-mesh` layout reads a mesh of this file with: the user's
+    /// (`--ress` as [`Context::resource`], how relations count, `--strict`), with the file's
+    /// version and the file as input (for streamed data beside it).
+    pub fn context(&self, m: &GameMesh, user: &Context) -> Context {
+        let mut ctx = user.clone();
         if let Some(v) = m.version {
             ctx = ctx.with_param("unity_version", i128::from(v));
         }
         ctx.input = Some(self.files[m.at.file].path.clone());
-        ctx.resource = explicit.map(Path::to_path_buf);
         ctx
     }
 
-    /// Checks a mesh: the type tree reads it (done by [`GameFiles::mesh`]), the fixed layout of
-    /// its version agrees, and the relations of `unity-mesh` hold. Returns the violated
-    /// relations; an error when the fixed layout does not read it.
-    pub fn check(&self, m: &GameMesh, explicit: Option<&Path>) -> Result<Vec<Error>, Located> {
+    /// The one verdict on a mesh of a game file: its type tree reads it (done by
+    /// [`GameFiles::mesh`]), the fixed layout of its file's version reads it and agrees (else
+    /// the mesh is refused, with the layouts that would read it), the verdict of `unity-mesh`
+    /// on its bytes, and its streamed range checked against the resource file this module
+    /// finds (in a bundle, beside the file, or `explicit`). Offsets are in the mesh's
+    /// serialized file (those in a resource file say so). `user` is what the user said
+    /// (`--ress`, `--relations`, `--strict`).
+    pub fn verdict(&self, m: &GameMesh, user: &Context) -> Result<Verdict, Located> {
         let place = self.place(m.at);
-        let fixed = m.fixed.as_ref().map_err(|e| {
+        m.fixed.as_ref().map_err(|e| {
             Located::new(place.clone(), e.clone()).with_layouts_hint(self.bytes(m.at))
         })?;
-        Ok(fixed.relations(&self.context(m, explicit)))
+        let entry = crate::layouts::find("unity-mesh").expect("the unity-mesh layout exists");
+        let at = self.entry(m.at).offset;
+        let shift = |e: Error| if e.resource.is_some() { e } else { e.shifted(at) };
+        let mut v = entry.judge(self.bytes(m.at), &self.context(m, user));
+        v.refused = v.refused.map(shift);
+        if m.stream().is_some() {
+            // Found here, in whichever file holds it (a bundle's resource file is not on
+            // disk): the mesh layout's own search beside the input does not apply.
+            v.findings.retain(|f| f.kind != ErrorKind::Unchecked);
+            if let Err(e) = self.streamed(m, user.resource.as_deref()) {
+                let e = *e.error;
+                v.findings.push(match e.kind {
+                    ErrorKind::Unchecked => e.with_severity(Severity::Warning),
+                    _ => e,
+                });
+            }
+        }
+        v.findings = v.findings.into_iter().map(shift).collect();
+        Ok(v)
     }
 
-    /// The mesh in the common model, with its joints and materials named from its renderer.
-    pub fn scene(&self, m: &GameMesh, explicit: Option<&Path>) -> Result<Scene, Located> {
+    /// A mesh decoded (the joints and materials named from its renderer), when its
+    /// [`GameFiles::verdict`] passes; refused with the verdict's first failure otherwise.
+    pub fn decode(&self, m: &GameMesh, user: &Context) -> Result<Decoded, Located> {
+        let verdict = self.verdict(m, user)?;
+        if let Some(e) = verdict.first_failure() {
+            return Err(Located::new(self.place(m.at), e.clone()));
+        }
+        let scene = self.scene_unjudged(m, user.resource.as_deref())?;
+        Ok(Decoded { scene, verdict })
+    }
+
+    /// [`GameFiles::decode`]'s scene alone.
+    pub fn scene(&self, m: &GameMesh, user: &Context) -> Result<Scene, Located> {
+        self.decode(m, user).map(|d| d.scene)
+    }
+
+    /// The mesh in the common model, with its joints and materials named from its renderer
+    /// (for a mesh whose verdict passed).
+    fn scene_unjudged(&self, m: &GameMesh, explicit: Option<&Path>) -> Result<Scene, Located> {
         let place = self.place(m.at);
         let names = self.names(m);
         let streamed = self.streamed(m, explicit)?;
@@ -604,8 +702,8 @@ impl GameFiles {
             });
         }
         let k = usize::try_from(file_id - 1).ok()?;
-        let ext = self.serialized(from).file.metadata.externals.get(k)?;
-        let base = ext.path.rsplit(['/', '\\', ':']).next()?;
+        let ext = self.serialized(from).externals.get(k)?;
+        let base = ext.rsplit(['/', '\\', ':']).next()?;
         for (file, f) in self.files.iter().enumerate() {
             for (inner, s) in f.serialized.iter().enumerate() {
                 if s.name.eq_ignore_ascii_case(base) {
@@ -836,16 +934,19 @@ pub const MESH_LAYOUTS: &[(u32, &str)] = &[
     (60000600, "6000.6 and later"),
 ];
 
-/// The known Mesh layouts that read `bytes` exactly (to their end), with the relations of
+/// The known Mesh layouts that read `bytes` exactly (to their end), with every relation of
 /// `unity-mesh` holding.
 pub fn layouts_that_read(bytes: &[u8]) -> Vec<String> {
+    let entry = crate::layouts::find("unity-mesh").expect("the unity-mesh layout exists");
     MESH_LAYOUTS
         .iter()
         .filter(|(v, _)| {
-            super::adapter::read_mesh(bytes, *v).is_ok_and(|m| {
-                let ctx = Context::new().with_param("unity_version", i128::from(*v));
-                m.relations(&ctx).is_empty()
-            })
+            let verdict = entry.judge(bytes, &mesh::context(*v));
+            verdict.refused.is_none()
+                && verdict
+                    .findings
+                    .iter()
+                    .all(|f| f.kind == ErrorKind::Unchecked)
         })
         .map(|(v, text)| format!("{text} (--unity-version {})", version_text(*v)))
         .collect()

@@ -6,10 +6,10 @@
 //! both must read the object to its end, and every top-level field must end where the type
 //! tree says. A Mesh of a file without type trees is read by the fixed layout alone.
 
-use super::adapter;
 use super::typetree::{Trees, Value};
-use crate::generated::unity_mesh::UnityMesh;
-use crate::rt::{Error, ErrorKind, Result};
+use crate::context::Context;
+use crate::generated::unity_mesh::{UnityMesh, UnityMeshPos};
+use crate::rt::{Codec, Error, ErrorKind, Result, Root, Span, Spanned};
 use crate::unity::decode::{
     RawChannel, RawCompressedMesh, RawMesh, RawPackedFloats, RawPackedInts, RawShapeChannel,
     RawShapeFrame, RawShapeVertex, RawShapes, RawSubMesh,
@@ -19,91 +19,81 @@ use crate::unity::stream::StreamRange;
 /// The class id of Mesh.
 pub const MESH: i32 = 43;
 
-/// The top-level fields of a Mesh as the fixed layout read them: each field's name in
-/// Unity's type trees (the spec's `-orig-id`) and where it ends in the object. Padding the
-/// spec keeps as a field of its own belongs to the field before it, as in a type tree.
-pub fn layout_fields(m: &UnityMesh, v: u32) -> Vec<(&'static str, u64)> {
-    use adapter::size_of;
-    let mut out = vec![];
-    let mut at = 0u64;
-    let mut push = |name: &'static str, size: u64, out: &mut Vec<(&'static str, u64)>| {
-        at += size;
-        out.push((name, at));
+/// The top-level fields of a Mesh as the fixed layout read them (`pos`, the positions its
+/// reader recorded): each field's name in Unity's type trees (the spec's `-orig-id`) and where
+/// it ends in the object. Padding the spec keeps as a field of its own belongs to the field
+/// before it, as in a type tree; a count belongs to its list.
+pub fn layout_fields(pos: &UnityMeshPos) -> Vec<(&'static str, u64)> {
+    let list = |count: Span, items: Span| count.end.max(items.end);
+    let mut out = vec![
+        ("m_Name", pos.name._span.end),
+        ("m_SubMeshes", list(pos.num_sub_meshes, pos.sub_meshes.span())),
+        ("m_Shapes", pos.shapes._span.end),
+        ("m_BindPose", list(pos.num_bind_poses, pos.bind_poses.span())),
+        (
+            "m_BoneNameHashes",
+            list(pos.num_bone_name_hashes, pos.bone_name_hashes.span()),
+        ),
+        ("m_RootBoneNameHash", pos.root_bone_name_hash.end),
+    ];
+    let mut opt = |name: &'static str, end: Option<u64>| {
+        if let Some(e) = end {
+            out.push((name, e));
+        }
     };
-    push("m_Name", size_of(&m.name, ()), &mut out);
-    push(
-        "m_SubMeshes",
-        4 + m.sub_meshes.iter().map(|s| size_of(s, (v,))).sum::<u64>(),
-        &mut out,
+    opt("m_BonesAABB", pos.bones_aabb.as_ref().map(|p| p._span.end));
+    opt(
+        "m_VariableBoneCountWeights",
+        pos.variable_bone_count_weights
+            .as_ref()
+            .map(|p| p._span.end),
     );
-    push("m_Shapes", size_of(&m.shapes, ()), &mut out);
-    push("m_BindPose", 4 + 64 * m.bind_poses.len() as u64, &mut out);
-    push(
-        "m_BoneNameHashes",
-        4 + 4 * m.bone_name_hashes.len() as u64,
-        &mut out,
+    opt("m_MeshCompression", Some(pos.mesh_compression.end));
+    opt("m_IsReadable", Some(pos.is_readable.end));
+    opt("m_KeepVertices", Some(pos.keep_vertices.end));
+    opt("m_KeepIndices", Some(pos.keep_indices.end));
+    opt("m_IndexFormat", pos.index_format.map(|s| s.end));
+    opt("m_IndexBuffer", Some(pos.index_buffer._span.end));
+    opt("m_Skin", pos.skin.as_ref().map(|p| p._span.end));
+    opt("m_VertexData", Some(pos.vertex_data._span.end));
+    opt("m_CompressedMesh", Some(pos.compressed_mesh._span.end));
+    opt("m_LocalAABB", Some(pos.local_aabb._span.end));
+    opt("m_MeshUsageFlags", pos.mesh_usage_flags.map(|s| s.end));
+    opt("m_CookingOptions", pos.cooking_options.map(|s| s.end));
+    opt(
+        "m_PreBakeConvexCollisionMesh",
+        pos.pre_bake_convex_collision_mesh.map(|s| s.end),
     );
-    push("m_RootBoneNameHash", 4, &mut out);
-    if let Some(b) = &m.bones_aabb {
-        push("m_BonesAABB", size_of(b, ()), &mut out);
-    }
-    if let Some(w) = &m.variable_bone_count_weights {
-        push("m_VariableBoneCountWeights", size_of(w, ()), &mut out);
-    }
-    push("m_MeshCompression", 1, &mut out);
-    push("m_IsReadable", 1, &mut out);
-    push("m_KeepVertices", 1, &mut out);
-    push("m_KeepIndices", 1, &mut out);
-    if m.index_format.is_some() {
-        push("m_IndexFormat", 4, &mut out);
-    }
-    push("m_IndexBuffer", size_of(&m.index_buffer, ()), &mut out);
-    if let Some(s) = &m.skin {
-        push("m_Skin", size_of(s, ()), &mut out);
-    }
-    push("m_VertexData", size_of(&m.vertex_data, (v,)), &mut out);
-    push(
-        "m_CompressedMesh",
-        size_of(&m.compressed_mesh, ()),
-        &mut out,
+    opt(
+        "m_PreBakeTriangleCollisionMesh",
+        pos.pre_bake_triangle_collision_mesh
+            .map(|s| pos.pad_pre_bake.map_or(s.end, |p| p.end)),
     );
-    push("m_LocalAABB", 24, &mut out);
-    if m.mesh_usage_flags.is_some() {
-        push("m_MeshUsageFlags", 4, &mut out);
-    }
-    if m.cooking_options.is_some() {
-        push("m_CookingOptions", 4, &mut out);
-    }
-    if m.pre_bake_convex_collision_mesh.is_some() {
-        push("m_PreBakeConvexCollisionMesh", 1, &mut out);
-    }
-    if m.pre_bake_triangle_collision_mesh.is_some() {
-        let pad = m.pad_pre_bake.as_ref().map_or(0, |p| p.len() as u64);
-        push("m_PreBakeTriangleCollisionMesh", 1 + pad, &mut out);
-    }
-    push(
+    opt(
         "m_BakedConvexCollisionMesh",
-        size_of(&m.baked_convex_collision_mesh, ()),
-        &mut out,
+        Some(pos.baked_convex_collision_mesh._span.end),
     );
-    push(
+    opt(
         "m_BakedTriangleCollisionMesh",
-        size_of(&m.baked_triangle_collision_mesh, ()),
-        &mut out,
+        Some(pos.baked_triangle_collision_mesh._span.end),
     );
-    if m.mesh_metrics_0.is_some() {
-        push("m_MeshMetrics[0]", 4, &mut out);
-    }
-    if m.mesh_metrics_1.is_some() {
-        push("m_MeshMetrics[1]", 4, &mut out);
-    }
-    if let Some(s) = &m.stream_data {
-        push("m_StreamData", size_of(s, (v,)), &mut out);
-    }
-    if let Some(l) = &m.mesh_lod_info {
-        push("m_MeshLodInfo", size_of(l, ()), &mut out);
-    }
+    opt("m_MeshMetrics[0]", pos.mesh_metrics_0.map(|s| s.end));
+    opt("m_MeshMetrics[1]", pos.mesh_metrics_1.map(|s| s.end));
+    opt("m_StreamData", pos.stream_data.as_ref().map(|p| p._span.end));
+    opt("m_MeshLodInfo", pos.mesh_lod_info.as_ref().map(|p| p._span.end));
     out
+}
+
+/// The context the fixed `unity-mesh` layout of `version` (major x 10,000 + minor x 100 +
+/// patch) is read with.
+pub fn context(version: u32) -> Context {
+    Context::new().with_param("unity_version", i128::from(version))
+}
+
+/// A Mesh object read by the fixed layout of `version`, with where each field lies.
+pub fn read_fixed(bytes: &[u8], version: u32) -> Result<(UnityMesh, UnityMeshPos)> {
+    let p = UnityMesh::read::<true>(bytes, &context(version))?;
+    Ok((UnityMesh::own(&p.value), p.pos.unwrap_or_default()))
 }
 
 /// Reads a Mesh's bytes by the fixed layout of `version` and checks it against the object's
@@ -116,8 +106,8 @@ pub fn check_fixed_layout(
     trees: &Trees,
     offset: u64,
 ) -> Result<UnityMesh> {
-    let mesh = adapter::read_mesh(bytes, version).map_err(|e| e.shifted(offset))?;
-    let ours = layout_fields(&mesh, version);
+    let (mesh, pos) = read_fixed(bytes, version).map_err(|e| e.shifted(offset))?;
+    let ours = layout_fields(&pos);
     let theirs: Vec<(&str, u64)> = value
         .fields(trees)
         .into_iter()

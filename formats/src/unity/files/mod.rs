@@ -3,22 +3,29 @@
 //! them through its type tree.
 //!
 //! The byte layouts are specs (`spec/unity_bundle.ksy`, `spec/unity_serialized.ksy`), read by
-//! the generated code through [`adapter`]; this module gives them their meaning:
-//! [`bundle`] decompresses and cuts a bundle, [`serialized`] finds each object's bytes and
-//! type, [`typetree`] reads an object through its type tree, [`mesh`] reads a Mesh (through
-//! its type tree, checked against the fixed `unity-mesh` layout, or by that layout alone),
-//! [`resource`] finds streamed data, and [`game`] ties opened files together (references
-//! between objects, renderer names for bones and materials).
+//! the generated readers into views with the positions of every field; this module gives them
+//! their meaning: [`bundle`] decompresses and cuts a bundle, [`serialized`] finds each object's
+//! bytes and type, [`typetree`] reads an object through its type tree, [`mesh`] reads a Mesh
+//! (through its type tree, checked against the fixed `unity-mesh` layout, or by that layout
+//! alone), [`resource`] finds streamed data, [`game`] ties opened files together (references
+//! between objects, renderer names for bones and materials), and [`replace`] writes a game
+//! file back with one object replaced.
+//!
+//! The relations the specs state are judged by [`crate::layouts::Semantics`] on the views and
+//! positions (the one verdict); what reading the objects needs beyond a relation (an object's
+//! range inside the data, a type tree's names, blocks that decompress) is a decoder finding of
+//! the same verdict, at the same place. Opening a file refuses it on the first error-severity
+//! finding and keeps its warnings.
 //!
 //! Errors name the file they are in ([`Located`]): the file on disk, and inside a bundle the
 //! bundle's file (`assetbundle/CAB-5d40...`), with the offset inside that file and the spec
 //! path of the field.
 
-pub mod adapter;
 pub mod bundle;
 pub mod compress;
 pub mod game;
 pub mod mesh;
+pub mod replace;
 pub mod resource;
 pub mod serialized;
 pub mod typetree;
@@ -27,11 +34,16 @@ pub use compress::Limits;
 pub use game::{GameFiles, ObjectRef};
 
 use crate::context::Context;
-use crate::generated::unity_bundle::{BlocksInfo, UnityBundle};
-use crate::generated::unity_serialized::UnitySerialized;
-use crate::legacy::OwnedSemantics;
-use crate::rt::{Error, ErrorKind};
+use crate::generated::unity_bundle::{
+    BlocksInfo, BlocksInfoPos, BlocksInfoRef, UnityBundle, UnityBundlePos, UnityBundleRef,
+};
+use crate::generated::unity_serialized::{UnitySerialized, UnitySerializedPos, UnitySerializedRef};
+use crate::layouts::Semantics;
+use crate::rt::{Error, ErrorKind, Place, Root};
+use crate::verdict::Judge;
 use std::fmt;
+use std::ops::{Deref, Range};
+use std::sync::Arc;
 
 impl Limits {
     /// The limit for an input of `len` bytes: 64 times its size, at least 64 MiB, at most
@@ -43,6 +55,47 @@ impl Limits {
                 .saturating_mul(64)
                 .clamp(64 << 20, Limits::default().max_data),
         }
+    }
+}
+
+/// Bytes shared between an opened file and the files inside it (a bundle's decompressed data
+/// and its serialized and resource files), never copied.
+#[derive(Clone)]
+pub struct Shared {
+    all: Arc<Vec<u8>>,
+    range: Range<usize>,
+}
+
+impl Shared {
+    /// All of `bytes`.
+    pub fn new(bytes: Vec<u8>) -> Shared {
+        let range = 0..bytes.len();
+        Shared {
+            all: Arc::new(bytes),
+            range,
+        }
+    }
+
+    /// The part `range` of these bytes (which must lie inside them).
+    pub fn slice(&self, range: Range<usize>) -> Shared {
+        assert!(range.start <= range.end && range.end <= self.range.len());
+        Shared {
+            all: Arc::clone(&self.all),
+            range: self.range.start + range.start..self.range.start + range.end,
+        }
+    }
+}
+
+impl Deref for Shared {
+    type Target = [u8];
+    fn deref(&self) -> &[u8] {
+        &self.all[self.range.clone()]
+    }
+}
+
+impl fmt::Debug for Shared {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Shared({} bytes)", self.range.len())
     }
 }
 
@@ -76,20 +129,6 @@ impl Located {
         };
         self
     }
-
-    /// One error for interfaces that take [`Error`] alone: where the error is inside another
-    /// file, that file and the inner offset go into the expectation.
-    pub fn flatten(self) -> Error {
-        if self.place.is_empty() {
-            return *self.error;
-        }
-        let inner = self.error.to_string();
-        Error::unplaced(
-            self.error.kind,
-            format!("a readable {} (inside it: {inner})", self.place),
-            "the problem above",
-        )
-    }
 }
 
 impl fmt::Display for Located {
@@ -110,65 +149,55 @@ impl From<Error> for Located {
     }
 }
 
-/// The length of the input a layout value was read from, learnt by writing it back (the
-/// layouts here are read only from whole inputs).
-fn input_len<T: crate::rt::Codec<Args = ()>>(v: &T) -> u64 {
-    adapter::size_of(v, ())
-}
-
-impl OwnedSemantics for UnityBundle {
-    fn relations(&self, _ctx: &Context) -> Vec<Error> {
-        bundle::relations(self, input_len(self))
+impl Semantics for UnityBundle {
+    fn judge(view: &UnityBundleRef<'_>, at: &Place<'_, UnityBundlePos>, j: &mut Judge<'_>) {
+        let total = at.span().end;
+        let (_, findings) = bundle::unpack(view, at, &Limits::for_input(total));
+        j.extend(findings);
     }
 
-    fn warnings(&self, _ctx: &Context) -> Vec<Error> {
-        bundle::warnings(self, input_len(self))
-    }
-
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
+    fn notes(view: &UnityBundleRef<'_>, _ctx: &Context) -> Vec<String> {
         vec![format!(
             "The blocks info is {} and the storage blocks follow; `meshspec unity list` shows the objects inside.",
-            compress::Method::of_flags(self.header.flags).name()
+            compress::Method::of_flags(view.header.flags).name()
         )]
     }
 }
 
-impl OwnedSemantics for BlocksInfo {
-    fn relations(&self, _ctx: &Context) -> Vec<Error> {
-        bundle::info_relations(self)
+impl Semantics for BlocksInfo {
+    fn judge(view: &BlocksInfoRef<'_>, at: &Place<'_, BlocksInfoPos>, j: &mut Judge<'_>) {
+        j.extend(bundle::info_findings(view, at));
     }
 }
 
-impl OwnedSemantics for UnitySerialized {
-    fn relations(&self, _ctx: &Context) -> Vec<Error> {
-        serialized::relations(self, input_len(self))
+impl Semantics for UnitySerialized {
+    fn judge(view: &UnitySerializedRef<'_>, at: &Place<'_, UnitySerializedPos>, j: &mut Judge<'_>) {
+        j.extend(serialized::Parts::of(view, at).findings);
     }
 
-    fn notes(&self, _ctx: &Context) -> Vec<String> {
+    fn notes(view: &UnitySerializedRef<'_>, _ctx: &Context) -> Vec<String> {
         vec![format!(
             "{} objects of {} types, written by Unity {}; `meshspec unity list` shows them.",
-            self.metadata.objects.len(),
-            self.metadata.types.len(),
+            view.metadata.objects.len(),
+            view.metadata.types.len(),
             // Text from the file, shown escaped.
-            self.metadata.unity_version.escape_debug()
+            view.metadata.unity_version.escape_debug()
         )]
     }
 }
-
-crate::legacy::owned_semantics!(UnityBundle, BlocksInfo, UnitySerialized);
 
 /// The layouts this module gives a meaning.
 pub const MEANINGS: &[(&str, crate::layouts::Ops)] = &[
     (
-        <UnityBundle as crate::rt::Root>::ID,
+        <UnityBundle as Root>::ID,
         crate::layouts::Ops::of::<UnityBundle>(),
     ),
     (
-        <BlocksInfo as crate::rt::Root>::ID,
+        <BlocksInfo as Root>::ID,
         crate::layouts::Ops::of::<BlocksInfo>(),
     ),
     (
-        <UnitySerialized as crate::rt::Root>::ID,
+        <UnitySerialized as Root>::ID,
         crate::layouts::Ops::of::<UnitySerialized>(),
     ),
 ];
@@ -200,8 +229,8 @@ pub fn fuzz_game_file(data: &[u8]) {
     }
     for r in g.meshes() {
         let Ok(m) = g.mesh(r) else { continue };
-        let _ = g.check(&m, None);
-        if let Ok(scene) = g.scene(&m, None) {
+        let _ = g.verdict(&m, &Context::new());
+        if let Ok(scene) = g.scene(&m, &Context::new()) {
             for mesh in &scene.meshes {
                 mesh.validate()
                     .unwrap_or_else(|e| panic!("decoded mesh is inconsistent: {e}"));

@@ -13,10 +13,13 @@ use crate::unity::stream::{read_range, StreamRange};
 use std::borrow::Cow;
 use std::path::Path;
 
-fn error(expected: impl Into<String>, found: impl Into<String>) -> Located {
+/// A streamed range that cannot be read: what decoding the mesh needs (an error of its
+/// verdict), or, for a resource file that is not there, a check that could not run (a
+/// warning).
+fn error(kind: ErrorKind, expected: impl Into<String>, found: impl Into<String>) -> Located {
     Located::new(
         "",
-        Error::unplaced(ErrorKind::Input, expected, found).rooted("m_StreamData"),
+        Error::unplaced(kind, expected, found).rooted("m_StreamData"),
     )
 }
 
@@ -38,6 +41,7 @@ pub fn bytes<'g>(
     let name = range.file_name();
     if name.is_empty() || name == "." || name == ".." {
         return Err(error(
+            ErrorKind::Unsupported,
             "a resource path that ends in a file name",
             format!("`{}`", range.path.escape_debug()),
         ));
@@ -55,6 +59,7 @@ pub fn bytes<'g>(
                     &node.bytes[range.offset as usize..end as usize],
                 )),
                 _ => Err(error(
+                    ErrorKind::Unsupported,
                     format!("a range inside `{name}` ({len} bytes, in the bundle)"),
                     format!(
                         "offset {} + size {} = {}, past its end",
@@ -77,8 +82,9 @@ pub fn bytes<'g>(
             .map_err(Located::from);
     }
     Err(error(
+        ErrorKind::Unchecked,
         format!(
-            "the resource file `{}` (in the bundle, beside the file, or given with --ress)",
+            "the resource file `{}` (in the bundle, beside the file, or given with --ress FILE)",
             name.escape_debug()
         ),
         "none found",

@@ -1,14 +1,16 @@
 //! Serialized files: the spec reads the header and the metadata and keeps the objects' data
 //! as one block (`spec/unity_serialized.ksy`); this module builds the type trees, finds each
-//! object's bytes and type, and checks the relations the spec states.
+//! object's bytes and type, and checks the relations the spec states, at the positions the
+//! reader recorded ([`Parts::of`], the verdict's `unity-serialized` part).
 
-use super::adapter;
-use super::typetree::{self, PathStep, RawNode, RefType, Trees, TypeTree, Value};
-use super::Located;
+use super::typetree::{self, RawNode, RefType, Trees, TypeTree, Value};
+use super::{Located, Shared};
+use crate::context::Context;
 use crate::generated::unity_serialized::{
-    ObjectInfo, OldTypeTreeNode, SerializedType, UnitySerialized,
+    CommonString, OldTypeTreeNodePos, OldTypeTreeNodeRef, SerializedTypePos, SerializedTypeRef,
+    TypeTreeNodePos, UnityClass, UnitySerialized, UnitySerializedPos, UnitySerializedRef,
 };
-use crate::rt::{Error, ErrorKind, Result};
+use crate::rt::{Error, ErrorKind, Place, Result, Root, Severity};
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -30,27 +32,55 @@ pub struct ObjectEntry {
     pub offset: u64,
     /// How many bytes it takes.
     pub size: u32,
+    /// Where its entry in the object table starts in the file.
+    pub entry_at: u64,
+}
+
+/// What the metadata of a serialized file says beyond its bytes, and every finding of the
+/// verdict on it.
+#[derive(Debug, Clone, Default)]
+pub struct Parts {
+    /// Per type, its tree when the file carries type trees (and the tree builds).
+    pub trees: Vec<Option<Arc<TypeTree>>>,
+    /// The managed reference types.
+    pub ref_types: Vec<RefType>,
+    /// The objects whose ranges lie in the data, in table order.
+    pub objects: Vec<ObjectEntry>,
+    /// Every relation that does not hold, at its severity, and every decoder finding (an
+    /// error) where reading the objects needs what does not hold.
+    pub findings: Vec<Error>,
+    by_path_id: HashMap<i64, usize>,
 }
 
 /// An opened serialized file.
 #[derive(Debug, Clone)]
 pub struct Serialized {
-    /// What the spec read.
-    pub file: UnitySerialized,
+    /// The file's bytes.
+    pub bytes: Shared,
+    /// The format version.
+    pub version: u32,
+    /// Whether the metadata and the objects are big endian.
+    pub big_endian: bool,
+    /// The editor version that wrote the file, as written.
+    pub unity_version: String,
     /// Where the metadata starts in the file (after the header).
     pub metadata_at: u64,
     /// Where the objects' data starts in the file.
     pub data_at: u64,
-    /// Whether the metadata and the objects are big endian.
-    pub big_endian: bool,
     /// Per type, its tree when the file carries type trees.
     pub trees: Vec<Option<Arc<TypeTree>>>,
+    /// Whether the type trees are in the nested form of formats 9 and 11.
+    pub nested_trees: bool,
     /// The managed reference types.
     pub ref_types: Vec<RefType>,
     /// The objects, in table order.
     pub objects: Vec<ObjectEntry>,
-    /// Where each object's table entry starts in the file.
-    object_table: Vec<u64>,
+    /// The paths of the external files, in order (`m_FileID` 1 is the first).
+    pub externals: Vec<String>,
+    /// What the verdict warns about (relations that do not hold and that reading does not
+    /// need).
+    pub warnings: Vec<Error>,
+    unity_version_at: u64,
     by_path_id: HashMap<i64, usize>,
 }
 
@@ -64,31 +94,6 @@ pub fn looks_serialized(bytes: &[u8]) -> bool {
     (9..=22).contains(&v) && bytes[16] <= 1
 }
 
-fn path(steps: Vec<PathStep>, e: Error) -> Error {
-    typetree::placed(e, &steps, ROOT)
-}
-
-/// The bytes a `SerializedType` takes before its type tree.
-fn before_tree(t: &SerializedType) -> u64 {
-    4 + t.is_stripped_type.map_or(0, |_| 1)
-        + t.script_type_index.map_or(0, |_| 2)
-        + t.script_id.as_ref().map_or(0, |b| b.len() as u64)
-        + t.old_type_hash.as_ref().map_or(0, |b| b.len() as u64)
-}
-
-/// The bytes an object table entry takes.
-fn object_info_len(o: &ObjectInfo) -> u64 {
-    o.pad.as_ref().map_or(0, |p| p.len() as u64)
-        + if o.path_id.is_some() { 8 } else { 4 }
-        + if o.byte_start_u8.is_some() { 8 } else { 4 }
-        + 4
-        + 4
-        + o.class_id.map_or(0, |_| 2)
-        + o.is_destroyed.map_or(0, |_| 2)
-        + o.script_type_index.map_or(0, |_| 2)
-        + o.stripped.map_or(0, |_| 1)
-}
-
 /// Reads a NUL-terminated name at `at` of a type tree's string buffer.
 fn buffer_string(buf: &[u8], at: usize) -> Option<String> {
     let rest = buf.get(at..)?;
@@ -96,273 +101,188 @@ fn buffer_string(buf: &[u8], at: usize) -> Option<String> {
     Some(String::from_utf8_lossy(&rest[..end]).into_owned())
 }
 
-/// The type tree of type `t` (at `type_at` in the file), built and checked.
-fn tree_of(t: &SerializedType, type_at: u64, steps: &[PathStep]) -> Result<Option<TypeTree>> {
-    if let Some(tt) = &t.type_tree {
-        let blob = type_at + before_tree(t);
-        let node_len: u64 = if tt.nodes.first().is_some_and(|n| n.ref_type_hash.is_some()) {
-            32
-        } else {
-            24
-        };
-        let buffer_at = blob + 8 + node_len * tt.nodes.len() as u64;
+/// The relation `type_tree_names_resolve` broken at `at`, and the name as shown.
+fn unresolved(at: &Place<'_, crate::rt::Span>, expected: String, found: String) -> Error {
+    at.violates(
+        UnitySerialized::REL_TYPE_TREE_NAMES_RESOLVE,
+        expected,
+        found,
+    )
+}
+
+/// The type tree of type `t` (at `tp`), built and checked: `None` when the file carries no
+/// tree for it, or when it does not build (the findings say why).
+fn tree_of(
+    t: &SerializedTypeRef<'_>,
+    tp: &Place<'_, SerializedTypePos>,
+    findings: &mut Vec<Error>,
+) -> Option<TypeTree> {
+    if let (Some(tt), Some(ttp)) = (&t.type_tree, tp.type_tree().some()) {
+        let nodes_at = ttp.nodes();
+        let buffer_at = ttp.string_buffer().span().start;
         let mut raw = Vec::with_capacity(tt.nodes.len());
+        let mut bad = 0usize;
         for (j, n) in tt.nodes.iter().enumerate() {
-            let node_at = blob + 8 + node_len * j as u64;
-            let name_of = |ofs: u32, field: &'static str, rel: u64| -> Result<String> {
+            let np: Place<'_, TypeTreeNodePos> = nodes_at.at(j);
+            let mut name_of = |ofs: u32, field: &Place<'_, crate::rt::Span>| -> String {
                 if ofs & 0x8000_0000 != 0 {
-                    let common = crate::generated::unity_serialized::CommonString(ofs);
-                    return common.orig_id().map(str::to_string).ok_or_else(|| {
-                        let mut p = steps.to_vec();
-                        p.extend([
-                            PathStep::F("type_tree"),
-                            PathStep::F("nodes"),
-                            PathStep::I(j),
-                            PathStep::F(field),
-                        ]);
-                        path(
-                            p,
-                            Error::relation(
-                                UnitySerialized::REL_TYPE_TREE_NAMES_RESOLVE,
-                                node_at + rel,
-                                "an offset of one of Unity's common strings (top bit set)",
-                                format!("0x{ofs:08X}"),
-                            ),
-                        )
-                    });
+                    if let Some(s) = CommonString(ofs).orig_id() {
+                        return s.to_string();
+                    }
+                    bad += 1;
+                    findings.push(unresolved(
+                        field,
+                        "an offset of one of Unity's common strings (top bit set)".into(),
+                        format!("0x{ofs:08X}"),
+                    ));
+                    return String::new();
                 }
-                buffer_string(&tt.string_buffer, ofs as usize).ok_or_else(|| {
-                    let mut p = steps.to_vec();
-                    p.extend([PathStep::F("type_tree"), PathStep::F("nodes"), PathStep::I(j), PathStep::F(field)]);
-                    path(
-                        p,
-                        Error::relation(
-                            UnitySerialized::REL_TYPE_TREE_NAMES_RESOLVE,
-                            node_at + rel,
+                match buffer_string(tt.string_buffer, ofs as usize) {
+                    Some(s) => s,
+                    None => {
+                        bad += 1;
+                        findings.push(unresolved(
+                            field,
                             format!(
                                 "an offset of a NUL-terminated name inside the {}-byte string buffer (at 0x{buffer_at:X})",
                                 tt.string_buffer.len()
                             ),
                             format!("offset {ofs}"),
-                        ),
-                    )
-                })
+                        ));
+                        String::new()
+                    }
+                }
             };
+            let type_name = name_of(n.ofs_type.0, &np.ofs_type());
+            let name = name_of(n.ofs_name.0, &np.ofs_name());
             raw.push(RawNode {
                 level: n.level,
-                type_name: name_of(n.ofs_type.0, "ofs_type", 4)?,
-                name: name_of(n.ofs_name.0, "ofs_name", 8)?,
+                type_name,
+                name,
                 byte_size: n.byte_size,
                 type_flags: u32::from(n.type_flags),
                 meta_flag: n.meta_flag,
-                offset: node_at,
+                offset: np.span().start,
+                level_at: Some(np.level().span().start),
+                path: np.field_path().clone(),
             });
         }
-        let mut p = steps.to_vec();
-        p.extend([PathStep::F("type_tree"), PathStep::F("nodes")]);
-        return TypeTree::build(
-            raw,
-            typetree::NodesAt {
-                path: &p,
-                root: ROOT,
-            },
-        )
-        .map(Some);
+        if bad > 0 {
+            // What reading this type's objects needs.
+            findings.push(nodes_at.error(
+                ErrorKind::Unsupported,
+                "type and field names that resolve, to read objects of this type",
+                if bad == 1 {
+                    "1 name that does not (the relation above)".to_string()
+                } else {
+                    format!("{bad} names that do not (the relation above)")
+                },
+            ));
+            return None;
+        }
+        return build(raw, &nodes_at, findings);
     }
-    if let Some(root) = &t.old_type_tree {
+    if let (Some(root), Some(rp)) = (&t.old_type_tree, tp.old_type_tree().some()) {
         // Flatten the nested form depth first (its depth is bounded by the reader).
-        fn walk(n: &OldTypeTreeNode, level: usize, at: &mut u64, out: &mut Vec<RawNode>) -> bool {
-            let Ok(level8) = u8::try_from(level) else {
-                return false;
-            };
+        fn walk(
+            n: &OldTypeTreeNodeRef<'_>,
+            at: &Place<'_, OldTypeTreeNodePos>,
+            level: u8,
+            out: &mut Vec<RawNode>,
+        ) {
             out.push(RawNode {
-                level: level8,
-                type_name: n.type_name.clone(),
-                name: n.name.clone(),
+                level,
+                type_name: n.type_name.to_string(),
+                name: n.name.to_string(),
                 byte_size: n.byte_size,
                 type_flags: n.type_flags as u32,
                 meta_flag: n.meta_flag,
-                offset: *at,
+                offset: at.span().start,
+                level_at: None,
+                path: at.field_path().clone(),
             });
-            *at += n.type_name.len() as u64 + n.name.len() as u64 + 2 + 24;
-            n.children.iter().all(|c| walk(c, level + 1, at, out))
-        }
-        let mut raw = vec![];
-        let mut at = type_at + before_tree(t);
-        walk(root, 0, &mut at, &mut raw);
-        let mut p = steps.to_vec();
-        p.push(PathStep::F("old_type_tree"));
-        return TypeTree::build(
-            raw,
-            typetree::NodesAt {
-                path: &p,
-                root: ROOT,
-            },
-        )
-        .map(Some);
-    }
-    Ok(None)
-}
-
-/// Where the parts of the metadata start: (types, objects, ref types).
-struct Offsets {
-    types: Vec<u64>,
-    objects: Vec<u64>,
-    ref_types: Vec<u64>,
-}
-
-fn offsets(s: &UnitySerialized, metadata_at: u64) -> Offsets {
-    let m = &s.metadata;
-    let fv = s.header.version;
-    let be = s.header.endianness;
-    let tree = m.enable_type_tree.unwrap_or(1);
-    let mut at = metadata_at + m.unity_version.len() as u64 + 1 + 4;
-    at += m.enable_type_tree.map_or(0, |_| 1) + 4;
-    let mut types = Vec::with_capacity(m.types.len());
-    for t in &m.types {
-        types.push(at);
-        at += adapter::size_of(t, (fv, be, 0, tree));
-    }
-    at += m.big_id_enabled.map_or(0, |_| 4) + 4;
-    let mut objects = Vec::with_capacity(m.objects.len());
-    for o in &m.objects {
-        objects.push(at);
-        at += object_info_len(o);
-    }
-    if let Some(st) = &m.script_types {
-        at += 4;
-        for t in st {
-            at += 4
-                + t.pad.as_ref().map_or(0, |p| p.len() as u64)
-                + if t.local_identifier_in_file.is_some() {
-                    8
-                } else {
-                    4
-                };
-        }
-    }
-    at += 4;
-    for e in &m.externals {
-        at += e.temp_empty.len() as u64 + 1 + 16 + 4 + e.path.len() as u64 + 1;
-    }
-    let mut ref_types = vec![];
-    if let Some(rt) = &m.ref_types {
-        at += 4;
-        for t in rt {
-            ref_types.push(at);
-            at += adapter::size_of(t, (fv, be, 1, tree));
-        }
-    }
-    Offsets {
-        types,
-        objects,
-        ref_types,
-    }
-}
-
-impl Serialized {
-    /// Reads a whole serialized file.
-    pub fn open(bytes: &[u8]) -> std::result::Result<Serialized, Located> {
-        let file = adapter::read_serialized(bytes).map_err(Located::from)?;
-        Serialized::from_file(file, bytes.len() as u64).map_err(Located::from)
-    }
-
-    /// Opens a serialized file the spec has read (`total` is the file's length), failing on
-    /// the first relation that does not hold.
-    pub fn from_file(file: UnitySerialized, total: u64) -> Result<Serialized> {
-        let (s, errors) = Self::build(file, total);
-        match errors.into_iter().next() {
-            Some(e) => Err(e),
-            None => Ok(s.expect("built when no error")),
-        }
-    }
-
-    /// Builds everything and collects every relation that does not hold.
-    fn build(file: UnitySerialized, total: u64) -> (Option<Serialized>, Vec<Error>) {
-        let mut errors = vec![];
-        let fv = file.header.version;
-        let metadata_at = adapter::size_of(&file.header, ());
-        let data_at = metadata_at + (file.metadata_len()) + file.pad_data.len() as u64;
-        let off = offsets(&file, metadata_at);
-        let m = &file.metadata;
-        let stated = file
-            .header
-            .wide
-            .as_ref()
-            .map_or(u64::from(file.header.len_file), |w| w.len_file);
-        if stated != total {
-            errors.push(path(
-                vec![
-                    PathStep::F("header"),
-                    PathStep::F(if file.header.wide.is_some() {
-                        "wide"
-                    } else {
-                        "len_file"
-                    }),
-                ],
-                Error::relation(
-                    UnitySerialized::REL_LEN_FILE_IS_FILE_SIZE,
-                    if file.header.wide.is_some() { 24 } else { 4 },
-                    format!("the file's size, {total} bytes"),
-                    stated.to_string(),
-                ),
-            ));
-        }
-        let mut trees = Vec::with_capacity(m.types.len());
-        for (i, t) in m.types.iter().enumerate() {
-            let steps = [
-                PathStep::F("metadata"),
-                PathStep::F("types"),
-                PathStep::I(i),
-            ];
-            match tree_of(t, off.types[i], &steps) {
-                Ok(tree) => trees.push(tree.map(Arc::new)),
-                Err(e) => {
-                    errors.push(e);
-                    trees.push(None);
-                }
+            let children = at.children();
+            for (k, c) in n.children.iter().enumerate() {
+                walk(c, &children.at(k), level.saturating_add(1), out);
             }
         }
-        let mut ref_types = vec![];
-        for (i, t) in m.ref_types.iter().flatten().enumerate() {
-            let steps = [
-                PathStep::F("metadata"),
-                PathStep::F("ref_types"),
-                PathStep::I(i),
-            ];
-            let tree = match tree_of(t, off.ref_types[i], &steps) {
-                Ok(tree) => tree.map(Arc::new),
-                Err(e) => {
-                    errors.push(e);
-                    None
-                }
-            };
-            ref_types.push(RefType {
-                class: t.class_name.clone().unwrap_or_default(),
-                namespace: t.namespace.clone().unwrap_or_default(),
-                assembly: t.assembly_name.clone().unwrap_or_default(),
-                tree,
-            });
+        let mut raw = vec![];
+        walk(root, &rp, 0, &mut raw);
+        return build(raw, &rp, findings);
+    }
+    None
+}
+
+/// [`TypeTree::build`], its error a finding.
+fn build<P: Clone + crate::rt::Spanned>(
+    raw: Vec<RawNode>,
+    at: &Place<'_, P>,
+    findings: &mut Vec<Error>,
+) -> Option<TypeTree> {
+    match TypeTree::build(raw, at.span().start, at.field_path()) {
+        Ok(t) => Some(t),
+        Err(e) => {
+            findings.push(e);
+            None
         }
-        let data_len = file.data.len() as u64;
-        let mut objects = Vec::with_capacity(m.objects.len());
-        let mut by_path_id = HashMap::with_capacity(m.objects.len());
-        for (i, o) in m.objects.iter().enumerate() {
-            let entry_at = off.objects[i];
-            let here = |field: &'static str, e: Error| {
-                path(
-                    vec![
-                        PathStep::F("metadata"),
-                        PathStep::F("objects"),
-                        PathStep::I(i),
-                        PathStep::F(field),
-                    ],
-                    e,
-                )
+    }
+}
+
+impl Parts {
+    /// Everything the metadata of `view` (read located, at `at`) says, and every finding.
+    pub fn of(view: &UnitySerializedRef<'_>, at: &Place<'_, UnitySerializedPos>) -> Parts {
+        let mut p = Parts::default();
+        let f = &mut p.findings;
+        let fv = view.header.version;
+        let m = &view.metadata;
+        let total = at.span().end;
+        let data_at = at.get().data.start;
+
+        let header = at.header();
+        let (stated, len_file) = match (&view.header.wide, header.wide().some()) {
+            (Some(w), Some(wp)) => (w.len_file, wp.len_file().span().start),
+            _ => (
+                u64::from(view.header.len_file),
+                header.len_file().span().start,
+            ),
+        };
+        if stated != total {
+            let e = Error::relation(
+                UnitySerialized::REL_LEN_FILE_IS_FILE_SIZE,
+                0,
+                format!("the file's size, {total} bytes"),
+                stated.to_string(),
+            );
+            let path = match header.wide().some() {
+                Some(wp) => wp.len_file().field_path().clone(),
+                None => header.len_file().field_path().clone(),
             };
-            let pad = o.pad.as_ref().map_or(0, |p| p.len() as u64);
-            let id_len = if o.path_id.is_some() { 8 } else { 4 };
-            let start_len = if o.byte_start_u8.is_some() { 8 } else { 4 };
+            f.push(e.placed(len_file, &path));
+        }
+
+        let meta = at.metadata();
+        let types_at = meta.types();
+        for (i, t) in m.types.iter().enumerate() {
+            let tree = tree_of(t, &types_at.at(i), f);
+            p.trees.push(tree.map(Arc::new));
+        }
+        if let (Some(rts), Some(rp)) = (&m.ref_types, meta.ref_types().some()) {
+            for (i, t) in rts.iter().enumerate() {
+                let tree = tree_of(t, &rp.at(i), f);
+                p.ref_types.push(RefType {
+                    class: t.class_name.unwrap_or_default().to_string(),
+                    namespace: t.namespace.unwrap_or_default().to_string(),
+                    assembly: t.assembly_name.unwrap_or_default().to_string(),
+                    tree: tree.map(Arc::new),
+                });
+            }
+        }
+
+        let data_len = view.data.len() as u64;
+        let objects_at = meta.objects();
+        let mut ranges: Vec<(u64, u64, usize)> = Vec::with_capacity(m.objects.len());
+        for (i, o) in m.objects.iter().enumerate() {
+            let op = objects_at.at(i);
             let path_id = o.path_id.unwrap_or(i64::from(o.path_id_s4.unwrap_or(0)));
             let start = o
                 .byte_start_u8
@@ -380,112 +300,136 @@ impl Serialized {
                 (None, None) => -1,
             };
             if type_index.is_none() && fv >= 16 {
-                errors.push(here(
-                    "type_id",
-                    Error::relation(
-                        UnitySerialized::REL_TYPE_IDS_NAME_TYPES,
-                        entry_at + pad + id_len + start_len + 4,
-                        format!("an index into the {} types", m.types.len()),
-                        o.type_id.to_string(),
-                    ),
+                let expected = format!("an index into the {} types", m.types.len());
+                f.push(op.type_id().violates(
+                    UnitySerialized::REL_TYPE_IDS_NAME_TYPES,
+                    expected.clone(),
+                    o.type_id.to_string(),
+                ));
+                f.push(op.type_id().error(
+                    ErrorKind::Unsupported,
+                    format!("{expected}, to read the object"),
+                    o.type_id.to_string(),
                 ));
             }
             let end = start.checked_add(u64::from(o.byte_size));
             if end.is_none_or(|e| e > data_len) {
-                errors.push(here(
-                    "byte_size",
-                    Error::relation(
-                        UnitySerialized::REL_OBJECTS_INSIDE_DATA,
-                        entry_at + pad + id_len,
-                        format!("a range inside the {data_len} bytes of data (at 0x{data_at:X})"),
-                        format!("byte_start {start} and byte_size {}", o.byte_size),
-                    ),
+                let expected =
+                    format!("a range inside the {data_len} bytes of data (at 0x{data_at:X})");
+                let found = format!("byte_start {start} and byte_size {}", o.byte_size);
+                f.push(op.byte_size().violates(
+                    UnitySerialized::REL_OBJECTS_INSIDE_DATA,
+                    expected.clone(),
+                    found.clone(),
+                ));
+                f.push(op.byte_size().error(
+                    ErrorKind::Unsupported,
+                    format!("{expected}, to read the object"),
+                    found,
                 ));
                 continue;
             }
-            if by_path_id.insert(path_id, objects.len()).is_some() {
-                errors.push(here(
-                    "path_id",
-                    Error::relation(
-                        UnitySerialized::REL_OBJECTS_INSIDE_DATA,
-                        entry_at + pad,
-                        "a path id no other object has",
-                        path_id.to_string(),
-                    ),
+            if p.by_path_id.insert(path_id, p.objects.len()).is_some() {
+                let id_at = match op.get().path_id {
+                    Some(_) => op.path_id(),
+                    None => op.path_id_s4(),
+                };
+                f.push(id_at.error(
+                    ErrorKind::Unsupported,
+                    "a path id no other object has, to resolve references to it",
+                    path_id.to_string(),
                 ));
             }
-            objects.push(ObjectEntry {
+            ranges.push((data_at + start, data_at + start + u64::from(o.byte_size), i));
+            p.objects.push(ObjectEntry {
                 index: i,
                 path_id,
                 class_id,
                 type_index,
                 offset: data_at + start,
                 size: o.byte_size,
+                entry_at: op.span().start,
             });
         }
-        // No two objects overlap.
-        let mut ranges: Vec<(u64, u64, usize)> = objects
-            .iter()
-            .map(|o| (o.offset, o.offset + u64::from(o.size), o.index))
-            .collect();
+        // No two objects overlap (reading each needs only its own range).
         ranges.sort_unstable();
         for w in ranges.windows(2) {
             if w[1].0 < w[0].1 {
-                let i = w[1].2;
-                errors.push(path(
-                    vec![
-                        PathStep::F("metadata"),
-                        PathStep::F("objects"),
-                        PathStep::I(i),
-                        PathStep::F("byte_size"),
-                    ],
-                    Error::relation(
-                        UnitySerialized::REL_OBJECTS_INSIDE_DATA,
-                        off.objects[i],
-                        format!(
-                            "a range after the end of object {} (0x{:X})",
-                            w[0].2, w[0].1
-                        ),
-                        format!("one starting at 0x{:X}", w[1].0),
+                let op = objects_at.at(w[1].2);
+                let start = match op.get().byte_start_u8 {
+                    Some(_) => op.byte_start_u8(),
+                    None => op.byte_start_u4(),
+                };
+                f.push(start.violates(
+                    UnitySerialized::REL_OBJECTS_INSIDE_DATA,
+                    format!(
+                        "a range after the end of object {} (0x{:X})",
+                        w[0].2, w[0].1
                     ),
+                    format!("one starting at 0x{:X}", w[1].0),
                 ));
             }
         }
-        let s = Serialized {
-            big_endian: file.header.endianness != 0,
-            file,
-            metadata_at,
-            data_at,
-            trees,
-            ref_types,
-            objects,
-            object_table: off.objects,
-            by_path_id,
-        };
-        (Some(s), errors)
+        p
     }
+}
 
-    /// The editor version that wrote the file, as written.
-    pub fn unity_version_text(&self) -> &str {
-        &self.file.metadata.unity_version
+impl Serialized {
+    /// Reads a whole serialized file. Refused on the first error-severity finding of its
+    /// verdict; warnings are kept.
+    pub fn open(bytes: Shared) -> std::result::Result<Serialized, Located> {
+        let parsed =
+            UnitySerialized::read::<true>(&bytes, &Context::new()).map_err(Located::from)?;
+        let pos = parsed.pos.unwrap_or_default();
+        let at = Place::root(&pos, ROOT);
+        let view = &parsed.value;
+        let mut parts = Parts::of(view, &at);
+        if let Some(i) = parts
+            .findings
+            .iter()
+            .position(|e| e.severity == Severity::Error)
+        {
+            return Err(Located::from(parts.findings.swap_remove(i)));
+        }
+        let mut warnings = parsed.warnings;
+        warnings.append(&mut parts.findings);
+        let m = &view.metadata;
+        Ok(Serialized {
+            version: view.header.version,
+            big_endian: view.header.endianness != 0,
+            unity_version: m.unity_version.to_string(),
+            unity_version_at: pos.metadata.unity_version.start,
+            metadata_at: pos.metadata._span.start,
+            data_at: pos.data.start,
+            trees: parts.trees,
+            nested_trees: m.types.iter().any(|t| t.old_type_tree.is_some()),
+            ref_types: parts.ref_types,
+            objects: parts.objects,
+            externals: m.externals.iter().map(|e| e.path.to_string()).collect(),
+            warnings,
+            by_path_id: parts.by_path_id,
+            bytes,
+        })
     }
 
     /// The editor version as the specs compare it (2021.3.0f1 is 20210300), or an error at the
     /// field when the text is not a version.
     pub fn unity_version(&self) -> Result<u32> {
-        let text = &self.file.metadata.unity_version;
-        crate::context::unity_version(text)
+        crate::context::unity_version(&self.unity_version)
             .ok()
             .and_then(|v| u32::try_from(v).ok())
             .ok_or_else(|| {
-                path(
-                    vec![PathStep::F("metadata"), PathStep::F("unity_version")],
-                    Error::new(
-                        ErrorKind::Invalid,
-                        self.metadata_at,
-                        "a Unity version such as 2021.3.0f1",
-                        format!("`{}`", text.escape_debug()),
-                    ),
+                Error::new(
+                    ErrorKind::Invalid,
+                    0,
+                    "a Unity version such as 2021.3.0f1",
+                    format!("`{}`", self.unity_version.escape_debug()),
+                )
+                .placed(
+                    self.unity_version_at,
+                    &crate::rt::Path::root(ROOT)
+                        .field("metadata")
+                        .field("unity_version"),
                 )
             })
     }
@@ -497,13 +441,8 @@ impl Serialized {
 
     /// An object's bytes.
     pub fn bytes(&self, o: &ObjectEntry) -> &[u8] {
-        let from = (o.offset - self.data_at) as usize;
-        &self.file.data[from..from + o.size as usize]
-    }
-
-    /// Where an object's table entry is in the file.
-    pub fn table_entry_at(&self, o: &ObjectEntry) -> u64 {
-        self.object_table[o.index]
+        let from = o.offset as usize;
+        &self.bytes[from..from + o.size as usize]
     }
 
     /// An object's type tree, when the file carries one.
@@ -516,39 +455,22 @@ impl Serialized {
         if let Some(t) = self.tree(o) {
             return t.root().type_name.clone();
         }
-        let c = crate::generated::unity_serialized::UnityClass(o.class_id);
-        c.orig_id()
+        UnityClass(o.class_id)
+            .orig_id()
             .map(str::to_string)
             .unwrap_or_else(|| format!("class {}", o.class_id))
     }
 
     /// Reads an object through its type tree.
     pub fn read(&self, o: &ObjectEntry) -> Result<Value<'_>> {
-        let tree = self.tree(o).ok_or_else(|| self.no_tree(o))?;
-        typetree::read(
-            self.bytes(o),
-            self.big_endian,
-            Trees {
-                main: tree,
-                refs: &self.ref_types,
-            },
-            o.offset,
-        )
+        let trees = self.trees_of(o).ok_or_else(|| self.no_tree(o))?;
+        typetree::read(self.bytes(o), self.big_endian, trees, o.offset)
     }
 
     /// Reads an object's fields up to `field` (`m_Name`) through its type tree.
     pub fn peek(&self, o: &ObjectEntry, field: &str) -> Result<Option<Value<'_>>> {
-        let tree = self.tree(o).ok_or_else(|| self.no_tree(o))?;
-        typetree::peek(
-            self.bytes(o),
-            self.big_endian,
-            Trees {
-                main: tree,
-                refs: &self.ref_types,
-            },
-            field,
-            o.offset,
-        )
+        let trees = self.trees_of(o).ok_or_else(|| self.no_tree(o))?;
+        typetree::peek(self.bytes(o), self.big_endian, trees, field, o.offset)
     }
 
     fn no_tree(&self, o: &ObjectEntry) -> Error {
@@ -566,19 +488,4 @@ impl Serialized {
             refs: &self.ref_types,
         })
     }
-}
-
-impl UnitySerialized {
-    /// The metadata's size as the header states it.
-    pub fn metadata_len(&self) -> u64 {
-        match &self.header.wide {
-            Some(w) => u64::from(w.len_metadata),
-            None => u64::from(self.header.len_metadata),
-        }
-    }
-}
-
-/// The relations of `unity-serialized`, all of them.
-pub fn relations(file: &UnitySerialized, total: u64) -> Vec<Error> {
-    Serialized::build(file.clone(), total).1
 }

@@ -14,7 +14,7 @@
 //! at least the bytes its node needs) before anything is allocated.
 
 use super::unsupported;
-use crate::rt::{Error, ErrorKind, Result};
+use crate::rt::{Error, ErrorKind, Path, Result, Seg};
 use std::sync::Arc;
 
 /// The meta flag of a node followed by padding to 4 bytes.
@@ -133,6 +133,10 @@ pub struct RawNode {
     pub meta_flag: i32,
     /// Where the node's entry starts in its file.
     pub offset: u64,
+    /// Where its level is stored (the blob form stores it; the nested form implies it).
+    pub level_at: Option<u64>,
+    /// The node's path in the spec's ids (`unity_serialized.metadata.types[3].type_tree.nodes[7]`).
+    pub path: Path,
 }
 
 /// A type tree.
@@ -142,59 +146,21 @@ pub struct TypeTree {
     pub nodes: Vec<Node>,
 }
 
-/// Where a type tree's nodes were read, for errors while building it: the spec path of the
-/// node list (`unity_serialized.metadata.types[3].type_tree.nodes`).
-#[derive(Debug, Clone, Copy)]
-pub struct NodesAt<'a> {
-    /// The path's steps below the root, outermost first (`metadata`, `types`, index, ...).
-    pub path: &'a [PathStep],
-    /// The root of the path.
-    pub root: &'static str,
-}
-
-/// One step of a spec path.
-#[derive(Debug, Clone)]
-pub enum PathStep {
-    /// A field.
-    F(&'static str),
-    /// An element.
-    I(usize),
-}
-
-/// Adds `path` (outermost first) to an error and roots it.
-pub fn placed(mut e: Error, path: &[PathStep], root: &'static str) -> Error {
-    for s in path.iter().rev() {
-        e = match s {
-            PathStep::F(f) => e.in_field(*f),
-            PathStep::I(i) => e.at_index(*i),
-        };
-    }
-    e.rooted(root)
-}
-
 impl TypeTree {
     /// Builds a tree from nodes in depth-first order, checking that their levels describe one
-    /// tree and that vectors have their two `Array` children.
-    pub fn build(raw: Vec<RawNode>, at: NodesAt) -> Result<TypeTree> {
-        let bad = |i: usize, off: u64, field: &'static str, expected: String, found: String| {
-            let mut p = at.path.to_vec();
-            p.push(PathStep::I(i));
-            p.push(PathStep::F(field));
-            placed(
-                Error::new(ErrorKind::Invalid, off, expected, found),
-                &p,
-                at.root,
-            )
-        };
+    /// tree and that vectors have their two `Array` children. `at` and `path` are where the
+    /// node list is (for a list without nodes).
+    pub fn build(raw: Vec<RawNode>, at: u64, path: &Path) -> Result<TypeTree> {
         if raw.is_empty() {
-            let e = Error::new(
+            return Err(Error::new(
                 ErrorKind::Count,
                 0,
                 "a type tree of at least one node",
                 "none",
-            );
-            return Err(placed(e, at.path, at.root));
+            )
+            .placed(at, path));
         }
+        let places: Vec<(u64, Path)> = raw.iter().map(|r| (r.offset, r.path.clone())).collect();
         let mut nodes: Vec<Node> = Vec::with_capacity(raw.len());
         let mut stack: Vec<usize> = vec![];
         for (i, r) in raw.into_iter().enumerate() {
@@ -206,17 +172,17 @@ impl TypeTree {
             };
             let min = usize::from(i > 0);
             if !(min..=max).contains(&lvl) {
-                return Err(bad(
-                    i,
-                    r.offset + 2,
-                    "level",
+                return Err(Error::new(
+                    ErrorKind::Invalid,
+                    0,
                     if i == 0 {
                         "0 (the root)".into()
                     } else {
                         format!("1 to {max} (one root, each node at most one deeper than the one before)")
                     },
                     lvl.to_string(),
-                ));
+                )
+                .placed(r.level_at.unwrap_or(r.offset), &r.path.field("level")));
             }
             while stack.len() > lvl {
                 stack.pop();
@@ -240,6 +206,7 @@ impl TypeTree {
         // Kinds and sizes, children before parents.
         for i in (0..nodes.len()).rev() {
             let n = &nodes[i];
+            let (at, path) = &places[i];
             let first_is_array = n
                 .children
                 .first()
@@ -248,16 +215,14 @@ impl TypeTree {
                 let array = n.children[0];
                 let a = &nodes[array];
                 if a.children.len() != 2 {
-                    return Err(placed(
-                        Error::new(
-                            ErrorKind::Invalid,
-                            0,
-                            "an Array node with two children (its size and its element)",
-                            format!("{} children under node {array}", a.children.len()),
-                        ),
-                        at.path,
-                        at.root,
-                    ));
+                    let (aat, apath) = &places[array];
+                    return Err(Error::new(
+                        ErrorKind::Invalid,
+                        0,
+                        "an Array node with two children (its size and its element)",
+                        format!("{} children", a.children.len()),
+                    )
+                    .placed(*aat, apath));
                 }
                 (
                     Kind::Vector {
@@ -276,19 +241,12 @@ impl TypeTree {
                     // An empty struct (a class with no serialized fields).
                     None if n.byte_size <= 0 => (Kind::Struct, 0),
                     None => {
-                        return Err(placed(
-                            unsupported(
-                                0,
-                                "a leaf of a known number type (bool, SInt8 ... double)",
-                                format!(
-                                    "`{}` of {} bytes",
-                                    n.type_name.escape_debug(),
-                                    n.byte_size
-                                ),
-                            ),
-                            at.path,
-                            at.root,
-                        ))
+                        return Err(unsupported(
+                            0,
+                            "a leaf of a known number type (bool, SInt8 ... double)",
+                            format!("`{}` of {} bytes", n.type_name.escape_debug(), n.byte_size),
+                        )
+                        .placed(*at, path))
                     }
                 }
             } else {
@@ -407,8 +365,8 @@ struct Reader<'a, 't> {
     pos: usize,
     big: bool,
     trees: Trees<'t>,
-    /// Field names from the root, for errors.
-    path: Vec<PathStep2>,
+    /// Field names from the root, for errors (Unity's names, not the spec's).
+    path: Path,
     ref_depth: u32,
     depth: u32,
     in_registry: bool,
@@ -420,12 +378,6 @@ struct Reader<'a, 't> {
     last_ref_type: Option<(&'a [u8], &'a [u8], &'a [u8])>,
     /// The same, kept after the data is read (to see a registry's terminus).
     last_type: Option<(&'a [u8], &'a [u8], &'a [u8])>,
-}
-
-#[derive(Debug, Clone)]
-enum PathStep2 {
-    F(String),
-    I(usize),
 }
 
 /// Reads the object `bytes` through `trees.main`, in the given byte order. `offset` is where
@@ -442,7 +394,7 @@ pub fn read<'a>(
         pos: 0,
         big: big_endian,
         trees,
-        path: vec![],
+        path: Path::default(),
         ref_depth: 0,
         depth: 0,
         in_registry: false,
@@ -486,7 +438,7 @@ pub fn peek<'a>(
         pos: 0,
         big: big_endian,
         trees,
-        path: vec![],
+        path: Path::default(),
         ref_depth: 0,
         depth: 0,
         in_registry: false,
@@ -506,10 +458,10 @@ impl<'a, 't> Reader<'a, 't> {
     /// The error with the current path and the object's offset.
     fn fail(&self, e: Error, offset: u64) -> Error {
         let mut e = e.shifted(offset);
-        for s in self.path.iter().rev() {
+        for s in self.path.segs().iter().rev() {
             e = match s {
-                PathStep2::F(f) => e.in_field(f.clone()),
-                PathStep2::I(i) => e.at_index(*i),
+                Seg::Field(f) => e.in_field(f.clone()),
+                Seg::Index(i) => e.at_index(*i),
             };
         }
         e.rooted(self.trees.main.root().type_name.clone())
@@ -643,7 +595,7 @@ impl<'a, 't> Reader<'a, 't> {
                         // `len` elements of at least `min_size` bytes each fit (checked).
                         let mut out = Vec::with_capacity(len);
                         for k in 0..len {
-                            self.path.push(PathStep2::I(k));
+                            self.path.push(Seg::Index(k));
                             out.push(self.node(tree, elem)?);
                             self.path.pop();
                         }
@@ -671,7 +623,7 @@ impl<'a, 't> Reader<'a, 't> {
                     }
                     let mut fields = Vec::with_capacity(n.children.len());
                     for &c in &n.children {
-                        self.path.push(PathStep2::F(t.nodes[c].name.clone()));
+                        self.path.push(Seg::Field(t.nodes[c].name.clone().into()));
                         let v = self.node(tree, c)?;
                         self.path.pop();
                         fields.push(v);
@@ -723,7 +675,7 @@ impl<'a, 't> Reader<'a, 't> {
             return Ok(None);
         }
         let start = self.pos;
-        self.path.push(PathStep2::F(t.nodes[version].name.clone()));
+        self.path.push(Seg::Field(t.nodes[version].name.clone().into()));
         let v = self.node(tree, version)?;
         self.path.pop();
         if v.data != Data::Int(1) {
@@ -733,7 +685,7 @@ impl<'a, 't> Reader<'a, 't> {
         let mut fields = vec![v];
         loop {
             let k = fields.len() - 1;
-            self.path.push(PathStep2::I(k));
+            self.path.push(Seg::Index(k));
             let at = self.pos;
             let e = self.node(tree, entry)?;
             self.path.pop();

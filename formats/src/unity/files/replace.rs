@@ -1,0 +1,1 @@
+//! Writing a game file back with one object replaced (issue 12).
