@@ -22,7 +22,6 @@ mod generator_tests;
 mod generator_tests_text_and_order;
 pub mod import;
 pub mod layouts;
-pub mod legacy;
 pub mod meshbin;
 pub mod rr;
 pub mod rt;

@@ -96,18 +96,32 @@ impl Semantics for UnityMesh {
             )
             .rooted(<UnityMesh as Root>::ROOT));
         }
-        let data = mesh_data_of(view, ctx)?;
+        let streamed = stream::read(view, ctx)?;
+        let bytes = streamed.as_deref().unwrap_or(view.vertex_data.data.data);
         let opts = SceneOptions {
             skin_weights: ctx.skin_weights,
             ..SceneOptions::default()
         };
-        let mut done = decode::to_scene(&data, &opts)?;
-        origin::fill(view, at, &mut done.mesh);
-        Ok(Scene {
-            meshes: vec![done.mesh],
-            notes: done.notes,
-        })
+        scene_of(view, at, bytes, &opts)
     }
+}
+
+/// The common model of a mesh whose verdict passed, read at `at`, with `vertex_bytes` its
+/// vertex data (inline, or the streamed range wherever it was found) and `opts` its names and
+/// skin weights.
+pub(crate) fn scene_of(
+    view: &UnityMeshRef<'_>,
+    at: &Place<'_, UnityMeshPos>,
+    vertex_bytes: &[u8],
+    opts: &SceneOptions,
+) -> Result<Scene> {
+    let data = decode::decode(view, vertex_bytes, opts.skin_weights);
+    let mut done = decode::to_scene(&data, opts)?;
+    origin::fill(view, at, &mut done.mesh);
+    Ok(Scene {
+        meshes: vec![done.mesh],
+        notes: done.notes,
+    })
 }
 
 /// The decoded mesh of a view whose verdict passed: the streamed range read once.

@@ -3,17 +3,17 @@
 
 use super::bundle::{self, Bundle};
 use super::compress::Limits;
-use super::mesh::{self, TreeParts, MESH};
+use super::mesh::{self, MESH};
 use super::serialized::{self, ObjectEntry, Serialized};
 use super::typetree::{Trees, Value};
 use super::{resource, Located, Shared};
 use crate::context::Context;
 use crate::generated::unity_mesh::UnityMesh;
 use crate::layouts::Decoded;
-use crate::rt::{Error, ErrorKind, Severity};
+use crate::rt::{Error, ErrorKind, Place, Root, Severity};
 use crate::scene::Scene;
 use crate::verdict::Verdict;
-use crate::unity::decode::{self, SceneOptions};
+use crate::unity::decode::SceneOptions;
 use crate::unity::stream::StreamRange;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -118,35 +118,32 @@ pub struct Listed {
 
 /// What a Mesh object reads as.
 #[derive(Debug, Clone)]
-pub struct GameMesh<'g> {
+pub struct GameMesh {
     /// The object.
     pub at: ObjectRef,
     /// The editor version of its file, when the file's version text is a version.
     pub version: Option<u32>,
-    /// The Mesh read through its type tree, when the file has type trees.
-    pub tree: Option<TreeParts<'g>>,
+    /// Whether its file has a type tree for it (the fixed layout was checked against it).
+    pub typed: bool,
+    /// Its `m_Name` (through its type tree when the fixed layout does not read it).
+    pub name: String,
     /// The fixed `unity-mesh` layout of the file's version, checked against the type tree
     /// when there is one.
     pub fixed: Result<UnityMesh, Error>,
+    /// `m_StreamData`'s range, when the fixed layout reads the mesh and its vertex data is
+    /// streamed.
+    pub stream: Option<StreamRange>,
 }
 
-impl GameMesh<'_> {
+impl GameMesh {
     /// The mesh's name.
     pub fn name(&self) -> String {
-        match (&self.tree, &self.fixed) {
-            (Some(t), _) => t.name.clone(),
-            (None, Ok(m)) => m.name.value.clone(),
-            (None, Err(_)) => String::new(),
-        }
+        self.name.clone()
     }
 
     /// The streamed range, when the vertex data is streamed.
     pub fn stream(&self) -> Option<StreamRange> {
-        match (&self.tree, &self.fixed) {
-            (Some(t), _) => t.stream.clone(),
-            (None, Ok(m)) => crate::unity::stream::range(m),
-            (None, Err(_)) => None,
-        }
+        self.stream.clone()
     }
 }
 
@@ -483,7 +480,7 @@ impl GameFiles {
 
     /// Reads a Mesh object: through its type tree when the file has one (the fixed layout
     /// of the file's version is then checked against it), else by the fixed layout.
-    pub fn mesh(&self, r: ObjectRef) -> Result<GameMesh<'_>, Located> {
+    pub fn mesh(&self, r: ObjectRef) -> Result<GameMesh, Located> {
         let place = self.place(r);
         let s = self.serialized(r);
         let o = &s.objects[r.object];
@@ -508,8 +505,10 @@ impl GameFiles {
         match s.trees_of(o) {
             Some(trees) => {
                 let value = s.read(o).map_err(|e| Located::new(place.clone(), e))?;
-                let tree = TreeParts::new(&value, &trees, s.big_endian, o.offset)
-                    .map_err(|e| Located::new(place.clone(), e))?;
+                let name = match value.field(&trees, "m_Name").map(|n| &n.data) {
+                    Some(super::typetree::Data::Text(t)) => String::from_utf8_lossy(t).into_owned(),
+                    _ => String::new(),
+                };
                 let fixed = match &version {
                     Ok(v) if !s.big_endian => {
                         mesh::check_fixed_layout(bytes, *v, &value, &trees, o.offset)
@@ -523,8 +522,10 @@ impl GameFiles {
                 };
                 Ok(GameMesh {
                     at: r,
+                    stream: stream_of(bytes, version.as_ref().ok(), &fixed),
                     version: version.ok(),
-                    tree: Some(tree),
+                    typed: true,
+                    name,
                     fixed,
                 })
             }
@@ -549,7 +550,9 @@ impl GameFiles {
                 Ok(GameMesh {
                     at: r,
                     version: Some(v),
-                    tree: None,
+                    typed: false,
+                    name: fixed.as_ref().map(|m| m.name.value.clone()).unwrap_or_default(),
+                    stream: stream_of(bytes, Some(&v), &fixed),
                     fixed,
                 })
             }
@@ -622,7 +625,7 @@ impl GameFiles {
         if let Some(e) = verdict.first_failure() {
             return Err(Located::new(self.place(m.at), e.clone()));
         }
-        let scene = self.scene_unjudged(m, user.resource.as_deref())?;
+        let scene = self.scene_unjudged(m, user)?;
         Ok(Decoded { scene, verdict })
     }
 
@@ -633,61 +636,38 @@ impl GameFiles {
 
     /// The mesh in the common model, with its joints and materials named from its renderer
     /// (for a mesh whose verdict passed).
-    fn scene_unjudged(&self, m: &GameMesh, explicit: Option<&Path>) -> Result<Scene, Located> {
+    fn scene_unjudged(&self, m: &GameMesh, user: &Context) -> Result<Scene, Located> {
         let place = self.place(m.at);
-        let names = self.names(m);
-        let streamed = self.streamed(m, explicit)?;
-        let data = match &m.tree {
-            Some(t) => {
-                let channels = t.shape_channels();
-                let raw = t.raw(streamed.as_deref(), &channels);
-                decode::decode(&raw)
-            }
-            None => {
-                let fixed = m
-                    .fixed
-                    .as_ref()
-                    .map_err(|e| Located::new(place.clone(), e.clone()))?;
-                let v = m.version.unwrap_or(0);
-                if v < crate::unity::FORMATS_FROM {
-                    return Err(Located::new(
-                        place,
-                        Error::unplaced(
-                            ErrorKind::Unsupported,
-                            "a mesh of Unity 2019.1 or later, or one with a type tree",
-                            format!("Unity {}", version_text(v)),
-                        ),
-                    ));
-                }
-                let parts =
-                    crate::unity::RawParts::new(fixed, v, streamed.as_deref().map(<[u8]>::to_vec));
-                decode::decode(&parts.raw())
-            }
+        let located = |e: Error| Located::new(place.clone(), e);
+        let v = m.version.unwrap_or(0);
+        if v < crate::unity::FORMATS_FROM {
+            return Err(located(Error::unplaced(
+                ErrorKind::Unsupported,
+                "a mesh of Unity 2019.1 or later (the vertex format numbering the decoder knows)",
+                format!("Unity {}", version_text(v)),
+            )));
         }
-        .map_err(|e| Located::new(place.clone(), e))?;
+        let names = self.names(m);
+        let streamed = self.streamed(m, user.resource.as_deref())?;
+        let read = UnityMesh::read::<true>(self.bytes(m.at), &mesh::context(v)).map_err(located)?;
+        let pos = read.pos.unwrap_or_default();
+        let view = &read.value;
+        let vertex_bytes = streamed.as_deref().unwrap_or(view.vertex_data.data.data);
         let opts = SceneOptions {
+            skin_weights: user.skin_weights,
             joint_names: names.joints,
-            material_names: if names.materials.len() == data.submeshes.len() {
+            material_names: if names.materials.len() == view.sub_meshes.len() {
                 names.materials
             } else {
                 vec![]
             },
-            ..SceneOptions::default()
         };
-        let done = decode::to_scene(&data, &opts).map_err(|e| Located::new(place, e))?;
+        let at = Place::root(&pos, <UnityMesh as Root>::ROOT);
+        let mut scene = crate::unity::scene_of(view, &at, vertex_bytes, &opts).map_err(located)?;
         let mut notes = names.notes;
-        if let (Some(_), Err(e)) = (&m.tree, &m.fixed) {
-            // Read through its type tree; the fixed layout's disagreement is worth knowing.
-            notes.push(format!(
-                "mesh `{}`: read through its type tree; the fixed unity-mesh layout of its version does not read it: {e}",
-                m.name().escape_debug()
-            ));
-        }
-        notes.extend(done.notes);
-        Ok(Scene {
-            meshes: vec![done.mesh],
-            notes,
-        })
+        notes.append(&mut scene.notes);
+        scene.notes = notes;
+        Ok(scene)
     }
 
     /// Resolves a reference (`m_FileID`, `m_PathID`) made by an object of `from`.
@@ -749,10 +729,9 @@ impl GameFiles {
     /// for materials. Joints without a renderer are `bone i` with the bone's name hash.
     pub fn names(&self, m: &GameMesh) -> Names {
         let mut names = Names::default();
-        let (bones, hashes) = match (&m.tree, &m.fixed) {
-            (Some(t), _) => (t.bone_count(), t.bone_name_hashes.clone()),
-            (None, Ok(f)) => (f.bind_poses.len(), f.bone_name_hashes.clone()),
-            (None, Err(_)) => (0, vec![]),
+        let (bones, hashes) = match &m.fixed {
+            Ok(f) => (f.bind_poses.len(), f.bone_name_hashes.clone()),
+            Err(_) => (0, vec![]),
         };
         let mut renderer_materials: Option<(ObjectRef, Vec<Option<String>>)> = None;
         let mut joints: Option<Vec<String>> = None;
@@ -863,11 +842,7 @@ impl GameFiles {
     }
 
     fn submesh_count(&self, m: &GameMesh) -> usize {
-        match (&m.tree, &m.fixed) {
-            (Some(t), _) => t.submesh_count(),
-            (None, Ok(f)) => f.sub_meshes.len(),
-            (None, Err(_)) => 0,
-        }
+        m.fixed.as_ref().map_or(0, |f| f.sub_meshes.len())
     }
 
     /// A renderer's material names (`None` for a material not in the opened files).
@@ -950,4 +925,12 @@ pub fn layouts_that_read(bytes: &[u8]) -> Vec<String> {
         })
         .map(|(v, text)| format!("{text} (--unity-version {})", version_text(*v)))
         .collect()
+}
+
+/// The streamed range of a mesh the fixed layout of `version` reads (`fixed`).
+fn stream_of(bytes: &[u8], version: Option<&u32>, fixed: &Result<UnityMesh, Error>) -> Option<StreamRange> {
+    let v = *version?;
+    fixed.as_ref().ok()?;
+    let read = UnityMesh::read::<false>(bytes, &mesh::context(v)).ok()?;
+    crate::unity::stream::range(&read.value)
 }
