@@ -174,6 +174,9 @@ pub enum Command {
     /// rule and field), which relations do not hold, and the values of every field the spec
     /// marks unknown.
     Survey(crate::survey::SurveyArgs),
+    /// Every byte of FILE attributed to a field: offset, size, type, value, confidence and the
+    /// spec's words per field, coloured by confidence; or one HTML page (--html OUT.html).
+    Explain(crate::cmd::explain::ExplainArgs),
     /// Print a completion script for SHELL (for example
     /// `meshspec completions bash > /etc/bash_completion.d/meshspec`).
     Completions {

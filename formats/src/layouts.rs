@@ -216,6 +216,20 @@ fn fields<T: Root>(input: &[u8], ctx: &Context) -> Result<Vec<Located>> {
     Ok(out)
 }
 
+/// What [`Entry::walk`] calls for every field: its path, the bytes it took, what the spec says
+/// about it, and whether it holds no further fields.
+pub type WalkFn<'a> =
+    dyn FnMut(&crate::rt::Path, crate::rt::Span, &'static crate::rt::FieldInfo, bool) + 'a;
+
+// `explain`'s hook (issue 13): `fields` without collecting them, for inputs with a million.
+fn walk<T: Root>(input: &[u8], ctx: &Context, visit: &mut WalkFn<'_>) -> Result<()> {
+    use crate::rt::Walk;
+    let p = T::read::<true>(input, ctx)?;
+    let pos = p.pos.unwrap_or_default();
+    pos.walk(&mut crate::rt::Path::root(T::ROOT), visit);
+    Ok(())
+}
+
 /// One layout of the table.
 #[derive(Clone, Copy)]
 pub struct Entry {
@@ -237,6 +251,7 @@ pub struct Entry {
     pub info: &'static TypeInfo,
     args_ok: fn(&Context) -> Result<()>,
     fields: fn(&[u8], &Context) -> Result<Vec<Located>>,
+    walk: fn(&[u8], &Context, &mut WalkFn<'_>) -> Result<()>,
     plain: Ops,
 }
 
@@ -264,6 +279,7 @@ impl Entry {
             info: T::INFO,
             args_ok: args_ok::<T>,
             fields: fields::<T>,
+            walk: walk::<T>,
             plain: Ops::plain::<T>(),
         }
     }
@@ -324,6 +340,12 @@ impl Entry {
     /// `survey` tallies.
     pub fn census(&self, input: &[u8], ctx: &Context, visitor: &mut dyn Visitor) -> Verdict {
         (self.ops().census)(input, ctx, visitor)
+    }
+
+    /// [`Entry::fields`], one at a time: `visit` is called for every field of `input` (and
+    /// every element of its lists), outermost first, and nothing is kept.
+    pub fn walk(&self, input: &[u8], ctx: &Context, visit: &mut WalkFn<'_>) -> Result<()> {
+        (self.walk)(input, ctx, visit)
     }
 
     /// Whether `ctx` gives every parameter the layout needs (`unity_version`): the check the
