@@ -224,11 +224,18 @@ impl LayoutReport {
             let into = if fails(e) { &mut errors } else { &mut warnings };
             into.entry(key(e)).or_insert_with(|| (0, e.to_string())).0 += 1;
         }
+        // Per relation, how often this file broke it (once per file in `broken_files`).
+        let mut broken: BTreeMap<&str, u64> = BTreeMap::new();
+        for e in v.refused.iter().chain(&v.findings) {
+            if let Some(id) = e.relation_id() {
+                *broken.entry(id).or_insert(0) += 1;
+            }
+        }
+        for (id, n) in broken {
+            self.count_relation(id, n);
+        }
         for (fail, from) in [(true, errors), (false, warnings)] {
             for ((path, rule, relation), (n, text)) in from {
-                if relation {
-                    self.count_relation(&rule, n);
-                }
                 let into = if fail {
                     &mut self.failures
                 } else {

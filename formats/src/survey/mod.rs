@@ -30,6 +30,8 @@ mod markdown;
 pub mod report;
 pub mod synth;
 pub mod tally;
+#[cfg(test)]
+mod tests;
 pub mod value;
 pub mod walk;
 mod words;

@@ -270,7 +270,7 @@ mod tests {
         assert_eq!((r.count, &r.min, &r.max), (4, &Value::U(3), &Value::U(9)));
         assert_eq!(
             t.describe(1),
-            "0 on 3; other values 1 to 9 (2 or more values) on 5"
+            "0 on 3; other values 1 to 9 (3 or more values) on 5"
         );
         assert_eq!(tally(&[4; 7], 2).constant(), Some(&Value::U(4)));
         assert_eq!(tally(&[4, 5], 1).constant(), None);
