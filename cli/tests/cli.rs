@@ -267,7 +267,9 @@ fn survey_reports_and_exits_0() {
     let t = text(&out.stdout);
     assert!(t.starts_with("# Survey\n"), "{t}");
     assert!(
-        t.contains("## meshbin\n\n6 files tried (2.3 MB): 6 read, 6 consumed exactly, 6 passed, 0 failed."),
+        t.contains(
+            "## meshbin\n\n6 files tried (2.3 MB): 6 read, 6 consumed exactly, 6 passed, 0 failed."
+        ),
         "{t}"
     );
 }

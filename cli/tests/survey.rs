@@ -36,9 +36,14 @@ fn the_corpus_census_is_markdown_with_failures_as_data() {
         "{t}"
     );
     // Relations with how often they held, and fields below proven in the documents' style.
-    assert!(t.contains("| `indices_name_vertices` | sourced | warning | 6 | none |"), "{t}");
     assert!(
-        t.contains("| `num_vertices` | u2 | sourced | 6 in 6 files | 4 on 2; 24 on 2; 65,508 on 2 |"),
+        t.contains("| `indices_name_vertices` | sourced | warning | 6 | none |"),
+        "{t}"
+    );
+    assert!(
+        t.contains(
+            "| `num_vertices` | u2 | sourced | 6 in 6 files | 4 on 2; 24 on 2; 65,508 on 2 |"
+        ),
         "{t}"
     );
     // What no layout claims is skipped, with examples, never a stop.
@@ -46,7 +51,10 @@ fn the_corpus_census_is_markdown_with_failures_as_data() {
     assert!(t.contains("| 3 | .py | no layout claims it"), "{t}");
     // --fail-on-error makes the failures count.
     code(&meshspec(&["survey", "corpus", "--fail-on-error"], None), 1);
-    code(&meshspec(&["survey", "corpus/meshbin", "--fail-on-error"], None), 0);
+    code(
+        &meshspec(&["survey", "corpus/meshbin", "--fail-on-error"], None),
+        0,
+    );
 }
 
 #[test]
@@ -66,9 +74,16 @@ fn a_path_that_does_not_exist_is_a_usage_mistake() {
     }
     let out = meshspec(&["survey", "corpus", "--layout", "unity-mesh"], None);
     code(&out, 2);
-    assert!(text(&out.stderr).contains("--unity-version"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("--unity-version"),
+        "{}",
+        text(&out.stderr)
+    );
     code(&meshspec(&["survey", "corpus", "--jobs", "0"], None), 2);
-    code(&meshspec(&["survey", "corpus", "--layout", "nope"], None), 2);
+    code(
+        &meshspec(&["survey", "corpus", "--layout", "nope"], None),
+        2,
+    );
 }
 
 #[test]
@@ -78,17 +93,27 @@ fn json_is_stable_and_reports_add_up() {
     code(&a, 0);
     assert_eq!(text(&a.stdout), text(&b.stdout), "two runs differ");
     let one: Value = serde_json::from_slice(&a.stdout).unwrap();
-    assert_eq!((&one["version"], &one["command"]), (&2.into(), &"survey".into()));
+    assert_eq!(
+        (&one["version"], &one["command"]),
+        (&2.into(), &"survey".into())
+    );
     let d = tmp_dir("survey-merge");
     let f = d.join("corpus.json");
     std::fs::write(&f, &a.stdout).unwrap();
     let f = f.to_str().unwrap();
     let two = json(&["survey", "--merge", f, f]);
     for key in ["files", "bytes", "skipped_files"] {
-        assert_eq!(two[key].as_u64().unwrap(), 2 * one[key].as_u64().unwrap(), "{key}");
+        assert_eq!(
+            two[key].as_u64().unwrap(),
+            2 * one[key].as_u64().unwrap(),
+            "{key}"
+        );
     }
     let (m1, m2) = (layout(&one, "meshbin"), layout(&two, "meshbin"));
-    assert_eq!(m2["tried"].as_u64().unwrap(), 2 * m1["tried"].as_u64().unwrap());
+    assert_eq!(
+        m2["tried"].as_u64().unwrap(),
+        2 * m1["tried"].as_u64().unwrap()
+    );
     assert_eq!(
         m2["fields"]["num_vertices"]["values"]["values"][0],
         serde_json::json!({"value": {"u": 4}, "count": 4})
@@ -110,16 +135,32 @@ fn unity_meshes_are_read_beside_their_companions() {
     let Some(shared) = shared() else { return };
     let meshes = shared.join("corpus/unity/meshes");
     let m = meshes.to_str().unwrap();
-    let doc = json(&["survey", "--layout", "unity-mesh", "--unity-version", "auto", m]);
+    let doc = json(&[
+        "survey",
+        "--layout",
+        "unity-mesh",
+        "--unity-version",
+        "auto",
+        m,
+    ]);
     let u = layout(&doc, "unity-mesh");
-    assert_eq!((u["tried"].as_u64(), u["failed"].as_u64()), (Some(35), Some(0)), "{u:#}");
+    assert_eq!(
+        (u["tried"].as_u64(), u["failed"].as_u64()),
+        (Some(35), Some(0)),
+        "{u:#}"
+    );
     // index.json (no version folder above it), the .resS and the UnityPy files are skipped
     // with the reason, not counted as failed meshes.
     let skipped: Vec<(&str, u64)> = doc["skipped"]
         .as_array()
         .unwrap()
         .iter()
-        .map(|s| (s["extension"].as_str().unwrap(), s["files"].as_u64().unwrap()))
+        .map(|s| {
+            (
+                s["extension"].as_str().unwrap(),
+                s["files"].as_u64().unwrap(),
+            )
+        })
         .collect();
     assert_eq!(skipped, [("json", 36), ("resS", 5), ("vertexdata", 18)]);
     // Read without a layout, `.mesh` names none and Unity meshes have no signature: skipped.
@@ -136,7 +177,11 @@ fn a_progress_bar_on_a_terminal_only() {
     // On a terminal (script's pseudo-terminal): files, bytes, rate and time left.
     let bin = env!("CARGO_BIN_EXE_meshspec");
     let out = std::process::Command::new("script")
-        .args(["-qfec", &format!("'{bin}' survey corpus --jobs 1 > /dev/null"), "/dev/null"])
+        .args([
+            "-qfec",
+            &format!("'{bin}' survey corpus --jobs 1 > /dev/null"),
+            "/dev/null",
+        ])
         .current_dir(root())
         .env("TERM", "xterm")
         .output();
