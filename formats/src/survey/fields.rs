@@ -59,6 +59,8 @@ struct Node {
     info: &'static FieldInfo,
     parent: usize,
     children: Vec<(*const FieldInfo, usize)>,
+    /// The child expected next (fields come in spec order).
+    cursor: usize,
     confidence: Confidence,
     /// Whether its values are tallied (below proven).
     tallied: bool,
@@ -130,6 +132,7 @@ impl Fields {
                 info: &ROOT,
                 parent: 0,
                 children: vec![],
+                cursor: 0,
                 confidence,
                 tallied: false,
                 list: false,
@@ -160,8 +163,16 @@ impl Fields {
 
     fn child(&mut self, parent: usize, info: &'static FieldInfo) -> usize {
         let key = info as *const FieldInfo;
-        if let Some(&(_, id)) = self.nodes[parent].children.iter().find(|(k, _)| *k == key) {
-            return id;
+        let p = &mut self.nodes[parent];
+        if let Some(&(k, id)) = p.children.get(p.cursor) {
+            if k == key {
+                p.cursor += 1;
+                return id;
+            }
+        }
+        if let Some(at) = p.children.iter().position(|(k, _)| *k == key) {
+            p.cursor = at + 1;
+            return p.children[at].1;
         }
         let confidence = info.confidence.unwrap_or(self.nodes[parent].confidence);
         let id = self.nodes.len();
@@ -171,6 +182,7 @@ impl Fields {
             info,
             parent,
             children: vec![],
+            cursor: 0,
             confidence,
             tallied: confidence != Confidence::Proven,
             list,
@@ -187,7 +199,9 @@ impl Fields {
             values: Tally::default(),
             lengths: Tally::default(),
         });
-        self.nodes[parent].children.push((key, id));
+        let p = &mut self.nodes[parent];
+        p.children.push((key, id));
+        p.cursor = p.children.len();
         id
     }
 
@@ -321,7 +335,7 @@ impl Visitor for Fields {
             f.seen = true;
             let n = &mut self.nodes[f.node];
             if n.tallied {
-                n.values.add(Value::of(v), self.cap);
+                n.values.add_scalar(v, self.cap);
             }
         }
     }

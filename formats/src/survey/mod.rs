@@ -124,7 +124,8 @@ struct Slot {
 struct Work {
     files: u64,
     bytes: u64,
-    slots: BTreeMap<(&'static str, String), Slot>,
+    /// By layout, then extension.
+    slots: BTreeMap<&'static str, BTreeMap<String, Slot>>,
     skipped: Vec<Skipped>,
 }
 
@@ -150,6 +151,23 @@ fn skip(w: &mut Vec<Skipped>, path: &Path, reason: &str, text: String) {
             }],
         },
     );
+}
+
+/// Why a file no layout claims is skipped.
+const NO_CLAIM: &str = "no layout claims it (its extension is no layout id, and no layout's \
+                        constants are at their offsets)";
+
+/// How many bytes are read to see whether a layout claims a file (every signature's constants
+/// lie well within them).
+const HEAD: u64 = 4096;
+
+/// The first [`HEAD`] bytes of `path`, and its size.
+fn head(path: &Path) -> std::io::Result<(Vec<u8>, u64)> {
+    let f = std::fs::File::open(path)?;
+    let size = f.metadata()?.len();
+    let mut buf = Vec::with_capacity(HEAD.min(size) as usize);
+    f.take(HEAD).read_to_end(&mut buf)?;
+    Ok((buf, size))
 }
 
 /// The bytes of `path`, refused past `limit`.
@@ -189,13 +207,14 @@ fn context(entry: &Entry, path: &Path, o: &Options) -> Result<Context, Error> {
     ctx.relations = o.relations;
     ctx.strict = o.strict;
     match o.unity_version {
-        UnityVersion::None => {}
         UnityVersion::Given(v) => ctx = ctx.with_param("unity_version", v),
-        UnityVersion::Auto => {
+        // (Looked for only by a layout that needs it: the search walks the path.)
+        UnityVersion::Auto if entry.params.contains(&"unity_version") => {
             if let Some(v) = walk::version_folder(path) {
                 ctx = ctx.with_param("unity_version", v);
             }
         }
+        UnityVersion::None | UnityVersion::Auto => {}
     }
     match entry.args_ok(&ctx) {
         Ok(()) => Ok(ctx),
@@ -216,13 +235,18 @@ fn context(entry: &Entry, path: &Path, o: &Options) -> Result<Context, Error> {
 
 impl Work {
     fn slot(&mut self, entry: &'static Entry, ext: &str, o: &Options) -> &mut Slot {
-        self.slots
-            .entry((entry.id, ext.to_string()))
-            .or_insert_with(|| Slot {
-                report: LayoutReport::new(entry),
-                fields: Fields::new(entry.info, o.cap),
-                forced: o.ext.is_some() || ext == entry.id,
-            })
+        let by_ext = self.slots.entry(entry.id).or_default();
+        if !by_ext.contains_key(ext) {
+            by_ext.insert(
+                ext.to_string(),
+                Slot {
+                    report: LayoutReport::new(entry),
+                    fields: Fields::new(entry.info, o.cap),
+                    forced: o.ext.is_some() || ext == entry.id,
+                },
+            );
+        }
+        by_ext.get_mut(ext).expect("inserted above")
     }
 
     fn take(&mut self, found: walk::Found, o: &Options, progress: &dyn Progress) {
@@ -234,17 +258,27 @@ impl Work {
             }
         };
         self.files += 1;
-        let size = std::fs::metadata(&path).map_or(0, |m| m.len());
+        let size = self.file(&path, o);
         self.bytes += size;
-        self.file(&path, o);
         progress.done(size);
     }
 
-    fn file(&mut self, path: &Path, o: &Options) {
+    /// Reads, recognises and counts one file; its size.
+    fn file(&mut self, path: &Path, o: &Options) -> u64 {
         let ext = walk::extension(path);
         let name = path.display().to_string();
         // Rules 1 and 2: the layout is known before the bytes are read.
         let known = o.layout.or_else(|| crate::layouts::find(&ext));
+        // Rule 3 needs only the first bytes: a file no layout claims is not read further.
+        if known.is_none() {
+            match head(path) {
+                Ok((h, size)) if !crate::generated::LAYOUTS.iter().any(|e| (e.claims)(&h)) => {
+                    skip(&mut self.skipped, path, NO_CLAIM, String::new());
+                    return size;
+                }
+                _ => {}
+            }
+        }
         let bytes = match read(path, o.max_input_size) {
             Ok(b) => b,
             Err(e) => {
@@ -252,23 +286,18 @@ impl Work {
                     Some(entry) => self.slot(entry, &ext, o).report.unreadable(&name, &e),
                     None => skip(&mut self.skipped, path, "could not be read", e.to_string()),
                 }
-                return;
+                return std::fs::metadata(path).map_or(0, |m| m.len());
             }
         };
+        let size = bytes.len() as u64;
         // Rule 3: by the layouts' constants.
         let entry = match known {
             Some(e) => e,
             None => match self.claimed(path, &bytes, o) {
                 Some(e) => e,
                 None => {
-                    skip(
-                        &mut self.skipped,
-                        path,
-                        "no layout claims it (its extension is no layout id, and no layout's \
-                         constants are at their offsets)",
-                        String::new(),
-                    );
-                    return;
+                    skip(&mut self.skipped, path, NO_CLAIM, String::new());
+                    return size;
                 }
             },
         };
@@ -277,10 +306,11 @@ impl Work {
             Ok(ctx) => {
                 slot.fields.next_file();
                 let v = entry.census(&bytes, &ctx, &mut slot.fields);
-                slot.report.record(&name, bytes.len() as u64, &v);
+                slot.report.record(&name, size, &v);
             }
             Err(e) => slot.report.unreadable(&name, &e),
         }
+        size
     }
 
     /// The layout among those whose signature claims `bytes` that reads it (rule 3).
@@ -306,9 +336,11 @@ impl Work {
             slots: self
                 .slots
                 .into_iter()
-                .map(|(k, mut s)| {
-                    s.report.add_fields(s.fields, cap);
-                    (k, (s.report, s.forced))
+                .flat_map(|(id, by_ext)| {
+                    by_ext.into_iter().map(move |(ext, mut s)| {
+                        s.report.add_fields(s.fields, cap);
+                        ((id, ext), (s.report, s.forced))
+                    })
                 })
                 .collect(),
             skipped: self.skipped,
@@ -391,15 +423,23 @@ fn tidy(mut s: Vec<Skipped>) -> Vec<Skipped> {
 }
 
 /// Surveys every file under `paths` (which must exist: see [`walk::missing`]).
+///
+/// One worker per thread of the pool takes the next file from the walk as soon as it is done
+/// with its last (so a large file holds up no one), and keeps its own census; the censuses are
+/// added up at the end.
 pub fn survey(paths: &[PathBuf], o: &Options, progress: &dyn Progress) -> Report {
     let run = || {
-        walk::files(paths, o.ext.as_deref())
-            .par_bridge()
-            .fold(Work::default, |mut w, found| {
-                w.take(found, o, progress);
-                w
+        let walk = std::sync::Mutex::new(walk::files(paths, o.ext.as_deref()));
+        let next = || walk.lock().unwrap_or_else(|e| e.into_inner()).next();
+        (0..rayon::current_num_threads())
+            .into_par_iter()
+            .map(|_| {
+                let mut w = Work::default();
+                while let Some(found) = next() {
+                    w.take(found, o, progress);
+                }
+                w.finish(o.cap)
             })
-            .map(|w| w.finish(o.cap))
             .reduce(Partial::default, |a, b| a.merge(b, o.cap))
             .finish(o.cap)
     };

@@ -7,6 +7,8 @@
 //! is exact; every value pushed out is larger than every value kept.)
 
 use super::value::{thousands, Value};
+use crate::rt::Scalar;
+use std::cmp::Ordering;
 use std::collections::BTreeMap;
 
 /// The values beyond the kept ones: how many, and their range.
@@ -44,13 +46,23 @@ impl Rest {
 }
 
 /// The values of one field.
-#[derive(Debug, Clone, PartialEq, Eq, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Tally {
     /// The kept values, sorted, with their counts (a sorted vector: at most `cap` entries,
     /// searched far more often than changed).
     kept: Vec<(Value, u64)>,
     rest: Option<Rest>,
+    /// Where the last value was found (a field often holds the same value again).
+    hint: usize,
 }
+
+impl PartialEq for Tally {
+    fn eq(&self, o: &Self) -> bool {
+        self.kept == o.kept && self.rest == o.rest
+    }
+}
+
+impl Eq for Tally {}
 
 /// A tally as JSON shows it: the kept values in order, then the rest.
 #[derive(serde::Serialize, serde::Deserialize)]
@@ -100,7 +112,11 @@ impl<'de> serde::Deserialize<'de> for Tally {
                 ));
             }
         }
-        Ok(Tally { kept, rest: f.rest })
+        Ok(Tally {
+            kept,
+            rest: f.rest,
+            hint: 0,
+        })
     }
 }
 
@@ -109,6 +125,42 @@ impl Tally {
     #[inline]
     pub fn add(&mut self, v: Value, cap: usize) {
         self.add_n(v, 1, cap);
+    }
+
+    /// Counts the value a visitor showed; it is copied only when it is kept.
+    pub fn add_scalar(&mut self, s: Scalar<'_>, cap: usize) {
+        if let Some(r) = &mut self.rest {
+            if self
+                .kept
+                .last()
+                .is_none_or(|(k, _)| k.cmp_scalar(&s) == Ordering::Less)
+            {
+                r.count += 1;
+                if r.min.cmp_scalar(&s) == Ordering::Greater {
+                    r.min = Value::of(s);
+                } else if r.max.cmp_scalar(&s) == Ordering::Less {
+                    r.max = Value::of(s);
+                }
+                return;
+            }
+        }
+        if let Some((k, n)) = self.kept.get_mut(self.hint) {
+            if k.cmp_scalar(&s) == Ordering::Equal {
+                *n += 1;
+                return;
+            }
+        }
+        match self.kept.binary_search_by(|(k, _)| k.cmp_scalar(&s)) {
+            Ok(i) => {
+                self.kept[i].1 += 1;
+                self.hint = i;
+            }
+            Err(i) => {
+                self.kept.insert(i, (Value::of(s), 1));
+                self.hint = i;
+                self.trim(cap);
+            }
+        }
     }
 
     fn add_n(&mut self, v: Value, n: u64, cap: usize) {
@@ -274,6 +326,18 @@ mod tests {
         );
         assert_eq!(tally(&[4; 7], 2).constant(), Some(&Value::U(4)));
         assert_eq!(tally(&[4, 5], 1).constant(), None);
+    }
+
+    #[test]
+    fn scalars_count_as_their_values() {
+        let vals: Vec<u64> = (0..300).map(|i| (i * 7919) % 53).collect();
+        for cap in [1, 5, 64] {
+            let mut t = Tally::default();
+            for v in &vals {
+                t.add_scalar(Scalar::U(*v), cap);
+            }
+            assert_eq!(t, tally(&vals, cap), "cap {cap}");
+        }
     }
 
     #[test]

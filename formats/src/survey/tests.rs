@@ -291,3 +291,17 @@ fn unity_companions_are_skipped_not_failed() {
     exts.dedup();
     assert_eq!(exts, ["json", "resS", "vertexdata"]);
 }
+
+#[test]
+fn a_files_first_bytes_say_whether_a_layout_claims_it() {
+    // Rule 3 reads only the first bytes of a file no layout's extension names: every corpus
+    // file a signature claims is claimed by its first bytes alone.
+    for f in walk::files(&[repo().join("corpus")], None) {
+        let walk::Found::File(f) = f else { continue };
+        let bytes = std::fs::read(&f).unwrap();
+        let (head, _) = super::head(&f).unwrap();
+        for e in crate::generated::LAYOUTS {
+            assert_eq!((e.claims)(&bytes), (e.claims)(&head), "{} {}", e.id, f.display());
+        }
+    }
+}

@@ -52,6 +52,32 @@ impl Value {
         }
     }
 
+    /// How `self` compares with the value `s` would become, without making it.
+    pub fn cmp_scalar(&self, s: &Scalar<'_>) -> Ordering {
+        use Value::*;
+        let rank = match s {
+            Scalar::Bool(_) => 2,
+            Scalar::U(_) => 3,
+            Scalar::I(_) => 4,
+            Scalar::F(_) => 5,
+            Scalar::Bytes(b) if b.len() <= SHORT_BYTES => 6,
+            Scalar::Bytes(_) => 7,
+            Scalar::Str(t) if t.len() <= SHORT_TEXT => 8,
+            Scalar::Str(_) => 9,
+        };
+        match (self, s) {
+            (Bool(a), Scalar::Bool(b)) => a.cmp(b),
+            (U(a), Scalar::U(b)) => a.cmp(b),
+            (I(a), Scalar::I(b)) => a.cmp(b),
+            (F(a), Scalar::F(b)) => a.total_cmp(b),
+            (Bytes(a), Scalar::Bytes(b)) if rank == 6 => a.as_slice().cmp(b),
+            (Blob(a), Scalar::Bytes(b)) if rank == 7 => a.cmp(&(b.len() as u64)),
+            (Str(a), Scalar::Str(b)) if rank == 8 => a.as_str().cmp(b),
+            (Text(a), Scalar::Str(b)) if rank == 9 => a.cmp(&(b.len() as u64)),
+            _ => self.rank().cmp(&rank),
+        }
+    }
+
     fn rank(&self) -> u8 {
         match self {
             Value::Absent => 0,
@@ -168,6 +194,27 @@ mod tests {
         );
         assert_ne!(Value::F(0.0), Value::F(-0.0));
         assert_eq!(Value::F(f64::NAN), Value::F(f64::NAN));
+    }
+
+    #[test]
+    fn values_compare_with_scalars_as_with_their_values() {
+        let scalars = [
+            Scalar::U(3),
+            Scalar::U(9),
+            Scalar::I(-2),
+            Scalar::F(-0.0),
+            Scalar::F(f64::NAN),
+            Scalar::Bool(true),
+            Scalar::Bytes(&[1, 2]),
+            Scalar::Bytes(&[0; 40]),
+            Scalar::Str("ab"),
+            Scalar::Str("a"),
+        ];
+        for a in &scalars {
+            for b in &scalars {
+                assert_eq!(Value::of(*a).cmp_scalar(b), Value::of(*a).cmp(&Value::of(*b)), "{a:?} {b:?}");
+            }
+        }
     }
 
     #[test]
