@@ -1,36 +1,54 @@
-//! `meshspec survey`: the researcher's census. Runs the specs over every file under some paths
-//! (one layout, or each file's layout by its extension), groups the failures by where and why
-//! they fail, and tallies the values of every field the spec marks unknown. Failures are the
-//! report, not an error: the exit code is 0 unless `--fail-on-error` is given.
+//! `meshspec survey`: the researcher's census. The census itself is the library's
+//! ([`meshspec_formats::survey`]); this module reads the options, finds usage mistakes before
+//! any input is read, shows a progress bar on a terminal, and prints the report (Markdown, or
+//! `--json`). Failures are the report, not an error: the exit code is 0 unless
+//! `--fail-on-error` is given.
 
-use crate::args::{InputOpt, Json, RelationsOpt, UnityOpt};
+use crate::args::{InputOpt, Json, RelationsArg, RelationsOpt, UnityOpt};
 use crate::fail::Fail;
-use crate::report::{Finding, Line, Verdict, JSON_VERSION};
+use crate::report::Line;
 use crate::term;
-use crate::usage::{Given, Usage};
+use crate::usage::{needs_unity_version, Usage};
 use clap::Args;
-use std::collections::BTreeMap;
+use meshspec_formats::context::{unity_version, Relations};
+use meshspec_formats::survey::{self, Options, Report, UnityVersion};
+use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// The version of survey documents: the report of version 1 (files, ok, unknown_fields) was
+/// replaced in version 2 (tried, parsed, consumed exactly, relations with how often they held,
+/// tallies of every field below proven, promotions).
+pub const SURVEY_JSON_VERSION: u32 = 2;
+
 #[derive(Args)]
 pub struct SurveyArgs {
-    /// Files and directories (searched recursively).
-    #[arg(required = true)]
+    /// Files and folders (searched recursively); with --merge, survey reports (--json).
+    #[arg(required = true, value_name = "PATH")]
     paths: Vec<PathBuf>,
-    /// The layout to read every file with; by default each file's extension names its layout
-    /// (`floor.meshbin`, `cube.sws-mesh`) and other files are skipped.
+    /// Read every file with this layout; by default a file's extension names its layout
+    /// (`floor.meshbin`), or else the layout whose constants it holds.
     #[arg(long)]
     layout: Option<String>,
-    /// Only files with this extension (without the dot).
+    /// Only files whose name ends with `.EXT` (and they always count as the layout's files).
     #[arg(long)]
     ext: Option<String>,
+    /// Add up survey reports (`meshspec survey --json` of several installs) instead of reading
+    /// files.
+    #[arg(long)]
+    merge: bool,
     /// Exit 1 when any file fails.
     #[arg(long)]
     fail_on_error: bool,
-    /// How many distinct values to show per unknown field.
-    #[arg(long, default_value_t = 8)]
+    /// How many values per field to name (the others are shown as a range).
+    #[arg(long, default_value_t = 4, value_name = "N")]
     top: usize,
+    /// How many distinct values per field to count exactly (beyond them: a range and a count).
+    #[arg(long, default_value_t = survey::DEFAULT_CAP, value_name = "N")]
+    cap: usize,
+    /// How many threads to read with (default: every core).
+    #[arg(long, short = 'j', value_name = "N")]
+    jobs: Option<usize>,
     #[command(flatten)]
     json: Json,
     #[command(flatten)]
@@ -41,285 +59,175 @@ pub struct SurveyArgs {
     input: InputOpt,
 }
 
-fn files(paths: &[PathBuf], ext: Option<&str>) -> Vec<PathBuf> {
-    let mut out = vec![];
-    let mut stack: Vec<PathBuf> = paths.to_vec();
-    while let Some(p) = stack.pop() {
-        if p.is_dir() {
-            if let Ok(rd) = std::fs::read_dir(&p) {
-                let mut entries: Vec<PathBuf> = rd.flatten().map(|e| e.path()).collect();
-                entries.sort();
-                stack.extend(entries.into_iter().rev());
-            }
-        } else if ext.is_none_or(|x| p.extension().and_then(|e| e.to_str()) == Some(x)) {
-            out.push(p);
-        }
-    }
-    out
+/// A progress bar on standard error (files, bytes, rate, time left), when it is a terminal.
+struct Bar {
+    bar: indicatif::ProgressBar,
+    files: std::sync::atomic::AtomicU64,
 }
 
-/// Collects the values at `path` (`a[].b`) under `v`.
-fn values_at<'a>(v: &'a serde_json::Value, path: &str, out: &mut Vec<&'a serde_json::Value>) {
-    let (head, rest) = match path.split_once('.') {
-        Some((h, r)) => (h, Some(r)),
-        None => (path, None),
+impl survey::Progress for Bar {
+    fn done(&self, bytes: u64) {
+        let n = self
+            .files
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.bar.inc(bytes);
+        self.bar.set_message((n + 1).to_string());
+    }
+}
+
+fn bar(a: &SurveyArgs) -> Option<indicatif::ProgressBar> {
+    if !std::io::stderr().is_terminal() {
+        return None;
+    }
+    let (files, bytes) = survey::walk::totals(&a.paths, a.ext.as_deref());
+    let pb = indicatif::ProgressBar::new(bytes);
+    let style = indicatif::ProgressStyle::with_template(
+        "{bar:30} {msg}/{prefix} files, {bytes}/{total_bytes} ({bytes_per_sec}, {eta} left)",
+    )
+    .ok()?;
+    pb.set_style(style);
+    pb.set_prefix(files.to_string());
+    Some(pb)
+}
+
+fn options(a: &SurveyArgs, u: &mut Usage) -> Options {
+    let layout = a.layout.as_deref().and_then(|id| u.layout(id));
+    let unity_version = match a.unity.unity_version.as_deref() {
+        None => UnityVersion::None,
+        Some("auto") => UnityVersion::Auto,
+        Some(v) => match unity_version(v) {
+            Ok(n) => UnityVersion::Given(n),
+            Err(_) => {
+                u.problem(format!(
+                    "--unity-version {}: expected a Unity version such as 2021.3.0f1, or auto",
+                    crate::escape::text(v)
+                ));
+                UnityVersion::None
+            }
+        },
     };
-    let (name, all) = match head.strip_suffix("[]") {
-        Some(n) => (n, true),
-        None => (head, false),
-    };
-    let Some(child) = v.get(name) else { return };
-    let items: Vec<&serde_json::Value> = if all {
-        child
-            .as_array()
-            .map(|a| a.iter().collect())
-            .unwrap_or_default()
-    } else {
-        vec![child]
-    };
-    for it in items {
-        match rest {
-            Some(r) => values_at(it, r, out),
-            None => out.push(it),
-        }
+    if let Some(e) = layout.filter(|e| needs_unity_version(e) && a.unity.unity_version.is_none()) {
+        u.problem(format!(
+            "layout `{}` needs the Unity version that wrote the files: --unity-version \
+             2021.3.0f1, or --unity-version auto (the nearest folder above each file named \
+             after a version)",
+            e.id
+        ));
+    }
+    if a.jobs == Some(0) {
+        u.problem("--jobs: expected at least 1 thread, found 0".into());
+    }
+    Options {
+        layout,
+        ext: a.ext.clone(),
+        unity_version,
+        relations: if a.relations.relations == RelationsArg::Warn {
+            Relations::Warn
+        } else {
+            Relations::Error
+        },
+        strict: a.relations.strict,
+        max_input_size: a.input.max_input_size,
+        cap: a.cap.max(1),
+        threads: a.jobs,
     }
 }
 
-fn show(v: &serde_json::Value) -> String {
-    let s = match v {
-        serde_json::Value::String(s) if s.is_empty() => "(empty)".to_string(),
-        serde_json::Value::String(s) => s.clone(),
-        serde_json::Value::Null => "(absent)".to_string(),
-        other => other.to_string(),
-    };
-    let n = s.chars().count();
-    if n > 40 {
-        format!("{}… ({n} chars)", s.chars().take(40).collect::<String>())
-    } else {
-        s
+/// The reports named on the command line, added up.
+fn merged(a: &SurveyArgs) -> Result<Report, Fail> {
+    let mut total = Report::default();
+    for p in &a.paths {
+        let bytes = crate::input::read(p, a.input.max_input_size)?;
+        let shown = crate::input::shown(p);
+        let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+            Fail::about(
+                &shown,
+                "a survey report (meshspec survey --json)",
+                e.to_string(),
+            )
+        })?;
+        if v["command"] != "survey" || v["version"] != SURVEY_JSON_VERSION {
+            return Err(Fail::about(
+                &shown,
+                format!(
+                    "a survey report of version {SURVEY_JSON_VERSION} (meshspec survey --json)"
+                ),
+                format!(
+                    "command {}, version {}",
+                    crate::escape::text(&v["command"].to_string()),
+                    crate::escape::text(&v["version"].to_string())
+                ),
+            ));
+        }
+        let r: Report = serde_json::from_value(v).map_err(|e| {
+            Fail::about(
+                &shown,
+                "a survey report (meshspec survey --json)",
+                e.to_string(),
+            )
+        })?;
+        total.merge(r, a.cap.max(1));
     }
+    Ok(total)
 }
 
-/// A finding's path with element indices left out (`meshbin.indices[]`), so that findings
-/// group by field.
-fn pattern(f: &Finding) -> String {
-    let mut out = String::new();
-    let mut in_index = false;
-    for c in f.path.as_deref().unwrap_or("(input)").chars() {
-        match c {
-            '[' => {
-                in_index = true;
-                out.push(c);
-            }
-            ']' => {
-                in_index = false;
-                out.push(c);
-            }
-            _ if in_index => {}
-            _ => out.push(c),
-        }
+/// The report as its JSON document: `version` and `command` first, then the report's keys.
+fn document(r: &Report) -> serde_json::Value {
+    let mut doc = serde_json::Map::new();
+    doc.insert("version".into(), SURVEY_JSON_VERSION.into());
+    doc.insert("command".into(), "survey".into());
+    if let Ok(serde_json::Value::Object(m)) = serde_json::to_value(r) {
+        doc.extend(m);
     }
-    out
-}
-
-/// Groups of findings: how many files, and a few examples.
-type Groups = BTreeMap<(String, String), (usize, Vec<String>)>;
-
-/// What one layout's files showed.
-#[derive(Default)]
-struct Report {
-    files: usize,
-    ok: usize,
-    failures: Groups,
-    relations: Groups,
-    tallies: BTreeMap<&'static str, BTreeMap<String, usize>>,
-}
-
-fn note(slot: &mut (usize, Vec<String>), example: String) {
-    slot.0 += 1;
-    if slot.1.len() < 3 {
-        slot.1.push(example);
-    }
-}
-
-fn survey_file(
-    entry: &meshspec_formats::Entry,
-    f: &std::path::Path,
-    ctx: &meshspec_formats::Context,
-    limit: u64,
-    r: &mut Report,
-) -> Result<(), Fail> {
-    r.files += 1;
-    let name = f.display().to_string();
-    let bytes = match crate::input::read(f, limit) {
-        Ok(b) => b,
-        Err(Fail::Refused(x)) => {
-            let key = ("(file)".into(), format!("expected {}", x.expected));
-            note(r.failures.entry(key).or_default(), x.line());
-            return Ok(());
-        }
-        Err(other) => return Err(other),
-    };
-    let v = Verdict::of(&entry.judge(&bytes, ctx));
-    for x in &v.findings {
-        match &x.relation {
-            None => {
-                let key = (pattern(x), format!("expected {}", x.expected));
-                note(
-                    r.failures.entry(key).or_default(),
-                    format!("{name}: {}", x.line()),
-                );
-            }
-            Some(id) => {
-                let key = (pattern(x), format!("relation `{id}`"));
-                note(
-                    r.relations.entry(key).or_default(),
-                    format!("{name}: {}", x.line()),
-                );
-            }
-        }
-    }
-    let parsed = v.findings.iter().all(|x| x.relation.is_some());
-    if v.passes() {
-        r.ok += 1;
-    } else if parsed {
-        let key = ("(relations)".into(), "a relation (listed below)".into());
-        note(r.failures.entry(key).or_default(), name.clone());
-    }
-    if parsed {
-        if let Ok(dump) = entry.dump(&bytes, ctx) {
-            let data = &dump["data"];
-            for path in entry.unknown {
-                let mut vals = vec![];
-                values_at(data, path, &mut vals);
-                let t = r.tallies.entry(path).or_default();
-                for v in vals {
-                    *t.entry(show(v)).or_default() += 1;
-                }
-            }
-        }
-    }
-    Ok(())
-}
-
-fn text(id: &str, r: &Report, top: usize) -> Vec<String> {
-    let mut out = vec![format!(
-        "{id}: {} files, {} ok, {} failed",
-        r.files,
-        r.ok,
-        r.files - r.ok
-    )];
-    if !r.failures.is_empty() {
-        out.push("  failures, by field and rule:".into());
-        for ((path, what), (n, ex)) in &r.failures {
-            out.push(format!("    {n:>6}  {path}: {what}"));
-            for e in ex {
-                out.push(format!("              e.g. {e}"));
-            }
-        }
-    }
-    if !r.relations.is_empty() {
-        out.push("  relations that do not hold:".into());
-        for ((path, why), (n, ex)) in &r.relations {
-            out.push(format!("    {n:>6}  {path}: {why}"));
-            for e in ex {
-                out.push(format!("              e.g. {e}"));
-            }
-        }
-    }
-    if !r.tallies.is_empty() {
-        out.push("  values of the fields the spec marks unknown (in files that parse):".into());
-        for (path, t) in r.tallies.iter().filter(|(_, t)| !t.is_empty()) {
-            let total: usize = t.values().sum();
-            let mut by: Vec<(&String, &usize)> = t.iter().collect();
-            by.sort_by(|x, y| y.1.cmp(x.1).then(x.0.cmp(y.0)));
-            out.push(format!("    {path}: {total} values, {} distinct", t.len()));
-            for (v, n) in by.iter().take(top) {
-                out.push(format!("      {n:>8} x {v}"));
-            }
-            if t.len() > top {
-                out.push(format!("      ... {} more distinct values", t.len() - top));
-            }
-        }
-    }
-    out
-}
-
-fn json(id: &str, r: &Report) -> serde_json::Value {
-    let groups = |m: &Groups, a: &str, b: &str| {
-        m.iter()
-            .map(|((x, y), (n, ex))| serde_json::json!({ a: x, b: y, "files": n, "examples": ex }))
-            .collect::<Vec<_>>()
-    };
-    serde_json::json!({
-        "layout": id,
-        "files": r.files,
-        "ok": r.ok,
-        "failed": r.files - r.ok,
-        "failures": groups(&r.failures, "path", "rule"),
-        "relations": groups(&r.relations, "path", "rule"),
-        "unknown_fields": r.tallies,
-    })
+    serde_json::Value::Object(doc)
 }
 
 pub fn run(a: SurveyArgs) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
-    let fixed = a.layout.as_deref().map(|id| u.layout(id));
-    let given = Given {
-        unity_version: a.unity.unity_version.clone(),
-        ..Given::default()
+    let o = options(&a, &mut u);
+    for p in survey::walk::missing(&a.paths) {
+        u.problem(format!("{}: no such file or folder", p.display()));
     }
-    .relations(a.relations);
-    let mut work = vec![];
-    for f in files(&a.paths, a.ext.as_deref()) {
-        let entry = match fixed {
-            Some(e) => e,
-            None => f
-                .extension()
-                .and_then(|e| e.to_str())
-                .and_then(meshspec_formats::find),
-        };
-        if let Some(e) = entry {
-            let ctx = u.context(Some(e), &given, Some(&f));
-            work.push((e, f, ctx));
-        } else if fixed.is_some() {
-            // The unknown layout is already a problem.
-            break;
-        }
-    }
-    if work.is_empty() && !matches!(fixed, Some(None)) {
-        u.problem(
-            "no files to survey (give --layout, or files whose extension is a layout id)".into(),
-        );
+    if a.merge {
+        u.files(&a.paths, None);
     }
     u.finish()?;
 
-    let mut reports: BTreeMap<&'static str, Report> = BTreeMap::new();
-    for (entry, f, ctx) in &work {
-        let slot = reports.entry(entry.id).or_default();
-        survey_file(entry, f, ctx, a.input.max_input_size, slot)?;
-    }
-    let failed: usize = reports.values().map(|r| r.files - r.ok).sum();
-    if a.json.json {
-        let all: Vec<serde_json::Value> = reports.iter().map(|(id, r)| json(id, r)).collect();
-        term::out_json(&serde_json::json!({
-            "version": JSON_VERSION,
-            "command": "survey",
-            "layouts": all,
-        }))?;
+    let report = if a.merge {
+        merged(&a)?
     } else {
-        let lines: Vec<Line> = reports
-            .iter()
-            .flat_map(|(id, r)| text(id, r, a.top))
+        let pb = bar(&a);
+        let r = match &pb {
+            Some(pb) => survey::survey(
+                &a.paths,
+                &o,
+                &Bar {
+                    bar: pb.clone(),
+                    files: 0.into(),
+                },
+            ),
+            None => survey::survey(&a.paths, &o, &()),
+        };
+        if let Some(pb) = pb {
+            pb.finish_and_clear();
+        }
+        r
+    };
+    if a.json.json {
+        term::out_json(&document(&report))?;
+    } else {
+        let lines: Vec<Line> = report
+            .markdown(a.top)
+            .lines()
             .map(|t| Line {
                 subject: None,
                 tag: None,
-                text: t,
+                text: t.to_string(),
             })
             .collect();
         term::out_lines(&lines)?;
     }
-    Ok(if failed > 0 && a.fail_on_error {
+    Ok(if report.failed() > 0 && a.fail_on_error {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS

@@ -264,7 +264,14 @@ fn unknown_layouts_and_usage_errors_have_their_exit_codes() {
 fn survey_reports_and_exits_0() {
     let out = meshspec(&["survey", "corpus/meshbin"], None);
     assert_eq!(out.status.code(), Some(0));
-    assert!(text(&out.stdout).starts_with("meshbin: 6 files, 6 ok, 0 failed"));
+    let t = text(&out.stdout);
+    assert!(t.starts_with("# Survey\n"), "{t}");
+    assert!(
+        t.contains(
+            "## meshbin\n\n6 files tried (2.3 MB): 6 read, 6 consumed exactly, 6 passed, 0 failed."
+        ),
+        "{t}"
+    );
 }
 
 #[test]

@@ -27,7 +27,9 @@ fn doc(args: &[&str], want: i32) -> Value {
         .map(|e| format!("{} at {}", e, e.instance_path()))
         .collect();
     assert!(errors.is_empty(), "{args:?}: {errors:#?}\n{v:#}");
-    assert_eq!(v["version"], 1);
+    // (Survey documents are version 2: their report was redesigned; the others version 1.)
+    let version = if v["command"] == "survey" { 2 } else { 1 };
+    assert_eq!(v["version"], version);
     v
 }
 

@@ -8,7 +8,7 @@
 
 use crate::context::Context;
 use crate::dump::{self, Built};
-use crate::rt::{Error, ErrorKind, Place, Result, Root, Rule};
+use crate::rt::{Error, ErrorKind, Place, Result, Root, Rule, TypeInfo, Visitor};
 use crate::scene::{Mesh, Scene};
 use crate::verdict::{self, Judge, Verdict};
 
@@ -76,6 +76,7 @@ pub struct Ops {
     dump: fn(&[u8], &Context) -> Result<serde_json::Value>,
     build: fn(&serde_json::Value, &Context) -> Result<Built>,
     decode: fn(&[u8], &Context) -> Result<Decoded>,
+    census: fn(&[u8], &Context, &mut dyn Visitor) -> Verdict,
     import: fn(&Mesh, &Context) -> Imported,
     imports: bool,
     needs_winding: bool,
@@ -120,6 +121,23 @@ fn decode_with<T: Semantics>(input: &[u8], ctx: &Context) -> Result<Decoded> {
     Ok(Decoded { scene, verdict })
 }
 
+// The survey's hook (issue 13): the verdict and a visit of every field's value, from one
+// reading of the input. The meaning run is `verdict::judge`'s (the family's checks and notes);
+// a test in `survey` holds the two verdicts equal on every corpus file.
+fn census_plain<T: Root>(input: &[u8], ctx: &Context, vis: &mut dyn Visitor) -> Verdict {
+    verdict::judge_with::<T>(input, ctx, |v, _, _| T::visit(v, vis))
+}
+
+fn census_with<T: Semantics>(input: &[u8], ctx: &Context, vis: &mut dyn Visitor) -> Verdict {
+    verdict::judge_with::<T>(input, ctx, |v, at, j| {
+        T::judge(v, at, j);
+        for n in T::notes(v, j.ctx) {
+            j.note(n);
+        }
+        T::visit(v, vis);
+    })
+}
+
 fn import_none(_: &Mesh, _: &Context) -> Imported {
     None
 }
@@ -144,6 +162,7 @@ impl Ops {
             dump: dump_plain::<T>,
             build: build_plain::<T>,
             decode: decode_plain::<T>,
+            census: census_plain::<T>,
             import: import_none,
             imports: false,
             needs_winding: false,
@@ -157,6 +176,7 @@ impl Ops {
             dump: dump_with::<T>,
             build: build_with::<T>,
             decode: decode_with::<T>,
+            census: census_with::<T>,
             import: import_with::<T>,
             imports: T::FROM_GEOMETRY,
             needs_winding: T::NEEDS_WINDING,
@@ -196,6 +216,20 @@ fn fields<T: Root>(input: &[u8], ctx: &Context) -> Result<Vec<Located>> {
     Ok(out)
 }
 
+/// What [`Entry::walk`] calls for every field: its path, the bytes it took, what the spec says
+/// about it, and whether it holds no further fields.
+pub type WalkFn<'a> =
+    dyn FnMut(&crate::rt::Path, crate::rt::Span, &'static crate::rt::FieldInfo, bool) + 'a;
+
+// `explain`'s hook (issue 13): `fields` without collecting them, for inputs with a million.
+fn walk<T: Root>(input: &[u8], ctx: &Context, visit: &mut WalkFn<'_>) -> Result<()> {
+    use crate::rt::Walk;
+    let p = T::read::<true>(input, ctx)?;
+    let pos = p.pos.unwrap_or_default();
+    pos.walk(&mut crate::rt::Path::root(T::ROOT), visit);
+    Ok(())
+}
+
 /// One layout of the table.
 #[derive(Clone, Copy)]
 pub struct Entry {
@@ -213,8 +247,11 @@ pub struct Entry {
     pub rules: &'static [&'static Rule],
     /// Whether an input holds the layout's constants where the spec puts them.
     pub claims: fn(&[u8]) -> bool,
+    /// What the spec says about the layout's root type (its confidence, its fields).
+    pub info: &'static TypeInfo,
     args_ok: fn(&Context) -> Result<()>,
     fields: fn(&[u8], &Context) -> Result<Vec<Located>>,
+    walk: fn(&[u8], &Context, &mut WalkFn<'_>) -> Result<()>,
     plain: Ops,
 }
 
@@ -239,8 +276,10 @@ impl Entry {
             params: T::PARAMS,
             rules: T::RULES,
             claims: T::claims,
+            info: T::INFO,
             args_ok: args_ok::<T>,
             fields: fields::<T>,
+            walk: walk::<T>,
             plain: Ops::plain::<T>(),
         }
     }
@@ -294,6 +333,19 @@ impl Entry {
     /// it lies and what the spec says about it: what `explain` shows.
     pub fn fields(&self, input: &[u8], ctx: &Context) -> Result<Vec<Located>> {
         (self.fields)(input, ctx)
+    }
+
+    /// [`Entry::judge`]'s verdict, and every field's value shown to `visitor` (in spec order,
+    /// from the same reading; nothing is shown when the structure does not read): what
+    /// `survey` tallies.
+    pub fn census(&self, input: &[u8], ctx: &Context, visitor: &mut dyn Visitor) -> Verdict {
+        (self.ops().census)(input, ctx, visitor)
+    }
+
+    /// [`Entry::fields`], one at a time: `visit` is called for every field of `input` (and
+    /// every element of its lists), outermost first, and nothing is kept.
+    pub fn walk(&self, input: &[u8], ctx: &Context, visit: &mut WalkFn<'_>) -> Result<()> {
+        (self.walk)(input, ctx, visit)
     }
 
     /// Whether `ctx` gives every parameter the layout needs (`unity_version`): the check the

@@ -26,6 +26,7 @@ pub mod meshbin;
 pub mod rr;
 pub mod rt;
 pub mod scene;
+pub mod survey;
 pub mod sws;
 pub mod unity;
 pub mod verdict;

@@ -7,6 +7,7 @@ use std::process::ExitCode;
 mod build;
 mod check;
 mod dump;
+pub mod explain;
 mod export;
 mod import;
 mod info;
@@ -216,6 +217,7 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
         }),
         Command::Survey(args) => crate::survey::run(args),
         Command::Unity(args) => unity::run(args),
+        Command::Explain(args) => explain::run(args),
         Command::Completions { shell } => meta::completions(shell),
         Command::Man { command } => meta::man(command.as_deref()),
     }

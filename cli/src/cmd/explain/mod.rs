@@ -1,0 +1,151 @@
+//! `meshspec explain LAYOUT FILE`: every byte of FILE attributed to a field, with what the
+//! spec says of it (offset, size, type, value, confidence, doc), as text or as one HTML page
+//! (`--html OUT.html`). By default a list shows its first few elements and folds the rest, so
+//! a 2 MB mesh prints a screen, not 2 MB; `--at`, `--field`, `--depth` and `--elements` choose
+//! what to look at.
+
+mod html;
+mod model;
+mod text;
+
+use crate::args::{InputOpt, RessOpt, UnityOpt};
+use crate::fail::Fail;
+use crate::input;
+use crate::output::{self, Target};
+use crate::usage::{Given, Usage};
+use clap::Args;
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+/// An offset: decimal, or hex with `0x`.
+fn offset(s: &str) -> Result<u64, String> {
+    let t = s.trim();
+    let parsed = match t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        Some(h) => u64::from_str_radix(h, 16),
+        None => t.parse(),
+    };
+    parsed.map_err(|_| format!("an offset such as 0x1A4 or 420, not `{s}`"))
+}
+
+#[derive(Args)]
+pub struct ExplainArgs {
+    /// The layout id.
+    layout: String,
+    /// The file to explain.
+    file: PathBuf,
+    /// Show the fields around this byte offset (0x1A4 or 420), every element included.
+    #[arg(long, value_name = "OFFSET", value_parser = offset)]
+    at: Option<u64>,
+    /// Show only this field and what it holds (`bones[2]`, `data.ranges_a`).
+    #[arg(long, value_name = "PATH")]
+    field: Option<String>,
+    /// Show no field deeper than N (the file's own fields are depth 1); deeper fields are
+    /// shown as their enclosing field's bytes.
+    #[arg(long, value_name = "N")]
+    depth: Option<usize>,
+    /// How many elements of each list to show; the others are folded into one line.
+    #[arg(long, value_name = "N", default_value_t = 4)]
+    elements: usize,
+    /// Write one self-contained HTML page (the fields as a tree beside the bytes) to OUT
+    /// instead of printing text.
+    #[arg(long, value_name = "OUT")]
+    html: Option<PathBuf>,
+    #[command(flatten)]
+    unity: UnityOpt,
+    #[command(flatten)]
+    ress: RessOpt,
+    #[command(flatten)]
+    input: InputOpt,
+}
+
+pub fn run(a: ExplainArgs) -> Result<ExitCode, Fail> {
+    let mut u = Usage::default();
+    let entry = u.layout(&a.layout);
+    u.files(std::slice::from_ref(&a.file), None);
+    let given = Given {
+        unity_version: a.unity.unity_version.clone(),
+        ress: a.ress.ress.clone(),
+        ..Given::default()
+    };
+    let ctx = u.context(entry, &given, Some(&a.file));
+    let target = a.html.as_deref().map(|p| Target::of(Some(p)));
+    if let Some(t) = &target {
+        u.output(t, false);
+    }
+    u.finish()?;
+    let entry = entry.expect("usage checked");
+
+    let bytes = input::read(&a.file, a.input.max_input_size)?;
+    let sel = model::Select {
+        at: a.at,
+        field: a.field.clone(),
+        depth: a.depth,
+        elements: a.elements,
+    };
+    let x = model::explain(entry, &bytes, &ctx, &sel)?;
+    let shown = input::shown(&a.file);
+    if let Some(p) = sel.at.filter(|&o| o >= x.size) {
+        return Err(Fail::about(
+            &shown,
+            format!("--at {p}: an offset below the file's size"),
+            format!("{} bytes", model::thousands(x.size)),
+        ));
+    }
+    if x.rows.is_empty() {
+        return Err(Fail::about(
+            &shown,
+            format!(
+                "a field `{}` (--field)",
+                crate::escape::text(a.field.as_deref().unwrap_or(""))
+            ),
+            "no field of that path",
+        ));
+    }
+    let header = format!(
+        "{}: {} ({} bytes, {}); verdict: {}",
+        entry.id,
+        shown,
+        model::thousands(x.size),
+        entry.spec,
+        x.verdict
+    );
+    match target {
+        Some(t) => {
+            let page = html::page(
+                &format!("meshspec explain {} {shown}", entry.id),
+                &header,
+                &bytes,
+                &x,
+                &text::coverage(&x),
+            );
+            output::write(&t, page.as_bytes())?;
+        }
+        None => {
+            let lines = text::lines(&crate::escape::text(&header), &bytes, &x);
+            let mut out = anstream::stdout().lock();
+            for l in lines {
+                writeln!(out, "{l}").map_err(|e| {
+                    Fail::about(
+                        "standard output",
+                        "a stream that takes the output",
+                        crate::fail::io_words(&e),
+                    )
+                })?;
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::offset;
+
+    #[test]
+    fn offsets_are_decimal_or_hex() {
+        assert_eq!(offset("0x1A4"), Ok(0x1A4));
+        assert_eq!(offset("420"), Ok(420));
+        assert!(offset("x").is_err());
+    }
+}

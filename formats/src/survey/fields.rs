@@ -1,0 +1,384 @@
+//! The tallies of one layout's fields, straight from the typed views: a [`Visitor`] that keeps
+//! one node per field path it meets (`bones[].name_hash`), and counts the values of every field
+//! the spec does not call proven (a field without a confidence of its own has its parent's).
+//!
+//! Per field: in how many files and how many times it occurred, its values, and for a list
+//! its lengths. Nothing per file is kept: a node's counters are all there is.
+//!
+//! Data arrays are not tallied value by value: a list of plain numbers is looked into only when
+//! its meaning is unknown, and a list of flat records (records made only of numbers: vertices,
+//! weights, matrices) only when one of the record's fields is unknown. Their elements' meaning
+//! is given and their count is a field of its own; tallying every vertex would cost many times
+//! what reading the file does. Lists of structured records (submeshes, ranges, palettes) are
+//! tallied element by element. Which lists are data follows from the spec alone, so every run
+//! decides the same: a list of records is looked at once, through its first element, and if it
+//! is data what that element added is taken back.
+
+use super::tally::Tally;
+use super::value::Value;
+use crate::rt::{Confidence, FieldInfo, Scalar, TypeInfo, Visitor};
+use std::collections::BTreeMap;
+
+/// What a census says about one field.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct FieldStats {
+    /// The type as the spec writes it (`u4`, `palette[]`).
+    #[serde(rename = "type")]
+    pub ty: String,
+    /// The field's confidence (its own, or the nearest enclosing one's).
+    #[serde(with = "super::words::confidence")]
+    pub confidence: Confidence,
+    /// In how many files it occurred.
+    pub files: u64,
+    /// How many times it occurred (once per file, or once per element of the lists it is in).
+    pub occurrences: u64,
+    /// Its values (the elements' values, for a list of numbers).
+    pub values: Tally,
+    /// A list's lengths, one per occurrence.
+    pub lengths: Option<Tally>,
+}
+
+impl FieldStats {
+    /// Adds another census of the same field.
+    pub fn merge(&mut self, o: FieldStats, cap: usize) {
+        self.files += o.files;
+        self.occurrences += o.occurrences;
+        self.values.merge(o.values, cap);
+        self.lengths = match (self.lengths.take(), o.lengths) {
+            (Some(mut a), Some(b)) => {
+                a.merge(b, cap);
+                Some(a)
+            }
+            (a, b) => a.or(b),
+        };
+    }
+}
+
+/// One field path met so far.
+struct Node {
+    info: &'static FieldInfo,
+    parent: usize,
+    children: Vec<(*const FieldInfo, usize)>,
+    /// The child expected next (fields come in spec order).
+    cursor: usize,
+    confidence: Confidence,
+    /// Whether its values are tallied (below proven).
+    tallied: bool,
+    list: bool,
+    optional: bool,
+    /// Whether it can hold fields of its own (not a number, bytes or text).
+    nested: bool,
+    /// For a list: whether it is data, not looked into (`None` until its first element showed
+    /// what its records hold).
+    data: Option<bool>,
+    file: u64,
+    files: u64,
+    occurrences: u64,
+    values: Tally,
+    lengths: Tally,
+}
+
+/// Where the visit is: one frame per field entered.
+struct Frame {
+    node: usize,
+    seen: bool,
+    len: u64,
+}
+
+/// The fields of one layout, tallied over every file shown to it.
+pub struct Fields {
+    nodes: Vec<Node>,
+    stack: Vec<Frame>,
+    file: u64,
+    cap: usize,
+}
+
+// Nodes point at the generated tables' `FieldInfo`s, which are `'static` and never written:
+// the raw pointers are only compared, as keys.
+unsafe impl Send for Fields {}
+
+/// The spec's primitive types: a field of one of them holds no fields of its own.
+fn holds_fields(ty: &str) -> bool {
+    let base = ty.split(' ').next().unwrap_or(ty);
+    let base = base.trim_end_matches('?').trim_end_matches("[]");
+    let number = |p: &str| {
+        base.strip_prefix(p)
+            .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    };
+    !(number("u")
+        || number("s")
+        || number("f")
+        || number("b")
+        || matches!(base, "bytes" | "str" | "strz" | "contents"))
+}
+
+impl Fields {
+    /// Tallies for a layout whose root type is `root`, keeping `cap` distinct values exactly
+    /// per field.
+    pub fn new(root: &'static TypeInfo, cap: usize) -> Fields {
+        static ROOT: FieldInfo = FieldInfo {
+            id: "",
+            ty: "",
+            orig_id: None,
+            confidence: None,
+            offset: None,
+            evidence: None,
+            reading: None,
+            doc: "",
+        };
+        let confidence = root.confidence.unwrap_or(Confidence::Unknown);
+        Fields {
+            nodes: vec![Node {
+                info: &ROOT,
+                parent: 0,
+                children: vec![],
+                cursor: 0,
+                confidence,
+                tallied: false,
+                list: false,
+                optional: false,
+                nested: true,
+                data: Some(false),
+                file: 0,
+                files: 0,
+                occurrences: 0,
+                values: Tally::default(),
+                lengths: Tally::default(),
+            }],
+            stack: vec![Frame {
+                node: 0,
+                seen: false,
+                len: 0,
+            }],
+            file: 0,
+            cap,
+        }
+    }
+
+    /// Starts the next file.
+    pub fn next_file(&mut self) {
+        self.file += 1;
+        self.stack.truncate(1);
+    }
+
+    fn child(&mut self, parent: usize, info: &'static FieldInfo) -> usize {
+        let key = info as *const FieldInfo;
+        let p = &mut self.nodes[parent];
+        if let Some(&(k, id)) = p.children.get(p.cursor) {
+            if k == key {
+                p.cursor += 1;
+                return id;
+            }
+        }
+        if let Some(at) = p.children.iter().position(|(k, _)| *k == key) {
+            p.cursor = at + 1;
+            return p.children[at].1;
+        }
+        let confidence = info.confidence.unwrap_or(self.nodes[parent].confidence);
+        let id = self.nodes.len();
+        let list = info.ty.contains("[]");
+        let nested = holds_fields(info.ty);
+        self.nodes.push(Node {
+            info,
+            parent,
+            children: vec![],
+            cursor: 0,
+            confidence,
+            tallied: confidence != Confidence::Proven,
+            list,
+            optional: info.ty.ends_with('?'),
+            nested,
+            data: match (list, nested) {
+                (false, _) => Some(false),
+                (true, false) => Some(confidence != Confidence::Unknown),
+                (true, true) => None,
+            },
+            file: 0,
+            files: 0,
+            occurrences: 0,
+            values: Tally::default(),
+            lengths: Tally::default(),
+        });
+        let p = &mut self.nodes[parent];
+        p.children.push((key, id));
+        p.cursor = p.children.len();
+        id
+    }
+
+    /// The node's path, with `[]` after lists.
+    fn path(&self, mut node: usize) -> String {
+        let mut ids = vec![];
+        while node != 0 {
+            let n = &self.nodes[node];
+            ids.push(if n.list {
+                format!("{}[]", n.info.id)
+            } else {
+                n.info.id.to_string()
+            });
+            node = n.parent;
+        }
+        ids.reverse();
+        ids.join(".")
+    }
+
+    /// Every field met, by path (`bones[].name_hash`), with what was counted; fields of two
+    /// switch cases with the same path are counted together.
+    pub fn finish(self) -> BTreeMap<String, FieldStats> {
+        let mut out: BTreeMap<String, FieldStats> = BTreeMap::new();
+        let cap = self.cap;
+        let paths: Vec<String> = (0..self.nodes.len()).map(|i| self.path(i)).collect();
+        for (path, n) in paths.into_iter().zip(self.nodes).skip(1) {
+            // (A nested record that is always there holds no value of its own: its fields
+            // have theirs.)
+            let holds_nothing = n.nested && !n.list && !n.optional;
+            if !n.tallied || n.occurrences == 0 || n.data == Some(true) || holds_nothing {
+                continue;
+            }
+            let stats = FieldStats {
+                ty: n.info.ty.to_string(),
+                confidence: n.confidence,
+                files: n.files,
+                occurrences: n.occurrences,
+                values: n.values,
+                lengths: n.list.then_some(n.lengths),
+            };
+            match out.get_mut(&path) {
+                Some(s) => s.merge(stats, cap),
+                None => {
+                    out.insert(path, stats);
+                }
+            }
+        }
+        out
+    }
+}
+
+impl Fields {
+    /// Decides whether the list `node`, whose first element was just shown, is data: its
+    /// records are flat and none of their fields is unknown. If so, what the element added is
+    /// taken back.
+    fn decide(&mut self, node: usize) {
+        let kids: Vec<usize> = self.nodes[node].children.iter().map(|c| c.1).collect();
+        let flat = kids.iter().all(|&k| !self.nodes[k].nested);
+        let unknown = kids
+            .iter()
+            .any(|&k| self.nodes[k].confidence == Confidence::Unknown);
+        let data = flat && !unknown;
+        self.nodes[node].data = Some(data);
+        if data {
+            for k in kids {
+                let n = &mut self.nodes[k];
+                n.files = 0;
+                n.occurrences = 0;
+                n.values = Tally::default();
+                n.lengths = Tally::default();
+            }
+        }
+    }
+
+    /// Whether the innermost list being visited is data (its further elements are skipped).
+    fn in_data(&self) -> bool {
+        self.stack
+            .last()
+            .is_some_and(|f| self.nodes[f.node].data == Some(true))
+    }
+}
+
+impl Visitor for Fields {
+    fn enter(&mut self, field: &'static FieldInfo) -> bool {
+        if self.in_data() {
+            return false;
+        }
+        let parent = self.stack.last().map_or(0, |f| f.node);
+        if let Some(f) = self.stack.last_mut() {
+            f.seen = true;
+        }
+        let id = self.child(parent, field);
+        let n = &mut self.nodes[id];
+        // A proven field of numbers, bytes or text holds nothing to tally, and a data array
+        // is not looked into.
+        if (!n.tallied && !n.nested) || n.data == Some(true) {
+            return false;
+        }
+        if n.tallied {
+            n.occurrences += 1;
+            if n.file != self.file {
+                n.file = self.file;
+                n.files += 1;
+            }
+        }
+        self.stack.push(Frame {
+            node: id,
+            seen: false,
+            len: 0,
+        });
+        true
+    }
+
+    #[inline]
+    fn index(&mut self, i: usize) {
+        let Some(f) = self.stack.last_mut() else {
+            return;
+        };
+        f.len += 1;
+        f.seen = true;
+        let node = f.node;
+        // The second element begins: the first showed every field of the records.
+        if i == 1 && self.nodes[node].data.is_none() {
+            self.decide(node);
+        }
+    }
+
+    #[inline]
+    fn value(&mut self, v: Scalar<'_>) {
+        if let Some(f) = self.stack.last_mut() {
+            f.seen = true;
+            let n = &mut self.nodes[f.node];
+            if n.tallied {
+                n.values.add_scalar(v, self.cap);
+            }
+        }
+    }
+
+    fn leave(&mut self) {
+        let Some(f) = self.stack.pop() else { return };
+        if f.len == 1 && self.nodes[f.node].data.is_none() {
+            self.decide(f.node);
+        }
+        let n = &mut self.nodes[f.node];
+        if !n.tallied || n.data == Some(true) {
+            return;
+        }
+        if n.list {
+            n.lengths.add(Value::U(f.len), self.cap);
+        } else if n.optional && !f.seen {
+            n.values.add(Value::Absent, self.cap);
+        } else if n.optional && n.nested {
+            n.values.add(Value::Present, self.cap);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::holds_fields;
+
+    #[test]
+    fn primitive_types_hold_no_fields() {
+        for t in [
+            "u4",
+            "u1[]",
+            "s4 (topology)",
+            "f4?",
+            "bytes",
+            "u4[]?",
+            "b12",
+            "str",
+        ] {
+            assert!(!holds_fields(t), "{t}");
+        }
+        for t in ["vertex[]", "palette_block", "switch", "u32_run", "submesh?"] {
+            assert!(holds_fields(t), "{t}");
+        }
+    }
+}

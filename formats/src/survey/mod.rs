@@ -1,0 +1,453 @@
+//! The researcher's census (`meshspec survey`): every file under some paths read with the
+//! specs, on every core, at the cost of a `check` plus the tallies.
+//!
+//! Per layout it counts the files tried, read and consumed exactly, groups what failed by field
+//! path and rule (with a few example files), says how often each relation held, and tallies the
+//! values of every field the spec does not call proven, straight from the typed views (a
+//! generated visitor: nothing is dumped). Nothing per file is kept beyond its tallies, so
+//! memory does not grow with the install.
+//!
+//! # Which layout a file is read as
+//!
+//! 1. With a layout given (`--layout`), every file is read as that layout.
+//! 2. Otherwise a file whose extension is a layout id (`floor.meshbin`, `x.sws-mesh`) is read
+//!    as that layout.
+//! 3. Otherwise the layouts whose constants are at their offsets in the file (their signature,
+//!    [`Entry::claims`]) are its candidates: one is taken; of several, the first (in the table's
+//!    order) whose structure reads, or the first when none does. A file no layout claims is
+//!    skipped.
+//!
+//! Signatures can be weak (one u32 = 16), and a layout without one (unity-mesh) takes every
+//! file in rule 1. So in rules 1 and 3 a file is counted for a layout only when some file of
+//! its extension, in the same run, reads as that layout: the files of an extension none of
+//! which reads (a Unity folder's `index.json`, `.resS` and `.vertexdata` beside its `.mesh`
+//! files) are listed as skipped, with the first error of each, not as failures. Files chosen
+//! by their extension being the layout id (rule 2), or selected with `--ext`, always count.
+
+pub mod census;
+pub mod fields;
+mod markdown;
+pub mod report;
+pub mod synth;
+pub mod tally;
+#[cfg(test)]
+mod tests;
+pub mod value;
+pub mod walk;
+mod words;
+
+pub use census::{Example, Group, LayoutReport, Promotion, RelationStats};
+pub use fields::{FieldStats, Fields};
+pub use report::{Report, Skipped};
+pub use tally::Tally;
+pub use value::Value;
+
+use crate::context::{Context, Relations};
+use crate::layouts::Entry;
+use crate::rt::{Error, ErrorKind};
+use rayon::prelude::*;
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// How many distinct values per field are counted exactly by default.
+pub const DEFAULT_CAP: usize = 64;
+
+/// The Unity version to read `unity-mesh` files with.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum UnityVersion {
+    /// None given.
+    #[default]
+    None,
+    /// One version for every file (`major * 10,000 + minor * 100 + patch`).
+    Given(i128),
+    /// The nearest folder above each file named after a version.
+    Auto,
+}
+
+/// What a survey reads, and how.
+#[derive(Debug, Clone)]
+pub struct Options {
+    /// Read every file as this layout.
+    pub layout: Option<&'static Entry>,
+    /// Only files whose name ends with `.EXT` (and those always count).
+    pub ext: Option<String>,
+    /// The Unity version.
+    pub unity_version: UnityVersion,
+    /// Whether violated relations are errors or warnings.
+    pub relations: Relations,
+    /// Whether warnings fail a file too.
+    pub strict: bool,
+    /// Files larger than this are not read.
+    pub max_input_size: u64,
+    /// How many distinct values per field are counted exactly.
+    pub cap: usize,
+    /// How many threads (all cores when `None`).
+    pub threads: Option<usize>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            layout: None,
+            ext: None,
+            unity_version: UnityVersion::None,
+            relations: Relations::Error,
+            strict: false,
+            max_input_size: 1 << 30,
+            cap: DEFAULT_CAP,
+            threads: None,
+        }
+    }
+}
+
+/// Told about every file as it is done (for a progress bar); called from every thread.
+pub trait Progress: Sync {
+    /// A file of `bytes` bytes is done.
+    fn done(&self, bytes: u64);
+}
+
+impl Progress for () {
+    fn done(&self, _: u64) {}
+}
+
+/// One layout's files of one extension, as a worker sees them.
+struct Slot {
+    report: LayoutReport,
+    fields: Fields,
+    /// Whether its files count whatever happens (rule 2, or `--ext`).
+    forced: bool,
+}
+
+/// One worker's census so far.
+#[derive(Default)]
+struct Work {
+    files: u64,
+    bytes: u64,
+    /// By layout, then extension.
+    slots: BTreeMap<&'static str, BTreeMap<String, Slot>>,
+    skipped: Vec<Skipped>,
+}
+
+/// Several workers' censuses, the fields tallied.
+#[derive(Default)]
+struct Partial {
+    files: u64,
+    bytes: u64,
+    slots: BTreeMap<(&'static str, String), (LayoutReport, bool)>,
+    skipped: Vec<Skipped>,
+}
+
+fn skip(w: &mut Vec<Skipped>, path: &Path, reason: &str, text: String) {
+    report::add_skipped(
+        w,
+        Skipped {
+            extension: walk::extension(path),
+            reason: reason.into(),
+            files: 1,
+            examples: vec![Example {
+                file: path.display().to_string(),
+                text,
+            }],
+        },
+    );
+}
+
+/// Why a file no layout claims is skipped.
+const NO_CLAIM: &str = "no layout claims it (its extension is no layout id, and no layout's \
+                        constants are at their offsets)";
+
+/// How many bytes are read to see whether a layout claims a file (every signature's constants
+/// lie well within them).
+const HEAD: u64 = 4096;
+
+/// The first [`HEAD`] bytes of `path`, and its size.
+fn head(path: &Path) -> std::io::Result<(Vec<u8>, u64)> {
+    let f = std::fs::File::open(path)?;
+    let size = f.metadata()?.len();
+    let mut buf = Vec::with_capacity(HEAD.min(size) as usize);
+    f.take(HEAD).read_to_end(&mut buf)?;
+    Ok((buf, size))
+}
+
+/// The bytes of `path`, refused past `limit`.
+fn read(path: &Path, limit: u64) -> Result<Vec<u8>, Error> {
+    let cannot =
+        |e: std::io::Error| Error::unplaced(ErrorKind::Io, "a readable file", walk::io_words(&e));
+    let f = std::fs::File::open(path).map_err(cannot)?;
+    let len = f.metadata().map_err(cannot)?.len();
+    if len > limit {
+        return Err(too_big(len, limit));
+    }
+    let mut buf = Vec::with_capacity(len as usize);
+    f.take(limit.saturating_add(1))
+        .read_to_end(&mut buf)
+        .map_err(cannot)?;
+    if buf.len() as u64 > limit {
+        return Err(too_big(buf.len() as u64, limit));
+    }
+    Ok(buf)
+}
+
+fn too_big(len: u64, limit: u64) -> Error {
+    Error::unplaced(
+        ErrorKind::Input,
+        format!(
+            "at most {} bytes (--max-input-size raises the limit)",
+            value::thousands(limit)
+        ),
+        format!("{} bytes", value::thousands(len)),
+    )
+}
+
+/// The context to read `path` as `entry` with, or why there is none.
+fn context(entry: &Entry, path: &Path, o: &Options) -> Result<Context, Error> {
+    let mut ctx = Context::new();
+    ctx.input = Some(path.to_path_buf());
+    ctx.relations = o.relations;
+    ctx.strict = o.strict;
+    match o.unity_version {
+        UnityVersion::Given(v) => ctx = ctx.with_param("unity_version", v),
+        // (Looked for only by a layout that needs it: the search walks the path.)
+        UnityVersion::Auto if entry.params.contains(&"unity_version") => {
+            if let Some(v) = walk::version_folder(path) {
+                ctx = ctx.with_param("unity_version", v);
+            }
+        }
+        UnityVersion::None | UnityVersion::Auto => {}
+    }
+    match entry.args_ok(&ctx) {
+        Ok(()) => Ok(ctx),
+        Err(_) if entry.params.contains(&"unity_version") => Err(Error::unplaced(
+            ErrorKind::Input,
+            match o.unity_version {
+                UnityVersion::Auto => {
+                    "a folder above the file named after the Unity version that wrote it \
+                     (--unity-version auto)"
+                }
+                _ => "the Unity version that wrote the file (--unity-version)",
+            },
+            "none",
+        )),
+        Err(e) => Err(e),
+    }
+}
+
+impl Work {
+    fn slot(&mut self, entry: &'static Entry, ext: &str, o: &Options) -> &mut Slot {
+        let by_ext = self.slots.entry(entry.id).or_default();
+        if !by_ext.contains_key(ext) {
+            by_ext.insert(
+                ext.to_string(),
+                Slot {
+                    report: LayoutReport::new(entry),
+                    fields: Fields::new(entry.info, o.cap),
+                    forced: o.ext.is_some() || ext == entry.id,
+                },
+            );
+        }
+        by_ext.get_mut(ext).expect("inserted above")
+    }
+
+    fn take(&mut self, found: walk::Found, o: &Options, progress: &dyn Progress) {
+        let path = match found {
+            walk::Found::File(p) => p,
+            walk::Found::Unreadable(p, why) => {
+                skip(&mut self.skipped, &p, "could not be read", why);
+                return;
+            }
+        };
+        self.files += 1;
+        let size = self.file(&path, o);
+        self.bytes += size;
+        progress.done(size);
+    }
+
+    /// Reads, recognises and counts one file; its size.
+    fn file(&mut self, path: &Path, o: &Options) -> u64 {
+        let ext = walk::extension(path);
+        let name = path.display().to_string();
+        // Rules 1 and 2: the layout is known before the bytes are read.
+        let known = o.layout.or_else(|| crate::layouts::find(&ext));
+        // Rule 3 needs only the first bytes: a file no layout claims is not read further.
+        if known.is_none() {
+            match head(path) {
+                Ok((h, size)) if !crate::generated::LAYOUTS.iter().any(|e| (e.claims)(&h)) => {
+                    skip(&mut self.skipped, path, NO_CLAIM, String::new());
+                    return size;
+                }
+                _ => {}
+            }
+        }
+        let bytes = match read(path, o.max_input_size) {
+            Ok(b) => b,
+            Err(e) => {
+                match known {
+                    Some(entry) => self.slot(entry, &ext, o).report.unreadable(&name, &e),
+                    None => skip(&mut self.skipped, path, "could not be read", e.to_string()),
+                }
+                return std::fs::metadata(path).map_or(0, |m| m.len());
+            }
+        };
+        let size = bytes.len() as u64;
+        // Rule 3: by the layouts' constants.
+        let entry = match known {
+            Some(e) => e,
+            None => match self.claimed(path, &bytes, o) {
+                Some(e) => e,
+                None => {
+                    skip(&mut self.skipped, path, NO_CLAIM, String::new());
+                    return size;
+                }
+            },
+        };
+        let slot = self.slot(entry, &ext, o);
+        match context(entry, path, o) {
+            Ok(ctx) => {
+                slot.fields.next_file();
+                let v = entry.census(&bytes, &ctx, &mut slot.fields);
+                slot.report.record(&name, size, &v);
+            }
+            Err(e) => slot.report.unreadable(&name, &e),
+        }
+        size
+    }
+
+    /// The layout among those whose signature claims `bytes` that reads it (rule 3).
+    fn claimed(&self, path: &Path, bytes: &[u8], o: &Options) -> Option<&'static Entry> {
+        let claims: Vec<&'static Entry> = crate::generated::LAYOUTS
+            .iter()
+            .filter(|e| (e.claims)(bytes))
+            .collect();
+        if claims.len() < 2 {
+            return claims.first().copied();
+        }
+        claims
+            .iter()
+            .find(|e| context(e, path, o).is_ok_and(|ctx| e.judge(bytes, &ctx).refused.is_none()))
+            .or(claims.first())
+            .copied()
+    }
+
+    fn finish(self, cap: usize) -> Partial {
+        Partial {
+            files: self.files,
+            bytes: self.bytes,
+            slots: self
+                .slots
+                .into_iter()
+                .flat_map(|(id, by_ext)| {
+                    by_ext.into_iter().map(move |(ext, mut s)| {
+                        s.report.add_fields(s.fields, cap);
+                        ((id, ext), (s.report, s.forced))
+                    })
+                })
+                .collect(),
+            skipped: self.skipped,
+        }
+    }
+}
+
+impl Partial {
+    fn merge(mut self, o: Partial, cap: usize) -> Partial {
+        self.files += o.files;
+        self.bytes += o.bytes;
+        for s in o.skipped {
+            report::add_skipped(&mut self.skipped, s);
+        }
+        for (k, (r, forced)) in o.slots {
+            match self.slots.get_mut(&k) {
+                Some((x, _)) => x.merge(r, cap),
+                None => {
+                    self.slots.insert(k, (r, forced));
+                }
+            }
+        }
+        self
+    }
+
+    /// The report: each layout's extensions added up, except those none of whose files read
+    /// (and that do not always count), which are skipped.
+    fn finish(self, cap: usize) -> Report {
+        let mut skipped = self.skipped;
+        let mut layouts: BTreeMap<&'static str, LayoutReport> = BTreeMap::new();
+        for ((id, ext), (r, forced)) in self.slots {
+            if !forced && r.parsed == 0 {
+                let examples = r
+                    .failures
+                    .iter()
+                    .flat_map(|g| g.examples.iter().cloned())
+                    .collect();
+                report::add_skipped(
+                    &mut skipped,
+                    Skipped {
+                        extension: ext.clone(),
+                        reason: format!("no file of this extension reads as {id}"),
+                        files: r.tried,
+                        examples,
+                    },
+                );
+                // (add_skipped sorts and trims the examples.)
+                continue;
+            }
+            match layouts.get_mut(id) {
+                Some(x) => x.merge(r, cap),
+                None => {
+                    layouts.insert(id, r);
+                }
+            }
+        }
+        let mut layouts: Vec<LayoutReport> = layouts.into_values().collect();
+        for l in &mut layouts {
+            l.promote();
+        }
+        Report {
+            files: self.files,
+            bytes: self.bytes,
+            skipped_files: skipped.iter().map(|s| s.files).sum(),
+            skipped: tidy(skipped),
+            layouts,
+        }
+    }
+}
+
+/// Skipped groups with their examples trimmed (a group made in one piece keeps them all until
+/// here).
+fn tidy(mut s: Vec<Skipped>) -> Vec<Skipped> {
+    for g in &mut s {
+        g.examples.sort();
+        g.examples.dedup_by(|a, b| a.file == b.file);
+        g.examples.truncate(census::EXAMPLES);
+    }
+    s
+}
+
+/// Surveys every file under `paths` (which must exist: see [`walk::missing`]).
+///
+/// One worker per thread of the pool takes the next file from the walk as soon as it is done
+/// with its last (so a large file holds up no one), and keeps its own census; the censuses are
+/// added up at the end.
+pub fn survey(paths: &[PathBuf], o: &Options, progress: &dyn Progress) -> Report {
+    let run = || {
+        let walk = std::sync::Mutex::new(walk::files(paths, o.ext.as_deref()));
+        let next = || walk.lock().unwrap_or_else(|e| e.into_inner()).next();
+        (0..rayon::current_num_threads())
+            .into_par_iter()
+            .map(|_| {
+                let mut w = Work::default();
+                while let Some(found) = next() {
+                    w.take(found, o, progress);
+                }
+                w.finish(o.cap)
+            })
+            .reduce(Partial::default, |a, b| a.merge(b, o.cap))
+            .finish(o.cap)
+    };
+    match o
+        .threads
+        .and_then(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build().ok())
+    {
+        Some(pool) => pool.install(run),
+        None => run(),
+    }
+}

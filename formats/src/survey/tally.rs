@@ -1,0 +1,371 @@
+//! The values one field took, counted exactly up to a cap, then summarised.
+//!
+//! A tally keeps the `cap` smallest distinct values with their exact counts, and the others as
+//! a range with a count. Which values are kept follows from the values alone, not from the
+//! order they came in: two runs over the same files in any order, or two tallies merged, give
+//! the same tally. (A value among the `cap` smallest overall is never pushed out, so its count
+//! is exact; every value pushed out is larger than every value kept.)
+
+use super::value::{thousands, Value};
+use crate::rt::Scalar;
+use std::cmp::Ordering;
+use std::collections::BTreeMap;
+
+/// The values beyond the kept ones: how many, and their range.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Rest {
+    /// How many values.
+    pub count: u64,
+    /// The smallest.
+    pub min: Value,
+    /// The largest.
+    pub max: Value,
+}
+
+impl Rest {
+    fn add(&mut self, v: Value, n: u64) {
+        self.count += n;
+        if v < self.min {
+            self.min = v;
+        } else if v > self.max {
+            self.max = v;
+        }
+    }
+
+    fn merge(a: Option<Rest>, b: Option<Rest>) -> Option<Rest> {
+        match (a, b) {
+            (Some(mut a), Some(b)) => {
+                a.count += b.count;
+                a.min = a.min.min(b.min);
+                a.max = a.max.max(b.max);
+                Some(a)
+            }
+            (a, b) => a.or(b),
+        }
+    }
+}
+
+/// The values of one field.
+#[derive(Debug, Clone, Default)]
+pub struct Tally {
+    /// The kept values, sorted, with their counts (a sorted vector: at most `cap` entries,
+    /// searched far more often than changed).
+    kept: Vec<(Value, u64)>,
+    rest: Option<Rest>,
+    /// Where the last value was found (a field often holds the same value again).
+    hint: usize,
+}
+
+impl PartialEq for Tally {
+    fn eq(&self, o: &Self) -> bool {
+        self.kept == o.kept && self.rest == o.rest
+    }
+}
+
+impl Eq for Tally {}
+
+/// A tally as JSON shows it: the kept values in order, then the rest.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct TallyForm {
+    values: Vec<Counted>,
+    rest: Option<Rest>,
+}
+
+/// One value and how often it was seen.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Counted {
+    /// The value.
+    pub value: Value,
+    /// How often.
+    pub count: u64,
+}
+
+impl serde::Serialize for Tally {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        TallyForm {
+            values: self
+                .kept
+                .iter()
+                .map(|(v, n)| Counted {
+                    value: v.clone(),
+                    count: *n,
+                })
+                .collect(),
+            rest: self.rest.clone(),
+        }
+        .serialize(s)
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for Tally {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let f = TallyForm::deserialize(d)?;
+        let mut map = BTreeMap::new();
+        for c in f.values {
+            *map.entry(c.value).or_insert(0) += c.count;
+        }
+        let kept: Vec<(Value, u64)> = map.into_iter().collect();
+        if let (Some(r), Some((last, _))) = (&f.rest, kept.last()) {
+            if r.min <= *last {
+                return Err(serde::de::Error::custom(
+                    "a tally whose rest overlaps its kept values",
+                ));
+            }
+        }
+        Ok(Tally {
+            kept,
+            rest: f.rest,
+            hint: 0,
+        })
+    }
+}
+
+impl Tally {
+    /// Counts one value, keeping at most `cap` distinct values exactly.
+    #[inline]
+    pub fn add(&mut self, v: Value, cap: usize) {
+        self.add_n(v, 1, cap);
+    }
+
+    /// Counts the value a visitor showed; it is copied only when it is kept.
+    pub fn add_scalar(&mut self, s: Scalar<'_>, cap: usize) {
+        if let Some(r) = &mut self.rest {
+            if self
+                .kept
+                .last()
+                .is_none_or(|(k, _)| k.cmp_scalar(&s) == Ordering::Less)
+            {
+                r.count += 1;
+                if r.min.cmp_scalar(&s) == Ordering::Greater {
+                    r.min = Value::of(s);
+                } else if r.max.cmp_scalar(&s) == Ordering::Less {
+                    r.max = Value::of(s);
+                }
+                return;
+            }
+        }
+        if let Some((k, n)) = self.kept.get_mut(self.hint) {
+            if k.cmp_scalar(&s) == Ordering::Equal {
+                *n += 1;
+                return;
+            }
+        }
+        match self.kept.binary_search_by(|(k, _)| k.cmp_scalar(&s)) {
+            Ok(i) => {
+                self.kept[i].1 += 1;
+                self.hint = i;
+            }
+            Err(i) => {
+                self.kept.insert(i, (Value::of(s), 1));
+                self.hint = i;
+                self.trim(cap);
+            }
+        }
+    }
+
+    fn add_n(&mut self, v: Value, n: u64, cap: usize) {
+        if let Some(r) = &mut self.rest {
+            // Everything pushed out is larger than everything kept.
+            if self.kept.last().is_none_or(|(k, _)| v > *k) {
+                r.add(v, n);
+                return;
+            }
+        }
+        self.put(v, n);
+        self.trim(cap);
+    }
+
+    fn put(&mut self, v: Value, n: u64) {
+        match self.kept.binary_search_by(|(k, _)| k.cmp(&v)) {
+            Ok(i) => self.kept[i].1 += n,
+            Err(i) => self.kept.insert(i, (v, n)),
+        }
+    }
+
+    /// Pushes the largest kept values out until at most `cap` are kept.
+    fn trim(&mut self, cap: usize) {
+        while self.kept.len() > cap {
+            let Some((v, n)) = self.kept.pop() else {
+                break;
+            };
+            match &mut self.rest {
+                Some(r) => r.add(v, n),
+                None => {
+                    self.rest = Some(Rest {
+                        count: n,
+                        min: v.clone(),
+                        max: v,
+                    })
+                }
+            }
+        }
+    }
+
+    /// Adds another tally of the same field (the result is the tally of both runs' values).
+    pub fn merge(&mut self, other: Tally, cap: usize) {
+        for (v, n) in other.kept {
+            self.put(v, n);
+        }
+        self.rest = Rest::merge(self.rest.take(), other.rest);
+        self.trim(cap);
+        // A value kept by one side may be larger than the other side's rest: the merged
+        // tally pushes those out too, so that the rest stays above everything kept.
+        if let Some(min) = self.rest.as_ref().map(|r| r.min.clone()) {
+            while self.kept.last().is_some_and(|(k, _)| *k > min) {
+                let (v, n) = self.kept.pop().expect("checked above");
+                if let Some(r) = &mut self.rest {
+                    r.add(v, n);
+                }
+            }
+        }
+    }
+
+    /// How many values were counted.
+    pub fn count(&self) -> u64 {
+        self.kept.iter().map(|k| k.1).sum::<u64>() + self.rest.as_ref().map_or(0, |r| r.count)
+    }
+
+    /// The values counted exactly, smallest first.
+    pub fn kept(&self) -> impl Iterator<Item = (&Value, u64)> {
+        self.kept.iter().map(|(v, n)| (v, *n))
+    }
+
+    /// Whether nothing was counted.
+    pub fn is_empty(&self) -> bool {
+        self.kept.is_empty() && self.rest.is_none()
+    }
+
+    /// The values beyond the kept ones.
+    pub fn rest(&self) -> Option<&Rest> {
+        self.rest.as_ref()
+    }
+
+    /// The one value every count was of, if there was exactly one.
+    pub fn constant(&self) -> Option<&Value> {
+        match (self.kept.len(), &self.rest) {
+            (1, None) => self.kept.first().map(|k| &k.0),
+            _ => None,
+        }
+    }
+
+    /// The tally in the documents' style: the most common values with their counts, then the
+    /// others as a range: `0 on 15,928; 1 to 5 on 221`. `top` values are named at most.
+    pub fn describe(&self, top: usize) -> String {
+        if self.count() == 0 {
+            return "none".into();
+        }
+        let mut by_count: Vec<(&Value, u64)> = self.kept().collect();
+        by_count.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        let named = &by_count[..top.min(by_count.len())];
+        let mut parts: Vec<String> = vec![];
+        // A few values named, in order of how common they are...
+        let mut i = 0;
+        while i < named.len() {
+            parts.push(format!("{} on {}", named[i].0, thousands(named[i].1)));
+            i += 1;
+        }
+        // ...and the others (kept but not named, and the rest) as one range.
+        let mut others: Vec<(&Value, u64)> = by_count[named.len()..].to_vec();
+        others.sort_by(|a, b| a.0.cmp(b.0));
+        let mut n: u64 = others.iter().map(|o| o.1).sum();
+        let mut lo = others.first().map(|o| o.0.clone());
+        let mut hi = others.last().map(|o| o.0.clone());
+        let mut distinct = others.len().to_string();
+        if let Some(r) = &self.rest {
+            n += r.count;
+            lo = Some(lo.map_or(r.min.clone(), |l| l.min(r.min.clone())));
+            hi = Some(hi.map_or(r.max.clone(), |h| h.max(r.max.clone())));
+            distinct = format!("{} or more", others.len() + 1 + usize::from(r.min != r.max));
+        }
+        if let (Some(lo), Some(hi)) = (lo, hi) {
+            let what = if lo == hi {
+                lo.to_string()
+            } else {
+                format!("{lo} to {hi} ({distinct} values)")
+            };
+            let other = if parts.is_empty() {
+                ""
+            } else {
+                "other values "
+            };
+            parts.push(format!("{other}{what} on {}", thousands(n)));
+        }
+        parts.join("; ")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tally(vals: &[u64], cap: usize) -> Tally {
+        let mut t = Tally::default();
+        for v in vals {
+            t.add(Value::U(*v), cap);
+        }
+        t
+    }
+
+    #[test]
+    fn exact_up_to_the_cap_then_a_range() {
+        let t = tally(&[0, 0, 0, 5, 1, 1], 8);
+        assert_eq!(t.count(), 6);
+        assert!(t.rest().is_none());
+        assert_eq!(t.describe(1), "0 on 3; other values 1 to 5 (2 values) on 3");
+        assert_eq!(t.describe(3), "0 on 3; 1 on 2; 5 on 1");
+        let t = tally(&[9, 0, 7, 0, 3, 8, 0, 1], 2);
+        assert_eq!(
+            t.kept().collect::<Vec<_>>(),
+            [(&Value::U(0), 3), (&Value::U(1), 1)]
+        );
+        let r = t.rest().unwrap();
+        assert_eq!((r.count, &r.min, &r.max), (4, &Value::U(3), &Value::U(9)));
+        assert_eq!(
+            t.describe(1),
+            "0 on 3; other values 1 to 9 (3 or more values) on 5"
+        );
+        assert_eq!(tally(&[4; 7], 2).constant(), Some(&Value::U(4)));
+        assert_eq!(tally(&[4, 5], 1).constant(), None);
+    }
+
+    #[test]
+    fn scalars_count_as_their_values() {
+        let vals: Vec<u64> = (0..300).map(|i| (i * 7919) % 53).collect();
+        for cap in [1, 5, 64] {
+            let mut t = Tally::default();
+            for v in &vals {
+                t.add_scalar(Scalar::U(*v), cap);
+            }
+            assert_eq!(t, tally(&vals, cap), "cap {cap}");
+        }
+    }
+
+    #[test]
+    fn order_does_not_matter_and_merging_equals_one_run() {
+        let vals: Vec<u64> = (0..200).map(|i| (i * 7919) % 37).collect();
+        let one = tally(&vals, 5);
+        let mut rev = vals.clone();
+        rev.reverse();
+        assert_eq!(tally(&rev, 5), one);
+        for split in [0, 1, 50, 199] {
+            let mut a = tally(&vals[..split], 5);
+            a.merge(tally(&vals[split..], 5), 5);
+            assert_eq!(a, one, "split at {split}");
+        }
+        // A side that never overflowed, merged with one that did.
+        let mut a = tally(&[1, 10], 2);
+        a.merge(tally(&[0, 2, 3, 4], 2), 2);
+        assert_eq!(a, tally(&[1, 10, 0, 2, 3, 4], 2));
+    }
+
+    #[test]
+    fn tallies_survive_json() {
+        let t = tally(&[9, 0, 7, 0, 3], 2);
+        let j = serde_json::to_string(&t).unwrap();
+        assert_eq!(
+            j,
+            r#"{"values":[{"value":{"u":0},"count":2},{"value":{"u":3},"count":1}],"rest":{"count":2,"min":{"u":7},"max":{"u":9}}}"#
+        );
+        assert_eq!(serde_json::from_str::<Tally>(&j).unwrap(), t);
+    }
+}

@@ -1,0 +1,250 @@
+//! One tallied value: what a visitor showed of a field, reduced to what a census can count
+//! (long byte strings and long text by their length), with a total order so that tallies are
+//! the same whatever order the files were read in.
+
+use crate::rt::Scalar;
+use std::cmp::Ordering;
+use std::fmt;
+
+/// Byte strings up to this long are tallied by value; longer ones by their length.
+pub const SHORT_BYTES: usize = 32;
+/// Text up to this many bytes is tallied by value; longer text by its length.
+pub const SHORT_TEXT: usize = 64;
+
+/// A value as a census counts it.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Value {
+    /// An optional field that is not there.
+    Absent,
+    /// An optional field that is there (and holds fields of its own).
+    Present,
+    /// A one-bit flag.
+    Bool(bool),
+    /// An unsigned integer (an enum's raw value, a bit field, a list's length).
+    U(u64),
+    /// A signed integer.
+    I(i64),
+    /// A float (widened to 64 bits).
+    F(#[serde(with = "crate::rt::serde_as::float")] f64),
+    /// A short byte string.
+    Bytes(#[serde(with = "crate::rt::serde_as::hex")] Vec<u8>),
+    /// A longer byte string, by its length.
+    Blob(u64),
+    /// Short text.
+    Str(String),
+    /// Longer text, by its length in bytes.
+    Text(u64),
+}
+
+impl Value {
+    /// The value a visitor showed.
+    pub fn of(s: Scalar<'_>) -> Value {
+        match s {
+            Scalar::U(v) => Value::U(v),
+            Scalar::I(v) => Value::I(v),
+            Scalar::F(v) => Value::F(v),
+            Scalar::Bool(v) => Value::Bool(v),
+            Scalar::Bytes(b) if b.len() <= SHORT_BYTES => Value::Bytes(b.to_vec()),
+            Scalar::Bytes(b) => Value::Blob(b.len() as u64),
+            Scalar::Str(s) if s.len() <= SHORT_TEXT => Value::Str(s.to_string()),
+            Scalar::Str(s) => Value::Text(s.len() as u64),
+        }
+    }
+
+    /// How `self` compares with the value `s` would become, without making it.
+    pub fn cmp_scalar(&self, s: &Scalar<'_>) -> Ordering {
+        use Value::*;
+        let rank = match s {
+            Scalar::Bool(_) => 2,
+            Scalar::U(_) => 3,
+            Scalar::I(_) => 4,
+            Scalar::F(_) => 5,
+            Scalar::Bytes(b) if b.len() <= SHORT_BYTES => 6,
+            Scalar::Bytes(_) => 7,
+            Scalar::Str(t) if t.len() <= SHORT_TEXT => 8,
+            Scalar::Str(_) => 9,
+        };
+        match (self, s) {
+            (Bool(a), Scalar::Bool(b)) => a.cmp(b),
+            (U(a), Scalar::U(b)) => a.cmp(b),
+            (I(a), Scalar::I(b)) => a.cmp(b),
+            (F(a), Scalar::F(b)) => a.total_cmp(b),
+            (Bytes(a), Scalar::Bytes(b)) if rank == 6 => a.as_slice().cmp(b),
+            (Blob(a), Scalar::Bytes(b)) if rank == 7 => a.cmp(&(b.len() as u64)),
+            (Str(a), Scalar::Str(b)) if rank == 8 => a.as_str().cmp(b),
+            (Text(a), Scalar::Str(b)) if rank == 9 => a.cmp(&(b.len() as u64)),
+            _ => self.rank().cmp(&rank),
+        }
+    }
+
+    fn rank(&self) -> u8 {
+        match self {
+            Value::Absent => 0,
+            Value::Present => 1,
+            Value::Bool(_) => 2,
+            Value::U(_) => 3,
+            Value::I(_) => 4,
+            Value::F(_) => 5,
+            Value::Bytes(_) => 6,
+            Value::Blob(_) => 7,
+            Value::Str(_) => 8,
+            Value::Text(_) => 9,
+        }
+    }
+
+    /// Whether `self` and `next` are neighbouring integers (so that a run of them reads as a
+    /// range).
+    pub fn follows(&self, next: &Value) -> bool {
+        match (self, next) {
+            (Value::U(a), Value::U(b)) => a.checked_add(1) == Some(*b),
+            (Value::I(a), Value::I(b)) => a.checked_add(1) == Some(*b),
+            _ => false,
+        }
+    }
+}
+
+impl PartialEq for Value {
+    fn eq(&self, other: &Self) -> bool {
+        self.cmp(other) == Ordering::Equal
+    }
+}
+
+impl Eq for Value {}
+
+impl PartialOrd for Value {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Value {
+    fn cmp(&self, other: &Self) -> Ordering {
+        use Value::*;
+        match (self, other) {
+            (Bool(a), Bool(b)) => a.cmp(b),
+            (U(a), U(b)) | (Blob(a), Blob(b)) | (Text(a), Text(b)) => a.cmp(b),
+            (I(a), I(b)) => a.cmp(b),
+            // Bits, not numbers: -0.0 and 0.0, and every NaN, are values of their own.
+            (F(a), F(b)) => a.total_cmp(b),
+            (Bytes(a), Bytes(b)) => a.cmp(b),
+            (Str(a), Str(b)) => a.cmp(b),
+            _ => self.rank().cmp(&other.rank()),
+        }
+    }
+}
+
+/// The value as the documents write one: `0`, `0x9EF0E7A1`-free decimal, `-1.5`, `"Body"`,
+/// `00 ff`, `(absent)`. Text from a file is shown escaped (quotes, control characters,
+/// reordering characters), so it cannot break a line or a table.
+impl fmt::Display for Value {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Value::Absent => f.write_str("(absent)"),
+            Value::Present => f.write_str("(present)"),
+            Value::Bool(b) => write!(f, "{}", u8::from(*b)),
+            Value::U(v) => f.write_str(&thousands(*v)),
+            Value::I(v) if *v < 0 => write!(f, "-{}", thousands(v.unsigned_abs())),
+            Value::I(v) => f.write_str(&thousands(*v as u64)),
+            Value::F(v) if v.is_nan() => write!(f, "nan:0x{:016X}", v.to_bits()),
+            Value::F(v) => write!(f, "{v}"),
+            Value::Bytes(b) if b.is_empty() => f.write_str("(no bytes)"),
+            Value::Bytes(b) => {
+                let hex: Vec<String> = b.iter().map(|x| format!("{x:02x}")).collect();
+                f.write_str(&hex.join(" "))
+            }
+            Value::Blob(n) => write!(f, "({} bytes)", thousands(*n)),
+            Value::Str(s) => write!(f, "\"{}\"", s.escape_debug()),
+            Value::Text(n) => write!(f, "(text of {} bytes)", thousands(*n)),
+        }
+    }
+}
+
+/// `n` with thousands separators: `15,928`.
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_order_by_kind_then_value_and_floats_by_bits() {
+        let mut v = vec![
+            Value::F(1.0),
+            Value::U(3),
+            Value::Absent,
+            Value::F(-0.0),
+            Value::F(0.0),
+            Value::U(1),
+        ];
+        v.sort();
+        assert_eq!(
+            v.iter().map(|x| x.to_string()).collect::<Vec<_>>(),
+            ["(absent)", "1", "3", "-0", "0", "1"]
+        );
+        assert_ne!(Value::F(0.0), Value::F(-0.0));
+        assert_eq!(Value::F(f64::NAN), Value::F(f64::NAN));
+    }
+
+    #[test]
+    fn values_compare_with_scalars_as_with_their_values() {
+        let scalars = [
+            Scalar::U(3),
+            Scalar::U(9),
+            Scalar::I(-2),
+            Scalar::F(-0.0),
+            Scalar::F(f64::NAN),
+            Scalar::Bool(true),
+            Scalar::Bytes(&[1, 2]),
+            Scalar::Bytes(&[0; 40]),
+            Scalar::Str("ab"),
+            Scalar::Str("a"),
+        ];
+        for a in &scalars {
+            for b in &scalars {
+                assert_eq!(Value::of(*a).cmp_scalar(b), Value::of(*a).cmp(&Value::of(*b)), "{a:?} {b:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn long_bytes_and_text_count_by_length_and_text_is_escaped() {
+        assert_eq!(Value::of(Scalar::Bytes(&[0; 40])), Value::Blob(40));
+        assert_eq!(Value::of(Scalar::Bytes(&[0, 255])).to_string(), "00 ff");
+        assert_eq!(
+            Value::of(Scalar::Str("a\n|\u{202e}\"")).to_string(),
+            "\"a\\n|\\u{202e}\\\"\""
+        );
+        assert_eq!(Value::U(15_928).to_string(), "15,928");
+        assert_eq!(Value::I(-1_000).to_string(), "-1,000");
+        assert!(Value::U(4).follows(&Value::U(5)));
+        assert!(!Value::U(4).follows(&Value::I(5)));
+    }
+
+    #[test]
+    fn values_survive_json() {
+        for v in [
+            Value::Absent,
+            Value::F(f64::NAN),
+            Value::F(-0.0),
+            Value::F(f64::NEG_INFINITY),
+            Value::Bytes(vec![1, 2]),
+            Value::Str("x".into()),
+            Value::I(-4),
+        ] {
+            let j = serde_json::to_string(&v).unwrap();
+            let back: Value = serde_json::from_str(&j).unwrap();
+            assert_eq!(back, v, "{j}");
+        }
+    }
+}
