@@ -187,15 +187,12 @@ pub enum Command {
     /// rule and field), which relations do not hold, and the values of every field the spec
     /// marks unknown.
     Survey(crate::survey::SurveyArgs),
-<<<<<<< HEAD
     /// Unity game files (asset bundles, serialized files): list their objects, extract one,
     /// check, dump or export their meshes, replace an object.
     Unity(crate::cmd::unity::UnityArgs),
-=======
     /// Every byte of FILE attributed to a field: offset, size, type, value, confidence and the
     /// spec's words per field, coloured by confidence; or one HTML page (--html OUT.html).
     Explain(crate::cmd::explain::ExplainArgs),
->>>>>>> survey
     /// Print a completion script for SHELL (for example
     /// `meshspec completions bash > /etc/bash_completion.d/meshspec`).
     Completions {
