@@ -163,7 +163,7 @@ fn the_three_bundles_hold_the_same_files_whatever_their_compression() {
     assert_eq!(b.header.flags & 0x200, 0x200);
 }
 
-fn mesh_of<'g>(g: &'g GameFiles, name: &str) -> game::GameMesh<'g> {
+fn mesh_of(g: &GameFiles, name: &str) -> game::GameMesh {
     let found = g.select(&Select::MeshName(name.into()));
     assert_eq!(found.len(), 1, "{name}");
     g.mesh(found[0]).unwrap_or_else(|e| panic!("{name}: {e}"))
@@ -183,14 +183,16 @@ fn synthesized_meshes_decode_with_their_renderers_names_and_export_valid_gltf() 
         let trees = file != "notree.unity-serialized";
         for r in g.meshes() {
             let m = g.mesh(r).unwrap();
-            assert_eq!(m.tree.is_some(), trees, "{file}");
+            assert_eq!(m.typed, trees, "{file}");
             // The fixed layout of the file's version reads each mesh exactly, and agrees
             // with the type tree field for field.
             let fixed = m.fixed.as_ref().unwrap_or_else(|e| panic!("{file}: {e}"));
             assert_eq!(m.version, Some(20220310));
             let v = g.verdict(&m, &Context::new()).unwrap();
             assert!(clean(&v), "{file}: {v:?}");
-            let scene = g.scene(&m, &Context::new()).unwrap_or_else(|e| panic!("{file}: {e}"));
+            let scene = g
+                .scene(&m, &Context::new())
+                .unwrap_or_else(|e| panic!("{file}: {e}"));
             let mesh = &scene.meshes[0];
             mesh.validate().unwrap();
             assert_eq!(mesh.name, fixed.name.value);
@@ -380,7 +382,12 @@ fn bad_bundles_are_refused_with_offset_and_field() {
     assert!(verdict("unity-bundle", &sig).refused.is_some());
     let v = verdict("unity-bundle", &xz);
     assert_eq!(v.errors().count(), 1, "{v:?}");
-    assert!(v.errors().next().unwrap().to_string().contains("unity_bundle.blocks[0]: expected LZMA data"));
+    assert!(v
+        .errors()
+        .next()
+        .unwrap()
+        .to_string()
+        .contains("unity_bundle.blocks[0]: expected LZMA data"));
 }
 
 /// The LZ4 bundle, with its decompressed blocks info replaced by `edit`'s result (compressed
@@ -485,14 +492,16 @@ fn serialized_files_that_break_their_relations_say_where() {
     // Reading the object needs its range: an error at the same place.
     assert_eq!(errors.len(), 1, "{errors:?}");
     assert!(
-        errors[0].contains("unity_serialized.metadata.objects[17].byte_size: expected a range inside the")
-            && errors[0].contains(", to read the object, found byte_start"),
+        errors[0].contains(
+            "unity_serialized.metadata.objects[17].byte_size: expected a range inside the"
+        ) && errors[0].contains(", to read the object, found byte_start"),
         "{errors:?}"
     );
     let (warnings, errors) = serialized_findings(&read("bad/string-offset.unity-serialized"));
     assert!(
         warnings[0].contains("unity_serialized.metadata.types[0].type_tree.nodes[")
-            && warnings[0].contains("(relation `type_tree_names_resolve`), found offset 2147418112"),
+            && warnings[0]
+                .contains("(relation `type_tree_names_resolve`), found offset 2147418112"),
         "{warnings:?}"
     );
     assert!(
@@ -535,7 +544,12 @@ fn serialized_files_that_break_their_relations_say_where() {
         warnings[0].contains("(relation `type_ids_name_types`), found 99"),
         "{warnings:?}"
     );
-    assert!(errors[0].contains("objects[0].type_id: expected an index into the 7 types, to read the object, found 99"), "{errors:?}");
+    assert!(
+        errors[0].contains(
+            "objects[0].type_id: expected an index into the 7 types, to read the object, found 99"
+        ),
+        "{errors:?}"
+    );
     assert!(open(&s).is_err());
     // A file size that lies: a warning only (reading needs the data, not the stated size);
     // the file opens and keeps it.

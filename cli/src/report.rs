@@ -108,12 +108,11 @@ impl Finding {
 
     fn render(&self, path: Option<&str>) -> String {
         let mut s = String::new();
-        if let Some(o) = self.offset {
-            if let Some(r) = &self.resource {
-                s.push_str(r);
-                s.push(':');
-            }
-            s.push_str(&format!("0x{o:X} "));
+        match (&self.resource, self.offset) {
+            (Some(r), Some(o)) => s.push_str(&format!("{r}:0x{o:X} ")),
+            (None, Some(o)) => s.push_str(&format!("0x{o:X} ")),
+            (Some(r), None) => s.push_str(&format!("{r}: ")),
+            (None, None) => {}
         }
         if let Some(p) = path {
             s.push_str(p);

@@ -38,7 +38,11 @@ fn checked_files(dir: &Path) -> Vec<(PathBuf, &'static Entry)> {
         .filter_map(|f| match f {
             survey::walk::Found::File(p) => {
                 let ext = survey::walk::extension(&p);
-                let id = if ext == "bin" { "sws-mesh" } else { ext.as_str() };
+                let id = if ext == "bin" {
+                    "sws-mesh"
+                } else {
+                    ext.as_str()
+                };
                 meshspec_formats::find(id).map(|e| (p, e))
             }
             survey::walk::Found::Unreadable(..) => None,
@@ -76,24 +80,23 @@ fn bench(c: &mut Criterion) {
             .num_threads(threads)
             .build()
             .unwrap();
-        g.bench_function(BenchmarkId::new("check", format!("{threads} threads")), |b| {
-            b.iter(|| {
-                pool.install(|| {
-                    files
-                        .par_iter()
-                        .filter(|(f, e)| check_one(f, e))
-                        .count()
+        g.bench_function(
+            BenchmarkId::new("check", format!("{threads} threads")),
+            |b| {
+                b.iter(|| {
+                    pool.install(|| files.par_iter().filter(|(f, e)| check_one(f, e)).count())
                 })
-            })
-        });
+            },
+        );
         let o = Options {
             unity_version: UnityVersion::Auto,
             threads: Some(threads),
             ..Options::default()
         };
-        g.bench_function(BenchmarkId::new("survey", format!("{threads} threads")), |b| {
-            b.iter(|| survey::survey(std::slice::from_ref(&dir), &o, &()))
-        });
+        g.bench_function(
+            BenchmarkId::new("survey", format!("{threads} threads")),
+            |b| b.iter(|| survey::survey(std::slice::from_ref(&dir), &o, &())),
+        );
     }
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);

@@ -6,8 +6,8 @@
 //! on the same bundles for the ratio.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use meshspec_formats::unity::files::bundle::Bundle;
 use meshspec_formats::context::Context;
+use meshspec_formats::unity::files::bundle::Bundle;
 use meshspec_formats::unity::files::{GameFiles, Limits};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};

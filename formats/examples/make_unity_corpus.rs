@@ -8,10 +8,10 @@
 //!
 //! `cargo run -p meshspec-formats --example make_unity_corpus` (writes into `corpus/unity/`).
 
+use meshspec_formats::context::Context;
 use meshspec_formats::generated::unity_bundle as ub;
 use meshspec_formats::generated::unity_mesh as um;
 use meshspec_formats::generated::unity_serialized as us;
-use meshspec_formats::context::Context;
 use meshspec_formats::rt::{Codec, Output, Root, Spanned};
 use std::path::Path;
 
@@ -1493,7 +1493,9 @@ fn last_object_size_at(f: &[u8]) -> usize {
     let last = (0..objects.len())
         .max_by_key(|&i| objects[i].byte_start_u8.unwrap_or(0))
         .unwrap();
-    read.pos.unwrap().metadata.objects.items[last].byte_size.start as usize
+    read.pos.unwrap().metadata.objects.items[last]
+        .byte_size
+        .start as usize
 }
 
 /// Where, in the first type's tree, the first name offset that points into the string buffer
@@ -1507,7 +1509,11 @@ fn first_local_name_offset(f: &[u8]) -> usize {
         .position(|n| n.ofs_name.0 & 0x8000_0000 == 0)
         .unwrap();
     let pos = read.pos.unwrap();
-    let nodes = &pos.metadata.types.items[0].type_tree.as_ref().unwrap().nodes;
+    let nodes = &pos.metadata.types.items[0]
+        .type_tree
+        .as_ref()
+        .unwrap()
+        .nodes;
     nodes.items[j].ofs_name.start as usize
 }
 

@@ -33,16 +33,24 @@ pub fn run(
 
     let bytes = input::read(&file, limit)?;
     let dump = entry.dump(&bytes, &ctx)?;
-    let text = match format {
+    let text = text(&dump, format, &file)?;
+    output::write(&target, text.as_bytes())?;
+    Ok(ExitCode::SUCCESS)
+}
+
+/// A dump of `file` as text in `format`.
+pub fn text(
+    dump: &serde_json::Value,
+    format: Format,
+    file: &std::path::Path,
+) -> Result<String, Fail> {
+    Ok(match format {
         Format::Json => {
-            let mut s = serde_json::to_string_pretty(&dump).expect("JSON values always serialize");
+            let mut s = serde_json::to_string_pretty(dump).expect("JSON values always serialize");
             s.push('\n');
             s
         }
-        Format::Yaml => serde_norway::to_string(&dump).map_err(|e| {
-            Fail::about(input::shown(&file), "a dump YAML can carry", e.to_string())
-        })?,
-    };
-    output::write(&target, text.as_bytes())?;
-    Ok(ExitCode::SUCCESS)
+        Format::Yaml => serde_norway::to_string(dump)
+            .map_err(|e| Fail::about(input::shown(file), "a dump YAML can carry", e.to_string()))?,
+    })
 }

@@ -70,6 +70,16 @@ pub fn encode(
     })
 }
 
+/// The library's skin weights for `--skin-weights`.
+pub fn skin_weights(a: SkinWeightsArg) -> SkinWeights {
+    match a {
+        SkinWeightsArg::One => SkinWeights::One,
+        SkinWeightsArg::Two => SkinWeights::Two,
+        SkinWeightsArg::Four => SkinWeights::Four,
+        SkinWeightsArg::All => SkinWeights::All,
+    }
+}
+
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
     let entry = u.layout(&a.layout);
@@ -82,12 +92,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         ..Given::default()
     };
     let mut ctx = u.context(entry, &given, Some(&a.file));
-    ctx.skin_weights = match a.skin_weights {
-        SkinWeightsArg::One => SkinWeights::One,
-        SkinWeightsArg::Two => SkinWeights::Two,
-        SkinWeightsArg::Four => SkinWeights::Four,
-        SkinWeightsArg::All => SkinWeights::All,
-    };
+    ctx.skin_weights = skin_weights(a.skin_weights);
     u.winding(entry, &given);
     let kind = kind(&a.output);
     if kind.is_none() {

@@ -301,7 +301,13 @@ fn a_files_first_bytes_say_whether_a_layout_claims_it() {
         let bytes = std::fs::read(&f).unwrap();
         let (head, _) = super::head(&f).unwrap();
         for e in crate::generated::LAYOUTS {
-            assert_eq!((e.claims)(&bytes), (e.claims)(&head), "{} {}", e.id, f.display());
+            assert_eq!(
+                (e.claims)(&bytes),
+                (e.claims)(&head),
+                "{} {}",
+                e.id,
+                f.display()
+            );
         }
     }
 }

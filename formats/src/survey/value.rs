@@ -212,7 +212,11 @@ mod tests {
         ];
         for a in &scalars {
             for b in &scalars {
-                assert_eq!(Value::of(*a).cmp_scalar(b), Value::of(*a).cmp(&Value::of(*b)), "{a:?} {b:?}");
+                assert_eq!(
+                    Value::of(*a).cmp_scalar(b),
+                    Value::of(*a).cmp(&Value::of(*b)),
+                    "{a:?} {b:?}"
+                );
             }
         }
     }

@@ -12,8 +12,7 @@ use super::compress::{decompress_into, Limits, Method};
 use super::{Located, Shared};
 use crate::context::Context;
 use crate::generated::unity_bundle::{
-    BlocksInfo, BlocksInfoPos, BlocksInfoRef, Header, UnityBundle, UnityBundlePos,
-    UnityBundleRef,
+    BlocksInfo, BlocksInfoPos, BlocksInfoRef, Header, UnityBundle, UnityBundlePos, UnityBundleRef,
 };
 use crate::rt::{Error, ErrorKind, Path, Place, Root, Rule, Severity};
 
@@ -168,56 +167,61 @@ fn unpack_located(
     let len_info = u64::from(h.len_blocks_info_compressed);
     let p = at.get();
     // The compressed blocks info and the storage blocks, and where each starts.
-    let (compressed, storage, info_at, blocks_at, info_path, blocks_path) =
-        match (view.blocks_info, view.blocks, view.blocks_and_blocks_info) {
-            (Some(info), Some(blocks), _) => {
-                let info_at = p.blocks_info.map_or(0, |s| s.start);
-                let blocks_at = p.blocks.map_or(0, |s| s.start);
-                (
-                    info,
-                    blocks,
-                    info_at,
-                    blocks_at,
-                    at.blocks_info().field_path().clone(),
-                    at.blocks().field_path().clone(),
-                )
-            }
-            (_, _, Some(both)) => {
-                let place = at.blocks_and_blocks_info();
-                let start = place.span().start;
-                if (both.len() as u64) < len_info {
-                    breach(
-                        f,
-                        "",
-                        UnityBundle::REL_BLOCKS_INFO_AT_END_FITS,
-                        start,
-                        place.field_path(),
-                        format!("at least {len_info} bytes after the header (the compressed blocks info)"),
-                        format!("{} bytes", both.len()),
-                    );
-                    return out;
-                }
-                let (blocks, info) = both.split_at(both.len() - len_info as usize);
-                let path = place.field_path().clone();
-                (
-                    info,
-                    blocks,
-                    start + blocks.len() as u64,
+    let (compressed, storage, info_at, blocks_at, info_path, blocks_path) = match (
+        view.blocks_info,
+        view.blocks,
+        view.blocks_and_blocks_info,
+    ) {
+        (Some(info), Some(blocks), _) => {
+            let info_at = p.blocks_info.map_or(0, |s| s.start);
+            let blocks_at = p.blocks.map_or(0, |s| s.start);
+            (
+                info,
+                blocks,
+                info_at,
+                blocks_at,
+                at.blocks_info().field_path().clone(),
+                at.blocks().field_path().clone(),
+            )
+        }
+        (_, _, Some(both)) => {
+            let place = at.blocks_and_blocks_info();
+            let start = place.span().start;
+            if (both.len() as u64) < len_info {
+                breach(
+                    f,
+                    "",
+                    UnityBundle::REL_BLOCKS_INFO_AT_END_FITS,
                     start,
-                    path.clone(),
-                    path,
-                )
-            }
-            // The spec reads exactly one of the two forms.
-            _ => {
-                f.push(Located::from(at.error(
-                    ErrorKind::Inconsistent,
-                    "the storage blocks",
-                    "none",
-                )));
+                    place.field_path(),
+                    format!(
+                        "at least {len_info} bytes after the header (the compressed blocks info)"
+                    ),
+                    format!("{} bytes", both.len()),
+                );
                 return out;
             }
-        };
+            let (blocks, info) = both.split_at(both.len() - len_info as usize);
+            let path = place.field_path().clone();
+            (
+                info,
+                blocks,
+                start + blocks.len() as u64,
+                start,
+                path.clone(),
+                path,
+            )
+        }
+        // The spec reads exactly one of the two forms.
+        _ => {
+            f.push(Located::from(at.error(
+                ErrorKind::Inconsistent,
+                "the storage blocks",
+                "none",
+            )));
+            return out;
+        }
+    };
     out.info_at = info_at;
     out.info_path = info_path.clone();
 
@@ -237,7 +241,13 @@ fn unpack_located(
         &mut info_bytes,
     ) {
         if data_error(method, want, &info_limits) {
-            breach_of(f, "", UnityBundle::REL_BLOCKS_INFO_DECOMPRESSES, &e, &info_path);
+            breach_of(
+                f,
+                "",
+                UnityBundle::REL_BLOCKS_INFO_DECOMPRESSES,
+                &e,
+                &info_path,
+            );
         } else {
             f.push(Located::from(e.placed(info_at, &info_path)));
         }
@@ -272,7 +282,11 @@ fn unpack_located(
 
     // Every block's compressed bytes must be there, and the whole data within the limit,
     // before any block is decompressed.
-    let need: u64 = info.blocks.iter().map(|b| u64::from(b.len_compressed)).sum();
+    let need: u64 = info
+        .blocks
+        .iter()
+        .map(|b| u64::from(b.len_compressed))
+        .sum();
     let total_out: u64 = info
         .blocks
         .iter()
@@ -337,7 +351,10 @@ fn unpack_located(
     if f.iter().any(|l| l.error.severity == Severity::Error) {
         return out;
     }
-    let warnings = f.iter().map(|l| relocated(l, info_at, &info_path)).collect();
+    let warnings = f
+        .iter()
+        .map(|l| relocated(l, info_at, &info_path))
+        .collect();
     out.bundle = Some(Bundle {
         header: view.header.own(),
         blocks_info: info.own(),

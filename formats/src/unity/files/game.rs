@@ -12,9 +12,9 @@ use crate::generated::unity_mesh::UnityMesh;
 use crate::layouts::Decoded;
 use crate::rt::{Error, ErrorKind, Place, Root, Severity};
 use crate::scene::Scene;
-use crate::verdict::Verdict;
 use crate::unity::decode::SceneOptions;
 use crate::unity::stream::StreamRange;
+use crate::verdict::Verdict;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
@@ -314,9 +314,9 @@ impl GameFiles {
             let n = std::fs::File::open(&f)
                 .and_then(|mut file| std::io::Read::read(&mut file, &mut head))
                 .map_err(|e| io_error(&f, &e));
-            let game = n
-                .as_ref()
-                .is_ok_and(|&n| bundle::is_bundle(&head[..n]) || serialized::looks_serialized(&head[..n]));
+            let game = n.as_ref().is_ok_and(|&n| {
+                bundle::is_bundle(&head[..n]) || serialized::looks_serialized(&head[..n])
+            });
             if n.is_ok() && !game {
                 self.skipped
                     .push((f, "not a bundle or a serialized file".into()));
@@ -551,7 +551,10 @@ impl GameFiles {
                     at: r,
                     version: Some(v),
                     typed: false,
-                    name: fixed.as_ref().map(|m| m.name.value.clone()).unwrap_or_default(),
+                    name: fixed
+                        .as_ref()
+                        .map(|m| m.name.value.clone())
+                        .unwrap_or_default(),
                     stream: stream_of(bytes, Some(&v), &fixed),
                     fixed,
                 })
@@ -599,7 +602,13 @@ impl GameFiles {
         })?;
         let entry = crate::layouts::find("unity-mesh").expect("the unity-mesh layout exists");
         let at = self.entry(m.at).offset;
-        let shift = |e: Error| if e.resource.is_some() { e } else { e.shifted(at) };
+        let shift = |e: Error| {
+            if e.resource.is_some() {
+                e
+            } else {
+                e.shifted(at)
+            }
+        };
         let mut v = entry.judge(self.bytes(m.at), &self.context(m, user));
         v.refused = v.refused.map(shift);
         if m.stream().is_some() {
@@ -928,7 +937,11 @@ pub fn layouts_that_read(bytes: &[u8]) -> Vec<String> {
 }
 
 /// The streamed range of a mesh the fixed layout of `version` reads (`fixed`).
-fn stream_of(bytes: &[u8], version: Option<&u32>, fixed: &Result<UnityMesh, Error>) -> Option<StreamRange> {
+fn stream_of(
+    bytes: &[u8],
+    version: Option<&u32>,
+    fixed: &Result<UnityMesh, Error>,
+) -> Option<StreamRange> {
     let v = *version?;
     fixed.as_ref().ok()?;
     let read = UnityMesh::read::<false>(bytes, &mesh::context(v)).ok()?;

@@ -23,9 +23,15 @@ pub fn layout_fields(pos: &UnityMeshPos) -> Vec<(&'static str, u64)> {
     let list = |count: Span, items: Span| count.end.max(items.end);
     let mut out = vec![
         ("m_Name", pos.name._span.end),
-        ("m_SubMeshes", list(pos.num_sub_meshes, pos.sub_meshes.span())),
+        (
+            "m_SubMeshes",
+            list(pos.num_sub_meshes, pos.sub_meshes.span()),
+        ),
         ("m_Shapes", pos.shapes._span.end),
-        ("m_BindPose", list(pos.num_bind_poses, pos.bind_poses.span())),
+        (
+            "m_BindPose",
+            list(pos.num_bind_poses, pos.bind_poses.span()),
+        ),
         (
             "m_BoneNameHashes",
             list(pos.num_bone_name_hashes, pos.bone_name_hashes.span()),
@@ -75,8 +81,14 @@ pub fn layout_fields(pos: &UnityMeshPos) -> Vec<(&'static str, u64)> {
     );
     opt("m_MeshMetrics[0]", pos.mesh_metrics_0.map(|s| s.end));
     opt("m_MeshMetrics[1]", pos.mesh_metrics_1.map(|s| s.end));
-    opt("m_StreamData", pos.stream_data.as_ref().map(|p| p._span.end));
-    opt("m_MeshLodInfo", pos.mesh_lod_info.as_ref().map(|p| p._span.end));
+    opt(
+        "m_StreamData",
+        pos.stream_data.as_ref().map(|p| p._span.end),
+    );
+    opt(
+        "m_MeshLodInfo",
+        pos.mesh_lod_info.as_ref().map(|p| p._span.end),
+    );
     out
 }
 

@@ -675,7 +675,8 @@ impl<'a, 't> Reader<'a, 't> {
             return Ok(None);
         }
         let start = self.pos;
-        self.path.push(Seg::Field(t.nodes[version].name.clone().into()));
+        self.path
+            .push(Seg::Field(t.nodes[version].name.clone().into()));
         let v = self.node(tree, version)?;
         self.path.pop();
         if v.data != Data::Int(1) {

@@ -1,0 +1,320 @@
+//! `meshspec export unity-mesh GAMEFILE...` and `meshspec unity export`: one mesh (`--mesh`,
+//! `--path-id`) to OUT.glb or OUT.obj, or every mesh (`--all`) into the folder OUT, a folder per
+//! game file. A mesh is exported only when its verdict passes (the library decodes nothing
+//! else).
+
+use super::{
+    failed_lines, finding, label, one, open, opened_failures, refuse_version, refused, select,
+};
+use crate::args::{GameSelect, NonFiniteArg, RessOpt, SkinWeightsArg};
+use crate::cmd::export::{encode, kind, skin_weights, Kind};
+use crate::cmd::Written;
+use crate::fail::Fail;
+use crate::output::{self, Target};
+use crate::report::{Line, Severity, Verdict};
+use crate::term;
+use crate::usage::{Given, Usage};
+use meshspec_formats::context::Context;
+use meshspec_formats::unity::files::game::{GameFiles, GameMesh};
+use meshspec_formats::unity::files::ObjectRef;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub struct Args {
+    pub files: Vec<PathBuf>,
+    pub output: PathBuf,
+    pub game: GameSelect,
+    pub all: bool,
+    pub non_finite: NonFiniteArg,
+    pub mtl: bool,
+    pub skin_weights: SkinWeightsArg,
+    /// `--winding` was given (Unity meshes do not need it).
+    pub winding: bool,
+    pub unity_version: Option<String>,
+    pub ress: RessOpt,
+    pub limit: u64,
+    pub quiet: bool,
+    pub json: bool,
+}
+
+pub fn run(a: Args) -> Result<ExitCode, Fail> {
+    let mut u = Usage::default();
+    refuse_version(&mut u, a.unity_version.as_deref());
+    if a.winding {
+        u.problem("--winding is for layouts whose files do not record it; Unity meshes are read in Unity's own frame".into());
+    }
+    let sel = select(&a.game);
+    let target = Target::of(Some(&a.output));
+    match (&sel, a.all) {
+        (None, false) => {
+            u.problem("export of a game file needs --mesh NAME, --path-id N or --all".into())
+        }
+        (Some(_), _) => {
+            match kind(&a.output) {
+                None => u.problem(format!(
+                    "-o {}: export writes glTF (.glb) or Wavefront OBJ (.obj), chosen by the extension",
+                    a.output.display()
+                )),
+                Some(Kind::Glb) if a.mtl => u.problem(
+                    "--mtl goes with a .obj output (it writes the material library beside it)".into(),
+                ),
+                Some(_) => {}
+            }
+            u.output(&target, true);
+        }
+        (None, true) => {
+            if a.mtl {
+                u.problem("--mtl goes with one .obj output, not --all".into());
+            }
+            if a.output.is_file() {
+                u.problem(format!(
+                    "-o {}: with --all, -o names a folder",
+                    a.output.display()
+                ));
+            }
+        }
+    }
+    let mut user = u.context(
+        None,
+        &Given {
+            ress: a.ress.ress.clone(),
+            ..Given::default()
+        },
+        None,
+    );
+    user.skin_weights = skin_weights(a.skin_weights);
+    u.finish()?;
+
+    let g = open(&a.files, a.limit, a.json || a.quiet);
+    match sel {
+        Some(sel) => one_mesh(&a, &g, &sel, &target, &user),
+        None => every_mesh(&a, &g, &user),
+    }
+}
+
+/// The scene of a mesh (refused unless its verdict passes), its warnings printed.
+fn scene(
+    g: &GameFiles,
+    m: &GameMesh,
+    user: &Context,
+    show: bool,
+) -> Result<meshspec_formats::scene::Scene, Fail> {
+    let decoded = g.decode(m, user).map_err(|e| refused(&e))?;
+    if show {
+        for f in &Verdict::of(&decoded.verdict).findings {
+            term::err(f.severity, &format!("{}: {}", label(g, m.at), f.line()));
+        }
+    }
+    let mut scene = decoded.scene;
+    scene.label("unity-mesh", &m.name());
+    Ok(scene)
+}
+
+fn one_mesh(
+    a: &Args,
+    g: &GameFiles,
+    sel: &meshspec_formats::unity::files::game::Select,
+    target: &Target,
+    user: &Context,
+) -> Result<ExitCode, Fail> {
+    let file = a.files.first().map_or(Path::new("-"), PathBuf::as_path);
+    let w = Written {
+        command: "export",
+        layout: "unity-mesh",
+        input: file,
+        output: target,
+        json: a.json,
+        quiet: a.quiet,
+    };
+    let mtl_path = a.output.with_extension("mtl");
+    let exported = (|| {
+        if let Some(e) = g.failed.first() {
+            return Err(refused(e));
+        }
+        let r = one(g, sel)?;
+        let m = g.mesh(r).map_err(|e| refused(&e))?;
+        let scene = scene(g, &m, user, !a.json)?;
+        encode(
+            &scene,
+            kind(&a.output).expect("usage checked"),
+            a.non_finite,
+            a.mtl.then_some(mtl_path.as_path()),
+        )
+    })();
+    match exported {
+        Ok(mut out) => {
+            let mut written = output::write(target, &out.bytes);
+            if let (Ok(()), Some(m)) = (&written, &out.mtl) {
+                written = output::write(&Target::of(Some(&mtl_path)), m);
+                out.notes
+                    .push(format!("materials written to {}", mtl_path.display()));
+            }
+            w.notes(&out.notes);
+            w.end(&out.notes, written)
+        }
+        Err(e) => w.end(&[], Err(e)),
+    }
+}
+
+/// Text made safe as one part of a path: letters, digits, `-`, `_` and `.` kept (a leading
+/// `.` is not), anything else `_`; at most `max` characters.
+fn sanitized(name: &str, max: usize) -> String {
+    name.chars()
+        .take(max)
+        .enumerate()
+        .map(|(i, c)| {
+            if c.is_ascii_alphanumeric() || c == '-' || c == '_' || (c == '.' && i > 0) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// Where mesh `r` goes under the output folder, without extension: a folder per game file (its
+/// path below the folders given), then NAME.PATHID (the serialized file's name first when the
+/// game file holds several).
+fn relative_name(g: &GameFiles, labels: &[String], m: &GameMesh, r: ObjectRef) -> PathBuf {
+    let mut base = sanitized(&m.name(), 80);
+    if base.is_empty() {
+        base.push_str("mesh");
+    }
+    base = format!("{base}.{}", g.entry(r).path_id);
+    if g.files[r.file].serialized.len() > 1 {
+        base = format!(
+            "{}.{base}",
+            sanitized(&g.files[r.file].serialized[r.inner].name, 80)
+        );
+    }
+    let folder = sanitized(&labels[r.file], 120);
+    if folder.is_empty() {
+        PathBuf::from(base)
+    } else {
+        Path::new(&folder).join(base)
+    }
+}
+
+fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail> {
+    let meshes = g.meshes();
+    let labels = g.labels();
+    let bar = if std::io::stderr().is_terminal() && !a.json {
+        indicatif::ProgressBar::new(meshes.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template("{bar:40} {pos}/{len} {msg}")
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    let mut failed = 0usize;
+    let mut used = std::collections::HashSet::new();
+    let mut results = vec![];
+    for &r in &meshes {
+        let result = (|| {
+            let m = g.mesh(r).map_err(|e| refused(&e))?;
+            let mut rel = relative_name(g, &labels, &m, r);
+            // Two meshes of one name and id in one file (not seen, but possible).
+            while !used.insert(rel.clone()) {
+                rel.as_mut_os_string().push("_");
+            }
+            let path = a.output.join(&rel).with_extension("glb");
+            bar.set_message(rel.display().to_string());
+            let scene = scene(g, &m, user, false)?;
+            let out = encode(&scene, Kind::Glb, a.non_finite, None)?;
+            if let Some(dir) = path.parent() {
+                std::fs::create_dir_all(dir).map_err(|e| {
+                    Fail::about(
+                        dir.display().to_string(),
+                        "a folder to write into",
+                        crate::fail::io_words(&e),
+                    )
+                })?;
+            }
+            output::write(&Target::of(Some(&path)), &out.bytes)?;
+            Ok::<_, Fail>((path, out.notes))
+        })();
+        bar.inc(1);
+        match result {
+            Ok((path, notes)) => {
+                if a.json {
+                    results.push(serde_json::json!({
+                        "mesh": label(g, r),
+                        "output": path.display().to_string(),
+                        "written": true,
+                        "messages": notes.iter().map(|n| crate::report::note_json(n)).collect::<Vec<_>>(),
+                    }));
+                } else {
+                    bar.suspend(|| -> Result<(), Fail> {
+                        term::out_lines(&[Line {
+                            subject: Some(path.display().to_string()),
+                            tag: None,
+                            text: "ok".into(),
+                        }])?;
+                        if !a.quiet {
+                            for n in notes {
+                                term::err(Severity::Note, &n);
+                            }
+                        }
+                        Ok(())
+                    })?;
+                }
+            }
+            Err(e) => {
+                failed += 1;
+                let f = match e {
+                    Fail::Refused(f) => f,
+                    Fail::Usage(p) => crate::report::Finding::about("", "", p.join("; ")),
+                };
+                if a.json {
+                    results.push(serde_json::json!({
+                        "mesh": label(g, r),
+                        "written": false,
+                        "messages": [f.json()],
+                    }));
+                } else {
+                    bar.suspend(|| {
+                        term::out_lines(&[Line {
+                            subject: Some(label(g, r)),
+                            tag: None,
+                            text: f.line(),
+                        }])
+                    })?;
+                }
+            }
+        }
+    }
+    bar.finish_and_clear();
+    if a.json {
+        for e in &g.failed {
+            results.push(serde_json::json!({
+                "file": e.place,
+                "written": false,
+                "messages": [finding(e, Severity::Error).json()],
+            }));
+        }
+        term::out_json(&serde_json::json!({
+            "version": crate::report::JSON_VERSION,
+            "command": "export",
+            "layout": "unity-mesh",
+            "output": a.output.display().to_string(),
+            "meshes": results,
+            "written": meshes.len() - failed,
+            "failed": failed + g.failed.len(),
+        }))?;
+    } else {
+        term::out_lines(&failed_lines(g))?;
+        term::err_text(&format!(
+            "{} meshes: {} written, {failed} failed",
+            meshes.len(),
+            meshes.len() - failed
+        ));
+        opened_failures(g);
+    }
+    Ok(if failed == 0 && g.failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}

@@ -1,0 +1,453 @@
+//! Unity game files on the command line: `meshspec unity list|extract|check|dump|export`, and
+//! the game-file form of the top-level `check`, `dump` and `export` (`--mesh NAME`,
+//! `--path-id N`, `--all`). The editor version comes from the file; `--unity-version` is for
+//! bare objects only. Every verdict is the library's ([`GameFiles::verdict`]).
+
+pub mod check;
+pub mod dump;
+pub mod export;
+
+use crate::args::{
+    AllOpt, EveryMesh, Format, GameSelect, InputOpt, Json, NonFiniteArg, QuietOpt, RelationsOpt,
+    RessOpt, SkinWeightsArg,
+};
+use crate::fail::Fail;
+use crate::report::{Finding, Line, Severity};
+use crate::usage::Usage;
+use crate::{input, output, term};
+use clap::{Args, Subcommand};
+use meshspec_formats::unity::files::game::{GameFiles, Select};
+use meshspec_formats::unity::files::{self, bundle, serialized, Located, ObjectRef};
+use meshspec_formats::{Entry, Error};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+/// `meshspec unity ...`.
+#[derive(Args)]
+pub struct UnityArgs {
+    #[command(subcommand)]
+    command: UnityCommand,
+}
+
+#[derive(Subcommand)]
+enum UnityCommand {
+    /// List every object of the files: path id, class, byte size and name.
+    List {
+        /// Bundles, serialized files, or folders of them.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Only objects of this class (`Mesh`).
+        #[arg(long)]
+        class: Option<String>,
+        #[command(flatten)]
+        input: InputOpt,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Write one object's bytes (and a Mesh's streamed range beside them, as OUT with the
+    /// extension `.vertexdata`).
+    Extract {
+        /// The bundle or serialized file.
+        file: PathBuf,
+        /// The object's path id.
+        #[arg(long, allow_hyphen_values = true)]
+        path_id: i64,
+        /// Where to write the object's bytes.
+        #[arg(short, long)]
+        output: PathBuf,
+        #[command(flatten)]
+        input: InputOpt,
+    },
+    /// Check the meshes of the files (all of them, or those --mesh / --path-id name).
+    Check {
+        /// Bundles, serialized files, or folders of them.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        #[command(flatten)]
+        game: GameSelect,
+        #[command(flatten)]
+        ress: RessOpt,
+        #[command(flatten)]
+        relations: RelationsOpt,
+        #[command(flatten)]
+        lines: AllOpt,
+        #[command(flatten)]
+        input: InputOpt,
+        #[command(flatten)]
+        json: Json,
+    },
+    /// Dump one mesh as the `unity-mesh` layout reads it (the version from its file).
+    Dump {
+        /// The bundle or serialized file.
+        file: PathBuf,
+        #[command(flatten)]
+        game: GameSelect,
+        /// Output format.
+        #[arg(long, value_enum, default_value = "json")]
+        format: Format,
+        /// Write to this file instead of standard output.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+        #[command(flatten)]
+        input: InputOpt,
+    },
+    /// Export one mesh (--mesh / --path-id) to OUT.glb or OUT.obj, or every mesh (--all) into
+    /// the folder OUT.
+    Export {
+        /// Bundles, serialized files, or folders of them.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// The .glb or .obj to write, or with --all the folder.
+        #[arg(short, long)]
+        output: PathBuf,
+        #[command(flatten)]
+        game: GameSelect,
+        #[command(flatten)]
+        every: EveryMesh,
+        /// What to do with values that are not finite.
+        #[arg(long, value_enum, default_value = "refuse")]
+        non_finite: NonFiniteArg,
+        /// Which skin influences to draw (Unity's QualitySettings.skinWeights).
+        #[arg(long, value_enum, default_value = "4")]
+        skin_weights: SkinWeightsArg,
+        #[command(flatten)]
+        ress: RessOpt,
+        #[command(flatten)]
+        input: InputOpt,
+        #[command(flatten)]
+        quiet: QuietOpt,
+        #[command(flatten)]
+        json: Json,
+    },
+}
+
+/// Runs `meshspec unity ...`.
+pub fn run(args: UnityArgs) -> Result<ExitCode, Fail> {
+    match args.command {
+        UnityCommand::List {
+            files,
+            class,
+            input,
+            json,
+        } => list(&files, class.as_deref(), input.max_input_size, json.json),
+        UnityCommand::Extract {
+            file,
+            path_id,
+            output,
+            input,
+        } => extract(&file, path_id, &output, input.max_input_size),
+        UnityCommand::Check {
+            files,
+            game,
+            ress,
+            relations,
+            lines,
+            input,
+            json,
+        } => check::run(check::Args {
+            files,
+            game,
+            unity_version: None,
+            ress,
+            relations,
+            all: lines.all,
+            limit: input.max_input_size,
+            json: json.json,
+        }),
+        UnityCommand::Dump {
+            file,
+            game,
+            format,
+            output,
+            input,
+        } => dump::run(dump::Args {
+            file,
+            game,
+            unity_version: None,
+            format,
+            output,
+            limit: input.max_input_size,
+        }),
+        UnityCommand::Export {
+            files,
+            output,
+            game,
+            every,
+            non_finite,
+            skin_weights,
+            ress,
+            input,
+            quiet,
+            json,
+        } => export::run(export::Args {
+            files,
+            output,
+            game,
+            all: every.all,
+            non_finite,
+            mtl: false,
+            skin_weights,
+            winding: false,
+            unity_version: None,
+            ress,
+            limit: input.max_input_size,
+            quiet: quiet.quiet,
+            json: json.json,
+        }),
+    }
+}
+
+/// Whether a path is a game file (a bundle or a serialized file, by its first bytes) or a
+/// folder.
+fn is_game_input(p: &Path) -> bool {
+    if p.is_dir() {
+        return true;
+    }
+    let mut head = [0u8; 20];
+    let n = std::fs::File::open(p)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    bundle::is_bundle(&head[..n]) || serialized::looks_serialized(&head[..n])
+}
+
+/// Whether the top-level `check`, `dump` or `export` of `layout` on `files` is the game-file
+/// form: `unity-mesh` on a bundle, a serialized file or a folder.
+pub fn is_game(layout: &str, files: &[PathBuf]) -> bool {
+    layout == "unity-mesh" && files.iter().any(|f| is_game_input(f))
+}
+
+/// The usage problems of `--mesh`, `--path-id` and `--all` on the layout path (the input is not
+/// a game file, or the layout is not `unity-mesh`).
+pub fn not_a_game_file(u: &mut Usage, layout: &str, game: &GameSelect, all: bool) {
+    if !game.any() && !all {
+        return;
+    }
+    u.problem(if layout == "unity-mesh" {
+        "--mesh, --path-id and --all are for game files (bundles, serialized files); this is a bare object".into()
+    } else {
+        format!(
+            "--mesh, --path-id and --all read Unity game files: use the layout unity-mesh, not `{}`",
+            crate::escape::text(layout)
+        )
+    });
+}
+
+/// A bare Mesh object the fixed layout of the version given does not read: the refusal says
+/// which of the spec's layouts read it exactly.
+pub fn bare_hint(entry: &Entry, bytes: &[u8], refused: &mut Option<Error>) {
+    if entry.id != "unity-mesh" {
+        return;
+    }
+    if let Some(e) = refused.take() {
+        *refused = Some(*Located::new("", e).with_layouts_hint(bytes).error);
+    }
+}
+
+/// A usage problem when a game file is given `--unity-version` (it says its version itself).
+fn refuse_version(u: &mut Usage, unity_version: Option<&str>) {
+    if unity_version.is_some() {
+        u.problem(
+            "--unity-version is for bare objects: a game file says its editor version itself"
+                .into(),
+        );
+    }
+}
+
+/// A finding from an error in a game file: the file (and the file inside it) as the finding's
+/// resource, the offset in that file.
+pub fn finding(e: &Located, severity: Severity) -> Finding {
+    let mut f = Finding::from_error(&e.error, severity);
+    if !e.place.is_empty() {
+        f.resource = Some(match f.resource.take() {
+            Some(inner) => format!("{}/{inner}", e.place),
+            None => e.place.clone(),
+        });
+    }
+    f
+}
+
+/// A refusal from an error in a game file.
+pub fn refused(e: &Located) -> Fail {
+    Fail::Refused(finding(e, Severity::Error))
+}
+
+/// Opens the game files; a file that cannot be opened is kept in [`GameFiles::failed`], and
+/// files under a folder that are not game files are noted.
+fn open(files: &[PathBuf], limit: u64, quiet: bool) -> GameFiles {
+    let g = GameFiles::open_each(files, limit);
+    if !quiet {
+        for (p, why) in &g.skipped {
+            term::err(
+                Severity::Note,
+                &format!("skipped {}: {why}", input::shown(p)),
+            );
+        }
+    }
+    g
+}
+
+/// Opens one game file, refused when it cannot be.
+fn open_one(file: &Path, limit: u64) -> Result<GameFiles, Fail> {
+    let g = GameFiles::open_each(std::slice::from_ref(&file.to_path_buf()), limit);
+    match g.failed.first() {
+        Some(e) => Err(refused(e)),
+        None => Ok(g),
+    }
+}
+
+/// The lines for game files that could not be opened (one per file, on standard output as a
+/// check's lines are): the file (and the file inside it), then the error in it.
+fn failed_lines(g: &GameFiles) -> Vec<Line> {
+    g.failed
+        .iter()
+        .map(|e| Line {
+            subject: (!e.place.is_empty()).then(|| e.place.clone()),
+            tag: None,
+            text: Finding::from_error(&e.error, Severity::Error).line(),
+        })
+        .collect()
+}
+
+/// The summary line for game files that could not be opened.
+fn opened_failures(g: &GameFiles) {
+    if !g.failed.is_empty() {
+        term::err_text(&format!("{} files could not be opened", g.failed.len()));
+    }
+}
+
+fn select(game: &GameSelect) -> Option<Select> {
+    match (&game.mesh, game.path_id) {
+        (Some(n), _) => Some(Select::MeshName(n.clone())),
+        (None, Some(id)) => Some(Select::PathId(id)),
+        (None, None) => None,
+    }
+}
+
+fn describe(sel: &Select) -> String {
+    match sel {
+        Select::MeshName(n) => format!("--mesh {}", crate::escape::text(n)),
+        Select::PathId(id) => format!("--path-id {id}"),
+    }
+}
+
+fn no_match(sel: &Select) -> Fail {
+    Fail::about(
+        describe(sel),
+        "an object it names (`meshspec unity list` shows them)",
+        "none",
+    )
+}
+
+/// The one object `sel` names (refusing one found in several files).
+fn one(g: &GameFiles, sel: &Select) -> Result<ObjectRef, Fail> {
+    match g.select(sel).as_slice() {
+        [r] => Ok(*r),
+        [] => Err(no_match(sel)),
+        many => Err(Fail::about(
+            describe(sel),
+            "one object (name one file)",
+            format!(
+                "{} objects: {}",
+                many.len(),
+                many.iter()
+                    .map(|r| label(g, *r))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        )),
+    }
+}
+
+/// The meshes a command works on: those `game` selects, or every mesh.
+fn targets(g: &GameFiles, game: &GameSelect) -> Result<Vec<ObjectRef>, Fail> {
+    match select(game) {
+        Some(sel) => {
+            let found = g.select(&sel);
+            if found.is_empty() {
+                return Err(no_match(&sel));
+            }
+            Ok(found)
+        }
+        None => Ok(g.meshes()),
+    }
+}
+
+/// How an object is named in lines: its file (and file inside it) and path id.
+fn label(g: &GameFiles, r: ObjectRef) -> String {
+    format!("{}#{}", g.place(r), g.entry(r).path_id)
+}
+
+fn list(files: &[PathBuf], class: Option<&str>, limit: u64, json: bool) -> Result<ExitCode, Fail> {
+    let g = open(files, limit, json);
+    let rows = g.list(class);
+    if json {
+        term::out_json(&serde_json::to_value(&rows).expect("rows serialize"))?;
+    } else {
+        let mut lines = failed_lines(&g);
+        let mut last = None;
+        for r in &rows {
+            let here = (r.file.clone(), r.serialized.clone());
+            if last.as_ref() != Some(&here) {
+                lines.push(text_line(format!("{} {}:", r.file, r.serialized)));
+                last = Some(here);
+            }
+            lines.push(text_line(format!(
+                "  {:>20}  {:<22}  {:>9}  {}",
+                r.path_id,
+                format!("{} ({})", r.class, r.class_id),
+                r.byte_size,
+                r.name.as_deref().unwrap_or_default()
+            )));
+        }
+        term::out_lines(&lines)?;
+        term::err_text(&format!("{} objects", rows.len()));
+        opened_failures(&g);
+    }
+    Ok(if g.failed.is_empty() {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::from(1)
+    })
+}
+
+fn text_line(text: String) -> Line {
+    Line {
+        subject: None,
+        tag: None,
+        text,
+    }
+}
+
+fn extract(file: &Path, path_id: i64, out: &Path, limit: u64) -> Result<ExitCode, Fail> {
+    let target = output::Target::of(Some(out));
+    let beside = output::Target::of(Some(&out.with_extension("vertexdata")));
+    let mut u = Usage::default();
+    u.output(&target, true);
+    u.finish()?;
+    let g = open_one(file, limit)?;
+    let r = one(&g, &Select::PathId(path_id))?;
+    let mut lines = vec![];
+    // The streamed range first: nothing is written when it cannot be found.
+    let streamed = if g.entry(r).class_id == files::mesh::MESH {
+        let m = g.mesh(r).map_err(|e| refused(&e))?;
+        g.streamed(&m, None).map_err(|e| refused(&e))?
+    } else {
+        None
+    };
+    output::write(&target, g.bytes(r))?;
+    lines.push(text_line(format!(
+        "wrote {} ({} bytes)",
+        out.display(),
+        g.bytes(r).len()
+    )));
+    if let Some(bytes) = streamed {
+        output::write(&beside, &bytes)?;
+        lines.push(text_line(format!(
+            "wrote {} ({} bytes, the streamed vertex data)",
+            beside.shown(),
+            bytes.len()
+        )));
+    }
+    term::out_lines(&lines)?;
+    Ok(ExitCode::SUCCESS)
+}
