@@ -83,6 +83,7 @@ fn check_verdicts_are_objects_with_offset_path_relation_and_severity() {
         serde_json::json!({
             "severity": "warning",
             "offset": 0xFFE44,
+            "resource": null,
             "path": "meshbin.indices[0]",
             "relation": "indices_name_vertices",
             "expected": "a vertex index below 65508 (in triangle 0)",

@@ -6246,7 +6246,7 @@ impl crate::rt::Codec for SubMesh {
                     "seed 000's table; 0 in every corpus mesh",
                 ),
                 reading: ::std::option::Option::None,
-                doc: "How the indices are joined. The documents list 0, 2, 3, 4 and 5 (see the topology enum).",
+                doc: "How the indices are joined. The documents list 0, 2, 3, 4 and 5 (see the topology enum);\nthe verdict refuses any other value, 1 included, since decoding rests on the table.\n",
             },
             crate::rt::FieldInfo {
                 id: "base_vertex",
@@ -12080,7 +12080,7 @@ impl crate::rt::Codec for CompressedMesh {
                     "empty in all 33 compressed meshes of four installs (seed 000)",
                 ),
                 reading: ::std::option::Option::None,
-                doc: "Bone weights, kept as packed bits. The readers the documents used do not decode them,\nand whether they decode as the other packed vectors do is open: none of the 33\ncompressed meshes found is skinned.\n",
+                doc: "Bone weights, kept as packed bits. The readers the documents used do not decode them,\nand whether they decode as the other packed vectors do is open: none of the 33\ncompressed meshes found is skinned. meshspec decodes them by an inferred reading\n(5-bit weights in 31sts, one bone slot each, a vertex ending at 31 or after three\nwith a fourth implied) and says so in a note whenever a mesh has any.\n",
             },
             crate::rt::FieldInfo {
                 id: "normal_signs",

@@ -219,7 +219,8 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
             while !used.insert(rel.clone()) {
                 rel.as_mut_os_string().push("_");
             }
-            let path = a.output.join(&rel).with_extension("glb");
+            let mut path = a.output.join(&rel);
+            path.as_mut_os_string().push(".glb");
             bar.set_message(rel.display().to_string());
             let scene = scene(g, &m, user, false)?;
             let out = encode(&scene, Kind::Glb, a.non_finite, None)?;
