@@ -92,18 +92,6 @@ pub fn shared_or_skip(test: &str) -> Option<PathBuf> {
     None
 }
 
-/// The shared folder, or a panic that says it is missing (the Unity tests' former way; they move
-/// to [`shared_or_skip`]).
-pub fn shared() -> PathBuf {
-    let p = root().join("..").join("shared");
-    assert!(
-        p.join("corpus").is_dir(),
-        "MISSING: {} (the shared corpus beside the checkout) is needed by this test",
-        p.display()
-    );
-    p
-}
-
 /// Runs one of the Node tools in `tools/` (`gltf-validate.mjs`, `ksc-check.mjs`) over `args`:
 /// whether it succeeded, and what it printed. Fails loudly when the tools are not installed.
 pub fn node_tool(script: &str, package: &str, args: &[PathBuf]) -> (bool, String) {
@@ -154,42 +142,6 @@ pub fn elide(v: &serde_json::Value) -> serde_json::Value {
         }
         other => other.clone(),
     }
-}
-
-/// The verdict split the way the family tests read it (until each family's tests are written
-/// against [`meshspec_formats::verdict::Verdict`] directly): findings that fail the input, and
-/// warnings; `Err` when the structure could not be read.
-pub struct Checked {
-    /// Error-severity findings.
-    pub relations: Vec<meshspec_formats::Error>,
-    /// Warning-severity findings.
-    pub warnings: Vec<meshspec_formats::Error>,
-    /// Whether the verdict passes.
-    pub pass: bool,
-}
-
-impl Checked {
-    /// Whether the verdict passed.
-    pub fn passes(&self, _ctx: &meshspec_formats::Context) -> bool {
-        self.pass
-    }
-}
-
-/// [`Checked`] of `bytes`.
-pub fn check(
-    entry: &meshspec_formats::Entry,
-    bytes: &[u8],
-    ctx: &meshspec_formats::Context,
-) -> Result<Checked, meshspec_formats::Error> {
-    let v = entry.judge(bytes, ctx);
-    if let Some(e) = v.refused.clone() {
-        return Err(e);
-    }
-    Ok(Checked {
-        relations: v.errors().cloned().collect(),
-        warnings: v.warnings().cloned().collect(),
-        pass: v.passes(),
-    })
 }
 
 /// Reads `bytes` located as `T`, writes the value located, and checks the two against each

@@ -16,7 +16,7 @@ use meshspec_formats::generated::unity_mesh::{
 use meshspec_formats::rt::{ErrorKind, Root, Severity};
 use meshspec_formats::unity::{make, stream};
 use meshspec_formats::verdict::Verdict;
-use meshspec_tests::{elide, shared};
+use meshspec_tests::elide;
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -78,7 +78,7 @@ impl Obj {
 }
 
 fn meshes_dir() -> PathBuf {
-    shared().join("corpus/unity/meshes")
+    shared_dir().join("corpus/unity/meshes")
 }
 
 fn corpus() -> Vec<Obj> {
@@ -120,7 +120,7 @@ type UnityDump = BTreeMap<String, String>;
 
 /// Every Mesh object of a dump file, by path id.
 fn unity_dumps(version: &str) -> BTreeMap<i64, UnityDump> {
-    let file = shared().join(format!("corpus/unity/unity-dumps/{version}.txt"));
+    let file = shared_dir().join(format!("corpus/unity/unity-dumps/{version}.txt"));
     let text = std::fs::read_to_string(&file).unwrap();
     let mut out = BTreeMap::new();
     let mut current: Option<(i64, UnityDump)> = None;
@@ -252,6 +252,11 @@ fn sha256_is_the_standard_one() {
 
 #[test]
 fn all_35_objects_are_read_exactly_and_written_back_byte_for_byte() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "all_35_objects_are_read_exactly_and_written_back_byte_for_byte",
+    ) else {
+        return;
+    };
     let objs = corpus();
     assert_eq!(objs.len(), 35, "the corpus has 35 Mesh objects");
     let entry = find("unity-mesh").expect("the layout is registered");
@@ -290,6 +295,9 @@ fn all_35_objects_are_read_exactly_and_written_back_byte_for_byte() {
 
 #[test]
 fn dumps_of_the_corpus_are_snapshots() {
+    let Some(_) = meshspec_tests::shared_or_skip("dumps_of_the_corpus_are_snapshots") else {
+        return;
+    };
     let entry = find("unity-mesh").unwrap();
     for o in corpus() {
         let dump = entry.dump(&o.bytes, &o.ctx()).unwrap();
@@ -318,6 +326,9 @@ fn float(d: &UnityDump, path: &str) -> f32 {
 
 #[test]
 fn fields_agree_with_unitys_own_dumps() {
+    let Some(_) = meshspec_tests::shared_or_skip("fields_agree_with_unitys_own_dumps") else {
+        return;
+    };
     let objs = corpus();
     let mut compared = 0;
     for version in ["2021.3.0f1", "2022.1.20f1", "2023.1.0a16"] {
@@ -448,6 +459,9 @@ fn fields_agree_with_unitys_own_dumps() {
 
 #[test]
 fn fields_agree_with_unitypy() {
+    let Some(_) = meshspec_tests::shared_or_skip("fields_agree_with_unitypy") else {
+        return;
+    };
     for o in corpus() {
         let m = o.mesh();
         let u = &o.unitypy;
@@ -517,6 +531,11 @@ fn fields_agree_with_unitypy() {
 
 #[test]
 fn the_stream_offset_is_u32_before_2020_1_and_u64_from_it() {
+    let Some(_) =
+        meshspec_tests::shared_or_skip("the_stream_offset_is_u32_before_2020_1_and_u64_from_it")
+    else {
+        return;
+    };
     let objs = corpus();
     let mut seen = (0, 0);
     for o in &objs {
@@ -554,6 +573,11 @@ fn the_stream_offset_is_u32_before_2020_1_and_u64_from_it() {
 
 #[test]
 fn streamed_vertex_data_is_exactly_the_corpus_slice() {
+    let Some(_) =
+        meshspec_tests::shared_or_skip("streamed_vertex_data_is_exactly_the_corpus_slice")
+    else {
+        return;
+    };
     let mut n = 0;
     for o in corpus() {
         let m = o.view();
@@ -579,6 +603,11 @@ fn streamed_vertex_data_is_exactly_the_corpus_slice() {
 
 #[test]
 fn a_stream_range_outside_the_resource_file_is_refused_by_check_and_export_alike() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "a_stream_range_outside_the_resource_file_is_refused_by_check_and_export_alike",
+    ) else {
+        return;
+    };
     let o = corpus()
         .into_iter()
         .find(|o| o.version == "2023.1.0a16" && o.file_name().starts_with("Manche"))
@@ -634,6 +663,11 @@ fn a_stream_range_outside_the_resource_file_is_refused_by_check_and_export_alike
 
 #[test]
 fn every_prefix_of_a_small_object_is_refused_with_an_offset_inside_it() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "every_prefix_of_a_small_object_is_refused_with_an_offset_inside_it",
+    ) else {
+        return;
+    };
     let o = corpus()
         .into_iter()
         .find(|o| o.version == "2019.4.0f1" && o.file_name().starts_with("Manche"))
@@ -652,6 +686,11 @@ fn every_prefix_of_a_small_object_is_refused_with_an_offset_inside_it() {
 
 #[test]
 fn a_huge_count_is_refused_before_anything_is_allocated() {
+    let Some(_) =
+        meshspec_tests::shared_or_skip("a_huge_count_is_refused_before_anything_is_allocated")
+    else {
+        return;
+    };
     let o = corpus()
         .into_iter()
         .find(|o| o.version == "2021.3.0f1" && o.file_name().starts_with("Lame"))
@@ -694,6 +733,11 @@ fn usage_flags_offset(bytes: &[u8], path_len: usize) -> usize {
 
 #[test]
 fn unity_6000_2_appends_the_lod_info_and_6000_6_replaces_the_usage_flags() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "unity_6000_2_appends_the_lod_info_and_6000_6_replaces_the_usage_flags",
+    ) else {
+        return;
+    };
     let o = corpus()
         .into_iter()
         .find(|o| o.version == "2023.1.0a16" && o.file_name().starts_with("Lame"))
@@ -763,6 +807,11 @@ fn unity_6000_2_appends_the_lod_info_and_6000_6_replaces_the_usage_flags() {
 
 #[test]
 fn older_layouts_drop_the_fields_their_editors_did_not_have() {
+    let Some(_) =
+        meshspec_tests::shared_or_skip("older_layouts_drop_the_fields_their_editors_did_not_have")
+    else {
+        return;
+    };
     // A 2019.4 object as 2018.3/2018.4 wrote it: no m_BonesAABB, no m_VariableBoneCountWeights
     // (two empty arrays, 8 bytes, right after m_RootBoneNameHash).
     let o = corpus()
@@ -855,6 +904,11 @@ fn located(o: &Obj, m: &UnityMesh) -> meshspec_formats::generated::unity_mesh::U
 
 #[test]
 fn broken_relations_are_reported_with_where_and_what() {
+    let Some(_) =
+        meshspec_tests::shared_or_skip("broken_relations_are_reported_with_where_and_what")
+    else {
+        return;
+    };
     // An inline mesh: the Robot's lower arm in 2022.1 (16-bit indices, 3 streams).
     let o = obj("2022.1.20f1", "Robot_A_LowerArm_Left_LOD03");
     let good = o.mesh();
@@ -962,6 +1016,11 @@ fn broken_relations_are_reported_with_where_and_what() {
 
 #[test]
 fn streamed_meshes_state_their_layout_against_the_streamed_size() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "streamed_meshes_state_their_layout_against_the_streamed_size",
+    ) else {
+        return;
+    };
     let o = obj("2021.3.0f1", "Garde");
     let mut m = o.mesh();
     assert!(finding_lines(&o, &m).is_empty());
@@ -989,6 +1048,9 @@ fn streamed_meshes_state_their_layout_against_the_streamed_size() {
 
 #[test]
 fn padding_is_kept_verbatim() {
+    let Some(_) = meshspec_tests::shared_or_skip("padding_is_kept_verbatim") else {
+        return;
+    };
     // Unity writes zeros, but a reader must not lose other bytes: they are data.
     let o = obj("2020.3.0f1", "Manche");
     let ctx = o.ctx();
@@ -1005,6 +1067,9 @@ fn padding_is_kept_verbatim() {
 
 #[test]
 fn the_layout_needs_the_editor_version() {
+    let Some(_) = meshspec_tests::shared_or_skip("the_layout_needs_the_editor_version") else {
+        return;
+    };
     let o = obj("2021.3.0f1", "Lame");
     let e = UnityMesh::from_bytes(&o.bytes, &Context::new()).unwrap_err();
     assert_eq!(
@@ -1015,6 +1080,11 @@ fn the_layout_needs_the_editor_version() {
 
 #[test]
 fn every_object_decodes_through_the_layout_entry_in_gltf_frame() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "every_object_decodes_through_the_layout_entry_in_gltf_frame",
+    ) else {
+        return;
+    };
     // The adapter hands the raw fields (and the streamed range, found beside the input) to the
     // decoder; the result must match UnityPy's decoded positions mirrored in x, and its
     // triangle count per submesh (UnityPy ignores baseVertex, which is 0 throughout).
@@ -1054,6 +1124,11 @@ fn every_object_decodes_through_the_layout_entry_in_gltf_frame() {
 
 #[test]
 fn a_streamed_mesh_without_its_resource_file_cannot_decode_and_says_why() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "a_streamed_mesh_without_its_resource_file_cannot_decode_and_says_why",
+    ) else {
+        return;
+    };
     let o = obj("2021.3.0f1", "Pommeau");
     let ctx = Context::new().with_unity_version("2021.3.0f1").unwrap();
     let entry = find("unity-mesh").unwrap();
@@ -1074,6 +1149,11 @@ fn a_streamed_mesh_without_its_resource_file_cannot_decode_and_says_why() {
 
 #[test]
 fn the_fuzz_property_holds_on_every_object_with_its_version_chosen_by_the_first_byte() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "the_fuzz_property_holds_on_every_object_with_its_version_chosen_by_the_first_byte",
+    ) else {
+        return;
+    };
     // What the generated fuzz target does: the first byte picks the editor version.
     let versions: [(&str, i128); 5] = [
         ("2019.4.0f1", 20190400),
@@ -1106,6 +1186,10 @@ fn the_fuzz_property_holds_on_every_object_with_its_version_chosen_by_the_first_
 
 #[test]
 fn non_finite_floats_survive_a_dump_and_a_build() {
+    let Some(_) = meshspec_tests::shared_or_skip("non_finite_floats_survive_a_dump_and_a_build")
+    else {
+        return;
+    };
     // Found by the fuzz target: a NaN in m_MeshMetrics (then a list under `if`, which the dump
     // wrote as null) did not build back. Every float of the layout must carry NaN and the
     // infinities through the dump's text.
@@ -1192,6 +1276,11 @@ fn refused_at(
 
 #[test]
 fn finding_unity_firstbyte_offset_is_refused_at_the_first_byte() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "finding_unity_firstbyte_offset_is_refused_at_the_first_byte",
+    ) else {
+        return;
+    };
     // 2,412 bytes whose first submesh starts at byte 0xFFFFFFFF of the index buffer: the error
     // used to name 0x10000006F, inside the index buffer's bytes as if they went that far.
     let Some(b) = finding("unity-firstbyte-offset.mesh") else {
@@ -1207,6 +1296,11 @@ fn finding_unity_firstbyte_offset_is_refused_at_the_first_byte() {
 
 #[test]
 fn finding_unity_indexcount_offset_is_refused_at_the_submesh() {
+    let Some(_) =
+        meshspec_tests::shared_or_skip("finding_unity_indexcount_offset_is_refused_at_the_submesh")
+    else {
+        return;
+    };
     // A first byte raised to 16,384 in a 1,920-byte index buffer (the finding's name says the
     // index count: the old error named indexCount at an offset past the input).
     let Some(b) = finding("unity-indexcount-offset.mesh") else {
@@ -1225,6 +1319,11 @@ fn finding_unity_indexcount_offset_is_refused_at_the_submesh() {
 
 #[test]
 fn finding_unity_datasize_offset_is_refused_at_the_streamed_size() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "finding_unity_datasize_offset_is_refused_at_the_streamed_size",
+    ) else {
+        return;
+    };
     // TexCoord0 dropped from the channel table: the layout asks 3,780 bytes of a 4,536-byte
     // streamed range. The error used to sit inside the .resS without naming it.
     let Some(b) = finding("unity-datasize-offset.mesh") else {
@@ -1241,6 +1340,11 @@ fn finding_unity_datasize_offset_is_refused_at_the_streamed_size() {
 
 #[test]
 fn finding_unity_stream_offset_past_ress_is_refused_by_check_as_by_export() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "finding_unity_stream_offset_past_ress_is_refused_by_check_as_by_export",
+    ) else {
+        return;
+    };
     // check said ok while export refused.
     let Some(b) = finding("unity-stream-offset-past-ress.mesh") else {
         return;
@@ -1262,6 +1366,11 @@ fn finding_unity_stream_offset_past_ress_is_refused_by_check_as_by_export() {
 
 #[test]
 fn finding_unity_topology_131072_is_refused_by_check_as_by_export() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "finding_unity_topology_131072_is_refused_by_check_as_by_export",
+    ) else {
+        return;
+    };
     // check said ok while export refused.
     let Some(b) = finding("unity-topology-131072.mesh") else {
         return;
@@ -1862,6 +1971,11 @@ fn positions_agree(what: &str, bytes: &[u8], ctx: &Context) -> usize {
 
 #[test]
 fn every_field_of_every_object_lies_where_the_writer_writes_it() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "every_field_of_every_object_lies_where_the_writer_writes_it",
+    ) else {
+        return;
+    };
     let mut fields = 0;
     for o in corpus() {
         fields += positions_agree(
@@ -1880,6 +1994,11 @@ fn every_field_of_every_object_lies_where_the_writer_writes_it() {
 
 #[test]
 fn check_refuses_exactly_what_export_refuses_on_mutants_of_every_object() {
+    let Some(_) = meshspec_tests::shared_or_skip(
+        "check_refuses_exactly_what_export_refuses_on_mutants_of_every_object",
+    ) else {
+        return;
+    };
     // Bytes changed at random (the resource file beside each object, as Unity would find it):
     // whatever the verdict passes, export decodes into a consistent mesh; whatever it refuses,
     // export refuses with the verdict's first failure. The one exception is a check that could
@@ -1934,4 +2053,9 @@ fn check_refuses_exactly_what_export_refuses_on_mutants_of_every_object() {
         }
     }
     assert!(read > 200 && passed > 100, "{read} read, {passed} passed");
+}
+
+/// The shared folder (tests that read it return first, with a loud line, when it is missing).
+fn shared_dir() -> PathBuf {
+    meshspec_tests::root().join("..").join("shared")
 }

@@ -167,61 +167,58 @@ fn unpack_located(
     let len_info = u64::from(h.len_blocks_info_compressed);
     let p = at.get();
     // The compressed blocks info and the storage blocks, and where each starts.
-    let (compressed, storage, info_at, blocks_at, info_path, blocks_path) = match (
-        view.blocks_info,
-        view.blocks,
-        view.blocks_and_blocks_info,
-    ) {
-        (Some(info), Some(blocks), _) => {
-            let info_at = p.blocks_info.map_or(0, |s| s.start);
-            let blocks_at = p.blocks.map_or(0, |s| s.start);
-            (
-                info,
-                blocks,
-                info_at,
-                blocks_at,
-                at.blocks_info().field_path().clone(),
-                at.blocks().field_path().clone(),
-            )
-        }
-        (_, _, Some(both)) => {
-            let place = at.blocks_and_blocks_info();
-            let start = place.span().start;
-            if (both.len() as u64) < len_info {
-                breach(
-                    f,
-                    "",
-                    UnityBundle::REL_BLOCKS_INFO_AT_END_FITS,
-                    start,
-                    place.field_path(),
-                    format!(
+    let (compressed, storage, info_at, blocks_at, info_path, blocks_path) =
+        match (view.blocks_info, view.blocks, view.blocks_and_blocks_info) {
+            (Some(info), Some(blocks), _) => {
+                let info_at = p.blocks_info.map_or(0, |s| s.start);
+                let blocks_at = p.blocks.map_or(0, |s| s.start);
+                (
+                    info,
+                    blocks,
+                    info_at,
+                    blocks_at,
+                    at.blocks_info().field_path().clone(),
+                    at.blocks().field_path().clone(),
+                )
+            }
+            (_, _, Some(both)) => {
+                let place = at.blocks_and_blocks_info();
+                let start = place.span().start;
+                if (both.len() as u64) < len_info {
+                    breach(
+                        f,
+                        "",
+                        UnityBundle::REL_BLOCKS_INFO_AT_END_FITS,
+                        start,
+                        place.field_path(),
+                        format!(
                         "at least {len_info} bytes after the header (the compressed blocks info)"
                     ),
-                    format!("{} bytes", both.len()),
-                );
+                        format!("{} bytes", both.len()),
+                    );
+                    return out;
+                }
+                let (blocks, info) = both.split_at(both.len() - len_info as usize);
+                let path = place.field_path().clone();
+                (
+                    info,
+                    blocks,
+                    start + blocks.len() as u64,
+                    start,
+                    path.clone(),
+                    path,
+                )
+            }
+            // The spec reads exactly one of the two forms.
+            _ => {
+                f.push(Located::from(at.error(
+                    ErrorKind::Inconsistent,
+                    "the storage blocks",
+                    "none",
+                )));
                 return out;
             }
-            let (blocks, info) = both.split_at(both.len() - len_info as usize);
-            let path = place.field_path().clone();
-            (
-                info,
-                blocks,
-                start + blocks.len() as u64,
-                start,
-                path.clone(),
-                path,
-            )
-        }
-        // The spec reads exactly one of the two forms.
-        _ => {
-            f.push(Located::from(at.error(
-                ErrorKind::Inconsistent,
-                "the storage blocks",
-                "none",
-            )));
-            return out;
-        }
-    };
+        };
     out.info_at = info_at;
     out.info_path = info_path.clone();
 
