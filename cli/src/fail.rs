@@ -10,7 +10,7 @@ pub enum Fail {
     /// Usage mistakes, each one line (exit 2).
     Usage(Vec<String>),
     /// A refused input, or an output that could not be written (exit 1).
-    Refused(Finding),
+    Refused(Box<Finding>),
 }
 
 impl Fail {
@@ -20,7 +20,7 @@ impl Fail {
         expected: impl Into<String>,
         found: impl Into<String>,
     ) -> Self {
-        Fail::Refused(Finding::about(subject, expected, found))
+        Fail::Refused(Box::new(Finding::about(subject, expected, found)))
     }
 
     /// The process exit code.
@@ -34,7 +34,10 @@ impl Fail {
 
 impl From<meshspec_formats::Error> for Fail {
     fn from(e: meshspec_formats::Error) -> Self {
-        Fail::Refused(Finding::from_error(&e, crate::report::Severity::Error))
+        Fail::Refused(Box::new(Finding::from_error(
+            &e,
+            crate::report::Severity::Error,
+        )))
     }
 }
 

@@ -36,7 +36,7 @@ pub fn verdict(
             crate::cmd::unity::bare_hint(entry, &bytes, &mut v.refused);
             Ok(Verdict::of(&v))
         }
-        Err(Fail::Refused(f)) => Ok(Verdict::refused(f)),
+        Err(Fail::Refused(f)) => Ok(Verdict::refused(*f)),
         Err(other) => Err(other),
     }
 }

@@ -262,10 +262,10 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         .findings
         .first()
         .is_none_or(|f| f.relation.is_some() || f.severity != Severity::Error);
-    let geometry: Option<Result<Scene, Finding>> = parsed.then(|| {
+    let geometry: Option<Result<Scene, Box<Finding>>> = parsed.then(|| {
         entry
             .scene(&bytes, &ctx)
-            .map_err(|e| Finding::from_error(&e, Severity::Error))
+            .map_err(|e| Box::new(Finding::from_error(&e, Severity::Error)))
     });
     let meshes: Vec<Summary> = match &geometry {
         Some(Ok(s)) => s.meshes.iter().map(summary).collect(),
@@ -324,7 +324,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
                     if meshes.len() == 1 { "" } else { "es" },
                     thousands(total_vertices as u64)
                 ),
-                Some(Err(f)) if verdict.findings.contains(f) => {
+                Some(Err(f)) if verdict.findings.contains(&**f) => {
                     "not decoded (the errors below)".into()
                 }
                 Some(Err(f)) => format!("not decoded: {}", f.line()),

@@ -179,7 +179,7 @@ mod tests {
 
     #[test]
     fn values_order_by_kind_then_value_and_floats_by_bits() {
-        let mut v = vec![
+        let mut v = [
             Value::F(1.0),
             Value::U(3),
             Value::Absent,

@@ -167,7 +167,7 @@ pub fn show(v: Scalar<'_>, ty: &str) -> String {
         Scalar::F(x) if ty.starts_with("f4") => format!("{}", x as f32),
         Scalar::F(x) => format!("{x}"),
         Scalar::Bool(b) => u8::from(b).to_string(),
-        Scalar::Bytes(b) if b.is_empty() => "(no bytes)".into(),
+        Scalar::Bytes([]) => "(no bytes)".into(),
         Scalar::Bytes(b) => {
             let shown: Vec<String> = b.iter().take(16).map(|x| format!("{x:02x}")).collect();
             if b.len() > 16 {

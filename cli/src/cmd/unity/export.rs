@@ -265,7 +265,7 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
             Err(e) => {
                 failed += 1;
                 let f = match e {
-                    Fail::Refused(f) => f,
+                    Fail::Refused(f) => *f,
                     Fail::Usage(p) => crate::report::Finding::about("", "", p.join("; ")),
                 };
                 if a.json {

@@ -268,7 +268,7 @@ pub fn finding(e: &Located, severity: Severity) -> Finding {
 
 /// A refusal from an error in a game file.
 pub fn refused(e: &Located) -> Fail {
-    Fail::Refused(finding(e, Severity::Error))
+    Fail::Refused(Box::new(finding(e, Severity::Error)))
 }
 
 /// Opens the game files; a file that cannot be opened is kept in [`GameFiles::failed`], and
