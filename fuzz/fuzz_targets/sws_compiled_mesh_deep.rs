@@ -4,5 +4,5 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    meshspec_formats::fuzzing::roundtrip_with_params::<meshspec_formats::generated::sws_mesh::CompiledMesh>(data, &[]);
+    meshspec_formats::generated::fuzz::sws_compiled_mesh_deep(data);
 });

@@ -4,5 +4,5 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    meshspec_formats::fuzzing::fast_with_params::<meshspec_formats::generated::sws_mesh::MorphChannel>(data, &[]);
+    meshspec_formats::generated::fuzz::sws_morph_channel(data);
 });

@@ -3,6 +3,6 @@
 //! it refuses is refused at a field.
 #![no_main]
 
-libfuzzer_sys::fuzz_target!(|input: (u8, meshspec_formats::generated::unity_bundle::BlocksInfo)| {
-    meshspec_formats::fuzzing::written_with_params::<meshspec_formats::generated::unity_bundle::BlocksInfo>(&input.1, input.0, &[]);
+libfuzzer_sys::fuzz_target!(|data: &[u8]| {
+    meshspec_formats::generated::fuzz::unity_bundle_blocks_info_written(data);
 });

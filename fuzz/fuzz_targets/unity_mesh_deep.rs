@@ -4,5 +4,5 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    meshspec_formats::fuzzing::roundtrip_with_params::<meshspec_formats::generated::unity_mesh::UnityMesh>(data, &[("unity_version", &[0, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601])]);
+    meshspec_formats::generated::fuzz::unity_mesh_deep(data);
 });

@@ -4,5 +4,5 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    meshspec_formats::fuzzing::fast_with_params::<meshspec_formats::generated::unity_serialized::UnitySerialized>(data, &[]);
+    meshspec_formats::generated::fuzz::unity_serialized(data);
 });

@@ -142,6 +142,9 @@ pub fn registry(specs: &[Spec]) -> R<String> {
             #[cfg(test)]
             #[rustfmt::skip]
             pub mod fixtures;
+            #[cfg(feature = "arbitrary")]
+            #[rustfmt::skip]
+            pub mod fuzz;
             /// Every layout the specs declare, in file order.
             pub static LAYOUTS: &[crate::layouts::Entry] = &[#(#entries),*];
         },

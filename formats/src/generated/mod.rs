@@ -17,6 +17,9 @@ pub mod unity_serialized;
 #[cfg(test)]
 #[rustfmt::skip]
 pub mod fixtures;
+#[cfg(feature = "arbitrary")]
+#[rustfmt::skip]
+pub mod fuzz;
 /// Every layout the specs declare, in file order.
 pub static LAYOUTS: &[crate::layouts::Entry] = &[
     crate::layouts::Entry::of::<meshbin::Meshbin>(),

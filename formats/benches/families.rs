@@ -1,0 +1,121 @@
+//! Shaun White Skateboarding and Riders Republic meshes: borrowed, located and owned reading,
+//! the verdict, writing, decoding and glTF export, beside memcpy of the same bytes, over every
+//! corpus file of each layout at once (the corpus meshes are small, 4 to 50 KB: the
+//! structure-dominated case, where per-field work shows).
+//!
+//! `cargo bench -p meshspec-formats --bench families`. Throughput is the bytes of the files,
+//! so every line reads as a bandwidth comparable with memcpy's.
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use meshspec_formats::context::{Context, Winding};
+use meshspec_formats::export::{self, NonFinite};
+use meshspec_formats::generated::{rr_mesh::RrMesh, sws_mesh::SwsMesh};
+use meshspec_formats::rt::Root;
+use std::hint::black_box;
+
+/// Every corpus file of `T`'s layout (`corpus/*/*.ID`), repeated until there are at least
+/// `at_least` of them: one iteration reads a few thousand small meshes.
+fn files<T: Root>(at_least: usize) -> Vec<Vec<u8>> {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../corpus");
+    let mut found = vec![];
+    for dir in std::fs::read_dir(root).expect("corpus/").flatten() {
+        for f in std::fs::read_dir(dir.path())
+            .into_iter()
+            .flatten()
+            .flatten()
+        {
+            let p = f.path();
+            if p.extension().is_some_and(|e| e == T::ID) {
+                found.push(std::fs::read(&p).expect("a corpus file"));
+            }
+        }
+    }
+    assert!(!found.is_empty(), "no corpus file of {}", T::ID);
+    let mut out = vec![];
+    while out.len() < at_least {
+        out.extend(found.iter().cloned());
+    }
+    out
+}
+
+fn family<T: Root>(c: &mut Criterion, ctx: &Context) {
+    let inputs = files::<T>(2_000);
+    let total: usize = inputs.iter().map(Vec::len).sum();
+    let owned: Vec<T> = inputs
+        .iter()
+        .map(|b| T::from_bytes(b, ctx).expect("the corpus reads"))
+        .collect();
+    let entry = meshspec_formats::find(T::ID).expect("a layout");
+    let mut g = c.benchmark_group(format!("{}-corpus-x{}", T::ID, inputs.len()));
+    g.throughput(Throughput::Bytes(total as u64));
+    g.bench_function(BenchmarkId::new("baseline", "memcpy into new Vecs"), |b| {
+        b.iter(|| {
+            for i in &inputs {
+                black_box(black_box(&i[..]).to_vec());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::new("meshspec", "borrowed read"), |b| {
+        b.iter(|| {
+            for i in &inputs {
+                black_box(T::read::<false>(black_box(i), ctx).unwrap().value);
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::new("meshspec", "located read"), |b| {
+        b.iter(|| {
+            for i in &inputs {
+                black_box(T::read::<true>(black_box(i), ctx).unwrap().pos);
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::new("meshspec", "owned read"), |b| {
+        b.iter(|| {
+            for i in &inputs {
+                black_box(T::from_bytes(black_box(i), ctx).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::new("meshspec", "verdict"), |b| {
+        b.iter(|| {
+            for i in &inputs {
+                black_box(entry.judge(black_box(i), ctx));
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::new("meshspec", "write"), |b| {
+        b.iter(|| {
+            for m in &owned {
+                black_box(m.to_bytes(ctx).unwrap());
+            }
+        })
+    });
+    g.bench_function(BenchmarkId::new("meshspec", "verdict + decode"), |b| {
+        b.iter(|| {
+            for i in &inputs {
+                black_box(entry.decode(black_box(i), ctx).unwrap());
+            }
+        })
+    });
+    g.bench_function(
+        BenchmarkId::new("meshspec", "verdict + decode + glb"),
+        |b| {
+            b.iter(|| {
+                for i in &inputs {
+                    let d = entry.decode(black_box(i), ctx).unwrap();
+                    black_box(export::glb(&d.scene, NonFinite::Refuse).unwrap());
+                }
+            })
+        },
+    );
+    g.finish();
+}
+
+fn bench(c: &mut Criterion) {
+    let ctx = Context::new().with_winding(Winding::D3d);
+    family::<SwsMesh>(c, &ctx);
+    family::<RrMesh>(c, &ctx);
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
