@@ -358,18 +358,8 @@ pub fn verdict_json(before: Value, v: &Verdict, all: bool) -> Value {
     Value::Object(o)
 }
 
-/// `n` with thousands separators: `65,498`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+/// `n` with thousands separators: `65,498` (the library's, which the survey's reports use).
+pub use meshspec_formats::survey::value::thousands;
 
 #[cfg(test)]
 mod tests {

@@ -184,10 +184,7 @@ pub fn show(v: Scalar<'_>, ty: &str) -> String {
     }
 }
 
-/// `n` with thousands separators.
-pub fn thousands(n: u64) -> String {
-    meshspec_formats::survey::value::thousands(n)
-}
+pub use crate::report::thousands;
 
 /// Explains `input` read as `entry`: the rows `sel` keeps, their values, and the bytes no
 /// field accounts for.
