@@ -1,0 +1,483 @@
+//! Putting edited meshes back into Unity game files (`unity::files::replace`): unedited files
+//! come back byte for byte; an edited Mesh (made through the generated owned `UnityMesh` and
+//! its writer) is in the written file, which meshspec reads with every other object
+//! unchanged; what must be refused is refused. Over the project's own files always, and over
+//! the real files Unity built (`../shared/corpus/unity/`) whenever they are there.
+
+use meshspec_formats::context::Context;
+use meshspec_formats::generated::unity_mesh::UnityMesh;
+use meshspec_formats::rt::{Root, Severity};
+use meshspec_formats::unity::files::bundle::{self, Bundle};
+use meshspec_formats::unity::files::game::{GameFile, GameFiles, Select};
+use meshspec_formats::unity::files::replace::{replace, Edit, Replaced};
+use meshspec_formats::unity::files::{mesh, serialized, Limits, Located};
+use meshspec_tests::root;
+use std::path::{Path, PathBuf};
+
+fn corpus(name: &str) -> PathBuf {
+    root().join("corpus/unity").join(name)
+}
+
+const BUNDLES: &[&str] = &[
+    "stored.unity-bundle",
+    "lz4.unity-bundle",
+    "lzma.unity-bundle",
+];
+const SERIALIZED: &[&str] = &[
+    "game.unity-serialized",
+    "notree.unity-serialized",
+    "big-endian.unity-serialized",
+];
+/// The corpus meshes: Blade (streamed), Arm (skinned), Face (blend shapes), Rock
+/// (compressed), Wire (32-bit indices, two submeshes).
+const MESHES: &[i64] = &[100, 101, 102, 103, 104];
+
+fn open(path: &Path, bytes: &[u8]) -> GameFiles {
+    let f = GameFile::from_bytes(path, bytes, &Limits::for_input(bytes.len() as u64))
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    GameFiles::from_files(vec![f])
+}
+
+fn limits(bytes: &[u8]) -> Limits {
+    Limits::for_input(bytes.len() as u64)
+}
+
+/// The only object of `id` in `g`.
+fn object(g: &GameFiles, id: i64) -> meshspec_formats::unity::files::ObjectRef {
+    let found = g.select(&Select::PathId(id));
+    assert_eq!(found.len(), 1, "path id {id}");
+    found[0]
+}
+
+/// The editor version of the file an object is in.
+fn version(g: &GameFiles, id: i64) -> u32 {
+    g.serialized(object(g, id)).unity_version().unwrap()
+}
+
+/// Mesh `id` of `bytes` edited by `f` through the generated owned value and its writer.
+fn edited(path: &Path, bytes: &[u8], id: i64, f: impl FnOnce(&mut UnityMesh)) -> Vec<u8> {
+    let g = open(path, bytes);
+    let v = version(&g, id);
+    let (mut m, _) = mesh::read_fixed(g.bytes(object(&g, id)), v).unwrap();
+    f(&mut m);
+    m.to_bytes(&mesh::context(v)).unwrap()
+}
+
+fn rename(m: &mut UnityMesh, name: &str) {
+    m.name.value = name.to_string();
+    m.name.len_value = name.len() as i32;
+    m.name.pad = vec![0; (4 - name.len() % 4) % 4];
+}
+
+/// Moves the first vertex of inline vertex data (its first float, position x, in stream 0).
+fn move_first_vertex(data: &mut [u8]) {
+    let x = f32::from_le_bytes(data[..4].try_into().unwrap()) + 0.5;
+    data[..4].copy_from_slice(&x.to_le_bytes());
+}
+
+/// Every object of `before` other than `except` has the same bytes in `after` (same
+/// serialized file and path id), and both files hold the same objects.
+fn others_unchanged(before: &GameFiles, after: &GameFiles, except: i64) {
+    let key = |g: &GameFiles, r: meshspec_formats::unity::files::ObjectRef| {
+        (
+            g.files[r.file].serialized[r.inner].name.clone(),
+            g.entry(r).path_id,
+        )
+    };
+    let a: Vec<_> = before.objects().iter().map(|&r| key(before, r)).collect();
+    let b: Vec<_> = after.objects().iter().map(|&r| key(after, r)).collect();
+    assert_eq!(a, b, "the same objects in the same order");
+    for (&x, &y) in before.objects().iter().zip(after.objects().iter()) {
+        if before.entry(x).path_id != except {
+            assert_eq!(
+                before.bytes(x),
+                after.bytes(y),
+                "object {:?}",
+                key(before, x)
+            );
+            assert_eq!(before.entry(x).class_id, after.entry(y).class_id);
+        }
+    }
+}
+
+/// Replaces mesh `id` of the file at `path` by `new` and checks the result: meshspec reads
+/// it, the mesh has the new bytes and passes its verdict, every other object is unchanged.
+fn replaced(path: &Path, new: &[u8], vertex: Option<&[u8]>, id: i64) -> (Replaced, GameFiles) {
+    let bytes = std::fs::read(path).unwrap();
+    let r = replace(
+        path,
+        &bytes,
+        &Edit {
+            path_id: id,
+            object: new,
+            vertex_data: vertex,
+        },
+        &Context::new(),
+        &limits(&bytes),
+    )
+    .unwrap_or_else(|e| panic!("{} #{id}: {e}", path.display()));
+    let mut after = GameFile::from_bytes(path, &r.bytes, &limits(&r.bytes)).unwrap();
+    if let Some((name, res)) = &r.resource {
+        after.resources.push((
+            name.clone(),
+            meshspec_formats::unity::files::Shared::new(res.clone()),
+        ));
+    }
+    let after = GameFiles::from_files(vec![after]);
+    let o = object(&after, id);
+    if vertex.is_none() {
+        assert_eq!(after.bytes(o), new, "{} #{id}", path.display());
+    }
+    let m = after.mesh(o).unwrap();
+    let v = after.verdict(&m, &Context::new()).unwrap();
+    assert!(
+        v.passes(),
+        "{} #{id}: {:?}",
+        path.display(),
+        v.first_failure()
+    );
+    others_unchanged(&open(path, &bytes), &after, id);
+    (r, after)
+}
+
+#[test]
+fn unedited_files_are_written_back_byte_for_byte() {
+    for name in BUNDLES {
+        let bytes = std::fs::read(corpus(name)).unwrap();
+        let b = Bundle::open(&bytes, &limits(&bytes)).unwrap();
+        let (out, rep) = bundle::write(&bytes, &b, &[]).unwrap();
+        assert_eq!(out, bytes, "{name}");
+        assert_eq!(rep.blocks_compressed, 0, "{name}");
+        assert_eq!(rep.blocks_kept, b.blocks_info.blocks.len(), "{name}");
+        assert!(rep.info_kept, "{name}");
+    }
+    for name in SERIALIZED {
+        let bytes = std::fs::read(corpus(name)).unwrap();
+        let g = open(&corpus(name), &bytes);
+        for r in g.objects() {
+            let id = g.entry(r).path_id;
+            let out = serialized::with_object(&bytes, id, g.bytes(r)).unwrap();
+            assert_eq!(out, bytes, "{name} #{id}");
+        }
+    }
+    // Every mesh replaced by itself, through the whole path (and its verdict).
+    for name in BUNDLES.iter().chain(&SERIALIZED[..2]) {
+        let path = corpus(name);
+        let bytes = std::fs::read(&path).unwrap();
+        let g = open(&path, &bytes);
+        for &id in MESHES {
+            let own = g.bytes(object(&g, id)).to_vec();
+            let (r, _) = replaced(&path, &own, None, id);
+            assert_eq!(r.bytes, bytes, "{name} #{id}");
+            assert!(r.resource.is_none());
+        }
+    }
+}
+
+#[test]
+fn edited_meshes_are_in_the_written_files() {
+    for name in BUNDLES.iter().chain(&SERIALIZED[..2]) {
+        let path = corpus(name);
+        let bytes = std::fs::read(&path).unwrap();
+        // A renamed mesh (the object grows: every object after it moves).
+        let new = edited(&path, &bytes, 101, |m| rename(m, "Arm, edited by a modder"));
+        let (r, after) = replaced(&path, &new, None, 101);
+        assert_eq!(
+            after.name(object(&after, 101)).as_deref(),
+            Some("Arm, edited by a modder")
+        );
+        assert_ne!(r.bytes, bytes);
+        if let Some(rep) = &r.repacked {
+            assert!(!rep.info_kept, "{name}: the directory's sizes changed");
+        }
+        // A dropped submesh.
+        let new = edited(&path, &bytes, 104, |m| {
+            m.sub_meshes.pop();
+            m.num_sub_meshes = m.sub_meshes.len() as i32;
+        });
+        let (_, after) = replaced(&path, &new, None, 104);
+        let m = after.mesh(object(&after, 104)).unwrap();
+        assert_eq!(m.fixed.unwrap().sub_meshes.len(), 1, "{name}");
+        // A moved vertex (inline vertex data), decoded where it was moved to.
+        let new = edited(&path, &bytes, 101, |m| {
+            move_first_vertex(&mut m.vertex_data.data.data)
+        });
+        let (_, after) = replaced(&path, &new, None, 101);
+        let before = open(&path, &bytes);
+        let p = |g: &GameFiles| {
+            let m = g.mesh(object(g, 101)).unwrap();
+            g.scene(&m, &Context::new()).unwrap().meshes[0].positions[0]
+        };
+        let (a, b) = (p(&before), p(&after));
+        // The scene mirrors x (Unity is left-handed, glTF right-handed).
+        assert_eq!(b[0], a[0] - 0.5, "{name}");
+        assert_eq!(b[1..], a[1..], "{name}");
+    }
+}
+
+#[test]
+fn streamed_vertex_data_goes_into_the_resource() {
+    for name in BUNDLES.iter().chain(&SERIALIZED[..1]) {
+        let path = corpus(name);
+        let bytes = std::fs::read(&path).unwrap();
+        let g = open(&path, &bytes);
+        let m = g.mesh(object(&g, 100)).unwrap();
+        let old_range = m.stream().expect("Blade streams its vertex data");
+        let mut vertex = g.streamed(&m, None).unwrap().unwrap().into_owned();
+        move_first_vertex(&mut vertex);
+        let own = g.bytes(object(&g, 100)).to_vec();
+        let (r, after) = replaced(&path, &own, Some(&vertex), 100);
+        // The same size: written over the old range, the object unchanged.
+        assert_eq!(r.stream.as_ref(), Some(&old_range), "{name}");
+        assert_eq!(r.object, own);
+        let m2 = after.mesh(object(&after, 100)).unwrap();
+        assert_eq!(
+            after.streamed(&m2, None).unwrap().unwrap(),
+            vertex.as_slice()
+        );
+        let x = |g: &GameFiles, m| g.scene(m, &Context::new()).unwrap().meshes[0].positions[0][0];
+        assert_eq!(x(&after, &m2), x(&g, &m) - 0.5, "{name} (x mirrored)");
+        // On disk, the resource comes back to be written beside the output.
+        assert_eq!(r.resource.is_some(), !name.ends_with("bundle"), "{name}");
+    }
+}
+
+fn refused(path: &Path, edit: Edit<'_>) -> Located {
+    let bytes = std::fs::read(path).unwrap();
+    match replace(path, &bytes, &edit, &Context::new(), &limits(&bytes)) {
+        Ok(_) => panic!(
+            "{}: replacing #{} was not refused",
+            path.display(),
+            edit.path_id
+        ),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn bad_replacements_are_refused() {
+    let path = corpus("lz4.unity-bundle");
+    let bytes = std::fs::read(&path).unwrap();
+    let g = open(&path, &bytes);
+    let own = g.bytes(object(&g, 101)).to_vec();
+    let edit = |id, object| Edit {
+        path_id: id,
+        object,
+        vertex_data: None,
+    };
+    // A path id that is not there.
+    let e = refused(&path, edit(999, &own));
+    assert!(e.error.expected.contains("path id 999"), "{e}");
+    // An object of another class (the GameObject ArmRoot).
+    let e = refused(&path, edit(1, &own));
+    assert!(e.error.expected.contains("a Mesh"), "{e}");
+    assert!(e.error.found.contains("class 1"), "{e}");
+    // An edit that breaks a relation: a submesh reading past the index buffer.
+    let broken = edited(&path, &bytes, 104, |m| m.sub_meshes[0].index_count += 300);
+    let e = refused(&path, edit(104, &broken));
+    assert_eq!(e.error.severity, Severity::Error, "{e}");
+    assert!(e.place.contains("CAB-"), "{e}");
+    // Bytes that are not a Mesh of this version at all.
+    let e = refused(&path, edit(101, &own[..own.len() / 2]));
+    assert_eq!(e.error.severity, Severity::Error, "{e}");
+    // New vertex data for a mesh that does not stream.
+    let e = refused(
+        &path,
+        Edit {
+            path_id: 101,
+            object: &own,
+            vertex_data: Some(&[0; 16]),
+        },
+    );
+    assert!(e.error.expected.contains("m_StreamData"), "{e}");
+    // Bundles whose blocks do not decompress.
+    for bad in [
+        "bad/corrupt-lz4.unity-bundle",
+        "bad/corrupt-lzma.unity-bundle",
+    ] {
+        let e = refused(&corpus(bad), edit(101, &own));
+        assert_eq!(e.error.severity, Severity::Error, "{bad}: {e}");
+        assert!(e.error.offset.is_some(), "{bad}: {e}");
+    }
+    // A serialized file whose table is broken.
+    let e = refused(
+        &corpus("bad/object-outside-data.unity-serialized"),
+        edit(101, &own),
+    );
+    assert_eq!(e.error.severity, Severity::Error, "{e}");
+    assert!(e.error.path_string().ends_with("byte_size"), "{e}");
+}
+
+/// Blocks of new content are compressed as their flags say, and blocks whose content did not
+/// change keep their bytes: in the LZ4 bundle of 9 blocks, an edit of the same size changes
+/// one block.
+#[test]
+fn unchanged_blocks_keep_their_bytes() {
+    let path = corpus("lz4.unity-bundle");
+    let bytes = std::fs::read(&path).unwrap();
+    let new = edited(&path, &bytes, 101, |m| {
+        move_first_vertex(&mut m.vertex_data.data.data)
+    });
+    let (r, _) = replaced(&path, &new, None, 101);
+    let rep = r.repacked.unwrap();
+    assert_eq!(rep.blocks_compressed, 1, "{rep:?}");
+    assert_eq!(rep.blocks_kept, 8, "{rep:?}");
+    // The same sizes, but the changed block's compressed size is in the blocks info.
+    assert!(!rep.info_kept);
+}
+
+// ---- The real files Unity built ----
+
+fn shared_bundles(shared: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(shared.join("corpus/unity/bundles"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("assetbundle"))
+        .collect();
+    out.sort();
+    assert_eq!(out.len(), 5);
+    out
+}
+
+#[test]
+fn shared_files_are_written_back_byte_for_byte() {
+    let Some(shared) =
+        meshspec_tests::shared_or_skip("shared_files_are_written_back_byte_for_byte")
+    else {
+        return;
+    };
+    for path in shared_bundles(&shared) {
+        let bytes = std::fs::read(&path).unwrap();
+        let b = Bundle::open(&bytes, &limits(&bytes)).unwrap();
+        let (out, rep) = bundle::write(&bytes, &b, &[]).unwrap();
+        assert!(out == bytes, "{}", path.display());
+        assert_eq!(rep.blocks_compressed, 0);
+        let g = open(&path, &bytes);
+        let meshes = g.meshes();
+        assert_eq!(meshes.len(), 7, "{}", path.display());
+        let id = g.entry(meshes[0]).path_id;
+        let (r, _) = replaced(&path, &g.bytes(meshes[0]).to_vec(), None, id);
+        assert!(r.bytes == bytes, "{} #{id}", path.display());
+    }
+    let level = shared.join("corpus/unity/player/2022.1.20f1/level0");
+    let bytes = std::fs::read(&level).unwrap();
+    let g = open(&level, &bytes);
+    assert!(g.objects().len() > 50);
+    for r in g.objects() {
+        let id = g.entry(r).path_id;
+        let out = serialized::with_object(&bytes, id, g.bytes(r)).unwrap();
+        assert!(out == bytes, "level0 #{id}");
+    }
+    // level0 holds no Mesh: replacing any object is refused.
+    let first = g.objects()[0];
+    let e = refused(
+        &level,
+        Edit {
+            path_id: g.entry(first).path_id,
+            object: g.bytes(first),
+            vertex_data: None,
+        },
+    );
+    assert!(e.error.expected.contains("a Mesh"), "{e}");
+}
+
+#[test]
+fn shared_bundles_take_edited_meshes() {
+    let Some(shared) = meshspec_tests::shared_or_skip("shared_bundles_take_edited_meshes") else {
+        return;
+    };
+    for path in shared_bundles(&shared) {
+        let bytes = std::fs::read(&path).unwrap();
+        let g = open(&path, &bytes);
+        let by_name = |n: &str| {
+            g.meshes()
+                .into_iter()
+                .find(|&r| g.name(r).as_deref() == Some(n))
+                .map(|r| g.entry(r).path_id)
+                .unwrap()
+        };
+        // The body: renamed, and a submesh dropped.
+        let body = by_name("Robot_A_Body_LOD03");
+        let new = edited(&path, &bytes, body, |m| {
+            rename(m, "Robot_A_Body_edited");
+            m.sub_meshes.pop();
+            m.num_sub_meshes = m.sub_meshes.len() as i32;
+        });
+        let (r, after) = replaced(&path, &new, None, body);
+        assert_eq!(
+            after.name(object(&after, body)).as_deref(),
+            Some("Robot_A_Body_edited")
+        );
+        let rep = r.repacked.unwrap();
+        assert_eq!(rep.blocks_compressed, 1, "{}: {rep:?}", path.display());
+        // The blade: a moved vertex, streamed (in place in the bundle's .resS) or inline.
+        let lame = by_name("Lame");
+        let m = g.mesh(object(&g, lame)).unwrap();
+        let x = |g: &GameFiles, m| g.scene(m, &Context::new()).unwrap().meshes[0].positions[0][0];
+        let (r, after) = match g.streamed(&m, None).unwrap() {
+            Some(v) => {
+                let mut v = v.into_owned();
+                move_first_vertex(&mut v);
+                let own = g.bytes(object(&g, lame)).to_vec();
+                replaced(&path, &own, Some(&v), lame)
+            }
+            None => {
+                let new = edited(&path, &bytes, lame, |m| {
+                    move_first_vertex(&mut m.vertex_data.data.data)
+                });
+                replaced(&path, &new, None, lame)
+            }
+        };
+        let m2 = after.mesh(object(&after, lame)).unwrap();
+        assert_eq!(
+            x(&after, &m2),
+            x(&g, &m) - 0.5,
+            "{} (x mirrored)",
+            path.display()
+        );
+        unitypy_reads(&path, &r.bytes, lame, "Lame");
+    }
+}
+
+/// UnityPy (a second, independent reader) reads the written bundle: the mesh's name and
+/// vertex count. One loud line and nothing else when UnityPy is not installed.
+fn unitypy_reads(path: &Path, bytes: &[u8], id: i64, name: &str) {
+    let have = std::process::Command::new("python3")
+        .args(["-c", "import UnityPy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        eprintln!(
+            "SKIPPED: UnityPy is not installed (pip install UnityPy): the written bundle from {} was not read by it",
+            path.display()
+        );
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("meshspec-replace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(format!("{id}.bundle"));
+    std::fs::write(&file, bytes).unwrap();
+    let script = r#"
+import sys, UnityPy
+env = UnityPy.load(sys.argv[1])
+for obj in env.objects:
+    if obj.path_id == int(sys.argv[2]):
+        m = obj.read()
+        print(m.m_Name, m.m_VertexData.m_VertexCount)
+"#;
+    let out = std::process::Command::new("python3")
+        .args(["-c", script, file.to_str().unwrap(), &id.to_string()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "UnityPy: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let g = open(&file, bytes);
+    let m = g.mesh(object(&g, id)).unwrap();
+    let count = m.fixed.unwrap().vertex_data.vertex_count;
+    assert_eq!(text.trim(), format!("{name} {count}"), "{}", path.display());
+    let _ = std::fs::remove_file(&file);
+}
