@@ -262,3 +262,223 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
     // Nothing is written outside the folder, and no progress bar goes to a pipe.
     assert!(!e.contains('\u{1b}'), "{e}");
 }
+
+/// `meshspec unity replace ...` with `-o OUT` in a fresh folder; OUT's path.
+fn replace(name: &str, args: &[&str]) -> (Output, PathBuf) {
+    let dir = tmp(&format!("replace-{name}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_path = dir.join("out");
+    let _ = std::fs::remove_file(&out_path);
+    let mut a = vec!["unity", "replace"];
+    a.extend_from_slice(args);
+    a.extend_from_slice(&["-o", out_path.to_str().unwrap()]);
+    (meshspec(&a), out_path)
+}
+
+#[test]
+fn replace_with_the_object_unedited_gives_the_same_bytes() {
+    for (file, id) in [
+        ("corpus/unity/lz4.unity-bundle", "101"),
+        ("corpus/unity/lzma.unity-bundle", "104"),
+        ("corpus/unity/stored.unity-bundle", "103"),
+        ("corpus/unity/notree.unity-serialized", "102"),
+    ] {
+        let mesh = tmp(&format!("unedited-{id}.mesh"));
+        let m = mesh.to_str().unwrap();
+        let out = meshspec(&["unity", "extract", file, "--path-id", id, "-o", m]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let (out, written) = replace(id, &[file, "--path-id", id, "--object", m]);
+        assert_eq!(out.status.code(), Some(0), "{file}: {}", text(&out.stderr));
+        assert!(
+            std::fs::read(&written).unwrap() == std::fs::read(root().join(file)).unwrap(),
+            "{file}"
+        );
+        assert!(
+            text(&out.stderr).contains(&format!("note: replaced path id {id} in ")),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    // Streamed: the object and its vertex data, written back over the same range of the
+    // resource file, which goes beside OUT (the input's is never touched).
+    let mesh = tmp("blade.mesh");
+    let m = mesh.to_str().unwrap();
+    let file = "corpus/unity/game.unity-serialized";
+    let out = meshspec(&["unity", "extract", file, "--path-id", "100", "-o", m]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let vd = mesh.with_extension("vertexdata");
+    let (out, written) = replace(
+        "blade",
+        &[
+            file,
+            "--path-id",
+            "100",
+            "--object",
+            m,
+            "--ress",
+            vd.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read(&written).unwrap() == std::fs::read(root().join(file)).unwrap());
+    let res = written.with_file_name("game.unity-serialized.resS");
+    assert_eq!(
+        std::fs::read(res).unwrap(),
+        std::fs::read(root().join("corpus/unity/game.unity-serialized.resS")).unwrap()
+    );
+}
+
+/// The dump of a mesh, edited by `f`, written to a file.
+fn edited_dump(file: &str, id: &str, f: impl FnOnce(&mut serde_json::Value)) -> PathBuf {
+    let out = meshspec(&["unity", "dump", file, "--path-id", id]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    f(&mut v["data"]);
+    let p = tmp(&format!("edited-{id}-{}.json", file.len()));
+    std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
+    p
+}
+
+#[test]
+fn replace_from_an_edited_dump() {
+    let file = "corpus/unity/lz4.unity-bundle";
+    // Renamed (the same length), and a submesh dropped (its count recomputed by the writer).
+    let dump = edited_dump(file, "104", |d| {
+        d["name"]["value"] = "Rope".into();
+        d["sub_meshes"].as_array_mut().unwrap().pop();
+    });
+    let (out, written) = replace(
+        "dump",
+        &[file, "--path-id", "104", "--dump", dump.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let w = written.to_str().unwrap();
+    let list = meshspec(&["unity", "list", w, "--class", "Mesh", "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let names: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Blade", "Arm", "Face", "Rock", "Rope"]);
+    let check = meshspec(&["unity", "check", w]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
+    let dumped = meshspec(&["unity", "dump", w, "--path-id", "104"]);
+    let v: serde_json::Value = serde_json::from_slice(&dumped.stdout).unwrap();
+    assert_eq!(v["data"]["num_sub_meshes"], 1);
+    // Every other object unchanged.
+    for id in ["1", "30", "100", "101", "102", "103"] {
+        let (a, b) = (tmp(&format!("a{id}")), tmp(&format!("b{id}")));
+        for (f, o) in [(file, &a), (w, &b)] {
+            let out = meshspec(&[
+                "unity",
+                "extract",
+                f,
+                "--path-id",
+                id,
+                "-o",
+                o.to_str().unwrap(),
+            ]);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        }
+        assert_eq!(
+            std::fs::read(&a).unwrap(),
+            std::fs::read(&b).unwrap(),
+            "#{id}"
+        );
+    }
+}
+
+#[test]
+fn replace_refuses_without_writing() {
+    let file = "corpus/unity/lz4.unity-bundle";
+    let arm = tmp("refused-arm.mesh");
+    let a = arm.to_str().unwrap();
+    let out = meshspec(&["unity", "extract", file, "--path-id", "101", "-o", a]);
+    assert_eq!(out.status.code(), Some(0));
+    let broken = edited_dump(file, "104", |d| {
+        d["sub_meshes"][0]["index_count"] = 3000.into();
+    });
+    let b = broken.to_str().unwrap();
+    let half = tmp("refused-half.mesh");
+    let bytes = std::fs::read(&arm).unwrap();
+    std::fs::write(&half, &bytes[..bytes.len() / 2]).unwrap();
+    let h = half.to_str().unwrap();
+    for (case, args, says) in [
+        (
+            "missing",
+            vec![file, "--path-id", "999", "--object", a],
+            "path id 999",
+        ),
+        (
+            "class",
+            vec![file, "--path-id", "1", "--object", a],
+            "a Mesh (class 43)",
+        ),
+        (
+            "relation",
+            vec![file, "--path-id", "104", "--dump", b],
+            "error:",
+        ),
+        (
+            "corrupt",
+            vec![
+                "corpus/unity/bad/corrupt-lz4.unity-bundle",
+                "--path-id",
+                "101",
+                "--object",
+                a,
+            ],
+            "error:",
+        ),
+        (
+            "truncated",
+            vec![file, "--path-id", "101", "--object", h],
+            "error:",
+        ),
+        (
+            "no-file",
+            vec!["no-such.bundle", "--path-id", "101", "--object", a],
+            "no such file",
+        ),
+    ] {
+        let (out, written) = replace(case, &args);
+        assert_eq!(out.status.code(), Some(1), "{case}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains(says),
+            "{case}: {}",
+            text(&out.stderr)
+        );
+        assert!(!written.exists(), "{case}: nothing is written");
+    }
+    // Usage mistakes: exit 2, before anything is read.
+    for (case, args) in [
+        ("neither", vec![file, "--path-id", "101"]),
+        (
+            "both",
+            vec![file, "--path-id", "101", "--object", a, "--dump", b],
+        ),
+        (
+            "ress-dump",
+            vec![file, "--path-id", "101", "--dump", b, "--ress", a],
+        ),
+    ] {
+        let (out, written) = replace(case, &args);
+        assert_eq!(out.status.code(), Some(2), "{case}: {}", text(&out.stderr));
+        assert!(!written.exists(), "{case}");
+    }
+    let out = meshspec(&[
+        "unity",
+        "replace",
+        file,
+        "--path-id",
+        "101",
+        "--object",
+        a,
+        "-o",
+        file,
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("is one of the inputs"));
+}

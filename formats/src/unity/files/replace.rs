@@ -263,6 +263,7 @@ pub fn replace(
     // Judged as written.
     let mut file = GameFile::from_bytes(path, &bytes, limits).map_err(|mut e| {
         e.error.expected = format!("the written file to read back: {}", e.error.expected);
+        e.place = format!("{} (as written)", e.place);
         e
     })?;
     if let Some((name, res)) = &on_disk {
@@ -282,10 +283,15 @@ pub fn replace(
                 "none".into(),
             )
         })?;
-    let m2 = g2.mesh(r2)?;
-    let verdict = g2.verdict(&m2, user)?;
+    // Offsets in these refusals are in the file as it would have been written.
+    let written = |mut e: Located| {
+        e.place = format!("{} (as written)", e.place);
+        e
+    };
+    let m2 = g2.mesh(r2).map_err(written)?;
+    let verdict = g2.verdict(&m2, user).map_err(written)?;
     if let Some(e) = verdict.first_failure() {
-        return Err(Located::new(g2.place(r2), e.clone()));
+        return Err(written(Located::new(g2.place(r2), e.clone())));
     }
     if g2.bytes(r2) != object.as_slice() {
         return Err(refusal(
