@@ -242,6 +242,50 @@ fn streamed_vertex_data_goes_into_the_resource() {
     }
 }
 
+/// Vertex data of another size is appended to the resource (at a multiple of 16), and the
+/// mesh's m_StreamData is pointed at it through the generated writer.
+#[test]
+fn larger_vertex_data_is_appended_to_the_resource() {
+    for name in BUNDLES.iter().chain(&SERIALIZED[..1]) {
+        let path = corpus(name);
+        let bytes = std::fs::read(&path).unwrap();
+        let g = open(&path, &bytes);
+        let m = g.mesh(object(&g, 100)).unwrap();
+        let old = m.stream().unwrap();
+        let resource_len = match &g.files[0].bundle {
+            Some(b) => b.node(old.file_name()).unwrap().bytes.len(),
+            None => std::fs::read(path.with_file_name(old.file_name()))
+                .unwrap()
+                .len(),
+        } as u64;
+        let mut vertex = g.streamed(&m, None).unwrap().unwrap().into_owned();
+        let count = m.fixed.as_ref().unwrap().vertex_data.vertex_count as usize;
+        // One more vertex: a copy of the last (nothing draws it).
+        let stride = vertex.len() / count;
+        vertex.extend_from_within(vertex.len() - stride..);
+        let new = edited(&path, &bytes, 100, |m| m.vertex_data.vertex_count += 1);
+        let (r, after) = replaced(&path, &new, Some(&vertex), 100);
+        let s = r.stream.unwrap();
+        assert_eq!(s.offset, resource_len.div_ceil(16) * 16, "{name}");
+        assert_eq!(s.size, vertex.len() as u64, "{name}");
+        assert_eq!(s.path, old.path);
+        let m2 = after.mesh(object(&after, 100)).unwrap();
+        assert_eq!(
+            after.streamed(&m2, None).unwrap().unwrap(),
+            vertex.as_slice()
+        );
+        assert_eq!(
+            after.scene(&m2, &Context::new()).unwrap().meshes[0]
+                .positions
+                .len(),
+            count + 1
+        );
+        if let Some((_, res)) = &r.resource {
+            assert_eq!(res.len() as u64, s.offset + s.size);
+        }
+    }
+}
+
 fn refused(path: &Path, edit: Edit<'_>) -> Located {
     let bytes = std::fs::read(path).unwrap();
     match replace(path, &bytes, &edit, &Context::new(), &limits(&bytes)) {
@@ -408,6 +452,7 @@ fn shared_bundles_take_edited_meshes() {
             after.name(object(&after, body)).as_deref(),
             Some("Robot_A_Body_edited")
         );
+        unitypy_reads(&path, &r.bytes, body, "Robot_A_Body_edited");
         let rep = r.repacked.unwrap();
         assert_eq!(rep.blocks_compressed, 1, "{}: {rep:?}", path.display());
         // The blade: a moved vertex, streamed (in place in the bundle's .resS) or inline.

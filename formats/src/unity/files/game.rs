@@ -589,7 +589,11 @@ impl GameFiles {
         if let Some(v) = m.version {
             ctx = ctx.with_param("unity_version", i128::from(v));
         }
-        ctx.input = Some(self.files[m.at.file].path.clone());
+        let f = &self.files[m.at.file];
+        // Resource files held in memory replace those beside the file on disk.
+        if f.resources.is_empty() {
+            ctx.input = Some(f.path.clone());
+        }
         ctx
     }
 
