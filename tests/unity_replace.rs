@@ -400,7 +400,7 @@ fn shared_files_are_written_back_byte_for_byte() {
         let meshes = g.meshes();
         assert_eq!(meshes.len(), 7, "{}", path.display());
         let id = g.entry(meshes[0]).path_id;
-        let (r, _) = replaced(&path, &g.bytes(meshes[0]).to_vec(), None, id);
+        let (r, _) = replaced(&path, g.bytes(meshes[0]), None, id);
         assert!(r.bytes == bytes, "{} #{id}", path.display());
     }
     let level = shared.join("corpus/unity/player/2022.1.20f1/level0");
