@@ -354,6 +354,39 @@ fn bad_replacements_are_refused() {
     assert!(e.error.path_string().ends_with("byte_size"), "{e}");
 }
 
+/// Hostile objects (cut short, or with bytes changed) are refused or written, never a panic;
+/// what is written passed the verdict inside `replace`.
+#[test]
+fn hostile_objects_are_refused_not_panicked_on() {
+    let path = corpus("stored.unity-bundle");
+    let bytes = std::fs::read(&path).unwrap();
+    let g = open(&path, &bytes);
+    for id in MESHES {
+        let own = g.bytes(object(&g, *id)).to_vec();
+        let mut cases: Vec<Vec<u8>> = (0..own.len())
+            .step_by(37)
+            .map(|n| own[..n].to_vec())
+            .collect();
+        for at in (0..own.len()).step_by(29) {
+            let mut b = own.clone();
+            b[at] ^= 0xA5;
+            cases.push(b);
+        }
+        for (k, c) in cases.iter().enumerate() {
+            let edit = Edit {
+                path_id: *id,
+                object: c,
+                vertex_data: (k % 2 == 0).then_some(&c[..c.len().min(48)]),
+            };
+            if let Ok(r) = replace(&path, &bytes, &edit, &Context::new(), &limits(&bytes)) {
+                assert!(r.verdict.passes());
+                let after = open(&path, &r.bytes);
+                others_unchanged(&g, &after, *id);
+            }
+        }
+    }
+}
+
 /// Blocks of new content are compressed as their flags say, and blocks whose content did not
 /// change keep their bytes: in the LZ4 bundle of 9 blocks, an edit of the same size changes
 /// one block.

@@ -482,3 +482,60 @@ fn replace_refuses_without_writing() {
     assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
     assert!(text(&out.stderr).contains("is one of the inputs"));
 }
+
+/// A serialized file's new resource file goes beside OUT: never over the input's own.
+#[test]
+fn replace_never_writes_over_the_inputs_resource_file() {
+    let d = tmp("replace-beside");
+    std::fs::create_dir_all(&d).unwrap();
+    let game = d.join("game.unity-serialized");
+    let res = d.join("game.unity-serialized.resS");
+    std::fs::copy(root().join("corpus/unity/game.unity-serialized"), &game).unwrap();
+    std::fs::copy(root().join("corpus/unity/game.unity-serialized.resS"), &res).unwrap();
+    let before = std::fs::read(&res).unwrap();
+    let mesh = d.join("blade.mesh");
+    let g = game.to_str().unwrap();
+    let m = mesh.to_str().unwrap();
+    let out = meshspec(&["unity", "extract", g, "--path-id", "100", "-o", m]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut vertex = std::fs::read(mesh.with_extension("vertexdata")).unwrap();
+    vertex[0] ^= 1;
+    let vd = d.join("new.vertexdata");
+    std::fs::write(&vd, &vertex).unwrap();
+    let written = d.join("out.unity-serialized");
+    let w = written.to_str().unwrap();
+    let args = ["unity", "replace", g, "--path-id", "100", "--object", m];
+    let mut a = args.to_vec();
+    a.extend_from_slice(&["--ress", vd.to_str().unwrap(), "-o", w]);
+    let out = meshspec(&a);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("the input's own resource file"));
+    assert!(!written.exists());
+    assert_eq!(std::fs::read(&res).unwrap(), before);
+    // In another folder: both written, the input's untouched.
+    let other = d.join("out");
+    std::fs::create_dir_all(&other).unwrap();
+    let written = other.join("game.unity-serialized");
+    let mut a = args.to_vec();
+    a.extend_from_slice(&[
+        "--ress",
+        vd.to_str().unwrap(),
+        "-o",
+        written.to_str().unwrap(),
+    ]);
+    let out = meshspec(&a);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(&res).unwrap(), before);
+    let new_res = std::fs::read(other.join("game.unity-serialized.resS")).unwrap();
+    assert_eq!(new_res.len(), before.len());
+    assert_eq!(new_res[0], before[0] ^ 1);
+    assert_eq!(new_res[1..], before[1..]);
+    let check = meshspec(&[
+        "unity",
+        "check",
+        written.to_str().unwrap(),
+        "--path-id",
+        "100",
+    ]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
+}
