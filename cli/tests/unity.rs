@@ -459,10 +459,6 @@ fn replace_refuses_without_writing() {
             "both",
             vec![file, "--path-id", "101", "--object", a, "--dump", b],
         ),
-        (
-            "ress-dump",
-            vec![file, "--path-id", "101", "--dump", b, "--ress", a],
-        ),
     ] {
         let (out, written) = replace(case, &args);
         assert_eq!(out.status.code(), Some(2), "{case}: {}", text(&out.stderr));
@@ -538,4 +534,63 @@ fn replace_never_writes_over_the_inputs_resource_file() {
         "100",
     ]);
     assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
+}
+
+/// An edited dump and new vertex data together: the renamed mesh streams the new data from
+/// the resource file written beside OUT.
+#[test]
+fn replace_from_a_dump_with_new_vertex_data() {
+    let d = tmp("replace-dump-ress");
+    std::fs::create_dir_all(&d).unwrap();
+    let file = "corpus/unity/game.unity-serialized";
+    let mesh = d.join("blade.mesh");
+    let out = meshspec(&[
+        "unity",
+        "extract",
+        file,
+        "--path-id",
+        "100",
+        "-o",
+        mesh.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut vertex = std::fs::read(mesh.with_extension("vertexdata")).unwrap();
+    vertex[0] ^= 1;
+    let vd = d.join("new.vertexdata");
+    std::fs::write(&vd, &vertex).unwrap();
+    let dump = edited_dump(file, "100", |v| v["name"]["value"] = "Sword".into());
+    let written = d.join("game.unity-serialized");
+    let out = meshspec(&[
+        "unity",
+        "replace",
+        file,
+        "--path-id",
+        "100",
+        "--dump",
+        dump.to_str().unwrap(),
+        "--ress",
+        vd.to_str().unwrap(),
+        "-o",
+        written.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let w = written.to_str().unwrap();
+    let list = meshspec(&["unity", "list", w, "--class", "Mesh", "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(rows[0]["name"], "Sword");
+    let back = d.join("back.mesh");
+    let out = meshspec(&[
+        "unity",
+        "extract",
+        w,
+        "--path-id",
+        "100",
+        "-o",
+        back.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(back.with_extension("vertexdata")).unwrap(),
+        vertex
+    );
 }

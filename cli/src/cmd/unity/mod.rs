@@ -132,7 +132,8 @@ enum UnityCommand {
         /// The new Mesh object's bytes (as `meshspec unity extract` writes them).
         #[arg(long, value_name = "NEW.mesh")]
         object: Option<PathBuf>,
-        /// New streamed vertex data for it (as `unity extract` writes it beside the object):
+        /// New streamed vertex data for the mesh (as `unity extract` writes it beside the
+        /// object):
         /// written over the old range of the resource file when it has the same size, else
         /// appended, and the mesh's m_StreamData pointed at it.
         #[arg(long, value_name = "NEW.vertexdata")]

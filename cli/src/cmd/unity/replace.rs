@@ -1,5 +1,5 @@
-//! `meshspec unity replace FILE --path-id N (--object NEW.mesh [--ress NEW.vertexdata] |
-//! --dump EDITED.json) -o OUT`: the game file with one Mesh replaced, written only when the
+//! `meshspec unity replace FILE --path-id N (--object NEW.mesh | --dump EDITED.json)
+//! [--ress NEW.vertexdata] -o OUT`: the game file with one Mesh replaced, written only when the
 //! written file reads back and the mesh in it passes the library's one verdict
 //! ([`files::replace::replace`]). The input is never modified; OUT appears complete or not at
 //! all.
@@ -60,10 +60,6 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         (Some(_), Some(_), _) => {
             u.problem("--object and --dump both name the new mesh; give one".into())
         }
-        (None, Some(_), Some(_)) => u.problem(
-            "--ress goes with --object (the vertex data `meshspec unity extract` writes beside the object)"
-                .into(),
-        ),
         _ => {}
     }
     let target = Target::of(Some(&a.output));

@@ -604,7 +604,8 @@ pub fn write(
     }
     let tail_flags = old_blocks.last().map_or(0, |s| s.flags);
     while rest > 0 {
-        let take = rest.min(largest.max(1 << 17));
+        // (A bundle without blocks gets Unity's LZ4 block size, 128 KiB.)
+        let take = rest.min(if largest == 0 { 1 << 17 } else { largest });
         sizes.push((take, tail_flags));
         rest -= take;
     }
