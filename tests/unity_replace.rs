@@ -566,3 +566,259 @@ for obj in env.objects:
     assert_eq!(text.trim(), format!("{name} {count}"), "{}", path.display());
     let _ = std::fs::remove_file(&file);
 }
+
+// ---- Geometry in the vertex layout of an original (`like`) ----
+
+use meshspec_formats::export::{glb, NonFinite};
+use meshspec_formats::unity::files::like::{like, Made};
+
+/// The context a bare Mesh object of `version` is read with, its resource file beside it.
+fn bare(version: u32, at: &Path) -> Context {
+    let mut ctx = mesh::context(version);
+    ctx.input = Some(at.to_path_buf());
+    ctx
+}
+
+/// `original` (a bare object at `at`) exported to .glb, the glTF edited by `edit` (in the
+/// model), read back by the importer and made like the original.
+fn round(
+    original: &[u8],
+    at: &Path,
+    version: u32,
+    edit: impl FnOnce(&mut meshspec_formats::scene::Mesh),
+) -> meshspec_formats::rt::Result<Made> {
+    let ctx = bare(version, at);
+    let entry = meshspec_formats::find("unity-mesh").unwrap();
+    let mut scene = entry.scene(original, &ctx).unwrap();
+    edit(&mut scene.meshes[0]);
+    let out = glb(&scene, NonFinite::Refuse).unwrap();
+    let p = at.with_extension("glb");
+    std::fs::write(&p, &out.bytes).unwrap();
+    let (m, _) = meshspec_formats::import::read_mesh(&p, None).unwrap();
+    like(&m, original, &ctx)
+}
+
+/// The corpus meshes as bare objects in a folder, with the resource file beside them.
+fn bare_corpus() -> (Vec<(i64, PathBuf, Vec<u8>)>, u32) {
+    let path = corpus("game.unity-serialized");
+    let bytes = std::fs::read(&path).unwrap();
+    let g = open(&path, &bytes);
+    let dir = std::env::temp_dir().join(format!("meshspec-like-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        corpus("game.unity-serialized.resS"),
+        dir.join("game.unity-serialized.resS"),
+    )
+    .unwrap();
+    let v = version(&g, 100);
+    let out = MESHES
+        .iter()
+        .map(|&id| {
+            let b = g.bytes(object(&g, id)).to_vec();
+            let p = dir.join(format!("{id}.mesh"));
+            std::fs::write(&p, &b).unwrap();
+            (id, p, b)
+        })
+        .collect();
+    (out, v)
+}
+
+#[test]
+fn export_then_import_like_the_original_gives_its_bytes() {
+    let (meshes, v) = bare_corpus();
+    for (id, p, b) in &meshes {
+        match round(b, p, v, |_| {}) {
+            Ok(made) => {
+                let d = made.object.iter().zip(b.iter()).position(|(x, y)| x != y);
+                assert!(
+                    made.object == *b,
+                    "#{id}: {:?} len {} vs {} first diff {d:?}",
+                    made.notes,
+                    made.object.len(),
+                    b.len()
+                );
+                if let Some(vd) = &made.vertex_data {
+                    let g = open(
+                        &corpus("game.unity-serialized"),
+                        &std::fs::read(corpus("game.unity-serialized")).unwrap(),
+                    );
+                    let m = g.mesh(object(&g, *id)).unwrap();
+                    assert_eq!(vd.as_slice(), &*g.streamed(&m, None).unwrap().unwrap());
+                }
+            }
+            // Rock's vertices are compressed.
+            Err(e) => assert!(*id == 103 && e.found.contains("compressed"), "#{id}: {e}"),
+        }
+    }
+    let Some(shared) =
+        meshspec_tests::shared_or_skip("export_then_import_like_the_original_gives_its_bytes")
+    else {
+        return;
+    };
+    let dir = shared.join("corpus/unity/meshes");
+    let mut seen = 0;
+    for version_dir in std::fs::read_dir(&dir).unwrap().flatten() {
+        let Some(name) = version_dir.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        let Ok(v) = meshspec_formats::context::unity_version(&name) else {
+            continue;
+        };
+        for f in std::fs::read_dir(version_dir.path()).unwrap().flatten() {
+            let p = f.path();
+            if p.extension().and_then(|e| e.to_str()) != Some("mesh") {
+                continue;
+            }
+            let b = std::fs::read(&p).unwrap();
+            // The shared folder is read-only: the .glb goes to a temporary folder, the
+            // resource file is found through the context.
+            let tmp_at = std::env::temp_dir()
+                .join(format!("meshspec-like-shared-{}", std::process::id()))
+                .join(&name);
+            std::fs::create_dir_all(&tmp_at).unwrap();
+            let at = tmp_at.join(p.file_name().unwrap());
+            for r in std::fs::read_dir(version_dir.path()).unwrap().flatten() {
+                if r.path().extension().and_then(|e| e.to_str()) == Some("resS") {
+                    let to = tmp_at.join(r.file_name());
+                    if !to.exists() {
+                        std::fs::copy(r.path(), to).unwrap();
+                    }
+                }
+            }
+            let made =
+                round(&b, &at, v as u32, |_| {}).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            assert!(made.object == b, "{}: {:?}", p.display(), made.notes);
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 35);
+}
+
+/// The decoded scene of a bare object made by `like`.
+fn scene_of(object: &[u8], ctx: &Context) -> meshspec_formats::scene::Mesh {
+    let entry = meshspec_formats::find("unity-mesh").unwrap();
+    let v = entry.judge(object, ctx);
+    assert!(v.passes(), "{:?}", v.first_failure());
+    entry.scene(object, ctx).unwrap().meshes.remove(0)
+}
+
+#[test]
+fn edited_geometry_is_made_in_the_originals_layout() {
+    let (meshes, v) = bare_corpus();
+    let (_, arm_at, arm) = &meshes[1];
+    let ctx = bare(v, arm_at);
+    let before = scene_of(arm, &ctx);
+    // A moved vertex: only its position changes, and the bounds.
+    let made = round(arm, arm_at, v, |m| m.positions[0][1] += 0.25).unwrap();
+    assert_eq!(made.object.len(), arm.len());
+    let after = scene_of(&made.object, &ctx);
+    assert_eq!(after.positions[0][1], before.positions[0][1] + 0.25);
+    assert_eq!(after.positions[1..], before.positions[1..]);
+    assert_eq!(after.normals, before.normals);
+    assert_eq!(after.skin, before.skin);
+    let (m, _) = mesh::read_fixed(&made.object, v).unwrap();
+    let (o, _) = mesh::read_fixed(arm, v).unwrap();
+    assert_ne!(m.local_aabb, o.local_aabb, "the bounds are recomputed");
+    // A dropped primitive (Wire's second submesh, its lines).
+    let (_, wire_at, wire) = &meshes[4];
+    let made = round(wire, wire_at, v, |m| {
+        m.primitives.pop();
+        m.origin.ranges.retain(|r| r.primitive != Some(1));
+    })
+    .unwrap();
+    let (m, _) = mesh::read_fixed(&made.object, v).unwrap();
+    assert_eq!(m.sub_meshes.len(), 1);
+    assert_eq!(
+        scene_of(&made.object, &bare(v, wire_at)).primitives.len(),
+        1
+    );
+    // A vertex added (and drawn): the counts, streams and index buffer made anew.
+    let made = round(wire, wire_at, v, |m| {
+        let n = m.positions.len() as u32;
+        m.positions.push([3.0, 2.0, 1.0]);
+        if let Some(nn) = &mut m.normals {
+            nn.push([0.0, 1.0, 0.0]);
+        }
+        for set in &mut m.uvs {
+            set.push([0.5, 0.5]);
+        }
+        m.primitives[0].indices.extend_from_slice(&[0, 1, n]);
+    })
+    .unwrap();
+    let after = scene_of(&made.object, &bare(v, wire_at));
+    assert_eq!(after.positions.last(), Some(&[3.0, 2.0, 1.0]));
+    assert_eq!(after.primitives[0].indices.len() % 3, 0);
+    // Streamed: the new vertex data comes back beside the object, and `replace` takes both.
+    let (_, blade_at, blade) = &meshes[0];
+    let made = round(blade, blade_at, v, |m| m.positions[2][2] -= 1.0).unwrap();
+    let vd = made
+        .vertex_data
+        .clone()
+        .expect("Blade streams its vertex data");
+    let (r, after) = replaced(
+        &corpus("game.unity-serialized"),
+        &made.object,
+        Some(&vd),
+        100,
+    );
+    assert_eq!(r.resource.as_ref().unwrap().0, "game.unity-serialized.resS");
+    let m2 = after.mesh(object(&after, 100)).unwrap();
+    let z = after.scene(&m2, &Context::new()).unwrap().meshes[0].positions[2][2];
+    assert_eq!(z, before_z(blade, blade_at, v) - 1.0);
+}
+
+fn before_z(object: &[u8], at: &Path, v: u32) -> f32 {
+    scene_of(object, &bare(v, at)).positions[2][2]
+}
+
+#[test]
+fn geometry_the_layout_cannot_hold_is_refused() {
+    let (meshes, v) = bare_corpus();
+    let (_, arm_at, arm) = &meshes[1];
+    let says = |r: meshspec_formats::rt::Result<Made>, what: &str| match r {
+        Ok(_) => panic!("not refused: {what}"),
+        Err(e) => assert!(e.to_string().contains(what), "{e}"),
+    };
+    // A channel the layout has, missing from the geometry.
+    says(
+        round(arm, arm_at, v, |m| m.normals = None),
+        "a Normal attribute",
+    );
+    // An attribute the layout has no channel for.
+    says(
+        round(arm, arm_at, v, |m| {
+            m.colors = Some(meshspec_formats::scene::Colors::Float(vec![
+                [
+                    1.0, 0.0, 0.0, 1.0
+                ];
+                m.positions
+                    .len()
+            ]))
+        }),
+        "no Color channel",
+    );
+    // Edited blend shapes (Face).
+    let (_, face_at, face) = &meshes[2];
+    says(
+        round(face, face_at, v, |m| {
+            m.morph_targets[0].positions[0][0] += 1.0
+        }),
+        "blend shapes",
+    );
+    // More vertices than 16-bit indices reach (Blade's index format).
+    let (_, blade_at, blade) = &meshes[0];
+    says(
+        round(blade, blade_at, v, |m| {
+            let n = 70_000;
+            m.positions.resize(n, [0.0, 0.0, 0.0]);
+            if let Some(nn) = &mut m.normals {
+                nn.resize(n, [0.0, 1.0, 0.0]);
+            }
+            for set in &mut m.uvs {
+                set.resize(n, [0.0, 0.0]);
+            }
+            m.primitives[0].indices.extend_from_slice(&[0, 1, 69_999]);
+        }),
+        "65,535",
+    );
+}
