@@ -174,6 +174,14 @@ pub enum Command {
         /// The mesh to take from a file that holds several (by name; default the first).
         #[arg(long)]
         mesh: Option<String>,
+        /// unity-mesh: a Mesh object in the vertex layout of this original (its channels,
+        /// formats and streams; what the geometry did not change keeps its bytes).
+        #[arg(long, value_name = "ORIGINAL.mesh")]
+        like: Option<PathBuf>,
+        #[command(flatten)]
+        unity: UnityOpt,
+        #[command(flatten)]
+        ress: RessOpt,
         #[command(flatten)]
         winding: WindingOpt,
         #[command(flatten)]

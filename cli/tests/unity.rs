@@ -594,3 +594,122 @@ fn replace_from_a_dump_with_new_vertex_data() {
         vertex
     );
 }
+
+/// A modder's round: extract, export to glTF, import like the original, put back. With nothing
+/// edited, every step gives the original's bytes.
+#[test]
+fn extract_export_import_like_replace_gives_the_same_bundle() {
+    let d = tmp("like-round");
+    std::fs::create_dir_all(&d).unwrap();
+    let file = "corpus/unity/lzma.unity-bundle";
+    let p = |n: &str| d.join(n).to_str().unwrap().to_string();
+    let run = |args: &[&str], want: i32| {
+        let out = meshspec(args);
+        assert_eq!(
+            out.status.code(),
+            Some(want),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        out
+    };
+    for (id, name) in [("100", "blade"), ("101", "arm"), ("104", "wire")] {
+        let mesh = p(&format!("{name}.mesh"));
+        let glb = p(&format!("{name}.glb"));
+        let back = p(&format!("{name}.back.mesh"));
+        run(&["unity", "extract", file, "--path-id", id, "-o", &mesh], 0);
+        run(
+            &["unity", "export", file, "--path-id", id, "-o", &glb, "-q"],
+            0,
+        );
+        let version = ["--unity-version", "2022.3.10f1"];
+        let ress = d.join(format!("{name}.vertexdata"));
+        let mut a = vec!["import", "unity-mesh", &glb, "--like", &mesh, "-o", &back];
+        a.extend_from_slice(&version);
+        let ress_arg = ress.to_str().unwrap().to_string();
+        if id == "100" {
+            a.extend_from_slice(&["--ress", &ress_arg]);
+        }
+        run(&a, 0);
+        assert!(
+            std::fs::read(&back).unwrap() == std::fs::read(&mesh).unwrap(),
+            "{name}"
+        );
+        let out_bundle = p(&format!("{name}.bundle"));
+        let mut a = vec!["unity", "replace", file, "--path-id", id, "--object", &back];
+        let vd = d.join(format!("{name}.back.vertexdata"));
+        let vd_arg = vd.to_str().unwrap().to_string();
+        if id == "100" {
+            assert_eq!(std::fs::read(&vd).unwrap(), std::fs::read(&ress).unwrap());
+            a.extend_from_slice(&["--ress", &vd_arg]);
+        }
+        a.extend_from_slice(&["-o", &out_bundle]);
+        run(&a, 0);
+        assert!(
+            std::fs::read(&out_bundle).unwrap() == std::fs::read(root().join(file)).unwrap(),
+            "{name}"
+        );
+    }
+    // Geometry the layout cannot hold: the face (no skin) like the arm (skinned).
+    run(
+        &[
+            "unity",
+            "export",
+            file,
+            "--path-id",
+            "102",
+            "-o",
+            &p("face.glb"),
+            "-q",
+        ],
+        0,
+    );
+    let out = run(
+        &[
+            "import",
+            "unity-mesh",
+            &p("face.glb"),
+            "--like",
+            &p("arm.mesh"),
+            "--unity-version",
+            "2022.3.10f1",
+            "-o",
+            &p("refused.mesh"),
+        ],
+        1,
+    );
+    assert!(
+        text(&out.stderr).contains("error:"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!d.join("refused.mesh").exists());
+    // --like is for unity-mesh; --unity-version and --ress for --like.
+    run(
+        &[
+            "import",
+            "meshbin",
+            &p("arm.glb"),
+            "--like",
+            &p("arm.mesh"),
+            "-o",
+            &p("x"),
+        ],
+        2,
+    );
+    run(
+        &[
+            "import",
+            "meshbin",
+            &p("arm.glb"),
+            "--unity-version",
+            "2022.3.10f1",
+            "--winding",
+            "d3d",
+            "-o",
+            &p("x"),
+        ],
+        2,
+    );
+    assert!(!d.join("x").exists());
+}

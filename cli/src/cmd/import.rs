@@ -2,7 +2,7 @@
 //! game's own tool would.
 
 use super::Written;
-use crate::args::WindingOpt;
+use crate::args::{RessOpt, UnityOpt, WindingOpt};
 use crate::fail::Fail;
 use crate::output::{self, Target};
 use crate::usage::{Given, Usage};
@@ -14,6 +14,9 @@ pub struct Args {
     pub geometry: PathBuf,
     pub output: PathBuf,
     pub mesh: Option<String>,
+    pub like: Option<PathBuf>,
+    pub unity: UnityOpt,
+    pub ress: RessOpt,
     pub winding: WindingOpt,
     pub limit: u64,
     pub quiet: bool,
@@ -21,7 +24,13 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
+    if a.like.is_some() {
+        return crate::cmd::unity::like::run(a);
+    }
     let mut u = Usage::default();
+    if a.unity.unity_version.is_some() || a.ress.ress.is_some() {
+        u.problem("--unity-version and --ress go with --like ORIGINAL.mesh (unity-mesh)".into());
+    }
     let entry = u.layout(&a.layout);
     if let Some(e) = entry.filter(|e| !e.imports()) {
         let builders: Vec<&str> = meshspec_formats::generated::LAYOUTS
@@ -30,9 +39,14 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
             .map(|l| l.id)
             .collect();
         u.problem(format!(
-            "layout `{}` has no builder from geometry; import builds {}",
+            "layout `{}` has no builder from geometry; import builds {}{}",
             e.id,
-            builders.join(", ")
+            builders.join(", "),
+            if e.id == "unity-mesh" {
+                ", and unity-mesh in the layout of an original (--like ORIGINAL.mesh)"
+            } else {
+                ""
+            }
         ));
     }
     u.files(std::slice::from_ref(&a.geometry), None);

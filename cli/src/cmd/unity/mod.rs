@@ -6,6 +6,7 @@
 pub mod check;
 pub mod dump;
 pub mod export;
+pub mod like;
 pub mod replace;
 
 use crate::args::{
