@@ -822,3 +822,41 @@ fn geometry_the_layout_cannot_hold_is_refused() {
         "65,535",
     );
 }
+
+/// The real skinned body of three streams: a vertex moved in glTF, made like the original,
+/// put back into its bundle, read by meshspec and UnityPy.
+#[test]
+fn shared_edited_geometry_goes_back_into_the_bundle() {
+    let Some(shared) =
+        meshspec_tests::shared_or_skip("shared_edited_geometry_goes_back_into_the_bundle")
+    else {
+        return;
+    };
+    let bundle = shared.join("corpus/unity/bundles/2021.3.0f1/assetbundle");
+    let bytes = std::fs::read(&bundle).unwrap();
+    let g = open(&bundle, &bytes);
+    let r = g
+        .meshes()
+        .into_iter()
+        .find(|&r| g.name(r).as_deref() == Some("Robot_A_Body_LOD03"))
+        .unwrap();
+    let id = g.entry(r).path_id;
+    let v = version(&g, id);
+    let original = g.bytes(r).to_vec();
+    let at = std::env::temp_dir()
+        .join(format!("meshspec-like-body-{}", std::process::id()))
+        .join("body.mesh");
+    std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+    let made = round(&original, &at, v, |m| m.positions[7][1] += 0.125).unwrap();
+    assert_eq!(made.object.len(), original.len());
+    let (r2, after) = replaced(&bundle, &made.object, None, id);
+    let m = g.mesh(r).unwrap();
+    let m2 = after.mesh(object(&after, id)).unwrap();
+    let a = g.scene(&m, &Context::new()).unwrap().meshes.remove(0);
+    let b = after.scene(&m2, &Context::new()).unwrap().meshes.remove(0);
+    assert_eq!(b.positions[7][1], a.positions[7][1] + 0.125);
+    assert_eq!(b.positions[8..], a.positions[8..]);
+    assert_eq!(b.skin, a.skin);
+    assert_eq!(b.primitives, a.primitives);
+    unitypy_reads(&bundle, &r2.bytes, id, "Robot_A_Body_LOD03");
+}
