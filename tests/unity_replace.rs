@@ -570,7 +570,7 @@ for obj in env.objects:
 // ---- Geometry in the vertex layout of an original (`like`) ----
 
 use meshspec_formats::export::{glb, NonFinite};
-use meshspec_formats::unity::files::like::{like, Made};
+use meshspec_formats::unity::files::like::{like, Made, Original};
 
 /// The context a bare Mesh object of `version` is read with, its resource file beside it.
 fn bare(version: u32, at: &Path) -> Context {
@@ -595,7 +595,7 @@ fn round(
     let p = at.with_extension("glb");
     std::fs::write(&p, &out.bytes).unwrap();
     let (m, _) = meshspec_formats::import::read_mesh(&p, None).unwrap();
-    like(&m, original, &ctx)
+    like(&m, &Original::bare(original, &ctx)?)
 }
 
 /// The corpus meshes as bare objects in a folder, with the resource file beside them.

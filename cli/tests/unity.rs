@@ -595,11 +595,12 @@ fn replace_from_a_dump_with_new_vertex_data() {
     );
 }
 
-/// A modder's round: extract, export to glTF, import like the original, put back. With nothing
-/// edited, every step gives the original's bytes.
+/// A modder's round: export to glTF, import like the original (in the game file, or a bare
+/// object extracted into a folder named after its version), put back. With nothing edited,
+/// every step gives the original's bytes.
 #[test]
-fn extract_export_import_like_replace_gives_the_same_bundle() {
-    let d = tmp("like-round");
+fn export_import_like_replace_gives_the_same_bundle() {
+    let d = tmp("like-round").join("2022.3.10f1");
     std::fs::create_dir_all(&d).unwrap();
     let file = "corpus/unity/lzma.unity-bundle";
     let p = |n: &str| d.join(n).to_str().unwrap().to_string();
@@ -622,25 +623,32 @@ fn extract_export_import_like_replace_gives_the_same_bundle() {
             &["unity", "export", file, "--path-id", id, "-o", &glb, "-q"],
             0,
         );
-        let version = ["--unity-version", "2022.3.10f1"];
-        let ress = d.join(format!("{name}.vertexdata"));
-        let mut a = vec!["import", "unity-mesh", &glb, "--like", &mesh, "-o", &back];
-        a.extend_from_slice(&version);
-        let ress_arg = ress.to_str().unwrap().to_string();
-        if id == "100" {
-            a.extend_from_slice(&["--ress", &ress_arg]);
-        }
+        let like = ["import", "unity-mesh", &glb, "-o", &back, "--like"];
+        let mut a = like.to_vec();
+        a.extend_from_slice(&[file, "--path-id", id]);
         run(&a, 0);
         assert!(
             std::fs::read(&back).unwrap() == std::fs::read(&mesh).unwrap(),
             "{name}"
         );
+        let vd = d.join(format!("{name}.back.vertexdata"));
+        if id != "100" {
+            // A bare original, its version from its folder (Blade's .resS is in the bundle).
+            let mut a = like.to_vec();
+            a.push(&mesh);
+            run(&a, 0);
+            assert!(
+                std::fs::read(&back).unwrap() == std::fs::read(&mesh).unwrap(),
+                "{name}"
+            );
+        } else {
+            let extracted = std::fs::read(d.join("blade.vertexdata")).unwrap();
+            assert_eq!(std::fs::read(&vd).unwrap(), extracted);
+        }
         let out_bundle = p(&format!("{name}.bundle"));
         let mut a = vec!["unity", "replace", file, "--path-id", id, "--object", &back];
-        let vd = d.join(format!("{name}.back.vertexdata"));
         let vd_arg = vd.to_str().unwrap().to_string();
         if id == "100" {
-            assert_eq!(std::fs::read(&vd).unwrap(), std::fs::read(&ress).unwrap());
             a.extend_from_slice(&["--ress", &vd_arg]);
         }
         a.extend_from_slice(&["-o", &out_bundle]);
@@ -670,9 +678,9 @@ fn extract_export_import_like_replace_gives_the_same_bundle() {
             "unity-mesh",
             &p("face.glb"),
             "--like",
-            &p("arm.mesh"),
-            "--unity-version",
-            "2022.3.10f1",
+            file,
+            "--path-id",
+            "101",
             "-o",
             &p("refused.mesh"),
         ],
@@ -684,7 +692,8 @@ fn extract_export_import_like_replace_gives_the_same_bundle() {
         text(&out.stderr)
     );
     assert!(!d.join("refused.mesh").exists());
-    // --like is for unity-mesh; --unity-version and --ress for --like.
+    // Usage: --like is for unity-mesh; a game file needs --path-id; a bare object needs a
+    // version folder.
     run(
         &[
             "import",
@@ -700,16 +709,33 @@ fn extract_export_import_like_replace_gives_the_same_bundle() {
     run(
         &[
             "import",
-            "meshbin",
+            "unity-mesh",
             &p("arm.glb"),
-            "--unity-version",
-            "2022.3.10f1",
-            "--winding",
-            "d3d",
+            "--like",
+            file,
             "-o",
             &p("x"),
         ],
         2,
+    );
+    let elsewhere = tmp("arm-without-version.mesh");
+    std::fs::copy(p("arm.mesh"), &elsewhere).unwrap();
+    let out = run(
+        &[
+            "import",
+            "unity-mesh",
+            &p("arm.glb"),
+            "--like",
+            elsewhere.to_str().unwrap(),
+            "-o",
+            &p("x"),
+        ],
+        2,
+    );
+    assert!(
+        text(&out.stderr).contains("named after"),
+        "{}",
+        text(&out.stderr)
     );
     assert!(!d.join("x").exists());
 }

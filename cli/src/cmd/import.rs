@@ -2,7 +2,7 @@
 //! game's own tool would.
 
 use super::Written;
-use crate::args::{RessOpt, UnityOpt, WindingOpt};
+use crate::args::WindingOpt;
 use crate::fail::Fail;
 use crate::output::{self, Target};
 use crate::usage::{Given, Usage};
@@ -15,8 +15,7 @@ pub struct Args {
     pub output: PathBuf,
     pub mesh: Option<String>,
     pub like: Option<PathBuf>,
-    pub unity: UnityOpt,
-    pub ress: RessOpt,
+    pub path_id: Option<i64>,
     pub winding: WindingOpt,
     pub limit: u64,
     pub quiet: bool,
@@ -28,9 +27,6 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         return crate::cmd::unity::like::run(a);
     }
     let mut u = Usage::default();
-    if a.unity.unity_version.is_some() || a.ress.ress.is_some() {
-        u.problem("--unity-version and --ress go with --like ORIGINAL.mesh (unity-mesh)".into());
-    }
     let entry = u.layout(&a.layout);
     if let Some(e) = entry.filter(|e| !e.imports()) {
         let builders: Vec<&str> = meshspec_formats::generated::LAYOUTS

@@ -17,13 +17,15 @@
 //! outside the vertex channels, and a changed vertex count where the original has blend shapes
 //! or channels the decoder does not represent.
 
-use super::mesh;
+use super::game::{GameFiles, ObjectRef};
+use super::{mesh, Located};
 use crate::context::Context;
 use crate::generated::unity_mesh::{Aabb, SubMesh, Topology, UnityMesh, Vector3f};
 use crate::rt::{Error, ErrorKind, Result, Root};
 use crate::scene::{Colors, Mesh, Mode};
 use crate::unity::decode::{slot, VertexFormat, VertexLayout, CHANNELS};
 use crate::unity::make;
+use std::borrow::Cow;
 
 /// A Mesh object made like an original.
 #[derive(Debug, Clone)]
@@ -142,24 +144,80 @@ fn bounds<'a>(points: impl Iterator<Item = &'a [f32; 3]>) -> Aabb {
     }
 }
 
-/// The Mesh object `original` (read by the `unity-mesh` layout with `ctx`: its version, and
-/// its resource file when its vertex data is streamed) remade from `edited`.
-pub fn like(edited: &Mesh, original: &[u8], ctx: &Context) -> Result<Made> {
-    let entry = crate::layouts::find("unity-mesh").expect("the unity-mesh layout exists");
-    let decoded = entry.decode(original, ctx)?;
-    let [original_mesh] = decoded.scene.meshes.as_slice() else {
+/// An original Mesh object, with what making one like it needs.
+#[derive(Debug, Clone)]
+pub struct Original<'a> {
+    /// The object's bytes.
+    pub bytes: &'a [u8],
+    /// The editor version of its file.
+    pub version: u32,
+    /// Its streamed vertex data, when its vertex data is streamed.
+    pub streamed: Option<Cow<'a, [u8]>>,
+    /// It as meshspec decodes it (in glTF's frame), its verdict passed.
+    pub scene: Mesh,
+}
+
+impl<'a> Original<'a> {
+    /// A bare object read with `ctx` (its version, and its resource file when streamed).
+    pub fn bare(bytes: &'a [u8], ctx: &Context) -> Result<Original<'a>> {
+        let entry = crate::layouts::find("unity-mesh").expect("the unity-mesh layout exists");
+        let decoded = entry.decode(bytes, ctx)?;
+        let view = UnityMesh::read::<false>(bytes, ctx)?.value;
+        let streamed = crate::unity::stream::read(&view, ctx)?.map(Cow::Owned);
+        Ok(Original {
+            bytes,
+            version: crate::unity::version(ctx),
+            streamed,
+            scene: one_mesh(decoded.scene)?,
+        })
+    }
+
+    /// Mesh `r` of opened game files (its streamed data found as `check` finds it).
+    pub fn in_game(g: &'a GameFiles, r: ObjectRef) -> std::result::Result<Original<'a>, Located> {
+        let m = g.mesh(r)?;
+        let decoded = g.decode(&m, &Context::new())?;
+        let place = g.place(r);
+        let version = m.version.ok_or_else(|| {
+            Located::new(
+                &place,
+                refuse("a file whose editor version reads as a version", "none"),
+            )
+        })?;
+        Ok(Original {
+            bytes: g.bytes(r),
+            version,
+            streamed: g.streamed(&m, None)?,
+            scene: one_mesh(decoded.scene).map_err(|e| Located::new(&place, e))?,
+        })
+    }
+}
+
+fn one_mesh(mut scene: crate::scene::Scene) -> Result<Mesh> {
+    if scene.meshes.len() != 1 {
         return Err(refuse(
             "an original that decodes to one mesh",
-            format!("{} meshes", decoded.scene.meshes.len()),
+            format!("{} meshes", scene.meshes.len()),
         ));
-    };
+    }
+    Ok(scene.meshes.remove(0))
+}
+
+/// The Mesh object `original` remade from `edited`.
+pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
+    let entry = crate::layouts::find("unity-mesh").expect("the unity-mesh layout exists");
     // The original as an export writes it: what unchanged geometry reads back as.
-    let (before, _) = crate::export::prepared(original_mesh, crate::export::NonFinite::Refuse)?;
+    let (before, _) = crate::export::prepared(&original.scene, crate::export::NonFinite::Refuse)?;
     let before = &before;
-    let data = crate::unity::mesh_data(original, ctx)?;
-    let version = crate::unity::version(ctx);
-    let (mut m, _) = mesh::read_fixed(original, version)?;
+    let version = original.version;
     let mctx = mesh::context(version);
+    let view = UnityMesh::read::<false>(original.bytes, &mctx)?.value;
+    let old_bytes: Vec<u8> = match &original.streamed {
+        Some(b) => b.to_vec(),
+        None => view.vertex_data.data.data.to_vec(),
+    };
+    let streamed = original.streamed.is_some();
+    let data = crate::unity::decode::decode(&view, &old_bytes, crate::context::SkinWeights::Four);
+    let (mut m, _) = mesh::read_fixed(original.bytes, version)?;
     if data.compressed {
         return Err(refuse(
             "an original whose vertices are in its vertex data",
@@ -262,12 +320,6 @@ pub fn like(edited: &Mesh, original: &[u8], ctx: &Context) -> Result<Made> {
     }
 
     // The vertex data: the original's bytes where nothing changed.
-    let view = UnityMesh::read::<false>(original, ctx)?.value;
-    let streamed = crate::unity::stream::range(&view).is_some();
-    let old_bytes: Vec<u8> = match crate::unity::stream::read(&view, ctx)? {
-        Some(b) => b,
-        None => m.vertex_data.data.data.clone(),
-    };
     let new_layout = if same_count {
         layout.clone()
     } else {
@@ -465,11 +517,7 @@ pub fn like(edited: &Mesh, original: &[u8], ctx: &Context) -> Result<Made> {
     let object = m.to_bytes(&mctx)?;
     // Judged as `check` judges a bare object (new streamed data is not in a file yet: that
     // check is left to `unity replace`, which judges the mesh in its game file).
-    let mut judged = ctx.clone();
-    judged.input = None;
-    judged.resource = None;
-    judged.strict = false;
-    if let Some(e) = entry.judge(&object, &judged).first_failure() {
+    if let Some(e) = entry.judge(&object, &mctx).first_failure() {
         return Err(e.clone());
     }
     Ok(Made {
