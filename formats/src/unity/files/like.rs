@@ -4,8 +4,9 @@
 //! and the index buffer recomputed where the geometry changed them.
 //!
 //! What the geometry did not change keeps the original's bytes: each vertex of each channel is
-//! compared with the original as meshspec exports it (in glTF's frame, through the same
-//! decoder), and only values that differ are encoded anew (mirrored back into Unity's frame,
+//! compared with the original as meshspec exports it (decoded into glTF's frame, then made
+//! what glTF accepts: normals of unit length, weights summing to 1), and only values that
+//! differ are encoded anew (mirrored back into Unity's frame,
 //! rounded to the channel's format). So an export then import with nothing changed gives the
 //! original object byte for byte, although the conversions to glTF's frame (mirroring, `1 - v`
 //! for texture coordinates, weights renormalised) are not exactly invertible in floats.
