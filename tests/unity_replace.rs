@@ -540,7 +540,10 @@ fn unitypy_reads(path: &Path, bytes: &[u8], id: i64, name: &str) {
     }
     let dir = std::env::temp_dir().join(format!("meshspec-replace-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("{id}.bundle"));
+    // One file per call: tests run side by side in this process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = dir.join(format!("{id}.{k}.bundle"));
     std::fs::write(&file, bytes).unwrap();
     let script = r#"
 import sys, UnityPy
