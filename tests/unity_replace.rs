@@ -595,7 +595,10 @@ fn round(
     let mut scene = entry.scene(original, &ctx).unwrap();
     edit(&mut scene.meshes[0]);
     let out = glb(&scene, NonFinite::Refuse).unwrap();
-    let p = at.with_extension("glb");
+    // One file per call: tests run side by side in this process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let p = at.with_extension(format!("{k}.glb"));
     std::fs::write(&p, &out.bytes).unwrap();
     let (m, _) = meshspec_formats::import::read_mesh(&p, None).unwrap();
     like(&m, &Original::bare(original, &ctx)?)
@@ -606,7 +609,10 @@ fn bare_corpus() -> (Vec<(i64, PathBuf, Vec<u8>)>, u32) {
     let path = corpus("game.unity-serialized");
     let bytes = std::fs::read(&path).unwrap();
     let g = open(&path, &bytes);
-    let dir = std::env::temp_dir().join(format!("meshspec-like-{}", std::process::id()));
+    // One folder per call: tests run side by side in this process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("meshspec-like-{}-{k}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::copy(
         corpus("game.unity-serialized.resS"),

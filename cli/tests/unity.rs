@@ -301,7 +301,7 @@ fn replace_with_the_object_unedited_gives_the_same_bytes() {
     }
     // Streamed: the object and its vertex data, written back over the same range of the
     // resource file, which goes beside OUT (the input's is never touched).
-    let mesh = tmp("blade.mesh");
+    let mesh = tmp("unedited-blade.mesh");
     let m = mesh.to_str().unwrap();
     let file = "corpus/unity/game.unity-serialized";
     let out = meshspec(&["unity", "extract", file, "--path-id", "100", "-o", m]);
@@ -334,7 +334,10 @@ fn edited_dump(file: &str, id: &str, f: impl FnOnce(&mut serde_json::Value)) -> 
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
     f(&mut v["data"]);
-    let p = tmp(&format!("edited-{id}-{}.json", file.len()));
+    // One file per call: tests run side by side in this process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let p = tmp(&format!("edited-{id}-{k}.json"));
     std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
     p
 }
