@@ -174,6 +174,15 @@ pub enum Command {
         /// The mesh to take from a file that holds several (by name; default the first).
         #[arg(long)]
         mesh: Option<String>,
+        /// unity-mesh: a Mesh object in the vertex layout of this original (its channels,
+        /// formats and streams; what the geometry did not change keeps its bytes): a bare
+        /// object in a folder named after its editor version (its .resS beside it), or a game
+        /// file with --path-id.
+        #[arg(long, value_name = "ORIGINAL")]
+        like: Option<PathBuf>,
+        /// With --like GAMEFILE: the original Mesh's path id.
+        #[arg(long, value_name = "N", allow_hyphen_values = true, requires = "like")]
+        path_id: Option<i64>,
         #[command(flatten)]
         winding: WindingOpt,
         #[command(flatten)]

@@ -209,6 +209,66 @@ fn info_export_and_import_documents_validate() {
 }
 
 #[test]
+fn unity_replace_documents_validate() {
+    let d = tmp_dir("json-unity-replace");
+    let file = "corpus/unity/lz4.unity-bundle";
+    let mesh = d.join("arm.mesh");
+    let m = mesh.to_str().unwrap();
+    code(
+        &meshspec(
+            &["unity", "extract", file, "--path-id", "101", "-o", m],
+            None,
+        ),
+        0,
+    );
+    let out = d.join("out.bundle");
+    let o = out.to_str().unwrap();
+    let v = doc(
+        &[
+            "unity",
+            "replace",
+            file,
+            "--path-id",
+            "101",
+            "--object",
+            m,
+            "-o",
+            o,
+        ],
+        0,
+    );
+    assert_eq!(
+        (
+            v["command"].as_str(),
+            v["layout"].as_str(),
+            v["written"].as_bool()
+        ),
+        (Some("unity replace"), Some("unity-bundle"), Some(true))
+    );
+    assert!(v["messages"][0]["text"]
+        .as_str()
+        .unwrap()
+        .starts_with("replaced path id 101"));
+    std::fs::remove_file(&out).unwrap();
+    let v = doc(
+        &[
+            "unity",
+            "replace",
+            file,
+            "--path-id",
+            "1",
+            "--object",
+            m,
+            "-o",
+            o,
+        ],
+        1,
+    );
+    assert_eq!(v["written"], false);
+    assert!(!out.exists());
+}
+
+#[test]
 fn survey_documents_validate() {
     let v = doc(&["survey", "corpus"], 0);
     let layouts = v["layouts"].as_array().unwrap();

@@ -262,3 +262,483 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
     // Nothing is written outside the folder, and no progress bar goes to a pipe.
     assert!(!e.contains('\u{1b}'), "{e}");
 }
+
+/// `meshspec unity replace ...` with `-o OUT` in a fresh folder; OUT's path.
+fn replace(name: &str, args: &[&str]) -> (Output, PathBuf) {
+    let dir = tmp(&format!("replace-{name}"));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out_path = dir.join("out");
+    let _ = std::fs::remove_file(&out_path);
+    let mut a = vec!["unity", "replace"];
+    a.extend_from_slice(args);
+    a.extend_from_slice(&["-o", out_path.to_str().unwrap()]);
+    (meshspec(&a), out_path)
+}
+
+#[test]
+fn replace_with_the_object_unedited_gives_the_same_bytes() {
+    for (file, id) in [
+        ("corpus/unity/lz4.unity-bundle", "101"),
+        ("corpus/unity/lzma.unity-bundle", "104"),
+        ("corpus/unity/stored.unity-bundle", "103"),
+        ("corpus/unity/notree.unity-serialized", "102"),
+    ] {
+        let mesh = tmp(&format!("unedited-{id}.mesh"));
+        let m = mesh.to_str().unwrap();
+        let out = meshspec(&["unity", "extract", file, "--path-id", id, "-o", m]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let (out, written) = replace(id, &[file, "--path-id", id, "--object", m]);
+        assert_eq!(out.status.code(), Some(0), "{file}: {}", text(&out.stderr));
+        assert!(
+            std::fs::read(&written).unwrap() == std::fs::read(root().join(file)).unwrap(),
+            "{file}"
+        );
+        assert!(
+            text(&out.stderr).contains(&format!("note: replaced path id {id} in ")),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+    // Streamed: the object and its vertex data, written back over the same range of the
+    // resource file, which goes beside OUT (the input's is never touched).
+    let mesh = tmp("unedited-blade.mesh");
+    let m = mesh.to_str().unwrap();
+    let file = "corpus/unity/game.unity-serialized";
+    let out = meshspec(&["unity", "extract", file, "--path-id", "100", "-o", m]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let vd = mesh.with_extension("vertexdata");
+    let (out, written) = replace(
+        "blade",
+        &[
+            file,
+            "--path-id",
+            "100",
+            "--object",
+            m,
+            "--ress",
+            vd.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read(&written).unwrap() == std::fs::read(root().join(file)).unwrap());
+    let res = written.with_file_name("game.unity-serialized.resS");
+    assert_eq!(
+        std::fs::read(res).unwrap(),
+        std::fs::read(root().join("corpus/unity/game.unity-serialized.resS")).unwrap()
+    );
+}
+
+/// The dump of a mesh, edited by `f`, written to a file.
+fn edited_dump(file: &str, id: &str, f: impl FnOnce(&mut serde_json::Value)) -> PathBuf {
+    let out = meshspec(&["unity", "dump", file, "--path-id", id]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    f(&mut v["data"]);
+    // One file per call: tests run side by side in this process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let p = tmp(&format!("edited-{id}-{k}.json"));
+    std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
+    p
+}
+
+#[test]
+fn replace_from_an_edited_dump() {
+    let file = "corpus/unity/lz4.unity-bundle";
+    // Renamed (the same length), and a submesh dropped (its count recomputed by the writer).
+    let dump = edited_dump(file, "104", |d| {
+        d["name"]["value"] = "Rope".into();
+        d["sub_meshes"].as_array_mut().unwrap().pop();
+    });
+    let (out, written) = replace(
+        "dump",
+        &[file, "--path-id", "104", "--dump", dump.to_str().unwrap()],
+    );
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let w = written.to_str().unwrap();
+    let list = meshspec(&["unity", "list", w, "--class", "Mesh", "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let names: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Blade", "Arm", "Face", "Rock", "Rope"]);
+    let check = meshspec(&["unity", "check", w]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
+    let dumped = meshspec(&["unity", "dump", w, "--path-id", "104"]);
+    let v: serde_json::Value = serde_json::from_slice(&dumped.stdout).unwrap();
+    assert_eq!(v["data"]["num_sub_meshes"], 1);
+    // Every other object unchanged.
+    for id in ["1", "30", "100", "101", "102", "103"] {
+        let (a, b) = (tmp(&format!("a{id}")), tmp(&format!("b{id}")));
+        for (f, o) in [(file, &a), (w, &b)] {
+            let out = meshspec(&[
+                "unity",
+                "extract",
+                f,
+                "--path-id",
+                id,
+                "-o",
+                o.to_str().unwrap(),
+            ]);
+            assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        }
+        assert_eq!(
+            std::fs::read(&a).unwrap(),
+            std::fs::read(&b).unwrap(),
+            "#{id}"
+        );
+    }
+}
+
+#[test]
+fn replace_refuses_without_writing() {
+    let file = "corpus/unity/lz4.unity-bundle";
+    let arm = tmp("refused-arm.mesh");
+    let a = arm.to_str().unwrap();
+    let out = meshspec(&["unity", "extract", file, "--path-id", "101", "-o", a]);
+    assert_eq!(out.status.code(), Some(0));
+    let broken = edited_dump(file, "104", |d| {
+        d["sub_meshes"][0]["index_count"] = 3000.into();
+    });
+    let b = broken.to_str().unwrap();
+    let half = tmp("refused-half.mesh");
+    let bytes = std::fs::read(&arm).unwrap();
+    std::fs::write(&half, &bytes[..bytes.len() / 2]).unwrap();
+    let h = half.to_str().unwrap();
+    for (case, args, says) in [
+        (
+            "missing",
+            vec![file, "--path-id", "999", "--object", a],
+            "path id 999",
+        ),
+        (
+            "class",
+            vec![file, "--path-id", "1", "--object", a],
+            "a Mesh (class 43)",
+        ),
+        (
+            "relation",
+            vec![file, "--path-id", "104", "--dump", b],
+            "error:",
+        ),
+        (
+            "corrupt",
+            vec![
+                "corpus/unity/bad/corrupt-lz4.unity-bundle",
+                "--path-id",
+                "101",
+                "--object",
+                a,
+            ],
+            "error:",
+        ),
+        (
+            "truncated",
+            vec![file, "--path-id", "101", "--object", h],
+            "error:",
+        ),
+        (
+            "no-file",
+            vec!["no-such.bundle", "--path-id", "101", "--object", a],
+            "no such file",
+        ),
+    ] {
+        let (out, written) = replace(case, &args);
+        assert_eq!(out.status.code(), Some(1), "{case}: {}", text(&out.stderr));
+        assert!(
+            text(&out.stderr).contains(says),
+            "{case}: {}",
+            text(&out.stderr)
+        );
+        assert!(!written.exists(), "{case}: nothing is written");
+    }
+    // Usage mistakes: exit 2, before anything is read.
+    for (case, args) in [
+        ("neither", vec![file, "--path-id", "101"]),
+        (
+            "both",
+            vec![file, "--path-id", "101", "--object", a, "--dump", b],
+        ),
+    ] {
+        let (out, written) = replace(case, &args);
+        assert_eq!(out.status.code(), Some(2), "{case}: {}", text(&out.stderr));
+        assert!(!written.exists(), "{case}");
+    }
+    let out = meshspec(&[
+        "unity",
+        "replace",
+        file,
+        "--path-id",
+        "101",
+        "--object",
+        a,
+        "-o",
+        file,
+    ]);
+    assert_eq!(out.status.code(), Some(2), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("is one of the inputs"));
+}
+
+/// A serialized file's new resource file goes beside OUT: never over the input's own.
+#[test]
+fn replace_never_writes_over_the_inputs_resource_file() {
+    let d = tmp("replace-beside");
+    std::fs::create_dir_all(&d).unwrap();
+    let game = d.join("game.unity-serialized");
+    let res = d.join("game.unity-serialized.resS");
+    std::fs::copy(root().join("corpus/unity/game.unity-serialized"), &game).unwrap();
+    std::fs::copy(root().join("corpus/unity/game.unity-serialized.resS"), &res).unwrap();
+    let before = std::fs::read(&res).unwrap();
+    let mesh = d.join("blade.mesh");
+    let g = game.to_str().unwrap();
+    let m = mesh.to_str().unwrap();
+    let out = meshspec(&["unity", "extract", g, "--path-id", "100", "-o", m]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut vertex = std::fs::read(mesh.with_extension("vertexdata")).unwrap();
+    vertex[0] ^= 1;
+    let vd = d.join("new.vertexdata");
+    std::fs::write(&vd, &vertex).unwrap();
+    let written = d.join("out.unity-serialized");
+    let w = written.to_str().unwrap();
+    let args = ["unity", "replace", g, "--path-id", "100", "--object", m];
+    let mut a = args.to_vec();
+    a.extend_from_slice(&["--ress", vd.to_str().unwrap(), "-o", w]);
+    let out = meshspec(&a);
+    assert_eq!(out.status.code(), Some(1), "{}", text(&out.stderr));
+    assert!(text(&out.stderr).contains("the input's own resource file"));
+    assert!(!written.exists());
+    assert_eq!(std::fs::read(&res).unwrap(), before);
+    // In another folder: both written, the input's untouched.
+    let other = d.join("out");
+    std::fs::create_dir_all(&other).unwrap();
+    let written = other.join("game.unity-serialized");
+    let mut a = args.to_vec();
+    a.extend_from_slice(&[
+        "--ress",
+        vd.to_str().unwrap(),
+        "-o",
+        written.to_str().unwrap(),
+    ]);
+    let out = meshspec(&a);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(std::fs::read(&res).unwrap(), before);
+    let new_res = std::fs::read(other.join("game.unity-serialized.resS")).unwrap();
+    assert_eq!(new_res.len(), before.len());
+    assert_eq!(new_res[0], before[0] ^ 1);
+    assert_eq!(new_res[1..], before[1..]);
+    let check = meshspec(&[
+        "unity",
+        "check",
+        written.to_str().unwrap(),
+        "--path-id",
+        "100",
+    ]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
+}
+
+/// An edited dump and new vertex data together: the renamed mesh streams the new data from
+/// the resource file written beside OUT.
+#[test]
+fn replace_from_a_dump_with_new_vertex_data() {
+    let d = tmp("replace-dump-ress");
+    std::fs::create_dir_all(&d).unwrap();
+    let file = "corpus/unity/game.unity-serialized";
+    let mesh = d.join("blade.mesh");
+    let out = meshspec(&[
+        "unity",
+        "extract",
+        file,
+        "--path-id",
+        "100",
+        "-o",
+        mesh.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut vertex = std::fs::read(mesh.with_extension("vertexdata")).unwrap();
+    vertex[0] ^= 1;
+    let vd = d.join("new.vertexdata");
+    std::fs::write(&vd, &vertex).unwrap();
+    let dump = edited_dump(file, "100", |v| v["name"]["value"] = "Sword".into());
+    let written = d.join("game.unity-serialized");
+    let out = meshspec(&[
+        "unity",
+        "replace",
+        file,
+        "--path-id",
+        "100",
+        "--dump",
+        dump.to_str().unwrap(),
+        "--ress",
+        vd.to_str().unwrap(),
+        "-o",
+        written.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let w = written.to_str().unwrap();
+    let list = meshspec(&["unity", "list", w, "--class", "Mesh", "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    assert_eq!(rows[0]["name"], "Sword");
+    let back = d.join("back.mesh");
+    let out = meshspec(&[
+        "unity",
+        "extract",
+        w,
+        "--path-id",
+        "100",
+        "-o",
+        back.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert_eq!(
+        std::fs::read(back.with_extension("vertexdata")).unwrap(),
+        vertex
+    );
+}
+
+/// A modder's round: export to glTF, import like the original (in the game file, or a bare
+/// object extracted into a folder named after its version), put back. With nothing edited,
+/// every step gives the original's bytes.
+#[test]
+fn export_import_like_replace_gives_the_same_bundle() {
+    let d = tmp("like-round").join("2022.3.10f1");
+    std::fs::create_dir_all(&d).unwrap();
+    let file = "corpus/unity/lzma.unity-bundle";
+    let p = |n: &str| d.join(n).to_str().unwrap().to_string();
+    let run = |args: &[&str], want: i32| {
+        let out = meshspec(args);
+        assert_eq!(
+            out.status.code(),
+            Some(want),
+            "{args:?}: {}",
+            text(&out.stderr)
+        );
+        out
+    };
+    for (id, name) in [("100", "blade"), ("101", "arm"), ("104", "wire")] {
+        let mesh = p(&format!("{name}.mesh"));
+        let glb = p(&format!("{name}.glb"));
+        let back = p(&format!("{name}.back.mesh"));
+        run(&["unity", "extract", file, "--path-id", id, "-o", &mesh], 0);
+        run(
+            &["unity", "export", file, "--path-id", id, "-o", &glb, "-q"],
+            0,
+        );
+        let like = ["import", "unity-mesh", &glb, "-o", &back, "--like"];
+        let mut a = like.to_vec();
+        a.extend_from_slice(&[file, "--path-id", id]);
+        run(&a, 0);
+        assert!(
+            std::fs::read(&back).unwrap() == std::fs::read(&mesh).unwrap(),
+            "{name}"
+        );
+        let vd = d.join(format!("{name}.back.vertexdata"));
+        if id != "100" {
+            // A bare original, its version from its folder (Blade's .resS is in the bundle).
+            let mut a = like.to_vec();
+            a.push(&mesh);
+            run(&a, 0);
+            assert!(
+                std::fs::read(&back).unwrap() == std::fs::read(&mesh).unwrap(),
+                "{name}"
+            );
+        } else {
+            let extracted = std::fs::read(d.join("blade.vertexdata")).unwrap();
+            assert_eq!(std::fs::read(&vd).unwrap(), extracted);
+        }
+        let out_bundle = p(&format!("{name}.bundle"));
+        let mut a = vec!["unity", "replace", file, "--path-id", id, "--object", &back];
+        let vd_arg = vd.to_str().unwrap().to_string();
+        if id == "100" {
+            a.extend_from_slice(&["--ress", &vd_arg]);
+        }
+        a.extend_from_slice(&["-o", &out_bundle]);
+        run(&a, 0);
+        assert!(
+            std::fs::read(&out_bundle).unwrap() == std::fs::read(root().join(file)).unwrap(),
+            "{name}"
+        );
+    }
+    // Geometry the layout cannot hold: the face (no skin) like the arm (skinned).
+    run(
+        &[
+            "unity",
+            "export",
+            file,
+            "--path-id",
+            "102",
+            "-o",
+            &p("face.glb"),
+            "-q",
+        ],
+        0,
+    );
+    let out = run(
+        &[
+            "import",
+            "unity-mesh",
+            &p("face.glb"),
+            "--like",
+            file,
+            "--path-id",
+            "101",
+            "-o",
+            &p("refused.mesh"),
+        ],
+        1,
+    );
+    assert!(
+        text(&out.stderr).contains("error:"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!d.join("refused.mesh").exists());
+    // Usage: --like is for unity-mesh; a game file needs --path-id; a bare object needs a
+    // version folder.
+    run(
+        &[
+            "import",
+            "meshbin",
+            &p("arm.glb"),
+            "--like",
+            &p("arm.mesh"),
+            "-o",
+            &p("x"),
+        ],
+        2,
+    );
+    run(
+        &[
+            "import",
+            "unity-mesh",
+            &p("arm.glb"),
+            "--like",
+            file,
+            "-o",
+            &p("x"),
+        ],
+        2,
+    );
+    let elsewhere = tmp("arm-without-version.mesh");
+    std::fs::copy(p("arm.mesh"), &elsewhere).unwrap();
+    let out = run(
+        &[
+            "import",
+            "unity-mesh",
+            &p("arm.glb"),
+            "--like",
+            elsewhere.to_str().unwrap(),
+            "-o",
+            &p("x"),
+        ],
+        2,
+    );
+    assert!(
+        text(&out.stderr).contains("named after"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!d.join("x").exists());
+}

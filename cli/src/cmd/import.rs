@@ -14,6 +14,8 @@ pub struct Args {
     pub geometry: PathBuf,
     pub output: PathBuf,
     pub mesh: Option<String>,
+    pub like: Option<PathBuf>,
+    pub path_id: Option<i64>,
     pub winding: WindingOpt,
     pub limit: u64,
     pub quiet: bool,
@@ -21,6 +23,9 @@ pub struct Args {
 }
 
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
+    if a.like.is_some() {
+        return crate::cmd::unity::like::run(a);
+    }
     let mut u = Usage::default();
     let entry = u.layout(&a.layout);
     if let Some(e) = entry.filter(|e| !e.imports()) {
@@ -30,9 +35,14 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
             .map(|l| l.id)
             .collect();
         u.problem(format!(
-            "layout `{}` has no builder from geometry; import builds {}",
+            "layout `{}` has no builder from geometry; import builds {}{}",
             e.id,
-            builders.join(", ")
+            builders.join(", "),
+            if e.id == "unity-mesh" {
+                ", and unity-mesh in the layout of an original (--like ORIGINAL.mesh)"
+            } else {
+                ""
+            }
         ));
     }
     u.files(std::slice::from_ref(&a.geometry), None);

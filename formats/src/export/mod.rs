@@ -18,6 +18,18 @@ pub use self::gltf::glb;
 pub use obj::{obj, obj_with_mtl};
 pub use text::{escape, obj_name};
 
+/// `mesh` as the exporters write it (normals and tangents of unit length, colours clamped,
+/// skin weights summing to 1...), with a note per change: what an export then import gives
+/// back, for comparing edited geometry with its original.
+pub fn prepared(
+    mesh: &crate::scene::Mesh,
+    policy: NonFinite,
+) -> crate::rt::Result<(crate::scene::Mesh, Vec<String>)> {
+    let mut notes = vec![];
+    let m = prepare::prepare(mesh, policy, &mut notes)?;
+    Ok((m, notes))
+}
+
 use crate::rt::{Error, ErrorKind};
 
 /// What to do with values that are not finite.

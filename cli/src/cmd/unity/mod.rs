@@ -1,4 +1,4 @@
-//! Unity game files on the command line: `meshspec unity list|extract|check|dump|export`, and
+//! Unity game files on the command line: `meshspec unity list|extract|check|dump|export|replace`, and
 //! the game-file form of the top-level `check`, `dump` and `export` (`--mesh NAME`,
 //! `--path-id N`, `--all`). The editor version comes from the file; `--unity-version` is for
 //! bare objects only. Every verdict is the library's ([`GameFiles::verdict`]).
@@ -6,6 +6,8 @@
 pub mod check;
 pub mod dump;
 pub mod export;
+pub mod like;
+pub mod replace;
 
 use crate::args::{
     AllOpt, EveryMesh, Format, GameSelect, InputOpt, Json, NonFiniteArg, QuietOpt, RelationsOpt,
@@ -119,6 +121,40 @@ enum UnityCommand {
         #[command(flatten)]
         json: Json,
     },
+    /// Write the file with one Mesh replaced (from an object `unity extract` wrote, edited, or
+    /// from an edited `unity dump`), written only when the result reads back and the mesh in
+    /// it passes `check`; everything else is kept byte for byte.
+    Replace {
+        /// The bundle or serialized file.
+        file: PathBuf,
+        /// The Mesh's path id.
+        #[arg(long, allow_hyphen_values = true)]
+        path_id: i64,
+        /// The new Mesh object's bytes (as `meshspec unity extract` writes them).
+        #[arg(long, value_name = "NEW.mesh")]
+        object: Option<PathBuf>,
+        /// New streamed vertex data for the mesh (as `unity extract` writes it beside the
+        /// object):
+        /// written over the old range of the resource file when it has the same size, else
+        /// appended, and the mesh's m_StreamData pointed at it.
+        #[arg(long, value_name = "NEW.vertexdata")]
+        ress: Option<PathBuf>,
+        /// An edited dump of the mesh (as `meshspec unity dump` writes it), built by the
+        /// unity-mesh layout of the file's version.
+        #[arg(long, value_name = "EDITED.json")]
+        dump: Option<PathBuf>,
+        /// Where to write the new file (a serialized file's new resource file goes beside it).
+        #[arg(short, long)]
+        output: PathBuf,
+        #[command(flatten)]
+        relations: RelationsOpt,
+        #[command(flatten)]
+        input: InputOpt,
+        #[command(flatten)]
+        quiet: QuietOpt,
+        #[command(flatten)]
+        json: Json,
+    },
 }
 
 /// Runs `meshspec unity ...`.
@@ -190,6 +226,29 @@ pub fn run(args: UnityArgs) -> Result<ExitCode, Fail> {
             winding: false,
             unity_version: None,
             ress,
+            limit: input.max_input_size,
+            quiet: quiet.quiet,
+            json: json.json,
+        }),
+        UnityCommand::Replace {
+            file,
+            path_id,
+            object,
+            ress,
+            dump,
+            output,
+            relations,
+            input,
+            quiet,
+            json,
+        } => replace::run(replace::Args {
+            file,
+            path_id,
+            object,
+            ress,
+            dump,
+            output,
+            relations,
             limit: input.max_input_size,
             quiet: quiet.quiet,
             json: json.json,

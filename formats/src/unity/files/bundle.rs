@@ -492,3 +492,220 @@ pub fn info_findings(info: &BlocksInfoRef<'_>, at: &Place<'_, BlocksInfoPos>) ->
     }
     out
 }
+
+/// Files of a bundle keep their offsets modulo this when one before them changes size (Unity
+/// aligns a bundle's files to 16 from 2020.3.34, 2021.3.2 and 2022.1.1).
+const NODE_ALIGN: i64 = 16;
+
+/// How [`write`] wrote a bundle back.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Repacked {
+    /// Storage blocks whose original compressed bytes were kept (their content is unchanged).
+    pub blocks_kept: usize,
+    /// Storage blocks compressed anew, by the compression their flags say.
+    pub blocks_compressed: usize,
+    /// Whether the blocks info's original compressed bytes were kept.
+    pub info_kept: bool,
+}
+
+/// The smallest multiple of `align` at least `n` (`n` may be negative).
+fn round_up(n: i64, align: i64) -> i64 {
+    n.div_euclid(align) * align + if n.rem_euclid(align) == 0 { 0 } else { align }
+}
+
+/// The bundle `original` (opened as `b`) written back with the files `replaced` (directory
+/// index, new bytes) in place of theirs. The data is the files in directory-offset order, the
+/// bytes between them kept (each file after a changed one moved by a multiple of 16, the gap
+/// zeros when it had to change); it is cut into blocks of the input's sizes (one block if the
+/// input had one; a longer tail in blocks of the largest size, the last block's flags), each
+/// compressed as its flags say, re-using the input's bytes for every block whose content
+/// did not change. The blocks info (kept as it was when unchanged, else compressed by the
+/// header's method) and the header's sizes are written by the generated writers; the
+/// uncompressed data hash is kept as read (zeros in every bundle seen). With nothing
+/// replaced the output is the input, byte for byte.
+pub fn write(
+    original: &[u8],
+    b: &Bundle,
+    replaced: &[(usize, Vec<u8>)],
+) -> Result<(Vec<u8>, Repacked), Located> {
+    use super::compress::compress;
+    let ctx = Context::new();
+    let parsed = UnityBundle::read::<true>(original, &ctx).map_err(Located::from)?;
+    let pos = parsed.pos.unwrap_or_default();
+    let mut bundle = parsed.value.own();
+    let mut info = b.blocks_info.clone();
+    let mut report = Repacked::default();
+
+    // The data: every file in offset order, the gaps between them kept.
+    let old_data: &[u8] = &b.data;
+    let mut order: Vec<usize> = (0..info.nodes.len()).collect();
+    order.sort_by_key(|&i| (info.nodes[i].ofs_data, info.nodes[i].len_data));
+    let mut data = Vec::with_capacity(old_data.len());
+    let (mut cursor, mut shift) = (0usize, 0i64);
+    for &i in &order {
+        let n = &info.nodes[i];
+        // Checked when the bundle was opened.
+        let (ofs, len) = (n.ofs_data as usize, n.len_data as usize);
+        if ofs < cursor {
+            if replaced.is_empty() {
+                continue;
+            }
+            return Err(Located::new(
+                INFO_PLACE,
+                unsupported_at(
+                    "files that do not overlap, to write a changed one back",
+                    format!(
+                        "`{}` starting inside the file before it",
+                        n.path.escape_debug()
+                    ),
+                ),
+            ));
+        }
+        let new_ofs = (ofs as i64 + shift) as usize;
+        if data.len() + (ofs - cursor) == new_ofs {
+            data.extend_from_slice(&old_data[cursor..ofs]);
+        } else {
+            data.resize(new_ofs, 0);
+        }
+        let bytes = replaced
+            .iter()
+            .find(|(k, _)| *k == i)
+            .map_or(&old_data[ofs..ofs + len], |(_, v)| v.as_slice());
+        data.extend_from_slice(bytes);
+        cursor = ofs + len;
+        shift += round_up(bytes.len() as i64 - len as i64, NODE_ALIGN);
+        info.nodes[i].ofs_data = new_ofs as i64;
+        info.nodes[i].len_data = bytes.len() as i64;
+    }
+    data.extend_from_slice(&old_data[cursor.min(old_data.len())..]);
+
+    // The blocks: the input's sizes, its bytes where the content is the same.
+    let old_blocks = &b.blocks_info.blocks;
+    let largest = old_blocks
+        .iter()
+        .map(|s| s.len_uncompressed as usize)
+        .max()
+        .unwrap_or(0);
+    let mut sizes = vec![];
+    let mut rest = data.len();
+    for (i, s) in old_blocks.iter().enumerate() {
+        let last = i + 1 == old_blocks.len();
+        let want = match (old_blocks.len(), last) {
+            (1, _) => rest,
+            (_, true) => (s.len_uncompressed as usize).max(largest),
+            _ => s.len_uncompressed as usize,
+        };
+        let take = want.min(rest);
+        if take == 0 && !(sizes.is_empty() && last) {
+            break;
+        }
+        sizes.push((take, s.flags));
+        rest -= take;
+    }
+    let tail_flags = old_blocks.last().map_or(0, |s| s.flags);
+    while rest > 0 {
+        // (A bundle without blocks gets Unity's LZ4 block size, 128 KiB.)
+        let take = rest.min(if largest == 0 { 1 << 17 } else { largest });
+        sizes.push((take, tail_flags));
+        rest -= take;
+    }
+    let mut storage = vec![];
+    let mut blocks = vec![];
+    let mut at = 0usize;
+    for (i, &(size, flags)) in sizes.iter().enumerate() {
+        let chunk = &data[at..at + size];
+        let old = old_blocks.get(i).zip(b.block_offsets.get(i));
+        let same = old.filter(|(s, &(_, data_at))| {
+            s.len_uncompressed as usize == size
+                && s.flags == flags
+                && data_at as usize == at
+                && old_data.get(at..at + size) == Some(chunk)
+        });
+        let packed = match (same, old) {
+            (Some((s, &(file_at, _))), _) => {
+                report.blocks_kept += 1;
+                let from = file_at as usize;
+                original[from..from + s.len_compressed as usize].to_vec()
+            }
+            (None, like) => {
+                report.blocks_compressed += 1;
+                let like = like.map(|(s, &(file_at, _))| {
+                    let from = file_at as usize;
+                    &original[from..from + s.len_compressed as usize]
+                });
+                compress(Method::of_flags(u32::from(flags)), chunk, like)
+                    .map_err(|e| Located::new(format!("(storage block {i})"), e))?
+            }
+        };
+        blocks.push(crate::generated::unity_bundle::StorageBlock {
+            len_uncompressed: size_u32(size, "a storage block")?,
+            len_compressed: size_u32(packed.len(), "a compressed storage block")?,
+            flags,
+        });
+        storage.extend_from_slice(&packed);
+        at += size;
+    }
+    info.blocks = blocks;
+
+    // The blocks info: kept when unchanged, else compressed as the header says.
+    let old_info = b.blocks_info.to_bytes(&ctx).map_err(Located::from)?;
+    let info_bytes = info.to_bytes(&ctx).map_err(Located::from)?;
+    let len_info_compressed = bundle.header.len_blocks_info_compressed as usize;
+    let old_packed: Vec<u8> = match (&bundle.blocks_info, &bundle.blocks_and_blocks_info) {
+        (Some(i), _) => i.clone(),
+        (None, Some(both)) => both[both.len() - len_info_compressed..].to_vec(),
+        (None, None) => vec![],
+    };
+    let packed_info = if info_bytes == old_info {
+        report.info_kept = true;
+        old_packed.clone()
+    } else {
+        compress(
+            Method::of_flags(bundle.header.flags),
+            &info_bytes,
+            Some(&old_packed),
+        )
+        .map_err(|e| Located::new(INFO_PLACE, e))?
+    };
+    bundle.header.len_blocks_info = size_u32(info_bytes.len(), "the blocks info")?;
+    bundle.header.len_blocks_info_compressed =
+        size_u32(packed_info.len(), "the compressed blocks info")?;
+    if let (Some(pad), Some(span)) = (&mut bundle.pad_blocks_info, pos.pad_blocks_info) {
+        // The padding to 16 starts where the blocks info now ends.
+        let start = span.start as i64
+            - old_packed.len() as i64 * i64::from(bundle.blocks_info.is_some())
+            + packed_info.len() as i64 * i64::from(bundle.blocks_info.is_some());
+        let len = round_up(start, 16) - start;
+        if pad.len() as i64 != len {
+            *pad = vec![0; len as usize];
+        }
+    }
+    if bundle.blocks_info.is_some() {
+        bundle.blocks_info = Some(packed_info);
+        bundle.blocks = Some(storage);
+    } else {
+        storage.extend_from_slice(&packed_info);
+        bundle.blocks_and_blocks_info = Some(storage);
+    }
+    let mut out = bundle.to_bytes(&ctx).map_err(Located::from)?;
+    if bundle.header.len_file == original.len() as i64 && out.len() != original.len() {
+        bundle.header.len_file = out.len() as i64;
+        out = bundle.to_bytes(&ctx).map_err(Located::from)?;
+    }
+    Ok((out, report))
+}
+
+fn unsupported_at(expected: impl Into<String>, found: impl Into<String>) -> Error {
+    Error::unplaced(ErrorKind::Unsupported, expected, found)
+}
+
+/// A size a 32-bit field of the bundle holds.
+fn size_u32(n: usize, what: &str) -> Result<u32, Located> {
+    u32::try_from(n).map_err(|_| {
+        Located::from(Error::unplaced(
+            ErrorKind::Count,
+            format!("{what} of at most 4 GiB (its size is 32-bit)"),
+            format!("{n} bytes"),
+        ))
+    })
+}

@@ -237,6 +237,84 @@ fn lzma(input: &[u8], size: u64, offset: u64, limits: &Limits, out: &mut Vec<u8>
     Ok(())
 }
 
+/// Compresses `data` by `method`, the way a bundle's block or blocks info is written back.
+/// LZ4 and LZ4HC are both written by `lz4_flex`'s one block compressor (an LZ4 block any LZ4
+/// reader decodes; Unity's LZ4HC encoder makes other, smaller bytes). LZMA takes the 5-byte
+/// properties header of `like` (the block it replaces: lc, lp, pb and dictionary size), else
+/// liblzma's preset 6 ones, and writes the raw stream after it as Unity does; liblzma's bytes
+/// are not Unity's either. No compressor here reproduces Unity's bytes: a bundle written back
+/// re-uses the original bytes of every block whose content did not change.
+pub fn compress(method: Method, data: &[u8], like: Option<&[u8]>) -> Result<Vec<u8>> {
+    match method {
+        Method::Stored => Ok(data.to_vec()),
+        Method::Lz4 | Method::Lz4Hc => Ok(lz4_flex::block::compress(data)),
+        Method::Lzma => lzma_compress(data, like.and_then(|b| b.get(..5))),
+        Method::Other(_) => Err(Error::unplaced(
+            ErrorKind::Unsupported,
+            "stored, LZMA, LZ4 or LZ4HC data to write",
+            method.name(),
+        )),
+    }
+}
+
+/// Unity's LZMA: the properties byte and the 32-bit dictionary size, then the raw stream (the
+/// `.lzma` header's 64-bit size left out).
+fn lzma_compress(data: &[u8], props: Option<&[u8]>) -> Result<Vec<u8>> {
+    use liblzma::stream::{Action, LzmaOptions, Status, Stream};
+    let fail = |e: liblzma::stream::Error| {
+        Error::unplaced(ErrorKind::Io, "an LZMA encoder", e.to_string())
+    };
+    let mut opts = LzmaOptions::new_preset(6).map_err(fail)?;
+    if let Some(p) = props {
+        let (byte, dict) = (
+            u32::from(p[0]),
+            u32::from_le_bytes([p[1], p[2], p[3], p[4]]),
+        );
+        if byte >= 9 * 5 * 5 {
+            return Err(Error::unplaced(
+                ErrorKind::Invalid,
+                "LZMA properties below 225 (lc + 9 lp + 45 pb)",
+                byte.to_string(),
+            ));
+        }
+        opts.literal_context_bits(byte % 9)
+            .literal_position_bits(byte / 9 % 5)
+            .position_bits(byte / 45)
+            // liblzma takes dictionaries of 4 KiB and more.
+            .dict_size(dict.max(4096));
+    }
+    let mut s = Stream::new_lzma_encoder(&opts).map_err(fail)?;
+    let mut out = Vec::with_capacity(data.len() / 2 + 64);
+    let mut rest = data;
+    loop {
+        if out.len() == out.capacity() {
+            out.reserve(out.capacity().max(4096));
+        }
+        let before = s.total_in();
+        let status = s
+            .process_vec(rest, &mut out, Action::Finish)
+            .map_err(fail)?;
+        rest = &rest[(s.total_in() - before) as usize..];
+        if status == Status::StreamEnd {
+            break;
+        }
+    }
+    if out.len() < 13 {
+        return Err(Error::unplaced(
+            ErrorKind::Io,
+            "an LZMA stream with its 13-byte header",
+            format!("{} bytes", out.len()),
+        ));
+    }
+    let mut unity = out[..5].to_vec();
+    if let Some(p) = props.filter(|p| u32::from_le_bytes([p[1], p[2], p[3], p[4]]) >= 4096) {
+        // The dictionary size as the block said it (liblzma's header rounds it up).
+        unity[1..5].copy_from_slice(&p[1..5]);
+    }
+    unity.extend_from_slice(&out[13..]);
+    Ok(unity)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

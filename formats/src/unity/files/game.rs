@@ -64,6 +64,9 @@ pub struct GameFile {
     /// Whether resource files beside it on disk may be read (not for bytes that came from
     /// elsewhere, such as a fuzzer's).
     pub resources_beside: bool,
+    /// Resource files held in memory, by name, found before those beside it on disk (a
+    /// `.resS` written back with a replaced object, not yet on disk).
+    pub resources: Vec<(String, Shared)>,
 }
 
 /// Files opened together: references between them resolve, and streamed data is found in
@@ -207,6 +210,7 @@ impl GameFile {
                 bundle: Some(b),
                 serialized,
                 resources_beside: true,
+                resources: vec![],
             });
         }
         if serialized::looks_serialized(bytes) {
@@ -226,6 +230,7 @@ impl GameFile {
                     file,
                 }],
                 resources_beside: true,
+                resources: vec![],
             });
         }
         Err(Located::new(shown, not_game_file(bytes)))
@@ -584,7 +589,11 @@ impl GameFiles {
         if let Some(v) = m.version {
             ctx = ctx.with_param("unity_version", i128::from(v));
         }
-        ctx.input = Some(self.files[m.at.file].path.clone());
+        let f = &self.files[m.at.file];
+        // Resource files held in memory replace those beside the file on disk.
+        if f.resources.is_empty() {
+            ctx.input = Some(f.path.clone());
+        }
         ctx
     }
 

@@ -8,8 +8,9 @@
 //! bytes and type, [`typetree`] reads an object through its type tree, [`mesh`] reads a Mesh
 //! (through its type tree, checked against the fixed `unity-mesh` layout, or by that layout
 //! alone), [`resource`] finds streamed data, [`game`] ties opened files together (references
-//! between objects, renderer names for bones and materials), and [`replace`] writes a game
-//! file back with one object replaced.
+//! between objects, renderer names for bones and materials), [`replace`] writes a game
+//! file back with one object replaced, and [`like`] makes a Mesh object from edited geometry
+//! in the vertex layout of an original.
 //!
 //! The relations the specs state are judged by [`crate::layouts::Semantics`] on the views and
 //! positions (the one verdict); what reading the objects needs beyond a relation (an object's
@@ -24,6 +25,7 @@
 pub mod bundle;
 pub mod compress;
 pub mod game;
+pub mod like;
 pub mod mesh;
 pub mod replace;
 pub mod resource;

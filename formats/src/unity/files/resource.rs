@@ -71,6 +71,21 @@ pub fn bytes<'g>(
             };
         }
     }
+    if let Some((_, held)) = files.files[file].resources.iter().find(|(n, _)| n == name) {
+        return match range.offset.checked_add(range.size) {
+            Some(end) if end <= held.len() as u64 => {
+                Ok(Cow::Borrowed(&held[range.offset as usize..end as usize]))
+            }
+            _ => Err(error(
+                ErrorKind::Unsupported,
+                format!("a range inside `{name}` ({} bytes)", held.len()),
+                format!(
+                    "offset {} + size {}, past its end",
+                    range.offset, range.size
+                ),
+            )),
+        };
+    }
     let beside = files.files[file]
         .path
         .parent()

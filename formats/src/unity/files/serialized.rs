@@ -489,3 +489,113 @@ impl Serialized {
         })
     }
 }
+
+/// Data bytes are padded so that every object after a replaced one keeps its offset modulo
+/// this (Unity starts objects on multiples of 8 from the data offset).
+const OBJECT_ALIGN: i64 = 8;
+
+/// `bytes` (a whole serialized file) with the object of `path_id` replaced by `object`: the
+/// header's file size and the object table's offsets and sizes rewritten by the generated
+/// writer, the objects after it moved by a multiple of 8 (so each keeps its alignment; the
+/// gap after the replaced object is its old padding when the size changed by a multiple of 8,
+/// else zeros), every other byte kept. Errors are in `bytes`.
+pub fn with_object(bytes: &[u8], path_id: i64, object: &[u8]) -> Result<Vec<u8>> {
+    let ctx = Context::new();
+    let mut file = UnitySerialized::from_bytes(bytes, &ctx)?;
+    let data_at = bytes.len() as u64 - file.data.len() as u64;
+    let id_of = |o: &crate::generated::unity_serialized::ObjectInfo| {
+        o.path_id.unwrap_or(i64::from(o.path_id_s4.unwrap_or(0)))
+    };
+    let start_of = |o: &crate::generated::unity_serialized::ObjectInfo| {
+        o.byte_start_u8
+            .unwrap_or(u64::from(o.byte_start_u4.unwrap_or(0)))
+    };
+    let objects = &file.metadata.objects;
+    let Some(index) = objects.iter().position(|o| id_of(o) == path_id) else {
+        return Err(Error::unplaced(
+            ErrorKind::Input,
+            format!("an object of path id {path_id}"),
+            "none in the object table",
+        ));
+    };
+    let old = &objects[index];
+    let start = start_of(old);
+    let old_len = u64::from(old.byte_size);
+    let data_len = file.data.len() as u64;
+    if start.checked_add(old_len).is_none_or(|e| e > data_len) {
+        return Err(super::unsupported(
+            data_at,
+            "an object inside the data",
+            format!("byte_start {start} and byte_size {old_len}"),
+        ));
+    }
+    let new_len = u32::try_from(object.len()).map_err(|_| {
+        Error::unplaced(
+            ErrorKind::Count,
+            "an object of at most 4 GiB (its byte_size is 32-bit)",
+            format!("{} bytes", object.len()),
+        )
+    })?;
+    // The next object in the data (or the data's end): the gap up to it is the padding.
+    let next = objects
+        .iter()
+        .map(start_of)
+        .filter(|&s| s > start)
+        .min()
+        .unwrap_or(data_len)
+        .max(start + old_len);
+    let grow = i64::from(new_len) - old_len as i64;
+    let shift = grow.div_euclid(OBJECT_ALIGN) * OBJECT_ALIGN
+        + if grow.rem_euclid(OBJECT_ALIGN) == 0 {
+            0
+        } else {
+            OBJECT_ALIGN
+        };
+    let (s, e, n) = (start as usize, (start + old_len) as usize, next as usize);
+    let mut data = Vec::with_capacity((data_len as i64 + shift).max(0) as usize);
+    data.extend_from_slice(&file.data[..s]);
+    data.extend_from_slice(object);
+    if shift == grow {
+        data.extend_from_slice(&file.data[e..n]);
+    } else {
+        let gap = (n - e) as i64 + shift - grow;
+        data.resize(data.len() + gap as usize, 0);
+    }
+    data.extend_from_slice(&file.data[n..]);
+    for (i, o) in file.metadata.objects.iter_mut().enumerate() {
+        let s = start_of(o);
+        if i == index {
+            o.byte_size = new_len;
+        } else if s > start {
+            let moved = (s as i64 + shift) as u64;
+            match (&mut o.byte_start_u8, &mut o.byte_start_u4) {
+                (Some(v), _) => *v = moved,
+                (None, Some(v)) => {
+                    *v = u32::try_from(moved).map_err(|_| {
+                        Error::unplaced(
+                            ErrorKind::Count,
+                            "object offsets below 4 GiB (byte_start is 32-bit before format 22)",
+                            format!("{moved}"),
+                        )
+                    })?
+                }
+                (None, None) => {}
+            }
+        }
+    }
+    let total = data_at + data.len() as u64;
+    file.data = data;
+    match &mut file.header.wide {
+        Some(w) => w.len_file = total,
+        None => {
+            file.header.len_file = u32::try_from(total).map_err(|_| {
+                Error::unplaced(
+                    ErrorKind::Count,
+                    "a file below 4 GiB (its size is 32-bit before format 22)",
+                    format!("{total} bytes"),
+                )
+            })?
+        }
+    }
+    file.to_bytes(&ctx)
+}

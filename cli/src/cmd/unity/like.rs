@@ -1,0 +1,126 @@
+//! `meshspec import unity-mesh EDITED.glb --like ORIGINAL [--path-id N] -o OUT`: a Mesh object
+//! in the vertex layout of an original, from edited geometry ([`files::like::like`]). The
+//! original is a Mesh of a game file (`--path-id`: its version and streamed data from the
+//! file), or a bare object in a folder named after its editor version (its `.resS` beside
+//! it). For an original whose vertex data is streamed, the new vertex data goes to
+//! OUT.vertexdata: the pair `meshspec unity replace --object OUT --ress OUT.vertexdata` takes.
+
+use super::{one, refused};
+use crate::cmd::import::Args;
+use crate::cmd::Written;
+use crate::fail::Fail;
+use crate::output::{self, Target};
+use crate::usage::{Given, Usage};
+use meshspec_formats::unity::files::game::{GameFile, GameFiles, Select};
+use meshspec_formats::unity::files::like::{like, Made, Original};
+use meshspec_formats::unity::files::{bundle, serialized, Limits};
+use std::path::Path;
+use std::process::ExitCode;
+
+/// Whether `p` starts like a game file (a bundle or a serialized file).
+fn is_game_file(p: &Path) -> bool {
+    let mut head = [0u8; 20];
+    let n = std::fs::File::open(p)
+        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
+        .unwrap_or(0);
+    bundle::is_bundle(&head[..n]) || serialized::looks_serialized(&head[..n])
+}
+
+pub fn run(a: Args) -> Result<ExitCode, Fail> {
+    let like_path = a.like.clone().expect("called with --like");
+    let mut u = Usage::default();
+    if a.layout != "unity-mesh" {
+        u.problem(format!(
+            "--like makes a Unity Mesh object: the layout is unity-mesh, not `{}`",
+            crate::escape::text(&a.layout)
+        ));
+    }
+    let entry = u.layout("unity-mesh");
+    u.files(&[a.geometry.clone(), like_path.clone()], None);
+    let game = is_game_file(&like_path);
+    let mut ctx = None;
+    match (game, a.path_id) {
+        (true, None) => u.problem(format!(
+            "--like {} is a game file: name the original Mesh with --path-id N (`meshspec unity list` shows them)",
+            like_path.display()
+        )),
+        (false, Some(_)) => u.problem(format!(
+            "--path-id names an object of a game file; --like {} is a bare object",
+            like_path.display()
+        )),
+        (false, None) => {
+            // The version from the folder a bare object is in (as `--unity-version auto`).
+            let mut probe = Usage::default();
+            let given = Given {
+                unity_version: Some("auto".into()),
+                ..Given::default()
+            };
+            let c = probe.context(entry, &given, Some(&like_path));
+            if probe.finish().is_err() {
+                u.problem(format!(
+                    "--like {}: a bare Mesh object's editor version comes from the folder it is in, and no folder above it is named after one (2021.3.0f1); put it in one, or give the game file and --path-id",
+                    like_path.display()
+                ));
+            }
+            ctx = Some(c);
+        }
+        (true, Some(_)) => {}
+    }
+    let target = Target::of(Some(&a.output));
+    u.output(&target, true);
+    u.finish()?;
+
+    let w = Written {
+        command: "import",
+        layout: "unity-mesh",
+        input: &a.geometry,
+        output: &target,
+        json: a.json,
+        quiet: a.quiet,
+    };
+    let made = (|| {
+        crate::input::within_limit(&a.geometry, a.limit)?;
+        let original = crate::input::read(&like_path, a.limit)?;
+        let (mesh, mut notes) =
+            meshspec_formats::import::read_mesh(&a.geometry, a.mesh.as_deref())?;
+        let made: Made = match (ctx.as_ref(), a.path_id) {
+            (Some(c), _) => like(&mesh, &Original::bare(&original, c)?)?,
+            (None, Some(id)) => {
+                let limits = Limits::for_input(original.len() as u64);
+                let g = GameFiles::from_files(vec![GameFile::from_bytes(
+                    &like_path, &original, &limits,
+                )
+                .map_err(|e| refused(&e))?]);
+                let r = one(&g, &Select::PathId(id))?;
+                let o = Original::in_game(&g, r).map_err(|e| refused(&e))?;
+                like(&mesh, &o)?
+            }
+            (None, None) => unreachable!("usage checked"),
+        };
+        notes.extend(made.notes.iter().cloned());
+        if let Some(vd) = &made.vertex_data {
+            let Target::Path(out) = &target else {
+                return Err(Fail::about(
+                    "-o",
+                    "a file (the original streams its vertex data: OUT.vertexdata goes beside it)",
+                    "standard output",
+                ));
+            };
+            let beside = out.with_extension("vertexdata");
+            output::write(&Target::Path(beside.clone()), vd)?;
+            notes.push(format!(
+                "wrote {} ({} bytes, the streamed vertex data: give it to `unity replace --ress`)",
+                beside.display(),
+                vd.len()
+            ));
+        }
+        Ok::<_, Fail>((made.object, notes))
+    })();
+    match made {
+        Ok((bytes, notes)) => {
+            w.notes(&notes);
+            w.end(&notes, output::write(&target, &bytes))
+        }
+        Err(e) => w.end(&[], Err(e)),
+    }
+}

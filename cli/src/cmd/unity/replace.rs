@@ -1,0 +1,225 @@
+//! `meshspec unity replace FILE --path-id N (--object NEW.mesh | --dump EDITED.json)
+//! [--ress NEW.vertexdata] -o OUT`: the game file with one Mesh replaced, written only when the
+//! written file reads back and the mesh in it passes the library's one verdict
+//! ([`files::replace::replace`]). The input is never modified; OUT appears complete or not at
+//! all.
+
+use super::refused;
+use crate::args::RelationsOpt;
+use crate::cmd::Written;
+use crate::fail::Fail;
+use crate::output::{self, Target};
+use crate::report::Finding;
+use crate::usage::{Given, Usage};
+use crate::{dump_text, input};
+use meshspec_formats::unity::files::game::{version_text, GameFile, GameFiles, Select};
+use meshspec_formats::unity::files::replace::{replace, Edit};
+use meshspec_formats::unity::files::{self, bundle, mesh, Limits};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+pub struct Args {
+    pub file: PathBuf,
+    pub path_id: i64,
+    pub object: Option<PathBuf>,
+    pub ress: Option<PathBuf>,
+    pub dump: Option<PathBuf>,
+    pub output: PathBuf,
+    pub relations: RelationsOpt,
+    pub limit: u64,
+    pub quiet: bool,
+    pub json: bool,
+}
+
+/// Whether two paths name the same existing file.
+fn same_file(a: &Path, b: &Path) -> bool {
+    match (std::fs::canonicalize(a), std::fs::canonicalize(b)) {
+        (Ok(x), Ok(y)) => x == y,
+        _ => false,
+    }
+}
+
+pub fn run(a: Args) -> Result<ExitCode, Fail> {
+    let mut u = Usage::default();
+    let given: Vec<PathBuf> = [
+        Some(&a.file),
+        a.object.as_ref(),
+        a.ress.as_ref(),
+        a.dump.as_ref(),
+    ]
+    .into_iter()
+    .flatten()
+    .cloned()
+    .collect();
+    u.files(&given, None);
+    match (&a.object, &a.dump, &a.ress) {
+        (None, None, _) => u.problem(
+            "name the new mesh: --object NEW.mesh (as `meshspec unity extract` writes it) or --dump EDITED.json (as `meshspec unity dump` writes it)"
+                .into(),
+        ),
+        (Some(_), Some(_), _) => {
+            u.problem("--object and --dump both name the new mesh; give one".into())
+        }
+        _ => {}
+    }
+    let target = Target::of(Some(&a.output));
+    u.output(&target, true);
+    if given.iter().any(|p| same_file(p, &a.output)) {
+        u.problem(format!(
+            "-o {} is one of the inputs; name a new file (the input is never modified)",
+            a.output.display()
+        ));
+    }
+    let user = u.context(None, &Given::default().relations(a.relations), None);
+    u.finish()?;
+
+    let bytes = input::read(&a.file, a.limit)?;
+    let w = Written {
+        command: "unity replace",
+        layout: if bundle::is_bundle(&bytes) {
+            "unity-bundle"
+        } else {
+            "unity-serialized"
+        },
+        input: &a.file,
+        output: &target,
+        json: a.json,
+        quiet: a.quiet,
+    };
+    let done = (|| {
+        let limits = Limits::for_input(bytes.len() as u64);
+        let (object, built_notes) = match (&a.object, &a.dump) {
+            (Some(p), _) => (input::read(p, a.limit)?, vec![]),
+            (None, Some(d)) => from_dump(&a.file, &bytes, a.path_id, d, a.limit, &limits)?,
+            (None, None) => unreachable!("usage checked"),
+        };
+        let vertex = a
+            .ress
+            .as_deref()
+            .map(|p| input::read(p, a.limit))
+            .transpose()?;
+        let r = replace(
+            &a.file,
+            &bytes,
+            &Edit {
+                path_id: a.path_id,
+                object: &object,
+                vertex_data: vertex.as_deref(),
+            },
+            &user,
+            &limits,
+        )
+        .map_err(|e| refused(&e))?;
+        let mut notes = built_notes;
+        notes.push(format!(
+            "replaced path id {} in {} ({} bytes)",
+            a.path_id,
+            r.place,
+            r.object.len()
+        ));
+        if let Some(s) = &r.stream {
+            notes.push(format!(
+                "its vertex data is streamed from `{}` at offset {}, {} bytes",
+                crate::escape::text(s.file_name()),
+                s.offset,
+                s.size
+            ));
+        }
+        if let Some(rep) = &r.repacked {
+            notes.push(format!(
+                "bundle blocks: {} kept as they were, {} compressed anew (by lz4_flex or liblzma: the same content, not Unity's compressed bytes); blocks info {}",
+                rep.blocks_kept,
+                rep.blocks_compressed,
+                if rep.info_kept { "kept" } else { "written anew" }
+            ));
+        }
+        for f in r.verdict.warnings() {
+            notes.push(format!(
+                "warning in the written mesh: {}",
+                Finding::from_error(f, crate::report::Severity::Warning).line()
+            ));
+        }
+        // A serialized file on disk: its resource file goes beside the output, never over
+        // the input's.
+        if let Some((name, res)) = &r.resource {
+            let Target::Path(out) = &target else {
+                return Err(Fail::about(
+                    "-o",
+                    "a file (the resource file is written beside it)",
+                    "standard output",
+                ));
+            };
+            let beside = out.parent().unwrap_or(Path::new("")).join(name);
+            let theirs = a.file.parent().unwrap_or(Path::new("")).join(name);
+            if same_file(&beside, &theirs) || beside == theirs {
+                return Err(Fail::about(
+                    beside.display().to_string(),
+                    "a folder for -o other than the input's (the new resource file is written beside OUT)",
+                    "the input's own resource file",
+                ));
+            }
+            output::write(&Target::Path(beside.clone()), res)?;
+            notes.push(format!(
+                "wrote {} ({} bytes, the resource file)",
+                beside.display(),
+                res.len()
+            ));
+        }
+        Ok::<_, Fail>((r.bytes, notes))
+    })();
+    match done {
+        Ok((out, notes)) => {
+            w.notes(&notes);
+            w.end(&notes, output::write(&target, &out))
+        }
+        Err(e) => w.end(&[], Err(e)),
+    }
+}
+
+/// The new object from an edited dump, built by the `unity-mesh` layout of the version of the
+/// file the object is in, refused when its verdict fails; notes for values the writer
+/// recomputed.
+fn from_dump(
+    file: &Path,
+    bytes: &[u8],
+    path_id: i64,
+    dump: &Path,
+    limit: u64,
+    limits: &Limits,
+) -> Result<(Vec<u8>, Vec<String>), Fail> {
+    let g = GameFiles::from_files(vec![
+        GameFile::from_bytes(file, bytes, limits).map_err(|e| refused(&e))?
+    ]);
+    let version = match g.select(&Select::PathId(path_id)).first() {
+        Some(&r) => g
+            .serialized(r)
+            .unity_version()
+            .map_err(|e| refused(&files::Located::new(g.place(r), e)))?,
+        None => {
+            return Err(Fail::about(
+                input::shown(file),
+                format!("an object of path id {path_id} (`meshspec unity list` shows them)"),
+                "none",
+            ))
+        }
+    };
+    let text = input::read(dump, limit)?;
+    let value = dump_text::parse(&text, dump)?;
+    let entry = meshspec_formats::find("unity-mesh").expect("the unity-mesh layout exists");
+    let built = entry.build(&value, &mesh::context(version))?;
+    let notes = built
+        .overrides
+        .iter()
+        .map(|o| crate::escape::text(&o.to_string()).into_owned())
+        .collect();
+    if let Some(e) = built.verdict.first_failure() {
+        let mut f = Finding::from_error(e, crate::report::Severity::Error);
+        f.resource = Some(format!(
+            "{} (built by unity-mesh of {})",
+            input::shown(dump),
+            version_text(version)
+        ));
+        return Err(Fail::Refused(Box::new(f)));
+    }
+    Ok((built.bytes, notes))
+}

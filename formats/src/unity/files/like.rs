@@ -1,0 +1,529 @@
+//! A Mesh object made from edited geometry in the vertex layout of an original
+//! (`meshspec import unity-mesh EDITED.glb --like ORIGINAL.mesh`): the original's channels,
+//! formats and streams, filled from the geometry's attributes, with counts, bounds, submeshes
+//! and the index buffer recomputed where the geometry changed them.
+//!
+//! What the geometry did not change keeps the original's bytes: each vertex of each channel is
+//! compared with the original as meshspec exports it (decoded into glTF's frame, then made
+//! what glTF accepts: normals of unit length, weights summing to 1), and only values that
+//! differ are encoded anew (mirrored back into Unity's frame,
+//! rounded to the channel's format). So an export then import with nothing changed gives the
+//! original object byte for byte, although the conversions to glTF's frame (mirroring, `1 - v`
+//! for texture coordinates, weights renormalised) are not exactly invertible in floats.
+//!
+//! Refused, with the reason: a mesh of compressed vertices (`m_CompressedMesh`), a channel the
+//! layout has that the geometry lacks, an attribute the geometry has that the layout cannot
+//! hold, a value a channel's format cannot hold (an integer channel for floats), more than
+//! 65,535 vertices with 16-bit indices, edited blend shapes or bind poses (not written), a skin
+//! outside the vertex channels, and a changed vertex count where the original has blend shapes
+//! or channels the decoder does not represent.
+
+use super::game::{GameFiles, ObjectRef};
+use super::{mesh, Located};
+use crate::context::Context;
+use crate::generated::unity_mesh::{Aabb, SubMesh, Topology, UnityMesh, Vector3f};
+use crate::rt::{Error, ErrorKind, Result, Root};
+use crate::scene::{Colors, Mesh, Mode};
+use crate::unity::decode::{slot, VertexFormat, VertexLayout, CHANNELS};
+use crate::unity::make;
+use std::borrow::Cow;
+
+/// A Mesh object made like an original.
+#[derive(Debug, Clone)]
+pub struct Made {
+    /// The object's bytes.
+    pub object: Vec<u8>,
+    /// For an original whose vertex data is streamed: the new vertex data (its size is in the
+    /// object's `m_StreamData`; `meshspec unity replace --ress` puts it in the resource).
+    pub vertex_data: Option<Vec<u8>>,
+    /// What was kept and what was made anew.
+    pub notes: Vec<String>,
+}
+
+fn refuse(expected: impl Into<String>, found: impl Into<String>) -> Error {
+    Error::unplaced(ErrorKind::Unsupported, expected, found).rooted("unity_mesh")
+}
+
+/// One vertex's values of a channel, in glTF's frame (the scene's), as floats.
+fn scene_values(m: &Mesh, slot_: usize, v: usize) -> Option<Vec<f32>> {
+    match slot_ {
+        slot::VERTEX => m.positions.get(v).map(|p| p.to_vec()),
+        slot::NORMAL => m.normals.as_ref()?.get(v).map(|p| p.to_vec()),
+        slot::TANGENT => m.tangents.as_ref()?.get(v).map(|p| p.to_vec()),
+        slot::COLOR => match m.colors.as_ref()? {
+            Colors::Float(c) => c.get(v).map(|p| p.to_vec()),
+            Colors::Rgba8(c) => c
+                .get(v)
+                .map(|p| p.iter().map(|&x| f32::from(x) / 255.0).collect()),
+        },
+        s if (slot::TEX_COORD0..slot::TEX_COORD0 + 8).contains(&s) => {
+            m.uvs.get(s - slot::TEX_COORD0)?.get(v).map(|p| p.to_vec())
+        }
+        slot::BLEND_WEIGHT => m.skin.as_ref()?.weights.get(v).map(|p| p.to_vec()),
+        slot::BLEND_INDICES => m
+            .skin
+            .as_ref()?
+            .joints
+            .get(v)
+            .map(|p| p.iter().map(|&j| f32::from(j)).collect()),
+        _ => None,
+    }
+}
+
+/// Whether the scene holds a channel at all.
+fn scene_has(m: &Mesh, slot_: usize) -> bool {
+    !m.positions.is_empty() && scene_values(m, slot_, 0).is_some()
+}
+
+/// Values of glTF's frame brought back into Unity's (the inverse of the decoder's frame.rs).
+fn to_unity(slot_: usize, mut v: Vec<f32>) -> Vec<f32> {
+    match slot_ {
+        slot::VERTEX | slot::NORMAL => v[0] = -v[0],
+        slot::TANGENT => {
+            v[0] = -v[0];
+            if let Some(w) = v.get_mut(3) {
+                *w = -*w;
+            }
+        }
+        s if (slot::TEX_COORD0..slot::TEX_COORD0 + 8).contains(&s) => v[1] = 1.0 - v[1],
+        _ => {}
+    }
+    v
+}
+
+/// One component encoded in `format` (little endian).
+fn encode(format: VertexFormat, x: f32, out: &mut Vec<u8>) {
+    use VertexFormat::*;
+    let norm = |x: f32, lo: f32, scale: f32| (x.clamp(lo, 1.0) * scale).round();
+    match format {
+        Float => out.extend_from_slice(&x.to_le_bytes()),
+        Float16 => out.extend_from_slice(&half::f16::from_f32(x).to_le_bytes()),
+        UNorm8 => out.push(norm(x, 0.0, 255.0) as u8),
+        SNorm8 => out.push(norm(x, -1.0, 127.0) as i8 as u8),
+        UNorm16 => out.extend_from_slice(&(norm(x, 0.0, 65535.0) as u16).to_le_bytes()),
+        SNorm16 => out.extend_from_slice(&(norm(x, -1.0, 32767.0) as i16).to_le_bytes()),
+        UInt8 => out.push(x as u8),
+        SInt8 => out.push(x as i8 as u8),
+        UInt16 => out.extend_from_slice(&(x as u16).to_le_bytes()),
+        SInt16 => out.extend_from_slice(&(x as i16).to_le_bytes()),
+        UInt32 => out.extend_from_slice(&(x as u32).to_le_bytes()),
+        SInt32 => out.extend_from_slice(&(x as i32).to_le_bytes()),
+    }
+}
+
+/// Whether a channel holds floats (and so takes a float attribute).
+fn float_channel(slot_: usize) -> bool {
+    slot_ != slot::BLEND_INDICES
+}
+
+fn vector(v: [f32; 3]) -> Vector3f {
+    Vector3f {
+        x: v[0],
+        y: v[1],
+        z: v[2],
+    }
+}
+
+/// The box around `points` (Unity's centre and extent), zeros for none.
+fn bounds<'a>(points: impl Iterator<Item = &'a [f32; 3]>) -> Aabb {
+    let mut lo = [f32::INFINITY; 3];
+    let mut hi = [f32::NEG_INFINITY; 3];
+    let mut any = false;
+    for p in points {
+        any = true;
+        for k in 0..3 {
+            lo[k] = lo[k].min(p[k]);
+            hi[k] = hi[k].max(p[k]);
+        }
+    }
+    if !any {
+        return make::no_box();
+    }
+    Aabb {
+        center: vector([0, 1, 2].map(|k| (lo[k] + hi[k]) * 0.5)),
+        extent: vector([0, 1, 2].map(|k| (hi[k] - lo[k]) * 0.5)),
+    }
+}
+
+/// An original Mesh object, with what making one like it needs.
+#[derive(Debug, Clone)]
+pub struct Original<'a> {
+    /// The object's bytes.
+    pub bytes: &'a [u8],
+    /// The editor version of its file.
+    pub version: u32,
+    /// Its streamed vertex data, when its vertex data is streamed.
+    pub streamed: Option<Cow<'a, [u8]>>,
+    /// It as meshspec decodes it (in glTF's frame), its verdict passed.
+    pub scene: Mesh,
+}
+
+impl<'a> Original<'a> {
+    /// A bare object read with `ctx` (its version, and its resource file when streamed).
+    pub fn bare(bytes: &'a [u8], ctx: &Context) -> Result<Original<'a>> {
+        let entry = crate::layouts::find("unity-mesh").expect("the unity-mesh layout exists");
+        let decoded = entry.decode(bytes, ctx)?;
+        let view = UnityMesh::read::<false>(bytes, ctx)?.value;
+        let streamed = crate::unity::stream::read(&view, ctx)?.map(Cow::Owned);
+        Ok(Original {
+            bytes,
+            version: crate::unity::version(ctx),
+            streamed,
+            scene: one_mesh(decoded.scene)?,
+        })
+    }
+
+    /// Mesh `r` of opened game files (its streamed data found as `check` finds it).
+    pub fn in_game(g: &'a GameFiles, r: ObjectRef) -> std::result::Result<Original<'a>, Located> {
+        let m = g.mesh(r)?;
+        let decoded = g.decode(&m, &Context::new())?;
+        let place = g.place(r);
+        let version = m.version.ok_or_else(|| {
+            Located::new(
+                &place,
+                refuse("a file whose editor version reads as a version", "none"),
+            )
+        })?;
+        Ok(Original {
+            bytes: g.bytes(r),
+            version,
+            streamed: g.streamed(&m, None)?,
+            scene: one_mesh(decoded.scene).map_err(|e| Located::new(&place, e))?,
+        })
+    }
+}
+
+fn one_mesh(mut scene: crate::scene::Scene) -> Result<Mesh> {
+    if scene.meshes.len() != 1 {
+        return Err(refuse(
+            "an original that decodes to one mesh",
+            format!("{} meshes", scene.meshes.len()),
+        ));
+    }
+    Ok(scene.meshes.remove(0))
+}
+
+/// The Mesh object `original` remade from `edited`.
+pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
+    let entry = crate::layouts::find("unity-mesh").expect("the unity-mesh layout exists");
+    // The original as an export writes it: what unchanged geometry reads back as.
+    let (before, _) = crate::export::prepared(&original.scene, crate::export::NonFinite::Refuse)?;
+    let before = &before;
+    let version = original.version;
+    let mctx = mesh::context(version);
+    let view = UnityMesh::read::<false>(original.bytes, &mctx)?.value;
+    let old_bytes: Vec<u8> = match &original.streamed {
+        Some(b) => b.to_vec(),
+        None => view.vertex_data.data.data.to_vec(),
+    };
+    let streamed = original.streamed.is_some();
+    let data = crate::unity::decode::decode(&view, &old_bytes, crate::context::SkinWeights::Four);
+    let (mut m, _) = mesh::read_fixed(original.bytes, version)?;
+    if data.compressed {
+        return Err(refuse(
+            "an original whose vertices are in its vertex data",
+            "a compressed mesh (m_CompressedMesh)",
+        ));
+    }
+    let Some(layout) = data.layout.clone() else {
+        return Err(refuse("an original with vertex channels", "none"));
+    };
+    let n_old = data.vertex_count;
+    let n = edited.positions.len();
+    let same_count = n == n_old;
+    let mut notes = vec![];
+
+    // What the layout cannot hold, and what it needs.
+    let has = |s: usize| layout.channels[s].is_some();
+    let shown = |s: usize| CHANNELS[s];
+    for s in 0..CHANNELS.len() {
+        let theirs = scene_has(edited, s);
+        let ours = scene_has(before, s);
+        let same = theirs
+            && ours
+            && (0..n.min(n_old)).all(|v| scene_values(edited, s, v) == scene_values(before, s, v));
+        if theirs && !has(s) && !(ours && same) {
+            return Err(refuse(
+                format!(
+                    "attributes the original's layout holds (it has no {} channel)",
+                    shown(s)
+                ),
+                format!("{} in the geometry", shown(s)),
+            ));
+        }
+        if has(s) && ours && !theirs {
+            return Err(refuse(
+                format!(
+                    "a {} attribute (the original's layout has the channel)",
+                    shown(s)
+                ),
+                "none in the geometry",
+            ));
+        }
+        if has(s) && !ours && !same_count {
+            return Err(refuse(
+                format!(
+                    "the original's vertex count, {n_old} ({} is kept as stored, not decoded)",
+                    shown(s)
+                ),
+                format!("{n} vertices"),
+            ));
+        }
+        if let Some(c) = layout.channels[s] {
+            if float_channel(s) != c.format.is_float() && theirs {
+                return Err(refuse(
+                    format!("a {} channel of the kind its attribute is", shown(s)),
+                    format!("{:?}", c.format),
+                ));
+            }
+        }
+    }
+    if edited.morph_targets != before.morph_targets {
+        return Err(refuse(
+            "the original's blend shapes (edits to them are not written)",
+            format!("{} morph targets that differ", edited.morph_targets.len()),
+        ));
+    }
+    if !same_count && m.shapes.num_vertices > 0 {
+        return Err(refuse(
+            format!("the original's vertex count, {n_old} (its blend shapes name vertices)"),
+            format!("{n} vertices"),
+        ));
+    }
+    let skin_changed = match (&edited.skin, &before.skin) {
+        (Some(a), Some(b)) => {
+            if a.inverse_bind_matrices != b.inverse_bind_matrices {
+                return Err(refuse(
+                    "the original's bind poses (edits to them are not written)",
+                    "other inverse bind matrices",
+                ));
+            }
+            a.joints != b.joints || a.weights != b.weights
+        }
+        (None, None) => false,
+        (a, _) => {
+            return Err(refuse(
+                "a skin as the original has it",
+                if a.is_some() { "a skin" } else { "none" },
+            ))
+        }
+    };
+    if (skin_changed || !same_count)
+        && (m.skin.as_ref().is_some_and(|s| s.num_items > 0)
+            || m.variable_bone_count_weights
+                .as_ref()
+                .is_some_and(|w| w.num_data > 0))
+    {
+        return Err(refuse(
+            "a skin in the vertex channels (BlendWeight, BlendIndices), to write changed influences",
+            "one in m_Skin or m_VariableBoneCountWeights",
+        ));
+    }
+
+    // The vertex data: the original's bytes where nothing changed.
+    let new_layout = if same_count {
+        layout.clone()
+    } else {
+        let mut pos = 0u64;
+        let streams = layout
+            .streams
+            .iter()
+            .map(|s| {
+                let start = pos.div_ceil(16) * 16;
+                let end = start + s.stride * n as u64;
+                pos = end;
+                crate::unity::decode::StreamLayout {
+                    start,
+                    stride: s.stride,
+                    end,
+                }
+            })
+            .collect();
+        VertexLayout {
+            vertex_count: n as u64,
+            channels: layout.channels,
+            streams,
+        }
+    };
+    let mut bytes = if same_count {
+        old_bytes.clone()
+    } else {
+        vec![0u8; new_layout.end() as usize]
+    };
+    let mut rewritten = 0usize;
+    let mut buf = Vec::with_capacity(64);
+    for s in 0..CHANNELS.len() {
+        let (Some((c, st)), Some((_, old_st))) = (new_layout.channel(s), layout.channel(s)) else {
+            continue;
+        };
+        if !scene_has(before, s) && !scene_has(edited, s) {
+            // Kept as stored (the count is unchanged: checked above).
+            continue;
+        }
+        let width = c.width() as usize;
+        for v in 0..n {
+            let at = (st.start + st.stride * v as u64 + c.offset) as usize;
+            let theirs = scene_values(edited, s, v);
+            if v < n_old && theirs == scene_values(before, s, v) {
+                if !same_count {
+                    let from = (old_st.start + old_st.stride * v as u64 + c.offset) as usize;
+                    bytes[at..at + width].copy_from_slice(&old_bytes[from..from + width]);
+                }
+                continue;
+            }
+            let values = to_unity(s, theirs.unwrap_or_default());
+            buf.clear();
+            for k in 0..c.dim {
+                let x = match values.get(k) {
+                    Some(&x) => x,
+                    // Components the model has no value for: the original's, else 0 (1 for a
+                    // colour's alpha).
+                    None if v < n_old => {
+                        let from = (old_st.start + old_st.stride * v as u64 + c.offset) as usize
+                            + k * c.format.size();
+                        buf.extend_from_slice(&old_bytes[from..from + c.format.size()]);
+                        continue;
+                    }
+                    None => f32::from(u8::from(s == slot::COLOR && k == 3)),
+                };
+                if !x.is_finite() {
+                    return Err(refuse(
+                        format!("finite values for {}", shown(s)),
+                        format!("{x} at vertex {v}"),
+                    ));
+                }
+                encode(c.format, x, &mut buf);
+            }
+            bytes[at..at + width].copy_from_slice(&buf);
+            rewritten += 1;
+        }
+    }
+    if rewritten > 0 || !same_count {
+        notes.push(format!(
+            "{rewritten} channel values of {n} vertices encoded anew in the original's formats; the rest kept as stored"
+        ));
+    }
+    m.vertex_data.vertex_count = n as u32;
+    let vertex_data = if streamed {
+        let info = m
+            .stream_data
+            .as_mut()
+            .expect("a streamed mesh has m_StreamData");
+        info.len_data = u32::try_from(bytes.len()).map_err(|_| {
+            refuse(
+                "vertex data of at most 4 GiB",
+                format!("{} bytes", bytes.len()),
+            )
+        })?;
+        Some(bytes)
+    } else {
+        m.vertex_data.data = make::bytes(bytes);
+        None
+    };
+
+    // Bounds, then submeshes and indices when the primitives changed.
+    let unity_positions: Vec<[f32; 3]> = edited
+        .positions
+        .iter()
+        .map(|p| [-p[0], p[1], p[2]])
+        .collect();
+    if edited.positions != before.positions {
+        m.local_aabb = bounds(unity_positions.iter());
+    }
+    let same_primitives = edited.primitives.len() == before.primitives.len()
+        && edited
+            .primitives
+            .iter()
+            .zip(&before.primitives)
+            .all(|(a, b)| a.mode == b.mode && a.indices == b.indices);
+    if !same_primitives || edited.positions != before.positions {
+        let wide = m.index_format == Some(crate::generated::unity_mesh::IndexFormat::UINT32);
+        let mut ib = vec![];
+        let mut subs = vec![];
+        for (i, p) in edited.primitives.iter().enumerate() {
+            let (topology, indices): (Topology, Vec<u32>) = match p.mode {
+                Mode::Triangles => (
+                    Topology::TRIANGLES,
+                    p.indices
+                        .chunks_exact(3)
+                        .flat_map(|t| [t[0], t[2], t[1]])
+                        .collect(),
+                ),
+                Mode::Lines => (Topology::LINES, p.indices.clone()),
+                Mode::LineStrip => (Topology::LINE_STRIP, p.indices.clone()),
+                Mode::Points => (Topology::POINTS, p.indices.clone()),
+            };
+            if let Some(&bad) = indices.iter().find(|&&x| x as usize >= n) {
+                return Err(refuse(
+                    format!("indices below the {n} vertices (primitive {i})"),
+                    bad.to_string(),
+                ));
+            }
+            if !wide && indices.iter().any(|&x| x > 0xFFFF) {
+                return Err(refuse(
+                    "at most 65,535 vertices a 16-bit index buffer reaches (the original's index format)",
+                    format!("{n} vertices"),
+                ));
+            }
+            let lo = indices.iter().copied().min().unwrap_or(0);
+            let hi = indices.iter().copied().max().unwrap_or(0);
+            let first_byte = ib.len() as u32;
+            for &x in &indices {
+                if wide {
+                    ib.extend_from_slice(&x.to_le_bytes());
+                } else {
+                    ib.extend_from_slice(&(x as u16).to_le_bytes());
+                }
+            }
+            subs.push(SubMesh {
+                first_byte,
+                index_count: indices.len() as u32,
+                topology,
+                // The field is there in the versions that have it (as the original's first
+                // submesh says); indices are written whole, from base vertex 0.
+                base_vertex: m.sub_meshes.first().and_then(|s| s.base_vertex).map(|_| 0),
+                first_vertex: lo,
+                vertex_count: if indices.is_empty() { 0 } else { hi - lo + 1 },
+                local_aabb: bounds(indices.iter().map(|&x| &unity_positions[x as usize])),
+            });
+        }
+        let unchanged = same_primitives
+            && subs
+                .iter()
+                .zip(&m.sub_meshes)
+                .all(|(a, b)| a.first_byte == b.first_byte && a.index_count == b.index_count);
+        if unchanged {
+            // Only the positions changed: the submeshes' boxes.
+            for (a, b) in m.sub_meshes.iter_mut().zip(&subs) {
+                a.local_aabb = b.local_aabb.clone();
+            }
+        } else {
+            m.sub_meshes = subs;
+            m.num_sub_meshes = m.sub_meshes.len() as i32;
+            m.index_buffer = make::bytes(ib);
+            notes.push(format!(
+                "{} submeshes and the index buffer made anew from the primitives",
+                m.sub_meshes.len()
+            ));
+        }
+    }
+    // meshspec's export names a glTF mesh `NAME (unity-mesh)`.
+    let name = edited
+        .name
+        .strip_suffix(" (unity-mesh)")
+        .unwrap_or(&edited.name);
+    if !name.is_empty() && name != m.name.value {
+        m.name = make::string(name);
+    }
+    let object = m.to_bytes(&mctx)?;
+    // Judged as `check` judges a bare object (new streamed data is not in a file yet: that
+    // check is left to `unity replace`, which judges the mesh in its game file).
+    if let Some(e) = entry.judge(&object, &mctx).first_failure() {
+        return Err(e.clone());
+    }
+    Ok(Made {
+        object,
+        vertex_data,
+        notes,
+    })
+}

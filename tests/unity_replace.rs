@@ -1,0 +1,871 @@
+//! Putting edited meshes back into Unity game files (`unity::files::replace`): unedited files
+//! come back byte for byte; an edited Mesh (made through the generated owned `UnityMesh` and
+//! its writer) is in the written file, which meshspec reads with every other object
+//! unchanged; what must be refused is refused. Over the project's own files always, and over
+//! the real files Unity built (`../shared/corpus/unity/`) whenever they are there.
+
+use meshspec_formats::context::Context;
+use meshspec_formats::generated::unity_mesh::UnityMesh;
+use meshspec_formats::rt::{Root, Severity};
+use meshspec_formats::unity::files::bundle::{self, Bundle};
+use meshspec_formats::unity::files::game::{GameFile, GameFiles, Select};
+use meshspec_formats::unity::files::replace::{replace, Edit, Replaced};
+use meshspec_formats::unity::files::{mesh, serialized, Limits, Located};
+use meshspec_tests::root;
+use std::path::{Path, PathBuf};
+
+fn corpus(name: &str) -> PathBuf {
+    root().join("corpus/unity").join(name)
+}
+
+const BUNDLES: &[&str] = &[
+    "stored.unity-bundle",
+    "lz4.unity-bundle",
+    "lzma.unity-bundle",
+];
+const SERIALIZED: &[&str] = &[
+    "game.unity-serialized",
+    "notree.unity-serialized",
+    "big-endian.unity-serialized",
+];
+/// The corpus meshes: Blade (streamed), Arm (skinned), Face (blend shapes), Rock
+/// (compressed), Wire (32-bit indices, two submeshes).
+const MESHES: &[i64] = &[100, 101, 102, 103, 104];
+
+fn open(path: &Path, bytes: &[u8]) -> GameFiles {
+    let f = GameFile::from_bytes(path, bytes, &Limits::for_input(bytes.len() as u64))
+        .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    GameFiles::from_files(vec![f])
+}
+
+fn limits(bytes: &[u8]) -> Limits {
+    Limits::for_input(bytes.len() as u64)
+}
+
+/// The only object of `id` in `g`.
+fn object(g: &GameFiles, id: i64) -> meshspec_formats::unity::files::ObjectRef {
+    let found = g.select(&Select::PathId(id));
+    assert_eq!(found.len(), 1, "path id {id}");
+    found[0]
+}
+
+/// The editor version of the file an object is in.
+fn version(g: &GameFiles, id: i64) -> u32 {
+    g.serialized(object(g, id)).unity_version().unwrap()
+}
+
+/// Mesh `id` of `bytes` edited by `f` through the generated owned value and its writer.
+fn edited(path: &Path, bytes: &[u8], id: i64, f: impl FnOnce(&mut UnityMesh)) -> Vec<u8> {
+    let g = open(path, bytes);
+    let v = version(&g, id);
+    let (mut m, _) = mesh::read_fixed(g.bytes(object(&g, id)), v).unwrap();
+    f(&mut m);
+    m.to_bytes(&mesh::context(v)).unwrap()
+}
+
+fn rename(m: &mut UnityMesh, name: &str) {
+    m.name.value = name.to_string();
+    m.name.len_value = name.len() as i32;
+    m.name.pad = vec![0; (4 - name.len() % 4) % 4];
+}
+
+/// Moves the first vertex of inline vertex data (its first float, position x, in stream 0).
+fn move_first_vertex(data: &mut [u8]) {
+    let x = f32::from_le_bytes(data[..4].try_into().unwrap()) + 0.5;
+    data[..4].copy_from_slice(&x.to_le_bytes());
+}
+
+/// Every object of `before` other than `except` has the same bytes in `after` (same
+/// serialized file and path id), and both files hold the same objects.
+fn others_unchanged(before: &GameFiles, after: &GameFiles, except: i64) {
+    let key = |g: &GameFiles, r: meshspec_formats::unity::files::ObjectRef| {
+        (
+            g.files[r.file].serialized[r.inner].name.clone(),
+            g.entry(r).path_id,
+        )
+    };
+    let a: Vec<_> = before.objects().iter().map(|&r| key(before, r)).collect();
+    let b: Vec<_> = after.objects().iter().map(|&r| key(after, r)).collect();
+    assert_eq!(a, b, "the same objects in the same order");
+    for (&x, &y) in before.objects().iter().zip(after.objects().iter()) {
+        if before.entry(x).path_id != except {
+            assert_eq!(
+                before.bytes(x),
+                after.bytes(y),
+                "object {:?}",
+                key(before, x)
+            );
+            assert_eq!(before.entry(x).class_id, after.entry(y).class_id);
+        }
+    }
+}
+
+/// Replaces mesh `id` of the file at `path` by `new` and checks the result: meshspec reads
+/// it, the mesh has the new bytes and passes its verdict, every other object is unchanged.
+fn replaced(path: &Path, new: &[u8], vertex: Option<&[u8]>, id: i64) -> (Replaced, GameFiles) {
+    let bytes = std::fs::read(path).unwrap();
+    let r = replace(
+        path,
+        &bytes,
+        &Edit {
+            path_id: id,
+            object: new,
+            vertex_data: vertex,
+        },
+        &Context::new(),
+        &limits(&bytes),
+    )
+    .unwrap_or_else(|e| panic!("{} #{id}: {e}", path.display()));
+    let mut after = GameFile::from_bytes(path, &r.bytes, &limits(&r.bytes)).unwrap();
+    if let Some((name, res)) = &r.resource {
+        after.resources.push((
+            name.clone(),
+            meshspec_formats::unity::files::Shared::new(res.clone()),
+        ));
+    }
+    let after = GameFiles::from_files(vec![after]);
+    let o = object(&after, id);
+    if vertex.is_none() {
+        assert_eq!(after.bytes(o), new, "{} #{id}", path.display());
+    }
+    let m = after.mesh(o).unwrap();
+    let v = after.verdict(&m, &Context::new()).unwrap();
+    assert!(
+        v.passes(),
+        "{} #{id}: {:?}",
+        path.display(),
+        v.first_failure()
+    );
+    others_unchanged(&open(path, &bytes), &after, id);
+    (r, after)
+}
+
+#[test]
+fn unedited_files_are_written_back_byte_for_byte() {
+    for name in BUNDLES {
+        let bytes = std::fs::read(corpus(name)).unwrap();
+        let b = Bundle::open(&bytes, &limits(&bytes)).unwrap();
+        let (out, rep) = bundle::write(&bytes, &b, &[]).unwrap();
+        assert_eq!(out, bytes, "{name}");
+        assert_eq!(rep.blocks_compressed, 0, "{name}");
+        assert_eq!(rep.blocks_kept, b.blocks_info.blocks.len(), "{name}");
+        assert!(rep.info_kept, "{name}");
+    }
+    for name in SERIALIZED {
+        let bytes = std::fs::read(corpus(name)).unwrap();
+        let g = open(&corpus(name), &bytes);
+        for r in g.objects() {
+            let id = g.entry(r).path_id;
+            let out = serialized::with_object(&bytes, id, g.bytes(r)).unwrap();
+            assert_eq!(out, bytes, "{name} #{id}");
+        }
+    }
+    // Every mesh replaced by itself, through the whole path (and its verdict).
+    for name in BUNDLES.iter().chain(&SERIALIZED[..2]) {
+        let path = corpus(name);
+        let bytes = std::fs::read(&path).unwrap();
+        let g = open(&path, &bytes);
+        for &id in MESHES {
+            let own = g.bytes(object(&g, id)).to_vec();
+            let (r, _) = replaced(&path, &own, None, id);
+            assert_eq!(r.bytes, bytes, "{name} #{id}");
+            assert!(r.resource.is_none());
+        }
+    }
+}
+
+#[test]
+fn edited_meshes_are_in_the_written_files() {
+    for name in BUNDLES.iter().chain(&SERIALIZED[..2]) {
+        let path = corpus(name);
+        let bytes = std::fs::read(&path).unwrap();
+        // A renamed mesh (the object grows: every object after it moves).
+        let new = edited(&path, &bytes, 101, |m| rename(m, "Arm, edited by a modder"));
+        let (r, after) = replaced(&path, &new, None, 101);
+        assert_eq!(
+            after.name(object(&after, 101)).as_deref(),
+            Some("Arm, edited by a modder")
+        );
+        unitypy_reads(&path, &r.bytes, 101, "Arm, edited by a modder");
+        assert_ne!(r.bytes, bytes);
+        if let Some(rep) = &r.repacked {
+            assert!(!rep.info_kept, "{name}: the directory's sizes changed");
+        }
+        // A dropped submesh.
+        let new = edited(&path, &bytes, 104, |m| {
+            m.sub_meshes.pop();
+            m.num_sub_meshes = m.sub_meshes.len() as i32;
+        });
+        let (_, after) = replaced(&path, &new, None, 104);
+        let m = after.mesh(object(&after, 104)).unwrap();
+        assert_eq!(m.fixed.unwrap().sub_meshes.len(), 1, "{name}");
+        // A moved vertex (inline vertex data), decoded where it was moved to.
+        let new = edited(&path, &bytes, 101, |m| {
+            move_first_vertex(&mut m.vertex_data.data.data)
+        });
+        let (_, after) = replaced(&path, &new, None, 101);
+        let before = open(&path, &bytes);
+        let p = |g: &GameFiles| {
+            let m = g.mesh(object(g, 101)).unwrap();
+            g.scene(&m, &Context::new()).unwrap().meshes[0].positions[0]
+        };
+        let (a, b) = (p(&before), p(&after));
+        // The scene mirrors x (Unity is left-handed, glTF right-handed).
+        assert_eq!(b[0], a[0] - 0.5, "{name}");
+        assert_eq!(b[1..], a[1..], "{name}");
+    }
+}
+
+#[test]
+fn streamed_vertex_data_goes_into_the_resource() {
+    for name in BUNDLES.iter().chain(&SERIALIZED[..1]) {
+        let path = corpus(name);
+        let bytes = std::fs::read(&path).unwrap();
+        let g = open(&path, &bytes);
+        let m = g.mesh(object(&g, 100)).unwrap();
+        let old_range = m.stream().expect("Blade streams its vertex data");
+        let mut vertex = g.streamed(&m, None).unwrap().unwrap().into_owned();
+        move_first_vertex(&mut vertex);
+        let own = g.bytes(object(&g, 100)).to_vec();
+        let (r, after) = replaced(&path, &own, Some(&vertex), 100);
+        // The same size: written over the old range, the object unchanged.
+        assert_eq!(r.stream.as_ref(), Some(&old_range), "{name}");
+        assert_eq!(r.object, own);
+        let m2 = after.mesh(object(&after, 100)).unwrap();
+        assert_eq!(
+            after.streamed(&m2, None).unwrap().unwrap(),
+            vertex.as_slice()
+        );
+        let x = |g: &GameFiles, m| g.scene(m, &Context::new()).unwrap().meshes[0].positions[0][0];
+        assert_eq!(x(&after, &m2), x(&g, &m) - 0.5, "{name} (x mirrored)");
+        // On disk, the resource comes back to be written beside the output.
+        assert_eq!(r.resource.is_some(), !name.ends_with("bundle"), "{name}");
+    }
+}
+
+/// Vertex data of another size is appended to the resource (at a multiple of 16), and the
+/// mesh's m_StreamData is pointed at it through the generated writer.
+#[test]
+fn larger_vertex_data_is_appended_to_the_resource() {
+    for name in BUNDLES.iter().chain(&SERIALIZED[..1]) {
+        let path = corpus(name);
+        let bytes = std::fs::read(&path).unwrap();
+        let g = open(&path, &bytes);
+        let m = g.mesh(object(&g, 100)).unwrap();
+        let old = m.stream().unwrap();
+        let resource_len = match &g.files[0].bundle {
+            Some(b) => b.node(old.file_name()).unwrap().bytes.len(),
+            None => std::fs::read(path.with_file_name(old.file_name()))
+                .unwrap()
+                .len(),
+        } as u64;
+        let mut vertex = g.streamed(&m, None).unwrap().unwrap().into_owned();
+        let count = m.fixed.as_ref().unwrap().vertex_data.vertex_count as usize;
+        // One more vertex: a copy of the last (nothing draws it).
+        let stride = vertex.len() / count;
+        vertex.extend_from_within(vertex.len() - stride..);
+        let new = edited(&path, &bytes, 100, |m| m.vertex_data.vertex_count += 1);
+        let (r, after) = replaced(&path, &new, Some(&vertex), 100);
+        let s = r.stream.unwrap();
+        assert_eq!(s.offset, resource_len.div_ceil(16) * 16, "{name}");
+        assert_eq!(s.size, vertex.len() as u64, "{name}");
+        assert_eq!(s.path, old.path);
+        let m2 = after.mesh(object(&after, 100)).unwrap();
+        assert_eq!(
+            after.streamed(&m2, None).unwrap().unwrap(),
+            vertex.as_slice()
+        );
+        assert_eq!(
+            after.scene(&m2, &Context::new()).unwrap().meshes[0]
+                .positions
+                .len(),
+            count + 1
+        );
+        if let Some((_, res)) = &r.resource {
+            assert_eq!(res.len() as u64, s.offset + s.size);
+        }
+        unitypy_reads(&path, &r.bytes, 100, "Blade");
+    }
+}
+
+fn refused(path: &Path, edit: Edit<'_>) -> Located {
+    let bytes = std::fs::read(path).unwrap();
+    match replace(path, &bytes, &edit, &Context::new(), &limits(&bytes)) {
+        Ok(_) => panic!(
+            "{}: replacing #{} was not refused",
+            path.display(),
+            edit.path_id
+        ),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn bad_replacements_are_refused() {
+    let path = corpus("lz4.unity-bundle");
+    let bytes = std::fs::read(&path).unwrap();
+    let g = open(&path, &bytes);
+    let own = g.bytes(object(&g, 101)).to_vec();
+    let edit = |id, object| Edit {
+        path_id: id,
+        object,
+        vertex_data: None,
+    };
+    // A path id that is not there.
+    let e = refused(&path, edit(999, &own));
+    assert!(e.error.expected.contains("path id 999"), "{e}");
+    // An object of another class (the GameObject ArmRoot).
+    let e = refused(&path, edit(1, &own));
+    assert!(e.error.expected.contains("a Mesh"), "{e}");
+    assert!(e.error.found.contains("class 1"), "{e}");
+    // An edit that breaks a relation: a submesh reading past the index buffer.
+    let broken = edited(&path, &bytes, 104, |m| m.sub_meshes[0].index_count += 300);
+    let e = refused(&path, edit(104, &broken));
+    assert_eq!(e.error.severity, Severity::Error, "{e}");
+    assert!(e.place.contains("CAB-"), "{e}");
+    // Bytes that are not a Mesh of this version at all.
+    let e = refused(&path, edit(101, &own[..own.len() / 2]));
+    assert_eq!(e.error.severity, Severity::Error, "{e}");
+    // New vertex data for a mesh that does not stream.
+    let e = refused(
+        &path,
+        Edit {
+            path_id: 101,
+            object: &own,
+            vertex_data: Some(&[0; 16]),
+        },
+    );
+    assert!(e.error.expected.contains("m_StreamData"), "{e}");
+    // Bundles whose blocks do not decompress.
+    for bad in [
+        "bad/corrupt-lz4.unity-bundle",
+        "bad/corrupt-lzma.unity-bundle",
+    ] {
+        let e = refused(&corpus(bad), edit(101, &own));
+        assert_eq!(e.error.severity, Severity::Error, "{bad}: {e}");
+        assert!(e.error.offset.is_some(), "{bad}: {e}");
+    }
+    // A serialized file whose table is broken.
+    let e = refused(
+        &corpus("bad/object-outside-data.unity-serialized"),
+        edit(101, &own),
+    );
+    assert_eq!(e.error.severity, Severity::Error, "{e}");
+    assert!(e.error.path_string().ends_with("byte_size"), "{e}");
+}
+
+/// Hostile objects (cut short, or with bytes changed) are refused or written, never a panic;
+/// what is written passed the verdict inside `replace`.
+#[test]
+fn hostile_objects_are_refused_not_panicked_on() {
+    let path = corpus("stored.unity-bundle");
+    let bytes = std::fs::read(&path).unwrap();
+    let g = open(&path, &bytes);
+    for id in MESHES {
+        let own = g.bytes(object(&g, *id)).to_vec();
+        let mut cases: Vec<Vec<u8>> = (0..own.len())
+            .step_by(37)
+            .map(|n| own[..n].to_vec())
+            .collect();
+        for at in (0..own.len()).step_by(29) {
+            let mut b = own.clone();
+            b[at] ^= 0xA5;
+            cases.push(b);
+        }
+        for (k, c) in cases.iter().enumerate() {
+            let edit = Edit {
+                path_id: *id,
+                object: c,
+                vertex_data: (k % 2 == 0).then_some(&c[..c.len().min(48)]),
+            };
+            if let Ok(r) = replace(&path, &bytes, &edit, &Context::new(), &limits(&bytes)) {
+                assert!(r.verdict.passes());
+                let after = open(&path, &r.bytes);
+                others_unchanged(&g, &after, *id);
+            }
+        }
+    }
+}
+
+/// Blocks of new content are compressed as their flags say, and blocks whose content did not
+/// change keep their bytes: in the LZ4 bundle of 9 blocks, an edit of the same size changes
+/// one block.
+#[test]
+fn unchanged_blocks_keep_their_bytes() {
+    let path = corpus("lz4.unity-bundle");
+    let bytes = std::fs::read(&path).unwrap();
+    let new = edited(&path, &bytes, 101, |m| {
+        move_first_vertex(&mut m.vertex_data.data.data)
+    });
+    let (r, _) = replaced(&path, &new, None, 101);
+    let rep = r.repacked.unwrap();
+    assert_eq!(rep.blocks_compressed, 1, "{rep:?}");
+    assert_eq!(rep.blocks_kept, 8, "{rep:?}");
+    // The same sizes, but the changed block's compressed size is in the blocks info.
+    assert!(!rep.info_kept);
+}
+
+// ---- The real files Unity built ----
+
+fn shared_bundles(shared: &Path) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(shared.join("corpus/unity/bundles"))
+        .unwrap()
+        .flatten()
+        .map(|e| e.path().join("assetbundle"))
+        .collect();
+    out.sort();
+    assert_eq!(out.len(), 5);
+    out
+}
+
+#[test]
+fn shared_files_are_written_back_byte_for_byte() {
+    let Some(shared) =
+        meshspec_tests::shared_or_skip("shared_files_are_written_back_byte_for_byte")
+    else {
+        return;
+    };
+    for path in shared_bundles(&shared) {
+        let bytes = std::fs::read(&path).unwrap();
+        let b = Bundle::open(&bytes, &limits(&bytes)).unwrap();
+        let (out, rep) = bundle::write(&bytes, &b, &[]).unwrap();
+        assert!(out == bytes, "{}", path.display());
+        assert_eq!(rep.blocks_compressed, 0);
+        let g = open(&path, &bytes);
+        let meshes = g.meshes();
+        assert_eq!(meshes.len(), 7, "{}", path.display());
+        let id = g.entry(meshes[0]).path_id;
+        let (r, _) = replaced(&path, g.bytes(meshes[0]), None, id);
+        assert!(r.bytes == bytes, "{} #{id}", path.display());
+    }
+    let level = shared.join("corpus/unity/player/2022.1.20f1/level0");
+    let bytes = std::fs::read(&level).unwrap();
+    let g = open(&level, &bytes);
+    assert!(g.objects().len() > 50);
+    for r in g.objects() {
+        let id = g.entry(r).path_id;
+        let out = serialized::with_object(&bytes, id, g.bytes(r)).unwrap();
+        assert!(out == bytes, "level0 #{id}");
+    }
+    // level0 holds no Mesh: replacing any object is refused.
+    let first = g.objects()[0];
+    let e = refused(
+        &level,
+        Edit {
+            path_id: g.entry(first).path_id,
+            object: g.bytes(first),
+            vertex_data: None,
+        },
+    );
+    assert!(e.error.expected.contains("a Mesh"), "{e}");
+}
+
+#[test]
+fn shared_bundles_take_edited_meshes() {
+    let Some(shared) = meshspec_tests::shared_or_skip("shared_bundles_take_edited_meshes") else {
+        return;
+    };
+    for path in shared_bundles(&shared) {
+        let bytes = std::fs::read(&path).unwrap();
+        let g = open(&path, &bytes);
+        let by_name = |n: &str| {
+            g.meshes()
+                .into_iter()
+                .find(|&r| g.name(r).as_deref() == Some(n))
+                .map(|r| g.entry(r).path_id)
+                .unwrap()
+        };
+        // The body: renamed, and a submesh dropped.
+        let body = by_name("Robot_A_Body_LOD03");
+        let new = edited(&path, &bytes, body, |m| {
+            rename(m, "Robot_A_Body_edited");
+            m.sub_meshes.pop();
+            m.num_sub_meshes = m.sub_meshes.len() as i32;
+        });
+        let (r, after) = replaced(&path, &new, None, body);
+        assert_eq!(
+            after.name(object(&after, body)).as_deref(),
+            Some("Robot_A_Body_edited")
+        );
+        unitypy_reads(&path, &r.bytes, body, "Robot_A_Body_edited");
+        let rep = r.repacked.unwrap();
+        assert_eq!(rep.blocks_compressed, 1, "{}: {rep:?}", path.display());
+        // The blade: a moved vertex, streamed (in place in the bundle's .resS) or inline.
+        let lame = by_name("Lame");
+        let m = g.mesh(object(&g, lame)).unwrap();
+        let x = |g: &GameFiles, m| g.scene(m, &Context::new()).unwrap().meshes[0].positions[0][0];
+        let (r, after) = match g.streamed(&m, None).unwrap() {
+            Some(v) => {
+                let mut v = v.into_owned();
+                move_first_vertex(&mut v);
+                let own = g.bytes(object(&g, lame)).to_vec();
+                replaced(&path, &own, Some(&v), lame)
+            }
+            None => {
+                let new = edited(&path, &bytes, lame, |m| {
+                    move_first_vertex(&mut m.vertex_data.data.data)
+                });
+                replaced(&path, &new, None, lame)
+            }
+        };
+        let m2 = after.mesh(object(&after, lame)).unwrap();
+        assert_eq!(
+            x(&after, &m2),
+            x(&g, &m) - 0.5,
+            "{} (x mirrored)",
+            path.display()
+        );
+        unitypy_reads(&path, &r.bytes, lame, "Lame");
+    }
+}
+
+/// UnityPy (a second, independent reader) reads the written bundle: the mesh's name and
+/// vertex count. One loud line (once) and nothing else when UnityPy is not installed.
+fn unitypy_reads(path: &Path, bytes: &[u8], id: i64, name: &str) {
+    static HAVE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    let have = *HAVE.get_or_init(|| {
+        let have = std::process::Command::new("python3")
+            .args(["-c", "import UnityPy"])
+            .output()
+            .is_ok_and(|o| o.status.success());
+        if !have {
+            eprintln!(
+                "SKIPPED: UnityPy is not installed (pip install UnityPy): written files are not read by a second reader"
+            );
+        }
+        have
+    });
+    if !have {
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("meshspec-replace-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    // One file per call: tests run side by side in this process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = dir.join(format!("{id}.{k}.bundle"));
+    std::fs::write(&file, bytes).unwrap();
+    let script = r#"
+import sys, UnityPy
+env = UnityPy.load(sys.argv[1])
+for obj in env.objects:
+    if obj.path_id == int(sys.argv[2]):
+        m = obj.read()
+        print(m.m_Name, m.m_VertexData.m_VertexCount)
+"#;
+    let out = std::process::Command::new("python3")
+        .args(["-c", script, file.to_str().unwrap(), &id.to_string()])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "UnityPy: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let g = open(&file, bytes);
+    let m = g.mesh(object(&g, id)).unwrap();
+    let count = m.fixed.unwrap().vertex_data.vertex_count;
+    assert_eq!(text.trim(), format!("{name} {count}"), "{}", path.display());
+    let _ = std::fs::remove_file(&file);
+}
+
+// ---- Geometry in the vertex layout of an original (`like`) ----
+
+use meshspec_formats::export::{glb, NonFinite};
+use meshspec_formats::unity::files::like::{like, Made, Original};
+
+/// The context a bare Mesh object of `version` is read with, its resource file beside it.
+fn bare(version: u32, at: &Path) -> Context {
+    let mut ctx = mesh::context(version);
+    ctx.input = Some(at.to_path_buf());
+    ctx
+}
+
+/// `original` (a bare object at `at`) exported to .glb, the glTF edited by `edit` (in the
+/// model), read back by the importer and made like the original.
+fn round(
+    original: &[u8],
+    at: &Path,
+    version: u32,
+    edit: impl FnOnce(&mut meshspec_formats::scene::Mesh),
+) -> meshspec_formats::rt::Result<Made> {
+    let ctx = bare(version, at);
+    let entry = meshspec_formats::find("unity-mesh").unwrap();
+    let mut scene = entry.scene(original, &ctx).unwrap();
+    edit(&mut scene.meshes[0]);
+    let out = glb(&scene, NonFinite::Refuse).unwrap();
+    // One file per call: tests run side by side in this process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let p = at.with_extension(format!("{k}.glb"));
+    std::fs::write(&p, &out.bytes).unwrap();
+    let (m, _) = meshspec_formats::import::read_mesh(&p, None).unwrap();
+    like(&m, &Original::bare(original, &ctx)?)
+}
+
+/// The corpus meshes as bare objects in a folder, with the resource file beside them.
+fn bare_corpus() -> (Vec<(i64, PathBuf, Vec<u8>)>, u32) {
+    let path = corpus("game.unity-serialized");
+    let bytes = std::fs::read(&path).unwrap();
+    let g = open(&path, &bytes);
+    // One folder per call: tests run side by side in this process.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir = std::env::temp_dir().join(format!("meshspec-like-{}-{k}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        corpus("game.unity-serialized.resS"),
+        dir.join("game.unity-serialized.resS"),
+    )
+    .unwrap();
+    let v = version(&g, 100);
+    let out = MESHES
+        .iter()
+        .map(|&id| {
+            let b = g.bytes(object(&g, id)).to_vec();
+            let p = dir.join(format!("{id}.mesh"));
+            std::fs::write(&p, &b).unwrap();
+            (id, p, b)
+        })
+        .collect();
+    (out, v)
+}
+
+#[test]
+fn export_then_import_like_the_original_gives_its_bytes() {
+    let (meshes, v) = bare_corpus();
+    for (id, p, b) in &meshes {
+        match round(b, p, v, |_| {}) {
+            Ok(made) => {
+                let d = made.object.iter().zip(b.iter()).position(|(x, y)| x != y);
+                assert!(
+                    made.object == *b,
+                    "#{id}: {:?} len {} vs {} first diff {d:?}",
+                    made.notes,
+                    made.object.len(),
+                    b.len()
+                );
+                if let Some(vd) = &made.vertex_data {
+                    let g = open(
+                        &corpus("game.unity-serialized"),
+                        &std::fs::read(corpus("game.unity-serialized")).unwrap(),
+                    );
+                    let m = g.mesh(object(&g, *id)).unwrap();
+                    assert_eq!(vd.as_slice(), &*g.streamed(&m, None).unwrap().unwrap());
+                }
+            }
+            // Rock's vertices are compressed.
+            Err(e) => assert!(*id == 103 && e.found.contains("compressed"), "#{id}: {e}"),
+        }
+    }
+    let Some(shared) =
+        meshspec_tests::shared_or_skip("export_then_import_like_the_original_gives_its_bytes")
+    else {
+        return;
+    };
+    let dir = shared.join("corpus/unity/meshes");
+    let mut seen = 0;
+    for version_dir in std::fs::read_dir(&dir).unwrap().flatten() {
+        let Some(name) = version_dir.file_name().to_str().map(str::to_string) else {
+            continue;
+        };
+        let Ok(v) = meshspec_formats::context::unity_version(&name) else {
+            continue;
+        };
+        for f in std::fs::read_dir(version_dir.path()).unwrap().flatten() {
+            let p = f.path();
+            if p.extension().and_then(|e| e.to_str()) != Some("mesh") {
+                continue;
+            }
+            let b = std::fs::read(&p).unwrap();
+            // The shared folder is read-only: the .glb goes to a temporary folder, the
+            // resource file is found through the context.
+            let tmp_at = std::env::temp_dir()
+                .join(format!("meshspec-like-shared-{}", std::process::id()))
+                .join(&name);
+            std::fs::create_dir_all(&tmp_at).unwrap();
+            let at = tmp_at.join(p.file_name().unwrap());
+            for r in std::fs::read_dir(version_dir.path()).unwrap().flatten() {
+                if r.path().extension().and_then(|e| e.to_str()) == Some("resS") {
+                    let to = tmp_at.join(r.file_name());
+                    if !to.exists() {
+                        std::fs::copy(r.path(), to).unwrap();
+                    }
+                }
+            }
+            let made =
+                round(&b, &at, v as u32, |_| {}).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+            assert!(made.object == b, "{}: {:?}", p.display(), made.notes);
+            seen += 1;
+        }
+    }
+    assert_eq!(seen, 35);
+}
+
+/// The decoded scene of a bare object made by `like`.
+fn scene_of(object: &[u8], ctx: &Context) -> meshspec_formats::scene::Mesh {
+    let entry = meshspec_formats::find("unity-mesh").unwrap();
+    let v = entry.judge(object, ctx);
+    assert!(v.passes(), "{:?}", v.first_failure());
+    entry.scene(object, ctx).unwrap().meshes.remove(0)
+}
+
+#[test]
+fn edited_geometry_is_made_in_the_originals_layout() {
+    let (meshes, v) = bare_corpus();
+    let (_, arm_at, arm) = &meshes[1];
+    let ctx = bare(v, arm_at);
+    let before = scene_of(arm, &ctx);
+    // A moved vertex: only its position changes, and the bounds.
+    let made = round(arm, arm_at, v, |m| m.positions[0][1] += 0.25).unwrap();
+    assert_eq!(made.object.len(), arm.len());
+    let after = scene_of(&made.object, &ctx);
+    assert_eq!(after.positions[0][1], before.positions[0][1] + 0.25);
+    assert_eq!(after.positions[1..], before.positions[1..]);
+    assert_eq!(after.normals, before.normals);
+    assert_eq!(after.skin, before.skin);
+    let (m, _) = mesh::read_fixed(&made.object, v).unwrap();
+    let (o, _) = mesh::read_fixed(arm, v).unwrap();
+    assert_ne!(m.local_aabb, o.local_aabb, "the bounds are recomputed");
+    // A dropped primitive (Wire's second submesh, its lines).
+    let (_, wire_at, wire) = &meshes[4];
+    let made = round(wire, wire_at, v, |m| {
+        m.primitives.pop();
+        m.origin.ranges.retain(|r| r.primitive != Some(1));
+    })
+    .unwrap();
+    let (m, _) = mesh::read_fixed(&made.object, v).unwrap();
+    assert_eq!(m.sub_meshes.len(), 1);
+    assert_eq!(
+        scene_of(&made.object, &bare(v, wire_at)).primitives.len(),
+        1
+    );
+    // A vertex added (and drawn): the counts, streams and index buffer made anew.
+    let made = round(wire, wire_at, v, |m| {
+        let n = m.positions.len() as u32;
+        m.positions.push([3.0, 2.0, 1.0]);
+        if let Some(nn) = &mut m.normals {
+            nn.push([0.0, 1.0, 0.0]);
+        }
+        for set in &mut m.uvs {
+            set.push([0.5, 0.5]);
+        }
+        m.primitives[0].indices.extend_from_slice(&[0, 1, n]);
+    })
+    .unwrap();
+    let after = scene_of(&made.object, &bare(v, wire_at));
+    assert_eq!(after.positions.last(), Some(&[3.0, 2.0, 1.0]));
+    assert_eq!(after.primitives[0].indices.len() % 3, 0);
+    // Streamed: the new vertex data comes back beside the object, and `replace` takes both.
+    let (_, blade_at, blade) = &meshes[0];
+    let made = round(blade, blade_at, v, |m| m.positions[2][2] -= 1.0).unwrap();
+    let vd = made
+        .vertex_data
+        .clone()
+        .expect("Blade streams its vertex data");
+    let (r, after) = replaced(
+        &corpus("game.unity-serialized"),
+        &made.object,
+        Some(&vd),
+        100,
+    );
+    assert_eq!(r.resource.as_ref().unwrap().0, "game.unity-serialized.resS");
+    let m2 = after.mesh(object(&after, 100)).unwrap();
+    let z = after.scene(&m2, &Context::new()).unwrap().meshes[0].positions[2][2];
+    assert_eq!(z, before_z(blade, blade_at, v) - 1.0);
+}
+
+fn before_z(object: &[u8], at: &Path, v: u32) -> f32 {
+    scene_of(object, &bare(v, at)).positions[2][2]
+}
+
+#[test]
+fn geometry_the_layout_cannot_hold_is_refused() {
+    let (meshes, v) = bare_corpus();
+    let (_, arm_at, arm) = &meshes[1];
+    let says = |r: meshspec_formats::rt::Result<Made>, what: &str| match r {
+        Ok(_) => panic!("not refused: {what}"),
+        Err(e) => assert!(e.to_string().contains(what), "{e}"),
+    };
+    // A channel the layout has, missing from the geometry.
+    says(
+        round(arm, arm_at, v, |m| m.normals = None),
+        "a Normal attribute",
+    );
+    // An attribute the layout has no channel for.
+    says(
+        round(arm, arm_at, v, |m| {
+            m.colors = Some(meshspec_formats::scene::Colors::Float(vec![
+                [
+                    1.0, 0.0, 0.0, 1.0
+                ];
+                m.positions
+                    .len()
+            ]))
+        }),
+        "no Color channel",
+    );
+    // Edited blend shapes (Face).
+    let (_, face_at, face) = &meshes[2];
+    says(
+        round(face, face_at, v, |m| {
+            m.morph_targets[0].positions[0][0] += 1.0
+        }),
+        "blend shapes",
+    );
+    // More vertices than 16-bit indices reach (Blade's index format).
+    let (_, blade_at, blade) = &meshes[0];
+    says(
+        round(blade, blade_at, v, |m| {
+            let n = 70_000;
+            m.positions.resize(n, [0.0, 0.0, 0.0]);
+            if let Some(nn) = &mut m.normals {
+                nn.resize(n, [0.0, 1.0, 0.0]);
+            }
+            for set in &mut m.uvs {
+                set.resize(n, [0.0, 0.0]);
+            }
+            m.primitives[0].indices.extend_from_slice(&[0, 1, 69_999]);
+        }),
+        "65,535",
+    );
+}
+
+/// The real skinned body of three streams: a vertex moved in glTF, made like the original,
+/// put back into its bundle, read by meshspec and UnityPy.
+#[test]
+fn shared_edited_geometry_goes_back_into_the_bundle() {
+    let Some(shared) =
+        meshspec_tests::shared_or_skip("shared_edited_geometry_goes_back_into_the_bundle")
+    else {
+        return;
+    };
+    let bundle = shared.join("corpus/unity/bundles/2021.3.0f1/assetbundle");
+    let bytes = std::fs::read(&bundle).unwrap();
+    let g = open(&bundle, &bytes);
+    let r = g
+        .meshes()
+        .into_iter()
+        .find(|&r| g.name(r).as_deref() == Some("Robot_A_Body_LOD03"))
+        .unwrap();
+    let id = g.entry(r).path_id;
+    let v = version(&g, id);
+    let original = g.bytes(r).to_vec();
+    let at = std::env::temp_dir()
+        .join(format!("meshspec-like-body-{}", std::process::id()))
+        .join("body.mesh");
+    std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+    let made = round(&original, &at, v, |m| m.positions[7][1] += 0.125).unwrap();
+    assert_eq!(made.object.len(), original.len());
+    let (r2, after) = replaced(&bundle, &made.object, None, id);
+    let m = g.mesh(r).unwrap();
+    let m2 = after.mesh(object(&after, id)).unwrap();
+    let a = g.scene(&m, &Context::new()).unwrap().meshes.remove(0);
+    let b = after.scene(&m2, &Context::new()).unwrap().meshes.remove(0);
+    assert_eq!(b.positions[7][1], a.positions[7][1] + 0.125);
+    assert_eq!(b.positions[8..], a.positions[8..]);
+    assert_eq!(b.skin, a.skin);
+    assert_eq!(b.primitives, a.primitives);
+    unitypy_reads(&bundle, &r2.bytes, id, "Robot_A_Body_LOD03");
+}
