@@ -2312,3 +2312,34 @@ fn bad_input_verdicts_read_as_one_line_each() {
 fn shared_dir() -> PathBuf {
     meshspec_tests::root().join("..").join("shared")
 }
+
+/// Found by the `unity_mesh` fuzz target (2026-12-01): a compressed mesh whose `m_Weights` has no
+/// items but a bit size of 255, beside bone indices, made the verdict compute a mask by shifting
+/// a u64 by 255 bits (a panic where overflow is checked, a wrong mask elsewhere). The input is
+/// kept as the target saw it (`tests/regressions/packed-empty-64-bit.unity-mesh-fuzz`): one byte
+/// choosing the editor version among the spec's cut-offs (2018.2.1 here), then the object.
+#[test]
+fn an_empty_packed_vector_of_any_bit_size_is_never_unpacked() {
+    let data = std::fs::read(
+        meshspec_tests::root().join("tests/regressions/packed-empty-64-bit.unity-mesh-fuzz"),
+    )
+    .unwrap();
+    let ctx = meshspec_formats::Context::new().with_param("unity_version", 20180201);
+    // The fuzz target's property: the verdict, and a round trip of what it accepts.
+    meshspec_formats::fuzzing::fast::<UnityMesh>(&data[1..], &ctx);
+    let v = meshspec_formats::find("unity-mesh")
+        .unwrap()
+        .judge(&data[1..], &ctx);
+    assert!(v.refused.is_none(), "{:?}", v.refused);
+    for bits in [0u8, 33, 64, 200, 255] {
+        let p = Packed {
+            num_items: 0,
+            bit_size: bits,
+            data: &[0xFF; 16],
+            start: 1.0,
+            range: 2.0,
+        };
+        assert!(unpack_ints(&p).is_empty(), "{bits} bits");
+        assert!(unpack_floats(&p).is_empty(), "{bits} bits");
+    }
+}

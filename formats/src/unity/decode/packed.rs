@@ -171,6 +171,10 @@ pub(crate) fn judge(p: &Packed, at: &PackedAt, j: &mut Judge<'_>) -> bool {
 /// eight-byte window lies inside the data are read directly and only the last few through a
 /// padded copy; whole bytes, halves and words are plain little-endian reads.
 fn items(n: usize, bits: u8, data: &[u8]) -> Vec<u32> {
+    // An empty vector's bit size is never judged (no item uses it): it may be anything.
+    if n == 0 {
+        return vec![];
+    }
     match bits {
         0 => vec![0; n],
         8 => data.iter().take(n).map(|&b| u32::from(b)).collect(),
@@ -225,6 +229,9 @@ pub fn unpack_ints(p: &Packed) -> Vec<u32> {
 /// for every item of a zero-bit vector.
 pub fn unpack_floats(p: &Packed) -> Vec<f32> {
     let n = p.available();
+    if n == 0 {
+        return vec![];
+    }
     if p.bit_size == 0 {
         return vec![p.start; n];
     }
