@@ -2316,12 +2316,12 @@ fn shared_dir() -> PathBuf {
 /// Found by the `unity_mesh` fuzz target (2026-12-01): a compressed mesh whose `m_Weights` has no
 /// items but a bit size of 255, beside bone indices, made the verdict compute a mask by shifting
 /// a u64 by 255 bits (a panic where overflow is checked, a wrong mask elsewhere). The input is
-/// kept as the target saw it (`tests/regressions/packed-empty-64-bit.unity-mesh-fuzz`): one byte
+/// kept as the target saw it (`tests/regressions/fuzz/unity_mesh/packed-empty-64-bit`): one byte
 /// choosing the editor version among the spec's cut-offs (2018.2.1 here), then the object.
 #[test]
 fn an_empty_packed_vector_of_any_bit_size_is_never_unpacked() {
     let data = std::fs::read(
-        meshspec_tests::root().join("tests/regressions/packed-empty-64-bit.unity-mesh-fuzz"),
+        meshspec_tests::root().join("tests/regressions/fuzz/unity_mesh/packed-empty-64-bit"),
     )
     .unwrap();
     let ctx = meshspec_formats::Context::new().with_param("unity_version", 20180201);

@@ -285,3 +285,56 @@ pub fn unity_serialized_written(data: &[u8]) {
     };
     crate::fuzzing::written_with_params::<super::unity_serialized::UnitySerialized>(&value, choice, &[]);
 }
+
+/// A target's function: the property, on one input.
+pub type Target = fn(&[u8]);
+
+/// Every target by name (those written by hand too).
+pub static TARGETS: &[(&str, Target)] = &[
+    ("meshbin", meshbin),
+    ("meshbin_deep", meshbin_deep),
+    ("meshbin_written", meshbin_written),
+    ("rr_mesh", rr_mesh),
+    ("rr_mesh_deep", rr_mesh_deep),
+    ("rr_mesh_written", rr_mesh_written),
+    ("rr_compiled_mesh", rr_compiled_mesh),
+    ("rr_compiled_mesh_deep", rr_compiled_mesh_deep),
+    ("rr_compiled_mesh_written", rr_compiled_mesh_written),
+    ("rr_mesh_data", rr_mesh_data),
+    ("rr_mesh_data_deep", rr_mesh_data_deep),
+    ("rr_mesh_data_written", rr_mesh_data_written),
+    ("rr_material_list", rr_material_list),
+    ("rr_material_list_deep", rr_material_list_deep),
+    ("rr_material_list_written", rr_material_list_written),
+    ("sws_mesh", sws_mesh),
+    ("sws_mesh_deep", sws_mesh_deep),
+    ("sws_mesh_written", sws_mesh_written),
+    ("sws_mesh_bone", sws_mesh_bone),
+    ("sws_mesh_bone_deep", sws_mesh_bone_deep),
+    ("sws_mesh_bone_written", sws_mesh_bone_written),
+    ("sws_compiled_mesh", sws_compiled_mesh),
+    ("sws_compiled_mesh_deep", sws_compiled_mesh_deep),
+    ("sws_compiled_mesh_written", sws_compiled_mesh_written),
+    ("sws_submesh", sws_submesh),
+    ("sws_submesh_deep", sws_submesh_deep),
+    ("sws_submesh_written", sws_submesh_written),
+    ("sws_uv_channel", sws_uv_channel),
+    ("sws_uv_channel_deep", sws_uv_channel_deep),
+    ("sws_uv_channel_written", sws_uv_channel_written),
+    ("sws_morph_channel", sws_morph_channel),
+    ("sws_morph_channel_deep", sws_morph_channel_deep),
+    ("sws_morph_channel_written", sws_morph_channel_written),
+    ("unity_bundle", unity_bundle),
+    ("unity_bundle_deep", unity_bundle_deep),
+    ("unity_bundle_written", unity_bundle_written),
+    ("unity_bundle_blocks_info", unity_bundle_blocks_info),
+    ("unity_bundle_blocks_info_deep", unity_bundle_blocks_info_deep),
+    ("unity_bundle_blocks_info_written", unity_bundle_blocks_info_written),
+    ("unity_mesh", unity_mesh),
+    ("unity_mesh_deep", unity_mesh_deep),
+    ("unity_mesh_written", unity_mesh_written),
+    ("unity_serialized", unity_serialized),
+    ("unity_serialized_deep", unity_serialized_deep),
+    ("unity_serialized_written", unity_serialized_written),
+    ("unity_game_file", crate::unity::files::fuzz_game_file),
+];

@@ -154,14 +154,22 @@ pub trait Root: Codec + serde::Serialize + serde::de::DeserializeOwned {
         Ok(self.write::<false>(&ParamsRef(params))?.0)
     }
 
-    /// Writes the value, and with `L` where every field went.
+    /// Writes the value, and with `L` where every field went. The bytes are read back before
+    /// they are returned: what the reader would refuse (a limit that depends on the bytes
+    /// around a field, such as a list of empty elements at the end of the input, which the
+    /// reader bounds by the bytes left) is refused here, at the field the reader names, so no
+    /// caller ever holds bytes the reader would not read.
     fn write<const L: bool>(&self, params: &dyn Params) -> Result<(Vec<u8>, Option<Self::Pos>)> {
         let args = Self::args(params)?;
         let mut out = Output::with_capacity(self.size_hint());
         let pos = self
             .write_out::<L>(&mut out, args)
             .map_err(|e| e.rooted(Self::ROOT))?;
-        Ok((out.into_vec(), pos))
+        let bytes = out.into_vec();
+        if let Err(e) = Self::read::<false>(&bytes, params) {
+            return Err(e.written());
+        }
+        Ok((bytes, pos))
     }
 }
 

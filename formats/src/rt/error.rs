@@ -169,6 +169,14 @@ impl Error {
         self
     }
 
+    /// The same error about bytes a writer made (their reader refused them): said in
+    /// `expected`, so nobody looks for the offset in their input.
+    #[must_use]
+    pub fn written(mut self) -> Self {
+        self.expected = format!("in the bytes the writer would write, {}", self.expected);
+        self
+    }
+
     /// Says which file the offset is in (when it is not the input).
     #[must_use]
     pub fn in_resource(mut self, name: impl Into<String>) -> Self {

@@ -1,0 +1,55 @@
+//! Every input a fuzz campaign found (`tests/regressions/fuzz/TARGET/NAME`), replayed through
+//! the function its target calls (`meshspec_formats::generated::fuzz::TARGETS`), exactly as the
+//! target runs it: a panic is a failure. `tests/regressions/README.md` says what each one was.
+
+use meshspec_formats::generated::fuzz::TARGETS;
+
+#[test]
+fn every_input_a_campaign_found_passes_its_target() {
+    let dir = meshspec_tests::root().join("tests/regressions/fuzz");
+    let mut replayed = 0;
+    for target in std::fs::read_dir(&dir).expect("tests/regressions/fuzz") {
+        let target = target.unwrap().path();
+        let name = target.file_name().unwrap().to_string_lossy().into_owned();
+        let run = TARGETS
+            .iter()
+            .find(|(t, _)| *t == name)
+            .unwrap_or_else(|| panic!("{name}: not a fuzz target"))
+            .1;
+        for input in std::fs::read_dir(&target).unwrap() {
+            let input = input.unwrap().path();
+            let data = std::fs::read(&input).unwrap();
+            run(&data);
+            replayed += 1;
+        }
+    }
+    assert!(replayed >= 3, "{replayed} inputs replayed");
+}
+
+/// The writer's half on what the first `sws_compiled_mesh_written` finding held: one vertex
+/// stream of 0 bytes with nothing after it. The reader bounds a list by the bytes left (every
+/// element takes at least one byte there, so no count of empty elements allocates unchecked);
+/// the writer accepted the value, so its bytes did not read back. Now the writer refuses it,
+/// at the field the reader names.
+#[test]
+fn the_writer_refuses_what_its_reader_would_not_read() {
+    use meshspec_formats::generated::sws_mesh::CompiledMesh;
+    use meshspec_formats::rt::Root;
+    let data = std::fs::read(
+        meshspec_tests::root()
+            .join("tests/regressions/fuzz/sws_compiled_mesh_written/empty-stream-at-end-a"),
+    )
+    .unwrap();
+    let u = arbitrary::Unstructured::new(&data);
+    let (_, value): (u8, CompiledMesh) =
+        arbitrary::Arbitrary::arbitrary_take_rest(u).expect("the campaign's input");
+    let e = value
+        .to_bytes(&meshspec_formats::Context::new())
+        .expect_err("refused");
+    assert_eq!(e.path_string(), "compiled_mesh.vertex_streams", "{e}");
+    assert!(
+        e.expected
+            .starts_with("in the bytes the writer would write"),
+        "{e}"
+    );
+}
