@@ -55,6 +55,11 @@ impl Output {
 
     /// Writes numbers as one block.
     pub fn prims<T: Pod>(&mut self, endian: Endian, v: &[T]) {
+        // Stored in the machine's byte order, the values are their bytes in memory.
+        if endian == super::pod::NATIVE {
+            self.buf.extend_from_slice(T::as_bytes(v));
+            return;
+        }
         let at = self.buf.len();
         self.buf.resize(at + v.len() * T::SIZE, 0);
         for (x, out) in v.iter().zip(self.buf[at..].chunks_exact_mut(T::SIZE)) {

@@ -11,7 +11,16 @@ pub trait Pod: Copy {
     fn from_slice(b: &[u8], e: Endian) -> Self;
     /// Encodes into the first `SIZE` bytes of `out`.
     fn put(self, e: Endian, out: &mut [u8]);
+    /// The values as stored in memory: their bytes in the machine's byte order.
+    fn as_bytes(v: &[Self]) -> &[u8];
 }
+
+/// The machine's byte order: values stored in it are written as they lie in memory.
+pub const NATIVE: Endian = if cfg!(target_endian = "little") {
+    Endian::Little
+} else {
+    Endian::Big
+};
 
 macro_rules! pod_impl {
     ($($t:ty),*) => {$(
@@ -33,6 +42,10 @@ macro_rules! pod_impl {
                     Endian::Big => self.to_be_bytes(),
                 };
                 out[..Self::SIZE].copy_from_slice(&a);
+            }
+            #[inline(always)]
+            fn as_bytes(v: &[Self]) -> &[u8] {
+                bytemuck::cast_slice(v)
             }
         }
     )*};
