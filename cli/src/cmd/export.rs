@@ -148,11 +148,21 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         scene.label(entry.id, &stem);
         encode(&scene, kind, a.non_finite, a.mtl.then_some(&mtl_path))
     })();
+    written(&w, exported, &mtl_path)
+}
+
+/// Writes an export (and its material library to `mtl_path`, when it has one), or reports why
+/// there is none.
+pub fn written(
+    w: &super::Written,
+    exported: Result<export::Exported, Fail>,
+    mtl_path: &std::path::Path,
+) -> Result<ExitCode, Fail> {
     match exported {
         Ok(mut out) => {
-            let mut written = output::write(&target, &out.bytes);
+            let mut written = output::write(w.output, &out.bytes);
             if let (Ok(()), Some(m)) = (&written, &out.mtl) {
-                written = output::write(&mtl_target, m);
+                written = output::write(&Target::of(Some(mtl_path)), m);
                 out.notes.push(format!(
                     "materials written to {}",
                     export::escape(&mtl_path.display().to_string())

@@ -4,7 +4,7 @@
 use super::Written;
 use crate::args::WindingOpt;
 use crate::fail::Fail;
-use crate::output::{self, Target};
+use crate::output::Target;
 use crate::usage::{Given, Usage};
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -75,11 +75,5 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         notes.extend(more);
         Ok::<_, Fail>((bytes, notes))
     })();
-    match built {
-        Ok((bytes, notes)) => {
-            w.notes(&notes);
-            w.end(&notes, output::write(&target, &bytes))
-        }
-        Err(e) => w.end(&[], Err(e)),
-    }
+    w.write(built)
 }

@@ -243,6 +243,18 @@ struct Written<'a> {
 }
 
 impl Written<'_> {
+    /// Writes what a command made (its bytes, and the notes about them) to the output, or
+    /// reports why it made nothing: one ending for every command that writes one file.
+    fn write(&self, made: Result<(Vec<u8>, Vec<String>), Fail>) -> Result<ExitCode, Fail> {
+        match made {
+            Ok((bytes, notes)) => {
+                self.notes(&notes);
+                self.end(&notes, crate::output::write(self.output, &bytes))
+            }
+            Err(e) => self.end(&[], Err(e)),
+        }
+    }
+
     fn notes(&self, notes: &[String]) {
         if !self.json && !self.quiet {
             for n in notes {

@@ -142,19 +142,7 @@ fn one_mesh(
             a.mtl.then_some(mtl_path.as_path()),
         )
     })();
-    match exported {
-        Ok(mut out) => {
-            let mut written = output::write(target, &out.bytes);
-            if let (Ok(()), Some(m)) = (&written, &out.mtl) {
-                written = output::write(&Target::of(Some(&mtl_path)), m);
-                out.notes
-                    .push(format!("materials written to {}", mtl_path.display()));
-            }
-            w.notes(&out.notes);
-            w.end(&out.notes, written)
-        }
-        Err(e) => w.end(&[], Err(e)),
-    }
+    crate::cmd::export::written(&w, exported, &mtl_path)
 }
 
 /// Text made safe as one part of a path: letters, digits, `-`, `_` and `.` kept (a leading

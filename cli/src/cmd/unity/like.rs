@@ -116,11 +116,5 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         }
         Ok::<_, Fail>((made.object, notes))
     })();
-    match made {
-        Ok((bytes, notes)) => {
-            w.notes(&notes);
-            w.end(&notes, output::write(&target, &bytes))
-        }
-        Err(e) => w.end(&[], Err(e)),
-    }
+    w.write(made)
 }

@@ -382,9 +382,10 @@ fn select(game: &GameSelect) -> Option<Select> {
     }
 }
 
+/// How a selection is named in messages (printed through `term`, which escapes it).
 fn describe(sel: &Select) -> String {
     match sel {
-        Select::MeshName(n) => format!("--mesh {}", crate::escape::text(n)),
+        Select::MeshName(n) => format!("--mesh {n}"),
         Select::PathId(id) => format!("--path-id {id}"),
     }
 }

@@ -167,13 +167,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         }
         Ok::<_, Fail>((r.bytes, notes))
     })();
-    match done {
-        Ok((out, notes)) => {
-            w.notes(&notes);
-            w.end(&notes, output::write(&target, &out))
-        }
-        Err(e) => w.end(&[], Err(e)),
-    }
+    w.write(done)
 }
 
 /// The new object from an edited dump, built by the `unity-mesh` layout of the version of the
