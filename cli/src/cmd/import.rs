@@ -38,7 +38,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
             "layout `{}` has no builder from geometry; import builds {}{}",
             e.id,
             builders.join(", "),
-            if e.id == "unity-mesh" {
+            if e.id == crate::cmd::unity::MESH {
                 ", and unity-mesh in the layout of an original (--like ORIGINAL.mesh)"
             } else {
                 ""

@@ -68,7 +68,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         term::out_json(&json!({
             "version": JSON_VERSION,
             "command": "check",
-            "layout": "unity-mesh",
+            "layout": crate::cmd::unity::MESH,
             "files": reports,
             "ok": n - failed,
             "failed": failed + g.failed.len(),

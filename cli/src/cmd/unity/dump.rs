@@ -43,7 +43,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
             &Located::new(place, e.clone()).with_layouts_hint(bytes),
         ));
     }
-    let entry = meshspec_formats::find("unity-mesh").expect("the unity-mesh layout exists");
+    let entry = crate::cmd::unity::mesh_entry();
     let ctx = g.context(&m, &Context::new());
     let mut dump = entry
         .dump(bytes, &ctx)

@@ -107,7 +107,7 @@ fn scene(
         }
     }
     let mut scene = decoded.scene;
-    scene.label("unity-mesh", &m.name());
+    scene.label(crate::cmd::unity::MESH, &m.name());
     Ok(scene)
 }
 
@@ -121,7 +121,7 @@ fn one_mesh(
     let file = a.files.first().map_or(Path::new("-"), PathBuf::as_path);
     let w = Written {
         command: "export",
-        layout: "unity-mesh",
+        layout: crate::cmd::unity::MESH,
         input: file,
         output: target,
         json: a.json,
@@ -286,7 +286,7 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
         term::out_json(&serde_json::json!({
             "version": crate::report::JSON_VERSION,
             "command": "export",
-            "layout": "unity-mesh",
+            "layout": crate::cmd::unity::MESH,
             "output": a.output.display().to_string(),
             "meshes": results,
             "written": meshes.len() - failed,

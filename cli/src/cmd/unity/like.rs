@@ -29,13 +29,13 @@ fn is_game_file(p: &Path) -> bool {
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let like_path = a.like.clone().expect("called with --like");
     let mut u = Usage::default();
-    if a.layout != "unity-mesh" {
+    if a.layout != crate::cmd::unity::MESH {
         u.problem(format!(
             "--like makes a Unity Mesh object: the layout is unity-mesh, not `{}`",
             crate::escape::text(&a.layout)
         ));
     }
-    let entry = u.layout("unity-mesh");
+    let entry = u.layout(crate::cmd::unity::MESH);
     u.files(&[a.geometry.clone(), like_path.clone()], None);
     let game = is_game_file(&like_path);
     let mut ctx = None;
@@ -72,7 +72,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
 
     let w = Written {
         command: "import",
-        layout: "unity-mesh",
+        layout: crate::cmd::unity::MESH,
         input: &a.geometry,
         output: &target,
         json: a.json,

@@ -18,11 +18,20 @@ use crate::report::{Finding, Line, Severity};
 use crate::usage::Usage;
 use crate::{input, output, term};
 use clap::{Args, Subcommand};
+use meshspec_formats::rt::Root;
 use meshspec_formats::unity::files::game::{GameFiles, Select};
 use meshspec_formats::unity::files::{self, bundle, serialized, Located, ObjectRef};
 use meshspec_formats::{Entry, Error};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// The layout of Unity's Mesh object, the one the game-file forms of the commands read.
+pub const MESH: &str = <meshspec_formats::generated::unity_mesh::UnityMesh as Root>::ID;
+
+/// The table entry of [`MESH`].
+pub fn mesh_entry() -> &'static Entry {
+    meshspec_formats::find(MESH).expect("the Mesh layout is in the table")
+}
 
 /// `meshspec unity ...`.
 #[derive(Args)]
@@ -272,7 +281,7 @@ fn is_game_input(p: &Path) -> bool {
 /// Whether the top-level `check`, `dump` or `export` of `layout` on `files` is the game-file
 /// form: `unity-mesh` on a bundle, a serialized file or a folder.
 pub fn is_game(layout: &str, files: &[PathBuf]) -> bool {
-    layout == "unity-mesh" && files.iter().any(|f| is_game_input(f))
+    layout == crate::cmd::unity::MESH && files.iter().any(|f| is_game_input(f))
 }
 
 /// The usage problems of `--mesh`, `--path-id` and `--all` on the layout path (the input is not
@@ -281,7 +290,7 @@ pub fn not_a_game_file(u: &mut Usage, layout: &str, game: &GameSelect, all: bool
     if !game.any() && !all {
         return;
     }
-    u.problem(if layout == "unity-mesh" {
+    u.problem(if layout == crate::cmd::unity::MESH {
         "--mesh, --path-id and --all are for game files (bundles, serialized files); this is a bare object".into()
     } else {
         format!(
@@ -294,7 +303,7 @@ pub fn not_a_game_file(u: &mut Usage, layout: &str, game: &GameSelect, all: bool
 /// A bare Mesh object the fixed layout of the version given does not read: the refusal says
 /// which of the spec's layouts read it exactly.
 pub fn bare_hint(entry: &Entry, bytes: &[u8], refused: &mut Option<Error>) {
-    if entry.id != "unity-mesh" {
+    if entry.id != crate::cmd::unity::MESH {
         return;
     }
     if let Some(e) = refused.take() {

@@ -199,7 +199,7 @@ fn from_dump(
     };
     let text = input::read(dump, limit)?;
     let value = dump_text::parse(&text, dump)?;
-    let entry = meshspec_formats::find("unity-mesh").expect("the unity-mesh layout exists");
+    let entry = crate::cmd::unity::mesh_entry();
     let built = entry.build(&value, &mesh::context(version))?;
     let notes = built
         .overrides
