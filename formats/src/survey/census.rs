@@ -121,6 +121,18 @@ fn add_group(groups: &mut Vec<Group>, g: Group) {
     }
 }
 
+/// Whether `file` would be among the examples of the group `path`, `rule` in `groups` (the
+/// first files by name).
+fn wants_example(groups: &[Group], path: &str, rule: &str, file: &str) -> bool {
+    match groups.binary_search_by(|x| (x.path.as_str(), x.rule.as_str()).cmp(&(path, rule))) {
+        Ok(i) => {
+            let e = &groups[i].examples;
+            e.len() < EXAMPLES || e.last().is_some_and(|last| file < last.file.as_str())
+        }
+        Err(_) => true,
+    }
+}
+
 /// The group key of a finding: its field path and its rule.
 fn key(e: &Error) -> (String, String, bool) {
     let path = e.path_pattern();
@@ -217,12 +229,12 @@ impl LayoutReport {
             self.failed += 1;
         }
         // Per group, this file's first finding and how many there were.
-        let mut errors: BTreeMap<(String, String, bool), (u64, String)> = BTreeMap::new();
+        let mut errors: BTreeMap<(String, String, bool), (u64, &Error)> = BTreeMap::new();
         let mut warnings = errors.clone();
         let fails = |e: &Error| e.severity == Severity::Error || v.strict;
         for e in v.refused.iter().chain(&v.findings) {
             let into = if fails(e) { &mut errors } else { &mut warnings };
-            into.entry(key(e)).or_insert_with(|| (0, e.to_string())).0 += 1;
+            into.entry(key(e)).or_insert((0, e)).0 += 1;
         }
         // Per relation, how often this file broke it (once per file in `broken_files`).
         let mut broken: BTreeMap<&str, u64> = BTreeMap::new();
@@ -235,11 +247,21 @@ impl LayoutReport {
             self.count_relation(id, n);
         }
         for (fail, from) in [(true, errors), (false, warnings)] {
-            for ((path, rule, relation), (n, text)) in from {
+            for ((path, rule, relation), (n, first)) in from {
                 let into = if fail {
                     &mut self.failures
                 } else {
                     &mut self.warnings
+                };
+                // (The finding is put in words only for a file that is among the group's
+                // first by name so far: most files of a large group are never shown.)
+                let examples = if wants_example(into, &path, &rule, file) {
+                    vec![Example {
+                        file: file.into(),
+                        text: first.to_string(),
+                    }]
+                } else {
+                    vec![]
                 };
                 add_group(
                     into,
@@ -249,10 +271,7 @@ impl LayoutReport {
                         relation,
                         files: 1,
                         findings: n,
-                        examples: vec![Example {
-                            file: file.into(),
-                            text,
-                        }],
+                        examples,
                     },
                 );
             }

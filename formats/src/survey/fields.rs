@@ -205,20 +205,28 @@ impl Fields {
         id
     }
 
-    /// The node's path, with `[]` after lists.
-    fn path(&self, mut node: usize) -> String {
-        let mut ids = vec![];
-        while node != 0 {
-            let n = &self.nodes[node];
-            ids.push(if n.list {
-                format!("{}[]", n.info.id)
-            } else {
-                n.info.id.to_string()
-            });
-            node = n.parent;
+    /// Every node's path, with `[]` after lists (a node comes after its parent, so each path
+    /// is its parent's and one more step).
+    fn paths(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::with_capacity(self.nodes.len());
+        for (i, n) in self.nodes.iter().enumerate() {
+            if i == 0 {
+                out.push(String::new());
+                continue;
+            }
+            let parent = &out[n.parent];
+            let mut p = String::with_capacity(parent.len() + n.info.id.len() + 3);
+            if !parent.is_empty() {
+                p.push_str(parent);
+                p.push('.');
+            }
+            p.push_str(n.info.id);
+            if n.list {
+                p.push_str("[]");
+            }
+            out.push(p);
         }
-        ids.reverse();
-        ids.join(".")
+        out
     }
 
     /// Every field met, by path (`bones[].name_hash`), with what was counted; fields of two
@@ -226,7 +234,7 @@ impl Fields {
     pub fn finish(self) -> BTreeMap<String, FieldStats> {
         let mut out: BTreeMap<String, FieldStats> = BTreeMap::new();
         let cap = self.cap;
-        let paths: Vec<String> = (0..self.nodes.len()).map(|i| self.path(i)).collect();
+        let paths = self.paths();
         for (path, n) in paths.into_iter().zip(self.nodes).skip(1) {
             // (A nested record that is always there holds no value of its own: its fields
             // have theirs.)
@@ -275,24 +283,18 @@ impl Fields {
             }
         }
     }
-
-    /// Whether the innermost list being visited is data (its further elements are skipped).
-    fn in_data(&self) -> bool {
-        self.stack
-            .last()
-            .is_some_and(|f| self.nodes[f.node].data == Some(true))
-    }
 }
 
 impl Visitor for Fields {
     fn enter(&mut self, field: &'static FieldInfo) -> bool {
-        if self.in_data() {
+        let Some(top) = self.stack.last_mut() else {
+            return false;
+        };
+        let parent = top.node;
+        if self.nodes[parent].data == Some(true) {
             return false;
         }
-        let parent = self.stack.last().map_or(0, |f| f.node);
-        if let Some(f) = self.stack.last_mut() {
-            f.seen = true;
-        }
+        top.seen = true;
         let id = self.child(parent, field);
         let n = &mut self.nodes[id];
         // A proven field of numbers, bytes or text holds nothing to tally, and a data array
@@ -350,7 +352,7 @@ impl Visitor for Fields {
             return;
         }
         if n.list {
-            n.lengths.add(Value::U(f.len), self.cap);
+            n.lengths.add_scalar(Scalar::U(f.len), self.cap);
         } else if n.optional && !f.seen {
             n.values.add(Value::Absent, self.cap);
         } else if n.optional && n.nested {

@@ -54,6 +54,41 @@ pub struct Tally {
     rest: Option<Rest>,
     /// Where the last value was found (a field often holds the same value again).
     hint: usize,
+    /// The kept values' order keys, when they are all numbers of one kind (most fields): a
+    /// dense copy of their order, searched instead of `kept`.
+    keys: Keys,
+}
+
+/// See [`Tally::keys`].
+#[derive(Debug, Clone, Default)]
+struct Keys {
+    /// The kind of number (its rank among values), if every kept value is of it.
+    kind: Option<u8>,
+    keys: Vec<u64>,
+}
+
+/// A number's kind and a key that orders numbers of that kind as [`Value`]s are ordered.
+fn number_key(s: &Scalar<'_>) -> Option<(u8, u64)> {
+    const SIGN: u64 = 1 << 63;
+    match *s {
+        Scalar::U(u) => Some((3, u)),
+        Scalar::I(i) => Some((4, i as u64 ^ SIGN)),
+        // The order of `f64::total_cmp`, as an unsigned integer.
+        Scalar::F(f) => {
+            let b = f.to_bits() as i64;
+            Some((5, (b ^ (((b >> 63) as u64) >> 1) as i64) as u64 ^ SIGN))
+        }
+        _ => None,
+    }
+}
+
+fn value_key(v: &Value) -> Option<(u8, u64)> {
+    match *v {
+        Value::U(u) => number_key(&Scalar::U(u)),
+        Value::I(i) => number_key(&Scalar::I(i)),
+        Value::F(f) => number_key(&Scalar::F(f)),
+        _ => None,
+    }
 }
 
 impl PartialEq for Tally {
@@ -112,11 +147,14 @@ impl<'de> serde::Deserialize<'de> for Tally {
                 ));
             }
         }
-        Ok(Tally {
+        let mut t = Tally {
             kept,
             rest: f.rest,
             hint: 0,
-        })
+            keys: Keys::default(),
+        };
+        t.rekey();
+        Ok(t)
     }
 }
 
@@ -129,6 +167,29 @@ impl Tally {
 
     /// Counts the value a visitor showed; it is copied only when it is kept.
     pub fn add_scalar(&mut self, s: Scalar<'_>, cap: usize) {
+        if let Some((kind, key)) = number_key(&s).filter(|k| Some(k.0) == self.keys.kind) {
+            let keys = &self.keys.keys;
+            // The value found last time, again; or a value kept: found in the dense keys.
+            let at = if keys.get(self.hint) == Some(&key) {
+                Ok(self.hint)
+            } else if self.rest.is_some() && keys.last().is_some_and(|l| key > *l) {
+                Err(())
+            } else {
+                keys.binary_search(&key).map_err(|_| ())
+            };
+            debug_assert_eq!(Some(kind), self.keys.kind);
+            if let Ok(i) = at {
+                self.kept[i].1 += 1;
+                self.hint = i;
+                return;
+            }
+        }
+        if let Some((k, n)) = self.kept.get_mut(self.hint) {
+            if k.cmp_scalar(&s) == Ordering::Equal {
+                *n += 1;
+                return;
+            }
+        }
         if let Some(r) = &mut self.rest {
             if self
                 .kept
@@ -144,12 +205,6 @@ impl Tally {
                 return;
             }
         }
-        if let Some((k, n)) = self.kept.get_mut(self.hint) {
-            if k.cmp_scalar(&s) == Ordering::Equal {
-                *n += 1;
-                return;
-            }
-        }
         match self.kept.binary_search_by(|(k, _)| k.cmp_scalar(&s)) {
             Ok(i) => {
                 self.kept[i].1 += 1;
@@ -159,8 +214,29 @@ impl Tally {
                 self.kept.insert(i, (Value::of(s), 1));
                 self.hint = i;
                 self.trim(cap);
+                self.rekey();
             }
         }
+    }
+
+    /// Makes [`Tally::keys`] follow the kept values again.
+    fn rekey(&mut self) {
+        let k = &mut self.keys;
+        k.keys.clear();
+        k.kind = None;
+        let Some((kind, _)) = self.kept.first().and_then(|(v, _)| value_key(v)) else {
+            return;
+        };
+        for (v, _) in &self.kept {
+            match value_key(v) {
+                Some((x, key)) if x == kind => k.keys.push(key),
+                _ => {
+                    k.keys.clear();
+                    return;
+                }
+            }
+        }
+        k.kind = Some(kind);
     }
 
     fn add_n(&mut self, v: Value, n: u64, cap: usize) {
@@ -171,14 +247,23 @@ impl Tally {
                 return;
             }
         }
-        self.put(v, n);
-        self.trim(cap);
+        if self.put(v, n) {
+            self.trim(cap);
+            self.rekey();
+        }
     }
 
-    fn put(&mut self, v: Value, n: u64) {
+    /// Counts `v` among the kept values; whether it is new there.
+    fn put(&mut self, v: Value, n: u64) -> bool {
         match self.kept.binary_search_by(|(k, _)| k.cmp(&v)) {
-            Ok(i) => self.kept[i].1 += n,
-            Err(i) => self.kept.insert(i, (v, n)),
+            Ok(i) => {
+                self.kept[i].1 += n;
+                false
+            }
+            Err(i) => {
+                self.kept.insert(i, (v, n));
+                true
+            }
         }
     }
 
@@ -218,6 +303,7 @@ impl Tally {
                 }
             }
         }
+        self.rekey();
     }
 
     /// How many values were counted.
@@ -337,6 +423,57 @@ mod tests {
                 t.add_scalar(Scalar::U(*v), cap);
             }
             assert_eq!(t, tally(&vals, cap), "cap {cap}");
+        }
+    }
+
+    /// The dense keys order numbers as values do: signed, floats by their bits (-0 before 0,
+    /// NaNs apart), and a field whose values are of several kinds.
+    #[test]
+    fn number_keys_count_as_values_do() {
+        let floats = [
+            0.0,
+            -0.0,
+            1.5,
+            -1.5,
+            f64::NAN,
+            -f64::NAN,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            1e-300,
+            -1e300,
+        ];
+        let mut scalars: Vec<Scalar<'_>> = vec![];
+        for i in 0..400u64 {
+            scalars.push(Scalar::F(floats[(i * 7) as usize % floats.len()]));
+            scalars.push(Scalar::I((i as i64 * 7919) % 41 - 20));
+            if i % 50 == 0 {
+                scalars.push(Scalar::U(i));
+                scalars.push(Scalar::Bytes(&[1, 2, 3, 4, 5, 6, 7, 8, 9]));
+            }
+        }
+        for cap in [1, 3, 12, 64] {
+            // One kind at a time (the dense keys), then all kinds in one tally (none).
+            for floats_only in [true, false] {
+                let mut fast = Tally::default();
+                let mut slow = Tally::default();
+                let only = |s: &Scalar<'_>| !floats_only || matches!(s, Scalar::F(_));
+                for s in scalars.iter().filter(|s| only(s)) {
+                    fast.add_scalar(*s, cap);
+                    slow.add(Value::of(*s), cap);
+                }
+                assert_eq!(fast, slow, "cap {cap}");
+                let (a, b) = scalars.split_at(scalars.len() / 3);
+                let mut left = Tally::default();
+                let mut right = Tally::default();
+                a.iter()
+                    .filter(|s| only(s))
+                    .for_each(|s| left.add_scalar(*s, cap));
+                b.iter()
+                    .filter(|s| only(s))
+                    .for_each(|s| right.add_scalar(*s, cap));
+                left.merge(right, cap);
+                assert_eq!(left, slow, "cap {cap}, merged");
+            }
         }
     }
 
