@@ -128,26 +128,52 @@ fn source(field: &str, span: crate::rt::Span) -> crate::scene::SourceRange {
 /// The geometry of a .meshbin whose verdict passed, in the common model (counter-clockwise
 /// front faces): one pass over the vertex bytes, one over the indices.
 pub fn to_mesh(view: &MeshbinRef<'_>, winding: Winding) -> Mesh {
-    let vb = view.vertices.bytes();
-    let n = view.vertices.len();
-    let mut positions = Vec::with_capacity(n);
-    let mut colors = Vec::with_capacity(n);
-    let f = |b: &[u8], at: usize| f32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]]);
-    for v in vb.chunks_exact(Vertex::FIXED_SIZE as usize) {
-        let (x, y, z) = (
-            Vertex::OFFSET_X as usize,
-            Vertex::OFFSET_Y as usize,
-            Vertex::OFFSET_Z as usize,
-        );
-        let r = Vertex::OFFSET_R as usize;
-        positions.push([f(v, x), f(v, y), f(v, z)]);
-        colors.push([v[r], v[r + 1], v[r + 2], v[r + 3]]);
-    }
-    let mut indices: Vec<u32> = view.indices.iter().map(u32::from).collect();
-    if winding == Winding::D3d {
-        for t in indices.chunks_exact_mut(3) {
-            t.swap(1, 2);
+    let f = |b: &[u8], at: u64| {
+        let at = at as usize;
+        f32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
+    };
+    // Collected from exact-size iterators: one allocation each, no check per vertex.
+    let vertices = || {
+        view.vertices
+            .bytes()
+            .chunks_exact(Vertex::FIXED_SIZE as usize)
+    };
+    let positions: Vec<[f32; 3]> = vertices()
+        .map(|v| {
+            [
+                f(v, Vertex::OFFSET_X),
+                f(v, Vertex::OFFSET_Y),
+                f(v, Vertex::OFFSET_Z),
+            ]
+        })
+        .collect();
+    let r = Vertex::OFFSET_R as usize;
+    let colors: Vec<[u8; 4]> = vertices()
+        .map(|v| [v[r], v[r + 1], v[r + 2], v[r + 3]])
+        .collect();
+    let copied;
+    let src: &[u16] = match view.indices.as_slice() {
+        Some(s) => s,
+        None => {
+            copied = view.indices.iter().collect::<Vec<u16>>();
+            &copied
         }
+    };
+    let mut indices = vec![0u32; src.len()];
+    // Triangle by triangle, so that Direct3D's clockwise order turns while it is copied.
+    let (second, third) = match winding {
+        Winding::D3d => (2, 1),
+        Winding::Gl => (1, 2),
+    };
+    for (o, t) in indices.chunks_exact_mut(3).zip(src.chunks_exact(3)) {
+        o[0] = u32::from(t[0]);
+        o[1] = u32::from(t[second]);
+        o[2] = u32::from(t[third]);
+    }
+    // (Not whole triangles: only a file whose verdict failed; the rest as it is.)
+    let whole = src.len() / 3 * 3;
+    for (o, i) in indices[whole..].iter_mut().zip(&src[whole..]) {
+        *o = u32::from(*i);
     }
     Mesh {
         // A .meshbin holds no name: the exporter names it after the file.
