@@ -26,17 +26,22 @@ impl Path {
     /// The path one field further in.
     #[must_use]
     pub fn field(&self, name: impl Into<Cow<'static, str>>) -> Self {
-        let mut p = self.clone();
-        p.0.push(Seg::Field(name.into()));
-        p
+        self.and(Seg::Field(name.into()))
     }
 
     /// The path of element `i` of the list this path names.
     #[must_use]
     pub fn index(&self, i: usize) -> Self {
-        let mut p = self.clone();
-        p.0.push(Seg::Index(i));
-        p
+        self.and(Seg::Index(i))
+    }
+
+    /// This path and one step more, in one allocation (a clone has no room for the step: the
+    /// verdict's checks step into fields on every element they look at).
+    fn and(&self, seg: Seg) -> Self {
+        let mut v = Vec::with_capacity(self.0.len() + 1);
+        v.extend_from_slice(&self.0);
+        v.push(seg);
+        Path(v)
     }
 
     /// Adds a step at the end.
