@@ -67,10 +67,14 @@ impl<'a> Gen<'a> {
                     #(#decode)*
                     Self { #(#ids),* }
                 }
+                #[inline]
                 fn check(_b: &[u8], _start: u64) -> #rt::Result<()> {
                     #(#checks)*
                     Ok(())
                 }
+                // (Inlined into the loop over a run of blocks: a call per record was most of a
+                // run's cost.)
+                #[inline]
                 fn encode(&self, _b: &mut [u8], _start: u64) -> #rt::Result<()> {
                     let Self { #(#ids),* } = self;
                     #(#encode)*

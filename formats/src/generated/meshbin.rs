@@ -648,9 +648,11 @@ impl crate::rt::pod::Block for Vertex {
         let a = crate::rt::pod::get::<u8>(_b, 15usize, ::binrw::Endian::Little);
         Self { x, y, z, r, g, b, a }
     }
+    #[inline]
     fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
         Ok(())
     }
+    #[inline]
     fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { x, y, z, r, g, b, a } = self;
         crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);

@@ -9219,6 +9219,7 @@ impl crate::rt::pod::Block for MeshPrimitive {
             unknown_0x20,
         }
     }
+    #[inline]
     fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
         crate::rt::field(
             "marker",
@@ -9240,6 +9241,7 @@ impl crate::rt::pod::Block for MeshPrimitive {
         )?;
         Ok(())
     }
+    #[inline]
     fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self {
             unknown_0x0,
@@ -12606,9 +12608,11 @@ impl crate::rt::pod::Block for Float3 {
         let z = crate::rt::pod::get::<f32>(_b, 8usize, ::binrw::Endian::Little);
         Self { x, y, z }
     }
+    #[inline]
     fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
         Ok(())
     }
+    #[inline]
     fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { x, y, z } = self;
         crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);

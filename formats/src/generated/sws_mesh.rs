@@ -5435,6 +5435,7 @@ impl crate::rt::pod::Block for DrawRange {
             unknown_0x14,
         }
     }
+    #[inline]
     fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
         crate::rt::field(
             "primitive_type",
@@ -5456,6 +5457,7 @@ impl crate::rt::pod::Block for DrawRange {
         )?;
         Ok(())
     }
+    #[inline]
     fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self {
             primitive_type,
@@ -13222,9 +13224,11 @@ impl crate::rt::pod::Block for Float2 {
         let v = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
         Self { u, v }
     }
+    #[inline]
     fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
         Ok(())
     }
+    #[inline]
     fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { u, v } = self;
         crate::rt::pod::set::<f32>(_b, 0usize, *u, ::binrw::Endian::Little);
@@ -13471,9 +13475,11 @@ impl crate::rt::pod::Block for Float3 {
         let z = crate::rt::pod::get::<f32>(_b, 8usize, ::binrw::Endian::Little);
         Self { x, y, z }
     }
+    #[inline]
     fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
         Ok(())
     }
+    #[inline]
     fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { x, y, z } = self;
         crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);

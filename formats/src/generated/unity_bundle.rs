@@ -2584,9 +2584,11 @@ impl crate::rt::pod::Block for StorageBlock {
             flags,
         }
     }
+    #[inline]
     fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
         Ok(())
     }
+    #[inline]
     fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { len_uncompressed, len_compressed, flags } = self;
         crate::rt::pod::set::<u32>(_b, 0usize, *len_uncompressed, ::binrw::Endian::Big);

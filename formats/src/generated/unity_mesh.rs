@@ -4589,9 +4589,11 @@ impl crate::rt::pod::Block for Vector3f {
         let z = crate::rt::pod::get::<f32>(_b, 8usize, ::binrw::Endian::Little);
         Self { x, y, z }
     }
+    #[inline]
     fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
         Ok(())
     }
+    #[inline]
     fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { x, y, z } = self;
         crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);
@@ -9622,9 +9624,11 @@ impl crate::rt::pod::Block for ChannelInfo {
             dimension,
         }
     }
+    #[inline]
     fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
         Ok(())
     }
+    #[inline]
     fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { stream, offset, format, dimension } = self;
         crate::rt::pod::set::<u8>(_b, 0usize, *stream, ::binrw::Endian::Little);
@@ -13779,9 +13783,11 @@ impl crate::rt::pod::Block for MeshLodRange {
         >(_b, 4usize, ::binrw::Endian::Little);
         Self { index_start, index_count }
     }
+    #[inline]
     fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
         Ok(())
     }
+    #[inline]
     fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { index_start, index_count } = self;
         crate::rt::pod::set::<u32>(_b, 0usize, *index_start, ::binrw::Endian::Little);

@@ -3191,9 +3191,11 @@ impl crate::rt::pod::Block for HeaderWide {
             unknown_0x28,
         }
     }
+    #[inline]
     fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
         Ok(())
     }
+    #[inline]
     fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
         let Self { len_metadata, len_file, ofs_data, unknown_0x28 } = self;
         crate::rt::pod::set::<u32>(_b, 0usize, *len_metadata, ::binrw::Endian::Big);
