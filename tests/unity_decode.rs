@@ -411,6 +411,18 @@ fn packed_floats_are_accurate_relative_to_the_vectors_ends() {
             items,
             "{bits} bits"
         );
+        // Into a buffer kept from an earlier, longer vector: emptied first, then the same.
+        let mut kept = vec![7u32; 9];
+        unpack_ints_into(&ints(5, bits as u8, &data), &mut kept);
+        assert_eq!(kept, items, "{bits} bits, into a kept buffer");
+        let mut kept = vec![7.5f32; 9];
+        let f = floats(5, bits as u8, -1.0, 2.0, &data);
+        unpack_floats_into(&f, &mut kept);
+        assert_eq!(
+            kept,
+            unpack_floats(&f),
+            "{bits} bits, floats into a kept buffer"
+        );
     }
 }
 

@@ -13,7 +13,9 @@ use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Through
 use meshspec_formats::context::{Context, SkinWeights};
 use meshspec_formats::generated::unity_mesh::{IndexFormat, SubMesh, Topology, UnityMesh};
 use meshspec_formats::rt::Root;
-use meshspec_formats::unity::decode::{self, unpack_floats, unpack_ints, Packed};
+use meshspec_formats::unity::decode::{
+    self, unpack_floats, unpack_floats_into, unpack_ints, unpack_ints_into, Packed,
+};
 use meshspec_formats::unity::{make, stream};
 use std::hint::black_box;
 use std::path::PathBuf;
@@ -249,6 +251,17 @@ fn packed(c: &mut Criterion) {
                 BenchmarkId::new("unpack ints", format!("{bits} bits")),
                 |b| b.iter(|| black_box(unpack_ints(black_box(&ints)))),
             );
+            // The decoder alone: into a buffer that a caller unpacking many vectors keeps.
+            let mut kept: Vec<u32> = Vec::new();
+            g.bench_function(
+                BenchmarkId::new("unpack ints into a kept buffer", format!("{bits} bits")),
+                |b| {
+                    b.iter(|| {
+                        unpack_ints_into(black_box(&ints), &mut kept);
+                        black_box(&kept);
+                    })
+                },
+            );
             let floats = Packed {
                 start: -1.0,
                 range: 2.0,
@@ -257,6 +270,16 @@ fn packed(c: &mut Criterion) {
             g.bench_function(
                 BenchmarkId::new("unpack floats", format!("{bits} bits")),
                 |b| b.iter(|| black_box(unpack_floats(black_box(&floats)))),
+            );
+            let mut kept: Vec<f32> = Vec::new();
+            g.bench_function(
+                BenchmarkId::new("unpack floats into a kept buffer", format!("{bits} bits")),
+                |b| {
+                    b.iter(|| {
+                        unpack_floats_into(black_box(&floats), &mut kept);
+                        black_box(&kept);
+                    })
+                },
             );
         }
         g.finish();

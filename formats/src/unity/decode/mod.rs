@@ -26,7 +26,10 @@ pub use format::VertexFormat;
 pub use frame::{inverse_bind_matrix, to_scene, SceneOptions, ToScene};
 pub use indices::{index_size, SubMesh, Topology};
 pub use layout::{ChannelPlace, StreamLayout, VertexLayout};
-pub use packed::{packed_tolerance, rebuilt_z_tolerance, unpack_floats, unpack_ints, Packed};
+pub use packed::{
+    packed_tolerance, rebuilt_z_tolerance, unpack_floats, unpack_floats_into, unpack_ints,
+    unpack_ints_into, Packed,
+};
 pub use shapes::{name_hash, MeshShapes, ShapeChannel, ShapeFrame, ShapeVertex, ShapedVertices};
 pub use skin::{Blend, MeshSkin, PaddedSets};
 

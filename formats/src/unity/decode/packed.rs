@@ -167,81 +167,93 @@ pub(crate) fn judge(p: &Packed, at: &PackedAt, j: &mut Judge<'_>) -> bool {
     true
 }
 
-/// The raw items: eight bytes hold any item (32 bits plus up to 7 of shift), so items whose
-/// eight-byte window lies inside the data are read directly and only the last few through a
-/// padded copy; whole bytes, halves and words are plain little-endian reads.
-fn items(n: usize, bits: u8, data: &[u8]) -> Vec<u32> {
+/// The raw items, each turned by `f`, appended to `out`: eight bytes hold any item (32 bits
+/// plus up to 7 of shift), so items whose eight-byte window lies inside the data are read
+/// directly and only the last few through a padded copy; whole bytes, halves and words are
+/// plain little-endian reads. Every pass is an exact-size iterator: one reservation, no check
+/// per item.
+fn items_into<T>(n: usize, bits: u8, data: &[u8], out: &mut Vec<T>, f: impl Fn(u32) -> T) {
     // An empty vector's bit size is never judged (no item uses it): it may be anything.
     if n == 0 {
-        return vec![];
+        return;
     }
+    out.reserve(n);
     match bits {
-        0 => vec![0; n],
-        8 => data.iter().take(n).map(|&b| u32::from(b)).collect(),
-        16 => data
-            .chunks_exact(2)
-            .take(n)
-            .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])))
-            .collect(),
-        32 => data
-            .chunks_exact(4)
-            .take(n)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-            .collect(),
+        0 => out.extend((0..n).map(|_| f(0))),
+        8 => out.extend(data.iter().take(n).map(|&b| f(u32::from(b)))),
+        16 => out.extend(
+            data.chunks_exact(2)
+                .take(n)
+                .map(|c| f(u32::from(u16::from_le_bytes([c[0], c[1]])))),
+        ),
+        32 => out.extend(
+            data.chunks_exact(4)
+                .take(n)
+                .map(|c| f(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
+        ),
         _ => {
             let bits = u64::from(bits);
             let mask = (1u64 << bits) - 1;
-            let mut out = vec![0u32; n];
             let direct = match data.len().checked_sub(8) {
                 Some(last) => ((last as u64 * 8 / bits + 1) as usize).min(n),
                 None => 0,
             };
-            for (i, o) in out[..direct].iter_mut().enumerate() {
+            out.extend((0..direct).map(|i| {
                 let bit = i as u64 * bits;
                 let byte = (bit >> 3) as usize;
-                if let Some(w) = data
+                let w = data
                     .get(byte..byte + 8)
                     .and_then(|w| <[u8; 8]>::try_from(w).ok())
-                {
-                    *o = ((u64::from_le_bytes(w) >> (bit & 7)) & mask) as u32;
-                }
-            }
-            for (i, o) in out.iter_mut().enumerate().skip(direct) {
+                    .unwrap_or_default();
+                f(((u64::from_le_bytes(w) >> (bit & 7)) & mask) as u32)
+            }));
+            out.extend((direct..n).map(|i| {
                 let bit = i as u64 * bits;
                 let byte = (bit >> 3) as usize;
                 let mut w = [0u8; 8];
                 let tail = data.get(byte..).unwrap_or(&[]);
                 let k = tail.len().min(8);
                 w[..k].copy_from_slice(&tail[..k]);
-                *o = ((u64::from_le_bytes(w) >> (bit & 7)) & mask) as u32;
-            }
-            out
+                f(((u64::from_le_bytes(w) >> (bit & 7)) & mask) as u32)
+            }));
         }
     }
 }
 
 /// The items of a vector of integers (of one whose verdict passed: all of them).
 pub fn unpack_ints(p: &Packed) -> Vec<u32> {
-    items(p.available(), p.bit_size, p.data)
+    let mut out = vec![];
+    unpack_ints_into(p, &mut out);
+    out
+}
+
+/// [`unpack_ints`] into `out` (emptied first): a caller that unpacks many vectors keeps one
+/// buffer, and pays for fresh memory once.
+pub fn unpack_ints_into(p: &Packed, out: &mut Vec<u32>) {
+    out.clear();
+    items_into(p.available(), p.bit_size, p.data, out, |i| i);
 }
 
 /// The items of a vector of floats: `start + item * (range / (2^bits - 1))` in f32, or `start`
 /// for every item of a zero-bit vector.
 pub fn unpack_floats(p: &Packed) -> Vec<f32> {
+    let mut out = vec![];
+    unpack_floats_into(p, &mut out);
+    out
+}
+
+/// [`unpack_floats`] into `out` (emptied first).
+pub fn unpack_floats_into(p: &Packed, out: &mut Vec<f32>) {
+    out.clear();
     let n = p.available();
-    if n == 0 {
-        return vec![];
-    }
     if p.bit_size == 0 {
-        return vec![p.start; n];
+        out.resize(n, p.start);
+        return;
     }
-    let max = ((1u64 << p.bit_size) - 1) as f32;
+    let max = ((1u64 << p.bit_size.min(32)) - 1) as f32;
     let scale = p.range / max;
     let start = p.start;
-    items(n, p.bit_size, p.data)
-        .into_iter()
-        .map(|i| start + i as f32 * scale)
-        .collect()
+    items_into(n, p.bit_size, p.data, out, |i| start + i as f32 * scale);
 }
 
 /// How far a value dequantised from a packed float vector can be from the same value
