@@ -398,25 +398,32 @@ fn packed_floats_are_accurate_relative_to_the_vectors_ends() {
     }
     assert!(near_zero > 0);
     // Item values crossing byte boundaries, 1 to 32 bits.
-    for bits in [1u32, 3, 7, 8, 13, 16, 17, 31, 32] {
+    for bits in [1u32, 3, 7, 8, 9, 13, 15, 16, 17, 31, 32] {
         let max = if bits == 32 {
             u32::MAX
         } else {
             (1 << bits) - 1
         };
-        let items = [0, max, max / 3, 1, max - 1];
+        // Two whole groups of eight (read as one word each up to 16 bits) and five more.
+        let items: Vec<u32> = [0, max, max / 3, 1, max - 1, max / 5, 2, max / 2]
+            .iter()
+            .cycle()
+            .skip(3)
+            .take(21)
+            .map(|v| v & max)
+            .collect();
         let data = pack(&items, bits);
         assert_eq!(
-            unpack_ints(&ints(5, bits as u8, &data)),
+            unpack_ints(&ints(21, bits as u8, &data)),
             items,
             "{bits} bits"
         );
         // Into a buffer kept from an earlier, longer vector: emptied first, then the same.
-        let mut kept = vec![7u32; 9];
-        unpack_ints_into(&ints(5, bits as u8, &data), &mut kept);
+        let mut kept = vec![7u32; 30];
+        unpack_ints_into(&ints(21, bits as u8, &data), &mut kept);
         assert_eq!(kept, items, "{bits} bits, into a kept buffer");
-        let mut kept = vec![7.5f32; 9];
-        let f = floats(5, bits as u8, -1.0, 2.0, &data);
+        let mut kept = vec![7.5f32; 30];
+        let f = floats(21, bits as u8, -1.0, 2.0, &data);
         unpack_floats_into(&f, &mut kept);
         assert_eq!(
             kept,
