@@ -236,13 +236,17 @@ impl<'a> Gen<'a> {
                 None => self.visit_elem(t, f, quote!(_x)),
                 Some(ListKind::Nums(_)) => quote! {
                     for (_i, _e) in _x.iter().enumerate() {
-                        _vis.index(_i);
+                        if !_vis.index(_i) {
+                            break;
+                        }
                         _vis.value(#rt::Scalar::from(_e));
                     }
                 },
                 Some(ListKind::Chunks(_)) => quote! {
                     for (_i, _e) in _x.iter().enumerate() {
-                        _vis.index(_i);
+                        if !_vis.index(_i) {
+                            break;
+                        }
                         _vis.value(#rt::Scalar::Bytes(_e));
                     }
                 },
@@ -250,7 +254,9 @@ impl<'a> Gen<'a> {
                     let o = names::owned(names::ty(self.spec, &name));
                     quote! {
                         for (_i, _e) in _x.iter().enumerate() {
-                            _vis.index(_i);
+                            if !_vis.index(_i) {
+                            break;
+                        }
                             <#o as #rt::Codec>::visit(&_e, _vis);
                         }
                     }
@@ -259,7 +265,9 @@ impl<'a> Gen<'a> {
                     let e = self.visit_elem(t, f, quote!(_e));
                     quote! {
                         for (_i, _e) in _x.iter().enumerate() {
-                            _vis.index(_i);
+                            if !_vis.index(_i) {
+                            break;
+                        }
                             #e;
                         }
                     }

@@ -409,7 +409,9 @@ impl crate::rt::Codec for Meshbin {
             {
                 let _x = vertices;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <Vertex as crate::rt::Codec>::visit(&_e, _vis);
                 }
             };
@@ -419,7 +421,9 @@ impl crate::rt::Codec for Meshbin {
             {
                 let _x = indices;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };

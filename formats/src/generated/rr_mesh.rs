@@ -999,7 +999,9 @@ impl crate::rt::Codec for RrMesh {
             {
                 let _x = bones;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::Bytes(_e));
                 }
             };
@@ -4723,7 +4725,9 @@ impl crate::rt::Codec for RangedLayout {
             {
                 let _x = strides;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -4775,7 +4779,9 @@ impl crate::rt::Codec for RangedLayout {
             {
                 let _x = ranges;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <RangeRecord as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -6476,7 +6482,9 @@ impl crate::rt::Codec for IndexData {
         if _vis.enter(&_f[0usize]) {
             if let ::std::option::Option::Some(_x) = u16_indices {
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             }
@@ -6485,7 +6493,9 @@ impl crate::rt::Codec for IndexData {
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = u32_indices {
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             }
@@ -6775,7 +6785,9 @@ impl crate::rt::Codec for PrimitiveDescBlock {
             {
                 let _x = records;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <PrimitiveDesc as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -8903,7 +8915,9 @@ impl crate::rt::Codec for MeshData {
             {
                 let _x = strides;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -8927,7 +8941,9 @@ impl crate::rt::Codec for MeshData {
             {
                 let _x = objects;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <MeshPrimitive as crate::rt::Codec>::visit(&_e, _vis);
                 }
             };
@@ -10445,7 +10461,9 @@ impl crate::rt::Codec for MaterialList {
             {
                 let _x = descriptors;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <MaterialDescriptor as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -10469,7 +10487,9 @@ impl crate::rt::Codec for MaterialList {
             {
                 let _x = groups;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <MaterialGroup as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -12471,7 +12491,9 @@ impl crate::rt::Codec for MaterialTrailer {
             {
                 let _x = mesh_bools;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };

@@ -1692,7 +1692,9 @@ impl crate::rt::Codec for SwsMesh {
             {
                 let _x = submeshes;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <InlineSubmesh as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -1709,7 +1711,9 @@ impl crate::rt::Codec for SwsMesh {
             {
                 let _x = bones;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <MeshBone as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -1768,7 +1772,9 @@ impl crate::rt::Codec for SwsMesh {
             {
                 let _x = material_ids;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -2791,7 +2797,9 @@ impl crate::rt::Codec for MeshBone {
             {
                 let _x = matrix;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -4516,7 +4524,9 @@ impl crate::rt::Codec for CompiledMesh {
             {
                 let _x = vertex_streams;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <VertexStream as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -4533,7 +4543,9 @@ impl crate::rt::Codec for CompiledMesh {
             {
                 let _x = ranges_a;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <DrawRange as crate::rt::Codec>::visit(&_e, _vis);
                 }
             };
@@ -4543,7 +4555,9 @@ impl crate::rt::Codec for CompiledMesh {
             {
                 let _x = ranges_b;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <DrawRange as crate::rt::Codec>::visit(&_e, _vis);
                 }
             };
@@ -5071,7 +5085,9 @@ impl crate::rt::Codec for VertexStream {
             {
                 let _x = vertices;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::Bytes(_e));
                 }
             };
@@ -5270,7 +5286,9 @@ impl crate::rt::Codec for IndexBuffer {
             {
                 let _x = items;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -6166,7 +6184,9 @@ impl crate::rt::Codec for PaletteBlock {
             {
                 let _x = palettes;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <Palette as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -6800,7 +6820,9 @@ impl crate::rt::Codec for Palette {
             {
                 let _x = bones;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -11412,7 +11434,9 @@ impl crate::rt::Codec for U8Run {
             {
                 let _x = items;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -11678,7 +11702,9 @@ impl crate::rt::Codec for U16Run {
             {
                 let _x = items;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -11944,7 +11970,9 @@ impl crate::rt::Codec for U32Run {
             {
                 let _x = items;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -12212,7 +12240,9 @@ impl crate::rt::Codec for Float2Run {
             {
                 let _x = items;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <Float2 as crate::rt::Codec>::visit(&_e, _vis);
                 }
             };
@@ -12480,7 +12510,9 @@ impl crate::rt::Codec for Float3Run {
             {
                 let _x = items;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <Float3 as crate::rt::Codec>::visit(&_e, _vis);
                 }
             };
@@ -12792,7 +12824,9 @@ impl crate::rt::Codec for UvChannelRun {
             {
                 let _x = items;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <UvChannel as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -13104,7 +13138,9 @@ impl crate::rt::Codec for MorphChannelRun {
             {
                 let _x = items;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <MorphChannel as crate::rt::Codec>::visit(_e, _vis);
                 }
             };

@@ -2333,7 +2333,9 @@ impl crate::rt::Codec for BlocksInfo {
             {
                 let _x = blocks;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <StorageBlock as crate::rt::Codec>::visit(&_e, _vis);
                 }
             };
@@ -2350,7 +2352,9 @@ impl crate::rt::Codec for BlocksInfo {
             {
                 let _x = nodes;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <Node as crate::rt::Codec>::visit(_e, _vis);
                 }
             };

@@ -2935,7 +2935,9 @@ impl crate::rt::Codec for UnityMesh {
             {
                 let _x = sub_meshes;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <SubMesh as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -2959,7 +2961,9 @@ impl crate::rt::Codec for UnityMesh {
             {
                 let _x = bind_poses;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <Matrix4x4f as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -2976,7 +2980,9 @@ impl crate::rt::Codec for UnityMesh {
             {
                 let _x = bone_name_hashes;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -5554,7 +5560,9 @@ impl crate::rt::Codec for MinMaxAabbVector {
             {
                 let _x = items;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <MinMaxAabb as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -5759,7 +5767,9 @@ impl crate::rt::Codec for Matrix4x4f {
             {
                 let _x = e;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -7102,7 +7112,9 @@ impl crate::rt::Codec for BlendShapeData {
             {
                 let _x = vertices;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <BlendShapeVertex as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -7119,7 +7131,9 @@ impl crate::rt::Codec for BlendShapeData {
             {
                 let _x = shapes;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <MeshBlendShape as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -7136,7 +7150,9 @@ impl crate::rt::Codec for BlendShapeData {
             {
                 let _x = channels;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <MeshBlendShapeChannel as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -7153,7 +7169,9 @@ impl crate::rt::Codec for BlendShapeData {
             {
                 let _x = full_weights;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -8868,7 +8886,9 @@ impl crate::rt::Codec for VariableBoneCountWeights {
             {
                 let _x = data;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -9133,7 +9153,9 @@ impl crate::rt::Codec for BoneWeights4 {
             {
                 let _x = weights;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -9143,7 +9165,9 @@ impl crate::rt::Codec for BoneWeights4 {
             {
                 let _x = bone_indices;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             };
@@ -9475,7 +9499,9 @@ impl crate::rt::Codec for BoneWeights4Vector {
             {
                 let _x = items;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <BoneWeights4 as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -10345,7 +10371,9 @@ impl crate::rt::Codec for VertexData {
             {
                 let _x = channels;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <ChannelInfo as crate::rt::Codec>::visit(&_e, _vis);
                 }
             };
@@ -13338,7 +13366,9 @@ impl crate::rt::Codec for MeshLodInfo {
             {
                 let _x = sub_meshes;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <MeshLodSubMesh as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -13657,7 +13687,9 @@ impl crate::rt::Codec for MeshLodSubMesh {
             {
                 let _x = levels;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <MeshLodRange as crate::rt::Codec>::visit(&_e, _vis);
                 }
             };

@@ -5152,7 +5152,9 @@ impl crate::rt::Codec for Metadata {
             {
                 let _x = types;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <SerializedType as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -5175,7 +5177,9 @@ impl crate::rt::Codec for Metadata {
             {
                 let _x = objects;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <ObjectInfo as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -5190,7 +5194,9 @@ impl crate::rt::Codec for Metadata {
         if _vis.enter(&_f[9usize]) {
             if let ::std::option::Option::Some(_x) = script_types {
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <ScriptType as crate::rt::Codec>::visit(_e, _vis);
                 }
             }
@@ -5207,7 +5213,9 @@ impl crate::rt::Codec for Metadata {
             {
                 let _x = externals;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <External as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -5222,7 +5230,9 @@ impl crate::rt::Codec for Metadata {
         if _vis.enter(&_f[13usize]) {
             if let ::std::option::Option::Some(_x) = ref_types {
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <SerializedType as crate::rt::Codec>::visit(_e, _vis);
                 }
             }
@@ -6938,7 +6948,9 @@ impl crate::rt::Codec for SerializedType {
         if _vis.enter(&_f[8usize]) {
             if let ::std::option::Option::Some(_x) = type_dependencies {
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     _vis.value(crate::rt::Scalar::from(_e));
                 }
             }
@@ -7640,7 +7652,9 @@ impl crate::rt::Codec for TypeTree {
             {
                 let _x = nodes;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <TypeTreeNode as crate::rt::Codec>::visit(_e, _vis);
                 }
             };
@@ -9335,7 +9349,9 @@ impl crate::rt::Codec for OldTypeTreeNode {
             {
                 let _x = children;
                 for (_i, _e) in _x.iter().enumerate() {
-                    _vis.index(_i);
+                    if !_vis.index(_i) {
+                        break;
+                    }
                     <OldTypeTreeNode as crate::rt::Codec>::visit(_e, _vis);
                 }
             };

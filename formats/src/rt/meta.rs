@@ -98,9 +98,11 @@ impl<'a> From<&'a str> for Scalar<'a> {
 pub trait Visitor {
     /// A field begins; whether to look into it.
     fn enter(&mut self, field: &'static FieldInfo) -> bool;
-    /// The next value (or nested value) of the current field is element `i` of its list.
-    fn index(&mut self, i: usize) {
+    /// The next value (or nested value) of the current field is element `i` of its list;
+    /// whether to show it (`false` skips the rest of the list; `leave` still follows).
+    fn index(&mut self, i: usize) -> bool {
         let _ = i;
+        true
     }
     /// A leaf value of the current field.
     fn value(&mut self, v: Scalar<'_>);

@@ -318,9 +318,9 @@ impl Visitor for Fields {
     }
 
     #[inline]
-    fn index(&mut self, i: usize) {
+    fn index(&mut self, i: usize) -> bool {
         let Some(f) = self.stack.last_mut() else {
-            return;
+            return true;
         };
         f.len += 1;
         f.seen = true;
@@ -329,6 +329,9 @@ impl Visitor for Fields {
         if i == 1 && self.nodes[node].data.is_none() {
             self.decide(node);
         }
+        // A data array's further elements are not looked into (nor counted: its length is
+        // not tallied).
+        self.nodes[node].data != Some(true)
     }
 
     #[inline]

@@ -132,12 +132,13 @@ impl Visitor for Values<'_> {
         true
     }
 
-    fn index(&mut self, i: usize) {
+    fn index(&mut self, i: usize) -> bool {
         let Some(&mark) = self.marks.last() else {
-            return;
+            return true;
         };
         self.path.truncate(mark + 1);
         self.path.push(format!("[{i}]"));
+        true
     }
 
     fn value(&mut self, v: Scalar<'_>) {
