@@ -161,32 +161,59 @@ const NO_CLAIM: &str = "no layout claims it (its extension is no layout id, and 
 /// lie well within them).
 const HEAD: u64 = 4096;
 
-/// The first [`HEAD`] bytes of `path`, and its size.
-fn head(path: &Path) -> std::io::Result<(Vec<u8>, u64)> {
-    let f = std::fs::File::open(path)?;
-    let size = f.metadata()?.len();
-    let mut buf = Vec::with_capacity(HEAD.min(size) as usize);
-    f.take(HEAD).read_to_end(&mut buf)?;
-    Ok((buf, size))
+/// An open file: its size and the bytes read from it so far.
+struct Opened {
+    file: std::fs::File,
+    size: u64,
+    bytes: Vec<u8>,
 }
 
-/// The bytes of `path`, refused past `limit`.
-fn read(path: &Path, limit: u64) -> Result<Vec<u8>, Error> {
-    let cannot =
-        |e: std::io::Error| Error::unplaced(ErrorKind::Io, "a readable file", walk::io_words(&e));
-    let f = std::fs::File::open(path).map_err(cannot)?;
-    let len = f.metadata().map_err(cannot)?.len();
-    if len > limit {
-        return Err(too_big(len, limit));
+fn cannot(e: std::io::Error) -> Error {
+    Error::unplaced(ErrorKind::Io, "a readable file", walk::io_words(&e))
+}
+
+/// `path` opened, with nothing read.
+fn open(path: &Path) -> Result<Opened, Error> {
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let size = file.metadata().map_err(cannot)?.len();
+    Ok(Opened {
+        file,
+        size,
+        bytes: vec![],
+    })
+}
+
+impl Opened {
+    /// The first [`HEAD`] bytes read (or all of a shorter file).
+    fn head(mut self) -> Result<Opened, Error> {
+        self.bytes.reserve(HEAD.min(self.size) as usize);
+        (&self.file)
+            .take(HEAD)
+            .read_to_end(&mut self.bytes)
+            .map_err(cannot)?;
+        Ok(self)
     }
-    let mut buf = Vec::with_capacity(len as usize);
-    f.take(limit.saturating_add(1))
-        .read_to_end(&mut buf)
-        .map_err(cannot)?;
-    if buf.len() as u64 > limit {
-        return Err(too_big(buf.len() as u64, limit));
+
+    /// Every byte, refused past `limit` (the file is read on from where it was: a file whose
+    /// first bytes were looked at is opened once).
+    fn rest(mut self, limit: u64) -> Result<Vec<u8>, Error> {
+        if self.size > limit {
+            return Err(too_big(self.size, limit));
+        }
+        self.bytes
+            .reserve((self.size as usize).saturating_sub(self.bytes.len()));
+        let left = limit
+            .saturating_add(1)
+            .saturating_sub(self.bytes.len() as u64);
+        (&self.file)
+            .take(left)
+            .read_to_end(&mut self.bytes)
+            .map_err(cannot)?;
+        if self.bytes.len() as u64 > limit {
+            return Err(too_big(self.bytes.len() as u64, limit));
+        }
+        Ok(self.bytes)
     }
-    Ok(buf)
 }
 
 fn too_big(len: u64, limit: u64) -> Error {
@@ -270,16 +297,21 @@ impl Work {
         // Rules 1 and 2: the layout is known before the bytes are read.
         let known = o.layout.or_else(|| crate::layouts::find(&ext));
         // Rule 3 needs only the first bytes: a file no layout claims is not read further.
-        if known.is_none() {
-            match head(path) {
-                Ok((h, size)) if !crate::generated::LAYOUTS.iter().any(|e| (e.claims)(&h)) => {
-                    skip(&mut self.skipped, path, NO_CLAIM, String::new());
-                    return size;
-                }
-                _ => {}
+        let opened = open(path).and_then(|f| match known {
+            Some(_) => Ok(f),
+            None => f.head(),
+        });
+        if let Ok(f) = &opened {
+            if known.is_none()
+                && !crate::generated::LAYOUTS
+                    .iter()
+                    .any(|e| (e.claims)(&f.bytes))
+            {
+                skip(&mut self.skipped, path, NO_CLAIM, String::new());
+                return f.size;
             }
         }
-        let bytes = match read(path, o.max_input_size) {
+        let bytes = match opened.and_then(|f| f.rest(o.max_input_size)) {
             Ok(b) => b,
             Err(e) => {
                 match known {
