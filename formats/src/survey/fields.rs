@@ -58,7 +58,9 @@ impl FieldStats {
 struct Node {
     info: &'static FieldInfo,
     parent: usize,
-    children: Vec<(*const FieldInfo, usize)>,
+    /// By the address of the child's `FieldInfo` (a `'static` table entry: the address is
+    /// only compared, as a key).
+    children: Vec<(usize, usize)>,
     /// The child expected next (fields come in spec order).
     cursor: usize,
     confidence: Confidence,
@@ -92,10 +94,6 @@ pub struct Fields {
     file: u64,
     cap: usize,
 }
-
-// Nodes point at the generated tables' `FieldInfo`s, which are `'static` and never written:
-// the raw pointers are only compared, as keys.
-unsafe impl Send for Fields {}
 
 /// The spec's primitive types: a field of one of them holds no fields of its own.
 fn holds_fields(ty: &str) -> bool {
@@ -162,7 +160,7 @@ impl Fields {
     }
 
     fn child(&mut self, parent: usize, info: &'static FieldInfo) -> usize {
-        let key = info as *const FieldInfo;
+        let key = std::ptr::from_ref(info) as usize;
         let p = &mut self.nodes[parent];
         if let Some(&(k, id)) = p.children.get(p.cursor) {
             if k == key {
