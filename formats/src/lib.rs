@@ -10,6 +10,10 @@
 //! Errors are one type, [`rt::Error`]: byte offset, field path as the spec names it, expected
 //! and found.
 
+// Nothing here needs `unsafe`: hostile input meets only checked code (and the fuzz campaigns
+// without a sanitizer lose nothing by it).
+#![forbid(unsafe_code)]
+
 pub mod context;
 pub mod dump;
 pub mod export;
