@@ -76,6 +76,12 @@ struct Node {
     file: u64,
     files: u64,
     occurrences: u64,
+}
+
+/// What a node counted of its values (kept apart from [`Node`]: the visit reads and writes
+/// the nodes on every field, the tallies only on the values).
+#[derive(Default)]
+struct Tallies {
     values: Tally,
     lengths: Tally,
 }
@@ -90,6 +96,8 @@ struct Frame {
 /// The fields of one layout, tallied over every file shown to it.
 pub struct Fields {
     nodes: Vec<Node>,
+    /// Per node, in the same order.
+    counted: Vec<Tallies>,
     stack: Vec<Frame>,
     file: u64,
     cap: usize,
@@ -140,9 +148,8 @@ impl Fields {
                 file: 0,
                 files: 0,
                 occurrences: 0,
-                values: Tally::default(),
-                lengths: Tally::default(),
             }],
+            counted: vec![Tallies::default()],
             stack: vec![Frame {
                 node: 0,
                 seen: false,
@@ -194,9 +201,8 @@ impl Fields {
             file: 0,
             files: 0,
             occurrences: 0,
-            values: Tally::default(),
-            lengths: Tally::default(),
         });
+        self.counted.push(Tallies::default());
         let p = &mut self.nodes[parent];
         p.children.push((key, id));
         p.cursor = p.children.len();
@@ -233,7 +239,7 @@ impl Fields {
         let mut out: BTreeMap<String, FieldStats> = BTreeMap::new();
         let cap = self.cap;
         let paths = self.paths();
-        for (path, n) in paths.into_iter().zip(self.nodes).skip(1) {
+        for ((path, n), c) in paths.into_iter().zip(self.nodes).zip(self.counted).skip(1) {
             // (A nested record that is always there holds no value of its own: its fields
             // have theirs.)
             let holds_nothing = n.nested && !n.list && !n.optional;
@@ -245,8 +251,8 @@ impl Fields {
                 confidence: n.confidence,
                 files: n.files,
                 occurrences: n.occurrences,
-                values: n.values,
-                lengths: n.list.then_some(n.lengths),
+                values: c.values,
+                lengths: n.list.then_some(c.lengths),
             };
             match out.get_mut(&path) {
                 Some(s) => s.merge(stats, cap),
@@ -276,8 +282,7 @@ impl Fields {
                 let n = &mut self.nodes[k];
                 n.files = 0;
                 n.occurrences = 0;
-                n.values = Tally::default();
-                n.lengths = Tally::default();
+                self.counted[k] = Tallies::default();
             }
         }
     }
@@ -336,9 +341,8 @@ impl Visitor for Fields {
     fn value(&mut self, v: Scalar<'_>) {
         if let Some(f) = self.stack.last_mut() {
             f.seen = true;
-            let n = &mut self.nodes[f.node];
-            if n.tallied {
-                n.values.add_scalar(v, self.cap);
+            if self.nodes[f.node].tallied {
+                self.counted[f.node].values.add_scalar(v, self.cap);
             }
         }
     }
@@ -348,16 +352,17 @@ impl Visitor for Fields {
         if f.len == 1 && self.nodes[f.node].data.is_none() {
             self.decide(f.node);
         }
-        let n = &mut self.nodes[f.node];
+        let n = &self.nodes[f.node];
         if !n.tallied || n.data == Some(true) {
             return;
         }
+        let c = &mut self.counted[f.node];
         if n.list {
-            n.lengths.add_scalar(Scalar::U(f.len), self.cap);
+            c.lengths.add_scalar(Scalar::U(f.len), self.cap);
         } else if n.optional && !f.seen {
-            n.values.add(Value::Absent, self.cap);
+            c.values.add(Value::Absent, self.cap);
         } else if n.optional && n.nested {
-            n.values.add(Value::Present, self.cap);
+            c.values.add(Value::Present, self.cap);
         }
     }
 }
