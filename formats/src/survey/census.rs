@@ -106,8 +106,13 @@ pub struct LayoutReport {
     pub promotions: Vec<Promotion>,
 }
 
+/// Where the group `path`, `rule` is in `groups` (sorted by both), or would be.
+fn find_group(groups: &[Group], path: &str, rule: &str) -> Result<usize, usize> {
+    groups.binary_search_by(|x| (x.path.as_str(), x.rule.as_str()).cmp(&(path, rule)))
+}
+
 fn add_group(groups: &mut Vec<Group>, g: Group) {
-    match groups.binary_search_by(|x| (x.path.as_str(), x.rule.as_str()).cmp(&(&g.path, &g.rule))) {
+    match find_group(groups, &g.path, &g.rule) {
         Ok(i) => {
             let x = &mut groups[i];
             x.files += g.files;
@@ -124,7 +129,7 @@ fn add_group(groups: &mut Vec<Group>, g: Group) {
 /// Whether `file` would be among the examples of the group `path`, `rule` in `groups` (the
 /// first files by name).
 fn wants_example(groups: &[Group], path: &str, rule: &str, file: &str) -> bool {
-    match groups.binary_search_by(|x| (x.path.as_str(), x.rule.as_str()).cmp(&(path, rule))) {
+    match find_group(groups, path, rule) {
         Ok(i) => {
             let e = &groups[i].examples;
             e.len() < EXAMPLES || e.last().is_some_and(|last| file < last.file.as_str())
