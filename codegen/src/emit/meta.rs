@@ -97,6 +97,12 @@ impl<'a> Gen<'a> {
         )
     }
 
+    /// Whether `f` is a field of numbers, bytes or text that the spec itself calls proven
+    /// (whatever encloses it: a field's own confidence is its own).
+    fn proven_leaf(f: &Field) -> bool {
+        f.confidence == Some(Confidence::Proven) && !Self::nested(f)
+    }
+
     /// `impl rt::Walk` for the positions of `t` (and of its switch fields).
     pub fn walk(&self, t: &'a Type) -> R<TokenStream> {
         let rt = rt();
@@ -172,18 +178,34 @@ impl<'a> Gen<'a> {
         Ok(out)
     }
 
+    /// One element `x` (a reference) of a field `f` of numbers, bytes or text, as a
+    /// `Scalar`; `None` for a field that holds fields.
+    fn scalar(f: &Field, x: &TokenStream) -> Option<TokenStream> {
+        let rt = rt();
+        Some(match &f.ty {
+            FieldType::Prim(_) if f.enum_name.is_some() => quote!(#rt::Scalar::from(#x.0)),
+            FieldType::Prim(_) | FieldType::Bits(_) => quote!(#rt::Scalar::from(*#x)),
+            FieldType::Bytes(_) | FieldType::Str { .. } | FieldType::Strz { .. } => {
+                quote!(#rt::Scalar::from(&**#x))
+            }
+            FieldType::Contents(c) => quote!(#rt::Scalar::Bytes(&[#(#c),*])),
+            _ => return None,
+        })
+    }
+
     /// One element `x` (a reference) of field `f`, shown to the visitor `v`.
     fn visit_elem(&self, t: &Type, f: &Field, x: TokenStream) -> TokenStream {
         let rt = rt();
+        if let Some(v) = Self::scalar(f, &x) {
+            return quote!(_vis.value(#v));
+        }
         match &f.ty {
-            FieldType::Prim(_) if f.enum_name.is_some() => {
-                quote!(_vis.value(#rt::Scalar::from(#x.0)))
-            }
-            FieldType::Prim(_) | FieldType::Bits(_) => quote!(_vis.value(#rt::Scalar::from(*#x))),
-            FieldType::Bytes(_) | FieldType::Str { .. } | FieldType::Strz { .. } => {
-                quote!(_vis.value(#rt::Scalar::from(&**#x)))
-            }
-            FieldType::Contents(c) => quote!(_vis.value(#rt::Scalar::Bytes(&[#(#c),*]))),
+            FieldType::Prim(_)
+            | FieldType::Bits(_)
+            | FieldType::Bytes(_)
+            | FieldType::Str { .. }
+            | FieldType::Strz { .. }
+            | FieldType::Contents(_) => unreachable!("a scalar"),
             FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
                 let o = names::owned(names::ty(self.spec, &r.name));
                 if boxed(self.spec, t, f) {
@@ -230,8 +252,29 @@ impl<'a> Gen<'a> {
             .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
             .map(|f| names::ident(&f.id));
         let mut body = vec![];
+        let mut skips = false;
         for (i, f) in t.fields.iter().enumerate() {
             let id = names::ident(&f.id);
+            let get = if matches!(f.ty, FieldType::Contents(_)) {
+                quote!(&())
+            } else {
+                quote!(#id)
+            };
+            // A leaf the spec itself calls proven is shown only to a visitor that wants
+            // such leaves (asked once per record, not once per field).
+            let proven = Self::proven_leaf(f);
+            skips |= proven;
+            let gate = if proven { quote!(_all &&) } else { quote!() };
+            // A single value that is always there: one call.
+            let single = f.cond.is_none() && list_kind(self.spec, t, f).is_none();
+            if let Some(v) = Self::scalar(f, &quote!(_x)).filter(|_| single) {
+                let show = quote!({
+                    let _x = #get;
+                    _vis.leaf(&_f[#i], #v);
+                });
+                body.push(if proven { quote!(if _all #show) } else { show });
+                continue;
+            }
             let inner = match list_kind(self.spec, t, f) {
                 None => self.visit_elem(t, f, quote!(_x)),
                 Some(ListKind::Nums(_)) => quote! {
@@ -273,27 +316,24 @@ impl<'a> Gen<'a> {
                     }
                 }
             };
-            let get = if matches!(f.ty, FieldType::Contents(_)) {
-                quote!(&())
-            } else {
-                quote!(#id)
-            };
             let inner = if f.cond.is_some() {
-                quote!(if let ::std::option::Option::Some(_x) = #get { #inner })
+                quote!(if let ::std::option::Option::Some(_x) = #get { _vis.present(); #inner })
             } else {
                 quote!({ let _x = #get; #inner })
             };
             body.push(quote! {
-                if _vis.enter(&_f[#i]) {
+                if #gate _vis.enter(&_f[#i]) {
                     #inner;
                     _vis.leave();
                 }
             });
         }
+        let all = skips.then(|| quote!(let _all = _vis.proven_leaves();));
         quote! {
             fn visit(view: &Self::Ref<'_>, _vis: &mut dyn #rt::Visitor) {
                 let _f = Self::INFO.fields;
                 let #view { #(#stored,)* .. } = view;
+                #all
                 #(#body)*
             }
         }

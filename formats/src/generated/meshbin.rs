@@ -391,19 +391,13 @@ impl crate::rt::Codec for Meshbin {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let MeshbinRef { num_vertices, num_indices, vertices, indices, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_vertices;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_vertices;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = num_indices;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_indices;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[2usize]) {
             {
@@ -915,54 +909,33 @@ impl crate::rt::Codec for Vertex {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let Vertex { x, y, z, r, g, b, a, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = x;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = x;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = y;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = y;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = z;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = z;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = r;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = r;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = g;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = g;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = b;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = b;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = a;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = a;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
     }
 }

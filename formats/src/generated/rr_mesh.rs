@@ -946,54 +946,34 @@ impl crate::rt::Codec for RrMesh {
             compiled,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = managed_object;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        {
+            let _x = managed_object;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = descriptor_mask;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = descriptor_mask;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = generated;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = generated;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = vertex_stride;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = vertex_stride;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = max_culling_distance;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = max_culling_distance;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = unknown_0x8;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x8;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = num_bones;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = num_bones;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[7usize]) {
             {
@@ -1007,12 +987,9 @@ impl crate::rt::Codec for RrMesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[8usize]) {
-            {
-                let _x = unknown_after_bones;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_after_bones;
+            _vis.leaf(&_f[8usize], crate::rt::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[9usize]) {
             {
@@ -1868,33 +1845,21 @@ impl crate::rt::Codec for CompiledMesh {
             body,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = marker;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = marker;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = layout_selector;
-                _vis.value(crate::rt::Scalar::from(_x.0))
-            };
-            _vis.leave();
+        {
+            let _x = layout_selector;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(_x.0));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = stored_prefix;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = stored_prefix;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = layout_class;
-                _vis.value(crate::rt::Scalar::from(_x.0))
-            };
-            _vis.leave();
+        {
+            let _x = layout_class;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(_x.0));
         }
         if _vis.enter(&_f[4usize]) {
             {
@@ -4707,21 +4672,16 @@ impl crate::rt::Codec for RangedLayout {
             materials,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = unknown_0x0;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        {
+            let _x = unknown_0x0;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = vertex_format;
-                _vis.value(crate::rt::Scalar::from(_x.0))
-            };
-            _vis.leave();
+        if _all {
+            let _x = vertex_format;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(_x.0));
         }
-        if _vis.enter(&_f[2usize]) {
+        if _all && _vis.enter(&_f[2usize]) {
             {
                 let _x = strides;
                 for (_i, _e) in _x.iter().enumerate() {
@@ -4733,12 +4693,9 @@ impl crate::rt::Codec for RangedLayout {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = unknown_0x11;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x11;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[4usize]) {
             {
@@ -4754,26 +4711,17 @@ impl crate::rt::Codec for RangedLayout {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = unknown_0x2d;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x2d;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[7usize]) {
-            {
-                let _x = num_ranges;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = num_ranges;
+            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[8usize]) {
-            {
-                let _x = unknown_0x32;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x32;
+            _vis.leaf(&_f[8usize], crate::rt::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[9usize]) {
             {
@@ -4787,54 +4735,33 @@ impl crate::rt::Codec for RangedLayout {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[10usize]) {
-            {
-                let _x = len_primary;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_primary;
+            _vis.leaf(&_f[10usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[11usize]) {
-            {
-                let _x = primary;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = primary;
+            _vis.leaf(&_f[11usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[12usize]) {
-            {
-                let _x = len_positions;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_positions;
+            _vis.leaf(&_f[12usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[13usize]) {
-            {
-                let _x = positions;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = positions;
+            _vis.leaf(&_f[13usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[14usize]) {
-            {
-                let _x = len_skin;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_skin;
+            _vis.leaf(&_f[14usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[15usize]) {
-            {
-                let _x = skin;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = skin;
+            _vis.leaf(&_f[15usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[16usize]) {
-            {
-                let _x = len_indices;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_indices;
+            _vis.leaf(&_f[16usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[17usize]) {
             {
@@ -4843,12 +4770,9 @@ impl crate::rt::Codec for RangedLayout {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[18usize]) {
-            {
-                let _x = len_primitive_descs;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_primitive_descs;
+            _vis.leaf(&_f[18usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[19usize]) {
             {
@@ -4857,40 +4781,25 @@ impl crate::rt::Codec for RangedLayout {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[20usize]) {
-            {
-                let _x = len_further_a;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_further_a;
+            _vis.leaf(&_f[20usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[21usize]) {
-            {
-                let _x = further_a;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = further_a;
+            _vis.leaf(&_f[21usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[22usize]) {
-            {
-                let _x = len_further_b;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_further_b;
+            _vis.leaf(&_f[22usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[23usize]) {
-            {
-                let _x = further_b;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = further_b;
+            _vis.leaf(&_f[23usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[24usize]) {
-            {
-                let _x = mesh_data_marker;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = mesh_data_marker;
+            _vis.leaf(&_f[24usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[25usize]) {
             {
@@ -4899,61 +4808,37 @@ impl crate::rt::Codec for RangedLayout {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[26usize]) {
-            {
-                let _x = len_cpu_vertices;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_cpu_vertices;
+            _vis.leaf(&_f[26usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[27usize]) {
-            {
-                let _x = cpu_vertices;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = cpu_vertices;
+            _vis.leaf(&_f[27usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[28usize]) {
-            {
-                let _x = len_cpu_positions;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_cpu_positions;
+            _vis.leaf(&_f[28usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[29usize]) {
-            {
-                let _x = cpu_positions;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = cpu_positions;
+            _vis.leaf(&_f[29usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[30usize]) {
-            {
-                let _x = len_cpu_skin;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_cpu_skin;
+            _vis.leaf(&_f[30usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[31usize]) {
-            {
-                let _x = cpu_skin;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = cpu_skin;
+            _vis.leaf(&_f[31usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[32usize]) {
-            {
-                let _x = len_cpu_indices;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_cpu_indices;
+            _vis.leaf(&_f[32usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[33usize]) {
-            {
-                let _x = cpu_indices;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = cpu_indices;
+            _vis.leaf(&_f[33usize], crate::rt::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[34usize]) {
             {
@@ -6001,43 +5886,30 @@ impl crate::rt::Codec for RangeRecord {
             unknown_0x10,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = marker;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        if _all {
+            let _x = marker;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = unknown_0x4;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x4;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = unknown_0x5;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x5;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = first_index;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = first_index;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = vertex_base;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = vertex_base;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[5usize]) {
             if let ::std::option::Option::Some(_x) = unknown_0x10 {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
@@ -6479,8 +6351,10 @@ impl crate::rt::Codec for IndexData {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let IndexDataRef { u16_indices, u32_indices, other_width, .. } = view;
-        if _vis.enter(&_f[0usize]) {
+        let _all = _vis.proven_leaves();
+        if _all && _vis.enter(&_f[0usize]) {
             if let ::std::option::Option::Some(_x) = u16_indices {
+                _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
                     if !_vis.index(_i) {
                         break;
@@ -6492,6 +6366,7 @@ impl crate::rt::Codec for IndexData {
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = u32_indices {
+                _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
                     if !_vis.index(_i) {
                         break;
@@ -6503,6 +6378,7 @@ impl crate::rt::Codec for IndexData {
         }
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = other_width {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
@@ -7242,26 +7118,17 @@ impl crate::rt::Codec for PrimitiveDesc {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = primitive_type;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = primitive_type;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = num_indices;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_indices;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = first_index;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = first_index;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -8193,6 +8060,7 @@ impl crate::rt::Codec for InlineLayout {
             materials,
             ..
         } = view;
+        let _all = _vis.proven_leaves();
         if _vis.enter(&_f[0usize]) {
             {
                 let _x = mesh_data;
@@ -8200,54 +8068,33 @@ impl crate::rt::Codec for InlineLayout {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = len_primary;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_primary;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = primary;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = primary;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = len_positions;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_positions;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = positions;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = positions;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = len_skin;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_skin;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = skin;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = skin;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[7usize]) {
-            {
-                let _x = len_indices;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_indices;
+            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[8usize]) {
             {
@@ -8897,19 +8744,13 @@ impl crate::rt::Codec for MeshData {
             objects,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = index_width;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = index_width;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = vertex_format;
-                _vis.value(crate::rt::Scalar::from(_x.0))
-            };
-            _vis.leave();
+        {
+            let _x = vertex_format;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(_x.0));
         }
         if _vis.enter(&_f[2usize]) {
             {
@@ -8923,19 +8764,13 @@ impl crate::rt::Codec for MeshData {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = bones_per_vertex;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = bones_per_vertex;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = num_objects;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_objects;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[5usize]) {
             {
@@ -9598,61 +9433,38 @@ impl crate::rt::Codec for MeshPrimitive {
             unknown_0x20,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = unknown_0x0;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        {
+            let _x = unknown_0x0;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = marker;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = marker;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = vertex_base;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = vertex_base;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = unknown_0x10;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x10;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = num_vertices;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = num_vertices;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = first_index;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = first_index;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = num_triangles;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = num_triangles;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[7usize]) {
-            {
-                let _x = unknown_0x20;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x20;
+            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -10443,19 +10255,14 @@ impl crate::rt::Codec for MaterialList {
             trailer,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_descriptors;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        if _all {
+            let _x = num_descriptors;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = unknown_after_count;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_after_count;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[2usize]) {
             {
@@ -10469,19 +10276,13 @@ impl crate::rt::Codec for MaterialList {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = num_groups;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = num_groups;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = unknown_after_group_count;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_after_group_count;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[5usize]) {
             {
@@ -11400,62 +11201,48 @@ impl crate::rt::Codec for MaterialDescriptor {
             final_bytes,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = marker;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        if _all {
+            let _x = marker;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = unknown_0x4;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x4;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = unknown_0x8;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x8;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = vertex_count;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = vertex_count;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = unknown_0xb;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0xb;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = material;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = material;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[6usize]) {
             if let ::std::option::Option::Some(_x) = platform_version {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[7usize]) {
             if let ::std::option::Option::Some(_x) = quantization_factor {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[8usize]) {
             if let ::std::option::Option::Some(_x) = final_bytes {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
@@ -12122,47 +11909,30 @@ impl crate::rt::Codec for MaterialGroup {
             unknown_0x19,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = marker;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        {
+            let _x = marker;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = unknown_0x4;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x4;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = object_reference;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = object_reference;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = unknown_0x10;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x10;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = object_handle;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = object_handle;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = unknown_0x19;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x19;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }
@@ -12499,12 +12269,9 @@ impl crate::rt::Codec for MaterialTrailer {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = user_category;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = user_category;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -12784,26 +12551,17 @@ impl crate::rt::Codec for Float3 {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let Float3 { x, y, z, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = x;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = x;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = y;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = y;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = z;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = z;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
     }
 }

@@ -1646,47 +1646,30 @@ impl crate::rt::Codec for SwsMesh {
             material_ids,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = managed;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        if _all {
+            let _x = managed;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = id;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = id;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = class;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = class;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = category;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = category;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = generated;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = generated;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = num_submeshes;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = num_submeshes;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[6usize]) {
             {
@@ -1700,12 +1683,9 @@ impl crate::rt::Codec for SwsMesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[7usize]) {
-            {
-                let _x = num_bones;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = num_bones;
+            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[8usize]) {
             {
@@ -1719,26 +1699,17 @@ impl crate::rt::Codec for SwsMesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[9usize]) {
-            {
-                let _x = unknown_after_bones;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_after_bones;
+            _vis.leaf(&_f[9usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[10usize]) {
-            {
-                let _x = compiled_mesh_class;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = compiled_mesh_class;
+            _vis.leaf(&_f[10usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[11usize]) {
-            {
-                let _x = len_data;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = len_data;
+            _vis.leaf(&_f[11usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[12usize]) {
             {
@@ -1747,26 +1718,17 @@ impl crate::rt::Codec for SwsMesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[13usize]) {
-            {
-                let _x = platform_version;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = platform_version;
+            _vis.leaf(&_f[13usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[14usize]) {
-            {
-                let _x = sdk_version;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = sdk_version;
+            _vis.leaf(&_f[14usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[15usize]) {
-            {
-                let _x = num_materials;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = num_materials;
+            _vis.leaf(&_f[15usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[16usize]) {
             {
@@ -2380,12 +2342,10 @@ impl crate::rt::Codec for InlineSubmesh {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let InlineSubmeshRef { tag, submesh, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = tag;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        if _all {
+            let _x = tag;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -2772,26 +2732,18 @@ impl crate::rt::Codec for MeshBone {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let MeshBoneRef { id, class, name_hash, matrix, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = id;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        if _all {
+            let _x = id;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = class;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = class;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = name_hash;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = name_hash;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[3usize]) {
             {
@@ -4436,89 +4388,54 @@ impl crate::rt::Codec for CompiledMesh {
             palettes,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = version;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        if _all {
+            let _x = version;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = num_extra_streams;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = num_extra_streams;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = stride;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = stride;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = len_vertex_stream;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = len_vertex_stream;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = stride_all_streams;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = stride_all_streams;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = len_all_streams;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = len_all_streams;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = len_indices;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = len_indices;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[7usize]) {
-            {
-                let _x = unknown_0x1c;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x1c;
+            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[8usize]) {
-            {
-                let _x = flags;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = flags;
+            _vis.leaf(&_f[8usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[9usize]) {
-            {
-                let _x = num_ranges_a;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = num_ranges_a;
+            _vis.leaf(&_f[9usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[10usize]) {
-            {
-                let _x = num_ranges_b;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = num_ranges_b;
+            _vis.leaf(&_f[10usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[11usize]) {
-            {
-                let _x = total;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = total;
+            _vis.leaf(&_f[11usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[12usize]) {
             {
@@ -5282,7 +5199,8 @@ impl crate::rt::Codec for IndexBuffer {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let IndexBufferRef { items, .. } = view;
-        if _vis.enter(&_f[0usize]) {
+        let _all = _vis.proven_leaves();
+        if _all && _vis.enter(&_f[0usize]) {
             {
                 let _x = items;
                 for (_i, _e) in _x.iter().enumerate() {
@@ -5768,47 +5686,30 @@ impl crate::rt::Codec for DrawRange {
             unknown_0x14,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = primitive_type;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        if _all {
+            let _x = primitive_type;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = first_vertex;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = first_vertex;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = vertex_count;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = vertex_count;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = first_index;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = first_index;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = triangle_count;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = triangle_count;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = unknown_0x14;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x14;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -6192,12 +6093,9 @@ impl crate::rt::Codec for PaletteBlock {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = rest;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = rest;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }
@@ -6781,40 +6679,26 @@ impl crate::rt::Codec for Palette {
             bones,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = marker;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        if _all {
+            let _x = marker;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = version;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = version;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = num_bones;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = num_bones;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = unknown_0x3;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x3;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = vertex_count;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = vertex_count;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[5usize]) {
             {
@@ -8968,33 +8852,22 @@ impl crate::rt::Codec for Submesh {
             unknown_last,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = managed;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        if _all {
+            let _x = managed;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = id;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = id;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = class;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = class;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = unknown_0x9;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x9;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[4usize]) {
             {
@@ -9010,12 +8883,9 @@ impl crate::rt::Codec for Submesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = unknown_after_source;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_after_source;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[7usize]) {
             {
@@ -9080,12 +8950,9 @@ impl crate::rt::Codec for Submesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[16usize]) {
-            {
-                let _x = empty_run_a;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = empty_run_a;
+            _vis.leaf(&_f[16usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[17usize]) {
             {
@@ -9094,19 +8961,13 @@ impl crate::rt::Codec for Submesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[18usize]) {
-            {
-                let _x = empty_run_b;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = empty_run_b;
+            _vis.leaf(&_f[18usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[19usize]) {
-            {
-                let _x = empty_run_c;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = empty_run_c;
+            _vis.leaf(&_f[19usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[20usize]) {
             {
@@ -9115,12 +8976,9 @@ impl crate::rt::Codec for Submesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[21usize]) {
-            {
-                let _x = unknown_after_uv_channels;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_after_uv_channels;
+            _vis.leaf(&_f[21usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[22usize]) {
             {
@@ -9129,26 +8987,17 @@ impl crate::rt::Codec for Submesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[23usize]) {
-            {
-                let _x = has_morphs;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = has_morphs;
+            _vis.leaf(&_f[23usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[24usize]) {
-            {
-                let _x = material_id;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = material_id;
+            _vis.leaf(&_f[24usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[25usize]) {
-            {
-                let _x = unknown_ones;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_ones;
+            _vis.leaf(&_f[25usize], crate::rt::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[26usize]) {
             {
@@ -9157,12 +9006,9 @@ impl crate::rt::Codec for Submesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[27usize]) {
-            {
-                let _x = unknown_last;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_last;
+            _vis.leaf(&_f[27usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -9897,15 +9743,13 @@ impl crate::rt::Codec for SubmeshPointer {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let SubmeshPointerRef { tag, submesh, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = tag;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = tag;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = submesh {
+                _vis.present();
                 <Submesh as crate::rt::Codec>::visit(&**_x, _vis)
             }
             _vis.leave();
@@ -10412,33 +10256,22 @@ impl crate::rt::Codec for UvChannel {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let UvChannelRef { id, class, unknown_0x8, unknown_0xc, uvs, source, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = id;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        {
+            let _x = id;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = class;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = class;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = unknown_0x8;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x8;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = unknown_0xc;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0xc;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[4usize]) {
             {
@@ -11074,26 +10907,18 @@ impl crate::rt::Codec for MorphChannel {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let MorphChannelRef { id, class, unknown_0x8, positions, normals, uvs, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = id;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        let _all = _vis.proven_leaves();
+        if _all {
+            let _x = id;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = class;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        if _all {
+            let _x = class;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = unknown_0x8;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x8;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[3usize]) {
             {
@@ -11423,12 +11248,9 @@ impl crate::rt::Codec for U8Run {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let U8RunRef { num_items, items, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_items;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_items;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -11691,12 +11513,9 @@ impl crate::rt::Codec for U16Run {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let U16RunRef { num_items, items, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_items;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_items;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -11959,12 +11778,9 @@ impl crate::rt::Codec for U32Run {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let U32RunRef { num_items, items, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_items;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_items;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -12229,12 +12045,9 @@ impl crate::rt::Codec for Float2Run {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let Float2RunRef { num_items, items, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_items;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_items;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -12499,12 +12312,9 @@ impl crate::rt::Codec for Float3Run {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let Float3RunRef { num_items, items, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_items;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_items;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -12813,12 +12623,9 @@ impl crate::rt::Codec for UvChannelRun {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let UvChannelRunRef { num_items, items, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_items;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_items;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -13127,12 +12934,9 @@ impl crate::rt::Codec for MorphChannelRun {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let MorphChannelRunRef { num_items, items, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_items;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_items;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -13389,19 +13193,13 @@ impl crate::rt::Codec for Float2 {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let Float2 { u, v, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = u;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = u;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = v;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = v;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -13665,26 +13463,17 @@ impl crate::rt::Codec for Float3 {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let Float3 { x, y, z, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = x;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = x;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = y;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = y;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = z;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = z;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
     }
 }

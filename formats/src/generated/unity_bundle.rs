@@ -798,30 +798,35 @@ impl crate::rt::Codec for UnityBundle {
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = pad_header {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = blocks_info {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[3usize]) {
             if let ::std::option::Option::Some(_x) = pad_blocks_info {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[4usize]) {
             if let ::std::option::Option::Some(_x) = blocks {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[5usize]) {
             if let ::std::option::Option::Some(_x) = blocks_and_blocks_info {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
@@ -1617,65 +1622,42 @@ impl crate::rt::Codec for Header {
             flags,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = &();
-                _vis.value(
-                    crate::rt::Scalar::Bytes(
-                        &[85u8, 110u8, 105u8, 116u8, 121u8, 70u8, 83u8, 0u8],
-                    ),
-                )
-            };
-            _vis.leave();
+        {
+            let _x = &();
+            _vis.leaf(
+                &_f[0usize],
+                crate::rt::Scalar::Bytes(
+                    &[85u8, 110u8, 105u8, 116u8, 121u8, 70u8, 83u8, 0u8],
+                ),
+            );
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = version;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = version;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = unity_version;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unity_version;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = unity_revision;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unity_revision;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = len_file;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_file;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = len_blocks_info_compressed;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_blocks_info_compressed;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = len_blocks_info;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_blocks_info;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[7usize]) {
-            {
-                let _x = flags;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = flags;
+            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -2315,19 +2297,13 @@ impl crate::rt::Codec for BlocksInfo {
             pad,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = uncompressed_data_hash;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = uncompressed_data_hash;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = num_blocks;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_blocks;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[2usize]) {
             {
@@ -2341,12 +2317,9 @@ impl crate::rt::Codec for BlocksInfo {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = num_nodes;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_nodes;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[4usize]) {
             {
@@ -2360,12 +2333,9 @@ impl crate::rt::Codec for BlocksInfo {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = pad;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = pad;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }
@@ -2752,26 +2722,17 @@ impl crate::rt::Codec for StorageBlock {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let StorageBlock { len_uncompressed, len_compressed, flags, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = len_uncompressed;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_uncompressed;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = len_compressed;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_compressed;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = flags;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = flags;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -3142,33 +3103,21 @@ impl crate::rt::Codec for Node {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let NodeRef { ofs_data, len_data, flags, path, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = ofs_data;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = ofs_data;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = len_data;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_data;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = flags;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = flags;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = path;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = path;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }

@@ -2924,12 +2924,9 @@ impl crate::rt::Codec for UnityMesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = num_sub_meshes;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_sub_meshes;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[2usize]) {
             {
@@ -2950,12 +2947,9 @@ impl crate::rt::Codec for UnityMesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = num_bind_poses;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_bind_poses;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[5usize]) {
             {
@@ -2969,12 +2963,9 @@ impl crate::rt::Codec for UnityMesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = num_bone_name_hashes;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_bone_name_hashes;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[7usize]) {
             {
@@ -2988,55 +2979,43 @@ impl crate::rt::Codec for UnityMesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[8usize]) {
-            {
-                let _x = root_bone_name_hash;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = root_bone_name_hash;
+            _vis.leaf(&_f[8usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[9usize]) {
             if let ::std::option::Option::Some(_x) = bones_aabb {
+                _vis.present();
                 <MinMaxAabbVector as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
         if _vis.enter(&_f[10usize]) {
             if let ::std::option::Option::Some(_x) = variable_bone_count_weights {
+                _vis.present();
                 <VariableBoneCountWeights as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[11usize]) {
-            {
-                let _x = mesh_compression;
-                _vis.value(crate::rt::Scalar::from(_x.0))
-            };
-            _vis.leave();
+        {
+            let _x = mesh_compression;
+            _vis.leaf(&_f[11usize], crate::rt::Scalar::from(_x.0));
         }
-        if _vis.enter(&_f[12usize]) {
-            {
-                let _x = is_readable;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = is_readable;
+            _vis.leaf(&_f[12usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[13usize]) {
-            {
-                let _x = keep_vertices;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = keep_vertices;
+            _vis.leaf(&_f[13usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[14usize]) {
-            {
-                let _x = keep_indices;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = keep_indices;
+            _vis.leaf(&_f[14usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[15usize]) {
             if let ::std::option::Option::Some(_x) = index_format {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(_x.0))
             }
             _vis.leave();
@@ -3050,6 +3029,7 @@ impl crate::rt::Codec for UnityMesh {
         }
         if _vis.enter(&_f[17usize]) {
             if let ::std::option::Option::Some(_x) = skin {
+                _vis.present();
                 <BoneWeights4Vector as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
@@ -3077,30 +3057,35 @@ impl crate::rt::Codec for UnityMesh {
         }
         if _vis.enter(&_f[21usize]) {
             if let ::std::option::Option::Some(_x) = mesh_usage_flags {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[22usize]) {
             if let ::std::option::Option::Some(_x) = cooking_options {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[23usize]) {
             if let ::std::option::Option::Some(_x) = pre_bake_convex_collision_mesh {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[24usize]) {
             if let ::std::option::Option::Some(_x) = pre_bake_triangle_collision_mesh {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[25usize]) {
             if let ::std::option::Option::Some(_x) = pad_pre_bake {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
@@ -3121,24 +3106,28 @@ impl crate::rt::Codec for UnityMesh {
         }
         if _vis.enter(&_f[28usize]) {
             if let ::std::option::Option::Some(_x) = mesh_metrics_0 {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[29usize]) {
             if let ::std::option::Option::Some(_x) = mesh_metrics_1 {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[30usize]) {
             if let ::std::option::Option::Some(_x) = stream_data {
+                _vis.present();
                 <StreamingInfo as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
         if _vis.enter(&_f[31usize]) {
             if let ::std::option::Option::Some(_x) = mesh_lod_info {
+                _vis.present();
                 <MeshLodInfo as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
@@ -4078,26 +4067,17 @@ impl crate::rt::Codec for AlignedString {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let AlignedStringRef { len_value, value, pad, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = len_value;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_value;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = value;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = value;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = pad;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = pad;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }
@@ -4446,26 +4426,17 @@ impl crate::rt::Codec for AlignedBytes {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let AlignedBytesRef { len_data, data, pad, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = len_data;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_data;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = data;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = data;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = pad;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = pad;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }
@@ -4749,26 +4720,17 @@ impl crate::rt::Codec for Vector3f {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let Vector3f { x, y, z, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = x;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = x;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = y;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = y;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = z;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = z;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -5549,12 +5511,9 @@ impl crate::rt::Codec for MinMaxAabbVector {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let MinMaxAabbVector { num_items, items, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_items;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_items;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -6316,46 +6275,32 @@ impl crate::rt::Codec for SubMesh {
             local_aabb,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = first_byte;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = first_byte;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = index_count;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = index_count;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = topology;
-                _vis.value(crate::rt::Scalar::from(_x.0))
-            };
-            _vis.leave();
+        {
+            let _x = topology;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(_x.0));
         }
         if _vis.enter(&_f[3usize]) {
             if let ::std::option::Option::Some(_x) = base_vertex {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = first_vertex;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = first_vertex;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = vertex_count;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = vertex_count;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[6usize]) {
             {
@@ -7101,12 +7046,9 @@ impl crate::rt::Codec for BlendShapeData {
             full_weights,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_vertices;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_vertices;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -7120,12 +7062,9 @@ impl crate::rt::Codec for BlendShapeData {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = num_shapes;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_shapes;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[3usize]) {
             {
@@ -7139,12 +7078,9 @@ impl crate::rt::Codec for BlendShapeData {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = num_channels;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_channels;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[5usize]) {
             {
@@ -7158,12 +7094,9 @@ impl crate::rt::Codec for BlendShapeData {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = num_full_weights;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_full_weights;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[7usize]) {
             {
@@ -7689,12 +7622,9 @@ impl crate::rt::Codec for BlendShapeVertex {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = index;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = index;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -8144,40 +8074,25 @@ impl crate::rt::Codec for MeshBlendShape {
             pad,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = first_vertex;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = first_vertex;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = vertex_count;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = vertex_count;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = has_normals;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = has_normals;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = has_tangents;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = has_tangents;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = pad;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = pad;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }
@@ -8582,26 +8497,17 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = name_hash;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = name_hash;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = frame_index;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = frame_index;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = frame_count;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = frame_count;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -8875,12 +8781,9 @@ impl crate::rt::Codec for VariableBoneCountWeights {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let VariableBoneCountWeightsRef { num_data, data, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_data;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_data;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -9488,12 +9391,9 @@ impl crate::rt::Codec for BoneWeights4Vector {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let BoneWeights4VectorRef { num_items, items, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_items;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_items;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -9840,33 +9740,21 @@ impl crate::rt::Codec for ChannelInfo {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let ChannelInfo { stream, offset, format, dimension, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = stream;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = stream;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = offset;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = offset;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = format;
-                _vis.value(crate::rt::Scalar::from(_x.0))
-            };
-            _vis.leave();
+        {
+            let _x = format;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(_x.0));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = dimension;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = dimension;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -10349,23 +10237,18 @@ impl crate::rt::Codec for VertexData {
         } = view;
         if _vis.enter(&_f[0usize]) {
             if let ::std::option::Option::Some(_x) = current_channels {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = vertex_count;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = vertex_count;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = num_channels;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_channels;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[3usize]) {
             {
@@ -10908,26 +10791,17 @@ impl crate::rt::Codec for PackedFloatVector {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let PackedFloatVectorRef { num_items, range, start, data, bit_size, pad, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_items;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_items;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = range;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = range;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = start;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = start;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[3usize]) {
             {
@@ -10936,19 +10810,13 @@ impl crate::rt::Codec for PackedFloatVector {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = bit_size;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = bit_size;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = pad;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = pad;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }
@@ -11362,12 +11230,9 @@ impl crate::rt::Codec for PackedIntVector {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let PackedIntVectorRef { num_items, data, bit_size, pad, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_items;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_items;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -11376,19 +11241,13 @@ impl crate::rt::Codec for PackedIntVector {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = bit_size;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = bit_size;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = pad;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = pad;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }
@@ -12264,12 +12123,9 @@ impl crate::rt::Codec for CompressedMesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[10usize]) {
-            {
-                let _x = uv_info;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = uv_info;
+            _vis.leaf(&_f[10usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -12810,22 +12666,21 @@ impl crate::rt::Codec for StreamingInfo {
         let StreamingInfoRef { ofs_data_u4, ofs_data_u8, len_data, path, .. } = view;
         if _vis.enter(&_f[0usize]) {
             if let ::std::option::Option::Some(_x) = ofs_data_u4 {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = ofs_data_u8 {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = len_data;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_data;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[3usize]) {
             {
@@ -13334,33 +13189,21 @@ impl crate::rt::Codec for MeshLodInfo {
             sub_meshes,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = lod_slope;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = lod_slope;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = lod_bias;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = lod_bias;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = num_levels;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_levels;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = num_sub_meshes;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_sub_meshes;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[4usize]) {
             {
@@ -13676,12 +13519,9 @@ impl crate::rt::Codec for MeshLodSubMesh {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let MeshLodSubMeshRef { num_levels, levels, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_levels;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_levels;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             {
@@ -13947,19 +13787,13 @@ impl crate::rt::Codec for MeshLodRange {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let MeshLodRange { index_start, index_count, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = index_start;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = index_start;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = index_count;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = index_count;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
     }
 }

@@ -2243,19 +2243,13 @@ impl crate::rt::Codec for UnitySerialized {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = pad_data;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = pad_data;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = data;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = data;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }
@@ -2947,50 +2941,33 @@ impl crate::rt::Codec for Header {
             wide,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = len_metadata;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_metadata;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = len_file;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_file;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = version;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = version;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = ofs_data;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = ofs_data;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = endianness;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = endianness;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = reserved;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = reserved;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(&**_x));
         }
         if _vis.enter(&_f[6usize]) {
             if let ::std::option::Option::Some(_x) = wide {
+                _vis.present();
                 <HeaderWide as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
@@ -3383,33 +3360,21 @@ impl crate::rt::Codec for HeaderWide {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let HeaderWide { len_metadata, len_file, ofs_data, unknown_0x28, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = len_metadata;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_metadata;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = len_file;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_file;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = ofs_data;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = ofs_data;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = unknown_0x28;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = unknown_0x28;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
@@ -5121,32 +5086,24 @@ impl crate::rt::Codec for Metadata {
             user_information,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = unity_version;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = unity_version;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = target_platform;
-                _vis.value(crate::rt::Scalar::from(_x.0))
-            };
-            _vis.leave();
+        {
+            let _x = target_platform;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(_x.0));
         }
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = enable_type_tree {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = num_types;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_types;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[4usize]) {
             {
@@ -5162,16 +5119,14 @@ impl crate::rt::Codec for Metadata {
         }
         if _vis.enter(&_f[5usize]) {
             if let ::std::option::Option::Some(_x) = big_id_enabled {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = num_objects;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_objects;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[7usize]) {
             {
@@ -5187,12 +5142,14 @@ impl crate::rt::Codec for Metadata {
         }
         if _vis.enter(&_f[8usize]) {
             if let ::std::option::Option::Some(_x) = num_script_types {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[9usize]) {
             if let ::std::option::Option::Some(_x) = script_types {
+                _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
                     if !_vis.index(_i) {
                         break;
@@ -5202,12 +5159,9 @@ impl crate::rt::Codec for Metadata {
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[10usize]) {
-            {
-                let _x = num_externals;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_externals;
+            _vis.leaf(&_f[10usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[11usize]) {
             {
@@ -5223,12 +5177,14 @@ impl crate::rt::Codec for Metadata {
         }
         if _vis.enter(&_f[12usize]) {
             if let ::std::option::Option::Some(_x) = num_ref_types {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[13usize]) {
             if let ::std::option::Option::Some(_x) = ref_types {
+                _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
                     if !_vis.index(_i) {
                         break;
@@ -5238,12 +5194,9 @@ impl crate::rt::Codec for Metadata {
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[14usize]) {
-            {
-                let _x = user_information;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = user_information;
+            _vis.leaf(&_f[14usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }
@@ -6896,57 +6849,62 @@ impl crate::rt::Codec for SerializedType {
             assembly_name,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = class_id;
-                _vis.value(crate::rt::Scalar::from(_x.0))
-            };
-            _vis.leave();
+        {
+            let _x = class_id;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(_x.0));
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = is_stripped_type {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = script_type_index {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[3usize]) {
             if let ::std::option::Option::Some(_x) = script_id {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[4usize]) {
             if let ::std::option::Option::Some(_x) = old_type_hash {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[5usize]) {
             if let ::std::option::Option::Some(_x) = type_tree {
+                _vis.present();
                 <TypeTree as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
         if _vis.enter(&_f[6usize]) {
             if let ::std::option::Option::Some(_x) = old_type_tree {
+                _vis.present();
                 <OldTypeTreeNode as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
         if _vis.enter(&_f[7usize]) {
             if let ::std::option::Option::Some(_x) = num_type_dependencies {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[8usize]) {
             if let ::std::option::Option::Some(_x) = type_dependencies {
+                _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
                     if !_vis.index(_i) {
                         break;
@@ -6958,18 +6916,21 @@ impl crate::rt::Codec for SerializedType {
         }
         if _vis.enter(&_f[9usize]) {
             if let ::std::option::Option::Some(_x) = class_name {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[10usize]) {
             if let ::std::option::Option::Some(_x) = namespace {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[11usize]) {
             if let ::std::option::Option::Some(_x) = assembly_name {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
@@ -7634,19 +7595,13 @@ impl crate::rt::Codec for TypeTree {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let TypeTreeRef { num_nodes, len_string_buffer, nodes, string_buffer, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = num_nodes;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_nodes;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = len_string_buffer;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = len_string_buffer;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[2usize]) {
             {
@@ -7660,12 +7615,9 @@ impl crate::rt::Codec for TypeTree {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = string_buffer;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = string_buffer;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }
@@ -8401,64 +8353,41 @@ impl crate::rt::Codec for TypeTreeNode {
             ref_type_hash,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = node_version;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = node_version;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = level;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = level;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = type_flags;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = type_flags;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = ofs_type;
-                _vis.value(crate::rt::Scalar::from(_x.0))
-            };
-            _vis.leave();
+        {
+            let _x = ofs_type;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(_x.0));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = ofs_name;
-                _vis.value(crate::rt::Scalar::from(_x.0))
-            };
-            _vis.leave();
+        {
+            let _x = ofs_name;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(_x.0));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = byte_size;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = byte_size;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = index;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = index;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[7usize]) {
-            {
-                let _x = meta_flag;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = meta_flag;
+            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[8usize]) {
             if let ::std::option::Option::Some(_x) = ref_type_hash {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
@@ -9289,61 +9218,37 @@ impl crate::rt::Codec for OldTypeTreeNode {
             children,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = type_name;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = type_name;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = name;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = name;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = byte_size;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = byte_size;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = index;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = index;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[4usize]) {
-            {
-                let _x = type_flags;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = type_flags;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = node_version;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = node_version;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = meta_flag;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = meta_flag;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[7usize]) {
-            {
-                let _x = num_children;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = num_children;
+            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[8usize]) {
             {
@@ -10577,68 +10482,71 @@ impl crate::rt::Codec for ObjectInfo {
         } = view;
         if _vis.enter(&_f[0usize]) {
             if let ::std::option::Option::Some(_x) = pad {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = path_id_s4 {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = path_id {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[3usize]) {
             if let ::std::option::Option::Some(_x) = byte_start_u4 {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[4usize]) {
             if let ::std::option::Option::Some(_x) = byte_start_u8 {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[5usize]) {
-            {
-                let _x = byte_size;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = byte_size;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[6usize]) {
-            {
-                let _x = type_id;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = type_id;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[7usize]) {
             if let ::std::option::Option::Some(_x) = class_id {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[8usize]) {
             if let ::std::option::Option::Some(_x) = is_destroyed {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[9usize]) {
             if let ::std::option::Option::Some(_x) = script_type_index {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[10usize]) {
             if let ::std::option::Option::Some(_x) = stripped {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
@@ -11331,27 +11239,27 @@ impl crate::rt::Codec for ScriptType {
             local_identifier_in_file,
             ..
         } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = local_serialized_file_index;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = local_serialized_file_index;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
         if _vis.enter(&_f[1usize]) {
             if let ::std::option::Option::Some(_x) = pad {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[2usize]) {
             if let ::std::option::Option::Some(_x) = local_identifier_in_file_s4 {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[3usize]) {
             if let ::std::option::Option::Some(_x) = local_identifier_in_file {
+                _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
@@ -11797,33 +11705,21 @@ impl crate::rt::Codec for External {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let ExternalRef { temp_empty, guid, file_type, path, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = temp_empty;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = temp_empty;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = guid;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = guid;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(&**_x));
         }
-        if _vis.enter(&_f[2usize]) {
-            {
-                let _x = file_type;
-                _vis.value(crate::rt::Scalar::from(*_x))
-            };
-            _vis.leave();
+        {
+            let _x = file_type;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[3usize]) {
-            {
-                let _x = path;
-                _vis.value(crate::rt::Scalar::from(&**_x))
-            };
-            _vis.leave();
+        {
+            let _x = path;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(&**_x));
         }
     }
 }

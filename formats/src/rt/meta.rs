@@ -93,11 +93,25 @@ impl<'a> From<&'a str> for Scalar<'a> {
 }
 
 /// Sees every field of a view, in order: `enter` a field (return `false` to skip it and all it
-/// holds; then no `leave` follows), its leaf `value`s (one per element of a list of numbers,
-/// each after its `index`), and `leave`.
+/// holds; then no `leave` follows), `present` if it is an optional field that is there, its
+/// leaf `value`s (one per element of a list of numbers, each after its `index`), and `leave`.
 pub trait Visitor {
+    /// Whether to be shown the fields of numbers, bytes or text whose own confidence is
+    /// proven; `false` skips them without an `enter` (asked once per record).
+    fn proven_leaves(&self) -> bool {
+        true
+    }
     /// A field begins; whether to look into it.
     fn enter(&mut self, field: &'static FieldInfo) -> bool;
+    /// The current field is optional and there (said before anything it holds).
+    fn present(&mut self) {}
+    /// A field that is one value and always there: `enter`, `value`, `leave` in one call.
+    fn leaf(&mut self, field: &'static FieldInfo, v: Scalar<'_>) {
+        if self.enter(field) {
+            self.value(v);
+            self.leave();
+        }
+    }
     /// The next value (or nested value) of the current field is element `i` of its list;
     /// whether to show it (`false` skips the rest of the list; `leave` still follows).
     fn index(&mut self, i: usize) -> bool {

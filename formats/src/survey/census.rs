@@ -12,6 +12,7 @@ use crate::layouts::Entry;
 use crate::rt::{Confidence, Error, ErrorKind, Severity};
 use crate::verdict::Verdict;
 use std::collections::BTreeMap;
+use std::path::Path;
 
 /// How many example files a group keeps (the first by name, so that runs agree).
 pub const EXAMPLES: usize = 3;
@@ -128,11 +129,15 @@ fn add_group(groups: &mut Vec<Group>, g: Group) {
 
 /// Whether `file` would be among the examples of the group `path`, `rule` in `groups` (the
 /// first files by name).
-fn wants_example(groups: &[Group], path: &str, rule: &str, file: &str) -> bool {
+fn wants_example(groups: &[Group], path: &str, rule: &str, file: &Path) -> bool {
     match find_group(groups, path, rule) {
         Ok(i) => {
             let e = &groups[i].examples;
-            e.len() < EXAMPLES || e.last().is_some_and(|last| file < last.file.as_str())
+            e.len() < EXAMPLES
+                || e.last().is_some_and(|last| match file.to_str() {
+                    Some(f) => f < last.file.as_str(),
+                    None => file.display().to_string() < last.file,
+                })
         }
         Err(_) => true,
     }
@@ -194,7 +199,7 @@ impl LayoutReport {
     }
 
     /// Counts a file that could not be read at all.
-    pub fn unreadable(&mut self, file: &str, e: &Error) {
+    pub fn unreadable(&mut self, file: &Path, e: &Error) {
         self.tried += 1;
         self.failed += 1;
         add_group(
@@ -206,7 +211,7 @@ impl LayoutReport {
                 files: 1,
                 findings: 1,
                 examples: vec![Example {
-                    file: file.into(),
+                    file: file.display().to_string(),
                     text: e.to_string(),
                 }],
             },
@@ -214,7 +219,7 @@ impl LayoutReport {
     }
 
     /// Counts one file's verdict.
-    pub fn record(&mut self, file: &str, size: u64, v: &Verdict) {
+    pub fn record(&mut self, file: &Path, size: u64, v: &Verdict) {
         self.tried += 1;
         self.bytes += size;
         match &v.refused {
@@ -262,7 +267,7 @@ impl LayoutReport {
                 // first by name so far: most files of a large group are never shown.)
                 let examples = if wants_example(into, &path, &rule, file) {
                     vec![Example {
-                        file: file.into(),
+                        file: file.display().to_string(),
                         text: first.to_string(),
                     }]
                 } else {

@@ -89,7 +89,8 @@ struct Tallies {
 /// Where the visit is: one frame per field entered.
 struct Frame {
     node: usize,
-    seen: bool,
+    /// Whether an optional field was said to be there.
+    present: bool,
     len: u64,
 }
 
@@ -104,7 +105,7 @@ pub struct Fields {
 }
 
 /// The spec's primitive types: a field of one of them holds no fields of its own.
-fn holds_fields(ty: &str) -> bool {
+pub(super) fn holds_fields(ty: &str) -> bool {
     let base = ty.split(' ').next().unwrap_or(ty);
     let base = base.trim_end_matches('?').trim_end_matches("[]");
     let number = |p: &str| {
@@ -152,7 +153,7 @@ impl Fields {
             counted: vec![Tallies::default()],
             stack: vec![Frame {
                 node: 0,
-                seen: false,
+                present: false,
                 len: 0,
             }],
             file: 0,
@@ -166,6 +167,7 @@ impl Fields {
         self.stack.truncate(1);
     }
 
+    #[inline]
     fn child(&mut self, parent: usize, info: &'static FieldInfo) -> usize {
         let key = std::ptr::from_ref(info) as usize;
         let p = &mut self.nodes[parent];
@@ -179,6 +181,13 @@ impl Fields {
             p.cursor = at + 1;
             return p.children[at].1;
         }
+        self.add_child(parent, info, key)
+    }
+
+    /// A field path met for the first time.
+    #[cold]
+    #[inline(never)]
+    fn add_child(&mut self, parent: usize, info: &'static FieldInfo, key: usize) -> usize {
         let confidence = info.confidence.unwrap_or(self.nodes[parent].confidence);
         let id = self.nodes.len();
         let list = info.ty.contains("[]");
@@ -289,15 +298,19 @@ impl Fields {
 }
 
 impl Visitor for Fields {
+    /// A field the spec calls proven holds nothing to tally (and `enter` would skip it).
+    fn proven_leaves(&self) -> bool {
+        false
+    }
+
     fn enter(&mut self, field: &'static FieldInfo) -> bool {
-        let Some(top) = self.stack.last_mut() else {
+        let Some(top) = self.stack.last() else {
             return false;
         };
         let parent = top.node;
         if self.nodes[parent].data == Some(true) {
             return false;
         }
-        top.seen = true;
         let id = self.child(parent, field);
         let n = &mut self.nodes[id];
         // A proven field of numbers, bytes or text holds nothing to tally, and a data array
@@ -314,10 +327,39 @@ impl Visitor for Fields {
         }
         self.stack.push(Frame {
             node: id,
-            seen: false,
+            present: false,
             len: 0,
         });
         true
+    }
+
+    fn leaf(&mut self, field: &'static FieldInfo, v: Scalar<'_>) {
+        // `enter`, `value` and `leave` of a value that is always there, without the frame.
+        let Some(top) = self.stack.last() else {
+            return;
+        };
+        let parent = top.node;
+        if self.nodes[parent].data == Some(true) {
+            return;
+        }
+        let id = self.child(parent, field);
+        let n = &mut self.nodes[id];
+        if !n.tallied {
+            return;
+        }
+        n.occurrences += 1;
+        if n.file != self.file {
+            n.file = self.file;
+            n.files += 1;
+        }
+        self.counted[id].values.add_scalar(v, self.cap);
+    }
+
+    #[inline]
+    fn present(&mut self) {
+        if let Some(f) = self.stack.last_mut() {
+            f.present = true;
+        }
     }
 
     #[inline]
@@ -326,7 +368,6 @@ impl Visitor for Fields {
             return true;
         };
         f.len += 1;
-        f.seen = true;
         let node = f.node;
         // The second element begins: the first showed every field of the records.
         if i == 1 && self.nodes[node].data.is_none() {
@@ -339,8 +380,7 @@ impl Visitor for Fields {
 
     #[inline]
     fn value(&mut self, v: Scalar<'_>) {
-        if let Some(f) = self.stack.last_mut() {
-            f.seen = true;
+        if let Some(f) = self.stack.last() {
             if self.nodes[f.node].tallied {
                 self.counted[f.node].values.add_scalar(v, self.cap);
             }
@@ -359,7 +399,7 @@ impl Visitor for Fields {
         let c = &mut self.counted[f.node];
         if n.list {
             c.lengths.add_scalar(Scalar::U(f.len), self.cap);
-        } else if n.optional && !f.seen {
+        } else if n.optional && !f.present {
             c.values.add(Value::Absent, self.cap);
         } else if n.optional && n.nested {
             c.values.add(Value::Present, self.cap);
@@ -369,7 +409,55 @@ impl Visitor for Fields {
 
 #[cfg(test)]
 mod tests {
-    use super::holds_fields;
+    use super::{holds_fields, Fields};
+    use crate::rt::{Confidence, FieldInfo, Scalar, TypeInfo, Visitor};
+    use crate::survey::value::Value;
+
+    const fn field(id: &'static str, ty: &'static str, c: Confidence) -> FieldInfo {
+        FieldInfo {
+            id,
+            ty,
+            orig_id: None,
+            confidence: Some(c),
+            offset: None,
+            evidence: None,
+            reading: None,
+            doc: "",
+        }
+    }
+
+    /// An optional record is counted present when the generated visit says so, even when
+    /// every field it holds is a proven leaf the visit does not show; a leaf shown in one
+    /// call counts as `enter`, `value` and `leave` would.
+    #[test]
+    fn presence_is_said_not_inferred_from_what_is_shown() {
+        static OPT: FieldInfo = field("extra", "extra_block?", Confidence::Observed);
+        static FLAG: FieldInfo = field("flag", "u1", Confidence::Unknown);
+        static ROOT: TypeInfo = TypeInfo {
+            name: "root",
+            doc: "",
+            confidence: Some(Confidence::Proven),
+            fields: &[],
+        };
+        let mut f = Fields::new(&ROOT, 8);
+        assert!(!f.proven_leaves());
+        for (i, present) in [true, false, true].into_iter().enumerate() {
+            f.next_file();
+            if f.enter(&OPT) {
+                if present {
+                    f.present();
+                }
+                f.leave();
+            }
+            f.leaf(&FLAG, Scalar::U(i as u64 % 2));
+        }
+        let stats = f.finish();
+        let extra: Vec<(&Value, u64)> = stats["extra"].values.kept().collect();
+        assert_eq!(extra, [(&Value::Absent, 1), (&Value::Present, 2)]);
+        let flag: Vec<(&Value, u64)> = stats["flag"].values.kept().collect();
+        assert_eq!(flag, [(&Value::U(0), 2), (&Value::U(1), 1)]);
+        assert_eq!((stats["flag"].files, stats["flag"].occurrences), (3, 3));
+    }
 
     #[test]
     fn primitive_types_hold_no_fields() {

@@ -293,7 +293,6 @@ impl Work {
     /// Reads, recognises and counts one file; its size.
     fn file(&mut self, path: &Path, o: &Options) -> u64 {
         let ext = walk::extension(path);
-        let name = path.display().to_string();
         // Rules 1 and 2: the layout is known before the bytes are read.
         let known = o.layout.or_else(|| crate::layouts::find(&ext));
         // Rule 3 needs only the first bytes: a file no layout claims is not read further.
@@ -315,7 +314,7 @@ impl Work {
             Ok(b) => b,
             Err(e) => {
                 match known {
-                    Some(entry) => self.slot(entry, &ext, o).report.unreadable(&name, &e),
+                    Some(entry) => self.slot(entry, &ext, o).report.unreadable(path, &e),
                     None => skip(&mut self.skipped, path, "could not be read", e.to_string()),
                 }
                 return std::fs::metadata(path).map_or(0, |m| m.len());
@@ -338,9 +337,9 @@ impl Work {
             Ok(ctx) => {
                 slot.fields.next_file();
                 let v = entry.census(&bytes, &ctx, &mut slot.fields);
-                slot.report.record(&name, size, &v);
+                slot.report.record(path, size, &v);
             }
-            Err(e) => slot.report.unreadable(&name, &e),
+            Err(e) => slot.report.unreadable(path, &e),
         }
         size
     }

@@ -166,43 +166,58 @@ impl Tally {
     }
 
     /// Counts the value a visitor showed; it is copied only when it is kept.
+    #[inline]
     pub fn add_scalar(&mut self, s: Scalar<'_>, cap: usize) {
         if let Some((_, key)) = number_key(&s).filter(|k| Some(k.0) == self.keys.kind) {
             let keys = &self.keys.keys;
-            // The value found last time, again; or a value kept: found in the dense keys.
-            let at = if keys.get(self.hint) == Some(&key) {
-                Ok(self.hint)
-            } else if self.rest.is_some() && keys.last().is_some_and(|l| key > *l) {
-                Err(())
-            } else {
-                keys.binary_search(&key).map_err(|_| ())
-            };
-            if let Ok(i) = at {
+            // The value found last time, again; one beyond every kept value; or a value kept,
+            // found in the dense keys.
+            if keys.get(self.hint) == Some(&key) {
+                self.kept[self.hint].1 += 1;
+                return;
+            }
+            if self.rest.is_some() && keys.last().is_some_and(|l| key > *l) {
+                self.add_rest(s);
+                return;
+            }
+            if let Ok(i) = keys.binary_search(&key) {
                 self.kept[i].1 += 1;
                 self.hint = i;
                 return;
             }
         }
+        self.add_scalar_searched(s, cap);
+    }
+
+    /// Counts a value larger than every kept one into the rest.
+    #[inline(never)]
+    fn add_rest(&mut self, s: Scalar<'_>) {
+        let Some(r) = &mut self.rest else { return };
+        r.count += 1;
+        if r.min.cmp_scalar(&s) == Ordering::Greater {
+            r.min = Value::of(s);
+        } else if r.max.cmp_scalar(&s) == Ordering::Less {
+            r.max = Value::of(s);
+        }
+    }
+
+    /// [`Tally::add_scalar`] for a value the dense keys do not find.
+    #[inline(never)]
+    fn add_scalar_searched(&mut self, s: Scalar<'_>, cap: usize) {
         if let Some((k, n)) = self.kept.get_mut(self.hint) {
             if k.cmp_scalar(&s) == Ordering::Equal {
                 *n += 1;
                 return;
             }
         }
-        if let Some(r) = &mut self.rest {
-            if self
+        if self.rest.is_some()
+            && self
                 .kept
                 .last()
                 .is_none_or(|(k, _)| k.cmp_scalar(&s) == Ordering::Less)
-            {
-                r.count += 1;
-                if r.min.cmp_scalar(&s) == Ordering::Greater {
-                    r.min = Value::of(s);
-                } else if r.max.cmp_scalar(&s) == Ordering::Less {
-                    r.max = Value::of(s);
-                }
-                return;
-            }
+        {
+            self.add_rest(s);
+            return;
         }
         match self.kept.binary_search_by(|(k, _)| k.cmp_scalar(&s)) {
             Ok(i) => {

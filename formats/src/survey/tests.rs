@@ -314,3 +314,56 @@ fn a_files_first_bytes_say_whether_a_layout_claims_it() {
         }
     }
 }
+
+/// The generated visits show a field the spec calls proven, of numbers, bytes or text, only to
+/// a visitor that wants such fields; every other field is shown either way.
+#[test]
+fn proven_leaves_are_skipped_only_when_asked() {
+    use crate::rt::{FieldInfo, Scalar, Visitor};
+    struct Seen {
+        proven_leaves: bool,
+        entered: Vec<&'static FieldInfo>,
+    }
+    impl Visitor for Seen {
+        fn proven_leaves(&self) -> bool {
+            self.proven_leaves
+        }
+        fn enter(&mut self, f: &'static FieldInfo) -> bool {
+            self.entered.push(f);
+            true
+        }
+        fn value(&mut self, _: Scalar<'_>) {}
+        fn leave(&mut self) {}
+    }
+    let proven_leaf = |f: &FieldInfo| {
+        f.confidence == Some(crate::rt::Confidence::Proven) && !fields::holds_fields(f.ty)
+    };
+    let mut files = 0;
+    for family in ["sws", "rr"] {
+        for f in std::fs::read_dir(repo().join("corpus").join(family)).unwrap() {
+            let path = f.unwrap().path();
+            let Some(entry) = crate::find(&walk::extension(&path)) else {
+                continue;
+            };
+            let bytes = std::fs::read(&path).unwrap();
+            let [all, some] = [true, false].map(|proven_leaves| {
+                let mut s = Seen {
+                    proven_leaves,
+                    entered: vec![],
+                };
+                entry.census(&bytes, &Context::new(), &mut s);
+                s.entered
+            });
+            if entry.judge(&bytes, &Context::new()).refused.is_some() {
+                continue;
+            }
+            files += 1;
+            let skipped: Vec<_> = all.iter().filter(|f| proven_leaf(f)).collect();
+            assert!(!skipped.is_empty(), "{}", path.display());
+            assert!(some.iter().all(|f| !proven_leaf(f)), "{}", path.display());
+            let others = |v: &[&FieldInfo]| v.iter().filter(|f| !proven_leaf(f)).count();
+            assert_eq!(others(&all), others(&some), "{}", path.display());
+        }
+    }
+    assert!(files >= 10, "{files} files");
+}
