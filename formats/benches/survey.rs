@@ -7,7 +7,8 @@
 //! skipped ones too), recognises its layout, judges it and tallies its fields.
 //!
 //! `cargo bench -p meshspec-formats --bench survey`; the target is a survey costing at most
-//! 1.5 times what check costs per file.
+//! 1.5 times what check costs per file: the line `survey ÷ check` it prints is the median of
+//! that ratio over pairs of runs made one right after the other.
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use meshspec_formats::context::Context;
@@ -100,6 +101,41 @@ fn bench(c: &mut Criterion) {
             BenchmarkId::new("survey", format!("{threads} threads")),
             |b| b.iter(|| survey::survey(std::slice::from_ref(&dir), &o, &())),
         );
+        // The two side by side: each iteration runs check, then the survey, so that both
+        // see the same machine (a shared machine's speed drifts by tens of percent between
+        // minutes); the time reported is the survey's, the ratios are printed below.
+        let mut pairs: Vec<f64> = vec![];
+        g.bench_function(
+            BenchmarkId::new("survey after check", format!("{threads} threads")),
+            |b| {
+                b.iter_custom(|iters| {
+                    let mut surveyed = std::time::Duration::ZERO;
+                    for _ in 0..iters {
+                        let t = std::time::Instant::now();
+                        let files = checked_files(&dir);
+                        pool.install(|| files.par_iter().filter(|(f, e)| check_one(f, e)).count());
+                        let checked = t.elapsed();
+                        let t = std::time::Instant::now();
+                        std::hint::black_box(survey::survey(std::slice::from_ref(&dir), &o, &()));
+                        let s = t.elapsed();
+                        surveyed += s;
+                        pairs.push(s.as_secs_f64() / checked.as_secs_f64());
+                    }
+                    surveyed
+                })
+            },
+        );
+        pairs.sort_by(f64::total_cmp);
+        if !pairs.is_empty() {
+            let at = |q: f64| pairs[((pairs.len() - 1) as f64 * q).round() as usize];
+            eprintln!(
+                "survey ÷ check, {threads} threads, {} pairs: median {:.2}×, quartiles {:.2}–{:.2}×",
+                pairs.len(),
+                at(0.5),
+                at(0.25),
+                at(0.75)
+            );
+        }
     }
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);
