@@ -5,6 +5,7 @@
 use crate::context::{Context, Winding};
 use crate::generated::meshbin::{Meshbin, MeshbinPos, MeshbinRef, Vertex};
 use crate::layouts::Semantics;
+use crate::rt::pod::Block;
 use crate::rt::{Error, ErrorKind, Result};
 use crate::rt::{Nums, Place, Root};
 use crate::scene::{Colors, Mesh, Mode, Primitive, Scene};
@@ -126,30 +127,27 @@ fn source(field: &str, span: crate::rt::Span) -> crate::scene::SourceRange {
 }
 
 /// The geometry of a .meshbin whose verdict passed, in the common model (counter-clockwise
-/// front faces): one pass over the vertex bytes, one over the indices.
+/// front faces): a pass over the vertex bytes per array, one over the indices.
 pub fn to_mesh(view: &MeshbinRef<'_>, winding: Winding) -> Mesh {
-    let f = |b: &[u8], at: u64| {
-        let at = at as usize;
-        f32::from_le_bytes([b[at], b[at + 1], b[at + 2], b[at + 3]])
-    };
-    // Collected from exact-size iterators: one allocation each, no check per vertex.
-    let vertices = || {
-        view.vertices
-            .bytes()
-            .chunks_exact(Vertex::FIXED_SIZE as usize)
-    };
-    let positions: Vec<[f32; 3]> = vertices()
-        .map(|v| {
-            [
-                f(v, Vertex::OFFSET_X),
-                f(v, Vertex::OFFSET_Y),
-                f(v, Vertex::OFFSET_Z),
-            ]
+    // The vertices as blocks of the spec's size, each decoded by the generated decoder: with
+    // the size known to the compiler, every field is a plain load (no check per vertex).
+    let (blocks, _) = view
+        .vertices
+        .bytes()
+        .as_chunks::<{ <Vertex as Block>::SIZE }>();
+    let positions: Vec<[f32; 3]> = blocks
+        .iter()
+        .map(|b| {
+            let v = Vertex::decode(b);
+            [v.x, v.y, v.z]
         })
         .collect();
-    let r = Vertex::OFFSET_R as usize;
-    let colors: Vec<[u8; 4]> = vertices()
-        .map(|v| [v[r], v[r + 1], v[r + 2], v[r + 3]])
+    let colors: Vec<[u8; 4]> = blocks
+        .iter()
+        .map(|b| {
+            let v = Vertex::decode(b);
+            [v.r, v.g, v.b, v.a]
+        })
         .collect();
     let copied;
     let src: &[u16] = match view.indices.as_slice() {
@@ -159,22 +157,19 @@ pub fn to_mesh(view: &MeshbinRef<'_>, winding: Winding) -> Mesh {
             &copied
         }
     };
-    let mut indices = vec![0u32; src.len()];
-    // Triangle by triangle, so that Direct3D's clockwise order turns while it is copied.
-    let (second, third) = match winding {
-        Winding::D3d => (2, 1),
-        Winding::Gl => (1, 2),
-    };
-    for (o, t) in indices.chunks_exact_mut(3).zip(src.chunks_exact(3)) {
-        o[0] = u32::from(t[0]);
-        o[1] = u32::from(t[second]);
-        o[2] = u32::from(t[third]);
+    // Triangle by triangle, so that Direct3D's clockwise order turns while it is copied; (not
+    // whole triangles only in a file whose verdict failed: the rest as it is).
+    let (triangles, rest) = src.as_chunks::<3>();
+    let widen = |t: [u16; 3]| t.map(u32::from);
+    let mut indices: Vec<u32> = match winding {
+        Winding::D3d => triangles
+            .iter()
+            .map(|&[a, b, c]| widen([a, c, b]))
+            .collect(),
+        Winding::Gl => triangles.iter().map(|&t| widen(t)).collect::<Vec<_>>(),
     }
-    // (Not whole triangles: only a file whose verdict failed; the rest as it is.)
-    let whole = src.len() / 3 * 3;
-    for (o, i) in indices[whole..].iter_mut().zip(&src[whole..]) {
-        *o = u32::from(*i);
-    }
+    .into_flattened();
+    indices.extend(rest.iter().map(|&i| u32::from(i)));
     Mesh {
         // A .meshbin holds no name: the exporter names it after the file.
         name: String::new(),
