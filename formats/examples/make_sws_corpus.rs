@@ -379,7 +379,7 @@ fn build(spec: Spec, rng: &mut Rng) -> SwsMesh {
             unknown_0x3: i as u16,
             vertex_count: r.vertex_count as u16,
             bones: (0..spec.bones.min(32))
-                .filter(|b| (b + i as u32) % 2 == 0 || spec.bones < 3)
+                .filter(|b| (b + i as u32).is_multiple_of(2) || spec.bones < 3)
                 .map(|b| b as u8)
                 .collect(),
         })

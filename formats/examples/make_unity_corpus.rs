@@ -528,7 +528,7 @@ fn encode(t: &T, v: &V, big: bool, out: &mut Vec<u8>) {
         .first()
         .is_some_and(|k| k.ty == "Array" && k.meta & ALIGN != 0);
     if t.meta & ALIGN != 0 || array_aligned {
-        while out.len() % 4 != 0 {
+        while !out.len().is_multiple_of(4) {
             out.push(0);
         }
     }
@@ -700,7 +700,7 @@ fn f32s(v: &[f32]) -> Vec<u8> {
 /// The Mesh object, its vertex bytes going to `res` (at a 16-byte boundary) when streamed.
 fn mesh_bytes(m: &MeshSpec, res: &mut Vec<u8>, res_path: &str) -> Vec<u8> {
     let (inline, stream) = if m.streamed {
-        while res.len() % 16 != 0 {
+        while !res.len().is_multiple_of(16) {
             res.push(0);
         }
         let at = res.len() as u64;

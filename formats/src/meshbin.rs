@@ -31,7 +31,7 @@ impl Semantics for Meshbin {
     fn judge(view: &MeshbinRef<'_>, at: &Place<'_, MeshbinPos>, j: &mut Judge<'_>) {
         let n = view.vertices.len();
         let count = view.indices.len();
-        if count % 3 != 0 {
+        if !count.is_multiple_of(3) {
             j.push(at.num_indices().violates(
                 Meshbin::REL_WHOLE_TRIANGLES,
                 "a multiple of 3",

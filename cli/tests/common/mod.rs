@@ -92,7 +92,7 @@ pub fn thousands(n: u64) -> String {
     d.chars()
         .enumerate()
         .flat_map(|(i, c)| {
-            let comma = i > 0 && (d.len() - i) % 3 == 0;
+            let comma = i > 0 && (d.len() - i).is_multiple_of(3);
             comma.then_some(',').into_iter().chain([c])
         })
         .collect()

@@ -37,7 +37,7 @@ impl Builder {
         bytes: &[u8],
         target: Option<json::buffer::Target>,
     ) -> json::Index<json::buffer::View> {
-        while self.bin.len() % 4 != 0 {
+        while !self.bin.len().is_multiple_of(4) {
             self.bin.push(0);
         }
         let offset = self.bin.len();
@@ -442,7 +442,7 @@ pub fn glb(scene: &Scene, policy: NonFinite) -> Result<Exported> {
         nodes: scene_nodes,
     });
     b.root.scene = Some(s);
-    while b.bin.len() % 4 != 0 {
+    while !b.bin.len().is_multiple_of(4) {
         b.bin.push(0);
     }
     b.root.push(json::Buffer {

@@ -374,8 +374,8 @@ where
             ));
         }
         let whole = match prim.mode() {
-            Mode::Triangles => idx.len() % 3 == 0,
-            Mode::Lines => idx.len() % 2 == 0,
+            Mode::Triangles => idx.len().is_multiple_of(3),
+            Mode::Lines => idx.len().is_multiple_of(2),
             Mode::LineStrip => idx.len() >= 2,
             _ => !idx.is_empty(),
         };

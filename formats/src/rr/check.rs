@@ -436,7 +436,7 @@ fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Re
                 .get(i + 1)
                 .map_or(icount, |x| u64::from(x.first_index));
             let span = end - start;
-            if span % 3 != 0 {
+            if !span.is_multiple_of(3) {
                 rep.add(R::REL_PRIMITIVE_DESC_INDEX_COUNT, |rule| {
                     records.at(i).num_indices().violates(
                         rule,

@@ -129,7 +129,7 @@ pub(crate) fn vertex_count(len: usize, stride: u32) -> Option<u64> {
     match stride {
         0 if len == 0 => Some(0),
         0 => None,
-        s => (len % u64::from(s) == 0).then(|| len / u64::from(s)),
+        s => len.is_multiple_of(u64::from(s)).then(|| len / u64::from(s)),
     }
 }
 

@@ -34,7 +34,7 @@ pub mod hex {
     /// Bytes of a hex string.
     pub fn decode(s: &str) -> Result<Vec<u8>, String> {
         let digits: Vec<u8> = s.bytes().filter(|b| !b.is_ascii_whitespace()).collect();
-        if digits.len() % 2 != 0 {
+        if !digits.len().is_multiple_of(2) {
             return Err(format!(
                 "hex text of an even number of digits, found {}",
                 digits.len()

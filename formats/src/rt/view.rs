@@ -168,7 +168,9 @@ impl std::fmt::Debug for Chunks<'_> {
 impl<'a> Chunks<'a> {
     /// Runs of `size` bytes; `bytes` holds a whole number of them.
     pub fn new(bytes: &'a [u8], size: usize) -> Self {
-        debug_assert!(size == 0 && bytes.is_empty() || size != 0 && bytes.len() % size == 0);
+        debug_assert!(
+            size == 0 && bytes.is_empty() || size != 0 && bytes.len().is_multiple_of(size)
+        );
         Chunks { bytes, size }
     }
 

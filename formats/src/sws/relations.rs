@@ -216,7 +216,7 @@ pub fn submesh(s: &SubmeshRef<'_>, at: &Place<'_, SubmeshPos>, original: bool, j
     let n_idx = s.indices.items.len();
     let t = n_idx / 3;
     let indices = at.indices();
-    if n_idx % 3 != 0 {
+    if !n_idx.is_multiple_of(3) {
         j.push(indices.num_items().violates(
             Submesh::REL_WHOLE_TRIANGLES,
             "a multiple of 3 (three indices per triangle)",

@@ -183,7 +183,7 @@ pub(crate) fn judge(
         }
         return;
     };
-    if ib.len() as u64 % isz != 0 {
+    if !(ib.len() as u64).is_multiple_of(isz) {
         j.push(ib_at.len_data().violates(
             UnityMesh::REL_INDEX_BUFFER_WHOLE_INDICES,
             format!("a multiple of {isz} bytes ({isz}-byte indices)"),
