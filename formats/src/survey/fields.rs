@@ -297,6 +297,30 @@ impl Fields {
     }
 }
 
+impl Fields {
+    /// The node of `field` under the current one, unless the current one is a data array
+    /// (whose elements are not looked into).
+    #[inline]
+    fn meet(&mut self, field: &'static FieldInfo) -> Option<usize> {
+        let parent = self.stack.last()?.node;
+        if self.nodes[parent].data == Some(true) {
+            return None;
+        }
+        Some(self.child(parent, field))
+    }
+
+    /// Counts one occurrence of the tallied node `id` in the current file.
+    #[inline]
+    fn occurs(&mut self, id: usize) {
+        let n = &mut self.nodes[id];
+        n.occurrences += 1;
+        if n.file != self.file {
+            n.file = self.file;
+            n.files += 1;
+        }
+    }
+}
+
 impl Visitor for Fields {
     /// A field the spec calls proven holds nothing to tally (and `enter` would skip it).
     fn proven_leaves(&self) -> bool {
@@ -304,26 +328,17 @@ impl Visitor for Fields {
     }
 
     fn enter(&mut self, field: &'static FieldInfo) -> bool {
-        let Some(top) = self.stack.last() else {
+        let Some(id) = self.meet(field) else {
             return false;
         };
-        let parent = top.node;
-        if self.nodes[parent].data == Some(true) {
-            return false;
-        }
-        let id = self.child(parent, field);
-        let n = &mut self.nodes[id];
+        let n = &self.nodes[id];
         // A proven field of numbers, bytes or text holds nothing to tally, and a data array
         // is not looked into.
         if (!n.tallied && !n.nested) || n.data == Some(true) {
             return false;
         }
         if n.tallied {
-            n.occurrences += 1;
-            if n.file != self.file {
-                n.file = self.file;
-                n.files += 1;
-            }
+            self.occurs(id);
         }
         self.stack.push(Frame {
             node: id,
@@ -335,23 +350,10 @@ impl Visitor for Fields {
 
     fn leaf(&mut self, field: &'static FieldInfo, v: Scalar<'_>) {
         // `enter`, `value` and `leave` of a value that is always there, without the frame.
-        let Some(top) = self.stack.last() else {
+        let Some(id) = self.meet(field).filter(|&id| self.nodes[id].tallied) else {
             return;
         };
-        let parent = top.node;
-        if self.nodes[parent].data == Some(true) {
-            return;
-        }
-        let id = self.child(parent, field);
-        let n = &mut self.nodes[id];
-        if !n.tallied {
-            return;
-        }
-        n.occurrences += 1;
-        if n.file != self.file {
-            n.file = self.file;
-            n.files += 1;
-        }
+        self.occurs(id);
         self.counted[id].values.add_scalar(v, self.cap);
     }
 

@@ -32,6 +32,16 @@ impl Rest {
         }
     }
 
+    /// [`Rest::add`] for a value a visitor showed (copied only when it becomes an end).
+    fn add_scalar(&mut self, s: Scalar<'_>) {
+        self.count += 1;
+        if self.min.cmp_scalar(&s) == Ordering::Greater {
+            self.min = Value::of(s);
+        } else if self.max.cmp_scalar(&s) == Ordering::Less {
+            self.max = Value::of(s);
+        }
+    }
+
     fn merge(a: Option<Rest>, b: Option<Rest>) -> Option<Rest> {
         match (a, b) {
             (Some(mut a), Some(b)) => {
@@ -192,12 +202,8 @@ impl Tally {
     /// Counts a value larger than every kept one into the rest.
     #[inline(never)]
     fn add_rest(&mut self, s: Scalar<'_>) {
-        let Some(r) = &mut self.rest else { return };
-        r.count += 1;
-        if r.min.cmp_scalar(&s) == Ordering::Greater {
-            r.min = Value::of(s);
-        } else if r.max.cmp_scalar(&s) == Ordering::Less {
-            r.max = Value::of(s);
+        if let Some(r) = &mut self.rest {
+            r.add_scalar(s);
         }
     }
 
