@@ -99,7 +99,7 @@ fn bench(c: &mut Criterion) {
         };
         g.bench_function(
             BenchmarkId::new("survey", format!("{threads} threads")),
-            |b| b.iter(|| survey::survey(std::slice::from_ref(&dir), &o, &())),
+            |b| b.iter(|| pool.install(|| survey::survey(std::slice::from_ref(&dir), &o, &()))),
         );
         // The two side by side: each iteration runs check, then the survey, so that both
         // see the same machine (a shared machine's speed drifts by tens of percent between
@@ -116,7 +116,9 @@ fn bench(c: &mut Criterion) {
                         pool.install(|| files.par_iter().filter(|(f, e)| check_one(f, e)).count());
                         let checked = t.elapsed();
                         let t = std::time::Instant::now();
-                        std::hint::black_box(survey::survey(std::slice::from_ref(&dir), &o, &()));
+                        std::hint::black_box(
+                            pool.install(|| survey::survey(std::slice::from_ref(&dir), &o, &())),
+                        );
                         let s = t.elapsed();
                         surveyed += s;
                         pairs.push(s.as_secs_f64() / checked.as_secs_f64());

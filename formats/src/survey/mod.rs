@@ -474,8 +474,11 @@ pub fn survey(paths: &[PathBuf], o: &Options, progress: &dyn Progress) -> Report
             .reduce(Partial::default, |a, b| a.merge(b, o.cap))
             .finish(o.cap)
     };
+    // A pool is built only when the one we run in has another size: starting threads costs
+    // more than surveying a small folder.
     match o
         .threads
+        .filter(|&n| n != rayon::current_num_threads())
         .and_then(|n| rayon::ThreadPoolBuilder::new().num_threads(n).build().ok())
     {
         Some(pool) => pool.install(run),
