@@ -1,7 +1,8 @@
 //! Shaun White Skateboarding and Riders Republic meshes: borrowed, located and owned reading,
 //! the verdict, writing, decoding and glTF export, beside memcpy of the same bytes, over every
 //! corpus file of each layout at once (the corpus meshes are small, 4 to 50 KB: the
-//! structure-dominated case, where per-field work shows).
+//! structure-dominated case, where per-field work shows) and over one large mesh of each,
+//! built for the bench (`sws::build`, `rr::build`: about 60,000 vertices, megabytes of runs).
 //!
 //! `cargo bench -p meshspec-formats --bench families`. Throughput is the bytes of the files,
 //! so every line reads as a bandwidth comparable with memcpy's.
@@ -9,8 +10,12 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use meshspec_formats::context::{Context, Winding};
 use meshspec_formats::export::{self, NonFinite};
+use meshspec_formats::generated::rr_mesh::VertexFormat;
 use meshspec_formats::generated::{rr_mesh::RrMesh, sws_mesh::SwsMesh};
+use meshspec_formats::rr::build::{body, BodySpec, Header, PartSpec};
+use meshspec_formats::rr::Form;
 use meshspec_formats::rt::Root;
+use meshspec_formats::sws::build::{mesh, part, Rng, SecondPartition, Spec};
 use std::hint::black_box;
 
 /// Every corpus file of `T`'s layout (`corpus/*/*.ID`), repeated until there are at least
@@ -38,15 +43,75 @@ fn files<T: Root>(at_least: usize) -> Vec<Vec<u8>> {
     out
 }
 
-fn family<T: Root>(c: &mut Criterion, ctx: &Context) {
-    let inputs = files::<T>(2_000);
+/// An SWS mesh of one 250 x 250 grid patch (62,500 vertices) kept as a SubMesh with a morph
+/// channel and two UV sets, over two compiled streams of stride 44.
+fn large_sws() -> Vec<u8> {
+    let mut rng = Rng(0x5EED_0BE4_C400);
+    let grid = part(250, 250, [0.0, 0.0], 2, 1, true, 0x0500_0001).expect("a grid");
+    let m = mesh(
+        Spec {
+            id: 0x9001,
+            parts: vec![grid],
+            keep_submeshes: true,
+            bones: 4,
+            stride: 44,
+            flags: 0x0011_0157,
+            second: SecondPartition::One,
+        },
+        &mut rng,
+    )
+    .expect("a mesh");
+    m.to_bytes(&Context::new()).expect("it writes")
+}
+
+/// An RR body of one 60,000-vertex range of STATIC24 vertices, a triangle strip over them.
+fn large_rr() -> Vec<u8> {
+    let n = 60_000u32;
+    let mut rng = Rng(0x5EED_0BE4_4400);
+    let spec = BodySpec {
+        form: Form::Ranged,
+        header: Header {
+            managed_object: 1,
+            descriptor_mask: 1,
+            generated: 0,
+            vertex_stride: 24,
+            max_culling_distance: 660.0,
+        },
+        bones: vec![],
+        vertex_format: VertexFormat::STATIC24,
+        strides: [24, 0, 0],
+        bones_per_vertex: 4,
+        streams: [rng.bytes(24 * n as usize), vec![], vec![]],
+        parts: vec![PartSpec {
+            num_vertices: n,
+            triangles: (0..n - 2)
+                .map(|i| [i, i + 1 + i % 2, i + 2 - i % 2])
+                .collect(),
+            material: 0x4D41_5400_0000_0001,
+            centre: [0.0; 3],
+            half_extent: [1.0; 3],
+        }],
+        centre: [0.0; 3],
+        half_extent: [1.0; 3],
+        quantization_factor: 1.0 / 1024.0,
+        user_category: 0,
+        cpu_copies: false,
+        wide_indices: false,
+    };
+    body(&spec)
+        .expect("a body")
+        .to_bytes(&Context::new())
+        .expect("it writes")
+}
+
+fn family<T: Root>(c: &mut Criterion, name: &str, inputs: Vec<Vec<u8>>, ctx: &Context) {
     let total: usize = inputs.iter().map(Vec::len).sum();
     let owned: Vec<T> = inputs
         .iter()
         .map(|b| T::from_bytes(b, ctx).expect("the corpus reads"))
         .collect();
     let entry = meshspec_formats::find(T::ID).expect("a layout");
-    let mut g = c.benchmark_group(format!("{}-corpus-x{}", T::ID, inputs.len()));
+    let mut g = c.benchmark_group(format!("{}-{name}-x{}", T::ID, inputs.len()));
     g.throughput(Throughput::Bytes(total as u64));
     g.bench_function(BenchmarkId::new("baseline", "memcpy into new Vecs"), |b| {
         b.iter(|| {
@@ -103,7 +168,7 @@ fn family<T: Root>(c: &mut Criterion, ctx: &Context) {
         return;
     }
     let total: usize = decodable.iter().map(|i| i.len()).sum();
-    let mut g = c.benchmark_group(format!("{}-decodable-x{}", T::ID, decodable.len()));
+    let mut g = c.benchmark_group(format!("{}-{name}-decodable-x{}", T::ID, decodable.len()));
     g.throughput(Throughput::Bytes(total as u64));
     g.bench_function(BenchmarkId::new("baseline", "memcpy into new Vecs"), |b| {
         b.iter(|| {
@@ -135,8 +200,10 @@ fn family<T: Root>(c: &mut Criterion, ctx: &Context) {
 
 fn bench(c: &mut Criterion) {
     let ctx = Context::new().with_winding(Winding::D3d);
-    family::<SwsMesh>(c, &ctx);
-    family::<RrMesh>(c, &ctx);
+    family::<SwsMesh>(c, "corpus", files::<SwsMesh>(2_000), &ctx);
+    family::<RrMesh>(c, "corpus", files::<RrMesh>(2_000), &ctx);
+    family::<SwsMesh>(c, "large", vec![large_sws()], &ctx);
+    family::<RrMesh>(c, "large", vec![large_rr()], &ctx);
 }
 
 criterion_group!(benches, bench);

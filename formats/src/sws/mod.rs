@@ -5,8 +5,10 @@
 //!   every violation;
 //! - [`geometry`]: the SubMeshes' geometry in the common model (the compiled vertex streams are
 //!   in a format the documents do not give, so they stay raw bytes);
-//! - [`origin`]: where each exported part lies in the input.
+//! - [`origin`]: where each exported part lies in the input;
+//! - [`build`]: bodies constructed from grid patches (the larger corpus files, the benchmarks).
 
+pub mod build;
 pub mod geometry;
 pub mod origin;
 pub mod relations;
