@@ -18,7 +18,7 @@ pub struct Rng(pub u64);
 
 impl Rng {
     /// The next 64 bits.
-    pub fn next(&mut self) -> u64 {
+    pub fn u64(&mut self) -> u64 {
         self.0 ^= self.0 >> 12;
         self.0 ^= self.0 << 25;
         self.0 ^= self.0 >> 27;
@@ -26,11 +26,11 @@ impl Rng {
     }
     /// The next 32 bits.
     pub fn u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
+        (self.u64() >> 32) as u32
     }
     /// The next `n` bytes.
     pub fn bytes(&mut self, n: usize) -> Vec<u8> {
-        (0..n).map(|_| (self.next() >> 56) as u8).collect()
+        (0..n).map(|_| (self.u64() >> 56) as u8).collect()
     }
 }
 
