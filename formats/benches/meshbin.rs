@@ -73,25 +73,22 @@ fn bench(c: &mut Criterion) {
     // the same machine (a shared machine's speed drifts by tens of percent between minutes);
     // the time reported is the decode's, the median ratio of the pairs is printed below.
     let mut pairs: Vec<f64> = vec![];
-    g.bench_function(
-        BenchmarkId::new("meshspec", "decode after memcpy"),
-        |b| {
-            b.iter_custom(|iters| {
-                let mut decoded = std::time::Duration::ZERO;
-                for _ in 0..iters {
-                    let t = std::time::Instant::now();
-                    black_box(black_box(&bytes[..]).to_vec());
-                    let copied = t.elapsed();
-                    let t = std::time::Instant::now();
-                    decode();
-                    let d = t.elapsed();
-                    decoded += d;
-                    pairs.push(d.as_secs_f64() / copied.as_secs_f64());
-                }
-                decoded
-            })
-        },
-    );
+    g.bench_function(BenchmarkId::new("meshspec", "decode after memcpy"), |b| {
+        b.iter_custom(|iters| {
+            let mut decoded = std::time::Duration::ZERO;
+            for _ in 0..iters {
+                let t = std::time::Instant::now();
+                black_box(black_box(&bytes[..]).to_vec());
+                let copied = t.elapsed();
+                let t = std::time::Instant::now();
+                decode();
+                let d = t.elapsed();
+                decoded += d;
+                pairs.push(d.as_secs_f64() / copied.as_secs_f64());
+            }
+            decoded
+        })
+    });
     g.finish();
     pairs.sort_by(f64::total_cmp);
     if !pairs.is_empty() {

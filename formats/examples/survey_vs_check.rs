@@ -3,12 +3,16 @@
 //! the other over `DIR` (see `synth_install`) as `benches/survey.rs` does, on `T` threads
 //! (default 1). For example
 //! `valgrind --tool=callgrind target/release/examples/survey_vs_check survey DIR 2`.
+//! `survey_vs_check pairs DIR PASSES` times rounds of check, survey, survey, check and prints
+//! the median of each and the ratio.
 
 use meshspec_formats::context::Context;
 use meshspec_formats::survey::{self, walk, Options, UnityVersion};
 use rayon::prelude::*;
-use std::path::PathBuf;
+use std::hint::black_box;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::time::Instant;
 
 /// What `meshspec check` does for one file of an install: read it, judge it.
 fn check_one(f: &std::path::Path, e: &meshspec_formats::Entry) -> bool {
@@ -25,10 +29,67 @@ fn check_one(f: &std::path::Path, e: &meshspec_formats::Entry) -> bool {
     e.judge(&bytes, &ctx).passes()
 }
 
+/// Check over every file of `dir` whose layout its extension names, on `pool`.
+fn check(dir: &Path, pool: &rayon::ThreadPool) -> usize {
+    let files: Vec<_> = walk::files(&[dir.to_path_buf()], None)
+        .filter_map(|f| match f {
+            walk::Found::File(p) => {
+                let ext = walk::extension(&p);
+                let id = if ext == "bin" {
+                    "sws-mesh"
+                } else {
+                    ext.as_str()
+                };
+                meshspec_formats::find(id).map(|e| (p, e))
+            }
+            walk::Found::Unreadable(..) => None,
+        })
+        .collect();
+    pool.install(|| files.par_iter().filter(|(f, e)| check_one(f, e)).count())
+}
+
+/// The survey of `dir`, on `pool`.
+fn survey(dir: &Path, pool: &rayon::ThreadPool) -> u64 {
+    let o = Options {
+        unity_version: UnityVersion::Auto,
+        threads: Some(pool.current_num_threads()),
+        ..Options::default()
+    };
+    pool.install(|| survey::survey(&[dir.to_path_buf()], &o, &()).files)
+}
+
+/// `passes` rounds of check, survey, survey, check: the median time of each position, so that
+/// what one leaves behind for the next shows.
+fn pairs(dir: &Path, pool: &rayon::ThreadPool, passes: usize) {
+    let mut times: [Vec<f64>; 4] = Default::default();
+    for _ in 0..passes {
+        for (k, t) in times.iter_mut().enumerate() {
+            let start = Instant::now();
+            if k == 1 || k == 2 {
+                black_box(survey(dir, pool));
+            } else {
+                black_box(check(dir, pool));
+            }
+            t.push(start.elapsed().as_secs_f64() * 1e3);
+        }
+    }
+    let mut medians = [0.0; 4];
+    for (m, mut t) in medians.iter_mut().zip(times) {
+        t.sort_by(f64::total_cmp);
+        *m = t.get(t.len() / 2).copied().unwrap_or(0.0);
+    }
+    let [c1, s1, s2, c2] = medians;
+    println!("check after survey {c2:.2} ms, check after check {c1:.2} ms");
+    println!("survey after check {s1:.2} ms, survey after survey {s2:.2} ms");
+    println!("survey ÷ check: {:.2}×", (s1 + s2) / (c1 + c2));
+}
+
+const USAGE: &str = "usage: survey_vs_check check|survey|pairs DIR [PASSES]";
+
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let (Some(what), Some(dir)) = (args.first(), args.get(1).map(PathBuf::from)) else {
-        eprintln!("usage: survey_vs_check check|survey DIR [PASSES]");
+        eprintln!("{USAGE}");
         return ExitCode::FAILURE;
     };
     let passes: usize = args.get(2).and_then(|n| n.parse().ok()).unwrap_or(1);
@@ -39,39 +100,17 @@ fn main() -> ExitCode {
     let Ok(pool) = rayon::ThreadPoolBuilder::new().num_threads(threads).build() else {
         return ExitCode::FAILURE;
     };
-    for _ in 0..passes {
-        match what.as_str() {
-            "check" => {
-                let files: Vec<_> = walk::files(std::slice::from_ref(&dir), None)
-                    .filter_map(|f| match f {
-                        walk::Found::File(p) => {
-                            let ext = walk::extension(&p);
-                            let id = if ext == "bin" {
-                                "sws-mesh"
-                            } else {
-                                ext.as_str()
-                            };
-                            meshspec_formats::find(id).map(|e| (p, e))
-                        }
-                        walk::Found::Unreadable(..) => None,
-                    })
-                    .collect();
-                let passed =
-                    pool.install(|| files.par_iter().filter(|(f, e)| check_one(f, e)).count());
-                std::hint::black_box(passed);
-            }
-            "survey" => {
-                let o = Options {
-                    unity_version: UnityVersion::Auto,
-                    threads: Some(threads),
-                    ..Options::default()
-                };
-                std::hint::black_box(survey::survey(std::slice::from_ref(&dir), &o, &()));
-            }
-            _ => {
-                eprintln!("usage: survey_vs_check check|survey DIR [PASSES]");
-                return ExitCode::FAILURE;
-            }
+    match what.as_str() {
+        "check" => (0..passes).for_each(|_| {
+            black_box(check(&dir, &pool));
+        }),
+        "survey" => (0..passes).for_each(|_| {
+            black_box(survey(&dir, &pool));
+        }),
+        "pairs" => pairs(&dir, &pool, passes),
+        _ => {
+            eprintln!("{USAGE}");
+            return ExitCode::FAILURE;
         }
     }
     ExitCode::SUCCESS
