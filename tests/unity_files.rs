@@ -1015,10 +1015,25 @@ fn the_known_mesh_layouts_start_at_the_unity_mesh_specs_version_cut_offs() {
             }
         }
     }
-    let starts: BTreeSet<u32> = game::MESH_LAYOUTS.iter().map(|l| l.0).skip(1).collect();
+    let layouts = game::mesh_layouts();
+    let starts: BTreeSet<u32> = layouts.iter().map(|l| l.0).skip(1).collect();
     assert_eq!(starts, cuts);
+    assert_eq!(layouts[0].0, meshspec_formats::unity::OLDEST_VERSION);
+    // In Unity's own release names, each range ending where the next begins.
+    let words: Vec<&str> = layouts.iter().map(|l| l.1.as_str()).collect();
     assert_eq!(
-        game::MESH_LAYOUTS[0].0,
-        meshspec_formats::unity::OLDEST_VERSION
+        words,
+        [
+            "5.3.5 to 2017.2",
+            "2017.3 to 2017.4",
+            "2018.1",
+            "2018.2",
+            "2018.3 to 2018.4",
+            "2019.1 to 2019.4",
+            "2020.1 to 2021.3",
+            "2022.1 to 6000.1",
+            "6000.2 to 6000.5",
+            "6000.6 and later"
+        ]
     );
 }

@@ -38,11 +38,23 @@ fn compared_with(e: &Expr, param: &str, out: &mut BTreeSet<i128>) {
     }
 }
 
-/// The values of a layout parameter worth fuzzing with: 0, and for every integer that any type
-/// of the spec with a parameter of the same name compares it with, that integer and its two
-/// neighbours, so that both sides of every cut-off (`if: unity_version >= 20200100`) are
-/// reached. Only values the parameter's type can hold (`max`) are kept.
+/// The values of a layout parameter worth fuzzing with: 0, and every cut-off (see [`cut_offs`])
+/// with its two neighbours, so that both sides of every cut-off are reached. Only values the
+/// parameter's type can hold (`max`) are kept.
 pub fn param_values(spec: &Spec, param: &str, max: u128) -> Vec<i128> {
+    let mut values = BTreeSet::from([0i128]);
+    for c in cut_offs(spec, param) {
+        values.extend([c - 1, c, c + 1]);
+    }
+    values
+        .into_iter()
+        .filter(|&v| v >= 0 && (v as u128) <= max)
+        .collect()
+}
+
+/// Every integer that a type of the spec with a parameter named `param` compares it with: the
+/// values at which the layout changes (`if: unity_version >= 20200100`), in order.
+pub fn cut_offs(spec: &Spec, param: &str) -> BTreeSet<i128> {
     let mut found = BTreeSet::new();
     for t in &spec.types {
         if !t.params.iter().any(|p| p.id == param) {
@@ -89,14 +101,7 @@ pub fn param_values(spec: &Spec, param: &str, max: u128) -> Vec<i128> {
             compared_with(e, param, &mut found);
         }
     }
-    let mut values = BTreeSet::from([0i128]);
-    for c in found {
-        values.extend([c - 1, c, c + 1]);
-    }
-    values
-        .into_iter()
-        .filter(|&v| v >= 0 && (v as u128) <= max)
-        .collect()
+    found
 }
 
 pub fn target_name(layout: &str) -> String {

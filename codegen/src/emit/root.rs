@@ -253,6 +253,7 @@ impl<'a> Gen<'a> {
         };
         let mut contexts = vec![];
         let mut args = vec![];
+        let mut cuts = vec![];
         for p in &t.params {
             let c = p
                 .context
@@ -261,6 +262,10 @@ impl<'a> Gen<'a> {
             let ty = names::prim(p.prim);
             let pid = &p.id;
             contexts.push(c.clone());
+            let at = crate::fuzz::cut_offs(self.spec, &p.id)
+                .into_iter()
+                .map(proc_macro2::Literal::i128_unsuffixed);
+            cuts.push(quote!((#c, &[#(#at),*])));
             args.push(quote! {
                 #rt::codec::arg::<#ty>(
                     0,
@@ -290,6 +295,7 @@ impl<'a> Gen<'a> {
                 const SPEC: &'static str = #spec_file;
                 const UNKNOWN: &'static [&'static str] = &[#(#unknown),*];
                 const PARAMS: &'static [&'static str] = &[#(#contexts),*];
+                const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[#(#cuts),*];
                 const RULES: &'static [&'static #rt::Rule] = &[#(#rules),*];
                 const SIGNATURE: &'static [(u64, &'static [u8])] = &[#(#sig),*];
                 fn args(params: &dyn #rt::Params) -> #rt::Result<Self::Args> {

@@ -545,6 +545,7 @@ impl crate::rt::Root for Meshbin {
     const SPEC: &'static str = "spec/meshbin.ksy";
     const UNKNOWN: &'static [&'static str] = &[];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         Meshbin::REL_INDICES_NAME_VERTICES,
         Meshbin::REL_WHOLE_TRIANGLES,

@@ -1227,6 +1227,7 @@ impl crate::rt::Root for RrMesh {
         "compiled.body.InlineLayout.materials.groups[].unknown_0x19",
     ];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         CompiledMesh::REL_SELECTOR_MATCHES_CLASS,
         RangedLayout::REL_FORMAT_STRIDES,
@@ -2048,6 +2049,7 @@ impl crate::rt::Root for CompiledMesh {
         "body.InlineLayout.materials.groups[].unknown_0x19",
     ];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         CompiledMesh::REL_SELECTOR_MATCHES_CLASS,
         RangedLayout::REL_FORMAT_STRIDES,
@@ -8938,6 +8940,7 @@ impl crate::rt::Root for MeshData {
         "objects[].unknown_0x20",
     ];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         MeshData::REL_FORMAT_STRIDES,
         MeshData::REL_BONES_PER_VERTEX,
@@ -10480,6 +10483,7 @@ impl crate::rt::Root for MaterialList {
         "groups[].unknown_0x19",
     ];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         MaterialList::REL_GROUPS_PER_DESCRIPTOR,
         MaterialList::REL_GROUP_IDENTITIES,

@@ -2089,6 +2089,7 @@ impl crate::rt::Root for SwsMesh {
         "data.palettes.rest",
     ];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         SwsMesh::REL_DATA_LENGTH,
         SwsMesh::REL_ONE_MATERIAL_PER_RANGE,
@@ -2865,6 +2866,7 @@ impl crate::rt::Root for MeshBone {
     const SPEC: &'static str = "spec/sws_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &["matrix[]"];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[
         (4u64, &[161u8, 231u8, 240u8, 158u8]),
@@ -4814,6 +4816,7 @@ impl crate::rt::Root for CompiledMesh {
         "palettes.rest",
     ];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         CompiledMesh::REL_STRIDE_ALL_STREAMS,
         CompiledMesh::REL_LEN_ALL_STREAMS,
@@ -9463,6 +9466,7 @@ impl crate::rt::Root for Submesh {
         "unknown_last",
     ];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         Submesh::REL_WHOLE_TRIANGLES,
         Submesh::REL_INDICES_NAME_VERTICES,
@@ -10414,6 +10418,7 @@ impl crate::rt::Root for UvChannel {
         "source",
     ];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[
         (4u64, &[115u8, 130u8, 173u8, 189u8]),
@@ -11063,6 +11068,7 @@ impl crate::rt::Root for MorphChannel {
     const SPEC: &'static str = "spec/sws_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &["unknown_0x8"];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[MorphChannel::REL_ID_NOT_ZERO];
     const SIGNATURE: &'static [(u64, &'static [u8])] = &[
         (4u64, &[84u8, 87u8, 12u8, 231u8]),

@@ -973,6 +973,7 @@ impl crate::rt::Root for UnityBundle {
     const SPEC: &'static str = "spec/unity_bundle.ksy";
     const UNKNOWN: &'static [&'static str] = &[];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         UnityBundle::REL_LEN_FILE_IS_FILE_SIZE,
         UnityBundle::REL_BLOCKS_INFO_AT_END_FITS,
@@ -2489,6 +2490,7 @@ impl crate::rt::Root for BlocksInfo {
     const SPEC: &'static str = "spec/unity_bundle.ksy";
     const UNKNOWN: &'static [&'static str] = &[];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         BlocksInfo::REL_NODES_INSIDE_DATA,
     ];

@@ -3763,6 +3763,15 @@ impl crate::rt::Root for UnityMesh {
     const SPEC: &'static str = "spec/unity_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &[];
     const PARAMS: &'static [&'static str] = &["unity_version"];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[
+        (
+            "unity_version",
+            &[
+                20170300, 20180100, 20180200, 20180300, 20190100, 20200100, 20220100,
+                60000200, 60000600,
+            ],
+        ),
+    ];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         UnityMesh::REL_VERTEX_LAYOUT_FILLS_DATA,
         UnityMesh::REL_STREAM_DATA_REPLACES_INLINE_DATA,

@@ -2345,6 +2345,7 @@ impl crate::rt::Root for UnitySerialized {
     const SPEC: &'static str = "spec/unity_serialized.ksy";
     const UNKNOWN: &'static [&'static str] = &["header.wide.unknown_0x28"];
     const PARAMS: &'static [&'static str] = &[];
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         UnitySerialized::REL_LEN_METADATA_IS_METADATA,
         UnitySerialized::REL_OBJECTS_INSIDE_DATA,

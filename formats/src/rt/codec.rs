@@ -108,6 +108,9 @@ pub trait Root: Codec + serde::Serialize + serde::de::DeserializeOwned {
     const UNKNOWN: &'static [&'static str];
     /// The names of the values the user gives for its parameters (`unity_version`).
     const PARAMS: &'static [&'static str];
+    /// For each parameter, the values the spec compares it with, in order: where the layout
+    /// changes (`unity_version`: 20170300, 20180100, ...).
+    const CUT_OFFS: &'static [(&'static str, &'static [i128])];
     /// Every relation the spec states for the types a value of this layout holds.
     const RULES: &'static [&'static Rule];
     /// The constants every value holds at fixed offsets (offset, bytes): what recognises an

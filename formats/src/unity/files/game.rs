@@ -912,27 +912,75 @@ impl Located {
     }
 }
 
-/// The first editor version of each Mesh layout the `unity-mesh` spec knows (its version
-/// cut-offs), with the version range shown for each.
-pub const MESH_LAYOUTS: &[(u32, &str)] = &[
-    (50305, "5.3.5 to 2017.2"),
-    (20170300, "2017.3 to 2017.4"),
-    (20180100, "2018.1"),
-    (20180200, "2018.2"),
-    (20180300, "2018.3 to 2018.4"),
-    (20190100, "2019.1 to 2019.4"),
-    (20200100, "2020.1 to 2021.3"),
-    (20220100, "2022.1 to 6000.1"),
-    (60000200, "6000.2 to 6000.5"),
-    (60000600, "6000.6 and later"),
-];
+/// The Mesh layouts the `unity-mesh` spec describes: the first editor version of each (the
+/// oldest the spec describes, then every version the spec compares `unity_version` with), and
+/// the versions it covers in words ("2017.3 to 2017.4").
+pub fn mesh_layouts() -> Vec<(u32, String)> {
+    use crate::generated::unity_mesh::UnityMesh;
+    use crate::rt::Root;
+    let cuts = UnityMesh::CUT_OFFS
+        .iter()
+        .find(|c| c.0 == "unity_version")
+        .map_or(&[][..], |c| c.1);
+    let starts: Vec<u32> = std::iter::once(crate::unity::OLDEST_VERSION)
+        .chain(cuts.iter().filter_map(|&c| u32::try_from(c).ok()))
+        .collect();
+    let mut out = vec![];
+    for (i, &v) in starts.iter().enumerate() {
+        let words = match starts.get(i + 1) {
+            None => format!("{} and later", release(v)),
+            Some(&next) => match release_before(next) {
+                Some(last) if last == v => release(v),
+                Some(last) => format!("{} to {}", release(v), release(last)),
+                None => format!("{} up to {}", release(v), release(next)),
+            },
+        };
+        out.push((v, words));
+    }
+    out
+}
+
+/// A version as Unity names its releases: `2017.3`, or `5.3.5` when the patch counts.
+fn release(v: u32) -> String {
+    let (major, minor, patch) = (v / 10_000, v / 100 % 100, v % 100);
+    if patch == 0 {
+        format!("{major}.{minor}")
+    } else {
+        format!("{major}.{minor}.{patch}")
+    }
+}
+
+/// The last release before `v` (a `.0` patch), from Unity's numbering: each year's releases run
+/// from `.1` to its LTS release, Unity 6's from `6000.0`. `None` where that is not known.
+fn release_before(v: u32) -> Option<u32> {
+    /// The LTS (last) release of each year before Unity 6.
+    const LAST_OF_YEAR: &[(u32, u32)] = &[
+        (2017, 4),
+        (2018, 4),
+        (2019, 4),
+        (2020, 3),
+        (2021, 3),
+        (2022, 3),
+        (2023, 2),
+    ];
+    let (major, minor, patch) = (v / 10_000, v / 100 % 100, v % 100);
+    let first = if major >= 6000 { 0 } else { 1 };
+    match (patch, minor > first) {
+        (0, true) => Some(major * 10_000 + (minor - 1) * 100),
+        (0, false) => LAST_OF_YEAR
+            .iter()
+            .find(|y| y.0 + 1 == major)
+            .map(|&(y, m)| y * 10_000 + m * 100),
+        _ => None,
+    }
+}
 
 /// The known Mesh layouts that read `bytes` exactly (to their end), with every relation of
 /// `unity-mesh` holding.
 pub fn layouts_that_read(bytes: &[u8]) -> Vec<String> {
     let entry = crate::layouts::find("unity-mesh").expect("the unity-mesh layout exists");
-    MESH_LAYOUTS
-        .iter()
+    mesh_layouts()
+        .into_iter()
         .filter(|(v, _)| {
             let verdict = entry.judge(bytes, &mesh::context(*v));
             verdict.refused.is_none()
@@ -941,7 +989,7 @@ pub fn layouts_that_read(bytes: &[u8]) -> Vec<String> {
                     .iter()
                     .all(|f| f.kind == ErrorKind::Unchecked)
         })
-        .map(|(v, text)| format!("{text} (--unity-version {})", version_text(*v)))
+        .map(|(v, text)| format!("{text} (--unity-version {})", version_text(v)))
         .collect()
 }
 
