@@ -10,6 +10,10 @@
 //! 1.5 times what check costs per file: the line `survey ÷ check` it prints is the median of
 //! that ratio over pairs of runs made one right after the other.
 
+// The command line's allocator, so that the two cost here what they cost there.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use meshspec_formats::context::Context;
 use meshspec_formats::survey::{self, synth, Options, UnityVersion};

@@ -6,6 +6,9 @@
 //! `survey_vs_check pairs DIR PASSES` times rounds of check, survey, survey, check and prints
 //! the median of each and the ratio.
 
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use meshspec_formats::context::Context;
 use meshspec_formats::survey::{self, walk, Options, UnityVersion};
 use rayon::prelude::*;
