@@ -6,6 +6,9 @@
 //! allocated and touched. The borrowed read validates without copying; the located read also
 //! records where every field lies (what the verdict uses); the owned read copies every value.
 
+#[path = "support/pairs.rs"]
+mod pairs;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use meshspec_formats::context::{Context, Winding};
 use meshspec_formats::generated::meshbin::Meshbin;
@@ -90,17 +93,7 @@ fn bench(c: &mut Criterion) {
         })
     });
     g.finish();
-    pairs.sort_by(f64::total_cmp);
-    if !pairs.is_empty() {
-        let at = |q: f64| pairs[((pairs.len() - 1) as f64 * q).round() as usize];
-        eprintln!(
-            "decode ÷ memcpy into a new Vec, {} pairs: median {:.2}×, quartiles {:.2}–{:.2}×",
-            pairs.len(),
-            at(0.5),
-            at(0.25),
-            at(0.75)
-        );
-    }
+    pairs::report("decode ÷ memcpy into a new Vec", &mut pairs);
 }
 
 criterion_group!(benches, bench);

@@ -14,6 +14,9 @@
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+#[path = "support/pairs.rs"]
+mod pairs;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use meshspec_formats::context::Context;
 use meshspec_formats::survey::{self, synth, Options, UnityVersion};
@@ -131,17 +134,7 @@ fn bench(c: &mut Criterion) {
                 })
             },
         );
-        pairs.sort_by(f64::total_cmp);
-        if !pairs.is_empty() {
-            let at = |q: f64| pairs[((pairs.len() - 1) as f64 * q).round() as usize];
-            eprintln!(
-                "survey ÷ check, {threads} threads, {} pairs: median {:.2}×, quartiles {:.2}–{:.2}×",
-                pairs.len(),
-                at(0.5),
-                at(0.25),
-                at(0.75)
-            );
-        }
+        pairs::report(&format!("survey ÷ check, {threads} threads"), &mut pairs);
     }
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);
