@@ -127,28 +127,29 @@ fn source(field: &str, span: crate::rt::Span) -> crate::scene::SourceRange {
 }
 
 /// The geometry of a .meshbin whose verdict passed, in the common model (counter-clockwise
-/// front faces): a pass over the vertex bytes per array, one over the indices.
+/// front faces): one pass over the vertex bytes, one over the indices.
 pub fn to_mesh(view: &MeshbinRef<'_>, winding: Winding) -> Mesh {
     // The vertices as blocks of the spec's size, each decoded by the generated decoder: with
-    // the size known to the compiler, every field is a plain load (no check per vertex).
+    // the size known to the compiler, every field is a plain load (no check per vertex). The
+    // work is bound by memory traffic, not instructions: each array is filled a few hundred
+    // vertices at a time, so that the second array reads blocks the first just brought into the
+    // cache instead of the whole input twice (1.5× memcpy's time in two whole passes).
     let (blocks, _) = view
         .vertices
         .bytes()
         .as_chunks::<{ <Vertex as Block>::SIZE }>();
-    let positions: Vec<[f32; 3]> = blocks
-        .iter()
-        .map(|b| {
+    let mut positions: Vec<[f32; 3]> = Vec::with_capacity(blocks.len());
+    let mut colors: Vec<[u8; 4]> = Vec::with_capacity(blocks.len());
+    for part in blocks.chunks(256) {
+        positions.extend(part.iter().map(|b| {
             let v = Vertex::decode(b);
             [v.x, v.y, v.z]
-        })
-        .collect();
-    let colors: Vec<[u8; 4]> = blocks
-        .iter()
-        .map(|b| {
+        }));
+        colors.extend(part.iter().map(|b| {
             let v = Vertex::decode(b);
             [v.r, v.g, v.b, v.a]
-        })
-        .collect();
+        }));
+    }
     let copied;
     let src: &[u16] = match view.indices.as_slice() {
         Some(s) => s,
@@ -157,19 +158,10 @@ pub fn to_mesh(view: &MeshbinRef<'_>, winding: Winding) -> Mesh {
             &copied
         }
     };
-    // Triangle by triangle, so that Direct3D's clockwise order turns while it is copied; (not
-    // whole triangles only in a file whose verdict failed: the rest as it is).
-    let (triangles, rest) = src.as_chunks::<3>();
-    let widen = |t: [u16; 3]| t.map(u32::from);
-    let mut indices: Vec<u32> = match winding {
-        Winding::D3d => triangles
-            .iter()
-            .map(|&[a, b, c]| widen([a, c, b]))
-            .collect(),
-        Winding::Gl => triangles.iter().map(|&t| widen(t)).collect::<Vec<_>>(),
-    }
-    .into_flattened();
-    indices.extend(rest.iter().map(|&i| u32::from(i)));
+    let indices = match winding {
+        Winding::Gl => src.iter().map(|&i| u32::from(i)).collect(),
+        Winding::D3d => turned(src),
+    };
     Mesh {
         // A .meshbin holds no name: the exporter names it after the file.
         name: String::new(),
@@ -182,6 +174,30 @@ pub fn to_mesh(view: &MeshbinRef<'_>, winding: Winding) -> Mesh {
         }],
         ..Mesh::default()
     }
+}
+
+/// Direct3D's clockwise triangles widened to u32 and turned counter-clockwise (the second and
+/// third index swapped); four triangles per step, a fixed shuffle the compiler vectorises. What
+/// is not whole triangles (in a file whose verdict failed) is kept as it is.
+fn turned(src: &[u16]) -> Vec<u32> {
+    let (fours, rest) = src.as_chunks::<12>();
+    let (triangles, loose) = rest.as_chunks::<3>();
+    // Room for the rest too, so that it never moves what the fast loop wrote.
+    let mut out: Vec<[u32; 12]> = Vec::with_capacity(fours.len() + 1);
+    out.extend(fours.iter().map(|t| {
+        [
+            t[0], t[2], t[1], t[3], t[5], t[4], t[6], t[8], t[7], t[9], t[11], t[10],
+        ]
+        .map(u32::from)
+    }));
+    let mut out = out.into_flattened();
+    out.extend(
+        triangles
+            .iter()
+            .flat_map(|&[a, b, c]| [a, c, b].map(u32::from)),
+    );
+    out.extend(loose.iter().map(|&i| u32::from(i)));
+    out
 }
 
 fn geometry_error(expected: impl Into<String>, found: impl Into<String>) -> Error {
@@ -322,6 +338,51 @@ mod tests {
         let read = Meshbin::read::<false>(&bytes, &Context::new()).unwrap();
         let mesh = to_mesh(&read.value, Winding::D3d);
         assert_eq!(mesh.primitives[0].indices, vec![0, 1, 2, 2, 1, 3]);
+    }
+
+    #[test]
+    fn turning_in_fours_matches_turning_each_triangle() {
+        // Every length up to a few steps of four triangles, with triangles left over and
+        // indices that are not whole triangles.
+        for len in 0..40u16 {
+            let src: Vec<u16> = (0..len).map(|i| i.wrapping_mul(7919)).collect();
+            let mut expected: Vec<u32> = src.iter().map(|&i| u32::from(i)).collect();
+            for t in expected.chunks_exact_mut(3) {
+                t.swap(1, 2);
+            }
+            assert_eq!(turned(&src), expected, "{len} indices");
+        }
+    }
+
+    #[test]
+    fn decoding_the_helix_gives_every_vertex_as_the_owned_reader_reads_it() {
+        // 65,508 vertices: many of the decoder's steps of a few hundred, and a partial last one.
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../corpus/meshbin/helix.meshbin"
+        );
+        let bytes = std::fs::read(path).unwrap();
+        let ctx = Context::new();
+        let owned = Meshbin::from_bytes(&bytes, &ctx).unwrap();
+        let view = Meshbin::read::<false>(&bytes, &ctx).unwrap().value;
+        for winding in [Winding::D3d, Winding::Gl] {
+            let mesh = to_mesh(&view, winding);
+            let want: Vec<[f32; 3]> = owned.vertices.iter().map(|v| [v.x, v.y, v.z]).collect();
+            assert_eq!(mesh.positions, want);
+            let want: Vec<[u8; 4]> = owned
+                .vertices
+                .iter()
+                .map(|v| [v.r, v.g, v.b, v.a])
+                .collect();
+            assert_eq!(mesh.colors, Some(Colors::Rgba8(want)));
+            let mut want: Vec<u32> = owned.indices.iter().map(|&i| u32::from(i)).collect();
+            if winding == Winding::D3d {
+                for t in want.chunks_exact_mut(3) {
+                    t.swap(1, 2);
+                }
+            }
+            assert_eq!(mesh.primitives[0].indices, want);
+        }
     }
 
     #[test]
