@@ -8,7 +8,8 @@
 
 use super::error_at;
 use crate::generated::unity_mesh::{
-    PackedFloatVectorPos, PackedFloatVectorRef, PackedIntVectorPos, PackedIntVectorRef,
+    AlignedBytesPos, PackedFloatVectorPos, PackedFloatVectorRef, PackedIntVectorPos,
+    PackedIntVectorRef,
 };
 use crate::rt::{ErrorKind, Path, Place, Span};
 use crate::verdict::Judge;
@@ -80,24 +81,23 @@ impl PackedAt {
     /// The places of a vector of floats.
     pub(crate) fn floats(at: &Place<'_, PackedFloatVectorPos>) -> Self {
         let p = at.get();
-        PackedAt {
-            path: at.field_path().clone(),
-            num_items: p.num_items,
-            data: p.data._span,
-            bytes: p.data.data,
-            bit_size: p.bit_size,
-        }
+        Self::new(at.field_path(), p.num_items, &p.data, p.bit_size)
     }
 
     /// The places of a vector of integers.
     pub(crate) fn ints(at: &Place<'_, PackedIntVectorPos>) -> Self {
         let p = at.get();
+        Self::new(at.field_path(), p.num_items, &p.data, p.bit_size)
+    }
+
+    /// The fields both kinds of vector share (the spec gives them the same names and types).
+    fn new(path: &Path, num_items: Span, data: &AlignedBytesPos, bit_size: Span) -> Self {
         PackedAt {
-            path: at.field_path().clone(),
-            num_items: p.num_items,
-            data: p.data._span,
-            bytes: p.data.data,
-            bit_size: p.bit_size,
+            path: path.clone(),
+            num_items,
+            data: data._span,
+            bytes: data.data,
+            bit_size,
         }
     }
 
