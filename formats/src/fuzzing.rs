@@ -34,15 +34,15 @@ pub fn split<'d>(data: &'d [u8], params: &[(&str, &[i128])]) -> Option<(Context,
 /// The fast properties: the verdict never panics and places every error inside the input; an
 /// input the reader accepts is consumed exactly, written back identically where no error-level
 /// rule is broken (a stored total that disagrees is rewritten from its definition), and the
-/// writer records the positions the reader recorded.
-pub fn fast<T: Root>(data: &[u8], ctx: &Context) {
+/// writer records the positions the reader recorded. The verdict, for the deep properties.
+pub fn fast<T: Root>(data: &[u8], ctx: &Context) -> Verdict {
     let v = judge::<T>(data, ctx);
     if let Some(e) = &v.refused {
         assert!(
             e.offset.is_some_and(|o| o <= data.len() as u64),
             "error offset past the input: {e}"
         );
-        return;
+        return v;
     }
     for f in &v.findings {
         if let Some(o) = f.offset {
@@ -52,7 +52,7 @@ pub fn fast<T: Root>(data: &[u8], ctx: &Context) {
         }
     }
     if v.findings.iter().any(|f| f.severity == Severity::Error) {
-        return;
+        return v;
     }
     let read = T::read::<true>(data, ctx).expect("the verdict read it");
     let value = T::own(&read.value);
@@ -64,14 +64,14 @@ pub fn fast<T: Root>(data: &[u8], ctx: &Context) {
         written_at, read.pos,
         "the writer's positions differ from the reader's"
     );
+    v
 }
 
 /// The deep properties, on top of [`fast`]: the dump of an accepted input builds the same
 /// bytes with the same verdict, and an input that passes decodes without panicking into a
 /// consistent mesh.
 pub fn deep<T: Root>(data: &[u8], ctx: &Context) {
-    fast::<T>(data, ctx);
-    let v = judge::<T>(data, ctx);
+    let v = fast::<T>(data, ctx);
     if v.refused.is_some() || v.errors().next().is_some() {
         return;
     }
