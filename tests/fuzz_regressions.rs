@@ -53,3 +53,35 @@ fn the_writer_refuses_what_its_reader_would_not_read() {
         "{e}"
     );
 }
+
+/// The structure-aware targets make a field whose size or count the spec fixes at exactly that
+/// size (a derived `Vec` has any length, which the writer refuses, so values rarely got past
+/// it): RR's eight-byte `unknown_0x8`, 81-byte bones and 41 bytes after them, from any input.
+#[test]
+fn arbitrary_values_have_the_sizes_the_spec_fixes() {
+    use meshspec_formats::generated::rr_mesh::RrMesh;
+    let (mut made, mut with_bones) = (0, 0);
+    for seed in 0..200u32 {
+        let data: Vec<u8> = (0..600u32)
+            .map(|i| {
+                (i.wrapping_mul(2_654_435_761)
+                    .wrapping_add(seed.wrapping_mul(40_503))
+                    >> 13) as u8
+            })
+            .collect();
+        let Ok(v) = <RrMesh as arbitrary::Arbitrary>::arbitrary_take_rest(
+            arbitrary::Unstructured::new(&data),
+        ) else {
+            continue;
+        };
+        assert_eq!(v.unknown_0x8.len(), 8);
+        assert_eq!(v.unknown_after_bones.len(), 41);
+        assert!(v.bones.iter().all(|b| b.len() == 81), "{:?}", v.bones);
+        made += 1;
+        with_bones += usize::from(!v.bones.is_empty());
+    }
+    assert!(
+        made > 100 && with_bones > 10,
+        "{made} values, {with_bones} with bones"
+    );
+}

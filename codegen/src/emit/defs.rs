@@ -46,6 +46,30 @@ fn serde_with(f: &Field) -> Option<&'static str> {
 
 const ARBITRARY: &str = "arbitrary";
 
+/// How `arbitrary` makes a field whose size or count the spec fixes to a number
+/// (`crate::rt::arb`), so that the writer sees the one length it accepts; `None` for the
+/// derived values.
+fn arbitrary_with(f: &Field) -> Option<String> {
+    if let (Repeat::Expr(c), None) = (&f.repeat, &f.cond) {
+        if let (Some(n), FieldType::Prim(_)) = (c.literal(), &f.ty) {
+            return Some(format!("crate::rt::arb::list::<_, {n}>"));
+        }
+    }
+    let FieldType::Bytes(Size::Expr(e)) = &f.ty else {
+        return None;
+    };
+    let n = e.literal()?;
+    let helper = match (&f.repeat, f.cond.is_some()) {
+        (Repeat::None, false) => "bytes",
+        (Repeat::None, true) => "maybe_bytes",
+        // A count the spec fixes too would need both: left to the derived value.
+        (Repeat::Expr(c), false) if c.literal().is_none() => "byte_records",
+        (Repeat::Eos, false) => "byte_records",
+        _ => return None,
+    };
+    Some(format!("crate::rt::arb::{helper}::<{n}>"))
+}
+
 impl<'a> Gen<'a> {
     /// The spec's enums: open newtypes, so unnamed values are kept.
     pub fn enums(&self) -> TokenStream {
@@ -204,9 +228,13 @@ impl<'a> Gen<'a> {
             let default =
                 (!f.users.is_empty() || f.derive.is_some()).then(|| quote!(#[serde(default)]));
             let with = serde_with(f).map(|w| quote!(#[serde(with = #w)]));
+            let arb = arbitrary_with(f).map(|w| {
+                let w: TokenStream = w.parse().expect("a path");
+                quote!(#[cfg_attr(feature = #ARBITRARY, arbitrary(with = #w))])
+            });
             let id = names::ident(&f.id);
             let ty = self.owned_field(t, f);
-            quote!(#d #default #with pub #id: #ty)
+            quote!(#d #default #with #arb pub #id: #ty)
         });
         out.extend(quote! {
             #sd

@@ -216,6 +216,7 @@ pub struct RrMesh {
     ///
     /// Documented as “eight bytes”, at offset `8`, Unknown (zero on 85,577 Mesh headers).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<8>))]
     pub unknown_0x8: ::std::vec::Vec<u8>,
     /// The number of 81-byte bone records; it places the compiled marker at 61 + 81 x boneCount.
     ///
@@ -230,6 +231,10 @@ pub struct RrMesh {
     ///
     /// Documented as “81-byte bone record”, at offset `20`, Inferred (RR (81-byte MeshBone records before M, observed)).
     #[serde(with = "crate::rt::serde_as::hex_vec")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::byte_records::<81>)
+    )]
     pub bones: ::std::vec::Vec<::std::vec::Vec<u8>>,
     /// The 41 bytes between the bone records and the compiled marker that the document does not
     /// describe. Kept verbatim.
@@ -237,6 +242,7 @@ pub struct RrMesh {
     ///
     /// at offset `20 + 81 * num_bones`, Unknown.
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<41>))]
     pub unknown_after_bones: ::std::vec::Vec<u8>,
     /// The compiled mesh, from its marker at M.
     ///
@@ -1336,6 +1342,7 @@ pub struct CompiledMesh {
     ///
     /// Documented as “stored prefix”, at offset `5`, Unknown (zero in the split and inline multi-mesh census).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<8>))]
     pub stored_prefix: ::std::vec::Vec<u8>,
     /// 0xC351EE43 (ClusteredMeshData) for the ranged form; 0x0645ABB5 (MeshData's marker) for the inline form.
     ///
@@ -2110,6 +2117,7 @@ pub struct RangedLayout {
     /// Bytes per vertex of the primary, position and skin streams (registry's three strides).
     ///
     /// Documented as “stream strides”, at offset `5`, Proven (29,174 split meshes).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 3>))]
     pub strides: ::std::vec::Vec<u32>,
     /// A stored word; the registry's ClusterCount (0).
     ///
@@ -2138,6 +2146,7 @@ pub struct RangedLayout {
     ///
     /// Documented as “stored words”, at offset `50`, Unknown (two zero u32 values throughout the split census).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<8>))]
     pub unknown_0x32: ::std::vec::Vec<u8>,
     /// One record per draw range (ClusteredPrimitiveInfo); all but the last carry eight more bytes.
     ///
@@ -5419,6 +5428,7 @@ pub struct RangeRecord {
     ///
     /// Documented as “stored bytes”, at offset `5`, Unknown (zero in the split census).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<3>))]
     pub unknown_0x5: ::std::vec::Vec<u8>,
     /// The range's first index in the index stream (registry IndexStart).
     ///
@@ -5432,6 +5442,10 @@ pub struct RangeRecord {
     ///
     /// Documented as “another eight bytes”, at offset `16`, Unknown.
     #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::maybe_bytes::<8>)
+    )]
     pub unknown_0x10: ::std::option::Option<::std::vec::Vec<u8>>,
 }
 /// [`RangeRecord`] as read: numbers by value, blobs and lists as views of the input.
@@ -8303,6 +8317,7 @@ pub struct MeshData {
     /// Bytes per vertex of the primary, position and skin streams.
     ///
     /// Documented as “stream strides”, at offset `2`, Observed.
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 3>))]
     pub strides: ::std::vec::Vec<u8>,
     /// NbBonesPerVertex (registry name); 4 in static24 and four-influence split meshes, 8 in eight-influence split meshes.
     ///
@@ -9636,6 +9651,7 @@ pub struct MaterialList {
     ///
     /// Documented as “eight bytes”, Unknown.
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<8>))]
     pub unknown_after_count: ::std::vec::Vec<u8>,
     /// One descriptor per range (registry MeshInstancingData).
     ///
@@ -9652,6 +9668,7 @@ pub struct MaterialList {
     ///
     /// Documented as “six bytes”, Unknown.
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<6>))]
     pub unknown_after_group_count: ::std::vec::Vec<u8>,
     /// One group per range (registry DynamicReference).
     ///
@@ -10509,6 +10526,7 @@ pub struct MaterialDescriptor {
     ///
     /// Documented as “stored bytes”, at offset `4`, Unknown (not interpreted).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<4>))]
     pub unknown_0x4: ::std::vec::Vec<u8>,
     /// A stored byte.
     ///
@@ -10539,6 +10557,10 @@ pub struct MaterialDescriptor {
     ///
     /// Documented as “final bytes”, Observed (zero on every descriptor but the last).
     #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::maybe_bytes::<8>)
+    )]
     pub final_bytes: ::std::option::Option<::std::vec::Vec<u8>>,
 }
 /// [`MaterialDescriptor`] as read: numbers by value, blobs and lists as views of the input.
@@ -11441,6 +11463,7 @@ pub struct MaterialGroup {
     ///
     /// at offset `4`, Unknown.
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<4>))]
     pub unknown_0x4: ::std::vec::Vec<u8>,
     /// ObjectReference (registry name), the descriptor's Material identity again.
     ///
@@ -11458,6 +11481,7 @@ pub struct MaterialGroup {
     ///
     /// Documented as “six bytes remain unattributed”, at offset `25`, Unknown.
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<6>))]
     pub unknown_0x19: ::std::vec::Vec<u8>,
 }
 /// [`MaterialGroup`] as read: numbers by value, blobs and lists as views of the input.
@@ -12084,6 +12108,7 @@ pub struct MaterialTrailer {
     ///
     ///
     /// Documented as “Sixteen Mesh bool bytes”, at offset `0`, Observed (the first is 1 on exactly the 2,160 meshes with filled CPU-side runs).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 16>))]
     pub mesh_bools: ::std::vec::Vec<u8>,
     /// UserCategory (registry name).
     ///

@@ -95,6 +95,7 @@ pub struct SwsMesh {
     ///
     /// Documented as “unknown”, at offset `22 + 76 * num_bones + submeshes._sizeof`, Unknown (on every mesh a byte 0 (14,199 meshes) or 1 (1,950), a byte 1, then nine zeros).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<11>))]
     pub unknown_after_bones: ::std::vec::Vec<u8>,
     /// The class of the inline compiled mesh, the CRC-32 of "CompiledMesh".
     ///
@@ -2442,6 +2443,7 @@ pub struct MeshBone {
     ///
     /// Documented as “matrix”, at offset `12`, Unknown.
     #[serde(with = "crate::rt::serde_as::float_vec")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 16>))]
     pub matrix: ::std::vec::Vec<f32>,
 }
 /// [`MeshBone`] as read: numbers by value, blobs and lists as views of the input.
@@ -6979,6 +6981,7 @@ pub struct Submesh {
     ///
     /// Documented as “unknown”, Unknown (1 and 1 on every SubMesh).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<2>))]
     pub unknown_ones: ::std::vec::Vec<u8>,
     /// A pointer: tag 0 and an inline SubMesh on every original, tag 3 (none) on every copy.
     /// The copy has the same indices, positions and material, as many UV channels, tangents

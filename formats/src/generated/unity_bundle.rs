@@ -1819,6 +1819,7 @@ pub struct BlocksInfo {
     ///
     /// Documented as “uncompressedDataHash”, Observed (zeros in every corpus bundle).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<16>))]
     pub uncompressed_data_hash: ::std::vec::Vec<u8>,
     /// How many storage blocks follow.
     ///

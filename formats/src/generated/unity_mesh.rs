@@ -390,6 +390,10 @@ pub struct UnityMesh {
     ///
     /// Documented as “(alignment after m_PreBakeTriangleCollisionMesh)”, Sourced (the type tree's align flag on m_PreBakeTriangleCollisionMesh).
     #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::maybe_bytes::<2>)
+    )]
     pub pad_pre_bake: ::std::option::Option<::std::vec::Vec<u8>>,
     /// A pre-cooked convex collision mesh for the physics engine (opaque bytes).
     ///
@@ -5611,6 +5615,7 @@ pub struct Matrix4x4f {
     ///
     /// Documented as “e00 .. e33”, Observed (seed 002 (bind poses are row-major); the type tree names them e00, e01, ... e33 in that order).
     #[serde(with = "crate::rt::serde_as::float_vec")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 16>))]
     pub e: ::std::vec::Vec<f32>,
 }
 /// [`Matrix4x4f`] as read: numbers by value, blobs and lists as views of the input.
@@ -7749,6 +7754,7 @@ pub struct MeshBlendShape {
     ///
     /// Documented as “(alignment after hasTangents)”, Sourced (the type tree's align flag on hasTangents; no corpus mesh has blend shapes).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<2>))]
     pub pad: ::std::vec::Vec<u8>,
 }
 /// [`MeshBlendShape`] as read: numbers by value, blobs and lists as views of the input.
@@ -8890,10 +8896,12 @@ pub struct BoneWeights4 {
     ///
     /// Documented as “weight[0] .. weight[3]”, Sourced.
     #[serde(with = "crate::rt::serde_as::float_vec")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 4>))]
     pub weights: ::std::vec::Vec<f32>,
     /// The four bone slots.
     ///
     /// Documented as “boneIndex[0] .. boneIndex[3]”, Sourced.
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 4>))]
     pub bone_indices: ::std::vec::Vec<i32>,
 }
 /// [`BoneWeights4`] as read: numbers by value, blobs and lists as views of the input.
@@ -10432,6 +10440,7 @@ pub struct PackedFloatVector {
     ///
     /// Documented as “(alignment after m_BitSize)”, Observed (the type tree's align flag; zeros in every corpus object).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<3>))]
     pub pad: ::std::vec::Vec<u8>,
 }
 /// [`PackedFloatVector`] as read: numbers by value, blobs and lists as views of the input.
@@ -10965,6 +10974,7 @@ pub struct PackedIntVector {
     ///
     /// Documented as “(alignment after m_BitSize)”, Observed (the type tree's align flag; zeros in every corpus object).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<3>))]
     pub pad: ::std::vec::Vec<u8>,
 }
 /// [`PackedIntVector`] as read: numbers by value, blobs and lists as views of the input.

@@ -2390,6 +2390,7 @@ pub struct Header {
     ///
     /// Documented as “m_Reserved”, Observed (zeros in every corpus file).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<3>))]
     pub reserved: ::std::vec::Vec<u8>,
     /// From format 22, the sizes and the data offset as 64-bit values.
     ///
@@ -5572,11 +5573,19 @@ pub struct SerializedType {
     ///
     /// Documented as “m_ScriptID”, Sourced (UnityPy's SerializedType; present for the corpus MonoBehaviour type and reference types).
     #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::maybe_bytes::<16>)
+    )]
     pub script_id: ::std::option::Option<::std::vec::Vec<u8>>,
     /// A hash of the type tree (Hash128); kept verbatim.
     ///
     /// Documented as “m_OldTypeHash”, Observed (the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way).
     #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::maybe_bytes::<16>)
+    )]
     pub old_type_hash: ::std::option::Option<::std::vec::Vec<u8>>,
     /// The type tree as a blob (node table and string buffer), formats 10 and 12 on.
     ///
@@ -11395,6 +11404,7 @@ pub struct External {
     ///
     /// Documented as “guid”, Observed (the GUIDs Unity's dumps print).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::bytes::<16>))]
     pub guid: ::std::vec::Vec<u8>,
     /// 0 non-asset, 1 cached asset, 2 serialized asset, 3 meta asset.
     ///

@@ -4,6 +4,8 @@
 //!
 //! It knows nothing of the command line: a layout's parameters come in as [`Params`].
 
+#[cfg(feature = "arbitrary")]
+pub mod arb;
 pub mod codec;
 pub mod error;
 pub mod input;

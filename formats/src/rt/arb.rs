@@ -1,0 +1,34 @@
+//! `arbitrary` values for fields the spec gives a fixed size: a derived `Vec<u8>` would have
+//! any length, and the writer refuses every length but one, so the structure-aware targets
+//! would almost never reach a value the writer accepts.
+
+use arbitrary::{Result, Unstructured};
+
+/// Exactly `N` bytes (zeros once the input runs out).
+pub fn bytes<const N: usize>(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
+    let mut v = vec![0; N];
+    u.fill_buffer(&mut v)?;
+    Ok(v)
+}
+
+/// A list of any length whose elements are `N` bytes each.
+pub fn byte_records<const N: usize>(u: &mut Unstructured<'_>) -> Result<Vec<Vec<u8>>> {
+    let n = u.arbitrary_len::<[u8; N]>()?;
+    (0..n).map(|_| bytes::<N>(u)).collect()
+}
+
+/// `N` bytes, or nothing (a field that is present only under a condition).
+pub fn maybe_bytes<const N: usize>(u: &mut Unstructured<'_>) -> Result<Option<Vec<u8>>> {
+    Ok(if u.arbitrary()? {
+        Some(bytes::<N>(u)?)
+    } else {
+        None
+    })
+}
+
+/// Exactly `N` elements (a list whose count the spec fixes).
+pub fn list<T: for<'a> arbitrary::Arbitrary<'a>, const N: usize>(
+    u: &mut Unstructured<'_>,
+) -> Result<Vec<T>> {
+    (0..N).map(|_| u.arbitrary()).collect()
+}
