@@ -35,14 +35,15 @@ fn every_input_a_campaign_found_passes_its_target() {
 fn the_writer_refuses_what_its_reader_would_not_read() {
     use meshspec_formats::generated::sws_mesh::CompiledMesh;
     use meshspec_formats::rt::Root;
-    let data = std::fs::read(
+    // The value the campaign's input made, as JSON: how `arbitrary` maps bytes to values
+    // changes with the generated types (fields the spec fixes have their own makers since),
+    // so the input file alone no longer makes it.
+    let text = std::fs::read_to_string(
         meshspec_tests::root()
-            .join("tests/regressions/fuzz/sws_compiled_mesh_written/empty-stream-at-end-a"),
+            .join("tests/regressions/written/sws_compiled_mesh-empty-stream-at-end.json"),
     )
     .unwrap();
-    let u = arbitrary::Unstructured::new(&data);
-    let (_, value): (u8, CompiledMesh) =
-        arbitrary::Arbitrary::arbitrary_take_rest(u).expect("the campaign's input");
+    let value: CompiledMesh = serde_json::from_str(&text).expect("the campaign's value");
     let e = value
         .to_bytes(&meshspec_formats::Context::new())
         .expect_err("refused");

@@ -46,10 +46,17 @@ fn serde_with(f: &Field) -> Option<&'static str> {
 
 const ARBITRARY: &str = "arbitrary";
 
-/// How `arbitrary` makes a field whose size or count the spec fixes to a number
-/// (`crate::rt::arb`), so that the writer sees the one length it accepts; `None` for the
-/// derived values.
+/// How `arbitrary` makes a field whose size or count the spec fixes to a number, or whose
+/// value it requires (`crate::rt::arb`), so that values get past the writer's first checks;
+/// `None` for the derived values.
 fn arbitrary_with(f: &Field) -> Option<String> {
+    if let (Some(Valid::Eq(v)), FieldType::Prim(p), Repeat::None, None, None) =
+        (&f.valid, &f.ty, &f.repeat, &f.cond, &f.enum_name)
+    {
+        if p.kind != PrimKind::F {
+            return Some(format!("crate::rt::arb::mostly::<_, {}>", v.literal()?));
+        }
+    }
     if let (Repeat::Expr(c), None) = (&f.repeat, &f.cond) {
         if let (Some(n), FieldType::Prim(_)) = (c.literal(), &f.ty) {
             return Some(format!("crate::rt::arb::list::<_, {n}>"));

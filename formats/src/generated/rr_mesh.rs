@@ -1333,6 +1333,10 @@ pub struct CompiledMesh {
     /// The CompiledMesh marker.
     ///
     /// Documented as “CompiledMesh marker”, at offset `0`, Observed.
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::mostly::<_, 4238218645>)
+    )]
     pub marker: u32,
     /// 0 for the ranged form, 3 for the inline form (the tag of a null ClusteredMeshData pointer).
     ///
@@ -2243,6 +2247,10 @@ pub struct RangedLayout {
     /// The MeshData marker.
     ///
     /// Documented as “MeshData marker 0x0645ABB5”, Inferred (MeshData follows the two further streams on 29,174 split bodies (Proven); the MeshData table starts after its marker).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::mostly::<_, 105229237>)
+    )]
     pub mesh_data_marker: u32,
     /// MeshData and its primitive records.
     ///
@@ -5419,6 +5427,10 @@ pub struct RangeRecord {
     /// The range class.
     ///
     /// Documented as “range class”, at offset `0`, Proven.
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::mostly::<_, 129079943>)
+    )]
     pub marker: u32,
     /// A stored byte; the registry's ClusterCount (1).
     ///
@@ -8982,6 +8994,10 @@ pub struct MeshPrimitive {
     /// The MeshPrimitive marker.
     ///
     /// Documented as “MeshPrimitive marker”, at offset `8`, Proven.
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::mostly::<_, 2775812079>)
+    )]
     pub marker: u32,
     /// The object's first vertex in the shared buffer (registry MinIndex).
     ///
@@ -10521,6 +10537,10 @@ pub struct MaterialDescriptor {
     /// The descriptor marker.
     ///
     /// Documented as “descriptor marker”, at offset `0`, Proven.
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::mostly::<_, 186463425>)
+    )]
     pub marker: u32,
     /// Four stored bytes.
     ///
@@ -11458,6 +11478,10 @@ pub struct MaterialGroup {
     /// The DynamicReference class.
     ///
     /// Documented as “DynamicReference 0x9F1640AF”, at offset `0`, Inferred (DynamicReference 0x9F1640AF on all 127,219 groups (observed)).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::mostly::<_, 2669035695>)
+    )]
     pub marker: u32,
     /// Four bytes the document does not attribute.
     ///

@@ -50,6 +50,7 @@ pub struct SwsMesh {
     /// The managed-object byte that starts every object body.
     ///
     /// Documented as “managed”, at offset `0`, Proven (1 on every mesh).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 1>))]
     pub managed: u8,
     /// The object's id in its entry's directory.
     ///
@@ -58,6 +59,10 @@ pub struct SwsMesh {
     /// The class, the CRC-32 of "Mesh".
     ///
     /// Documented as “class”, at offset `5`, Proven (every mesh).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::mostly::<_, 1096652136>)
+    )]
     pub class: u32,
     /// An enumeration; the document does not list its values, so the number is kept as stored.
     ///
@@ -100,6 +105,10 @@ pub struct SwsMesh {
     /// The class of the inline compiled mesh, the CRC-32 of "CompiledMesh".
     ///
     /// Documented as “CompiledMesh class”, at offset `33 + 76 * num_bones + submeshes._sizeof`, Proven (every mesh).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::mostly::<_, 4238218645>)
+    )]
     pub compiled_mesh_class: u32,
     /// The length of Data in bytes.
     ///
@@ -115,10 +124,12 @@ pub struct SwsMesh {
     /// Always 16.
     ///
     /// Documented as “PlatformVersion”, at offset `41 + 76 * num_bones + len_data + submeshes._sizeof`, Proven (16 on every mesh).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 16>))]
     pub platform_version: u32,
     /// Always 32.
     ///
     /// Documented as “SDKVersion”, at offset `45 + 76 * num_bones + len_data + submeshes._sizeof`, Proven (32 on every mesh).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 32>))]
     pub sdk_version: u32,
     /// How many material ids follow.
     ///
@@ -2139,6 +2150,7 @@ pub struct InlineSubmesh {
     /// The pointer tag, 0 (the object follows inline) on every entry.
     ///
     /// Proven (every SubMesh of the 221 meshes).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 0>))]
     pub tag: u8,
     /// The SubMesh.
     ///
@@ -2431,6 +2443,10 @@ pub struct MeshBone {
     /// The class, the CRC-32 of "MeshBone".
     ///
     /// Documented as “class”, at offset `4`, Proven (every bone).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::mostly::<_, 2666588065>)
+    )]
     pub class: u32,
     /// A hash, read as the bone's name.
     ///
@@ -2892,6 +2908,7 @@ pub struct CompiledMesh {
     /// Always 16.
     ///
     /// Documented as “version”, at offset `0`, Proven (16 on every mesh).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 16>))]
     pub version: u32,
     /// How many vertex streams follow the base stream: the morph targets (the most
     /// MorphChannels any SubMesh of the mesh holds).
@@ -5288,6 +5305,7 @@ pub struct DrawRange {
     /// The primitive type, 4 (a triangle list).
     ///
     /// Documented as “primitive type”, at offset `0`, Proven (4 on every range).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 4>))]
     pub primitive_type: u32,
     /// The draw's MinIndex, the lowest vertex the range uses.
     ///
@@ -6185,10 +6203,12 @@ pub struct Palette {
     /// Always 3.
     ///
     /// Documented as “marker”, at offset `0`, Proven (3 on all 34,517 palettes).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 3>))]
     pub marker: u8,
     /// Always 1.
     ///
     /// Documented as “version”, at offset `1`, Proven (1 on all palettes).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 1>))]
     pub version: u8,
     /// How many bone bytes follow (0 on a mesh without bones, relation `palettes_empty_without_bones`).
     ///
@@ -6862,6 +6882,7 @@ pub struct Submesh {
     /// The managed-object byte.
     ///
     /// Documented as “managed”, at offset `0`, Proven (1 on every SubMesh).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 1>))]
     pub managed: u8,
     /// The object's id.
     ///
@@ -6870,6 +6891,10 @@ pub struct Submesh {
     /// The class, the CRC-32 of "SubMesh".
     ///
     /// Documented as “class”, at offset `5`, Proven (every SubMesh).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::mostly::<_, 1465245311>)
+    )]
     pub class: u32,
     /// A word whose meaning is not established, kept as stored. The class has a TriangleType
     /// enumeration (TriangleStrip, TriangleList) and the indices are a triangle list, but this
@@ -6934,6 +6959,7 @@ pub struct Submesh {
     ///
     ///
     /// Documented as “empty run”, Unknown (0 on every SubMesh).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 0>))]
     pub empty_run_a: u32,
     /// n values, meaning not established.
     ///
@@ -6942,10 +6968,12 @@ pub struct Submesh {
     /// A run count that is 0 on every SubMesh; its elements' size is not known.
     ///
     /// Documented as “empty run”, Unknown (0 on every SubMesh).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 0>))]
     pub empty_run_b: u32,
     /// A run count that is 0 on every SubMesh; its elements' size is not known.
     ///
     /// Documented as “empty run”, Unknown (0 on every SubMesh).
+    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 0>))]
     pub empty_run_c: u32,
     /// The UV channels (1 to 3, relation `uv_channels_census`); the first is the compiled
     /// vertices' TEXCOORD0, and the compiled data keeps no further UV of a morph mesh.
@@ -9837,6 +9865,10 @@ pub struct UvChannel {
     /// The class, the CRC-32 of "UVChannel".
     ///
     /// Documented as “class”, at offset `4`, Proven (every channel).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::mostly::<_, 3182264947>)
+    )]
     pub class: u32,
     /// A word whose meaning is not established, kept as stored (the class has a UVType
     /// enumeration, UV_Lightmap, UV_Layer, UV_Normal, but this word is not established to be it).
@@ -10447,6 +10479,10 @@ pub struct MorphChannel {
     /// The class, the CRC-32 of "MorphChannel".
     ///
     /// Documented as “class”, at offset `4`, Proven (every channel).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::mostly::<_, 3876345684>)
+    )]
     pub class: u32,
     /// A word whose meaning is not established, kept as stored.
     ///

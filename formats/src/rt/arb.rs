@@ -32,3 +32,15 @@ pub fn list<T: for<'a> arbitrary::Arbitrary<'a>, const N: usize>(
 ) -> Result<Vec<T>> {
     (0..N).map(|_| u.arbitrary()).collect()
 }
+
+/// The value `V` the spec requires (`valid: V`) seven times in eight, any other value the rest,
+/// so that values get past the check and the writer's refusal is still tried.
+pub fn mostly<T: for<'a> arbitrary::Arbitrary<'a> + TryFrom<i128>, const V: i128>(
+    u: &mut Unstructured<'_>,
+) -> Result<T> {
+    let other = u.ratio(1u8, 8u8)?;
+    match T::try_from(V) {
+        Ok(v) if !other => Ok(v),
+        _ => u.arbitrary(),
+    }
+}
