@@ -49,32 +49,33 @@ const ARBITRARY: &str = "arbitrary";
 /// How `arbitrary` makes a field whose size or count the spec fixes to a number, or whose
 /// value it requires (`crate::rt::arb`), so that values get past the writer's first checks;
 /// `None` for the derived values.
-fn arbitrary_with(f: &Field) -> Option<String> {
+fn arbitrary_with(f: &Field) -> Option<TokenStream> {
+    let lit = proc_macro2::Literal::i128_unsuffixed;
     if let (Some(Valid::Eq(v)), FieldType::Prim(p), Repeat::None, None, None) =
         (&f.valid, &f.ty, &f.repeat, &f.cond, &f.enum_name)
     {
         if p.kind != PrimKind::F {
-            return Some(format!("crate::rt::arb::mostly::<_, {}>", v.literal()?));
+            let v = lit(v.literal()?);
+            return Some(quote!(crate::rt::arb::mostly::<_, #v>));
         }
     }
-    if let (Repeat::Expr(c), None) = (&f.repeat, &f.cond) {
-        if let (Some(n), FieldType::Prim(_)) = (c.literal(), &f.ty) {
-            return Some(format!("crate::rt::arb::list::<_, {n}>"));
-        }
+    if let (Repeat::Expr(c), None, FieldType::Prim(_)) = (&f.repeat, &f.cond, &f.ty) {
+        let n = lit(c.literal()?);
+        return Some(quote!(crate::rt::arb::list::<_, #n>));
     }
     let FieldType::Bytes(Size::Expr(e)) = &f.ty else {
         return None;
     };
-    let n = e.literal()?;
+    let n = lit(e.literal()?);
     let helper = match (&f.repeat, f.cond.is_some()) {
-        (Repeat::None, false) => "bytes",
-        (Repeat::None, true) => "maybe_bytes",
+        (Repeat::None, false) => format_ident!("bytes"),
+        (Repeat::None, true) => format_ident!("maybe_bytes"),
         // A count the spec fixes too would need both: left to the derived value.
-        (Repeat::Expr(c), false) if c.literal().is_none() => "byte_records",
-        (Repeat::Eos, false) => "byte_records",
+        (Repeat::Expr(c), false) if c.literal().is_none() => format_ident!("byte_records"),
+        (Repeat::Eos, false) => format_ident!("byte_records"),
         _ => return None,
     };
-    Some(format!("crate::rt::arb::{helper}::<{n}>"))
+    Some(quote!(crate::rt::arb::#helper::<#n>))
 }
 
 impl<'a> Gen<'a> {
@@ -235,10 +236,8 @@ impl<'a> Gen<'a> {
             let default =
                 (!f.users.is_empty() || f.derive.is_some()).then(|| quote!(#[serde(default)]));
             let with = serde_with(f).map(|w| quote!(#[serde(with = #w)]));
-            let arb = arbitrary_with(f).map(|w| {
-                let w: TokenStream = w.parse().expect("a path");
-                quote!(#[cfg_attr(feature = #ARBITRARY, arbitrary(with = #w))])
-            });
+            let arb = arbitrary_with(f)
+                .map(|w| quote!(#[cfg_attr(feature = #ARBITRARY, arbitrary(with = #w))]));
             let id = names::ident(&f.id);
             let ty = self.owned_field(t, f);
             quote!(#d #default #with #arb pub #id: #ty)

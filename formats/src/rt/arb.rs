@@ -1,6 +1,7 @@
-//! `arbitrary` values for fields the spec gives a fixed size: a derived `Vec<u8>` would have
-//! any length, and the writer refuses every length but one, so the structure-aware targets
-//! would almost never reach a value the writer accepts.
+//! `arbitrary` values for fields the spec gives a fixed size, count or value (the generator
+//! chooses which field gets which): a derived `Vec<u8>` would have any length and a derived
+//! number any value, and the writer refuses all but one, so the structure-aware targets would
+//! almost never reach a value the writer accepts.
 
 use arbitrary::{Result, Unstructured};
 
