@@ -3,6 +3,7 @@
 
 use super::names::{self, rt};
 use super::{doc, Gen, R};
+use crate::expr::{BinOp, Expr};
 use crate::model::*;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -46,19 +47,11 @@ fn serde_with(f: &Field) -> Option<&'static str> {
 
 const ARBITRARY: &str = "arbitrary";
 
-/// How `arbitrary` makes a field whose size or count the spec fixes to a number, or whose
-/// value it requires (`crate::rt::arb`), so that values get past the writer's first checks;
-/// `None` for the derived values.
-fn arbitrary_with(f: &Field) -> Option<TokenStream> {
+/// How `arbitrary` makes a field whose size or count the spec fixes to a number (`crate::rt::arb`),
+/// so that values get past the writer's first checks; `None` for the derived values. Fields
+/// whose value the spec constrains are [`Gen::arbitrary_value`]'s.
+fn arbitrary_size(f: &Field) -> Option<TokenStream> {
     let lit = proc_macro2::Literal::i128_unsuffixed;
-    if let (Some(Valid::Eq(v)), FieldType::Prim(p), Repeat::None, None, None) =
-        (&f.valid, &f.ty, &f.repeat, &f.cond, &f.enum_name)
-    {
-        if p.kind != PrimKind::F {
-            let v = lit(v.literal()?);
-            return Some(quote!(crate::rt::arb::mostly::<_, #v>));
-        }
-    }
     if let (Repeat::Expr(c), None, FieldType::Prim(_)) = (&f.repeat, &f.cond, &f.ty) {
         let n = lit(c.literal()?);
         return Some(quote!(crate::rt::arb::list::<_, #n>));
@@ -66,6 +59,11 @@ fn arbitrary_with(f: &Field) -> Option<TokenStream> {
     let FieldType::Bytes(Size::Expr(e)) = &f.ty else {
         return None;
     };
+    // A size computed modulo N (an alignment pad) is below N.
+    if let (Expr::Binary(BinOp::Rem, _, n), Repeat::None, None) = (e, &f.repeat, &f.cond) {
+        let n = lit(n.literal()?);
+        return Some(quote!(crate::rt::arb::bytes_below::<#n>));
+    }
     let n = lit(e.literal()?);
     let helper = match (&f.repeat, f.cond.is_some()) {
         (Repeat::None, false) => format_ident!("bytes"),
@@ -79,6 +77,80 @@ fn arbitrary_with(f: &Field) -> Option<TokenStream> {
 }
 
 impl<'a> Gen<'a> {
+    /// How `arbitrary` makes a whole integer field whose values the spec constrains: one it
+    /// allows (`valid`: a value, a list, bounds) or, for a field a later switch is on, one of
+    /// the switch's cases, seven times in eight (`crate::rt::arb`). Without it a derived number
+    /// takes the one value the writer accepts (or the variant the switch holds) about never.
+    fn arbitrary_value(&self, t: &Type, f: &Field) -> Option<TokenStream> {
+        let (FieldType::Prim(p), Repeat::None, None) = (&f.ty, &f.repeat, &f.cond) else {
+            return None;
+        };
+        if p.kind == PrimKind::F {
+            return None;
+        }
+        let value = |e: &Expr| match e {
+            Expr::EnumVal(en, id) => self
+                .spec
+                .enum_def(en)?
+                .values
+                .iter()
+                .find(|(_, i, _)| i == id)
+                .map(|(v, _, _)| *v),
+            e => e.literal(),
+        };
+        let lit = proc_macro2::Literal::i128_unsuffixed;
+        let list = |es: &[&Expr]| -> Option<TokenStream> {
+            let vs = es
+                .iter()
+                .map(|e| value(e).map(lit))
+                .collect::<Option<Vec<_>>>()?;
+            Some(quote!(crate::rt::arb::mostly_in(u, &[#(#vs),*])))
+        };
+        let switched = || {
+            t.fields.iter().find_map(|g| match &g.ty {
+                FieldType::Switch {
+                    on: Expr::Name(n),
+                    cases,
+                } if n == &f.id => {
+                    let keys: Vec<&Expr> = cases.iter().map(|(k, _)| k).collect();
+                    list(&keys)
+                }
+                _ => None,
+            })
+        };
+        let make = match &f.valid {
+            Some(Valid::Eq(e)) => list(&[e])?,
+            Some(Valid::AnyOf(es)) => list(&es.iter().collect::<Vec<_>>())?,
+            Some(Valid::Range { min, max }) => {
+                let bound = |b: &Option<Expr>| b.as_ref().and_then(&value);
+                let (lo, hi) = (bound(min)?, bound(max)?);
+                let (lo, hi) = (lit(lo), lit(hi));
+                quote!(crate::rt::arb::mostly_within(u, #lo, #hi))
+            }
+            Some(Valid::Expr(_)) => return None,
+            None => match switched() {
+                Some(make) => make,
+                // A number another field is derived from: small, so that the derived value
+                // fits its field.
+                None if t
+                    .fields
+                    .iter()
+                    .any(|g| g.derive.as_ref().is_some_and(|d| d.names().contains(&f.id))) =>
+                {
+                    quote!(crate::rt::arb::mostly_within(u, 0, 255))
+                }
+                None => return None,
+            },
+        };
+        Some(match &f.enum_name {
+            Some(e) => {
+                let ty = format_ident!("{}", self.spec.enum_def(e)?.rust);
+                quote!(|u| ::std::result::Result::Ok(#ty(#make?)))
+            }
+            None => quote!(|u| #make),
+        })
+    }
+
     /// The spec's enums: open newtypes, so unnamed values are kept.
     pub fn enums(&self) -> TokenStream {
         let rt = rt();
@@ -236,7 +308,8 @@ impl<'a> Gen<'a> {
             let default =
                 (!f.users.is_empty() || f.derive.is_some()).then(|| quote!(#[serde(default)]));
             let with = serde_with(f).map(|w| quote!(#[serde(with = #w)]));
-            let arb = arbitrary_with(f)
+            let arb = arbitrary_size(f)
+                .or_else(|| self.arbitrary_value(t, f))
                 .map(|w| quote!(#[cfg_attr(feature = #ARBITRARY, arbitrary(with = #w))]));
             let id = names::ident(&f.id);
             let ty = self.owned_field(t, f);

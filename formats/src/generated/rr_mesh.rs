@@ -1335,12 +1335,20 @@ pub struct CompiledMesh {
     /// Documented as “CompiledMesh marker”, at offset `0`, Observed.
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::mostly::<_, 4238218645>)
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[4238218645]))
     )]
     pub marker: u32,
     /// 0 for the ranged form, 3 for the inline form (the tag of a null ClusteredMeshData pointer).
     ///
     /// Documented as “layout selector”, at offset `4`, Observed.
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(
+            with = |u|::std::result::Result::Ok(
+                LayoutSelector(crate::rt::arb::mostly_in(u, &[0, 3])?)
+            )
+        )
+    )]
     pub layout_selector: LayoutSelector,
     /// Eight stored bytes before the layout class.
     ///
@@ -2249,7 +2257,7 @@ pub struct RangedLayout {
     /// Documented as “MeshData marker 0x0645ABB5”, Inferred (MeshData follows the two further streams on 29,174 split bodies (Proven); the MeshData table starts after its marker).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::mostly::<_, 105229237>)
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[105229237]))
     )]
     pub mesh_data_marker: u32,
     /// MeshData and its primitive records.
@@ -5429,7 +5437,7 @@ pub struct RangeRecord {
     /// Documented as “range class”, at offset `0`, Proven.
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::mostly::<_, 129079943>)
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[129079943]))
     )]
     pub marker: u32,
     /// A stored byte; the registry's ClusterCount (1).
@@ -8996,7 +9004,7 @@ pub struct MeshPrimitive {
     /// Documented as “MeshPrimitive marker”, at offset `8`, Proven.
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::mostly::<_, 2775812079>)
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[2775812079]))
     )]
     pub marker: u32,
     /// The object's first vertex in the shared buffer (registry MinIndex).
@@ -10539,7 +10547,7 @@ pub struct MaterialDescriptor {
     /// Documented as “descriptor marker”, at offset `0`, Proven.
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::mostly::<_, 186463425>)
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[186463425]))
     )]
     pub marker: u32,
     /// Four stored bytes.
@@ -11480,7 +11488,7 @@ pub struct MaterialGroup {
     /// Documented as “DynamicReference 0x9F1640AF”, at offset `0`, Inferred (DynamicReference 0x9F1640AF on all 127,219 groups (observed)).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::mostly::<_, 2669035695>)
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[2669035695]))
     )]
     pub marker: u32,
     /// Four bytes the document does not attribute.

@@ -50,7 +50,10 @@ pub struct SwsMesh {
     /// The managed-object byte that starts every object body.
     ///
     /// Documented as “managed”, at offset `0`, Proven (1 on every mesh).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 1>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[1]))
+    )]
     pub managed: u8,
     /// The object's id in its entry's directory.
     ///
@@ -61,7 +64,7 @@ pub struct SwsMesh {
     /// Documented as “class”, at offset `5`, Proven (every mesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::mostly::<_, 1096652136>)
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[1096652136]))
     )]
     pub class: u32,
     /// An enumeration; the document does not list its values, so the number is kept as stored.
@@ -107,7 +110,7 @@ pub struct SwsMesh {
     /// Documented as “CompiledMesh class”, at offset `33 + 76 * num_bones + submeshes._sizeof`, Proven (every mesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::mostly::<_, 4238218645>)
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[4238218645]))
     )]
     pub compiled_mesh_class: u32,
     /// The length of Data in bytes.
@@ -124,12 +127,18 @@ pub struct SwsMesh {
     /// Always 16.
     ///
     /// Documented as “PlatformVersion”, at offset `41 + 76 * num_bones + len_data + submeshes._sizeof`, Proven (16 on every mesh).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 16>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[16]))
+    )]
     pub platform_version: u32,
     /// Always 32.
     ///
     /// Documented as “SDKVersion”, at offset `45 + 76 * num_bones + len_data + submeshes._sizeof`, Proven (32 on every mesh).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 32>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[32]))
+    )]
     pub sdk_version: u32,
     /// How many material ids follow.
     ///
@@ -2150,7 +2159,10 @@ pub struct InlineSubmesh {
     /// The pointer tag, 0 (the object follows inline) on every entry.
     ///
     /// Proven (every SubMesh of the 221 meshes).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 0>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[0]))
+    )]
     pub tag: u8,
     /// The SubMesh.
     ///
@@ -2445,7 +2457,7 @@ pub struct MeshBone {
     /// Documented as “class”, at offset `4`, Proven (every bone).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::mostly::<_, 2666588065>)
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[2666588065]))
     )]
     pub class: u32,
     /// A hash, read as the bone's name.
@@ -2908,21 +2920,36 @@ pub struct CompiledMesh {
     /// Always 16.
     ///
     /// Documented as “version”, at offset `0`, Proven (16 on every mesh).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 16>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[16]))
+    )]
     pub version: u32,
     /// How many vertex streams follow the base stream: the morph targets (the most
     /// MorphChannels any SubMesh of the mesh holds).
     ///
     ///
     /// Documented as “extra stream count s”, at offset `4`, Proven (0 on every mesh without SubMeshes; 0 to 3 on meshes with SubMeshes).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 0, 255))
+    )]
     pub num_extra_streams: u32,
     /// Bytes per vertex, the vertex stride the game binds.
     ///
     /// Documented as “stride”, at offset `8`, Proven (all 16,149 meshes of the install).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 0, 255))
+    )]
     pub stride: u32,
     /// The bytes of one stream, the size of the game's vertex buffer.
     ///
     /// Documented as “vertex bytes V”, at offset `12`, Proven (all 16,149 meshes of the install).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 0, 255))
+    )]
     pub len_vertex_stream: u32,
     /// The stride times the number of streams.
     ///
@@ -2944,6 +2971,10 @@ pub struct CompiledMesh {
     ///
     /// Recomputed on writing: the size in bytes of `indices`.
     #[serde(default)]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 0, 255))
+    )]
     pub len_indices: u32,
     /// A word whose meaning is not established, kept as stored.
     ///
@@ -2961,6 +2992,10 @@ pub struct CompiledMesh {
     ///
     /// Recomputed on writing: the number of elements of `ranges_a`.
     #[serde(default)]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 0, 255))
+    )]
     pub num_ranges_a: u32,
     /// The number of second-partition ranges.
     ///
@@ -2968,6 +3003,10 @@ pub struct CompiledMesh {
     ///
     /// Recomputed on writing: the number of elements of `ranges_b`.
     #[serde(default)]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 0, 255))
+    )]
     pub num_ranges_b: u32,
     /// V x (s + 1) + I + 24 x (A + B), the bytes from the streams to the end of the ranges.
     ///
@@ -5305,7 +5344,10 @@ pub struct DrawRange {
     /// The primitive type, 4 (a triangle list).
     ///
     /// Documented as “primitive type”, at offset `0`, Proven (4 on every range).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 4>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[4]))
+    )]
     pub primitive_type: u32,
     /// The draw's MinIndex, the lowest vertex the range uses.
     ///
@@ -6203,12 +6245,18 @@ pub struct Palette {
     /// Always 3.
     ///
     /// Documented as “marker”, at offset `0`, Proven (3 on all 34,517 palettes).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 3>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[3]))
+    )]
     pub marker: u8,
     /// Always 1.
     ///
     /// Documented as “version”, at offset `1`, Proven (1 on all palettes).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 1>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[1]))
+    )]
     pub version: u8,
     /// How many bone bytes follow (0 on a mesh without bones, relation `palettes_empty_without_bones`).
     ///
@@ -6882,7 +6930,10 @@ pub struct Submesh {
     /// The managed-object byte.
     ///
     /// Documented as “managed”, at offset `0`, Proven (1 on every SubMesh).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 1>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[1]))
+    )]
     pub managed: u8,
     /// The object's id.
     ///
@@ -6893,7 +6944,7 @@ pub struct Submesh {
     /// Documented as “class”, at offset `5`, Proven (every SubMesh).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::mostly::<_, 1465245311>)
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[1465245311]))
     )]
     pub class: u32,
     /// A word whose meaning is not established, kept as stored. The class has a TriangleType
@@ -6959,7 +7010,10 @@ pub struct Submesh {
     ///
     ///
     /// Documented as “empty run”, Unknown (0 on every SubMesh).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 0>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[0]))
+    )]
     pub empty_run_a: u32,
     /// n values, meaning not established.
     ///
@@ -6968,12 +7022,18 @@ pub struct Submesh {
     /// A run count that is 0 on every SubMesh; its elements' size is not known.
     ///
     /// Documented as “empty run”, Unknown (0 on every SubMesh).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 0>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[0]))
+    )]
     pub empty_run_b: u32,
     /// A run count that is 0 on every SubMesh; its elements' size is not known.
     ///
     /// Documented as “empty run”, Unknown (0 on every SubMesh).
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::mostly::<_, 0>))]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[0]))
+    )]
     pub empty_run_c: u32,
     /// The UV channels (1 to 3, relation `uv_channels_census`); the first is the compiled
     /// vertices' TEXCOORD0, and the compiled data keeps no further UV of a morph mesh.
@@ -9530,6 +9590,10 @@ pub struct SubmeshPointer {
     /// 0 when a SubMesh follows inline, 3 when the pointer is empty.
     ///
     /// Observed (0 on every original, 3 on every copy).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[0, 3]))
+    )]
     pub tag: u8,
     /// The copy, present when the tag is 0.
     ///
@@ -9867,7 +9931,7 @@ pub struct UvChannel {
     /// Documented as “class”, at offset `4`, Proven (every channel).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::mostly::<_, 3182264947>)
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[3182264947]))
     )]
     pub class: u32,
     /// A word whose meaning is not established, kept as stored (the class has a UVType
@@ -10481,7 +10545,7 @@ pub struct MorphChannel {
     /// Documented as “class”, at offset `4`, Proven (every channel).
     #[cfg_attr(
         feature = "arbitrary",
-        arbitrary(with = crate::rt::arb::mostly::<_, 3876345684>)
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[3876345684]))
     )]
     pub class: u32,
     /// A word whose meaning is not established, kept as stored.

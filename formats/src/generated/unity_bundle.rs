@@ -998,6 +998,10 @@ pub struct Header {
     /// The format version.
     ///
     /// Documented as “version”, Observed (6, 7 and 8 in the corpus; AssetRipper's BundleVersion names 7 BF_LargeFilesSupport).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 6, 8))
+    )]
     pub version: u32,
     /// The version of the bundle format's player, written by Unity as 5.x.x.
     ///

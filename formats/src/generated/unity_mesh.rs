@@ -3829,6 +3829,10 @@ pub struct AlignedString {
     ///
     /// Documented as “(alignment)”, Observed (zeros in every corpus object).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::bytes_below::<4>)
+    )]
     pub pad: ::std::vec::Vec<u8>,
 }
 /// [`AlignedString`] as read: numbers by value, blobs and lists as views of the input.
@@ -4188,6 +4192,10 @@ pub struct AlignedBytes {
     ///
     /// Documented as “(alignment)”, Observed (zeros in every corpus object).
     #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::bytes_below::<4>)
+    )]
     pub pad: ::std::vec::Vec<u8>,
 }
 /// [`AlignedBytes`] as read: numbers by value, blobs and lists as views of the input.

@@ -2377,6 +2377,10 @@ pub struct Header {
     /// The format version (9 to 22 here; older files lay out their header otherwise).
     ///
     /// Documented as “m_Version”, Observed (21 (2019.4) and 22 (2020.3 and later) in the corpus; AssetStudio's SerializedFileFormatVersion names 9 (3.5) to 22 (2020.1)).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_within(u, 9, 22))
+    )]
     pub version: u32,
     /// Where the objects' data starts, from the start of the file (before format 22).
     ///
@@ -2385,6 +2389,10 @@ pub struct Header {
     /// The byte order of the metadata and the objects - 0 little endian, 1 big endian.
     ///
     /// Documented as “m_Endianess”, Observed (0 in every corpus file).
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[0, 1]))
+    )]
     pub endianness: u8,
     /// Reserved, kept verbatim.
     ///

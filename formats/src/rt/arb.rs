@@ -1,4 +1,4 @@
-//! `arbitrary` values for fields the spec gives a fixed size, count or value (the generator
+//! `arbitrary` values for fields the spec gives a fixed size, count or values (the generator
 //! chooses which field gets which): a derived `Vec<u8>` would have any length and a derived
 //! number any value, and the writer refuses all but one, so the structure-aware targets would
 //! almost never reach a value the writer accepts.
@@ -18,6 +18,14 @@ pub fn byte_records<const N: usize>(u: &mut Unstructured<'_>) -> Result<Vec<Vec<
     (0..n).map(|_| bytes::<N>(u)).collect()
 }
 
+/// Fewer than `N` bytes (a pad whose size the spec computes modulo `N`).
+pub fn bytes_below<const N: usize>(u: &mut Unstructured<'_>) -> Result<Vec<u8>> {
+    let n = u.int_in_range(0..=N - 1)?;
+    let mut v = vec![0; n];
+    u.fill_buffer(&mut v)?;
+    Ok(v)
+}
+
 /// `N` bytes, or nothing (a field that is present only under a condition).
 pub fn maybe_bytes<const N: usize>(u: &mut Unstructured<'_>) -> Result<Option<Vec<u8>>> {
     Ok(if u.arbitrary()? {
@@ -34,14 +42,34 @@ pub fn list<T: for<'a> arbitrary::Arbitrary<'a>, const N: usize>(
     (0..N).map(|_| u.arbitrary()).collect()
 }
 
-/// The value `V` the spec requires (`valid: V`) seven times in eight, any other value the rest,
-/// so that values get past the check and the writer's refusal is still tried.
-pub fn mostly<T: for<'a> arbitrary::Arbitrary<'a> + TryFrom<i128>, const V: i128>(
+/// One of the values the spec allows (`valid` with a value or a list; the cases of a switch on
+/// the field) seven times in eight, any value the rest, so that values get past the writer's
+/// check and its refusal is still tried.
+pub fn mostly_in<T: for<'a> arbitrary::Arbitrary<'a> + TryFrom<i128>>(
     u: &mut Unstructured<'_>,
+    allowed: &[i128],
 ) -> Result<T> {
     let other = u.ratio(1u8, 8u8)?;
-    match T::try_from(V) {
-        Ok(v) if !other => Ok(v),
+    let pick = u.choose(allowed).ok().and_then(|&v| T::try_from(v).ok());
+    match pick {
+        Some(v) if !other => Ok(v),
+        _ => u.arbitrary(),
+    }
+}
+
+/// A value within `min..=max` (`valid: {min, max}`) seven times in eight, any value the rest.
+pub fn mostly_within<T: for<'a> arbitrary::Arbitrary<'a> + TryFrom<i128>>(
+    u: &mut Unstructured<'_>,
+    min: i128,
+    max: i128,
+) -> Result<T> {
+    let other = u.ratio(1u8, 8u8)?;
+    let pick = u
+        .int_in_range(min..=max)
+        .ok()
+        .and_then(|v| T::try_from(v).ok());
+    match pick {
+        Some(v) if !other => Ok(v),
         _ => u.arbitrary(),
     }
 }
