@@ -174,15 +174,9 @@ fn arbitrary_values_take_the_values_the_spec_allows() {
 }
 
 /// `len` bytes that look random, different for every seed (the tests above make values from
-/// them the way a fuzzer's inputs would): xorshift64.
+/// them the way a fuzzer's inputs would).
 fn scrambled(seed: u32, len: u32) -> Vec<u8> {
-    let mut x = u64::from(seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    (0..len)
-        .map(|_| {
-            x ^= x << 13;
-            x ^= x >> 7;
-            x ^= x << 17;
-            x as u8
-        })
-        .collect()
+    let mut rng =
+        meshspec_formats::sws::build::Rng(u64::from(seed).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1);
+    rng.bytes(len as usize)
 }
