@@ -118,59 +118,51 @@ fn arbitrary_values_take_the_values_the_spec_allows() {
     use meshspec_formats::generated::unity_serialized::UnitySerialized;
     use meshspec_formats::rt::Root;
     let ctx = meshspec_formats::Context::new();
-    let (mut made, mut cased, mut written) = (0, 0, 0);
-    for seed in 0..1000u32 {
-        let data = scrambled(seed, 3000);
-        let Ok(v) = <RrMesh as arbitrary::Arbitrary>::arbitrary_take_rest(
-            arbitrary::Unstructured::new(&data),
-        ) else {
-            continue;
-        };
-        made += 1;
-        let s = v.compiled.layout_selector;
-        cased += usize::from(s == LayoutSelector::RANGED || s == LayoutSelector::INLINE);
-        if let Ok(bytes) = v.to_bytes(&ctx) {
-            // Counts and sizes are recomputed on writing, so compare what is written again.
-            let back = RrMesh::from_bytes(&bytes, &ctx).unwrap();
-            assert_eq!(back.to_bytes(&ctx).unwrap(), bytes);
-            written += 1;
-        }
+    let meshes = made::<RrMesh>(1000);
+    let cased = meshes
+        .iter()
+        .filter(|v| {
+            let s = v.compiled.layout_selector;
+            s == LayoutSelector::RANGED || s == LayoutSelector::INLINE
+        })
+        .count();
+    let n = meshes.len();
+    assert!(n > 800 && cased * 4 > n * 3 && cased < n, "{cased} of {n}");
+    let mut written = 0;
+    for bytes in meshes.iter().filter_map(|v| v.to_bytes(&ctx).ok()) {
+        // Counts and sizes are recomputed on writing, so compare what is written again.
+        let back = RrMesh::from_bytes(&bytes, &ctx).unwrap();
+        assert_eq!(back.to_bytes(&ctx).unwrap(), bytes);
+        written += 1;
     }
-    assert!(
-        made > 800 && cased * 4 > made * 3 && cased < made,
-        "{cased} of {made}"
-    );
     assert!(written > 0, "no arbitrary RR mesh was written");
 
-    let (mut made, mut bounded) = (0, 0);
-    for seed in 0..400u32 {
-        let data = scrambled(seed, 3000);
-        let Ok(v) = <UnitySerialized as arbitrary::Arbitrary>::arbitrary_take_rest(
-            arbitrary::Unstructured::new(&data),
-        ) else {
-            continue;
-        };
-        made += 1;
-        let h = &v.header;
-        bounded += usize::from((9..=22).contains(&h.version) && h.endianness <= 1);
-    }
+    let files = made::<UnitySerialized>(400);
+    let bounded = files
+        .iter()
+        .filter(|v| (9..=22).contains(&v.header.version) && v.header.endianness <= 1)
+        .count();
+    let n = files.len();
     assert!(
-        made > 300 && bounded * 2 > made && bounded < made,
-        "{bounded} of {made}"
+        n > 300 && bounded * 2 > n && bounded < n,
+        "{bounded} of {n}"
     );
 
-    let mut made = 0;
-    for seed in 0..400u32 {
-        let data = scrambled(seed, 3000);
-        let Ok(v) = <UnityMesh as arbitrary::Arbitrary>::arbitrary_take_rest(
-            arbitrary::Unstructured::new(&data),
-        ) else {
-            continue;
-        };
-        made += 1;
+    let meshes = made::<UnityMesh>(400);
+    assert!(meshes.len() > 300, "{} values", meshes.len());
+    for v in meshes {
         assert!(v.name.pad.len() < 4, "{:?}", v.name.pad);
     }
-    assert!(made > 300, "{made} values");
+}
+
+/// The values `arbitrary` makes of 3,000 random bytes from each of `seeds` seeds.
+fn made<T: for<'a> arbitrary::Arbitrary<'a>>(seeds: u32) -> Vec<T> {
+    (0..seeds)
+        .filter_map(|seed| {
+            let data = scrambled(seed, 3000);
+            T::arbitrary_take_rest(arbitrary::Unstructured::new(&data)).ok()
+        })
+        .collect()
 }
 
 /// `len` bytes that look random, different for every seed (the tests above make values from

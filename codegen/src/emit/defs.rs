@@ -47,9 +47,10 @@ fn serde_with(f: &Field) -> Option<&'static str> {
 
 const ARBITRARY: &str = "arbitrary";
 
-/// How `arbitrary` makes a field whose size or count the spec fixes to a number (`crate::rt::arb`),
-/// so that values get past the writer's first checks; `None` for the derived values. Fields
-/// whose value the spec constrains are [`Gen::arbitrary_value`]'s.
+/// How `arbitrary` makes a field whose size or count the spec fixes to a number, or computes
+/// modulo a number (`crate::rt::arb`), so that values get past the writer's first checks;
+/// `None` for the derived values. Fields whose value the spec constrains are
+/// [`Gen::arbitrary_value`]'s.
 fn arbitrary_size(f: &Field) -> Option<TokenStream> {
     let lit = proc_macro2::Literal::i128_unsuffixed;
     if let (Repeat::Expr(c), None, FieldType::Prim(_)) = (&f.repeat, &f.cond, &f.ty) {

@@ -43,32 +43,33 @@ pub fn list<T: for<'a> arbitrary::Arbitrary<'a>, const N: usize>(
 }
 
 /// One of the values the spec allows (`valid` with a value or a list; the cases of a switch on
-/// the field) seven times in eight, any value the rest, so that values get past the writer's
-/// check and its refusal is still tried.
+/// the field), mostly (see [`mostly`]).
 pub fn mostly_in<T: for<'a> arbitrary::Arbitrary<'a> + TryFrom<i128>>(
     u: &mut Unstructured<'_>,
     allowed: &[i128],
 ) -> Result<T> {
-    let other = u.ratio(1u8, 8u8)?;
-    let pick = u.choose(allowed).ok().and_then(|&v| T::try_from(v).ok());
-    match pick {
-        Some(v) if !other => Ok(v),
-        _ => u.arbitrary(),
-    }
+    let pick = u.choose(allowed).ok().copied();
+    mostly(u, pick)
 }
 
-/// A value within `min..=max` (`valid: {min, max}`) seven times in eight, any value the rest.
+/// A value within `min..=max` (`valid: {min, max}`), mostly (see [`mostly`]).
 pub fn mostly_within<T: for<'a> arbitrary::Arbitrary<'a> + TryFrom<i128>>(
     u: &mut Unstructured<'_>,
     min: i128,
     max: i128,
 ) -> Result<T> {
+    let pick = u.int_in_range(min..=max).ok();
+    mostly(u, pick)
+}
+
+/// `pick` seven times in eight, any value the rest (or when `pick` does not fit `T`), so that
+/// values get past the writer's check and its refusal is still tried.
+fn mostly<T: for<'a> arbitrary::Arbitrary<'a> + TryFrom<i128>>(
+    u: &mut Unstructured<'_>,
+    pick: Option<i128>,
+) -> Result<T> {
     let other = u.ratio(1u8, 8u8)?;
-    let pick = u
-        .int_in_range(min..=max)
-        .ok()
-        .and_then(|v| T::try_from(v).ok());
-    match pick {
+    match pick.and_then(|v| T::try_from(v).ok()) {
         Some(v) if !other => Ok(v),
         _ => u.arbitrary(),
     }
