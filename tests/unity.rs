@@ -2004,13 +2004,8 @@ fn check_refuses_exactly_what_export_refuses_on_mutants_of_every_object() {
     // export refuses with the verdict's first failure. The one exception is a check that could
     // not run (a resource file renamed away), which the verdict reports as such.
     let entry = find("unity-mesh").unwrap();
-    let mut x = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        x ^= x >> 12;
-        x ^= x << 25;
-        x ^= x >> 27;
-        x.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    };
+    let mut rng = meshspec_formats::sws::build::Rng(0x2545_F491_4F6C_DD1D);
+    let mut next = move || rng.u64();
     let (mut read, mut passed) = (0, 0);
     for o in corpus() {
         let ctx = o.ctx();
