@@ -61,23 +61,17 @@ fn the_writer_refuses_what_its_reader_would_not_read() {
 #[test]
 fn arbitrary_values_have_the_sizes_the_spec_fixes() {
     use meshspec_formats::generated::rr_mesh::RrMesh;
-    let (mut made, mut with_bones) = (0, 0);
-    for seed in 0..200u32 {
-        let data = scrambled(seed, 600);
-        let Ok(v) = <RrMesh as arbitrary::Arbitrary>::arbitrary_take_rest(
-            arbitrary::Unstructured::new(&data),
-        ) else {
-            continue;
-        };
+    let meshes = made::<RrMesh>(200, 600);
+    for v in &meshes {
         assert_eq!(v.unknown_0x8.len(), 8);
         assert_eq!(v.unknown_after_bones.len(), 41);
         assert!(v.bones.iter().all(|b| b.len() == 81), "{:?}", v.bones);
-        made += 1;
-        with_bones += usize::from(!v.bones.is_empty());
     }
+    let with_bones = meshes.iter().filter(|v| !v.bones.is_empty()).count();
     assert!(
-        made > 100 && with_bones > 10,
-        "{made} values, {with_bones} with bones"
+        meshes.len() > 100 && with_bones > 10,
+        "{} values, {with_bones} with bones",
+        meshes.len()
     );
 }
 
@@ -89,22 +83,12 @@ fn arbitrary_values_have_the_sizes_the_spec_fixes() {
 fn most_arbitrary_uv_channels_are_written() {
     use meshspec_formats::generated::sws_mesh::UvChannel;
     use meshspec_formats::rt::Root;
-    let (mut made, mut written) = (0, 0);
-    for seed in 0..400u32 {
-        let data = scrambled(seed, 300);
-        let Ok(v) = <UvChannel as arbitrary::Arbitrary>::arbitrary_take_rest(
-            arbitrary::Unstructured::new(&data),
-        ) else {
-            continue;
-        };
-        made += 1;
-        written += usize::from(v.to_bytes(&meshspec_formats::Context::new()).is_ok());
-    }
-    assert!(made > 300, "{made} values");
-    assert!(
-        written * 2 > made && written < made,
-        "{written} of {made} written"
-    );
+    let channels = made::<UvChannel>(400, 300);
+    let ctx = meshspec_formats::Context::new();
+    let written = channels.iter().filter(|v| v.to_bytes(&ctx).is_ok()).count();
+    let n = channels.len();
+    assert!(n > 300, "{n} values");
+    assert!(written * 2 > n && written < n, "{written} of {n} written");
 }
 
 /// The values a field may take, from the spec: a switch's selector is one of its cases, a
@@ -118,7 +102,7 @@ fn arbitrary_values_take_the_values_the_spec_allows() {
     use meshspec_formats::generated::unity_serialized::UnitySerialized;
     use meshspec_formats::rt::Root;
     let ctx = meshspec_formats::Context::new();
-    let meshes = made::<RrMesh>(1000);
+    let meshes = made::<RrMesh>(1000, 3000);
     let cased = meshes
         .iter()
         .filter(|v| {
@@ -137,7 +121,7 @@ fn arbitrary_values_take_the_values_the_spec_allows() {
     }
     assert!(written > 0, "no arbitrary RR mesh was written");
 
-    let files = made::<UnitySerialized>(400);
+    let files = made::<UnitySerialized>(400, 3000);
     let bounded = files
         .iter()
         .filter(|v| (9..=22).contains(&v.header.version) && v.header.endianness <= 1)
@@ -148,18 +132,18 @@ fn arbitrary_values_take_the_values_the_spec_allows() {
         "{bounded} of {n}"
     );
 
-    let meshes = made::<UnityMesh>(400);
+    let meshes = made::<UnityMesh>(400, 3000);
     assert!(meshes.len() > 300, "{} values", meshes.len());
     for v in meshes {
         assert!(v.name.pad.len() < 4, "{:?}", v.name.pad);
     }
 }
 
-/// The values `arbitrary` makes of 3,000 random bytes from each of `seeds` seeds.
-fn made<T: for<'a> arbitrary::Arbitrary<'a>>(seeds: u32) -> Vec<T> {
+/// The values `arbitrary` makes of `len` random bytes from each of `seeds` seeds.
+fn made<T: for<'a> arbitrary::Arbitrary<'a>>(seeds: u32, len: u32) -> Vec<T> {
     (0..seeds)
         .filter_map(|seed| {
-            let data = scrambled(seed, 3000);
+            let data = scrambled(seed, len);
             T::arbitrary_take_rest(arbitrary::Unstructured::new(&data)).ok()
         })
         .collect()

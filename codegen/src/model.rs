@@ -362,6 +362,16 @@ pub struct EnumDef {
     pub prim: Option<Prim>,
 }
 
+impl EnumDef {
+    /// The value named `id`.
+    pub fn value_of(&self, id: &str) -> Option<i128> {
+        self.values
+            .iter()
+            .find(|(_, i, _)| i == id)
+            .map(|(v, _, _)| *v)
+    }
+}
+
 #[derive(Debug, Clone)]
 pub struct Spec {
     /// Path relative to the repository (`spec/meshbin.ksy`).
@@ -422,6 +432,13 @@ impl Spec {
     }
     pub fn enum_def(&self, name: &str) -> Option<&EnumDef> {
         self.enums.iter().find(|e| e.name == name)
+    }
+    /// The value of a constant expression: a literal or an enum's named value.
+    pub fn constant(&self, e: &Expr) -> Option<i128> {
+        match e {
+            Expr::EnumVal(en, id) => self.enum_def(en)?.value_of(id),
+            e => e.literal(),
+        }
     }
     /// Every reading the spec makes (`-reading` on a field, a relation or an enum value), in
     /// spec order: types (fields, then relations), then enums.

@@ -89,21 +89,11 @@ impl<'a> Gen<'a> {
         if p.kind == PrimKind::F {
             return None;
         }
-        let value = |e: &Expr| match e {
-            Expr::EnumVal(en, id) => self
-                .spec
-                .enum_def(en)?
-                .values
-                .iter()
-                .find(|(_, i, _)| i == id)
-                .map(|(v, _, _)| *v),
-            e => e.literal(),
-        };
         let lit = proc_macro2::Literal::i128_unsuffixed;
         let list = |es: &[&Expr]| -> Option<TokenStream> {
             let vs = es
                 .iter()
-                .map(|e| value(e).map(lit))
+                .map(|e| self.spec.constant(e).map(lit))
                 .collect::<Option<Vec<_>>>()?;
             Some(quote!(crate::rt::arb::mostly_in(u, &[#(#vs),*])))
         };
@@ -123,7 +113,7 @@ impl<'a> Gen<'a> {
             Some(Valid::Eq(e)) => list(&[e])?,
             Some(Valid::AnyOf(es)) => list(&es.iter().collect::<Vec<_>>())?,
             Some(Valid::Range { min, max }) => {
-                let bound = |b: &Option<Expr>| b.as_ref().and_then(&value);
+                let bound = |b: &Option<Expr>| self.spec.constant(b.as_ref()?);
                 let (lo, hi) = (bound(min)?, bound(max)?);
                 let (lo, hi) = (lit(lo), lit(hi));
                 quote!(crate::rt::arb::mostly_within(u, #lo, #hi))

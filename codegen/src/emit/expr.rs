@@ -243,7 +243,7 @@ impl Scope<'_> {
                     .spec
                     .enum_def(en)
                     .ok_or_else(|| format!("no enum `{en}`"))?;
-                if !def.values.iter().any(|(_, id, _)| id == v) {
+                if def.value_of(v).is_none() {
                     return Err(format!("enum `{en}` has no value `{v}`"));
                 }
                 let et = quote::format_ident!("{}", def.rust);
