@@ -1,7 +1,7 @@
 meta:
   id: unity_mesh
   title: Unity serialized Mesh object (class 43), read without a type tree
-  application: Unity 5.3.5 to 6000.x (players and asset bundles); the test corpus is 2019.4 to 2023.1
+  application: Unity 3.5 to 6000.x (players, web players and asset bundles); the test corpus is 2019.4 to 2023.1, the shared real files 4.1 to 2023.1
   license: CC0-1.0
   endian: le
   -layout: unity-mesh
@@ -23,18 +23,32 @@ doc: |
   m_CompressedMesh (bit-packed quantised values). Everything stays raw here; the decoders in
   `formats/src/unity/` give the bytes their meaning.
 
-  Version cut-offs are from Unity's type trees (the type-tree database that UnityPy 1.25.4
-  ships, which records a change of the Mesh layout at 5.3.5, 2017.3, 2018.1, 2018.2, 2018.3,
-  2019.1, 2020.1, 2022.1, 6000.2 and 6000.6) and, for 2019.4 to 2023.1, are checked against
-  the 35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles.
-  Alpha releases before the first alpha that has a change (for example 6000.6.0a1 to a4) cannot
-  be told apart by the version number this layout takes, and are read with the newer layout.
+  Version cut-offs are from Unity's type trees: the release type tree of every editor from
+  3.4 to 6000.7 as the editors dump it (AssetRipper/TypeTreeDumps, `StructsDump/release`),
+  which changes the Mesh layout at 3.5, 4.0, 4.1, 4.3, 5.0, 2017.3, 2018.1, 2018.2, 2018.3,
+  2019.1, 2020.1, 2022.1, 6000.2 and 6000.6 (and nowhere else; 5.0 to 2017.2 differ only in
+  type names and flags that move no byte). For 2019.4 to 2023.1 they are checked against the
+  35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles, and
+  for 4.1 to 2023.1 against the embedded type trees of the shared real files
+  (`corpus/unity-real`). Alpha releases before the first alpha that has a change (for example
+  6000.6.0a1 to a4) cannot be told apart by the version number this layout takes, and are read
+  with the newer layout.
+
+  Three eras of vertex data: from 5.0 the streams are computed from the channel table (each
+  starts on a 16-byte boundary after the one before); in 4.x the vertex data stores its
+  streams (`streams`: a channel mask, an offset and a stride each) beside the channel table;
+  in 3.5 to 3.x it stores four streams and no channel table, the channels being implied by
+  each stream's channel mask. The channel table's format byte is numbered three ways: the
+  documents' twelve formats from 2019.1 (`channel_info`), thirteen from 2017.1 to 2018.4
+  (`channel_info_2017`) and five before 2017.1 (`channel_info_legacy`); the shader channels
+  the table's entries stand for are in the enums `shader_channel` (2018.1 on),
+  `shader_channel_5` (5.0 to 2017.4) and `shader_channel_4` (3.5 to 4.x).
 doc-ref:
   - ../shared/seeds/000_c094f0215049ec03.txt (Meshes)
   - ../shared/seeds/002_c6acc9c1ed2073f9.txt (Skinning and blend shapes)
   - ../shared/corpus/unity/unity-dumps/2021.3.0f1.txt (the (ClassID 43) Mesh objects)
 -confidence: observed
--evidence: all 35 Mesh objects of the shared corpus (2019.4.0f1 to 2023.1.0a16) read, consumed exactly and written back byte for byte
+-evidence: all 35 Mesh objects of the shared corpus (2019.4.0f1 to 2023.1.0a16) read, consumed exactly and written back byte for byte; the Mesh objects of the shared real files (4.1.2 to 2023.1) read exactly, their fields ending where their type trees say
 params:
   - id: unity_version
     type: u4
@@ -54,6 +68,33 @@ params:
       of 2019.1 and later.
     -confidence: proven
     -evidence: every one of SkateBIRD's 7,491 stored meshes, 45 of them with more than one stream (seed 000); all 35 corpus meshes
+  - id: older_vertex_layout_fills_data
+    doc: |
+      From 5.0 to 2018.4, the rule of vertex_layout_fills_data with that era's format table
+      (`channel_info_legacy` before 2017.1, `channel_info_2017` from 2017.1): each channel
+      with a non-zero dimension names a stream, a stream's stride is the sum of its channels'
+      sizes, the streams follow each other from the start of the vertex data on 16-byte
+      boundaries, and the vertex data ends where the last stream ends. A colour channel of
+      the format Color takes four bytes per vertex (see the enums).
+    -confidence: sourced
+    -evidence: UnityPy 1.25.4 (MeshHelper.get_streams) and AssetStudio (VertexData.GetStreams) compute the streams so; every 5.6 to 2018.4 Mesh of the shared real files
+  - id: stored_streams_hold_channels
+    doc: |
+      Before 5.0 the vertex data stores its streams. Every channel with a non-zero dimension
+      lies in a stream whose channel mask has the channel's bit, inside that stream's stride
+      (offset + size at most the stride); every stream that holds a channel lies inside the
+      vertex data (its offset plus stride x vertex count at most the data's length). In 3.5
+      to 3.x, where there is no channel table, a stream's channels are the bits of its mask,
+      one after another from offset 0 in the order of `shader_channel_4`, each of its fixed
+      format, and they fill the stride.
+    -confidence: sourced
+    -evidence: UnityPy 1.25.4 (MeshHelper.process, get_channels, read_vertex_data) and AssetStudio (VertexData, GetChannels, ReadVertexData) read the stored streams so; the 4.1.2 Meshes of the shared real files
+  - id: skin_per_vertex
+    doc: |
+      m_Skin (before 2018.2), when not empty, holds one entry per vertex: as many as
+      m_VertexCount, or as the compressed mesh's positions.
+    -confidence: sourced
+    -evidence: UnityPy 1.25.4 and AssetStudio index m_Skin by vertex; the skinned 2018.1.6f1 Meshes of the shared real files
   - id: stream_data_replaces_inline_data
     doc: |
       A mesh whose m_StreamData has a non-zero size keeps no vertex bytes inline (m_DataSize is
@@ -148,43 +189,93 @@ seq:
     doc: |
       The submeshes: runs of the index buffer drawn with one material each (a renderer's
       material i draws submesh i).
+  - id: num_legacy_shapes
+    type: s4
+    if: unity_version >= 40100 and unity_version < 40300
+    -orig-id: m_Shapes.Array.size
+    -confidence: sourced
+    -evidence: type tree dumps of 4.1.0 to 4.2.2 (AssetRipper/TypeTreeDumps); AssetStudio's BlendShapeData before 4.3
+    doc: In 4.1 and 4.2, how many blend shapes follow (each one frame, with its name).
+  - id: legacy_shapes
+    type: legacy_blend_shape
+    repeat: expr
+    repeat-expr: num_legacy_shapes
+    if: unity_version >= 40100 and unity_version < 40300
+    -orig-id: m_Shapes
+    -confidence: sourced
+    -evidence: type tree dumps of 4.1.0 to 4.2.2
+    doc: |
+      The blend shapes of 4.1 and 4.2 (MeshBlendShape with a name): each a run of
+      `shape_vertices`. Not aligned between elements; the vector as a whole is.
+  - id: pad_legacy_shapes
+    size: (4 - _io.pos % 4) % 4
+    if: unity_version >= 40100 and unity_version < 40300
+    -orig-id: (alignment after m_Shapes)
+    -confidence: sourced
+    -evidence: the align flag on m_Shapes in the type tree dumps of 4.1.0 to 4.2.2
+    doc: Padding to a 4-byte boundary after the shapes, kept verbatim.
+  - id: num_shape_vertices
+    type: s4
+    if: unity_version >= 40100 and unity_version < 40300
+    -orig-id: m_ShapeVertices.Array.size
+    -confidence: sourced
+    -evidence: type tree dumps of 4.1.0 to 4.2.2
+    doc: In 4.1 and 4.2, how many shape vertices follow.
+  - id: shape_vertices
+    type: blend_shape_vertex
+    repeat: expr
+    repeat-expr: num_shape_vertices
+    if: unity_version >= 40100 and unity_version < 40300
+    -orig-id: m_ShapeVertices
+    -confidence: sourced
+    -evidence: type tree dumps of 4.1.0 to 4.2.2 (MeshBlendShapeVertex, 40 bytes)
+    doc: The sparse deltas of every shape of 4.1 and 4.2, shape after shape.
   - id: shapes
     type: blend_shape_data
+    if: unity_version >= 40300
     -orig-id: m_Shapes
     -confidence: observed
-    -evidence: Sledding Game's meshes (seed 002); every corpus mesh has the four arrays empty
-    doc: The blend shapes, in four arrays (BlendShapeData).
+    -evidence: Sledding Game's meshes (seed 002); every corpus mesh has the four arrays empty; BlendShapeData from 4.3 (type tree dumps)
+    doc: The blend shapes, in four arrays (BlendShapeData), from 4.3.
   - id: num_bind_poses
     type: s4
+    if: unity_version >= 40300
     -orig-id: m_BindPose.Array.size
     -confidence: observed
+    -evidence: here from 4.3 (type tree dumps); after m_Skin before
     doc: How many bind poses follow.
   - id: bind_poses
     type: matrix4x4f
     repeat: expr
     repeat-expr: num_bind_poses
+    if: unity_version >= 40300
     -orig-id: m_BindPose
     -confidence: observed
     -evidence: 18 in the Robot body, 2 in each lower arm, 0 elsewhere (corpus, Unity's dumps)
     doc: |
       One matrix per bone, taking the renderer's local space to the bone's local space at bind
-      time.
+      time. Before 4.3 they follow m_Skin (`bind_poses_after_skin`).
   - id: num_bone_name_hashes
     type: s4
+    if: unity_version >= 40300
     -orig-id: m_BoneNameHashes.Array.size
     -confidence: observed
+    -evidence: present from 4.3 (type tree dumps)
     doc: How many bone name hashes follow.
   - id: bone_name_hashes
     type: u4
     repeat: expr
     repeat-expr: num_bone_name_hashes
+    if: unity_version >= 40300
     -orig-id: m_BoneNameHashes
     -confidence: observed
     doc: Per bone, a hash of the bone's name (one per bind pose where present).
   - id: root_bone_name_hash
     type: u4
+    if: unity_version >= 40300
     -orig-id: m_RootBoneNameHash
     -confidence: observed
+    -evidence: present from 4.3 (type tree dumps)
     doc: The hash of the root bone's name, 0 for a mesh without bones.
   - id: bones_aabb
     type: min_max_aabb_vector
@@ -212,23 +303,41 @@ seq:
       The import setting for vertex compression (see the enum). The documents do not tie it to
       m_CompressedMesh; readers such as UnityPy take a non-zero value to mean the vertices are
       there.
+  - id: stream_compression
+    type: u1
+    if: unity_version >= 40000 and unity_version < 50000
+    -orig-id: m_StreamCompression
+    -confidence: sourced
+    -evidence: type tree dumps of 4.0.0 to 4.7.2
+    doc: In 4.x, an import setting whose meaning is not established here; kept as read.
   - id: is_readable
     type: u1
+    if: unity_version >= 40000
     -orig-id: m_IsReadable
     -confidence: observed
+    -evidence: present from 4.0 (type tree dumps)
     doc: A bool (0 or 1, kept as the byte read), whether scripts may read the mesh.
   - id: keep_vertices
     type: u1
+    if: unity_version >= 40000
     -orig-id: m_KeepVertices
     -confidence: observed
     doc: A bool (kept as the byte read), whether the CPU copy of the vertices is kept.
   - id: keep_indices
     type: u1
+    if: unity_version >= 40000
     -orig-id: m_KeepIndices
     -confidence: observed
     doc: |
-      A bool (kept as the byte read), whether the CPU copy of the indices is kept. The four
-      one-byte fields end on a 4-byte boundary, so no padding follows.
+      A bool (kept as the byte read), whether the CPU copy of the indices is kept. From 5.0
+      the four one-byte fields end on a 4-byte boundary, so no padding follows.
+  - id: pad_flags
+    size: 3
+    if: unity_version < 50000
+    -orig-id: (alignment after m_KeepIndices)
+    -confidence: sourced
+    -evidence: the align flag on m_KeepIndices (five one-byte fields in 4.x) and on m_MeshCompression (one in 3.5 to 3.x) in the type tree dumps
+    doc: Before 5.0, padding to a 4-byte boundary after the one-byte fields, kept verbatim.
   - id: index_format
     type: s4
     enum: index_format
@@ -247,16 +356,32 @@ seq:
     type: bone_weights4_vector
     if: unity_version < 20180200
     -orig-id: m_Skin
-    -confidence: sourced
-    -evidence: type trees of 5.3.5 to 2018.1; no such file in the corpus
+    -confidence: observed
+    -evidence: type tree dumps of 3.5 to 2018.1; the skinned 2018.1.6f1 Meshes of the shared real files
     doc: Before 2018.2, up to four influences per vertex, stored outside the vertex data.
+  - id: num_bind_poses_after_skin
+    type: s4
+    if: unity_version < 40300
+    -orig-id: m_BindPose.Array.size
+    -confidence: sourced
+    -evidence: type tree dumps of 3.5.0 to 4.2.2
+    doc: Before 4.3, how many bind poses follow (here, after m_Skin).
+  - id: bind_poses_after_skin
+    type: matrix4x4f
+    repeat: expr
+    repeat-expr: num_bind_poses_after_skin
+    if: unity_version < 40300
+    -orig-id: m_BindPose
+    -confidence: sourced
+    -evidence: type tree dumps of 3.5.0 to 4.2.2
+    doc: Before 4.3, the bind poses (as `bind_poses` from 4.3).
   - id: vertex_data
     type: vertex_data(unity_version)
     -orig-id: m_VertexData
     -confidence: observed
     doc: The vertex count, the channel table and (unless streamed) the vertex bytes.
   - id: compressed_mesh
-    type: compressed_mesh
+    type: compressed_mesh(unity_version)
     -orig-id: m_CompressedMesh
     -confidence: observed
     -evidence: present in every object; every packed vector is empty in the corpus
@@ -305,15 +430,17 @@ seq:
     doc: Padding to a 4-byte boundary after the two bools, kept verbatim.
   - id: baked_convex_collision_mesh
     type: aligned_bytes
+    if: unity_version >= 50000
     -orig-id: m_BakedConvexCollisionMesh
     -confidence: observed
-    -evidence: empty in every corpus mesh
+    -evidence: empty in every corpus mesh; present from 5.0 (type tree dumps)
     doc: A pre-cooked convex collision mesh for the physics engine (opaque bytes).
   - id: baked_triangle_collision_mesh
     type: aligned_bytes
+    if: unity_version >= 50000
     -orig-id: m_BakedTriangleCollisionMesh
     -confidence: observed
-    -evidence: empty in every corpus mesh
+    -evidence: empty in every corpus mesh; present from 5.0 (type tree dumps)
     doc: A pre-cooked triangle collision mesh for the physics engine (opaque bytes).
   - id: mesh_metrics_0
     type: f4
@@ -466,7 +593,7 @@ types:
         -evidence: seed 002 (bind poses are row-major); the type tree names them e00, e01, ... e33 in that order
         doc: The 16 elements, row by row.
   sub_mesh:
-    doc: One submesh (SubMesh), 48 bytes from 2017.3, 44 before.
+    doc: One submesh (SubMesh), 48 bytes from 2017.3, 44 from 4.0, 48 in 3.5 to 3.x.
     -confidence: observed
     params:
       - id: unity_version
@@ -487,12 +614,27 @@ types:
       - id: topology
         type: s4
         enum: topology
+        if: unity_version >= 40000
         -orig-id: topology
         -confidence: observed
-        -evidence: seed 000's table; 0 in every corpus mesh
+        -evidence: seed 000's table; 0 in every corpus mesh; from 4.0 (type tree dumps)
         doc: |
           How the indices are joined. The documents list 0, 2, 3, 4 and 5 (see the topology enum);
-          the verdict refuses any other value, 1 included, since decoding rests on the table.
+          1 is a triangle strip by the public readers' reading, decoded with a note.
+      - id: is_tri_strip
+        type: u4
+        if: unity_version < 40000
+        -orig-id: isTriStrip
+        -confidence: sourced
+        -evidence: type tree dumps of 3.4.0 to 3.5.7; AssetStudio and UnityPy read it in place of topology
+        doc: Before 4.0, non-zero when the indices are a triangle strip (else a triangle list).
+      - id: triangle_count
+        type: u4
+        if: unity_version < 40000
+        -orig-id: triangleCount
+        -confidence: sourced
+        -evidence: type tree dumps of 3.4.0 to 3.5.7
+        doc: Before 4.0, the number of triangles the run draws (kept as read).
       - id: base_vertex
         type: u4
         if: unity_version >= 20170300
@@ -515,6 +657,72 @@ types:
         -orig-id: localAABB
         -confidence: observed
         doc: The box around the submesh's vertices.
+  unaligned_string:
+    doc: |
+      A Unity string where it may start off a 4-byte boundary (inside a 4.1/4.2 blend shape) -
+      a byte count, UTF-8 bytes, padding to the next multiple of 4 counted from the object's
+      start.
+    -confidence: sourced
+    -evidence: the align flag on the string's Array node in the type tree dumps of 4.1.0 to 4.2.2
+    seq:
+      - id: len_value
+        type: s4
+        -orig-id: Array.size
+        -confidence: sourced
+        doc: The length in bytes.
+      - id: value
+        type: str
+        size: len_value
+        encoding: UTF-8
+        -orig-id: Array.data
+        -confidence: sourced
+        doc: The text.
+      - id: pad
+        size: (4 - _io.pos % 4) % 4
+        -orig-id: (alignment)
+        -confidence: sourced
+        -evidence: the Array node's align flag; Unity aligns the stream, not the string
+        doc: Padding to a 4-byte boundary of the object, kept verbatim.
+  legacy_blend_shape:
+    doc: One blend shape of Unity 4.1 and 4.2 (MeshBlendShape with its name and bounds), one frame.
+    -confidence: sourced
+    -evidence: type tree dumps of 4.1.0 to 4.2.2; AssetStudio's MeshBlendShape before 4.3
+    seq:
+      - id: name
+        type: unaligned_string
+        -orig-id: name
+        -confidence: sourced
+        doc: The shape's name.
+      - id: first_vertex
+        type: u4
+        -orig-id: firstVertex
+        -confidence: sourced
+        doc: The shape's first entry in `shape_vertices`.
+      - id: vertex_count
+        type: u4
+        -orig-id: vertexCount
+        -confidence: sourced
+        doc: How many entries of `shape_vertices` the shape has.
+      - id: aabb_min_delta
+        type: vector3f
+        -orig-id: aabbMinDelta
+        -confidence: sourced
+        doc: The smallest corner of the box around the position deltas (kept as read).
+      - id: aabb_max_delta
+        type: vector3f
+        -orig-id: aabbMaxDelta
+        -confidence: sourced
+        doc: The largest corner of that box (kept as read).
+      - id: has_normals
+        type: u1
+        -orig-id: hasNormals
+        -confidence: sourced
+        doc: A bool (kept as the byte read), whether the entries carry normal deltas.
+      - id: has_tangents
+        type: u1
+        -orig-id: hasTangents
+        -confidence: sourced
+        doc: A bool (kept as the byte read); no padding follows inside the vector.
   blend_shape_data:
     doc: A mesh's blend shapes (BlendShapeData) in four flat arrays.
     -confidence: observed
@@ -733,6 +941,115 @@ types:
         doc: |
           The component count in the low 4 bits (0 = channel absent); Unity sets high bits too,
           which are kept.
+  channel_info_2017:
+    doc: One entry of the channel table from 2017.1 to 2018.4 (ChannelInfo), 4 bytes.
+    -confidence: observed
+    -evidence: the 2017.1 to 2018.4 Meshes of the shared real files
+    seq:
+      - id: stream
+        type: u1
+        -orig-id: stream
+        -confidence: observed
+        doc: The stream the channel lives in.
+      - id: offset
+        type: u1
+        -orig-id: offset
+        -confidence: observed
+        doc: The channel's byte offset inside one vertex of its stream.
+      - id: format
+        type: u1
+        enum: vertex_format_2017
+        -orig-id: format
+        -confidence: sourced
+        -evidence: the 2017 numbering (see the enum)
+        doc: The component format, numbered as from 2017.1 to 2018.4.
+      - id: dimension
+        type: u1
+        -orig-id: dimension
+        -confidence: observed
+        doc: The component count in the low 4 bits (0 = channel absent).
+  channel_info_legacy:
+    doc: One entry of the channel table from 4.0 to 5.6 (ChannelInfo), 4 bytes.
+    -confidence: observed
+    -evidence: the 4.1.2 and 5.6 Meshes of the shared real files
+    seq:
+      - id: stream
+        type: u1
+        -orig-id: stream
+        -confidence: observed
+        doc: The stream the channel lives in.
+      - id: offset
+        type: u1
+        -orig-id: offset
+        -confidence: observed
+        doc: The channel's byte offset inside one vertex of its stream.
+      - id: format
+        type: u1
+        enum: channel_format_legacy
+        -orig-id: format
+        -confidence: sourced
+        -evidence: the numbering before 2017.1 (see the enum)
+        doc: The component format, numbered as before 2017.1.
+      - id: dimension
+        type: u1
+        -orig-id: dimension
+        -confidence: observed
+        doc: The component count in the low 4 bits (0 = channel absent).
+  stream_info:
+    doc: One stored stream of 4.x (StreamInfo), 12 bytes.
+    -confidence: sourced
+    -evidence: type tree dumps of 4.0.0 to 4.7.2
+    seq:
+      - id: channel_mask
+        type: u4
+        -orig-id: channelMask
+        -confidence: sourced
+        doc: One bit per entry of the channel table the stream holds.
+      - id: offset
+        type: u4
+        -orig-id: offset
+        -confidence: sourced
+        doc: Where the stream's first vertex starts in the vertex data.
+      - id: stride
+        type: u1
+        -orig-id: stride
+        -confidence: sourced
+        doc: Bytes per vertex of the stream.
+      - id: divider_op
+        type: u1
+        -orig-id: dividerOp
+        -confidence: sourced
+        doc: Kept as read (meaning not established here).
+      - id: frequency
+        type: u2
+        -orig-id: frequency
+        -confidence: sourced
+        doc: Kept as read (meaning not established here).
+  stream_info_fixed:
+    doc: One of the four stored streams of 3.5 to 3.x (StreamInfo), 16 bytes.
+    -confidence: sourced
+    -evidence: type tree dumps of 3.5.0 to 3.5.7
+    seq:
+      - id: channel_mask
+        type: u4
+        -orig-id: channelMask
+        -confidence: sourced
+        doc: One bit per shader channel (`shader_channel_4`) the stream holds.
+      - id: offset
+        type: u4
+        -orig-id: offset
+        -confidence: sourced
+        doc: Where the stream's first vertex starts in the vertex data.
+      - id: stride
+        type: u4
+        -orig-id: stride
+        -confidence: sourced
+        doc: Bytes per vertex of the stream.
+      - id: align
+        type: u4
+        -orig-id: align
+        -confidence: sourced
+        doc: Kept as read (meaning not established here).
   vertex_data:
     doc: The vertex count, the channel table and the vertex bytes (VertexData).
     -confidence: observed
@@ -745,8 +1062,8 @@ types:
         type: s4
         if: unity_version < 20180100
         -orig-id: m_CurrentChannels
-        -confidence: sourced
-        -evidence: type trees of 5.3.5 to 2017.4
+        -confidence: observed
+        -evidence: type tree dumps of 3.5 to 2017.4; the 4.1.2 to 2017.4 Meshes of the shared real files
         doc: Before 2018.1, a bit mask of the channels present.
       - id: vertex_count
         type: u4
@@ -754,19 +1071,68 @@ types:
         -confidence: observed
         -evidence: every corpus mesh; matches Unity's dumps and UnityPy
         doc: The number of vertices.
+      - id: streams_fixed
+        type: stream_info_fixed
+        repeat: expr
+        repeat-expr: 4
+        if: unity_version < 40000
+        -orig-id: m_Streams[0] .. m_Streams[3]
+        -confidence: sourced
+        -evidence: type tree dumps of 3.5.0 to 3.5.7 (four StreamInfo of 16 bytes, no m_Channels)
+        doc: In 3.5 to 3.x, the four streams; their channel masks imply the channels.
       - id: num_channels
         type: s4
+        if: unity_version >= 40000
         -orig-id: m_Channels.Array.size
         -confidence: observed
-        doc: How many channel entries follow (14 from 2018.1 on).
+        doc: How many channel entries follow (6 in 4.x, 8 from 5.0, 12 in 2018.1, 14 from 2018.2 in the real files).
       - id: channels
         type: channel_info
         repeat: expr
         repeat-expr: num_channels
+        if: unity_version >= 20190100
         -orig-id: m_Channels
         -confidence: sourced
         -evidence: seed 000, Unity scripting reference (Vertex, Normal, Tangent, Color, TexCoord0 to 7, BlendWeight, BlendIndices); 14 in every corpus mesh
-        doc: The channels in Unity's fixed order, up to 14.
+        doc: From 2019.1, the channels in the order of `shader_channel`, up to 14.
+      - id: channels_2017
+        type: channel_info_2017
+        repeat: expr
+        repeat-expr: num_channels
+        if: unity_version >= 20170100 and unity_version < 20190100
+        -orig-id: m_Channels
+        -confidence: observed
+        -evidence: the 2017.1 to 2018.4 Meshes of the shared real files; the order from UnityPy 1.25.4 and AssetStudio
+        doc: |
+          From 2017.1 to 2018.4, the channels with the 2017 format numbering: in the order of
+          `shader_channel_5` before 2018.1, of `shader_channel` from 2018.1.
+      - id: channels_legacy
+        type: channel_info_legacy
+        repeat: expr
+        repeat-expr: num_channels
+        if: unity_version >= 40000 and unity_version < 20170100
+        -orig-id: m_Channels
+        -confidence: observed
+        -evidence: the 4.1.2 to 5.6 Meshes of the shared real files; the order from UnityPy 1.25.4 and AssetStudio
+        doc: |
+          From 4.0 to 5.6, the channels with the format numbering before 2017.1: in the order of
+          `shader_channel_4` in 4.x, of `shader_channel_5` from 5.0.
+      - id: num_streams
+        type: s4
+        if: unity_version >= 40000 and unity_version < 50000
+        -orig-id: m_Streams.Array.size
+        -confidence: sourced
+        -evidence: type tree dumps of 4.0.0 to 4.7.2
+        doc: In 4.x, how many streams follow.
+      - id: streams
+        type: stream_info
+        repeat: expr
+        repeat-expr: num_streams
+        if: unity_version >= 40000 and unity_version < 50000
+        -orig-id: m_Streams
+        -confidence: sourced
+        -evidence: type tree dumps of 4.0.0 to 4.7.2; the 4.1.2 Meshes of the shared real files
+        doc: In 4.x, where each stream lies in the vertex data (from 5.0 they are computed).
       - id: data
         type: aligned_bytes
         -orig-id: m_DataSize
@@ -847,6 +1213,10 @@ types:
     doc: A compressed mesh's vertices and indices (CompressedMesh).
     -confidence: observed
     -evidence: seed 000
+    params:
+      - id: unity_version
+        type: u4
+        doc: The editor version (major x 10,000 + minor x 100 + patch).
     seq:
       - id: vertices
         type: packed_float_vector
@@ -858,6 +1228,13 @@ types:
         -orig-id: m_UV
         -confidence: observed
         doc: The texture coordinate sets m_UVInfo describes, concatenated.
+      - id: bind_poses
+        type: packed_float_vector
+        if: unity_version < 50000
+        -orig-id: m_BindPoses
+        -confidence: sourced
+        -evidence: type tree dumps of 3.5 to 4.7.2; AssetStudio and UnityPy unpack 16 items per bind pose
+        doc: Before 5.0, the bind poses of a compressed mesh, 16 items per matrix.
       - id: normals
         type: packed_float_vector
         -orig-id: m_Normals
@@ -891,6 +1268,7 @@ types:
         doc: Two bits per tangent, the signs of z and w.
       - id: float_colors
         type: packed_float_vector
+        if: unity_version >= 50000
         -orig-id: m_FloatColors
         -confidence: observed
         doc: Colours, 4 items per vertex.
@@ -905,8 +1283,16 @@ types:
         -orig-id: m_Triangles
         -confidence: observed
         doc: The indices of a compressed mesh.
+      - id: colors
+        type: packed_int_vector
+        if: unity_version < 50000
+        -orig-id: m_Colors
+        -confidence: sourced
+        -evidence: type tree dumps of 3.5 to 4.7.2; UnityPy unpacks one 32-bit RGBA colour per item, red in the high byte
+        doc: Before 5.0, the colours of a compressed mesh, one 32-bit item per vertex.
       - id: uv_info
         type: u4
+        if: unity_version >= 50000
         -orig-id: m_UVInfo
         -confidence: observed
         doc: |
@@ -1016,11 +1402,12 @@ enums:
     1:
       id: triangle_strip
       -confidence: sourced
-      -evidence: UnityPy's MeshTopology (TriangleStrip, deprecated); Unity's public MeshTopology has no 1
+      -evidence: UnityPy 1.25.4 (MeshTopology.TriangleStrip, deprecated; MeshHelper.get_triangles) and AssetStudio (GfxPrimitiveType.TriangleStrip; Mesh.GetTriangles), which also read isTriStrip before 4.0 so; Unity's public MeshTopology has no 1
       doc: |
-        Not in the documents' table, which lists 0, 2, 3, 4 and 5. UnityPy names it TriangleStrip
-        (deprecated); no document says how its indices make triangles, so meshspec's verdict
-        refuses a submesh of topology 1 rather than decode it by UnityPy's reading alone.
+        Not in the documents' table, which lists 0, 2, 3, 4 and 5. The public readers decode it
+        as a triangle strip - each index after the second makes a triangle with the two before
+        it, every second one turned, those with a repeated index left out - and so does
+        meshspec, with a note.
     2:
       id: quads
       -orig-id: Quads
@@ -1132,3 +1519,248 @@ enums:
       -confidence: sourced
       -evidence: Unity scripting reference
       doc: 4 bytes per component.
+  vertex_format_2017:
+    0:
+      id: float
+      -orig-id: kVertexFormatFloat
+      -confidence: observed
+      -evidence: UnityPy 1.25.4 (enums/VertexFormat.py, VertexFormat2017) and AssetStudio (MeshHelper.VertexFormat2017); positions and normals of every 2017.1 to 2018.4 Mesh of the shared real files
+      doc: 4 bytes per component.
+    1:
+      id: float16
+      -orig-id: kVertexFormatFloat16
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexFormat2017), AssetStudio (MeshHelper.VertexFormat2017)
+      doc: 2 bytes per component.
+    2:
+      id: color
+      -orig-id: kVertexFormatColor
+      -confidence: inferred
+      -evidence: UnityPy 1.25.4 and AssetStudio decode it as unsigned normalised bytes, four per colour channel
+      -reading: |
+        The readers decode it as UNorm8 and, in the colour channel before 2018.1, as four
+        components whatever the stored dimension (1 or 4): a colour is four bytes, red, green,
+        blue, alpha, each value / 255. Stream strides count those four bytes.
+      doc: Unsigned normalised bytes (x / 255); a colour channel's RGBA in four bytes.
+    3:
+      id: unorm8
+      -orig-id: kVertexFormatUNorm8
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexFormat2017), AssetStudio (MeshHelper.VertexFormat2017)
+      doc: 1 byte per component (x / 255).
+    4:
+      id: snorm8
+      -orig-id: kVertexFormatSNorm8
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexFormat2017), AssetStudio (MeshHelper.VertexFormat2017)
+      doc: 1 byte per component (max(x / 127, -1)).
+    5:
+      id: unorm16
+      -orig-id: kVertexFormatUNorm16
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexFormat2017), AssetStudio (MeshHelper.VertexFormat2017)
+      doc: 2 bytes per component (x / 65535).
+    6:
+      id: snorm16
+      -orig-id: kVertexFormatSNorm16
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexFormat2017), AssetStudio (MeshHelper.VertexFormat2017)
+      doc: 2 bytes per component (max(x / 32767, -1)).
+    7:
+      id: uint8
+      -orig-id: kVertexFormatUInt8
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexFormat2017), AssetStudio (MeshHelper.VertexFormat2017)
+      doc: 1 byte per component.
+    8:
+      id: sint8
+      -orig-id: kVertexFormatSInt8
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexFormat2017), AssetStudio (MeshHelper.VertexFormat2017)
+      doc: 1 byte per component.
+    9:
+      id: uint16
+      -orig-id: kVertexFormatUInt16
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexFormat2017), AssetStudio (MeshHelper.VertexFormat2017)
+      doc: 2 bytes per component.
+    10:
+      id: sint16
+      -orig-id: kVertexFormatSInt16
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexFormat2017), AssetStudio (MeshHelper.VertexFormat2017)
+      doc: 2 bytes per component.
+    11:
+      id: uint32
+      -orig-id: kVertexFormatUInt32
+      -confidence: observed
+      -evidence: UnityPy 1.25.4 (VertexFormat2017), AssetStudio (MeshHelper.VertexFormat2017); the BlendIndices of the skinned 2018.4.4f1 Meshes of the shared real files
+      doc: 4 bytes per component.
+    12:
+      id: sint32
+      -orig-id: kVertexFormatSInt32
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexFormat2017), AssetStudio (MeshHelper.VertexFormat2017)
+      doc: 4 bytes per component.
+  channel_format_legacy:
+    0:
+      id: float
+      -orig-id: kChannelFormatFloat
+      -confidence: observed
+      -evidence: UnityPy 1.25.4 (enums/VertexFormat.py, VertexChannelFormat) and AssetStudio (MeshHelper.VertexChannelFormat); positions and normals of every 4.1.2 to 5.6 Mesh of the shared real files
+      doc: 4 bytes per component.
+    1:
+      id: float16
+      -orig-id: kChannelFormatFloat16
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexChannelFormat), AssetStudio (MeshHelper.VertexChannelFormat)
+      doc: 2 bytes per component.
+    2:
+      id: color
+      -orig-id: kChannelFormatColor
+      -confidence: inferred
+      -evidence: UnityPy 1.25.4 and AssetStudio decode it as unsigned normalised bytes, four per colour channel (AssetStudio - in 4.x a component of 4 bytes)
+      -reading: |
+        The readers decode it as UNorm8 and, in the colour channel, as four components
+        whatever the stored dimension (1 in 4.x, where a component is the whole 4-byte
+        colour): a colour is four bytes, red, green, blue, alpha, each value / 255. Stream
+        strides count those four bytes.
+      doc: Unsigned normalised bytes (x / 255); a colour channel's RGBA in four bytes.
+    3:
+      id: byte
+      -orig-id: kChannelFormatByte
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexChannelFormat, struct type B), AssetStudio (mapped to UInt8)
+      doc: 1 byte per component, an unsigned integer.
+    4:
+      id: uint32
+      -orig-id: kChannelFormatUInt32
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (VertexChannelFormat), AssetStudio (MeshHelper.VertexChannelFormat, "in 5.x")
+      doc: 4 bytes per component.
+  shader_channel:
+    0:
+      id: vertex
+      -orig-id: Vertex
+      -confidence: sourced
+      -evidence: seed 000; Unity scripting reference (Rendering.VertexAttribute); UnityPy 1.25.4 and AssetStudio from 2018.1
+    1:
+      id: normal
+      -orig-id: Normal
+      -confidence: sourced
+    2:
+      id: tangent
+      -orig-id: Tangent
+      -confidence: sourced
+    3:
+      id: color
+      -orig-id: Color
+      -confidence: sourced
+    4:
+      id: tex_coord0
+      -orig-id: TexCoord0
+      -confidence: sourced
+    5:
+      id: tex_coord1
+      -orig-id: TexCoord1
+      -confidence: sourced
+    6:
+      id: tex_coord2
+      -orig-id: TexCoord2
+      -confidence: sourced
+    7:
+      id: tex_coord3
+      -orig-id: TexCoord3
+      -confidence: sourced
+    8:
+      id: tex_coord4
+      -orig-id: TexCoord4
+      -confidence: sourced
+    9:
+      id: tex_coord5
+      -orig-id: TexCoord5
+      -confidence: sourced
+    10:
+      id: tex_coord6
+      -orig-id: TexCoord6
+      -confidence: sourced
+    11:
+      id: tex_coord7
+      -orig-id: TexCoord7
+      -confidence: sourced
+    12:
+      id: blend_weight
+      -orig-id: BlendWeight
+      -confidence: sourced
+      -evidence: from 2018.2 (before, the skin is m_Skin and 2018.1's table has 12 entries)
+    13:
+      id: blend_indices
+      -orig-id: BlendIndices
+      -confidence: sourced
+      -evidence: from 2018.2
+  shader_channel_5:
+    0:
+      id: vertex
+      -orig-id: kShaderChannelVertex
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (MeshHelper.assign_channel_vertex_data before 2018) and AssetStudio (Mesh.ReadVertexData before 2018), for 5.0 to 2017.4
+    1:
+      id: normal
+      -orig-id: kShaderChannelNormal
+      -confidence: sourced
+    2:
+      id: color
+      -orig-id: kShaderChannelColor
+      -confidence: sourced
+    3:
+      id: tex_coord0
+      -orig-id: kShaderChannelTexCoord0
+      -confidence: sourced
+    4:
+      id: tex_coord1
+      -orig-id: kShaderChannelTexCoord1
+      -confidence: sourced
+    5:
+      id: tex_coord2
+      -orig-id: kShaderChannelTexCoord2
+      -confidence: sourced
+    6:
+      id: tex_coord3
+      -orig-id: kShaderChannelTexCoord3
+      -confidence: sourced
+    7:
+      id: tangent
+      -orig-id: kShaderChannelTangent
+      -confidence: sourced
+  shader_channel_4:
+    0:
+      id: vertex
+      -orig-id: kShaderChannelVertex
+      -confidence: sourced
+      -evidence: UnityPy 1.25.4 (MeshHelper.get_channels and assign_channel_vertex_data before 5.0) and AssetStudio (VertexData.GetChannels, Mesh.ReadVertexData before 5.0), for 3.5 to 4.x
+      doc: Implied format before 4.0 - Float x 3.
+    1:
+      id: normal
+      -orig-id: kShaderChannelNormal
+      -confidence: sourced
+      doc: Implied format before 4.0 - Float x 3.
+    2:
+      id: color
+      -orig-id: kShaderChannelColor
+      -confidence: sourced
+      doc: Implied format before 4.0 - Color (four bytes).
+    3:
+      id: tex_coord0
+      -orig-id: kShaderChannelTexCoord0
+      -confidence: sourced
+      doc: Implied format before 4.0 - Float x 2.
+    4:
+      id: tex_coord1
+      -orig-id: kShaderChannelTexCoord1
+      -confidence: sourced
+      doc: Implied format before 4.0 - Float x 2.
+    5:
+      id: tangent
+      -orig-id: kShaderChannelTangent
+      -confidence: sourced
+      doc: Implied format before 4.0 - Float x 4.

@@ -359,7 +359,7 @@ fn unity_names_and_sources_lead_to_the_bytes() {
         if let Some(skin) = j["skins"].as_array().and_then(|s| s.first()) {
             for (k, node) in skin["joints"].as_array().unwrap().iter().enumerate() {
                 let n = &j["nodes"][node.as_u64().unwrap() as usize];
-                let h = m.bone_name_hashes[k];
+                let h = m.bone_name_hashes.as_ref().expect("from 4.3")[k];
                 assert_eq!(n["name"], format!("bone {k} (name hash 0x{h:08X})"));
                 assert_eq!(n["extras"]["name_hash"], h);
                 assert_eq!(n["extras"]["bone_slot"], k);
@@ -368,7 +368,12 @@ fn unity_names_and_sources_lead_to_the_bytes() {
                     .chunks_exact(4)
                     .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
                     .collect();
-                assert_eq!(stored, m.bind_poses[k].e, "{} bone {k}", i.name);
+                assert_eq!(
+                    stored,
+                    m.bind_poses.as_ref().expect("from 4.3")[k].e,
+                    "{} bone {k}",
+                    i.name
+                );
             }
             assert_eq!(skin["name"], format!("{} (unity-mesh) skin", m.name.value));
         }

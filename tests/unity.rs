@@ -353,10 +353,10 @@ fn fields_agree_with_unitys_own_dumps() {
                 "{w}"
             );
             assert_eq!(
-                vd.channels.len() as i128,
+                vd.channels.as_ref().unwrap().len() as i128,
                 num(d, "m_VertexData/m_Channels/#")
             );
-            for (i, c) in vd.channels.iter().enumerate() {
+            for (i, c) in vd.channels.as_ref().unwrap().iter().enumerate() {
                 let p = format!("m_VertexData/m_Channels/data[{i}]");
                 assert_eq!(
                     i128::from(c.stream),
@@ -387,7 +387,7 @@ fn fields_agree_with_unitys_own_dumps() {
                 let n = |f: &str| num(d, &format!("{p}/{f}"));
                 assert_eq!(i128::from(s.first_byte), n("firstByte"), "{w} {p}");
                 assert_eq!(i128::from(s.index_count), n("indexCount"), "{w} {p}");
-                assert_eq!(i128::from(s.topology.0), n("topology"), "{w} {p}");
+                assert_eq!(i128::from(s.topology.unwrap().0), n("topology"), "{w} {p}");
                 assert_eq!(
                     i128::from(s.base_vertex.unwrap()),
                     n("baseVertex"),
@@ -405,8 +405,12 @@ fn fields_agree_with_unitys_own_dumps() {
             // Index buffer, bones.
             assert_eq!(m.index_format.unwrap().0 as i128, num(d, "m_IndexFormat"));
             assert_eq!(m.index_buffer.data.len() as i128, num(d, "m_IndexBuffer/#"));
-            assert_eq!(m.bind_poses.len() as i128, num(d, "m_BindPose/#"), "{w}");
-            for (b, pose) in m.bind_poses.iter().enumerate() {
+            assert_eq!(
+                m.bind_poses.as_ref().unwrap().len() as i128,
+                num(d, "m_BindPose/#"),
+                "{w}"
+            );
+            for (b, pose) in m.bind_poses.as_ref().unwrap().iter().enumerate() {
                 for r in 0..4 {
                     for c in 0..4 {
                         let p = format!("m_BindPose/data[{b}]/e{r}{c}");
@@ -415,11 +419,11 @@ fn fields_agree_with_unitys_own_dumps() {
                 }
             }
             assert_eq!(
-                m.bone_name_hashes.len() as i128,
+                m.bone_name_hashes.as_ref().unwrap().len() as i128,
                 num(d, "m_BoneNameHashes/#")
             );
             assert_eq!(
-                i128::from(m.root_bone_name_hash),
+                i128::from(m.root_bone_name_hash.unwrap()),
                 num(d, "m_RootBoneNameHash")
             );
             assert_eq!(
@@ -436,7 +440,7 @@ fn fields_agree_with_unitys_own_dumps() {
                 None => assert!(!d.contains_key("m_CookingOptions"), "{w}"),
             }
             assert_eq!(
-                i128::from(m.keep_vertices),
+                i128::from(m.keep_vertices.unwrap()),
                 (d["m_KeepVertices"] == "True") as i128
             );
             assert_eq!(m.mesh_metrics_0, Some(float(d, "m_MeshMetrics[0]")), "{w}");
@@ -473,8 +477,18 @@ fn fields_agree_with_unitypy() {
             "{w}"
         );
         let channels = u["channels"].as_array().unwrap();
-        assert_eq!(m.vertex_data.channels.len(), channels.len());
-        for (c, uc) in m.vertex_data.channels.iter().zip(channels) {
+        assert_eq!(
+            m.vertex_data.channels.as_ref().unwrap().len(),
+            channels.len()
+        );
+        for (c, uc) in m
+            .vertex_data
+            .channels
+            .as_ref()
+            .unwrap()
+            .iter()
+            .zip(channels)
+        {
             assert_eq!(u64::from(c.stream), uc["stream"].as_u64().unwrap(), "{w}");
             assert_eq!(u64::from(c.offset), uc["offset"].as_u64().unwrap(), "{w}");
             assert_eq!(u64::from(c.format.0), uc["format"].as_u64().unwrap(), "{w}");
@@ -497,7 +511,10 @@ fn fields_agree_with_unitypy() {
         for (s, us) in m.sub_meshes.iter().zip(subs) {
             assert_eq!(u64::from(s.first_byte), us["firstByte"].as_u64().unwrap());
             assert_eq!(u64::from(s.index_count), us["indexCount"].as_u64().unwrap());
-            assert_eq!(i64::from(s.topology.0), us["topology"].as_i64().unwrap());
+            assert_eq!(
+                i64::from(s.topology.unwrap().0),
+                us["topology"].as_i64().unwrap()
+            );
             assert_eq!(
                 u64::from(s.base_vertex.unwrap()),
                 us["baseVertex"].as_u64().unwrap()
@@ -512,7 +529,7 @@ fn fields_agree_with_unitypy() {
             );
         }
         assert_eq!(
-            m.bind_poses.len() as u64,
+            m.bind_poses.as_ref().unwrap().len() as u64,
             u["bind_pose_count"].as_u64().unwrap(),
             "{w}"
         );
@@ -743,8 +760,18 @@ fn unity_6000_2_appends_the_lod_info_and_6000_6_replaces_the_usage_flags() {
         .find(|o| o.version == "2023.1.0a16" && o.file_name().starts_with("Lame"))
         .unwrap();
     let m = o.mesh();
-    assert!(m.baked_convex_collision_mesh.data.is_empty());
-    assert!(m.baked_triangle_collision_mesh.data.is_empty());
+    assert!(m
+        .baked_convex_collision_mesh
+        .as_ref()
+        .unwrap()
+        .data
+        .is_empty());
+    assert!(m
+        .baked_triangle_collision_mesh
+        .as_ref()
+        .unwrap()
+        .data
+        .is_empty());
     let path_len = m.stream_data.as_ref().unwrap().path.value.len();
     let usage_at = usage_flags_offset(&o.bytes, path_len);
     assert_eq!(&o.bytes[usage_at..usage_at + 8], &[0, 0, 0, 0, 30, 0, 0, 0]);
@@ -836,46 +863,70 @@ fn older_layouts_drop_the_fields_their_editors_did_not_have() {
     let m18 = UnityMesh::from_bytes(&v2018, &ctx).unwrap();
     assert_eq!(m18.bones_aabb, None);
     assert_eq!(m18.variable_bone_count_weights, None);
-    assert_eq!(m18.vertex_data, m.vertex_data);
+    // The channel table's bytes are read as the 2017 numbering's entries.
+    let table18: Vec<(u8, u8, u8, u8)> = m18
+        .vertex_data
+        .channels_2017
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|c| (c.stream, c.offset, c.format.0, c.dimension))
+        .collect();
+    let table19: Vec<(u8, u8, u8, u8)> = m
+        .vertex_data
+        .channels
+        .as_ref()
+        .unwrap()
+        .iter()
+        .map(|c| (c.stream, c.offset, c.format.0, c.dimension))
+        .collect();
+    assert_eq!(table18, table19);
+    assert_eq!(m18.vertex_data.channels, None);
     assert_eq!(m18.stream_data, m.stream_data);
     assert_eq!(m18.to_bytes(&ctx).unwrap(), v2018);
-    // Its channel formats would be numbered the pre-2019.1 way: no geometry is made up, and
-    // the layout is not judged by a format table the documents do not give for it.
+    // Float (0) and Float16 (1) are numbered alike in 2017 and 2019: the same geometry, with
+    // a note that the table is the public readers'.
     let entry = find("unity-mesh").unwrap();
     let mut ctx_in = ctx.clone();
     ctx_in.input = Some(o.path.clone());
-    let e = entry.decode(&v2018, &ctx_in).unwrap_err();
-    assert_eq!(e.kind, ErrorKind::Unsupported);
-    assert_eq!(
-        e.to_string(),
-        "unity_mesh: expected a mesh of Unity 2019.1 or later (the vertex format numbering the decoder knows), found unity_version 20180400"
-    );
-    let v = entry.judge(&v2018, &ctx_in);
-    assert!(v.notes.iter().any(|n| n.contains("numbered differently")));
-    let unchecked: Vec<String> = v
-        .findings
+    let old = entry.decode(&v2018, &ctx_in).unwrap();
+    let mut ctx19 = o.ctx();
+    ctx19.input = Some(o.path.clone());
+    let new = entry.decode(&o.bytes, &ctx19).unwrap();
+    assert_eq!(old.scene.meshes[0].positions, new.scene.meshes[0].positions);
+    assert_eq!(old.scene.meshes[0].normals, new.scene.meshes[0].normals);
+    assert!(old
+        .verdict
+        .notes
         .iter()
-        .filter(|e| e.kind == ErrorKind::Unchecked)
-        .map(|e| e.to_string())
-        .collect();
-    assert_eq!(
-        unchecked,
-        ["(input): expected vertex_layout_fills_data and the channel formats, found the vertex format table of unity_version 20180400 is not in the documents (they give the numbering from 2019.1)"]
-    );
+        .any(|n| n.contains("numbered otherwise than in the documents")));
+    assert!(!new
+        .verdict
+        .notes
+        .iter()
+        .any(|n| n.contains("numbered otherwise")));
 
-    // 2018.2 has no m_StreamData (this object's vertices then have to be inline). The layout
-    // cannot be judged against the empty vertex data without a format table: the verdict says
-    // it did not check rather than pass or refuse.
+    // 2018.2 has no m_StreamData (this object's vertices then have to be inline). The empty
+    // vertex data breaks the sourced rule of the era (a warning) and cannot be decoded (an
+    // error); from 2019.1 the same is the documents' proven relation.
     let sd_len = 4 + 4 + 4 + 87 + 1;
     let v2018_2 = v2018[..v2018.len() - sd_len].to_vec();
     let ctx = Context::new().with_unity_version("2018.2.0f1").unwrap();
     let m182 = UnityMesh::from_bytes(&v2018_2, &ctx).unwrap();
     assert_eq!(m182.stream_data, None);
     let v = entry.judge(&v2018_2, &ctx);
-    let kinds: Vec<(ErrorKind, Severity)> =
-        v.findings.iter().map(|e| (e.kind, e.severity)).collect();
-    assert_eq!(kinds, [(ErrorKind::Unchecked, Severity::Warning)]);
-    // From 2019.1 the same empty vertex data is refused by the relation.
+    let rules: Vec<(Option<&str>, Severity)> = v
+        .findings
+        .iter()
+        .map(|e| (e.relation_id(), e.severity))
+        .collect();
+    assert_eq!(
+        rules,
+        [
+            (Some("older_vertex_layout_fills_data"), Severity::Warning),
+            (Some("older_vertex_layout_fills_data"), Severity::Error)
+        ]
+    );
     let mut m19 = o.mesh();
     m19.stream_data.as_mut().unwrap().len_data = 0;
     let e = o.judge(&m19).first_failure().unwrap().clone();
@@ -937,12 +988,12 @@ fn broken_relations_are_reported_with_where_and_what() {
 
     // A channel with a format outside the 12.
     let mut m = good.clone();
-    m.vertex_data.channels[1].format.0 = 12;
+    m.vertex_data.channels.as_mut().unwrap()[1].format.0 = 12;
     let lines = finding_lines(&o, &m);
     assert!(
         lines[0].starts_with(&format!(
             "0x{:X} unity_mesh.vertex_data.channels[1].format: expected one of the 12 vertex formats (0 to 11)",
-            at.vertex_data.channels.get(1).format.start
+            at.vertex_data.channels.as_ref().unwrap().get(1).format.start
         )),
         "{lines:?}"
     );
@@ -994,9 +1045,9 @@ fn broken_relations_are_reported_with_where_and_what() {
     // Bone name hashes that are neither absent nor one per bind pose: at the count.
     let arm = obj("2021.3.0f1", "Robot_A_LowerArm_Right_LOD03");
     let mut bones = arm.mesh();
-    assert_eq!(bones.bind_poses.len(), 2);
-    bones.bone_name_hashes.push(7);
-    let at = located(&arm, &bones).num_bone_name_hashes.start;
+    assert_eq!(bones.bind_poses.as_ref().unwrap().len(), 2);
+    bones.bone_name_hashes.as_mut().unwrap().push(7);
+    let at = located(&arm, &bones).num_bone_name_hashes.unwrap().start;
     assert_eq!(
         finding_lines(&arm, &bones),
         vec![format!(
@@ -1004,7 +1055,10 @@ fn broken_relations_are_reported_with_where_and_what() {
         )]
     );
     // The offset is where the count is: the bytes there are the stored count, 2.
-    let at = located(&arm, &arm.mesh()).num_bone_name_hashes.start as usize;
+    let at = located(&arm, &arm.mesh())
+        .num_bone_name_hashes
+        .unwrap()
+        .start as usize;
     assert_eq!(&arm.bytes[at..at + 4], &2i32.to_le_bytes());
     // The verdict refuses the short index buffer; the written file still reads back.
     let bytes = m.to_bytes(&o.ctx()).unwrap();
@@ -1377,7 +1431,7 @@ fn finding_unity_topology_131072_is_refused_by_check_as_by_export() {
     };
     let ctx = finding_ctx("2022.1.20f1", false);
     let e = refused_at(&b, &ctx, "unity_mesh.sub_meshes[0].topology", |p| {
-        p.sub_meshes.items[0].topology.start
+        p.sub_meshes.items[0].topology.unwrap().start
     });
     assert_eq!(
         (e.kind, e.found.as_str()),
@@ -1457,26 +1511,26 @@ mod broken {
             y: 1.0,
             z: 0.0,
         };
-        m.shapes.vertices = vec![BlendShapeVertex {
+        m.shapes.as_mut().unwrap().vertices = vec![BlendShapeVertex {
             vertex: v.clone(),
             normal: v.clone(),
             tangent: v,
             index: 2,
         }];
-        m.shapes.shapes = vec![MeshBlendShape {
+        m.shapes.as_mut().unwrap().shapes = vec![MeshBlendShape {
             first_vertex: 0,
             vertex_count: 1,
             has_normals: 0,
             has_tangents: 0,
             pad: vec![0, 0],
         }];
-        m.shapes.channels = vec![MeshBlendShapeChannel {
+        m.shapes.as_mut().unwrap().channels = vec![MeshBlendShapeChannel {
             name: make::string("lift"),
             name_hash: name_hash("lift"),
             frame_index: 0,
             frame_count: 1,
         }];
-        m.shapes.full_weights = vec![100.0];
+        m.shapes.as_mut().unwrap().full_weights = vec![100.0];
         m
     }
 
@@ -1576,12 +1630,12 @@ mod broken {
         ));
         let mut m = triangle();
         bind_poses(&mut m, &[identity(), identity()]);
-        m.bone_name_hashes = vec![1, 2, 3];
+        m.bone_name_hashes = Some(vec![1, 2, 3]);
         out.push(case(
             "bone_data_per_bind_pose",
             m,
             "unity_mesh.num_bone_name_hashes",
-            |p| p.num_bone_name_hashes.start,
+            |p| p.num_bone_name_hashes.unwrap().start,
         ));
         let mut data = line_positions(3);
         data.resize(48, 0);
@@ -1599,7 +1653,7 @@ mod broken {
             "blend_channels_form_a_skin",
             m,
             "unity_mesh.vertex_data.channels[12]",
-            |p| p.vertex_data.channels.get(12)._span.start,
+            |p| p.vertex_data.channels.as_ref().unwrap().get(12)._span.start,
         ));
         let mut m = variable();
         m.variable_bone_count_weights.as_mut().unwrap().data[0] = 3;
@@ -1651,21 +1705,66 @@ mod broken {
             },
         ));
         let mut m = shaped();
-        m.shapes.channels[0].frame_count = 2;
+        m.shapes.as_mut().unwrap().channels[0].frame_count = 2;
         out.push(case(
             "shape_arrays_agree",
             m,
             "unity_mesh.shapes.channels[0].frame_count",
-            |p| p.shapes.channels.items[0].frame_count.start,
+            |p| {
+                p.shapes.as_ref().unwrap().channels.items[0]
+                    .frame_count
+                    .start
+            },
         ));
         let mut m = shaped();
-        m.shapes.channels[0].name_hash ^= 1;
+        m.shapes.as_mut().unwrap().channels[0].name_hash ^= 1;
         out.push(case(
             "shape_name_hash",
             m,
             "unity_mesh.shapes.channels[0].name_hash",
-            |p| p.shapes.channels.items[0].name_hash.start,
+            |p| p.shapes.as_ref().unwrap().channels.items[0].name_hash.start,
         ));
+        // The older eras' rules, each on a triangle of its era.
+        let era = |v: &str| Context::new().with_unity_version(v).unwrap();
+        let number = |v: &str| meshspec_formats::context::unity_version(v).unwrap() as u32;
+        let mut m = make::triangle("t", number("2017.4.0f1"));
+        m.vertex_data.data = make::bytes([&line_positions(3)[..], &[0; 4]].concat());
+        out.push(Broken {
+            ctx: era("2017.4.0f1"),
+            ..case(
+                "older_vertex_layout_fills_data",
+                m,
+                "unity_mesh.vertex_data.data.len_data",
+                |p| p.vertex_data.data.len_data.start,
+            )
+        });
+        let mut m = make::triangle("t", number("4.7.2f1"));
+        m.vertex_data.streams.as_mut().unwrap()[0].offset = 4;
+        out.push(Broken {
+            ctx: era("4.7.2f1"),
+            ..case(
+                "stored_streams_hold_channels",
+                m,
+                "unity_mesh.vertex_data.streams[0].offset",
+                |p| p.vertex_data.streams.as_ref().unwrap().get(0).offset.start,
+            )
+        });
+        let mut m = make::triangle("t", number("2017.4.0f1"));
+        let skin = m.skin.as_mut().unwrap();
+        skin.items = vec![
+            meshspec_formats::generated::unity_mesh::BoneWeights4 {
+                weights: vec![1.0, 0.0, 0.0, 0.0],
+                bone_indices: vec![0; 4],
+            };
+            2
+        ];
+        skin.num_items = 2;
+        out.push(Broken {
+            ctx: era("2017.4.0f1"),
+            ..case("skin_per_vertex", m, "unity_mesh.skin.num_items", |p| {
+                p.skin.as_ref().unwrap().num_items.start
+            })
+        });
         out
     }
 

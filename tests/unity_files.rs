@@ -1005,10 +1005,9 @@ fn the_known_mesh_layouts_start_at_the_unity_mesh_specs_version_cut_offs() {
             for part in c.split(" and ").chain(c.split(" or ")) {
                 for op in [">= ", "< "] {
                     if let Some(v) = part.split(&format!("unity_version {op}")).nth(1) {
-                        let n: u32 = v
-                            .trim_matches(|ch: char| !ch.is_ascii_digit())
-                            .parse()
-                            .unwrap();
+                        let digits: String =
+                            v.chars().take_while(|ch| ch.is_ascii_digit()).collect();
+                        let n: u32 = digits.parse().unwrap();
                         cuts.insert(n);
                     }
                 }
@@ -1024,7 +1023,12 @@ fn the_known_mesh_layouts_start_at_the_unity_mesh_specs_version_cut_offs() {
     assert_eq!(
         words,
         [
-            "5.3.5 to 2017.2",
+            "3.5",
+            "4.0",
+            "4.1 to 4.2",
+            "4.3 to 4.7",
+            "5.0 to 5.6",
+            "2017.1 to 2017.2",
             "2017.3 to 2017.4",
             "2018.1",
             "2018.2",

@@ -46,8 +46,8 @@ pub fn table(entries: &[(usize, ChannelInfo)]) -> Vec<ChannelInfo> {
 pub fn mesh(name: &str, vc: u32, channels: Vec<ChannelInfo>, data: Vec<u8>) -> UnityMesh {
     let mut m = make::empty(name, 20210300);
     m.vertex_data.vertex_count = vc;
-    m.vertex_data.num_channels = channels.len() as i32;
-    m.vertex_data.channels = channels;
+    m.vertex_data.num_channels = Some(channels.len() as i32);
+    m.vertex_data.channels = Some(channels);
     m.vertex_data.data = make::bytes(data);
     m
 }
@@ -76,7 +76,9 @@ pub fn submesh(
     SubMesh {
         first_byte,
         index_count,
-        topology: Topology(topology),
+        topology: Some(Topology(topology)),
+        is_tri_strip: None,
+        triangle_count: None,
         base_vertex: Some(base_vertex),
         first_vertex,
         vertex_count,
@@ -99,8 +101,8 @@ pub fn identity() -> [f32; 16] {
 
 /// Sets the bind poses (and their count).
 pub fn bind_poses(m: &mut UnityMesh, poses: &[[f32; 16]]) {
-    m.num_bind_poses = poses.len() as i32;
-    m.bind_poses = poses.iter().map(|p| Matrix4x4f { e: p.to_vec() }).collect();
+    m.num_bind_poses = Some(poses.len() as i32);
+    m.bind_poses = Some(poses.iter().map(|p| Matrix4x4f { e: p.to_vec() }).collect());
 }
 
 /// The bytes the project's writer makes of `m` (read back identically, or a panic).

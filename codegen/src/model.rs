@@ -1256,6 +1256,29 @@ fn resolve(spec: &mut Spec) -> R<()> {
             }
         }
     }
+    // An enum no field takes is a table of facts a family reads by name (Unity's shader channel
+    // orders): it gets the narrowest unsigned type that holds its values.
+    for e in &mut spec.enums {
+        if e.prim.is_none() {
+            let max = e.values.iter().map(|v| v.0).max().unwrap_or(0);
+            let bytes = match max {
+                _ if e.values.iter().any(|v| v.0 < 0) => {
+                    return Err(format!(
+                        "enum `{}`: no field takes it and it has negative values (give it a field)",
+                        e.name
+                    ))
+                }
+                0..=0xFF => 1,
+                0x100..=0xFFFF => 2,
+                _ => 4,
+            };
+            e.prim = Some(Prim {
+                kind: PrimKind::U,
+                bytes,
+                endian: None,
+            });
+        }
+    }
     // Counts and sizes that are plain fields are recomputed on writing.
     for t in &mut spec.types {
         let ids: Vec<String> = t.fields.iter().map(|f| f.id.clone()).collect();
@@ -1288,9 +1311,12 @@ fn resolve(spec: &mut Spec) -> R<()> {
                     let f = &t.fields[fi];
                     let plain = matches!(f.ty, FieldType::Prim(p) if p.kind != PrimKind::F)
                         && matches!(f.repeat, Repeat::None)
-                        && f.cond.is_none()
                         && f.enum_name.is_none();
-                    if plain && !conditional {
+                    // A count may be conditional, and count several conditional lists (one
+                    // per era of a layout): it is the length of the one that is present. A
+                    // size stays unconditional (its part is measured or patched).
+                    let counted = u == Use::Count && f.users.iter().all(|&(_, w)| w == Use::Count);
+                    if plain && ((f.cond.is_none() && !conditional) || counted) {
                         t.fields[fi].users.push((gi, u));
                     }
                 }

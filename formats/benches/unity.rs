@@ -38,7 +38,7 @@ fn large() -> (Vec<u8>, Context) {
     t[4] = make::channel(1, 12, 0, 2);
     t[12] = make::channel(2, 0, 2, 4);
     t[13] = make::channel(2, 4, 6, 4);
-    m.vertex_data.channels = t;
+    m.vertex_data.channels = Some(t);
     m.vertex_data.vertex_count = n as u32;
     let mut data = Vec::with_capacity(48 * n);
     let half = |x: f32| half::f16::from_f32(x).to_le_bytes();
@@ -80,21 +80,25 @@ fn large() -> (Vec<u8>, Context) {
     m.sub_meshes = vec![SubMesh {
         first_byte: 0,
         index_count: 6 * n as u32,
-        topology: Topology::TRIANGLES,
+        topology: Some(Topology::TRIANGLES),
+        is_tri_strip: None,
+        triangle_count: None,
         base_vertex: Some(0),
         first_vertex: 0,
         vertex_count: n as u32,
         local_aabb: make::no_box(),
     }];
-    m.num_bind_poses = 4;
-    m.bind_poses = (0..4)
-        .map(|_| meshspec_formats::generated::unity_mesh::Matrix4x4f {
-            e: [
-                1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
-            ]
-            .to_vec(),
-        })
-        .collect();
+    m.num_bind_poses = Some(4);
+    m.bind_poses = Some(
+        (0..4)
+            .map(|_| meshspec_formats::generated::unity_mesh::Matrix4x4f {
+                e: [
+                    1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
+                ]
+                .to_vec(),
+            })
+            .collect(),
+    );
     let bytes = m.to_bytes(&ctx).unwrap();
     (bytes, ctx)
 }

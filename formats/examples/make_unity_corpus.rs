@@ -629,7 +629,9 @@ fn submesh(
     um::SubMesh {
         first_byte,
         index_count,
-        topology: um::Topology(topology),
+        topology: Some(um::Topology(topology)),
+        is_tri_strip: None,
+        triangle_count: None,
         base_vertex: Some(base),
         first_vertex,
         vertex_count,
@@ -655,10 +657,12 @@ fn empty_compressed() -> um::CompressedMesh {
         weights: packed_i(0, 0, vec![]),
         normal_signs: packed_i(0, 0, vec![]),
         tangent_signs: packed_i(0, 0, vec![]),
-        float_colors: packed_f(0, 0, 0.0, 0.0, vec![]),
+        float_colors: Some(packed_f(0, 0, 0.0, 0.0, vec![])),
         bone_indices: packed_i(0, 0, vec![]),
         triangles: packed_i(0, 0, vec![]),
-        uv_info: 0,
+        bind_poses: None,
+        colors: None,
+        uv_info: Some(0),
     }
 }
 
@@ -725,52 +729,29 @@ fn mesh_bytes(m: &MeshSpec, res: &mut Vec<u8>, res_path: &str) -> Vec<u8> {
             },
         )
     };
-    let mesh = um::UnityMesh {
-        name: astr(m.name),
-        num_sub_meshes: m.submeshes.len() as i32,
-        sub_meshes: m.submeshes.clone(),
-        shapes: m.shapes.clone(),
-        num_bind_poses: m.bind_poses.len() as i32,
-        bind_poses: m.bind_poses.clone(),
-        num_bone_name_hashes: m.bone_name_hashes.len() as i32,
-        bone_name_hashes: m.bone_name_hashes.clone(),
-        root_bone_name_hash: m.bone_name_hashes.first().copied().unwrap_or(0),
-        bones_aabb: Some(um::MinMaxAabbVector {
-            num_items: m.bones_aabb.len() as i32,
-            items: m.bones_aabb.clone(),
-        }),
-        variable_bone_count_weights: Some(um::VariableBoneCountWeights {
-            num_data: 0,
-            data: vec![],
-        }),
-        mesh_compression: um::MeshCompression(m.compression),
-        is_readable: 1,
-        keep_vertices: 0,
-        keep_indices: 0,
-        index_format: Some(um::IndexFormat(m.index_format)),
-        index_buffer: abytes(m.indices.clone()),
-        skin: None,
-        vertex_data: um::VertexData {
-            current_channels: None,
-            vertex_count: m.vertex_count,
-            num_channels: m.channels.len() as i32,
-            channels: m.channels.clone(),
-            data: abytes(inline),
-        },
-        compressed_mesh: m.compressed.clone(),
-        local_aabb: zero_aabb(),
-        mesh_usage_flags: Some(0),
-        cooking_options: Some(30),
-        pre_bake_convex_collision_mesh: None,
-        pre_bake_triangle_collision_mesh: None,
-        pad_pre_bake: None,
-        baked_convex_collision_mesh: abytes(vec![]),
-        baked_triangle_collision_mesh: abytes(vec![]),
-        mesh_metrics_0: Some(1.0),
-        mesh_metrics_1: Some(1.0),
-        stream_data: Some(stream),
-        mesh_lod_info: None,
-    };
+    // Every field the version writes, from the library's maker; then this mesh's parts.
+    let mut mesh = meshspec_formats::unity::make::empty(m.name, VERSION_NUM);
+    mesh.num_sub_meshes = m.submeshes.len() as i32;
+    mesh.sub_meshes = m.submeshes.clone();
+    mesh.shapes = Some(m.shapes.clone());
+    mesh.num_bind_poses = Some(m.bind_poses.len() as i32);
+    mesh.bind_poses = Some(m.bind_poses.clone());
+    mesh.num_bone_name_hashes = Some(m.bone_name_hashes.len() as i32);
+    mesh.bone_name_hashes = Some(m.bone_name_hashes.clone());
+    mesh.root_bone_name_hash = Some(m.bone_name_hashes.first().copied().unwrap_or(0));
+    mesh.bones_aabb = Some(um::MinMaxAabbVector {
+        num_items: m.bones_aabb.len() as i32,
+        items: m.bones_aabb.clone(),
+    });
+    mesh.mesh_compression = um::MeshCompression(m.compression);
+    mesh.index_format = Some(um::IndexFormat(m.index_format));
+    mesh.index_buffer = abytes(m.indices.clone());
+    mesh.vertex_data.vertex_count = m.vertex_count;
+    mesh.vertex_data.num_channels = Some(m.channels.len() as i32);
+    mesh.vertex_data.channels = Some(m.channels.clone());
+    mesh.vertex_data.data = abytes(inline);
+    mesh.compressed_mesh = m.compressed.clone();
+    mesh.stream_data = Some(stream);
     mesh.to_bytes(&Context::new().with_param("unity_version", i128::from(VERSION_NUM)))
         .expect("the mesh writes")
 }
@@ -865,7 +846,7 @@ fn meshes() -> Vec<MeshSpec> {
         normals: packed_f(6, 8, -1.0, 2.0, pack(&[128, 128, 128, 128, 128, 128], 8)),
         normal_signs: packed_i(3, 1, pack(&[0, 0, 0], 1)),
         triangles: packed_i(3, 2, pack(&[0, 1, 2], 2)),
-        uv_info: 0x5,
+        uv_info: Some(0x5),
         ..empty_compressed()
     };
     // Wire: 32-bit indices, two submeshes (triangles, and lines drawn from base vertex 2).

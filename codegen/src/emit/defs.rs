@@ -285,14 +285,19 @@ impl<'a> Gen<'a> {
                     "\n\nRecomputed on writing as `{e}`; kept as read (the relation pass compares)."
                 ));
             }
-            if let Some((gi, u)) = f.users.first() {
+            if let Some((_, u)) = f.users.first() {
+                let of: Vec<String> = f
+                    .users
+                    .iter()
+                    .map(|(gi, _)| format!("`{}`", t.fields[*gi].id))
+                    .collect();
                 d.push_str(&format!(
-                    "\n\nRecomputed on writing: the {} of `{}`.",
+                    "\n\nRecomputed on writing: the {} of {}.",
                     match u {
                         Use::Count => "number of elements",
                         Use::Size => "size in bytes",
                     },
-                    t.fields[*gi].id
+                    of.join(" or ")
                 ));
             }
             let d = doc(&d);

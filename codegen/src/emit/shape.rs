@@ -450,7 +450,7 @@ impl<'a> Gen<'a> {
                 .fields
                 .iter()
                 .find(|f| &f.id == n)
-                .is_some_and(|f| f.users.first().map(|u| u.0) == Some(fi)),
+                .is_some_and(|f| f.users.iter().any(|u| u.0 == fi)),
             _ => false,
         }
     }

@@ -40,6 +40,19 @@ fn needed_before(t: &Type, fi: usize, gi: usize) -> bool {
     })
 }
 
+/// Whether count field `f` is, or counts, something conditional: it is then the length of the
+/// first of its lists that is present (the stored value where none is), written where its own
+/// condition holds.
+fn counts_any(t: &Type, f: &Field) -> bool {
+    !f.users.is_empty()
+        && f.users.iter().all(|&(_, u)| u == Use::Count)
+        && (f.cond.is_some() || f.users.iter().any(|&(gi, _)| t.fields[gi].cond.is_some()))
+}
+
+fn stored_local(f: &Field) -> proc_macro2::Ident {
+    format_ident!("_stored_{}", f.id)
+}
+
 fn hole_local(f: &Field) -> proc_macro2::Ident {
     format_ident!("_hole_{}", f.id)
 }
@@ -127,6 +140,9 @@ impl<'a> Gen<'a> {
                 let id = names::ident(&f.id);
                 if f.users.is_empty() && f.derive.is_none() {
                     quote!(#id)
+                } else if counts_any(t, f) {
+                    let stored = stored_local(f);
+                    quote!(#id: #stored)
                 } else {
                     quote!(#id: _)
                 }
@@ -258,6 +274,66 @@ impl<'a> Gen<'a> {
                 })?;
                 #post
                 #patches
+            });
+        }
+        if counts_any(t, f) {
+            let FieldType::Prim(pr) = f.ty else {
+                unreachable!("only plain integers are recomputed")
+            };
+            let cands = f.users.iter().map(|&(gi, _)| {
+                let g = &t.fields[gi];
+                let gid = names::ident(&g.id);
+                if g.cond.is_some() {
+                    quote!(#gid.as_ref().map(|_g| _g.len() as u64))
+                } else {
+                    quote!(::std::option::Option::Some(#gid.len() as u64))
+                }
+            });
+            let stored = stored_local(f);
+            let fallback = if f.cond.is_some() {
+                quote!(#stored.as_ref().and_then(|_s| u64::try_from(#rt::Int::int(_s)).ok()).unwrap_or(0))
+            } else {
+                quote!(u64::try_from(#rt::Int::int(#stored)).unwrap_or(0))
+            };
+            let valid = self.valid_code(t, fi, quote!((&_v)), true)?;
+            let ty = names::prim(pr);
+            let e = names::endian(self.spec, t, pr);
+            let k = pr.ksy();
+            let max = pr.max();
+            let write = quote! {
+                #rt::field(#name, || {
+                    let _at = _io.pos();
+                    #offset
+                    let _n: u64 = ::std::option::Option::None #(.or(#cands))*
+                        .unwrap_or_else(|| #fallback);
+                    let _v: #ty = #rt::output::fit(_at, _n, #k, #max)?;
+                    #valid
+                    _io.prim(#e, _v);
+                    Ok((_v, #rt::Span::new(_at, _io.pos())))
+                })?
+            };
+            return Ok(match &f.cond {
+                Some(c) => {
+                    let cc = sc.bool_of(c)?;
+                    quote! {
+                        #pre
+                        let (#id, #p): (::std::option::Option<#ty>, ::std::option::Option<#rt::Span>) =
+                            if #cc {
+                                let (_v, _s) = #write;
+                                (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
+                            } else {
+                                (::std::option::Option::None, ::std::option::Option::None)
+                            };
+                        #post
+                        #patches
+                    }
+                }
+                None => quote! {
+                    #pre
+                    let (#id, #p): (#ty, #rt::Span) = #write;
+                    #post
+                    #patches
+                },
             });
         }
         if let Some((gi, use_)) = f.users.first().copied() {

@@ -3521,6 +3521,9 @@ pub struct Metadata {
     /// How many script references follow (from format 11).
     ///
     /// Documented as “scriptCount”, Observed (the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way).
+    ///
+    /// Recomputed on writing: the number of elements of `script_types`.
+    #[serde(default)]
     pub num_script_types: ::std::option::Option<i32>,
     /// The MonoScripts the file's MonoBehaviours use (LocalSerializedObjectIdentifier).
     ///
@@ -3540,6 +3543,9 @@ pub struct Metadata {
     /// How many managed reference types follow (from format 20).
     ///
     /// Documented as “refTypeCount”, Observed (the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way).
+    ///
+    /// Recomputed on writing: the number of elements of `ref_types`.
+    #[serde(default)]
     pub num_ref_types: ::std::option::Option<i32>,
     /// The classes of [SerializeReference] values, with their type trees.
     ///
@@ -4220,11 +4226,11 @@ impl crate::rt::Codec for Metadata {
             big_id_enabled,
             num_objects: _,
             objects,
-            num_script_types,
+            num_script_types: _stored_num_script_types,
             script_types,
             num_externals: _,
             externals,
-            num_ref_types,
+            num_ref_types: _stored_num_ref_types,
             ref_types,
             user_information,
         } = self;
@@ -4477,46 +4483,34 @@ impl crate::rt::Codec for Metadata {
                 })
             },
         )?;
-        let _p_num_script_types = crate::rt::field(
-            "num_script_types",
-            || {
-                let _at = _io.pos();
-                Ok(
-                    match (
-                        (crate::rt::Int::int(&format_version) >= (11i128)),
-                        num_script_types.as_ref(),
-                    ) {
-                        (true, Some(_v)) => {
-                            Some({
-                                {
-                                    _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
-                                }
-                            })
-                        }
-                        (false, None) => None,
-                        (true, None) => {
-                            return Err(
-                                crate::rt::output::presence(
-                                    _at,
-                                    "format_version >= 11",
-                                    true,
-                                ),
-                            );
-                        }
-                        (false, Some(_)) => {
-                            return Err(
-                                crate::rt::output::presence(
-                                    _at,
-                                    "format_version >= 11",
-                                    false,
-                                ),
-                            );
-                        }
-                    },
-                )
-            },
-        )?;
+        let (
+            num_script_types,
+            _p_num_script_types,
+        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (crate::rt::Int::int(
+            &format_version,
+        ) >= (11i128))
+        {
+            let (_v, _s) = crate::rt::field(
+                "num_script_types",
+                || {
+                    let _at = _io.pos();
+                    let _n: u64 = ::std::option::Option::None
+                        .or(script_types.as_ref().map(|_g| _g.len() as u64))
+                        .unwrap_or_else(|| {
+                            _stored_num_script_types
+                                .as_ref()
+                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .unwrap_or(0)
+                        });
+                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    _io.prim(_endian, _v);
+                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                },
+            )?;
+            (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
+        } else {
+            (::std::option::Option::None, ::std::option::Option::None)
+        };
         let _p_script_types = crate::rt::field(
             "script_types",
             || {
@@ -4530,19 +4524,6 @@ impl crate::rt::Codec for Metadata {
                             Some({
                                 let script_types = _v;
                                 {
-                                    crate::rt::output::agree(
-                                        _at,
-                                        script_types.len() as u64,
-                                        crate::rt::Int::int(
-                                            &(crate::rt::codec::present(
-                                                num_script_types.as_ref(),
-                                                _start,
-                                                "num_script_types",
-                                            )?),
-                                        ),
-                                        "num_script_types",
-                                        "elements",
-                                    )?;
                                     let mut _ps = ::std::vec::Vec::new();
                                     for (_i, _v) in script_types.iter().enumerate() {
                                         let _p = (|| -> crate::rt::Result<_> {
@@ -4651,46 +4632,34 @@ impl crate::rt::Codec for Metadata {
                 })
             },
         )?;
-        let _p_num_ref_types = crate::rt::field(
-            "num_ref_types",
-            || {
-                let _at = _io.pos();
-                Ok(
-                    match (
-                        (crate::rt::Int::int(&format_version) >= (20i128)),
-                        num_ref_types.as_ref(),
-                    ) {
-                        (true, Some(_v)) => {
-                            Some({
-                                {
-                                    _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
-                                }
-                            })
-                        }
-                        (false, None) => None,
-                        (true, None) => {
-                            return Err(
-                                crate::rt::output::presence(
-                                    _at,
-                                    "format_version >= 20",
-                                    true,
-                                ),
-                            );
-                        }
-                        (false, Some(_)) => {
-                            return Err(
-                                crate::rt::output::presence(
-                                    _at,
-                                    "format_version >= 20",
-                                    false,
-                                ),
-                            );
-                        }
-                    },
-                )
-            },
-        )?;
+        let (
+            num_ref_types,
+            _p_num_ref_types,
+        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (crate::rt::Int::int(
+            &format_version,
+        ) >= (20i128))
+        {
+            let (_v, _s) = crate::rt::field(
+                "num_ref_types",
+                || {
+                    let _at = _io.pos();
+                    let _n: u64 = ::std::option::Option::None
+                        .or(ref_types.as_ref().map(|_g| _g.len() as u64))
+                        .unwrap_or_else(|| {
+                            _stored_num_ref_types
+                                .as_ref()
+                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .unwrap_or(0)
+                        });
+                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    _io.prim(_endian, _v);
+                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                },
+            )?;
+            (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
+        } else {
+            (::std::option::Option::None, ::std::option::Option::None)
+        };
         let _p_ref_types = crate::rt::field(
             "ref_types",
             || {
@@ -4704,19 +4673,6 @@ impl crate::rt::Codec for Metadata {
                             Some({
                                 let ref_types = _v;
                                 {
-                                    crate::rt::output::agree(
-                                        _at,
-                                        ref_types.len() as u64,
-                                        crate::rt::Int::int(
-                                            &(crate::rt::codec::present(
-                                                num_ref_types.as_ref(),
-                                                _start,
-                                                "num_ref_types",
-                                            )?),
-                                        ),
-                                        "num_ref_types",
-                                        "elements",
-                                    )?;
                                     let mut _ps = ::std::vec::Vec::new();
                                     for (_i, _v) in ref_types.iter().enumerate() {
                                         let _p = (|| -> crate::rt::Result<_> {
@@ -5606,6 +5562,9 @@ pub struct SerializedType {
     /// How many type dependencies follow (from format 21).
     ///
     /// Documented as “m_TypeDependencies.size”, Observed (the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way).
+    ///
+    /// Recomputed on writing: the number of elements of `type_dependencies`.
+    #[serde(default)]
     pub num_type_dependencies: ::std::option::Option<i32>,
     /// Indices of the reference types this type's values may hold.
     ///
@@ -6103,7 +6062,7 @@ impl crate::rt::Codec for SerializedType {
             old_type_hash,
             type_tree,
             old_type_tree,
-            num_type_dependencies,
+            num_type_dependencies: _stored_num_type_dependencies,
             type_dependencies,
             class_name,
             namespace,
@@ -6423,48 +6382,35 @@ impl crate::rt::Codec for SerializedType {
                 )
             },
         )?;
-        let _p_num_type_dependencies = crate::rt::field(
-            "num_type_dependencies",
-            || {
-                let _at = _io.pos();
-                Ok(
-                    match (
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) == (0i128))),
-                        num_type_dependencies.as_ref(),
-                    ) {
-                        (true, Some(_v)) => {
-                            Some({
-                                {
-                                    _io.prim(_endian, *_v);
-                                    crate::rt::Span::new(_at, _io.pos())
-                                }
-                            })
-                        }
-                        (false, None) => None,
-                        (true, None) => {
-                            return Err(
-                                crate::rt::output::presence(
-                                    _at,
-                                    "has_type_tree != 0 and format_version >= 21 and is_ref_type == 0",
-                                    true,
-                                ),
-                            );
-                        }
-                        (false, Some(_)) => {
-                            return Err(
-                                crate::rt::output::presence(
-                                    _at,
-                                    "has_type_tree != 0 and format_version >= 21 and is_ref_type == 0",
-                                    false,
-                                ),
-                            );
-                        }
-                    },
-                )
-            },
-        )?;
+        let (
+            num_type_dependencies,
+            _p_num_type_dependencies,
+        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (((crate::rt::Int::int(
+            &has_type_tree,
+        ) != (0i128)) && (crate::rt::Int::int(&format_version) >= (21i128)))
+            && (crate::rt::Int::int(&is_ref_type) == (0i128)))
+        {
+            let (_v, _s) = crate::rt::field(
+                "num_type_dependencies",
+                || {
+                    let _at = _io.pos();
+                    let _n: u64 = ::std::option::Option::None
+                        .or(type_dependencies.as_ref().map(|_g| _g.len() as u64))
+                        .unwrap_or_else(|| {
+                            _stored_num_type_dependencies
+                                .as_ref()
+                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .unwrap_or(0)
+                        });
+                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    _io.prim(_endian, _v);
+                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                },
+            )?;
+            (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
+        } else {
+            (::std::option::Option::None, ::std::option::Option::None)
+        };
         let _p_type_dependencies = crate::rt::field(
             "type_dependencies",
             || {
@@ -6480,19 +6426,6 @@ impl crate::rt::Codec for SerializedType {
                             Some({
                                 let type_dependencies = _v;
                                 {
-                                    crate::rt::output::agree(
-                                        _at,
-                                        type_dependencies.len() as u64,
-                                        crate::rt::Int::int(
-                                            &(crate::rt::codec::present(
-                                                num_type_dependencies.as_ref(),
-                                                _start,
-                                                "num_type_dependencies",
-                                            )?),
-                                        ),
-                                        "num_type_dependencies",
-                                        "elements",
-                                    )?;
                                     _io.prims(_endian, type_dependencies);
                                     crate::rt::Strided::new(_at, 4u64, type_dependencies.len())
                                 }

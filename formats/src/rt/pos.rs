@@ -177,6 +177,29 @@ impl<'p, P: Clone> Place<'p, P> {
     }
 }
 
+impl<P: Clone> Place<'_, P> {
+    /// This place with its positions copied, to keep beyond the positions it came from.
+    pub fn owned(&self) -> Place<'static, P>
+    where
+        P: 'static,
+    {
+        Place {
+            pos: Cow::Owned((*self.pos).clone()),
+            path: self.path.clone(),
+        }
+    }
+}
+
+impl Place<'static, Span> {
+    /// The place of `span` at `path` (a part of a value seen as one span).
+    pub fn detached(span: Span, path: Path) -> Self {
+        Place {
+            pos: Cow::Owned(span),
+            path,
+        }
+    }
+}
+
 impl<P: Clone + Spanned> Place<'_, P> {
     /// The bytes the value took.
     pub fn span(&self) -> Span {

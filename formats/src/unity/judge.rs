@@ -4,7 +4,7 @@
 //! together and adds what concerns the whole object (the streamed range, the bones).
 
 use super::decode::{self, DataSize, Source};
-use super::{stream, version, FORMATS_FROM};
+use super::stream;
 use crate::generated::unity_mesh::{StreamingInfoPos, UnityMesh, UnityMeshPos, UnityMeshRef};
 use crate::rt::{ErrorKind, Place};
 use crate::verdict::Judge;
@@ -12,10 +12,14 @@ use crate::verdict::Judge;
 /// `bone_data_per_bind_pose`.
 fn bones(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, j: &mut Judge<'_>) {
     let rule = UnityMesh::REL_BONE_DATA_PER_BIND_POSE;
-    let bones = view.bind_poses.len();
-    let hashes = view.bone_name_hashes.len();
-    if hashes != 0 && hashes != bones {
-        j.push(at.num_bone_name_hashes().violates(
+    let bones = decode::bind_pose_count(view);
+    let hashes = view.bone_name_hashes.as_ref().map_or(0, |h| h.len());
+    if let Some(p) = at
+        .num_bone_name_hashes()
+        .some()
+        .filter(|_| hashes != 0 && hashes != bones)
+    {
+        j.push(p.violates(
             rule,
             format!("none or one bone name hash per bind pose ({bones})"),
             hashes.to_string(),
@@ -58,14 +62,15 @@ fn vertex_data(
             what: "the vertex data",
         },
     };
-    let layout = decode::judge_layout(&view.vertex_data, &vd, &size, j);
-    decode::judge_blend_channels(&view.vertex_data.channels, &vd, j);
+    let table = decode::table::Table::of(&view.vertex_data);
+    let layout = decode::judge_layout(&view.vertex_data, &vd, &table, &size, j);
+    decode::judge_blend_channels(&table, &vd, j);
     if layout.channel(decode::slot::BLEND_INDICES).is_none() {
         return;
     }
     // The bone slots are in the vertex bytes: read the streamed range when the file holds it
     // (when it does not, an `unchecked` finding or an error already says so).
-    let bind_poses = view.bind_poses.len();
+    let bind_poses = decode::bind_pose_count(view);
     match (streamed, &sd) {
         (Some((r, file)), Some(sd)) => {
             let Some(file) = file else {
@@ -136,7 +141,8 @@ pub(crate) fn all(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, j: &mut
         streamed_instead(view, at, r, sd, j);
     }
     bones(view, at, j);
-    decode::judge_shapes(&view.shapes, &at.shapes(), vc, j);
+    decode::judge_m_skin(view, at, vc, decode::bind_pose_count(view), j);
+    decode::judge_shapes(view, at, vc, j);
     let vertex_bytes = (compressed
         && (!view.vertex_data.data.data.is_empty() || streamed.is_some()))
     .then(|| {
@@ -154,7 +160,7 @@ pub(crate) fn all(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, j: &mut
         &view.compressed_mesh,
         &at.compressed_mesh(),
         vertex_bytes,
-        view.bind_poses.len(),
+        decode::bind_pose_count(view),
         j,
     );
     decode::judge_indices(view, at, vc, j);
@@ -164,14 +170,6 @@ pub(crate) fn all(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, j: &mut
     };
     if compressed {
         // The packed vectors were judged above.
-    } else if version(j.ctx) < FORMATS_FROM {
-        j.unchecked(
-            "vertex_layout_fills_data and the channel formats",
-            format!(
-                "the vertex format table of unity_version {} is not in the documents (they give the numbering from 2019.1)",
-                version(j.ctx)
-            ),
-        );
     } else {
         let streamed = streamed.as_ref().map(|r| (r, file.as_deref()));
         vertex_data(view, at, streamed, j);

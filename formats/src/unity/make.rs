@@ -2,9 +2,11 @@
 //! writes, for tests, benchmarks and anyone writing Unity meshes with the generated writer.
 
 use crate::generated::unity_mesh::{
-    Aabb, AlignedBytes, AlignedString, BlendShapeData, ChannelInfo, CompressedMesh, IndexFormat,
-    MeshCompression, MeshLodInfo, MinMaxAabbVector, PackedFloatVector, PackedIntVector,
-    StreamingInfo, UnityMesh, VariableBoneCountWeights, Vector3f, VertexData, VertexFormat,
+    Aabb, AlignedBytes, AlignedString, BlendShapeData, ChannelFormatLegacy, ChannelInfo,
+    ChannelInfo2017, ChannelInfoLegacy, CompressedMesh, IndexFormat, MeshCompression, MeshLodInfo,
+    MinMaxAabbVector, PackedFloatVector, PackedIntVector, StreamInfo, StreamInfoFixed,
+    StreamingInfo, SubMesh, Topology, UnityMesh, VariableBoneCountWeights, Vector3f, VertexData,
+    VertexFormat, VertexFormat2017,
 };
 
 /// Unity's byte vector: the bytes and the padding to 4 bytes.
@@ -80,6 +82,79 @@ pub fn channel(stream: u8, offset: u8, format: u8, dimension: u8) -> ChannelInfo
     }
 }
 
+/// How many entries the channel table of `unity_version` has, as the editors write it: 14
+/// from 2018.2, 12 in 2018.1, 8 from 5.0, 6 in 4.x, none before (3.5's streams imply them).
+pub fn channel_count(unity_version: u32) -> usize {
+    match unity_version {
+        v if v >= 20180200 => 14,
+        v if v >= 20180100 => 12,
+        v if v >= 50000 => 8,
+        v if v >= 40000 => 6,
+        _ => 0,
+    }
+}
+
+/// Sets entry `index` of the channel table of `m`, in whichever list its era has (`format` as
+/// that era numbers it); appends absent entries up to it. `false` when the mesh has no table
+/// (before 4.0).
+pub fn set_channel(
+    m: &mut UnityMesh,
+    index: usize,
+    stream: u8,
+    offset: u8,
+    format: u8,
+    dimension: u8,
+) -> bool {
+    let vd = &mut m.vertex_data;
+    fn put<T: Clone>(list: &mut Vec<T>, index: usize, absent: T, entry: T) {
+        if list.len() <= index {
+            list.resize(index + 1, absent);
+        }
+        list[index] = entry;
+    }
+    let len = if let Some(l) = vd.channels.as_mut() {
+        put(
+            l,
+            index,
+            channel(0, 0, 0, 0),
+            channel(stream, offset, format, dimension),
+        );
+        l.len()
+    } else if let Some(l) = vd.channels_2017.as_mut() {
+        let e = |stream, offset, format, dimension| ChannelInfo2017 {
+            stream,
+            offset,
+            format: VertexFormat2017(format),
+            dimension,
+        };
+        put(
+            l,
+            index,
+            e(0, 0, 0, 0),
+            e(stream, offset, format, dimension),
+        );
+        l.len()
+    } else if let Some(l) = vd.channels_legacy.as_mut() {
+        let e = |stream, offset, format, dimension| ChannelInfoLegacy {
+            stream,
+            offset,
+            format: ChannelFormatLegacy(format),
+            dimension,
+        };
+        put(
+            l,
+            index,
+            e(0, 0, 0, 0),
+            e(stream, offset, format, dimension),
+        );
+        l.len()
+    } else {
+        return false;
+    };
+    vd.num_channels = Some(len as i32);
+    true
+}
+
 fn zero3() -> Vector3f {
     Vector3f {
         x: 0.0,
@@ -98,15 +173,22 @@ pub fn no_box() -> Aabb {
 
 /// A mesh named `name` with nothing in it, holding every field the editor version
 /// `unity_version` (major x 10,000 + minor x 100 + patch) writes: no submeshes, no vertices, 16-bit
-/// indices, 14 absent channels from 2018.1 on, inline vertex data.
+/// indices, the era's channel table of absent channels ([`channel_count`]), inline vertex data.
 pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
     let v = unity_version;
     let from = |cut: u32| v >= cut;
+    let between = |a: u32, b: u32| v >= a && v < b;
+    let count = channel_count(v);
     UnityMesh {
         name: string(name),
         num_sub_meshes: 0,
         sub_meshes: vec![],
-        shapes: BlendShapeData {
+        num_legacy_shapes: between(40100, 40300).then_some(0),
+        legacy_shapes: between(40100, 40300).then(Vec::new),
+        pad_legacy_shapes: between(40100, 40300).then(Vec::new),
+        num_shape_vertices: between(40100, 40300).then_some(0),
+        shape_vertices: between(40100, 40300).then(Vec::new),
+        shapes: from(40300).then(|| BlendShapeData {
             num_vertices: 0,
             vertices: vec![],
             num_shapes: 0,
@@ -115,12 +197,12 @@ pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
             channels: vec![],
             num_full_weights: 0,
             full_weights: vec![],
-        },
-        num_bind_poses: 0,
-        bind_poses: vec![],
-        num_bone_name_hashes: 0,
-        bone_name_hashes: vec![],
-        root_bone_name_hash: 0,
+        }),
+        num_bind_poses: from(40300).then_some(0),
+        bind_poses: from(40300).then(Vec::new),
+        num_bone_name_hashes: from(40300).then_some(0),
+        bone_name_hashes: from(40300).then(Vec::new),
+        root_bone_name_hash: from(40300).then_some(0),
         bones_aabb: from(20190100).then(|| MinMaxAabbVector {
             num_items: 0,
             items: vec![],
@@ -130,38 +212,75 @@ pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
             data: vec![],
         }),
         mesh_compression: MeshCompression::OFF,
-        is_readable: 1,
-        keep_vertices: 0,
-        keep_indices: 0,
+        stream_compression: between(40000, 50000).then_some(0),
+        is_readable: from(40000).then_some(1),
+        keep_vertices: from(40000).then_some(0),
+        keep_indices: from(40000).then_some(0),
+        pad_flags: (!from(50000)).then(|| vec![0; 3]),
         index_format: from(20170300).then_some(IndexFormat::UINT16),
         index_buffer: bytes(vec![]),
         skin: (!from(20180200)).then(|| crate::generated::unity_mesh::BoneWeights4Vector {
             num_items: 0,
             items: vec![],
         }),
+        num_bind_poses_after_skin: (!from(40300)).then_some(0),
+        bind_poses_after_skin: (!from(40300)).then(Vec::new),
         vertex_data: VertexData {
             current_channels: (!from(20180100)).then_some(0),
             vertex_count: 0,
-            num_channels: if from(20180100) { 14 } else { 0 },
-            channels: if from(20180100) {
-                vec![channel(0, 0, 0, 0); 14]
-            } else {
-                vec![]
-            },
+            streams_fixed: (!from(40000)).then(|| {
+                vec![
+                    StreamInfoFixed {
+                        channel_mask: 0,
+                        offset: 0,
+                        stride: 0,
+                        align: 0,
+                    };
+                    4
+                ]
+            }),
+            num_channels: from(40000).then_some(count as i32),
+            channels: from(20190100).then(|| vec![channel(0, 0, 0, 0); count]),
+            channels_2017: between(20170100, 20190100).then(|| {
+                vec![
+                    ChannelInfo2017 {
+                        stream: 0,
+                        offset: 0,
+                        format: VertexFormat2017(0),
+                        dimension: 0,
+                    };
+                    count
+                ]
+            }),
+            channels_legacy: between(40000, 20170100).then(|| {
+                vec![
+                    ChannelInfoLegacy {
+                        stream: 0,
+                        offset: 0,
+                        format: ChannelFormatLegacy(0),
+                        dimension: 0,
+                    };
+                    count
+                ]
+            }),
+            num_streams: between(40000, 50000).then_some(0),
+            streams: between(40000, 50000).then(Vec::new),
             data: bytes(vec![]),
         },
         compressed_mesh: CompressedMesh {
             vertices: no_floats(),
             uv: no_floats(),
+            bind_poses: (!from(50000)).then(no_floats),
             normals: no_floats(),
             tangents: no_floats(),
             weights: no_ints(),
             normal_signs: no_ints(),
             tangent_signs: no_ints(),
-            float_colors: no_floats(),
+            float_colors: from(50000).then(no_floats),
             bone_indices: no_ints(),
             triangles: no_ints(),
-            uv_info: 0,
+            colors: (!from(50000)).then(no_ints),
+            uv_info: from(50000).then_some(0),
         },
         local_aabb: no_box(),
         mesh_usage_flags: (!from(60000600)).then_some(0),
@@ -169,8 +288,8 @@ pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
         pre_bake_convex_collision_mesh: from(60000600).then_some(0),
         pre_bake_triangle_collision_mesh: from(60000600).then_some(0),
         pad_pre_bake: from(60000600).then(|| vec![0, 0]),
-        baked_convex_collision_mesh: bytes(vec![]),
-        baked_triangle_collision_mesh: bytes(vec![]),
+        baked_convex_collision_mesh: from(50000).then(|| bytes(vec![])),
+        baked_triangle_collision_mesh: from(50000).then(|| bytes(vec![])),
         mesh_metrics_0: from(20180200).then_some(1.0),
         mesh_metrics_1: from(20180200).then_some(1.0),
         stream_data: from(20180300).then(|| StreamingInfo {
@@ -189,10 +308,118 @@ pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
     }
 }
 
+/// One submesh of `index_count` indices from `first_byte`, drawing vertices
+/// `0..vertex_count`, with the fields of `unity_version`: `topology` (triangles) from 4.0, a
+/// triangle list (`isTriStrip` 0 and its triangle count) before; `baseVertex` 0 from 2017.3.
+pub fn submesh(
+    unity_version: u32,
+    first_byte: u32,
+    index_count: u32,
+    vertex_count: u32,
+) -> SubMesh {
+    let v = unity_version;
+    SubMesh {
+        first_byte,
+        index_count,
+        topology: (v >= 40000).then_some(Topology::TRIANGLES),
+        is_tri_strip: (v < 40000).then_some(0),
+        triangle_count: (v < 40000).then_some(index_count / 3),
+        base_vertex: (v >= 20170300).then_some(0),
+        first_vertex: 0,
+        vertex_count,
+        local_aabb: no_box(),
+    }
+}
+
+/// Sets `m`'s vertex data to one interleaved stream of `vertex_count` vertices holding the
+/// channels `entries` (table index, format id as the mesh's era numbers it, dimension, bytes
+/// per vertex), one after another, and the vertex bytes `data`: the channel table entries, and
+/// before 5.0 the stored stream (in 3.5 to 3.x the table index is the shader channel's bit in
+/// the mask, and the formats are the implied ones).
+pub fn one_stream(
+    m: &mut UnityMesh,
+    vertex_count: u32,
+    entries: &[(usize, u8, u8, u8)],
+    data: Vec<u8>,
+) {
+    let mut offset = 0u8;
+    let mut mask = 0u32;
+    for &(index, format, dimension, width) in entries {
+        set_channel(m, index, 0, offset, format, dimension);
+        mask |= 1 << index;
+        offset += width;
+    }
+    let vd = &mut m.vertex_data;
+    vd.vertex_count = vertex_count;
+    if let Some(s) = vd.streams.as_mut() {
+        *s = vec![StreamInfo {
+            channel_mask: mask,
+            offset: 0,
+            stride: offset,
+            divider_op: 0,
+            frequency: 0,
+        }];
+        vd.num_streams = Some(1);
+    }
+    if let Some(s) = vd.streams_fixed.as_mut().and_then(|s| s.first_mut()) {
+        s.channel_mask = mask;
+        s.stride = u32::from(offset);
+    }
+    if let Some(c) = vd.current_channels.as_mut() {
+        *c = mask as i32;
+    }
+    vd.data = bytes(data);
+}
+
+/// The little-endian bytes of 16-bit indices.
+pub fn indices16(ix: &[u16]) -> AlignedBytes {
+    bytes(ix.iter().flat_map(|x| x.to_le_bytes()).collect())
+}
+
+/// A triangle of three vertices (positions only, Float x 3 in one stream, 16-bit indices 0 1
+/// 2, one submesh) in every field of `unity_version`'s layout.
+pub fn triangle(name: &str, unity_version: u32) -> UnityMesh {
+    let mut m = empty(name, unity_version);
+    let positions: Vec<u8> = [0.0f32, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    // Float is 0 in every era's numbering; the Vertex channel is entry 0 in every order.
+    one_stream(&mut m, 3, &[(0, 0, 3, 12)], positions);
+    m.index_buffer = indices16(&[0, 1, 2]);
+    m.num_sub_meshes = 1;
+    m.sub_meshes = vec![submesh(unity_version, 0, 3, 3)];
+    m
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::rt::Root;
+
+    #[test]
+    fn a_triangle_decodes_in_every_era() {
+        for v in [
+            30500, 40100, 40300, 50600, 20170100, 20180100, 20180200, 20210300,
+        ] {
+            let ctx = crate::Context::new().with_param("unity_version", v.into());
+            let b = triangle("t", v).to_bytes(&ctx).unwrap();
+            let d = crate::layouts::find("unity-mesh").unwrap().decode(&b, &ctx);
+            let d = d.unwrap_or_else(|e| panic!("{v}: {e}"));
+            assert!(
+                d.verdict.findings.is_empty(),
+                "{v}: {:?}",
+                d.verdict.findings
+            );
+            let m = &d.scene.meshes[0];
+            assert_eq!(m.positions.len(), 3, "{v}");
+            assert_eq!(
+                m.positions[1],
+                [-1.0, 0.0, 0.0],
+                "{v}: x mirrored into glTF's frame"
+            );
+        }
+    }
 
     #[test]
     fn an_empty_mesh_reads_back_in_every_layout_it_is_made_for() {

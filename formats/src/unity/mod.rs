@@ -16,18 +16,18 @@ pub mod stream;
 use crate::context::{Context, SkinWeights};
 use crate::generated::unity_mesh::{UnityMesh, UnityMeshPos, UnityMeshRef};
 use crate::layouts::Semantics;
-use crate::rt::{Error, ErrorKind, Place, Result, Root};
+use crate::rt::{Place, Result, Root};
 use crate::scene::Scene;
 use crate::verdict::Judge;
 use decode::{SceneOptions, UnityMeshData};
 
 /// The first editor version whose channel formats use the numbering of the 12 vertex formats
-/// (2019.1), the only format table the documents give: geometry is decoded, and the vertex
-/// layout checked, from this version on.
+/// (2019.1), the only format table the documents give; earlier numberings are the spec's
+/// sourced enums (`vertex_format_2017`, `channel_format_legacy`).
 pub const FORMATS_FROM: u32 = 20190100;
 
-/// The oldest editor version whose Mesh layout the spec describes (5.3.5).
-pub const OLDEST_VERSION: u32 = 50305;
+/// The oldest editor version whose Mesh layout the spec describes (3.5.0).
+pub const OLDEST_VERSION: u32 = 30500;
 
 /// The version the mesh was read with, from the context (the generated reader needs it too).
 pub(crate) fn version(ctx: &Context) -> u32 {
@@ -47,13 +47,29 @@ impl Semantics for UnityMesh {
         let v = version(ctx);
         if v < OLDEST_VERSION {
             out.push(format!(
-                "unity_version {v} is older than 5.3.5, whose Mesh layout the spec does not describe: the fields are read with the 5.3.5 layout"
+                "unity_version {v} is older than 3.5.0, whose Mesh layout the spec does not describe: the fields are read with the 3.5 layout"
             ));
         }
-        if v < FORMATS_FROM {
+        if v < FORMATS_FROM && !decode::is_compressed(view) {
             out.push(
-                "Before Unity 2019.1 the channel formats are numbered differently: the fields are read, but no geometry is decoded.".into(),
+                "Before Unity 2019.1 the channel formats are numbered otherwise than in the documents: they are read by the public readers' tables (UnityPy, AssetStudio), labelled sourced in the spec.".into(),
             );
+        }
+        let strips = view
+            .sub_meshes
+            .iter()
+            .filter(|s| decode::topology_id(s) == decode::Topology::TriangleStrip.id())
+            .count();
+        if strips > 0 {
+            out.push(format!(
+                "{strips} submeshes are triangle strips, which the documents do not describe: decoded by the public readers' reading (alternate triangles turned, those with a repeated index left out)."
+            ));
+        }
+        if view.legacy_shapes.as_ref().is_some_and(|s| !s.is_empty()) {
+            out.push(format!(
+                "The blend shapes of Unity 4.1/4.2 have one frame each, read as full at weight {} (an inferred reading).",
+                decode::LEGACY_FULL_WEIGHT
+            ));
         }
         if let Some(r) = stream::range(view) {
             out.push(format!(
@@ -85,17 +101,6 @@ impl Semantics for UnityMesh {
         at: &Place<'_, UnityMeshPos>,
         ctx: &Context,
     ) -> Result<Scene> {
-        let v = version(ctx);
-        if v < FORMATS_FROM {
-            // Before 2019.1 the channel formats are numbered differently (and before 2018.2
-            // the skin is in m_Skin): the decoder knows only the 2019.1 numbering.
-            return Err(Error::unplaced(
-                ErrorKind::Unsupported,
-                "a mesh of Unity 2019.1 or later (the vertex format numbering the decoder knows)",
-                format!("unity_version {v}"),
-            )
-            .rooted(<UnityMesh as Root>::ROOT));
-        }
         let streamed = stream::read(view, ctx)?;
         let bytes = streamed.as_deref().unwrap_or(view.vertex_data.data.data);
         let opts = SceneOptions {

@@ -68,8 +68,16 @@ pub fn fill(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, mesh: &mut Me
             ));
         }
     }
-    let poses = at.bind_poses();
-    if !view.bind_poses.is_empty() {
+    // The bind poses where the era stores them (after m_Skin before 4.3).
+    let poses = at
+        .bind_poses()
+        .some()
+        .map(|p| p.owned())
+        .or_else(|| at.bind_poses_after_skin().some().map(|p| p.owned()));
+    if let Some(poses) = poses
+        .as_ref()
+        .filter(|_| !crate::unity::decode::bind_poses(view).is_empty())
+    {
         ranges.push(range(
             poses.field_path().to_string(),
             None,
@@ -83,13 +91,19 @@ pub fn fill(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, mesh: &mut Me
     let Some(skin) = &mut mesh.skin else {
         return;
     };
-    let hashes = &view.bone_name_hashes;
+    let hashes: Vec<u32> = view
+        .bone_name_hashes
+        .as_ref()
+        .map(|h| h.iter().collect())
+        .unwrap_or_default();
     let named = hashes.len() == skin.joint_names.len();
     let mut extras = Vec::with_capacity(skin.joint_names.len());
     for (i, name) in skin.joint_names.iter_mut().enumerate() {
         let mut e = Extras::new();
         e.insert("bone_slot".into(), json!(i));
-        e.insert("bind_pose_offset".into(), json!(poses.at(i).span().start));
+        if let Some(p) = &poses {
+            e.insert("bind_pose_offset".into(), json!(p.at(i).span().start));
+        }
         if let Some(h) = hashes.get(i).filter(|_| named) {
             e.insert("name_hash".into(), json!(h));
             // Only the default names are replaced: names a caller gave (a renderer's bones)

@@ -10,7 +10,9 @@
 //! - Normals: x and y packed, z = sqrt(1 - x² - y²) made negative when its sign item is 0;
 //!   when 1 - x² - y² is negative, the normal is (x, y, 0) brought to unit length.
 //! - Tangents: as normals, with two sign items per tangent (z's, then w's: 0 gives -1).
-//! - Colours: four floats per vertex.
+//! - Colours: four floats per vertex (`m_FloatColors`, from 5.0); before 5.0 one 32-bit item
+//!   per vertex (`m_Colors`), red in the high byte (UnityPy's reading).
+//! - Bind poses (before 5.0): 16 items per matrix, row by row, in `m_BindPoses`.
 //! - Skin weights (confidence: inferred; no compressed mesh found has any): 5-bit weights in
 //!   31sts, read vertex by vertex with one bone slot each; a vertex's weights end when they
 //!   reach 31, or after three whose sum is short of 31, when a fourth weight of the rest is
@@ -33,7 +35,7 @@ fn float_channel(dim: usize, data: Vec<f32>) -> Option<Channel> {
     })
 }
 
-/// The ten vectors of a compressed mesh with where each lies.
+/// The vertex vectors of a compressed mesh with where each lies (those of its era).
 struct Vectors<'a> {
     vertices: (Packed<'a>, PackedAt),
     uv: (Packed<'a>, PackedAt),
@@ -42,8 +44,12 @@ struct Vectors<'a> {
     weights: (Packed<'a>, PackedAt),
     normal_signs: (Packed<'a>, PackedAt),
     tangent_signs: (Packed<'a>, PackedAt),
-    float_colors: (Packed<'a>, PackedAt),
+    float_colors: Option<(Packed<'a>, PackedAt)>,
     bone_indices: (Packed<'a>, PackedAt),
+    /// Before 5.0.
+    bind_poses: Option<(Packed<'a>, PackedAt)>,
+    /// Before 5.0.
+    colors: Option<(Packed<'a>, PackedAt)>,
 }
 
 impl<'a> Vectors<'a> {
@@ -68,16 +74,51 @@ impl<'a> Vectors<'a> {
                 Packed::ints(&c.tangent_signs),
                 PackedAt::ints(&at.tangent_signs()),
             ),
-            float_colors: (
-                Packed::floats(&c.float_colors),
-                PackedAt::floats(&at.float_colors()),
-            ),
+            float_colors: c
+                .float_colors
+                .as_ref()
+                .zip(at.float_colors().some())
+                .map(|(v, p)| (Packed::floats(v), PackedAt::floats(&p))),
             bone_indices: (
                 Packed::ints(&c.bone_indices),
                 PackedAt::ints(&at.bone_indices()),
             ),
+            bind_poses: c
+                .bind_poses
+                .as_ref()
+                .zip(at.bind_poses().some())
+                .map(|(v, p)| (Packed::floats(v), PackedAt::floats(&p))),
+            colors: c
+                .colors
+                .as_ref()
+                .zip(at.colors().some())
+                .map(|(v, p)| (Packed::ints(v), PackedAt::ints(&p))),
         }
     }
+
+    /// Every vector but the positions, by its field name.
+    fn others(&self) -> Vec<(&'static str, &(Packed<'a>, PackedAt))> {
+        let mut out = vec![
+            ("uv", &self.uv),
+            ("normals", &self.normals),
+            ("tangents", &self.tangents),
+        ];
+        out.extend(self.float_colors.as_ref().map(|v| ("float_colors", v)));
+        out.extend([
+            ("weights", &self.weights),
+            ("normal_signs", &self.normal_signs),
+            ("tangent_signs", &self.tangent_signs),
+            ("bone_indices", &self.bone_indices),
+        ]);
+        out.extend(self.bind_poses.as_ref().map(|v| ("bind_poses", v)));
+        out.extend(self.colors.as_ref().map(|v| ("colors", v)));
+        out
+    }
+}
+
+/// The `m_UVInfo` of a compressed mesh: 0 (the older form) before 5.0, where there is none.
+fn uv_info(c: &CompressedMeshRef<'_>) -> u32 {
+    c.uv_info.unwrap_or(0)
 }
 
 /// The verdict on `m_Triangles` alone (the indices of a mesh with or without compressed
@@ -119,16 +160,11 @@ pub(crate) fn judge(
 ) {
     let v = Vectors::of(c, at);
     if v.vertices.0.num_items == 0 {
-        for (name, x) in [
-            ("uv", &v.uv),
-            ("normals", &v.normals),
-            ("tangents", &v.tangents),
-            ("float_colors", &v.float_colors),
-            ("weights", &v.weights),
-            ("normal_signs", &v.normal_signs),
-            ("tangent_signs", &v.tangent_signs),
-            ("bone_indices", &v.bone_indices),
-        ] {
+        for (name, x) in v.others() {
+            if name == "bind_poses" {
+                // Bind poses are the bones', not the vertices'.
+                continue;
+            }
             if x.0.num_items > 0 {
                 j.push(x.1.num_items_error(
                     ErrorKind::Inconsistent,
@@ -142,18 +178,8 @@ pub(crate) fn judge(
     if let Some(e) = vertex_data {
         j.push(e);
     }
-    let mut ok = true;
-    for x in [
-        &v.vertices,
-        &v.uv,
-        &v.normals,
-        &v.tangents,
-        &v.weights,
-        &v.normal_signs,
-        &v.tangent_signs,
-        &v.float_colors,
-        &v.bone_indices,
-    ] {
+    let mut ok = packed::judge(&v.vertices.0, &v.vertices.1, j);
+    for (_, x) in v.others() {
         ok &= packed::judge(&x.0, &x.1, j);
     }
     let n = u64::from(v.vertices.0.num_items);
@@ -167,9 +193,10 @@ pub(crate) fn judge(
     let vc = n / 3;
     let uv = u64::from(v.uv.0.num_items);
     if uv > 0 {
-        if c.uv_info != 0 {
+        let info = uv_info(c);
+        if info != 0 {
             let sets: u64 = (0..8)
-                .map(|k| (c.uv_info >> (4 * k)) & 0xF)
+                .map(|k| (info >> (4 * k)) & 0xF)
                 .filter(|nibble| nibble & 4 != 0)
                 .map(|nibble| u64::from(nibble & 3) + 1)
                 .sum();
@@ -179,7 +206,7 @@ pub(crate) fn judge(
                     format!(
                         "{} items: the sets uv_info 0x{:08X} names, {sets} per vertex for {vc} vertices",
                         sets * vc,
-                        c.uv_info
+                        info
                     ),
                     uv.to_string(),
                 ));
@@ -207,8 +234,27 @@ pub(crate) fn judge(
             ));
         }
     }
-    if v.float_colors.0.num_items > 0 {
-        per_vertex(&v.float_colors, 4, vc, "RGBA", j);
+    if let Some(fc) = v.float_colors.as_ref().filter(|x| x.0.num_items > 0) {
+        per_vertex(fc, 4, vc, "RGBA", j);
+    }
+    if let Some(cs) = v.colors.as_ref().filter(|x| x.0.num_items > 0) {
+        per_vertex(cs, 1, vc, "one 32-bit RGBA colour", j);
+    }
+    if let Some(bp) = v.bind_poses.as_ref() {
+        let n = bp.0.num_items;
+        if n % 16 != 0 {
+            j.push(bp.1.num_items_error(
+                ErrorKind::Inconsistent,
+                "16 items per bind pose (a 4x4 matrix)",
+                n.to_string(),
+            ));
+        } else if bind_poses > 0 && n > 0 && (n / 16) as usize != bind_poses {
+            j.push(bp.1.num_items_error(
+                ErrorKind::Inconsistent,
+                format!("16 items for each of the {bind_poses} bind poses of m_BindPose, or none"),
+                n.to_string(),
+            ));
+        }
     }
     if ok && (v.weights.0.num_items > 0 || v.bone_indices.0.num_items > 0) {
         match weights(&v.weights.0, &v.bone_indices.0, vc as usize) {
@@ -266,10 +312,11 @@ pub(crate) fn decode_vertices(c: &CompressedMeshRef<'_>) -> (usize, [Option<Chan
 
     if c.uv.num_items > 0 {
         let uv = unpack_floats(&Packed::floats(&c.uv));
-        if c.uv_info != 0 {
+        let info = uv_info(c);
+        if info != 0 {
             let mut pos = 0usize;
             for k in 0..8 {
-                let nibble = (c.uv_info >> (4 * k)) & 0xF;
+                let nibble = (info >> (4 * k)) & 0xF;
                 if nibble & 4 == 0 {
                     continue;
                 }
@@ -309,8 +356,16 @@ pub(crate) fn decode_vertices(c: &CompressedMeshRef<'_>) -> (usize, [Option<Chan
         out[slot::TANGENT] = float_channel(4, t);
     }
 
-    if c.float_colors.num_items > 0 {
-        out[slot::COLOR] = float_channel(4, unpack_floats(&Packed::floats(&c.float_colors)));
+    if let Some(fc) = c.float_colors.as_ref().filter(|v| v.num_items > 0) {
+        out[slot::COLOR] = float_channel(4, unpack_floats(&Packed::floats(fc)));
+    }
+    if let Some(cs) = c.colors.as_ref().filter(|v| v.num_items > 0) {
+        // One 32-bit colour per vertex, red in the high byte (UnityPy's reading).
+        let rgba = unpack_ints(&Packed::ints(cs))
+            .into_iter()
+            .flat_map(|x| x.to_be_bytes().map(|b| f32::from(b) / 255.0))
+            .collect();
+        out[slot::COLOR] = float_channel(4, rgba);
     }
 
     if c.weights.num_items > 0 || c.bone_indices.num_items > 0 {
@@ -329,6 +384,28 @@ pub(crate) fn decode_vertices(c: &CompressedMeshRef<'_>) -> (usize, [Option<Chan
         });
     }
     (vc, out)
+}
+
+/// The number of bind poses a compressed mesh of before 5.0 packs (16 items each).
+pub(crate) fn packed_bind_pose_count(c: &CompressedMeshRef<'_>) -> usize {
+    c.bind_poses
+        .as_ref()
+        .map_or(0, |b| b.num_items as usize / 16)
+}
+
+/// The bind poses a compressed mesh of before 5.0 packs, row by row (none from 5.0).
+pub(crate) fn packed_bind_poses(c: &CompressedMeshRef<'_>) -> Vec<[f32; 16]> {
+    let Some(b) = c.bind_poses.as_ref().filter(|b| b.num_items >= 16) else {
+        return vec![];
+    };
+    unpack_floats(&Packed::floats(b))
+        .chunks_exact(16)
+        .map(|m| {
+            let mut e = [0.0f32; 16];
+            e.copy_from_slice(m);
+            e
+        })
+        .collect()
 }
 
 /// Why the packed weights do not make four influences per vertex.

@@ -139,7 +139,7 @@ pub fn to_scene(m: &UnityMeshData, opts: &SceneOptions) -> Result<ToScene> {
                 .unwrap_or_else(|| format!("submesh {i}")),
         });
         let (mode, indices) = match s.topology {
-            Topology::Triangles | Topology::Quads => (
+            Topology::Triangles | Topology::TriangleStrip | Topology::Quads => (
                 Mode::Triangles,
                 s.triangles()
                     .into_iter()

@@ -1,16 +1,18 @@
-//! Vertex layouts: where each channel of `m_Channels` lives in the vertex data
-//! (`vertex_layout_fills_data`).
+//! Vertex layouts: where each channel of the channel table lives in the vertex data.
 //!
-//! A stream's stride is the sum of its channels' sizes (the component sizes of the 2019.1
-//! format table), the streams follow one another from the start of the vertex data, each
-//! starting on a 16-byte boundary, and the data ends exactly where the last stream ends. A
+//! From 5.0 (`vertex_layout_fills_data`, `older_vertex_layout_fills_data`) a stream's stride
+//! is the sum of its channels' sizes (the component sizes of the era's format table), the
+//! streams follow one another from the start of the vertex data, each starting on a 16-byte
+//! boundary, and the data ends exactly where the last stream ends. Before 5.0
+//! (`stored_streams_hold_channels`) the vertex data stores each stream's offset and stride. A
 //! channel is read at its stored offset, which must leave it inside its stream's stride; the
-//! documents do not order the offsets by `m_Channels` nor limit the number of streams, and
+//! documents do not order the offsets by the table nor limit the number of streams, and
 //! neither does this.
 
 use super::format::VertexFormat;
-use super::{needs, CHANNELS};
-use crate::generated::unity_mesh::{UnityMesh, VertexDataPos, VertexDataRef};
+use super::table::{entry_at, Table};
+use super::{needs, slot, CHANNELS};
+use crate::generated::unity_mesh::{VertexDataPos, VertexDataRef};
 use crate::rt::{ErrorKind, Place, Span};
 use crate::verdict::Judge;
 
@@ -74,34 +76,53 @@ impl VertexLayout {
     }
 }
 
-/// The layout the first 14 entries of the channel table describe. Nothing is checked here; a
-/// channel whose format is not one of the 12 is left out (the verdict refuses it).
-pub fn plan(vd: &VertexDataRef<'_>) -> VertexLayout {
+/// The layout a channel table describes. Nothing is checked here; an entry past the era's
+/// channels, of a format the era's table lacks, or (before 5.0) outside a stored stream that
+/// holds it is left out (the verdict reports it).
+pub fn plan(table: &Table, vertex_count: u32) -> VertexLayout {
     let mut channels: [Option<ChannelPlace>; 14] = [None; 14];
     let mut strides = [0u64; 256];
     let mut last: Option<usize> = None;
-    for (i, c) in vd.channels.iter().take(CHANNELS.len()).enumerate() {
-        let dim = usize::from(c.dimension & 0xF);
-        let Some(format) = VertexFormat::from_id(c.format.0) else {
+    for (i, e) in table.entries.iter().enumerate() {
+        let Some(slot) = table.slot(i) else {
             continue;
         };
-        if dim == 0 {
+        if e.dimension & 0xF == 0 {
             continue;
         }
+        let Some((format, dim)) = table.place(i, e) else {
+            continue;
+        };
+        if let Some(stored) = &table.stored {
+            let held = stored
+                .get(usize::from(e.stream))
+                .is_some_and(|st| table.implied || holds(st.channel_mask, i));
+            if !held {
+                continue;
+            }
+        }
         let place = ChannelPlace {
-            stream: c.stream,
-            offset: u64::from(c.offset),
+            stream: e.stream,
+            offset: u64::from(e.offset),
             format,
             dim,
         };
-        let s = usize::from(c.stream);
+        let s = usize::from(e.stream);
         strides[s] += place.width();
         last = Some(last.map_or(s, |l| l.max(s)));
-        channels[i] = Some(place);
+        channels[slot] = Some(place);
     }
-    let n = u64::from(vd.vertex_count);
+    let n = u64::from(vertex_count);
     let mut streams = Vec::new();
-    if let Some(last) = last {
+    if let Some(stored) = &table.stored {
+        // Stored streams: at most 2^32 streams of a 32-bit offset and stride, times 2^32
+        // vertices; no overflow in u64 (u32 x u32 + u32).
+        streams.extend(stored.iter().map(|st| StreamLayout {
+            start: st.offset,
+            stride: st.stride,
+            end: st.offset + st.stride * n,
+        }));
+    } else if let Some(last) = last {
         let mut pos = 0u64;
         for &stride in &strides[..=last] {
             // At most 256 streams of at most 14 x 60 bytes times 2^32 vertices: no overflow.
@@ -116,6 +137,11 @@ pub fn plan(vd: &VertexDataRef<'_>) -> VertexLayout {
         channels,
         streams,
     }
+}
+
+/// Whether a stored stream's channel mask has entry `i`'s bit.
+fn holds(mask: u32, i: usize) -> bool {
+    i < 32 && mask & (1 << i) != 0
 }
 
 fn names_in(layout: &VertexLayout, stream: usize) -> String {
@@ -144,67 +170,110 @@ pub(crate) struct DataSize<'p> {
     pub what: &'static str,
 }
 
-/// The verdict on the channel table against the vertex data: `vertex_layout_fills_data` and
-/// what decoding the channels needs (a table of 14 entries, formats of the 12, at most four
-/// components, every channel inside its stream and every stream inside the data, a Vertex
-/// channel of floats when there are vertices). Returns the layout.
+/// Where the size of the channel table lies: its count, or (3.5, no table) the streams.
+fn count_at(at: &Place<'_, VertexDataPos>) -> Place<'static, Span> {
+    match at.num_channels().some() {
+        Some(p) => p.owned(),
+        None => at.vertex_count().owned(),
+    }
+}
+
+/// The verdict on the channel table against the vertex data: the era's layout rule
+/// (`vertex_layout_fills_data` from 2019.1, `older_vertex_layout_fills_data` from 5.0,
+/// `stored_streams_hold_channels` before) and what decoding the channels needs (entries of the
+/// era's channels, formats of its table, at most four components, every channel inside its
+/// stream and every stream inside the data, a Vertex channel of floats when there are
+/// vertices). Returns the layout.
 pub(crate) fn judge(
     vd: &VertexDataRef<'_>,
     at: &Place<'_, VertexDataPos>,
+    table: &Table,
     size: &DataSize<'_>,
     j: &mut Judge<'_>,
 ) -> VertexLayout {
-    let rule = UnityMesh::REL_VERTEX_LAYOUT_FILLS_DATA;
-    let table = at.channels();
-    let count = vd.channels.len();
-    if count != 0 && count != CHANNELS.len() {
-        j.push(at.num_channels().error(
+    let rule = table.rule();
+    let count = table.entries.len();
+    let era = table.slots.len();
+    if !table.implied && count > era {
+        j.push(count_at(at).error(
             ErrorKind::Unsupported,
-            "14 channels (the table of Unity 2018 and later), to decode the vertex data",
+            format!("at most {era} channels (the table of the file's editor version), to decode the vertex data"),
             format!("{count} channels"),
         ));
     }
-    for (i, c) in vd.channels.iter().take(CHANNELS.len()).enumerate() {
-        let dim = c.dimension & 0xF;
+    for (i, e) in table.entries.iter().enumerate().take(era) {
+        let dim = e.dimension & 0xF;
         if dim == 0 {
             continue;
         }
-        let entry = table.at(i);
-        if VertexFormat::from_id(c.format.0).is_none() {
-            let expected = format!("one of the 12 vertex formats (0 to 11) for {}", CHANNELS[i]);
+        let entry = entry_at(at, i, e.stream);
+        let name = table.name(i);
+        if table.numbering.format(e.format_id).0.is_none() {
+            let expected = format!("{} for {name}", table.numbering.expected());
             j.push(
                 entry
                     .format()
-                    .violates(rule, expected.clone(), c.format.0.to_string()),
+                    .violates(rule, expected.clone(), e.format_id.to_string()),
             );
             j.push(needs(
                 rule,
                 &entry.format(),
                 format!("{expected}, to decode it"),
-                c.format.0.to_string(),
+                e.format_id.to_string(),
             ));
         }
         if dim > 4 {
             j.push(entry.dimension().error(
                 ErrorKind::Unsupported,
                 format!(
-                    "1 to 4 components for {} (the dimension's low four bits), to decode it",
-                    CHANNELS[i]
+                    "1 to 4 components for {name} (the dimension's low four bits), to decode it"
                 ),
-                format!("{dim} (byte 0x{:02X})", c.dimension),
+                format!("{dim} (byte 0x{:02X})", e.dimension),
             ));
         }
+        if let Some(stored) = &table.stored {
+            match stored.get(usize::from(e.stream)) {
+                None => {
+                    let expected = format!(
+                        "{name} in one of the {} streams the vertex data stores",
+                        stored.len()
+                    );
+                    j.push(
+                        entry
+                            .stream()
+                            .violates(rule, expected.clone(), e.stream.to_string()),
+                    );
+                    j.push(needs(
+                        rule,
+                        &entry.stream(),
+                        format!("{expected}, to decode it"),
+                        e.stream.to_string(),
+                    ));
+                }
+                Some(st) if !table.implied && !holds(st.channel_mask, i) => {
+                    j.push(at.streams().some().map_or_else(
+                        || entry.stream(),
+                        |s| s.at(usize::from(e.stream)).channel_mask().owned(),
+                    ).violates(
+                        rule,
+                        format!("stream {}'s channel mask to hold {name} (bit {i}); the readers skip a channel its stream's mask lacks", e.stream),
+                        format!("0x{:X}", st.channel_mask),
+                    ));
+                }
+                Some(_) => {}
+            }
+        }
     }
-    let layout = plan(vd);
-    for (i, place) in layout.channels.iter().enumerate() {
-        let Some((c, stream)) = place.and_then(|_| layout.channel(i)) else {
+    let layout = plan(table, vd.vertex_count);
+    for (i, e) in table.entries.iter().enumerate().take(era) {
+        let Some((c, stream)) = table.slot(i).and_then(|s| layout.channel(s)) else {
             continue;
         };
         if c.offset + c.width() > stream.stride {
-            let entry = table.at(i);
+            let entry = entry_at(at, i, e.stream);
             let expected = format!(
                 "{} ({} bytes) inside the {}-byte vertex of stream {} ({})",
-                CHANNELS[i],
+                table.name(i),
                 c.width(),
                 stream.stride,
                 c.stream,
@@ -224,59 +293,28 @@ pub(crate) fn judge(
             ));
         }
     }
-    let need = layout.end();
-    if need != size.len {
-        let last = layout.streams.len().saturating_sub(1);
-        let streams = match layout.streams.len() {
-            0 => "no channel".to_string(),
-            1 => format!("1 stream: {}", names_in(&layout, 0)),
-            n => format!(
-                "{n} streams; the last, stream {last}: {}",
-                names_in(&layout, last)
-            ),
-        };
-        let expected = format!(
-            "{} to end where the last stream ends: {need} bytes for {} vertices ({streams})",
-            size.what, vd.vertex_count,
-        );
-        j.push(
-            size.at
-                .violates(rule, expected, format!("{} bytes", size.len)),
-        );
-    }
-    if let Some((s, st)) = layout
-        .streams
-        .iter()
-        .enumerate()
-        .find(|(_, st)| st.end > size.len)
-    {
-        j.push(needs(
-            rule,
-            &size.at,
-            format!(
-                "stream {s} ({}; stride {}, {} vertices) at bytes {}..{} of {}, to decode it",
-                names_in(&layout, s),
-                st.stride,
-                vd.vertex_count,
-                st.start,
-                st.end,
-                size.what
-            ),
-            format!("{} bytes (overrun by {})", size.len, st.end - size.len),
-        ));
+    if table.stored.is_some() {
+        stored_streams(vd, at, &layout, size, rule, j);
+    } else {
+        computed_streams(vd, &layout, size, rule, j);
     }
     if vd.vertex_count > 0 {
-        let vertex = table.at(0);
-        match layout.channels[0] {
+        let vertex = entry_at(at, 0, table.entries.first().map_or(0, |e| e.stream));
+        let present = table
+            .entries
+            .first()
+            .is_some_and(|e| e.dimension & 0xF != 0);
+        match layout.channels[slot::VERTEX] {
             Some(c) if c.format.is_float() => {}
             Some(c) => j.push(vertex.format().error(
                 ErrorKind::Unsupported,
                 "a Vertex channel of floats (Float, Float16 or a normalised format), to place the vertices",
                 format!("{:?}", c.format),
             )),
-            // A Vertex channel of a format outside the 12 is refused above.
-            None if vd.channels.get(0).is_some_and(|c| c.dimension & 0xF != 0) => {}
-            None if vd.channels.is_empty() => j.push(at.num_channels().error(
+            // A Vertex entry of a format outside the table, or outside its stream, is refused
+            // or reported above.
+            None if present => {}
+            None if table.entries.is_empty() => j.push(count_at(at).error(
                 ErrorKind::Unsupported,
                 format!(
                     "a channel table with a Vertex channel, to place the {} vertices",
@@ -295,4 +333,115 @@ pub(crate) fn judge(
         }
     }
     layout
+}
+
+/// From 5.0: the streams computed from the channels end where the data ends, and lie in it.
+fn computed_streams(
+    vd: &VertexDataRef<'_>,
+    layout: &VertexLayout,
+    size: &DataSize<'_>,
+    rule: &'static crate::rt::Rule,
+    j: &mut Judge<'_>,
+) {
+    let need = layout.end();
+    if need != size.len {
+        let last = layout.streams.len().saturating_sub(1);
+        let streams = match layout.streams.len() {
+            0 => "no channel".to_string(),
+            1 => format!("1 stream: {}", names_in(layout, 0)),
+            n => format!(
+                "{n} streams; the last, stream {last}: {}",
+                names_in(layout, last)
+            ),
+        };
+        let expected = format!(
+            "{} to end where the last stream ends: {need} bytes for {} vertices ({streams})",
+            size.what, vd.vertex_count,
+        );
+        j.push(
+            size.at
+                .violates(rule, expected, format!("{} bytes", size.len)),
+        );
+    }
+    if let Some((s, st)) = layout
+        .streams
+        .iter()
+        .enumerate()
+        .find(|(_, st)| st.end > size.len)
+    {
+        j.push(overrun(
+            rule,
+            &size.at,
+            size,
+            layout,
+            s,
+            st,
+            vd.vertex_count,
+        ));
+    }
+}
+
+/// Before 5.0: every stored stream that holds a channel lies in the data.
+fn stored_streams(
+    vd: &VertexDataRef<'_>,
+    at: &Place<'_, VertexDataPos>,
+    layout: &VertexLayout,
+    size: &DataSize<'_>,
+    rule: &'static crate::rt::Rule,
+    j: &mut Judge<'_>,
+) {
+    let holding = |s: usize| {
+        layout
+            .channels
+            .iter()
+            .flatten()
+            .any(|c| usize::from(c.stream) == s)
+    };
+    for (s, st) in layout.streams.iter().enumerate() {
+        if !holding(s) || st.end <= size.len {
+            continue;
+        }
+        let place = match (at.streams().some(), at.streams_fixed().some()) {
+            (Some(p), _) => p.at(s).offset().owned(),
+            (_, Some(p)) => p.at(s).offset().owned(),
+            _ => size.at.owned(),
+        };
+        let expected = format!(
+            "stream {s} ({}; offset {}, stride {}, {} vertices) inside {} of {} bytes",
+            names_in(layout, s),
+            st.start,
+            st.stride,
+            vd.vertex_count,
+            size.what,
+            size.len
+        );
+        let found = format!("its end at byte {}", st.end);
+        j.push(place.violates(rule, expected, found));
+        j.push(overrun(rule, &place, size, layout, s, st, vd.vertex_count));
+    }
+}
+
+/// A stream past the end of the vertex data: decoding cannot read it.
+fn overrun(
+    rule: &'static crate::rt::Rule,
+    at: &Place<'_, Span>,
+    size: &DataSize<'_>,
+    layout: &VertexLayout,
+    s: usize,
+    st: &StreamLayout,
+    vertex_count: u32,
+) -> crate::rt::Error {
+    needs(
+        rule,
+        at,
+        format!(
+            "stream {s} ({}; stride {}, {vertex_count} vertices) at bytes {}..{} of {}, to decode it",
+            names_in(layout, s),
+            st.stride,
+            st.start,
+            st.end,
+            size.what
+        ),
+        format!("{} bytes (overrun by {})", size.len, st.end - size.len),
+    )
 }

@@ -19,26 +19,31 @@ mod layout;
 mod packed;
 mod shapes;
 mod skin;
+pub mod table;
 
 pub use crate::context::SkinWeights;
 pub use finite::NonFiniteReport;
 pub use format::VertexFormat;
 pub use frame::{inverse_bind_matrix, to_scene, SceneOptions, ToScene};
-pub use indices::{index_size, SubMesh, Topology};
+pub use indices::{index_size, topology_id, SubMesh, Topology};
 pub use layout::{ChannelPlace, StreamLayout, VertexLayout};
 pub use packed::{
     packed_tolerance, rebuilt_z_tolerance, unpack_floats, unpack_floats_into, unpack_ints,
     unpack_ints_into, Packed,
 };
-pub use shapes::{name_hash, MeshShapes, ShapeChannel, ShapeFrame, ShapeVertex, ShapedVertices};
+pub use shapes::{
+    name_hash, MeshShapes, ShapeChannel, ShapeFrame, ShapeVertex, ShapedVertices,
+    LEGACY_FULL_WEIGHT,
+};
 pub use skin::{Blend, MeshSkin, PaddedSets};
 
 pub(crate) use compressed::judge as judge_compressed;
 pub(crate) use indices::judge as judge_indices;
 pub(crate) use layout::{judge as judge_layout, DataSize};
-pub(crate) use shapes::judge as judge_shapes;
+pub(crate) use shapes::judge_any as judge_shapes;
 pub(crate) use skin::{
-    judge_bone_slots, judge_channels as judge_blend_channels, judge_variable, variable_drawn,
+    judge_bone_slots, judge_channels as judge_blend_channels, judge_m_skin, judge_variable,
+    variable_drawn,
 };
 
 use crate::generated::unity_mesh::UnityMeshRef;
@@ -341,16 +346,60 @@ pub fn vertex_count(view: &UnityMeshRef<'_>) -> u64 {
     }
 }
 
+/// The bind poses, wherever the mesh's era stores them: after m_Shapes from 4.3, after m_Skin
+/// before.
+pub fn bind_poses<'v, 'a>(
+    view: &'v UnityMeshRef<'a>,
+) -> &'v [crate::generated::unity_mesh::Matrix4x4fRef<'a>] {
+    view.bind_poses
+        .as_deref()
+        .or(view.bind_poses_after_skin.as_deref())
+        .unwrap_or(&[])
+}
+
+/// The number of bones a mesh binds: its bind poses, or before 5.0 those its compressed mesh
+/// packs (16 items each) when m_BindPose is empty.
+pub fn bind_pose_count(view: &UnityMeshRef<'_>) -> usize {
+    match bind_poses(view).len() {
+        0 => compressed::packed_bind_pose_count(&view.compressed_mesh),
+        n => n,
+    }
+}
+
+/// The bind poses as row-major matrices: m_BindPose, or before 5.0 those the compressed mesh
+/// packs when m_BindPose is empty.
+pub fn bind_pose_matrices(view: &UnityMeshRef<'_>) -> Vec<[f32; 16]> {
+    let stored = bind_poses(view);
+    if stored.is_empty() {
+        return compressed::packed_bind_poses(&view.compressed_mesh);
+    }
+    stored
+        .iter()
+        .map(|m| {
+            let mut e = [0.0f32; 16];
+            for (o, x) in e.iter_mut().zip(m.e.iter()) {
+                *o = x;
+            }
+            e
+        })
+        .collect()
+}
+
+/// The layout of a mesh's vertex data, in common terms whatever its era.
+pub fn plan(vd: &crate::generated::unity_mesh::VertexDataRef<'_>) -> VertexLayout {
+    layout::plan(&table::Table::of(vd), vd.vertex_count)
+}
+
 /// Every channel of a mesh whose vertices are in the vertex data (whose verdict passed),
 /// decoded from the view through the layout its channel table describes.
 pub fn channels(view: &UnityMeshRef<'_>, vertex_bytes: &[u8]) -> [Option<Channel>; 14] {
-    format::decode_channels(&layout::plan(&view.vertex_data), vertex_bytes)
+    format::decode_channels(&plan(&view.vertex_data), vertex_bytes)
 }
 
 /// Channel `slot` (see [`slot`]) of a mesh whose vertices are in the vertex data, decoded
 /// from the view; `None` when the mesh has no such channel.
 pub fn channel(view: &UnityMeshRef<'_>, vertex_bytes: &[u8], slot: usize) -> Option<Channel> {
-    format::decode_channel(&layout::plan(&view.vertex_data), vertex_bytes, slot)
+    format::decode_channel(&plan(&view.vertex_data), vertex_bytes, slot)
 }
 
 /// Decodes a mesh whose verdict passed: its channels through the vertex layout (or its
@@ -367,7 +416,7 @@ pub fn decode(
         let (n, channels) = compressed::decode_vertices(&view.compressed_mesh);
         (n, channels, None)
     } else {
-        let layout = layout::plan(&view.vertex_data);
+        let layout = plan(&view.vertex_data);
         let channels = format::decode_channels(&layout, vertex_bytes);
         let n = usize::try_from(view.vertex_data.vertex_count).unwrap_or(usize::MAX);
         (n, channels, layout.has_channels().then_some(layout))
@@ -382,7 +431,7 @@ pub fn decode(
     };
     mesh.submeshes = indices::decode(view);
     mesh.skin = skin::decode(view, &mesh, skin_weights);
-    mesh.shapes = shapes::decode(&view.shapes);
+    mesh.shapes = shapes::decode(view);
     mesh.non_finite = finite::scan(&mesh);
     mesh
 }

@@ -2,9 +2,16 @@
 //! (a full shape is at 100), each frame a run of sparse per-vertex deltas of position and,
 //! when the frame says so, of normal and tangent. The deltas apply to the mesh as stored,
 //! before any skin.
+//!
+//! In 4.1 and 4.2 a mesh stores its shapes otherwise (`legacy_shapes`, `shape_vertices`):
+//! each shape has its name and one run of deltas. Each becomes a channel of one frame at
+//! weight 100, the full shape (a reading: the 4.x scripting reference sets blend shape weights
+//! from 0 to 100, and a shape of one frame is full at the top of that range).
 
 use super::UnityMeshData;
-use crate::generated::unity_mesh::{BlendShapeDataPos, BlendShapeDataRef, UnityMesh};
+use crate::generated::unity_mesh::{
+    BlendShapeDataPos, BlendShapeDataRef, BlendShapeVertex, UnityMesh, UnityMeshPos, UnityMeshRef,
+};
 use crate::rt::{Error, ErrorKind, Place, Result};
 use crate::verdict::Judge;
 
@@ -192,6 +199,81 @@ impl MeshShapes {
     }
 }
 
+/// The weight of the one frame of a 4.1/4.2 blend shape (see the module's reading).
+pub const LEGACY_FULL_WEIGHT: f32 = 100.0;
+
+/// The verdict on the blend shapes of either era (see [`judge`] and [`judge_legacy`]).
+pub(crate) fn judge_any(
+    view: &UnityMeshRef<'_>,
+    at: &Place<'_, UnityMeshPos>,
+    vc: u64,
+    j: &mut Judge<'_>,
+) {
+    if let (Some(s), Some(p)) = (&view.shapes, at.shapes().some()) {
+        judge(s, &p, vc, j);
+    } else {
+        judge_legacy(view, at, vc, j);
+    }
+}
+
+/// Reports `e` and the need decoding has of what it says.
+fn with_need(j: &mut Judge<'_>, e: Error) {
+    let mut need = e.clone().with_severity(crate::rt::Severity::Error);
+    need.kind = ErrorKind::Unsupported;
+    need.expected.push_str(", to decode the blend shapes");
+    j.push(e);
+    j.push(need);
+}
+
+/// The verdict on the blend shapes of 4.1 and 4.2: `shape_arrays_agree` over `legacy_shapes`
+/// and `shape_vertices` (every shape's run inside the deltas, every delta's vertex below `vc`).
+fn judge_legacy(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, vc: u64, j: &mut Judge<'_>) {
+    let agree = UnityMesh::REL_SHAPE_ARRAYS_AGREE;
+    let (Some(shapes), Some(deltas)) = (&view.legacy_shapes, &view.shape_vertices) else {
+        return;
+    };
+    let entries = deltas.len() as u64;
+    if let (Some(i), Some(list)) = (
+        deltas.iter().position(|v| u64::from(v.index) >= vc),
+        at.shape_vertices().some(),
+    ) {
+        let n = deltas.iter().filter(|v| u64::from(v.index) >= vc).count();
+        with_need(
+            j,
+            list.at(i).index().violates(
+                agree,
+                format!("a vertex below {vc} ({n} entries name none)"),
+                deltas[i].index.to_string(),
+            ),
+        );
+    }
+    let shapes_at = at.legacy_shapes();
+    let Some(list) = shapes_at.some() else {
+        return;
+    };
+    for (i, f) in shapes.iter().enumerate() {
+        if u64::from(f.first_vertex) + u64::from(f.vertex_count) > entries {
+            let shape = list.at(i);
+            let (field, what) = if u64::from(f.first_vertex) > entries {
+                (shape.first_vertex(), f.first_vertex)
+            } else {
+                (shape.vertex_count(), f.vertex_count)
+            };
+            with_need(
+                j,
+                field.violates(
+                    agree,
+                    format!(
+                        "firstVertex {} + vertexCount {} within the {entries} entries of shape_vertices",
+                        f.first_vertex, f.vertex_count
+                    ),
+                    what.to_string(),
+                ),
+            );
+        }
+    }
+}
+
 /// The verdict on `m_Shapes`: `shape_arrays_agree` and `shape_name_hash`, and what decoding
 /// the shapes needs (the arrays agreeing, each channel's frames in increasing weight, so that
 /// the last is the full one). `vc` is the number of vertices. Each disagreement is reported
@@ -203,13 +285,7 @@ pub(crate) fn judge(
     j: &mut Judge<'_>,
 ) {
     let agree = UnityMesh::REL_SHAPE_ARRAYS_AGREE;
-    let both = |j: &mut Judge<'_>, e: Error| {
-        let mut need = e.clone().with_severity(crate::rt::Severity::Error);
-        need.kind = ErrorKind::Unsupported;
-        need.expected.push_str(", to decode the blend shapes");
-        j.push(e);
-        j.push(need);
-    };
+    let both = with_need;
     let frames = shapes.shapes.len() as u64;
     let entries = shapes.vertices.len() as u64;
     let weights = shapes.full_weights.len() as u64;
@@ -320,8 +396,56 @@ fn vec3(v: &crate::generated::unity_mesh::Vector3f) -> [f32; 3] {
     [v.x, v.y, v.z]
 }
 
-/// `m_Shapes` of a mesh whose verdict passed; `None` when it has no blend shapes.
-pub(crate) fn decode(shapes: &BlendShapeDataRef<'_>) -> Option<MeshShapes> {
+fn delta(v: &BlendShapeVertex) -> ShapeVertex {
+    ShapeVertex {
+        index: v.index,
+        position: vec3(&v.vertex),
+        normal: vec3(&v.normal),
+        tangent: vec3(&v.tangent),
+    }
+}
+
+/// The blend shapes of a mesh whose verdict passed, of either era; `None` when it has none.
+pub(crate) fn decode(view: &UnityMeshRef<'_>) -> Option<MeshShapes> {
+    if let Some(s) = &view.shapes {
+        return decode_data(s);
+    }
+    let shapes = view.legacy_shapes.as_ref().filter(|s| !s.is_empty())?;
+    let vertices = view
+        .shape_vertices
+        .as_ref()
+        .map(|d| d.iter().map(delta).collect())
+        .unwrap_or_default();
+    let frames = shapes
+        .iter()
+        .map(|s| ShapeFrame {
+            weight: LEGACY_FULL_WEIGHT,
+            first_vertex: s.first_vertex as usize,
+            vertex_count: s.vertex_count as usize,
+            has_normals: s.has_normals != 0,
+            has_tangents: s.has_tangents != 0,
+        })
+        .collect();
+    let channels = shapes
+        .iter()
+        .enumerate()
+        .map(|(k, s)| ShapeChannel {
+            name: s.name.value.to_string(),
+            name_hash: name_hash(s.name.value),
+            first_frame: k,
+            frame_count: 1,
+        })
+        .collect();
+    Some(MeshShapes {
+        channels,
+        frames,
+        vertices,
+    })
+}
+
+/// `m_Shapes` (BlendShapeData, from 4.3) of a mesh whose verdict passed; `None` when it has no
+/// blend shapes.
+fn decode_data(shapes: &BlendShapeDataRef<'_>) -> Option<MeshShapes> {
     if shapes.vertices.is_empty()
         && shapes.shapes.is_empty()
         && shapes.channels.is_empty()
@@ -329,16 +453,7 @@ pub(crate) fn decode(shapes: &BlendShapeDataRef<'_>) -> Option<MeshShapes> {
     {
         return None;
     }
-    let vertices = shapes
-        .vertices
-        .iter()
-        .map(|v| ShapeVertex {
-            index: v.index,
-            position: vec3(&v.vertex),
-            normal: vec3(&v.normal),
-            tangent: vec3(&v.tangent),
-        })
-        .collect();
+    let vertices = shapes.vertices.iter().map(delta).collect();
     let frames = shapes
         .shapes
         .iter()

@@ -14,14 +14,16 @@
 //! bone. A slot of non-zero weight must name a bind pose; one of weight zero may point past
 //! them (it does not matter).
 
-use super::format::{channel_bytes, decode_components};
+use super::format::{channel_bytes, decode_components, VertexFormat};
 use super::layout::VertexLayout;
+use super::table::{entry_at, Entry, Table};
 use super::{needs, slot, ChannelData, Source, UnityMeshData};
 use crate::context::SkinWeights;
 use crate::generated::unity_mesh::{
-    ChannelInfo, UnityMesh, UnityMeshRef, VariableBoneCountWeightsPos, VertexDataPos,
+    BoneWeights4VectorRef, UnityMesh, UnityMeshPos, UnityMeshRef, VariableBoneCountWeightsPos,
+    VertexDataPos,
 };
-use crate::rt::{Blocks, ErrorKind, Place};
+use crate::rt::{ErrorKind, Place};
 use crate::verdict::Judge;
 
 /// Bone influences per vertex, as a mesh stores them: vertex `v`'s weights and bone slots
@@ -179,38 +181,34 @@ impl MeshSkin {
     }
 }
 
-/// The formats the blend channels may have (seed 002).
-fn weight_format(id: u8) -> bool {
-    matches!(id, 0 | 1 | 2 | 4)
+/// The formats the blend channels may have (seed 002), in the common numbering.
+fn weight_format(f: VertexFormat) -> bool {
+    matches!(
+        f,
+        VertexFormat::Float | VertexFormat::Float16 | VertexFormat::UNorm8 | VertexFormat::UNorm16
+    )
 }
 
-fn index_format(id: u8) -> bool {
-    matches!(id, 6 | 8 | 10)
-}
-
-/// A present entry (non-zero dimension) of the channel table.
-fn present(table: &Blocks<'_, ChannelInfo>, slot: usize) -> Option<ChannelInfo> {
-    table.get(slot).filter(|c| c.dimension & 0xF != 0)
+fn index_format(f: VertexFormat) -> bool {
+    matches!(
+        f,
+        VertexFormat::UInt8 | VertexFormat::UInt16 | VertexFormat::UInt32
+    )
 }
 
 /// The verdict on the blend channels: `blend_channels_form_a_skin` and what decoding them
 /// needs (the relation's formats and pairing, and as many weights as bone slots).
-pub(crate) fn judge_channels(
-    table: &Blocks<'_, ChannelInfo>,
-    at: &Place<'_, VertexDataPos>,
-    j: &mut Judge<'_>,
-) {
+pub(crate) fn judge_channels(table: &Table, at: &Place<'_, VertexDataPos>, j: &mut Judge<'_>) {
     let rule = UnityMesh::REL_BLEND_CHANNELS_FORM_A_SKIN;
-    let places = at.channels();
     let (w, ix) = (
-        present(table, slot::BLEND_WEIGHT),
-        present(table, slot::BLEND_INDICES),
+        table.entry(slot::BLEND_WEIGHT),
+        table.entry(slot::BLEND_INDICES),
     );
-    let mut both = |c: &ChannelInfo, k: usize, name: &str, formats: &str, ok: bool| {
-        let entry = places.at(k);
-        if !ok {
-            let expected = format!("{name} as {formats}");
-            let found = c.format.0.to_string();
+    let mut both = |(k, c): (usize, Entry), name: &str, ok: fn(VertexFormat) -> bool| {
+        let entry = entry_at(at, k, c.stream);
+        if !table.numbering.format(c.format_id).0.is_some_and(ok) {
+            let expected = format!("{name} as {}", table.numbering.names(ok));
+            let found = c.format_id.to_string();
             j.push(
                 entry
                     .format()
@@ -232,27 +230,15 @@ pub(crate) fn judge_channels(
             ));
         }
     };
-    if let Some(c) = &w {
-        both(
-            c,
-            slot::BLEND_WEIGHT,
-            "BlendWeight",
-            "Float (0), Float16 (1), UNorm8 (2) or UNorm16 (4)",
-            weight_format(c.format.0),
-        );
+    if let Some(c) = w {
+        both(c, "BlendWeight", weight_format);
     }
-    if let Some(c) = &ix {
-        both(
-            c,
-            slot::BLEND_INDICES,
-            "BlendIndices",
-            "UInt8 (6), UInt16 (8) or UInt32 (10)",
-            index_format(c.format.0),
-        );
+    if let Some(c) = ix {
+        both(c, "BlendIndices", index_format);
     }
-    let entry = places.at(slot::BLEND_WEIGHT);
     match (w, ix) {
-        (Some(_), None) => {
+        (Some((k, c)), None) => {
+            let entry = entry_at(at, k, c.stream).whole();
             let expected = "a BlendIndices channel with the BlendWeight channel (weights without bone slots are not a skin)";
             j.push(entry.violates(rule, expected, "no BlendIndices channel"));
             j.push(needs(
@@ -262,8 +248,8 @@ pub(crate) fn judge_channels(
                 "no BlendIndices channel",
             ));
         }
-        (Some(w), Some(ix)) if w.dimension & 0xF != ix.dimension & 0xF => {
-            j.push(entry.dimension().error(
+        (Some((k, w)), Some((_, ix))) if w.dimension & 0xF != ix.dimension & 0xF => {
+            j.push(entry_at(at, k, w.stream).dimension().error(
                 ErrorKind::Unsupported,
                 format!(
                     "as many BlendWeight components as BlendIndices ({}), to pair them",
@@ -274,6 +260,61 @@ pub(crate) fn judge_channels(
         }
         _ => {}
     }
+}
+
+/// The verdict on `m_Skin` (before 2018.2): `skin_per_vertex`, and what binding it needs
+/// (every influence of non-zero weight naming a bind pose).
+pub(crate) fn judge_m_skin(
+    view: &UnityMeshRef<'_>,
+    at: &Place<'_, UnityMeshPos>,
+    vc: u64,
+    bind_poses: usize,
+    j: &mut Judge<'_>,
+) {
+    let skin_at = at.skin();
+    let (Some(skin), Some(p)) = (&view.skin, skin_at.some()) else {
+        return;
+    };
+    let n = skin.items.len() as u64;
+    if n == 0 {
+        return;
+    }
+    if n != vc {
+        let expected = format!("one entry per vertex ({vc}), or none");
+        j.push(p.num_items().violates(
+            UnityMesh::REL_SKIN_PER_VERTEX,
+            expected.clone(),
+            n.to_string(),
+        ));
+        j.push(needs(
+            UnityMesh::REL_SKIN_PER_VERTEX,
+            &p.num_items(),
+            format!("{expected}, to bind the skin"),
+            n.to_string(),
+        ));
+        return;
+    }
+    let (weights, bones) = m_skin_influences(skin);
+    let bones: Vec<u32> = bones.iter().map(|&b| b as u32).collect();
+    if let Some((v, k, bone, weight, count)) = first_bad_bone(Some(&weights), &bones, 4, bind_poses)
+    {
+        j.push(p.items().at(v).bone_indices().error(
+            ErrorKind::Inconsistent,
+            bone_expected(bind_poses, v, k, weight, count),
+            (bone as i32).to_string(),
+        ));
+    }
+}
+
+/// The weights and bone slots of `m_Skin`, four per vertex.
+fn m_skin_influences(skin: &BoneWeights4VectorRef<'_>) -> (Vec<f32>, Vec<i32>) {
+    let mut w = Vec::with_capacity(4 * skin.items.len());
+    let mut b = Vec::with_capacity(4 * skin.items.len());
+    for e in skin.items.iter() {
+        w.extend(e.weights.iter());
+        b.extend(e.bone_indices.iter());
+    }
+    (w, b)
 }
 
 /// The bone slots glTF's 16-bit joints can name.
@@ -336,14 +377,14 @@ pub(crate) fn judge_bone_slots(
     let Some((ic, ix)) = channel_bytes(layout, data, slot::BLEND_INDICES) else {
         return;
     };
-    if !index_format(ic.format.id()) {
+    if !index_format(ic.format) {
         return;
     }
     let ChannelData::UInt(bones) = decode_components(ic.format, &ix) else {
         return;
     };
     let weights = channel_bytes(layout, data, slot::BLEND_WEIGHT)
-        .filter(|(c, _)| weight_format(c.format.id()) && c.dim == ic.dim)
+        .filter(|(c, _)| weight_format(c.format) && c.dim == ic.dim)
         .and_then(|(c, w)| match decode_components(c.format, &w) {
             ChannelData::Float(v) => Some(v),
             _ => None,
@@ -454,7 +495,7 @@ pub(crate) fn judge_variable(
     let weight = |x: u32| x >> 16;
     let (mut unsorted, mut unsummed, mut bad_bone) = (None, None, None);
     let (mut n_unsorted, mut n_unsummed, mut n_bad) = (0usize, 0usize, 0usize);
-    let bind_poses = view.bind_poses.len();
+    let bind_poses = super::bind_pose_count(view);
     for v in 0..vc {
         let (a, b) = (u64::from(word(v)), u64::from(word(v + 1)));
         let run = all.get(a as usize..b as usize).unwrap_or(&[]);
@@ -552,6 +593,22 @@ fn from_variable(view: &UnityMeshRef<'_>, vc: usize) -> Option<Blend> {
     })
 }
 
+/// `m_Skin` (before 2018.2) as influences, four per vertex (none when it is empty).
+fn from_m_skin(view: &UnityMeshRef<'_>) -> Option<Blend> {
+    let skin = view.skin.as_ref().filter(|s| !s.items.is_empty())?;
+    let (weights, bones) = m_skin_influences(skin);
+    let n = skin.items.len() as u32;
+    Some(Blend {
+        starts: (0..=n).map(|v| v.saturating_mul(4)).collect(),
+        weights,
+        // A slot of weight zero may be anything (-1 in some files); it binds nothing.
+        bones: bones
+            .iter()
+            .map(|&b| u32::try_from(b).unwrap_or(0))
+            .collect(),
+    })
+}
+
 /// The skin of a decoded mesh (the variable bone count data only when `skin_weights` draws
 /// it), `None` when it has no influences and no bind poses.
 pub(crate) fn decode(
@@ -559,26 +616,16 @@ pub(crate) fn decode(
     mesh: &UnityMeshData,
     skin_weights: SkinWeights,
 ) -> Option<MeshSkin> {
-    let blend = from_channels(mesh);
+    let blend = from_channels(mesh).or_else(|| from_m_skin(view));
     let variable = if variable_drawn(view, skin_weights) {
         from_variable(view, mesh.vertex_count)
     } else {
         None
     };
-    if blend.is_none() && variable.is_none() && view.bind_poses.is_empty() {
+    let bind_poses = super::bind_pose_matrices(view);
+    if blend.is_none() && variable.is_none() && bind_poses.is_empty() {
         return None;
     }
-    let bind_poses = view
-        .bind_poses
-        .iter()
-        .map(|m| {
-            let mut e = [0.0f32; 16];
-            for (o, x) in e.iter_mut().zip(m.e.iter()) {
-                *o = x;
-            }
-            e
-        })
-        .collect();
     Some(MeshSkin {
         blend,
         variable,

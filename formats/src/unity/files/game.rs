@@ -658,13 +658,6 @@ impl GameFiles {
         let place = self.place(m.at);
         let located = |e: Error| Located::new(place.clone(), e);
         let v = m.version.unwrap_or(0);
-        if v < crate::unity::FORMATS_FROM {
-            return Err(located(Error::unplaced(
-                ErrorKind::Unsupported,
-                "a mesh of Unity 2019.1 or later (the vertex format numbering the decoder knows)",
-                format!("Unity {}", version_text(v)),
-            )));
-        }
         let names = self.names(m);
         let streamed = self.streamed(m, user.resource.as_deref())?;
         let read = UnityMesh::read::<true>(self.bytes(m.at), &mesh::context(v)).map_err(located)?;
@@ -748,7 +741,13 @@ impl GameFiles {
     pub fn names(&self, m: &GameMesh) -> Names {
         let mut names = Names::default();
         let (bones, hashes) = match &m.fixed {
-            Ok(f) => (f.bind_poses.len(), f.bone_name_hashes.clone()),
+            Ok(f) => (
+                f.bind_poses
+                    .as_ref()
+                    .or(f.bind_poses_after_skin.as_ref())
+                    .map_or(0, Vec::len),
+                f.bone_name_hashes.clone().unwrap_or_default(),
+            ),
             Err(_) => (0, vec![]),
         };
         let mut renderer_materials: Option<(ObjectRef, Vec<Option<String>>)> = None;
@@ -950,29 +949,34 @@ fn release(v: u32) -> String {
     }
 }
 
-/// The last release before `v` (a `.0` patch), from Unity's numbering: each year's releases run
-/// from `.1` to its LTS release, Unity 6's from `6000.0`. `None` where that is not known.
+/// The last release before `v` (a `.0` patch), from Unity's numbering: 3.x to 5.x from `.0`
+/// to their last minor, each year's releases from `.1` to its LTS release, Unity 6's from
+/// `6000.0`. `None` where that is not known.
 fn release_before(v: u32) -> Option<u32> {
-    /// The LTS (last) release of each year before Unity 6.
-    const LAST_OF_YEAR: &[(u32, u32)] = &[
-        (2017, 4),
-        (2018, 4),
-        (2019, 4),
-        (2020, 3),
-        (2021, 3),
-        (2022, 3),
-        (2023, 2),
+    /// Each major version in order, with its first and last minor release.
+    const MAJORS: &[(u32, u32, u32)] = &[
+        (3, 0, 5),
+        (4, 0, 7),
+        (5, 0, 6),
+        (2017, 1, 4),
+        (2018, 1, 4),
+        (2019, 1, 4),
+        (2020, 1, 3),
+        (2021, 1, 3),
+        (2022, 1, 3),
+        (2023, 1, 2),
+        (6000, 0, 99),
     ];
     let (major, minor, patch) = (v / 10_000, v / 100 % 100, v % 100);
-    let first = if major >= 6000 { 0 } else { 1 };
-    match (patch, minor > first) {
-        (0, true) => Some(major * 10_000 + (minor - 1) * 100),
-        (0, false) => LAST_OF_YEAR
-            .iter()
-            .find(|y| y.0 + 1 == major)
-            .map(|&(y, m)| y * 10_000 + m * 100),
-        _ => None,
+    if patch != 0 {
+        return None;
     }
+    let k = MAJORS.iter().position(|m| m.0 == major)?;
+    if minor > MAJORS[k].1 {
+        return Some(major * 10_000 + (minor - 1) * 100);
+    }
+    let &(y, _, last) = MAJORS.get(k.checked_sub(1)?)?;
+    Some(y * 10_000 + last * 100)
 }
 
 /// The known Mesh layouts that read `bytes` exactly (to their end), with every relation of

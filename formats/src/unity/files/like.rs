@@ -284,7 +284,9 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
             format!("{} morph targets that differ", edited.morph_targets.len()),
         ));
     }
-    if !same_count && m.shapes.num_vertices > 0 {
+    let shape_deltas =
+        m.shapes.as_ref().map_or(0, |s| s.num_vertices) + m.num_shape_vertices.unwrap_or(0);
+    if !same_count && shape_deltas > 0 {
         return Err(refuse(
             format!("the original's vertex count, {n_old} (its blend shapes name vertices)"),
             format!("{n} vertices"),
@@ -321,6 +323,13 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     }
 
     // The vertex data: the original's bytes where nothing changed.
+    let stored_streams = m.vertex_data.streams.is_some() || m.vertex_data.streams_fixed.is_some();
+    if stored_streams && !same_count {
+        return Err(refuse(
+            format!("the original's vertex count, {n_old} (before Unity 5.0 the vertex data stores its streams' offsets, which this does not rewrite)"),
+            format!("{n} vertices"),
+        ));
+    }
     let new_layout = if same_count {
         layout.clone()
     } else {
@@ -475,10 +484,22 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
                     ib.extend_from_slice(&(x as u16).to_le_bytes());
                 }
             }
+            // The fields of the original's era: `topology` from 4.0, a strip flag and a
+            // triangle count before.
+            let era = m.sub_meshes.first();
+            let legacy = era.is_some_and(|s| s.topology.is_none());
+            if legacy && topology != Topology::TRIANGLES {
+                return Err(refuse(
+                    format!("triangles in primitive {i} (before Unity 4.0 a submesh is a triangle list or strip)"),
+                    format!("{:?}", p.mode),
+                ));
+            }
             subs.push(SubMesh {
                 first_byte,
                 index_count: indices.len() as u32,
-                topology,
+                topology: (!legacy).then_some(topology),
+                is_tri_strip: legacy.then_some(0),
+                triangle_count: legacy.then_some(indices.len() as u32 / 3),
                 // The field is there in the versions that have it (as the original's first
                 // submesh says); indices are written whole, from base vertex 0.
                 base_vertex: m.sub_meshes.first().and_then(|s| s.base_vertex).map(|_| 0),

@@ -21,28 +21,52 @@ pub const MESH: i32 = 43;
 /// before it, as in a type tree; a count belongs to its list.
 pub fn layout_fields(pos: &UnityMeshPos) -> Vec<(&'static str, u64)> {
     let list = |count: Span, items: Span| count.end.max(items.end);
-    let mut out = vec![
-        ("m_Name", pos.name._span.end),
-        (
-            "m_SubMeshes",
-            list(pos.num_sub_meshes, pos.sub_meshes.span()),
-        ),
-        ("m_Shapes", pos.shapes._span.end),
-        (
-            "m_BindPose",
-            list(pos.num_bind_poses, pos.bind_poses.span()),
-        ),
-        (
-            "m_BoneNameHashes",
-            list(pos.num_bone_name_hashes, pos.bone_name_hashes.span()),
-        ),
-        ("m_RootBoneNameHash", pos.root_bone_name_hash.end),
-    ];
+    let opt_list = |count: Option<Span>, items: Option<Span>| {
+        count.map(|c| items.map_or(c.end, |i| list(c, i)))
+    };
+    // The padding after the one-byte fields (before 5.0) belongs to the last of them.
+    let padded = |end: u64| pos.pad_flags.map_or(end, |p| p.end.max(end));
+    let mut out = vec![("m_Name", pos.name._span.end)];
     let mut opt = |name: &'static str, end: Option<u64>| {
         if let Some(e) = end {
             out.push((name, e));
         }
     };
+    opt(
+        "m_SubMeshes",
+        Some(list(pos.num_sub_meshes, pos.sub_meshes.span())),
+    );
+    opt(
+        "m_Shapes",
+        opt_list(
+            pos.num_legacy_shapes,
+            pos.legacy_shapes.as_ref().map(|l| l.span()),
+        )
+        .map(|e| pos.pad_legacy_shapes.map_or(e, |p| p.end.max(e))),
+    );
+    opt(
+        "m_ShapeVertices",
+        opt_list(
+            pos.num_shape_vertices,
+            pos.shape_vertices.as_ref().map(|l| l.span()),
+        ),
+    );
+    opt("m_Shapes", pos.shapes.as_ref().map(|p| p._span.end));
+    opt(
+        "m_BindPose",
+        opt_list(
+            pos.num_bind_poses,
+            pos.bind_poses.as_ref().map(|l| l.span()),
+        ),
+    );
+    opt(
+        "m_BoneNameHashes",
+        opt_list(
+            pos.num_bone_name_hashes,
+            pos.bone_name_hashes.as_ref().map(|l| l.span()),
+        ),
+    );
+    opt("m_RootBoneNameHash", pos.root_bone_name_hash.map(|s| s.end));
     opt("m_BonesAABB", pos.bones_aabb.as_ref().map(|p| p._span.end));
     opt(
         "m_VariableBoneCountWeights",
@@ -50,13 +74,29 @@ pub fn layout_fields(pos: &UnityMeshPos) -> Vec<(&'static str, u64)> {
             .as_ref()
             .map(|p| p._span.end),
     );
-    opt("m_MeshCompression", Some(pos.mesh_compression.end));
-    opt("m_IsReadable", Some(pos.is_readable.end));
-    opt("m_KeepVertices", Some(pos.keep_vertices.end));
-    opt("m_KeepIndices", Some(pos.keep_indices.end));
+    let last_byte_field = pos.keep_indices.is_none();
+    opt(
+        "m_MeshCompression",
+        Some(if last_byte_field {
+            padded(pos.mesh_compression.end)
+        } else {
+            pos.mesh_compression.end
+        }),
+    );
+    opt("m_StreamCompression", pos.stream_compression.map(|s| s.end));
+    opt("m_IsReadable", pos.is_readable.map(|s| s.end));
+    opt("m_KeepVertices", pos.keep_vertices.map(|s| s.end));
+    opt("m_KeepIndices", pos.keep_indices.map(|s| padded(s.end)));
     opt("m_IndexFormat", pos.index_format.map(|s| s.end));
     opt("m_IndexBuffer", Some(pos.index_buffer._span.end));
     opt("m_Skin", pos.skin.as_ref().map(|p| p._span.end));
+    opt(
+        "m_BindPose",
+        opt_list(
+            pos.num_bind_poses_after_skin,
+            pos.bind_poses_after_skin.as_ref().map(|l| l.span()),
+        ),
+    );
     opt("m_VertexData", Some(pos.vertex_data._span.end));
     opt("m_CompressedMesh", Some(pos.compressed_mesh._span.end));
     opt("m_LocalAABB", Some(pos.local_aabb._span.end));
@@ -73,11 +113,15 @@ pub fn layout_fields(pos: &UnityMeshPos) -> Vec<(&'static str, u64)> {
     );
     opt(
         "m_BakedConvexCollisionMesh",
-        Some(pos.baked_convex_collision_mesh._span.end),
+        pos.baked_convex_collision_mesh
+            .as_ref()
+            .map(|p| p._span.end),
     );
     opt(
         "m_BakedTriangleCollisionMesh",
-        Some(pos.baked_triangle_collision_mesh._span.end),
+        pos.baked_triangle_collision_mesh
+            .as_ref()
+            .map(|p| p._span.end),
     );
     opt("m_MeshMetrics[0]", pos.mesh_metrics_0.map(|s| s.end));
     opt("m_MeshMetrics[1]", pos.mesh_metrics_1.map(|s| s.end));
