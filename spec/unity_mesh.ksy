@@ -878,23 +878,49 @@ types:
           bone index in the low 16 bits and a weight (value / 65535) in the high 16 bits.
   bone_weights4:
     doc: Up to four influences of one vertex (BoneWeights4; BoneInfluence before 2017.1), 32 bytes.
-    -confidence: sourced
-    -evidence: type trees of 5.3.5 to 2018.1
+    -confidence: observed
+    -evidence: type tree dumps of 3.4 to 2018.1 (weight[0] .. weight[3], boneIndex[0] .. boneIndex[3]); the skinned 2018.1.6f1 Meshes of the shared real files
     seq:
-      - id: weights
+      - id: weight_0
         type: f4
-        repeat: expr
-        repeat-expr: 4
-        -orig-id: weight[0] .. weight[3]
-        -confidence: sourced
-        doc: The four weights.
-      - id: bone_indices
+        -orig-id: weight[0]
+        -confidence: observed
+        doc: Influence 0's weight.
+      - id: weight_1
+        type: f4
+        -orig-id: weight[1]
+        -confidence: observed
+        doc: Influence 1's weight.
+      - id: weight_2
+        type: f4
+        -orig-id: weight[2]
+        -confidence: observed
+        doc: Influence 2's weight.
+      - id: weight_3
+        type: f4
+        -orig-id: weight[3]
+        -confidence: observed
+        doc: Influence 3's weight.
+      - id: bone_index_0
         type: s4
-        repeat: expr
-        repeat-expr: 4
-        -orig-id: boneIndex[0] .. boneIndex[3]
-        -confidence: sourced
-        doc: The four bone slots.
+        -orig-id: boneIndex[0]
+        -confidence: observed
+        doc: Influence 0's bone slot (an index into the bind poses and the renderer's bones).
+      - id: bone_index_1
+        type: s4
+        -orig-id: boneIndex[1]
+        -confidence: observed
+        doc: Influence 1's bone slot (an index into the bind poses and the renderer's bones).
+      - id: bone_index_2
+        type: s4
+        -orig-id: boneIndex[2]
+        -confidence: observed
+        doc: Influence 2's bone slot (an index into the bind poses and the renderer's bones).
+      - id: bone_index_3
+        type: s4
+        -orig-id: boneIndex[3]
+        -confidence: observed
+        doc: Influence 3's bone slot (an index into the bind poses and the renderer's bones).
   bone_weights4_vector:
     doc: A vector of BoneWeights4 (m_Skin, before 2018.2).
     -confidence: sourced

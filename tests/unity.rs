@@ -1751,13 +1751,7 @@ mod broken {
         });
         let mut m = make::triangle("t", number("2017.4.0f1"));
         let skin = m.skin.as_mut().unwrap();
-        skin.items = vec![
-            meshspec_formats::generated::unity_mesh::BoneWeights4 {
-                weights: vec![1.0, 0.0, 0.0, 0.0],
-                bone_indices: vec![0; 4],
-            };
-            2
-        ];
+        skin.items = vec![make::influences([1.0, 0.0, 0.0, 0.0], [0; 4]); 2];
         skin.num_items = 2;
         out.push(Broken {
             ctx: era("2017.4.0f1"),

@@ -120,10 +120,7 @@ fn square(version: &str) -> UnityMesh {
         let skin = m.skin.as_mut().unwrap();
         skin.items = influences()
             .iter()
-            .map(|(w, b)| BoneWeights4 {
-                weights: w.to_vec(),
-                bone_indices: b.to_vec(),
-            })
+            .map(|(w, b)| make::influences(*w, *b))
             .collect();
     } else {
         // Stream 1 (from byte 144, a multiple of 16): BlendWeight Float x 4, BlendIndices
@@ -423,11 +420,11 @@ fn m_skin_must_hold_one_entry_per_vertex_and_name_bind_poses() {
     let v = "2017.4.40f1";
     let c = ctx(v);
     let mut m = square(v);
-    m.skin.as_mut().unwrap().items[3].bone_indices[1] = 7;
+    m.skin.as_mut().unwrap().items[3].bone_index_1 = 7;
     let b = unity_synth::bytes_with(&m, &c);
     let verdict = meshspec_formats::find("unity-mesh").unwrap().judge(&b, &c);
     let e = verdict.first_failure().expect("refused");
-    assert_eq!(e.path_string(), "unity_mesh.skin.items[3].bone_indices");
+    assert_eq!(e.path_string(), "unity_mesh.skin.items[3].bone_index_1");
     assert!(e.expected.contains("below the 2 bind poses"), "{e}");
     assert_eq!(e.found, "7");
 }

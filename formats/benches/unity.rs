@@ -21,6 +21,9 @@ use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
 
+#[path = "support/pairs.rs"]
+mod pairs;
+
 const VERTICES: usize = 1 << 20;
 
 /// The large mesh: stream 0 Vertex Float x3 and Normal Float16 x4 (20 bytes), stream 1
@@ -225,6 +228,56 @@ fn large_mesh(c: &mut Criterion) {
         });
     }
     g.finish();
+}
+
+/// The same geometry (make::sample: 65,536 vertices, 65,534 triangles, skinned) decoded in the
+/// layouts of four eras, each timed beside the 2021.3 one in pairs: the bar (issue 24) is every
+/// older era within 1.5 times 2021.3's decode (verdict and scene, as export does).
+fn eras(c: &mut Criterion) {
+    const N: u32 = 65_536;
+    let entry = meshspec_formats::find("unity-mesh").unwrap();
+    let made: Vec<(&str, Vec<u8>, Context)> = [
+        "2021.3.0f1",
+        "2018.4.36f1",
+        "2017.4.40f1",
+        "5.6.7f1",
+        "4.7.2f1",
+    ]
+    .iter()
+    .map(|v| {
+        let ctx = Context::new().with_unity_version(v).unwrap();
+        let n = ctx.params["unity_version"] as u32;
+        let bytes = make::sample(n, N).to_bytes(&ctx).unwrap();
+        assert!(entry.judge(&bytes, &ctx).passes(), "{v}");
+        (*v, bytes, ctx)
+    })
+    .collect();
+    let mut g = c.benchmark_group("unity-eras");
+    g.sample_size(20)
+        .measurement_time(Duration::from_secs(3))
+        .warm_up_time(Duration::from_secs(1));
+    for (v, bytes, ctx) in &made {
+        g.bench_function(BenchmarkId::new("export's decode", v), |b| {
+            b.iter(|| black_box(entry.decode(black_box(bytes), ctx).unwrap()))
+        });
+    }
+    g.finish();
+    let (_, base, base_ctx) = &made[0];
+    for (v, bytes, ctx) in &made[1..] {
+        let mut ratios = vec![];
+        for _ in 0..60 {
+            let t = std::time::Instant::now();
+            black_box(entry.decode(black_box(base), base_ctx).unwrap());
+            let a = t.elapsed().as_secs_f64();
+            let t = std::time::Instant::now();
+            black_box(entry.decode(black_box(bytes), ctx).unwrap());
+            ratios.push(t.elapsed().as_secs_f64() / a);
+        }
+        pairs::report(
+            &format!("decode of {v} ÷ 2021.3 (same geometry)"),
+            &mut ratios,
+        );
+    }
 }
 
 fn packed(c: &mut Criterion) {
@@ -433,5 +486,5 @@ fn corpus_meshes(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, corpus_meshes, large_mesh, packed);
+criterion_group!(benches, corpus_meshes, large_mesh, eras, packed);
 criterion_main!(benches);

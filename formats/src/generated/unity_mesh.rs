@@ -12303,52 +12303,152 @@ impl crate::rt::Walk for VariableBoneCountWeightsPos {
 }
 /// Up to four influences of one vertex (BoneWeights4; BoneInfluence before 2017.1), 32 bytes.
 ///
-/// Type `bone_weights4` of `spec/unity_mesh.ksy`. Sourced (type trees of 5.3.5 to 2018.1)
+/// Type `bone_weights4` of `spec/unity_mesh.ksy`. Observed (type tree dumps of 3.4 to 2018.1 (weight[0] .. weight[3], boneIndex[0] .. boneIndex[3]); the skinned 2018.1.6f1 Meshes of the shared real files)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct BoneWeights4 {
-    /// The four weights.
+    /// Influence 0's weight.
     ///
-    /// Documented as “weight[0] .. weight[3]”, Sourced.
-    #[serde(with = "crate::rt::serde_as::float_vec")]
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 4>))]
-    pub weights: ::std::vec::Vec<f32>,
-    /// The four bone slots.
+    /// Documented as “weight[0]”, Observed.
+    #[serde(with = "crate::rt::serde_as::float")]
+    pub weight_0: f32,
+    /// Influence 1's weight.
     ///
-    /// Documented as “boneIndex[0] .. boneIndex[3]”, Sourced.
-    #[cfg_attr(feature = "arbitrary", arbitrary(with = crate::rt::arb::list::<_, 4>))]
-    pub bone_indices: ::std::vec::Vec<i32>,
-}
-/// [`BoneWeights4`] as read: numbers by value, blobs and lists as views of the input.
-#[derive(Debug, Clone)]
-pub struct BoneWeights4Ref<'a> {
-    /// See [`BoneWeights4::weights`].
-    pub weights: crate::rt::Nums<'a, f32>,
-    /// See [`BoneWeights4::bone_indices`].
-    pub bone_indices: crate::rt::Nums<'a, i32>,
+    /// Documented as “weight[1]”, Observed.
+    #[serde(with = "crate::rt::serde_as::float")]
+    pub weight_1: f32,
+    /// Influence 2's weight.
+    ///
+    /// Documented as “weight[2]”, Observed.
+    #[serde(with = "crate::rt::serde_as::float")]
+    pub weight_2: f32,
+    /// Influence 3's weight.
+    ///
+    /// Documented as “weight[3]”, Observed.
+    #[serde(with = "crate::rt::serde_as::float")]
+    pub weight_3: f32,
+    /// Influence 0's bone slot (an index into the bind poses and the renderer's bones).
+    ///
+    /// Documented as “boneIndex[0]”, Observed.
+    pub bone_index_0: i32,
+    /// Influence 1's bone slot (an index into the bind poses and the renderer's bones).
+    ///
+    /// Documented as “boneIndex[1]”, Observed.
+    pub bone_index_1: i32,
+    /// Influence 2's bone slot (an index into the bind poses and the renderer's bones).
+    ///
+    /// Documented as “boneIndex[2]”, Observed.
+    pub bone_index_2: i32,
+    /// Influence 3's bone slot (an index into the bind poses and the renderer's bones).
+    ///
+    /// Documented as “boneIndex[3]”, Observed.
+    pub bone_index_3: i32,
 }
 /// Where each field of a [`BoneWeights4`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct BoneWeights4Pos {
     /// The whole value.
     pub _span: crate::rt::Span,
-    /// Where `weights` lies.
-    pub weights: crate::rt::Strided<crate::rt::Span>,
-    /// Where `bone_indices` lies.
-    pub bone_indices: crate::rt::Strided<crate::rt::Span>,
+    /// Where `weight_0` lies.
+    pub weight_0: crate::rt::Span,
+    /// Where `weight_1` lies.
+    pub weight_1: crate::rt::Span,
+    /// Where `weight_2` lies.
+    pub weight_2: crate::rt::Span,
+    /// Where `weight_3` lies.
+    pub weight_3: crate::rt::Span,
+    /// Where `bone_index_0` lies.
+    pub bone_index_0: crate::rt::Span,
+    /// Where `bone_index_1` lies.
+    pub bone_index_1: crate::rt::Span,
+    /// Where `bone_index_2` lies.
+    pub bone_index_2: crate::rt::Span,
+    /// Where `bone_index_3` lies.
+    pub bone_index_3: crate::rt::Span,
 }
 impl BoneWeights4 {
     /// The bytes every value of this type takes.
     pub const FIXED_SIZE: u64 = 32u64;
-    /// Where `weights` starts, from the start of the type.
-    pub const OFFSET_WEIGHTS: u64 = 0;
-    /// Where `bone_indices` starts, from the start of the type.
-    pub const OFFSET_BONE_INDICES: u64 = 16;
+    /// Where `weight_0` starts, from the start of the type.
+    pub const OFFSET_WEIGHT_0: u64 = 0;
+    /// Where `weight_1` starts, from the start of the type.
+    pub const OFFSET_WEIGHT_1: u64 = 4;
+    /// Where `weight_2` starts, from the start of the type.
+    pub const OFFSET_WEIGHT_2: u64 = 8;
+    /// Where `weight_3` starts, from the start of the type.
+    pub const OFFSET_WEIGHT_3: u64 = 12;
+    /// Where `bone_index_0` starts, from the start of the type.
+    pub const OFFSET_BONE_INDEX_0: u64 = 16;
+    /// Where `bone_index_1` starts, from the start of the type.
+    pub const OFFSET_BONE_INDEX_1: u64 = 20;
+    /// Where `bone_index_2` starts, from the start of the type.
+    pub const OFFSET_BONE_INDEX_2: u64 = 24;
+    /// Where `bone_index_3` starts, from the start of the type.
+    pub const OFFSET_BONE_INDEX_3: u64 = 28;
+}
+impl crate::rt::pod::Block for BoneWeights4 {
+    const SIZE: usize = 32usize;
+    const CHECKED: bool = false;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let weight_0 = crate::rt::pod::get::<f32>(_b, 0usize, ::binrw::Endian::Little);
+        let weight_1 = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
+        let weight_2 = crate::rt::pod::get::<f32>(_b, 8usize, ::binrw::Endian::Little);
+        let weight_3 = crate::rt::pod::get::<f32>(_b, 12usize, ::binrw::Endian::Little);
+        let bone_index_0 = crate::rt::pod::get::<
+            i32,
+        >(_b, 16usize, ::binrw::Endian::Little);
+        let bone_index_1 = crate::rt::pod::get::<
+            i32,
+        >(_b, 20usize, ::binrw::Endian::Little);
+        let bone_index_2 = crate::rt::pod::get::<
+            i32,
+        >(_b, 24usize, ::binrw::Endian::Little);
+        let bone_index_3 = crate::rt::pod::get::<
+            i32,
+        >(_b, 28usize, ::binrw::Endian::Little);
+        Self {
+            weight_0,
+            weight_1,
+            weight_2,
+            weight_3,
+            bone_index_0,
+            bone_index_1,
+            bone_index_2,
+            bone_index_3,
+        }
+    }
+    #[inline]
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        Ok(())
+    }
+    #[inline]
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self {
+            weight_0,
+            weight_1,
+            weight_2,
+            weight_3,
+            bone_index_0,
+            bone_index_1,
+            bone_index_2,
+            bone_index_3,
+        } = self;
+        crate::rt::pod::set::<f32>(_b, 0usize, *weight_0, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 4usize, *weight_1, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 8usize, *weight_2, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 12usize, *weight_3, ::binrw::Endian::Little);
+        crate::rt::pod::set::<i32>(_b, 16usize, *bone_index_0, ::binrw::Endian::Little);
+        crate::rt::pod::set::<i32>(_b, 20usize, *bone_index_1, ::binrw::Endian::Little);
+        crate::rt::pod::set::<i32>(_b, 24usize, *bone_index_2, ::binrw::Endian::Little);
+        crate::rt::pod::set::<i32>(_b, 28usize, *bone_index_3, ::binrw::Endian::Little);
+        Ok(())
+    }
 }
 impl crate::rt::Codec for BoneWeights4 {
     type Args = ();
-    type Ref<'a> = BoneWeights4Ref<'a>;
+    type Ref<'a> = BoneWeights4;
     type Pos = BoneWeights4Pos;
     const MIN_SIZE: u64 = 32u64;
     fn read_in<'a, const L: bool>(
@@ -12357,38 +12457,145 @@ impl crate::rt::Codec for BoneWeights4 {
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
         let () = _args;
         let _start = _io.pos();
-        let (weights, _p_weights) = crate::rt::field(
-            "weights",
+        if _io.left() >= 32u64 {
+            let _b = _io.take(32u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<BoneWeights4Pos as crate::rt::Fixed>::at(_start, 32u64))
+                } else {
+                    None
+                },
+            ));
+        }
+        let (weight_0, _p_weight_0) = crate::rt::field(
+            "weight_0",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(_at, (4i128), "count")?;
-                    let _v = _io.nums::<f32>(_n, ::binrw::Endian::Little)?;
-                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                    let (_v, _p) = {
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
                 })
             },
         )?;
-        let (bone_indices, _p_bone_indices) = crate::rt::field(
-            "bone_indices",
+        let (weight_1, _p_weight_1) = crate::rt::field(
+            "weight_1",
             || {
                 let _at = _io.pos();
                 Ok({
-                    let _n = crate::rt::input::count(_at, (4i128), "count")?;
-                    let _v = _io.nums::<i32>(_n, ::binrw::Endian::Little)?;
-                    (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                    let (_v, _p) = {
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (weight_2, _p_weight_2) = crate::rt::field(
+            "weight_2",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (weight_3, _p_weight_3) = crate::rt::field(
+            "weight_3",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bone_index_0, _p_bone_index_0) = crate::rt::field(
+            "bone_index_0",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bone_index_1, _p_bone_index_1) = crate::rt::field(
+            "bone_index_1",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bone_index_2, _p_bone_index_2) = crate::rt::field(
+            "bone_index_2",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (bone_index_3, _p_bone_index_3) = crate::rt::field(
+            "bone_index_3",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
                 })
             },
         )?;
         Ok((
-            BoneWeights4Ref {
-                weights,
-                bone_indices,
+            BoneWeights4 {
+                weight_0,
+                weight_1,
+                weight_2,
+                weight_3,
+                bone_index_0,
+                bone_index_1,
+                bone_index_2,
+                bone_index_3,
             },
             if L {
                 Some(BoneWeights4Pos {
                     _span: crate::rt::Span::new(_start, _io.pos()),
-                    weights: _p_weights,
-                    bone_indices: _p_bone_indices,
+                    weight_0: _p_weight_0,
+                    weight_1: _p_weight_1,
+                    weight_2: _p_weight_2,
+                    weight_3: _p_weight_3,
+                    bone_index_0: _p_bone_index_0,
+                    bone_index_1: _p_bone_index_1,
+                    bone_index_2: _p_bone_index_2,
+                    bone_index_3: _p_bone_index_3,
                 })
             } else {
                 None
@@ -12396,7 +12603,7 @@ impl crate::rt::Codec for BoneWeights4 {
         ))
     }
     fn own(view: &Self::Ref<'_>) -> Self {
-        view.own()
+        ::std::clone::Clone::clone(view)
     }
     fn write_out<const L: bool>(
         &self,
@@ -12405,48 +12612,12 @@ impl crate::rt::Codec for BoneWeights4 {
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
         let () = _args;
         let _start = _io.pos();
-        let BoneWeights4 { weights, bone_indices } = self;
-        let _p_weights = crate::rt::field(
-            "weights",
-            || {
-                let _at = _io.pos();
-                Ok({
-                    crate::rt::output::agree(
-                        _at,
-                        weights.len() as u64,
-                        (4i128),
-                        "4",
-                        "elements",
-                    )?;
-                    _io.prims(::binrw::Endian::Little, weights);
-                    crate::rt::Strided::new(_at, 4u64, weights.len())
-                })
-            },
-        )?;
-        let _p_bone_indices = crate::rt::field(
-            "bone_indices",
-            || {
-                let _at = _io.pos();
-                Ok({
-                    crate::rt::output::agree(
-                        _at,
-                        bone_indices.len() as u64,
-                        (4i128),
-                        "4",
-                        "elements",
-                    )?;
-                    _io.prims(::binrw::Endian::Little, bone_indices);
-                    crate::rt::Strided::new(_at, 4u64, bone_indices.len())
-                })
-            },
-        )?;
+        let mut _b = [0u8; 32usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _io.bytes(&_b);
         Ok(
             if L {
-                Some(BoneWeights4Pos {
-                    _span: crate::rt::Span::new(_start, _io.pos()),
-                    weights: _p_weights,
-                    bone_indices: _p_bone_indices,
-                })
+                Some(<BoneWeights4Pos as crate::rt::Fixed>::at(_start, 32u64))
             } else {
                 None
             },
@@ -12458,84 +12629,190 @@ impl crate::rt::Codec for BoneWeights4 {
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "bone_weights4",
         doc: "Up to four influences of one vertex (BoneWeights4; BoneInfluence before 2017.1), 32 bytes.",
-        confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
         fields: &[
             crate::rt::FieldInfo {
-                id: "weights",
-                ty: "f4[]",
-                orig_id: ::std::option::Option::Some("weight[0] .. weight[3]"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                id: "weight_0",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("weight[0]"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
-                doc: "The four weights.",
+                doc: "Influence 0's weight.",
             },
             crate::rt::FieldInfo {
-                id: "bone_indices",
-                ty: "s4[]",
-                orig_id: ::std::option::Option::Some("boneIndex[0] .. boneIndex[3]"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                id: "weight_1",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("weight[1]"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
-                doc: "The four bone slots.",
+                doc: "Influence 1's weight.",
+            },
+            crate::rt::FieldInfo {
+                id: "weight_2",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("weight[2]"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Influence 2's weight.",
+            },
+            crate::rt::FieldInfo {
+                id: "weight_3",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("weight[3]"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Influence 3's weight.",
+            },
+            crate::rt::FieldInfo {
+                id: "bone_index_0",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("boneIndex[0]"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Influence 0's bone slot (an index into the bind poses and the renderer's bones).",
+            },
+            crate::rt::FieldInfo {
+                id: "bone_index_1",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("boneIndex[1]"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Influence 1's bone slot (an index into the bind poses and the renderer's bones).",
+            },
+            crate::rt::FieldInfo {
+                id: "bone_index_2",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("boneIndex[2]"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Influence 2's bone slot (an index into the bind poses and the renderer's bones).",
+            },
+            crate::rt::FieldInfo {
+                id: "bone_index_3",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("boneIndex[3]"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "Influence 3's bone slot (an index into the bind poses and the renderer's bones).",
             },
         ],
     };
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
-        let BoneWeights4Ref { weights, bone_indices, .. } = view;
-        if _vis.enter(&_f[0usize]) {
-            {
-                let _x = weights;
-                for (_i, _e) in _x.iter().enumerate() {
-                    if !_vis.index(_i) {
-                        break;
-                    }
-                    _vis.value(crate::rt::Scalar::from(_e));
-                }
-            };
-            _vis.leave();
+        let BoneWeights4 {
+            weight_0,
+            weight_1,
+            weight_2,
+            weight_3,
+            bone_index_0,
+            bone_index_1,
+            bone_index_2,
+            bone_index_3,
+            ..
+        } = view;
+        {
+            let _x = weight_0;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[1usize]) {
-            {
-                let _x = bone_indices;
-                for (_i, _e) in _x.iter().enumerate() {
-                    if !_vis.index(_i) {
-                        break;
-                    }
-                    _vis.value(crate::rt::Scalar::from(_e));
-                }
-            };
-            _vis.leave();
+        {
+            let _x = weight_1;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+        }
+        {
+            let _x = weight_2;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+        }
+        {
+            let _x = weight_3;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+        }
+        {
+            let _x = bone_index_0;
+            _vis.leaf(&_f[4usize], crate::rt::Scalar::from(*_x));
+        }
+        {
+            let _x = bone_index_1;
+            _vis.leaf(&_f[5usize], crate::rt::Scalar::from(*_x));
+        }
+        {
+            let _x = bone_index_2;
+            _vis.leaf(&_f[6usize], crate::rt::Scalar::from(*_x));
+        }
+        {
+            let _x = bone_index_3;
+            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
         }
     }
 }
 crate::rt::codec::binrw_adapter!(BoneWeights4, ENDIAN);
-impl BoneWeights4Ref<'_> {
-    /// The owned [`BoneWeights4`] (copies every view).
-    pub fn own(&self) -> BoneWeights4 {
-        BoneWeights4 {
-            weights: (&self.weights).to_vec(),
-            bone_indices: (&self.bone_indices).to_vec(),
-        }
-    }
-}
 impl crate::rt::Spanned for BoneWeights4Pos {
     fn span(&self) -> crate::rt::Span {
         self._span
     }
 }
-impl crate::rt::Place<'_, BoneWeights4Pos> {
-    /// The place of `weights`.
-    pub fn weights(&self) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
-        self.field("weights", &self.get().weights)
+impl crate::rt::Fixed for BoneWeights4Pos {
+    fn at(start: u64, _size: u64) -> Self {
+        BoneWeights4Pos {
+            _span: crate::rt::Span::new(start, start + 32u64),
+            weight_0: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
+            weight_1: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+            weight_2: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
+            weight_3: <crate::rt::Span as crate::rt::Fixed>::at(start + 12u64, 4u64),
+            bone_index_0: <crate::rt::Span as crate::rt::Fixed>::at(start + 16u64, 4u64),
+            bone_index_1: <crate::rt::Span as crate::rt::Fixed>::at(start + 20u64, 4u64),
+            bone_index_2: <crate::rt::Span as crate::rt::Fixed>::at(start + 24u64, 4u64),
+            bone_index_3: <crate::rt::Span as crate::rt::Fixed>::at(start + 28u64, 4u64),
+        }
     }
-    /// The place of `bone_indices`.
-    pub fn bone_indices(
-        &self,
-    ) -> crate::rt::Place<'_, crate::rt::Strided<crate::rt::Span>> {
-        self.field("bone_indices", &self.get().bone_indices)
+}
+impl crate::rt::Place<'_, BoneWeights4Pos> {
+    /// The place of `weight_0`.
+    pub fn weight_0(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("weight_0", &self.get().weight_0)
+    }
+    /// The place of `weight_1`.
+    pub fn weight_1(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("weight_1", &self.get().weight_1)
+    }
+    /// The place of `weight_2`.
+    pub fn weight_2(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("weight_2", &self.get().weight_2)
+    }
+    /// The place of `weight_3`.
+    pub fn weight_3(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("weight_3", &self.get().weight_3)
+    }
+    /// The place of `bone_index_0`.
+    pub fn bone_index_0(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("bone_index_0", &self.get().bone_index_0)
+    }
+    /// The place of `bone_index_1`.
+    pub fn bone_index_1(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("bone_index_1", &self.get().bone_index_1)
+    }
+    /// The place of `bone_index_2`.
+    pub fn bone_index_2(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("bone_index_2", &self.get().bone_index_2)
+    }
+    /// The place of `bone_index_3`.
+    pub fn bone_index_3(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("bone_index_3", &self.get().bone_index_3)
     }
 }
 impl crate::rt::Walk for BoneWeights4Pos {
@@ -12552,48 +12829,74 @@ impl crate::rt::Walk for BoneWeights4Pos {
         let _f = <BoneWeights4 as crate::rt::Codec>::INFO.fields;
         crate::rt::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("weights")),
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("weight_0")),
             |path| {
-                let p = &self.weights;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
-                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
-                        path,
-                        crate::rt::Seg::Index(i),
-                        |path| {
-                            visit(
-                                path,
-                                crate::rt::Spanned::span(&e),
-                                &_f[0usize],
-                                !false,
-                            );
-                            crate::rt::Walk::walk(&e, path, visit);
-                        },
-                    );
-                }
+                let p = &self.weight_0;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
             },
         );
         crate::rt::meta::under(
             path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bone_indices")),
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("weight_1")),
             |path| {
-                let p = &self.bone_indices;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
-                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                    crate::rt::meta::under(
-                        path,
-                        crate::rt::Seg::Index(i),
-                        |path| {
-                            visit(
-                                path,
-                                crate::rt::Spanned::span(&e),
-                                &_f[1usize],
-                                !false,
-                            );
-                            crate::rt::Walk::walk(&e, path, visit);
-                        },
-                    );
-                }
+                let p = &self.weight_1;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("weight_2")),
+            |path| {
+                let p = &self.weight_2;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("weight_3")),
+            |path| {
+                let p = &self.weight_3;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bone_index_0")),
+            |path| {
+                let p = &self.bone_index_0;
+                visit(path, crate::rt::Spanned::span(p), &_f[4usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bone_index_1")),
+            |path| {
+                let p = &self.bone_index_1;
+                visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bone_index_2")),
+            |path| {
+                let p = &self.bone_index_2;
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bone_index_3")),
+            |path| {
+                let p = &self.bone_index_3;
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
             },
         );
     }
@@ -12623,7 +12926,7 @@ pub struct BoneWeights4VectorRef<'a> {
     /// See [`BoneWeights4Vector::num_items`].
     pub num_items: i32,
     /// See [`BoneWeights4Vector::items`].
-    pub items: ::std::vec::Vec<BoneWeights4Ref<'a>>,
+    pub items: crate::rt::Blocks<'a, BoneWeights4>,
 }
 /// Where each field of a [`BoneWeights4Vector`] lies.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -12633,7 +12936,7 @@ pub struct BoneWeights4VectorPos {
     /// Where `num_items` lies.
     pub num_items: crate::rt::Span,
     /// Where `items` lies.
-    pub items: crate::rt::Each<BoneWeights4Pos>,
+    pub items: crate::rt::Strided<BoneWeights4Pos>,
 }
 impl BoneWeights4Vector {
     /// Where `num_items` starts, from the start of the type.
@@ -12675,32 +12978,8 @@ impl crate::rt::Codec for BoneWeights4Vector {
                         crate::rt::Int::int(&num_items),
                         "count",
                     )?;
-                    _io.room(_n, <BoneWeights4 as crate::rt::Codec>::MIN_SIZE)?;
-                    let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
-                    for _i in 0.._n as usize {
-                        let (_v, _p) = (|| -> crate::rt::Result<_> {
-                            let _at = _io.pos();
-                            let (_v, _p) = {
-                                let _args = ();
-                                let (_v, _p) = <BoneWeights4 as crate::rt::Codec>::read_in::<
-                                    L,
-                                >(_io, _args)?;
-                                (_v, _p.unwrap_or_default())
-                            };
-                            Ok((_v, _p))
-                        })()
-                            .map_err(|e| e.at_index(_i))?;
-                        _vs.push(_v);
-                        if L {
-                            _ps.push(_p);
-                        }
-                    }
-                    let _pos = crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
-                        items: _ps,
-                    };
-                    (_vs, _pos)
+                    let _v = _io.blocks::<BoneWeights4>(_n)?;
+                    (_v, crate::rt::Strided::new(_at, 32u64, _n as usize))
                 })
             },
         )?;
@@ -12750,25 +13029,8 @@ impl crate::rt::Codec for BoneWeights4Vector {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
-                    for (_i, _v) in items.iter().enumerate() {
-                        let _p = (|| -> crate::rt::Result<_> {
-                            let _at = _io.pos();
-                            Ok({
-                                let _args = ();
-                                let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
-                                _p.unwrap_or_default()
-                            })
-                        })()
-                            .map_err(|e| e.at_index(_i))?;
-                        if L {
-                            _ps.push(_p);
-                        }
-                    }
-                    crate::rt::Each {
-                        span: crate::rt::Span::new(_at, _io.pos()),
-                        items: _ps,
-                    }
+                    _io.blocks(items)?;
+                    crate::rt::Strided::new(_at, 32u64, items.len())
                 })
             },
         )?;
@@ -12835,7 +13097,7 @@ impl crate::rt::Codec for BoneWeights4Vector {
                     if !_vis.index(_i) {
                         break;
                     }
-                    <BoneWeights4 as crate::rt::Codec>::visit(_e, _vis);
+                    <BoneWeights4 as crate::rt::Codec>::visit(&_e, _vis);
                 }
             };
             _vis.leave();
@@ -12848,7 +13110,7 @@ impl BoneWeights4VectorRef<'_> {
     pub fn own(&self) -> BoneWeights4Vector {
         BoneWeights4Vector {
             num_items: ::std::clone::Clone::clone(&self.num_items),
-            items: (&self.items).iter().map(|_e| _e.own()).collect(),
+            items: (&self.items).to_vec(),
         }
     }
 }
@@ -12863,7 +13125,7 @@ impl crate::rt::Place<'_, BoneWeights4VectorPos> {
         self.field("num_items", &self.get().num_items)
     }
     /// The place of `items`.
-    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Each<BoneWeights4Pos>> {
+    pub fn items(&self) -> crate::rt::Place<'_, crate::rt::Strided<BoneWeights4Pos>> {
         self.field("items", &self.get().items)
     }
 }
@@ -12894,7 +13156,7 @@ impl crate::rt::Walk for BoneWeights4VectorPos {
             |path| {
                 let p = &self.items;
                 visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
-                for (i, e) in p.items.iter().cloned().enumerate() {
+                for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
                     crate::rt::meta::under(
                         path,
                         crate::rt::Seg::Index(i),

@@ -298,7 +298,14 @@ pub(crate) fn judge_m_skin(
     let bones: Vec<u32> = bones.iter().map(|&b| b as u32).collect();
     if let Some((v, k, bone, weight, count)) = first_bad_bone(Some(&weights), &bones, 4, bind_poses)
     {
-        j.push(p.items().at(v).bone_indices().error(
+        let slot = p.items().at(v);
+        let field = match k {
+            0 => slot.bone_index_0(),
+            1 => slot.bone_index_1(),
+            2 => slot.bone_index_2(),
+            _ => slot.bone_index_3(),
+        };
+        j.push(field.owned().error(
             ErrorKind::Inconsistent,
             bone_expected(bind_poses, v, k, weight, count),
             (bone as i32).to_string(),
@@ -311,8 +318,13 @@ fn m_skin_influences(skin: &BoneWeights4VectorRef<'_>) -> (Vec<f32>, Vec<i32>) {
     let mut w = Vec::with_capacity(4 * skin.items.len());
     let mut b = Vec::with_capacity(4 * skin.items.len());
     for e in skin.items.iter() {
-        w.extend(e.weights.iter());
-        b.extend(e.bone_indices.iter());
+        w.extend([e.weight_0, e.weight_1, e.weight_2, e.weight_3]);
+        b.extend([
+            e.bone_index_0,
+            e.bone_index_1,
+            e.bone_index_2,
+            e.bone_index_3,
+        ]);
     }
     (w, b)
 }
