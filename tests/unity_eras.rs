@@ -9,8 +9,8 @@ mod unity_synth;
 
 use meshspec_formats::context::Context;
 use meshspec_formats::generated::unity_mesh::{
-    BlendShapeVertex, BoneWeights4, LegacyBlendShape, Matrix4x4f, StreamInfo, UnalignedString,
-    UnityMesh, Vector3f,
+    BlendShapeVertex, LegacyBlendShape, Matrix4x4f, StreamInfo, UnalignedString, UnityMesh,
+    Vector3f,
 };
 use meshspec_formats::rt::{ErrorKind, Root as _};
 use meshspec_formats::scene::Mesh;
