@@ -480,3 +480,50 @@ fn every_eras_layout_is_a_round_trip_of_its_bytes() {
         (false, false, false, false, true, false, false)
     );
 }
+
+#[test]
+fn compressed_meshes_of_2017_and_32_bit_indices_of_2017_3() {
+    // 2017.2: a compressed triangle (m_UVInfo names one 2-component set), 16-bit era.
+    let v = "2017.2.5f1";
+    let c = ctx(v);
+    let mut m = make::empty("packed", number(v));
+    let cm = &mut m.compressed_mesh;
+    cm.vertices = make::packed_floats(9, 8, 0.0, 1.0, vec![0, 0, 0, 255, 0, 0, 0, 255, 0]);
+    cm.uv = make::packed_floats(6, 8, 0.0, 1.0, vec![0, 0, 255, 0, 0, 255]);
+    cm.uv_info = Some(0x5);
+    cm.triangles = make::packed_ints(3, 8, vec![0, 1, 2]);
+    m.num_sub_meshes = 1;
+    m.sub_meshes = vec![make::submesh(number(v), 0, 3, 3)];
+    let b = unity_synth::bytes_with(&m, &c);
+    let d = meshspec_formats::find("unity-mesh")
+        .unwrap()
+        .decode(&b, &c)
+        .unwrap();
+    let mesh = &d.scene.meshes[0];
+    assert_eq!(mesh.positions[1], [-1.0, 0.0, 0.0]);
+    assert_eq!(mesh.uvs[0][1], [1.0, 1.0], "u 1, v 0 flipped to 1");
+    assert_eq!(mesh.primitives[0].indices, [0, 2, 1]);
+    assert!(d.verdict.notes.iter().any(|n| n.contains("m_CompressedMesh")));
+
+    // 2017.3: m_IndexFormat 1 reaches past 65,535 vertices.
+    let v = "2017.3.0f3";
+    let c = ctx(v);
+    let m = make::sample(number(v), 70_000);
+    assert_eq!(
+        m.index_format,
+        Some(meshspec_formats::generated::unity_mesh::IndexFormat::UINT32)
+    );
+    let b = unity_synth::bytes_with(&m, &c);
+    let d = meshspec_formats::find("unity-mesh")
+        .unwrap()
+        .decode(&b, &c)
+        .unwrap();
+    let p = &d.scene.meshes[0].primitives[0];
+    assert_eq!(p.indices.iter().max(), Some(&69_999));
+    // Before 2017.3 there is no m_IndexFormat: the same bytes misread, refused, not decoded.
+    let old = ctx("2017.2.5f1");
+    assert!(meshspec_formats::find("unity-mesh")
+        .unwrap()
+        .decode(&b, &old)
+        .is_err());
+}
