@@ -147,8 +147,12 @@ types:
         valid: '0xFC9E1595'
         -offset: 0x0
         -orig-id: CompiledMesh marker
-        -confidence: observed
-        doc: The CompiledMesh marker.
+        -confidence: proven
+        -evidence: |
+          the document's sentence "The compiled marker is at M = 61 + 81 x boneCount ... Proven ·
+          RR · all mesh headers"; its table row says Observed. Where a row and a sentence give one
+          fact two strengths, the stronger governs (spec/README.md)
+        doc: The CompiledMesh marker; any other value at M contradicts a proven statement and is refused.
       - id: layout_selector
         type: u1
         enum: layout_selector

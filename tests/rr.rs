@@ -152,6 +152,26 @@ fn the_compiled_marker_is_at_61_plus_81_per_bone() {
 }
 
 #[test]
+fn another_value_at_m_contradicts_a_proven_statement_and_is_refused() {
+    // The table row says Observed, the document's sentence Proven on all mesh headers: the
+    // stronger governs, so check refuses (an error, not a warning) and export does too.
+    let mut bytes = corpus("quad-split12.rr-mesh");
+    let pos = RrMesh::read::<true>(&bytes, &Context::new())
+        .unwrap()
+        .pos
+        .unwrap();
+    let m = pos.compiled.marker.start as usize;
+    bytes[m] ^= 1;
+    let entry = find("rr-mesh").unwrap();
+    let v = entry.judge(&bytes, &Context::new());
+    let e = v.first_failure().expect("refused");
+    assert_eq!(e.severity, Severity::Error);
+    assert_eq!(e.path_string(), "rr_mesh.compiled.marker");
+    assert_eq!(e.offset, Some(m as u64));
+    assert!(entry.decode(&bytes, &Context::new()).is_err());
+}
+
+#[test]
 fn ranged_indices_are_relative_to_each_ranges_vertex_base() {
     let ctx = Context::new();
     let bytes = corpus("two-ranges-split24.rr-mesh");

@@ -503,7 +503,11 @@ fn compressed_meshes_of_2017_and_32_bit_indices_of_2017_3() {
     assert_eq!(mesh.positions[1], [-1.0, 0.0, 0.0]);
     assert_eq!(mesh.uvs[0][1], [1.0, 1.0], "u 1, v 0 flipped to 1");
     assert_eq!(mesh.primitives[0].indices, [0, 2, 1]);
-    assert!(d.verdict.notes.iter().any(|n| n.contains("m_CompressedMesh")));
+    assert!(d
+        .verdict
+        .notes
+        .iter()
+        .any(|n| n.contains("m_CompressedMesh")));
 
     // 2017.3: m_IndexFormat 1 reaches past 65,535 vertices.
     let v = "2017.3.0f3";

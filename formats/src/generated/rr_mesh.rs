@@ -1330,9 +1330,12 @@ impl crate::rt::Spanned for CompiledMeshBodyPos {
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct CompiledMesh {
-    /// The CompiledMesh marker.
+    /// The CompiledMesh marker; any other value at M contradicts a proven statement and is refused.
     ///
-    /// Documented as “CompiledMesh marker”, at offset `0`, Observed.
+    /// Documented as “CompiledMesh marker”, at offset `0`, Proven (the document's sentence "The compiled marker is at M = 61 + 81 x boneCount ... Proven ·
+    /// RR · all mesh headers"; its table row says Observed. Where a row and a sentence give one
+    /// fact two strengths, the stronger governs (spec/README.md)
+    /// ).
     #[cfg_attr(
         feature = "arbitrary",
         arbitrary(with = |u|crate::rt::arb::mostly_in(u, &[4238218645]))
@@ -1445,6 +1448,16 @@ impl crate::rt::Codec for CompiledMesh {
                         let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
                         (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
+                    if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "0xFC9E1595",
+                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                            ),
+                        );
+                    }
                     (_v, _p)
                 })
             },
@@ -1587,6 +1600,16 @@ impl crate::rt::Codec for CompiledMesh {
                 Ok({
                     let _v = marker;
                     {
+                        if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "0xFC9E1595",
+                                    crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
+                                ),
+                            );
+                        }
                         {
                             _io.prim(::binrw::Endian::Little, *_v);
                             crate::rt::Span::new(_at, _io.pos())
@@ -1728,32 +1751,6 @@ impl crate::rt::Codec for CompiledMesh {
             ..
         } = view;
         {
-            let _v = marker;
-            let _place = at.marker();
-            {
-                if let Err(e) = (|| -> crate::rt::Result<()> {
-                    let _at = 0u64;
-                    if !(crate::rt::Int::int(&_v) == (4238218645i128)) {
-                        return Err(
-                            crate::rt::Error::new(
-                                crate::rt::ErrorKind::Invalid,
-                                _at,
-                                "0xFC9E1595",
-                                crate::rt::codec::show_hex(crate::rt::Int::int(&_v), 8usize),
-                            ),
-                        );
-                    }
-                    Ok(())
-                })() {
-                    out.push(
-                        e
-                            .placed(_place.span().start, _place.field_path())
-                            .with_severity(crate::rt::Severity::Warning),
-                    );
-                }
-            }
-        }
-        {
             let _v = body;
             let _place = at.body();
             {
@@ -1803,11 +1800,13 @@ impl crate::rt::Codec for CompiledMesh {
                 id: "marker",
                 ty: "u4",
                 orig_id: ::std::option::Option::Some("CompiledMesh marker"),
-                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
                 offset: ::std::option::Option::Some("0"),
-                evidence: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the document's sentence \"The compiled marker is at M = 61 + 81 x boneCount ... Proven ·\nRR · all mesh headers\"; its table row says Observed. Where a row and a sentence give one\nfact two strengths, the stronger governs (spec/README.md)\n",
+                ),
                 reading: ::std::option::Option::None,
-                doc: "The CompiledMesh marker.",
+                doc: "The CompiledMesh marker; any other value at M contradicts a proven statement and is refused.",
             },
             crate::rt::FieldInfo {
                 id: "layout_selector",
@@ -1865,7 +1864,8 @@ impl crate::rt::Codec for CompiledMesh {
             body,
             ..
         } = view;
-        {
+        let _all = _vis.proven_leaves();
+        if _all {
             let _x = marker;
             _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
         }
@@ -2099,7 +2099,9 @@ impl crate::rt::Root for CompiledMesh {
         MaterialList::REL_GROUPS_PER_DESCRIPTOR,
         MaterialList::REL_GROUP_IDENTITIES,
     ];
-    const SIGNATURE: &'static [(u64, &'static [u8])] = &[];
+    const SIGNATURE: &'static [(u64, &'static [u8])] = &[
+        (0u64, &[149u8, 21u8, 158u8, 252u8]),
+    ];
     fn args(params: &dyn crate::rt::Params) -> crate::rt::Result<Self::Args> {
         let _ = params;
         Ok(())
