@@ -148,7 +148,11 @@ fn unedited_files_are_written_back_byte_for_byte() {
         let (out, rep) = bundle::write(&bytes, &b, &[]).unwrap();
         assert_eq!(out, bytes, "{name}");
         assert_eq!(rep.blocks_compressed, 0, "{name}");
-        assert_eq!(rep.blocks_kept, b.blocks_info.blocks.len(), "{name}");
+        assert_eq!(
+            rep.blocks_kept,
+            b.fs().unwrap().blocks_info.blocks.len(),
+            "{name}"
+        );
         assert!(rep.info_kept, "{name}");
     }
     for name in SERIALIZED {
