@@ -112,7 +112,7 @@ types:
         type: u4
         enum: container
         valid:
-          any-of: [0x57656200, 0x52617700]
+          any-of: [container::unity_web, container::unity_raw]
         -orig-id: signature
         -confidence: observed
         -severity: error

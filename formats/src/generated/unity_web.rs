@@ -790,14 +790,16 @@ impl crate::rt::Codec for Header {
                         let _v = Container(_io.prim::<u32>(::binrw::Endian::Big, "u4")?);
                         (_v, crate::rt::Span::new(_at, _io.pos()))
                     };
-                    if !(crate::rt::Int::int(&_v) == (1466262016i128)
-                        || crate::rt::Int::int(&_v) == (1382119168i128))
+                    if !(crate::rt::Int::int(&_v)
+                        == crate::rt::Int::int(&Container::UNITY_WEB)
+                        || crate::rt::Int::int(&_v)
+                            == crate::rt::Int::int(&Container::UNITY_RAW))
                     {
                         return Err(
                             crate::rt::Error::new(
                                 crate::rt::ErrorKind::Invalid,
                                 _at,
-                                "one of 1466262016, 1382119168",
+                                "one of container::unity_web, container::unity_raw",
                                 crate::rt::Int::int(&_v).to_string(),
                             ),
                         );
@@ -1096,14 +1098,16 @@ impl crate::rt::Codec for Header {
                 Ok({
                     let _v = kind;
                     {
-                        if !(crate::rt::Int::int(&_v) == (1466262016i128)
-                            || crate::rt::Int::int(&_v) == (1382119168i128))
+                        if !(crate::rt::Int::int(&_v)
+                            == crate::rt::Int::int(&Container::UNITY_WEB)
+                            || crate::rt::Int::int(&_v)
+                                == crate::rt::Int::int(&Container::UNITY_RAW))
                         {
                             return Err(
                                 crate::rt::Error::new(
                                     crate::rt::ErrorKind::Invalid,
                                     _at,
-                                    "one of 1466262016, 1382119168",
+                                    "one of container::unity_web, container::unity_raw",
                                     crate::rt::Int::int(&_v).to_string(),
                                 ),
                             );
