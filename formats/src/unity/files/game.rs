@@ -637,11 +637,16 @@ impl GameFiles {
                 e.shifted(at)
             }
         };
-        let mut v = entry.judge(self.bytes(m.at), &self.context(m, user));
-        v.refused = v.refused.map(shift);
+        let mut ctx = self.context(m, user);
         if m.stream().is_some() {
             // Found here, in whichever file holds it (a bundle's resource file is not on
-            // disk): the mesh layout's own search beside the input does not apply.
+            // disk, and one of the same name beside the bundle is not it): the mesh layout's
+            // own search beside the input does not apply.
+            ctx.input = None;
+        }
+        let mut v = entry.judge(self.bytes(m.at), &ctx);
+        v.refused = v.refused.map(shift);
+        if m.stream().is_some() {
             v.findings.retain(|f| f.kind != ErrorKind::Unchecked);
             if let Err(e) = self.streamed(m, user.resource.as_deref()) {
                 let e = *e.error;
