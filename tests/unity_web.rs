@@ -254,7 +254,9 @@ fn the_levels_and_the_payload_must_agree() {
 fn format_6_and_other_signatures_are_not_this_layout() {
     // Format 6 UnityWeb has the UnityFS layout after the versions.
     // (The writer refuses the value too, so the bytes are edited.)
-    assert!(owned(&read("web.unity-web")).to_bytes(&Context::new()).is_ok());
+    assert!(owned(&read("web.unity-web"))
+        .to_bytes(&Context::new())
+        .is_ok());
     let mut w = owned(&read("web.unity-web"));
     w.header.version = 6;
     assert!(w.to_bytes(&Context::new()).is_err());
@@ -299,8 +301,9 @@ fn truncations_of_the_samples_are_refused_with_an_offset_inside() {
 
 /// The real file, or one loud line saying what is not checked.
 fn web_player() -> Option<PathBuf> {
-    let p = meshspec_tests::shared_or_skip("the real UnityWeb file (gimballock/Web Player.unity3d)")?
-        .join("corpus/unity-real/gimballock/Web Player.unity3d");
+    let p =
+        meshspec_tests::shared_or_skip("the real UnityWeb file (gimballock/Web Player.unity3d)")?
+            .join("corpus/unity-real/gimballock/Web Player.unity3d");
     if p.is_file() {
         return Some(p);
     }
