@@ -17,7 +17,7 @@ use meshspec_formats::unity::files::game::{self, GameFile, GameFiles, Select};
 use meshspec_formats::unity::files::serialized::Serialized;
 use meshspec_formats::unity::files::{mesh, Limits, Shared};
 use meshspec_formats::verdict::Verdict;
-use meshspec_tests::{root, validate_gltf};
+use meshspec_tests::{root, sha256_hex, validate_gltf};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -873,14 +873,6 @@ fn shared_meshes_extract_to_unitypys_bytes_and_stream_its_slices() {
         }
     }
     assert_eq!(n, 35);
-}
-
-fn sha256_hex(b: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(b)
-        .iter()
-        .map(|x| format!("{x:02x}"))
-        .collect()
 }
 
 #[test]

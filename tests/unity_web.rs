@@ -13,7 +13,7 @@ use meshspec_formats::unity::files::bundle::{self, Bundle};
 use meshspec_formats::unity::files::game::{GameFile, GameFiles, Select};
 use meshspec_formats::unity::files::{Limits, Located};
 use meshspec_formats::verdict::Verdict;
-use meshspec_tests::root;
+use meshspec_tests::{root, sha256_hex};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
@@ -395,14 +395,6 @@ print(json.dumps(rows))
     let rows: Vec<(String, i64, i64, String, String)> =
         serde_json::from_slice(&out.stdout).unwrap();
     Some(rows.into_iter().collect())
-}
-
-fn sha256_hex(b: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(b)
-        .iter()
-        .map(|x| format!("{x:02x}"))
-        .collect()
 }
 
 #[test]

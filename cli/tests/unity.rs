@@ -266,6 +266,19 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
     assert!(!e.contains('\u{1b}'), "{e}");
 }
 
+/// `meshspec unity extract FILE --path-id ID -o OUT`.
+fn extract(file: &str, id: &str, out: &Path) -> Output {
+    meshspec(&[
+        "unity",
+        "extract",
+        file,
+        "--path-id",
+        id,
+        "-o",
+        out.to_str().unwrap(),
+    ])
+}
+
 /// `meshspec unity replace ...` with `-o OUT` in a fresh folder; OUT's path.
 fn replace(name: &str, args: &[&str]) -> (Output, PathBuf) {
     let dir = tmp(&format!("replace-{name}"));
@@ -552,15 +565,7 @@ fn replace_from_a_dump_with_new_vertex_data() {
     std::fs::create_dir_all(&d).unwrap();
     let file = "corpus/unity/game.unity-serialized";
     let mesh = d.join("blade.mesh");
-    let out = meshspec(&[
-        "unity",
-        "extract",
-        file,
-        "--path-id",
-        "100",
-        "-o",
-        mesh.to_str().unwrap(),
-    ]);
+    let out = extract(file, "100", &mesh);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let mut vertex = std::fs::read(mesh.with_extension("vertexdata")).unwrap();
     vertex[0] ^= 1;
@@ -768,15 +773,7 @@ fn unityweb_and_unityraw_bundles_are_game_files() {
         assert_eq!(text(&out.stderr), "5 meshes: 5 ok, 0 failed\n");
         // Blade streams from the bundle's resource file, extracted beside the object.
         let m = tmp(&format!("{}-blade.mesh", file.rsplit('/').next().unwrap()));
-        let out = meshspec(&[
-            "unity",
-            "extract",
-            file,
-            "--path-id",
-            "100",
-            "-o",
-            m.to_str().unwrap(),
-        ]);
+        let out = extract(file, "100", &m);
         assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
         assert_eq!(
             std::fs::read(m.with_extension("vertexdata")).unwrap(),
@@ -825,15 +822,7 @@ fn shared_the_web_player_file_lists_and_extracts() {
     // Extracting takes the object's bytes out of the decompressed payload: path id 27 is
     // only in mainData (the Main Camera's GameObject).
     let m = tmp("camera.object");
-    let out = meshspec(&[
-        "unity",
-        "extract",
-        f,
-        "--path-id",
-        "27",
-        "-o",
-        m.to_str().unwrap(),
-    ]);
+    let out = extract(f, "27", &m);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let camera = rows
         .iter()
@@ -844,15 +833,7 @@ fn shared_the_web_player_file_lists_and_extracts() {
     assert_eq!(bytes.len() as u64, camera["byte_size"].as_u64().unwrap());
     assert!(bytes.windows(11).any(|w| w == b"Main Camera"));
     // Path ids count per serialized file: Torus's is in both, and extract says so.
-    let out = meshspec(&[
-        "unity",
-        "extract",
-        f,
-        "--path-id",
-        "13",
-        "-o",
-        m.to_str().unwrap(),
-    ]);
+    let out = extract(f, "13", &m);
     assert_eq!(out.status.code(), Some(1));
     let e = text(&out.stderr);
     assert!(

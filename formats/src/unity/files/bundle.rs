@@ -137,6 +137,17 @@ pub(super) fn breach(
     ));
 }
 
+/// A decompressed part (at `place`) that its layout does not read, said twice: the relation
+/// `rule` that says it reads, at its severity, and the reader's error, where reading stops.
+pub(super) fn unreadable(out: &mut Vec<Located>, place: &str, rule: &'static Rule, e: Error) {
+    let mut relation = e.clone();
+    relation.kind = ErrorKind::Relation;
+    relation.rule = Some(rule);
+    relation.severity = rule.severity;
+    out.push(Located::new(place, relation));
+    out.push(Located::new(place, e));
+}
+
 /// [`breach`] of an error found while reading (a decompressor's, a reader's), at its offset.
 pub(super) fn breach_of(
     out: &mut Vec<Located>,
@@ -325,12 +336,7 @@ fn unpack_located(
     let parsed = match BlocksInfo::read::<true>(&info_bytes, &Context::new()) {
         Ok(p) => p,
         Err(e) => {
-            let mut relation = e.clone();
-            relation.kind = ErrorKind::Relation;
-            relation.rule = Some(UnityBundle::REL_BLOCKS_INFO_DECOMPRESSES);
-            relation.severity = UnityBundle::REL_BLOCKS_INFO_DECOMPRESSES.severity;
-            f.push(Located::new(INFO_PLACE, relation));
-            f.push(Located::new(INFO_PLACE, e));
+            unreadable(f, INFO_PLACE, UnityBundle::REL_BLOCKS_INFO_DECOMPRESSES, e);
             return out;
         }
     };
@@ -847,8 +853,11 @@ fn unsupported_at(expected: impl Into<String>, found: impl Into<String>) -> Erro
 }
 
 /// A size a 32-bit field of the bundle holds.
-fn size_u32(n: usize, what: &str) -> Result<u32, Located> {
-    u32::try_from(n).map_err(|_| {
+pub(super) fn size_u32(
+    n: impl TryInto<u32> + std::fmt::Display + Copy,
+    what: &str,
+) -> Result<u32, Located> {
+    n.try_into().map_err(|_| {
         Located::from(Error::unplaced(
             ErrorKind::Count,
             format!("{what} of at most 4 GiB (its size is 32-bit)"),

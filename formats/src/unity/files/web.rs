@@ -7,7 +7,10 @@
 //! As for UnityFS, [`unpack`] is the one pass: the verdict reports what it finds, and
 //! [`open`] refuses a bundle on its first error.
 
-use super::bundle::{self, breach, breach_of, data_error, Bundle, Container, Repacked, Unpacked};
+use super::bundle::{
+    self, breach, breach_of, data_error, size_u32, unreadable, Bundle, Container, Repacked,
+    Unpacked,
+};
 use super::compress::{compress, decompress_into, Limits, Method};
 use super::{Located, Shared};
 use crate::context::Context;
@@ -185,12 +188,7 @@ fn unpack_located(
     let parsed = match Payload::read::<true>(&data, &Context::new()) {
         Ok(p) => p,
         Err(e) => {
-            let mut relation = e.clone();
-            relation.kind = ErrorKind::Relation;
-            relation.rule = Some(UnityWeb::REL_PAYLOAD_DECOMPRESSES);
-            relation.severity = UnityWeb::REL_PAYLOAD_DECOMPRESSES.severity;
-            f.push(Located::new(PAYLOAD_PLACE, relation));
-            f.push(Located::new(PAYLOAD_PLACE, e));
+            unreadable(f, PAYLOAD_PLACE, UnityWeb::REL_PAYLOAD_DECOMPRESSES, e);
             return out;
         }
     };
@@ -292,17 +290,6 @@ pub fn payload_findings(p: &PayloadRef<'_>, at: &Place<'_, PayloadPos>) -> Vec<E
     out
 }
 
-/// A size a 32-bit field of the bundle holds.
-fn size_u32(n: u64, what: &str) -> Result<u32, Located> {
-    u32::try_from(n).map_err(|_| {
-        Located::from(Error::unplaced(
-            ErrorKind::Count,
-            format!("{what} of at most 4 GiB (its size is 32-bit)"),
-            format!("{n} bytes"),
-        ))
-    })
-}
-
 /// The UnityWeb or UnityRaw bundle `original` (opened as `b`) written back with the files
 /// `replaced` (directory index, new bytes) in place of theirs. The payload is the directory
 /// with the new offsets and sizes, its padding kept, and the files laid out as for UnityFS
@@ -381,8 +368,8 @@ pub fn write(
     };
     let mut packed = compress(method, &plain, Some(stream)).map_err(Located::from)?;
     let level = &mut web.header.levels[0];
-    level.len_compressed = size_u32(packed.len() as u64, "the stored payload")?;
-    level.len_uncompressed = size_u32(plain.len() as u64, "the payload")?;
+    level.len_compressed = size_u32(packed.len(), "the stored payload")?;
+    level.len_uncompressed = size_u32(plain.len(), "the payload")?;
     packed.extend_from_slice(rest);
     let new_len = original.len() as u64 - old_payload.len() as u64 + packed.len() as u64;
     let new_len = size_u32(new_len, "the bundle")?;
