@@ -655,10 +655,7 @@ pub fn write(
 /// theirs: every file in directory-offset order, the bytes between them kept (each file after
 /// a changed one moved by a multiple of 16, the gap zeros when it had to change), and per
 /// directory entry its new offset and size. With nothing replaced, the data as it was.
-pub(super) fn relayout(
-    b: &Bundle,
-    replaced: &[(usize, Vec<u8>)],
-) -> Result<(Vec<u8>, Vec<(u64, u64)>), Located> {
+pub(super) fn relayout(b: &Bundle, replaced: &[(usize, Vec<u8>)]) -> Result<Relaid, Located> {
     let old_data: &[u8] = &b.data;
     let mut ranges: Vec<(u64, u64)> = b
         .nodes()
@@ -703,7 +700,13 @@ pub(super) fn relayout(
         ranges[i] = (new_ofs as u64, bytes.len() as u64);
     }
     data.extend_from_slice(&old_data[cursor.min(old_data.len())..]);
-    Ok((data, ranges))
+    Ok(Relaid { data, ranges })
+}
+
+/// What [`relayout`] makes: the new data, and per directory entry its offset and size in it.
+pub(super) struct Relaid {
+    pub(super) data: Vec<u8>,
+    pub(super) ranges: Vec<(u64, u64)>,
 }
 
 /// A UnityFS bundle written back: the data ([`relayout`]) is cut into blocks of the input's
@@ -726,7 +729,7 @@ fn write_fs(
     let mut info = fs.blocks_info.clone();
     let mut report = Repacked::default();
     let old_data: &[u8] = &b.data;
-    let (data, ranges) = relayout(b, replaced)?;
+    let Relaid { data, ranges } = relayout(b, replaced)?;
     for (n, (ofs, len)) in info.nodes.iter_mut().zip(ranges) {
         n.ofs_data = ofs as i64;
         n.len_data = len as i64;

@@ -307,7 +307,7 @@ pub fn write(
     replaced: &[(usize, Vec<u8>)],
 ) -> Result<(Vec<u8>, Repacked), Located> {
     let ctx = Context::new();
-    let (data, ranges) = bundle::relayout(b, replaced)?;
+    let bundle::Relaid { data, ranges } = bundle::relayout(b, replaced)?;
     if data[..] == b.data[..] {
         return Ok((
             original.to_vec(),
