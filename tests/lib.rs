@@ -206,3 +206,12 @@ pub fn positions_hold_the_bytes<T: meshspec_formats::rt::Root>(
     }
     fields.len()
 }
+
+/// The SHA-256 of `b`, in lowercase hex (as Python's `hashlib` prints it).
+pub fn sha256_hex(b: &[u8]) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(b)
+        .iter()
+        .map(|x| format!("{x:02x}"))
+        .collect()
+}

@@ -17,7 +17,7 @@ use meshspec_formats::unity::files::game::{self, GameFile, GameFiles, Select};
 use meshspec_formats::unity::files::serialized::Serialized;
 use meshspec_formats::unity::files::{mesh, Limits, Shared};
 use meshspec_formats::verdict::Verdict;
-use meshspec_tests::{root, validate_gltf};
+use meshspec_tests::{root, sha256_hex, validate_gltf};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
@@ -138,9 +138,10 @@ fn the_three_bundles_hold_the_same_files_whatever_their_compression() {
     ] {
         let bytes = read(file);
         let b = Bundle::open(&bytes, &Limits::for_input(bytes.len() as u64)).unwrap();
-        assert_eq!(b.header.version, format, "{file}");
-        assert_eq!(b.blocks_info.blocks.len(), blocks, "{file}");
-        assert_eq!(b.header.blocks_info_at_end(), at_end, "{file}");
+        let fs = b.fs().expect("a UnityFS bundle");
+        assert_eq!(fs.header.version, format, "{file}");
+        assert_eq!(fs.blocks_info.blocks.len(), blocks, "{file}");
+        assert_eq!(fs.header.blocks_info_at_end(), at_end, "{file}");
         // Written back byte for byte by the spec's writer.
         assert_eq!(written(&owned::<UnityBundle>(&bytes)), bytes, "{file}");
         assert!(clean(&verdict("unity-bundle", &bytes)), "{file}");
@@ -397,7 +398,7 @@ fn with_blocks_info(
 ) -> Vec<u8> {
     let bytes = read("lz4.unity-bundle");
     let b = Bundle::open(&bytes, &Limits::default()).unwrap();
-    let mut info: BlocksInfo = b.blocks_info.clone();
+    let mut info: BlocksInfo = b.fs().unwrap().blocks_info.clone();
     edit(&mut info);
     let raw = written(&info);
     let mut file: UnityBundle = owned(&bytes);
@@ -872,14 +873,6 @@ fn shared_meshes_extract_to_unitypys_bytes_and_stream_its_slices() {
         }
     }
     assert_eq!(n, 35);
-}
-
-fn sha256_hex(b: &[u8]) -> String {
-    use sha2::Digest;
-    sha2::Sha256::digest(b)
-        .iter()
-        .map(|x| format!("{x:02x}"))
-        .collect()
 }
 
 #[test]

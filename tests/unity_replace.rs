@@ -22,6 +22,8 @@ const BUNDLES: &[&str] = &[
     "stored.unity-bundle",
     "lz4.unity-bundle",
     "lzma.unity-bundle",
+    "web.unity-web",
+    "raw.unity-web",
 ];
 const SERIALIZED: &[&str] = &[
     "game.unity-serialized",
@@ -148,7 +150,9 @@ fn unedited_files_are_written_back_byte_for_byte() {
         let (out, rep) = bundle::write(&bytes, &b, &[]).unwrap();
         assert_eq!(out, bytes, "{name}");
         assert_eq!(rep.blocks_compressed, 0, "{name}");
-        assert_eq!(rep.blocks_kept, b.blocks_info.blocks.len(), "{name}");
+        // (A UnityWeb or UnityRaw payload is one block.)
+        let blocks = b.fs().map_or(1, |fs| fs.blocks_info.blocks.len());
+        assert_eq!(rep.blocks_kept, blocks, "{name}");
         assert!(rep.info_kept, "{name}");
     }
     for name in SERIALIZED {
@@ -239,7 +243,11 @@ fn streamed_vertex_data_goes_into_the_resource() {
         let x = |g: &GameFiles, m| g.scene(m, &Context::new()).unwrap().meshes[0].positions[0][0];
         assert_eq!(x(&after, &m2), x(&g, &m) - 0.5, "{name} (x mirrored)");
         // On disk, the resource comes back to be written beside the output.
-        assert_eq!(r.resource.is_some(), !name.ends_with("bundle"), "{name}");
+        assert_eq!(
+            r.resource.is_some(),
+            name.ends_with(".unity-serialized"),
+            "{name}"
+        );
     }
 }
 

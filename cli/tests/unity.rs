@@ -236,7 +236,7 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
     assert_eq!(out.status.code(), Some(1));
     let t = text(&out.stdout);
     let ok = t.lines().filter(|l| l.ends_with(".glb: ok")).count();
-    assert_eq!(ok, 25, "{t}");
+    assert_eq!(ok, 35, "{t}");
     assert!(
         t.contains(&format!(
             "{}/lz4.unity-bundle/Arm.101.glb: ok",
@@ -246,21 +246,37 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
     );
     assert!(dir.join("game.unity-serialized/Arm.101.glb").is_file());
     assert!(dir.join("notree.unity-serialized/Rock.103.glb").is_file());
+    // UnityWeb and UnityRaw bundles are found by their first bytes like UnityFS ones.
+    assert!(dir.join("web.unity-web/Blade.100.glb").is_file());
+    assert!(dir.join("raw.unity-web/Wire.104.glb").is_file());
     let e = text(&out.stderr);
     assert!(
-        e.ends_with("25 meshes: 25 written, 0 failed\n5 files could not be opened\n"),
+        e.ends_with("35 meshes: 35 written, 0 failed\n8 files could not be opened\n"),
         "{e}"
     );
     assert_eq!(
         t.lines()
             .filter(|l| l.starts_with("corpus/unity/bad/"))
             .count(),
-        5,
+        8,
         "{t}"
     );
     assert!(e.contains("note: skipped corpus/unity/bad/signature.unity-bundle: not a bundle or a serialized file"), "{e}");
     // Nothing is written outside the folder, and no progress bar goes to a pipe.
     assert!(!e.contains('\u{1b}'), "{e}");
+}
+
+/// `meshspec unity extract FILE --path-id ID -o OUT`.
+fn extract(file: &str, id: &str, out: &Path) -> Output {
+    meshspec(&[
+        "unity",
+        "extract",
+        file,
+        "--path-id",
+        id,
+        "-o",
+        out.to_str().unwrap(),
+    ])
 }
 
 /// `meshspec unity replace ...` with `-o OUT` in a fresh folder; OUT's path.
@@ -281,6 +297,8 @@ fn replace_with_the_object_unedited_gives_the_same_bytes() {
         ("corpus/unity/lz4.unity-bundle", "101"),
         ("corpus/unity/lzma.unity-bundle", "104"),
         ("corpus/unity/stored.unity-bundle", "103"),
+        ("corpus/unity/web.unity-web", "101"),
+        ("corpus/unity/raw.unity-web", "102"),
         ("corpus/unity/notree.unity-serialized", "102"),
     ] {
         let mesh = tmp(&format!("unedited-{id}.mesh"));
@@ -547,15 +565,7 @@ fn replace_from_a_dump_with_new_vertex_data() {
     std::fs::create_dir_all(&d).unwrap();
     let file = "corpus/unity/game.unity-serialized";
     let mesh = d.join("blade.mesh");
-    let out = meshspec(&[
-        "unity",
-        "extract",
-        file,
-        "--path-id",
-        "100",
-        "-o",
-        mesh.to_str().unwrap(),
-    ]);
+    let out = extract(file, "100", &mesh);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let mut vertex = std::fs::read(mesh.with_extension("vertexdata")).unwrap();
     vertex[0] ^= 1;
@@ -741,4 +751,114 @@ fn export_import_like_replace_gives_the_same_bundle() {
         text(&out.stderr)
     );
     assert!(!d.join("x").exists());
+}
+
+#[test]
+fn unityweb_and_unityraw_bundles_are_game_files() {
+    for file in ["corpus/unity/web.unity-web", "corpus/unity/raw.unity-web"] {
+        let out = meshspec(&["unity", "list", file, "--class", "Mesh"]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        let t = text(&out.stdout);
+        let lines: Vec<&str> = t.lines().collect();
+        assert_eq!(lines[0], format!("{file} game.unity-serialized:"));
+        assert_eq!(
+            lines[2].split_whitespace().collect::<Vec<_>>(),
+            ["101", "Mesh", "(43)", "948", "Arm"]
+        );
+        // The container's own verdict, and every mesh inside through the same one.
+        let out = meshspec(&["check", "unity-web", file]);
+        assert_eq!(text(&out.stdout), format!("{file}: ok\n"));
+        let out = meshspec(&["unity", "check", file]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+        assert_eq!(text(&out.stderr), "5 meshes: 5 ok, 0 failed\n");
+        // Blade streams from the bundle's resource file, extracted beside the object.
+        let m = tmp(&format!("{}-blade.mesh", file.rsplit('/').next().unwrap()));
+        let out = extract(file, "100", &m);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        assert_eq!(
+            std::fs::read(m.with_extension("vertexdata")).unwrap(),
+            std::fs::read(root().join("corpus/unity/game.unity-serialized.resS")).unwrap()
+        );
+    }
+    let out = meshspec(&[
+        "check",
+        "unity-web-payload",
+        "corpus/unity/web.unity-web-payload",
+    ]);
+    assert_eq!(
+        text(&out.stdout),
+        "corpus/unity/web.unity-web-payload: ok\n"
+    );
+    // A declared size past the limit is refused before anything is decompressed.
+    let out = meshspec(&["unity", "list", "corpus/unity/bad/huge-level.unity-web"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stdout).contains("corpus/unity/bad/huge-level.unity-web: 0x33 unity_web.header.levels[0].len_uncompressed: expected at most 67108864 decompressed bytes (the reader's limit), found 4294967040 bytes"), "{}", text(&out.stdout));
+}
+
+#[test]
+fn shared_the_web_player_file_lists_and_extracts() {
+    let file = root().join("../shared/corpus/unity-real/gimballock/Web Player.unity3d");
+    if !file.is_file() {
+        eprintln!(
+            "SKIPPED: {} is missing: the real UnityWeb file is NOT listed",
+            file.display()
+        );
+        return;
+    }
+    let f = file.to_str().unwrap();
+    let out = meshspec(&["unity", "list", f, "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 284);
+    let torus = rows
+        .iter()
+        .find(|r| r["path_id"] == 13 && r["serialized"] == "sharedassets0.assets")
+        .unwrap();
+    assert_eq!(
+        (torus["class"].as_str(), torus["name"].as_str()),
+        (Some("Mesh"), Some("Torus"))
+    );
+    // Extracting takes the object's bytes out of the decompressed payload: path id 27 is
+    // only in mainData (the Main Camera's GameObject).
+    let m = tmp("camera.object");
+    let out = extract(f, "27", &m);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let camera = rows
+        .iter()
+        .find(|r| r["path_id"] == 27 && r["serialized"] == "mainData")
+        .unwrap();
+    assert_eq!(camera["name"], "Main Camera");
+    let bytes = std::fs::read(&m).unwrap();
+    assert_eq!(bytes.len() as u64, camera["byte_size"].as_u64().unwrap());
+    assert!(bytes.windows(11).any(|w| w == b"Main Camera"));
+    // Path ids count per serialized file: Torus's is in both, and extract says so.
+    let out = extract(f, "13", &m);
+    assert_eq!(out.status.code(), Some(1));
+    let e = text(&out.stderr);
+    assert!(
+        e.contains("found 2 objects:")
+            && e.contains("sharedassets0.assets#13")
+            && e.contains("mainData#13"),
+        "{e}"
+    );
+    // The container's verdict: ok, nothing to warn about.
+    let out = meshspec(&["check", "unity-web", f]);
+    assert_eq!(text(&out.stdout), format!("{f}: ok\n"));
+    assert_eq!(text(&out.stderr), "");
+    // A survey of its folder reads it as unity-web, by its first bytes.
+    let dir = file.parent().unwrap().to_str().unwrap();
+    let out = meshspec(&["survey", dir, "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let web = v["layouts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["layout"] == "unity-web")
+        .unwrap_or_else(|| panic!("{v}"));
+    assert_eq!(
+        (web["tried"].as_u64(), web["passed"].as_u64()),
+        (Some(1), Some(1)),
+        "{web}"
+    );
 }

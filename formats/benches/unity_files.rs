@@ -2,11 +2,22 @@
 //! bundles of `corpus/unity/`), opened, every mesh found and decoded; beside it the floor of
 //! that work, decompressing the bundles' blocks alone, and the decoding alone on opened files.
 //!
+//! A second group opens a UnityWeb bundle (the shared corpus's Web Player file, or without it
+//! `corpus/unity/web.unity-web`) beside the floor of that work, its LZMA payload decompressed
+//! alone by liblzma into a buffer of its size; opening may cost that plus at most 10%. The two
+//! are also measured in pairs (each iteration decompresses, then opens), whose median ratio is
+//! printed.
+//!
 //! `cargo bench -p meshspec-formats --bench unity_files`. `tools/unitypy-bench.sh` runs UnityPy
 //! on the same bundles for the ratio.
 
+#[path = "support/pairs.rs"]
+mod pairs;
+
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use meshspec_formats::context::Context;
+use meshspec_formats::generated::unity_web::UnityWeb;
+use meshspec_formats::rt::Root;
 use meshspec_formats::unity::files::bundle::Bundle;
 use meshspec_formats::unity::files::{GameFiles, Limits};
 use std::hint::black_box;
@@ -87,5 +98,76 @@ fn bench(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, bench);
+/// The UnityWeb bundle to open: the real Web Player file, or the corpus's.
+fn web_bundle() -> (String, Vec<u8>) {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let real = root.join("../shared/corpus/unity-real/gimballock/Web Player.unity3d");
+    match std::fs::read(&real) {
+        Ok(b) => ("unityweb-web-player".into(), b),
+        Err(_) => {
+            eprintln!(
+                "SKIPPED: {} is missing: benchmarking corpus/unity/web.unity-web instead",
+                real.display()
+            );
+            let b = std::fs::read(root.join("corpus/unity/web.unity-web")).unwrap();
+            ("unityweb-corpus".into(), b)
+        }
+    }
+}
+
+/// The payload's `.lzma` stream decompressed by liblzma alone, into a buffer of its size.
+fn lzma_alone(stream: &[u8], size: usize) -> Vec<u8> {
+    use liblzma::stream::{Action, Status, Stream};
+    let mut s = Stream::new_lzma_decoder(u64::MAX).unwrap();
+    let mut out = Vec::with_capacity(size);
+    let status = s.process_vec(stream, &mut out, Action::Finish).unwrap();
+    assert!(status == Status::StreamEnd || out.len() == size);
+    out
+}
+
+fn bench_web(c: &mut Criterion) {
+    let (name, bytes) = web_bundle();
+    // The payload and its size, as the spec reads them.
+    let web = UnityWeb::read::<false>(&bytes, &Context::new())
+        .unwrap()
+        .value;
+    let last = web.header.levels.get(web.header.levels.len() - 1).unwrap();
+    let stream = &web.payload[..last.len_compressed as usize];
+    let size = last.len_uncompressed as usize;
+    assert_eq!(lzma_alone(stream, size).len(), size);
+    let limits = Limits::for_input(bytes.len() as u64);
+    let mut g = c.benchmark_group(name);
+    g.throughput(Throughput::Bytes(size as u64));
+    g.bench_function(
+        BenchmarkId::new("baseline", "decompress the LZMA payload alone (liblzma)"),
+        |b| b.iter(|| black_box(lzma_alone(black_box(stream), size))),
+    );
+    g.bench_function(BenchmarkId::new("meshspec", "open the bundle"), |b| {
+        b.iter(|| black_box(Bundle::open(black_box(&bytes), &limits).unwrap()))
+    });
+    let mut ratios: Vec<f64> = vec![];
+    g.bench_function(
+        BenchmarkId::new("meshspec", "open after decompressing alone"),
+        |b| {
+            b.iter_custom(|iters| {
+                let mut opened = std::time::Duration::ZERO;
+                for _ in 0..iters {
+                    let t = std::time::Instant::now();
+                    black_box(lzma_alone(black_box(stream), size));
+                    let alone = t.elapsed();
+                    let t = std::time::Instant::now();
+                    black_box(Bundle::open(black_box(&bytes), &limits).unwrap());
+                    let d = t.elapsed();
+                    opened += d;
+                    ratios.push(d.as_secs_f64() / alone.as_secs_f64());
+                }
+                opened
+            })
+        },
+    );
+    g.finish();
+    pairs::report("open ÷ decompress alone", &mut ratios);
+}
+
+criterion_group!(benches, bench, bench_web);
 criterion_main!(benches);

@@ -1,9 +1,10 @@
 //! Writes the small Unity game files of `corpus/unity/` (see its README): serialized files
 //! with and without type trees, a big-endian one of format 11 (nested type trees), bundles
-//! stored, LZ4 and LZMA, their resource files, and must-refuse variants under `bad/`.
+//! stored, LZ4 and LZMA, the older UnityWeb (LZMA) and UnityRaw (stored) bundles, their
+//! resource files, and must-refuse variants under `bad/`.
 //!
 //! Everything is written by the writers generated from `spec/unity_serialized.ksy`,
-//! `spec/unity_bundle.ksy` and `spec/unity_mesh.ksy` (the objects other than meshes by a small
+//! `spec/unity_bundle.ksy`, `spec/unity_web.ksy` and `spec/unity_mesh.ksy` (the objects other than meshes by a small
 //! type-tree encoder below), so the files also show that the specs write what they read.
 //!
 //! `cargo run -p meshspec-formats --example make_unity_corpus` (writes into `corpus/unity/`).
@@ -12,6 +13,7 @@ use meshspec_formats::context::Context;
 use meshspec_formats::generated::unity_bundle as ub;
 use meshspec_formats::generated::unity_mesh as um;
 use meshspec_formats::generated::unity_serialized as us;
+use meshspec_formats::generated::unity_web as uw;
 use meshspec_formats::rt::{Codec, Output, Root, Spanned};
 use std::path::Path;
 
@@ -1351,6 +1353,83 @@ fn bundle(spec: &BundleSpec, files: &[(&str, u32, Vec<u8>)]) -> Vec<u8> {
     file.to_bytes(&Context::new()).expect("the bundle writes")
 }
 
+/// A UnityWeb (`compressed`: LZMA in the `.lzma` form, by the library's compressor) or
+/// UnityRaw (stored) bundle of format `format`, one level, holding `files` as Unity lays them
+/// out: the directory padded to 4, each file starting on a multiple of 4.
+fn web_bundle(compressed: bool, format: u32, files: &[(&str, &[u8])]) -> (Vec<u8>, Vec<u8>) {
+    use meshspec_formats::unity::files::compress::{compress, Method};
+    let mut entries: Vec<uw::FileEntry> = files
+        .iter()
+        .map(|(name, bytes)| uw::FileEntry {
+            path: (*name).into(),
+            ofs_data: 0,
+            len_data: bytes.len() as u32,
+        })
+        .collect();
+    let directory = 4 + entries.iter().map(|e| size_of(e, ())).sum::<u64>();
+    let start = directory.div_ceil(4) * 4;
+    let mut data = vec![];
+    for (e, (_, bytes)) in entries.iter_mut().zip(files) {
+        data.resize(data.len().div_ceil(4) * 4, 0);
+        e.ofs_data = (start + data.len() as u64) as u32;
+        data.extend_from_slice(bytes);
+    }
+    let payload = uw::Payload {
+        num_files: entries.len() as i32,
+        files: entries,
+        pad_directory: vec![0; (start - directory) as usize],
+        data,
+    };
+    let plain = payload
+        .to_bytes(&Context::new())
+        .expect("the payload writes");
+    let method = if compressed {
+        Method::LzmaAlone
+    } else {
+        Method::Stored
+    };
+    let packed = compress(method, &plain, None).expect("the payload compresses");
+    let mut header = uw::Header {
+        kind: if compressed {
+            uw::Container::UNITY_WEB
+        } else {
+            uw::Container::UNITY_RAW
+        },
+        version: format,
+        unity_version: "3.x.x".into(),
+        unity_revision: VERSION.into(),
+        hash: (format >= 4).then(|| vec![0; 16]),
+        crc: (format >= 4).then_some(0),
+        minimum_streamed_bytes: 0,
+        len_header: 0,
+        num_levels_before_streaming: 1,
+        num_levels: 1,
+        levels: vec![uw::Level {
+            len_compressed: packed.len() as u32,
+            len_uncompressed: plain.len() as u32,
+        }],
+        len_file: (format >= 2).then_some(0),
+        len_directory: (format >= 3).then_some(start as u32),
+    };
+    let fields = size_of(&header, ());
+    header.len_header = (fields.div_ceil(4) * 4) as u32;
+    let total = u64::from(header.len_header) + packed.len() as u64;
+    header.minimum_streamed_bytes = total as u32;
+    if let Some(len) = header.len_file.as_mut() {
+        *len = total as u32;
+    }
+    let pad_header = vec![0; (u64::from(header.len_header) - fields) as usize];
+    let file = uw::UnityWeb {
+        header,
+        pad_header,
+        payload: packed,
+    };
+    (
+        file.to_bytes(&Context::new()).expect("the bundle writes"),
+        plain,
+    )
+}
+
 // ---------------------------------------------------------------------------------------
 
 fn write(dir: &Path, name: &str, bytes: &[u8]) {
@@ -1424,6 +1503,35 @@ fn main() {
     write(&root, "stored.unity-bundle", &stored_b);
     write(&root, "lz4.unity-bundle", &lz4_b);
     write(&root, "lzma.unity-bundle", &lzma_b);
+
+    // The older containers, each wrapping the serialized file above and its resource file:
+    // UnityWeb of format 3 (as Unity 3.5 to 4.x wrote it), UnityRaw of format 4 (with the
+    // hash and CRC of the 5.2 alphas), and the UnityWeb bundle's decompressed payload.
+    let held: [(&str, &[u8]); 2] = [("game.unity-serialized", &game), (res_name, &res)];
+    let (web, web_payload) = web_bundle(true, 3, &held);
+    let (raw, _) = web_bundle(false, 4, &held);
+    write(&root, "web.unity-web", &web);
+    write(&root, "raw.unity-web", &raw);
+    write(&root, "web.unity-web-payload", &web_payload);
+    // Cut inside the header (in the level table).
+    write(&bad, "truncated-header.unity-web", &web[..48]);
+    // The last file's size grown past the payload's end (UnityRaw: stored, so the
+    // directory is edited in place).
+    let mut past = uw::UnityWeb::from_bytes(&raw, &Context::new()).unwrap();
+    let mut dir = uw::Payload::from_bytes(&past.payload, &Context::new()).unwrap();
+    dir.files.last_mut().unwrap().len_data += 4096;
+    past.payload = dir.to_bytes(&Context::new()).unwrap();
+    let past = past.to_bytes(&Context::new()).unwrap();
+    assert_eq!(past.len(), raw.len(), "the directory keeps its size");
+    write(&bad, "file-past-data.unity-web", &past);
+    // A level whose decompressed size is past what the reader allows for a file this size.
+    let mut huge = uw::UnityWeb::from_bytes(&web, &Context::new()).unwrap();
+    huge.header.levels[0].len_uncompressed = 0xFFFF_FF00;
+    write(
+        &bad,
+        "huge-level.unity-web",
+        &huge.to_bytes(&Context::new()).unwrap(),
+    );
 
     // Must-refuse files, each breaking one rule.
     let mut sig = lz4_b.clone();

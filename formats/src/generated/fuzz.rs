@@ -286,6 +286,44 @@ pub fn unity_serialized_written(data: &[u8]) {
     crate::fuzzing::written_with_params::<super::unity_serialized::UnitySerialized>(&value, choice, &[]);
 }
 
+/// `unity_web`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
+pub fn unity_web(data: &[u8]) {
+    crate::fuzzing::fast_with_params::<super::unity_web::UnityWeb>(data, &[]);
+}
+
+/// `unity_web_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
+pub fn unity_web_deep(data: &[u8]) {
+    crate::fuzzing::roundtrip_with_params::<super::unity_web::UnityWeb>(data, &[]);
+}
+
+/// `unity_web_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
+pub fn unity_web_written(data: &[u8]) {
+    let u = arbitrary::Unstructured::new(data);
+    let Ok((choice, value)) = <(u8, super::unity_web::UnityWeb) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+        return;
+    };
+    crate::fuzzing::written_with_params::<super::unity_web::UnityWeb>(&value, choice, &[]);
+}
+
+/// `unity_web_payload`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
+pub fn unity_web_payload(data: &[u8]) {
+    crate::fuzzing::fast_with_params::<super::unity_web::Payload>(data, &[]);
+}
+
+/// `unity_web_payload_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
+pub fn unity_web_payload_deep(data: &[u8]) {
+    crate::fuzzing::roundtrip_with_params::<super::unity_web::Payload>(data, &[]);
+}
+
+/// `unity_web_payload_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
+pub fn unity_web_payload_written(data: &[u8]) {
+    let u = arbitrary::Unstructured::new(data);
+    let Ok((choice, value)) = <(u8, super::unity_web::Payload) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+        return;
+    };
+    crate::fuzzing::written_with_params::<super::unity_web::Payload>(&value, choice, &[]);
+}
+
 /// A target's function: the property, on one input.
 pub type Target = fn(&[u8]);
 
@@ -336,5 +374,11 @@ pub static TARGETS: &[(&str, Target)] = &[
     ("unity_serialized", unity_serialized),
     ("unity_serialized_deep", unity_serialized_deep),
     ("unity_serialized_written", unity_serialized_written),
+    ("unity_web", unity_web),
+    ("unity_web_deep", unity_web_deep),
+    ("unity_web_written", unity_web_written),
+    ("unity_web_payload", unity_web_payload),
+    ("unity_web_payload_deep", unity_web_payload_deep),
+    ("unity_web_payload_written", unity_web_payload_written),
     ("unity_game_file", crate::unity::files::fuzz_game_file),
 ];

@@ -14,6 +14,8 @@ pub mod unity_bundle;
 pub mod unity_mesh;
 #[rustfmt::skip]
 pub mod unity_serialized;
+#[rustfmt::skip]
+pub mod unity_web;
 #[cfg(test)]
 #[rustfmt::skip]
 pub mod fixtures;
@@ -37,4 +39,6 @@ pub static LAYOUTS: &[crate::layouts::Entry] = &[
     crate::layouts::Entry::of::<unity_bundle::BlocksInfo>(),
     crate::layouts::Entry::of::<unity_mesh::UnityMesh>(),
     crate::layouts::Entry::of::<unity_serialized::UnitySerialized>(),
+    crate::layouts::Entry::of::<unity_web::UnityWeb>(),
+    crate::layouts::Entry::of::<unity_web::Payload>(),
 ];

@@ -20,7 +20,7 @@ use crate::{input, output, term};
 use clap::{Args, Subcommand};
 use meshspec_formats::rt::Root;
 use meshspec_formats::unity::files::game::{GameFiles, Select};
-use meshspec_formats::unity::files::{self, bundle, serialized, Located, ObjectRef};
+use meshspec_formats::unity::files::{self, Located, ObjectRef};
 use meshspec_formats::{Entry, Error};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -268,14 +268,7 @@ pub fn run(args: UnityArgs) -> Result<ExitCode, Fail> {
 /// Whether a path is a game file (a bundle or a serialized file, by its first bytes) or a
 /// folder.
 fn is_game_input(p: &Path) -> bool {
-    if p.is_dir() {
-        return true;
-    }
-    let mut head = [0u8; 20];
-    let n = std::fs::File::open(p)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-        .unwrap_or(0);
-    bundle::is_bundle(&head[..n]) || serialized::looks_serialized(&head[..n])
+    p.is_dir() || files::game::file_looks_game(p)
 }
 
 /// Whether the top-level `check`, `dump` or `export` of `layout` on `files` is the game-file

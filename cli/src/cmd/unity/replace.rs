@@ -76,11 +76,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let bytes = input::read(&a.file, a.limit)?;
     let w = Written {
         command: "unity replace",
-        layout: if bundle::is_bundle(&bytes) {
-            "unity-bundle"
-        } else {
-            "unity-serialized"
-        },
+        layout: bundle::layout_of(&bytes).unwrap_or("unity-serialized"),
         input: &a.file,
         output: &target,
         json: a.json,

@@ -20,13 +20,26 @@ use crate::rt::{Error, ErrorKind, Path, Place, Root, Rule, Severity};
 pub const ROOT: &str = "unity_bundle";
 /// Where errors in the decompressed blocks info are said to be.
 pub const INFO_PLACE: &str = "(blocks info, decompressed)";
+/// The decompressed blocks info, as errors at the compressed one name it.
+const INFO_NAME: &str = "decompressed blocks info";
 
-/// The signature a bundle starts with.
+/// The signature a UnityFS bundle starts with.
 pub const SIGNATURE: &[u8] = b"UnityFS\0";
 
-/// Whether `bytes` start like a UnityFS bundle.
+/// Whether `bytes` start like a bundle: UnityFS, UnityWeb or UnityRaw.
 pub fn is_bundle(bytes: &[u8]) -> bool {
-    bytes.starts_with(SIGNATURE)
+    bytes.starts_with(SIGNATURE) || super::web::is_web(bytes)
+}
+
+/// The layout id of the bundle `bytes` start like (`unity-bundle`, `unity-web`), if any.
+pub fn layout_of(bytes: &[u8]) -> Option<&'static str> {
+    if bytes.starts_with(SIGNATURE) {
+        Some(<UnityBundle as Root>::ID)
+    } else if super::web::is_web(bytes) {
+        Some(<crate::generated::unity_web::UnityWeb as Root>::ID)
+    } else {
+        None
+    }
 }
 
 /// Header flag: the blocks info is at the end of the file.
@@ -51,10 +64,33 @@ pub struct NodeFile<'a> {
     pub bytes: &'a [u8],
 }
 
-/// An opened bundle: its header and decompressed blocks info, where each part lies, and the
-/// decompressed data.
+/// An opened bundle: its container's header and directory, and the decompressed data the
+/// directory cuts into files. UnityFS and the older UnityWeb and UnityRaw bundles differ only
+/// up to here; everything after (the files, their bytes, writing one back) is shared.
 #[derive(Debug, Clone)]
 pub struct Bundle {
+    /// The container and where its parts lie.
+    pub container: Container,
+    /// The decompressed data (a UnityFS bundle's blocks, joined; a UnityWeb or UnityRaw
+    /// bundle's payload, its directory included).
+    pub data: Shared,
+    /// What the verdict warns about (relations that do not hold and that reading does not
+    /// need).
+    pub warnings: Vec<Error>,
+}
+
+/// The header and directory of a bundle, by its container.
+#[derive(Debug, Clone)]
+pub enum Container {
+    /// A UnityFS bundle (`unity-bundle`).
+    Fs(FsParts),
+    /// A UnityWeb or UnityRaw bundle (`unity-web`).
+    Web(super::web::WebParts),
+}
+
+/// A UnityFS bundle's header and decompressed blocks info, and where each part lies.
+#[derive(Debug, Clone)]
+pub struct FsParts {
     /// The header.
     pub header: Header,
     /// The decompressed blocks info.
@@ -65,11 +101,6 @@ pub struct Bundle {
     pub blocks_at: u64,
     /// Per storage block, where it starts in the file and in the data.
     pub block_offsets: Vec<(u64, u64)>,
-    /// The decompressed data (every block, joined).
-    pub data: Shared,
-    /// What the verdict warns about (relations that do not hold and that reading does not
-    /// need).
-    pub warnings: Vec<Error>,
 }
 
 /// Whether a bundle of `revision` uses flag 0x200 for encryption rather than padding
@@ -87,7 +118,7 @@ fn old_flag_meaning(revision: &str) -> bool {
 /// A problem found in one place (`place`: the file inside the bundle, or empty), said twice:
 /// the relation the spec states, at its severity, and the decoder's finding (an error) that
 /// reading the bundle's files needs it.
-fn breach(
+pub(super) fn breach(
     out: &mut Vec<Located>,
     place: &str,
     rule: &'static Rule,
@@ -106,8 +137,25 @@ fn breach(
     ));
 }
 
+/// A decompressed part (at `place`) that its layout does not read, said twice: the relation
+/// `rule` that says it reads, at its severity, and the reader's error, where reading stops.
+pub(super) fn unreadable(out: &mut Vec<Located>, place: &str, rule: &'static Rule, e: Error) {
+    let mut relation = e.clone();
+    relation.kind = ErrorKind::Relation;
+    relation.rule = Some(rule);
+    relation.severity = rule.severity;
+    out.push(Located::new(place, relation));
+    out.push(Located::new(place, e));
+}
+
 /// [`breach`] of an error found while reading (a decompressor's, a reader's), at its offset.
-fn breach_of(out: &mut Vec<Located>, place: &str, rule: &'static Rule, e: &Error, path: &Path) {
+pub(super) fn breach_of(
+    out: &mut Vec<Located>,
+    place: &str,
+    rule: &'static Rule,
+    e: &Error,
+    path: &Path,
+) {
     let offset = e.offset.unwrap_or(0);
     breach(
         out,
@@ -120,14 +168,48 @@ fn breach_of(out: &mut Vec<Located>, place: &str, rule: &'static Rule, e: &Error
     );
 }
 
-/// What [`unpack_located`] found.
-struct Unpacked {
-    bundle: Option<Bundle>,
-    findings: Vec<Located>,
-    /// Where findings inside the decompressed blocks info are reported in the bundle: the
-    /// compressed blocks info's offset and field path.
-    info_at: u64,
-    info_path: Path,
+/// What unpacking a bundle found ([`unpack_located`], and the UnityWeb one).
+pub(super) struct Unpacked {
+    pub(super) bundle: Option<Bundle>,
+    pub(super) findings: Vec<Located>,
+    /// Where findings inside the decompressed part (the blocks info, the payload) are
+    /// reported in the bundle: the compressed part's offset and field path, and its name.
+    pub(super) inner_at: u64,
+    pub(super) inner_path: Path,
+    pub(super) inner_name: &'static str,
+}
+
+impl Unpacked {
+    /// Every finding, each at its place in the bundle, and the bundle when it opens.
+    pub(super) fn placed(self) -> (Option<Bundle>, Vec<Error>) {
+        let findings = self
+            .findings
+            .iter()
+            .map(|l| relocated(l, self.inner_at, &self.inner_path, self.inner_name))
+            .collect();
+        (self.bundle, findings)
+    }
+
+    /// The bundle, or the first error-severity finding (at its place: in the bundle, or in
+    /// the decompressed part).
+    pub(super) fn opened(mut self) -> Result<Bundle, Located> {
+        if let Some(e) = self
+            .findings
+            .iter()
+            .position(|l| l.error.severity == Severity::Error)
+        {
+            return Err(self.findings.swap_remove(e));
+        }
+        Ok(self.bundle.expect("a bundle without errors unpacks"))
+    }
+
+    /// The warnings of a bundle that opens, each at its place in the bundle.
+    pub(super) fn warnings(&self) -> Vec<Error> {
+        self.findings
+            .iter()
+            .map(|l| relocated(l, self.inner_at, &self.inner_path, self.inner_name))
+            .collect()
+    }
 }
 
 /// Decompresses and cuts a bundle the spec has read, reporting every problem: each error
@@ -140,8 +222,9 @@ fn unpack_located(
     let mut out = Unpacked {
         bundle: None,
         findings: vec![],
-        info_at: at.span().start,
-        info_path: at.field_path().clone(),
+        inner_at: at.span().start,
+        inner_path: at.field_path().clone(),
+        inner_name: INFO_NAME,
     };
     let f = &mut out.findings;
     let h = &view.header;
@@ -219,8 +302,8 @@ fn unpack_located(
                 return out;
             }
         };
-    out.info_at = info_at;
-    out.info_path = info_path.clone();
+    out.inner_at = info_at;
+    out.inner_path = info_path.clone();
 
     // The blocks info, decompressed into a buffer of its declared size.
     let method = Method::of_flags(flags);
@@ -253,12 +336,7 @@ fn unpack_located(
     let parsed = match BlocksInfo::read::<true>(&info_bytes, &Context::new()) {
         Ok(p) => p,
         Err(e) => {
-            let mut relation = e.clone();
-            relation.kind = ErrorKind::Relation;
-            relation.rule = Some(UnityBundle::REL_BLOCKS_INFO_DECOMPRESSES);
-            relation.severity = UnityBundle::REL_BLOCKS_INFO_DECOMPRESSES.severity;
-            f.push(Located::new(INFO_PLACE, relation));
-            f.push(Located::new(INFO_PLACE, e));
+            unreadable(f, INFO_PLACE, UnityBundle::REL_BLOCKS_INFO_DECOMPRESSES, e);
             return out;
         }
     };
@@ -348,16 +426,15 @@ fn unpack_located(
     if f.iter().any(|l| l.error.severity == Severity::Error) {
         return out;
     }
-    let warnings = f
-        .iter()
-        .map(|l| relocated(l, info_at, &info_path))
-        .collect();
+    let warnings = out.warnings();
     out.bundle = Some(Bundle {
-        header: view.header.own(),
-        blocks_info: info.own(),
-        blocks_info_at: info_at,
-        blocks_at,
-        block_offsets,
+        container: Container::Fs(FsParts {
+            header: view.header.own(),
+            blocks_info: info.own(),
+            blocks_info_at: info_at,
+            blocks_at,
+            block_offsets,
+        }),
         data: Shared::new(data),
         warnings,
     });
@@ -366,20 +443,21 @@ fn unpack_located(
 
 /// Whether a decompression error is about the data (a relation: the bytes do not decompress
 /// to their declared size) rather than about this reader (an unsupported method, the limit).
-fn data_error(method: Method, size: u64, limits: &Limits) -> bool {
+pub(super) fn data_error(method: Method, size: u64, limits: &Limits) -> bool {
     !matches!(method, Method::Other(_)) && size <= limits.max_data
 }
 
-/// A finding inside the decompressed blocks info, said at the compressed blocks info of the
-/// bundle (at `at`, `path`) with the inner place in its expectation; others as they are.
-fn relocated(l: &Located, at: u64, path: &Path) -> Error {
+/// A finding inside a decompressed part (`name`: the blocks info, the payload), said at the
+/// compressed part of the bundle (at `at`, `path`) with the inner place in its expectation;
+/// others as they are.
+pub(super) fn relocated(l: &Located, at: u64, path: &Path, name: &str) -> Error {
     let inner = &*l.error;
     if l.place.is_empty() {
         return inner.clone();
     }
     let mut e = inner.clone();
     e.expected = format!(
-        "{} (at 0x{:X} {} of the decompressed blocks info)",
+        "{} (at 0x{:X} {} of the {name})",
         inner.expected,
         inner.offset.unwrap_or(0),
         inner.path_string()
@@ -394,56 +472,66 @@ pub fn unpack(
     at: &Place<'_, UnityBundlePos>,
     limits: &Limits,
 ) -> (Option<Bundle>, Vec<Error>) {
-    let u = unpack_located(view, at, limits);
-    let findings = u
-        .findings
-        .iter()
-        .map(|l| relocated(l, u.info_at, &u.info_path))
-        .collect();
-    (u.bundle, findings)
+    unpack_located(view, at, limits).placed()
 }
 
 impl Bundle {
-    /// Reads a whole bundle file: the spec, then the blocks info and the data. Refused on the
-    /// first error (in the bundle, or in its decompressed blocks info); warnings are kept.
+    /// Reads a whole bundle file (UnityFS, UnityWeb or UnityRaw, by its signature): the spec,
+    /// then the directory and the data. Refused on the first error (in the bundle, or in its
+    /// decompressed blocks info or payload); warnings are kept.
     pub fn open(bytes: &[u8], limits: &Limits) -> Result<Bundle, Located> {
+        if super::web::is_web(bytes) {
+            return super::web::open(bytes, limits);
+        }
         let parsed = UnityBundle::read::<true>(bytes, &Context::new()).map_err(Located::from)?;
         let pos = parsed.pos.unwrap_or_default();
         let at = Place::root(&pos, ROOT);
-        let mut u = unpack_located(&parsed.value, &at, limits);
-        if let Some(e) = u
-            .findings
-            .iter()
-            .position(|l| l.error.severity == Severity::Error)
-        {
-            return Err(u.findings.swap_remove(e));
-        }
-        let mut b = u.bundle.expect("a bundle without errors unpacks");
+        let mut b = unpack_located(&parsed.value, &at, limits).opened()?;
         b.warnings.extend(parsed.warnings);
         Ok(b)
     }
 
+    /// How many files the directory lists.
+    fn count(&self) -> usize {
+        match &self.container {
+            Container::Fs(p) => p.blocks_info.nodes.len(),
+            Container::Web(p) => p.files.len(),
+        }
+    }
+
+    /// Directory entry `index`: its path, flags, offset and size (inside the data: checked
+    /// when the bundle was opened).
+    fn entry(&self, index: usize) -> (&str, u32, usize, usize) {
+        match &self.container {
+            Container::Fs(p) => {
+                let n = &p.blocks_info.nodes[index];
+                (&n.path, n.flags, n.ofs_data as usize, n.len_data as usize)
+            }
+            Container::Web(p) => {
+                let f = &p.files[index];
+                (&f.path, 0, f.ofs_data as usize, f.len_data as usize)
+            }
+        }
+    }
+
     /// The bundle's files, in directory order.
     pub fn nodes(&self) -> impl Iterator<Item = NodeFile<'_>> {
-        self.blocks_info.nodes.iter().enumerate().map(|(index, n)| {
-            // Checked when the bundle was opened.
-            let from = n.ofs_data as usize;
-            let to = from + n.len_data as usize;
+        (0..self.count()).map(|index| {
+            let (path, flags, from, len) = self.entry(index);
             NodeFile {
                 index,
-                path: &n.path,
-                flags: n.flags,
-                offset: n.ofs_data as u64,
-                bytes: &self.data[from..to],
+                path,
+                flags,
+                offset: from as u64,
+                bytes: &self.data[from..from + len],
             }
         })
     }
 
     /// The bytes of node `index`, shared with the bundle.
     pub fn node_bytes(&self, index: usize) -> Shared {
-        let n = &self.blocks_info.nodes[index];
-        let from = n.ofs_data as usize;
-        self.data.slice(from..from + n.len_data as usize)
+        let (_, _, from, len) = self.entry(index);
+        self.data.slice(from..from + len)
     }
 
     /// The file named `name` (compared with the last part of the node's path).
@@ -454,7 +542,42 @@ impl Bundle {
 
     /// The editor version that built the bundle, as written.
     pub fn revision(&self) -> &str {
-        &self.header.unity_revision
+        match &self.container {
+            Container::Fs(p) => &p.header.unity_revision,
+            Container::Web(p) => &p.header.unity_revision,
+        }
+    }
+
+    /// The layout id of the bundle's container (`unity-bundle`, `unity-web`).
+    pub fn layout(&self) -> &'static str {
+        match &self.container {
+            Container::Fs(_) => <UnityBundle as Root>::ID,
+            Container::Web(_) => <crate::generated::unity_web::UnityWeb as Root>::ID,
+        }
+    }
+
+    /// Where errors inside the decompressed directory are said to be.
+    pub fn inner_place(&self) -> &'static str {
+        match &self.container {
+            Container::Fs(_) => INFO_PLACE,
+            Container::Web(_) => super::web::PAYLOAD_PLACE,
+        }
+    }
+
+    /// The UnityFS parts, for a UnityFS bundle.
+    pub fn fs(&self) -> Option<&FsParts> {
+        match &self.container {
+            Container::Fs(p) => Some(p),
+            Container::Web(_) => None,
+        }
+    }
+
+    /// The UnityWeb or UnityRaw parts, for such a bundle.
+    pub fn web(&self) -> Option<&super::web::WebParts> {
+        match &self.container {
+            Container::Web(p) => Some(p),
+            Container::Fs(_) => None,
+        }
     }
 }
 
@@ -514,49 +637,49 @@ fn round_up(n: i64, align: i64) -> i64 {
 }
 
 /// The bundle `original` (opened as `b`) written back with the files `replaced` (directory
-/// index, new bytes) in place of theirs. The data is the files in directory-offset order, the
-/// bytes between them kept (each file after a changed one moved by a multiple of 16, the gap
-/// zeros when it had to change); it is cut into blocks of the input's sizes (one block if the
-/// input had one; a longer tail in blocks of the largest size, the last block's flags), each
-/// compressed as its flags say, re-using the input's bytes for every block whose content
-/// did not change. The blocks info (kept as it was when unchanged, else compressed by the
-/// header's method) and the header's sizes are written by the generated writers; the
-/// uncompressed data hash is kept as read (zeros in every bundle seen). With nothing
-/// replaced the output is the input, byte for byte.
+/// index, new bytes) in place of theirs, as its container says: [`write_fs`] for UnityFS,
+/// [`super::web::write`] for UnityWeb and UnityRaw. With nothing replaced the output is the
+/// input, byte for byte.
 pub fn write(
     original: &[u8],
     b: &Bundle,
     replaced: &[(usize, Vec<u8>)],
 ) -> Result<(Vec<u8>, Repacked), Located> {
-    use super::compress::compress;
-    let ctx = Context::new();
-    let parsed = UnityBundle::read::<true>(original, &ctx).map_err(Located::from)?;
-    let pos = parsed.pos.unwrap_or_default();
-    let mut bundle = parsed.value.own();
-    let mut info = b.blocks_info.clone();
-    let mut report = Repacked::default();
+    match &b.container {
+        Container::Fs(p) => write_fs(original, b, p, replaced),
+        Container::Web(p) => super::web::write(original, b, p, replaced),
+    }
+}
 
-    // The data: every file in offset order, the gaps between them kept.
+/// The data of bundle `b` with the files `replaced` (directory index, new bytes) in place of
+/// theirs: every file in directory-offset order, the bytes between them kept (each file after
+/// a changed one moved by a multiple of 16, the gap zeros when it had to change), and per
+/// directory entry its new offset and size. With nothing replaced, the data as it was.
+pub(super) fn relayout(b: &Bundle, replaced: &[(usize, Vec<u8>)]) -> Result<Relaid, Located> {
     let old_data: &[u8] = &b.data;
-    let mut order: Vec<usize> = (0..info.nodes.len()).collect();
-    order.sort_by_key(|&i| (info.nodes[i].ofs_data, info.nodes[i].len_data));
+    let mut ranges: Vec<(u64, u64)> = b
+        .nodes()
+        .map(|n| (n.offset, n.bytes.len() as u64))
+        .collect();
+    let mut order: Vec<usize> = (0..ranges.len()).collect();
+    order.sort_by_key(|&i| ranges[i]);
     let mut data = Vec::with_capacity(old_data.len());
     let (mut cursor, mut shift) = (0usize, 0i64);
     for &i in &order {
-        let n = &info.nodes[i];
         // Checked when the bundle was opened.
-        let (ofs, len) = (n.ofs_data as usize, n.len_data as usize);
+        let (ofs, len) = (ranges[i].0 as usize, ranges[i].1 as usize);
         if ofs < cursor {
             if replaced.is_empty() {
                 continue;
             }
+            let (path, ..) = b.entry(i);
             return Err(Located::new(
-                INFO_PLACE,
+                b.inner_place(),
                 unsupported_at(
                     "files that do not overlap, to write a changed one back",
                     format!(
                         "`{}` starting inside the file before it",
-                        n.path.escape_debug()
+                        path.escape_debug()
                     ),
                 ),
             ));
@@ -574,13 +697,46 @@ pub fn write(
         data.extend_from_slice(bytes);
         cursor = ofs + len;
         shift += round_up(bytes.len() as i64 - len as i64, NODE_ALIGN);
-        info.nodes[i].ofs_data = new_ofs as i64;
-        info.nodes[i].len_data = bytes.len() as i64;
+        ranges[i] = (new_ofs as u64, bytes.len() as u64);
     }
     data.extend_from_slice(&old_data[cursor.min(old_data.len())..]);
+    Ok(Relaid { data, ranges })
+}
+
+/// What [`relayout`] makes: the new data, and per directory entry its offset and size in it.
+pub(super) struct Relaid {
+    pub(super) data: Vec<u8>,
+    pub(super) ranges: Vec<(u64, u64)>,
+}
+
+/// A UnityFS bundle written back: the data ([`relayout`]) is cut into blocks of the input's
+/// sizes (one block if the input had one; a longer tail in blocks of the largest size, the
+/// last block's flags), each compressed as its flags say, re-using the input's bytes for every
+/// block whose content did not change. The blocks info (kept as it was when unchanged, else
+/// compressed by the header's method) and the header's sizes are written by the generated
+/// writers; the uncompressed data hash is kept as read (zeros in every bundle seen).
+fn write_fs(
+    original: &[u8],
+    b: &Bundle,
+    fs: &FsParts,
+    replaced: &[(usize, Vec<u8>)],
+) -> Result<(Vec<u8>, Repacked), Located> {
+    use super::compress::compress;
+    let ctx = Context::new();
+    let parsed = UnityBundle::read::<true>(original, &ctx).map_err(Located::from)?;
+    let pos = parsed.pos.unwrap_or_default();
+    let mut bundle = parsed.value.own();
+    let mut info = fs.blocks_info.clone();
+    let mut report = Repacked::default();
+    let old_data: &[u8] = &b.data;
+    let Relaid { data, ranges } = relayout(b, replaced)?;
+    for (n, (ofs, len)) in info.nodes.iter_mut().zip(ranges) {
+        n.ofs_data = ofs as i64;
+        n.len_data = len as i64;
+    }
 
     // The blocks: the input's sizes, its bytes where the content is the same.
-    let old_blocks = &b.blocks_info.blocks;
+    let old_blocks = &fs.blocks_info.blocks;
     let largest = old_blocks
         .iter()
         .map(|s| s.len_uncompressed as usize)
@@ -614,7 +770,7 @@ pub fn write(
     let mut at = 0usize;
     for (i, &(size, flags)) in sizes.iter().enumerate() {
         let chunk = &data[at..at + size];
-        let old = old_blocks.get(i).zip(b.block_offsets.get(i));
+        let old = old_blocks.get(i).zip(fs.block_offsets.get(i));
         let same = old.filter(|(s, &(_, data_at))| {
             s.len_uncompressed as usize == size
                 && s.flags == flags
@@ -648,7 +804,7 @@ pub fn write(
     info.blocks = blocks;
 
     // The blocks info: kept when unchanged, else compressed as the header says.
-    let old_info = b.blocks_info.to_bytes(&ctx).map_err(Located::from)?;
+    let old_info = fs.blocks_info.to_bytes(&ctx).map_err(Located::from)?;
     let info_bytes = info.to_bytes(&ctx).map_err(Located::from)?;
     let len_info_compressed = bundle.header.len_blocks_info_compressed as usize;
     let old_packed: Vec<u8> = match (&bundle.blocks_info, &bundle.blocks_and_blocks_info) {
@@ -700,8 +856,11 @@ fn unsupported_at(expected: impl Into<String>, found: impl Into<String>) -> Erro
 }
 
 /// A size a 32-bit field of the bundle holds.
-fn size_u32(n: usize, what: &str) -> Result<u32, Located> {
-    u32::try_from(n).map_err(|_| {
+pub(super) fn size_u32(
+    n: impl TryInto<u32> + std::fmt::Display + Copy,
+    what: &str,
+) -> Result<u32, Located> {
+    n.try_into().map_err(|_| {
         Located::from(Error::unplaced(
             ErrorKind::Count,
             format!("{what} of at most 4 GiB (its size is 32-bit)"),

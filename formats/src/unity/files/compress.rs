@@ -1,5 +1,6 @@
-//! Decompressing what a bundle holds (its blocks info and its storage blocks): stored, LZMA,
-//! LZ4 or LZ4HC, as the low six bits of their flags say.
+//! Decompressing what a bundle holds (a UnityFS bundle's blocks info and storage blocks:
+//! stored, LZMA, LZ4 or LZ4HC, as the low six bits of their flags say; a UnityWeb bundle's
+//! payload: LZMA in the `.lzma` form).
 //!
 //! Every declared size is checked before anything is allocated: against the caller's
 //! [`Limits`], and for LZ4 against the most its format can expand the input. Output grows as
@@ -33,6 +34,10 @@ pub enum Method {
     Lz4,
     /// 3: an LZ4 block made by the high-compression encoder (read the same way).
     Lz4Hc,
+    /// The `.lzma` ("LZMA alone") form of a UnityWeb payload: the 5 properties bytes, a 64-bit
+    /// little-endian decompressed size (-1 when not known), then the raw stream. Never from
+    /// flags.
+    LzmaAlone,
     /// Anything else (4 is LZHAM, which no well-kept crate reads).
     Other(u32),
 }
@@ -56,6 +61,7 @@ impl Method {
             Method::Lzma => "LZMA".into(),
             Method::Lz4 => "LZ4".into(),
             Method::Lz4Hc => "LZ4HC".into(),
+            Method::LzmaAlone => "LZMA (.lzma)".into(),
             Method::Other(4) => "LZHAM (4)".into(),
             Method::Other(n) => format!("compression {n}"),
         }
@@ -136,9 +142,11 @@ pub fn decompress_into(
                 ));
             }
         }
-        Method::Lzma => {
+        Method::Lzma | Method::LzmaAlone => {
             // Nothing of a block that fails is kept.
-            if let Err(e) = lzma(input, size, offset, limits, out) {
+            let r = lzma_parts(method, input, size, offset)
+                .and_then(|(props, stream)| lzma(props, stream, size, offset, limits, out));
+            if let Err(e) = r {
                 out.truncate(start);
                 return Err(e);
             }
@@ -155,15 +163,22 @@ pub fn decompress_into(
     Ok(())
 }
 
-/// Unity's LZMA: one properties byte, a 32-bit little-endian dictionary size, then the raw
-/// stream, whose decompressed size the caller knows.
-fn lzma(input: &[u8], size: u64, offset: u64, limits: &Limits, out: &mut Vec<u8>) -> Result<()> {
-    use liblzma::stream::{Action, Status, Stream};
-    if input.len() < 5 {
+/// The `.lzma` header's size field when the size is not known.
+const LZMA_SIZE_UNKNOWN: u64 = u64::MAX;
+
+/// The properties (5 bytes) and the raw stream of LZMA `input`: Unity's block form (one
+/// properties byte and a 32-bit little-endian dictionary size, then the stream) or the
+/// `.lzma` form, whose 64-bit size after the properties must be `size` or -1.
+fn lzma_parts(method: Method, input: &[u8], size: u64, offset: u64) -> Result<(&[u8], &[u8])> {
+    let head = if method == Method::LzmaAlone { 13 } else { 5 };
+    if input.len() < head {
         return Err(Error::new(
             ErrorKind::Eof,
             offset,
-            "LZMA properties (5 bytes)",
+            format!(
+                "an LZMA header ({head} bytes: the properties{})",
+                if head == 13 { " and the size" } else { "" }
+            ),
             format!("{} bytes", input.len()),
         ));
     }
@@ -175,10 +190,37 @@ fn lzma(input: &[u8], size: u64, offset: u64, limits: &Limits, out: &mut Vec<u8>
             input[0].to_string(),
         ));
     }
-    // liblzma's .lzma reader takes the same properties followed by the size; the 13-byte
-    // header is rebuilt rather than the stream copied.
+    if head == 13 {
+        let mut le = [0u8; 8];
+        le.copy_from_slice(&input[5..13]);
+        let declared = u64::from_le_bytes(le);
+        if declared != size && declared != LZMA_SIZE_UNKNOWN {
+            return Err(Error::new(
+                ErrorKind::Inconsistent,
+                offset + 5,
+                format!("an .lzma header whose size is {size} (the declared size) or -1"),
+                declared.to_string(),
+            ));
+        }
+    }
+    Ok((&input[..5], &input[head..]))
+}
+
+/// LZMA with properties `props` (5 bytes) and the raw `stream`, whose decompressed size the
+/// caller knows.
+fn lzma(
+    props: &[u8],
+    stream: &[u8],
+    size: u64,
+    offset: u64,
+    limits: &Limits,
+    out: &mut Vec<u8>,
+) -> Result<()> {
+    use liblzma::stream::{Action, Status, Stream};
+    // liblzma's .lzma reader takes the properties followed by the size; the 13-byte header is
+    // rebuilt (with the size known, whatever the input's says) rather than the stream copied.
     let mut header = [0u8; 13];
-    header[..5].copy_from_slice(&input[..5]);
+    header[..5].copy_from_slice(props);
     header[5..].copy_from_slice(&size.to_le_bytes());
     // The decoder's memory (its dictionary) is bounded too; it never needs more than the
     // output it writes.
@@ -203,7 +245,7 @@ fn lzma(input: &[u8], size: u64, offset: u64, limits: &Limits, out: &mut Vec<u8>
     if s.total_in() != header.len() as u64 || !out_header.is_empty() {
         return Err(corrupt(0, "an LZMA header it does not take".into()));
     }
-    let mut data = &input[5..];
+    let mut data = stream;
     let goal = start + size as usize;
     let plausible = data.len().saturating_mul(32).saturating_add(1 << 16);
     out.reserve((size as usize).min(plausible));
@@ -237,18 +279,35 @@ fn lzma(input: &[u8], size: u64, offset: u64, limits: &Limits, out: &mut Vec<u8>
     Ok(())
 }
 
-/// Compresses `data` by `method`, the way a bundle's block or blocks info is written back.
+/// Compresses `data` by `method`, the way a bundle's block, blocks info or payload is written
+/// back.
 /// LZ4 and LZ4HC are both written by `lz4_flex`'s one block compressor (an LZ4 block any LZ4
 /// reader decodes; Unity's LZ4HC encoder makes other, smaller bytes). LZMA takes the 5-byte
 /// properties header of `like` (the block it replaces: lc, lp, pb and dictionary size), else
-/// liblzma's preset 6 ones, and writes the raw stream after it as Unity does; liblzma's bytes
-/// are not Unity's either. No compressor here reproduces Unity's bytes: a bundle written back
+/// liblzma's preset 6 ones, and writes the raw stream after it as Unity does (the `.lzma` form
+/// puts the size between them, or -1 where `like` did); liblzma's bytes are not Unity's
+/// either, and their stream ends with an end marker, which a reader that knows the size
+/// does not reach. No compressor here reproduces Unity's bytes: a bundle written back
 /// re-uses the original bytes of every block whose content did not change.
 pub fn compress(method: Method, data: &[u8], like: Option<&[u8]>) -> Result<Vec<u8>> {
     match method {
         Method::Stored => Ok(data.to_vec()),
         Method::Lz4 | Method::Lz4Hc => Ok(lz4_flex::block::compress(data)),
         Method::Lzma => lzma_compress(data, like.and_then(|b| b.get(..5))),
+        Method::LzmaAlone => {
+            // The size as the payload replaced wrote it: known, or -1.
+            let unknown = like
+                .and_then(|b| b.get(5..13))
+                .is_some_and(|s| s.iter().all(|&b| b == 0xFF));
+            let size = if unknown {
+                LZMA_SIZE_UNKNOWN
+            } else {
+                data.len() as u64
+            };
+            let mut out = lzma_compress(data, like.and_then(|b| b.get(..5)))?;
+            out.splice(5..5, size.to_le_bytes());
+            Ok(out)
+        }
         Method::Other(_) => Err(Error::unplaced(
             ErrorKind::Unsupported,
             "stored, LZMA, LZ4 or LZ4HC data to write",

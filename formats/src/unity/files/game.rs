@@ -170,6 +170,30 @@ pub enum Select {
     PathId(i64),
 }
 
+/// Whether `head`, a file's first bytes (20 are enough), starts like a game file: a bundle of
+/// any container, or a serialized file.
+pub fn looks_game_file(head: &[u8]) -> bool {
+    bundle::is_bundle(head) || serialized::looks_serialized(head)
+}
+
+/// The bytes [`looks_game_file`] needs.
+const HEAD: usize = 20;
+
+/// The first [`HEAD`] bytes of the file at `p` (fewer for a shorter file).
+fn head(p: &Path) -> std::io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(HEAD);
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::fs::File::open(p)?, HEAD as u64),
+        &mut head,
+    )?;
+    Ok(head)
+}
+
+/// Whether the file at `p` starts like a game file (not when it cannot be read).
+pub fn file_looks_game(p: &Path) -> bool {
+    head(p).is_ok_and(|h| looks_game_file(&h))
+}
+
 fn not_game_file(bytes: &[u8]) -> Error {
     let head: String = bytes
         .iter()
@@ -180,7 +204,7 @@ fn not_game_file(bytes: &[u8]) -> Error {
     Error::new(
         ErrorKind::Magic,
         0,
-        "a Unity game file: a UnityFS bundle (55 6E 69 74 79 46 53 00) or a serialized file of format 9 to 22",
+        "a Unity game file: a bundle (UnityFS, UnityWeb or UnityRaw: 55 6E 69 74 79 46 53 00, 55 6E 69 74 79 57 65 62 00 or 55 6E 69 74 79 52 61 77 00) or a serialized file of format 9 to 22",
         head,
     )
 }
@@ -315,13 +339,8 @@ impl GameFiles {
         let mut found = vec![];
         walk(dir, &mut found).map_err(|e| io_error(dir, &e))?;
         for f in found {
-            let mut head = [0u8; 20];
-            let n = std::fs::File::open(&f)
-                .and_then(|mut file| std::io::Read::read(&mut file, &mut head))
-                .map_err(|e| io_error(&f, &e));
-            let game = n.as_ref().is_ok_and(|&n| {
-                bundle::is_bundle(&head[..n]) || serialized::looks_serialized(&head[..n])
-            });
+            let n = head(&f).map_err(|e| io_error(&f, &e));
+            let game = n.as_ref().is_ok_and(|h| looks_game_file(h));
             if n.is_ok() && !game {
                 self.skipped
                     .push((f, "not a bundle or a serialized file".into()));
@@ -618,11 +637,16 @@ impl GameFiles {
                 e.shifted(at)
             }
         };
-        let mut v = entry.judge(self.bytes(m.at), &self.context(m, user));
-        v.refused = v.refused.map(shift);
+        let mut ctx = self.context(m, user);
         if m.stream().is_some() {
             // Found here, in whichever file holds it (a bundle's resource file is not on
-            // disk): the mesh layout's own search beside the input does not apply.
+            // disk, and one of the same name beside the bundle is not it): the mesh layout's
+            // own search beside the input does not apply.
+            ctx.input = None;
+        }
+        let mut v = entry.judge(self.bytes(m.at), &ctx);
+        v.refused = v.refused.map(shift);
+        if m.stream().is_some() {
             v.findings.retain(|f| f.kind != ErrorKind::Unchecked);
             if let Err(e) = self.streamed(m, user.resource.as_deref()) {
                 let e = *e.error;

@@ -1,10 +1,11 @@
-//! Unity game files: asset bundles (`UnityFS`), serialized files (a player's `level0` and
+//! Unity game files: asset bundles (`UnityFS`, and the older `UnityWeb` and `UnityRaw`), serialized files (a player's `level0` and
 //! `.assets`, a bundle's `CAB-...`) and resource files (`.resS`), and reading any object of
 //! them through its type tree.
 //!
 //! The byte layouts are specs (`spec/unity_bundle.ksy`, `spec/unity_serialized.ksy`), read by
 //! the generated readers into views with the positions of every field; this module gives them
-//! their meaning: [`bundle`] decompresses and cuts a bundle, [`serialized`] finds each object's
+//! their meaning: [`bundle`] decompresses and cuts a bundle ([`web`] the older containers'
+//! payload, into the same [`bundle::Bundle`]), [`serialized`] finds each object's
 //! bytes and type, [`typetree`] reads an object through its type tree, [`mesh`] reads a Mesh
 //! (through its type tree, checked against the fixed `unity-mesh` layout, or by that layout
 //! alone), [`resource`] finds streamed data, [`game`] ties opened files together (references
@@ -31,6 +32,7 @@ pub mod replace;
 pub mod resource;
 pub mod serialized;
 pub mod typetree;
+pub mod web;
 
 pub use compress::Limits;
 pub use game::{GameFiles, ObjectRef};
@@ -40,6 +42,9 @@ use crate::generated::unity_bundle::{
     BlocksInfo, BlocksInfoPos, BlocksInfoRef, UnityBundle, UnityBundlePos, UnityBundleRef,
 };
 use crate::generated::unity_serialized::{UnitySerialized, UnitySerializedPos, UnitySerializedRef};
+use crate::generated::unity_web::{
+    Payload, PayloadPos, PayloadRef, UnityWeb, UnityWebPos, UnityWebRef,
+};
 use crate::layouts::Semantics;
 use crate::rt::{Error, ErrorKind, Place, Root};
 use crate::verdict::Judge;
@@ -172,6 +177,31 @@ impl Semantics for BlocksInfo {
     }
 }
 
+impl Semantics for UnityWeb {
+    fn judge(view: &UnityWebRef<'_>, at: &Place<'_, UnityWebPos>, j: &mut Judge<'_>) {
+        let total = at.span().end;
+        let (_, findings) = web::unpack(view, at, &Limits::for_input(total));
+        j.extend(findings);
+    }
+
+    fn notes(view: &UnityWebRef<'_>, _ctx: &Context) -> Vec<String> {
+        vec![format!(
+            "The payload is {}; `meshspec unity list` shows the objects inside.",
+            if view.header.compressed() {
+                "LZMA-compressed (UnityWeb)"
+            } else {
+                "stored (UnityRaw)"
+            }
+        )]
+    }
+}
+
+impl Semantics for Payload {
+    fn judge(view: &PayloadRef<'_>, at: &Place<'_, PayloadPos>, j: &mut Judge<'_>) {
+        j.extend(web::payload_findings(view, at));
+    }
+}
+
 impl Semantics for UnitySerialized {
     fn judge(view: &UnitySerializedRef<'_>, at: &Place<'_, UnitySerializedPos>, j: &mut Judge<'_>) {
         j.extend(serialized::Parts::of(view, at).findings);
@@ -202,6 +232,11 @@ pub const MEANINGS: &[(&str, crate::layouts::Ops)] = &[
         <UnitySerialized as Root>::ID,
         crate::layouts::Ops::of::<UnitySerialized>(),
     ),
+    (
+        <UnityWeb as Root>::ID,
+        crate::layouts::Ops::of::<UnityWeb>(),
+    ),
+    (<Payload as Root>::ID, crate::layouts::Ops::of::<Payload>()),
 ];
 
 /// The property every input must have as a whole game file (the fuzz target
