@@ -337,6 +337,7 @@ impl crate::rt::Codec for Meshbin {
         name: "meshbin",
         doc: "A mesh as MeshBuilder writes it at build time and the game loads with no parsing: the vertex\ncount, the index count, the vertex array and the index array, back to back with no header,\npadding or trailer. The file is exactly 4 + 16 x vertex count + 2 x index count bytes, and the\ngame refuses any other length.\n\nDirect3D and OpenGL builds differ only in the index order inside each triangle: the source\nlists triangles counter-clockwise (OpenGL), and the Direct3D build swaps the second and third\nindex of every triangle so that front faces are clockwise. Nothing in the file says which\nbuild made it.\n",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_vertices",
@@ -349,6 +350,10 @@ impl crate::rt::Codec for Meshbin {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many vertices the vertex array holds.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_indices",
@@ -361,6 +366,10 @@ impl crate::rt::Codec for Meshbin {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many u16 indices the index array holds: three per triangle in the files MeshBuilder\nwrites (a triangle list). The loader does not check that it is a multiple of three.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertices",
@@ -373,6 +382,15 @@ impl crate::rt::Codec for Meshbin {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The vertices, 16 bytes each, as the GPU takes them.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vertex as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(16u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "indices",
@@ -385,6 +403,10 @@ impl crate::rt::Codec for Meshbin {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Vertex indices, three per triangle. In a Direct3D build each triangle is clockwise (the\nsource's second and third index swapped); in an OpenGL build counter-clockwise.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -832,6 +854,7 @@ impl crate::rt::Codec for Vertex {
         name: "vertex",
         doc: "One vertex (sVertex_mesh) - a position and an RGBA colour.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "x",
@@ -842,6 +865,10 @@ impl crate::rt::Codec for Vertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Position x.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "y",
@@ -852,6 +879,10 @@ impl crate::rt::Codec for Vertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Position y.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "z",
@@ -862,6 +893,10 @@ impl crate::rt::Codec for Vertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Position z.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "r",
@@ -874,6 +909,10 @@ impl crate::rt::Codec for Vertex {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Red, 0 to 255.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "g",
@@ -884,6 +923,10 @@ impl crate::rt::Codec for Vertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Green, 0 to 255.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "b",
@@ -894,6 +937,10 @@ impl crate::rt::Codec for Vertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Blue, 0 to 255.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "a",
@@ -904,6 +951,10 @@ impl crate::rt::Codec for Vertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Alpha, 0 to 255 (255 in every vertex the document shows).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
         ],
     };

@@ -820,6 +820,7 @@ impl crate::rt::Codec for RrMesh {
         name: "rr_mesh",
         doc: "The body of one Mesh resource of Riders Republic, starting after the resource's identity and\ntype header (which the document does not describe, so it is not part of this layout). A\n16-byte header and a bone count are followed by 81-byte bone records, 41 bytes the document\ndoes not describe, and the compiled mesh, whose marker sits at M = 61 + 81 x bone count.\n\nThe compiled mesh has one of two forms, chosen by the selector byte after its marker: ranged\n(draw ranges over shared vertex and index streams, indices relative to each range's first\nvertex) or inline (MeshData with one MeshPrimitive record per object over shared buffers,\nindices absolute). Both end with the material list.\n\nTwo readings (choices the document leaves open, each stated on its fields as `-reading`):\nthe widths of DescriptorMask, Generated and VertexStride, and where the bone records sit\nbetween the bone count and M.\n\nThe bone records' fields, the vertex record layouts of the streams and the meaning of the\nstored words marked unknown are in a part of the source (\"vertex formats\") that is not in\nthe document: they are kept as bytes and written back unchanged.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "managed_object",
@@ -830,6 +831,10 @@ impl crate::rt::Codec for RrMesh {
                 evidence: ::std::option::Option::Some("85,577 Mesh headers"),
                 reading: ::std::option::Option::None,
                 doc: "The ManagedObject byte, first of the registry's Mesh fields.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "descriptor_mask",
@@ -842,6 +847,10 @@ impl crate::rt::Codec for RrMesh {
                     "The 16 header bytes are the registry's fields in its order, but the document gives sizes\nonly to the ManagedObject byte, MaxCullingDistance (f32) and the final eight bytes: the\nthree fields between them share bytes 1 to 3, read as one byte each.\n",
                 ),
                 doc: "DescriptorMask (registry name). Seen values: 0, 1, 2, 8, 16, 17, 18, 32, 64 and 128.\nIts width is a reading.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "generated",
@@ -854,6 +863,10 @@ impl crate::rt::Codec for RrMesh {
                     "The 16 header bytes are the registry's fields in its order, but the document gives sizes\nonly to the ManagedObject byte, MaxCullingDistance (f32) and the final eight bytes: the\nthree fields between them share bytes 1 to 3, read as one byte each.\n",
                 ),
                 doc: "Generated (registry name). Its width is a reading.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_stride",
@@ -866,6 +879,10 @@ impl crate::rt::Codec for RrMesh {
                     "The 16 header bytes are the registry's fields in its order, but the document gives sizes\nonly to the ManagedObject byte, MaxCullingDistance (f32) and the final eight bytes: the\nthree fields between them share bytes 1 to 3, read as one byte each.\n",
                 ),
                 doc: "VertexStride (registry name). Its width is a reading.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "max_culling_distance",
@@ -876,6 +893,10 @@ impl crate::rt::Codec for RrMesh {
                 evidence: ::std::option::Option::Some("85,577 Mesh headers"),
                 reading: ::std::option::Option::None,
                 doc: "MaxCullingDistance (registry name); seen values include 0, 100, 660, 820 and 2,580.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x8",
@@ -886,6 +907,10 @@ impl crate::rt::Codec for RrMesh {
                 evidence: ::std::option::Option::Some("zero on 85,577 Mesh headers"),
                 reading: ::std::option::Option::None,
                 doc: "Eight bytes the registry's field list does not itemise; zero on every header seen.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_bones",
@@ -896,6 +921,10 @@ impl crate::rt::Codec for RrMesh {
                 evidence: ::std::option::Option::Some("all RR mesh headers"),
                 reading: ::std::option::Option::None,
                 doc: "The number of 81-byte bone records; it places the compiled marker at 61 + 81 x boneCount.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bones",
@@ -910,6 +939,10 @@ impl crate::rt::Codec for RrMesh {
                     "The document places the 81-byte bone records before M but not where between the bone\ncount (ending at 20) and M; 41 bytes are left over. The records are read as directly\nfollowing the count (as the bones follow their count in the document's other engine).\n",
                 ),
                 doc: "One MeshBone per bone, 81 bytes each, kept as bytes: the document refers their fields to a\nsection it does not include.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(81u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_after_bones",
@@ -922,6 +955,10 @@ impl crate::rt::Codec for RrMesh {
                     "The 41 bytes the bone records leave before M are read as following the records.",
                 ),
                 doc: "The 41 bytes between the bone records and the compiled marker that the document does not\ndescribe. Kept verbatim.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(41u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "compiled",
@@ -934,6 +971,15 @@ impl crate::rt::Codec for RrMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The compiled mesh, from its marker at M.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <CompiledMesh as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -1798,6 +1844,7 @@ impl crate::rt::Codec for CompiledMesh {
         name: "compiled_mesh",
         doc: "A compiled mesh, from its marker at M to the end of its material list. Offsets here are\nfrom M: the marker, the layout selector, eight stored bytes, the layout class, then the\nranged or inline form. The\nregistry names the ranged class ClusteredMeshData, the compiled mesh's pointer; the inline\nform stores that pointer as null, so the selector byte is the pointer's tag, and the word\nat M+13 is then the class of the MeshData that follows.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "marker",
@@ -1808,6 +1855,10 @@ impl crate::rt::Codec for CompiledMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The CompiledMesh marker.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "layout_selector",
@@ -1818,6 +1869,10 @@ impl crate::rt::Codec for CompiledMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "0 for the ranged form, 3 for the inline form (the tag of a null ClusteredMeshData pointer).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "stored_prefix",
@@ -1830,6 +1885,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Eight stored bytes before the layout class.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "layout_class",
@@ -1840,6 +1899,10 @@ impl crate::rt::Codec for CompiledMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "0xC351EE43 (ClusteredMeshData) for the ranged form; 0x0645ABB5 (MeshData's marker) for the inline form.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "body",
@@ -1852,6 +1915,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The form the selector chooses, from M+17.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -4252,6 +4319,7 @@ impl crate::rt::Codec for RangedLayout {
         name: "ranged_layout",
         doc: "The ranged form, from M+17: header words, one record per draw range, the four vertex and\nindex streams, one PrimitiveDescData record per range, two further streams, MeshData and its\nprimitive records, four final runs and the material list.\n\nTwo readings, stated on their fields: the width of the length prefixes (`len_*`) and where\nthe MeshData marker sits in this form.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "unknown_0x0",
@@ -4262,6 +4330,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("2 throughout the split census"),
                 reading: ::std::option::Option::None,
                 doc: "A stored word; the registry's Version (2).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_format",
@@ -4272,6 +4344,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The vertex format (registry VertexFormat); see the vertex_format enum.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "strides",
@@ -4282,6 +4358,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "Bytes per vertex of the primary, position and skin streams (registry's three strides).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::Some(3u64),
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x11",
@@ -4292,6 +4372,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("0 throughout the split census"),
                 reading: ::std::option::Option::None,
                 doc: "A stored word; the registry's ClusterCount (0).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "centre",
@@ -4302,6 +4386,15 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The centre of the mesh's bounds (registry Center).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "half_extent",
@@ -4312,6 +4405,15 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "Half the size of the mesh's bounds along each axis (registry HalfExtend).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x2d",
@@ -4322,6 +4424,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("0 throughout the split census"),
                 reading: ::std::option::Option::None,
                 doc: "A stored byte; the registry's IsFixedClusterSize (0).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_ranges",
@@ -4332,6 +4438,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The number of draw ranges (registry DrawPrims count).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x32",
@@ -4344,6 +4454,10 @@ impl crate::rt::Codec for RangedLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Eight stored bytes before the first range (at M+75).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ranges",
@@ -4354,6 +4468,15 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "One record per draw range (ClusteredPrimitiveInfo); all but the last carry eight more bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <RangeRecord as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_primary",
@@ -4368,6 +4491,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the primary attribute stream.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "primary",
@@ -4378,6 +4505,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("split census"),
                 reading: ::std::option::Option::None,
                 doc: "The primary vertex attributes (registry VertexDataStatic), one record of the first\nstride per vertex. The record layout is not in the document: kept as bytes.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_positions",
@@ -4390,6 +4521,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the position stream; 0 in a static mesh.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "positions",
@@ -4400,6 +4535,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("split census"),
                 reading: ::std::option::Option::None,
                 doc: "The positions (registry VertexDataDynamic), 12-byte records in the split formats. Their\nencoding is not in the document: kept as bytes.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_skin",
@@ -4412,6 +4551,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the skin stream; 0 in a static mesh.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "skin",
@@ -4422,6 +4565,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("split census"),
                 reading: ::std::option::Option::None,
                 doc: "The skin influences (registry VertexDataIndexWeight), 8-byte records (16 with eight\ninfluences). Their encoding is not in the document: kept as bytes.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_indices",
@@ -4434,6 +4581,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the index stream.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "indices",
@@ -4444,6 +4595,15 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The u16 indices (registry IndexData), relative to each range's vertex base.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <IndexData as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![(0i128)])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_primitive_descs",
@@ -4458,6 +4618,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the PrimitiveDescData block.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "primitive_descs",
@@ -4468,6 +4632,15 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split bodies"),
                 reading: ::std::option::Option::None,
                 doc: "One 32-byte PrimitiveDescData record per range.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PrimitiveDescBlock as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_further_a",
@@ -4482,6 +4655,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the first of the two further streams.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "further_a",
@@ -4494,6 +4671,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The first further stream; its content is not described.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_further_b",
@@ -4508,6 +4689,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the second further stream.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "further_b",
@@ -4520,6 +4705,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The second further stream; its content is not described.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_data_marker",
@@ -4534,6 +4723,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document lists MeshData after the two further streams and says the MeshData table\nstarts immediately after its marker 0x0645ABB5, but not that this form stores the\nmarker there: read as the marker, right after the second further stream.\n",
                 ),
                 doc: "The MeshData marker.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_data",
@@ -4544,6 +4737,15 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split bodies"),
                 reading: ::std::option::Option::None,
                 doc: "MeshData and its primitive records.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshData as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_cpu_vertices",
@@ -4558,6 +4760,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the first final run.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "cpu_vertices",
@@ -4570,6 +4776,10 @@ impl crate::rt::Codec for RangedLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The first final run (registry VertexBufferDataStatic); some static meshes keep a copy of their primary stream here.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_cpu_positions",
@@ -4584,6 +4794,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the second final run.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "cpu_positions",
@@ -4596,6 +4810,10 @@ impl crate::rt::Codec for RangedLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The second final run (registry VertexBufferDataDynamic).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_cpu_skin",
@@ -4610,6 +4828,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the third final run.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "cpu_skin",
@@ -4622,6 +4844,10 @@ impl crate::rt::Codec for RangedLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The third final run (registry VertexBufferDataIndexWeight).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_cpu_indices",
@@ -4634,6 +4860,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the fourth final run.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "cpu_indices",
@@ -4646,6 +4876,10 @@ impl crate::rt::Codec for RangedLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The fourth final run (registry IndexBufferData); some static meshes keep a copy of their index stream here.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "materials",
@@ -4656,6 +4890,15 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("split census"),
                 reading: ::std::option::Option::None,
                 doc: "The material list, one descriptor and one group per range.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MaterialList as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -5848,6 +6091,7 @@ impl crate::rt::Codec for RangeRecord {
         name: "range_record",
         doc: "One draw range (registry ClusteredPrimitiveInfo): where its indices and its vertices begin.\nIts extent runs to where the next range begins, or to the buffers' ends for the last.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &["has_tail"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "marker",
@@ -5858,6 +6102,10 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The range class.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x4",
@@ -5868,6 +6116,10 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::Some("1 in the split census"),
                 reading: ::std::option::Option::None,
                 doc: "A stored byte; the registry's ClusterCount (1).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x5",
@@ -5878,6 +6130,10 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::Some("zero in the split census"),
                 reading: ::std::option::Option::None,
                 doc: "Three stored bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(3u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "first_index",
@@ -5888,6 +6144,10 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The range's first index in the index stream (registry IndexStart).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_base",
@@ -5898,6 +6158,10 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The range's first vertex, which its indices are relative to (registry VertexStart).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x10",
@@ -5908,6 +6172,21 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Eight further bytes, on every record but the last.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let has_tail: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&has_tail) != (0i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -6351,6 +6630,7 @@ impl crate::rt::Codec for IndexData {
         name: "index_data",
         doc: "An index stream: u16 indices when the width selector is 0, u32 when it is 1; for any other\nselector the bytes are kept as they are (and cannot be decoded).\n",
         confidence: ::std::option::Option::None,
+        params: &["index_width"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "u16_indices",
@@ -6361,6 +6641,21 @@ impl crate::rt::Codec for IndexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The indices, when they are u16.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let index_width: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&index_width) == (0i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "u32_indices",
@@ -6371,6 +6666,21 @@ impl crate::rt::Codec for IndexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The indices, when they are u32.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let index_width: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&index_width) == (1i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "other_width",
@@ -6381,6 +6691,21 @@ impl crate::rt::Codec for IndexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The stream's bytes, for a width selector the document does not give.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let index_width: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&index_width) > (1i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -6677,6 +7002,7 @@ impl crate::rt::Codec for PrimitiveDescBlock {
         name: "primitive_desc_block",
         doc: "The PrimitiveDescData block's content.",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "records",
@@ -6687,6 +7013,15 @@ impl crate::rt::Codec for PrimitiveDescBlock {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One 32-byte record per range, in range order.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PrimitiveDesc as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(32u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -7069,6 +7404,7 @@ impl crate::rt::Codec for PrimitiveDesc {
         name: "primitive_desc",
         doc: "One PrimitiveDescData record (field names from the runtime class registry).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "centre",
@@ -7081,6 +7417,15 @@ impl crate::rt::Codec for PrimitiveDesc {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The centre of the range's bounds.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "half_extent",
@@ -7093,6 +7438,15 @@ impl crate::rt::Codec for PrimitiveDesc {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The half extent of the range's bounds.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "primitive_type",
@@ -7103,6 +7457,10 @@ impl crate::rt::Codec for PrimitiveDesc {
                 evidence: ::std::option::Option::Some("1 in the checked records"),
                 reading: ::std::option::Option::None,
                 doc: "The primitive type.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_indices",
@@ -7115,6 +7473,10 @@ impl crate::rt::Codec for PrimitiveDesc {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's index count, a 24-bit little-endian value.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "first_index",
@@ -7127,6 +7489,10 @@ impl crate::rt::Codec for PrimitiveDesc {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's first index.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -7966,6 +8332,7 @@ impl crate::rt::Codec for InlineLayout {
         name: "inline_layout",
         doc: "The inline form, from M+17 (the MeshData marker, 0x0645ABB5, is the layout class at M+13):\nMeshData with its object records, then the primary, position, skin and index blobs, then\nthe material list. One object is a special case of this grammar.\n\nThe width of the blobs' length prefixes (`len_*`) is a reading, stated on those fields.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "mesh_data",
@@ -7976,6 +8343,15 @@ impl crate::rt::Codec for InlineLayout {
                 evidence: ::std::option::Option::Some("1,170 multi-mesh bodies"),
                 reading: ::std::option::Option::None,
                 doc: "MeshData (its declaration, count and every object record).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshData as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_primary",
@@ -7988,6 +8364,10 @@ impl crate::rt::Codec for InlineLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the primary blob.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "primary",
@@ -7998,6 +8378,10 @@ impl crate::rt::Codec for InlineLayout {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The shared primary vertex records (24 bytes each in the census). Layout not in the document; kept as bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_positions",
@@ -8010,6 +8394,10 @@ impl crate::rt::Codec for InlineLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the position blob.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "positions",
@@ -8022,6 +8410,10 @@ impl crate::rt::Codec for InlineLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The shared position records. Encoding not in the document; kept as bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_skin",
@@ -8034,6 +8426,10 @@ impl crate::rt::Codec for InlineLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the skin blob.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "skin",
@@ -8046,6 +8442,10 @@ impl crate::rt::Codec for InlineLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The shared skin records. Encoding not in the document; kept as bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_indices",
@@ -8058,6 +8458,10 @@ impl crate::rt::Codec for InlineLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the index blob.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "indices",
@@ -8068,6 +8472,15 @@ impl crate::rt::Codec for InlineLayout {
                 evidence: ::std::option::Option::Some("1,170 multi-mesh bodies"),
                 reading: ::std::option::Option::None,
                 doc: "The shared indices, absolute (not relative to an object's vertex base).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <IndexData as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "materials",
@@ -8078,6 +8491,15 @@ impl crate::rt::Codec for InlineLayout {
                 evidence: ::std::option::Option::Some("inline multi-mesh census"),
                 reading: ::std::option::Option::None,
                 doc: "The material list, one descriptor and one group per object.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MaterialList as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -8707,6 +9129,7 @@ impl crate::rt::Codec for MeshData {
         name: "mesh_data",
         doc: "MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records. The\nobject count counts the records.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "index_width",
@@ -8717,6 +9140,10 @@ impl crate::rt::Codec for MeshData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "0 means u16 indices, 1 means u32.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_format",
@@ -8727,6 +9154,10 @@ impl crate::rt::Codec for MeshData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The vertex format; see the vertex_format enum.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "strides",
@@ -8737,6 +9168,10 @@ impl crate::rt::Codec for MeshData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Bytes per vertex of the primary, position and skin streams.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::Some(3u64),
             },
             crate::rt::FieldInfo {
                 id: "bones_per_vertex",
@@ -8747,6 +9182,10 @@ impl crate::rt::Codec for MeshData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "NbBonesPerVertex (registry name); 4 in static24 and four-influence split meshes, 8 in eight-influence split meshes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_objects",
@@ -8757,6 +9196,10 @@ impl crate::rt::Codec for MeshData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The number of MeshPrimitive records that follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "objects",
@@ -8767,6 +9210,15 @@ impl crate::rt::Codec for MeshData {
                 evidence: ::std::option::Option::Some("1,170 multi-mesh bodies"),
                 reading: ::std::option::Option::None,
                 doc: "One MeshPrimitive record per object, in buffer order.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshPrimitive as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(36u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -9377,6 +9829,7 @@ impl crate::rt::Codec for MeshPrimitive {
         name: "mesh_primitive",
         doc: "One object of an inline mesh (registry MeshPrimitive: MinIndex, IsUsingDepthOnlyBuffers,\nNumVertices, StartIndex, PrimitiveCount, Type), 36 bytes.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "unknown_0x0",
@@ -9389,6 +9842,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A stored identity.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "marker",
@@ -9399,6 +9856,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The MeshPrimitive marker.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_base",
@@ -9409,6 +9870,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The object's first vertex in the shared buffer (registry MinIndex).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x10",
@@ -9419,6 +9884,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::Some("zero in all 2,732 records"),
                 reading: ::std::option::Option::None,
                 doc: "A stored word; the registry's IsUsingDepthOnlyBuffers (0).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_vertices",
@@ -9429,6 +9898,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The object's vertex count (registry NumVertices); can be stale (see the warnings).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "first_index",
@@ -9439,6 +9912,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The object's first index in the shared index buffer (registry StartIndex).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_triangles",
@@ -9449,6 +9926,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The object's triangle count (registry PrimitiveCount); three indices each.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x20",
@@ -9459,6 +9940,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::Some("1 in all 2,732 records"),
                 reading: ::std::option::Option::None,
                 doc: "A stored word; the registry's Type (1). That it is a material slot is not established.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -10214,6 +10699,7 @@ impl crate::rt::Codec for MaterialList {
         name: "material_list",
         doc: "The material list that ends both forms. It holds a count, eight bytes, one 28-byte\ndescriptor per range (or object), a second count, six bytes, one 31-byte group per range\nand a 20-byte trailer.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_descriptors",
@@ -10224,6 +10710,10 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The number of descriptors.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_after_count",
@@ -10234,6 +10724,10 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Eight bytes after the count.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "descriptors",
@@ -10244,6 +10738,15 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One descriptor per range (registry MeshInstancingData).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MaterialDescriptor as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_groups",
@@ -10254,6 +10757,10 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The number of groups.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_after_group_count",
@@ -10264,6 +10771,10 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Six bytes after the second count.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(6u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "groups",
@@ -10274,6 +10785,15 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One group per range (registry DynamicReference).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MaterialGroup as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(31u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "trailer",
@@ -10284,6 +10804,15 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The trailer.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MaterialTrailer as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(20u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11136,6 +11665,7 @@ impl crate::rt::Codec for MaterialDescriptor {
         name: "material_descriptor",
         doc: "One material descriptor (registry MeshInstancingData), 28 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &["is_last"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "marker",
@@ -11146,6 +11676,10 @@ impl crate::rt::Codec for MaterialDescriptor {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The descriptor marker.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x4",
@@ -11156,6 +11690,10 @@ impl crate::rt::Codec for MaterialDescriptor {
                 evidence: ::std::option::Option::Some("not interpreted"),
                 reading: ::std::option::Option::None,
                 doc: "Four stored bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x8",
@@ -11166,6 +11704,10 @@ impl crate::rt::Codec for MaterialDescriptor {
                 evidence: ::std::option::Option::Some("0 in the measured layouts"),
                 reading: ::std::option::Option::None,
                 doc: "A stored byte.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_count",
@@ -11178,6 +11720,10 @@ impl crate::rt::Codec for MaterialDescriptor {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's vertex count modulo 65,536 (not a limit on the mesh's vertices); may be stale.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0xb",
@@ -11188,6 +11734,10 @@ impl crate::rt::Codec for MaterialDescriptor {
                 evidence: ::std::option::Option::Some("0 in the measured layouts"),
                 reading: ::std::option::Option::None,
                 doc: "A stored byte.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "material",
@@ -11198,6 +11748,10 @@ impl crate::rt::Codec for MaterialDescriptor {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The identity of the range's Material.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "platform_version",
@@ -11212,6 +11766,21 @@ impl crate::rt::Codec for MaterialDescriptor {
                     "The document gives PlatformVersion and QuantizationFactor for the last descriptor of\nthe ranged (split) form only; the inline form's last descriptor is read with the same\ntwo fields, whose values there are not described.\n",
                 ),
                 doc: "On the last descriptor, PlatformVersion (registry name), 31 in the ranged form.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let is_last: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&is_last) != (0i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "quantization_factor",
@@ -11226,6 +11795,21 @@ impl crate::rt::Codec for MaterialDescriptor {
                     "As for `platform_version`, in the inline form.",
                 ),
                 doc: "On the last descriptor, QuantizationFactor (registry name), the position scale in the ranged form.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let is_last: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&is_last) != (0i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "final_bytes",
@@ -11238,6 +11822,21 @@ impl crate::rt::Codec for MaterialDescriptor {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "On every other descriptor, eight bytes (zero in the census).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let is_last: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&is_last) == (0i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11885,6 +12484,7 @@ impl crate::rt::Codec for MaterialGroup {
         name: "material_group",
         doc: "One 31-byte group (registry DynamicReference), whose ObjectReference and ObjectHandle\nrepeat the descriptor's Material identity. Where the class sits is a reading (see\n`marker`); the other bytes the document does not attribute are kept verbatim.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "marker",
@@ -11899,6 +12499,10 @@ impl crate::rt::Codec for MaterialGroup {
                     "The document gives the class 0x9F1640AF and the identities at offsets 8 and 17, not\nwhere the class sits: read at offset 0, where the other RR records keep theirs.\n",
                 ),
                 doc: "The DynamicReference class.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x4",
@@ -11911,6 +12515,10 @@ impl crate::rt::Codec for MaterialGroup {
                     "The four bytes between the class (read at 0) and ObjectReference at 8.",
                 ),
                 doc: "Four bytes the document does not attribute.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "object_reference",
@@ -11923,6 +12531,10 @@ impl crate::rt::Codec for MaterialGroup {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "ObjectReference (registry name), the descriptor's Material identity again.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x10",
@@ -11933,6 +12545,10 @@ impl crate::rt::Codec for MaterialGroup {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A byte the document does not attribute.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "object_handle",
@@ -11945,6 +12561,10 @@ impl crate::rt::Codec for MaterialGroup {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "ObjectHandle (registry name), the descriptor's Material identity again.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x19",
@@ -11955,6 +12575,10 @@ impl crate::rt::Codec for MaterialGroup {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Six bytes the registry does not attribute.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(6u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -12290,6 +12914,7 @@ impl crate::rt::Codec for MaterialTrailer {
         name: "material_trailer",
         doc: "The material list's 20-byte trailer.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "mesh_bools",
@@ -12302,6 +12927,10 @@ impl crate::rt::Codec for MaterialTrailer {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Sixteen bool bytes of the Mesh; their names are not established. The first fits a flag\nsuch as Dynamic (inferred): 1 exactly when the final runs are filled.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::Some(16u64),
             },
             crate::rt::FieldInfo {
                 id: "user_category",
@@ -12312,6 +12941,10 @@ impl crate::rt::Codec for MaterialTrailer {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "UserCategory (registry name).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -12576,6 +13209,7 @@ impl crate::rt::Codec for Float3 {
         name: "float3",
         doc: "Three f32 values (x, y, z).",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "x",
@@ -12586,6 +13220,10 @@ impl crate::rt::Codec for Float3 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "x.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "y",
@@ -12596,6 +13234,10 @@ impl crate::rt::Codec for Float3 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "y.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "z",
@@ -12606,6 +13248,10 @@ impl crate::rt::Codec for Float3 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "z.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };

@@ -2521,6 +2521,7 @@ impl crate::rt::Codec for UnityMesh {
         name: "unity_mesh",
         doc: "The bytes Unity writes for one Mesh object (class id 43) inside a SerializedFile or an asset\nbundle, for a release (player) build, little endian. Without the type tree that may or may not\ntravel with the file, the field order is fixed per editor version; the version comes from the\nuser (`--unity-version 2021.3.0f1`, the parameter `unity_version` = major x 10,000 + minor x 100\n+ patch).\n\nUnity's serializer writes every vector as a 32-bit element count followed by the elements;\nstrings are a 32-bit byte count and the bytes. After a byte array, a string, a group of\nsingle-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a\nmultiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim\nhere (the `pad` fields): Unity writes zeros, but nothing checks that.\n\nThe vertices live either in the vertex data (channels laid out over interleaved streams,\ninside the object or streamed from a resource file that m_StreamData names), or in\nm_CompressedMesh (bit-packed quantised values). Everything stays raw here; the decoders in\n`formats/src/unity/` give the bytes their meaning.\n\nVersion cut-offs are from Unity's type trees (the type-tree database that UnityPy 1.25.4\nships, which records a change of the Mesh layout at 5.3.5, 2017.3, 2018.1, 2018.2, 2018.3,\n2019.1, 2020.1, 2022.1, 6000.2 and 6000.6) and, for 2019.4 to 2023.1, are checked against\nthe 35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles.\nAlpha releases before the first alpha that has a change (for example 6000.6.0a1 to a4) cannot\nbe told apart by the version number this layout takes, and are read with the newer layout.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["unity_version"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "name",
@@ -2533,6 +2534,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The mesh's name (NamedObject.m_Name).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedString as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_sub_meshes",
@@ -2543,6 +2558,10 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many submeshes follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "sub_meshes",
@@ -2555,6 +2574,22 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The submeshes: runs of the index buffer drawn with one material each (a renderer's\nmaterial i draws submesh i).\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <SubMesh as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "shapes",
@@ -2567,6 +2602,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The blend shapes, in four arrays (BlendShapeData).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <BlendShapeData as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_bind_poses",
@@ -2577,6 +2626,10 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many bind poses follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bind_poses",
@@ -2589,6 +2642,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "One matrix per bone, taking the renderer's local space to the bone's local space at bind\ntime.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Matrix4x4f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(64u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_bone_name_hashes",
@@ -2599,6 +2666,10 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many bone name hashes follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bone_name_hashes",
@@ -2609,6 +2680,10 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Per bone, a hash of the bone's name (one per bind pose where present).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "root_bone_name_hash",
@@ -2619,6 +2694,10 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The hash of the root bone's name, 0 for a mesh without bones.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bones_aabb",
@@ -2631,6 +2710,31 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Per bone, the box its influenced vertices occupy in the bone's space.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MinMaxAabbVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "variable_bone_count_weights",
@@ -2643,6 +2747,31 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Every influence of every vertex, for meshes imported with more than four influences per\nvertex (u32 words: start offsets, then bone and weight per influence).\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <VariableBoneCountWeights as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_compression",
@@ -2653,6 +2782,10 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::Some("0 in every corpus mesh"),
                 reading: ::std::option::Option::None,
                 doc: "The import setting for vertex compression (see the enum). The documents do not tie it to\nm_CompressedMesh; readers such as UnityPy take a non-zero value to mean the vertices are\nthere.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "is_readable",
@@ -2663,6 +2796,10 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (0 or 1, kept as the byte read), whether scripts may read the mesh.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "keep_vertices",
@@ -2673,6 +2810,10 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the CPU copy of the vertices is kept.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "keep_indices",
@@ -2683,6 +2824,10 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the CPU copy of the indices is kept. The four\none-byte fields end on a 4-byte boundary, so no padding follows.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index_format",
@@ -2695,6 +2840,21 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The size of an index, 0 for 16-bit and 1 for 32-bit; before 2017.3 indices are 16-bit.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20170300i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index_buffer",
@@ -2707,6 +2867,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The indices of all submeshes, little endian, as the GPU takes them.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "skin",
@@ -2719,6 +2893,31 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 2018.2, up to four influences per vertex, stored outside the vertex data.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (20180200i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <BoneWeights4Vector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_data",
@@ -2729,6 +2928,22 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The vertex count, the channel table and (unless streamed) the vertex bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <VertexData as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "compressed_mesh",
@@ -2741,6 +2956,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The vertices and indices of a compressed mesh, as bit-packed vectors.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <CompressedMesh as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "local_aabb",
@@ -2751,6 +2980,20 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The box around all vertices, centre and half extent, in the mesh's space.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Aabb as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(24u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_usage_flags",
@@ -2763,6 +3006,21 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Usage flags the build sets (meaning not established here); kept as read.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (60000600i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "cooking_options",
@@ -2775,6 +3033,21 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Flags that Unity's naming ties to the physics cooking of a mesh collider built from this\nmesh (30 in the corpus); kept as read.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20220100i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pre_bake_convex_collision_mesh",
@@ -2787,6 +3060,21 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), taking the place of m_MeshUsageFlags from 6000.6.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pre_bake_triangle_collision_mesh",
@@ -2799,6 +3087,21 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad_pre_bake",
@@ -2813,6 +3116,21 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary after the two bools, kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "baked_convex_collision_mesh",
@@ -2823,6 +3141,20 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::Some("empty in every corpus mesh"),
                 reading: ::std::option::Option::None,
                 doc: "A pre-cooked convex collision mesh for the physics engine (opaque bytes).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "baked_triangle_collision_mesh",
@@ -2833,6 +3165,20 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::Some("empty in every corpus mesh"),
                 reading: ::std::option::Option::None,
                 doc: "A pre-cooked triangle collision mesh for the physics engine (opaque bytes).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_metrics_0",
@@ -2845,6 +3191,21 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The first of two floats the importer computes; their meaning is not established here, so\nthey are kept as read. Unity's type tree lists the two as separate fields.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20180200i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_metrics_1",
@@ -2857,6 +3218,21 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The second of the two floats; it ends on a 4-byte boundary, so no padding follows.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20180200i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "stream_data",
@@ -2869,6 +3245,33 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the vertex data is when it is not inline: a byte range of a resource file (.resS).\nSize 0 and an empty path mean the vertex data is inline.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20180300i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <StreamingInfo as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_lod_info",
@@ -2881,6 +3284,31 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The mesh's levels of detail, as index ranges per submesh.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (60000200i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshLodInfo as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -4048,6 +4476,7 @@ impl crate::rt::Codec for AlignedString {
         name: "aligned_string",
         doc: "A Unity string - a byte count, UTF-8 bytes, padding to 4 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "len_value",
@@ -4058,6 +4487,10 @@ impl crate::rt::Codec for AlignedString {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The length in bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "value",
@@ -4068,6 +4501,10 @@ impl crate::rt::Codec for AlignedString {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The text.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -4078,6 +4515,10 @@ impl crate::rt::Codec for AlignedString {
                 evidence: ::std::option::Option::Some("zeros in every corpus object"),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -4411,6 +4852,7 @@ impl crate::rt::Codec for AlignedBytes {
         name: "aligned_bytes",
         doc: "A Unity byte vector - a byte count, the bytes, padding to 4 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "len_data",
@@ -4421,6 +4863,10 @@ impl crate::rt::Codec for AlignedBytes {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The length in bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -4431,6 +4877,10 @@ impl crate::rt::Codec for AlignedBytes {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -4441,6 +4891,10 @@ impl crate::rt::Codec for AlignedBytes {
                 evidence: ::std::option::Option::Some("zeros in every corpus object"),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -4705,6 +5159,7 @@ impl crate::rt::Codec for Vector3f {
         name: "vector3f",
         doc: "Three floats.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "x",
@@ -4715,6 +5170,10 @@ impl crate::rt::Codec for Vector3f {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "x.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "y",
@@ -4725,6 +5184,10 @@ impl crate::rt::Codec for Vector3f {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "y.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "z",
@@ -4735,6 +5198,10 @@ impl crate::rt::Codec for Vector3f {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "z.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -4978,6 +5445,7 @@ impl crate::rt::Codec for Aabb {
         name: "aabb",
         doc: "An axis-aligned box as a centre and a half extent (AABB).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "center",
@@ -4988,6 +5456,15 @@ impl crate::rt::Codec for Aabb {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The centre.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "extent",
@@ -4998,6 +5475,15 @@ impl crate::rt::Codec for Aabb {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Half the size along each axis.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -5229,6 +5715,7 @@ impl crate::rt::Codec for MinMaxAabb {
         name: "min_max_aabb",
         doc: "An axis-aligned box as its two corners (MinMaxAABB).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "min",
@@ -5239,6 +5726,15 @@ impl crate::rt::Codec for MinMaxAabb {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The smallest corner.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "max",
@@ -5249,6 +5745,15 @@ impl crate::rt::Codec for MinMaxAabb {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The largest corner.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -5506,6 +6011,7 @@ impl crate::rt::Codec for MinMaxAabbVector {
         name: "min_max_aabb_vector",
         doc: "A vector of MinMaxAABB.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -5516,6 +6022,10 @@ impl crate::rt::Codec for MinMaxAabbVector {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many boxes follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "items",
@@ -5526,6 +6036,15 @@ impl crate::rt::Codec for MinMaxAabbVector {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The boxes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MinMaxAabb as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(24u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -5726,6 +6245,7 @@ impl crate::rt::Codec for Matrix4x4f {
         name: "matrix4x4f",
         doc: "A 4x4 float matrix, stored row-major (e00 e01 e02 e03 e10 ...) as seed 002 says of bind poses.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "e",
@@ -5738,6 +6258,10 @@ impl crate::rt::Codec for Matrix4x4f {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The 16 elements, row by row.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::Some(16u64),
             },
         ],
     };
@@ -6208,6 +6732,7 @@ impl crate::rt::Codec for SubMesh {
         name: "sub_mesh",
         doc: "One submesh (SubMesh), 48 bytes from 2017.3, 44 before.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["unity_version"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "first_byte",
@@ -6218,6 +6743,10 @@ impl crate::rt::Codec for SubMesh {
                 evidence: ::std::option::Option::Some("seed 000; Unity's dumps"),
                 reading: ::std::option::Option::None,
                 doc: "Where the submesh's indices start, in bytes from the start of the index buffer.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index_count",
@@ -6228,6 +6757,10 @@ impl crate::rt::Codec for SubMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many indices the submesh has (0 draws nothing).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "topology",
@@ -6240,6 +6773,10 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How the indices are joined. The documents list 0, 2, 3, 4 and 5 (see the topology enum);\nthe verdict refuses any other value, 1 included, since decoding rests on the table.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "base_vertex",
@@ -6252,6 +6789,21 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Added to every index of the submesh before it names a vertex.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20170300i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "first_vertex",
@@ -6262,6 +6814,10 @@ impl crate::rt::Codec for SubMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The first vertex the submesh uses.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_count",
@@ -6272,6 +6828,10 @@ impl crate::rt::Codec for SubMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many vertices, from first_vertex, the submesh uses.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "local_aabb",
@@ -6282,6 +6842,20 @@ impl crate::rt::Codec for SubMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The box around the submesh's vertices.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Aabb as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(24u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -6970,6 +7544,7 @@ impl crate::rt::Codec for BlendShapeData {
         name: "blend_shape_data",
         doc: "A mesh's blend shapes (BlendShapeData) in four flat arrays.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_vertices",
@@ -6980,6 +7555,10 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many shape vertices follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertices",
@@ -6990,6 +7569,15 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The sparse deltas of every frame, frame after frame.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <BlendShapeVertex as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(40u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_shapes",
@@ -7000,6 +7588,10 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many frames follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "shapes",
@@ -7010,6 +7602,15 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One entry per frame - its run of `vertices`.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshBlendShape as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_channels",
@@ -7020,6 +7621,10 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many channels follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "channels",
@@ -7030,6 +7635,15 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The named blend shapes, each a run of frames.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshBlendShapeChannel as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_full_weights",
@@ -7040,6 +7654,10 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many frame weights follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "full_weights",
@@ -7052,6 +7670,10 @@ impl crate::rt::Codec for BlendShapeData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Per frame, the weight at which the frame applies fully.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -7577,6 +8199,7 @@ impl crate::rt::Codec for BlendShapeVertex {
         name: "blend_shape_vertex",
         doc: "One sparse blend shape delta (BlendShapeVertex), 40 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "vertex",
@@ -7587,6 +8210,15 @@ impl crate::rt::Codec for BlendShapeVertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The position delta.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "normal",
@@ -7597,6 +8229,15 @@ impl crate::rt::Codec for BlendShapeVertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The normal delta.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "tangent",
@@ -7607,6 +8248,15 @@ impl crate::rt::Codec for BlendShapeVertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The tangent delta (xyz).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index",
@@ -7617,6 +8267,10 @@ impl crate::rt::Codec for BlendShapeVertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The mesh vertex the delta applies to.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -8032,6 +8686,7 @@ impl crate::rt::Codec for MeshBlendShape {
         name: "mesh_blend_shape",
         doc: "One blend shape frame (MeshBlendShape), 12 bytes with its padding.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "first_vertex",
@@ -8042,6 +8697,10 @@ impl crate::rt::Codec for MeshBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The frame's first entry in `vertices`.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_count",
@@ -8052,6 +8711,10 @@ impl crate::rt::Codec for MeshBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many entries of `vertices` the frame has.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "has_normals",
@@ -8062,6 +8725,10 @@ impl crate::rt::Codec for MeshBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the entries carry normal deltas.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "has_tangents",
@@ -8072,6 +8739,10 @@ impl crate::rt::Codec for MeshBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the entries carry tangent deltas.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -8084,6 +8755,10 @@ impl crate::rt::Codec for MeshBlendShape {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -8465,6 +9140,7 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
         name: "mesh_blend_shape_channel",
         doc: "One named blend shape (MeshBlendShapeChannel).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "name",
@@ -8475,6 +9151,15 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The blend shape's name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedString as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "name_hash",
@@ -8487,6 +9172,10 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The CRC-32 of the name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "frame_index",
@@ -8497,6 +9186,10 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The channel's first frame in `shapes` and `full_weights`.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "frame_count",
@@ -8507,6 +9200,10 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many frames the channel has.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -8778,6 +9475,7 @@ impl crate::rt::Codec for VariableBoneCountWeights {
         name: "variable_bone_count_weights",
         doc: "Every influence of every vertex (VariableBoneCountWeights).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_data",
@@ -8788,6 +9486,10 @@ impl crate::rt::Codec for VariableBoneCountWeights {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many words follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -8798,6 +9500,10 @@ impl crate::rt::Codec for VariableBoneCountWeights {
                 evidence: ::std::option::Option::Some("seed 002"),
                 reading: ::std::option::Option::None,
                 doc: "For nv vertices, nv + 1 start offsets (word indices into this list), then per influence a\nbone index in the low 16 bits and a weight (value / 65535) in the high 16 bits.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -9051,6 +9757,7 @@ impl crate::rt::Codec for BoneWeights4 {
         name: "bone_weights4",
         doc: "Up to four influences of one vertex (BoneWeights4; BoneInfluence before 2017.1), 32 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "weights",
@@ -9061,6 +9768,10 @@ impl crate::rt::Codec for BoneWeights4 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The four weights.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::Some(4u64),
             },
             crate::rt::FieldInfo {
                 id: "bone_indices",
@@ -9071,6 +9782,10 @@ impl crate::rt::Codec for BoneWeights4 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The four bone slots.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::Some(4u64),
             },
         ],
     };
@@ -9390,6 +10105,7 @@ impl crate::rt::Codec for BoneWeights4Vector {
         name: "bone_weights4_vector",
         doc: "A vector of BoneWeights4 (m_Skin, before 2018.2).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -9400,6 +10116,10 @@ impl crate::rt::Codec for BoneWeights4Vector {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many vertices' influences follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "items",
@@ -9410,6 +10130,15 @@ impl crate::rt::Codec for BoneWeights4Vector {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One entry per vertex.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <BoneWeights4 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(32u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -9715,6 +10444,7 @@ impl crate::rt::Codec for ChannelInfo {
         name: "channel_info",
         doc: "One entry of the channel table (ChannelInfo), 4 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "stream",
@@ -9725,6 +10455,10 @@ impl crate::rt::Codec for ChannelInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The stream the channel lives in.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "offset",
@@ -9735,6 +10469,10 @@ impl crate::rt::Codec for ChannelInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The channel's byte offset inside one vertex of its stream.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "format",
@@ -9747,6 +10485,10 @@ impl crate::rt::Codec for ChannelInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The component format.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "dimension",
@@ -9759,6 +10501,10 @@ impl crate::rt::Codec for ChannelInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The component count in the low 4 bits (0 = channel absent); Unity sets high bits too,\nwhich are kept.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -10191,6 +10937,7 @@ impl crate::rt::Codec for VertexData {
         name: "vertex_data",
         doc: "The vertex count, the channel table and the vertex bytes (VertexData).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["unity_version"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "current_channels",
@@ -10201,6 +10948,21 @@ impl crate::rt::Codec for VertexData {
                 evidence: ::std::option::Option::Some("type trees of 5.3.5 to 2017.4"),
                 reading: ::std::option::Option::None,
                 doc: "Before 2018.1, a bit mask of the channels present.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (20180100i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_count",
@@ -10213,6 +10975,10 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The number of vertices.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_channels",
@@ -10223,6 +10989,10 @@ impl crate::rt::Codec for VertexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many channel entries follow (14 from 2018.1 on).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "channels",
@@ -10235,6 +11005,20 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The channels in Unity's fixed order, up to 14.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <ChannelInfo as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -10247,6 +11031,20 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The vertex bytes, streams one after another (empty when streamed).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -10749,6 +11547,7 @@ impl crate::rt::Codec for PackedFloatVector {
         name: "packed_float_vector",
         doc: "A PackedBitVector of quantised floats - n items of `bit_size` bits, each start + item x range / (2^bits - 1).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -10759,6 +11558,10 @@ impl crate::rt::Codec for PackedFloatVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "How many items are packed.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "range",
@@ -10769,6 +11572,10 @@ impl crate::rt::Codec for PackedFloatVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "The span from the first to the last quantisation step.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "start",
@@ -10779,6 +11586,10 @@ impl crate::rt::Codec for PackedFloatVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "The value of item 0.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -10789,6 +11600,15 @@ impl crate::rt::Codec for PackedFloatVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "The packed bits, little-endian bit order, items crossing byte boundaries.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bit_size",
@@ -10799,6 +11619,10 @@ impl crate::rt::Codec for PackedFloatVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "Bits per item.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -10811,6 +11635,10 @@ impl crate::rt::Codec for PackedFloatVector {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(3u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11209,6 +12037,7 @@ impl crate::rt::Codec for PackedIntVector {
         name: "packed_int_vector",
         doc: "A PackedBitVector of integers - n items of `bit_size` bits.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -11219,6 +12048,10 @@ impl crate::rt::Codec for PackedIntVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "How many items are packed.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -11229,6 +12062,15 @@ impl crate::rt::Codec for PackedIntVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "The packed bits, little-endian bit order.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bit_size",
@@ -11239,6 +12081,10 @@ impl crate::rt::Codec for PackedIntVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "Bits per item.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -11251,6 +12097,10 @@ impl crate::rt::Codec for PackedIntVector {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(3u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11947,6 +12797,7 @@ impl crate::rt::Codec for CompressedMesh {
         name: "compressed_mesh",
         doc: "A compressed mesh's vertices and indices (CompressedMesh).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "vertices",
@@ -11957,6 +12808,15 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Positions, 3 items per vertex.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "uv",
@@ -11967,6 +12827,15 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The texture coordinate sets m_UVInfo describes, concatenated.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "normals",
@@ -11977,6 +12846,15 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Normal x and y, 2 items per vertex (z rebuilt from the sign).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "tangents",
@@ -11987,6 +12865,15 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Tangent x and y, 2 items per vertex.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "weights",
@@ -11999,6 +12886,15 @@ impl crate::rt::Codec for CompressedMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Bone weights, kept as packed bits. The readers the documents used do not decode them,\nand whether they decode as the other packed vectors do is open: none of the 33\ncompressed meshes found is skinned. meshspec decodes them by an inferred reading\n(5-bit weights in 31sts, one bone slot each, a vertex ending at 31 or after three\nwith a fourth implied) and says so in a note whenever a mesh has any.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "normal_signs",
@@ -12009,6 +12905,15 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One bit per normal, the sign of z.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "tangent_signs",
@@ -12019,6 +12924,15 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Two bits per tangent, the signs of z and w.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "float_colors",
@@ -12029,6 +12943,15 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Colours, 4 items per vertex.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bone_indices",
@@ -12041,6 +12964,15 @@ impl crate::rt::Codec for CompressedMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Bone indices for m_Weights.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "triangles",
@@ -12051,6 +12983,15 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The indices of a compressed mesh.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "uv_info",
@@ -12061,6 +13002,10 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A nibble per texture coordinate set: bit 2 set means present, the low two bits are the\ndimension minus 1.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -12639,6 +13584,7 @@ impl crate::rt::Codec for StreamingInfo {
         name: "streaming_info",
         doc: "A byte range of a resource file (StreamingInfo).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["unity_version"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "ofs_data_u4",
@@ -12651,6 +13597,21 @@ impl crate::rt::Codec for StreamingInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's start in the resource file, before 2020.1.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (20200100i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ofs_data_u8",
@@ -12663,6 +13624,21 @@ impl crate::rt::Codec for StreamingInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's start in the resource file, from 2020.1.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20200100i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_data",
@@ -12673,6 +13649,10 @@ impl crate::rt::Codec for StreamingInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The range's length in bytes (0 when nothing is streamed).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "path",
@@ -12685,6 +13665,20 @@ impl crate::rt::Codec for StreamingInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The resource file; in a bundle, an archive:/ path whose last part is the file's name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedString as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -13153,6 +14147,7 @@ impl crate::rt::Codec for MeshLodInfo {
         name: "mesh_lod_info",
         doc: "The mesh's levels of detail (MeshLodInfo), from 6000.2.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "lod_slope",
@@ -13163,6 +14158,10 @@ impl crate::rt::Codec for MeshLodInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The slope of the level selection curve.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "lod_bias",
@@ -13173,6 +14172,10 @@ impl crate::rt::Codec for MeshLodInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The bias of the level selection curve.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_levels",
@@ -13183,6 +14186,10 @@ impl crate::rt::Codec for MeshLodInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The number of levels (1 for a mesh without levels of detail).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_sub_meshes",
@@ -13193,6 +14200,10 @@ impl crate::rt::Codec for MeshLodInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many submesh entries follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "sub_meshes",
@@ -13203,6 +14214,15 @@ impl crate::rt::Codec for MeshLodInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Per submesh, its index range at each level.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshLodSubMesh as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -13520,6 +14540,7 @@ impl crate::rt::Codec for MeshLodSubMesh {
         name: "mesh_lod_sub_mesh",
         doc: "One submesh's levels (MeshLodSubMesh).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_levels",
@@ -13530,6 +14551,10 @@ impl crate::rt::Codec for MeshLodSubMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many levels follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "levels",
@@ -13540,6 +14565,15 @@ impl crate::rt::Codec for MeshLodSubMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The index range of each level.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshLodRange as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -13788,6 +14822,7 @@ impl crate::rt::Codec for MeshLodRange {
         name: "mesh_lod_range",
         doc: "One level's index range (MeshLodRange).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "index_start",
@@ -13798,6 +14833,10 @@ impl crate::rt::Codec for MeshLodRange {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The first index, counted in indices.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index_count",
@@ -13808,6 +14847,10 @@ impl crate::rt::Codec for MeshLodRange {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many indices.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };

@@ -2175,6 +2175,7 @@ impl crate::rt::Codec for UnitySerialized {
         name: "unity_serialized",
         doc: "A SerializedFile: a header, the metadata (the editor version, the target platform, the types\nof the objects with their type trees, the table of objects, the scripts, the external files\nand the managed reference types), and the objects' bytes.\n\nThe header is big endian. Its endianness byte chooses the byte order of the metadata (and of\nthe objects): 0 little endian, as every player on today's platforms writes, 1 big endian. From\nformat version 22 the sizes and the data offset are 64-bit, in a second part of the header,\nand the first part's sizes are zero.\n\nEach object is a byte range of the data (`byte_start` from the data offset, `byte_size`), read\nthrough its type's type tree when the file carries them, or by a fixed layout of the editor\nversion (the `unity-mesh` layout for a Mesh). The object bytes are kept here as one block,\nand cut, checked and read by `formats/src/unity/files/serialized.rs` and `typetree.rs`.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "header",
@@ -2187,6 +2188,15 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Sizes, the format version, the data offset and the byte order.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Header as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "metadata",
@@ -2199,6 +2209,15 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The types, objects, scripts, externals and reference types, in the byte order the header gives.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Metadata as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad_data",
@@ -2211,6 +2230,10 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The bytes between the metadata and the data offset, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -2223,6 +2246,10 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The objects, each at its byte_start from here (Unity pads between them to multiples of\n8), to the end of the file.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -2856,6 +2883,7 @@ impl crate::rt::Codec for Header {
         name: "header",
         doc: "The header (big endian), 20 bytes, 48 from format 22.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "len_metadata",
@@ -2868,6 +2896,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The metadata's size (before format 22).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_file",
@@ -2880,6 +2912,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The file's size (before format 22).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "version",
@@ -2892,6 +2928,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The format version (9 to 22 here; older files lay out their header otherwise).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ofs_data",
@@ -2904,6 +2944,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the objects' data starts, from the start of the file (before format 22).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "endianness",
@@ -2914,6 +2958,10 @@ impl crate::rt::Codec for Header {
                 evidence: ::std::option::Option::Some("0 in every corpus file"),
                 reading: ::std::option::Option::None,
                 doc: "The byte order of the metadata and the objects - 0 little endian, 1 big endian.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "reserved",
@@ -2924,6 +2972,10 @@ impl crate::rt::Codec for Header {
                 evidence: ::std::option::Option::Some("zeros in every corpus file"),
                 reading: ::std::option::Option::None,
                 doc: "Reserved, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(3u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "wide",
@@ -2936,6 +2988,17 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From format 22, the sizes and the data offset as 64-bit values.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <HeaderWide as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(28u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -3316,6 +3379,7 @@ impl crate::rt::Codec for HeaderWide {
         name: "header_wide",
         doc: "The second part of a format 22 header.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "len_metadata",
@@ -3328,6 +3392,10 @@ impl crate::rt::Codec for HeaderWide {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The metadata's size.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_file",
@@ -3340,6 +3408,10 @@ impl crate::rt::Codec for HeaderWide {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The file's size.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ofs_data",
@@ -3352,6 +3424,10 @@ impl crate::rt::Codec for HeaderWide {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the objects' data starts, from the start of the file.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x28",
@@ -3364,6 +3440,10 @@ impl crate::rt::Codec for HeaderWide {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Eight bytes whose meaning no source gives; kept as read.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -4899,6 +4979,7 @@ impl crate::rt::Codec for Metadata {
         name: "metadata",
         doc: "The metadata, in the byte order the header's endianness gives.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "unity_version",
@@ -4911,6 +4992,10 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The editor version that wrote the file; it chooses the fixed layouts of objects read without a type tree.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "target_platform",
@@ -4923,6 +5008,10 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The platform the file was built for (BuildTarget).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "enable_type_tree",
@@ -4933,6 +5022,26 @@ impl crate::rt::Codec for Metadata {
                 evidence: ::std::option::Option::Some("1 in every corpus file"),
                 reading: ::std::option::Option::None,
                 doc: "Whether the types carry their type trees (from format 13; always before).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (13i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_types",
@@ -4945,6 +5054,10 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many types follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "types",
@@ -4957,6 +5070,15 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The classes of the file's objects, each with its type tree when the file has them.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <SerializedType as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "big_id_enabled",
@@ -4969,6 +5091,26 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before format 14, whether path ids are 64-bit.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) < (14i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_objects",
@@ -4981,6 +5123,10 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many objects follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "objects",
@@ -4993,6 +5139,15 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The objects - path id, byte range and type.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <ObjectInfo as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_script_types",
@@ -5005,6 +5160,26 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many script references follow (from format 11).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (11i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "script_types",
@@ -5015,6 +5190,46 @@ impl crate::rt::Codec for Metadata {
                 evidence: ::std::option::Option::Some("1 in each bundle's CAB"),
                 reading: ::std::option::Option::None,
                 doc: "The MonoScripts the file's MonoBehaviours use (LocalSerializedObjectIdentifier).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (11i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <ScriptType as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(1usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![
+                                crate ::rt::Int::int(& format_version), crate
+                                ::rt::Int::int(& big_endian)
+                            ],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_externals",
@@ -5027,6 +5242,10 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many external files follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "externals",
@@ -5039,6 +5258,30 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The other files that the objects' references (m_FileID 1, 2, ...) name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <External as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(1usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![
+                                crate ::rt::Int::int(& format_version), crate
+                                ::rt::Int::int(& big_endian)
+                            ],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_ref_types",
@@ -5051,6 +5294,26 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many managed reference types follow (from format 20).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (20i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ref_types",
@@ -5063,6 +5326,31 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The classes of [SerializeReference] values, with their type trees.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (20i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <SerializedType as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "user_information",
@@ -5073,6 +5361,10 @@ impl crate::rt::Codec for Metadata {
                 evidence: ::std::option::Option::Some("empty in every corpus file"),
                 reading: ::std::option::Option::None,
                 doc: "Free text, empty in the files seen.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -6707,6 +6999,7 @@ impl crate::rt::Codec for SerializedType {
         name: "serialized_type",
         doc: "One type of the file (SerializedType) - a class id, hashes, and its type tree.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian", "is_ref_type", "has_type_tree"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "class_id",
@@ -6719,6 +7012,10 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The Unity class (43 Mesh, 1 GameObject, ...; -1 for a reference type).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "is_stripped_type",
@@ -6731,6 +7028,36 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(3usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (16i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "script_type_index",
@@ -6743,6 +7070,36 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "For a script's type, its index in script_types; -1 otherwise.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(3usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (17i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "script_id",
@@ -6755,6 +7112,12 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The hash of a script's type (Hash128), for MonoBehaviours and reference types.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(16u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "old_type_hash",
@@ -6767,6 +7130,36 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A hash of the type tree (Hash128); kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(3usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (13i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(16u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "type_tree",
@@ -6777,6 +7170,68 @@ impl crate::rt::Codec for SerializedType {
                 evidence: ::std::option::Option::Some("every corpus type"),
                 reading: ::std::option::Option::None,
                 doc: "The type tree as a blob (node table and string buffer), formats 10 and 12 on.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(3usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && ((crate::rt::Int::int(&format_version) >= (12i128))
+                                || (crate::rt::Int::int(&format_version) == (10i128)))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <TypeTree as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(1usize)?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(2usize)?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(3usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![
+                                crate ::rt::Int::int(& format_version), crate
+                                ::rt::Int::int(& big_endian)
+                            ],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "old_type_tree",
@@ -6789,6 +7244,68 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The type tree as nested nodes, formats 9 and 11.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(3usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && (crate::rt::Int::int(&format_version) < (12i128)))
+                            && (crate::rt::Int::int(&format_version) != (10i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <OldTypeTreeNode as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(1usize)?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(2usize)?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(3usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![
+                                crate ::rt::Int::int(& format_version), crate
+                                ::rt::Int::int(& big_endian)
+                            ],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_type_dependencies",
@@ -6801,6 +7318,38 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many type dependencies follow (from format 21).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(3usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && (crate::rt::Int::int(&format_version) >= (21i128)))
+                            && (crate::rt::Int::int(&is_ref_type) == (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "type_dependencies",
@@ -6813,6 +7362,38 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Indices of the reference types this type's values may hold.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(3usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && (crate::rt::Int::int(&format_version) >= (21i128)))
+                            && (crate::rt::Int::int(&is_ref_type) == (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "class_name",
@@ -6825,6 +7406,38 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A reference type's class name.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(3usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && (crate::rt::Int::int(&format_version) >= (21i128)))
+                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "namespace",
@@ -6837,6 +7450,38 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A reference type's namespace.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(3usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && (crate::rt::Int::int(&format_version) >= (21i128)))
+                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "assembly_name",
@@ -6847,6 +7492,38 @@ impl crate::rt::Codec for SerializedType {
                 evidence: ::std::option::Option::Some("Assembly-CSharp in the corpus"),
                 reading: ::std::option::Option::None,
                 doc: "A reference type's assembly.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(3usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && (crate::rt::Int::int(&format_version) >= (21i128)))
+                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -7559,6 +8236,7 @@ impl crate::rt::Codec for TypeTree {
         name: "type_tree",
         doc: "A type tree as a blob (TypeTree, formats 10 and 12 on) - its nodes in depth-first order,\neach naming its type and field by an offset into the string buffer, or into Unity's common\nstrings when the offset's top bit is set.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_nodes",
@@ -7571,6 +8249,10 @@ impl crate::rt::Codec for TypeTree {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many nodes follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_string_buffer",
@@ -7583,6 +8265,10 @@ impl crate::rt::Codec for TypeTree {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The size of the string buffer.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "nodes",
@@ -7595,6 +8281,30 @@ impl crate::rt::Codec for TypeTree {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The nodes, depth first; a node's level says how deep it is (0 for the root).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <TypeTreeNode as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(1usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![
+                                crate ::rt::Int::int(& format_version), crate
+                                ::rt::Int::int(& big_endian)
+                            ],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "string_buffer",
@@ -7607,6 +8317,10 @@ impl crate::rt::Codec for TypeTree {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The type and field names that are not common strings, each ended by a NUL.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -8248,6 +8962,7 @@ impl crate::rt::Codec for TypeTreeNode {
         name: "type_tree_node",
         doc: "One node of a type tree blob (TypeTreeNode), 24 bytes, 32 from format 19.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "node_version",
@@ -8260,6 +8975,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The version of the field's type.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "level",
@@ -8272,6 +8991,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The node's depth (0 for the root).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "type_flags",
@@ -8282,6 +9005,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 evidence: ::std::option::Option::Some("1 for Array nodes in the corpus"),
                 reading: ::std::option::Option::None,
                 doc: "Bit 0 - the node is an array (its children are its size and its element).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ofs_type",
@@ -8294,6 +9021,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The type's name - an offset into the string buffer, or with the top bit set into the common strings.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ofs_name",
@@ -8306,6 +9037,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The field's name, as ofs_type.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "byte_size",
@@ -8318,6 +9053,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The value's size in bytes, -1 when it varies.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index",
@@ -8330,6 +9069,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The node's index in the tree.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "meta_flag",
@@ -8342,6 +9085,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Flags; 0x4000 (kAlignBytes) - the value is followed by padding to a multiple of 4 bytes from the object's start.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ref_type_hash",
@@ -8354,6 +9101,26 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "For a managed reference field, the hash of its type (from format 19).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (19i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -9111,6 +9878,7 @@ impl crate::rt::Codec for OldTypeTreeNode {
         name: "old_type_tree_node",
         doc: "One node of a type tree in the nested form of formats 9 and 11, with its children.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &["format_version", "big_endian"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "type_name",
@@ -9123,6 +9891,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The type's name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "name",
@@ -9135,6 +9907,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The field's name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "byte_size",
@@ -9147,6 +9923,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The value's size in bytes, -1 when it varies.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index",
@@ -9159,6 +9939,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The node's index in the tree.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "type_flags",
@@ -9171,6 +9955,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "1 for an array.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "node_version",
@@ -9183,6 +9971,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The version of the field's type.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "meta_flag",
@@ -9195,6 +9987,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Flags, as in the blob form (0x4000 align).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_children",
@@ -9207,6 +10003,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many child nodes follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "children",
@@ -9219,6 +10019,30 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The child nodes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <OldTypeTreeNode as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(0usize)?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_p.get(1usize)?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![
+                                crate ::rt::Int::int(& format_version), crate
+                                ::rt::Int::int(& big_endian)
+                            ],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -10349,6 +11173,7 @@ impl crate::rt::Codec for ObjectInfo {
         name: "object_info",
         doc: "One entry of the object table (ObjectInfo).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian", "big_id"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "pad",
@@ -10361,6 +11186,31 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 4 bytes before the entry, from format 14; kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (14i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "path_id_s4",
@@ -10373,6 +11223,32 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's id in the file, 32-bit (before format 14 without big ids).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&format_version) < (14i128))
+                            && (crate::rt::Int::int(&big_id) == (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "path_id",
@@ -10385,6 +11261,32 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's id in the file; references (PPtr) name objects by it.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&format_version) >= (14i128))
+                            || (crate::rt::Int::int(&big_id) != (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "byte_start_u4",
@@ -10395,6 +11297,31 @@ impl crate::rt::Codec for ObjectInfo {
                 evidence: ::std::option::Option::Some("the 2019.4 bundle (format 21)"),
                 reading: ::std::option::Option::None,
                 doc: "Where the object starts, from the data offset (before format 22).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) < (22i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "byte_start_u8",
@@ -10407,6 +11334,31 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the object starts, from the data offset (from format 22).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (22i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "byte_size",
@@ -10419,6 +11371,10 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's size in bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "type_id",
@@ -10431,6 +11387,10 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From format 16 an index into the types; before, the class id.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "class_id",
@@ -10443,6 +11403,31 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's class id (before format 16).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) < (16i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "is_destroyed",
@@ -10455,6 +11440,31 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before format 11, whether the object was destroyed.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) < (11i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "script_type_index",
@@ -10467,6 +11477,32 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 11 to 16, the index of the object's script in script_types, or -1.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&format_version) >= (11i128))
+                            && (crate::rt::Int::int(&format_version) < (17i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "stripped",
@@ -10479,6 +11515,32 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 15 and 16, whether the object was stripped.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(2usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&format_version) == (15i128))
+                            || (crate::rt::Int::int(&format_version) == (16i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11197,6 +12259,7 @@ impl crate::rt::Codec for ScriptType {
         name: "script_type",
         doc: "A reference to a MonoScript (LocalSerializedObjectIdentifier).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "local_serialized_file_index",
@@ -11209,6 +12272,10 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The file (0 this one, 1 the first external, ...).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -11221,6 +12288,26 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 4 bytes, kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (14i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "local_identifier_in_file_s4",
@@ -11233,6 +12320,26 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The script's path id (before format 14).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) < (14i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "local_identifier_in_file",
@@ -11245,6 +12352,26 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The script's path id.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(0usize)?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_p.get(1usize)?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (14i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11674,6 +12801,7 @@ impl crate::rt::Codec for External {
         name: "external",
         doc: "Another file the objects refer to (FileIdentifier).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "temp_empty",
@@ -11684,6 +12812,10 @@ impl crate::rt::Codec for External {
                 evidence: ::std::option::Option::Some("empty in the corpus"),
                 reading: ::std::option::Option::None,
                 doc: "Text that is empty in the files seen.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "guid",
@@ -11694,6 +12826,10 @@ impl crate::rt::Codec for External {
                 evidence: ::std::option::Option::Some("the GUIDs Unity's dumps print"),
                 reading: ::std::option::Option::None,
                 doc: "The file's GUID.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(16u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "file_type",
@@ -11706,6 +12842,10 @@ impl crate::rt::Codec for External {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "0 non-asset, 1 cached asset, 2 serialized asset, 3 meta asset.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "path",
@@ -11718,6 +12858,10 @@ impl crate::rt::Codec for External {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The file's path.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };

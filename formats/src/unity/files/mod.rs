@@ -24,6 +24,7 @@
 
 pub mod bundle;
 pub mod compress;
+pub mod fields;
 pub mod game;
 pub mod like;
 pub mod mesh;
