@@ -582,3 +582,214 @@ pub fn parting(
     let name = trees.main.root().type_name.as_str();
     c.fields(&kids, ours, (name, 0), "", &Path::root(root))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generated::fixtures::unity_names::{AlignedString, SubMesh, UnityNames};
+    use crate::rt::meta::shape;
+    use crate::rt::{Codec, Output};
+    use crate::unity::files::typetree::{self, RawNode};
+
+    fn layout(version: u32) -> Vec<UnityField> {
+        unity_fields(&shape(
+            <UnityNames as Codec>::INFO,
+            &[i128::from(version)],
+        ))
+    }
+
+    fn names(fields: &[UnityField]) -> Vec<String> {
+        fields
+            .iter()
+            .map(|f| match f.last {
+                Some(last) => format!("{} .. {last}", f.name),
+                None => f.name.to_string(),
+            })
+            .collect()
+    }
+
+    fn value(version: u32) -> UnityNames {
+        let newer = version >= 40000;
+        UnityNames {
+            name: AlignedString {
+                len_value: 2,
+                value: "ab".into(),
+                pad: vec![0; 2],
+            },
+            num_sub_meshes: 1,
+            sub_meshes: vec![SubMesh {
+                first_byte: 6,
+                base_vertex: (version >= 20170300).then_some(7),
+                topology: 0,
+            }],
+            use_16bit_indices: (version < 30500).then_some(1),
+            stream_compression: newer.then_some(0),
+            is_readable: 1,
+            pad_is_readable: vec![0; if newer { 2 } else { 3 }],
+            lod_slope: 1.0,
+            lod_bias: 0.5,
+            pose: vec![1.0, 2.0, 3.0, 4.0],
+        }
+    }
+
+    fn written(version: u32) -> (Vec<u8>, <UnityNames as Codec>::Pos) {
+        let mut out = Output::with_capacity(64);
+        let pos = value(version)
+            .write_out::<true>(&mut out, (version,))
+            .unwrap()
+            .unwrap();
+        (out.into_vec(), pos)
+    }
+
+    /// A type tree from lines of `type name size`, indented by depth with two spaces, `ALIGN`
+    /// at the end for the align flag.
+    fn tree(text: &str) -> TypeTree {
+        let raw = text
+            .lines()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| {
+                let depth = (l.len() - l.trim_start().len()) / 2;
+                let w: Vec<&str> = l.split_whitespace().collect();
+                RawNode {
+                    level: depth as u8,
+                    type_name: w[0].into(),
+                    name: w[1].into(),
+                    byte_size: w[2].parse().unwrap(),
+                    type_flags: 0,
+                    meta_flag: if w.get(3) == Some(&"ALIGN") { 0x4000 } else { 0 },
+                    offset: 0,
+                    level_at: None,
+                    path: Path::default(),
+                }
+            })
+            .collect();
+        TypeTree::build(raw, 0, &Path::default()).unwrap()
+    }
+
+    /// The type tree of the fixture's 2017.3 layout, with `extra` lines after `topology`
+    /// (inside a SubMesh) and `top` lines after `m_IsReadable`.
+    fn tree_2017(extra: &str, top: &str) -> TypeTree {
+        tree(&format!(
+            "Mesh Base -1
+  string m_Name -1
+    Array Array -1 ALIGN
+      SInt32 size 4
+      char data 1
+  vector m_SubMeshes -1
+    Array Array -1 ALIGN
+      SInt32 size 4
+      SubMesh data 12
+        UInt32 firstByte 4
+        UInt32 baseVertex 4
+        SInt32 topology 4
+{extra}  UInt8 m_StreamCompression 1
+  bool m_IsReadable 1 ALIGN
+{top}  Curve m_Curve 8
+    float m_Slope 4
+    float m_Bias 4
+  float e0 4
+  float e1 4
+  float e2 4
+  float e3 4
+"
+        ))
+    }
+
+    #[test]
+    fn a_versions_layout_has_the_fields_its_conditions_give_it() {
+        assert_eq!(
+            names(&layout(30000)),
+            ["m_Name", "m_SubMeshes", "m_Use16BitIndices", "m_IsReadable", "m_Curve", "e0 .. e3"]
+        );
+        let new = layout(20170300);
+        assert_eq!(
+            names(&new),
+            ["m_Name", "m_SubMeshes", "m_StreamCompression", "m_IsReadable", "m_Curve", "e0 .. e3"]
+        );
+        // A vector: its Array of a count and the data standing for each element, which holds
+        // the nested type's fields of that version.
+        let sub = &new[1];
+        assert_eq!(names(&sub.fields), ["Array"]);
+        assert_eq!(names(&sub.fields[0].fields), ["size", "data"]);
+        let data = &sub.fields[0].fields[1];
+        assert_eq!(data.spec.unwrap().id, "sub_meshes");
+        assert_eq!(names(&data.fields), ["firstByte", "baseVertex", "topology"]);
+        assert_eq!(
+            names(&layout(40000)[1].fields[0].fields[1].fields),
+            ["firstByte", "topology"]
+        );
+        // Dotted names make a struct; a string is a vector of its bytes.
+        assert_eq!(names(&new[4].fields), ["m_Slope", "m_Bias"]);
+        assert_eq!(names(&new[0].fields[0].fields), ["size", "data"]);
+        assert_eq!(new[1].spec_type(), "vector of sub_mesh[]");
+    }
+
+    #[test]
+    fn the_top_level_fields_group_counts_lists_padding_and_dotted_names() {
+        for (version, readable_pad) in [(30000u32, 3u64), (20170300, 2)] {
+            let (bytes, pos) = written(version);
+            let got: Vec<(&str, u64, u64, usize)> = layout_fields(&pos)
+                .iter()
+                .map(|f| (f.name, f.span.start, f.span.end, f.spec.len()))
+                .collect();
+            let sub = 4 + if version >= 20170300 { 12 } else { 8 };
+            let mut want = vec![("m_Name", 0, 8, 1), ("m_SubMeshes", 8, 8 + sub, 2)];
+            let mut at = 8 + sub;
+            if version < 30500 {
+                want.push(("m_Use16BitIndices", at, at + 4, 1));
+                at += 4;
+            } else {
+                want.push(("m_StreamCompression", at, at + 1, 1));
+                at += 1;
+            }
+            want.push(("m_IsReadable", at, at + 1 + readable_pad, 2));
+            at += 1 + readable_pad;
+            want.push(("m_Curve", at, at + 8, 2));
+            want.push(("e0 .. e3", at + 8, at + 24, 1));
+            assert_eq!(got, want, "{version}");
+            assert_eq!(bytes.len() as u64, at + 24);
+        }
+    }
+
+    fn parted(t: &TypeTree, bytes: &[u8], version: u32) -> Option<String> {
+        let trees = Trees { main: t, refs: &[] };
+        let v = typetree::read(bytes, false, trees, 0).unwrap();
+        parting(&trees, &v, &layout(version), "unity_names").map(|p| {
+            p.error(0x100, &format!("the layout of {version}"))
+                .to_string()
+        })
+    }
+
+    #[test]
+    fn a_tree_that_agrees_has_no_parting_and_one_that_differs_names_the_first_field() {
+        let (bytes, _) = written(20170300);
+        let t = tree_2017("", "");
+        assert_eq!(parted(&t, &bytes, 20170300), None);
+        // The 4.0 layout has no baseVertex: the first element's field is named, at its offset.
+        assert_eq!(
+            parted(&t, &bytes, 40000).unwrap(),
+            "0x110 unity_names.sub_meshes[0].topology: expected `m_SubMeshes[0].baseVertex` \
+             (UInt32, 4 bytes) after `firstByte` as the object's type tree has it, found \
+             `m_SubMeshes[0].topology` (s4, 4 bytes) in the layout of 40000"
+        );
+        // A field the spec does not have, at the top level and inside a SubMesh.
+        let mut b = bytes.clone();
+        b.splice(28..28, [9, 0, 0, 0]);
+        let t = tree_2017("", "  SInt32 m_New 4\n");
+        assert_eq!(
+            parted(&t, &b, 20170300).unwrap(),
+            "0x11C unity_names.lod_slope: expected `m_New` (SInt32, 4 bytes) after \
+             `m_IsReadable` as the object's type tree has it, found `m_Curve` (struct) in the \
+             layout of 20170300"
+        );
+        let mut b = bytes.clone();
+        b.splice(24..24, [9, 0, 0, 0]);
+        let t = tree_2017("        UInt32 extra 4\n", "");
+        assert_eq!(
+            parted(&t, &b, 20170300).unwrap(),
+            "0x118 unity_names.sub_meshes[0]: expected `m_SubMeshes[0].extra` (UInt32, 4 bytes) \
+             after `topology` as the object's type tree has it, found the end of \
+             `m_SubMeshes[0]` in the layout of 20170300"
+        );
+    }
+}
