@@ -12,8 +12,8 @@ use meshspec_formats::generated::unity_serialized::{CommonString, TypeTree, Unit
 use meshspec_formats::rt::{Codec, Output, Root};
 use meshspec_formats::unity::files::game::{GameFile, GameFiles, Select};
 use meshspec_formats::unity::files::typetree::{Trees, Value};
-use meshspec_formats::unity::files::{fields, mesh, serialized, Limits};
-use meshspec_tests::{root, shared_or_skip};
+use meshspec_formats::unity::files::{draft, fields, mesh, serialized, Limits};
+use meshspec_tests::{node_tool, root, shared_or_skip};
 use std::path::{Path, PathBuf};
 
 /// One node of a type tree as the tests edit it: level, type, name, byte size, meta flag.
@@ -370,4 +370,199 @@ fn shared_the_field_table_is_the_type_tree_of_every_real_mesh() {
     // editor versions from 5.6.2 to 2023.1.0.
     assert_eq!(checked, 211);
     assert_eq!(versions.len(), 18, "{versions:?}");
+}
+
+/// One distinct Mesh type tree of a file, as a draft `.ksy`, with the bytes of every object it
+/// describes.
+struct Drafted {
+    place: String,
+    ksy: String,
+    objects: Vec<Vec<u8>>,
+}
+
+/// The draft of every distinct Mesh type tree of `g`.
+fn mesh_drafts(g: &GameFiles, out: &mut Vec<Drafted>, seen: &mut Vec<(String, Vec<String>)>) {
+    for r in g.meshes() {
+        let s = g.serialized(r);
+        let o = g.entry(r);
+        let Some(trees) = s.trees_of(o) else { continue };
+        let key: Vec<String> = trees
+            .main
+            .nodes
+            .iter()
+            .map(|n| format!("{} {} {} {} {}", n.level, n.type_name, n.name, n.byte_size, n.meta_flag))
+            .collect();
+        let place = g.place(r);
+        let known = seen.iter().position(|(p, k)| *k == key && *p == place);
+        match known {
+            Some(i) => out[i].objects.push(s.bytes(o).to_vec()),
+            None => {
+                let src = draft::Source {
+                    file: &place,
+                    unity_version: &s.unity_version,
+                    class_id: mesh::MESH,
+                    big_endian: s.big_endian,
+                };
+                let ksy = draft::ksy(trees.main, &src).unwrap();
+                seen.push((place.clone(), key));
+                out.push(Drafted {
+                    place,
+                    ksy,
+                    objects: vec![s.bytes(o).to_vec()],
+                });
+            }
+        }
+    }
+}
+
+/// Whether Kaitai's Python runtime is there (`.ci/run` installs it); fails loudly otherwise.
+fn require_kaitai_python() {
+    let ok = std::process::Command::new("python3")
+        .args(["-c", "import kaitaistruct"])
+        .status()
+        .is_ok_and(|s| s.success());
+    assert!(
+        ok,
+        "MISSING: Kaitai's Python runtime; run `python3 -m pip install kaitaistruct==0.11`"
+    );
+}
+
+/// Reads each object of each draft with the Python that Kaitai's compiler made of it: every
+/// object must be read to its last byte. Returns how many were.
+fn read_with_kaitai(dir: &Path, drafts: &[Drafted]) -> usize {
+    let mut list = String::new();
+    for (i, d) in drafts.iter().enumerate() {
+        for (k, o) in d.objects.iter().enumerate() {
+            let f = dir.join(format!("d{i}/object{k}.bin"));
+            std::fs::write(&f, o).unwrap();
+            list.push_str(&format!("{}\n", f.display()));
+        }
+    }
+    std::fs::write(dir.join("objects.txt"), list).unwrap();
+    let script = r#"
+import importlib.util, os, sys
+from kaitaistruct import KaitaiStream, BytesIO
+n = 0
+for line in open(sys.argv[1]):
+    obj = line.strip()
+    folder = os.path.dirname(obj)
+    spec = importlib.util.spec_from_file_location("draft_" + os.path.basename(folder), os.path.join(folder, "mesh.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    data = open(obj, "rb").read()
+    io = KaitaiStream(BytesIO(data))
+    module.Mesh(io)
+    if not io.is_eof():
+        sys.exit(f"{obj}: read {io.pos()} of {len(data)} bytes")
+    n += 1
+print(n)
+"#;
+    let out = std::process::Command::new("python3")
+        .args(["-c", script])
+        .arg(dir.join("objects.txt"))
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "Kaitai's Python did not read an object with its draft:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).trim().parse().unwrap()
+}
+
+/// Proves drafts real: meshspec's codegen loads each and generates its module (as
+/// `cargo run -p meshspec-codegen` would from `spec/`), Kaitai's compiler compiles each, and
+/// the compiled Python reads every object the tree describes to its end.
+fn prove_drafts(drafts: &[Drafted], name: &str) -> usize {
+    require_kaitai_python();
+    let dir = std::env::temp_dir().join(format!("meshspec-drafts-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut files = vec![];
+    for (i, d) in drafts.iter().enumerate() {
+        let spec = meshspec_codegen::model::load("mesh.ksy", &d.ksy)
+            .unwrap_or_else(|e| panic!("{}: codegen refuses the draft: {e}\n{}", d.place, d.ksy));
+        assert_eq!(spec.id, "mesh");
+        // The whole generator, on a repository of this draft alone.
+        let repo = dir.join(format!("repo{i}"));
+        std::fs::create_dir_all(repo.join("spec")).unwrap();
+        std::fs::create_dir_all(repo.join("codegen/fixtures")).unwrap();
+        std::fs::write(repo.join("spec/mesh.ksy"), &d.ksy).unwrap();
+        let generated = meshspec_codegen::outputs(&repo)
+            .unwrap_or_else(|e| panic!("{}: codegen cannot generate the draft: {e}", d.place));
+        assert!(generated.contains_key(Path::new("formats/src/generated/mesh.rs")));
+        let f = dir.join(format!("d{i}/mesh.ksy"));
+        std::fs::create_dir_all(f.parent().unwrap()).unwrap();
+        std::fs::write(&f, &d.ksy).unwrap();
+        files.push(f);
+    }
+    let mut args = vec![PathBuf::from("--write")];
+    args.extend(files.iter().cloned());
+    let (ok, text) = node_tool("ksc-check.mjs", "kaitai-struct-compiler", &args);
+    assert!(ok, "Kaitai refused a draft:\n{text}");
+    let n = read_with_kaitai(&dir, drafts);
+    let _ = std::fs::remove_dir_all(&dir);
+    n
+}
+
+#[test]
+fn the_draft_of_the_corpus_mesh_tree_compiles_generates_and_reads_every_mesh() {
+    let bytes = game();
+    let g = GameFiles::from_files(vec![GameFile::from_bytes(
+        Path::new("corpus/unity/game.unity-serialized"),
+        &bytes,
+        &Limits::default(),
+    )
+    .unwrap()]);
+    let (mut drafts, mut seen) = (vec![], vec![]);
+    mesh_drafts(&g, &mut drafts, &mut seen);
+    assert_eq!(drafts.len(), 1);
+    let d = &drafts[0];
+    // The draft's first fields: a string as a count and its text, an align flag as padding,
+    // a vector as a count and its elements, each with the tree's name and the evidence.
+    let head: String = d.ksy.lines().skip_while(|l| *l != "seq:").take(21).collect::<Vec<_>>().join("\n");
+    let ev = "type tree of corpus/unity/game.unity-serialized (Unity 2022.3.10f1)";
+    assert_eq!(
+        head,
+        format!(
+            "seq:
+- id: len_name
+  type: s4
+  -orig-id: m_Name.Array.size
+  -confidence: observed
+  -evidence: {ev}
+  doc: How many elements `m_Name` has.
+- id: name
+  type: str
+  size: len_name
+  encoding: UTF-8
+  -orig-id: m_Name
+  -confidence: observed
+  -evidence: {ev}
+  doc: '`string` in the type tree, of variable size.'
+- id: pad_name
+  size: (4 - _io.pos % 4) % 4
+  -orig-id: (alignment after m_Name)
+  -confidence: observed
+  -evidence: {ev}
+  doc: Padding to 4 bytes from the object's start (the align flag of `m_Name`)."
+        )
+    );
+    assert!(d.ksy.contains("- id: sub_meshes\n  type: sub_mesh\n  repeat: expr\n  repeat-expr: num_sub_meshes\n"), "{}", d.ksy);
+    assert_eq!(prove_drafts(&drafts, "corpus"), 5);
+}
+
+#[test]
+fn shared_the_drafts_of_every_real_mesh_tree_compile_generate_and_read_their_meshes() {
+    let Some(shared) = shared_or_skip("drafts of the real files' Mesh type trees") else {
+        return;
+    };
+    let (mut drafts, mut seen) = (vec![], vec![]);
+    for path in shared_files(&shared) {
+        if let Ok(g) = GameFiles::open(std::slice::from_ref(&path)) {
+            mesh_drafts(&g, &mut drafts, &mut seen);
+        }
+    }
+    // One Mesh tree per file with type trees: the five corpus bundles and 17 real files.
+    assert_eq!(drafts.len(), 22);
+    assert_eq!(prove_drafts(&drafts, "shared"), 211);
 }

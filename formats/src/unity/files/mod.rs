@@ -24,6 +24,7 @@
 
 pub mod bundle;
 pub mod compress;
+pub mod draft;
 pub mod fields;
 pub mod game;
 pub mod like;
