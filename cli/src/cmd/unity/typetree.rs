@@ -113,10 +113,13 @@ fn heading(b: &Block) -> String {
         1 => String::new(),
         n => format!(" and {} more", n - 1),
     };
+    let objects = match b.objects {
+        1 => "1 object".to_string(),
+        n => format!("{n} objects"),
+    };
     format!(
-        "{}: {} objects, Unity {}, in {}{more}",
+        "{}: {objects}, Unity {}, in {}{more}",
         b.class(),
-        b.objects,
         b.unity_version,
         b.places[0]
     )
@@ -196,7 +199,10 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
             lines.extend(node_lines(b.tree));
         }
         term::out_lines(&lines)?;
-        term::err_text(&format!("{} type trees", found.len()));
+        term::err_text(&match found.len() {
+            1 => "1 type tree".to_string(),
+            n => format!("{n} type trees"),
+        });
     }
     opened_failures(&g);
     Ok(if failed {
