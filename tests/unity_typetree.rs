@@ -47,8 +47,8 @@ fn lines(t: &TypeTree) -> Vec<Line> {
 fn rebuilt(t: &TypeTree, lines: &[Line]) -> TypeTree {
     let mut buffer = t.string_buffer.clone();
     let mut ofs = |s: &str| -> CommonString {
-        if let Some(k) = (0x8000_0000u32..0x8000_0000 + 2048)
-            .find(|&k| CommonString(k).orig_id() == Some(s))
+        if let Some(k) =
+            (0x8000_0000u32..0x8000_0000 + 2048).find(|&k| CommonString(k).orig_id() == Some(s))
         {
             return CommonString(k);
         }
@@ -143,9 +143,12 @@ fn edited(
     file.pad_data = vec![0; (data_at - 48 - len_metadata) as usize];
     let written = file.to_bytes(&Context::new()).unwrap();
     let replaced = serialized::with_object(&written, path_id, &arm).unwrap();
-    GameFiles::from_files(vec![
-        GameFile::from_bytes(path, &replaced, &Limits::default()).unwrap()
-    ])
+    GameFiles::from_files(vec![GameFile::from_bytes(
+        path,
+        &replaced,
+        &Limits::default(),
+    )
+    .unwrap()])
 }
 
 /// Where the Mesh's top-level field `name` is in the tree's lines.
@@ -268,12 +271,7 @@ fn a_nested_type_that_gained_a_field_is_named_inside_it() {
             // SubMesh's last field is localAABB (two Vector3f of three floats): 9 lines.
             let sub = l.iter().position(|x| x.1 == "SubMesh").unwrap();
             l[sub].3 += 4;
-            let after = sub
-                + 1
-                + l[sub + 1..]
-                    .iter()
-                    .take_while(|x| x.0 > l[sub].0)
-                    .count();
+            let after = sub + 1 + l[sub + 1..].iter().take_while(|x| x.0 > l[sub].0).count();
             l.insert(after, (4, "UInt32".into(), "m_LodCount".into(), 4, 0));
         },
         |b, v, t| {
@@ -390,7 +388,12 @@ fn mesh_drafts(g: &GameFiles, out: &mut Vec<Drafted>, seen: &mut Vec<(String, Ve
             .main
             .nodes
             .iter()
-            .map(|n| format!("{} {} {} {} {}", n.level, n.type_name, n.name, n.byte_size, n.meta_flag))
+            .map(|n| {
+                format!(
+                    "{} {} {} {} {}",
+                    n.level, n.type_name, n.name, n.byte_size, n.meta_flag
+                )
+            })
             .collect();
         let place = g.place(r);
         let known = seen.iter().position(|(p, k)| *k == key && *p == place);
@@ -519,7 +522,13 @@ fn the_draft_of_the_corpus_mesh_tree_compiles_generates_and_reads_every_mesh() {
     let d = &drafts[0];
     // The draft's first fields: a string as a count and its text, an align flag as padding,
     // a vector as a count and its elements, each with the tree's name and the evidence.
-    let head: String = d.ksy.lines().skip_while(|l| *l != "seq:").take(21).collect::<Vec<_>>().join("\n");
+    let head: String = d
+        .ksy
+        .lines()
+        .skip_while(|l| *l != "seq:")
+        .take(21)
+        .collect::<Vec<_>>()
+        .join("\n");
     let ev = "type tree of corpus/unity/game.unity-serialized (Unity 2022.3.10f1)";
     assert_eq!(
         head,
@@ -547,7 +556,13 @@ fn the_draft_of_the_corpus_mesh_tree_compiles_generates_and_reads_every_mesh() {
   doc: Padding to 4 bytes from the object's start (the align flag of `m_Name`)."
         )
     );
-    assert!(d.ksy.contains("- id: sub_meshes\n  type: sub_mesh\n  repeat: expr\n  repeat-expr: num_sub_meshes\n"), "{}", d.ksy);
+    assert!(
+        d.ksy.contains(
+            "- id: sub_meshes\n  type: sub_mesh\n  repeat: expr\n  repeat-expr: num_sub_meshes\n"
+        ),
+        "{}",
+        d.ksy
+    );
     assert_eq!(prove_drafts(&drafts, "corpus"), 5);
 }
 

@@ -767,7 +767,10 @@ fn typetree_prints_each_distinct_tree_of_a_class_one_line_per_node() {
             "    vector m_SubMeshes (variable)",
         ]
     );
-    assert!(t.contains("\n    bool m_KeepIndices (1 byte, align)\n"), "{t}");
+    assert!(
+        t.contains("\n    bool m_KeepIndices (1 byte, align)\n"),
+        "{t}"
+    );
     assert!(t.contains("\n          AABB localAABB (24 bytes)\n"), "{t}");
     // One line per node of the tree, after the heading.
     let nodes = lines.len() - 1;
@@ -837,7 +840,12 @@ fn typetree_ksy_prints_a_draft_spec_and_files_without_trees_are_refused() {
     assert_eq!(sub[3]["id"], "base_vertex");
     assert_eq!(sub[3]["type"], "u4");
     // Every class: one YAML document each.
-    let all = meshspec(&["unity", "typetree", "corpus/unity/game.unity-serialized", "--ksy"]);
+    let all = meshspec(&[
+        "unity",
+        "typetree",
+        "corpus/unity/game.unity-serialized",
+        "--ksy",
+    ]);
     assert_eq!(all.status.code(), Some(0));
     assert_eq!(text(&all.stdout).matches("\nmeta:\n").count(), 7);
     assert_eq!(text(&all.stdout).matches("\n---\n").count(), 6);

@@ -79,12 +79,14 @@ impl<'a> Gen<'a> {
     /// `code`, an expression over the parameters of `t`, as a function of their values (in
     /// the order of `params`): `None` from it when a value is missing or does not fit.
     fn over_params(&self, t: &Type, ret: TokenStream, code: TokenStream) -> TokenStream {
-        let binds = t.params.iter().enumerate().map(|(i, p)| {
+        let binds = t.params.iter().map(|p| {
             let id = names::ident(&p.id);
             let ty = names::prim(p.prim);
-            quote!(let #id: #ty = <#ty as ::std::convert::TryFrom<i128>>::try_from(*_p.get(#i)?).ok()?;)
+            quote!(let #id: #ty = <#ty as ::std::convert::TryFrom<i128>>::try_from(*_it.next()?).ok()?;)
         });
         quote!(|_p: &[i128]| -> ::std::option::Option<#ret> {
+            #[allow(unused_mut, unused_variables)]
+            let mut _it = _p.iter();
             #(#[allow(unused_variables)] #binds)*
             ::std::option::Option::Some(#code)
         })
@@ -98,7 +100,9 @@ impl<'a> Gen<'a> {
         };
         let f = match self.scope(t, 0).bool_of(c) {
             Ok(code) => self.over_params(t, quote!(bool), code),
-            Err(_) => quote!(|_p: &[i128]| -> ::std::option::Option<bool> { ::std::option::Option::None }),
+            Err(_) => {
+                quote!(|_p: &[i128]| -> ::std::option::Option<bool> { ::std::option::Option::None })
+            }
         };
         quote!(::std::option::Option::Some(#f))
     }
@@ -116,8 +120,16 @@ impl<'a> Gen<'a> {
         let sc = self.scope(t, 0);
         let args: Option<Vec<TokenStream>> = r.args.iter().map(|a| sc.int_of(a).ok()).collect();
         let args = match args {
-            Some(a) => self.over_params(t, quote!(::std::vec::Vec<i128>), quote!(::std::vec![#(#a),*])),
-            None => quote!(|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> { ::std::option::Option::None }),
+            Some(a) => self.over_params(
+                t,
+                quote!(::std::vec::Vec<i128>),
+                quote!(::std::vec![#(#a),*]),
+            ),
+            None => quote!(
+                |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    ::std::option::Option::None
+                }
+            ),
         };
         quote!(::std::option::Option::Some(#rt::Nested {
             info: || <#owned as #rt::Codec>::INFO,

@@ -386,6 +386,8 @@ impl crate::rt::Codec for Meshbin {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Vertex as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),

@@ -975,6 +975,8 @@ impl crate::rt::Codec for RrMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <CompiledMesh as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -4390,6 +4392,8 @@ impl crate::rt::Codec for RangedLayout {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float3 as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -4409,6 +4413,8 @@ impl crate::rt::Codec for RangedLayout {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float3 as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -4599,6 +4605,8 @@ impl crate::rt::Codec for RangedLayout {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <IndexData as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![(0i128)])
                     },
                 }),
@@ -4636,6 +4644,8 @@ impl crate::rt::Codec for RangedLayout {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <PrimitiveDescBlock as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -4741,6 +4751,8 @@ impl crate::rt::Codec for RangedLayout {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MeshData as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -4894,6 +4906,8 @@ impl crate::rt::Codec for RangedLayout {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MaterialList as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -6175,10 +6189,12 @@ impl crate::rt::Codec for RangeRecord {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let has_tail: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&has_tail) != (0i128)),
@@ -6644,10 +6660,12 @@ impl crate::rt::Codec for IndexData {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let index_width: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&index_width) == (0i128)),
@@ -6669,10 +6687,12 @@ impl crate::rt::Codec for IndexData {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let index_width: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&index_width) == (1i128)),
@@ -6694,10 +6714,12 @@ impl crate::rt::Codec for IndexData {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let index_width: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&index_width) > (1i128)),
@@ -7017,6 +7039,8 @@ impl crate::rt::Codec for PrimitiveDescBlock {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <PrimitiveDesc as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -7421,6 +7445,8 @@ impl crate::rt::Codec for PrimitiveDesc {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float3 as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -7442,6 +7468,8 @@ impl crate::rt::Codec for PrimitiveDesc {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float3 as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -8347,6 +8375,8 @@ impl crate::rt::Codec for InlineLayout {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MeshData as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -8495,6 +8525,8 @@ impl crate::rt::Codec for InlineLayout {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MaterialList as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9214,6 +9246,8 @@ impl crate::rt::Codec for MeshData {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MeshPrimitive as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -10789,6 +10823,8 @@ impl crate::rt::Codec for MaterialList {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MaterialGroup as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -10808,6 +10844,8 @@ impl crate::rt::Codec for MaterialList {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MaterialTrailer as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -11769,10 +11807,12 @@ impl crate::rt::Codec for MaterialDescriptor {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let is_last: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&is_last) != (0i128)),
@@ -11798,10 +11838,12 @@ impl crate::rt::Codec for MaterialDescriptor {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let is_last: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&is_last) != (0i128)),
@@ -11825,10 +11867,12 @@ impl crate::rt::Codec for MaterialDescriptor {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let is_last: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&is_last) == (0i128)),

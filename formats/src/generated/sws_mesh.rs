@@ -1543,6 +1543,8 @@ impl crate::rt::Codec for SwsMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <InlineSubmesh as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -1580,6 +1582,8 @@ impl crate::rt::Codec for SwsMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MeshBone as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -1655,6 +1659,8 @@ impl crate::rt::Codec for SwsMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <CompiledMesh as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -2455,6 +2461,8 @@ impl crate::rt::Codec for InlineSubmesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Submesh as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -4558,6 +4566,8 @@ impl crate::rt::Codec for CompiledMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <IndexBuffer as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -4581,6 +4591,8 @@ impl crate::rt::Codec for CompiledMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <DrawRange as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -4604,6 +4616,8 @@ impl crate::rt::Codec for CompiledMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <DrawRange as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -6377,10 +6391,12 @@ impl crate::rt::Codec for PaletteBlock {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Palette as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let num_palettes: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -8965,6 +8981,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <U16Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -8984,6 +9002,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <U32Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9017,6 +9037,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <U32Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9038,6 +9060,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <U8Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9059,6 +9083,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float3Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9080,6 +9106,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float3Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9101,6 +9129,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float3Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9122,6 +9152,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float3Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9143,6 +9175,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <U32Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9164,6 +9198,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <U32Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9185,6 +9221,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <U32Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9220,6 +9258,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <U32Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9269,6 +9309,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <UvChannelRun as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9304,6 +9346,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MorphChannelRun as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9365,6 +9409,8 @@ impl crate::rt::Codec for Submesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <SubmeshPointer as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -10323,6 +10369,8 @@ impl crate::rt::Codec for SubmeshPointer {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Submesh as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -10856,6 +10904,8 @@ impl crate::rt::Codec for UvChannel {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float2Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -10875,6 +10925,8 @@ impl crate::rt::Codec for UvChannel {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <U32Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -11529,6 +11581,8 @@ impl crate::rt::Codec for MorphChannel {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float3Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -11548,6 +11602,8 @@ impl crate::rt::Codec for MorphChannel {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float3Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -11571,6 +11627,8 @@ impl crate::rt::Codec for MorphChannel {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float2Run as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -12751,6 +12809,8 @@ impl crate::rt::Codec for Float2Run {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float2 as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -13032,6 +13092,8 @@ impl crate::rt::Codec for Float3Run {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Float3 as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -13357,6 +13419,8 @@ impl crate::rt::Codec for UvChannelRun {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <UvChannel as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -13682,6 +13746,8 @@ impl crate::rt::Codec for MorphChannelRun {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MorphChannel as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),

@@ -720,6 +720,8 @@ impl crate::rt::Codec for UnityBundle {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Header as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -2339,6 +2341,8 @@ impl crate::rt::Codec for BlocksInfo {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <StorageBlock as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -2376,6 +2380,8 @@ impl crate::rt::Codec for BlocksInfo {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Node as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),

@@ -2538,10 +2538,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <AlignedString as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -2578,10 +2580,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <SubMesh as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![crate ::rt::Int::int(& unity_version)],
@@ -2606,10 +2610,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <BlendShapeData as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -2646,10 +2652,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Matrix4x4f as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -2713,10 +2721,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20190100i128)),
@@ -2725,10 +2735,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MinMaxAabbVector as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -2750,10 +2762,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20190100i128)),
@@ -2762,10 +2776,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <VariableBoneCountWeights as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -2843,10 +2859,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20170300i128)),
@@ -2871,10 +2889,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <AlignedBytes as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -2896,10 +2916,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) < (20180200i128)),
@@ -2908,10 +2930,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <BoneWeights4Vector as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -2932,10 +2956,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <VertexData as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![crate ::rt::Int::int(& unity_version)],
@@ -2960,10 +2986,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <CompressedMesh as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -2984,10 +3012,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Aabb as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -3009,10 +3039,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) < (60000600i128)),
@@ -3036,10 +3068,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20220100i128)),
@@ -3063,10 +3097,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (60000600i128)),
@@ -3090,10 +3126,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (60000600i128)),
@@ -3119,10 +3157,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (60000600i128)),
@@ -3145,10 +3185,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <AlignedBytes as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -3169,10 +3211,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <AlignedBytes as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -3194,10 +3238,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20180200i128)),
@@ -3221,10 +3267,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20180200i128)),
@@ -3248,10 +3296,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20180300i128)),
@@ -3260,10 +3310,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <StreamingInfo as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![crate ::rt::Int::int(& unity_version)],
@@ -3287,10 +3339,12 @@ impl crate::rt::Codec for UnityMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (60000200i128)),
@@ -3299,10 +3353,12 @@ impl crate::rt::Codec for UnityMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MeshLodInfo as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -5460,6 +5516,8 @@ impl crate::rt::Codec for Aabb {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Vector3f as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -5479,6 +5537,8 @@ impl crate::rt::Codec for Aabb {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Vector3f as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -5730,6 +5790,8 @@ impl crate::rt::Codec for MinMaxAabb {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Vector3f as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -5749,6 +5811,8 @@ impl crate::rt::Codec for MinMaxAabb {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Vector3f as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -6040,6 +6104,8 @@ impl crate::rt::Codec for MinMaxAabbVector {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MinMaxAabb as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -6792,10 +6858,12 @@ impl crate::rt::Codec for SubMesh {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20170300i128)),
@@ -6846,10 +6914,12 @@ impl crate::rt::Codec for SubMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Aabb as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -7573,6 +7643,8 @@ impl crate::rt::Codec for BlendShapeData {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <BlendShapeVertex as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -7606,6 +7678,8 @@ impl crate::rt::Codec for BlendShapeData {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MeshBlendShape as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -7639,6 +7713,8 @@ impl crate::rt::Codec for BlendShapeData {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MeshBlendShapeChannel as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -8214,6 +8290,8 @@ impl crate::rt::Codec for BlendShapeVertex {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Vector3f as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -8233,6 +8311,8 @@ impl crate::rt::Codec for BlendShapeVertex {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Vector3f as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -8252,6 +8332,8 @@ impl crate::rt::Codec for BlendShapeVertex {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Vector3f as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -9155,6 +9237,8 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <AlignedString as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -10134,6 +10218,8 @@ impl crate::rt::Codec for BoneWeights4Vector {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <BoneWeights4 as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -10951,10 +11037,12 @@ impl crate::rt::Codec for VertexData {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) < (20180100i128)),
@@ -11009,10 +11097,12 @@ impl crate::rt::Codec for VertexData {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <ChannelInfo as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -11035,10 +11125,12 @@ impl crate::rt::Codec for VertexData {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <AlignedBytes as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -11604,6 +11696,8 @@ impl crate::rt::Codec for PackedFloatVector {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <AlignedBytes as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -12066,6 +12160,8 @@ impl crate::rt::Codec for PackedIntVector {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <AlignedBytes as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -12812,6 +12908,8 @@ impl crate::rt::Codec for CompressedMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <PackedFloatVector as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -12831,6 +12929,8 @@ impl crate::rt::Codec for CompressedMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <PackedFloatVector as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -12850,6 +12950,8 @@ impl crate::rt::Codec for CompressedMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <PackedFloatVector as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -12869,6 +12971,8 @@ impl crate::rt::Codec for CompressedMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <PackedFloatVector as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -12890,6 +12994,8 @@ impl crate::rt::Codec for CompressedMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <PackedIntVector as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -12909,6 +13015,8 @@ impl crate::rt::Codec for CompressedMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <PackedIntVector as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -12928,6 +13036,8 @@ impl crate::rt::Codec for CompressedMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <PackedIntVector as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -12947,6 +13057,8 @@ impl crate::rt::Codec for CompressedMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <PackedFloatVector as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -12968,6 +13080,8 @@ impl crate::rt::Codec for CompressedMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <PackedIntVector as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -12987,6 +13101,8 @@ impl crate::rt::Codec for CompressedMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <PackedIntVector as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -13600,10 +13716,12 @@ impl crate::rt::Codec for StreamingInfo {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) < (20200100i128)),
@@ -13627,10 +13745,12 @@ impl crate::rt::Codec for StreamingInfo {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20200100i128)),
@@ -13669,10 +13789,12 @@ impl crate::rt::Codec for StreamingInfo {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <AlignedString as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
@@ -14218,6 +14340,8 @@ impl crate::rt::Codec for MeshLodInfo {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MeshLodSubMesh as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -14569,6 +14693,8 @@ impl crate::rt::Codec for MeshLodSubMesh {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <MeshLodRange as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),

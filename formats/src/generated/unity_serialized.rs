@@ -2192,6 +2192,8 @@ impl crate::rt::Codec for UnitySerialized {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <Header as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -2994,6 +2996,8 @@ impl crate::rt::Codec for Header {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <HeaderWide as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -5025,15 +5029,17 @@ impl crate::rt::Codec for Metadata {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (13i128)),
@@ -5094,15 +5100,17 @@ impl crate::rt::Codec for Metadata {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) < (14i128)),
@@ -5163,15 +5171,17 @@ impl crate::rt::Codec for Metadata {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (11i128)),
@@ -5193,15 +5203,17 @@ impl crate::rt::Codec for Metadata {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (11i128)),
@@ -5210,15 +5222,17 @@ impl crate::rt::Codec for Metadata {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <ScriptType as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let format_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         #[allow(unused_variables)]
                         let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(1usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![
@@ -5262,15 +5276,17 @@ impl crate::rt::Codec for Metadata {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <External as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let format_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         #[allow(unused_variables)]
                         let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(1usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![
@@ -5297,15 +5313,17 @@ impl crate::rt::Codec for Metadata {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (20i128)),
@@ -5329,15 +5347,17 @@ impl crate::rt::Codec for Metadata {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (20i128)),
@@ -7031,25 +7051,27 @@ impl crate::rt::Codec for SerializedType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(3usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (16i128)),
@@ -7073,25 +7095,27 @@ impl crate::rt::Codec for SerializedType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(3usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (17i128)),
@@ -7133,25 +7157,27 @@ impl crate::rt::Codec for SerializedType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(3usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (13i128)),
@@ -7173,25 +7199,27 @@ impl crate::rt::Codec for SerializedType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(3usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         ((crate::rt::Int::int(&has_type_tree) != (0i128))
@@ -7202,25 +7230,27 @@ impl crate::rt::Codec for SerializedType {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <TypeTree as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let format_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         #[allow(unused_variables)]
                         let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(1usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         #[allow(unused_variables)]
                         let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(2usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         #[allow(unused_variables)]
                         let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(3usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![
@@ -7247,25 +7277,27 @@ impl crate::rt::Codec for SerializedType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(3usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (((crate::rt::Int::int(&has_type_tree) != (0i128))
@@ -7276,25 +7308,27 @@ impl crate::rt::Codec for SerializedType {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <OldTypeTreeNode as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let format_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         #[allow(unused_variables)]
                         let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(1usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         #[allow(unused_variables)]
                         let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(2usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         #[allow(unused_variables)]
                         let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(3usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![
@@ -7321,25 +7355,27 @@ impl crate::rt::Codec for SerializedType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(3usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (((crate::rt::Int::int(&has_type_tree) != (0i128))
@@ -7365,25 +7401,27 @@ impl crate::rt::Codec for SerializedType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(3usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (((crate::rt::Int::int(&has_type_tree) != (0i128))
@@ -7409,25 +7447,27 @@ impl crate::rt::Codec for SerializedType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(3usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (((crate::rt::Int::int(&has_type_tree) != (0i128))
@@ -7453,25 +7493,27 @@ impl crate::rt::Codec for SerializedType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(3usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (((crate::rt::Int::int(&has_type_tree) != (0i128))
@@ -7495,25 +7537,27 @@ impl crate::rt::Codec for SerializedType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(3usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (((crate::rt::Int::int(&has_type_tree) != (0i128))
@@ -8285,15 +8329,17 @@ impl crate::rt::Codec for TypeTree {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <TypeTreeNode as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let format_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         #[allow(unused_variables)]
                         let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(1usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![
@@ -9104,15 +9150,17 @@ impl crate::rt::Codec for TypeTreeNode {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (19i128)),
@@ -10023,15 +10071,17 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <OldTypeTreeNode as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let format_version: u32 = <u32 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(0usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         #[allow(unused_variables)]
                         let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
-                        >>::try_from(*_p.get(1usize)?)
+                        >>::try_from(*_it.next()?)
                             .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![
@@ -11189,20 +11239,22 @@ impl crate::rt::Codec for ObjectInfo {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_id: i32 = <i32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (14i128)),
@@ -11226,20 +11278,22 @@ impl crate::rt::Codec for ObjectInfo {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_id: i32 = <i32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         ((crate::rt::Int::int(&format_version) < (14i128))
@@ -11264,20 +11318,22 @@ impl crate::rt::Codec for ObjectInfo {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_id: i32 = <i32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         ((crate::rt::Int::int(&format_version) >= (14i128))
@@ -11300,20 +11356,22 @@ impl crate::rt::Codec for ObjectInfo {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_id: i32 = <i32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) < (22i128)),
@@ -11337,20 +11395,22 @@ impl crate::rt::Codec for ObjectInfo {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_id: i32 = <i32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (22i128)),
@@ -11406,20 +11466,22 @@ impl crate::rt::Codec for ObjectInfo {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_id: i32 = <i32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) < (16i128)),
@@ -11443,20 +11505,22 @@ impl crate::rt::Codec for ObjectInfo {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_id: i32 = <i32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) < (11i128)),
@@ -11480,20 +11544,22 @@ impl crate::rt::Codec for ObjectInfo {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_id: i32 = <i32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         ((crate::rt::Int::int(&format_version) >= (11i128))
@@ -11518,20 +11584,22 @@ impl crate::rt::Codec for ObjectInfo {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_id: i32 = <i32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(2usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         ((crate::rt::Int::int(&format_version) == (15i128))
@@ -12291,15 +12359,17 @@ impl crate::rt::Codec for ScriptType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (14i128)),
@@ -12323,15 +12393,17 @@ impl crate::rt::Codec for ScriptType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) < (14i128)),
@@ -12355,15 +12427,17 @@ impl crate::rt::Codec for ScriptType {
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let format_version: u32 = <u32 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(0usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     #[allow(unused_variables)]
                     let big_endian: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
-                    >>::try_from(*_p.get(1usize)?)
+                    >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&format_version) >= (14i128)),

@@ -29,7 +29,7 @@ pub struct FieldInfo {
     /// The field's condition (`if`), as a function of its type's parameters (in the order of
     /// [`TypeInfo::params`]): whether the field is there, or `None` where the condition reads
     /// the bytes. `None` for a field that is always there.
-    pub when: Option<fn(&[i128]) -> Option<bool>>,
+    pub when: Option<Condition>,
     /// The spec type the field holds (each element's, for a list), if it holds one.
     pub of: Option<Nested>,
     /// The bytes one value of the field takes (one element's, for a list), where every value
@@ -39,6 +39,14 @@ pub struct FieldInfo {
     pub count: Option<u64>,
 }
 
+/// A field's condition over its type's parameter values: whether the field is there, `None`
+/// where the condition reads the bytes.
+pub type Condition = fn(&[i128]) -> Option<bool>;
+
+/// A nested type's arguments from the enclosing type's parameter values, `None` where they
+/// read the bytes.
+pub type Arguments = fn(&[i128]) -> Option<Vec<i128>>;
+
 /// The spec type a field holds, and the arguments it gets.
 #[derive(Debug, Clone, Copy)]
 pub struct Nested {
@@ -46,7 +54,7 @@ pub struct Nested {
     pub info: fn() -> &'static TypeInfo,
     /// Its arguments from the values of the enclosing type's parameters, or `None` where they
     /// read the bytes.
-    pub args: fn(&[i128]) -> Option<Vec<i128>>,
+    pub args: Arguments,
 }
 
 /// A spec type, as the spec states it.

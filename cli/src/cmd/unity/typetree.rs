@@ -184,10 +184,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
                 )),
                 Err(e) => {
                     failed = true;
-                    term::err(
-                        Severity::Error,
-                        &format!("{}: no draft: {}", b.class(), e),
-                    );
+                    term::err(Severity::Error, &format!("{}: no draft: {}", b.class(), e));
                 }
             }
         }

@@ -152,7 +152,11 @@ impl Draft<'_> {
         let id = self.type_ids.take(snake(&n.type_name));
         self.by_shape.insert(key, id.clone());
         let seq = self.seq(&n.children)?;
-        self.push_type(id.clone(), format!("`{}` as the type tree lays it out.", n.type_name), seq);
+        self.push_type(
+            id.clone(),
+            format!("`{}` as the type tree lays it out.", n.type_name),
+            seq,
+        );
         Ok(id)
     }
 
@@ -273,7 +277,11 @@ impl Draft<'_> {
             }
             Kind::Struct => {
                 let ty = self.struct_type(i)?;
-                out.push(self.facts(one(&[("type", ty.into())]), name.clone(), format!("{said}.")));
+                out.push(self.facts(
+                    one(&[("type", ty.into())]),
+                    name.clone(),
+                    format!("{said}."),
+                ));
             }
         }
         if aligned {
@@ -301,10 +309,7 @@ fn not_drafted(type_name: &str) -> Error {
 /// The draft `.ksy` of `tree` (a class's type tree from `src`), as YAML text.
 pub fn ksy(tree: &TypeTree, src: &Source) -> Result<String> {
     let root = tree.root();
-    let evidence = format!(
-        "type tree of {} (Unity {})",
-        src.file, src.unity_version
-    );
+    let evidence = format!("type tree of {} (Unity {})", src.file, src.unity_version);
     let id = snake(&root.type_name);
     let mut d = Draft {
         tree,
@@ -342,12 +347,8 @@ pub fn ksy(tree: &TypeTree, src: &Source) -> Result<String> {
     top.insert("-evidence".into(), evidence.into());
     top.insert("seq".into(), Value::Array(seq));
     if !d.types.is_empty() {
-        top.insert(
-            "types".into(),
-            Value::Object(d.types.into_iter().collect()),
-        );
+        top.insert("types".into(), Value::Object(d.types.into_iter().collect()));
     }
-    serde_norway::to_string(&Value::Object(top)).map_err(|e| {
-        Error::unplaced(ErrorKind::Io, "YAML text of the draft", e.to_string())
-    })
+    serde_norway::to_string(&Value::Object(top))
+        .map_err(|e| Error::unplaced(ErrorKind::Io, "YAML text of the draft", e.to_string()))
 }

@@ -195,7 +195,9 @@ fn insert(out: &mut Vec<UnityField>, path: &[&'static str], mut field: UnityFiel
         out.push(field);
         return;
     }
-    let merge = out.last().is_some_and(|l| l.spec.is_none() && l.name == head);
+    let merge = out
+        .last()
+        .is_some_and(|l| l.spec.is_none() && l.name == head);
     if !merge {
         out.push(UnityField::group(head));
     }
@@ -477,10 +479,7 @@ impl<'t> Compare<'t> {
                             offset: tk.start,
                             path: here(s),
                             tree: format!("{} {}", self.text(upath, tk.node), after(i + k)),
-                            layout: format!(
-                                "element {k} of {}",
-                                layout_text(upath, s)
-                            ),
+                            layout: format!("element {k} of {}", layout_text(upath, s)),
                         });
                     }
                 }
@@ -529,10 +528,18 @@ impl<'t> Compare<'t> {
                     }
                 }
                 let kids = self.children(t);
-                let shown = if inner_upath.is_empty() { name } else { &inner_upath };
-                if let Some(p) =
-                    self.fields(&kids, &s.fields, (shown, t.start), &inner_upath, &inner_spath)
-                {
+                let shown = if inner_upath.is_empty() {
+                    name
+                } else {
+                    &inner_upath
+                };
+                if let Some(p) = self.fields(
+                    &kids,
+                    &s.fields,
+                    (shown, t.start),
+                    &inner_upath,
+                    &inner_spath,
+                ) {
                     return Some(p);
                 }
             }
@@ -592,10 +599,7 @@ mod tests {
     use crate::unity::files::typetree::{self, RawNode};
 
     fn layout(version: u32) -> Vec<UnityField> {
-        unity_fields(&shape(
-            <UnityNames as Codec>::INFO,
-            &[i128::from(version)],
-        ))
+        unity_fields(&shape(<UnityNames as Codec>::INFO, &[i128::from(version)]))
     }
 
     fn names(fields: &[UnityField]) -> Vec<String> {
@@ -656,7 +660,11 @@ mod tests {
                     name: w[1].into(),
                     byte_size: w[2].parse().unwrap(),
                     type_flags: 0,
-                    meta_flag: if w.get(3) == Some(&"ALIGN") { 0x4000 } else { 0 },
+                    meta_flag: if w.get(3) == Some(&"ALIGN") {
+                        0x4000
+                    } else {
+                        0
+                    },
                     offset: 0,
                     level_at: None,
                     path: Path::default(),
@@ -699,12 +707,26 @@ mod tests {
     fn a_versions_layout_has_the_fields_its_conditions_give_it() {
         assert_eq!(
             names(&layout(30000)),
-            ["m_Name", "m_SubMeshes", "m_Use16BitIndices", "m_IsReadable", "m_Curve", "e0 .. e3"]
+            [
+                "m_Name",
+                "m_SubMeshes",
+                "m_Use16BitIndices",
+                "m_IsReadable",
+                "m_Curve",
+                "e0 .. e3"
+            ]
         );
         let new = layout(20170300);
         assert_eq!(
             names(&new),
-            ["m_Name", "m_SubMeshes", "m_StreamCompression", "m_IsReadable", "m_Curve", "e0 .. e3"]
+            [
+                "m_Name",
+                "m_SubMeshes",
+                "m_StreamCompression",
+                "m_IsReadable",
+                "m_Curve",
+                "e0 .. e3"
+            ]
         );
         // A vector: its Array of a count and the data standing for each element, which holds
         // the nested type's fields of that version.
