@@ -102,6 +102,16 @@ fn game() -> Vec<u8> {
     std::fs::read(root().join("corpus/unity/game.unity-serialized")).unwrap()
 }
 
+/// `bytes` opened as the game file `path`.
+fn opened(path: &str, bytes: &[u8]) -> GameFiles {
+    GameFiles::from_files(vec![GameFile::from_bytes(
+        Path::new(path),
+        bytes,
+        &Limits::default(),
+    )
+    .unwrap()])
+}
+
 /// `game.unity-serialized` with its Mesh type tree's nodes edited by `edit` and the Mesh `Arm`
 /// replaced by what `object` makes of its bytes and its type tree reading, written by the
 /// generated writer (sizes and the data offset recomputed) and the object table rewritten
@@ -111,10 +121,7 @@ fn edited(
     object: impl FnOnce(&[u8], &Value, &Trees) -> Vec<u8>,
 ) -> GameFiles {
     let bytes = game();
-    let path = Path::new("edited.unity-serialized");
-    let g = GameFiles::from_files(vec![
-        GameFile::from_bytes(path, &bytes, &Limits::default()).unwrap()
-    ]);
+    let g = opened("edited.unity-serialized", &bytes);
     let r = g.select(&Select::MeshName("Arm".into()))[0];
     let s = g.serialized(r);
     let o = g.entry(r);
@@ -143,12 +150,7 @@ fn edited(
     file.pad_data = vec![0; (data_at - 48 - len_metadata) as usize];
     let written = file.to_bytes(&Context::new()).unwrap();
     let replaced = serialized::with_object(&written, path_id, &arm).unwrap();
-    GameFiles::from_files(vec![GameFile::from_bytes(
-        path,
-        &replaced,
-        &Limits::default(),
-    )
-    .unwrap()])
+    opened("edited.unity-serialized", &replaced)
 }
 
 /// Where the Mesh's top-level field `name` is in the tree's lines.
@@ -161,13 +163,7 @@ fn top(lines: &[Line], name: &str) -> usize {
 
 /// Where the top-level field `name` of the unedited `Arm` ends, from the object's start.
 fn original_end(name: &str) -> u64 {
-    let bytes = game();
-    let g = GameFiles::from_files(vec![GameFile::from_bytes(
-        Path::new("game.unity-serialized"),
-        &bytes,
-        &Limits::default(),
-    )
-    .unwrap()]);
+    let g = opened("game.unity-serialized", &game());
     let r = g.select(&Select::MeshName("Arm".into()))[0];
     let s = g.serialized(r);
     let o = g.entry(r);
@@ -509,13 +505,7 @@ fn prove_drafts(drafts: &[Drafted], name: &str) -> usize {
 
 #[test]
 fn the_draft_of_the_corpus_mesh_tree_compiles_generates_and_reads_every_mesh() {
-    let bytes = game();
-    let g = GameFiles::from_files(vec![GameFile::from_bytes(
-        Path::new("corpus/unity/game.unity-serialized"),
-        &bytes,
-        &Limits::default(),
-    )
-    .unwrap()]);
+    let g = opened("corpus/unity/game.unity-serialized", &game());
     let (mut drafts, mut seen) = (vec![], vec![]);
     mesh_drafts(&g, &mut drafts, &mut seen);
     assert_eq!(drafts.len(), 1);

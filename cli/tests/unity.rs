@@ -743,15 +743,16 @@ fn export_import_like_replace_gives_the_same_bundle() {
     assert!(!d.join("x").exists());
 }
 
+/// `meshspec unity typetree` of the corpus's serialized file with `args` after it.
+fn typetree(args: &[&str]) -> Output {
+    let mut all = vec!["unity", "typetree", "corpus/unity/game.unity-serialized"];
+    all.extend_from_slice(args);
+    meshspec(&all)
+}
+
 #[test]
 fn typetree_prints_each_distinct_tree_of_a_class_one_line_per_node() {
-    let out = meshspec(&[
-        "unity",
-        "typetree",
-        "corpus/unity/game.unity-serialized",
-        "--class",
-        "Mesh",
-    ]);
+    let out = typetree(&["--class", "Mesh"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let t = text(&out.stdout);
     let lines: Vec<&str> = t.lines().collect();
@@ -776,15 +777,9 @@ fn typetree_prints_each_distinct_tree_of_a_class_one_line_per_node() {
     let nodes = lines.len() - 1;
     assert_eq!(text(&out.stderr), "1 type tree\n");
     // The class by its id gives the same; every class gives one block each.
-    let by_id = meshspec(&[
-        "unity",
-        "typetree",
-        "corpus/unity/game.unity-serialized",
-        "--class",
-        "43",
-    ]);
+    let by_id = typetree(&["--class", "43"]);
     assert_eq!(text(&by_id.stdout), t);
-    let all = meshspec(&["unity", "typetree", "corpus/unity/game.unity-serialized"]);
+    let all = typetree(&[]);
     assert_eq!(all.status.code(), Some(0));
     let headings: Vec<String> = text(&all.stdout)
         .lines()
@@ -815,14 +810,7 @@ fn typetree_prints_each_distinct_tree_of_a_class_one_line_per_node() {
 
 #[test]
 fn typetree_ksy_prints_a_draft_spec_and_files_without_trees_are_refused() {
-    let out = meshspec(&[
-        "unity",
-        "typetree",
-        "corpus/unity/game.unity-serialized",
-        "--class",
-        "Mesh",
-        "--ksy",
-    ]);
+    let out = typetree(&["--class", "Mesh", "--ksy"]);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     let t = text(&out.stdout);
     assert!(t.starts_with(
@@ -857,13 +845,7 @@ fn typetree_ksy_prints_a_draft_spec_and_files_without_trees_are_refused() {
         "error: corpus/unity/notree.unity-serialized: expected type trees, found none (a file \
          built without type trees has none)\n"
     );
-    let out = meshspec(&[
-        "unity",
-        "typetree",
-        "corpus/unity/game.unity-serialized",
-        "--class",
-        "Texture2D",
-    ]);
+    let out = typetree(&["--class", "Texture2D"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains("expected a type tree of class `Texture2D`, found none"));
 }
