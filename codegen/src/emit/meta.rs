@@ -206,6 +206,7 @@ impl<'a> Gen<'a> {
         let owned = names::owned(t);
         let mut out = quote!();
         let mut body = vec![];
+        let mut own = vec![];
         for (i, f) in t.fields.iter().enumerate() {
             let id = names::ident(&f.id);
             let name = &f.id;
@@ -239,10 +240,15 @@ impl<'a> Gen<'a> {
             body.push(quote! {
                 #rt::meta::under(path, #rt::Seg::Field(::std::borrow::Cow::Borrowed(#name)), |path| #one);
             });
+            own.push(if f.cond.is_some() {
+                quote!(if let ::std::option::Option::Some(p) = &self.#id { visit(#rt::Spanned::span(p), &_f[#i]); })
+            } else {
+                quote!(visit(#rt::Spanned::span(&self.#id), &_f[#i]);)
+            });
             if let FieldType::Switch { .. } = &f.ty {
                 let sp = names::switch_pos(t, f);
                 let mut seen = vec![];
-                let arms: Vec<TokenStream> = refs(&f.ty)
+                let arms: Vec<(TokenStream, TokenStream)> = refs(&f.ty)
                     .into_iter()
                     .filter_map(|r| {
                         let target = names::ty(self.spec, &r.name);
@@ -251,13 +257,20 @@ impl<'a> Gen<'a> {
                         }
                         seen.push(target.name.clone());
                         let v = names::owned(target);
-                        Some(quote!(#sp::#v(p) => #rt::Walk::walk(p, path, visit)))
+                        Some((
+                            quote!(#sp::#v(p) => #rt::Walk::walk(p, path, visit)),
+                            quote!(#sp::#v(p) => #rt::Walk::own_fields(p, visit)),
+                        ))
                     })
                     .collect();
+                let (walks, owns): (Vec<_>, Vec<_>) = arms.into_iter().unzip();
                 out.extend(quote! {
                     impl #rt::Walk for #sp {
                         fn walk(&self, path: &mut #rt::Path, visit: &mut dyn FnMut(&#rt::Path, #rt::Span, &'static #rt::FieldInfo, bool)) {
-                            match self { #(#arms),* }
+                            match self { #(#walks),* }
+                        }
+                        fn own_fields(&self, visit: &mut dyn FnMut(#rt::Span, &'static #rt::FieldInfo)) {
+                            match self { #(#owns),* }
                         }
                     }
                 });
@@ -268,6 +281,10 @@ impl<'a> Gen<'a> {
                 fn walk(&self, path: &mut #rt::Path, visit: &mut dyn FnMut(&#rt::Path, #rt::Span, &'static #rt::FieldInfo, bool)) {
                     let _f = <#owned as #rt::Codec>::INFO.fields;
                     #(#body)*
+                }
+                fn own_fields(&self, visit: &mut dyn FnMut(#rt::Span, &'static #rt::FieldInfo)) {
+                    let _f = <#owned as #rt::Codec>::INFO.fields;
+                    #(#own)*
                 }
             }
         });

@@ -561,6 +561,16 @@ impl crate::rt::Walk for MeshbinPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Meshbin as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_vertices), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.num_indices), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.vertices), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.indices), &_f[3usize]);
+    }
 }
 impl crate::rt::Root for Meshbin {
     const ID: &'static str = "meshbin";
@@ -1118,5 +1128,18 @@ impl crate::rt::Walk for VertexPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Vertex as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.r), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.g), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.b), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.a), &_f[6usize]);
     }
 }

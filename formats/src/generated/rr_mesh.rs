@@ -1236,6 +1236,22 @@ impl crate::rt::Walk for RrMeshPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <RrMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.managed_object), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.descriptor_mask), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.generated), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_stride), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.max_culling_distance), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x8), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.num_bones), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.bones), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_after_bones), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.compiled), &_f[9usize]);
+    }
 }
 impl crate::rt::Root for RrMesh {
     const ID: &'static str = "rr-mesh";
@@ -2035,6 +2051,15 @@ impl crate::rt::Walk for CompiledMeshBodyPos {
             CompiledMeshBodyPos::InlineLayout(p) => crate::rt::Walk::walk(p, path, visit),
         }
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        match self {
+            CompiledMeshBodyPos::RangedLayout(p) => crate::rt::Walk::own_fields(p, visit),
+            CompiledMeshBodyPos::InlineLayout(p) => crate::rt::Walk::own_fields(p, visit),
+        }
+    }
 }
 impl crate::rt::Walk for CompiledMeshPos {
     fn walk(
@@ -2093,6 +2118,17 @@ impl crate::rt::Walk for CompiledMeshPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <CompiledMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.layout_selector), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.stored_prefix), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.layout_class), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.body), &_f[4usize]);
     }
 }
 impl crate::rt::Root for CompiledMesh {
@@ -5679,6 +5715,47 @@ impl crate::rt::Walk for RangedLayoutPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <RangedLayout as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.unknown_0x0), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_format), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.strides), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x11), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.centre), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.half_extent), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x2d), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.num_ranges), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x32), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.ranges), &_f[9usize]);
+        visit(crate::rt::Spanned::span(&self.len_primary), &_f[10usize]);
+        visit(crate::rt::Spanned::span(&self.primary), &_f[11usize]);
+        visit(crate::rt::Spanned::span(&self.len_positions), &_f[12usize]);
+        visit(crate::rt::Spanned::span(&self.positions), &_f[13usize]);
+        visit(crate::rt::Spanned::span(&self.len_skin), &_f[14usize]);
+        visit(crate::rt::Spanned::span(&self.skin), &_f[15usize]);
+        visit(crate::rt::Spanned::span(&self.len_indices), &_f[16usize]);
+        visit(crate::rt::Spanned::span(&self.indices), &_f[17usize]);
+        visit(crate::rt::Spanned::span(&self.len_primitive_descs), &_f[18usize]);
+        visit(crate::rt::Spanned::span(&self.primitive_descs), &_f[19usize]);
+        visit(crate::rt::Spanned::span(&self.len_further_a), &_f[20usize]);
+        visit(crate::rt::Spanned::span(&self.further_a), &_f[21usize]);
+        visit(crate::rt::Spanned::span(&self.len_further_b), &_f[22usize]);
+        visit(crate::rt::Spanned::span(&self.further_b), &_f[23usize]);
+        visit(crate::rt::Spanned::span(&self.mesh_data_marker), &_f[24usize]);
+        visit(crate::rt::Spanned::span(&self.mesh_data), &_f[25usize]);
+        visit(crate::rt::Spanned::span(&self.len_cpu_vertices), &_f[26usize]);
+        visit(crate::rt::Spanned::span(&self.cpu_vertices), &_f[27usize]);
+        visit(crate::rt::Spanned::span(&self.len_cpu_positions), &_f[28usize]);
+        visit(crate::rt::Spanned::span(&self.cpu_positions), &_f[29usize]);
+        visit(crate::rt::Spanned::span(&self.len_cpu_skin), &_f[30usize]);
+        visit(crate::rt::Spanned::span(&self.cpu_skin), &_f[31usize]);
+        visit(crate::rt::Spanned::span(&self.len_cpu_indices), &_f[32usize]);
+        visit(crate::rt::Spanned::span(&self.cpu_indices), &_f[33usize]);
+        visit(crate::rt::Spanned::span(&self.materials), &_f[34usize]);
+    }
 }
 /// One draw range (registry ClusteredPrimitiveInfo): where its indices and its vertices begin.
 /// Its extent runs to where the next range begins, or to the buffers' ends for the last.
@@ -6362,6 +6439,20 @@ impl crate::rt::Walk for RangeRecordPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <RangeRecord as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x4), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x5), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.first_index), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_base), &_f[4usize]);
+        if let ::std::option::Option::Some(p) = &self.unknown_0x10 {
+            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+        }
+    }
 }
 /// An index stream: u16 indices when the width selector is 0, u32 when it is 1; for any other
 /// selector the bytes are kept as they are (and cannot be decoded).
@@ -6881,6 +6972,21 @@ impl crate::rt::Walk for IndexDataPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <IndexData as crate::rt::Codec>::INFO.fields;
+        if let ::std::option::Option::Some(p) = &self.u16_indices {
+            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.u32_indices {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.other_width {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+    }
 }
 /// The PrimitiveDescData block's content.
 ///
@@ -7113,6 +7219,13 @@ impl crate::rt::Walk for PrimitiveDescBlockPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <PrimitiveDescBlock as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.records), &_f[0usize]);
     }
 }
 /// The bits of `num_indices` and the bit fields after it, first field in the lowest bits.
@@ -7662,6 +7775,17 @@ impl crate::rt::Walk for PrimitiveDescPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <PrimitiveDesc as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.centre), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.half_extent), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.primitive_type), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.num_indices), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.first_index), &_f[4usize]);
     }
 }
 /// The inline form, from M+17 (the MeshData marker, 0x0645ABB5, is the layout class at M+13):
@@ -8770,6 +8894,22 @@ impl crate::rt::Walk for InlineLayoutPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <InlineLayout as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.mesh_data), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_primary), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.primary), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.len_positions), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.positions), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.len_skin), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.skin), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.len_indices), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.indices), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.materials), &_f[9usize]);
+    }
 }
 /// MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records. The
 /// object count counts the records.
@@ -9448,6 +9588,18 @@ impl crate::rt::Walk for MeshDataPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshData as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.index_width), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_format), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.strides), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.bones_per_vertex), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.num_objects), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.objects), &_f[5usize]);
     }
 }
 impl crate::rt::Root for MeshData {
@@ -10171,6 +10323,20 @@ impl crate::rt::Walk for MeshPrimitivePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshPrimitive as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.unknown_0x0), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.marker), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_base), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x10), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.num_vertices), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.first_index), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.num_triangles), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x20), &_f[7usize]);
     }
 }
 /// The material list that ends both forms. It holds a count, eight bytes, one 28-byte
@@ -11073,6 +11239,19 @@ impl crate::rt::Walk for MaterialListPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MaterialList as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_descriptors), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_after_count), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.descriptors), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.num_groups), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_after_group_count), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.groups), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.trailer), &_f[6usize]);
     }
 }
 impl crate::rt::Root for MaterialList {
@@ -12115,6 +12294,27 @@ impl crate::rt::Walk for MaterialDescriptorPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MaterialDescriptor as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x4), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x8), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0xb), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.material), &_f[5usize]);
+        if let ::std::option::Option::Some(p) = &self.platform_version {
+            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.quantization_factor {
+            visit(crate::rt::Spanned::span(p), &_f[7usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.final_bytes {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
+    }
 }
 /// One 31-byte group (registry DynamicReference), whose ObjectReference and ObjectHandle
 /// repeat the descriptor's Material identity. Where the class sits is a reading (see
@@ -12795,6 +12995,18 @@ impl crate::rt::Walk for MaterialGroupPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MaterialGroup as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x4), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.object_reference), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x10), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.object_handle), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x19), &_f[5usize]);
+    }
 }
 /// The material list's 20-byte trailer.
 ///
@@ -13084,6 +13296,14 @@ impl crate::rt::Walk for MaterialTrailerPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MaterialTrailer as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.mesh_bools), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.user_category), &_f[1usize]);
     }
 }
 /// Three f32 values (x, y, z).
@@ -13385,5 +13605,14 @@ impl crate::rt::Walk for Float3Pos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Float3 as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
     }
 }

@@ -2165,6 +2165,29 @@ impl crate::rt::Walk for SwsMeshPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <SwsMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.managed), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.id), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.class), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.category), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.generated), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.num_submeshes), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.submeshes), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.num_bones), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.bones), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_after_bones), &_f[9usize]);
+        visit(crate::rt::Spanned::span(&self.compiled_mesh_class), &_f[10usize]);
+        visit(crate::rt::Spanned::span(&self.len_data), &_f[11usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[12usize]);
+        visit(crate::rt::Spanned::span(&self.platform_version), &_f[13usize]);
+        visit(crate::rt::Spanned::span(&self.sdk_version), &_f[14usize]);
+        visit(crate::rt::Spanned::span(&self.num_materials), &_f[15usize]);
+        visit(crate::rt::Spanned::span(&self.material_ids), &_f[16usize]);
+    }
 }
 impl crate::rt::Root for SwsMesh {
     const ID: &'static str = "sws-mesh";
@@ -2543,6 +2566,14 @@ impl crate::rt::Walk for InlineSubmeshPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <InlineSubmesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.tag), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.submesh), &_f[1usize]);
     }
 }
 /// One MeshBone, inline in the mesh body - 76 bytes: its id, its class, a name hash and a
@@ -3010,6 +3041,16 @@ impl crate::rt::Walk for MeshBonePos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshBone as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.id), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.class), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.name_hash), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.matrix), &_f[3usize]);
     }
 }
 impl crate::rt::Root for MeshBone {
@@ -5082,6 +5123,29 @@ impl crate::rt::Walk for CompiledMeshPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <CompiledMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.version), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.num_extra_streams), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.stride), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.len_vertex_stream), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.stride_all_streams), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.len_all_streams), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.len_indices), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x1c), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.flags), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.num_ranges_a), &_f[9usize]);
+        visit(crate::rt::Spanned::span(&self.num_ranges_b), &_f[10usize]);
+        visit(crate::rt::Spanned::span(&self.total), &_f[11usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_streams), &_f[12usize]);
+        visit(crate::rt::Spanned::span(&self.indices), &_f[13usize]);
+        visit(crate::rt::Spanned::span(&self.ranges_a), &_f[14usize]);
+        visit(crate::rt::Spanned::span(&self.ranges_b), &_f[15usize]);
+        visit(crate::rt::Spanned::span(&self.palettes), &_f[16usize]);
+    }
 }
 impl crate::rt::Root for CompiledMesh {
     const ID: &'static str = "sws-compiled-mesh";
@@ -5357,6 +5421,13 @@ impl crate::rt::Walk for VertexStreamPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <VertexStream as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.vertices), &_f[0usize]);
+    }
 }
 /// The index buffer - u16 vertex indices to the end of its I bytes.
 ///
@@ -5563,6 +5634,13 @@ impl crate::rt::Walk for IndexBufferPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <IndexBuffer as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.items), &_f[0usize]);
     }
 }
 /// One draw range - 24 bytes, the arguments of one DrawIndexedPrimitive call (a triangle
@@ -6154,6 +6232,18 @@ impl crate::rt::Walk for DrawRangePos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <DrawRange as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.primitive_type), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.first_vertex), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.first_index), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.triangle_count), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x14), &_f[5usize]);
+    }
 }
 /// The palettes, 40 bytes per first-partition range. The document says the palettes lie back
 /// to back from the start of the block, one per first-partition range, and that the bytes
@@ -6512,6 +6602,14 @@ impl crate::rt::Walk for PaletteBlockPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <PaletteBlock as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.palettes), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.rest), &_f[1usize]);
     }
 }
 /// One bone palette - a 7-byte head and the bones the range's vertices blend between.
@@ -7216,6 +7314,18 @@ impl crate::rt::Walk for PalettePos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Palette as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.version), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.num_bones), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x3), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.bones), &_f[5usize]);
     }
 }
 /// One SubMesh, the mesh as authored before compiling - one material's triangles with
@@ -10052,6 +10162,40 @@ impl crate::rt::Walk for SubmeshPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Submesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.managed), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.id), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.class), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x9), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.indices), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.source_vertices), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_after_source), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.face_words), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.face_bytes), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.positions), &_f[9usize]);
+        visit(crate::rt::Spanned::span(&self.normals), &_f[10usize]);
+        visit(crate::rt::Spanned::span(&self.tangents), &_f[11usize]);
+        visit(crate::rt::Spanned::span(&self.binormals), &_f[12usize]);
+        visit(crate::rt::Spanned::span(&self.colours), &_f[13usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_words_a), &_f[14usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_words_b), &_f[15usize]);
+        visit(crate::rt::Spanned::span(&self.empty_run_a), &_f[16usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_words_c), &_f[17usize]);
+        visit(crate::rt::Spanned::span(&self.empty_run_b), &_f[18usize]);
+        visit(crate::rt::Spanned::span(&self.empty_run_c), &_f[19usize]);
+        visit(crate::rt::Spanned::span(&self.uv_channels), &_f[20usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_after_uv_channels), &_f[21usize]);
+        visit(crate::rt::Spanned::span(&self.morph_channels), &_f[22usize]);
+        visit(crate::rt::Spanned::span(&self.has_morphs), &_f[23usize]);
+        visit(crate::rt::Spanned::span(&self.material_id), &_f[24usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_ones), &_f[25usize]);
+        visit(crate::rt::Spanned::span(&self.copy), &_f[26usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_last), &_f[27usize]);
+    }
 }
 impl crate::rt::Root for Submesh {
     const ID: &'static str = "sws-submesh";
@@ -10453,6 +10597,16 @@ impl crate::rt::Walk for SubmeshPointerPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <SubmeshPointer as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.tag), &_f[0usize]);
+        if let ::std::option::Option::Some(p) = &self.submesh {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
     }
 }
 /// One UVChannel, inline in a SubMesh's run of UV channels - its UVs and a source run.
@@ -11082,6 +11236,18 @@ impl crate::rt::Walk for UvChannelPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <UvChannel as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.id), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.class), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x8), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0xc), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.uvs), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.source), &_f[5usize]);
     }
 }
 impl crate::rt::Root for UvChannel {
@@ -11788,6 +11954,18 @@ impl crate::rt::Walk for MorphChannelPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MorphChannel as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.id), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.class), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x8), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.positions), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.normals), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.uvs), &_f[5usize]);
+    }
 }
 impl crate::rt::Root for MorphChannel {
     const ID: &'static str = "sws-morph-channel";
@@ -12079,6 +12257,14 @@ impl crate::rt::Walk for U8RunPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <U8Run as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+    }
 }
 /// A run of u16 - a u32 count and that many values.
 ///
@@ -12353,6 +12539,14 @@ impl crate::rt::Walk for U16RunPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <U16Run as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+    }
 }
 /// A run of u32 - a u32 count and that many values.
 ///
@@ -12626,6 +12820,14 @@ impl crate::rt::Walk for U32RunPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <U32Run as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of float2 - a u32 count and that many pairs of f32.
@@ -12910,6 +13112,14 @@ impl crate::rt::Walk for Float2RunPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Float2Run as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+    }
 }
 /// A run of float3 - a u32 count and that many triples of f32.
 ///
@@ -13192,6 +13402,14 @@ impl crate::rt::Walk for Float3RunPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Float3Run as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of UVChannels - a u32 count and that many UVChannel objects.
@@ -13520,6 +13738,14 @@ impl crate::rt::Walk for UvChannelRunPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <UvChannelRun as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+    }
 }
 /// A run of MorphChannels - a u32 count and that many MorphChannel objects.
 ///
@@ -13847,6 +14073,14 @@ impl crate::rt::Walk for MorphChannelRunPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MorphChannelRun as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+    }
 }
 /// Two f32.
 ///
@@ -14092,6 +14326,14 @@ impl crate::rt::Walk for Float2Pos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Float2 as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.u), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.v), &_f[1usize]);
     }
 }
 /// Three f32.
@@ -14393,5 +14635,14 @@ impl crate::rt::Walk for Float3Pos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Float3 as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
     }
 }

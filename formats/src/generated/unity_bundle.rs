@@ -1007,6 +1007,28 @@ impl crate::rt::Walk for UnityBundlePos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <UnityBundle as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.header), &_f[0usize]);
+        if let ::std::option::Option::Some(p) = &self.pad_header {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.blocks_info {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pad_blocks_info {
+            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.blocks {
+            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.blocks_and_blocks_info {
+            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+        }
+    }
 }
 impl crate::rt::Root for UnityBundle {
     const ID: &'static str = "unity-bundle";
@@ -1884,6 +1906,20 @@ impl crate::rt::Walk for HeaderPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Header as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.signature), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.version), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.unity_version), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unity_revision), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.len_file), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.len_blocks_info_compressed), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.len_blocks_info), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.flags), &_f[7usize]);
+    }
 }
 /// The decompressed blocks info of a UnityFS bundle - the storage blocks and the directory of
 /// the files they hold. Big endian like the header.
@@ -2601,6 +2637,18 @@ impl crate::rt::Walk for BlocksInfoPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <BlocksInfo as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.uncompressed_data_hash), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.num_blocks), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.blocks), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.num_nodes), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.nodes), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[5usize]);
+    }
 }
 impl crate::rt::Root for BlocksInfo {
     const ID: &'static str = "unity-bundle-blocks-info";
@@ -2945,6 +2993,15 @@ impl crate::rt::Walk for StorageBlockPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <StorageBlock as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_uncompressed), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_compressed), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.flags), &_f[2usize]);
     }
 }
 /// One file of the bundle (Node).
@@ -3355,5 +3412,15 @@ impl crate::rt::Walk for NodePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Node as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.ofs_data), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_data), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.flags), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.path), &_f[3usize]);
     }
 }

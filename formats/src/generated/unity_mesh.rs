@@ -4243,6 +4243,73 @@ impl crate::rt::Walk for UnityMeshPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <UnityMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.name), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.num_sub_meshes), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.sub_meshes), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.shapes), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.num_bind_poses), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.bind_poses), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.num_bone_name_hashes), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.bone_name_hashes), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.root_bone_name_hash), &_f[8usize]);
+        if let ::std::option::Option::Some(p) = &self.bones_aabb {
+            visit(crate::rt::Spanned::span(p), &_f[9usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.variable_bone_count_weights {
+            visit(crate::rt::Spanned::span(p), &_f[10usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.mesh_compression), &_f[11usize]);
+        visit(crate::rt::Spanned::span(&self.is_readable), &_f[12usize]);
+        visit(crate::rt::Spanned::span(&self.keep_vertices), &_f[13usize]);
+        visit(crate::rt::Spanned::span(&self.keep_indices), &_f[14usize]);
+        if let ::std::option::Option::Some(p) = &self.index_format {
+            visit(crate::rt::Spanned::span(p), &_f[15usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.index_buffer), &_f[16usize]);
+        if let ::std::option::Option::Some(p) = &self.skin {
+            visit(crate::rt::Spanned::span(p), &_f[17usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.vertex_data), &_f[18usize]);
+        visit(crate::rt::Spanned::span(&self.compressed_mesh), &_f[19usize]);
+        visit(crate::rt::Spanned::span(&self.local_aabb), &_f[20usize]);
+        if let ::std::option::Option::Some(p) = &self.mesh_usage_flags {
+            visit(crate::rt::Spanned::span(p), &_f[21usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.cooking_options {
+            visit(crate::rt::Spanned::span(p), &_f[22usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pre_bake_convex_collision_mesh {
+            visit(crate::rt::Spanned::span(p), &_f[23usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pre_bake_triangle_collision_mesh {
+            visit(crate::rt::Spanned::span(p), &_f[24usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pad_pre_bake {
+            visit(crate::rt::Spanned::span(p), &_f[25usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.baked_convex_collision_mesh), &_f[26usize]);
+        visit(
+            crate::rt::Spanned::span(&self.baked_triangle_collision_mesh),
+            &_f[27usize],
+        );
+        if let ::std::option::Option::Some(p) = &self.mesh_metrics_0 {
+            visit(crate::rt::Spanned::span(p), &_f[28usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_metrics_1 {
+            visit(crate::rt::Spanned::span(p), &_f[29usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.stream_data {
+            visit(crate::rt::Spanned::span(p), &_f[30usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_lod_info {
+            visit(crate::rt::Spanned::span(p), &_f[31usize]);
+        }
+    }
 }
 impl crate::rt::Root for UnityMesh {
     const ID: &'static str = "unity-mesh";
@@ -4665,6 +4732,15 @@ impl crate::rt::Walk for AlignedStringPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <AlignedString as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_value), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.value), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[2usize]);
+    }
 }
 /// A Unity byte vector - a byte count, the bytes, padding to 4 bytes.
 ///
@@ -5041,6 +5117,15 @@ impl crate::rt::Walk for AlignedBytesPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <AlignedBytes as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_data), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[2usize]);
+    }
 }
 /// Three floats.
 ///
@@ -5348,6 +5433,15 @@ impl crate::rt::Walk for Vector3fPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Vector3f as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
+    }
 }
 /// An axis-aligned box as a centre and a half extent (AABB).
 ///
@@ -5622,6 +5716,14 @@ impl crate::rt::Walk for AabbPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Aabb as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.center), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.extent), &_f[1usize]);
+    }
 }
 /// An axis-aligned box as its two corners (MinMaxAABB).
 ///
@@ -5895,6 +5997,14 @@ impl crate::rt::Walk for MinMaxAabbPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MinMaxAabb as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.min), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.max), &_f[1usize]);
     }
 }
 /// A vector of MinMaxAABB.
@@ -6196,6 +6306,14 @@ impl crate::rt::Walk for MinMaxAabbVectorPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MinMaxAabbVector as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
+    }
 }
 /// A 4x4 float matrix, stored row-major (e00 e01 e02 e03 e10 ...) as seed 002 says of bind poses.
 ///
@@ -6403,6 +6521,13 @@ impl crate::rt::Walk for Matrix4x4fPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Matrix4x4f as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.e), &_f[0usize]);
     }
 }
 /// One submesh (SubMesh), 48 bytes from 2017.3, 44 before.
@@ -7091,6 +7216,21 @@ impl crate::rt::Walk for SubMeshPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <SubMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.first_byte), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.index_count), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.topology), &_f[2usize]);
+        if let ::std::option::Option::Some(p) = &self.base_vertex {
+            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.first_vertex), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.local_aabb), &_f[6usize]);
     }
 }
 /// A mesh's blend shapes (BlendShapeData) in four flat arrays.
@@ -8037,6 +8177,20 @@ impl crate::rt::Walk for BlendShapeDataPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <BlendShapeData as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_vertices), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.vertices), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.num_shapes), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.shapes), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.num_channels), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.channels), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.num_full_weights), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.full_weights), &_f[7usize]);
+    }
 }
 /// One sparse blend shape delta (BlendShapeVertex), 40 bytes.
 ///
@@ -8469,6 +8623,16 @@ impl crate::rt::Walk for BlendShapeVertexPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <BlendShapeVertex as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.vertex), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.normal), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.tangent), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.index), &_f[3usize]);
     }
 }
 /// One blend shape frame (MeshBlendShape), 12 bytes with its padding.
@@ -8986,6 +9150,17 @@ impl crate::rt::Walk for MeshBlendShapePos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshBlendShape as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.first_vertex), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.has_normals), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.has_tangents), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[4usize]);
+    }
 }
 /// One named blend shape (MeshBlendShapeChannel).
 ///
@@ -9399,6 +9574,16 @@ impl crate::rt::Walk for MeshBlendShapeChannelPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshBlendShapeChannel as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.name), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.name_hash), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.frame_index), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.frame_count), &_f[3usize]);
+    }
 }
 /// Every influence of every vertex (VariableBoneCountWeights).
 ///
@@ -9681,6 +9866,14 @@ impl crate::rt::Walk for VariableBoneCountWeightsPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <VariableBoneCountWeights as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_data), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[1usize]);
     }
 }
 /// Up to four influences of one vertex (BoneWeights4; BoneInfluence before 2017.1), 32 bytes.
@@ -9987,6 +10180,14 @@ impl crate::rt::Walk for BoneWeights4Pos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <BoneWeights4 as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.weights), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.bone_indices), &_f[1usize]);
     }
 }
 /// A vector of BoneWeights4 (m_Skin, before 2018.2).
@@ -10318,6 +10519,14 @@ impl crate::rt::Walk for BoneWeights4VectorPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <BoneWeights4Vector as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// One entry of the channel table (ChannelInfo), 4 bytes.
@@ -10698,6 +10907,16 @@ impl crate::rt::Walk for ChannelInfoPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <ChannelInfo as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.stream), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.offset), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.format), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.dimension), &_f[3usize]);
     }
 }
 /// The vertex count, the channel table and the vertex bytes (VertexData).
@@ -11304,6 +11523,19 @@ impl crate::rt::Walk for VertexDataPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <VertexData as crate::rt::Codec>::INFO.fields;
+        if let ::std::option::Option::Some(p) = &self.current_channels {
+            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.num_channels), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.channels), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[4usize]);
+    }
 }
 /// A PackedBitVector of quantised floats - n items of `bit_size` bits, each start + item x range / (2^bits - 1).
 ///
@@ -11880,6 +12112,18 @@ impl crate::rt::Walk for PackedFloatVectorPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <PackedFloatVector as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.range), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.start), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.bit_size), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[5usize]);
+    }
 }
 /// A PackedBitVector of integers - n items of `bit_size` bits.
 ///
@@ -12307,6 +12551,16 @@ impl crate::rt::Walk for PackedIntVectorPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <PackedIntVector as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.bit_size), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[3usize]);
     }
 }
 /// A compressed mesh's vertices and indices (CompressedMesh).
@@ -13399,6 +13653,23 @@ impl crate::rt::Walk for CompressedMeshPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <CompressedMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.vertices), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.uv), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.normals), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.tangents), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.weights), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.normal_signs), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.tangent_signs), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.float_colors), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.bone_indices), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.triangles), &_f[9usize]);
+        visit(crate::rt::Spanned::span(&self.uv_info), &_f[10usize]);
+    }
 }
 /// A byte range of a resource file (StreamingInfo).
 ///
@@ -13929,6 +14200,20 @@ impl crate::rt::Walk for StreamingInfoPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <StreamingInfo as crate::rt::Codec>::INFO.fields;
+        if let ::std::option::Option::Some(p) = &self.ofs_data_u4 {
+            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.ofs_data_u8 {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.len_data), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.path), &_f[3usize]);
     }
 }
 /// The mesh's levels of detail (MeshLodInfo), from 6000.2.
@@ -14504,6 +14789,17 @@ impl crate::rt::Walk for MeshLodInfoPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshLodInfo as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.lod_slope), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.lod_bias), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.num_levels), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.num_sub_meshes), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.sub_meshes), &_f[4usize]);
+    }
 }
 /// One submesh's levels (MeshLodSubMesh).
 ///
@@ -14794,6 +15090,14 @@ impl crate::rt::Walk for MeshLodSubMeshPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshLodSubMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_levels), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.levels), &_f[1usize]);
+    }
 }
 /// One level's index range (MeshLodRange).
 ///
@@ -15048,5 +15352,13 @@ impl crate::rt::Walk for MeshLodRangePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshLodRange as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.index_start), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.index_count), &_f[1usize]);
     }
 }

@@ -2366,6 +2366,16 @@ impl crate::rt::Walk for UnitySerializedPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <UnitySerialized as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.header), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.metadata), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.pad_data), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[3usize]);
+    }
 }
 impl crate::rt::Root for UnitySerialized {
     const ID: &'static str = "unity-serialized";
@@ -3178,6 +3188,21 @@ impl crate::rt::Walk for HeaderPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Header as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_metadata), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_file), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.version), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.ofs_data), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.endianness), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.reserved), &_f[5usize]);
+        if let ::std::option::Option::Some(p) = &self.wide {
+            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+        }
+    }
 }
 /// The second part of a format 22 header.
 ///
@@ -3555,6 +3580,16 @@ impl crate::rt::Walk for HeaderWidePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <HeaderWide as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_metadata), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_file), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.ofs_data), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x28), &_f[3usize]);
     }
 }
 /// The metadata, in the byte order the header's endianness gives.
@@ -5869,6 +5904,39 @@ impl crate::rt::Walk for MetadataPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Metadata as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.unity_version), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.target_platform), &_f[1usize]);
+        if let ::std::option::Option::Some(p) = &self.enable_type_tree {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.num_types), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.types), &_f[4usize]);
+        if let ::std::option::Option::Some(p) = &self.big_id_enabled {
+            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.num_objects), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.objects), &_f[7usize]);
+        if let ::std::option::Option::Some(p) = &self.num_script_types {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.script_types {
+            visit(crate::rt::Spanned::span(p), &_f[9usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.num_externals), &_f[10usize]);
+        visit(crate::rt::Spanned::span(&self.externals), &_f[11usize]);
+        if let ::std::option::Option::Some(p) = &self.num_ref_types {
+            visit(crate::rt::Spanned::span(p), &_f[12usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.ref_types {
+            visit(crate::rt::Spanned::span(p), &_f[13usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.user_information), &_f[14usize]);
+    }
 }
 /// One type of the file (SerializedType) - a class id, hashes, and its type tree.
 ///
@@ -7929,6 +7997,46 @@ impl crate::rt::Walk for SerializedTypePos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <SerializedType as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.class_id), &_f[0usize]);
+        if let ::std::option::Option::Some(p) = &self.is_stripped_type {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.script_type_index {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.script_id {
+            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.old_type_hash {
+            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.type_tree {
+            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.old_type_tree {
+            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.num_type_dependencies {
+            visit(crate::rt::Spanned::span(p), &_f[7usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.type_dependencies {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.class_name {
+            visit(crate::rt::Spanned::span(p), &_f[9usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.namespace {
+            visit(crate::rt::Spanned::span(p), &_f[10usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.assembly_name {
+            visit(crate::rt::Spanned::span(p), &_f[11usize]);
+        }
+    }
 }
 /// A type tree as a blob (TypeTree, formats 10 and 12 on) - its nodes in depth-first order,
 /// each naming its type and field by an offset into the string buffer, or into Unity's common
@@ -8499,6 +8607,16 @@ impl crate::rt::Walk for TypeTreePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <TypeTree as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_nodes), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_string_buffer), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.nodes), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.string_buffer), &_f[3usize]);
     }
 }
 /// One node of a type tree blob (TypeTreeNode), 24 bytes, 32 from format 19.
@@ -9367,6 +9485,23 @@ impl crate::rt::Walk for TypeTreeNodePos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <TypeTreeNode as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.node_version), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.level), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.type_flags), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.ofs_type), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.ofs_name), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.byte_size), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.index), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.meta_flag), &_f[7usize]);
+        if let ::std::option::Option::Some(p) = &self.ref_type_hash {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
     }
 }
 /// One node of a type tree in the nested form of formats 9 and 11, with its children.
@@ -10323,6 +10458,21 @@ impl crate::rt::Walk for OldTypeTreeNodePos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <OldTypeTreeNode as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.type_name), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.name), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.byte_size), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.index), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.type_flags), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.node_version), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.meta_flag), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.num_children), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.children), &_f[8usize]);
     }
 }
 /// One entry of the object table (ObjectInfo).
@@ -11923,6 +12073,41 @@ impl crate::rt::Walk for ObjectInfoPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <ObjectInfo as crate::rt::Codec>::INFO.fields;
+        if let ::std::option::Option::Some(p) = &self.pad {
+            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.path_id_s4 {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.path_id {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.byte_start_u4 {
+            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.byte_start_u8 {
+            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.byte_size), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.type_id), &_f[6usize]);
+        if let ::std::option::Option::Some(p) = &self.class_id {
+            visit(crate::rt::Spanned::span(p), &_f[7usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.is_destroyed {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.script_type_index {
+            visit(crate::rt::Spanned::span(p), &_f[9usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.stripped {
+            visit(crate::rt::Spanned::span(p), &_f[10usize]);
+        }
+    }
 }
 /// A reference to a MonoScript (LocalSerializedObjectIdentifier).
 ///
@@ -12597,6 +12782,22 @@ impl crate::rt::Walk for ScriptTypePos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <ScriptType as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.local_serialized_file_index), &_f[0usize]);
+        if let ::std::option::Option::Some(p) = &self.pad {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.local_identifier_in_file_s4 {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.local_identifier_in_file {
+            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+        }
+    }
 }
 /// Another file the objects refer to (FileIdentifier).
 ///
@@ -13043,5 +13244,15 @@ impl crate::rt::Walk for ExternalPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <External as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.temp_empty), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.guid), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.file_type), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.path), &_f[3usize]);
     }
 }

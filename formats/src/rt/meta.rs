@@ -134,6 +134,13 @@ fn shape_in(
 pub trait Walk {
     /// Walks the positions below `path`.
     fn walk(&self, path: &mut Path, visit: &mut dyn FnMut(&Path, Span, &'static FieldInfo, bool));
+
+    /// Calls `visit` for each field of this value's own type that is there (a list once, with
+    /// the bytes of all its elements), without looking into them: the top level of
+    /// [`Walk::walk`], for what needs no more.
+    fn own_fields(&self, visit: &mut dyn FnMut(Span, &'static FieldInfo)) {
+        let _ = visit;
+    }
 }
 
 /// A leaf value, as a visitor sees it.
@@ -226,5 +233,9 @@ impl Walk for Span {
 impl<P: Walk> Walk for Box<P> {
     fn walk(&self, path: &mut Path, visit: &mut dyn FnMut(&Path, Span, &'static FieldInfo, bool)) {
         (**self).walk(path, visit)
+    }
+
+    fn own_fields(&self, visit: &mut dyn FnMut(Span, &'static FieldInfo)) {
+        (**self).own_fields(visit)
     }
 }

@@ -63,10 +63,7 @@ pub struct LayoutField {
 /// absent from the value (its condition did not hold) is absent here.
 pub fn layout_fields(pos: &impl Walk) -> Vec<LayoutField> {
     let mut out: Vec<LayoutField> = vec![];
-    pos.walk(&mut Path::default(), &mut |path, span, f, _| {
-        if path.segs().len() != 1 {
-            return;
-        }
+    pos.own_fields(&mut |span, f| {
         let name = match role(f) {
             Role::Pad => match out.last_mut() {
                 Some(before) => {
@@ -258,17 +255,6 @@ struct Compare<'t> {
     tree: &'t TypeTree,
 }
 
-/// Unity's path of a field, for messages: names joined by dots, `[0]` for the element read.
-fn join(path: &str, name: &str) -> String {
-    if path.is_empty() {
-        name.to_string()
-    } else if name.starts_with('[') {
-        format!("{path}{name}")
-    } else {
-        format!("{path}.{name}")
-    }
-}
-
 impl<'t> Compare<'t> {
     fn name(&self, n: TreeNode) -> &'t str {
         match n {
@@ -278,7 +264,7 @@ impl<'t> Compare<'t> {
     }
 
     /// A tree field as the messages show it: `` `m_IndexFormat` (SInt32, 4 bytes) ``.
-    fn text(&self, path: &str, n: TreeNode) -> String {
+    fn text(&self, upath: &[&str], n: TreeNode) -> String {
         let (ty, size) = match n {
             TreeNode::Node(i) => {
                 let node = &self.tree.nodes[i];
@@ -293,7 +279,7 @@ impl<'t> Compare<'t> {
         };
         format!(
             "`{}` ({}, {size})",
-            join(path, self.name(n)).escape_debug(),
+            in_path(upath, self.name(n)).escape_debug(),
             ty.escape_debug()
         )
     }
@@ -389,17 +375,17 @@ impl<'t> Compare<'t> {
         }
     }
 
-    /// Compares the fields of one struct: the tree's `tree` (inside `parent`, whose Unity
-    /// path is `upath`) and the layout's `ours` (inside the spec path `spath`).
+    /// Compares the fields of one struct: the tree's `tree` (starting at `start`, at the
+    /// Unity path `upath`) and the layout's `ours` (at the spec path `spath`). The paths grow
+    /// and shrink as the comparison goes in and out; text is made only for a parting.
     fn fields(
         &self,
         tree: &[At],
         ours: &[UnityField],
-        parent: (&str, u64),
-        upath: &str,
-        spath: &Path,
+        start: u64,
+        upath: &mut Vec<&'t str>,
+        spath: &mut Path,
     ) -> Option<Parting> {
-        let (parent_name, parent_start) = parent;
         let (mut i, mut j) = (0, 0);
         loop {
             let t = tree.get(i);
@@ -411,49 +397,29 @@ impl<'t> Compare<'t> {
                     continue;
                 }
             }
-            let after = |k: usize| match k.checked_sub(1).and_then(|p| tree.get(p)) {
-                Some(p) => format!("after `{}`", self.name(p.node).escape_debug()),
-                None => format!("at the start of `{}`", parent_name.escape_debug()),
-            };
-            let end_before = |k: usize| {
-                k.checked_sub(1)
-                    .and_then(|p| tree.get(p))
-                    .map_or(parent_start, |p| p.end)
-            };
-            let here = |s: &UnityField| match first_spec(s) {
-                Some(f) => spath.field(f.id),
-                None => spath.clone(),
-            };
-            let the_end = if upath.is_empty() {
-                "the end of the object".to_string()
-            } else {
-                format!("the end of `{}`", upath.escape_debug())
-            };
             let (t, s) = match (t, s) {
                 (None, None) => return None,
                 (Some(t), None) => {
                     return Some(Parting {
                         offset: t.start,
                         path: spath.clone(),
-                        tree: format!("{} {}", self.text(upath, t.node), after(i)),
-                        layout: the_end,
+                        tree: format!(
+                            "{} {}",
+                            self.text(upath, t.node),
+                            self.after(tree, i, upath)
+                        ),
+                        layout: the_end(upath),
                     })
                 }
                 (None, Some(s)) => {
                     return Some(Parting {
-                        offset: end_before(i),
-                        path: here(s),
-                        tree: format!("{the_end} {}", after(i)),
+                        offset: end_before(tree, i, start),
+                        path: here(spath, s),
+                        tree: format!("{} {}", the_end(upath), self.after(tree, i, upath)),
                         layout: layout_text(upath, s),
                     })
                 }
                 (Some(t), Some(s)) => (*t, s),
-            };
-            let named = |t: &At| Parting {
-                offset: t.start,
-                path: here(s),
-                tree: format!("{} {}", self.text(upath, t.node), after(i)),
-                layout: layout_text(upath, s),
             };
             if let Some(last) = s.last {
                 // `first .. last`: as many leaves of the tree, of the element's size.
@@ -461,9 +427,9 @@ impl<'t> Compare<'t> {
                 for k in 0..n.max(1) {
                     let Some(tk) = tree.get(i + k) else {
                         return Some(Parting {
-                            offset: end_before(i + k),
-                            path: here(s),
-                            tree: format!("{the_end} {}", after(i + k)),
+                            offset: end_before(tree, i + k, start),
+                            path: here(spath, s),
+                            tree: format!("{} {}", the_end(upath), self.after(tree, i + k, upath)),
                             layout: layout_text(upath, s),
                         });
                     };
@@ -477,8 +443,12 @@ impl<'t> Compare<'t> {
                     if !name_ok || !size_ok {
                         return Some(Parting {
                             offset: tk.start,
-                            path: here(s),
-                            tree: format!("{} {}", self.text(upath, tk.node), after(i + k)),
+                            path: here(spath, s),
+                            tree: format!(
+                                "{} {}",
+                                self.text(upath, tk.node),
+                                self.after(tree, i + k, upath)
+                            ),
                             layout: format!("element {k} of {}", layout_text(upath, s)),
                         });
                     }
@@ -487,66 +457,135 @@ impl<'t> Compare<'t> {
                 j += 1;
                 continue;
             }
-            if self.name(t.node) != s.name {
-                return Some(named(&t));
-            }
-            if s.fields.is_empty() {
-                // A number, text or bytes: the sizes must agree where both are fixed.
-                let differ = match (self.size(t.node), s.size()) {
-                    (Some(a), Some(b)) => a != b,
-                    _ => false,
-                };
-                if differ || (!self.leaf(t.node) && s.size().is_some()) {
-                    return Some(Parting {
-                        offset: t.start,
-                        path: here(s),
-                        tree: self.text(upath, t.node),
-                        layout: layout_text(upath, s),
-                    });
-                }
-            } else if self.leaf(t.node) {
+            let name = self.name(t.node);
+            if name != s.name {
                 return Some(Parting {
                     offset: t.start,
-                    path: here(s),
+                    path: here(spath, s),
+                    tree: format!(
+                        "{} {}",
+                        self.text(upath, t.node),
+                        self.after(tree, i, upath)
+                    ),
+                    layout: layout_text(upath, s),
+                });
+            }
+            // A number, text or bytes where the tree has one of another size (where both
+            // are fixed) or more; or more where the tree has a number.
+            let differs = if s.fields.is_empty() {
+                match (self.size(t.node), s.size()) {
+                    (Some(a), Some(b)) => a != b,
+                    (_, b) => !self.leaf(t.node) && b.is_some(),
+                }
+            } else {
+                self.leaf(t.node)
+            };
+            if differs {
+                return Some(Parting {
+                    offset: t.start,
+                    path: here(spath, s),
                     tree: self.text(upath, t.node),
                     layout: layout_text(upath, s),
                 });
-            } else {
-                let name = self.name(t.node);
-                let inner_upath = match name {
-                    "Array" => upath.to_string(),
-                    "data" => join(upath, if t.value.is_some() { "[0]" } else { "[]" }),
-                    _ => join(upath, name),
+            }
+            if !s.fields.is_empty() {
+                // Into the field: Unity's path gains its name (an element its index, an Array
+                // nothing), the spec's path the spec field (and its first element, for a
+                // list; a group of names is no step of it).
+                let steps = match name {
+                    "Array" => 0,
+                    "data" => {
+                        upath.push(if t.value.is_some() { "[0]" } else { "[]" });
+                        1
+                    }
+                    _ => {
+                        upath.push(name);
+                        1
+                    }
                 };
-                // Into a spec field (and its first element, for a list); a group of names
-                // is no step of the spec's paths.
-                let mut inner_spath = spath.clone();
+                let mut segs = 0;
                 if let Some(f) = s.spec {
-                    inner_spath.push(Seg::Field(f.id.into()));
+                    spath.push(Seg::Field(f.id.into()));
+                    segs += 1;
                     if f.ty.contains("[]") {
-                        inner_spath.push(Seg::Index(0));
+                        spath.push(Seg::Index(0));
+                        segs += 1;
                     }
                 }
                 let kids = self.children(t);
-                let shown = if inner_upath.is_empty() {
-                    name
-                } else {
-                    &inner_upath
-                };
-                if let Some(p) = self.fields(
-                    &kids,
-                    &s.fields,
-                    (shown, t.start),
-                    &inner_upath,
-                    &inner_spath,
-                ) {
-                    return Some(p);
+                let found = self.fields(&kids, &s.fields, t.start, upath, spath);
+                for _ in 0..segs {
+                    spath.pop();
+                }
+                upath.truncate(upath.len() - steps);
+                if found.is_some() {
+                    return found;
                 }
             }
             i += 1;
             j += 1;
         }
     }
+
+    /// Where field `k` of `tree` is: `` after `localAABB` ``, or at the start of its parent.
+    fn after(&self, tree: &[At], k: usize, upath: &[&str]) -> String {
+        match k.checked_sub(1).and_then(|p| tree.get(p)) {
+            Some(p) => format!("after `{}`", self.name(p.node).escape_debug()),
+            None if upath.is_empty() => {
+                format!(
+                    "at the start of `{}`",
+                    self.tree.root().type_name.escape_debug()
+                )
+            }
+            None => format!("at the start of `{}`", joined(upath).escape_debug()),
+        }
+    }
+}
+
+/// The field `name` at `upath`: `m_SubMeshes[0].baseVertex`.
+fn in_path(upath: &[&str], name: &str) -> String {
+    let mut p = joined(upath);
+    if !p.is_empty() {
+        p.push('.');
+    }
+    p.push_str(name);
+    p
+}
+
+/// Where field `k` of `tree` would start: where the one before it ends (or at `start`).
+fn end_before(tree: &[At], k: usize, start: u64) -> u64 {
+    k.checked_sub(1)
+        .and_then(|p| tree.get(p))
+        .map_or(start, |p| p.end)
+}
+
+/// The spec path of a layout's field `s` inside `spath`.
+fn here(spath: &Path, s: &UnityField) -> Path {
+    match first_spec(s) {
+        Some(f) => spath.field(f.id),
+        None => spath.clone(),
+    }
+}
+
+/// The end of the struct at `upath`, in words.
+fn the_end(upath: &[&str]) -> String {
+    if upath.is_empty() {
+        "the end of the object".to_string()
+    } else {
+        format!("the end of `{}`", joined(upath).escape_debug())
+    }
+}
+
+/// Unity's path of a field, for messages: names joined by dots, `[0]` for the element read.
+fn joined(upath: &[&str]) -> String {
+    let mut out = String::new();
+    for step in upath {
+        if !out.is_empty() && !step.starts_with('[') {
+            out.push('.');
+        }
+        out.push_str(step);
+    }
+    out
 }
 
 /// The first spec field a Unity field is made of.
@@ -556,7 +595,7 @@ fn first_spec(s: &UnityField) -> Option<&'static FieldInfo> {
 
 /// A layout's field as the messages show it: `` `m_IndexBuffer` (aligned_bytes) ``, with its
 /// size where the spec fixes it.
-fn layout_text(upath: &str, s: &UnityField) -> String {
+fn layout_text(upath: &[&str], s: &UnityField) -> String {
     let name = match s.last {
         Some(last) => format!("{} .. {last}", s.name),
         None => s.name.to_string(),
@@ -565,7 +604,7 @@ fn layout_text(upath: &str, s: &UnityField) -> String {
         Some(n) => format!(", {n} bytes"),
         None => String::new(),
     };
-    format!("`{}` ({}{size})", join(upath, &name), s.spec_type())
+    format!("`{}` ({}{size})", in_path(upath, &name), s.spec_type())
 }
 
 /// The first field where an object's type tree and the layout `ours` part, or `None` where
@@ -586,8 +625,7 @@ pub fn parting(
         end: u64::from(value.end),
     };
     let kids = c.children(top);
-    let name = trees.main.root().type_name.as_str();
-    c.fields(&kids, ours, (name, 0), "", &Path::root(root))
+    c.fields(&kids, ours, 0, &mut vec![], &mut Path::root(root))
 }
 
 #[cfg(test)]

@@ -14,6 +14,8 @@ use super::typetree::{Trees, Value};
 use crate::context::Context;
 use crate::generated::unity_mesh::{UnityMesh, UnityMeshPos};
 use crate::rt::{Codec, Error, ErrorKind, Result, Root};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 
 /// The class id of Mesh.
 pub const MESH: i32 = 43;
@@ -26,8 +28,16 @@ pub fn layout_fields(pos: &UnityMeshPos) -> Vec<LayoutField> {
 }
 
 /// The fixed layout of `version`, from the spec alone, in Unity's names: every field the
-/// version has, with what it holds ([`fields::unity_fields`]).
-pub fn layout_shape(version: u32) -> Vec<UnityField> {
+/// version has, with what it holds ([`fields::unity_fields`]). Made once per version (a file
+/// holds one version; the few kept are dropped when many are asked for).
+pub fn layout_shape(version: u32) -> Arc<[UnityField]> {
+    /// How many versions' layouts are kept.
+    const KEPT: usize = 16;
+    static MADE: OnceLock<Mutex<HashMap<u32, Arc<[UnityField]>>>> = OnceLock::new();
+    let made = MADE.get_or_init(Default::default);
+    if let Some(l) = made.lock().ok().and_then(|m| m.get(&version).cloned()) {
+        return l;
+    }
     let info = <UnityMesh as Codec>::INFO;
     let ctx = context(version);
     let params: Vec<i128> = info
@@ -35,7 +45,15 @@ pub fn layout_shape(version: u32) -> Vec<UnityField> {
         .iter()
         .map(|p| crate::rt::Params::param(&ctx, p).unwrap_or_default())
         .collect();
-    fields::unity_fields(&crate::rt::meta::shape(info, &params))
+    let layout: Arc<[UnityField]> =
+        fields::unity_fields(&crate::rt::meta::shape(info, &params)).into();
+    if let Ok(mut m) = made.lock() {
+        if m.len() >= KEPT {
+            m.clear();
+        }
+        m.insert(version, layout.clone());
+    }
+    layout
 }
 
 /// The context the fixed `unity-mesh` layout of `version` (major x 10,000 + minor x 100 +
@@ -51,11 +69,12 @@ pub fn read_fixed(bytes: &[u8], version: u32) -> Result<(UnityMesh, UnityMeshPos
 }
 
 /// Reads a Mesh's bytes by the fixed layout of `version` and checks it against the object's
-/// type tree reading (`value`): the layout must have the tree's fields (names, nesting and the
-/// sizes of numbers), read the object to its end and end every top-level field where the type
-/// tree does. Where the layout and the tree part, the error names the first field where they
-/// do, with its name and type in both, at its offset. `offset` is the object's offset in its
-/// file.
+/// type tree reading (`value`): the layout must read the object to its end and end every
+/// top-level field where the type tree does. Where it does not, the error names the first
+/// field where the tree and the layout part (names, nesting and the sizes of numbers, into
+/// nested types), with its name and type in both, at its offset; where they have the same
+/// fields, the first top-level field that ends elsewhere, or the layout's own error. `offset`
+/// is the object's offset in its file.
 pub fn check_fixed_layout(
     bytes: &[u8],
     version: u32,
@@ -63,45 +82,51 @@ pub fn check_fixed_layout(
     trees: &Trees,
     offset: u64,
 ) -> Result<UnityMesh> {
-    let layout = format!("the layout of {}", version_text(version));
-    if let Some(p) = fields::parting(trees, value, &layout_shape(version), UnityMesh::ROOT) {
-        return Err(p.error(offset, &layout));
-    }
-    let (mesh, pos) = read_fixed(bytes, version).map_err(|e| e.shifted(offset))?;
-    let ours = layout_fields(&pos);
     let theirs: Vec<(&str, u64)> = value
         .fields(trees)
         .into_iter()
         .map(|(n, v)| (n, u64::from(v.end)))
         .collect();
-    for k in 0..ours.len().max(theirs.len()) {
-        let (o, t) = (ours.get(k), theirs.get(k));
-        let o = o.map(|f| (f.name, f.span.end));
-        if o != t.copied() {
-            let at = if k == 0 {
-                0
-            } else {
-                theirs.get(k - 1).map_or(0, |x| x.1)
-            };
-            let name = t.copied().or(o).map_or("(end)", |x| x.0);
-            return Err(Error::new(
-                ErrorKind::Inconsistent,
-                offset + at,
-                match t {
-                    Some((n, end)) => format!(
-                        "`{}` ending at 0x{end:X}, as the object's type tree reads it",
-                        n.escape_debug()
-                    ),
-                    None => "the end of the object, as its type tree reads it".into(),
-                },
-                match o {
-                    Some((n, end)) => format!("`{n}` ending at 0x{end:X} in {layout}"),
-                    None => format!("the end of {layout}"),
-                },
-            )
-            .in_field(name.escape_debug().to_string())
-            .rooted(UnityMesh::ROOT));
-        }
+    let ends = |pos: &UnityMeshPos| -> Vec<(&'static str, u64)> {
+        layout_fields(pos)
+            .iter()
+            .map(|f| (f.name, f.span.end))
+            .collect()
+    };
+    let pos = match read_fixed(bytes, version) {
+        Ok((mesh, pos)) if ends(&pos) == theirs => return Ok(mesh),
+        Ok((_, pos)) => Ok(pos),
+        Err(e) => Err(e.shifted(offset)),
+    };
+    let layout = format!("the layout of {}", version_text(version));
+    if let Some(p) = fields::parting(trees, value, &layout_shape(version), UnityMesh::ROOT) {
+        return Err(p.error(offset, &layout));
     }
-    Ok(mesh)
+    // The same fields, yet the layout reads the bytes otherwise: its own error, or the first
+    // top-level field that ends elsewhere.
+    let ours = ends(&pos?);
+    let k = (0..).find(|&k| ours.get(k) != theirs.get(k)).unwrap_or(0);
+    let (o, t) = (ours.get(k), theirs.get(k));
+    let at = k
+        .checked_sub(1)
+        .and_then(|p| theirs.get(p))
+        .map_or(0, |x| x.1);
+    let name = t.or(o).map_or("(end)", |x| x.0);
+    Err(Error::new(
+        ErrorKind::Inconsistent,
+        offset + at,
+        match t {
+            Some((n, end)) => format!(
+                "`{}` ending at 0x{end:X}, as the object's type tree reads it",
+                n.escape_debug()
+            ),
+            None => "the end of the object, as its type tree reads it".into(),
+        },
+        match o {
+            Some((n, end)) => format!("`{n}` ending at 0x{end:X} in {layout}"),
+            None => format!("the end of {layout}"),
+        },
+    )
+    .in_field(name.escape_debug().to_string())
+    .rooted(UnityMesh::ROOT))
 }
