@@ -31,7 +31,7 @@ pub struct Source<'a> {
 pub const ALIGN_PAD: &str = "(4 - _io.pos % 4) % 4";
 
 /// A snake_case id from a Unity name (`m_SubMeshes` -> `sub_meshes`, `localAABB` ->
-/// `local_aabb`, `PPtr<Material>` -> `pptr_material`): never empty, starting with a letter.
+/// `local_aabb`, `PPtr<Material>` -> `p_ptr_material`): never empty, starting with a letter.
 pub fn snake(name: &str) -> String {
     let name = name.strip_prefix("m_").unwrap_or(name);
     let chars: Vec<char> = name.chars().collect();
@@ -351,4 +351,69 @@ pub fn ksy(tree: &TypeTree, src: &Source) -> Result<String> {
     }
     serde_norway::to_string(&Value::Object(top))
         .map_err(|e| Error::unplaced(ErrorKind::Io, "YAML text of the draft", e.to_string()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rt::Path;
+    use crate::unity::files::typetree::RawNode;
+
+    #[test]
+    fn unity_names_become_snake_case_ids() {
+        for (name, id) in [
+            ("m_SubMeshes", "sub_meshes"),
+            ("localAABB", "local_aabb"),
+            ("m_BonesAABB", "bones_aabb"),
+            ("m_UVInfo", "uv_info"),
+            ("PPtr<Material>", "p_ptr_material"),
+            ("HTTPServer", "http_server"),
+            ("m_MeshMetrics[0]", "mesh_metrics_0"),
+            ("e00", "e00"),
+            ("123", "f_123"),
+            ("", "f_"),
+        ] {
+            assert_eq!(snake(name), id, "{name}");
+        }
+    }
+
+    #[test]
+    fn text_from_the_file_reaches_the_draft_escaped() {
+        let node = |level: u8, ty: &str, name: &str, size: i32| RawNode {
+            level,
+            type_name: ty.into(),
+            name: name.into(),
+            byte_size: size,
+            type_flags: 0,
+            meta_flag: 0,
+            offset: 0,
+            level_at: None,
+            path: Path::default(),
+        };
+        let tree = TypeTree::build(
+            vec![
+                node(0, "Thing", "Base", 4),
+                node(1, "UInt32", "m_Evil\n\u{1b}[31m: x", 4),
+            ],
+            0,
+            &Path::default(),
+        )
+        .unwrap();
+        let src = Source {
+            file: "a\nb.assets",
+            unity_version: "2019.4.0f1",
+            class_id: 114,
+            big_endian: true,
+        };
+        let text = ksy(&tree, &src).unwrap();
+        assert!(!text.contains('\u{1b}'), "{text}");
+        assert!(text.contains("- id: evil_31m_x\n  type: u4\n"), "{text}");
+        assert!(text.contains("  endian: be\n"), "{text}");
+        let back: Value = serde_norway::from_str(&text).unwrap();
+        assert_eq!(back["seq"][0]["-orig-id"], "m_Evil\n\u{1b}[31m: x");
+        assert_eq!(
+            back["-evidence"],
+            "type tree of a\nb.assets (Unity 2019.4.0f1)"
+        );
+    }
 }
