@@ -862,3 +862,110 @@ fn shared_the_web_player_file_lists_and_extracts() {
         "{web}"
     );
 }
+
+/// `meshspec unity typetree` of the corpus's serialized file with `args` after it.
+fn typetree(args: &[&str]) -> Output {
+    let mut all = vec!["unity", "typetree", "corpus/unity/game.unity-serialized"];
+    all.extend_from_slice(args);
+    meshspec(&all)
+}
+
+#[test]
+fn typetree_prints_each_distinct_tree_of_a_class_one_line_per_node() {
+    let out = typetree(&["--class", "Mesh"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    let lines: Vec<&str> = t.lines().collect();
+    assert_eq!(
+        lines[..7],
+        [
+            "Mesh (class 43): 5 objects, Unity 2022.3.10f1, in corpus/unity/game.unity-serialized",
+            "  Mesh Base (variable)",
+            "    string m_Name (variable)",
+            "      Array Array (variable, align)",
+            "        int size (4 bytes)",
+            "        char data (1 byte)",
+            "    vector m_SubMeshes (variable)",
+        ]
+    );
+    assert!(
+        t.contains("\n    bool m_KeepIndices (1 byte, align)\n"),
+        "{t}"
+    );
+    assert!(t.contains("\n          AABB localAABB (24 bytes)\n"), "{t}");
+    // One line per node of the tree, after the heading.
+    let nodes = lines.len() - 1;
+    assert_eq!(text(&out.stderr), "1 type tree\n");
+    // The class by its id gives the same; every class gives one block each.
+    let by_id = typetree(&["--class", "43"]);
+    assert_eq!(text(&by_id.stdout), t);
+    let all = typetree(&[]);
+    assert_eq!(all.status.code(), Some(0));
+    let headings: Vec<String> = text(&all.stdout)
+        .lines()
+        .filter(|l| !l.starts_with(' '))
+        .map(str::to_string)
+        .collect();
+    assert_eq!(headings.len(), 7, "{headings:?}");
+    assert!(headings[0].starts_with("GameObject (class 1): 4 objects"));
+    // The three bundles hold the same serialized file: one block, naming the first and how
+    // many more.
+    let out = meshspec(&[
+        "unity",
+        "typetree",
+        "corpus/unity/stored.unity-bundle",
+        "corpus/unity/lz4.unity-bundle",
+        "corpus/unity/lzma.unity-bundle",
+        "--class",
+        "mesh",
+    ]);
+    let t = text(&out.stdout);
+    assert_eq!(
+        t.lines().next().unwrap(),
+        "Mesh (class 43): 15 objects, Unity 2022.3.10f1, in \
+         corpus/unity/stored.unity-bundle/CAB-0123456789abcdef0123456789abcdef and 2 more"
+    );
+    assert_eq!(t.lines().count(), nodes + 1);
+}
+
+#[test]
+fn typetree_ksy_prints_a_draft_spec_and_files_without_trees_are_refused() {
+    let out = typetree(&["--class", "Mesh", "--ksy"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let t = text(&out.stdout);
+    assert!(t.starts_with(
+        "# Mesh (class 43): 5 objects, Unity 2022.3.10f1, in corpus/unity/game.unity-serialized\n\
+         meta:\n  id: mesh\n"
+    ));
+    let doc: serde_json::Value = serde_norway::from_str(&t).unwrap();
+    assert_eq!(doc["meta"]["endian"], "le");
+    let seq = doc["seq"].as_array().unwrap();
+    assert_eq!(seq[0]["-orig-id"], "m_Name.Array.size");
+    assert!(seq.iter().all(|f| f["-confidence"] == "observed"
+        && f["-evidence"]
+            == "type tree of corpus/unity/game.unity-serialized (Unity 2022.3.10f1)"));
+    let sub = &doc["types"]["sub_mesh"]["seq"];
+    assert_eq!(sub[3]["id"], "base_vertex");
+    assert_eq!(sub[3]["type"], "u4");
+    // Every class: one YAML document each.
+    let all = meshspec(&[
+        "unity",
+        "typetree",
+        "corpus/unity/game.unity-serialized",
+        "--ksy",
+    ]);
+    assert_eq!(all.status.code(), Some(0));
+    assert_eq!(text(&all.stdout).matches("\nmeta:\n").count(), 7);
+    assert_eq!(text(&all.stdout).matches("\n---\n").count(), 6);
+    // A file built without type trees has none to print.
+    let out = meshspec(&["unity", "typetree", "corpus/unity/notree.unity-serialized"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "error: corpus/unity/notree.unity-serialized: expected type trees, found none (a file \
+         built without type trees has none)\n"
+    );
+    let out = typetree(&["--class", "Texture2D"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains("expected a type tree of class `Texture2D`, found none"));
+}

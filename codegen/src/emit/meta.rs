@@ -50,14 +50,105 @@ fn ty_text(f: &Field) -> String {
     s
 }
 
+/// The bytes one value of `f` takes (one element's, for a list), where every value takes the
+/// same.
+fn fixed_size(spec: &Spec, f: &Field) -> Option<u64> {
+    if matches!(f.ty, FieldType::Bits(_)) {
+        // Bits are counted in bits, and share bytes with their neighbours.
+        return None;
+    }
+    elem_size(spec, f).1
+}
+
+/// The element count of a list whose count the spec fixes.
+fn fixed_count(f: &Field) -> Option<u64> {
+    match &f.repeat {
+        Repeat::Expr(e) => e.literal().and_then(|n| u64::try_from(n).ok()),
+        _ => None,
+    }
+}
+
+fn opt_u64(v: Option<u64>) -> TokenStream {
+    match v {
+        Some(n) => quote!(::std::option::Option::Some(#n)),
+        None => quote!(::std::option::Option::None),
+    }
+}
+
 impl<'a> Gen<'a> {
+    /// `code`, an expression over the parameters of `t`, as a function of their values (in
+    /// the order of `params`): `None` from it when a value is missing or does not fit.
+    fn over_params(&self, t: &Type, ret: TokenStream, code: TokenStream) -> TokenStream {
+        let binds = t.params.iter().map(|p| {
+            let id = names::ident(&p.id);
+            let ty = names::prim(p.prim);
+            quote!(let #id: #ty = <#ty as ::std::convert::TryFrom<i128>>::try_from(*_it.next()?).ok()?;)
+        });
+        quote!(|_p: &[i128]| -> ::std::option::Option<#ret> {
+            #[allow(unused_mut, unused_variables)]
+            let mut _it = _p.iter();
+            #(#[allow(unused_variables)] #binds)*
+            ::std::option::Option::Some(#code)
+        })
+    }
+
+    /// The field's condition as a function of the type's parameters (`None` for a field
+    /// always there; the function answers `None` where the condition reads the bytes).
+    fn when(&self, t: &'a Type, f: &Field) -> TokenStream {
+        let Some(c) = &f.cond else {
+            return quote!(::std::option::Option::None);
+        };
+        let f = match self.scope(t, 0).bool_of(c) {
+            Ok(code) => self.over_params(t, quote!(bool), code),
+            Err(_) => {
+                quote!(|_p: &[i128]| -> ::std::option::Option<bool> { ::std::option::Option::None })
+            }
+        };
+        quote!(::std::option::Option::Some(#f))
+    }
+
+    /// The spec type a field holds (each element of a list of them), with its arguments as a
+    /// function of the enclosing type's parameters.
+    fn nested_info(&self, t: &'a Type, f: &Field) -> TokenStream {
+        let rt = rt();
+        let r = match &f.ty {
+            FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => r,
+            _ => return quote!(::std::option::Option::None),
+        };
+        let target = names::ty(self.spec, &r.name);
+        let owned = names::owned(target);
+        let sc = self.scope(t, 0);
+        let args: Option<Vec<TokenStream>> = r.args.iter().map(|a| sc.int_of(a).ok()).collect();
+        let args = match args {
+            Some(a) => self.over_params(
+                t,
+                quote!(::std::vec::Vec<i128>),
+                quote!(::std::vec![#(#a),*]),
+            ),
+            None => quote!(
+                |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    ::std::option::Option::None
+                }
+            ),
+        };
+        quote!(::std::option::Option::Some(#rt::Nested {
+            info: || <#owned as #rt::Codec>::INFO,
+            args: #args,
+        }))
+    }
+
     /// `const INFO` of the `Codec` impl.
-    pub fn info(&self, t: &Type) -> TokenStream {
+    pub fn info(&self, t: &'a Type) -> TokenStream {
         let rt = rt();
         let name = &t.name;
         let doc = t.doc.clone().unwrap_or_default();
         let conf = confidence(t.confidence);
+        let params = t.params.iter().map(|p| &p.id);
         let fields = t.fields.iter().map(|f| {
+            let when = self.when(t, f);
+            let of = self.nested_info(t, f);
+            let size = opt_u64(fixed_size(self.spec, f));
+            let count = opt_u64(fixed_count(f));
             let id = &f.id;
             let ty = ty_text(f);
             let orig = opt_str(&f.orig_id);
@@ -76,6 +167,10 @@ impl<'a> Gen<'a> {
                     evidence: #evidence,
                     reading: #reading,
                     doc: #doc,
+                    when: #when,
+                    of: #of,
+                    size: #size,
+                    count: #count,
                 }
             }
         });
@@ -84,6 +179,7 @@ impl<'a> Gen<'a> {
                 name: #name,
                 doc: #doc,
                 confidence: #conf,
+                params: &[#(#params),*],
                 fields: &[#(#fields),*],
             };
         }
@@ -110,6 +206,7 @@ impl<'a> Gen<'a> {
         let owned = names::owned(t);
         let mut out = quote!();
         let mut body = vec![];
+        let mut own = vec![];
         for (i, f) in t.fields.iter().enumerate() {
             let id = names::ident(&f.id);
             let name = &f.id;
@@ -143,10 +240,15 @@ impl<'a> Gen<'a> {
             body.push(quote! {
                 #rt::meta::under(path, #rt::Seg::Field(::std::borrow::Cow::Borrowed(#name)), |path| #one);
             });
+            own.push(if f.cond.is_some() {
+                quote!(if let ::std::option::Option::Some(p) = &self.#id { visit(#rt::Spanned::span(p), &_f[#i]); })
+            } else {
+                quote!(visit(#rt::Spanned::span(&self.#id), &_f[#i]);)
+            });
             if let FieldType::Switch { .. } = &f.ty {
                 let sp = names::switch_pos(t, f);
                 let mut seen = vec![];
-                let arms: Vec<TokenStream> = refs(&f.ty)
+                let arms: Vec<(TokenStream, TokenStream)> = refs(&f.ty)
                     .into_iter()
                     .filter_map(|r| {
                         let target = names::ty(self.spec, &r.name);
@@ -155,13 +257,20 @@ impl<'a> Gen<'a> {
                         }
                         seen.push(target.name.clone());
                         let v = names::owned(target);
-                        Some(quote!(#sp::#v(p) => #rt::Walk::walk(p, path, visit)))
+                        Some((
+                            quote!(#sp::#v(p) => #rt::Walk::walk(p, path, visit)),
+                            quote!(#sp::#v(p) => #rt::Walk::own_fields(p, visit)),
+                        ))
                     })
                     .collect();
+                let (walks, owns): (Vec<_>, Vec<_>) = arms.into_iter().unzip();
                 out.extend(quote! {
                     impl #rt::Walk for #sp {
                         fn walk(&self, path: &mut #rt::Path, visit: &mut dyn FnMut(&#rt::Path, #rt::Span, &'static #rt::FieldInfo, bool)) {
-                            match self { #(#arms),* }
+                            match self { #(#walks),* }
+                        }
+                        fn own_fields(&self, visit: &mut dyn FnMut(#rt::Span, &'static #rt::FieldInfo)) {
+                            match self { #(#owns),* }
                         }
                     }
                 });
@@ -172,6 +281,10 @@ impl<'a> Gen<'a> {
                 fn walk(&self, path: &mut #rt::Path, visit: &mut dyn FnMut(&#rt::Path, #rt::Span, &'static #rt::FieldInfo, bool)) {
                     let _f = <#owned as #rt::Codec>::INFO.fields;
                     #(#body)*
+                }
+                fn own_fields(&self, visit: &mut dyn FnMut(#rt::Span, &'static #rt::FieldInfo)) {
+                    let _f = <#owned as #rt::Codec>::INFO.fields;
+                    #(#own)*
                 }
             }
         });

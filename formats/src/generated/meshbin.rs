@@ -337,6 +337,7 @@ impl crate::rt::Codec for Meshbin {
         name: "meshbin",
         doc: "A mesh as MeshBuilder writes it at build time and the game loads with no parsing: the vertex\ncount, the index count, the vertex array and the index array, back to back with no header,\npadding or trailer. The file is exactly 4 + 16 x vertex count + 2 x index count bytes, and the\ngame refuses any other length.\n\nDirect3D and OpenGL builds differ only in the index order inside each triangle: the source\nlists triangles counter-clockwise (OpenGL), and the Direct3D build swaps the second and third\nindex of every triangle so that front faces are clockwise. Nothing in the file says which\nbuild made it.\n",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_vertices",
@@ -349,6 +350,10 @@ impl crate::rt::Codec for Meshbin {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many vertices the vertex array holds.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_indices",
@@ -361,6 +366,10 @@ impl crate::rt::Codec for Meshbin {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many u16 indices the index array holds: three per triangle in the files MeshBuilder\nwrites (a triangle list). The loader does not check that it is a multiple of three.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertices",
@@ -373,6 +382,17 @@ impl crate::rt::Codec for Meshbin {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The vertices, 16 bytes each, as the GPU takes them.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vertex as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(16u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "indices",
@@ -385,6 +405,10 @@ impl crate::rt::Codec for Meshbin {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Vertex indices, three per triangle. In a Direct3D build each triangle is clockwise (the\nsource's second and third index swapped); in an OpenGL build counter-clockwise.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -536,6 +560,16 @@ impl crate::rt::Walk for MeshbinPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Meshbin as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_vertices), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.num_indices), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.vertices), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.indices), &_f[3usize]);
     }
 }
 impl crate::rt::Root for Meshbin {
@@ -832,6 +866,7 @@ impl crate::rt::Codec for Vertex {
         name: "vertex",
         doc: "One vertex (sVertex_mesh) - a position and an RGBA colour.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "x",
@@ -842,6 +877,10 @@ impl crate::rt::Codec for Vertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Position x.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "y",
@@ -852,6 +891,10 @@ impl crate::rt::Codec for Vertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Position y.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "z",
@@ -862,6 +905,10 @@ impl crate::rt::Codec for Vertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Position z.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "r",
@@ -874,6 +921,10 @@ impl crate::rt::Codec for Vertex {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Red, 0 to 255.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "g",
@@ -884,6 +935,10 @@ impl crate::rt::Codec for Vertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Green, 0 to 255.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "b",
@@ -894,6 +949,10 @@ impl crate::rt::Codec for Vertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Blue, 0 to 255.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "a",
@@ -904,6 +963,10 @@ impl crate::rt::Codec for Vertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Alpha, 0 to 255 (255 in every vertex the document shows).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -1065,5 +1128,18 @@ impl crate::rt::Walk for VertexPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Vertex as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.r), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.g), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.b), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.a), &_f[6usize]);
     }
 }

@@ -820,6 +820,7 @@ impl crate::rt::Codec for RrMesh {
         name: "rr_mesh",
         doc: "The body of one Mesh resource of Riders Republic, starting after the resource's identity and\ntype header (which the document does not describe, so it is not part of this layout). A\n16-byte header and a bone count are followed by 81-byte bone records, 41 bytes the document\ndoes not describe, and the compiled mesh, whose marker sits at M = 61 + 81 x bone count.\n\nThe compiled mesh has one of two forms, chosen by the selector byte after its marker: ranged\n(draw ranges over shared vertex and index streams, indices relative to each range's first\nvertex) or inline (MeshData with one MeshPrimitive record per object over shared buffers,\nindices absolute). Both end with the material list.\n\nTwo readings (choices the document leaves open, each stated on its fields as `-reading`):\nthe widths of DescriptorMask, Generated and VertexStride, and where the bone records sit\nbetween the bone count and M.\n\nThe bone records' fields, the vertex record layouts of the streams and the meaning of the\nstored words marked unknown are in a part of the source (\"vertex formats\") that is not in\nthe document: they are kept as bytes and written back unchanged.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "managed_object",
@@ -830,6 +831,10 @@ impl crate::rt::Codec for RrMesh {
                 evidence: ::std::option::Option::Some("85,577 Mesh headers"),
                 reading: ::std::option::Option::None,
                 doc: "The ManagedObject byte, first of the registry's Mesh fields.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "descriptor_mask",
@@ -842,6 +847,10 @@ impl crate::rt::Codec for RrMesh {
                     "The 16 header bytes are the registry's fields in its order, but the document gives sizes\nonly to the ManagedObject byte, MaxCullingDistance (f32) and the final eight bytes: the\nthree fields between them share bytes 1 to 3, read as one byte each.\n",
                 ),
                 doc: "DescriptorMask (registry name). Seen values: 0, 1, 2, 8, 16, 17, 18, 32, 64 and 128.\nIts width is a reading.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "generated",
@@ -854,6 +863,10 @@ impl crate::rt::Codec for RrMesh {
                     "The 16 header bytes are the registry's fields in its order, but the document gives sizes\nonly to the ManagedObject byte, MaxCullingDistance (f32) and the final eight bytes: the\nthree fields between them share bytes 1 to 3, read as one byte each.\n",
                 ),
                 doc: "Generated (registry name). Its width is a reading.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_stride",
@@ -866,6 +879,10 @@ impl crate::rt::Codec for RrMesh {
                     "The 16 header bytes are the registry's fields in its order, but the document gives sizes\nonly to the ManagedObject byte, MaxCullingDistance (f32) and the final eight bytes: the\nthree fields between them share bytes 1 to 3, read as one byte each.\n",
                 ),
                 doc: "VertexStride (registry name). Its width is a reading.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "max_culling_distance",
@@ -876,6 +893,10 @@ impl crate::rt::Codec for RrMesh {
                 evidence: ::std::option::Option::Some("85,577 Mesh headers"),
                 reading: ::std::option::Option::None,
                 doc: "MaxCullingDistance (registry name); seen values include 0, 100, 660, 820 and 2,580.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x8",
@@ -886,6 +907,10 @@ impl crate::rt::Codec for RrMesh {
                 evidence: ::std::option::Option::Some("zero on 85,577 Mesh headers"),
                 reading: ::std::option::Option::None,
                 doc: "Eight bytes the registry's field list does not itemise; zero on every header seen.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_bones",
@@ -896,6 +921,10 @@ impl crate::rt::Codec for RrMesh {
                 evidence: ::std::option::Option::Some("all RR mesh headers"),
                 reading: ::std::option::Option::None,
                 doc: "The number of 81-byte bone records; it places the compiled marker at 61 + 81 x boneCount.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bones",
@@ -910,6 +939,10 @@ impl crate::rt::Codec for RrMesh {
                     "The document places the 81-byte bone records before M but not where between the bone\ncount (ending at 20) and M; 41 bytes are left over. The records are read as directly\nfollowing the count (as the bones follow their count in the document's other engine).\n",
                 ),
                 doc: "One MeshBone per bone, 81 bytes each, kept as bytes: the document refers their fields to a\nsection it does not include.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(81u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_after_bones",
@@ -922,6 +955,10 @@ impl crate::rt::Codec for RrMesh {
                     "The 41 bytes the bone records leave before M are read as following the records.",
                 ),
                 doc: "The 41 bytes between the bone records and the compiled marker that the document does not\ndescribe. Kept verbatim.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(41u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "compiled",
@@ -934,6 +971,17 @@ impl crate::rt::Codec for RrMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The compiled mesh, from its marker at M.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <CompiledMesh as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -1187,6 +1235,22 @@ impl crate::rt::Walk for RrMeshPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <RrMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.managed_object), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.descriptor_mask), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.generated), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_stride), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.max_culling_distance), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x8), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.num_bones), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.bones), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_after_bones), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.compiled), &_f[9usize]);
     }
 }
 impl crate::rt::Root for RrMesh {
@@ -1795,6 +1859,7 @@ impl crate::rt::Codec for CompiledMesh {
         name: "compiled_mesh",
         doc: "A compiled mesh, from its marker at M to the end of its material list. Offsets here are\nfrom M: the marker, the layout selector, eight stored bytes, the layout class, then the\nranged or inline form. The\nregistry names the ranged class ClusteredMeshData, the compiled mesh's pointer; the inline\nform stores that pointer as null, so the selector byte is the pointer's tag, and the word\nat M+13 is then the class of the MeshData that follows.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "marker",
@@ -1807,6 +1872,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The CompiledMesh marker; any other value at M contradicts a proven statement and is refused.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "layout_selector",
@@ -1817,6 +1886,10 @@ impl crate::rt::Codec for CompiledMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "0 for the ranged form, 3 for the inline form (the tag of a null ClusteredMeshData pointer).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "stored_prefix",
@@ -1829,6 +1902,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Eight stored bytes before the layout class.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "layout_class",
@@ -1839,6 +1916,10 @@ impl crate::rt::Codec for CompiledMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "0xC351EE43 (ClusteredMeshData) for the ranged form; 0x0645ABB5 (MeshData's marker) for the inline form.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "body",
@@ -1851,6 +1932,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The form the selector chooses, from M+17.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -1966,6 +2051,15 @@ impl crate::rt::Walk for CompiledMeshBodyPos {
             CompiledMeshBodyPos::InlineLayout(p) => crate::rt::Walk::walk(p, path, visit),
         }
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        match self {
+            CompiledMeshBodyPos::RangedLayout(p) => crate::rt::Walk::own_fields(p, visit),
+            CompiledMeshBodyPos::InlineLayout(p) => crate::rt::Walk::own_fields(p, visit),
+        }
+    }
 }
 impl crate::rt::Walk for CompiledMeshPos {
     fn walk(
@@ -2024,6 +2118,17 @@ impl crate::rt::Walk for CompiledMeshPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <CompiledMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.layout_selector), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.stored_prefix), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.layout_class), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.body), &_f[4usize]);
     }
 }
 impl crate::rt::Root for CompiledMesh {
@@ -4254,6 +4359,7 @@ impl crate::rt::Codec for RangedLayout {
         name: "ranged_layout",
         doc: "The ranged form, from M+17: header words, one record per draw range, the four vertex and\nindex streams, one PrimitiveDescData record per range, two further streams, MeshData and its\nprimitive records, four final runs and the material list.\n\nTwo readings, stated on their fields: the width of the length prefixes (`len_*`) and where\nthe MeshData marker sits in this form.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "unknown_0x0",
@@ -4264,6 +4370,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("2 throughout the split census"),
                 reading: ::std::option::Option::None,
                 doc: "A stored word; the registry's Version (2).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_format",
@@ -4274,6 +4384,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The vertex format (registry VertexFormat); see the vertex_format enum.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "strides",
@@ -4284,6 +4398,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "Bytes per vertex of the primary, position and skin streams (registry's three strides).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::Some(3u64),
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x11",
@@ -4294,6 +4412,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("0 throughout the split census"),
                 reading: ::std::option::Option::None,
                 doc: "A stored word; the registry's ClusterCount (0).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "centre",
@@ -4304,6 +4426,17 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The centre of the mesh's bounds (registry Center).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "half_extent",
@@ -4314,6 +4447,17 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "Half the size of the mesh's bounds along each axis (registry HalfExtend).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x2d",
@@ -4324,6 +4468,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("0 throughout the split census"),
                 reading: ::std::option::Option::None,
                 doc: "A stored byte; the registry's IsFixedClusterSize (0).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_ranges",
@@ -4334,6 +4482,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The number of draw ranges (registry DrawPrims count).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x32",
@@ -4346,6 +4498,10 @@ impl crate::rt::Codec for RangedLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Eight stored bytes before the first range (at M+75).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ranges",
@@ -4356,6 +4512,15 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "One record per draw range (ClusteredPrimitiveInfo); all but the last carry eight more bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <RangeRecord as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_primary",
@@ -4370,6 +4535,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the primary attribute stream.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "primary",
@@ -4380,6 +4549,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("split census"),
                 reading: ::std::option::Option::None,
                 doc: "The primary vertex attributes (registry VertexDataStatic), one record of the first\nstride per vertex. The record layout is not in the document: kept as bytes.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_positions",
@@ -4392,6 +4565,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the position stream; 0 in a static mesh.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "positions",
@@ -4402,6 +4579,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("split census"),
                 reading: ::std::option::Option::None,
                 doc: "The positions (registry VertexDataDynamic), 12-byte records in the split formats. Their\nencoding is not in the document: kept as bytes.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_skin",
@@ -4414,6 +4595,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the skin stream; 0 in a static mesh.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "skin",
@@ -4424,6 +4609,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("split census"),
                 reading: ::std::option::Option::None,
                 doc: "The skin influences (registry VertexDataIndexWeight), 8-byte records (16 with eight\ninfluences). Their encoding is not in the document: kept as bytes.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_indices",
@@ -4436,6 +4625,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the index stream.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "indices",
@@ -4446,6 +4639,17 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The u16 indices (registry IndexData), relative to each range's vertex base.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <IndexData as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![(0i128)])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_primitive_descs",
@@ -4460,6 +4664,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the PrimitiveDescData block.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "primitive_descs",
@@ -4470,6 +4678,17 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split bodies"),
                 reading: ::std::option::Option::None,
                 doc: "One 32-byte PrimitiveDescData record per range.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PrimitiveDescBlock as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_further_a",
@@ -4484,6 +4703,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the first of the two further streams.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "further_a",
@@ -4496,6 +4719,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The first further stream; its content is not described.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_further_b",
@@ -4510,6 +4737,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the second further stream.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "further_b",
@@ -4522,6 +4753,10 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The second further stream; its content is not described.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_data_marker",
@@ -4536,6 +4771,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document lists MeshData after the two further streams and says the MeshData table\nstarts immediately after its marker 0x0645ABB5, but not that this form stores the\nmarker there: read as the marker, right after the second further stream.\n",
                 ),
                 doc: "The MeshData marker.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_data",
@@ -4546,6 +4785,17 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("29,174 split bodies"),
                 reading: ::std::option::Option::None,
                 doc: "MeshData and its primitive records.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshData as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_cpu_vertices",
@@ -4560,6 +4810,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the first final run.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "cpu_vertices",
@@ -4572,6 +4826,10 @@ impl crate::rt::Codec for RangedLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The first final run (registry VertexBufferDataStatic); some static meshes keep a copy of their primary stream here.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_cpu_positions",
@@ -4586,6 +4844,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the second final run.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "cpu_positions",
@@ -4598,6 +4860,10 @@ impl crate::rt::Codec for RangedLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The second final run (registry VertexBufferDataDynamic).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_cpu_skin",
@@ -4612,6 +4878,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the third final run.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "cpu_skin",
@@ -4624,6 +4894,10 @@ impl crate::rt::Codec for RangedLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The third final run (registry VertexBufferDataIndexWeight).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_cpu_indices",
@@ -4636,6 +4910,10 @@ impl crate::rt::Codec for RangedLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the fourth final run.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "cpu_indices",
@@ -4648,6 +4926,10 @@ impl crate::rt::Codec for RangedLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The fourth final run (registry IndexBufferData); some static meshes keep a copy of their index stream here.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "materials",
@@ -4658,6 +4940,17 @@ impl crate::rt::Codec for RangedLayout {
                 evidence: ::std::option::Option::Some("split census"),
                 reading: ::std::option::Option::None,
                 doc: "The material list, one descriptor and one group per range.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MaterialList as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -5424,6 +5717,47 @@ impl crate::rt::Walk for RangedLayoutPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <RangedLayout as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.unknown_0x0), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_format), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.strides), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x11), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.centre), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.half_extent), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x2d), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.num_ranges), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x32), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.ranges), &_f[9usize]);
+        visit(crate::rt::Spanned::span(&self.len_primary), &_f[10usize]);
+        visit(crate::rt::Spanned::span(&self.primary), &_f[11usize]);
+        visit(crate::rt::Spanned::span(&self.len_positions), &_f[12usize]);
+        visit(crate::rt::Spanned::span(&self.positions), &_f[13usize]);
+        visit(crate::rt::Spanned::span(&self.len_skin), &_f[14usize]);
+        visit(crate::rt::Spanned::span(&self.skin), &_f[15usize]);
+        visit(crate::rt::Spanned::span(&self.len_indices), &_f[16usize]);
+        visit(crate::rt::Spanned::span(&self.indices), &_f[17usize]);
+        visit(crate::rt::Spanned::span(&self.len_primitive_descs), &_f[18usize]);
+        visit(crate::rt::Spanned::span(&self.primitive_descs), &_f[19usize]);
+        visit(crate::rt::Spanned::span(&self.len_further_a), &_f[20usize]);
+        visit(crate::rt::Spanned::span(&self.further_a), &_f[21usize]);
+        visit(crate::rt::Spanned::span(&self.len_further_b), &_f[22usize]);
+        visit(crate::rt::Spanned::span(&self.further_b), &_f[23usize]);
+        visit(crate::rt::Spanned::span(&self.mesh_data_marker), &_f[24usize]);
+        visit(crate::rt::Spanned::span(&self.mesh_data), &_f[25usize]);
+        visit(crate::rt::Spanned::span(&self.len_cpu_vertices), &_f[26usize]);
+        visit(crate::rt::Spanned::span(&self.cpu_vertices), &_f[27usize]);
+        visit(crate::rt::Spanned::span(&self.len_cpu_positions), &_f[28usize]);
+        visit(crate::rt::Spanned::span(&self.cpu_positions), &_f[29usize]);
+        visit(crate::rt::Spanned::span(&self.len_cpu_skin), &_f[30usize]);
+        visit(crate::rt::Spanned::span(&self.cpu_skin), &_f[31usize]);
+        visit(crate::rt::Spanned::span(&self.len_cpu_indices), &_f[32usize]);
+        visit(crate::rt::Spanned::span(&self.cpu_indices), &_f[33usize]);
+        visit(crate::rt::Spanned::span(&self.materials), &_f[34usize]);
+    }
 }
 /// One draw range (registry ClusteredPrimitiveInfo): where its indices and its vertices begin.
 /// Its extent runs to where the next range begins, or to the buffers' ends for the last.
@@ -5850,6 +6184,7 @@ impl crate::rt::Codec for RangeRecord {
         name: "range_record",
         doc: "One draw range (registry ClusteredPrimitiveInfo): where its indices and its vertices begin.\nIts extent runs to where the next range begins, or to the buffers' ends for the last.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &["has_tail"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "marker",
@@ -5860,6 +6195,10 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The range class.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x4",
@@ -5870,6 +6209,10 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::Some("1 in the split census"),
                 reading: ::std::option::Option::None,
                 doc: "A stored byte; the registry's ClusterCount (1).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x5",
@@ -5880,6 +6223,10 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::Some("zero in the split census"),
                 reading: ::std::option::Option::None,
                 doc: "Three stored bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(3u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "first_index",
@@ -5890,6 +6237,10 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The range's first index in the index stream (registry IndexStart).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_base",
@@ -5900,6 +6251,10 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The range's first vertex, which its indices are relative to (registry VertexStart).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x10",
@@ -5910,6 +6265,23 @@ impl crate::rt::Codec for RangeRecord {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Eight further bytes, on every record but the last.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let has_tail: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&has_tail) != (0i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -6068,6 +6440,20 @@ impl crate::rt::Walk for RangeRecordPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <RangeRecord as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x4), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x5), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.first_index), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_base), &_f[4usize]);
+        if let ::std::option::Option::Some(p) = &self.unknown_0x10 {
+            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+        }
     }
 }
 /// An index stream: u16 indices when the width selector is 0, u32 when it is 1; for any other
@@ -6353,6 +6739,7 @@ impl crate::rt::Codec for IndexData {
         name: "index_data",
         doc: "An index stream: u16 indices when the width selector is 0, u32 when it is 1; for any other\nselector the bytes are kept as they are (and cannot be decoded).\n",
         confidence: ::std::option::Option::None,
+        params: &["index_width"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "u16_indices",
@@ -6363,6 +6750,23 @@ impl crate::rt::Codec for IndexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The indices, when they are u16.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let index_width: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&index_width) == (0i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "u32_indices",
@@ -6373,6 +6777,23 @@ impl crate::rt::Codec for IndexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The indices, when they are u32.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let index_width: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&index_width) == (1i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "other_width",
@@ -6383,6 +6804,23 @@ impl crate::rt::Codec for IndexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The stream's bytes, for a width selector the document does not give.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let index_width: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&index_width) > (1i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -6536,6 +6974,21 @@ impl crate::rt::Walk for IndexDataPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <IndexData as crate::rt::Codec>::INFO.fields;
+        if let ::std::option::Option::Some(p) = &self.u16_indices {
+            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.u32_indices {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.other_width {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+    }
 }
 /// The PrimitiveDescData block's content.
 ///
@@ -6679,6 +7132,7 @@ impl crate::rt::Codec for PrimitiveDescBlock {
         name: "primitive_desc_block",
         doc: "The PrimitiveDescData block's content.",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "records",
@@ -6689,6 +7143,17 @@ impl crate::rt::Codec for PrimitiveDescBlock {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One 32-byte record per range, in range order.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PrimitiveDesc as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(32u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -6756,6 +7221,13 @@ impl crate::rt::Walk for PrimitiveDescBlockPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <PrimitiveDescBlock as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.records), &_f[0usize]);
     }
 }
 /// The bits of `num_indices` and the bit fields after it, first field in the lowest bits.
@@ -7071,6 +7543,7 @@ impl crate::rt::Codec for PrimitiveDesc {
         name: "primitive_desc",
         doc: "One PrimitiveDescData record (field names from the runtime class registry).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "centre",
@@ -7083,6 +7556,17 @@ impl crate::rt::Codec for PrimitiveDesc {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The centre of the range's bounds.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "half_extent",
@@ -7095,6 +7579,17 @@ impl crate::rt::Codec for PrimitiveDesc {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The half extent of the range's bounds.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "primitive_type",
@@ -7105,6 +7600,10 @@ impl crate::rt::Codec for PrimitiveDesc {
                 evidence: ::std::option::Option::Some("1 in the checked records"),
                 reading: ::std::option::Option::None,
                 doc: "The primitive type.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_indices",
@@ -7117,6 +7616,10 @@ impl crate::rt::Codec for PrimitiveDesc {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's index count, a 24-bit little-endian value.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "first_index",
@@ -7129,6 +7632,10 @@ impl crate::rt::Codec for PrimitiveDesc {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's first index.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -7270,6 +7777,17 @@ impl crate::rt::Walk for PrimitiveDescPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <PrimitiveDesc as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.centre), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.half_extent), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.primitive_type), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.num_indices), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.first_index), &_f[4usize]);
     }
 }
 /// The inline form, from M+17 (the MeshData marker, 0x0645ABB5, is the layout class at M+13):
@@ -7968,6 +8486,7 @@ impl crate::rt::Codec for InlineLayout {
         name: "inline_layout",
         doc: "The inline form, from M+17 (the MeshData marker, 0x0645ABB5, is the layout class at M+13):\nMeshData with its object records, then the primary, position, skin and index blobs, then\nthe material list. One object is a special case of this grammar.\n\nThe width of the blobs' length prefixes (`len_*`) is a reading, stated on those fields.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "mesh_data",
@@ -7978,6 +8497,17 @@ impl crate::rt::Codec for InlineLayout {
                 evidence: ::std::option::Option::Some("1,170 multi-mesh bodies"),
                 reading: ::std::option::Option::None,
                 doc: "MeshData (its declaration, count and every object record).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshData as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_primary",
@@ -7990,6 +8520,10 @@ impl crate::rt::Codec for InlineLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the primary blob.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "primary",
@@ -8000,6 +8534,10 @@ impl crate::rt::Codec for InlineLayout {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The shared primary vertex records (24 bytes each in the census). Layout not in the document; kept as bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_positions",
@@ -8012,6 +8550,10 @@ impl crate::rt::Codec for InlineLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the position blob.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "positions",
@@ -8024,6 +8566,10 @@ impl crate::rt::Codec for InlineLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The shared position records. Encoding not in the document; kept as bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_skin",
@@ -8036,6 +8582,10 @@ impl crate::rt::Codec for InlineLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the skin blob.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "skin",
@@ -8048,6 +8598,10 @@ impl crate::rt::Codec for InlineLayout {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The shared skin records. Encoding not in the document; kept as bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_indices",
@@ -8060,6 +8614,10 @@ impl crate::rt::Codec for InlineLayout {
                     "The document calls the streams and runs \"length-prefixed\" without the prefix's width or\nunit: read as a u32 length in bytes.\n",
                 ),
                 doc: "Bytes of the index blob.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "indices",
@@ -8070,6 +8628,15 @@ impl crate::rt::Codec for InlineLayout {
                 evidence: ::std::option::Option::Some("1,170 multi-mesh bodies"),
                 reading: ::std::option::Option::None,
                 doc: "The shared indices, absolute (not relative to an object's vertex base).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <IndexData as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "materials",
@@ -8080,6 +8647,17 @@ impl crate::rt::Codec for InlineLayout {
                 evidence: ::std::option::Option::Some("inline multi-mesh census"),
                 reading: ::std::option::Option::None,
                 doc: "The material list, one descriptor and one group per object.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MaterialList as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -8317,6 +8895,22 @@ impl crate::rt::Walk for InlineLayoutPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <InlineLayout as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.mesh_data), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_primary), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.primary), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.len_positions), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.positions), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.len_skin), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.skin), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.len_indices), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.indices), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.materials), &_f[9usize]);
     }
 }
 /// MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records. The
@@ -8709,6 +9303,7 @@ impl crate::rt::Codec for MeshData {
         name: "mesh_data",
         doc: "MeshData, from just after its marker 0x0645ABB5, with its MeshPrimitive records. The\nobject count counts the records.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "index_width",
@@ -8719,6 +9314,10 @@ impl crate::rt::Codec for MeshData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "0 means u16 indices, 1 means u32.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_format",
@@ -8729,6 +9328,10 @@ impl crate::rt::Codec for MeshData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The vertex format; see the vertex_format enum.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "strides",
@@ -8739,6 +9342,10 @@ impl crate::rt::Codec for MeshData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Bytes per vertex of the primary, position and skin streams.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::Some(3u64),
             },
             crate::rt::FieldInfo {
                 id: "bones_per_vertex",
@@ -8749,6 +9356,10 @@ impl crate::rt::Codec for MeshData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "NbBonesPerVertex (registry name); 4 in static24 and four-influence split meshes, 8 in eight-influence split meshes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_objects",
@@ -8759,6 +9370,10 @@ impl crate::rt::Codec for MeshData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The number of MeshPrimitive records that follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "objects",
@@ -8769,6 +9384,17 @@ impl crate::rt::Codec for MeshData {
                 evidence: ::std::option::Option::Some("1,170 multi-mesh bodies"),
                 reading: ::std::option::Option::None,
                 doc: "One MeshPrimitive record per object, in buffer order.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshPrimitive as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(36u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -8964,6 +9590,18 @@ impl crate::rt::Walk for MeshDataPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshData as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.index_width), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_format), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.strides), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.bones_per_vertex), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.num_objects), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.objects), &_f[5usize]);
     }
 }
 impl crate::rt::Root for MeshData {
@@ -9379,6 +10017,7 @@ impl crate::rt::Codec for MeshPrimitive {
         name: "mesh_primitive",
         doc: "One object of an inline mesh (registry MeshPrimitive: MinIndex, IsUsingDepthOnlyBuffers,\nNumVertices, StartIndex, PrimitiveCount, Type), 36 bytes.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "unknown_0x0",
@@ -9391,6 +10030,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A stored identity.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "marker",
@@ -9401,6 +10044,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The MeshPrimitive marker.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_base",
@@ -9411,6 +10058,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The object's first vertex in the shared buffer (registry MinIndex).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x10",
@@ -9421,6 +10072,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::Some("zero in all 2,732 records"),
                 reading: ::std::option::Option::None,
                 doc: "A stored word; the registry's IsUsingDepthOnlyBuffers (0).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_vertices",
@@ -9431,6 +10086,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The object's vertex count (registry NumVertices); can be stale (see the warnings).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "first_index",
@@ -9441,6 +10100,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The object's first index in the shared index buffer (registry StartIndex).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_triangles",
@@ -9451,6 +10114,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The object's triangle count (registry PrimitiveCount); three indices each.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x20",
@@ -9461,6 +10128,10 @@ impl crate::rt::Codec for MeshPrimitive {
                 evidence: ::std::option::Option::Some("1 in all 2,732 records"),
                 reading: ::std::option::Option::None,
                 doc: "A stored word; the registry's Type (1). That it is a material slot is not established.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -9654,6 +10325,20 @@ impl crate::rt::Walk for MeshPrimitivePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshPrimitive as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.unknown_0x0), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.marker), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_base), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x10), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.num_vertices), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.first_index), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.num_triangles), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x20), &_f[7usize]);
     }
 }
 /// The material list that ends both forms. It holds a count, eight bytes, one 28-byte
@@ -10216,6 +10901,7 @@ impl crate::rt::Codec for MaterialList {
         name: "material_list",
         doc: "The material list that ends both forms. It holds a count, eight bytes, one 28-byte\ndescriptor per range (or object), a second count, six bytes, one 31-byte group per range\nand a 20-byte trailer.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_descriptors",
@@ -10226,6 +10912,10 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The number of descriptors.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_after_count",
@@ -10236,6 +10926,10 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Eight bytes after the count.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "descriptors",
@@ -10246,6 +10940,15 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One descriptor per range (registry MeshInstancingData).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MaterialDescriptor as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_groups",
@@ -10256,6 +10959,10 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The number of groups.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_after_group_count",
@@ -10266,6 +10973,10 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Six bytes after the second count.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(6u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "groups",
@@ -10276,6 +10987,17 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One group per range (registry DynamicReference).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MaterialGroup as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(31u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "trailer",
@@ -10286,6 +11008,17 @@ impl crate::rt::Codec for MaterialList {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The trailer.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MaterialTrailer as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(20u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -10508,6 +11241,19 @@ impl crate::rt::Walk for MaterialListPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MaterialList as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_descriptors), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_after_count), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.descriptors), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.num_groups), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_after_group_count), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.groups), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.trailer), &_f[6usize]);
     }
 }
 impl crate::rt::Root for MaterialList {
@@ -11138,6 +11884,7 @@ impl crate::rt::Codec for MaterialDescriptor {
         name: "material_descriptor",
         doc: "One material descriptor (registry MeshInstancingData), 28 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &["is_last"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "marker",
@@ -11148,6 +11895,10 @@ impl crate::rt::Codec for MaterialDescriptor {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The descriptor marker.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x4",
@@ -11158,6 +11909,10 @@ impl crate::rt::Codec for MaterialDescriptor {
                 evidence: ::std::option::Option::Some("not interpreted"),
                 reading: ::std::option::Option::None,
                 doc: "Four stored bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x8",
@@ -11168,6 +11923,10 @@ impl crate::rt::Codec for MaterialDescriptor {
                 evidence: ::std::option::Option::Some("0 in the measured layouts"),
                 reading: ::std::option::Option::None,
                 doc: "A stored byte.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_count",
@@ -11180,6 +11939,10 @@ impl crate::rt::Codec for MaterialDescriptor {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's vertex count modulo 65,536 (not a limit on the mesh's vertices); may be stale.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0xb",
@@ -11190,6 +11953,10 @@ impl crate::rt::Codec for MaterialDescriptor {
                 evidence: ::std::option::Option::Some("0 in the measured layouts"),
                 reading: ::std::option::Option::None,
                 doc: "A stored byte.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "material",
@@ -11200,6 +11967,10 @@ impl crate::rt::Codec for MaterialDescriptor {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The identity of the range's Material.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "platform_version",
@@ -11214,6 +11985,23 @@ impl crate::rt::Codec for MaterialDescriptor {
                     "The document gives PlatformVersion and QuantizationFactor for the last descriptor of\nthe ranged (split) form only; the inline form's last descriptor is read with the same\ntwo fields, whose values there are not described.\n",
                 ),
                 doc: "On the last descriptor, PlatformVersion (registry name), 31 in the ranged form.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let is_last: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&is_last) != (0i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "quantization_factor",
@@ -11228,6 +12016,23 @@ impl crate::rt::Codec for MaterialDescriptor {
                     "As for `platform_version`, in the inline form.",
                 ),
                 doc: "On the last descriptor, QuantizationFactor (registry name), the position scale in the ranged form.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let is_last: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&is_last) != (0i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "final_bytes",
@@ -11240,6 +12045,23 @@ impl crate::rt::Codec for MaterialDescriptor {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "On every other descriptor, eight bytes (zero in the census).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let is_last: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&is_last) == (0i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11473,6 +12295,27 @@ impl crate::rt::Walk for MaterialDescriptorPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MaterialDescriptor as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x4), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x8), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0xb), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.material), &_f[5usize]);
+        if let ::std::option::Option::Some(p) = &self.platform_version {
+            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.quantization_factor {
+            visit(crate::rt::Spanned::span(p), &_f[7usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.final_bytes {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
     }
 }
 /// One 31-byte group (registry DynamicReference), whose ObjectReference and ObjectHandle
@@ -11887,6 +12730,7 @@ impl crate::rt::Codec for MaterialGroup {
         name: "material_group",
         doc: "One 31-byte group (registry DynamicReference), whose ObjectReference and ObjectHandle\nrepeat the descriptor's Material identity. Where the class sits is a reading (see\n`marker`); the other bytes the document does not attribute are kept verbatim.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "marker",
@@ -11901,6 +12745,10 @@ impl crate::rt::Codec for MaterialGroup {
                     "The document gives the class 0x9F1640AF and the identities at offsets 8 and 17, not\nwhere the class sits: read at offset 0, where the other RR records keep theirs.\n",
                 ),
                 doc: "The DynamicReference class.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x4",
@@ -11913,6 +12761,10 @@ impl crate::rt::Codec for MaterialGroup {
                     "The four bytes between the class (read at 0) and ObjectReference at 8.",
                 ),
                 doc: "Four bytes the document does not attribute.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "object_reference",
@@ -11925,6 +12777,10 @@ impl crate::rt::Codec for MaterialGroup {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "ObjectReference (registry name), the descriptor's Material identity again.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x10",
@@ -11935,6 +12791,10 @@ impl crate::rt::Codec for MaterialGroup {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A byte the document does not attribute.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "object_handle",
@@ -11947,6 +12807,10 @@ impl crate::rt::Codec for MaterialGroup {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "ObjectHandle (registry name), the descriptor's Material identity again.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x19",
@@ -11957,6 +12821,10 @@ impl crate::rt::Codec for MaterialGroup {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Six bytes the registry does not attribute.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(6u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -12129,6 +12997,18 @@ impl crate::rt::Walk for MaterialGroupPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MaterialGroup as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x4), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.object_reference), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x10), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.object_handle), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x19), &_f[5usize]);
+    }
 }
 /// The material list's 20-byte trailer.
 ///
@@ -12292,6 +13172,7 @@ impl crate::rt::Codec for MaterialTrailer {
         name: "material_trailer",
         doc: "The material list's 20-byte trailer.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "mesh_bools",
@@ -12304,6 +13185,10 @@ impl crate::rt::Codec for MaterialTrailer {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Sixteen bool bytes of the Mesh; their names are not established. The first fits a flag\nsuch as Dynamic (inferred): 1 exactly when the final runs are filled.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::Some(16u64),
             },
             crate::rt::FieldInfo {
                 id: "user_category",
@@ -12314,6 +13199,10 @@ impl crate::rt::Codec for MaterialTrailer {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "UserCategory (registry name).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -12409,6 +13298,14 @@ impl crate::rt::Walk for MaterialTrailerPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MaterialTrailer as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.mesh_bools), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.user_category), &_f[1usize]);
     }
 }
 /// Three f32 values (x, y, z).
@@ -12578,6 +13475,7 @@ impl crate::rt::Codec for Float3 {
         name: "float3",
         doc: "Three f32 values (x, y, z).",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "x",
@@ -12588,6 +13486,10 @@ impl crate::rt::Codec for Float3 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "x.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "y",
@@ -12598,6 +13500,10 @@ impl crate::rt::Codec for Float3 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "y.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "z",
@@ -12608,6 +13514,10 @@ impl crate::rt::Codec for Float3 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "z.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -12697,5 +13607,14 @@ impl crate::rt::Walk for Float3Pos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Float3 as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
     }
 }

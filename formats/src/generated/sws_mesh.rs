@@ -1438,6 +1438,7 @@ impl crate::rt::Codec for SwsMesh {
         name: "sws_mesh",
         doc: "The body of one Mesh object, from its managed byte to its last material id. A drawable mesh\ncarries its compiled form inline: the vertex streams, the 16-bit index buffer, the draw ranges,\nthe bone palettes and the material ids are all inside this body. 221 of the 16,149 meshes also\nkeep the SubMeshes they were compiled from (the mesh as authored), between the SubMesh count\nand the bone count.\n\nThe document gives the body's offsets for a mesh without SubMeshes and says that SubMeshes,\nstored at 18, move every later offset by their length. The `-offset` of each later field is\ntherefore the document's expression plus `submeshes._sizeof`, the number of bytes the\nSubMeshes took (0 when there are none), so the document's numbers stay readable as written.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "managed",
@@ -1448,6 +1449,10 @@ impl crate::rt::Codec for SwsMesh {
                 evidence: ::std::option::Option::Some("1 on every mesh"),
                 reading: ::std::option::Option::None,
                 doc: "The managed-object byte that starts every object body.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "id",
@@ -1460,6 +1465,10 @@ impl crate::rt::Codec for SwsMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's id in its entry's directory.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "class",
@@ -1470,6 +1479,10 @@ impl crate::rt::Codec for SwsMesh {
                 evidence: ::std::option::Option::Some("every mesh"),
                 reading: ::std::option::Option::None,
                 doc: "The class, the CRC-32 of \"Mesh\".",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "category",
@@ -1480,6 +1493,10 @@ impl crate::rt::Codec for SwsMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "An enumeration; the document does not list its values, so the number is kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "generated",
@@ -1490,6 +1507,10 @@ impl crate::rt::Codec for SwsMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A byte the document names Generated; its values are not described.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_submeshes",
@@ -1502,6 +1523,10 @@ impl crate::rt::Codec for SwsMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many SubMeshes follow, each behind an inline pointer tag.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "submeshes",
@@ -1514,6 +1539,17 @@ impl crate::rt::Codec for SwsMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The mesh as authored, before compiling: each a pointer tag 0 and a SubMesh object, stored\nat 18 when the count is not 0. Described in the SubMesh count's row, not a row of its own.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <InlineSubmesh as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_bones",
@@ -1526,6 +1562,10 @@ impl crate::rt::Codec for SwsMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many MeshBones follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bones",
@@ -1538,6 +1578,17 @@ impl crate::rt::Codec for SwsMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The bones, 76 bytes each.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshBone as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(76u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_after_bones",
@@ -1552,6 +1603,10 @@ impl crate::rt::Codec for SwsMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Eleven bytes whose meaning is not established, kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(11u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "compiled_mesh_class",
@@ -1564,6 +1619,10 @@ impl crate::rt::Codec for SwsMesh {
                 evidence: ::std::option::Option::Some("every mesh"),
                 reading: ::std::option::Option::None,
                 doc: "The class of the inline compiled mesh, the CRC-32 of \"CompiledMesh\".",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_data",
@@ -1578,6 +1637,10 @@ impl crate::rt::Codec for SwsMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The length of Data in bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -1592,6 +1655,17 @@ impl crate::rt::Codec for SwsMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The compiled buffers (the CompiledMesh data, below), exactly L bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <CompiledMesh as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "platform_version",
@@ -1604,6 +1678,10 @@ impl crate::rt::Codec for SwsMesh {
                 evidence: ::std::option::Option::Some("16 on every mesh"),
                 reading: ::std::option::Option::None,
                 doc: "Always 16.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "sdk_version",
@@ -1616,6 +1694,10 @@ impl crate::rt::Codec for SwsMesh {
                 evidence: ::std::option::Option::Some("32 on every mesh"),
                 reading: ::std::option::Option::None,
                 doc: "Always 32.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_materials",
@@ -1630,6 +1712,10 @@ impl crate::rt::Codec for SwsMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many material ids follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "material_ids",
@@ -1642,6 +1728,10 @@ impl crate::rt::Codec for SwsMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The bare ids of the material objects; material i is drawn by first-partition range i.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -2075,6 +2165,29 @@ impl crate::rt::Walk for SwsMeshPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <SwsMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.managed), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.id), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.class), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.category), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.generated), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.num_submeshes), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.submeshes), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.num_bones), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.bones), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_after_bones), &_f[9usize]);
+        visit(crate::rt::Spanned::span(&self.compiled_mesh_class), &_f[10usize]);
+        visit(crate::rt::Spanned::span(&self.len_data), &_f[11usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[12usize]);
+        visit(crate::rt::Spanned::span(&self.platform_version), &_f[13usize]);
+        visit(crate::rt::Spanned::span(&self.sdk_version), &_f[14usize]);
+        visit(crate::rt::Spanned::span(&self.num_materials), &_f[15usize]);
+        visit(crate::rt::Spanned::span(&self.material_ids), &_f[16usize]);
+    }
 }
 impl crate::rt::Root for SwsMesh {
     const ID: &'static str = "sws-mesh";
@@ -2342,6 +2455,7 @@ impl crate::rt::Codec for InlineSubmesh {
         name: "inline_submesh",
         doc: "One entry of the mesh's SubMesh list - an inline pointer tag and the SubMesh it points at.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "tag",
@@ -2352,6 +2466,10 @@ impl crate::rt::Codec for InlineSubmesh {
                 evidence: ::std::option::Option::Some("every SubMesh of the 221 meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The pointer tag, 0 (the object follows inline) on every entry.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "submesh",
@@ -2362,6 +2480,17 @@ impl crate::rt::Codec for InlineSubmesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The SubMesh.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Submesh as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -2437,6 +2566,14 @@ impl crate::rt::Walk for InlineSubmeshPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <InlineSubmesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.tag), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.submesh), &_f[1usize]);
     }
 }
 /// One MeshBone, inline in the mesh body - 76 bytes: its id, its class, a name hash and a
@@ -2715,6 +2852,7 @@ impl crate::rt::Codec for MeshBone {
         name: "mesh_bone",
         doc: "One MeshBone, inline in the mesh body - 76 bytes: its id, its class, a name hash and a\n4 x 4 matrix.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "id",
@@ -2725,6 +2863,10 @@ impl crate::rt::Codec for MeshBone {
                 evidence: ::std::option::Option::Some("every bone of the 16,149 meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The bone object's id.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "class",
@@ -2735,6 +2877,10 @@ impl crate::rt::Codec for MeshBone {
                 evidence: ::std::option::Option::Some("every bone"),
                 reading: ::std::option::Option::None,
                 doc: "The class, the CRC-32 of \"MeshBone\".",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "name_hash",
@@ -2747,6 +2893,10 @@ impl crate::rt::Codec for MeshBone {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A hash, read as the bone's name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "matrix",
@@ -2757,6 +2907,10 @@ impl crate::rt::Codec for MeshBone {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A 4 x 4 matrix of 16 floats, in stored order. Which space it maps (bind pose, inverse\nbind pose, parent-relative) and whether it is stored by rows or by columns are not\nestablished.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::Some(16u64),
             },
         ],
     };
@@ -2887,6 +3041,16 @@ impl crate::rt::Walk for MeshBonePos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshBone as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.id), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.class), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.name_hash), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.matrix), &_f[3usize]);
     }
 }
 impl crate::rt::Root for MeshBone {
@@ -4215,6 +4379,7 @@ impl crate::rt::Codec for CompiledMesh {
         name: "compiled_mesh",
         doc: "The CompiledMesh data, the Data of a Mesh body - a 48-byte header, the vertex streams, the\n16-bit indices, the draw ranges of two partitions of the indices and the bone palettes.\nOffsets are from the start of Data. The compiled vertex format that `flags` selects is\nnot in the documents: the streams are kept as raw vertices of `stride` bytes.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "version",
@@ -4225,6 +4390,10 @@ impl crate::rt::Codec for CompiledMesh {
                 evidence: ::std::option::Option::Some("16 on every mesh"),
                 reading: ::std::option::Option::None,
                 doc: "Always 16.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_extra_streams",
@@ -4237,6 +4406,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many vertex streams follow the base stream: the morph targets (the most\nMorphChannels any SubMesh of the mesh holds).\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "stride",
@@ -4249,6 +4422,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Bytes per vertex, the vertex stride the game binds.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_vertex_stream",
@@ -4261,6 +4438,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The bytes of one stream, the size of the game's vertex buffer.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "stride_all_streams",
@@ -4273,6 +4454,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The stride times the number of streams.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_all_streams",
@@ -4285,6 +4470,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The bytes of all the streams.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_indices",
@@ -4297,6 +4486,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The bytes of the index buffer, the size of the game's index buffer.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x1c",
@@ -4307,6 +4500,10 @@ impl crate::rt::Codec for CompiledMesh {
                 evidence: ::std::option::Option::Some("0 on every mesh"),
                 reading: ::std::option::Option::None,
                 doc: "A word whose meaning is not established, kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "flags",
@@ -4319,6 +4516,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Selects the vertex elements. The vertex formats it selects are not in the documents,\nso no element of a compiled vertex is decoded.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_ranges_a",
@@ -4331,6 +4532,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The number of first-partition ranges (one per material).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_ranges_b",
@@ -4343,6 +4548,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The number of second-partition ranges.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "total",
@@ -4355,6 +4564,10 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "V x (s + 1) + I + 24 x (A + B), the bytes from the streams to the end of the ranges.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_streams",
@@ -4367,6 +4580,15 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "s + 1 streams of V bytes. Stream 0 is the base mesh, uploaded unchanged as the vertex\nbuffer; each further stream is a whole vertex array of the same layout (a morph\ntarget, stream k + 1 being morph channel k of the SubMeshes).\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <VertexStream as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "indices",
@@ -4381,6 +4603,17 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The index buffer (I bytes of u16), uploaded unchanged as a 16-bit index buffer.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <IndexBuffer as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ranges_a",
@@ -4395,6 +4628,17 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The first A of the document's A + B ranges: the first partition, range i drawing the\nmesh's material i. The document's one row of A + B ranges (\"A first-partition ranges,\nthen B second-partition ranges\") is kept as two lists, so that both counts are\nrecomputed from the ranges on writing.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <DrawRange as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(24u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ranges_b",
@@ -4409,6 +4653,17 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The last B of the document's A + B ranges, the second partition of the same indices.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <DrawRange as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(24u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "palettes",
@@ -4423,6 +4678,15 @@ impl crate::rt::Codec for CompiledMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "40 bytes per first-partition range, starting with one palette per range. The document\nplaces them at total + 48; the offset is written with total's definition so that a\nstored total that disagrees is reported by the relation pass rather than refused by\nthe reader.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PaletteBlock as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -4859,6 +5123,29 @@ impl crate::rt::Walk for CompiledMeshPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <CompiledMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.version), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.num_extra_streams), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.stride), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.len_vertex_stream), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.stride_all_streams), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.len_all_streams), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.len_indices), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x1c), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.flags), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.num_ranges_a), &_f[9usize]);
+        visit(crate::rt::Spanned::span(&self.num_ranges_b), &_f[10usize]);
+        visit(crate::rt::Spanned::span(&self.total), &_f[11usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_streams), &_f[12usize]);
+        visit(crate::rt::Spanned::span(&self.indices), &_f[13usize]);
+        visit(crate::rt::Spanned::span(&self.ranges_a), &_f[14usize]);
+        visit(crate::rt::Spanned::span(&self.ranges_b), &_f[15usize]);
+        visit(crate::rt::Spanned::span(&self.palettes), &_f[16usize]);
+    }
 }
 impl crate::rt::Root for CompiledMesh {
     const ID: &'static str = "sws-compiled-mesh";
@@ -5043,6 +5330,7 @@ impl crate::rt::Codec for VertexStream {
         name: "vertex_stream",
         doc: "One vertex stream - V bytes of vertices, `stride` bytes each.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &["stride"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "vertices",
@@ -5053,6 +5341,10 @@ impl crate::rt::Codec for VertexStream {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Each vertex's bytes as stored. The vertex format behind `flags` is not in the\ndocuments, so no element layout is given; a stream whose length is not a whole number\nof vertices cannot be read.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -5128,6 +5420,13 @@ impl crate::rt::Walk for VertexStreamPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <VertexStream as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.vertices), &_f[0usize]);
     }
 }
 /// The index buffer - u16 vertex indices to the end of its I bytes.
@@ -5244,6 +5543,7 @@ impl crate::rt::Codec for IndexBuffer {
         name: "index_buffer",
         doc: "The index buffer - u16 vertex indices to the end of its I bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "items",
@@ -5254,6 +5554,10 @@ impl crate::rt::Codec for IndexBuffer {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The vertex indices, three per triangle (the ranges are triangle lists).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -5330,6 +5634,13 @@ impl crate::rt::Walk for IndexBufferPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <IndexBuffer as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.items), &_f[0usize]);
     }
 }
 /// One draw range - 24 bytes, the arguments of one DrawIndexedPrimitive call (a triangle
@@ -5667,6 +5978,7 @@ impl crate::rt::Codec for DrawRange {
         name: "draw_range",
         doc: "One draw range - 24 bytes, the arguments of one DrawIndexedPrimitive call (a triangle\nlist with a base vertex of 0).\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "primitive_type",
@@ -5677,6 +5989,10 @@ impl crate::rt::Codec for DrawRange {
                 evidence: ::std::option::Option::Some("4 on every range"),
                 reading: ::std::option::Option::None,
                 doc: "The primitive type, 4 (a triangle list).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "first_vertex",
@@ -5689,6 +6005,10 @@ impl crate::rt::Codec for DrawRange {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The draw's MinIndex, the lowest vertex the range uses.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_count",
@@ -5701,6 +6021,10 @@ impl crate::rt::Codec for DrawRange {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The draw's NumVertices.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "first_index",
@@ -5713,6 +6037,10 @@ impl crate::rt::Codec for DrawRange {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The draw's StartIndex, counted in indices.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "triangle_count",
@@ -5725,6 +6053,10 @@ impl crate::rt::Codec for DrawRange {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The draw's PrimitiveCount.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x14",
@@ -5737,6 +6069,10 @@ impl crate::rt::Codec for DrawRange {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A word whose meaning is not established, kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -5895,6 +6231,18 @@ impl crate::rt::Walk for DrawRangePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <DrawRange as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.primitive_type), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.first_vertex), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.first_index), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.triangle_count), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x14), &_f[5usize]);
     }
 }
 /// The palettes, 40 bytes per first-partition range. The document says the palettes lie back
@@ -6118,6 +6466,7 @@ impl crate::rt::Codec for PaletteBlock {
         name: "palette_block",
         doc: "The palettes, 40 bytes per first-partition range. The document says the palettes lie back\nto back from the start of the block, one per first-partition range, and that the bytes\nafter them, up to 40 per range, follow no established layout: the palettes are packed one\nafter another (7 + n bytes each) and all the block's remaining bytes are kept, as stored,\nafter the last palette.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &["num_palettes"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "palettes",
@@ -6128,6 +6477,22 @@ impl crate::rt::Codec for PaletteBlock {
                 evidence: ::std::option::Option::Some("all 34,517 palettes"),
                 reading: ::std::option::Option::None,
                 doc: "One palette per first-partition range, palette i for range i.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Palette as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let num_palettes: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "rest",
@@ -6140,6 +6505,10 @@ impl crate::rt::Codec for PaletteBlock {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The block's bytes after the palettes, kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -6233,6 +6602,14 @@ impl crate::rt::Walk for PaletteBlockPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <PaletteBlock as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.palettes), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.rest), &_f[1usize]);
     }
 }
 /// One bone palette - a 7-byte head and the bones the range's vertices blend between.
@@ -6672,6 +7049,7 @@ impl crate::rt::Codec for Palette {
         name: "palette",
         doc: "One bone palette - a 7-byte head and the bones the range's vertices blend between.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "marker",
@@ -6682,6 +7060,10 @@ impl crate::rt::Codec for Palette {
                 evidence: ::std::option::Option::Some("3 on all 34,517 palettes"),
                 reading: ::std::option::Option::None,
                 doc: "Always 3.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "version",
@@ -6692,6 +7074,10 @@ impl crate::rt::Codec for Palette {
                 evidence: ::std::option::Option::Some("1 on all palettes"),
                 reading: ::std::option::Option::None,
                 doc: "Always 1.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_bones",
@@ -6704,6 +7090,10 @@ impl crate::rt::Codec for Palette {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many bone bytes follow (0 on a mesh without bones, relation `palettes_empty_without_bones`).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x3",
@@ -6716,6 +7106,10 @@ impl crate::rt::Codec for Palette {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A value whose meaning is not established, kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_count",
@@ -6728,6 +7122,10 @@ impl crate::rt::Codec for Palette {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The vertex count of the palette's range.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bones",
@@ -6738,6 +7136,10 @@ impl crate::rt::Codec for Palette {
                 evidence: ::std::option::Option::Some("all below the bone count"),
                 reading: ::std::option::Option::None,
                 doc: "Indices into the mesh's bones; the range's blend indices index this list.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -6912,6 +7314,18 @@ impl crate::rt::Walk for PalettePos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Palette as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.marker), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.version), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.num_bones), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x3), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.bones), &_f[5usize]);
     }
 }
 /// One SubMesh, the mesh as authored before compiling - one material's triangles with
@@ -8602,6 +9016,7 @@ impl crate::rt::Codec for Submesh {
         name: "submesh",
         doc: "One SubMesh, the mesh as authored before compiling - one material's triangles with\nfull-precision normals, every UV channel and the morph targets of that part, followed by\nan inline copy of itself that adds tangents and binormals and drops the morph targets.\nOffsets are from its managed byte; every run is a u32 count and its elements, so a run\nmoves everything after it, and the document gives offsets only up to the second run. n is\nthe vertex count (the positions' count), t the triangle count.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "managed",
@@ -8612,6 +9027,10 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::Some("1 on every SubMesh"),
                 reading: ::std::option::Option::None,
                 doc: "The managed-object byte.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "id",
@@ -8624,6 +9043,10 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's id.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "class",
@@ -8634,6 +9057,10 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::Some("every SubMesh"),
                 reading: ::std::option::Option::None,
                 doc: "The class, the CRC-32 of \"SubMesh\".",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x9",
@@ -8644,6 +9071,10 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::Some("0 on every SubMesh"),
                 reading: ::std::option::Option::None,
                 doc: "A word whose meaning is not established, kept as stored. The class has a TriangleType\nenumeration (TriangleStrip, TriangleList) and the indices are a triangle list, but this\nword is not established to be it.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "indices",
@@ -8656,6 +9087,17 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "3t vertex indices, a triangle list - the triangles of the SubMesh's compiled range.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <U16Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "source_vertices",
@@ -8666,6 +9108,17 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "n values, or none on the copy. Vertices with equal values have equal positions, as if\neach named the authored vertex it was split from. The document's offset 17 + 6t is\nwritten with the run's own count (3t indices of 2 bytes).\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <U32Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_after_source",
@@ -8676,6 +9129,10 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::Some("0 on every SubMesh"),
                 reading: ::std::option::Option::None,
                 doc: "A word whose meaning is not established, kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "face_words",
@@ -8686,6 +9143,17 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "t values, one per triangle - bit masks such as 1, 2, 4 and 8 (smoothing groups are a candidate, not established).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <U32Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "face_bytes",
@@ -8698,6 +9166,17 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "t values, one per triangle, meaning not established.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <U8Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "positions",
@@ -8710,6 +9189,17 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The n vertex positions; their count is the SubMesh's vertex count n.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "normals",
@@ -8722,6 +9212,17 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "n unit normals.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "tangents",
@@ -8734,6 +9235,17 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "n tangents on the copy, none on the original.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "binormals",
@@ -8746,6 +9258,17 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "n binormals on the copy, none on the original.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "colours",
@@ -8758,6 +9281,17 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "n D3DCOLOR values (0xAARRGGBB, stored as the bytes B, G, R, A), or none.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <U32Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_words_a",
@@ -8770,6 +9304,17 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "n values or none, meaning not established.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <U32Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_words_b",
@@ -8782,6 +9327,17 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "n values or none, meaning not established.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <U32Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "empty_run_a",
@@ -8792,6 +9348,10 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::Some("0 on every SubMesh"),
                 reading: ::std::option::Option::None,
                 doc: "A run count that is 0 on every SubMesh. Its elements' size is not known, so a SubMesh\nwith any other count cannot be read past it.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_words_c",
@@ -8804,6 +9364,17 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "n values, meaning not established.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <U32Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "empty_run_b",
@@ -8814,6 +9385,10 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::Some("0 on every SubMesh"),
                 reading: ::std::option::Option::None,
                 doc: "A run count that is 0 on every SubMesh; its elements' size is not known.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "empty_run_c",
@@ -8824,6 +9399,10 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::Some("0 on every SubMesh"),
                 reading: ::std::option::Option::None,
                 doc: "A run count that is 0 on every SubMesh; its elements' size is not known.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "uv_channels",
@@ -8836,6 +9415,17 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The UV channels (1 to 3, relation `uv_channels_census`); the first is the compiled\nvertices' TEXCOORD0, and the compiled data keeps no further UV of a morph mesh.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <UvChannelRun as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_after_uv_channels",
@@ -8846,6 +9436,10 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::Some("0 on every SubMesh"),
                 reading: ::std::option::Option::None,
                 doc: "A word whose meaning is not established, kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "morph_channels",
@@ -8858,6 +9452,17 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The morph targets of this part (0 to 3, relation `morph_channels_census`; none on the\ncopy, relation `no_morphs_on_copy`); channel k is morph stream k + 1 of the compiled\nmesh.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MorphChannelRun as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "has_morphs",
@@ -8868,6 +9473,10 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::Some("every SubMesh"),
                 reading: ::std::option::Option::None,
                 doc: "1 when there are morph channels, else 0.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "material_id",
@@ -8878,6 +9487,10 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::Some("every SubMesh"),
                 reading: ::std::option::Option::None,
                 doc: "The material id that the mesh's material list gives the SubMesh's range (relation\n`submesh_matches_its_range`).\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_ones",
@@ -8888,6 +9501,10 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::Some("1 and 1 on every SubMesh"),
                 reading: ::std::option::Option::None,
                 doc: "Two bytes whose meaning is not established, kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "copy",
@@ -8898,6 +9515,17 @@ impl crate::rt::Codec for Submesh {
                 evidence: ::std::option::Option::Some("every SubMesh of the 221 meshes"),
                 reading: ::std::option::Option::None,
                 doc: "A pointer: tag 0 and an inline SubMesh on every original, tag 3 (none) on every copy.\nThe copy has the same indices, positions and material, as many UV channels, tangents\nand binormals added, and no source vertices and no morph channels.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <SubmeshPointer as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_last",
@@ -8910,6 +9538,10 @@ impl crate::rt::Codec for Submesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A word whose meaning is not established, kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -9530,6 +10162,40 @@ impl crate::rt::Walk for SubmeshPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Submesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.managed), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.id), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.class), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x9), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.indices), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.source_vertices), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_after_source), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.face_words), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.face_bytes), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.positions), &_f[9usize]);
+        visit(crate::rt::Spanned::span(&self.normals), &_f[10usize]);
+        visit(crate::rt::Spanned::span(&self.tangents), &_f[11usize]);
+        visit(crate::rt::Spanned::span(&self.binormals), &_f[12usize]);
+        visit(crate::rt::Spanned::span(&self.colours), &_f[13usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_words_a), &_f[14usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_words_b), &_f[15usize]);
+        visit(crate::rt::Spanned::span(&self.empty_run_a), &_f[16usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_words_c), &_f[17usize]);
+        visit(crate::rt::Spanned::span(&self.empty_run_b), &_f[18usize]);
+        visit(crate::rt::Spanned::span(&self.empty_run_c), &_f[19usize]);
+        visit(crate::rt::Spanned::span(&self.uv_channels), &_f[20usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_after_uv_channels), &_f[21usize]);
+        visit(crate::rt::Spanned::span(&self.morph_channels), &_f[22usize]);
+        visit(crate::rt::Spanned::span(&self.has_morphs), &_f[23usize]);
+        visit(crate::rt::Spanned::span(&self.material_id), &_f[24usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_ones), &_f[25usize]);
+        visit(crate::rt::Spanned::span(&self.copy), &_f[26usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_last), &_f[27usize]);
+    }
 }
 impl crate::rt::Root for Submesh {
     const ID: &'static str = "sws-submesh";
@@ -9814,6 +10480,7 @@ impl crate::rt::Codec for SubmeshPointer {
         name: "submesh_pointer",
         doc: "An inline object pointer - a tag, and the SubMesh itself when the tag is 0.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "tag",
@@ -9826,6 +10493,10 @@ impl crate::rt::Codec for SubmeshPointer {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "0 when a SubMesh follows inline, 3 when the pointer is empty.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "submesh",
@@ -9836,6 +10507,19 @@ impl crate::rt::Codec for SubmeshPointer {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The copy, present when the tag is 0.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Submesh as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -9913,6 +10597,16 @@ impl crate::rt::Walk for SubmeshPointerPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <SubmeshPointer as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.tag), &_f[0usize]);
+        if let ::std::option::Option::Some(p) = &self.submesh {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
     }
 }
 /// One UVChannel, inline in a SubMesh's run of UV channels - its UVs and a source run.
@@ -10289,6 +10983,7 @@ impl crate::rt::Codec for UvChannel {
         name: "uv_channel",
         doc: "One UVChannel, inline in a SubMesh's run of UV channels - its UVs and a source run.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "id",
@@ -10299,6 +10994,10 @@ impl crate::rt::Codec for UvChannel {
                 evidence: ::std::option::Option::Some("0 on every channel"),
                 reading: ::std::option::Option::None,
                 doc: "The object's id slot, kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "class",
@@ -10309,6 +11008,10 @@ impl crate::rt::Codec for UvChannel {
                 evidence: ::std::option::Option::Some("every channel"),
                 reading: ::std::option::Option::None,
                 doc: "The class, the CRC-32 of \"UVChannel\".",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x8",
@@ -10319,6 +11022,10 @@ impl crate::rt::Codec for UvChannel {
                 evidence: ::std::option::Option::Some("0 on every channel"),
                 reading: ::std::option::Option::None,
                 doc: "A word whose meaning is not established, kept as stored (the class has a UVType\nenumeration, UV_Lightmap, UV_Layer, UV_Normal, but this word is not established to be it).\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0xc",
@@ -10331,6 +11038,10 @@ impl crate::rt::Codec for UvChannel {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A byte whose meaning is not established, kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "uvs",
@@ -10343,6 +11054,17 @@ impl crate::rt::Codec for UvChannel {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "n texture coordinates (u, v).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float2Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "source",
@@ -10353,6 +11075,17 @@ impl crate::rt::Codec for UvChannel {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "n values, or none on the copy's channels; meaning not established.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <U32Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -10503,6 +11236,18 @@ impl crate::rt::Walk for UvChannelPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <UvChannel as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.id), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.class), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x8), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0xc), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.uvs), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.source), &_f[5usize]);
     }
 }
 impl crate::rt::Root for UvChannel {
@@ -10943,6 +11688,7 @@ impl crate::rt::Codec for MorphChannel {
         name: "morph_channel",
         doc: "One MorphChannel, inline in a SubMesh's run of morph channels - a morph target's absolute\npositions, its normals and its UVs.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Proven),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "id",
@@ -10953,6 +11699,10 @@ impl crate::rt::Codec for MorphChannel {
                 evidence: ::std::option::Option::Some("not 0 on any channel"),
                 reading: ::std::option::Option::None,
                 doc: "The object's id, never 0 (relation `id_not_zero`).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "class",
@@ -10963,6 +11713,10 @@ impl crate::rt::Codec for MorphChannel {
                 evidence: ::std::option::Option::Some("every channel"),
                 reading: ::std::option::Option::None,
                 doc: "The class, the CRC-32 of \"MorphChannel\".",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x8",
@@ -10973,6 +11727,10 @@ impl crate::rt::Codec for MorphChannel {
                 evidence: ::std::option::Option::Some("hash-like values"),
                 reading: ::std::option::Option::None,
                 doc: "A word whose meaning is not established, kept as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "positions",
@@ -10985,6 +11743,17 @@ impl crate::rt::Codec for MorphChannel {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The morph target's absolute positions, one per vertex of the SubMesh.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "normals",
@@ -10995,6 +11764,17 @@ impl crate::rt::Codec for MorphChannel {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The morph target's normals.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "uvs",
@@ -11009,6 +11789,17 @@ impl crate::rt::Codec for MorphChannel {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The morph target's UVs. The document's offset 20 + 24n assumes n positions and n\nnormals; it is written with the two runs' own counts.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float2Run as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11162,6 +11953,18 @@ impl crate::rt::Walk for MorphChannelPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MorphChannel as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.id), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.class), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x8), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.positions), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.normals), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.uvs), &_f[5usize]);
     }
 }
 impl crate::rt::Root for MorphChannel {
@@ -11331,6 +12134,7 @@ impl crate::rt::Codec for U8Run {
         name: "u8_run",
         doc: "A run of u8 - a u32 count and that many bytes.",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -11341,6 +12145,10 @@ impl crate::rt::Codec for U8Run {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many values follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "items",
@@ -11351,6 +12159,10 @@ impl crate::rt::Codec for U8Run {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The values.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11444,6 +12256,14 @@ impl crate::rt::Walk for U8RunPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <U8Run as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of u16 - a u32 count and that many values.
@@ -11596,6 +12416,7 @@ impl crate::rt::Codec for U16Run {
         name: "u16_run",
         doc: "A run of u16 - a u32 count and that many values.",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -11606,6 +12427,10 @@ impl crate::rt::Codec for U16Run {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many values follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "items",
@@ -11616,6 +12441,10 @@ impl crate::rt::Codec for U16Run {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The values.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11709,6 +12538,14 @@ impl crate::rt::Walk for U16RunPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <U16Run as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of u32 - a u32 count and that many values.
@@ -11861,6 +12698,7 @@ impl crate::rt::Codec for U32Run {
         name: "u32_run",
         doc: "A run of u32 - a u32 count and that many values.",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -11871,6 +12709,10 @@ impl crate::rt::Codec for U32Run {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many values follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "items",
@@ -11881,6 +12723,10 @@ impl crate::rt::Codec for U32Run {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The values.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11974,6 +12820,14 @@ impl crate::rt::Walk for U32RunPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <U32Run as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of float2 - a u32 count and that many pairs of f32.
@@ -12128,6 +12982,7 @@ impl crate::rt::Codec for Float2Run {
         name: "float2_run",
         doc: "A run of float2 - a u32 count and that many pairs of f32.",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -12138,6 +12993,10 @@ impl crate::rt::Codec for Float2Run {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many values follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "items",
@@ -12148,6 +13007,17 @@ impl crate::rt::Codec for Float2Run {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The values.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float2 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -12241,6 +13111,14 @@ impl crate::rt::Walk for Float2RunPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Float2Run as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of float3 - a u32 count and that many triples of f32.
@@ -12395,6 +13273,7 @@ impl crate::rt::Codec for Float3Run {
         name: "float3_run",
         doc: "A run of float3 - a u32 count and that many triples of f32.",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -12405,6 +13284,10 @@ impl crate::rt::Codec for Float3Run {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many values follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "items",
@@ -12415,6 +13298,17 @@ impl crate::rt::Codec for Float3Run {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The values.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Float3 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -12508,6 +13402,14 @@ impl crate::rt::Walk for Float3RunPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Float3Run as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of UVChannels - a u32 count and that many UVChannel objects.
@@ -12706,6 +13608,7 @@ impl crate::rt::Codec for UvChannelRun {
         name: "uv_channel_run",
         doc: "A run of UVChannels - a u32 count and that many UVChannel objects.",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -12716,6 +13619,10 @@ impl crate::rt::Codec for UvChannelRun {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many channels follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "items",
@@ -12726,6 +13633,17 @@ impl crate::rt::Codec for UvChannelRun {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The channels.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <UvChannel as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -12819,6 +13737,14 @@ impl crate::rt::Walk for UvChannelRunPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <UvChannelRun as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A run of MorphChannels - a u32 count and that many MorphChannel objects.
@@ -13017,6 +13943,7 @@ impl crate::rt::Codec for MorphChannelRun {
         name: "morph_channel_run",
         doc: "A run of MorphChannels - a u32 count and that many MorphChannel objects.",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -13027,6 +13954,10 @@ impl crate::rt::Codec for MorphChannelRun {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many channels follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "items",
@@ -13037,6 +13968,17 @@ impl crate::rt::Codec for MorphChannelRun {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The channels.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MorphChannel as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -13130,6 +14072,14 @@ impl crate::rt::Walk for MorphChannelRunPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MorphChannelRun as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// Two f32.
@@ -13276,6 +14226,7 @@ impl crate::rt::Codec for Float2 {
         name: "float2",
         doc: "Two f32.",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "u",
@@ -13286,6 +14237,10 @@ impl crate::rt::Codec for Float2 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The first value.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "v",
@@ -13296,6 +14251,10 @@ impl crate::rt::Codec for Float2 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The second value.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -13367,6 +14326,14 @@ impl crate::rt::Walk for Float2Pos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Float2 as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.u), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.v), &_f[1usize]);
     }
 }
 /// Three f32.
@@ -13536,6 +14503,7 @@ impl crate::rt::Codec for Float3 {
         name: "float3",
         doc: "Three f32.",
         confidence: ::std::option::Option::None,
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "x",
@@ -13546,6 +14514,10 @@ impl crate::rt::Codec for Float3 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The first value.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "y",
@@ -13556,6 +14528,10 @@ impl crate::rt::Codec for Float3 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The second value.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "z",
@@ -13566,6 +14542,10 @@ impl crate::rt::Codec for Float3 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The third value.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -13655,5 +14635,14 @@ impl crate::rt::Walk for Float3Pos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Float3 as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
     }
 }

@@ -703,6 +703,7 @@ impl crate::rt::Codec for UnityBundle {
         name: "unity_bundle",
         doc: "A UnityFS asset bundle: a header, the blocks info (a table of storage blocks and a directory\nof the files the bundle holds), and the storage blocks. Every number is big endian.\n\nThe blocks info is compressed as the header's flags say (stored, LZMA, LZ4 or LZ4HC) and\nlies right after the header or at the very end of the file. Its decompressed bytes are the\nlayout `unity-bundle-blocks-info`. The storage blocks follow one another; each is compressed\non its own, as its entry in the blocks info says, and their decompressed bytes, joined, are\nthe bundle's data, which the directory cuts into files (a serialized file `CAB-...`, its\nresource file `CAB-....resS`, ...). Decompression and the cutting are in\n`formats/src/unity/files/bundle.rs`; every declared size is checked before anything is\nallocated.\n\nFrom format version 7 the header is padded to a multiple of 16 bytes; from Unity 2020.3.34,\n2021.3.2 and 2022.1.1 a flag (0x200) asks for padding to 16 before the storage blocks too,\nso that the files inside start on aligned boundaries. Before those versions Unity's Chinese\nreleases used the same bit for their encryption, which is refused here.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "header",
@@ -715,6 +716,17 @@ impl crate::rt::Codec for UnityBundle {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The signature, versions, sizes and flags.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Header as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad_header",
@@ -727,6 +739,12 @@ impl crate::rt::Codec for UnityBundle {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 16 bytes from the start of the file, from format version 7;\nkept verbatim (zeros in the corpus). UnityPy also aligns 2019.4.15 and later bundles that\nsay format 6, which is not done here.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "blocks_info",
@@ -737,6 +755,12 @@ impl crate::rt::Codec for UnityBundle {
                 evidence: ::std::option::Option::Some("LZ4HC in every corpus bundle"),
                 reading: ::std::option::Option::None,
                 doc: "The compressed blocks info, when it follows the header (flag 0x80 clear); compression\nby `header.flags & 0x3F`, to `header.len_blocks_info` bytes.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad_blocks_info",
@@ -749,6 +773,12 @@ impl crate::rt::Codec for UnityBundle {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 16 bytes before the storage blocks (flag 0x200), kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "blocks",
@@ -761,6 +791,12 @@ impl crate::rt::Codec for UnityBundle {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The storage blocks, one after another, each as long as its compressed size in the\nblocks info (the rest of the file).\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "blocks_and_blocks_info",
@@ -775,6 +811,12 @@ impl crate::rt::Codec for UnityBundle {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "When the blocks info is at the end (flag 0x80): the storage blocks, then the compressed\nblocks info, which is the last `header.len_blocks_info_compressed` bytes of the file.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -964,6 +1006,28 @@ impl crate::rt::Walk for UnityBundlePos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <UnityBundle as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.header), &_f[0usize]);
+        if let ::std::option::Option::Some(p) = &self.pad_header {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.blocks_info {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pad_blocks_info {
+            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.blocks {
+            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.blocks_and_blocks_info {
+            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+        }
     }
 }
 impl crate::rt::Root for UnityBundle {
@@ -1518,6 +1582,7 @@ impl crate::rt::Codec for Header {
         name: "header",
         doc: "The bundle header (UnityFS).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "signature",
@@ -1530,6 +1595,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The text UnityFS and a NUL. (UnityWeb, UnityRaw and UnityArchive are older containers, not read here.)",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "version",
@@ -1542,6 +1611,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The format version.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unity_version",
@@ -1552,6 +1625,10 @@ impl crate::rt::Codec for Header {
                 evidence: ::std::option::Option::Some("5.x.x in every corpus bundle"),
                 reading: ::std::option::Option::None,
                 doc: "The version of the bundle format's player, written by Unity as 5.x.x.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unity_revision",
@@ -1564,6 +1641,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The editor version that built the bundle (2021.3.0f1).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_file",
@@ -1576,6 +1657,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The size of the bundle (see the relation len_file_is_file_size).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_blocks_info_compressed",
@@ -1588,6 +1673,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The bytes the compressed blocks info takes in the file.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_blocks_info",
@@ -1600,6 +1689,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The bytes of the blocks info once decompressed.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "flags",
@@ -1612,6 +1705,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Bits 0-5 the blocks info's compression (0 stored, 1 LZMA, 2 LZ4, 3 LZ4HC, 4 LZHAM);\n0x40 blocks info and directory combined; 0x80 blocks info at the end; 0x100 old web\nplugin compatibility; 0x200 padding before the storage blocks (from 2020.3.34,\n2021.3.2, 2022.1.1; encryption in older Chinese releases); 0x400 and 0x1000\nencryption in Chinese releases.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -1808,6 +1905,20 @@ impl crate::rt::Walk for HeaderPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Header as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.signature), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.version), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.unity_version), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unity_revision), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.len_file), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.len_blocks_info_compressed), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.len_blocks_info), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.flags), &_f[7usize]);
     }
 }
 /// The decompressed blocks info of a UnityFS bundle - the storage blocks and the directory of
@@ -2219,6 +2330,7 @@ impl crate::rt::Codec for BlocksInfo {
         name: "blocks_info",
         doc: "The decompressed blocks info of a UnityFS bundle - the storage blocks and the directory of\nthe files they hold. Big endian like the header.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "uncompressed_data_hash",
@@ -2229,6 +2341,10 @@ impl crate::rt::Codec for BlocksInfo {
                 evidence: ::std::option::Option::Some("zeros in every corpus bundle"),
                 reading: ::std::option::Option::None,
                 doc: "A hash of the decompressed data (Hash128); kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(16u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_blocks",
@@ -2241,6 +2357,10 @@ impl crate::rt::Codec for BlocksInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many storage blocks follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "blocks",
@@ -2253,6 +2373,17 @@ impl crate::rt::Codec for BlocksInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The storage blocks, in file order.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <StorageBlock as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(10u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_nodes",
@@ -2265,6 +2396,10 @@ impl crate::rt::Codec for BlocksInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many files the directory lists.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "nodes",
@@ -2277,6 +2412,17 @@ impl crate::rt::Codec for BlocksInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The files of the bundle, as ranges of the decompressed data.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Node as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -2289,6 +2435,10 @@ impl crate::rt::Codec for BlocksInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Bytes after the directory (padding seen by AssetRipper), kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -2486,6 +2636,18 @@ impl crate::rt::Walk for BlocksInfoPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <BlocksInfo as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.uncompressed_data_hash), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.num_blocks), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.blocks), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.num_nodes), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.nodes), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[5usize]);
     }
 }
 impl crate::rt::Root for BlocksInfo {
@@ -2687,6 +2849,7 @@ impl crate::rt::Codec for StorageBlock {
         name: "storage_block",
         doc: "One storage block (StorageBlock), 10 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "len_uncompressed",
@@ -2699,6 +2862,10 @@ impl crate::rt::Codec for StorageBlock {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The block's size once decompressed.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_compressed",
@@ -2711,6 +2878,10 @@ impl crate::rt::Codec for StorageBlock {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The block's size in the file.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "flags",
@@ -2723,6 +2894,10 @@ impl crate::rt::Codec for StorageBlock {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Bits 0-5 the block's compression (as the header's); 0x40 streamed.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -2818,6 +2993,15 @@ impl crate::rt::Walk for StorageBlockPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <StorageBlock as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_uncompressed), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_compressed), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.flags), &_f[2usize]);
     }
 }
 /// One file of the bundle (Node).
@@ -3056,6 +3240,7 @@ impl crate::rt::Codec for Node {
         name: "node",
         doc: "One file of the bundle (Node).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "ofs_data",
@@ -3068,6 +3253,10 @@ impl crate::rt::Codec for Node {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the file starts in the decompressed data.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_data",
@@ -3080,6 +3269,10 @@ impl crate::rt::Codec for Node {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The file's size.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "flags",
@@ -3092,6 +3285,10 @@ impl crate::rt::Codec for Node {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "1 directory, 2 deleted, 4 serialized file.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "path",
@@ -3104,6 +3301,10 @@ impl crate::rt::Codec for Node {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The file's name inside the bundle.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -3211,5 +3412,15 @@ impl crate::rt::Walk for NodePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Node as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.ofs_data), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_data), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.flags), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.path), &_f[3usize]);
     }
 }

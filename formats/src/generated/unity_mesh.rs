@@ -4172,6 +4172,7 @@ impl crate::rt::Codec for UnityMesh {
         name: "unity_mesh",
         doc: "The bytes Unity writes for one Mesh object (class id 43) inside a SerializedFile or an asset\nbundle, for a release (player) build, little endian. Without the type tree that may or may not\ntravel with the file, the field order is fixed per editor version; the version comes from the\nuser (`--unity-version 2021.3.0f1`, the parameter `unity_version` = major x 10,000 + minor x 100\n+ patch).\n\nUnity's serializer writes every vector as a 32-bit element count followed by the elements;\nstrings are a 32-bit byte count and the bytes. After a byte array, a string, a group of\nsingle-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a\nmultiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim\nhere (the `pad` fields): Unity writes zeros, but nothing checks that.\n\nThe vertices live either in the vertex data (channels laid out over interleaved streams,\ninside the object or streamed from a resource file that m_StreamData names), or in\nm_CompressedMesh (bit-packed quantised values). Everything stays raw here; the decoders in\n`formats/src/unity/` give the bytes their meaning.\n\nVersion cut-offs are from Unity's type trees: the release type tree of every editor from\n3.4 to 6000.7 as the editors dump it (AssetRipper/TypeTreeDumps, `StructsDump/release`),\nwhich changes the Mesh layout at 3.5, 4.0, 4.1, 4.3, 5.0, 2017.3, 2018.1, 2018.2, 2018.3,\n2019.1, 2020.1, 2022.1, 6000.2 and 6000.6 (and nowhere else; 5.0 to 2017.2 differ only in\ntype names and flags that move no byte). For 2019.4 to 2023.1 they are checked against the\n35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles, and\nfor 4.1 to 2023.1 against the embedded type trees of the shared real files\n(`corpus/unity-real`). Alpha releases before the first alpha that has a change (for example\n6000.6.0a1 to a4) cannot be told apart by the version number this layout takes, and are read\nwith the newer layout.\n\nThree eras of vertex data: from 5.0 the streams are computed from the channel table (each\nstarts on a 16-byte boundary after the one before); in 4.x the vertex data stores its\nstreams (`streams`: a channel mask, an offset and a stride each) beside the channel table;\nin 3.5 to 3.x it stores four streams and no channel table, the channels being implied by\neach stream's channel mask. The channel table's format byte is numbered three ways: the\ndocuments' twelve formats from 2019.1 (`channel_info`), thirteen from 2017.1 to 2018.4\n(`channel_info_2017`) and five before 2017.1 (`channel_info_legacy`); the shader channels\nthe table's entries stand for are in the enums `shader_channel` (2018.1 on),\n`shader_channel_5` (5.0 to 2017.4) and `shader_channel_4` (3.5 to 4.x).\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["unity_version"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "name",
@@ -4184,6 +4185,22 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The mesh's name (NamedObject.m_Name).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedString as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_sub_meshes",
@@ -4194,6 +4211,10 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many submeshes follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "sub_meshes",
@@ -4206,6 +4227,24 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The submeshes: runs of the index buffer drawn with one material each (a renderer's\nmaterial i draws submesh i).\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <SubMesh as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_legacy_shapes",
@@ -4218,6 +4257,24 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.1 and 4.2, how many blend shapes follow (each one frame, with its name).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "legacy_shapes",
@@ -4230,6 +4287,36 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The blend shapes of 4.1 and 4.2 (MeshBlendShape with a name): each a run of\n`shape_vertices`. Not aligned between elements; the vector as a whole is.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <LegacyBlendShape as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad_legacy_shapes",
@@ -4242,6 +4329,24 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary after the shapes, kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_shape_vertices",
@@ -4254,6 +4359,24 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.1 and 4.2, how many shape vertices follow.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "shape_vertices",
@@ -4266,6 +4389,36 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The sparse deltas of every shape of 4.1 and 4.2, shape after shape.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <BlendShapeVertex as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(40u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "shapes",
@@ -4278,6 +4431,35 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The blend shapes, in four arrays (BlendShapeData), from 4.3.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <BlendShapeData as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_bind_poses",
@@ -4290,6 +4472,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many bind poses follow.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bind_poses",
@@ -4302,6 +4501,35 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "One matrix per bone, taking the renderer's local space to the bone's local space at bind\ntime. Before 4.3 they follow m_Skin (`bind_poses_after_skin`).\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Matrix4x4f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(64u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_bone_name_hashes",
@@ -4314,6 +4542,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many bone name hashes follow.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bone_name_hashes",
@@ -4324,6 +4569,23 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Per bone, a hash of the bone's name (one per bind pose where present).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "root_bone_name_hash",
@@ -4336,6 +4598,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The hash of the root bone's name, 0 for a mesh without bones.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bones_aabb",
@@ -4348,6 +4627,35 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Per bone, the box its influenced vertices occupy in the bone's space.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MinMaxAabbVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "variable_bone_count_weights",
@@ -4360,6 +4668,35 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Every influence of every vertex, for meshes imported with more than four influences per\nvertex (u32 words: start offsets, then bone and weight per influence).\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <VariableBoneCountWeights as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_compression",
@@ -4370,6 +4707,10 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::Some("0 in every corpus mesh"),
                 reading: ::std::option::Option::None,
                 doc: "The import setting for vertex compression (see the enum). The documents do not tie it to\nm_CompressedMesh; readers such as UnityPy take a non-zero value to mean the vertices are\nthere.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "stream_compression",
@@ -4382,6 +4723,24 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.x, an import setting whose meaning is not established here; kept as read.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_version) >= (40000i128))
+                            && (crate::rt::Int::int(&unity_version) < (50000i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "is_readable",
@@ -4394,6 +4753,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (0 or 1, kept as the byte read), whether scripts may read the mesh.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "keep_vertices",
@@ -4404,6 +4780,23 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the CPU copy of the vertices is kept.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "keep_indices",
@@ -4414,6 +4807,23 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the CPU copy of the indices is kept. From 5.0\nthe four one-byte fields end on a 4-byte boundary, so no padding follows.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad_flags",
@@ -4426,6 +4836,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 5.0, padding to a 4-byte boundary after the one-byte fields, kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (50000i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(3u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index_format",
@@ -4438,6 +4865,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The size of an index, 0 for 16-bit and 1 for 32-bit; before 2017.3 indices are 16-bit.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20170300i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index_buffer",
@@ -4450,6 +4894,22 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The indices of all submeshes, little endian, as the GPU takes them.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "skin",
@@ -4462,6 +4922,35 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 2018.2, up to four influences per vertex, stored outside the vertex data.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (20180200i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <BoneWeights4Vector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_bind_poses_after_skin",
@@ -4474,6 +4963,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 4.3, how many bind poses follow (here, after m_Skin).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (40300i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bind_poses_after_skin",
@@ -4486,6 +4992,35 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 4.3, the bind poses (as `bind_poses` from 4.3).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (40300i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Matrix4x4f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(64u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_data",
@@ -4496,6 +5031,24 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The vertex count, the channel table and (unless streamed) the vertex bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <VertexData as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "compressed_mesh",
@@ -4508,6 +5061,24 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The vertices and indices of a compressed mesh, as bit-packed vectors.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <CompressedMesh as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "local_aabb",
@@ -4518,6 +5089,22 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The box around all vertices, centre and half extent, in the mesh's space.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Aabb as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(24u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_usage_flags",
@@ -4530,6 +5117,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Usage flags the build sets (meaning not established here); kept as read.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (60000600i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "cooking_options",
@@ -4542,6 +5146,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Flags that Unity's naming ties to the physics cooking of a mesh collider built from this\nmesh (30 in the corpus); kept as read.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20220100i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pre_bake_convex_collision_mesh",
@@ -4554,6 +5175,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), taking the place of m_MeshUsageFlags from 6000.6.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pre_bake_triangle_collision_mesh",
@@ -4566,6 +5204,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad_pre_bake",
@@ -4580,6 +5235,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary after the two bools, kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "baked_convex_collision_mesh",
@@ -4592,6 +5264,35 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A pre-cooked convex collision mesh for the physics engine (opaque bytes).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "baked_triangle_collision_mesh",
@@ -4604,6 +5305,35 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A pre-cooked triangle collision mesh for the physics engine (opaque bytes).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_metrics_0",
@@ -4616,6 +5346,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The first of two floats the importer computes; their meaning is not established here, so\nthey are kept as read. Unity's type tree lists the two as separate fields.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20180200i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_metrics_1",
@@ -4628,6 +5375,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The second of the two floats; it ends on a 4-byte boundary, so no padding follows.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20180200i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "stream_data",
@@ -4640,6 +5404,37 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the vertex data is when it is not inline: a byte range of a resource file (.resS).\nSize 0 and an empty path mean the vertex data is inline.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20180300i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <StreamingInfo as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "mesh_lod_info",
@@ -4652,6 +5447,35 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The mesh's levels of detail, as index ranges per submesh.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (60000200i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshLodInfo as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -5921,6 +6745,119 @@ impl crate::rt::Walk for UnityMeshPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <UnityMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.name), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.num_sub_meshes), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.sub_meshes), &_f[2usize]);
+        if let ::std::option::Option::Some(p) = &self.num_legacy_shapes {
+            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.legacy_shapes {
+            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pad_legacy_shapes {
+            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.num_shape_vertices {
+            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.shape_vertices {
+            visit(crate::rt::Spanned::span(p), &_f[7usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.shapes {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.num_bind_poses {
+            visit(crate::rt::Spanned::span(p), &_f[9usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.bind_poses {
+            visit(crate::rt::Spanned::span(p), &_f[10usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.num_bone_name_hashes {
+            visit(crate::rt::Spanned::span(p), &_f[11usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.bone_name_hashes {
+            visit(crate::rt::Spanned::span(p), &_f[12usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.root_bone_name_hash {
+            visit(crate::rt::Spanned::span(p), &_f[13usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.bones_aabb {
+            visit(crate::rt::Spanned::span(p), &_f[14usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.variable_bone_count_weights {
+            visit(crate::rt::Spanned::span(p), &_f[15usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.mesh_compression), &_f[16usize]);
+        if let ::std::option::Option::Some(p) = &self.stream_compression {
+            visit(crate::rt::Spanned::span(p), &_f[17usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.is_readable {
+            visit(crate::rt::Spanned::span(p), &_f[18usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.keep_vertices {
+            visit(crate::rt::Spanned::span(p), &_f[19usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.keep_indices {
+            visit(crate::rt::Spanned::span(p), &_f[20usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pad_flags {
+            visit(crate::rt::Spanned::span(p), &_f[21usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.index_format {
+            visit(crate::rt::Spanned::span(p), &_f[22usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.index_buffer), &_f[23usize]);
+        if let ::std::option::Option::Some(p) = &self.skin {
+            visit(crate::rt::Spanned::span(p), &_f[24usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.num_bind_poses_after_skin {
+            visit(crate::rt::Spanned::span(p), &_f[25usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.bind_poses_after_skin {
+            visit(crate::rt::Spanned::span(p), &_f[26usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.vertex_data), &_f[27usize]);
+        visit(crate::rt::Spanned::span(&self.compressed_mesh), &_f[28usize]);
+        visit(crate::rt::Spanned::span(&self.local_aabb), &_f[29usize]);
+        if let ::std::option::Option::Some(p) = &self.mesh_usage_flags {
+            visit(crate::rt::Spanned::span(p), &_f[30usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.cooking_options {
+            visit(crate::rt::Spanned::span(p), &_f[31usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pre_bake_convex_collision_mesh {
+            visit(crate::rt::Spanned::span(p), &_f[32usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pre_bake_triangle_collision_mesh {
+            visit(crate::rt::Spanned::span(p), &_f[33usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pad_pre_bake {
+            visit(crate::rt::Spanned::span(p), &_f[34usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.baked_convex_collision_mesh {
+            visit(crate::rt::Spanned::span(p), &_f[35usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.baked_triangle_collision_mesh {
+            visit(crate::rt::Spanned::span(p), &_f[36usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_metrics_0 {
+            visit(crate::rt::Spanned::span(p), &_f[37usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_metrics_1 {
+            visit(crate::rt::Spanned::span(p), &_f[38usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.stream_data {
+            visit(crate::rt::Spanned::span(p), &_f[39usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_lod_info {
+            visit(crate::rt::Spanned::span(p), &_f[40usize]);
+        }
+    }
 }
 impl crate::rt::Root for UnityMesh {
     const ID: &'static str = "unity-mesh";
@@ -6213,6 +7150,7 @@ impl crate::rt::Codec for AlignedString {
         name: "aligned_string",
         doc: "A Unity string - a byte count, UTF-8 bytes, padding to 4 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "len_value",
@@ -6223,6 +7161,10 @@ impl crate::rt::Codec for AlignedString {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The length in bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "value",
@@ -6233,6 +7175,10 @@ impl crate::rt::Codec for AlignedString {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The text.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -6243,6 +7189,10 @@ impl crate::rt::Codec for AlignedString {
                 evidence: ::std::option::Option::Some("zeros in every corpus object"),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -6332,6 +7282,15 @@ impl crate::rt::Walk for AlignedStringPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <AlignedString as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_value), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.value), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[2usize]);
     }
 }
 /// A Unity byte vector - a byte count, the bytes, padding to 4 bytes.
@@ -6576,6 +7535,7 @@ impl crate::rt::Codec for AlignedBytes {
         name: "aligned_bytes",
         doc: "A Unity byte vector - a byte count, the bytes, padding to 4 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "len_data",
@@ -6586,6 +7546,10 @@ impl crate::rt::Codec for AlignedBytes {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The length in bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -6596,6 +7560,10 @@ impl crate::rt::Codec for AlignedBytes {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -6606,6 +7574,10 @@ impl crate::rt::Codec for AlignedBytes {
                 evidence: ::std::option::Option::Some("zeros in every corpus object"),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -6695,6 +7667,15 @@ impl crate::rt::Walk for AlignedBytesPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <AlignedBytes as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_data), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[2usize]);
     }
 }
 /// Three floats.
@@ -6870,6 +7851,7 @@ impl crate::rt::Codec for Vector3f {
         name: "vector3f",
         doc: "Three floats.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "x",
@@ -6880,6 +7862,10 @@ impl crate::rt::Codec for Vector3f {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "x.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "y",
@@ -6890,6 +7876,10 @@ impl crate::rt::Codec for Vector3f {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "y.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "z",
@@ -6900,6 +7890,10 @@ impl crate::rt::Codec for Vector3f {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "z.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -6989,6 +7983,15 @@ impl crate::rt::Walk for Vector3fPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Vector3f as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
     }
 }
 /// An axis-aligned box as a centre and a half extent (AABB).
@@ -7143,6 +8146,7 @@ impl crate::rt::Codec for Aabb {
         name: "aabb",
         doc: "An axis-aligned box as a centre and a half extent (AABB).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "center",
@@ -7153,6 +8157,17 @@ impl crate::rt::Codec for Aabb {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The centre.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "extent",
@@ -7163,6 +8178,17 @@ impl crate::rt::Codec for Aabb {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Half the size along each axis.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -7240,6 +8266,14 @@ impl crate::rt::Walk for AabbPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Aabb as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.center), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.extent), &_f[1usize]);
     }
 }
 /// An axis-aligned box as its two corners (MinMaxAABB).
@@ -7394,6 +8428,7 @@ impl crate::rt::Codec for MinMaxAabb {
         name: "min_max_aabb",
         doc: "An axis-aligned box as its two corners (MinMaxAABB).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "min",
@@ -7404,6 +8439,17 @@ impl crate::rt::Codec for MinMaxAabb {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The smallest corner.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "max",
@@ -7414,6 +8460,17 @@ impl crate::rt::Codec for MinMaxAabb {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The largest corner.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -7491,6 +8548,14 @@ impl crate::rt::Walk for MinMaxAabbPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MinMaxAabb as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.min), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.max), &_f[1usize]);
     }
 }
 /// A vector of MinMaxAABB.
@@ -7671,6 +8736,7 @@ impl crate::rt::Codec for MinMaxAabbVector {
         name: "min_max_aabb_vector",
         doc: "A vector of MinMaxAABB.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -7681,6 +8747,10 @@ impl crate::rt::Codec for MinMaxAabbVector {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many boxes follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "items",
@@ -7691,6 +8761,17 @@ impl crate::rt::Codec for MinMaxAabbVector {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The boxes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MinMaxAabb as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(24u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -7775,6 +8856,14 @@ impl crate::rt::Walk for MinMaxAabbVectorPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MinMaxAabbVector as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// A 4x4 float matrix, stored row-major (e00 e01 e02 e03 e10 ...) as seed 002 says of bind poses.
@@ -7891,6 +8980,7 @@ impl crate::rt::Codec for Matrix4x4f {
         name: "matrix4x4f",
         doc: "A 4x4 float matrix, stored row-major (e00 e01 e02 e03 e10 ...) as seed 002 says of bind poses.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "e",
@@ -7903,6 +8993,10 @@ impl crate::rt::Codec for Matrix4x4f {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The 16 elements, row by row.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::Some(16u64),
             },
         ],
     };
@@ -7978,6 +9072,13 @@ impl crate::rt::Walk for Matrix4x4fPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Matrix4x4f as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.e), &_f[0usize]);
     }
 }
 /// One submesh (SubMesh), 48 bytes from 2017.3, 44 from 4.0, 48 in 3.5 to 3.x.
@@ -8548,6 +9649,7 @@ impl crate::rt::Codec for SubMesh {
         name: "sub_mesh",
         doc: "One submesh (SubMesh), 48 bytes from 2017.3, 44 from 4.0, 48 in 3.5 to 3.x.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["unity_version"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "first_byte",
@@ -8558,6 +9660,10 @@ impl crate::rt::Codec for SubMesh {
                 evidence: ::std::option::Option::Some("seed 000; Unity's dumps"),
                 reading: ::std::option::Option::None,
                 doc: "Where the submesh's indices start, in bytes from the start of the index buffer.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index_count",
@@ -8568,6 +9674,10 @@ impl crate::rt::Codec for SubMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many indices the submesh has (0 draws nothing).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "topology",
@@ -8580,6 +9690,23 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How the indices are joined. The documents list 0, 2, 3, 4 and 5 (see the topology enum);\n1 is a triangle strip by the public readers' reading, decoded with a note.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "is_tri_strip",
@@ -8592,6 +9719,23 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 4.0, non-zero when the indices are a triangle strip (else a triangle list).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (40000i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "triangle_count",
@@ -8604,6 +9748,23 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 4.0, the number of triangles the run draws (kept as read).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (40000i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "base_vertex",
@@ -8616,6 +9777,23 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Added to every index of the submesh before it names a vertex.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20170300i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "first_vertex",
@@ -8626,6 +9804,10 @@ impl crate::rt::Codec for SubMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The first vertex the submesh uses.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_count",
@@ -8636,6 +9818,10 @@ impl crate::rt::Codec for SubMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many vertices, from first_vertex, the submesh uses.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "local_aabb",
@@ -8646,6 +9832,22 @@ impl crate::rt::Codec for SubMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The box around the submesh's vertices.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Aabb as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(24u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -8865,6 +10067,29 @@ impl crate::rt::Walk for SubMeshPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <SubMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.first_byte), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.index_count), &_f[1usize]);
+        if let ::std::option::Option::Some(p) = &self.topology {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.is_tri_strip {
+            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.triangle_count {
+            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.base_vertex {
+            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.first_vertex), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.local_aabb), &_f[8usize]);
     }
 }
 /// A Unity string where it may start off a 4-byte boundary (inside a 4.1/4.2 blend shape) -
@@ -9105,6 +10330,7 @@ impl crate::rt::Codec for UnalignedString {
         name: "unaligned_string",
         doc: "A Unity string where it may start off a 4-byte boundary (inside a 4.1/4.2 blend shape) -\na byte count, UTF-8 bytes, padding to the next multiple of 4 counted from the object's\nstart.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "len_value",
@@ -9115,6 +10341,10 @@ impl crate::rt::Codec for UnalignedString {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The length in bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "value",
@@ -9125,6 +10355,10 @@ impl crate::rt::Codec for UnalignedString {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The text.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -9137,6 +10371,10 @@ impl crate::rt::Codec for UnalignedString {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary of the object, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -9226,6 +10464,15 @@ impl crate::rt::Walk for UnalignedStringPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <UnalignedString as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_value), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.value), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[2usize]);
     }
 }
 /// One blend shape of Unity 4.1 and 4.2 (MeshBlendShape with its name and bounds), one frame.
@@ -9606,6 +10853,7 @@ impl crate::rt::Codec for LegacyBlendShape {
         name: "legacy_blend_shape",
         doc: "One blend shape of Unity 4.1 and 4.2 (MeshBlendShape with its name and bounds), one frame.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "name",
@@ -9616,6 +10864,17 @@ impl crate::rt::Codec for LegacyBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The shape's name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <UnalignedString as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "first_vertex",
@@ -9626,6 +10885,10 @@ impl crate::rt::Codec for LegacyBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The shape's first entry in `shape_vertices`.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_count",
@@ -9636,6 +10899,10 @@ impl crate::rt::Codec for LegacyBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many entries of `shape_vertices` the shape has.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "aabb_min_delta",
@@ -9646,6 +10913,17 @@ impl crate::rt::Codec for LegacyBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The smallest corner of the box around the position deltas (kept as read).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "aabb_max_delta",
@@ -9656,6 +10934,17 @@ impl crate::rt::Codec for LegacyBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The largest corner of that box (kept as read).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "has_normals",
@@ -9666,6 +10955,10 @@ impl crate::rt::Codec for LegacyBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the entries carry normal deltas.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "has_tangents",
@@ -9676,6 +10969,10 @@ impl crate::rt::Codec for LegacyBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read); no padding follows inside the vector.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -9855,6 +11152,19 @@ impl crate::rt::Walk for LegacyBlendShapePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <LegacyBlendShape as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.name), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.first_vertex), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.aabb_min_delta), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.aabb_max_delta), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.has_normals), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.has_tangents), &_f[6usize]);
     }
 }
 /// A mesh's blend shapes (BlendShapeData) in four flat arrays.
@@ -10378,6 +11688,7 @@ impl crate::rt::Codec for BlendShapeData {
         name: "blend_shape_data",
         doc: "A mesh's blend shapes (BlendShapeData) in four flat arrays.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_vertices",
@@ -10388,6 +11699,10 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many shape vertices follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertices",
@@ -10398,6 +11713,17 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The sparse deltas of every frame, frame after frame.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <BlendShapeVertex as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(40u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_shapes",
@@ -10408,6 +11734,10 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many frames follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "shapes",
@@ -10418,6 +11748,17 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One entry per frame - its run of `vertices`.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshBlendShape as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_channels",
@@ -10428,6 +11769,10 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many channels follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "channels",
@@ -10438,6 +11783,17 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The named blend shapes, each a run of frames.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshBlendShapeChannel as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_full_weights",
@@ -10448,6 +11804,10 @@ impl crate::rt::Codec for BlendShapeData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many frame weights follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "full_weights",
@@ -10460,6 +11820,10 @@ impl crate::rt::Codec for BlendShapeData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Per frame, the weight at which the frame applies fully.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -10747,6 +12111,20 @@ impl crate::rt::Walk for BlendShapeDataPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <BlendShapeData as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_vertices), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.vertices), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.num_shapes), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.shapes), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.num_channels), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.channels), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.num_full_weights), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.full_weights), &_f[7usize]);
+    }
 }
 /// One sparse blend shape delta (BlendShapeVertex), 40 bytes.
 ///
@@ -10985,6 +12363,7 @@ impl crate::rt::Codec for BlendShapeVertex {
         name: "blend_shape_vertex",
         doc: "One sparse blend shape delta (BlendShapeVertex), 40 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "vertex",
@@ -10995,6 +12374,17 @@ impl crate::rt::Codec for BlendShapeVertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The position delta.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "normal",
@@ -11005,6 +12395,17 @@ impl crate::rt::Codec for BlendShapeVertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The normal delta.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "tangent",
@@ -11015,6 +12416,17 @@ impl crate::rt::Codec for BlendShapeVertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The tangent delta (xyz).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index",
@@ -11025,6 +12437,10 @@ impl crate::rt::Codec for BlendShapeVertex {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The mesh vertex the delta applies to.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11141,6 +12557,16 @@ impl crate::rt::Walk for BlendShapeVertexPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <BlendShapeVertex as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.vertex), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.normal), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.tangent), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.index), &_f[3usize]);
     }
 }
 /// One blend shape frame (MeshBlendShape), 12 bytes with its padding.
@@ -11440,6 +12866,7 @@ impl crate::rt::Codec for MeshBlendShape {
         name: "mesh_blend_shape",
         doc: "One blend shape frame (MeshBlendShape), 12 bytes with its padding.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "first_vertex",
@@ -11450,6 +12877,10 @@ impl crate::rt::Codec for MeshBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The frame's first entry in `vertices`.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_count",
@@ -11460,6 +12891,10 @@ impl crate::rt::Codec for MeshBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many entries of `vertices` the frame has.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "has_normals",
@@ -11470,6 +12905,10 @@ impl crate::rt::Codec for MeshBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the entries carry normal deltas.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "has_tangents",
@@ -11480,6 +12919,10 @@ impl crate::rt::Codec for MeshBlendShape {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the entries carry tangent deltas.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -11492,6 +12935,10 @@ impl crate::rt::Codec for MeshBlendShape {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11636,6 +13083,17 @@ impl crate::rt::Walk for MeshBlendShapePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshBlendShape as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.first_vertex), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.has_normals), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.has_tangents), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[4usize]);
     }
 }
 /// One named blend shape (MeshBlendShapeChannel).
@@ -11873,6 +13331,7 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
         name: "mesh_blend_shape_channel",
         doc: "One named blend shape (MeshBlendShapeChannel).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "name",
@@ -11883,6 +13342,17 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The blend shape's name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedString as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "name_hash",
@@ -11895,6 +13365,10 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The CRC-32 of the name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "frame_index",
@@ -11905,6 +13379,10 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The channel's first frame in `shapes` and `full_weights`.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "frame_count",
@@ -11915,6 +13393,10 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many frames the channel has.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -12025,6 +13507,16 @@ impl crate::rt::Walk for MeshBlendShapeChannelPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshBlendShapeChannel as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.name), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.name_hash), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.frame_index), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.frame_count), &_f[3usize]);
     }
 }
 /// Every influence of every vertex (VariableBoneCountWeights).
@@ -12186,6 +13678,7 @@ impl crate::rt::Codec for VariableBoneCountWeights {
         name: "variable_bone_count_weights",
         doc: "Every influence of every vertex (VariableBoneCountWeights).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_data",
@@ -12196,6 +13689,10 @@ impl crate::rt::Codec for VariableBoneCountWeights {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many words follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -12206,6 +13703,10 @@ impl crate::rt::Codec for VariableBoneCountWeights {
                 evidence: ::std::option::Option::Some("seed 002"),
                 reading: ::std::option::Option::None,
                 doc: "For nv vertices, nv + 1 start offsets (word indices into this list), then per influence a\nbone index in the low 16 bits and a weight (value / 65535) in the high 16 bits.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -12299,6 +13800,14 @@ impl crate::rt::Walk for VariableBoneCountWeightsPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <VariableBoneCountWeights as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_data), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[1usize]);
     }
 }
 /// Up to four influences of one vertex (BoneWeights4; BoneInfluence before 2017.1), 32 bytes.
@@ -12630,6 +14139,7 @@ impl crate::rt::Codec for BoneWeights4 {
         name: "bone_weights4",
         doc: "Up to four influences of one vertex (BoneWeights4; BoneInfluence before 2017.1), 32 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "weight_0",
@@ -12640,6 +14150,10 @@ impl crate::rt::Codec for BoneWeights4 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Influence 0's weight.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "weight_1",
@@ -12650,6 +14164,10 @@ impl crate::rt::Codec for BoneWeights4 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Influence 1's weight.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "weight_2",
@@ -12660,6 +14178,10 @@ impl crate::rt::Codec for BoneWeights4 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Influence 2's weight.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "weight_3",
@@ -12670,6 +14192,10 @@ impl crate::rt::Codec for BoneWeights4 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Influence 3's weight.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bone_index_0",
@@ -12680,6 +14206,10 @@ impl crate::rt::Codec for BoneWeights4 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Influence 0's bone slot (an index into the bind poses and the renderer's bones).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bone_index_1",
@@ -12690,6 +14220,10 @@ impl crate::rt::Codec for BoneWeights4 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Influence 1's bone slot (an index into the bind poses and the renderer's bones).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bone_index_2",
@@ -12700,6 +14234,10 @@ impl crate::rt::Codec for BoneWeights4 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Influence 2's bone slot (an index into the bind poses and the renderer's bones).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bone_index_3",
@@ -12710,6 +14248,10 @@ impl crate::rt::Codec for BoneWeights4 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Influence 3's bone slot (an index into the bind poses and the renderer's bones).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -12900,6 +14442,20 @@ impl crate::rt::Walk for BoneWeights4Pos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <BoneWeights4 as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.weight_0), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.weight_1), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.weight_2), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.weight_3), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.bone_index_0), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.bone_index_1), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.bone_index_2), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.bone_index_3), &_f[7usize]);
+    }
 }
 /// A vector of BoneWeights4 (m_Skin, before 2018.2).
 ///
@@ -13060,6 +14616,7 @@ impl crate::rt::Codec for BoneWeights4Vector {
         name: "bone_weights4_vector",
         doc: "A vector of BoneWeights4 (m_Skin, before 2018.2).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -13070,6 +14627,10 @@ impl crate::rt::Codec for BoneWeights4Vector {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many vertices' influences follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "items",
@@ -13080,6 +14641,17 @@ impl crate::rt::Codec for BoneWeights4Vector {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One entry per vertex.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <BoneWeights4 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(32u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -13173,6 +14745,14 @@ impl crate::rt::Walk for BoneWeights4VectorPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <BoneWeights4Vector as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.items), &_f[1usize]);
     }
 }
 /// One entry of the channel table (ChannelInfo), 4 bytes.
@@ -13385,6 +14965,7 @@ impl crate::rt::Codec for ChannelInfo {
         name: "channel_info",
         doc: "One entry of the channel table (ChannelInfo), 4 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "stream",
@@ -13395,6 +14976,10 @@ impl crate::rt::Codec for ChannelInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The stream the channel lives in.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "offset",
@@ -13405,6 +14990,10 @@ impl crate::rt::Codec for ChannelInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The channel's byte offset inside one vertex of its stream.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "format",
@@ -13417,6 +15006,10 @@ impl crate::rt::Codec for ChannelInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The component format.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "dimension",
@@ -13429,6 +15022,10 @@ impl crate::rt::Codec for ChannelInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The component count in the low 4 bits (0 = channel absent); Unity sets high bits too,\nwhich are kept.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -13536,6 +15133,16 @@ impl crate::rt::Walk for ChannelInfoPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <ChannelInfo as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.stream), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.offset), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.format), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.dimension), &_f[3usize]);
     }
 }
 /// One entry of the channel table from 2017.1 to 2018.4 (ChannelInfo), 4 bytes.
@@ -13746,6 +15353,7 @@ impl crate::rt::Codec for ChannelInfo2017 {
         name: "channel_info_2017",
         doc: "One entry of the channel table from 2017.1 to 2018.4 (ChannelInfo), 4 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "stream",
@@ -13756,6 +15364,10 @@ impl crate::rt::Codec for ChannelInfo2017 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The stream the channel lives in.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "offset",
@@ -13766,6 +15378,10 @@ impl crate::rt::Codec for ChannelInfo2017 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The channel's byte offset inside one vertex of its stream.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "format",
@@ -13778,6 +15394,10 @@ impl crate::rt::Codec for ChannelInfo2017 {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The component format, numbered as from 2017.1 to 2018.4.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "dimension",
@@ -13788,6 +15408,10 @@ impl crate::rt::Codec for ChannelInfo2017 {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The component count in the low 4 bits (0 = channel absent).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -13895,6 +15519,16 @@ impl crate::rt::Walk for ChannelInfo2017Pos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <ChannelInfo2017 as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.stream), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.offset), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.format), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.dimension), &_f[3usize]);
     }
 }
 /// One entry of the channel table from 4.0 to 5.6 (ChannelInfo), 4 bytes.
@@ -14105,6 +15739,7 @@ impl crate::rt::Codec for ChannelInfoLegacy {
         name: "channel_info_legacy",
         doc: "One entry of the channel table from 4.0 to 5.6 (ChannelInfo), 4 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "stream",
@@ -14115,6 +15750,10 @@ impl crate::rt::Codec for ChannelInfoLegacy {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The stream the channel lives in.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "offset",
@@ -14125,6 +15764,10 @@ impl crate::rt::Codec for ChannelInfoLegacy {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The channel's byte offset inside one vertex of its stream.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "format",
@@ -14137,6 +15780,10 @@ impl crate::rt::Codec for ChannelInfoLegacy {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The component format, numbered as before 2017.1.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "dimension",
@@ -14147,6 +15794,10 @@ impl crate::rt::Codec for ChannelInfoLegacy {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The component count in the low 4 bits (0 = channel absent).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -14254,6 +15905,16 @@ impl crate::rt::Walk for ChannelInfoLegacyPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <ChannelInfoLegacy as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.stream), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.offset), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.format), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.dimension), &_f[3usize]);
     }
 }
 /// One stored stream of 4.x (StreamInfo), 12 bytes.
@@ -14488,6 +16149,7 @@ impl crate::rt::Codec for StreamInfo {
         name: "stream_info",
         doc: "One stored stream of 4.x (StreamInfo), 12 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "channel_mask",
@@ -14498,6 +16160,10 @@ impl crate::rt::Codec for StreamInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One bit per entry of the channel table the stream holds.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "offset",
@@ -14508,6 +16174,10 @@ impl crate::rt::Codec for StreamInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Where the stream's first vertex starts in the vertex data.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "stride",
@@ -14518,6 +16188,10 @@ impl crate::rt::Codec for StreamInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Bytes per vertex of the stream.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "divider_op",
@@ -14528,6 +16202,10 @@ impl crate::rt::Codec for StreamInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Kept as read (meaning not established here).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "frequency",
@@ -14538,6 +16216,10 @@ impl crate::rt::Codec for StreamInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Kept as read (meaning not established here).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -14663,6 +16345,17 @@ impl crate::rt::Walk for StreamInfoPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <StreamInfo as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.channel_mask), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.offset), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.stride), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.divider_op), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.frequency), &_f[4usize]);
     }
 }
 /// One of the four stored streams of 3.5 to 3.x (StreamInfo), 16 bytes.
@@ -14871,6 +16564,7 @@ impl crate::rt::Codec for StreamInfoFixed {
         name: "stream_info_fixed",
         doc: "One of the four stored streams of 3.5 to 3.x (StreamInfo), 16 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "channel_mask",
@@ -14881,6 +16575,10 @@ impl crate::rt::Codec for StreamInfoFixed {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One bit per shader channel (`shader_channel_4`) the stream holds.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "offset",
@@ -14891,6 +16589,10 @@ impl crate::rt::Codec for StreamInfoFixed {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Where the stream's first vertex starts in the vertex data.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "stride",
@@ -14901,6 +16603,10 @@ impl crate::rt::Codec for StreamInfoFixed {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Bytes per vertex of the stream.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "align",
@@ -14911,6 +16617,10 @@ impl crate::rt::Codec for StreamInfoFixed {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Kept as read (meaning not established here).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -15018,6 +16728,16 @@ impl crate::rt::Walk for StreamInfoFixedPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <StreamInfoFixed as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.channel_mask), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.offset), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.stride), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.align), &_f[3usize]);
     }
 }
 /// The vertex count, the channel table and the vertex bytes (VertexData).
@@ -15869,6 +17589,7 @@ impl crate::rt::Codec for VertexData {
         name: "vertex_data",
         doc: "The vertex count, the channel table and the vertex bytes (VertexData).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["unity_version"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "current_channels",
@@ -15881,6 +17602,23 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 2018.1, a bit mask of the channels present.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (20180100i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "vertex_count",
@@ -15893,6 +17631,10 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The number of vertices.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "streams_fixed",
@@ -15905,6 +17647,35 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 3.5 to 3.x, the four streams; their channel masks imply the channels.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (40000i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <StreamInfoFixed as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(16u64),
+                count: ::std::option::Option::Some(4u64),
             },
             crate::rt::FieldInfo {
                 id: "num_channels",
@@ -15915,6 +17686,23 @@ impl crate::rt::Codec for VertexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many channel entries follow (6 in 4.x, 8 from 5.0, 12 in 2018.1, 14 from 2018.2 in the real files).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "channels",
@@ -15927,6 +17715,35 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2019.1, the channels in the order of `shader_channel`, up to 14.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <ChannelInfo as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "channels_2017",
@@ -15939,6 +17756,36 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2017.1 to 2018.4, the channels with the 2017 format numbering: in the order of\n`shader_channel_5` before 2018.1, of `shader_channel` from 2018.1.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_version) >= (20170100i128))
+                            && (crate::rt::Int::int(&unity_version) < (20190100i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <ChannelInfo2017 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "channels_legacy",
@@ -15951,6 +17798,36 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 4.0 to 5.6, the channels with the format numbering before 2017.1: in the order of\n`shader_channel_4` in 4.x, of `shader_channel_5` from 5.0.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_version) >= (40000i128))
+                            && (crate::rt::Int::int(&unity_version) < (20170100i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <ChannelInfoLegacy as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_streams",
@@ -15963,6 +17840,24 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.x, how many streams follow.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_version) >= (40000i128))
+                            && (crate::rt::Int::int(&unity_version) < (50000i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "streams",
@@ -15975,6 +17870,36 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.x, where each stream lies in the vertex data (from 5.0 they are computed).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_version) >= (40000i128))
+                            && (crate::rt::Int::int(&unity_version) < (50000i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <StreamInfo as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -15987,6 +17912,22 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The vertex bytes, streams one after another (empty when streamed).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -16382,6 +18323,38 @@ impl crate::rt::Walk for VertexDataPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <VertexData as crate::rt::Codec>::INFO.fields;
+        if let ::std::option::Option::Some(p) = &self.current_channels {
+            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.vertex_count), &_f[1usize]);
+        if let ::std::option::Option::Some(p) = &self.streams_fixed {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.num_channels {
+            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.channels {
+            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.channels_2017 {
+            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.channels_legacy {
+            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.num_streams {
+            visit(crate::rt::Spanned::span(p), &_f[7usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.streams {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.data), &_f[9usize]);
+    }
 }
 /// A PackedBitVector of quantised floats - n items of `bit_size` bits, each start + item x range / (2^bits - 1).
 ///
@@ -16717,6 +18690,7 @@ impl crate::rt::Codec for PackedFloatVector {
         name: "packed_float_vector",
         doc: "A PackedBitVector of quantised floats - n items of `bit_size` bits, each start + item x range / (2^bits - 1).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -16727,6 +18701,10 @@ impl crate::rt::Codec for PackedFloatVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "How many items are packed.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "range",
@@ -16737,6 +18715,10 @@ impl crate::rt::Codec for PackedFloatVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "The span from the first to the last quantisation step.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "start",
@@ -16747,6 +18729,10 @@ impl crate::rt::Codec for PackedFloatVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "The value of item 0.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -16757,6 +18743,17 @@ impl crate::rt::Codec for PackedFloatVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "The packed bits, little-endian bit order, items crossing byte boundaries.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bit_size",
@@ -16767,6 +18764,10 @@ impl crate::rt::Codec for PackedFloatVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "Bits per item.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -16779,6 +18780,10 @@ impl crate::rt::Codec for PackedFloatVector {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(3u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -16925,6 +18930,18 @@ impl crate::rt::Walk for PackedFloatVectorPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <PackedFloatVector as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.range), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.start), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.bit_size), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[5usize]);
     }
 }
 /// A PackedBitVector of integers - n items of `bit_size` bits.
@@ -17177,6 +19194,7 @@ impl crate::rt::Codec for PackedIntVector {
         name: "packed_int_vector",
         doc: "A PackedBitVector of integers - n items of `bit_size` bits.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_items",
@@ -17187,6 +19205,10 @@ impl crate::rt::Codec for PackedIntVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "How many items are packed.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -17197,6 +19219,17 @@ impl crate::rt::Codec for PackedIntVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "The packed bits, little-endian bit order.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bit_size",
@@ -17207,6 +19240,10 @@ impl crate::rt::Codec for PackedIntVector {
                 evidence: ::std::option::Option::Some("seed 000 (Sourced · UnityPy)"),
                 reading: ::std::option::Option::None,
                 doc: "Bits per item.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -17219,6 +19256,10 @@ impl crate::rt::Codec for PackedIntVector {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(3u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -17329,6 +19370,16 @@ impl crate::rt::Walk for PackedIntVectorPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <PackedIntVector as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_items), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.bit_size), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[3usize]);
     }
 }
 /// A compressed mesh's vertices and indices (CompressedMesh).
@@ -18142,6 +20193,7 @@ impl crate::rt::Codec for CompressedMesh {
         name: "compressed_mesh",
         doc: "A compressed mesh's vertices and indices (CompressedMesh).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["unity_version"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "vertices",
@@ -18152,6 +20204,22 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Positions, 3 items per vertex.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "uv",
@@ -18162,6 +20230,22 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The texture coordinate sets m_UVInfo describes, concatenated.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bind_poses",
@@ -18174,6 +20258,35 @@ impl crate::rt::Codec for CompressedMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 5.0, the bind poses of a compressed mesh, 16 items per matrix.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (50000i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "normals",
@@ -18184,6 +20297,22 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Normal x and y, 2 items per vertex (z rebuilt from the sign).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "tangents",
@@ -18194,6 +20323,22 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Tangent x and y, 2 items per vertex.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "weights",
@@ -18206,6 +20351,22 @@ impl crate::rt::Codec for CompressedMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Bone weights, kept as packed bits. The readers the documents used do not decode them,\nand whether they decode as the other packed vectors do is open: none of the 33\ncompressed meshes found is skinned. meshspec decodes them by an inferred reading\n(5-bit weights in 31sts, one bone slot each, a vertex ending at 31 or after three\nwith a fourth implied) and says so in a note whenever a mesh has any.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "normal_signs",
@@ -18216,6 +20377,22 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "One bit per normal, the sign of z.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "tangent_signs",
@@ -18226,6 +20403,22 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Two bits per tangent, the signs of z and w.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "float_colors",
@@ -18236,6 +20429,35 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Colours, 4 items per vertex.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "bone_indices",
@@ -18248,6 +20470,22 @@ impl crate::rt::Codec for CompressedMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Bone indices for m_Weights.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "triangles",
@@ -18258,6 +20496,22 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The indices of a compressed mesh.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "colors",
@@ -18270,6 +20524,35 @@ impl crate::rt::Codec for CompressedMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 5.0, the colours of a compressed mesh, one 32-bit item per vertex.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (50000i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "uv_info",
@@ -18280,6 +20563,23 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A nibble per texture coordinate set: bit 2 set means present, the low two bits are the\ndimension minus 1.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -18616,6 +20916,33 @@ impl crate::rt::Walk for CompressedMeshPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <CompressedMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.vertices), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.uv), &_f[1usize]);
+        if let ::std::option::Option::Some(p) = &self.bind_poses {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.normals), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.tangents), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.weights), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.normal_signs), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.tangent_signs), &_f[7usize]);
+        if let ::std::option::Option::Some(p) = &self.float_colors {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.bone_indices), &_f[9usize]);
+        visit(crate::rt::Spanned::span(&self.triangles), &_f[10usize]);
+        if let ::std::option::Option::Some(p) = &self.colors {
+            visit(crate::rt::Spanned::span(p), &_f[11usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.uv_info {
+            visit(crate::rt::Spanned::span(p), &_f[12usize]);
+        }
+    }
 }
 /// A byte range of a resource file (StreamingInfo).
 ///
@@ -18917,6 +21244,7 @@ impl crate::rt::Codec for StreamingInfo {
         name: "streaming_info",
         doc: "A byte range of a resource file (StreamingInfo).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["unity_version"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "ofs_data_u4",
@@ -18929,6 +21257,23 @@ impl crate::rt::Codec for StreamingInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's start in the resource file, before 2020.1.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (20200100i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ofs_data_u8",
@@ -18941,6 +21286,23 @@ impl crate::rt::Codec for StreamingInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's start in the resource file, from 2020.1.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (20200100i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_data",
@@ -18951,6 +21313,10 @@ impl crate::rt::Codec for StreamingInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The range's length in bytes (0 when nothing is streamed).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "path",
@@ -18963,6 +21329,22 @@ impl crate::rt::Codec for StreamingInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The resource file; in a bundle, an archive:/ path whose last part is the file's name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <AlignedString as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -19091,6 +21473,20 @@ impl crate::rt::Walk for StreamingInfoPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <StreamingInfo as crate::rt::Codec>::INFO.fields;
+        if let ::std::option::Option::Some(p) = &self.ofs_data_u4 {
+            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.ofs_data_u8 {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.len_data), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.path), &_f[3usize]);
     }
 }
 /// The mesh's levels of detail (MeshLodInfo), from 6000.2.
@@ -19431,6 +21827,7 @@ impl crate::rt::Codec for MeshLodInfo {
         name: "mesh_lod_info",
         doc: "The mesh's levels of detail (MeshLodInfo), from 6000.2.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "lod_slope",
@@ -19441,6 +21838,10 @@ impl crate::rt::Codec for MeshLodInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The slope of the level selection curve.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "lod_bias",
@@ -19451,6 +21852,10 @@ impl crate::rt::Codec for MeshLodInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The bias of the level selection curve.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_levels",
@@ -19461,6 +21866,10 @@ impl crate::rt::Codec for MeshLodInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The number of levels (1 for a mesh without levels of detail).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_sub_meshes",
@@ -19471,6 +21880,10 @@ impl crate::rt::Codec for MeshLodInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many submesh entries follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "sub_meshes",
@@ -19481,6 +21894,17 @@ impl crate::rt::Codec for MeshLodInfo {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Per submesh, its index range at each level.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshLodSubMesh as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -19637,6 +22061,17 @@ impl crate::rt::Walk for MeshLodInfoPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshLodInfo as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.lod_slope), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.lod_bias), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.num_levels), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.num_sub_meshes), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.sub_meshes), &_f[4usize]);
     }
 }
 /// One submesh's levels (MeshLodSubMesh).
@@ -19798,6 +22233,7 @@ impl crate::rt::Codec for MeshLodSubMesh {
         name: "mesh_lod_sub_mesh",
         doc: "One submesh's levels (MeshLodSubMesh).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_levels",
@@ -19808,6 +22244,10 @@ impl crate::rt::Codec for MeshLodSubMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many levels follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "levels",
@@ -19818,6 +22258,17 @@ impl crate::rt::Codec for MeshLodSubMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The index range of each level.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <MeshLodRange as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -19911,6 +22362,14 @@ impl crate::rt::Walk for MeshLodSubMeshPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshLodSubMesh as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_levels), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.levels), &_f[1usize]);
     }
 }
 /// One level's index range (MeshLodRange).
@@ -20066,6 +22525,7 @@ impl crate::rt::Codec for MeshLodRange {
         name: "mesh_lod_range",
         doc: "One level's index range (MeshLodRange).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "index_start",
@@ -20076,6 +22536,10 @@ impl crate::rt::Codec for MeshLodRange {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "The first index, counted in indices.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index_count",
@@ -20086,6 +22550,10 @@ impl crate::rt::Codec for MeshLodRange {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many indices.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -20157,5 +22625,13 @@ impl crate::rt::Walk for MeshLodRangePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <MeshLodRange as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.index_start), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.index_count), &_f[1usize]);
     }
 }

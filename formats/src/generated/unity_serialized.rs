@@ -2175,6 +2175,7 @@ impl crate::rt::Codec for UnitySerialized {
         name: "unity_serialized",
         doc: "A SerializedFile: a header, the metadata (the editor version, the target platform, the types\nof the objects with their type trees, the table of objects, the scripts, the external files\nand the managed reference types), and the objects' bytes.\n\nThe header is big endian. Its endianness byte chooses the byte order of the metadata (and of\nthe objects): 0 little endian, as every player on today's platforms writes, 1 big endian. From\nformat version 22 the sizes and the data offset are 64-bit, in a second part of the header,\nand the first part's sizes are zero.\n\nEach object is a byte range of the data (`byte_start` from the data offset, `byte_size`), read\nthrough its type's type tree when the file carries them, or by a fixed layout of the editor\nversion (the `unity-mesh` layout for a Mesh). The object bytes are kept here as one block,\nand cut, checked and read by `formats/src/unity/files/serialized.rs` and `typetree.rs`.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "header",
@@ -2187,6 +2188,17 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Sizes, the format version, the data offset and the byte order.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Header as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "metadata",
@@ -2199,6 +2211,15 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The types, objects, scripts, externals and reference types, in the byte order the header gives.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Metadata as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad_data",
@@ -2211,6 +2232,10 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The bytes between the metadata and the data offset, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -2223,6 +2248,10 @@ impl crate::rt::Codec for UnitySerialized {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The objects, each at its byte_start from here (Unity pads between them to multiples of\n8), to the end of the file.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -2336,6 +2365,16 @@ impl crate::rt::Walk for UnitySerializedPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <UnitySerialized as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.header), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.metadata), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.pad_data), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[3usize]);
     }
 }
 impl crate::rt::Root for UnitySerialized {
@@ -2856,6 +2895,7 @@ impl crate::rt::Codec for Header {
         name: "header",
         doc: "The header (big endian), 20 bytes, 48 from format 22.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "len_metadata",
@@ -2868,6 +2908,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The metadata's size (before format 22).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_file",
@@ -2880,6 +2924,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The file's size (before format 22).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "version",
@@ -2892,6 +2940,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The format version (9 to 22 here; older files lay out their header otherwise).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ofs_data",
@@ -2904,6 +2956,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the objects' data starts, from the start of the file (before format 22).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "endianness",
@@ -2914,6 +2970,10 @@ impl crate::rt::Codec for Header {
                 evidence: ::std::option::Option::Some("0 in every corpus file"),
                 reading: ::std::option::Option::None,
                 doc: "The byte order of the metadata and the objects - 0 little endian, 1 big endian.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "reserved",
@@ -2924,6 +2984,10 @@ impl crate::rt::Codec for Header {
                 evidence: ::std::option::Option::Some("zeros in every corpus file"),
                 reading: ::std::option::Option::None,
                 doc: "Reserved, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(3u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "wide",
@@ -2936,6 +3000,19 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From format 22, the sizes and the data offset as 64-bit values.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <HeaderWide as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(28u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -3110,6 +3187,21 @@ impl crate::rt::Walk for HeaderPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Header as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_metadata), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_file), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.version), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.ofs_data), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.endianness), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.reserved), &_f[5usize]);
+        if let ::std::option::Option::Some(p) = &self.wide {
+            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+        }
     }
 }
 /// The second part of a format 22 header.
@@ -3316,6 +3408,7 @@ impl crate::rt::Codec for HeaderWide {
         name: "header_wide",
         doc: "The second part of a format 22 header.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "len_metadata",
@@ -3328,6 +3421,10 @@ impl crate::rt::Codec for HeaderWide {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The metadata's size.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_file",
@@ -3340,6 +3437,10 @@ impl crate::rt::Codec for HeaderWide {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The file's size.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ofs_data",
@@ -3352,6 +3453,10 @@ impl crate::rt::Codec for HeaderWide {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the objects' data starts, from the start of the file.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unknown_0x28",
@@ -3364,6 +3469,10 @@ impl crate::rt::Codec for HeaderWide {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Eight bytes whose meaning no source gives; kept as read.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -3471,6 +3580,16 @@ impl crate::rt::Walk for HeaderWidePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <HeaderWide as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_metadata), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_file), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.ofs_data), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unknown_0x28), &_f[3usize]);
     }
 }
 /// The metadata, in the byte order the header's endianness gives.
@@ -4855,6 +4974,7 @@ impl crate::rt::Codec for Metadata {
         name: "metadata",
         doc: "The metadata, in the byte order the header's endianness gives.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "unity_version",
@@ -4867,6 +4987,10 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The editor version that wrote the file; it chooses the fixed layouts of objects read without a type tree.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "target_platform",
@@ -4879,6 +5003,10 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The platform the file was built for (BuildTarget).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "enable_type_tree",
@@ -4889,6 +5017,28 @@ impl crate::rt::Codec for Metadata {
                 evidence: ::std::option::Option::Some("1 in every corpus file"),
                 reading: ::std::option::Option::None,
                 doc: "Whether the types carry their type trees (from format 13; always before).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (13i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_types",
@@ -4901,6 +5051,10 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many types follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "types",
@@ -4913,6 +5067,15 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The classes of the file's objects, each with its type tree when the file has them.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <SerializedType as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "big_id_enabled",
@@ -4925,6 +5088,28 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before format 14, whether path ids are 64-bit.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) < (14i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_objects",
@@ -4937,6 +5122,10 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many objects follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "objects",
@@ -4949,6 +5138,15 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The objects - path id, byte range and type.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <ObjectInfo as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_script_types",
@@ -4961,6 +5159,28 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many script references follow (from format 11).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (11i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "script_types",
@@ -4971,6 +5191,50 @@ impl crate::rt::Codec for Metadata {
                 evidence: ::std::option::Option::Some("1 in each bundle's CAB"),
                 reading: ::std::option::Option::None,
                 doc: "The MonoScripts the file's MonoBehaviours use (LocalSerializedObjectIdentifier).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (11i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <ScriptType as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![
+                                crate ::rt::Int::int(& format_version), crate
+                                ::rt::Int::int(& big_endian)
+                            ],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_externals",
@@ -4983,6 +5247,10 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many external files follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "externals",
@@ -4995,6 +5263,32 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The other files that the objects' references (m_FileID 1, 2, ...) name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <External as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![
+                                crate ::rt::Int::int(& format_version), crate
+                                ::rt::Int::int(& big_endian)
+                            ],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_ref_types",
@@ -5007,6 +5301,28 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many managed reference types follow (from format 20).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (20i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ref_types",
@@ -5019,6 +5335,33 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The classes of [SerializeReference] values, with their type trees.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (20i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <SerializedType as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        ::std::option::Option::None
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "user_information",
@@ -5029,6 +5372,10 @@ impl crate::rt::Codec for Metadata {
                 evidence: ::std::option::Option::Some("empty in every corpus file"),
                 reading: ::std::option::Option::None,
                 doc: "Free text, empty in the files seen.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -5512,6 +5859,39 @@ impl crate::rt::Walk for MetadataPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Metadata as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.unity_version), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.target_platform), &_f[1usize]);
+        if let ::std::option::Option::Some(p) = &self.enable_type_tree {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.num_types), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.types), &_f[4usize]);
+        if let ::std::option::Option::Some(p) = &self.big_id_enabled {
+            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.num_objects), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.objects), &_f[7usize]);
+        if let ::std::option::Option::Some(p) = &self.num_script_types {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.script_types {
+            visit(crate::rt::Spanned::span(p), &_f[9usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.num_externals), &_f[10usize]);
+        visit(crate::rt::Spanned::span(&self.externals), &_f[11usize]);
+        if let ::std::option::Option::Some(p) = &self.num_ref_types {
+            visit(crate::rt::Spanned::span(p), &_f[12usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.ref_types {
+            visit(crate::rt::Spanned::span(p), &_f[13usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.user_information), &_f[14usize]);
     }
 }
 /// One type of the file (SerializedType) - a class id, hashes, and its type tree.
@@ -6640,6 +7020,7 @@ impl crate::rt::Codec for SerializedType {
         name: "serialized_type",
         doc: "One type of the file (SerializedType) - a class id, hashes, and its type tree.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian", "is_ref_type", "has_type_tree"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "class_id",
@@ -6652,6 +7033,10 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The Unity class (43 Mesh, 1 GameObject, ...; -1 for a reference type).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "is_stripped_type",
@@ -6664,6 +7049,38 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (16i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "script_type_index",
@@ -6676,6 +7093,38 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "For a script's type, its index in script_types; -1 otherwise.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (17i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "script_id",
@@ -6688,6 +7137,12 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The hash of a script's type (Hash128), for MonoBehaviours and reference types.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(16u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "old_type_hash",
@@ -6700,6 +7155,38 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A hash of the type tree (Hash128); kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (13i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(16u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "type_tree",
@@ -6710,6 +7197,72 @@ impl crate::rt::Codec for SerializedType {
                 evidence: ::std::option::Option::Some("every corpus type"),
                 reading: ::std::option::Option::None,
                 doc: "The type tree as a blob (node table and string buffer), formats 10 and 12 on.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && ((crate::rt::Int::int(&format_version) >= (12i128))
+                                || (crate::rt::Int::int(&format_version) == (10i128)))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <TypeTree as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![
+                                crate ::rt::Int::int(& format_version), crate
+                                ::rt::Int::int(& big_endian)
+                            ],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "old_type_tree",
@@ -6722,6 +7275,72 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The type tree as nested nodes, formats 9 and 11.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && (crate::rt::Int::int(&format_version) < (12i128)))
+                            && (crate::rt::Int::int(&format_version) != (10i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <OldTypeTreeNode as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![
+                                crate ::rt::Int::int(& format_version), crate
+                                ::rt::Int::int(& big_endian)
+                            ],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_type_dependencies",
@@ -6734,6 +7353,40 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many type dependencies follow (from format 21).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && (crate::rt::Int::int(&format_version) >= (21i128)))
+                            && (crate::rt::Int::int(&is_ref_type) == (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "type_dependencies",
@@ -6746,6 +7399,40 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Indices of the reference types this type's values may hold.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && (crate::rt::Int::int(&format_version) >= (21i128)))
+                            && (crate::rt::Int::int(&is_ref_type) == (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "class_name",
@@ -6758,6 +7445,40 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A reference type's class name.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && (crate::rt::Int::int(&format_version) >= (21i128)))
+                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "namespace",
@@ -6770,6 +7491,40 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A reference type's namespace.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && (crate::rt::Int::int(&format_version) >= (21i128)))
+                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "assembly_name",
@@ -6780,6 +7535,40 @@ impl crate::rt::Codec for SerializedType {
                 evidence: ::std::option::Option::Some("Assembly-CSharp in the corpus"),
                 reading: ::std::option::Option::None,
                 doc: "A reference type's assembly.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                            && (crate::rt::Int::int(&format_version) >= (21i128)))
+                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -7141,6 +7930,46 @@ impl crate::rt::Walk for SerializedTypePos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <SerializedType as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.class_id), &_f[0usize]);
+        if let ::std::option::Option::Some(p) = &self.is_stripped_type {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.script_type_index {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.script_id {
+            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.old_type_hash {
+            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.type_tree {
+            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.old_type_tree {
+            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.num_type_dependencies {
+            visit(crate::rt::Spanned::span(p), &_f[7usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.type_dependencies {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.class_name {
+            visit(crate::rt::Spanned::span(p), &_f[9usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.namespace {
+            visit(crate::rt::Spanned::span(p), &_f[10usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.assembly_name {
+            visit(crate::rt::Spanned::span(p), &_f[11usize]);
+        }
+    }
 }
 /// A type tree as a blob (TypeTree, formats 10 and 12 on) - its nodes in depth-first order,
 /// each naming its type and field by an offset into the string buffer, or into Unity's common
@@ -7492,6 +8321,7 @@ impl crate::rt::Codec for TypeTree {
         name: "type_tree",
         doc: "A type tree as a blob (TypeTree, formats 10 and 12 on) - its nodes in depth-first order,\neach naming its type and field by an offset into the string buffer, or into Unity's common\nstrings when the offset's top bit is set.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_nodes",
@@ -7504,6 +8334,10 @@ impl crate::rt::Codec for TypeTree {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many nodes follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_string_buffer",
@@ -7516,6 +8350,10 @@ impl crate::rt::Codec for TypeTree {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The size of the string buffer.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "nodes",
@@ -7528,6 +8366,32 @@ impl crate::rt::Codec for TypeTree {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The nodes, depth first; a node's level says how deep it is (0 for the root).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <TypeTreeNode as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![
+                                crate ::rt::Int::int(& format_version), crate
+                                ::rt::Int::int(& big_endian)
+                            ],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "string_buffer",
@@ -7540,6 +8404,10 @@ impl crate::rt::Codec for TypeTree {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The type and field names that are not common strings, each ended by a NUL.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -7672,6 +8540,16 @@ impl crate::rt::Walk for TypeTreePos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <TypeTree as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_nodes), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_string_buffer), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.nodes), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.string_buffer), &_f[3usize]);
     }
 }
 /// One node of a type tree blob (TypeTreeNode), 24 bytes, 32 from format 19.
@@ -8181,6 +9059,7 @@ impl crate::rt::Codec for TypeTreeNode {
         name: "type_tree_node",
         doc: "One node of a type tree blob (TypeTreeNode), 24 bytes, 32 from format 19.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "node_version",
@@ -8193,6 +9072,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The version of the field's type.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "level",
@@ -8205,6 +9088,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The node's depth (0 for the root).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "type_flags",
@@ -8215,6 +9102,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 evidence: ::std::option::Option::Some("1 for Array nodes in the corpus"),
                 reading: ::std::option::Option::None,
                 doc: "Bit 0 - the node is an array (its children are its size and its element).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ofs_type",
@@ -8227,6 +9118,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The type's name - an offset into the string buffer, or with the top bit set into the common strings.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ofs_name",
@@ -8239,6 +9134,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The field's name, as ofs_type.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "byte_size",
@@ -8251,6 +9150,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The value's size in bytes, -1 when it varies.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index",
@@ -8263,6 +9166,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The node's index in the tree.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "meta_flag",
@@ -8275,6 +9182,10 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Flags; 0x4000 (kAlignBytes) - the value is followed by padding to a multiple of 4 bytes from the object's start.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ref_type_hash",
@@ -8287,6 +9198,28 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "For a managed reference field, the hash of its type (from format 19).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (19i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -8485,6 +9418,23 @@ impl crate::rt::Walk for TypeTreeNodePos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <TypeTreeNode as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.node_version), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.level), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.type_flags), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.ofs_type), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.ofs_name), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.byte_size), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.index), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.meta_flag), &_f[7usize]);
+        if let ::std::option::Option::Some(p) = &self.ref_type_hash {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
     }
 }
 /// One node of a type tree in the nested form of formats 9 and 11, with its children.
@@ -9044,6 +9994,7 @@ impl crate::rt::Codec for OldTypeTreeNode {
         name: "old_type_tree_node",
         doc: "One node of a type tree in the nested form of formats 9 and 11, with its children.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        params: &["format_version", "big_endian"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "type_name",
@@ -9056,6 +10007,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The type's name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "name",
@@ -9068,6 +10023,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The field's name.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "byte_size",
@@ -9080,6 +10039,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The value's size in bytes, -1 when it varies.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "index",
@@ -9092,6 +10055,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The node's index in the tree.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "type_flags",
@@ -9104,6 +10071,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "1 for an array.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "node_version",
@@ -9116,6 +10087,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The version of the field's type.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "meta_flag",
@@ -9128,6 +10103,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Flags, as in the blob form (0x4000 align).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_children",
@@ -9140,6 +10119,10 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many child nodes follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "children",
@@ -9152,6 +10135,32 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The child nodes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <OldTypeTreeNode as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![
+                                crate ::rt::Int::int(& format_version), crate
+                                ::rt::Int::int(& big_endian)
+                            ],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -9382,6 +10391,21 @@ impl crate::rt::Walk for OldTypeTreeNodePos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <OldTypeTreeNode as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.type_name), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.name), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.byte_size), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.index), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.type_flags), &_f[4usize]);
+        visit(crate::rt::Spanned::span(&self.node_version), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.meta_flag), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.num_children), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.children), &_f[8usize]);
     }
 }
 /// One entry of the object table (ObjectInfo).
@@ -10282,6 +11306,7 @@ impl crate::rt::Codec for ObjectInfo {
         name: "object_info",
         doc: "One entry of the object table (ObjectInfo).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian", "big_id"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "pad",
@@ -10294,6 +11319,33 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 4 bytes before the entry, from format 14; kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (14i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "path_id_s4",
@@ -10306,6 +11358,34 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's id in the file, 32-bit (before format 14 without big ids).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&format_version) < (14i128))
+                            && (crate::rt::Int::int(&big_id) == (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "path_id",
@@ -10318,6 +11398,34 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's id in the file; references (PPtr) name objects by it.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&format_version) >= (14i128))
+                            || (crate::rt::Int::int(&big_id) != (0i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "byte_start_u4",
@@ -10328,6 +11436,33 @@ impl crate::rt::Codec for ObjectInfo {
                 evidence: ::std::option::Option::Some("the 2019.4 bundle (format 21)"),
                 reading: ::std::option::Option::None,
                 doc: "Where the object starts, from the data offset (before format 22).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) < (22i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "byte_start_u8",
@@ -10340,6 +11475,33 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the object starts, from the data offset (from format 22).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (22i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "byte_size",
@@ -10352,6 +11514,10 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's size in bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "type_id",
@@ -10364,6 +11530,10 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From format 16 an index into the types; before, the class id.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "class_id",
@@ -10376,6 +11546,33 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's class id (before format 16).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) < (16i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "is_destroyed",
@@ -10388,6 +11585,33 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before format 11, whether the object was destroyed.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) < (11i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "script_type_index",
@@ -10400,6 +11624,34 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 11 to 16, the index of the object's script in script_types, or -1.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&format_version) >= (11i128))
+                            && (crate::rt::Int::int(&format_version) < (17i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "stripped",
@@ -10412,6 +11664,34 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 15 and 16, whether the object was stripped.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&format_version) == (15i128))
+                            || (crate::rt::Int::int(&format_version) == (16i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -10725,6 +12005,41 @@ impl crate::rt::Walk for ObjectInfoPos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <ObjectInfo as crate::rt::Codec>::INFO.fields;
+        if let ::std::option::Option::Some(p) = &self.pad {
+            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.path_id_s4 {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.path_id {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.byte_start_u4 {
+            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.byte_start_u8 {
+            visit(crate::rt::Spanned::span(p), &_f[4usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.byte_size), &_f[5usize]);
+        visit(crate::rt::Spanned::span(&self.type_id), &_f[6usize]);
+        if let ::std::option::Option::Some(p) = &self.class_id {
+            visit(crate::rt::Spanned::span(p), &_f[7usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.is_destroyed {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.script_type_index {
+            visit(crate::rt::Spanned::span(p), &_f[9usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.stripped {
+            visit(crate::rt::Spanned::span(p), &_f[10usize]);
+        }
     }
 }
 /// A reference to a MonoScript (LocalSerializedObjectIdentifier).
@@ -11130,6 +12445,7 @@ impl crate::rt::Codec for ScriptType {
         name: "script_type",
         doc: "A reference to a MonoScript (LocalSerializedObjectIdentifier).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "local_serialized_file_index",
@@ -11142,6 +12458,10 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The file (0 this one, 1 the first external, ...).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad",
@@ -11154,6 +12474,28 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 4 bytes, kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (14i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "local_identifier_in_file_s4",
@@ -11166,6 +12508,28 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The script's path id (before format 14).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) < (14i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "local_identifier_in_file",
@@ -11178,6 +12542,28 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The script's path id.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&format_version) >= (14i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11328,6 +12714,22 @@ impl crate::rt::Walk for ScriptTypePos {
                 }
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <ScriptType as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.local_serialized_file_index), &_f[0usize]);
+        if let ::std::option::Option::Some(p) = &self.pad {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.local_identifier_in_file_s4 {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.local_identifier_in_file {
+            visit(crate::rt::Spanned::span(p), &_f[3usize]);
+        }
     }
 }
 /// Another file the objects refer to (FileIdentifier).
@@ -11607,6 +13009,7 @@ impl crate::rt::Codec for External {
         name: "external",
         doc: "Another file the objects refer to (FileIdentifier).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["format_version", "big_endian"],
         fields: &[
             crate::rt::FieldInfo {
                 id: "temp_empty",
@@ -11617,6 +13020,10 @@ impl crate::rt::Codec for External {
                 evidence: ::std::option::Option::Some("empty in the corpus"),
                 reading: ::std::option::Option::None,
                 doc: "Text that is empty in the files seen.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "guid",
@@ -11627,6 +13034,10 @@ impl crate::rt::Codec for External {
                 evidence: ::std::option::Option::Some("the GUIDs Unity's dumps print"),
                 reading: ::std::option::Option::None,
                 doc: "The file's GUID.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(16u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "file_type",
@@ -11639,6 +13050,10 @@ impl crate::rt::Codec for External {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "0 non-asset, 1 cached asset, 2 serialized asset, 3 meta asset.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "path",
@@ -11651,6 +13066,10 @@ impl crate::rt::Codec for External {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The file's path.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -11758,5 +13177,15 @@ impl crate::rt::Walk for ExternalPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <External as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.temp_empty), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.guid), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.file_type), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.path), &_f[3usize]);
     }
 }

@@ -396,6 +396,7 @@ impl crate::rt::Codec for UnityWeb {
         name: "unity_web",
         doc: "The asset bundle of Unity before UnityFS: a header (the signature `UnityWeb` or `UnityRaw`,\nversions, sizes and a table of \"levels\"), then the payload. A UnityWeb payload is one LZMA\nstream in the `.lzma` (\"LZMA alone\") form - 5 property bytes, a 64-bit little-endian\ndecompressed size that may be -1, then the stream; a UnityRaw payload is stored. Every number\nof the header is big endian.\n\nThe decompressed payload is the layout `unity-web-payload`: a directory of the files the\nbundle holds (a Web Player's `mainData`, `sharedassets0.assets`, its assemblies; a bundle's\n`CAB-...`), padded to 4 bytes, then the files' bytes, at offsets counted from the payload's\nstart. Decompression and the cutting are in `formats/src/unity/files/web.rs`; every declared\nsize is checked before anything is allocated.\n\nThe levels are the points a Web Player could start from while the file was still\ndownloading; every reader here (UnityPy, AssetStudio, AssetRipper) takes the last level's\nsizes as the whole payload's. Format 6 UnityWeb and UnityRaw files (Unity 5.x) have the\nUnityFS layout after the versions and are refused here at `header.version`.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "header",
@@ -408,6 +409,17 @@ impl crate::rt::Codec for UnityWeb {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The signature, versions, sizes and levels.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Header as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad_header",
@@ -420,6 +432,10 @@ impl crate::rt::Codec for UnityWeb {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The bytes between the header's fields and `header.len_header` (alignment to 4, see the\nrelation header_padded_to_4), kept verbatim.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "payload",
@@ -432,6 +448,10 @@ impl crate::rt::Codec for UnityWeb {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The payload, the rest of the file: for UnityWeb an LZMA stream with its 13-byte `.lzma`\nheader, for UnityRaw the data as is. Decompressed, it is `unity-web-payload`.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -524,6 +544,15 @@ impl crate::rt::Walk for UnityWebPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <UnityWeb as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.header), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.pad_header), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.payload), &_f[2usize]);
     }
 }
 impl crate::rt::Root for UnityWeb {
@@ -1431,6 +1460,7 @@ impl crate::rt::Codec for Header {
         name: "header",
         doc: "The bundle header (UnityWeb or UnityRaw, format 1 to 5).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "signature",
@@ -1443,6 +1473,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The first five bytes of the signature text, `Unity`, which UnityFS shares\n(`unity-bundle`).\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(5u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "kind",
@@ -1455,6 +1489,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The rest of the signature text and the NUL that ends it: `Web` (UnityWeb, an LZMA\npayload) or `Raw` (UnityRaw, stored). Read as one 32-bit number so that the spec can\ncheck its two values (the spec language has no text constants).\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "version",
@@ -1467,6 +1505,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The format version.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unity_version",
@@ -1477,6 +1519,10 @@ impl crate::rt::Codec for Header {
                 evidence: ::std::option::Option::Some("3.x.x in the real file"),
                 reading: ::std::option::Option::None,
                 doc: "The version of the bundle format's player (`3.x.x`).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "unity_revision",
@@ -1487,6 +1533,10 @@ impl crate::rt::Codec for Header {
                 evidence: ::std::option::Option::Some("4.1.2f1 in the real file"),
                 reading: ::std::option::Option::None,
                 doc: "The editor version that built the bundle (`4.1.2f1`).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "hash",
@@ -1499,6 +1549,12 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A hash of the bundle, from format 4; kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(16u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "crc",
@@ -1511,6 +1567,12 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A CRC of the bundle, from format 4; kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "minimum_streamed_bytes",
@@ -1523,6 +1585,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many bytes a Web Player had to download before it could start streaming.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_header",
@@ -1535,6 +1601,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The header's size, padding included; the payload starts there.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_levels_before_streaming",
@@ -1549,6 +1619,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many levels a Web Player downloaded before it started.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "num_levels",
@@ -1561,6 +1635,10 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many levels follow.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "levels",
@@ -1571,6 +1649,17 @@ impl crate::rt::Codec for Header {
                 evidence: ::std::option::Option::Some("one level in the real file"),
                 reading: ::std::option::Option::None,
                 doc: "The levels, the last one the whole payload (see the relations payload_is_last_level and levels_grow).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Level as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_file",
@@ -1583,6 +1672,12 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The size of the whole file, from format 2.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_directory",
@@ -1597,6 +1692,12 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The bytes the decompressed payload's directory takes, padding included, from format 3.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -1958,6 +2059,34 @@ impl crate::rt::Walk for HeaderPos {
             },
         );
     }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Header as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.signature), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.kind), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.version), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.unity_version), &_f[3usize]);
+        visit(crate::rt::Spanned::span(&self.unity_revision), &_f[4usize]);
+        if let ::std::option::Option::Some(p) = &self.hash {
+            visit(crate::rt::Spanned::span(p), &_f[5usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.crc {
+            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.minimum_streamed_bytes), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.len_header), &_f[8usize]);
+        visit(crate::rt::Spanned::span(&self.num_levels_before_streaming), &_f[9usize]);
+        visit(crate::rt::Spanned::span(&self.num_levels), &_f[10usize]);
+        visit(crate::rt::Spanned::span(&self.levels), &_f[11usize]);
+        if let ::std::option::Option::Some(p) = &self.len_file {
+            visit(crate::rt::Spanned::span(p), &_f[12usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.len_directory {
+            visit(crate::rt::Spanned::span(p), &_f[13usize]);
+        }
+    }
 }
 /// One level (LZMA chunk info; AssetRipper's BundleScene), 8 bytes.
 ///
@@ -2109,6 +2238,7 @@ impl crate::rt::Codec for Level {
         name: "level",
         doc: "One level (LZMA chunk info; AssetRipper's BundleScene), 8 bytes.",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "len_compressed",
@@ -2121,6 +2251,10 @@ impl crate::rt::Codec for Level {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The payload's bytes up to the end of this level, as stored.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_uncompressed",
@@ -2133,6 +2267,10 @@ impl crate::rt::Codec for Level {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The same, decompressed.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -2210,6 +2348,14 @@ impl crate::rt::Walk for LevelPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Level as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_compressed), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.len_uncompressed), &_f[1usize]);
     }
 }
 /// The decompressed payload of a UnityWeb or UnityRaw bundle - the directory of its files,
@@ -2544,6 +2690,7 @@ impl crate::rt::Codec for Payload {
         name: "payload",
         doc: "The decompressed payload of a UnityWeb or UnityRaw bundle - the directory of its files,\nthen their bytes. Big endian like the header.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "num_files",
@@ -2556,6 +2703,10 @@ impl crate::rt::Codec for Payload {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many files the directory lists.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "files",
@@ -2568,6 +2719,17 @@ impl crate::rt::Codec for Payload {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The files of the bundle, as ranges of the payload.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <FileEntry as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "pad_directory",
@@ -2580,6 +2742,10 @@ impl crate::rt::Codec for Payload {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 4 bytes from the payload's start, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "data",
@@ -2592,6 +2758,10 @@ impl crate::rt::Codec for Payload {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The files' bytes (and whatever lies between them, kept verbatim); the directory's\noffsets count from the payload's start, not from here.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -2721,6 +2891,16 @@ impl crate::rt::Walk for PayloadPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Payload as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.num_files), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.files), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.pad_directory), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.data), &_f[3usize]);
     }
 }
 impl crate::rt::Root for Payload {
@@ -2929,6 +3109,7 @@ impl crate::rt::Codec for FileEntry {
         name: "file_entry",
         doc: "One file of the bundle (AssetRipper's RawWebNode).",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
         fields: &[
             crate::rt::FieldInfo {
                 id: "path",
@@ -2941,6 +3122,10 @@ impl crate::rt::Codec for FileEntry {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The file's name inside the bundle.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "ofs_data",
@@ -2953,6 +3138,10 @@ impl crate::rt::Codec for FileEntry {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the file starts, from the payload's start.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
                 id: "len_data",
@@ -2965,6 +3154,10 @@ impl crate::rt::Codec for FileEntry {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The file's size.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
             },
         ],
     };
@@ -3054,5 +3247,14 @@ impl crate::rt::Walk for FileEntryPos {
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <FileEntry as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.path), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.ofs_data), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.len_data), &_f[2usize]);
     }
 }

@@ -26,6 +26,35 @@ pub struct FieldInfo {
     pub reading: Option<&'static str>,
     /// What the field is.
     pub doc: &'static str,
+    /// The field's condition (`if`), as a function of its type's parameters (in the order of
+    /// [`TypeInfo::params`]): whether the field is there, or `None` where the condition reads
+    /// the bytes. `None` for a field that is always there.
+    pub when: Option<Condition>,
+    /// The spec type the field holds (each element's, for a list), if it holds one.
+    pub of: Option<Nested>,
+    /// The bytes one value of the field takes (one element's, for a list), where every value
+    /// takes the same (a number, a fixed number of bytes, a type of fixed size).
+    pub size: Option<u64>,
+    /// The element count of a list whose count the spec fixes (`repeat-expr: 16`).
+    pub count: Option<u64>,
+}
+
+/// A field's condition over its type's parameter values: whether the field is there, `None`
+/// where the condition reads the bytes.
+pub type Condition = fn(&[i128]) -> Option<bool>;
+
+/// A nested type's arguments from the enclosing type's parameter values, `None` where they
+/// read the bytes.
+pub type Arguments = fn(&[i128]) -> Option<Vec<i128>>;
+
+/// The spec type a field holds, and the arguments it gets.
+#[derive(Debug, Clone, Copy)]
+pub struct Nested {
+    /// The type (a function, so that a type may hold itself).
+    pub info: fn() -> &'static TypeInfo,
+    /// Its arguments from the values of the enclosing type's parameters, or `None` where they
+    /// read the bytes.
+    pub args: Arguments,
 }
 
 /// A spec type, as the spec states it.
@@ -37,8 +66,66 @@ pub struct TypeInfo {
     pub doc: &'static str,
     /// How sure the documents are of the type as a whole.
     pub confidence: Option<Confidence>,
+    /// Its parameters' names, in order.
+    pub params: &'static [&'static str],
     /// Its fields, in order.
     pub fields: &'static [FieldInfo],
+}
+
+/// A field of a type as the values of the type's parameters lay it out, before any byte is
+/// read (see [`shape`]).
+#[derive(Debug, Clone)]
+pub struct Shaped {
+    /// The field.
+    pub info: &'static FieldInfo,
+    /// Whether the field is there in every value (`false`: its condition reads the bytes).
+    pub certain: bool,
+    /// The fields of the spec type it holds (of each element, for a list), laid out by the
+    /// arguments it gets; empty for numbers, bytes and text, for a type whose arguments read
+    /// the bytes, and for a type inside itself.
+    pub fields: Vec<Shaped>,
+}
+
+/// The fields of `ty` that are there for the parameter values `params` (in the order of
+/// [`TypeInfo::params`]), each with the fields of the type it holds, as deep as the types go:
+/// the layout the spec gives those values, from the spec alone. A field whose condition reads
+/// the bytes is kept, marked not [`Shaped::certain`].
+pub fn shape(ty: &'static TypeInfo, params: &[i128]) -> Vec<Shaped> {
+    shape_in(ty, params, &mut vec![])
+}
+
+fn shape_in(
+    ty: &'static TypeInfo,
+    params: &[i128],
+    inside: &mut Vec<&'static TypeInfo>,
+) -> Vec<Shaped> {
+    inside.push(ty);
+    let mut out = vec![];
+    for f in ty.fields {
+        let there = f.when.map(|w| w(params));
+        if there == Some(Some(false)) {
+            continue;
+        }
+        let fields = match f.of {
+            Some(n) => {
+                let t = (n.info)();
+                match (n.args)(params) {
+                    Some(args) if !inside.iter().any(|o| std::ptr::eq(*o, t)) => {
+                        shape_in(t, &args, inside)
+                    }
+                    _ => vec![],
+                }
+            }
+            None => vec![],
+        };
+        out.push(Shaped {
+            info: f,
+            certain: there != Some(None),
+            fields,
+        });
+    }
+    inside.pop();
+    out
 }
 
 /// Positions with the spec's facts: [`Walk::walk`] calls `visit` for every field of a value
@@ -47,6 +134,13 @@ pub struct TypeInfo {
 pub trait Walk {
     /// Walks the positions below `path`.
     fn walk(&self, path: &mut Path, visit: &mut dyn FnMut(&Path, Span, &'static FieldInfo, bool));
+
+    /// Calls `visit` for each field of this value's own type that is there (a list once, with
+    /// the bytes of all its elements), without looking into them: the top level of
+    /// [`Walk::walk`], for what needs no more.
+    fn own_fields(&self, visit: &mut dyn FnMut(Span, &'static FieldInfo)) {
+        let _ = visit;
+    }
 }
 
 /// A leaf value, as a visitor sees it.
@@ -139,5 +233,9 @@ impl Walk for Span {
 impl<P: Walk> Walk for Box<P> {
     fn walk(&self, path: &mut Path, visit: &mut dyn FnMut(&Path, Span, &'static FieldInfo, bool)) {
         (**self).walk(path, visit)
+    }
+
+    fn own_fields(&self, visit: &mut dyn FnMut(Span, &'static FieldInfo)) {
+        (**self).own_fields(visit)
     }
 }

@@ -22,7 +22,7 @@ pub mod view;
 pub use codec::{Codec, Int, Params, Parsed, Root};
 pub use error::{Error, ErrorKind, Result};
 pub use input::Input;
-pub use meta::{FieldInfo, Scalar, TypeInfo, Visitor, Walk};
+pub use meta::{FieldInfo, Nested, Scalar, TypeInfo, Visitor, Walk};
 pub use output::Output;
 pub use path::{Path, Seg};
 pub use pos::{Each, Fixed, Place, Span, Spanned, Strided};

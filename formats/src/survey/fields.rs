@@ -132,6 +132,10 @@ impl Fields {
             evidence: None,
             reading: None,
             doc: "",
+            when: None,
+            of: None,
+            size: None,
+            count: None,
         };
         let confidence = root.confidence.unwrap_or(Confidence::Unknown);
         Fields {
@@ -425,6 +429,10 @@ mod tests {
             evidence: None,
             reading: None,
             doc: "",
+            when: None,
+            of: None,
+            size: None,
+            count: None,
         }
     }
 
@@ -439,6 +447,7 @@ mod tests {
             name: "root",
             doc: "",
             confidence: Some(Confidence::Proven),
+            params: &[],
             fields: &[],
         };
         let mut f = Fields::new(&ROOT, 8);

@@ -8,6 +8,7 @@ pub mod dump;
 pub mod export;
 pub mod like;
 pub mod replace;
+pub mod typetree;
 
 use crate::args::{
     AllOpt, EveryMesh, Format, GameSelect, InputOpt, Json, NonFiniteArg, QuietOpt, RelationsOpt,
@@ -130,6 +131,23 @@ enum UnityCommand {
         #[command(flatten)]
         json: Json,
     },
+    /// Print the type trees the files carry (of one class, or of every class): one block per
+    /// distinct tree, one line per node (type, name, byte size, align flag); or with --ksy each
+    /// tree as a draft .ksy in the spec language.
+    Typetree {
+        /// Bundles, serialized files, or folders of them.
+        #[arg(required = true)]
+        files: Vec<PathBuf>,
+        /// Only the trees of this class: its name (`Mesh`) or its class id (`43`).
+        #[arg(long)]
+        class: Option<String>,
+        /// Print each tree as a draft .ksy (fields with -orig-id, -confidence observed and
+        /// -evidence naming the file and the editor version).
+        #[arg(long)]
+        ksy: bool,
+        #[command(flatten)]
+        input: InputOpt,
+    },
     /// Write the file with one Mesh replaced (from an object `unity extract` wrote, edited, or
     /// from an edited `unity dump`), written only when the result reads back and the mesh in
     /// it passes `check`; everything else is kept byte for byte.
@@ -238,6 +256,17 @@ pub fn run(args: UnityArgs) -> Result<ExitCode, Fail> {
             limit: input.max_input_size,
             quiet: quiet.quiet,
             json: json.json,
+        }),
+        UnityCommand::Typetree {
+            files,
+            class,
+            ksy,
+            input,
+        } => typetree::run(typetree::Args {
+            files,
+            class,
+            ksy,
+            limit: input.max_input_size,
         }),
         UnityCommand::Replace {
             file,

@@ -25,6 +25,8 @@
 
 pub mod bundle;
 pub mod compress;
+pub mod draft;
+pub mod fields;
 pub mod game;
 pub mod like;
 pub mod mesh;
