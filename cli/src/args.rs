@@ -80,6 +80,8 @@ pub enum Command {
         quiet: QuietOpt,
         #[command(flatten)]
         json: Json,
+        #[command(flatten)]
+        game: GameSelect,
     },
     /// Print every field of FILE (unknown bytes as hex) as JSON or YAML.
     Dump {
