@@ -188,11 +188,13 @@ fn synthesized_meshes_decode_with_their_renderers_names_and_export_valid_gltf() 
             // with the type tree field for field.
             let fixed = m.fixed.as_ref().unwrap_or_else(|e| panic!("{file}: {e}"));
             assert_eq!(m.version, Some(20220310));
-            let v = g.verdict(&m, &Context::new()).unwrap();
+            let v = g.input(m.at, &Context::new()).unwrap().judge();
             assert!(clean(&v), "{file}: {v:?}");
             let scene = g
-                .scene(&m, &Context::new())
-                .unwrap_or_else(|e| panic!("{file}: {e}"));
+                .input(r, &Context::new())
+                .and_then(|i| i.decode())
+                .unwrap_or_else(|e| panic!("{file}: {e}"))
+                .scene;
             let mesh = &scene.meshes[0];
             mesh.validate().unwrap();
             assert_eq!(mesh.name, fixed.name.value);
@@ -201,7 +203,13 @@ fn synthesized_meshes_decode_with_their_renderers_names_and_export_valid_gltf() 
             std::fs::write(&p, &out.bytes).unwrap();
             glbs.push(p);
         }
-        let scene = |n: &str| g.scene(&mesh_of(&g, n), &Context::new()).unwrap();
+        let scene = |n: &str| {
+            g.input(mesh_of(&g, n).at, &Context::new())
+                .unwrap()
+                .decode()
+                .unwrap()
+                .scene
+        };
         let arm = scene("Arm");
         let skin = arm.meshes[0].skin.as_ref().expect("Arm is skinned");
         let materials = |s: &meshspec_formats::scene::Scene| {
@@ -866,7 +874,7 @@ fn shared_meshes_extract_to_unitypys_bytes_and_stream_its_slices() {
             // The fixed layout of the file's version agrees with the type tree, and every
             // relation holds.
             assert!(m.fixed.is_ok(), "{v} {stem}");
-            let verdict = g.verdict(&m, &Context::new()).unwrap();
+            let verdict = g.input(m.at, &Context::new()).unwrap().judge();
             assert!(clean(&verdict), "{v} {stem}: {verdict:?}");
             n += 1;
         }
@@ -911,7 +919,7 @@ fn shared_meshes_export_valid_gltf_with_the_bones_unitys_dumps_name() {
         });
         for r in g.meshes() {
             let m = g.mesh(r).unwrap();
-            let scene = g.scene(&m, &Context::new()).unwrap();
+            let scene = g.input(m.at, &Context::new()).unwrap().decode().unwrap().scene;
             let mesh = &scene.meshes[0];
             let out = glb(&scene, NonFinite::Refuse).unwrap();
             let p = tmp(&format!("{v}.{}.glb", mesh.name));

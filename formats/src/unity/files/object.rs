@@ -54,6 +54,7 @@ impl GameFiles {
     /// layout describes, and for a Mesh whose file's version cannot be known without a type
     /// tree.
     pub fn input(&self, r: ObjectRef, user: &Context) -> Result<ObjectInput<'_>, Located> {
+        self.version(r)?;
         let mesh = self.mesh(r)?;
         let entry = layout_of(self.entry(r).class_id).expect("a Mesh has a layout");
         let mut ctx = user.clone();
@@ -104,7 +105,8 @@ impl ObjectInput<'_> {
     }
 
     /// What the file adds before the layout's verdict: the refusal when the fixed layout does
-    /// not read the object as its type tree does (with the layouts that would read it).
+    /// not read the object as its type tree does (with the layouts that would read it; its
+    /// offset is in the serialized file already).
     fn refusal(&self) -> Option<Error> {
         let e = self.mesh.fixed.as_ref().err()?;
         Some(
@@ -137,11 +139,12 @@ impl ObjectInput<'_> {
     /// layout's verdict on its bytes, as `check` of a bare object gives it.
     pub fn judge(&self) -> Verdict {
         if let Some(e) = self.refusal() {
-            return self.finish(Verdict {
+            return Verdict {
                 refused: Some(e),
                 strict: self.ctx.strict,
+                notes: self.note().into_iter().collect(),
                 ..Verdict::default()
-            });
+            };
         }
         self.finish(self.entry.judge(self.bytes, &self.ctx))
     }
