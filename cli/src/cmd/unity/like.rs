@@ -13,18 +13,8 @@ use crate::output::{self, Target};
 use crate::usage::{Given, Usage};
 use meshspec_formats::unity::files::game::{GameFile, GameFiles, Select};
 use meshspec_formats::unity::files::like::{like, Made, Original};
-use meshspec_formats::unity::files::{bundle, serialized, Limits};
-use std::path::Path;
+use meshspec_formats::unity::files::{game, Limits};
 use std::process::ExitCode;
-
-/// Whether `p` starts like a game file (a bundle or a serialized file).
-fn is_game_file(p: &Path) -> bool {
-    let mut head = [0u8; 20];
-    let n = std::fs::File::open(p)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-        .unwrap_or(0);
-    bundle::is_bundle(&head[..n]) || serialized::looks_serialized(&head[..n])
-}
 
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let like_path = a.like.clone().expect("called with --like");
@@ -37,7 +27,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     }
     let entry = u.layout(crate::cmd::unity::MESH);
     u.files(&[a.geometry.clone(), like_path.clone()], None);
-    let game = is_game_file(&like_path);
+    let game = game::head_of(&like_path).is_ok_and(|h| game::is_game_file(&h));
     let mut ctx = None;
     match (game, a.path_id) {
         (true, None) => u.problem(format!(

@@ -23,8 +23,8 @@ use crate::usage::Usage;
 use crate::{input, output, term};
 use clap::{Args, Subcommand};
 use meshspec_formats::rt::Root;
-use meshspec_formats::unity::files::game::{GameFiles, Select};
-use meshspec_formats::unity::files::{self, bundle, serialized, Located, ObjectRef};
+use meshspec_formats::unity::files::game::{self, GameFiles, Select};
+use meshspec_formats::unity::files::{self, Located, ObjectRef};
 use meshspec_formats::{Entry, Error};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -284,11 +284,7 @@ fn is_game_input(p: &Path) -> bool {
     if p.is_dir() {
         return true;
     }
-    let mut head = [0u8; 20];
-    let n = std::fs::File::open(p)
-        .and_then(|mut f| std::io::Read::read(&mut f, &mut head))
-        .unwrap_or(0);
-    bundle::is_bundle(&head[..n]) || serialized::looks_serialized(&head[..n])
+    game::head_of(p).is_ok_and(|h| game::is_game_file(&h))
 }
 
 /// Whether the top-level `check`, `dump` or `export` of `layout` on `files` is the game-file

@@ -82,8 +82,8 @@ pub struct GameFiles {
     /// The editor version to read files with whose version string is not a version
     /// (`--unity-version`); a file's own version wins, and must then agree.
     pub unity_version: Option<u32>,
-    /// Resource files (`.resS`, `.resource`) found under the folders opened, by path: streamed
-    /// data is looked for among them by file name after the bundles' own.
+    /// Resource files (`.resS`, `.resource`) found under the folders opened: not game files,
+    /// and not skipped either (the serialized files beside them name them).
     pub resource_files: Vec<PathBuf>,
     /// Per mesh, the SkinnedMeshRenderers and MeshFilters that name it (built when first
     /// needed).
@@ -180,6 +180,16 @@ fn not_game_file(bytes: &[u8]) -> Error {
     )
 }
 
+/// How many of a file's first bytes [`is_game_file`] looks at.
+pub const HEAD: usize = 20;
+
+/// Whether `head` (a file's first [`HEAD`] bytes, or all of a shorter one) starts a game
+/// file [`GameFile::from_bytes`] opens: the one content test every command that looks for game
+/// files uses (opening folders, the command line's choice of the game-file form, survey).
+pub fn is_game_file(head: &[u8]) -> bool {
+    bundle::is_bundle(head) || serialized::looks_serialized(head)
+}
+
 impl GameFile {
     /// Opens one game file from its bytes; `path` is where it came from (for messages and to
     /// find resource files beside it).
@@ -252,6 +262,24 @@ fn open_file(p: &Path, max_input: u64) -> Result<GameFile, Located> {
     GameFile::from_bytes(p, &bytes, &Limits::for_input(bytes.len() as u64))
 }
 
+/// The first [`HEAD`] bytes of the file at `p` (fewer for a shorter one).
+pub fn head_of(p: &Path) -> std::io::Result<Vec<u8>> {
+    let mut head = Vec::with_capacity(HEAD);
+    std::io::Read::read_to_end(
+        &mut std::io::Read::take(std::fs::File::open(p)?, HEAD as u64),
+        &mut head,
+    )?;
+    Ok(head)
+}
+
+/// Whether `p` is named as a player's resource files are (`.resS` streamed data, `.resource`
+/// audio and video): the serialized files beside it name it, and it is read when they do.
+fn is_resource_file(p: &Path) -> bool {
+    p.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| e.eq_ignore_ascii_case("ress") || e.eq_ignore_ascii_case("resource"))
+}
+
 /// Every file under `dir`, in name order (symbolic links are not followed into folders).
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
     let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)?
@@ -271,7 +299,9 @@ fn walk(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
 
 impl GameFiles {
     /// Opens the files and folders given. A file named explicitly must be a game file; under a
-    /// folder, files that are not (resource files, anything else) are skipped and listed in
+    /// folder (a whole player build: `level0`, `sharedassets0.assets`, `globalgamemanagers`,
+    /// `data.unity3d`, bundles), every game file is opened, found by its content, resource files
+    /// are kept in [`GameFiles::resource_files`], and anything else is listed in
     /// [`GameFiles::skipped`].
     pub fn open(paths: &[PathBuf]) -> Result<GameFiles, Located> {
         let mut out = GameFiles::default();
@@ -312,16 +342,15 @@ impl GameFiles {
         let mut found = vec![];
         walk(dir, &mut found).map_err(|e| io_error(dir, &e))?;
         for f in found {
-            let mut head = [0u8; 20];
-            let n = std::fs::File::open(&f)
-                .and_then(|mut file| std::io::Read::read(&mut file, &mut head))
-                .map_err(|e| io_error(&f, &e));
-            let game = n.as_ref().is_ok_and(|&n| {
-                bundle::is_bundle(&head[..n]) || serialized::looks_serialized(&head[..n])
-            });
+            let n = head_of(&f).map_err(|e| io_error(&f, &e));
+            let game = n.as_ref().is_ok_and(|h| is_game_file(h));
             if n.is_ok() && !game {
-                self.skipped
-                    .push((f, "not a bundle or a serialized file".into()));
+                if is_resource_file(&f) {
+                    self.resource_files.push(f);
+                } else {
+                    self.skipped
+                        .push((f, "not a bundle or a serialized file".into()));
+                }
                 continue;
             }
             match n.and_then(|_| open_file(&f, max_input)) {
