@@ -105,6 +105,15 @@ pub struct LayoutReport {
     pub fields: BTreeMap<String, FieldStats>,
     /// What the census supports promoting.
     pub promotions: Vec<Promotion>,
+    /// How many of the inputs tried were objects inside game files (a bundle's or a player's
+    /// meshes), not files of their own.
+    #[serde(default)]
+    pub in_game_files: u64,
+    /// For a layout read with an editor version (`unity_version`), the census of the inputs
+    /// of each version (`2021.3.0`; for a file whose version string is not a version, how it
+    /// was read: `0.0.0 read as 2020.1 to 2021.3`), each a census of its own.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub versions: BTreeMap<String, LayoutReport>,
 }
 
 /// Where the group `path`, `rule` is in `groups` (sorted by both), or would be.
@@ -195,6 +204,8 @@ impl LayoutReport {
             relations,
             fields: BTreeMap::new(),
             promotions: vec![],
+            in_game_files: 0,
+            versions: BTreeMap::new(),
         }
     }
 
@@ -330,6 +341,15 @@ impl LayoutReport {
         self.consumed_exactly += o.consumed_exactly;
         self.passed += o.passed;
         self.failed += o.failed;
+        self.in_game_files += o.in_game_files;
+        for (v, r) in o.versions {
+            match self.versions.get_mut(&v) {
+                Some(x) => x.merge(r, cap),
+                None => {
+                    self.versions.insert(v, r);
+                }
+            }
+        }
         for g in o.failures {
             add_group(&mut self.failures, g);
         }
@@ -356,6 +376,9 @@ impl LayoutReport {
     /// a list, whose length) was the same on every occurrence, in every file consumed exactly;
     /// a relation below proven never broken on any of them.
     pub fn promote(&mut self) {
+        for v in self.versions.values_mut() {
+            v.promote();
+        }
         let n = self.consumed_exactly;
         let mut out = vec![];
         if n == 0 {

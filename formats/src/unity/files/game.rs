@@ -190,38 +190,36 @@ pub fn is_game_file(head: &[u8]) -> bool {
     bundle::is_bundle(head) || serialized::looks_serialized(head)
 }
 
+/// The layout of the game file `head` starts (`unity-bundle`, `unity-serialized`): what a
+/// census reads it as when nothing else says.
+pub fn container_layout(head: &[u8]) -> Option<&'static crate::layouts::Entry> {
+    let id = if bundle::is_bundle(head) {
+        <crate::generated::unity_bundle::UnityBundle as Root>::ID
+    } else if serialized::looks_serialized(head) {
+        <crate::generated::unity_serialized::UnitySerialized as Root>::ID
+    } else {
+        return None;
+    };
+    crate::layouts::find(id)
+}
+
 impl GameFile {
     /// Opens one game file from its bytes; `path` is where it came from (for messages and to
     /// find resource files beside it).
     pub fn from_bytes(path: &Path, bytes: &[u8], limits: &Limits) -> Result<GameFile, Located> {
-        let shown = path.display().to_string();
-        if bundle::is_bundle(bytes) {
-            let b = Bundle::open(bytes, limits).map_err(|e| e.within(&shown))?;
-            let mut serialized = vec![];
-            for n in b.nodes() {
-                if n.flags & 4 == 0 && !serialized::looks_serialized(n.bytes) {
-                    continue;
-                }
-                let file = Serialized::open(b.node_bytes(n.index))
-                    .map_err(|e| e.within(n.path).within(&shown))?;
-                serialized.push(Inner {
-                    name: n.path.to_string(),
-                    node: Some(n.index),
-                    file,
-                    fit: OnceLock::new(),
-                });
-            }
-            return Ok(GameFile {
-                path: path.to_path_buf(),
-                bundle: Some(b),
-                serialized,
-                resources_beside: true,
-                resources: vec![],
-            });
+        Self::from_shared(path, Shared::new(bytes.to_vec()), limits)
+    }
+
+    /// [`GameFile::from_bytes`] of bytes already owned (a serialized file keeps them, not a
+    /// copy). The one choice by content of what kind of game file the bytes are (a new kind
+    /// goes here and into [`is_game_file`]).
+    pub fn from_shared(path: &Path, bytes: Shared, limits: &Limits) -> Result<GameFile, Located> {
+        if bundle::is_bundle(&bytes) {
+            return Self::open_bundle(path, &bytes, limits);
         }
-        if serialized::looks_serialized(bytes) {
-            let file =
-                Serialized::open(Shared::new(bytes.to_vec())).map_err(|e| e.within(&shown))?;
+        let shown = path.display().to_string();
+        if serialized::looks_serialized(&bytes) {
+            let file = Serialized::open(bytes).map_err(|e| e.within(&shown))?;
             let name = path
                 .file_name()
                 .and_then(|n| n.to_str())
@@ -240,7 +238,33 @@ impl GameFile {
                 resources: vec![],
             });
         }
-        Err(Located::new(shown, not_game_file(bytes)))
+        Err(Located::new(shown, not_game_file(&bytes)))
+    }
+
+    fn open_bundle(path: &Path, bytes: &[u8], limits: &Limits) -> Result<GameFile, Located> {
+        let shown = path.display().to_string();
+        let b = Bundle::open(bytes, limits).map_err(|e| e.within(&shown))?;
+        let mut serialized = vec![];
+        for n in b.nodes() {
+            if n.flags & 4 == 0 && !serialized::looks_serialized(n.bytes) {
+                continue;
+            }
+            let file = Serialized::open(b.node_bytes(n.index))
+                .map_err(|e| e.within(n.path).within(&shown))?;
+            serialized.push(Inner {
+                name: n.path.to_string(),
+                node: Some(n.index),
+                file,
+                fit: OnceLock::new(),
+            });
+        }
+        Ok(GameFile {
+            path: path.to_path_buf(),
+            bundle: Some(b),
+            serialized,
+            resources_beside: true,
+            resources: vec![],
+        })
     }
 }
 
@@ -259,7 +283,8 @@ fn open_file(p: &Path, max_input: u64) -> Result<GameFile, Located> {
         ));
     }
     let bytes = std::fs::read(p).map_err(|e| io_error(p, &e))?;
-    GameFile::from_bytes(p, &bytes, &Limits::for_input(bytes.len() as u64))
+    let limits = Limits::for_input(bytes.len() as u64);
+    GameFile::from_shared(p, Shared::new(bytes), &limits)
 }
 
 /// The first [`HEAD`] bytes of the file at `p` (fewer for a shorter one).
