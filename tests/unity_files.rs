@@ -574,7 +574,8 @@ fn serialized_files_that_break_their_relations_say_where() {
 }
 
 #[test]
-fn version_strings_that_are_not_versions_are_refused_where_a_version_is_needed() {
+fn version_strings_that_are_not_versions_are_read_with_the_layout_that_fits_or_refused_at_the_field(
+) {
     let bytes = read("notree.unity-serialized");
     let mut s: UnitySerialized = owned(&bytes);
     s.metadata.unity_version = "not a version!\u{7}".into();
@@ -588,15 +589,38 @@ fn version_strings_that_are_not_versions_are_refused_where_a_version_is_needed()
     let bytes = written(&s);
     let path = tmp("not-a-version.unity-serialized");
     std::fs::write(&path, &bytes).unwrap();
-    // The file opens (nothing needs the version yet) ...
+    // The meshes are read with the one layout that reads all of them, and the note says so
+    // with the text escaped.
     let g = GameFiles::open(std::slice::from_ref(&path)).unwrap();
-    // ... but a mesh without a type tree cannot be read without one.
     let r = g.meshes()[0];
-    let e = g.mesh(r).unwrap_err();
+    let v = g.version(r).unwrap();
+    assert_eq!(v.number, 20220100);
     assert_eq!(
-        e.error.to_string(),
-        "0x30 unity_serialized.metadata.unity_version: expected a Unity version such as 2021.3.0f1, found `not a version!\\u{7}`"
+        v.note().unwrap(),
+        "the file's version string is not a version!\\u{7}; its 5 meshes read exactly with the layout of 2022.1 to 6000.1 (read as 2022.1.0)"
     );
+    // When a mesh reads with no layout, the version is refused at its field, with what was
+    // tried.
+    let rock = g.select(&Select::MeshName("Rock".into()))[0];
+    let mut longer = g.bytes(rock).to_vec();
+    longer.extend([0; 8]);
+    let broken =
+        meshspec_formats::unity::files::serialized::with_object(&bytes, 103, &longer).unwrap();
+    std::fs::write(&path, &broken).unwrap();
+    let g = GameFiles::open(std::slice::from_ref(&path)).unwrap();
+    let e = g.mesh(g.meshes()[0]).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&format!(
+            "{}: 0x30 unity_serialized.metadata.unity_version: expected a Unity version such as 2021.3.0f1, or one Mesh layout that reads every Mesh of the file exactly (--unity-version gives the version), found `not a version!\\u{{7}}`: no Mesh layout reads all its 5 meshes exactly: 5.3.5 to 2017.2 (path id ",
+            path.display()
+        )),
+        "{e}"
+    );
+    assert!(e.contains(", 2022.1 to 6000.1 (path id 103: 0x"), "{e}");
+    // With the version given, it is read with that one.
+    let mut g = GameFiles::open(std::slice::from_ref(&path)).unwrap();
+    g.unity_version = Some(20220310);
+    assert_eq!(g.mesh(g.meshes()[0]).unwrap().version, Some(20220310));
 }
 
 #[test]
@@ -919,7 +943,12 @@ fn shared_meshes_export_valid_gltf_with_the_bones_unitys_dumps_name() {
         });
         for r in g.meshes() {
             let m = g.mesh(r).unwrap();
-            let scene = g.input(m.at, &Context::new()).unwrap().decode().unwrap().scene;
+            let scene = g
+                .input(m.at, &Context::new())
+                .unwrap()
+                .decode()
+                .unwrap()
+                .scene;
             let mesh = &scene.meshes[0];
             let out = glb(&scene, NonFinite::Refuse).unwrap();
             let p = tmp(&format!("{v}.{}.glb", mesh.name));

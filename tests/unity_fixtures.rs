@@ -66,7 +66,10 @@ pub fn bundle_with_version(bytes: &[u8], version: &str) -> Vec<u8> {
     u.header.unity_revision = version.into();
     if let Some(pad) = &mut u.pad_header {
         let mut o = Output::default();
-        let at = u.header.write_out::<true>(&mut o, ()).expect("the header writes");
+        let at = u
+            .header
+            .write_out::<true>(&mut o, ())
+            .expect("the header writes");
         let len = at.map_or(0, |p| p.span().len());
         *pad = vec![0; ((16 - len % 16) % 16) as usize];
     }

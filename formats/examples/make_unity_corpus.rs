@@ -1466,12 +1466,9 @@ fn main() {
     // vertex data in sharedassets0.assets.resS.
     let shared = |id: i64| id >= 100 || id == 20 || id == 21;
     let mut pres = vec![];
-    let (pobjects, ptrees) = scene_objects(
-        &mut pres,
-        "sharedassets0.assets.resS",
-        false,
-        &|id| i32::from(shared(id)),
-    );
+    let (pobjects, ptrees) = scene_objects(&mut pres, "sharedassets0.assets.resS", false, &|id| {
+        i32::from(shared(id))
+    });
     let (assets, scene): (Vec<Obj>, Vec<Obj>) =
         pobjects.into_iter().partition(|o| shared(o.path_id));
     let level0 = serialized(

@@ -102,7 +102,12 @@ pub struct Held {
 
 impl std::fmt::Debug for Held {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Held({}, {} bytes)", self.name, (*self.bytes).as_ref().len())
+        write!(
+            f,
+            "Held({}, {} bytes)",
+            self.name,
+            (*self.bytes).as_ref().len()
+        )
     }
 }
 

@@ -379,6 +379,8 @@ impl LayoutReport {
         for v in self.versions.values_mut() {
             v.promote();
         }
+        // (Data arrays are not reported; one census may have seen only empty ones.)
+        self.fields.retain(|_, f| !f.data);
         let n = self.consumed_exactly;
         let mut out = vec![];
         if n == 0 {

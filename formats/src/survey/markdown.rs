@@ -174,10 +174,19 @@ fn layout(out: &mut Vec<String>, l: &LayoutReport, top: usize, title: &str, leve
     let mut versions: Vec<(&String, &LayoutReport)> = l.versions.iter().collect();
     versions.sort_by_key(|(v, _)| {
         let first = v.split(' ').next().unwrap_or("");
-        (crate::context::unity_version(first).unwrap_or(0), v.as_str())
+        (
+            crate::context::unity_version(first).unwrap_or(0),
+            v.as_str(),
+        )
     });
     for (v, r) in versions {
-        layout(out, r, top, &format!("{}, Unity {}", l.layout, cell(v)), level + 1);
+        layout(
+            out,
+            r,
+            top,
+            &format!("{}, Unity {}", l.layout, cell(v)),
+            level + 1,
+        );
     }
 }
 

@@ -427,9 +427,15 @@ impl Work {
                     slot.report.in_game_files += 1;
                 }
                 Err(err) => {
+                    // (An object that cannot be an input, its type tree or its file's version
+                    // not reading, is refused where that is.)
                     let key = g.version(r).map(|v| v.key()).unwrap_or_default();
                     let slot = self.slot(entry, IN_GAME_FILES, &key, o);
-                    slot.report.unreadable(&label, &err.error);
+                    let refused = crate::verdict::Verdict {
+                        refused: Some(*err.error),
+                        ..Default::default()
+                    };
+                    slot.report.record(&label, size, &refused);
                     slot.report.in_game_files += 1;
                 }
             }

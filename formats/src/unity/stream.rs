@@ -173,9 +173,8 @@ fn check_range(
     // The offset itself past the end blames the offset; otherwise the size.
     let (u8_at, u4_at) = (at.ofs_data_u8(), at.ofs_data_u4());
     let offset_at = u8_at.some().or(u4_at.some());
-    let expected = format!(
-        "a range inside `{file}` ({len} bytes), to read the streamed vertex data"
-    );
+    let expected =
+        format!("a range inside `{file}` ({len} bytes), to read the streamed vertex data");
     let found = format!(
         "offset {} + size {} = {end}, past its end",
         range.offset, range.size
@@ -236,9 +235,9 @@ pub fn bytes<'c>(range: &'c StreamRange, ctx: &'c Context) -> Result<Cow<'c, [u8
         Resource::Held { name, bytes } => {
             let len = bytes.len() as u64;
             match range.offset.checked_add(range.size) {
-                Some(end) if end <= len => Ok(Cow::Borrowed(
-                    &bytes[range.offset as usize..end as usize],
-                )),
+                Some(end) if end <= len => {
+                    Ok(Cow::Borrowed(&bytes[range.offset as usize..end as usize]))
+                }
                 _ => Err(Error::unplaced(
                     ErrorKind::Io,
                     format!("a range inside `{name}` ({len} bytes)"),
@@ -344,7 +343,10 @@ mod tests {
             }
         );
         assert_eq!(&*bytes(&r, &ctx).unwrap(), &[8, 9]);
-        let past = StreamRange { offset: 2, ..r.clone() };
+        let past = StreamRange {
+            offset: 2,
+            ..r.clone()
+        };
         assert!(bytes(&past, &ctx)
             .unwrap_err()
             .to_string()

@@ -7,7 +7,7 @@ use super::bundle::{self, Bundle};
 use super::compress::Limits;
 use super::mesh::{self, MESH};
 use super::serialized::{self, ObjectEntry, Serialized};
-use super::version::{self, Fit, FileVersion};
+use super::version::{self, FileVersion, Fit};
 use super::{Located, Shared};
 use crate::generated::unity_mesh::{AlignedString, UnityMesh};
 use crate::rt::{Codec, Error, ErrorKind, Root};
@@ -137,7 +137,8 @@ pub struct GameMesh {
     /// Its `m_Name` (through its type tree when the fixed layout does not read it).
     pub name: String,
     /// The fixed `unity-mesh` layout of the file's version, checked against the type tree
-    /// when there is one.
+    /// when there is one; why it does not read the object otherwise (offsets in the
+    /// serialized file).
     pub fixed: Result<UnityMesh, Error>,
     /// `m_StreamData`'s range, when the fixed layout reads the mesh and its vertex data is
     /// streamed.
@@ -533,7 +534,10 @@ impl GameFiles {
     }
 
     /// Reads a Mesh object: through its type tree when the file has one (the fixed layout
-    /// of the file's version is then checked against it), else by the fixed layout.
+    /// of the file's version is then checked against it), else by the fixed layout
+    /// ([`GameMesh::fixed`] says why when it does not read). Refused for an object that is no
+    /// Mesh, one whose type tree does not read it, and one without a type tree in a file whose
+    /// version cannot be known.
     pub fn mesh(&self, r: ObjectRef) -> Result<GameMesh, Located> {
         let place = self.place(r);
         let s = self.serialized(r);
@@ -555,7 +559,10 @@ impl GameFiles {
             ));
         }
         let read_as = self.version(r);
-        let version = read_as.as_ref().map(|v| v.number).map_err(|e| (*e.error).clone());
+        let version = read_as
+            .as_ref()
+            .map(|v| v.number)
+            .map_err(|e| (*e.error).clone());
         let read_as = read_as.ok();
         let bytes = s.bytes(o);
         match s.trees_of(o) {
@@ -601,18 +608,12 @@ impl GameFiles {
                 let fixed = mesh::read_fixed(bytes, v)
                     .map(|(m, _)| m)
                     .map_err(|e| e.shifted(o.offset));
-                if let Err(e) = &fixed {
-                    return Err(Located::new(place, e.clone()));
-                }
                 Ok(GameMesh {
                     at: r,
                     version: Some(v),
                     read_as,
                     typed: false,
-                    name: fixed
-                        .as_ref()
-                        .map(|m| m.name.value.clone())
-                        .unwrap_or_default(),
+                    name: self.name(r).unwrap_or_default(),
                     stream: stream_of(bytes, Some(&v), &fixed),
                     fixed,
                 })

@@ -201,10 +201,8 @@ impl GameFiles {
                 let Some((v, trees)) = self.value(r) else {
                     continue;
                 };
-                let field = |name: &str| {
-                    v.field(&trees, name)
-                        .and_then(|p| self.pptr(r, p, &trees))
-                };
+                let field =
+                    |name: &str| v.field(&trees, name).and_then(|p| self.pptr(r, p, &trees));
                 match c {
                     class::MESH_RENDERER => {
                         if let Some(go) = field("m_GameObject") {
@@ -261,4 +259,3 @@ fn bone_fallback(i: usize, hashes: &[u32]) -> String {
         None => format!("bone {i}"),
     }
 }
-

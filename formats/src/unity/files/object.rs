@@ -105,8 +105,8 @@ impl ObjectInput<'_> {
     }
 
     /// What the file adds before the layout's verdict: the refusal when the fixed layout does
-    /// not read the object as its type tree does (with the layouts that would read it; its
-    /// offset is in the serialized file already).
+    /// not read the object, or not as its type tree does (with the layouts that would read it;
+    /// its offset is in the serialized file already).
     fn refusal(&self) -> Option<Error> {
         let e = self.mesh.fixed.as_ref().err()?;
         Some(
@@ -171,6 +171,7 @@ impl ObjectInput<'_> {
             .map_err(|e| located(self.shift(e)))?;
         let mut scene = d.scene;
         self.files.names(&self.mesh).apply(&mut scene);
+        self.place_sources(&mut scene);
         if let Some(n) = self.note() {
             scene.notes.insert(0, n);
         }
@@ -178,6 +179,23 @@ impl ObjectInput<'_> {
             scene,
             verdict: self.finish(d.verdict),
         })
+    }
+
+    /// The byte ranges a decoded scene says its parts came from (and its joints' bind pose
+    /// offsets), moved into the serialized file; those in a resource file stay.
+    fn place_sources(&self, scene: &mut crate::scene::Scene) {
+        for m in &mut scene.meshes {
+            for r in m.origin.ranges.iter_mut().filter(|r| r.file.is_none()) {
+                r.offset += self.base;
+            }
+            for e in m.skin.iter_mut().flat_map(|s| s.joint_extras.iter_mut()) {
+                if let Some(v) = e.get_mut("bind_pose_offset") {
+                    if let Some(o) = v.as_u64() {
+                        *v = (o + self.base).into();
+                    }
+                }
+            }
+        }
     }
 
     /// Every field of the object, as [`Entry::walk`] gives them: spans in the object (add

@@ -47,7 +47,10 @@ fn held(files: &GameFiles, file: usize, name: &str) -> Option<Held> {
 /// others are beside it), unless it holds resources of its own or may not look beside it.
 pub fn around(files: &GameFiles, file: usize, name: Option<&str>, ctx: &mut Context) {
     let f = &files.files[file];
-    ctx.held = name.and_then(|n| held(files, file, n)).into_iter().collect();
+    ctx.held = name
+        .and_then(|n| held(files, file, n))
+        .into_iter()
+        .collect();
     // Resource files held in memory replace those beside the file on disk.
     ctx.input = (f.resources_beside && f.resources.is_empty()).then(|| f.path.clone());
 }

@@ -83,7 +83,11 @@ impl FileVersion {
 /// The version of `s`: its own, and `given` must then agree; for a string that is not a
 /// version, `given`, or else what `fitted` found ([`fit`], called only then). Errors are at
 /// the file's version field.
-pub fn of(s: &Serialized, given: Option<u32>, fitted: impl FnOnce() -> Fit) -> Result<FileVersion, Error> {
+pub fn of(
+    s: &Serialized,
+    given: Option<u32>,
+    fitted: impl FnOnce() -> Fit,
+) -> Result<FileVersion, Error> {
     let text = s.unity_version.clone();
     match (s.unity_version(), given) {
         (Ok(own), Some(g)) if g != own => Err(s.version_error(
@@ -149,7 +153,9 @@ pub fn fit(s: &Serialized) -> Fit {
         return Fit::None("it holds no Mesh to fit a layout to".into());
     }
     if s.big_endian {
-        return Fit::None("its meshes are big endian, and the unity-mesh layout is little endian".into());
+        return Fit::None(
+            "its meshes are big endian, and the unity-mesh layout is little endian".into(),
+        );
     }
     // Each type tree reading once, for every range.
     let typed: Vec<_> = meshes
