@@ -399,13 +399,22 @@ fn open(files: &[PathBuf], limit: u64, quiet: bool, version: Option<u32>) -> Gam
     g
 }
 
-/// Opens one game file (or folder), refused when it cannot be.
+/// Opens one game file, refused when it cannot be; or a folder (a player build), its files
+/// that cannot be opened said in notes.
 pub fn open_one(file: &Path, limit: u64, version: Option<u32>) -> Result<GameFiles, Fail> {
     let mut g = GameFiles::open_each(std::slice::from_ref(&file.to_path_buf()), limit);
     g.unity_version = version;
     match g.failed.first() {
-        Some(e) => Err(refused(e)),
-        None => Ok(g),
+        Some(e) if !file.is_dir() => Err(refused(e)),
+        _ => {
+            for e in &g.failed {
+                term::err(
+                    Severity::Note,
+                    &format!("could not open {}", finding(e, Severity::Error).line()),
+                );
+            }
+            Ok(g)
+        }
     }
 }
 
