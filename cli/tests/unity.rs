@@ -258,7 +258,9 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
     assert_eq!(out.status.code(), Some(1));
     let t = text(&out.stdout);
     let ok = t.lines().filter(|l| l.ends_with(".glb: ok")).count();
-    assert_eq!(ok, 25, "{t}");
+    // (Five meshes in each of the six game files: the player bundle's in its
+    // sharedassets0.assets.)
+    assert_eq!(ok, 30, "{t}");
     assert!(
         t.contains(&format!(
             "{}/lz4.unity-bundle/Arm.101.glb: ok",
@@ -268,9 +270,12 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
     );
     assert!(dir.join("game.unity-serialized/Arm.101.glb").is_file());
     assert!(dir.join("notree.unity-serialized/Rock.103.glb").is_file());
+    assert!(dir
+        .join("player.unity-bundle/sharedassets0.assets.Arm.101.glb")
+        .is_file());
     let e = text(&out.stderr);
     assert!(
-        e.ends_with("25 meshes: 25 written, 0 failed\n5 files could not be opened\n"),
+        e.ends_with("30 meshes: 30 written, 0 failed\n5 files could not be opened\n"),
         "{e}"
     );
     assert_eq!(
