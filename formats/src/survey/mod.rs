@@ -141,13 +141,16 @@ struct Work {
     skipped: Vec<Skipped>,
 }
 
-/// Several workers' censuses, the fields tallied: by layout and extension, each version's
-/// census and whether the extension always counts.
+/// One layout's files of one extension in several workers' censuses: each version's census
+/// (the fields tallied), and whether the extension always counts.
+type Counted = (BTreeMap<String, LayoutReport>, bool);
+
+/// Several workers' censuses, by layout and extension.
 #[derive(Default)]
 struct Partial {
     files: u64,
     bytes: u64,
-    slots: BTreeMap<(&'static str, String), (BTreeMap<String, LayoutReport>, bool)>,
+    slots: BTreeMap<(&'static str, String), Counted>,
     skipped: Vec<Skipped>,
 }
 
