@@ -1,24 +1,15 @@
 //! The game-file form of `info` and `explain`, files whose version string is not a version,
 //! and whole player builds in a folder, on the command line: their lines are an interface.
 
-use meshspec_tests::unity_fixtures::{bundle_with_version, cut};
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
+use common::{meshspec as run_with, root, text};
+use meshspec_tests::unity_fixtures::{bundle_with_version, cut};
+use std::path::PathBuf;
+use std::process::Output;
 
 fn meshspec(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_meshspec"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).to_string()
+    run_with(args, None)
 }
 
 fn tmp(name: &str) -> PathBuf {
@@ -28,15 +19,9 @@ fn tmp(name: &str) -> PathBuf {
 }
 
 /// `meshspec ARGS` that must exit with `code`; its standard output.
-fn run(args: &[&str], code: i32) -> String {
+fn run(args: &[&str], want: i32) -> String {
     let out = meshspec(args);
-    assert_eq!(
-        out.status.code(),
-        Some(code),
-        "{args:?}\n{}{}",
-        text(&out.stdout),
-        text(&out.stderr)
-    );
+    common::code(&out, want);
     text(&out.stdout)
 }
 
