@@ -3,6 +3,8 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod unity_fixtures;
+
 /// The repository's root.
 pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")

@@ -189,11 +189,13 @@ fn synthesized_meshes_decode_with_their_renderers_names_and_export_valid_gltf() 
             // with the type tree field for field.
             let fixed = m.fixed.as_ref().unwrap_or_else(|e| panic!("{file}: {e}"));
             assert_eq!(m.version, Some(20220310));
-            let v = g.verdict(&m, &Context::new()).unwrap();
+            let v = g.input(m.at, &Context::new()).unwrap().judge();
             assert!(clean(&v), "{file}: {v:?}");
             let scene = g
-                .scene(&m, &Context::new())
-                .unwrap_or_else(|e| panic!("{file}: {e}"));
+                .input(r, &Context::new())
+                .and_then(|i| i.decode())
+                .unwrap_or_else(|e| panic!("{file}: {e}"))
+                .scene;
             let mesh = &scene.meshes[0];
             mesh.validate().unwrap();
             assert_eq!(mesh.name, fixed.name.value);
@@ -202,7 +204,13 @@ fn synthesized_meshes_decode_with_their_renderers_names_and_export_valid_gltf() 
             std::fs::write(&p, &out.bytes).unwrap();
             glbs.push(p);
         }
-        let scene = |n: &str| g.scene(&mesh_of(&g, n), &Context::new()).unwrap();
+        let scene = |n: &str| {
+            g.input(mesh_of(&g, n).at, &Context::new())
+                .unwrap()
+                .decode()
+                .unwrap()
+                .scene
+        };
         let arm = scene("Arm");
         let skin = arm.meshes[0].skin.as_ref().expect("Arm is skinned");
         let materials = |s: &meshspec_formats::scene::Scene| {
@@ -568,7 +576,8 @@ fn serialized_files_that_break_their_relations_say_where() {
 }
 
 #[test]
-fn version_strings_that_are_not_versions_are_refused_where_a_version_is_needed() {
+fn version_strings_that_are_not_versions_are_read_with_the_layout_that_fits_or_refused_at_the_field(
+) {
     let bytes = read("notree.unity-serialized");
     let mut s: UnitySerialized = owned(&bytes);
     s.metadata.unity_version = "not a version!\u{7}".into();
@@ -582,15 +591,38 @@ fn version_strings_that_are_not_versions_are_refused_where_a_version_is_needed()
     let bytes = written(&s);
     let path = tmp("not-a-version.unity-serialized");
     std::fs::write(&path, &bytes).unwrap();
-    // The file opens (nothing needs the version yet) ...
+    // The meshes are read with the one layout that reads all of them, and the note says so
+    // with the text escaped.
     let g = GameFiles::open(std::slice::from_ref(&path)).unwrap();
-    // ... but a mesh without a type tree cannot be read without one.
     let r = g.meshes()[0];
-    let e = g.mesh(r).unwrap_err();
+    let v = g.version(r).unwrap();
+    assert_eq!(v.number, 20220100);
     assert_eq!(
-        e.error.to_string(),
-        "0x30 unity_serialized.metadata.unity_version: expected a Unity version such as 2021.3.0f1, found `not a version!\\u{7}`"
+        v.note().unwrap(),
+        "the file's version string is not a version!\\u{7}; its 5 meshes read exactly with the layout of 2022.1 to 6000.1 (read as 2022.1.0)"
     );
+    // When a mesh reads with no layout, the version is refused at its field, with what was
+    // tried.
+    let rock = g.select(&Select::MeshName("Rock".into()))[0];
+    let mut longer = g.bytes(rock).to_vec();
+    longer.extend([0; 8]);
+    let broken =
+        meshspec_formats::unity::files::serialized::with_object(&bytes, 103, &longer).unwrap();
+    std::fs::write(&path, &broken).unwrap();
+    let g = GameFiles::open(std::slice::from_ref(&path)).unwrap();
+    let e = g.mesh(g.meshes()[0]).unwrap_err().to_string();
+    assert!(
+        e.starts_with(&format!(
+            "{}: 0x30 unity_serialized.metadata.unity_version: expected a Unity version such as 2021.3.0f1, or one Mesh layout that reads every Mesh of the file exactly (--unity-version gives the version), found `not a version!\\u{{7}}`: no Mesh layout reads all its 5 meshes exactly: 3.5 (path id 100: 0x",
+            path.display()
+        )),
+        "{e}"
+    );
+    assert!(e.contains(", 2022.1 to 6000.1 (path id 103: 0x"), "{e}");
+    // With the version given, it is read with that one.
+    let mut g = GameFiles::open(std::slice::from_ref(&path)).unwrap();
+    g.unity_version = Some(20220310);
+    assert_eq!(g.mesh(g.meshes()[0]).unwrap().version, Some(20220310));
 }
 
 #[test]
@@ -868,7 +900,7 @@ fn shared_meshes_extract_to_unitypys_bytes_and_stream_its_slices() {
             // The fixed layout of the file's version agrees with the type tree, and every
             // relation holds.
             assert!(m.fixed.is_ok(), "{v} {stem}");
-            let verdict = g.verdict(&m, &Context::new()).unwrap();
+            let verdict = g.input(m.at, &Context::new()).unwrap().judge();
             assert!(clean(&verdict), "{v} {stem}: {verdict:?}");
             n += 1;
         }
@@ -905,7 +937,12 @@ fn shared_meshes_export_valid_gltf_with_the_bones_unitys_dumps_name() {
         });
         for r in g.meshes() {
             let m = g.mesh(r).unwrap();
-            let scene = g.scene(&m, &Context::new()).unwrap();
+            let scene = g
+                .input(m.at, &Context::new())
+                .unwrap()
+                .decode()
+                .unwrap()
+                .scene;
             let mesh = &scene.meshes[0];
             let out = glb(&scene, NonFinite::Refuse).unwrap();
             let p = tmp(&format!("{v}.{}.glb", mesh.name));

@@ -8,7 +8,7 @@ use meshspec_formats::context::Context;
 use meshspec_formats::generated::unity_mesh::UnityMesh;
 use meshspec_formats::rt::{Root, Severity};
 use meshspec_formats::unity::files::bundle::{self, Bundle};
-use meshspec_formats::unity::files::game::{GameFile, GameFiles, Select};
+use meshspec_formats::unity::files::game::{GameFile, GameFiles, GameMesh, Select};
 use meshspec_formats::unity::files::replace::{replace, Edit, Replaced};
 use meshspec_formats::unity::files::{mesh, serialized, Limits, Located};
 use meshspec_tests::root;
@@ -45,6 +45,19 @@ fn limits(bytes: &[u8]) -> Limits {
 }
 
 /// The only object of `id` in `g`.
+/// The decoded scene of object `r`, as export reads it.
+fn scene(
+    g: &GameFiles,
+    r: meshspec_formats::unity::files::ObjectRef,
+) -> meshspec_formats::scene::Scene {
+    g.input(r, &Context::new()).unwrap().decode().unwrap().scene
+}
+
+/// The x of the first vertex of mesh `m`, decoded.
+fn first_x(g: &GameFiles, m: &GameMesh) -> f32 {
+    scene(g, m.at).meshes[0].positions[0][0]
+}
+
 fn object(g: &GameFiles, id: i64) -> meshspec_formats::unity::files::ObjectRef {
     let found = g.select(&Select::PathId(id));
     assert_eq!(found.len(), 1, "path id {id}");
@@ -131,7 +144,7 @@ fn replaced(path: &Path, new: &[u8], vertex: Option<&[u8]>, id: i64) -> (Replace
         assert_eq!(after.bytes(o), new, "{} #{id}", path.display());
     }
     let m = after.mesh(o).unwrap();
-    let v = after.verdict(&m, &Context::new()).unwrap();
+    let v = after.input(m.at, &Context::new()).unwrap().judge();
     assert!(
         v.passes(),
         "{} #{id}: {:?}",
@@ -211,7 +224,7 @@ fn edited_meshes_are_in_the_written_files() {
         let before = open(&path, &bytes);
         let p = |g: &GameFiles| {
             let m = g.mesh(object(g, 101)).unwrap();
-            g.scene(&m, &Context::new()).unwrap().meshes[0].positions[0]
+            scene(g, m.at).meshes[0].positions[0]
         };
         let (a, b) = (p(&before), p(&after));
         // The scene mirrors x (Unity is left-handed, glTF right-handed).
@@ -240,7 +253,7 @@ fn streamed_vertex_data_goes_into_the_resource() {
             after.streamed(&m2, None).unwrap().unwrap(),
             vertex.as_slice()
         );
-        let x = |g: &GameFiles, m| g.scene(m, &Context::new()).unwrap().meshes[0].positions[0][0];
+        let x = first_x;
         assert_eq!(x(&after, &m2), x(&g, &m) - 0.5, "{name} (x mirrored)");
         // On disk, the resource comes back to be written beside the output.
         assert_eq!(
@@ -283,12 +296,7 @@ fn larger_vertex_data_is_appended_to_the_resource() {
             after.streamed(&m2, None).unwrap().unwrap(),
             vertex.as_slice()
         );
-        assert_eq!(
-            after.scene(&m2, &Context::new()).unwrap().meshes[0]
-                .positions
-                .len(),
-            count + 1
-        );
+        assert_eq!(scene(&after, m2.at).meshes[0].positions.len(), count + 1);
         if let Some((_, res)) = &r.resource {
             assert_eq!(res.len() as u64, s.offset + s.size);
         }
@@ -501,7 +509,7 @@ fn shared_bundles_take_edited_meshes() {
         // The blade: a moved vertex, streamed (in place in the bundle's .resS) or inline.
         let lame = by_name("Lame");
         let m = g.mesh(object(&g, lame)).unwrap();
-        let x = |g: &GameFiles, m| g.scene(m, &Context::new()).unwrap().meshes[0].positions[0][0];
+        let x = first_x;
         let (r, after) = match g.streamed(&m, None).unwrap() {
             Some(v) => {
                 let mut v = v.into_owned();
@@ -780,7 +788,7 @@ fn edited_geometry_is_made_in_the_originals_layout() {
     );
     assert_eq!(r.resource.as_ref().unwrap().0, "game.unity-serialized.resS");
     let m2 = after.mesh(object(&after, 100)).unwrap();
-    let z = after.scene(&m2, &Context::new()).unwrap().meshes[0].positions[2][2];
+    let z = scene(&after, m2.at).meshes[0].positions[2][2];
     assert_eq!(z, before_z(blade, blade_at, v) - 1.0);
 }
 
@@ -869,8 +877,8 @@ fn shared_edited_geometry_goes_back_into_the_bundle() {
     let (r2, after) = replaced(&bundle, &made.object, None, id);
     let m = g.mesh(r).unwrap();
     let m2 = after.mesh(object(&after, id)).unwrap();
-    let a = g.scene(&m, &Context::new()).unwrap().meshes.remove(0);
-    let b = after.scene(&m2, &Context::new()).unwrap().meshes.remove(0);
+    let a = scene(&g, m.at).meshes.remove(0);
+    let b = scene(&after, m2.at).meshes.remove(0);
     assert_eq!(b.positions[7][1], a.positions[7][1] + 0.125);
     assert_eq!(b.positions[8..], a.positions[8..]);
     assert_eq!(b.skin, a.skin);

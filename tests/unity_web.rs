@@ -94,9 +94,9 @@ fn the_samples_hold_the_serialized_file_and_its_resource() {
         assert_eq!(strip(&g), strip(&plain), "{name}");
         assert_eq!(g.meshes().len(), 5);
         for r in g.meshes() {
-            let m = g.mesh(r).unwrap();
-            let d = g.decode(&m, &Context::new()).unwrap();
-            assert!(d.verdict.passes(), "{name} {}", m.name());
+            let i = g.input(r, &Context::new()).unwrap();
+            let d = i.decode().unwrap();
+            assert!(d.verdict.passes(), "{name} {}", i.mesh.name());
         }
         let blade = g.select(&Select::MeshName("Blade".into()));
         let m = g.mesh(blade[0]).unwrap();

@@ -80,6 +80,8 @@ pub enum Command {
         quiet: QuietOpt,
         #[command(flatten)]
         json: Json,
+        #[command(flatten)]
+        game: GameSelect,
     },
     /// Print every field of FILE (unknown bytes as hex) as JSON or YAML.
     Dump {
@@ -285,7 +287,8 @@ pub struct Json {
 #[derive(Args, Clone)]
 pub struct UnityOpt {
     /// The Unity editor version that wrote the file (unity-mesh), e.g. 2021.3.0f1, or `auto`
-    /// for the nearest folder above the file whose name is a version.
+    /// for the nearest folder above the file whose name is a version; for a game file, the
+    /// version of a file whose version string is not one (a file's own version wins).
     #[arg(long, value_name = "VERSION")]
     pub unity_version: Option<String>,
 }

@@ -146,7 +146,8 @@ fn check_reads_the_version_from_the_file() {
         text(&out.stdout),
         "corpus/unity/notree.unity-serialized#103: ok\n"
     );
-    // A game file says its own version.
+    // A game file says its own version: another --unity-version is refused at its version
+    // string, the same one is taken.
     let out = meshspec(&[
         "check",
         "unity-mesh",
@@ -154,8 +155,29 @@ fn check_reads_the_version_from_the_file() {
         "--unity-version",
         "2021.3.0f1",
     ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stdout).lines().next(),
+        Some("corpus/unity/lz4.unity-bundle/CAB-0123456789abcdef0123456789abcdef#100: 0x30 unity_serialized.metadata.unity_version: expected the file's own version 2022.3.10 (a file's version string wins: give no --unity-version, or that one), found --unity-version 2021.3.0")
+    );
+    assert_eq!(text(&out.stderr), "5 meshes: 0 ok, 5 failed\n");
+    let out = meshspec(&[
+        "unity",
+        "check",
+        "corpus/unity/lz4.unity-bundle",
+        "--unity-version",
+        "2022.3.10f1",
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let out = meshspec(&[
+        "unity",
+        "check",
+        "corpus/unity/lz4.unity-bundle",
+        "--unity-version",
+        "auto",
+    ]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("--unity-version is for bare objects"));
+    assert!(text(&out.stderr).contains("`auto` is for bare objects"));
     // A bad file: its error line, exit 1.
     let out = meshspec(&[
         "unity",
@@ -214,7 +236,7 @@ fn dump_and_export_take_a_mesh_by_name_or_path_id() {
     assert_eq!(out.status.code(), Some(1));
     assert_eq!(
         text(&out.stderr),
-        "error: --mesh Nope: expected an object it names (`meshspec unity list` shows them), found none\n"
+        "error: --mesh Nope: expected an object it names (`meshspec unity list` shows them), found none; the meshes: Blade (path id 100, in corpus/unity/game.unity-serialized), Arm (path id 101, in corpus/unity/game.unity-serialized), Face (path id 102, in corpus/unity/game.unity-serialized), Rock (path id 103, in corpus/unity/game.unity-serialized), Wire (path id 104, in corpus/unity/game.unity-serialized)\n"
     );
     // A selection is needed.
     let out = meshspec(&["dump", "unity-mesh", "corpus/unity/game.unity-serialized"]);
@@ -236,7 +258,9 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
     assert_eq!(out.status.code(), Some(1));
     let t = text(&out.stdout);
     let ok = t.lines().filter(|l| l.ends_with(".glb: ok")).count();
-    assert_eq!(ok, 35, "{t}");
+    // (Five meshes in each of the eight game files: the player bundle's in its
+    // sharedassets0.assets.)
+    assert_eq!(ok, 40, "{t}");
     assert!(
         t.contains(&format!(
             "{}/lz4.unity-bundle/Arm.101.glb: ok",
@@ -249,9 +273,12 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
     // UnityWeb and UnityRaw bundles are found by their first bytes like UnityFS ones.
     assert!(dir.join("web.unity-web/Blade.100.glb").is_file());
     assert!(dir.join("raw.unity-web/Wire.104.glb").is_file());
+    assert!(dir
+        .join("player.unity-bundle/sharedassets0.assets.Arm.101.glb")
+        .is_file());
     let e = text(&out.stderr);
     assert!(
-        e.ends_with("35 meshes: 35 written, 0 failed\n8 files could not be opened\n"),
+        e.ends_with("40 meshes: 40 written, 0 failed\n8 files could not be opened\n"),
         "{e}"
     );
     assert_eq!(
@@ -837,9 +864,10 @@ fn shared_the_web_player_file_lists_and_extracts() {
     assert_eq!(out.status.code(), Some(1));
     let e = text(&out.stderr);
     assert!(
-        e.contains("found 2 objects:")
-            && e.contains("sharedassets0.assets#13")
-            && e.contains("mainData#13"),
+        e.contains("found 2 objects: Torus (path id 13, in ")
+            && e.contains("Web Player.unity3d/sharedassets0.assets), a ")
+            && e.contains("(path id 13, in ")
+            && e.contains("Web Player.unity3d/mainData)"),
         "{e}"
     );
     // The container's verdict: ok, nothing to warn about.

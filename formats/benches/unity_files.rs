@@ -51,8 +51,8 @@ fn bundles() -> (String, Vec<PathBuf>) {
 fn decode_all(g: &GameFiles) -> usize {
     let mut n = 0;
     for r in g.meshes() {
-        let m = g.mesh(r).unwrap();
-        n += g.scene(&m, &Context::new()).unwrap().meshes.len();
+        let input = g.input(r, &Context::new()).unwrap();
+        n += input.decode().unwrap().scene.meshes.len();
     }
     n
 }

@@ -733,6 +733,7 @@ fn mesh_bytes(m: &MeshSpec, res: &mut Vec<u8>, res_path: &str) -> Vec<u8> {
     };
     // Every field the version writes, from the library's maker; then this mesh's parts.
     let mut mesh = meshspec_formats::unity::make::empty(m.name, VERSION_NUM);
+    mesh.local_aabb = zero_aabb();
     mesh.num_sub_meshes = m.submeshes.len() as i32;
     mesh.sub_meshes = m.submeshes.clone();
     mesh.shapes = Some(m.shapes.clone());
@@ -976,8 +977,15 @@ struct Obj {
 }
 
 /// The objects of the scene: the five meshes, a skinned arm with its bones, renderers and
-/// materials. Path ids are fixed so that files and tests can name them.
-fn scene_objects(res: &mut Vec<u8>, res_path: &str, big: bool) -> (Vec<Obj>, Vec<(i32, T)>) {
+/// materials. Path ids are fixed so that files and tests can name them. `file_of` gives the
+/// file id a reference to each path id is made with (0 when every object is in one file).
+fn scene_objects(
+    res: &mut Vec<u8>,
+    res_path: &str,
+    big: bool,
+    file_of: &dyn Fn(i64) -> i32,
+) -> (Vec<Obj>, Vec<(i32, T)>) {
+    let ptr = |_file: i32, path_id: i64| ptr(file_of(path_id), path_id);
     let trees = vec![
         (1, game_object_tree()),
         (4, transform_tree()),
@@ -1067,7 +1075,8 @@ fn scene_objects(res: &mut Vec<u8>, res_path: &str, big: bool) -> (Vec<Obj>, Vec
         path_id: 14,
         bytes: enc(4, tr(4, vec![], 0)),
     });
-    let mat = |name: &str| V::R(vec![V::S(name.into()), ptr(1, 46)]);
+    // The shader is in the first external file.
+    let mat = |name: &str| V::R(vec![V::S(name.into()), V::R(vec![V::I(1), V::I(46)])]);
     out.push(Obj {
         class: 21,
         path_id: 20,
@@ -1109,13 +1118,18 @@ fn scene_objects(res: &mut Vec<u8>, res_path: &str, big: bool) -> (Vec<Obj>, Vec
     (out, trees)
 }
 
-/// A serialized file of `format` (22, or 11 for the nested trees) holding `objects`.
+/// The external files of every serialized file but a player's `level0`.
+const EXTERNALS: &[&str] = &["Library/unity default resources"];
+
+/// A serialized file of `format` (22, or 11 for the nested trees) holding `objects`, whose
+/// references name `externals` (file id 1 the first).
 fn serialized(
     format: u32,
     big: bool,
     with_trees: bool,
     objects: &[Obj],
     trees: &[(i32, T)],
+    externals: &[&str],
 ) -> Vec<u8> {
     let used: Vec<i32> = trees
         .iter()
@@ -1180,13 +1194,16 @@ fn serialized(
         objects: infos,
         num_script_types: (format >= 11).then_some(0),
         script_types: (format >= 11).then(Vec::new),
-        num_externals: 1,
-        externals: vec![us::External {
-            temp_empty: String::new(),
-            guid: vec![0; 16],
-            file_type: 0,
-            path: "Library/unity default resources".into(),
-        }],
+        num_externals: externals.len() as i32,
+        externals: externals
+            .iter()
+            .map(|p| us::External {
+                temp_empty: String::new(),
+                guid: vec![0; 16],
+                file_type: 0,
+                path: (*p).into(),
+            })
+            .collect(),
         num_ref_types: (format >= 20).then_some(0),
         ref_types: (format >= 20).then(Vec::new),
         user_information: String::new(),
@@ -1445,17 +1462,17 @@ fn main() {
     // A serialized file with type trees and its resource file beside it.
     let res_name = "game.unity-serialized.resS";
     let mut res = vec![];
-    let (objects, trees) = scene_objects(&mut res, res_name, false);
-    let game = serialized(22, false, true, &objects, &trees);
+    let (objects, trees) = scene_objects(&mut res, res_name, false, &|_| 0);
+    let game = serialized(22, false, true, &objects, &trees, EXTERNALS);
     write(&root, "game.unity-serialized", &game);
     write(&root, res_name, &res);
 
     // The same objects without type trees: read by the fixed layouts of 2022.3.
-    let notree = serialized(22, false, false, &objects, &trees);
+    let notree = serialized(22, false, false, &objects, &trees, EXTERNALS);
     write(&root, "notree.unity-serialized", &notree);
 
     // Big endian, format 11, nested type trees: a GameObject and a Transform.
-    let (be_objects, be_trees) = scene_objects(&mut vec![], "", true);
+    let (be_objects, be_trees) = scene_objects(&mut vec![], "", true, &|_| 0);
     let be: Vec<Obj> = be_objects
         .into_iter()
         .filter(|o| o.class == 1 || o.class == 4)
@@ -1463,15 +1480,15 @@ fn main() {
     write(
         &root,
         "big-endian.unity-serialized",
-        &serialized(11, true, true, &be, &be_trees),
+        &serialized(11, true, true, &be, &be_trees, EXTERNALS),
     );
 
     // Bundles: one CAB and its .resS.
     let cab = "CAB-0123456789abcdef0123456789abcdef";
     let cab_res = format!("archive:/{cab}/{cab}.resS");
     let mut bres = vec![];
-    let (bobjects, btrees) = scene_objects(&mut bres, &cab_res, false);
-    let bcab = serialized(22, false, true, &bobjects, &btrees);
+    let (bobjects, btrees) = scene_objects(&mut bres, &cab_res, false, &|_| 0);
+    let bcab = serialized(22, false, true, &bobjects, &btrees, EXTERNALS);
     let files = [(cab, 4u32, bcab), (&format!("{cab}.resS")[..], 0, bres)];
     let stored = BundleSpec {
         format: 6,
@@ -1532,6 +1549,35 @@ fn main() {
         "huge-level.unity-web",
         &huge.to_bytes(&Context::new()).unwrap(),
     );
+    // A player build packed in one bundle, as a WebGL build's data.unity3d: the scene in
+    // level0 (GameObjects, Transforms, renderers), the meshes and materials in
+    // sharedassets0.assets, which level0 names as its first external file, and the streamed
+    // vertex data in sharedassets0.assets.resS.
+    let shared = |id: i64| id >= 100 || id == 20 || id == 21;
+    let mut pres = vec![];
+    let (pobjects, ptrees) = scene_objects(&mut pres, "sharedassets0.assets.resS", false, &|id| {
+        i32::from(shared(id))
+    });
+    let (assets, scene): (Vec<Obj>, Vec<Obj>) =
+        pobjects.into_iter().partition(|o| shared(o.path_id));
+    let level0 = serialized(
+        22,
+        false,
+        true,
+        &scene,
+        &ptrees,
+        &["sharedassets0.assets", "Library/unity default resources"],
+    );
+    let assets = serialized(22, false, true, &assets, &ptrees, EXTERNALS);
+    let player = bundle(
+        &lz4,
+        &[
+            ("level0", 4, level0),
+            ("sharedassets0.assets", 4, assets),
+            ("sharedassets0.assets.resS", 0, pres),
+        ],
+    );
+    write(&root, "player.unity-bundle", &player);
 
     // Must-refuse files, each breaking one rule.
     let mut sig = lz4_b.clone();

@@ -32,8 +32,8 @@ fn pass(files: &[PathBuf], threads: bool) -> usize {
         let g = GameFiles::open(std::slice::from_ref(f)).expect("the file opens");
         let mut n = 0;
         for r in g.meshes() {
-            let m = g.mesh(r).expect("the mesh reads");
-            let scene = g.scene(&m, &Context::new()).expect("the mesh decodes");
+            let input = g.input(r, &Context::new()).expect("the mesh reads");
+            let scene = input.decode().expect("the mesh decodes").scene;
             n += scene.meshes.len();
         }
         n

@@ -5,6 +5,7 @@
 use crate::rt::{Error, ErrorKind, Result};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 
 /// Which faces are front faces in a file that does not record it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -78,12 +79,46 @@ pub struct Context {
     pub input: Option<PathBuf>,
     /// A resource file given explicitly (Unity's `.resS`).
     pub resource: Option<PathBuf>,
+    /// Resource files held in memory by what the input came from (a bundle's `.resS`), looked
+    /// up by file name after [`Context::resource`] and before the files beside
+    /// [`Context::input`].
+    pub held: Vec<Held>,
     /// How relation violations count.
     pub relations: Relations,
     /// Whether warnings fail a verdict too (`--strict`).
     pub strict: bool,
     /// Which skin influences decoding draws (`--skin-weights`).
     pub skin_weights: SkinWeights,
+}
+
+/// A resource file held in memory: its name and its bytes (shared, never copied).
+#[derive(Clone)]
+pub struct Held {
+    /// Its file name (`CAB-5d40....resS`).
+    pub name: String,
+    /// Its bytes.
+    pub bytes: Arc<dyn AsRef<[u8]> + Send + Sync>,
+}
+
+impl std::fmt::Debug for Held {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "Held({}, {} bytes)",
+            self.name,
+            (*self.bytes).as_ref().len()
+        )
+    }
+}
+
+impl Context {
+    /// The held resource file named `name`, if any.
+    pub fn held(&self, name: &str) -> Option<&[u8]> {
+        self.held
+            .iter()
+            .find(|h| h.name == name)
+            .map(|h| (*h.bytes).as_ref())
+    }
 }
 
 impl crate::rt::Params for Context {

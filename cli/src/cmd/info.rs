@@ -1,7 +1,7 @@
 //! `meshspec info LAYOUT FILE`: one screen about a file: its size, the verdict, and per mesh the
 //! counts, bounding box, attributes, skin and morph targets.
 
-use crate::args::{RelationsOpt, RessOpt, UnityOpt};
+use crate::args::{GameSelect, RelationsOpt, RessOpt, UnityOpt};
 use crate::fail::Fail;
 use crate::report::{
     check_lines, note_json, thousands, verdict_json, Finding, Line, Severity, Verdict, JSON_VERSION,
@@ -17,6 +17,7 @@ use std::process::ExitCode;
 pub struct Args {
     pub layout: String,
     pub file: PathBuf,
+    pub game: GameSelect,
     pub unity: UnityOpt,
     pub ress: RessOpt,
     pub relations: RelationsOpt,
@@ -241,9 +242,10 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
     let entry = u.layout(&a.layout);
     u.files(std::slice::from_ref(&a.file), None);
+    crate::cmd::unity::not_a_game_file(&mut u, &a.layout, &a.game, false);
     let given = Given {
-        unity_version: a.unity.unity_version,
-        ress: a.ress.ress,
+        unity_version: a.unity.unity_version.clone(),
+        ress: a.ress.ress.clone(),
         ..Given::default()
     }
     .relations(a.relations);
@@ -252,20 +254,54 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let entry = entry.expect("usage checked");
 
     let bytes = input::read(&a.file, a.limit)?;
-    let verdict = Verdict::of(&entry.judge(&bytes, &ctx));
+    let verdict = entry.judge(&bytes, &ctx);
     // Counts, bounds and attributes do not depend on the winding: when the file does not record
     // it, either one shows the same.
     if entry.needs_winding() && ctx.winding.is_none() {
         ctx.winding = Some(Winding::Gl);
     }
-    let parsed = verdict
-        .findings
+    let shown = Verdict::of(&verdict);
+    let geometry = parsed(&shown).then(|| entry.scene(&bytes, &ctx));
+    show(
+        &a,
+        &Screen {
+            name: input::shown(&a.file),
+            layout: entry,
+            size: bytes.len() as u64,
+            verdict: &verdict,
+            geometry,
+        },
+    )
+}
+
+/// Whether the input read far enough for its geometry to be worth decoding: its first finding
+/// is a relation or a warning.
+pub fn parsed(v: &Verdict) -> bool {
+    v.findings
         .first()
-        .is_none_or(|f| f.relation.is_some() || f.severity != Severity::Error);
-    let geometry: Option<Result<Scene, Box<Finding>>> = parsed.then(|| {
-        entry
-            .scene(&bytes, &ctx)
-            .map_err(|e| Box::new(Finding::from_error(&e, Severity::Error)))
+        .is_none_or(|f| f.relation.is_some() || f.severity != Severity::Error)
+}
+
+/// What one screen is about.
+pub struct Screen<'a> {
+    /// The input, as lines name it.
+    pub name: String,
+    /// Its layout.
+    pub layout: &'static meshspec_formats::Entry,
+    /// Its size in bytes.
+    pub size: u64,
+    /// The verdict on it.
+    pub verdict: &'a meshspec_formats::verdict::Verdict,
+    /// Its geometry, when it read far enough to decode.
+    pub geometry: Option<meshspec_formats::Result<Scene>>,
+}
+
+/// Prints one screen (or its JSON document); exit 0 when the verdict passes.
+pub fn show(a: &Args, s: &Screen<'_>) -> Result<ExitCode, Fail> {
+    let verdict = Verdict::of(s.verdict);
+    let geometry: Option<Result<&Scene, Box<Finding>>> = s.geometry.as_ref().map(|g| {
+        g.as_ref()
+            .map_err(|e| Box::new(Finding::from_error(e, Severity::Error)))
     });
     let meshes: Vec<Summary> = match &geometry {
         Some(Ok(s)) => s.meshes.iter().map(summary).collect(),
@@ -281,7 +317,8 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
                 .collect::<Vec<_>>(),
         );
     }
-    let name = input::shown(&a.file);
+    let name = s.name.clone();
+    let entry = s.layout;
 
     if a.json {
         let mut o = verdict_json(
@@ -290,7 +327,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
                 "command": "info",
                 "layout": entry.id,
                 "file": name,
-                "size": bytes.len(),
+                "size": s.size,
             }),
             &verdict,
             a.all,
@@ -307,11 +344,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         let mut text = vec![
             name.clone(),
             row(2, "layout", format!("{} ({})", entry.id, entry.description)),
-            row(
-                2,
-                "size",
-                format!("{} bytes", thousands(bytes.len() as u64)),
-            ),
+            row(2, "size", format!("{} bytes", thousands(s.size))),
             row(2, "verdict", verdict_text(&verdict)),
         ];
         text.push(row(

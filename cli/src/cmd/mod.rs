@@ -10,7 +10,7 @@ mod dump;
 pub mod explain;
 mod export;
 mod import;
-mod info;
+pub mod info;
 mod layouts;
 mod meta;
 pub mod unity;
@@ -70,17 +70,27 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
             input,
             quiet,
             json,
-        } => info::run(info::Args {
-            layout,
-            file,
-            unity,
-            ress,
-            relations,
-            all: lines.all,
-            limit: input.max_input_size,
-            quiet: quiet.quiet,
-            json: json.json,
-        }),
+            game,
+        } => {
+            let is_game = unity::is_game(&layout, std::slice::from_ref(&file));
+            let a = info::Args {
+                layout,
+                file,
+                game,
+                unity,
+                ress,
+                relations,
+                all: lines.all,
+                limit: input.max_input_size,
+                quiet: quiet.quiet,
+                json: json.json,
+            };
+            if is_game {
+                unity::info::run(a)
+            } else {
+                info::run(a)
+            }
+        }
         Command::Dump {
             layout,
             file,

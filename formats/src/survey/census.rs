@@ -9,7 +9,7 @@
 use super::fields::{FieldStats, Fields};
 use super::value::{thousands, Value};
 use crate::layouts::Entry;
-use crate::rt::{Confidence, Error, ErrorKind, Severity};
+use crate::rt::{Confidence, Error, ErrorKind, Rule, Severity};
 use crate::verdict::Verdict;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -105,6 +105,15 @@ pub struct LayoutReport {
     pub fields: BTreeMap<String, FieldStats>,
     /// What the census supports promoting.
     pub promotions: Vec<Promotion>,
+    /// How many of the inputs tried were objects inside game files (a bundle's or a player's
+    /// meshes), not files of their own.
+    #[serde(default)]
+    pub in_game_files: u64,
+    /// For a layout read with an editor version (`unity_version`), the census of the inputs
+    /// of each version (`2021.3.0`; for a file whose version string is not a version, how it
+    /// was read: `0.0.0 read as 2020.1 to 2021.3`), each a census of its own.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub versions: BTreeMap<String, LayoutReport>,
 }
 
 /// Where the group `path`, `rule` is in `groups` (sorted by both), or would be.
@@ -195,6 +204,8 @@ impl LayoutReport {
             relations,
             fields: BTreeMap::new(),
             promotions: vec![],
+            in_game_files: 0,
+            versions: BTreeMap::new(),
         }
     }
 
@@ -247,14 +258,14 @@ impl LayoutReport {
             into.entry(key(e)).or_insert((0, e)).0 += 1;
         }
         // Per relation, how often this file broke it (once per file in `broken_files`).
-        let mut broken: BTreeMap<&str, u64> = BTreeMap::new();
+        let mut broken: BTreeMap<&str, (&Rule, u64)> = BTreeMap::new();
         for e in v.refused.iter().chain(&v.findings) {
-            if let Some(id) = e.relation_id() {
-                *broken.entry(id).or_insert(0) += 1;
+            if let Some(r) = e.rule {
+                broken.entry(r.id).or_insert((r, 0)).1 += 1;
             }
         }
-        for (id, n) in broken {
-            self.count_relation(id, n);
+        for (_, (rule, n)) in broken {
+            self.count_relation(rule, n);
         }
         for (fail, from) in [(true, errors), (false, warnings)] {
             for ((path, rule, relation), (n, first)) in from {
@@ -288,21 +299,29 @@ impl LayoutReport {
         }
     }
 
-    fn count_relation(&mut self, id: &str, n: u64) {
+    fn count_relation(&mut self, rule: &Rule, n: u64) {
+        let id = rule.id;
         match self.relations.iter_mut().find(|r| r.id == id) {
             Some(r) => {
                 r.broken_files += 1;
                 r.violations += n;
             }
-            // A relation the table does not list (it should): still counted.
-            None => self.relations.push(RelationStats {
-                id: id.into(),
-                owner: String::new(),
-                confidence: None,
-                severity: Severity::Error,
-                broken_files: 1,
-                violations: n,
-            }),
+            // A relation of a layout read inside this one (a bundle's payload): counted as its
+            // own spec states it, where the sorted list puts it whichever worker met it first.
+            None => {
+                let at = self.relations.partition_point(|r| r.id.as_str() < id);
+                self.relations.insert(
+                    at,
+                    RelationStats {
+                        id: id.into(),
+                        owner: rule.owner.into(),
+                        confidence: rule.confidence,
+                        severity: rule.severity,
+                        broken_files: 1,
+                        violations: n,
+                    },
+                );
+            }
         }
     }
 
@@ -330,6 +349,15 @@ impl LayoutReport {
         self.consumed_exactly += o.consumed_exactly;
         self.passed += o.passed;
         self.failed += o.failed;
+        self.in_game_files += o.in_game_files;
+        for (v, r) in o.versions {
+            match self.versions.get_mut(&v) {
+                Some(x) => x.merge(r, cap),
+                None => {
+                    self.versions.insert(v, r);
+                }
+            }
+        }
         for g in o.failures {
             add_group(&mut self.failures, g);
         }
@@ -356,6 +384,11 @@ impl LayoutReport {
     /// a list, whose length) was the same on every occurrence, in every file consumed exactly;
     /// a relation below proven never broken on any of them.
     pub fn promote(&mut self) {
+        for v in self.versions.values_mut() {
+            v.promote();
+        }
+        // (Data arrays are not reported; one census may have seen only empty ones.)
+        self.fields.retain(|_, f| !f.data);
         let n = self.consumed_exactly;
         let mut out = vec![];
         if n == 0 {

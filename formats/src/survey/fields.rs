@@ -36,6 +36,11 @@ pub struct FieldStats {
     pub values: Tally,
     /// A list's lengths, one per occurrence.
     pub lengths: Option<Tally>,
+    /// Whether the field is a data array (not reported): known only once an element was
+    /// seen, so a census that saw only empty lists of it is told by one that saw more when
+    /// they are added up ([`super::LayoutReport::promote`] then leaves it out).
+    #[serde(skip)]
+    pub data: bool,
 }
 
 impl FieldStats {
@@ -43,6 +48,7 @@ impl FieldStats {
     pub fn merge(&mut self, o: FieldStats, cap: usize) {
         self.files += o.files;
         self.occurrences += o.occurrences;
+        self.data |= o.data;
         self.values.merge(o.values, cap);
         self.lengths = match (self.lengths.take(), o.lengths) {
             (Some(mut a), Some(b)) => {
@@ -256,7 +262,7 @@ impl Fields {
             // (A nested record that is always there holds no value of its own: its fields
             // have theirs.)
             let holds_nothing = n.nested && !n.list && !n.optional;
-            if !n.tallied || n.occurrences == 0 || n.data == Some(true) || holds_nothing {
+            if !n.tallied || n.occurrences == 0 || holds_nothing {
                 continue;
             }
             let stats = FieldStats {
@@ -266,6 +272,7 @@ impl Fields {
                 occurrences: n.occurrences,
                 values: c.values,
                 lengths: n.list.then_some(c.lengths),
+                data: n.data == Some(true),
             };
             match out.get_mut(&path) {
                 Some(s) => s.merge(stats, cap),

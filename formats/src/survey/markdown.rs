@@ -28,11 +28,11 @@ fn plural(n: u64, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
-fn groups(out: &mut Vec<String>, title: &str, gs: &[Group]) {
+fn groups(out: &mut Vec<String>, h: &str, title: &str, gs: &[Group]) {
     if gs.is_empty() {
         return;
     }
-    out.push(format!("### {title}"));
+    out.push(format!("{h} {title}"));
     out.push(String::new());
     out.push("| files | findings | field | rule | for example |".into());
     out.push("|---:|---:|---|---|---|".into());
@@ -57,12 +57,26 @@ fn groups(out: &mut Vec<String>, title: &str, gs: &[Group]) {
     out.push(String::new());
 }
 
-fn layout(out: &mut Vec<String>, l: &LayoutReport, top: usize) {
-    out.push(format!("## {}", l.layout));
+/// One layout's census under a heading of `level` (`##`), its parts one level deeper, then
+/// the census of each editor version one level deeper still.
+fn layout(out: &mut Vec<String>, l: &LayoutReport, top: usize, title: &str, level: usize) {
+    let h = "#".repeat(level + 1);
+    out.push(format!("{} {title}", "#".repeat(level)));
     out.push(String::new());
+    // Objects inside game files are inputs, not files of their own.
+    let (tried, inside) = if l.in_game_files > 0 {
+        (
+            plural(l.tried, "input", "inputs"),
+            format!(
+                "; {} of them objects inside game files",
+                thousands(l.in_game_files)
+            ),
+        )
+    } else {
+        (plural(l.tried, "file", "files"), String::new())
+    };
     out.push(format!(
-        "{} tried ({}): {} read, {} consumed exactly, {} passed, {} failed.",
-        plural(l.tried, "file", "files"),
+        "{tried} tried ({}{inside}): {} read, {} consumed exactly, {} passed, {} failed.",
         size(l.bytes),
         thousands(l.parsed),
         thousands(l.consumed_exactly),
@@ -70,14 +84,18 @@ fn layout(out: &mut Vec<String>, l: &LayoutReport, top: usize) {
         thousands(l.failed),
     ));
     out.push(String::new());
-    groups(out, "Failures, by field and rule", &l.failures);
-    groups(out, "Warnings, by field and rule", &l.warnings);
+    groups(out, &h, "Failures, by field and rule", &l.failures);
+    groups(out, &h, "Warnings, by field and rule", &l.warnings);
     if !l.relations.is_empty() {
-        out.push("### Relations".into());
+        out.push(format!("{h} Relations"));
         out.push(String::new());
         out.push(format!(
             "Over the {} consumed exactly.",
-            plural(l.consumed_exactly, "file", "files")
+            if l.in_game_files > 0 {
+                plural(l.consumed_exactly, "input", "inputs")
+            } else {
+                plural(l.consumed_exactly, "file", "files")
+            }
         ));
         out.push(String::new());
         out.push("| relation | confidence | severity | held on | broken on |".into());
@@ -103,7 +121,7 @@ fn layout(out: &mut Vec<String>, l: &LayoutReport, top: usize) {
         out.push(String::new());
     }
     if !l.fields.is_empty() {
-        out.push("### Fields below proven".into());
+        out.push(format!("{h} Fields below proven"));
         out.push(String::new());
         out.push(
             "Values over the files consumed exactly, each counted once per occurrence (per file, \
@@ -139,7 +157,7 @@ fn layout(out: &mut Vec<String>, l: &LayoutReport, top: usize) {
         out.push(String::new());
     }
     if !l.promotions.is_empty() {
-        out.push("### What this census supports promoting".into());
+        out.push(format!("{h} What this census supports promoting"));
         out.push(String::new());
         for p in &l.promotions {
             out.push(format!(
@@ -151,6 +169,24 @@ fn layout(out: &mut Vec<String>, l: &LayoutReport, top: usize) {
             ));
         }
         out.push(String::new());
+    }
+    // Oldest first (the keys sort as text: 2022.3.10 before 2022.3.6).
+    let mut versions: Vec<(&String, &LayoutReport)> = l.versions.iter().collect();
+    versions.sort_by_key(|(v, _)| {
+        let first = v.split(' ').next().unwrap_or("");
+        (
+            crate::context::unity_version(first).unwrap_or(0),
+            v.as_str(),
+        )
+    });
+    for (v, r) in versions {
+        layout(
+            out,
+            r,
+            top,
+            &format!("{}, Unity {}", l.layout, cell(v)),
+            level + 1,
+        );
     }
 }
 
@@ -169,7 +205,7 @@ impl Report {
         ));
         out.push(String::new());
         for l in &self.layouts {
-            layout(&mut out, l, top);
+            layout(&mut out, l, top, &l.layout, 2);
         }
         if !self.skipped.is_empty() {
             out.push("## Skipped".into());

@@ -23,6 +23,16 @@
 //! which reads (a Unity folder's `index.json`, `.resS` and `.vertexdata` beside its `.mesh`
 //! files) are listed as skipped, with the first error of each, not as failures. Files chosen
 //! by their extension being the layout id (rule 2), or selected with `--ext`, always count.
+//!
+//! # Game files
+//!
+//! A Unity game file (a bundle, a serialized file, found by its content as every command finds
+//! it, [`game::is_game_file`]) is read as its container layout (`unity-bundle`,
+//! `unity-serialized`; a plain serialized file, which no signature claims, by its content) and
+//! then opened: every object whose class has a layout (a Mesh: `unity-mesh`) is an input of
+//! that layout ([`GameFiles::input`]), with its file's editor version, and is counted in the
+//! layout's census like a file of its own (named `FILE/CAB-...#PATHID`), and in that census's
+//! breakdown by editor version ([`LayoutReport::versions`]).
 
 pub mod census;
 pub mod fields;
@@ -45,6 +55,8 @@ pub use value::Value;
 use crate::context::{Context, Relations};
 use crate::layouts::Entry;
 use crate::rt::{Error, ErrorKind};
+use crate::unity::files::game::{self, GameFile, GameFiles};
+use crate::unity::files::{object, version, Limits, Shared};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -124,18 +136,39 @@ struct Slot {
 struct Work {
     files: u64,
     bytes: u64,
-    /// By layout, then extension.
-    slots: BTreeMap<&'static str, BTreeMap<String, Slot>>,
+    /// By layout, then extension, then editor version (empty for a layout read without one).
+    slots: BTreeMap<&'static str, BTreeMap<String, BTreeMap<String, Slot>>>,
     skipped: Vec<Skipped>,
 }
 
-/// Several workers' censuses, the fields tallied.
+/// One layout's files of one extension in several workers' censuses: each version's census
+/// (the fields tallied), and whether the extension always counts.
+type Counted = (BTreeMap<String, LayoutReport>, bool);
+
+/// Several workers' censuses, by layout and extension.
 #[derive(Default)]
 struct Partial {
     files: u64,
     bytes: u64,
-    slots: BTreeMap<(&'static str, String), (LayoutReport, bool)>,
+    slots: BTreeMap<(&'static str, String), Counted>,
     skipped: Vec<Skipped>,
+}
+
+/// The extension game files found by their content, and the objects inside them, are counted
+/// under: they always count.
+const IN_GAME_FILES: &str = "(in game files)";
+
+/// The editor version a layout reads an input with, as the census names it: the version
+/// text (`2021.3.0`), empty for a layout without a `unity_version` parameter.
+fn version_key(entry: &Entry, ctx: &Context) -> String {
+    if !entry.params.contains(&"unity_version") {
+        return String::new();
+    }
+    ctx.params
+        .get("unity_version")
+        .and_then(|&v| u32::try_from(v).ok())
+        .map(version::version_text)
+        .unwrap_or_default()
 }
 
 fn skip(w: &mut Vec<Skipped>, path: &Path, reason: &str, text: String) {
@@ -261,19 +294,23 @@ fn context(entry: &Entry, path: &Path, o: &Options) -> Result<Context, Error> {
 }
 
 impl Work {
-    fn slot(&mut self, entry: &'static Entry, ext: &str, o: &Options) -> &mut Slot {
+    fn slot(&mut self, entry: &'static Entry, ext: &str, version: &str, o: &Options) -> &mut Slot {
         let by_ext = self.slots.entry(entry.id).or_default();
         if !by_ext.contains_key(ext) {
-            by_ext.insert(
-                ext.to_string(),
+            by_ext.insert(ext.to_string(), BTreeMap::new());
+        }
+        let by_version = by_ext.get_mut(ext).expect("inserted above");
+        if !by_version.contains_key(version) {
+            by_version.insert(
+                version.to_string(),
                 Slot {
                     report: LayoutReport::new(entry),
                     fields: Fields::new(entry.info, o.cap),
-                    forced: o.ext.is_some() || ext == entry.id,
+                    forced: o.ext.is_some() || ext == entry.id || ext == IN_GAME_FILES,
                 },
             );
         }
-        by_ext.get_mut(ext).expect("inserted above")
+        by_version.get_mut(version).expect("inserted above")
     }
 
     fn take(&mut self, found: walk::Found, o: &Options, progress: &dyn Progress) {
@@ -290,31 +327,43 @@ impl Work {
         progress.done(size);
     }
 
-    /// Reads, recognises and counts one file; its size.
+    /// Reads, recognises and counts one file (and, for a game file, the objects in it); its
+    /// size.
     fn file(&mut self, path: &Path, o: &Options) -> u64 {
         let ext = walk::extension(path);
         // Rules 1 and 2: the layout is known before the bytes are read.
         let known = o.layout.or_else(|| crate::layouts::find(&ext));
-        // Rule 3 needs only the first bytes: a file no layout claims is not read further.
+        // Rule 3 needs only the first bytes: a file no layout claims is not read further,
+        // unless it is a game file, read as its container layout.
         let opened = open(path).and_then(|f| match known {
             Some(_) => Ok(f),
             None => f.head(),
         });
+        let mut container = None;
         if let Ok(f) = &opened {
-            if known.is_none()
-                && !crate::generated::LAYOUTS
-                    .iter()
-                    .any(|e| (e.claims)(&f.bytes))
-            {
-                skip(&mut self.skipped, path, NO_CLAIM, String::new());
-                return f.size;
+            if known.is_none() {
+                container = game::container_layout(&f.bytes);
+                if container.is_none()
+                    && !crate::generated::LAYOUTS
+                        .iter()
+                        .any(|e| (e.claims)(&f.bytes))
+                {
+                    skip(&mut self.skipped, path, NO_CLAIM, String::new());
+                    return f.size;
+                }
             }
         }
+        // (A game file found by its content always counts, as a file of its extension.)
+        let ext = if container.is_some() {
+            IN_GAME_FILES.to_string()
+        } else {
+            ext
+        };
         let bytes = match opened.and_then(|f| f.rest(o.max_input_size)) {
             Ok(b) => b,
             Err(e) => {
-                match known {
-                    Some(entry) => self.slot(entry, &ext, o).report.unreadable(path, &e),
+                match known.or(container) {
+                    Some(entry) => self.slot(entry, &ext, "", o).report.unreadable(path, &e),
                     None => skip(&mut self.skipped, path, "could not be read", e.to_string()),
                 }
                 return std::fs::metadata(path).map_or(0, |m| m.len());
@@ -322,7 +371,7 @@ impl Work {
         };
         let size = bytes.len() as u64;
         // Rule 3: by the layouts' constants.
-        let entry = match known {
+        let entry = match known.or(container) {
             Some(e) => e,
             None => match self.claimed(path, &bytes, o) {
                 Some(e) => e,
@@ -332,16 +381,68 @@ impl Work {
                 }
             },
         };
-        let slot = self.slot(entry, &ext, o);
         match context(entry, path, o) {
             Ok(ctx) => {
+                let slot = self.slot(entry, &ext, &version_key(entry, &ctx), o);
                 slot.fields.next_file();
                 let v = entry.census(&bytes, &ctx, &mut slot.fields);
                 slot.report.record(path, size, &v);
             }
-            Err(e) => slot.report.unreadable(path, &e),
+            Err(e) => self.slot(entry, &ext, "", o).report.unreadable(path, &e),
+        }
+        if game::is_game_file(&bytes) {
+            self.objects(path, bytes, o);
         }
         size
+    }
+
+    /// Counts every object of the game file `bytes` (read from `path`) whose class has a
+    /// layout, as an input of that layout with its file's version. A file that does not open
+    /// counts nothing more: its container's census says why.
+    fn objects(&mut self, path: &Path, bytes: Vec<u8>, o: &Options) {
+        let limits = Limits::for_input(bytes.len() as u64);
+        let Ok(file) = GameFile::from_shared(path, Shared::new(bytes), &limits) else {
+            return;
+        };
+        let g = GameFiles::from_files(vec![file]);
+        let mut user = Context::new();
+        user.relations = o.relations;
+        user.strict = o.strict;
+        for r in g.objects() {
+            let e = g.entry(r);
+            let Some(entry) = object::layout_of(e.class_id) else {
+                continue;
+            };
+            let label = PathBuf::from(format!("{}#{}", g.place(r), e.path_id));
+            let size = u64::from(e.size);
+            match g.input(r, &user) {
+                Ok(input) => {
+                    let key = input
+                        .mesh
+                        .read_as
+                        .as_ref()
+                        .map(|v| v.key())
+                        .unwrap_or_default();
+                    let slot = self.slot(entry, IN_GAME_FILES, &key, o);
+                    slot.fields.next_file();
+                    let v = input.census(&mut slot.fields);
+                    slot.report.record(&label, size, &v);
+                    slot.report.in_game_files += 1;
+                }
+                Err(err) => {
+                    // (An object that cannot be an input, its type tree or its file's version
+                    // not reading, is refused where that is.)
+                    let key = g.version(r).map(|v| v.key()).unwrap_or_default();
+                    let slot = self.slot(entry, IN_GAME_FILES, &key, o);
+                    let refused = crate::verdict::Verdict {
+                        refused: Some(*err.error),
+                        ..Default::default()
+                    };
+                    slot.report.record(&label, size, &refused);
+                    slot.report.in_game_files += 1;
+                }
+            }
+        }
     }
 
     /// The layout among those whose signature claims `bytes` that reads it (rule 3).
@@ -361,19 +462,23 @@ impl Work {
     }
 
     fn finish(self, cap: usize) -> Partial {
+        let mut slots = BTreeMap::new();
+        for (id, by_ext) in self.slots {
+            for (ext, by_version) in by_ext {
+                let mut forced = false;
+                let mut reports = BTreeMap::new();
+                for (v, mut s) in by_version {
+                    s.report.add_fields(s.fields, cap);
+                    forced |= s.forced;
+                    reports.insert(v, s.report);
+                }
+                slots.insert((id, ext), (reports, forced));
+            }
+        }
         Partial {
             files: self.files,
             bytes: self.bytes,
-            slots: self
-                .slots
-                .into_iter()
-                .flat_map(|(id, by_ext)| {
-                    by_ext.into_iter().map(move |(ext, mut s)| {
-                        s.report.add_fields(s.fields, cap);
-                        ((id, ext), (s.report, s.forced))
-                    })
-                })
-                .collect(),
+            slots,
             skipped: self.skipped,
         }
     }
@@ -386,27 +491,32 @@ impl Partial {
         for s in o.skipped {
             report::add_skipped(&mut self.skipped, s);
         }
-        for (k, (r, forced)) in o.slots {
-            match self.slots.get_mut(&k) {
-                Some((x, _)) => x.merge(r, cap),
-                None => {
-                    self.slots.insert(k, (r, forced));
+        for (k, (reports, forced)) in o.slots {
+            let (into, f) = self.slots.entry(k).or_default();
+            *f |= forced;
+            for (v, r) in reports {
+                match into.get_mut(&v) {
+                    Some(x) => x.merge(r, cap),
+                    None => {
+                        into.insert(v, r);
+                    }
                 }
             }
         }
         self
     }
 
-    /// The report: each layout's extensions added up, except those none of whose files read
-    /// (and that do not always count), which are skipped.
+    /// The report: each layout's extensions and versions added up (the versions also kept
+    /// apart), except the extensions none of whose files read (and that do not always count),
+    /// which are skipped.
     fn finish(self, cap: usize) -> Report {
         let mut skipped = self.skipped;
         let mut layouts: BTreeMap<&'static str, LayoutReport> = BTreeMap::new();
-        for ((id, ext), (r, forced)) in self.slots {
-            if !forced && r.parsed == 0 {
-                let examples = r
-                    .failures
-                    .iter()
+        for ((id, ext), (reports, forced)) in self.slots {
+            if !forced && reports.values().all(|r| r.parsed == 0) {
+                let examples = reports
+                    .values()
+                    .flat_map(|r| r.failures.iter())
                     .flat_map(|g| g.examples.iter().cloned())
                     .collect();
                 report::add_skipped(
@@ -414,17 +524,23 @@ impl Partial {
                     Skipped {
                         extension: ext.clone(),
                         reason: format!("no file of this extension reads as {id}"),
-                        files: r.tried,
+                        files: reports.values().map(|r| r.tried).sum(),
                         examples,
                     },
                 );
                 // (add_skipped sorts and trims the examples.)
                 continue;
             }
-            match layouts.get_mut(id) {
-                Some(x) => x.merge(r, cap),
-                None => {
-                    layouts.insert(id, r);
+            for (v, r) in reports {
+                let mut total = r.clone();
+                if !v.is_empty() {
+                    total.versions.insert(v, r);
+                }
+                match layouts.get_mut(id) {
+                    Some(x) => x.merge(total, cap),
+                    None => {
+                        layouts.insert(id, total);
+                    }
                 }
             }
         }

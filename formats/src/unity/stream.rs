@@ -3,7 +3,8 @@
 //! size`.
 //!
 //! The file is the one given explicitly ([`Context::resource`], `--ress FILE`), or else the file
-//! named by the last part of `m_StreamData.path` beside the input ([`Context::input`]): inside a
+//! named by the last part of `m_StreamData.path`: held in memory by what the input came from
+//! ([`Context::held`]: a bundle's `.resS`), or beside the input ([`Context::input`]): inside a
 //! bundle the path reads `archive:/CAB-.../CAB-....resS`, and extracted files are laid out side by
 //! side, as the shared corpus does. The verdict checks the range against the file's length
 //! ([`judge`]); decoding reads exactly the range, once ([`read`]).
@@ -12,6 +13,7 @@ use crate::context::Context;
 use crate::generated::unity_mesh::{StreamingInfoPos, StreamingInfoRef, UnityMeshRef};
 use crate::rt::{Error, ErrorKind, Place, Result};
 use crate::verdict::Judge;
+use std::borrow::Cow;
 use std::io::{Read, Seek, SeekFrom};
 use std::path::{Path, PathBuf};
 
@@ -57,11 +59,29 @@ pub fn range(view: &UnityMeshRef<'_>) -> Option<StreamRange> {
     (r.size > 0).then_some(r)
 }
 
+/// Where a streamed range is read from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Resource<'c> {
+    /// A resource file held in memory ([`Context::held`]: a bundle's), by its name.
+    Held {
+        /// Its file name.
+        name: &'c str,
+        /// Its bytes.
+        bytes: &'c [u8],
+    },
+    /// A file on disk.
+    File(PathBuf),
+}
+
 /// The resource file that holds `range`: [`Context::resource`] when given, else the file of the
-/// path's base name beside [`Context::input`]; `Err` says why neither can be known.
-pub fn resource_file(range: &StreamRange, ctx: &Context) -> std::result::Result<PathBuf, String> {
+/// path's base name held in memory ([`Context::held`]), else the file of that name beside
+/// [`Context::input`]; `Err` says why none can be known.
+pub fn resource<'c>(
+    range: &'c StreamRange,
+    ctx: &'c Context,
+) -> std::result::Result<Resource<'c>, String> {
     if let Some(p) = &ctx.resource {
-        return Ok(p.clone());
+        return Ok(Resource::File(p.clone()));
     }
     let name = range.file_name();
     if name.is_empty() || name == "." || name == ".." {
@@ -70,13 +90,16 @@ pub fn resource_file(range: &StreamRange, ctx: &Context) -> std::result::Result<
             range.path
         ));
     }
+    if let Some(bytes) = ctx.held(name) {
+        return Ok(Resource::Held { name, bytes });
+    }
     let Some(input) = &ctx.input else {
         return Err(format!(
             "the mesh was not read from a file, so `{name}` cannot be looked for beside it; give --ress FILE"
         ));
     };
     let dir = input.parent().unwrap_or(Path::new(""));
-    Ok(dir.join(name))
+    Ok(Resource::File(dir.join(name)))
 }
 
 /// What the verdict can say of the streamed range: the resource file when it is there and holds
@@ -93,15 +116,21 @@ pub(crate) fn judge(
         range.offset,
         range.file_name()
     );
-    let file = match resource_file(range, j.ctx) {
-        Ok(f) => f,
+    let file = match resource(range, j.ctx) {
+        Ok(Resource::File(f)) => f,
+        Ok(Resource::Held { name, bytes }) => {
+            // (Only a file on disk is handed on: the bone slots in held bytes are checked
+            // when the mesh is decoded.)
+            check_range(range, bytes.len() as u64, name, at, j);
+            return None;
+        }
         Err(why) => {
             j.unchecked(what, why);
             return None;
         }
     };
     match resource_len(&file) {
-        Ok(len) => check_range(range, len, &file, at, j).then_some(file),
+        Ok(len) => check_range(range, len, &file.display().to_string(), at, j).then_some(file),
         Err(why) => {
             j.unchecked(what, why);
             None
@@ -128,11 +157,12 @@ fn resource_len(file: &Path) -> std::result::Result<u64, String> {
     }
 }
 
-/// Whether the range lies inside the file's `len` bytes; an error at the field otherwise.
+/// Whether the range lies inside the `len` bytes of the resource file `file`; an error at the
+/// field otherwise.
 fn check_range(
     range: &StreamRange,
     len: u64,
-    file: &Path,
+    file: &str,
     at: &Place<'_, StreamingInfoPos>,
     j: &mut Judge<'_>,
 ) -> bool {
@@ -143,10 +173,8 @@ fn check_range(
     // The offset itself past the end blames the offset; otherwise the size.
     let (u8_at, u4_at) = (at.ofs_data_u8(), at.ofs_data_u4());
     let offset_at = u8_at.some().or(u4_at.some());
-    let expected = format!(
-        "a range inside `{}` ({len} bytes), to read the streamed vertex data",
-        file.display()
-    );
+    let expected =
+        format!("a range inside `{file}` ({len} bytes), to read the streamed vertex data");
     let found = format!(
         "offset {} + size {} = {end}, past its end",
         range.offset, range.size
@@ -194,21 +222,49 @@ pub fn read_range(path: &Path, offset: u64, size: u64) -> Result<Vec<u8>> {
     Ok(buf)
 }
 
+/// The bytes of `range` from the resource file [`resource`] finds: borrowed when held in
+/// memory, read once from disk otherwise. The range must lie inside the file.
+pub fn bytes<'c>(range: &'c StreamRange, ctx: &'c Context) -> Result<Cow<'c, [u8]>> {
+    let what = format!(
+        "the resource file `{}` that holds the vertex data",
+        range.file_name()
+    );
+    let fail =
+        |why| Error::unplaced(ErrorKind::Input, what.clone(), why).rooted("unity_mesh.stream_data");
+    match resource(range, ctx).map_err(fail)? {
+        Resource::Held { name, bytes } => {
+            let len = bytes.len() as u64;
+            match range.offset.checked_add(range.size) {
+                Some(end) if end <= len => {
+                    Ok(Cow::Borrowed(&bytes[range.offset as usize..end as usize]))
+                }
+                _ => Err(Error::unplaced(
+                    ErrorKind::Io,
+                    format!("a range inside `{name}` ({len} bytes)"),
+                    format!(
+                        "offset {} + size {} = {}, past its end",
+                        range.offset,
+                        range.size,
+                        u128::from(range.offset) + u128::from(range.size)
+                    ),
+                )
+                .rooted("unity_mesh.stream_data")),
+            }
+        }
+        Resource::File(file) => {
+            resource_len(&file).map_err(fail)?;
+            read_range(&file, range.offset, range.size).map(Cow::Owned)
+        }
+    }
+}
+
 /// The streamed vertex bytes of a mesh, read once from its resource file; `None` when the
 /// vertex data is inline.
 pub fn read(view: &UnityMeshRef<'_>, ctx: &Context) -> Result<Option<Vec<u8>>> {
     let Some(r) = range(view) else {
         return Ok(None);
     };
-    let what = format!(
-        "the resource file `{}` that holds the vertex data",
-        r.file_name()
-    );
-    let fail =
-        |why| Error::unplaced(ErrorKind::Input, what.clone(), why).rooted("unity_mesh.stream_data");
-    let file = resource_file(&r, ctx).map_err(fail)?;
-    resource_len(&file).map_err(fail)?;
-    read_range(&file, r.offset, r.size).map(Some)
+    bytes(&r, ctx).map(|b| Some(b.into_owned()))
 }
 
 #[cfg(test)]
@@ -262,25 +318,43 @@ mod tests {
     }
 
     #[test]
-    fn the_explicit_resource_wins_and_the_default_is_beside_the_input() {
+    fn the_explicit_resource_wins_then_a_held_one_then_the_one_beside_the_input() {
         let r = StreamRange {
             path: "archive:/CAB-1/CAB-1.resS".into(),
-            offset: 0,
-            size: 4,
+            offset: 1,
+            size: 2,
         };
         let mut ctx = Context::new();
-        assert!(resource_file(&r, &ctx)
-            .unwrap_err()
-            .contains("give --ress FILE"));
+        assert!(resource(&r, &ctx).unwrap_err().contains("give --ress FILE"));
         ctx.input = Some(PathBuf::from("/data/meshes/Lame.mesh"));
         assert_eq!(
-            resource_file(&r, &ctx).unwrap(),
-            PathBuf::from("/data/meshes/CAB-1.resS")
+            resource(&r, &ctx).unwrap(),
+            Resource::File(PathBuf::from("/data/meshes/CAB-1.resS"))
         );
+        ctx.held.push(crate::context::Held {
+            name: "CAB-1.resS".into(),
+            bytes: std::sync::Arc::new(vec![7u8, 8, 9]),
+        });
+        assert_eq!(
+            resource(&r, &ctx).unwrap(),
+            Resource::Held {
+                name: "CAB-1.resS",
+                bytes: &[7, 8, 9]
+            }
+        );
+        assert_eq!(&*bytes(&r, &ctx).unwrap(), &[8, 9]);
+        let past = StreamRange {
+            offset: 2,
+            ..r.clone()
+        };
+        assert!(bytes(&past, &ctx)
+            .unwrap_err()
+            .to_string()
+            .ends_with("expected a range inside `CAB-1.resS` (3 bytes), found offset 2 + size 2 = 4, past its end"));
         ctx.resource = Some(PathBuf::from("/elsewhere/x.resS"));
         assert_eq!(
-            resource_file(&r, &ctx).unwrap(),
-            PathBuf::from("/elsewhere/x.resS")
+            resource(&r, &ctx).unwrap(),
+            Resource::File(PathBuf::from("/elsewhere/x.resS"))
         );
     }
 }

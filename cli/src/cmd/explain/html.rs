@@ -229,7 +229,7 @@ fn ranges(x: &Explained) -> (Vec<(u64, u64)>, bool) {
     let mut cut = false;
     let mut rs: Vec<(u64, u64)> = vec![];
     for (s, e) in shown.chain(folded) {
-        let e = e.min(x.size);
+        let e = e.min(x.base + x.size);
         if s >= e {
             continue;
         }
@@ -264,7 +264,7 @@ fn hex(input: &[u8], x: &Explained) -> String {
         }
     }
     let mut s = String::new();
-    let mut prev_end = 0u64;
+    let mut prev_end = x.base;
     for (a, b) in &ranges {
         let line0 = a / 16 * 16;
         if *a > prev_end {
@@ -285,7 +285,7 @@ fn hex(input: &[u8], x: &Explained) -> String {
                     s.push_str("<span class=\"pad\">   </span>");
                     continue;
                 }
-                let byte = input[o as usize];
+                let byte = input[(o - x.base) as usize];
                 match owner.get(&o) {
                     Some(&k) => {
                         let _ = write!(
@@ -307,7 +307,7 @@ fn hex(input: &[u8], x: &Explained) -> String {
         }
         prev_end = *b;
     }
-    if cut || prev_end < x.size {
+    if cut || prev_end < x.base + x.size {
         let _ = write!(
             s,
             "<div class=\"gap\">… the other {} bytes are not shown (--at, --field or --elements choose others)</div>",

@@ -8,7 +8,8 @@ mod html;
 mod model;
 mod text;
 
-use crate::args::{InputOpt, RessOpt, UnityOpt};
+use crate::args::{GameSelect, InputOpt, RessOpt, UnityOpt};
+use crate::cmd::unity;
 use crate::fail::Fail;
 use crate::input;
 use crate::output::{self, Target};
@@ -57,12 +58,18 @@ pub struct ExplainArgs {
     ress: RessOpt,
     #[command(flatten)]
     input: InputOpt,
+    #[command(flatten)]
+    game: GameSelect,
 }
 
 pub fn run(a: ExplainArgs) -> Result<ExitCode, Fail> {
+    if unity::is_game(&a.layout, std::slice::from_ref(&a.file)) {
+        return game(a);
+    }
     let mut u = Usage::default();
     let entry = u.layout(&a.layout);
     u.files(std::slice::from_ref(&a.file), None);
+    unity::not_a_game_file(&mut u, &a.layout, &a.game, false);
     let given = Given {
         unity_version: a.unity.unity_version.clone(),
         ress: a.ress.ress.clone(),
@@ -77,31 +84,16 @@ pub fn run(a: ExplainArgs) -> Result<ExitCode, Fail> {
     let entry = entry.expect("usage checked");
 
     let bytes = input::read(&a.file, a.input.max_input_size)?;
-    let sel = model::Select {
-        at: a.at,
-        field: a.field.clone(),
-        depth: a.depth,
-        elements: a.elements,
-    };
-    let x = model::explain(entry, &bytes, &ctx, &sel)?;
     let shown = input::shown(&a.file);
-    if let Some(p) = sel.at.filter(|&o| o >= x.size) {
-        return Err(Fail::about(
-            &shown,
-            format!("--at {p}: an offset below the file's size"),
-            format!("{} bytes", model::thousands(x.size)),
-        ));
-    }
-    if x.rows.is_empty() {
-        return Err(Fail::about(
-            &shown,
-            format!(
-                "a field `{}` (--field)",
-                crate::escape::text(a.field.as_deref().unwrap_or(""))
-            ),
-            "no field of that path",
-        ));
-    }
+    let census = |v: &mut dyn meshspec_formats::rt::Visitor| entry.census(&bytes, &ctx, v);
+    let i = model::Input {
+        entry,
+        bytes: &bytes,
+        ctx: &ctx,
+        base: 0,
+        census: &census,
+    };
+    let x = model::explain(&i, &select(&a))?;
     let header = format!(
         "{}: {} ({} bytes, {}); verdict: {}",
         entry.id,
@@ -110,19 +102,117 @@ pub fn run(a: ExplainArgs) -> Result<ExitCode, Fail> {
         entry.spec,
         x.verdict
     );
+    show(&a, &shown, &header, &bytes, &x, target)
+}
+
+fn select(a: &ExplainArgs) -> model::Select {
+    model::Select {
+        at: a.at,
+        field: a.field.clone(),
+        depth: a.depth,
+        elements: a.elements,
+    }
+}
+
+/// `explain unity-mesh GAMEFILE --mesh NAME|--path-id N`: the object's bytes, with offsets in
+/// the (decompressed) serialized file it lies in.
+fn game(a: ExplainArgs) -> Result<ExitCode, Fail> {
+    let mut u = Usage::default();
+    let target = a.html.as_deref().map(|p| Target::of(Some(p)));
+    if let Some(t) = &target {
+        u.output(t, false);
+    }
+    let version = unity::given_version(&mut u, a.unity.unity_version.as_deref());
+    let sel = unity::needs_one(&mut u, &a.game, "explain");
+    let user = u.context(
+        None,
+        &Given {
+            ress: a.ress.ress.clone(),
+            ..Given::default()
+        },
+        None,
+    );
+    u.finish()?;
+    let sel = sel.expect("usage checked");
+    let g = unity::open_one(&a.file, a.input.max_input_size, version)?;
+    let r = unity::one(&g, &sel)?;
+    let obj = g.input(r, &user).map_err(|e| unity::refused(&e))?;
+    let census = |v: &mut dyn meshspec_formats::rt::Visitor| obj.census(v);
+    let i = model::Input {
+        entry: obj.entry,
+        bytes: obj.bytes,
+        ctx: &obj.ctx,
+        base: obj.base,
+        census: &census,
+    };
+    let x = model::explain(&i, &select(&a)).map_err(|e| {
+        unity::refused(&meshspec_formats::unity::files::Located::new(
+            &obj.place,
+            e.shifted(obj.base),
+        ))
+    })?;
+    let shown = unity::label(&g, r);
+    let header = format!(
+        "{}: {} ({} bytes at 0x{:X} of {}, {}); verdict: {}",
+        obj.entry.id,
+        shown,
+        model::thousands(x.size),
+        obj.base,
+        g.files[r.file].serialized[r.inner].name,
+        obj.entry.spec,
+        x.verdict
+    );
+    show(&a, &shown, &header, obj.bytes, &x, target)
+}
+
+/// What `explain` prints or writes of an explained input.
+fn show(
+    a: &ExplainArgs,
+    shown: &str,
+    header: &str,
+    bytes: &[u8],
+    x: &model::Explained,
+    target: Option<Target>,
+) -> Result<ExitCode, Fail> {
+    if let Some(p) = a.at.filter(|&o| o < x.base || o >= x.base + x.size) {
+        let expected = if x.base == 0 {
+            format!("--at {p}: an offset below the file's size")
+        } else {
+            format!(
+                "--at {p}: an offset of the object's bytes (0x{:X} to 0x{:X} of its serialized file)",
+                x.base,
+                x.base + x.size
+            )
+        };
+        return Err(Fail::about(
+            shown,
+            expected,
+            format!("{} bytes", model::thousands(x.size)),
+        ));
+    }
+    if x.rows.is_empty() {
+        return Err(Fail::about(
+            shown,
+            format!(
+                "a field `{}` (--field)",
+                crate::escape::text(a.field.as_deref().unwrap_or(""))
+            ),
+            "no field of that path",
+        ));
+    }
     match target {
         Some(t) => {
             let page = html::page(
-                &format!("meshspec explain {} {shown}", entry.id),
-                &header,
-                &bytes,
-                &x,
-                &text::coverage(&x),
+                &format!("meshspec explain {} {shown}", a.layout),
+                header,
+                bytes,
+                x,
+                &text::coverage(x),
             );
             output::write(&t, page.as_bytes())?;
         }
         None => {
-            let lines = text::lines(&crate::escape::text(&header), &bytes, &x);
+            let lines = text::lines(&crate::escape::text(header), bytes, x);
             let mut out = anstream::stdout().lock();
             for l in lines {
                 writeln!(out, "{l}").map_err(|e| {

@@ -77,6 +77,9 @@ impl Row {
 pub struct Explained {
     /// The rows shown.
     pub rows: Vec<Row>,
+    /// Where the input starts in the file it lies in (an object's start in its serialized
+    /// file; 0 for a file of its own): every offset here counts from that file's start.
+    pub base: u64,
     /// The input's size.
     pub size: u64,
     /// Byte ranges no field accounts for.
@@ -187,14 +190,25 @@ pub fn show(v: Scalar<'_>, ty: &str) -> String {
 
 pub use crate::report::thousands;
 
-/// Explains `input` read as `entry`: the rows `sel` keeps, their values, and the bytes no
-/// field accounts for.
-pub fn explain(
-    entry: &Entry,
-    input: &[u8],
-    ctx: &Context,
-    sel: &Select,
-) -> meshspec_formats::Result<Explained> {
+/// The input `explain` reads: its bytes, how its layout reads them, and where they lie.
+pub struct Input<'i> {
+    /// The layout.
+    pub entry: &'static Entry,
+    /// The bytes.
+    pub bytes: &'i [u8],
+    /// What the layout reads them with.
+    pub ctx: &'i Context,
+    /// Where they start in the file they lie in.
+    pub base: u64,
+    /// The verdict on them, with every field's value shown to the visitor (for a bare file,
+    /// [`Entry::census`]).
+    pub census: &'i dyn Fn(&mut dyn Visitor) -> meshspec_formats::verdict::Verdict,
+}
+
+/// Explains `input`: the rows `sel` keeps (`--at` counted from the start of the file the
+/// input lies in), their values, and the bytes no field accounts for.
+pub fn explain(i: &Input<'_>, sel: &Select) -> meshspec_formats::Result<Explained> {
+    let (entry, input, ctx, base) = (i.entry, i.bytes, i.ctx, i.base);
     let size = input.len() as u64;
     let root = entry.info.name;
     let want = sel.field.as_deref().map(|f| {
@@ -219,6 +233,7 @@ pub fn explain(
             let (s, e) = (span.start.min(size) as usize, span.end.min(size) as usize);
             covered[s..e.max(s)].iter_mut().for_each(|c| *c = true);
         }
+        let span = meshspec_formats::rt::Span::new(span.start + base, span.end + base);
         let segs = path.segs();
         let depth = segs.len().saturating_sub(1);
         conf.truncate(depth);
@@ -326,7 +341,7 @@ pub fn explain(
         ty: vec![],
         found: HashMap::new(),
     };
-    let verdict = entry.census(input, ctx, &mut values);
+    let verdict = (i.census)(&mut values);
     for r in &mut rows {
         r.value = values.found.remove(&r.path);
     }
@@ -354,10 +369,11 @@ pub fn explain(
         while i < covered.len() && !covered[i] {
             i += 1;
         }
-        gaps.push((s as u64, i as u64));
+        gaps.push((base + s as u64, base + i as u64));
     }
     Ok(Explained {
         rows,
+        base,
         size,
         gaps,
         verdict,

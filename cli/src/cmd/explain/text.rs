@@ -38,12 +38,12 @@ fn cut(s: &str, width: usize) -> String {
     }
 }
 
-fn hex(input: &[u8], r: &Row) -> String {
+fn hex(input: &[u8], base: u64, r: &Row) -> String {
     if r.folded.is_some() || !(r.leaf || r.folded_fields) {
         return String::new();
     }
-    let s = r.start.min(input.len() as u64) as usize;
-    let e = r.end.min(input.len() as u64) as usize;
+    let s = (r.start - base).min(input.len() as u64) as usize;
+    let e = (r.end - base).min(input.len() as u64) as usize;
     let bytes = &input[s..e.max(s)];
     let mut out: Vec<String> = bytes
         .iter()
@@ -75,7 +75,7 @@ pub fn lines(header: &str, input: &[u8], x: &Explained) -> Vec<String> {
     out.push(format!("confidence: {}", legend.join(" ")));
     out.push(String::new());
     let name = |r: &Row| format!("{}{}", "  ".repeat(r.depth.saturating_sub(1)), r.name);
-    let hexes: Vec<String> = x.rows.iter().map(|r| hex(input, r)).collect();
+    let hexes: Vec<String> = x.rows.iter().map(|r| hex(input, x.base, r)).collect();
     let values: Vec<String> = x
         .rows
         .iter()

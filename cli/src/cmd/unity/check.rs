@@ -2,7 +2,7 @@
 //! every mesh of the game files (or those `--mesh` / `--path-id` name), one block of lines per
 //! mesh as `check` prints them for a bare file.
 
-use super::{failed_lines, label, open, opened_failures, refuse_version, targets};
+use super::{failed_lines, given_version, label, open, opened_failures, targets, version_notes};
 use crate::args::{GameSelect, RelationsOpt, RessOpt};
 use crate::fail::Fail;
 use crate::report::{
@@ -27,7 +27,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
-    refuse_version(&mut u, a.unity_version.as_deref());
+    let version = given_version(&mut u, a.unity_version.as_deref());
     let given = Given {
         ress: a.ress.ress,
         ..Given::default()
@@ -36,13 +36,18 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let user = u.context(None, &given, None);
     u.finish()?;
 
-    let g = open(&a.files, a.limit, a.json);
+    let g = open(&a.files, a.limit, a.json, version);
     let list = targets(&g, &a.game)?;
+    if !a.json {
+        for n in version_notes(&g, &list) {
+            term::err(Severity::Note, &n);
+        }
+    }
     let mut failed = 0usize;
     let mut reports = vec![];
     for &r in &list {
         let name = label(&g, r);
-        let v = match g.mesh(r).and_then(|m| g.verdict(&m, &user)) {
+        let v = match g.input(r, &user).map(|i| i.judge()) {
             Ok(v) => Verdict::of(&v),
             Err(e) => Verdict::refused(Finding::from_error(&e.error, Severity::Error)),
         };

@@ -1,13 +1,13 @@
 //! `meshspec dump unity-mesh GAMEFILE --mesh NAME|--path-id N`: one mesh as the `unity-mesh`
 //! layout of its file's version reads it.
 
-use super::{label, one, open_one, refuse_version, refused, select};
+use super::{given_version, label, needs_one, one, open_one, refused};
 use crate::args::{Format, GameSelect};
 use crate::fail::Fail;
 use crate::output::{self, Target};
 use crate::usage::Usage;
 use meshspec_formats::context::Context;
-use meshspec_formats::unity::files::{game::version_text, Located};
+use meshspec_formats::unity::files::game::version_text;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -22,39 +22,29 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
-    refuse_version(&mut u, a.unity_version.as_deref());
-    let sel = select(&a.game);
-    if sel.is_none() {
-        u.problem("dump of a game file needs --mesh NAME or --path-id N".into());
-    }
+    let version = given_version(&mut u, a.unity_version.as_deref());
+    let sel = needs_one(&mut u, &a.game, "dump");
     let target = Target::of(a.output.as_deref());
     u.output(&target, false);
     u.finish()?;
     let sel = sel.expect("usage checked");
 
-    let g = open_one(&a.file, a.limit)?;
+    let g = open_one(&a.file, a.limit, version)?;
     let r = one(&g, &sel)?;
-    let m = g.mesh(r).map_err(|e| refused(&e))?;
-    let place = g.place(r);
-    let bytes = g.bytes(r);
+    let input = g.input(r, &Context::new()).map_err(|e| refused(&e))?;
     // The dump is the fixed layout's reading: refused where that disagrees with the type tree.
-    if let Err(e) = &m.fixed {
-        return Err(refused(
-            &Located::new(place, e.clone()).with_layouts_hint(bytes),
-        ));
-    }
-    let entry = crate::cmd::unity::mesh_entry();
-    let ctx = g.context(&m, &Context::new());
-    let mut dump = entry
-        .dump(bytes, &ctx)
-        .map_err(|e| refused(&Located::new(place, e).with_layouts_hint(bytes)))?;
+    let mut dump = input.dump().map_err(|e| refused(&e))?;
     if let Some(notes) = dump.get_mut("notes").and_then(|n| n.as_array_mut()) {
+        let from = match input.note() {
+            Some(n) => format!("(as {n})"),
+            None => "the file's version".into(),
+        };
         notes.insert(
             0,
             serde_json::Value::String(format!(
-                "Read from {} with the layout of Unity {}, the file's version.",
+                "Read from {} with the layout of Unity {}, {from}.",
                 label(&g, r),
-                m.version.map(version_text).unwrap_or_default()
+                input.mesh.version.map(version_text).unwrap_or_default()
             )),
         );
     }

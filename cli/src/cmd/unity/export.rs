@@ -4,7 +4,7 @@
 //! else).
 
 use super::{
-    failed_lines, finding, label, one, open, opened_failures, refuse_version, refused, select,
+    failed_lines, finding, given_version, label, one, open, opened_failures, refused, select,
 };
 use crate::args::{GameSelect, NonFiniteArg, RessOpt, SkinWeightsArg};
 use crate::cmd::export::{encode, kind, skin_weights, Kind};
@@ -16,7 +16,7 @@ use crate::term;
 use crate::usage::{Given, Usage};
 use meshspec_formats::context::Context;
 use meshspec_formats::unity::files::game::{GameFiles, GameMesh};
-use meshspec_formats::unity::files::ObjectRef;
+use meshspec_formats::unity::files::{ObjectInput, ObjectRef};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -40,7 +40,7 @@ pub struct Args {
 
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
-    refuse_version(&mut u, a.unity_version.as_deref());
+    let version = given_version(&mut u, a.unity_version.as_deref());
     if a.winding {
         u.problem("--winding is for layouts whose files do not record it; Unity meshes are read in Unity's own frame".into());
     }
@@ -86,7 +86,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     user.skin_weights = skin_weights(a.skin_weights);
     u.finish()?;
 
-    let g = open(&a.files, a.limit, a.json || a.quiet);
+    let g = open(&a.files, a.limit, a.json || a.quiet, version);
     match sel {
         Some(sel) => one_mesh(&a, &g, &sel, &target, &user),
         None => every_mesh(&a, &g, &user),
@@ -96,18 +96,17 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
 /// The scene of a mesh (refused unless its verdict passes), its warnings printed.
 fn scene(
     g: &GameFiles,
-    m: &GameMesh,
-    user: &Context,
+    input: &ObjectInput<'_>,
     show: bool,
 ) -> Result<meshspec_formats::scene::Scene, Fail> {
-    let decoded = g.decode(m, user).map_err(|e| refused(&e))?;
+    let decoded = input.decode().map_err(|e| refused(&e))?;
     if show {
         for f in &Verdict::of(&decoded.verdict).findings {
-            term::err(f.severity, &format!("{}: {}", label(g, m.at), f.line()));
+            term::err(f.severity, &format!("{}: {}", label(g, input.at), f.line()));
         }
     }
     let mut scene = decoded.scene;
-    scene.label(crate::cmd::unity::MESH, &m.name());
+    scene.label(crate::cmd::unity::MESH, &input.mesh.name());
     Ok(scene)
 }
 
@@ -133,8 +132,8 @@ fn one_mesh(
             return Err(refused(e));
         }
         let r = one(g, sel)?;
-        let m = g.mesh(r).map_err(|e| refused(&e))?;
-        let scene = scene(g, &m, user, !a.json)?;
+        let input = g.input(r, user).map_err(|e| refused(&e))?;
+        let scene = scene(g, &input, !a.json)?;
         encode(
             &scene,
             kind(&a.output).expect("usage checked"),
@@ -201,8 +200,8 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
     let mut results = vec![];
     for &r in &meshes {
         let result = (|| {
-            let m = g.mesh(r).map_err(|e| refused(&e))?;
-            let mut rel = relative_name(g, &labels, &m, r);
+            let input = g.input(r, user).map_err(|e| refused(&e))?;
+            let mut rel = relative_name(g, &labels, &input.mesh, r);
             // Two meshes of one name and id in one file (not seen, but possible).
             while !used.insert(rel.clone()) {
                 rel.as_mut_os_string().push("_");
@@ -210,7 +209,7 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
             let mut path = a.output.join(&rel);
             path.as_mut_os_string().push(".glb");
             bar.set_message(rel.display().to_string());
-            let scene = scene(g, &m, user, false)?;
+            let scene = scene(g, &input, false)?;
             let out = encode(&scene, Kind::Glb, a.non_finite, None)?;
             if let Some(dir) = path.parent() {
                 std::fs::create_dir_all(dir).map_err(|e| {

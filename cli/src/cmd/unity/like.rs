@@ -13,7 +13,7 @@ use crate::output::{self, Target};
 use crate::usage::{Given, Usage};
 use meshspec_formats::unity::files::game::{GameFile, GameFiles, Select};
 use meshspec_formats::unity::files::like::{like, Made, Original};
-use meshspec_formats::unity::files::Limits;
+use meshspec_formats::unity::files::{game, Limits};
 use std::process::ExitCode;
 
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
@@ -27,7 +27,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     }
     let entry = u.layout(crate::cmd::unity::MESH);
     u.files(&[a.geometry.clone(), like_path.clone()], None);
-    let game = meshspec_formats::unity::files::game::file_looks_game(&like_path);
+    let game = game::head_of(&like_path).is_ok_and(|h| game::is_game_file(&h));
     let mut ctx = None;
     match (game, a.path_id) {
         (true, None) => u.problem(format!(

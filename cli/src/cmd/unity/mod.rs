@@ -1,7 +1,9 @@
 //! Unity game files on the command line: `meshspec unity list|extract|check|dump|export|replace`, and
-//! the game-file form of the top-level `check`, `dump` and `export` (`--mesh NAME`,
-//! `--path-id N`, `--all`). The editor version comes from the file; `--unity-version` is for
-//! bare objects only. Every verdict is the library's ([`GameFiles::verdict`]).
+//! the game-file form of the top-level `check`, `info`, `dump`, `explain` and `export`
+//! (`--mesh NAME`, `--path-id N`, `--all`). The editor version comes from the file;
+//! `--unity-version` reads a file whose version string is not a version (a stripped `0.0.0`),
+//! and must agree with a file's own. Each object is an input of its layout
+//! ([`GameFiles::input`]): every verdict and decoding is the library's, as for a bare object.
 
 pub mod check;
 pub mod dump;
@@ -9,6 +11,8 @@ pub mod export;
 pub mod like;
 pub mod replace;
 pub mod typetree;
+
+pub mod info;
 
 use crate::args::{
     AllOpt, EveryMesh, Format, GameSelect, InputOpt, Json, NonFiniteArg, QuietOpt, RelationsOpt,
@@ -20,7 +24,7 @@ use crate::usage::Usage;
 use crate::{input, output, term};
 use clap::{Args, Subcommand};
 use meshspec_formats::rt::Root;
-use meshspec_formats::unity::files::game::{GameFiles, Select};
+use meshspec_formats::unity::files::game::{self, GameFiles, Select};
 use meshspec_formats::unity::files::{self, Located, ObjectRef};
 use meshspec_formats::{Entry, Error};
 use std::path::{Path, PathBuf};
@@ -78,6 +82,8 @@ enum UnityCommand {
         #[command(flatten)]
         game: GameSelect,
         #[command(flatten)]
+        unity: GameVersion,
+        #[command(flatten)]
         ress: RessOpt,
         #[command(flatten)]
         relations: RelationsOpt,
@@ -94,6 +100,8 @@ enum UnityCommand {
         file: PathBuf,
         #[command(flatten)]
         game: GameSelect,
+        #[command(flatten)]
+        unity: GameVersion,
         /// Output format.
         #[arg(long, value_enum, default_value = "json")]
         format: Format,
@@ -116,6 +124,8 @@ enum UnityCommand {
         game: GameSelect,
         #[command(flatten)]
         every: EveryMesh,
+        #[command(flatten)]
+        unity: GameVersion,
         /// What to do with values that are not finite.
         #[arg(long, value_enum, default_value = "refuse")]
         non_finite: NonFiniteArg,
@@ -202,6 +212,7 @@ pub fn run(args: UnityArgs) -> Result<ExitCode, Fail> {
         UnityCommand::Check {
             files,
             game,
+            unity,
             ress,
             relations,
             lines,
@@ -210,7 +221,7 @@ pub fn run(args: UnityArgs) -> Result<ExitCode, Fail> {
         } => check::run(check::Args {
             files,
             game,
-            unity_version: None,
+            unity_version: unity.unity_version,
             ress,
             relations,
             all: lines.all,
@@ -220,13 +231,14 @@ pub fn run(args: UnityArgs) -> Result<ExitCode, Fail> {
         UnityCommand::Dump {
             file,
             game,
+            unity,
             format,
             output,
             input,
         } => dump::run(dump::Args {
             file,
             game,
-            unity_version: None,
+            unity_version: unity.unity_version,
             format,
             output,
             limit: input.max_input_size,
@@ -236,6 +248,7 @@ pub fn run(args: UnityArgs) -> Result<ExitCode, Fail> {
             output,
             game,
             every,
+            unity,
             non_finite,
             skin_weights,
             ress,
@@ -251,7 +264,7 @@ pub fn run(args: UnityArgs) -> Result<ExitCode, Fail> {
             mtl: false,
             skin_weights,
             winding: false,
-            unity_version: None,
+            unity_version: unity.unity_version,
             ress,
             limit: input.max_input_size,
             quiet: quiet.quiet,
@@ -297,7 +310,10 @@ pub fn run(args: UnityArgs) -> Result<ExitCode, Fail> {
 /// Whether a path is a game file (a bundle or a serialized file, by its first bytes) or a
 /// folder.
 fn is_game_input(p: &Path) -> bool {
-    p.is_dir() || files::game::file_looks_game(p)
+    if p.is_dir() {
+        return true;
+    }
+    game::head_of(p).is_ok_and(|h| game::is_game_file(&h))
 }
 
 /// Whether the top-level `check`, `dump` or `export` of `layout` on `files` is the game-file
@@ -333,14 +349,48 @@ pub fn bare_hint(entry: &Entry, bytes: &[u8], refused: &mut Option<Error>) {
     }
 }
 
-/// A usage problem when a game file is given `--unity-version` (it says its version itself).
-fn refuse_version(u: &mut Usage, unity_version: Option<&str>) {
-    if unity_version.is_some() {
-        u.problem(
-            "--unity-version is for bare objects: a game file says its editor version itself"
-                .into(),
-        );
+/// `--unity-version` of the `unity` commands.
+#[derive(Args, Clone)]
+pub struct GameVersion {
+    /// The Unity editor version to read files with whose version string is not a version (a
+    /// stripped build's 0.0.0), e.g. 2021.3.0f1; a file's own version wins, and must agree.
+    #[arg(long, value_name = "VERSION")]
+    pub unity_version: Option<String>,
+}
+
+/// The version `--unity-version` gives a game file (for a file whose version string is not a
+/// version); a problem when it is not a version.
+pub fn given_version(u: &mut Usage, unity_version: Option<&str>) -> Option<u32> {
+    let v = unity_version?;
+    match meshspec_formats::context::unity_version(v)
+        .ok()
+        .and_then(|n| u32::try_from(n).ok())
+    {
+        Some(n) => Some(n),
+        None => {
+            u.problem(format!(
+                "--unity-version {}: expected a Unity version such as 2021.3.0f1 (a game file's own version wins; `auto` is for bare objects)",
+                crate::escape::text(v)
+            ));
+            None
+        }
     }
+}
+
+/// The notes on the versions files are read with when their version strings are not
+/// versions, one per serialized file of `list`'s meshes, in order.
+pub fn version_notes(g: &GameFiles, list: &[ObjectRef]) -> Vec<String> {
+    let mut seen = std::collections::HashSet::new();
+    list.iter()
+        .filter(|r| seen.insert((r.file, r.inner)))
+        .filter_map(|&r| {
+            let note = g.version(r).ok()?.note()?;
+            Some(format!(
+                "{}: {note}",
+                g.files[r.file].serialized[r.inner].name.escape_debug()
+            ))
+        })
+        .collect()
 }
 
 /// A finding from an error in a game file: the file (and the file inside it) as the finding's
@@ -361,10 +411,12 @@ pub fn refused(e: &Located) -> Fail {
     Fail::Refused(Box::new(finding(e, Severity::Error)))
 }
 
-/// Opens the game files; a file that cannot be opened is kept in [`GameFiles::failed`], and
-/// files under a folder that are not game files are noted.
-fn open(files: &[PathBuf], limit: u64, quiet: bool) -> GameFiles {
-    let g = GameFiles::open_each(files, limit);
+/// Opens the game files (`version`: for files whose version string is not a version); a file
+/// that cannot be opened is kept in [`GameFiles::failed`], and files under a folder that are
+/// not game files are noted.
+fn open(files: &[PathBuf], limit: u64, quiet: bool, version: Option<u32>) -> GameFiles {
+    let mut g = GameFiles::open_each(files, limit);
+    g.unity_version = version;
     if !quiet {
         for (p, why) in &g.skipped {
             term::err(
@@ -376,12 +428,22 @@ fn open(files: &[PathBuf], limit: u64, quiet: bool) -> GameFiles {
     g
 }
 
-/// Opens one game file, refused when it cannot be.
-fn open_one(file: &Path, limit: u64) -> Result<GameFiles, Fail> {
-    let g = GameFiles::open_each(std::slice::from_ref(&file.to_path_buf()), limit);
+/// Opens one game file, refused when it cannot be; or a folder (a player build), its files
+/// that cannot be opened said in notes.
+pub fn open_one(file: &Path, limit: u64, version: Option<u32>) -> Result<GameFiles, Fail> {
+    let mut g = GameFiles::open_each(std::slice::from_ref(&file.to_path_buf()), limit);
+    g.unity_version = version;
     match g.failed.first() {
-        Some(e) => Err(refused(e)),
-        None => Ok(g),
+        Some(e) if !file.is_dir() => Err(refused(e)),
+        _ => {
+            for e in &g.failed {
+                term::err(
+                    Severity::Note,
+                    &format!("could not open {}", finding(e, Severity::Error).line()),
+                );
+            }
+            Ok(g)
+        }
     }
 }
 
@@ -405,12 +467,24 @@ fn opened_failures(g: &GameFiles) {
     }
 }
 
-fn select(game: &GameSelect) -> Option<Select> {
+pub fn select(game: &GameSelect) -> Option<Select> {
     match (&game.mesh, game.path_id) {
         (Some(n), _) => Some(Select::MeshName(n.clone())),
         (None, Some(id)) => Some(Select::PathId(id)),
         (None, None) => None,
     }
+}
+
+/// The object a one-object command (`dump`, `info`, `explain`) names in a game file; a
+/// problem when it names none.
+pub fn needs_one(u: &mut Usage, game: &GameSelect, command: &str) -> Option<Select> {
+    let sel = select(game);
+    if sel.is_none() {
+        u.problem(format!(
+            "{command} of a game file needs --mesh NAME or --path-id N"
+        ));
+    }
+    sel
 }
 
 /// How a selection is named in messages (printed through `term`, which escapes it).
@@ -421,30 +495,56 @@ fn describe(sel: &Select) -> String {
     }
 }
 
-fn no_match(sel: &Select) -> Fail {
+/// How many candidates a refused selection lists.
+const CANDIDATES: usize = 10;
+
+/// The candidates of a selection, as a refusal lists them: `Blade (path id 100, in FILE)`,
+/// `a GameObject (path id 27, in FILE)`.
+fn candidates(g: &GameFiles, list: &[ObjectRef]) -> String {
+    let mut shown: Vec<String> = list
+        .iter()
+        .take(CANDIDATES)
+        .map(|&r| {
+            // An object without a name is told by its class.
+            let name = match g.name(r).filter(|n| !n.is_empty()) {
+                Some(n) => n.escape_debug().to_string(),
+                None => format!("a {}", g.serialized(r).class_name(g.entry(r))),
+            };
+            format!("{name} (path id {}, in {})", g.entry(r).path_id, g.place(r))
+        })
+        .collect();
+    if list.len() > CANDIDATES {
+        shown.push(format!(
+            "and {} more (`meshspec unity list --class Mesh` shows them)",
+            list.len() - CANDIDATES
+        ));
+    }
+    shown.join(", ")
+}
+
+fn no_match(g: &GameFiles, sel: &Select) -> Fail {
+    let meshes = g.meshes();
     Fail::about(
         describe(sel),
         "an object it names (`meshspec unity list` shows them)",
-        "none",
+        if meshes.is_empty() {
+            "none, and the files hold no Mesh".to_string()
+        } else {
+            format!("none; the meshes: {}", candidates(g, &meshes))
+        },
     )
 }
 
-/// The one object `sel` names (refusing one found in several files).
-fn one(g: &GameFiles, sel: &Select) -> Result<ObjectRef, Fail> {
+/// The one object `sel` names (refusing one found in several files, or none, with the
+/// candidates).
+pub fn one(g: &GameFiles, sel: &Select) -> Result<ObjectRef, Fail> {
     match g.select(sel).as_slice() {
         [r] => Ok(*r),
-        [] => Err(no_match(sel)),
+        [] => Err(no_match(g, sel)),
         many => Err(Fail::about(
             describe(sel),
-            "one object (name one file)",
-            format!(
-                "{} objects: {}",
-                many.len(),
-                many.iter()
-                    .map(|r| label(g, *r))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
+            "one object (--path-id N names one; a folder or several files may hold it more than once)",
+            format!("{} objects: {}", many.len(), candidates(g, many)),
         )),
     }
 }
@@ -455,7 +555,7 @@ fn targets(g: &GameFiles, game: &GameSelect) -> Result<Vec<ObjectRef>, Fail> {
         Some(sel) => {
             let found = g.select(&sel);
             if found.is_empty() {
-                return Err(no_match(&sel));
+                return Err(no_match(g, &sel));
             }
             Ok(found)
         }
@@ -464,12 +564,12 @@ fn targets(g: &GameFiles, game: &GameSelect) -> Result<Vec<ObjectRef>, Fail> {
 }
 
 /// How an object is named in lines: its file (and file inside it) and path id.
-fn label(g: &GameFiles, r: ObjectRef) -> String {
+pub fn label(g: &GameFiles, r: ObjectRef) -> String {
     format!("{}#{}", g.place(r), g.entry(r).path_id)
 }
 
 fn list(files: &[PathBuf], class: Option<&str>, limit: u64, json: bool) -> Result<ExitCode, Fail> {
-    let g = open(files, limit, json);
+    let g = open(files, limit, json, None);
     let rows = g.list(class);
     if json {
         term::out_json(&serde_json::to_value(&rows).expect("rows serialize"))?;
@@ -515,7 +615,7 @@ fn extract(file: &Path, path_id: i64, out: &Path, limit: u64) -> Result<ExitCode
     let mut u = Usage::default();
     u.output(&target, true);
     u.finish()?;
-    let g = open_one(file, limit)?;
+    let g = open_one(file, limit, None)?;
     let r = one(&g, &Select::PathId(path_id))?;
     let mut lines = vec![];
     // The streamed range first: nothing is written when it cannot be found.

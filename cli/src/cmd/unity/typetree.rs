@@ -149,7 +149,7 @@ fn node_lines(t: &TypeTree) -> Vec<Line> {
 
 /// Runs `meshspec unity typetree`.
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
-    let g = open(&a.files, a.limit, false);
+    let g = open(&a.files, a.limit, false, None);
     let found = blocks(&g, a.class.as_deref());
     let mut failed = !g.failed.is_empty();
     if found.is_empty() {

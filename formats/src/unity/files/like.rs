@@ -175,8 +175,9 @@ impl<'a> Original<'a> {
 
     /// Mesh `r` of opened game files (its streamed data found as `check` finds it).
     pub fn in_game(g: &'a GameFiles, r: ObjectRef) -> std::result::Result<Original<'a>, Located> {
-        let m = g.mesh(r)?;
-        let decoded = g.decode(&m, &Context::new())?;
+        let input = g.input(r, &Context::new())?;
+        let decoded = input.decode()?;
+        let m = input.mesh;
         let place = g.place(r);
         let version = m.version.ok_or_else(|| {
             Located::new(

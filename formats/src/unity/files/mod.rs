@@ -8,10 +8,16 @@
 //! payload, into the same [`bundle::Bundle`]), [`serialized`] finds each object's
 //! bytes and type, [`typetree`] reads an object through its type tree, [`mesh`] reads a Mesh
 //! (through its type tree, checked against the fixed `unity-mesh` layout, or by that layout
-//! alone), [`resource`] finds streamed data, [`game`] ties opened files together (references
-//! between objects, renderer names for bones and materials), [`replace`] writes a game
-//! file back with one object replaced, and [`like`] makes a Mesh object from edited geometry
-//! in the vertex layout of an original.
+//! alone), [`resource`] says where streamed data is, [`game`] ties opened files together (a
+//! whole player build: every serialized file, bundle and resource file of a folder),
+//! [`version`] says which editor version each serialized file is read with (its own, or for a
+//! stripped `0.0.0` the one Mesh layout range that reads it), [`object`] makes each object an
+//! input of its layout (judged, decoded, walked and surveyed by the same [`Entry`] as a bare
+//! object), [`names`] names a mesh's joints and materials from the renderers that draw it,
+//! [`replace`] writes a game file back with one object replaced, and [`like`] makes a Mesh
+//! object from edited geometry in the vertex layout of an original.
+//!
+//! [`Entry`]: crate::layouts::Entry
 //!
 //! The relations the specs state are judged by [`crate::layouts::Semantics`] on the views and
 //! positions (the one verdict); what reading the objects needs beyond a relation (an object's
@@ -30,14 +36,18 @@ pub mod fields;
 pub mod game;
 pub mod like;
 pub mod mesh;
+pub mod names;
+pub mod object;
 pub mod replace;
 pub mod resource;
 pub mod serialized;
 pub mod typetree;
+pub mod version;
 pub mod web;
 
 pub use compress::Limits;
 pub use game::{GameFiles, ObjectRef};
+pub use object::ObjectInput;
 
 use crate::context::Context;
 use crate::generated::unity_bundle::{
@@ -267,10 +277,12 @@ pub fn fuzz_game_file(data: &[u8]) {
         let _ = s.read(g.entry(r));
     }
     for r in g.meshes() {
-        let Ok(m) = g.mesh(r) else { continue };
-        let _ = g.verdict(&m, &Context::new());
-        if let Ok(scene) = g.scene(&m, &Context::new()) {
-            for mesh in &scene.meshes {
+        let Ok(input) = g.input(r, &Context::new()) else {
+            continue;
+        };
+        let _ = input.judge();
+        if let Ok(d) = input.decode() {
+            for mesh in &d.scene.meshes {
                 mesh.validate()
                     .unwrap_or_else(|e| panic!("decoded mesh is inconsistent: {e}"));
             }

@@ -119,7 +119,7 @@ pub fn replace(
             ),
         ));
     }
-    let version = s.unity_version().map_err(|e| Located::new(&place, e))?;
+    let version = g.version(r)?.number;
     let bundle = g.files[0].bundle.as_ref();
 
     // New vertex data: into the resource, and the object pointed at it.
@@ -288,8 +288,8 @@ pub fn replace(
         e.place = format!("{} (as written)", e.place);
         e
     };
-    let m2 = g2.mesh(r2).map_err(written)?;
-    let verdict = g2.verdict(&m2, user).map_err(written)?;
+    let input = g2.input(r2, user).map_err(written)?;
+    let verdict = input.judge();
     if let Some(e) = verdict.first_failure() {
         return Err(written(Located::new(g2.place(r2), e.clone())));
     }
@@ -325,7 +325,7 @@ pub fn replace(
     Ok(Replaced {
         bytes,
         resource: on_disk,
-        stream: m2.stream(),
+        stream: input.mesh.stream(),
         object,
         repacked,
         verdict,

@@ -3,105 +3,71 @@
 //!
 //! Inside a bundle the path reads `archive:/CAB-.../CAB-....resS`: the bundle's file of that
 //! name. For a serialized file on disk (a player's `level0`), the path is the resource file's
-//! name beside it (`level0.resS`). A range must lie inside its file; nothing is read or
-//! allocated before that is checked.
+//! name beside it (`level0.resS`). This module says where those files are for an object's
+//! context ([`around`]): the one the object names, held in memory when a bundle holds it, and
+//! the object's file on disk as the input beside which the others are found. The layout's own
+//! stream code ([`crate::unity::stream`]) then finds and reads the range, as it does for a bare
+//! object; a range must lie inside its file, and nothing is read or allocated before that is
+//! checked.
 
 use super::game::GameFiles;
-use super::Located;
-use crate::rt::{Error, ErrorKind};
-use crate::unity::stream::{read_range, StreamRange};
+use super::{Located, Shared};
+use crate::context::{Context, Held};
+use crate::unity::stream::{self, StreamRange};
 use std::borrow::Cow;
 use std::path::Path;
+use std::sync::Arc;
 
-/// A streamed range that cannot be read: what decoding the mesh needs (an error of its
-/// verdict), or, for a resource file that is not there, a check that could not run (a
-/// warning).
-fn error(kind: ErrorKind, expected: impl Into<String>, found: impl Into<String>) -> Located {
-    Located::new(
-        "",
-        Error::unplaced(kind, expected, found).rooted("m_StreamData"),
-    )
+impl AsRef<[u8]> for Shared {
+    fn as_ref(&self) -> &[u8] {
+        self
+    }
 }
 
-/// The bytes of `range`, named by an object of serialized file `inner` of opened file
-/// `file`: from `explicit` when given (`--ress FILE`), else the bundle's file of the range's
-/// name (in the object's bundle first, then in any opened bundle), else the file of that name
-/// beside the object's file on disk.
+/// The resource file `name` held in memory for an object of opened file `file`: the file's
+/// own (a file written back, not yet on disk), its bundle's file of that name, or another
+/// opened bundle's.
+fn held(files: &GameFiles, file: usize, name: &str) -> Option<Held> {
+    let f = &files.files[file];
+    let found = |bytes: Shared| Held {
+        name: name.to_string(),
+        bytes: Arc::new(bytes),
+    };
+    if let Some((_, held)) = f.resources.iter().find(|(n, _)| n == name) {
+        return Some(found(held.clone()));
+    }
+    let order = std::iter::once(file).chain((0..files.files.len()).filter(|&i| i != file));
+    order
+        .filter_map(|i| files.files[i].bundle.as_ref())
+        .find_map(|b| b.node(name).map(|n| found(b.node_bytes(n.index))))
+}
+
+/// Says in `ctx` where the resource files around opened file `file` are: the one named
+/// `name` when the opened files hold it in memory, and the file on disk as the input (the
+/// others are beside it), unless it holds resources of its own or may not look beside it.
+pub fn around(files: &GameFiles, file: usize, name: Option<&str>, ctx: &mut Context) {
+    let f = &files.files[file];
+    ctx.held = name
+        .and_then(|n| held(files, file, n))
+        .into_iter()
+        .collect();
+    // Resource files held in memory replace those beside the file on disk.
+    ctx.input = (f.resources_beside && f.resources.is_empty()).then(|| f.path.clone());
+}
+
+/// The bytes of `range`, named by an object of opened file `file`, found as its layout finds
+/// them: `explicit` when given (`--ress FILE`), else the file of the range's name held in
+/// memory, else the one beside the object's file on disk.
 pub fn bytes<'g>(
     files: &'g GameFiles,
     file: usize,
     range: &StreamRange,
     explicit: Option<&Path>,
 ) -> Result<Cow<'g, [u8]>, Located> {
-    if let Some(p) = explicit {
-        return read_range(p, range.offset, range.size)
-            .map(Cow::Owned)
-            .map_err(Located::from);
-    }
-    let name = range.file_name();
-    if name.is_empty() || name == "." || name == ".." {
-        return Err(error(
-            ErrorKind::Unsupported,
-            "a resource path that ends in a file name",
-            format!("`{}`", range.path.escape_debug()),
-        ));
-    }
-    let order = std::iter::once(file).chain((0..files.files.len()).filter(|&i| i != file));
-    for i in order {
-        let Some(b) = &files.files[i].bundle else {
-            continue;
-        };
-        if let Some(node) = b.node(name) {
-            let len = node.bytes.len() as u64;
-            let end = range.offset.checked_add(range.size);
-            return match end {
-                Some(end) if end <= len => Ok(Cow::Borrowed(
-                    &node.bytes[range.offset as usize..end as usize],
-                )),
-                _ => Err(error(
-                    ErrorKind::Unsupported,
-                    format!("a range inside `{name}` ({len} bytes, in the bundle)"),
-                    format!(
-                        "offset {} + size {} = {}, past its end",
-                        range.offset,
-                        range.size,
-                        u128::from(range.offset) + u128::from(range.size)
-                    ),
-                )),
-            };
-        }
-    }
-    if let Some((_, held)) = files.files[file].resources.iter().find(|(n, _)| n == name) {
-        return match range.offset.checked_add(range.size) {
-            Some(end) if end <= held.len() as u64 => {
-                Ok(Cow::Borrowed(&held[range.offset as usize..end as usize]))
-            }
-            _ => Err(error(
-                ErrorKind::Unsupported,
-                format!("a range inside `{name}` ({} bytes)", held.len()),
-                format!(
-                    "offset {} + size {}, past its end",
-                    range.offset, range.size
-                ),
-            )),
-        };
-    }
-    let beside = files.files[file]
-        .path
-        .parent()
-        .unwrap_or(Path::new(""))
-        .join(name);
-    if files.files[file].resources_beside && beside.is_file() {
-        return read_range(&beside, range.offset, range.size)
-            .map(Cow::Owned)
-            .map_err(Located::from);
-    }
-    Err(error(
-        ErrorKind::Unchecked,
-        format!(
-            "the resource file `{}` (in the bundle, beside the file, or given with --ress FILE)",
-            name.escape_debug()
-        ),
-        "none found",
-    ))
+    let mut ctx = Context::new();
+    ctx.resource = explicit.map(Path::to_path_buf);
+    around(files, file, Some(range.file_name()), &mut ctx);
+    stream::bytes(range, &ctx)
+        .map(|b| Cow::Owned(b.into_owned()))
+        .map_err(Located::from)
 }

@@ -419,19 +419,21 @@ impl Serialized {
             .ok()
             .and_then(|v| u32::try_from(v).ok())
             .ok_or_else(|| {
-                Error::new(
-                    ErrorKind::Invalid,
-                    0,
+                self.version_error(
                     "a Unity version such as 2021.3.0f1",
                     format!("`{}`", self.unity_version.escape_debug()),
                 )
-                .placed(
-                    self.unity_version_at,
-                    &crate::rt::Path::root(ROOT)
-                        .field("metadata")
-                        .field("unity_version"),
-                )
             })
+    }
+
+    /// An error about the file's version string, at its field.
+    pub fn version_error(&self, expected: impl Into<String>, found: impl Into<String>) -> Error {
+        Error::new(ErrorKind::Invalid, 0, expected, found).placed(
+            self.unity_version_at,
+            &crate::rt::Path::root(ROOT)
+                .field("metadata")
+                .field("unity_version"),
+        )
     }
 
     /// The object of `path_id`.

@@ -1,0 +1,375 @@
+//! The game-file form of `info` and `explain`, files whose version string is not a version,
+//! and whole player builds in a folder, on the command line: their lines are an interface.
+
+mod common;
+
+use common::{meshspec as run_with, root, text};
+use meshspec_tests::unity_fixtures::{bundle_with_version, cut};
+use std::path::PathBuf;
+use std::process::Output;
+
+fn meshspec(args: &[&str]) -> Output {
+    run_with(args, None)
+}
+
+fn tmp(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("meshspec-cli-game-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d.join(name)
+}
+
+/// `meshspec ARGS` that must exit with `code`; its standard output.
+fn run(args: &[&str], want: i32) -> String {
+    let out = meshspec(args);
+    common::code(&out, want);
+    text(&out.stdout)
+}
+
+/// The object `unity extract` cuts out of `file`.
+fn extracted(file: &str, id: &str) -> PathBuf {
+    let out = tmp(&format!("{}.{id}.mesh", file.replace('/', "_")));
+    run(
+        &[
+            "unity",
+            "extract",
+            file,
+            "--path-id",
+            id,
+            "-o",
+            out.to_str().unwrap(),
+        ],
+        0,
+    );
+    out
+}
+
+#[test]
+fn info_of_a_game_files_mesh_is_the_screen_of_the_extracted_object() {
+    for (file, id, name) in [
+        ("corpus/unity/lz4.unity-bundle", "101", "Arm"),
+        ("corpus/unity/game.unity-serialized", "102", "Face"),
+        ("corpus/unity/player.unity-bundle", "104", "Wire"),
+    ] {
+        let game = run(&["info", "unity-mesh", file, "--mesh", name], 0);
+        let bare = extracted(file, id);
+        let alone = run(
+            &[
+                "info",
+                "unity-mesh",
+                bare.to_str().unwrap(),
+                "--unity-version",
+                "2022.3.10f1",
+            ],
+            0,
+        );
+        let (g, b): (Vec<&str>, Vec<&str>) = (game.lines().collect(), alone.lines().collect());
+        assert!(
+            g[0].starts_with(file) && g[0].ends_with(&format!("#{id}")),
+            "{}",
+            g[0]
+        );
+        assert_eq!(g[1..], b[1..], "{file}");
+        assert!(
+            g.contains(&format!("  mesh 0       {name}").as_str()),
+            "{game}"
+        );
+        // The same with --path-id, and as JSON.
+        assert_eq!(run(&["info", "unity-mesh", file, "--path-id", id], 0), game);
+        let j: serde_json::Value = serde_json::from_str(&run(
+            &["info", "unity-mesh", file, "--mesh", name, "--json"],
+            0,
+        ))
+        .unwrap();
+        assert_eq!(j["command"], "info");
+        assert_eq!(j["meshes"][0]["name"], name);
+        assert_eq!(j["file"], g[0]);
+    }
+}
+
+/// The rows of `explain`'s text: offset and the rest of the line.
+fn rows(out: &str) -> Vec<(u64, String)> {
+    out.lines()
+        .skip(4)
+        .take_while(|l| !l.is_empty())
+        .map(|l| {
+            let t = l[2..].trim_start();
+            let (off, rest) = t.split_once(' ').unwrap();
+            (
+                u64::from_str_radix(off.trim_start_matches("0x"), 16).unwrap(),
+                rest.trim_start().to_string(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn explain_of_a_game_files_mesh_is_the_extracted_objects_with_offsets_in_its_serialized_file() {
+    let file = "corpus/unity/lz4.unity-bundle";
+    let list: serde_json::Value =
+        serde_json::from_str(&run(&["unity", "list", file, "--json"], 0)).unwrap();
+    let start = list
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["path_id"] == 101)
+        .unwrap()["offset"]
+        .as_u64()
+        .unwrap();
+    let game = run(&["explain", "unity-mesh", file, "--mesh", "Arm"], 0);
+    let bare = extracted(file, "101");
+    let b = bare.to_str().unwrap();
+    let alone = run(
+        &["explain", "unity-mesh", b, "--unity-version", "2022.3.10f1"],
+        0,
+    );
+    assert_eq!(
+        game.lines().next().unwrap(),
+        format!("unity-mesh: {file}/CAB-0123456789abcdef0123456789abcdef#101 (948 bytes at 0x{start:X} of CAB-0123456789abcdef0123456789abcdef, spec/unity_mesh.ksy); verdict: passes")
+    );
+    let (g, a) = (rows(&game), rows(&alone));
+    assert!(g.len() > 50, "{game}");
+    assert_eq!(g.len(), a.len());
+    for ((go, gr), (ao, ar)) in g.iter().zip(&a) {
+        assert_eq!(*go, ao + start);
+        assert_eq!(gr, ar);
+    }
+    // --at counts in the serialized file too, and an offset outside the object is refused.
+    let at = format!("0x{:X}", start + 8);
+    let near = run(
+        &["explain", "unity-mesh", file, "--mesh", "Arm", "--at", &at],
+        0,
+    );
+    assert!(
+        near.lines()
+            .any(|l| l.starts_with(&format!("> 0x{:X} ", start + 8))),
+        "{near}"
+    );
+    let out = meshspec(&[
+        "explain",
+        "unity-mesh",
+        file,
+        "--mesh",
+        "Arm",
+        "--at",
+        "0x10",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(text(&out.stderr).contains(&format!(
+        "expected --at 16: an offset of the object's bytes (0x{start:X} to 0x{:X} of its serialized file)",
+        start + 948
+    )));
+    // The page names the serialized file and gives each byte its offset there.
+    let page = tmp("arm.html");
+    run(
+        &[
+            "explain",
+            "unity-mesh",
+            file,
+            "--mesh",
+            "Arm",
+            "--html",
+            page.to_str().unwrap(),
+        ],
+        0,
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("of CAB-0123456789abcdef0123456789abcdef"));
+    assert!(html.contains(&format!("id=\"b{start}\"")));
+    assert!(!html.contains("id=\"b0\""));
+}
+
+#[test]
+fn a_name_matching_several_meshes_or_none_lists_the_candidates() {
+    let out = meshspec(&["info", "unity-mesh", "corpus/unity", "--mesh", "Arm"]);
+    assert_eq!(out.status.code(), Some(1));
+    let e = text(&out.stderr);
+    assert!(
+        e.lines().last().unwrap().starts_with("error: --mesh Arm: expected one object (--path-id N names one; a folder or several files may hold it more than once), found 8 objects: Arm (path id 101, in corpus/unity/game.unity-serialized), Arm (path id 101, in corpus/unity/lz4.unity-bundle/CAB-0123456789abcdef0123456789abcdef), "),
+        "{e}"
+    );
+    // The files under the folder that do not open are said, not fatal.
+    assert!(e.contains("note: could not open corpus/unity/bad/corrupt-lz4.unity-bundle:0xB5 unity_bundle.blocks[0]"), "{e}");
+    let out = meshspec(&[
+        "explain",
+        "unity-mesh",
+        "corpus/unity/stored.unity-bundle",
+        "--mesh",
+        "Leg",
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(
+        text(&out.stderr),
+        "error: --mesh Leg: expected an object it names (`meshspec unity list` shows them), found none; the meshes: Blade (path id 100, in corpus/unity/stored.unity-bundle/CAB-0123456789abcdef0123456789abcdef), Arm (path id 101, in corpus/unity/stored.unity-bundle/CAB-0123456789abcdef0123456789abcdef), Face (path id 102, in corpus/unity/stored.unity-bundle/CAB-0123456789abcdef0123456789abcdef), Rock (path id 103, in corpus/unity/stored.unity-bundle/CAB-0123456789abcdef0123456789abcdef), Wire (path id 104, in corpus/unity/stored.unity-bundle/CAB-0123456789abcdef0123456789abcdef)\n"
+    );
+    // A selection is needed; a bare object takes none.
+    let out = meshspec(&["info", "unity-mesh", "corpus/unity/lz4.unity-bundle"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        text(&out.stderr),
+        "error: info of a game file needs --mesh NAME or --path-id N\n"
+    );
+    let bare = extracted("corpus/unity/lz4.unity-bundle", "103");
+    let out = meshspec(&[
+        "explain",
+        "unity-mesh",
+        bare.to_str().unwrap(),
+        "--unity-version",
+        "2022.3.10f1",
+        "--mesh",
+        "Rock",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(text(&out.stderr).contains("this is a bare object"));
+}
+
+#[test]
+fn a_file_whose_version_string_is_not_a_version_reads_with_the_layout_that_fits() {
+    let stripped = tmp("stripped.unity-bundle");
+    std::fs::write(
+        &stripped,
+        bundle_with_version(
+            &std::fs::read(root().join("corpus/unity/lz4.unity-bundle")).unwrap(),
+            "0.0.0",
+        ),
+    )
+    .unwrap();
+    let s = stripped.to_str().unwrap();
+    let note = "note: CAB-0123456789abcdef0123456789abcdef: the file's version string is 0.0.0; its 5 meshes read exactly with the layout of 2022.1 to 6000.1 (read as 2022.1.0)\n";
+    let out = meshspec(&["unity", "check", s]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stderr),
+        format!("{note}5 meshes: 5 ok, 0 failed\n")
+    );
+    assert_eq!(
+        text(&out.stdout)
+            .lines()
+            .filter(|l| l.ends_with(": ok"))
+            .count(),
+        5
+    );
+    // --unity-version reads it with that version, on every command that reads game files.
+    let given = "note: CAB-0123456789abcdef0123456789abcdef: the file's version string is 0.0.0; read with --unity-version 2022.3.10\n";
+    let out = meshspec(&["check", "unity-mesh", s, "--unity-version", "2022.3.10f1"]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(
+        text(&out.stderr),
+        format!("{given}5 meshes: 5 ok, 0 failed\n")
+    );
+    let info = run(
+        &[
+            "info",
+            "unity-mesh",
+            s,
+            "--mesh",
+            "Arm",
+            "--unity-version",
+            "2022.3.10f1",
+        ],
+        0,
+    );
+    assert!(
+        info.contains(
+            "note: the file's version string is 0.0.0; read with --unity-version 2022.3.10"
+        ),
+        "{info}"
+    );
+    let info = run(&["info", "unity-mesh", s, "--mesh", "Arm"], 0);
+    assert!(info.contains("note: the file's version string is 0.0.0; its 5 meshes read exactly with the layout of 2022.1 to 6000.1 (read as 2022.1.0)"), "{info}");
+    let explain = run(
+        &[
+            "explain",
+            "unity-mesh",
+            s,
+            "--path-id",
+            "101",
+            "--unity-version",
+            "2022.3.10f1",
+        ],
+        0,
+    );
+    assert!(
+        explain.lines().next().unwrap().ends_with("verdict: passes"),
+        "{explain}"
+    );
+    let glb = tmp("stripped-arm.glb");
+    let out = meshspec(&[
+        "unity",
+        "export",
+        s,
+        "--mesh",
+        "Arm",
+        "--unity-version",
+        "2022.3.10f1",
+        "-o",
+        glb.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let bytes = std::fs::read(&glb).unwrap();
+    assert!(bytes.windows(8).any(|w| w == b"Shoulder"));
+    let dump = run(&["unity", "dump", s, "--mesh", "Arm"], 0);
+    let v: serde_json::Value = serde_json::from_str(&dump).unwrap();
+    assert!(v["notes"][0].as_str().unwrap().ends_with("with the layout of Unity 2022.1.0, (as the file's version string is 0.0.0; its 5 meshes read exactly with the layout of 2022.1 to 6000.1 (read as 2022.1.0))."), "{}", v["notes"][0]);
+}
+
+#[test]
+fn a_player_build_in_a_folder_lists_checks_exports_and_surveys_as_its_bundle() {
+    let dir = tmp("Game_Data");
+    cut(
+        &std::fs::read(root().join("corpus/unity/player.unity-bundle")).unwrap(),
+        &dir,
+    );
+    let d = dir.to_str().unwrap();
+    let list = run(&["unity", "list", d], 0);
+    let heads: Vec<&str> = list.lines().filter(|l| !l.starts_with(' ')).collect();
+    assert_eq!(
+        heads,
+        [
+            format!("{d}/level0 level0:"),
+            format!("{d}/sharedassets0.assets sharedassets0.assets:")
+        ]
+    );
+    let out = meshspec(&["unity", "check", d]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(text(&out.stderr), "5 meshes: 5 ok, 0 failed\n");
+    let all = tmp("player-glb");
+    let out = meshspec(&["unity", "export", d, "--all", "-o", all.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    // The renderer in level0 names the joints of the mesh in sharedassets0.assets.
+    let arm = std::fs::read(all.join("sharedassets0.assets/Arm.101.glb")).unwrap();
+    assert!(arm.windows(8).any(|w| w == b"Shoulder"));
+    assert!(arm.windows(7).any(|w| w == b"ArmSkin"));
+    assert_eq!(
+        std::fs::read_dir(all.join("sharedassets0.assets"))
+            .unwrap()
+            .count(),
+        5
+    );
+    let survey: serde_json::Value =
+        serde_json::from_str(&run(&["survey", d, "--json"], 0)).unwrap();
+    let mesh = survey["layouts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|l| l["layout"] == "unity-mesh")
+        .unwrap();
+    assert_eq!(mesh["tried"], 5);
+    assert_eq!(mesh["in_game_files"], 5);
+    assert_eq!(mesh["versions"]["2022.3.10"]["passed"], 5);
+    assert_eq!(survey["skipped_files"], 1, "the .resS");
+}
+
+#[test]
+fn shared_a_loose_player_folder_checks() {
+    let shared = root().join("../shared/corpus/unity-real/ggj2017/Build_Data");
+    if !shared.is_dir() {
+        eprintln!(
+            "SKIPPED shared_a_loose_player_folder_checks: {} is missing",
+            shared.display()
+        );
+        return;
+    }
+    let out = meshspec(&["unity", "check", shared.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    assert_eq!(text(&out.stderr), "13 meshes: 13 ok, 0 failed\n");
+}
