@@ -438,6 +438,112 @@ fn replace_from_an_edited_dump() {
     }
 }
 
+/// UnityPy's reading of mesh `id` of `file`: its name and its triangles' indices (one list
+/// per submesh), or `None` after a loud line when UnityPy is not installed.
+fn unitypy_mesh(file: &Path, id: &str) -> Option<String> {
+    let have = std::process::Command::new("python3")
+        .args(["-c", "import UnityPy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        eprintln!("SKIPPED: UnityPy is not installed (pip install UnityPy): the written file is not read by a second reader");
+        return None;
+    }
+    let script = r#"
+import sys, UnityPy
+from UnityPy.helpers.MeshHelper import MeshHandler
+env = UnityPy.load(sys.argv[1])
+for obj in env.objects:
+    if obj.path_id == int(sys.argv[2]):
+        m = obj.read()
+        h = MeshHandler(m)
+        h.process()
+        print(m.m_Name, [[list(t) for t in sub] for sub in h.get_triangles()])
+"#;
+    let out = std::process::Command::new("python3")
+        .args(["-c", script, file.to_str().unwrap(), id])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "UnityPy: {}", text(&out.stderr));
+    Some(text(&out.stdout).trim().to_string())
+}
+
+#[test]
+fn dump_edits_that_move_alignment_pads_need_no_arithmetic() {
+    // A longer name (4 bytes to 11: its pad goes from none to 1 byte) and a grown index
+    // buffer (6 bytes to 12: its pad from 2 bytes to none), with only the values edited: the
+    // lengths and pads the dump still gives are the writer's to recompute.
+    let file = "corpus/unity/lz4.unity-bundle";
+    let dump = edited_dump(file, "102", |d| {
+        d["name"]["value"] = "Edited_Face".into();
+        d["index_buffer"]["data"] = "000001000200000002000100".into();
+        d["sub_meshes"][0]["index_count"] = 6.into();
+    });
+    let (out, written) = replace(
+        "pads",
+        &[file, "--path-id", "102", "--dump", dump.to_str().unwrap()],
+    );
+    let e = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{e}");
+    // What the writer recomputed is said, the pads among it.
+    for said in [
+        "name.len_value: the dump gives 4, 11 was written",
+        "name.pad: the dump gives \"\", \"00\" was written",
+        "index_buffer.len_data: the dump gives 6, 12 was written",
+        "index_buffer.pad: the dump gives \"0000\", \"\" was written",
+    ] {
+        assert!(e.contains(said), "{said}: {e}");
+    }
+    let w = written.to_str().unwrap();
+    let check = meshspec(&["unity", "check", w]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
+    let dumped = meshspec(&["unity", "dump", w, "--path-id", "102"]);
+    let v: serde_json::Value = serde_json::from_slice(&dumped.stdout).unwrap();
+    assert_eq!(v["data"]["name"]["value"], "Edited_Face");
+    assert_eq!(v["data"]["name"]["pad"], "00");
+    assert_eq!(v["data"]["index_buffer"]["pad"], "");
+    if let Some(seen) = unitypy_mesh(&written, "102") {
+        assert_eq!(seen, "Edited_Face [[[0, 1, 2], [0, 2, 1]]]");
+    }
+    // The same edit of the bare object, through `build`.
+    let object = tmp("pads-face.mesh");
+    let o = object.to_str().unwrap();
+    let out = meshspec(&["unity", "extract", file, "--path-id", "102", "-o", o]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let out = meshspec(&["dump", "unity-mesh", o, "--unity-version", "2022.3.10f1"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut d: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    d["data"]["name"]["value"] = "Edited_Face".into();
+    let edited = tmp("pads-face.json");
+    std::fs::write(&edited, serde_json::to_vec(&d).unwrap()).unwrap();
+    let built = tmp("pads-face-built.mesh");
+    let out = meshspec(&[
+        "build",
+        "unity-mesh",
+        edited.to_str().unwrap(),
+        "--unity-version",
+        "2022.3.10f1",
+        "-o",
+        built.to_str().unwrap(),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let back = meshspec(&[
+        "dump",
+        "unity-mesh",
+        built.to_str().unwrap(),
+        "--unity-version",
+        "2022.3.10f1",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&back.stdout).unwrap();
+    assert_eq!(v["data"]["name"]["value"], "Edited_Face");
+    let len = std::fs::read(&built).unwrap().len();
+    assert_eq!(
+        len,
+        std::fs::read(&object).unwrap().len() + 8,
+        "11 bytes and a pad of 1 for 4"
+    );
+}
+
 #[test]
 fn replace_refuses_without_writing() {
     let file = "corpus/unity/lz4.unity-bundle";

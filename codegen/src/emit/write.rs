@@ -49,6 +49,13 @@ fn counts_any(t: &Type, f: &Field) -> bool {
         && (f.cond.is_some() || f.users.iter().any(|&(gi, _)| t.fields[gi].cond.is_some()))
 }
 
+/// Whether a size is an alignment pad, `(N - x % N) % N` or any remainder by a literal: fewer
+/// than N bytes, whose length the writer recomputes from where the pad lies.
+pub fn alignment(e: &crate::expr::Expr) -> bool {
+    use crate::expr::{BinOp, Expr};
+    matches!(e, Expr::Binary(BinOp::Rem, _, n) if matches!(**n, Expr::Int { value, .. } if value > 0))
+}
+
 fn stored_local(f: &Field) -> proc_macro2::Ident {
     format_ident!("_stored_{}", f.id)
 }
@@ -571,6 +578,20 @@ impl<'a> Gen<'a> {
                     let _args = #args;
                     let _p = #write;
                     #wrap
+                })
+            }
+            FieldType::Bytes(Size::Expr(e)) if alignment(e) => {
+                // An alignment pad follows from what lies before it: stored bytes of the
+                // length it keeps are kept, a length it no longer has is written as zeros.
+                let n = sc.int_of(e)?;
+                quote!({
+                    let _n = #rt::input::count(_at, #n, "size")?;
+                    if _v.len() as u64 == _n {
+                        _io.bytes(_v);
+                    } else {
+                        _io.zeros(_n);
+                    }
+                    #span
                 })
             }
             FieldType::Bytes(s) => {

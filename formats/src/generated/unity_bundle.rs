@@ -423,9 +423,8 @@ impl crate::rt::Codec for UnityBundle {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    let _n = crate::rt::input::count(
                                         _at,
-                                        _v.len() as u64,
                                         crate::rt::codec::rem(
                                             ((16i128))
                                                 .wrapping_sub(
@@ -433,10 +432,13 @@ impl crate::rt::Codec for UnityBundle {
                                                 ),
                                             (16i128),
                                         ),
-                                        "(16 - _io.pos % 16) % 16",
-                                        "bytes",
+                                        "size",
                                     )?;
-                                    _io.bytes(_v);
+                                    if _v.len() as u64 == _n {
+                                        _io.bytes(_v);
+                                    } else {
+                                        _io.zeros(_n);
+                                    }
                                     crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
@@ -523,9 +525,8 @@ impl crate::rt::Codec for UnityBundle {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    let _n = crate::rt::input::count(
                                         _at,
-                                        _v.len() as u64,
                                         crate::rt::codec::rem(
                                             ((16i128))
                                                 .wrapping_sub(
@@ -533,10 +534,13 @@ impl crate::rt::Codec for UnityBundle {
                                                 ),
                                             (16i128),
                                         ),
-                                        "(16 - _io.pos % 16) % 16",
-                                        "bytes",
+                                        "size",
                                     )?;
-                                    _io.bytes(_v);
+                                    if _v.len() as u64 == _n {
+                                        _io.bytes(_v);
+                                    } else {
+                                        _io.zeros(_n);
+                                    }
                                     crate::rt::Span::new(_at, _io.pos())
                                 }
                             })

@@ -2599,9 +2599,8 @@ impl crate::rt::Codec for UnityMesh {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    let _n = crate::rt::input::count(
                                         _at,
-                                        _v.len() as u64,
                                         crate::rt::codec::rem(
                                             ((4i128))
                                                 .wrapping_sub(
@@ -2609,10 +2608,13 @@ impl crate::rt::Codec for UnityMesh {
                                                 ),
                                             (4i128),
                                         ),
-                                        "(4 - _io.pos % 4) % 4",
-                                        "bytes",
+                                        "size",
                                     )?;
-                                    _io.bytes(_v);
+                                    if _v.len() as u64 == _n {
+                                        _io.bytes(_v);
+                                    } else {
+                                        _io.zeros(_n);
+                                    }
                                     crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
@@ -7106,9 +7108,8 @@ impl crate::rt::Codec for AlignedString {
                     let _v = pad;
                     {
                         {
-                            crate::rt::output::agree(
+                            let _n = crate::rt::input::count(
                                 _at,
-                                _v.len() as u64,
                                 crate::rt::codec::rem(
                                     ((4i128))
                                         .wrapping_sub(
@@ -7119,10 +7120,13 @@ impl crate::rt::Codec for AlignedString {
                                         ),
                                     (4i128),
                                 ),
-                                "(4 - len_value % 4) % 4",
-                                "bytes",
+                                "size",
                             )?;
-                            _io.bytes(_v);
+                            if _v.len() as u64 == _n {
+                                _io.bytes(_v);
+                            } else {
+                                _io.zeros(_n);
+                            }
                             crate::rt::Span::new(_at, _io.pos())
                         }
                     }
@@ -7491,9 +7495,8 @@ impl crate::rt::Codec for AlignedBytes {
                     let _v = pad;
                     {
                         {
-                            crate::rt::output::agree(
+                            let _n = crate::rt::input::count(
                                 _at,
-                                _v.len() as u64,
                                 crate::rt::codec::rem(
                                     ((4i128))
                                         .wrapping_sub(
@@ -7504,10 +7507,13 @@ impl crate::rt::Codec for AlignedBytes {
                                         ),
                                     (4i128),
                                 ),
-                                "(4 - len_data % 4) % 4",
-                                "bytes",
+                                "size",
                             )?;
-                            _io.bytes(_v);
+                            if _v.len() as u64 == _n {
+                                _io.bytes(_v);
+                            } else {
+                                _io.zeros(_n);
+                            }
                             crate::rt::Span::new(_at, _io.pos())
                         }
                     }
@@ -10289,9 +10295,8 @@ impl crate::rt::Codec for UnalignedString {
                     let _v = pad;
                     {
                         {
-                            crate::rt::output::agree(
+                            let _n = crate::rt::input::count(
                                 _at,
-                                _v.len() as u64,
                                 crate::rt::codec::rem(
                                     ((4i128))
                                         .wrapping_sub(
@@ -10299,10 +10304,13 @@ impl crate::rt::Codec for UnalignedString {
                                         ),
                                     (4i128),
                                 ),
-                                "(4 - _io.pos % 4) % 4",
-                                "bytes",
+                                "size",
                             )?;
-                            _io.bytes(_v);
+                            if _v.len() as u64 == _n {
+                                _io.bytes(_v);
+                            } else {
+                                _io.zeros(_n);
+                            }
                             crate::rt::Span::new(_at, _io.pos())
                         }
                     }

@@ -10861,9 +10861,8 @@ impl crate::rt::Codec for ObjectInfo {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    let _n = crate::rt::input::count(
                                         _at,
-                                        _v.len() as u64,
                                         crate::rt::codec::rem(
                                             ((4i128))
                                                 .wrapping_sub(
@@ -10871,10 +10870,13 @@ impl crate::rt::Codec for ObjectInfo {
                                                 ),
                                             (4i128),
                                         ),
-                                        "(4 - _io.pos % 4) % 4",
-                                        "bytes",
+                                        "size",
                                     )?;
-                                    _io.bytes(_v);
+                                    if _v.len() as u64 == _n {
+                                        _io.bytes(_v);
+                                    } else {
+                                        _io.zeros(_n);
+                                    }
                                     crate::rt::Span::new(_at, _io.pos())
                                 }
                             })
@@ -12294,9 +12296,8 @@ impl crate::rt::Codec for ScriptType {
                         (true, Some(_v)) => {
                             Some({
                                 {
-                                    crate::rt::output::agree(
+                                    let _n = crate::rt::input::count(
                                         _at,
-                                        _v.len() as u64,
                                         crate::rt::codec::rem(
                                             ((4i128))
                                                 .wrapping_sub(
@@ -12304,10 +12305,13 @@ impl crate::rt::Codec for ScriptType {
                                                 ),
                                             (4i128),
                                         ),
-                                        "(4 - _io.pos % 4) % 4",
-                                        "bytes",
+                                        "size",
                                     )?;
-                                    _io.bytes(_v);
+                                    if _v.len() as u64 == _n {
+                                        _io.bytes(_v);
+                                    } else {
+                                        _io.zeros(_n);
+                                    }
                                     crate::rt::Span::new(_at, _io.pos())
                                 }
                             })

@@ -2627,9 +2627,8 @@ impl crate::rt::Codec for Payload {
                     let _v = pad_directory;
                     {
                         {
-                            crate::rt::output::agree(
+                            let _n = crate::rt::input::count(
                                 _at,
-                                _v.len() as u64,
                                 crate::rt::codec::rem(
                                     ((4i128))
                                         .wrapping_sub(
@@ -2637,10 +2636,13 @@ impl crate::rt::Codec for Payload {
                                         ),
                                     (4i128),
                                 ),
-                                "(4 - _io.pos % 4) % 4",
-                                "bytes",
+                                "size",
                             )?;
-                            _io.bytes(_v);
+                            if _v.len() as u64 == _n {
+                                _io.bytes(_v);
+                            } else {
+                                _io.zeros(_n);
+                            }
                             crate::rt::Span::new(_at, _io.pos())
                         }
                     }

@@ -53,6 +53,13 @@ impl Output {
         self.buf.extend_from_slice(b);
     }
 
+    /// Writes `n` zero bytes.
+    #[inline]
+    pub fn zeros(&mut self, n: u64) {
+        let n = usize::try_from(n).expect("a pad shorter than its literal modulus");
+        self.buf.resize(self.buf.len() + n, 0);
+    }
+
     /// Writes numbers as one block.
     pub fn prims<T: Pod>(&mut self, endian: Endian, v: &[T]) {
         // Stored in the machine's byte order, the values are their bytes in memory.
