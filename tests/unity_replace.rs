@@ -830,22 +830,84 @@ fn geometry_the_layout_cannot_hold_is_refused() {
         }),
         "blend shapes",
     );
-    // More vertices than 16-bit indices reach (Blade's index format).
-    let (_, blade_at, blade) = &meshes[0];
+    // Before 2017.3 an index buffer is 16-bit: more vertices drawn than it reaches is refused
+    // (a 2017.2 mesh without a skin, so that its vertex count may change).
+    let mut old = meshspec_formats::unity::make::sample(20170200, 4);
+    if let Some(skin) = old.skin.as_mut() {
+        skin.items.clear();
+        skin.num_items = 0;
+    }
+    old.num_bind_poses = Some(0);
+    old.bind_poses = Some(vec![]);
+    let old = old.to_bytes(&mesh::context(20170200)).unwrap();
+    let old_at = blade_dir(&meshes).join("old.mesh");
+    std::fs::write(&old_at, &old).unwrap();
     says(
-        round(blade, blade_at, v, |m| {
-            let n = 70_000;
-            m.positions.resize(n, [0.0, 0.0, 0.0]);
-            if let Some(nn) = &mut m.normals {
-                nn.resize(n, [0.0, 1.0, 0.0]);
-            }
-            for set in &mut m.uvs {
-                set.resize(n, [0.0, 0.0]);
-            }
-            m.primitives[0].indices.extend_from_slice(&[0, 1, 69_999]);
-        }),
-        "65,535",
+        round(&old, &old_at, 20170200, |m| grow(m, 70_000)),
+        "at most 65,536 vertices drawn (before Unity 2017.3 index buffers are 16-bit), found index 69999",
     );
+}
+
+/// The folder the bare corpus meshes are in.
+fn blade_dir(meshes: &[(i64, PathBuf, Vec<u8>)]) -> PathBuf {
+    meshes[0].1.parent().unwrap().to_path_buf()
+}
+
+/// Vertices added up to `n` (every attribute the mesh has), the last drawn.
+fn grow(m: &mut meshspec_formats::scene::Mesh, n: usize) {
+    m.positions.resize(n, [0.0, 0.0, 0.0]);
+    if let Some(nn) = &mut m.normals {
+        nn.resize(n, [0.0, 1.0, 0.0]);
+    }
+    for set in &mut m.uvs {
+        set.resize(n, [0.0, 0.0]);
+    }
+    if let Some(meshspec_formats::scene::Colors::Float(c)) = &mut m.colors {
+        c.resize(n, [1.0; 4]);
+    }
+    if let Some(meshspec_formats::scene::Colors::Rgba8(c)) = &mut m.colors {
+        c.resize(n, [255; 4]);
+    }
+    m.primitives[0]
+        .indices
+        .extend_from_slice(&[0, 1, n as u32 - 1]);
+}
+
+#[test]
+fn more_vertices_than_16_bit_indices_reach_widen_the_index_format() {
+    let (meshes, v) = bare_corpus();
+    let (_, blade_at, blade) = &meshes[0];
+    let (o, _) = mesh::read_fixed(blade, v).unwrap();
+    assert_eq!(
+        o.index_format.map(|f| f.0),
+        Some(0),
+        "Blade's indices are 16-bit"
+    );
+    let made = round(blade, blade_at, v, |m| grow(m, 70_000)).unwrap();
+    assert!(
+        made.notes
+            .iter()
+            .any(|n| n
+                == "the index format widened to 32 bits: index 69999 is beyond a 16-bit index"),
+        "{:?}",
+        made.notes
+    );
+    let (m, _) = mesh::read_fixed(&made.object, v).unwrap();
+    assert_eq!(m.index_format.map(|f| f.0), Some(1));
+    // Put back into its file, it reads with the new vertex drawn.
+    let vd = made
+        .vertex_data
+        .clone()
+        .expect("Blade streams its vertex data");
+    let (_, after) = replaced(
+        &corpus("game.unity-serialized"),
+        &made.object,
+        Some(&vd),
+        100,
+    );
+    let s = scene(&after, object(&after, 100));
+    assert_eq!(s.meshes[0].positions.len(), 70_000);
+    assert!(s.meshes[0].primitives[0].indices.contains(&69_999));
 }
 
 /// The real skinned body of three streams: a vertex moved in glTF, made like the original,

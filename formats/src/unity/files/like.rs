@@ -447,7 +447,24 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
             .zip(&before.primitives)
             .all(|(a, b)| a.mode == b.mode && a.indices == b.indices);
     if !same_primitives || edited.positions != before.positions {
-        let wide = m.index_format == Some(crate::generated::unity_mesh::IndexFormat::UINT32);
+        use crate::generated::unity_mesh::IndexFormat;
+        let mut wide = m.index_format == Some(IndexFormat::UINT32);
+        let reach = edited.primitives.iter().flat_map(|p| &p.indices).max();
+        if let Some(&hi) = reach.filter(|&&x| x > 0xFFFF && !wide) {
+            // From 2017.3 the index format says the width: 32 bits where a 16-bit index no
+            // longer reaches the vertices drawn.
+            if m.index_format.is_none() {
+                return Err(refuse(
+                    "at most 65,536 vertices drawn (before Unity 2017.3 index buffers are 16-bit)",
+                    format!("index {hi}"),
+                ));
+            }
+            m.index_format = Some(IndexFormat::UINT32);
+            wide = true;
+            notes.push(format!(
+                "the index format widened to 32 bits: index {hi} is beyond a 16-bit index"
+            ));
+        }
         let mut ib = vec![];
         let mut subs = vec![];
         for (i, p) in edited.primitives.iter().enumerate() {
@@ -467,12 +484,6 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
                 return Err(refuse(
                     format!("indices below the {n} vertices (primitive {i})"),
                     bad.to_string(),
-                ));
-            }
-            if !wide && indices.iter().any(|&x| x > 0xFFFF) {
-                return Err(refuse(
-                    "at most 65,535 vertices a 16-bit index buffer reaches (the original's index format)",
-                    format!("{n} vertices"),
                 ));
             }
             let lo = indices.iter().copied().min().unwrap_or(0);
