@@ -744,6 +744,29 @@ fn edited_geometry_is_made_in_the_originals_layout() {
     let (m, _) = mesh::read_fixed(&made.object, v).unwrap();
     let (o, _) = mesh::read_fixed(arm, v).unwrap();
     assert_ne!(m.local_aabb, o.local_aabb, "the bounds are recomputed");
+    // An edited bind pose (joint 0's inverse bind matrix moved up 0.5, in glTF's column-major
+    // order): written into m_BindPose in Unity's row-major order, y unmirrored.
+    let made = round(arm, arm_at, v, |m| {
+        m.skin.as_mut().unwrap().inverse_bind_matrices[0][13] += 0.5;
+    })
+    .unwrap();
+    assert!(
+        made.notes
+            .contains(&"2 bind poses written from the edited inverse bind matrices".to_string()),
+        "{:?}",
+        made.notes
+    );
+    let (m, _) = mesh::read_fixed(&made.object, v).unwrap();
+    let (was, now) = (o.bind_poses.unwrap(), m.bind_poses.unwrap());
+    assert_eq!(now[0].e[7], was[0].e[7] + 0.5);
+    assert_eq!(now[1], was[1]);
+    let after = scene_of(&made.object, &ctx);
+    let ibm = &after.skin.as_ref().unwrap().inverse_bind_matrices;
+    assert_eq!(
+        ibm[0][13],
+        before.skin.as_ref().unwrap().inverse_bind_matrices[0][13] + 0.5
+    );
+    assert_eq!(after.positions, before.positions);
     // A dropped primitive (Wire's second submesh, its lines).
     let (_, wire_at, wire) = &meshes[4];
     let made = round(wire, wire_at, v, |m| {

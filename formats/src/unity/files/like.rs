@@ -204,6 +204,34 @@ fn one_mesh(mut scene: crate::scene::Scene) -> Result<Mesh> {
     Ok(scene.meshes.remove(0))
 }
 
+/// The mesh's bind poses (`m_BindPose`, after `m_Skin` before 4.3) made from glTF's inverse
+/// bind matrices: the export's conjugation by the x mirror, which is its own inverse. One per
+/// joint the original has: the joints are the renderer's bones, which a Mesh does not hold.
+fn set_bind_poses(m: &mut UnityMesh, inverse: &[[f32; 16]]) -> Result<()> {
+    let poses = match (m.bind_poses.as_mut(), m.bind_poses_after_skin.as_mut()) {
+        (Some(p), _) | (None, Some(p)) if !p.is_empty() => p,
+        _ => {
+            return Err(refuse(
+                "bind poses stored as matrices, to write edited ones",
+                "packed bind poses (m_CompressedMesh) or none",
+            ))
+        }
+    };
+    if poses.len() != inverse.len() {
+        return Err(refuse(
+            format!(
+                "{} inverse bind matrices, one per joint of the original",
+                poses.len()
+            ),
+            inverse.len().to_string(),
+        ));
+    }
+    for (p, ibm) in poses.iter_mut().zip(inverse) {
+        p.e = crate::unity::decode::inverse_bind_matrix(ibm).to_vec();
+    }
+    Ok(())
+}
+
 /// The Mesh object `original` remade from `edited`.
 pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     let entry = crate::layouts::find("unity-mesh").expect("the unity-mesh layout exists");
@@ -296,9 +324,10 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     let skin_changed = match (&edited.skin, &before.skin) {
         (Some(a), Some(b)) => {
             if a.inverse_bind_matrices != b.inverse_bind_matrices {
-                return Err(refuse(
-                    "the original's bind poses (edits to them are not written)",
-                    "other inverse bind matrices",
+                set_bind_poses(&mut m, &a.inverse_bind_matrices)?;
+                notes.push(format!(
+                    "{} bind poses written from the edited inverse bind matrices",
+                    a.inverse_bind_matrices.len()
                 ));
             }
             a.joints != b.joints || a.weights != b.weights
