@@ -9,7 +9,7 @@ use meshspec_formats::generated::unity_mesh::UnityMesh;
 use meshspec_formats::rt::{Root, Severity};
 use meshspec_formats::unity::files::bundle::{self, Bundle};
 use meshspec_formats::unity::files::game::{GameFile, GameFiles, GameMesh, Select};
-use meshspec_formats::unity::files::replace::{replace, Edit, Replaced};
+use meshspec_formats::unity::files::replace::{replace, replace_all, Edit, Replaced};
 use meshspec_formats::unity::files::{mesh, serialized, Limits, Located};
 use meshspec_tests::root;
 use std::path::{Path, PathBuf};
@@ -969,4 +969,71 @@ fn shared_edited_geometry_goes_back_into_the_bundle() {
     assert_eq!(b.skin, a.skin);
     assert_eq!(b.primitives, a.primitives);
     unitypy_reads(&bundle, &r2.bytes, id, "Robot_A_Body_LOD03");
+}
+
+#[test]
+fn several_meshes_go_back_in_one_write_with_the_resource_they_share() {
+    // Blade's streamed vertex data moved, then Arm renamed: the second replacement reads the
+    // resource file the first wrote, and the written pair holds both edits.
+    let path = corpus("game.unity-serialized");
+    let bytes = std::fs::read(&path).unwrap();
+    let g = open(&path, &bytes);
+    let blade = g.mesh(object(&g, 100)).unwrap();
+    let mut vertex = g.streamed(&blade, None).unwrap().unwrap().into_owned();
+    // Written over its old range of the resource file, which the second write must keep.
+    move_first_vertex(&mut vertex);
+    let own = g.bytes(object(&g, 100)).to_vec();
+    let arm = edited(&path, &bytes, 101, |m| rename(m, "Arm_edited"));
+    let edits = [
+        Edit {
+            path_id: 100,
+            object: &own,
+            vertex_data: Some(&vertex),
+        },
+        Edit {
+            path_id: 101,
+            object: &arm,
+            vertex_data: None,
+        },
+    ];
+    let all = replace_all(&path, &bytes, &edits, &Context::new(), &limits(&bytes)).unwrap();
+    assert_eq!(
+        all.iter().map(|r| r.path_id).collect::<Vec<_>>(),
+        [100, 101]
+    );
+    let last = all.last().unwrap();
+    assert!(
+        all[0].bytes.is_empty(),
+        "only the last result keeps the file"
+    );
+    let (name, res) = last.resource.clone().expect("the resource the first wrote");
+    assert_eq!(name, "game.unity-serialized.resS");
+    let mut after = GameFile::from_bytes(&path, &last.bytes, &limits(&last.bytes)).unwrap();
+    after
+        .resources
+        .push((name, meshspec_formats::unity::files::Shared::new(res)));
+    let after = GameFiles::from_files(vec![after]);
+    assert_eq!(
+        after.name(object(&after, 101)).as_deref(),
+        Some("Arm_edited")
+    );
+    let m = after.mesh(object(&after, 100)).unwrap();
+    assert_eq!(first_x(&after, &m), first_x(&g, &blade) - 0.5, "x mirrored");
+    for id in [100, 101] {
+        let v = after
+            .input(object(&after, id), &Context::new())
+            .unwrap()
+            .judge();
+        assert!(v.passes(), "#{id}: {:?}", v.first_failure());
+    }
+    // One replacement per path id.
+    let e = replace_all(
+        &path,
+        &bytes,
+        &[edits[1], edits[1]],
+        &Context::new(),
+        &limits(&bytes),
+    )
+    .unwrap_err();
+    assert!(e.to_string().contains("path id 101 twice"), "{e}");
 }

@@ -545,6 +545,109 @@ fn dump_edits_that_move_alignment_pads_need_no_arithmetic() {
 }
 
 #[test]
+fn several_meshes_are_replaced_in_one_run() {
+    // Two edited dumps of one bundle: each built, replaced in the file the one before wrote,
+    // and judged there.
+    let file = "corpus/unity/lz4.unity-bundle";
+    let rope = edited_dump(file, "104", |d| {
+        d["name"]["value"] = "Rope".into();
+        d["sub_meshes"].as_array_mut().unwrap().pop();
+    });
+    let face = edited_dump(file, "102", |d| d["name"]["value"] = "Edited_Face".into());
+    let (out, written) = replace(
+        "several",
+        &[
+            file,
+            "--path-id",
+            "104",
+            "--dump",
+            rope.to_str().unwrap(),
+            "--path-id",
+            "102",
+            "--dump",
+            face.to_str().unwrap(),
+        ],
+    );
+    let e = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{e}");
+    assert!(
+        e.contains("note: replaced path id 104 in ")
+            && e.contains("note: replaced path id 102 in "),
+        "{e}"
+    );
+    assert!(e.contains("bundle blocks after path id 102: "), "{e}");
+    let w = written.to_str().unwrap();
+    let list = meshspec(&["unity", "list", w, "--class", "Mesh", "--json"]);
+    let rows: serde_json::Value = serde_json::from_slice(&list.stdout).unwrap();
+    let names: Vec<&str> = rows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["Blade", "Arm", "Edited_Face", "Rock", "Rope"]);
+    let check = meshspec(&["unity", "check", w]);
+    assert_eq!(check.status.code(), Some(0), "{}", text(&check.stdout));
+    for (id, name) in [("104", "Rope"), ("102", "Edited_Face")] {
+        if let Some(seen) = unitypy_mesh(&written, id) {
+            assert!(seen.starts_with(&format!("{name} [")), "{seen}");
+        }
+    }
+    // Objects unedited, in a serialized file: the same bytes back.
+    let file = "corpus/unity/game.unity-serialized";
+    let mut args = vec![file.to_string()];
+    for id in ["101", "104"] {
+        let m = tmp(&format!("several-{id}.mesh"));
+        let out = meshspec(&[
+            "unity",
+            "extract",
+            file,
+            "--path-id",
+            id,
+            "-o",
+            m.to_str().unwrap(),
+        ]);
+        assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+        args.extend([
+            "--path-id".into(),
+            id.into(),
+            "--object".into(),
+            m.display().to_string(),
+        ]);
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (out, written) = replace("several-same", &args);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(std::fs::read(&written).unwrap() == std::fs::read(root().join(file)).unwrap());
+    // One new mesh per path id, and one replacement per path id.
+    let (out, _) = replace("several-short", &args[..5]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let mut short = args.clone();
+    short.truncate(5);
+    short.extend(["--path-id", "104"]);
+    let (out, _) = replace("several-unpaired", &short);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains(
+            "one --object or --dump per --path-id, in the same order: 2 path ids, 1 new meshes"
+        ),
+        "{}",
+        text(&out.stderr)
+    );
+    let twice = [
+        args[0], args[1], args[2], args[3], args[4], args[1], args[2], args[3], args[4],
+    ];
+    let (out, w) = replace("several-twice", &twice);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        text(&out.stderr).contains("expected one replacement per path id, found path id 101 twice"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!w.exists());
+}
+
+#[test]
 fn replace_refuses_without_writing() {
     let file = "corpus/unity/lz4.unity-bundle";
     let arm = tmp("refused-arm.mesh");

@@ -158,28 +158,30 @@ enum UnityCommand {
         #[command(flatten)]
         input: InputOpt,
     },
-    /// Write the file with one Mesh replaced (from an object `unity extract` wrote, edited, or
-    /// from an edited `unity dump`), written only when the result reads back and the mesh in
-    /// it passes `check`; everything else is kept byte for byte.
+    /// Write the file with Meshes replaced (from objects `unity extract` wrote, edited, or
+    /// from edited `unity dump`s), written only when the result reads back and every replaced
+    /// mesh in it passes `check`; everything else is kept byte for byte. Several meshes: one
+    /// `--path-id` for each `--object` (or each `--dump`), in the same order.
     Replace {
         /// The bundle or serialized file.
         file: PathBuf,
-        /// The Mesh's path id.
-        #[arg(long, allow_hyphen_values = true)]
-        path_id: i64,
+        /// The Mesh's path id (once per mesh replaced).
+        #[arg(long, allow_hyphen_values = true, required = true)]
+        path_id: Vec<i64>,
         /// The new Mesh object's bytes (as `meshspec unity extract` writes them).
         #[arg(long, value_name = "NEW.mesh")]
-        object: Option<PathBuf>,
+        object: Vec<PathBuf>,
         /// New streamed vertex data for the mesh (as `unity extract` writes it beside the
         /// object):
         /// written over the old range of the resource file when it has the same size, else
-        /// appended, and the mesh's m_StreamData pointed at it.
+        /// appended, and the mesh's m_StreamData pointed at it. With several objects, one for
+        /// each `--object`, in the same order.
         #[arg(long, value_name = "NEW.vertexdata")]
-        ress: Option<PathBuf>,
+        ress: Vec<PathBuf>,
         /// An edited dump of the mesh (as `meshspec unity dump` writes it), built by the
         /// unity-mesh layout of the file's version.
         #[arg(long, value_name = "EDITED.json")]
-        dump: Option<PathBuf>,
+        dump: Vec<PathBuf>,
         /// Where to write the new file (a serialized file's new resource file goes beside it).
         #[arg(short, long)]
         output: PathBuf,

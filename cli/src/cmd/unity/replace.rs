@@ -1,8 +1,8 @@
 //! `meshspec unity replace FILE --path-id N (--object NEW.mesh | --dump EDITED.json)
-//! [--ress NEW.vertexdata] -o OUT`: the game file with one Mesh replaced, written only when the
-//! written file reads back and the mesh in it passes the library's one verdict
-//! ([`files::replace::replace`]). The input is never modified; OUT appears complete or not at
-//! all.
+//! [--ress NEW.vertexdata] [--path-id M ...] -o OUT`: the game file with Meshes replaced, written
+//! only when the written file reads back and every replaced mesh in it passes the library's one
+//! verdict ([`files::replace::replace_all`]). The input is never modified; OUT appears complete
+//! or not at all.
 
 use super::refused;
 use crate::args::RelationsOpt;
@@ -13,17 +13,17 @@ use crate::report::Finding;
 use crate::usage::{Given, Usage};
 use crate::{dump_text, input};
 use meshspec_formats::unity::files::game::{version_text, GameFile, GameFiles, Select};
-use meshspec_formats::unity::files::replace::{replace, Edit};
+use meshspec_formats::unity::files::replace::{replace_all, Edit};
 use meshspec_formats::unity::files::{self, bundle, mesh, Limits};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 pub struct Args {
     pub file: PathBuf,
-    pub path_id: i64,
-    pub object: Option<PathBuf>,
-    pub ress: Option<PathBuf>,
-    pub dump: Option<PathBuf>,
+    pub path_id: Vec<i64>,
+    pub object: Vec<PathBuf>,
+    pub ress: Vec<PathBuf>,
+    pub dump: Vec<PathBuf>,
     pub output: PathBuf,
     pub relations: RelationsOpt,
     pub limit: u64,
@@ -41,26 +41,34 @@ fn same_file(a: &Path, b: &Path) -> bool {
 
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
-    let given: Vec<PathBuf> = [
-        Some(&a.file),
-        a.object.as_ref(),
-        a.ress.as_ref(),
-        a.dump.as_ref(),
-    ]
-    .into_iter()
-    .flatten()
-    .cloned()
-    .collect();
+    let given: Vec<PathBuf> = std::iter::once(&a.file)
+        .chain(&a.object)
+        .chain(&a.ress)
+        .chain(&a.dump)
+        .cloned()
+        .collect();
     u.files(&given, None);
-    match (&a.object, &a.dump, &a.ress) {
-        (None, None, _) => u.problem(
+    let n = a.path_id.len();
+    match (a.object.len(), a.dump.len()) {
+        (0, 0) => u.problem(
             "name the new mesh: --object NEW.mesh (as `meshspec unity extract` writes it) or --dump EDITED.json (as `meshspec unity dump` writes it)"
                 .into(),
         ),
-        (Some(_), Some(_), _) => {
-            u.problem("--object and --dump both name the new mesh; give one".into())
-        }
+        (o, d) if o > 0 && d > 0 => u.problem(
+            "--object and --dump both name new meshes; give one kind (one per --path-id)".into(),
+        ),
+        (o, d) if o + d != n => u.problem(format!(
+            "one --object or --dump per --path-id, in the same order: {n} path ids, {} new meshes",
+            o + d
+        )),
         _ => {}
+    }
+    if !a.ress.is_empty() && a.ress.len() != a.object.len() {
+        u.problem(format!(
+            "one --ress per --object, in the same order: {} objects, {} vertex data files",
+            a.object.len(),
+            a.ress.len()
+        ));
     }
     let target = Target::of(Some(&a.output));
     u.output(&target, true);
@@ -84,57 +92,64 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     };
     let done = (|| {
         let limits = Limits::for_input(bytes.len() as u64);
-        let (object, built_notes) = match (&a.object, &a.dump) {
-            (Some(p), _) => (input::read(p, a.limit)?, vec![]),
-            (None, Some(d)) => from_dump(&a.file, &bytes, a.path_id, d, a.limit, &limits)?,
-            (None, None) => unreachable!("usage checked"),
-        };
-        let vertex = a
-            .ress
-            .as_deref()
-            .map(|p| input::read(p, a.limit))
-            .transpose()?;
-        let r = replace(
-            &a.file,
-            &bytes,
-            &Edit {
-                path_id: a.path_id,
-                object: &object,
+        // The new objects, each with its vertex data and the notes its build made.
+        let mut objects = vec![];
+        let mut notes = vec![];
+        for (k, &path_id) in a.path_id.iter().enumerate() {
+            let object = match (a.object.get(k), a.dump.get(k)) {
+                (Some(p), _) => input::read(p, a.limit)?,
+                (None, Some(d)) => {
+                    let (o, built) = from_dump(&a.file, &bytes, path_id, d, a.limit, &limits)?;
+                    notes.extend(built);
+                    o
+                }
+                (None, None) => unreachable!("usage checked"),
+            };
+            let vertex = a.ress.get(k).map(|p| input::read(p, a.limit)).transpose()?;
+            objects.push((path_id, object, vertex));
+        }
+        let edits: Vec<Edit<'_>> = objects
+            .iter()
+            .map(|(path_id, object, vertex)| Edit {
+                path_id: *path_id,
+                object,
                 vertex_data: vertex.as_deref(),
-            },
-            &user,
-            &limits,
-        )
-        .map_err(|e| refused(&e))?;
-        let mut notes = built_notes;
-        notes.push(format!(
-            "replaced path id {} in {} ({} bytes)",
-            a.path_id,
-            r.place,
-            r.object.len()
-        ));
-        if let Some(s) = &r.stream {
+            })
+            .collect();
+        let all = replace_all(&a.file, &bytes, &edits, &user, &limits).map_err(|e| refused(&e))?;
+        for r in &all {
             notes.push(format!(
-                "its vertex data is streamed from `{}` at offset {}, {} bytes",
-                crate::escape::text(s.file_name()),
-                s.offset,
-                s.size
+                "replaced path id {} in {} ({} bytes)",
+                r.path_id,
+                r.place,
+                r.object.len()
             ));
+            if let Some(s) = &r.stream {
+                notes.push(format!(
+                    "its vertex data is streamed from `{}` at offset {}, {} bytes",
+                    crate::escape::text(s.file_name()),
+                    s.offset,
+                    s.size
+                ));
+            }
+            if let Some(rep) = &r.repacked {
+                // With several meshes, each write keeps what the one before it wrote.
+                notes.push(format!(
+                    "bundle blocks{}: {} kept as they were, {} compressed anew (by lz4_flex or liblzma: the same content, not Unity's compressed bytes); blocks info {}",
+                    if n > 1 { format!(" after path id {}", r.path_id) } else { String::new() },
+                    rep.blocks_kept,
+                    rep.blocks_compressed,
+                    if rep.info_kept { "kept" } else { "written anew" }
+                ));
+            }
+            for f in r.verdict.warnings() {
+                notes.push(format!(
+                    "warning in the written mesh: {}",
+                    Finding::from_error(f, crate::report::Severity::Warning).line()
+                ));
+            }
         }
-        if let Some(rep) = &r.repacked {
-            notes.push(format!(
-                "bundle blocks: {} kept as they were, {} compressed anew (by lz4_flex or liblzma: the same content, not Unity's compressed bytes); blocks info {}",
-                rep.blocks_kept,
-                rep.blocks_compressed,
-                if rep.info_kept { "kept" } else { "written anew" }
-            ));
-        }
-        for f in r.verdict.warnings() {
-            notes.push(format!(
-                "warning in the written mesh: {}",
-                Finding::from_error(f, crate::report::Severity::Warning).line()
-            ));
-        }
+        let r = all.into_iter().last().expect("one replacement at least");
         // A serialized file on disk: its resource file goes beside the output, never over
         // the input's.
         if let Some((name, res)) = &r.resource {

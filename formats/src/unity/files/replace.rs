@@ -1,5 +1,5 @@
-//! Writing a game file back with one Mesh object replaced: the way modders put an edited mesh
-//! back into the files a game loads.
+//! Writing a game file back with Mesh objects replaced (one, or several in turn): the way
+//! modders put edited meshes back into the files a game loads.
 //!
 //! The serialized file is written by [`serialized::with_object`] (object table and header
 //! through the generated writer, every other byte kept), a bundle by [`bundle::write`] (blocks
@@ -9,7 +9,7 @@
 //! `m_StreamData` offset and size are rewritten by the generated `unity-mesh` writer.
 //!
 //! Nothing is returned that does not read back: the new bytes are opened again as a game file
-//! and the replaced mesh judged by the one verdict ([`GameFiles::verdict`], what `check` uses);
+//! and the replaced mesh judged by the one verdict (`ObjectInput::judge`, what `check` uses);
 //! a file that does not open, a mesh whose verdict fails, or any other object whose bytes
 //! changed refuses the replacement.
 
@@ -59,6 +59,8 @@ pub struct Replaced {
     pub verdict: Verdict,
     /// Where the object is: the file and, in a bundle, its serialized file.
     pub place: String,
+    /// The replaced object's path id.
+    pub path_id: i64,
 }
 
 fn refusal(place: &str, kind: ErrorKind, expected: String, found: String) -> Located {
@@ -71,6 +73,58 @@ fn refusal(place: &str, kind: ErrorKind, expected: String, found: String) -> Loc
 pub fn replace(
     path: &Path,
     original: &[u8],
+    edit: &Edit<'_>,
+    user: &Context,
+    limits: &Limits,
+) -> Result<Replaced, Located> {
+    replace_in(path, original, None, edit, user, limits)
+}
+
+/// `original` with several Meshes replaced, one after another, each as [`replace`] replaces
+/// one in the file the replacements before it wrote (and in the resource file they wrote, for
+/// a serialized file on disk), so each is judged in the file as it finally reads and every
+/// object not named stays as it was. One replacement per path id. The last of the results
+/// holds the file (and the resource file); the earlier ones say what was replaced.
+pub fn replace_all(
+    path: &Path,
+    original: &[u8],
+    edits: &[Edit<'_>],
+    user: &Context,
+    limits: &Limits,
+) -> Result<Vec<Replaced>, Located> {
+    let shown = path.display().to_string();
+    for (k, e) in edits.iter().enumerate() {
+        if edits[..k].iter().any(|x| x.path_id == e.path_id) {
+            return Err(refusal(
+                &shown,
+                ErrorKind::Input,
+                "one replacement per path id".into(),
+                format!("path id {} twice", e.path_id),
+            ));
+        }
+    }
+    let mut done: Vec<Replaced> = Vec::with_capacity(edits.len());
+    for e in edits {
+        let r = match done.last_mut() {
+            None => replace_in(path, original, None, e, user, limits)?,
+            Some(last) => {
+                // Only the last result keeps the file's bytes.
+                let bytes = std::mem::take(&mut last.bytes);
+                let resource = last.resource.clone();
+                replace_in(path, &bytes, resource, e, user, limits)?
+            }
+        };
+        done.push(r);
+    }
+    Ok(done)
+}
+
+/// [`replace`] of `original`, whose resource file on disk, when an earlier replacement wrote
+/// it anew, is `resource` (its name and bytes).
+fn replace_in(
+    path: &Path,
+    original: &[u8],
+    resource_written: Option<(String, Vec<u8>)>,
     edit: &Edit<'_>,
     user: &Context,
     limits: &Limits,
@@ -181,6 +235,10 @@ pub fn replace(
                     ))
                 }
             },
+            None if resource_written.as_ref().is_some_and(|(n, _)| *n == name) => (
+                None,
+                resource_written.clone().map(|(_, b)| b).unwrap_or_default(),
+            ),
             None => {
                 let beside = path.parent().unwrap_or(Path::new("")).join(&name);
                 let bytes = std::fs::read(&beside).map_err(|e| {
@@ -253,10 +311,13 @@ pub fn replace(
             let (bytes, rep) = bundle::write(original, b, &files).map_err(|e| e.within(&shown))?;
             (bytes, Some(rep), None)
         }
+        // A resource file an earlier replacement wrote stays written.
         _ => (
             new_serialized,
             None,
-            resource.map(|(name, _, bytes)| (name, bytes)),
+            resource
+                .map(|(name, _, bytes)| (name, bytes))
+                .or(resource_written),
         ),
     };
 
@@ -330,5 +391,6 @@ pub fn replace(
         repacked,
         verdict,
         place,
+        path_id: edit.path_id,
     })
 }
