@@ -537,3 +537,65 @@ fn shared_the_survey_reaches_every_mesh_of_the_real_files() {
     assert_eq!(m.in_game_files, m.tried);
     assert!(m.tried >= 237, "{}", m.tried);
 }
+
+/// The world matrix of glTF node `n` (column-major), its ancestors' transforms applied.
+fn world_of(doc: &gltf::Document, n: usize) -> [[f32; 4]; 4] {
+    let mul = |a: [[f32; 4]; 4], b: [[f32; 4]; 4]| {
+        let mut o = [[0.0f32; 4]; 4];
+        for c in 0..4 {
+            for r in 0..4 {
+                o[c][r] = (0..4).map(|k| a[k][r] * b[c][k]).sum();
+            }
+        }
+        o
+    };
+    let node = doc.nodes().nth(n).unwrap();
+    let local = node.transform().matrix();
+    match doc.nodes().find(|p| p.children().any(|c| c.index() == n)) {
+        Some(p) => mul(world_of(doc, p.index()), local),
+        None => local,
+    }
+}
+
+#[test]
+fn a_skinned_mesh_exports_with_the_skeleton_its_transforms_make() {
+    // Arm's bones are Shoulder and Elbow; Elbow's Transform hangs from Shoulder's, Shoulder's
+    // from ArmRoot's (no bone): Shoulder is a root joint, Elbow its child.
+    let g = open(&[corpus("game.unity-serialized")]);
+    let arm = mesh_named(&g, "Arm");
+    let scene = g
+        .input(arm, &Context::new())
+        .unwrap()
+        .decode()
+        .unwrap()
+        .scene;
+    let skin = scene.meshes[0].skin.as_ref().unwrap();
+    assert_eq!(skin.joint_names, ["Shoulder", "Elbow"]);
+    assert_eq!(skin.joint_parents, [None, Some(0)]);
+    let glb =
+        meshspec_formats::export::glb(&scene, meshspec_formats::export::NonFinite::Refuse).unwrap();
+    let (doc, buffers, _) = gltf::import_slice(&glb.bytes).unwrap();
+    let s = doc.skins().next().unwrap();
+    let joints: Vec<gltf::Node> = s.joints().collect();
+    assert_eq!(
+        joints[0].children().map(|c| c.index()).collect::<Vec<_>>(),
+        [joints[1].index()]
+    );
+    // At rest each joint is where its bind pose puts it: its world matrix times its inverse
+    // bind matrix is the identity.
+    let ibms: Vec<[[f32; 4]; 4]> = s
+        .reader(|b| Some(&buffers[b.index()]))
+        .read_inverse_bind_matrices()
+        .unwrap()
+        .collect();
+    for (j, ibm) in joints.iter().zip(&ibms) {
+        let w = world_of(&doc, j.index());
+        for c in 0..4 {
+            for r in 0..4 {
+                let v: f32 = (0..4).map(|k| w[k][r] * ibm[c][k]).sum();
+                let want = if r == c { 1.0 } else { 0.0 };
+                assert!((v - want).abs() < 1e-5, "{:?}: {v} at {r},{c}", j.name());
+            }
+        }
+    }
+}

@@ -91,6 +91,10 @@ pub struct Skin {
     /// Per joint, what the file says about the bone besides its name (its slot, id, name
     /// hash, where its bind pose is); empty when nothing, else one per joint.
     pub joint_extras: Vec<Extras>,
+    /// Per joint, the joint it hangs from (`None` for a root), when the files give the
+    /// skeleton (a Unity renderer's bones and their Transforms); empty when they do not, and
+    /// the joints are then exported side by side under one root.
+    pub joint_parents: Vec<Option<usize>>,
 }
 
 /// A byte range of the input (or of a file beside it) that a part of a mesh was read from, so

@@ -11,7 +11,7 @@
 //! returned.
 
 use super::prepare::prepare;
-use super::rest::{affine_inverse, decompose, Trs};
+use super::rest::{affine_inverse, decompose, mul, widen, Trs};
 use super::text::escape;
 use super::{refuse, validate, Exported, NonFinite};
 use crate::rt::Result;
@@ -171,6 +171,43 @@ fn display_name(m: &Mesh) -> String {
     }
 }
 
+/// Each joint's bind pose relative to its parent's (`joint_parents`), as stored in a node:
+/// the parent's inverse bind matrix times the joint's bind pose. `None` without a skeleton,
+/// with a parent that is no joint or a loop of parents, or when one of them shears.
+fn local_rest(s: &crate::scene::Skin) -> Option<Vec<Trs>> {
+    let n = s.inverse_bind_matrices.len();
+    if s.joint_parents.len() != n || s.joint_parents.iter().flatten().any(|&p| p >= n) {
+        return None;
+    }
+    // A loop of parents (a file's Transforms may name one) is no skeleton.
+    let rooted = |mut i: usize| {
+        (0..=n).any(|_| match s.joint_parents[i] {
+            Some(p) => {
+                i = p;
+                false
+            }
+            None => true,
+        })
+    };
+    if !(0..n).all(rooted) {
+        return None;
+    }
+    let mut out = Vec::with_capacity(n);
+    for (i, p) in s.joint_parents.iter().enumerate() {
+        let world = affine_inverse(&widen(&s.inverse_bind_matrices[i]))?;
+        let local = match p {
+            Some(p) => mul(&widen(&s.inverse_bind_matrices[*p]), &world),
+            None => world,
+        };
+        let (trs, err) = decompose(&local);
+        if err > SHEAR_TOLERANCE {
+            return None;
+        }
+        out.push(trs.as_stored());
+    }
+    Some(out)
+}
+
 /// The skin's joints, their skeleton root and the skin; the nodes to add to the scene.
 fn skin(
     b: &mut Builder,
@@ -179,9 +216,22 @@ fn skin(
     notes: &mut Vec<String>,
 ) -> Option<(json::Index<json::Skin>, json::Index<json::Node>)> {
     let s = m.skin.as_mut()?;
+    // With the skeleton the files give, each joint's node holds its bind pose relative to its
+    // parent's; when one of those shears (a node cannot carry it), the joints stand side by
+    // side instead, as without a skeleton.
+    let tree = local_rest(s);
+    if tree.is_none() && !s.joint_parents.is_empty() {
+        notes.push(format!(
+            "mesh `{}`: a joint's bind pose relative to its parent's shears, which a glTF node cannot carry: the joints are exported side by side under one root, not as the game's skeleton",
+            m.name
+        ));
+    }
     let mut rest = Vec::with_capacity(s.inverse_bind_matrices.len());
     let mut sheared = vec![];
     for (i, ibm) in s.inverse_bind_matrices.iter_mut().enumerate() {
+        if tree.is_some() {
+            break;
+        }
         // `prepare` left only invertible affine matrices.
         let inverse = affine_inverse(&ibm.map(f64::from)).unwrap_or(Trs::IDENTITY.matrix());
         let (mut trs, err) = decompose(&inverse);
@@ -222,8 +272,15 @@ fn skin(
         None,
         None,
     );
-    // The files give no bone hierarchy, so every joint hangs from one root node: glTF needs
-    // joints to share a root, and a flat skeleton claims no parenthood it lacks.
+    let parents: Vec<Option<usize>> = match tree {
+        Some(locals) => {
+            rest = locals;
+            s.joint_parents.clone()
+        }
+        // Without the files' skeleton every joint hangs from one root node: glTF needs joints
+        // to share a root, and a flat skeleton claims no parenthood it lacks.
+        None => vec![None; rest.len()],
+    };
     let mut joints = vec![];
     for (i, (name, trs)) in s.joint_names.iter().zip(&rest).enumerate() {
         let f = |v: f64| v as f32;
@@ -241,9 +298,19 @@ fn skin(
             ..Default::default()
         }));
     }
+    let mut roots = vec![];
+    for (i, p) in parents.iter().enumerate() {
+        match p {
+            Some(p) => b.root.nodes[joints[*p].value()]
+                .children
+                .get_or_insert_with(Vec::new)
+                .push(joints[i]),
+            None => roots.push(joints[i]),
+        }
+    }
     let skeleton = b.root.push(json::Node {
         name: Some(format!("{label} skeleton")),
-        children: Some(joints.clone()),
+        children: Some(roots),
         ..Default::default()
     });
     let index = b.root.push(json::Skin {

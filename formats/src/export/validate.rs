@@ -165,19 +165,31 @@ pub fn glb(bytes: &[u8]) -> Result<()> {
                 ));
             }
         }
-        // The joints share a root: here, one parent that is the skeleton.
-        let parent = |j: &gltf::Node| {
+        // The joints share a root: the skeleton node is an ancestor of every joint (each
+        // node has one parent at most, so the walk up is the path to the scene's root).
+        let parent = |j: usize| {
             g.nodes()
-                .find(|p| p.children().any(|c| c.index() == j.index()))
+                .find(|p| p.children().any(|c| c.index() == j))
                 .map(|p| p.index())
         };
-        let parents: Vec<Option<usize>> = joints.iter().map(parent).collect();
         let root = skin.skeleton().map(|s| s.index());
-        if parents.iter().any(|p| *p != root || p.is_none()) {
+        let nodes = g.nodes().count();
+        let under_root = |j: usize| {
+            let mut at = parent(j);
+            for _ in 0..nodes {
+                match at {
+                    Some(p) if Some(p) == root => return true,
+                    Some(p) => at = parent(p),
+                    None => return false,
+                }
+            }
+            false
+        };
+        if let Some(j) = joints.iter().find(|j| !under_root(j.index())) {
             return Err(fail(
                 &path,
                 "joints under one skeleton root (SKIN_NO_COMMON_ROOT)",
-                format!("parents {parents:?}, skeleton {root:?}"),
+                format!("joint node {} not under the skeleton {root:?}", j.index()),
             ));
         }
     }

@@ -16,6 +16,10 @@ use std::collections::HashMap;
 pub struct Names {
     /// Per bind pose, the bone's GameObject name (empty when no renderer was found).
     pub joints: Vec<String>,
+    /// Per bind pose, the bone it hangs from among the mesh's bones (the nearest ancestor of
+    /// its Transform that is one; `None` for a root); empty when the bones' Transforms are not
+    /// all in the opened files.
+    pub parents: Vec<Option<usize>>,
     /// Per submesh, the material's name.
     pub materials: Vec<String>,
     /// What could not be named, and why.
@@ -30,6 +34,9 @@ impl Names {
             if let Some(skin) = &mut m.skin {
                 if !self.joints.is_empty() && self.joints.len() == skin.joint_names.len() {
                     skin.joint_names = self.joints;
+                }
+                if self.parents.len() == skin.inverse_bind_matrices.len() {
+                    skin.joint_parents = self.parents;
                 }
             }
             if !self.materials.is_empty() && self.materials.len() == m.materials.len() {
@@ -128,16 +135,18 @@ impl GameFiles {
                 if joints.is_none() {
                     if let Some(list) = v.field(&trees, "m_Bones").and_then(|b| b.items()) {
                         if list.len() == bones && bones > 0 {
-                            let named: Vec<String> = list
+                            let transforms: Vec<Option<ObjectRef>> =
+                                list.iter().map(|b| self.pptr(r, b, &trees)).collect();
+                            let named: Vec<String> = transforms
                                 .iter()
                                 .enumerate()
-                                .map(|(i, b)| {
-                                    self.pptr(r, b, &trees)
-                                        .and_then(|t| self.game_object_name(t))
+                                .map(|(i, t)| {
+                                    t.and_then(|t| self.game_object_name(t))
                                         .unwrap_or_else(|| bone_fallback(i, &hashes))
                                 })
                                 .collect();
                             joints = Some(named);
+                            names.parents = self.bone_parents(&transforms);
                         } else if bones > 0 {
                             names.notes.push(format!(
                                 "the SkinnedMeshRenderer (path id {}) has {} bones for {bones} bind poses: joints are named by their index",
@@ -234,6 +243,45 @@ impl GameFiles {
             }
             map
         })
+    }
+
+    /// Per bone Transform, the bone it hangs from: the nearest Transform up its `m_Father`
+    /// chain that is one of `bones` (`None` when the chain ends first). Empty when a bone's
+    /// Transform is not in the opened files, or a chain is longer than the file has objects
+    /// (a loop: no Transform hierarchy is one).
+    fn bone_parents(&self, bones: &[Option<ObjectRef>]) -> Vec<Option<usize>> {
+        let limit = self.objects().len();
+        let mut out = Vec::with_capacity(bones.len());
+        for t in bones {
+            let Some(mut at) = *t else {
+                return vec![];
+            };
+            let mut parent = None;
+            let mut steps = 0;
+            while let Some(up) = self.father(at) {
+                steps += 1;
+                if steps > limit {
+                    return vec![];
+                }
+                if let Some(k) = bones.iter().position(|b| *b == Some(up)) {
+                    parent = Some(k);
+                    break;
+                }
+                at = up;
+            }
+            out.push(parent);
+        }
+        out
+    }
+
+    /// A Transform's parent Transform (`m_Father`), when it has one in the opened files.
+    fn father(&self, transform: ObjectRef) -> Option<ObjectRef> {
+        let (v, trees) = self.value(transform)?;
+        let f = v.field(&trees, "m_Father")?;
+        if f.field(&trees, "m_PathID")?.int()? == 0 {
+            return None;
+        }
+        self.pptr(transform, f, &trees)
     }
 
     fn submesh_count(&self, m: &GameMesh) -> usize {
