@@ -2,15 +2,8 @@
 //! characters and the invisible characters that reorder text are shown as escapes, so an input
 //! can neither add lines (a fake `error:` line) nor send the terminal escape sequences.
 
+use meshspec_formats::export::unsafe_char;
 use std::borrow::Cow;
-
-/// Whether `c` must not reach a terminal as it is.
-fn unsafe_char(c: char) -> bool {
-    c.is_control()
-        // Bidirectional overrides and isolates (they reorder what is shown), and the line and
-        // paragraph separators.
-        || matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}' | '\u{2028}' | '\u{2029}')
-}
 
 /// `s` with every unsafe character replaced by its Rust escape (`\n`, `\u{1b}`).
 pub fn text(s: &str) -> Cow<'_, str> {
@@ -40,5 +33,7 @@ mod tests {
         assert_eq!(text("tab\there\r"), "tab\\there\\r");
         assert_eq!(text("\u{9b}x\u{202E}y"), "\\u{9b}x\\u{202e}y");
         assert_eq!(text("é ü 日本"), "é ü 日本");
+        // Zero-width marks and the byte order mark, as the exporter's names escape them.
+        assert_eq!(text("a\u{200B}b\u{FEFF}"), "a\\u{200b}b\\u{feff}");
     }
 }

@@ -16,7 +16,7 @@ pub mod validate;
 
 pub use self::gltf::glb;
 pub use obj::{obj, obj_with_mtl};
-pub use text::{escape, obj_name};
+pub use text::{escape, obj_name, unsafe_char};
 
 /// `mesh` as the exporters write it (normals and tangents of unit length, colours clamped,
 /// skin weights summing to 1...), with a note per change: what an export then import gives

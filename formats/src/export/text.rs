@@ -9,8 +9,9 @@ use std::fmt::Write as _;
 
 /// Whether `c` must not reach a line of text raw: control characters (C0, DEL, C1) and the
 /// invisible ones that reorder or break lines (bidirectional overrides, line and paragraph
-/// separators, zero-width marks).
-fn unsafe_char(c: char) -> bool {
+/// separators, zero-width marks). The one test every text from a file passes before it is
+/// shown (the command line's terminal escape uses it too).
+pub fn unsafe_char(c: char) -> bool {
     c.is_control()
         || matches!(c,
             '\u{200B}'..='\u{200F}'
