@@ -531,3 +531,20 @@ fn compressed_meshes_of_2017_and_32_bit_indices_of_2017_3() {
         .decode(&b, &old)
         .is_err());
 }
+
+#[test]
+fn a_mesh_older_than_the_spec_is_refused_not_read_with_a_newer_layout() {
+    // 3.5's bytes read under 3.4 as under 3.5 (the reader takes the oldest layout it has), but
+    // 3.4's own layout is another: the verdict refuses, and nothing decodes.
+    let bytes = make::sample(30500, 4).to_bytes(&ctx("3.5.0")).unwrap();
+    let entry = meshspec_formats::find("unity-mesh").unwrap();
+    assert!(entry.judge(&bytes, &ctx("3.5.0")).passes());
+    let v = entry.judge(&bytes, &ctx("3.4.0"));
+    let e = v.first_failure().expect("refused");
+    assert_eq!(e.kind, ErrorKind::Unsupported);
+    assert_eq!(
+        e.to_string(),
+        "0x0 unity_mesh: expected a Unity version whose Mesh layout the spec describes (3.5.0 or later), found 3.4.0"
+    );
+    assert!(entry.decode(&bytes, &ctx("3.4.0")).is_err());
+}

@@ -39,17 +39,28 @@ pub(crate) fn version(ctx: &Context) -> u32 {
 
 impl Semantics for UnityMesh {
     fn judge(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, j: &mut Judge<'_>) {
+        // An older editor's Mesh (3.4 and before: m_Use16BitIndices, separate vertex arrays)
+        // has a layout the spec does not describe: the newer one may read its bytes, but what
+        // it reads is no known meaning.
+        let v = version(j.ctx);
+        if v < OLDEST_VERSION {
+            j.push(
+                crate::rt::Error::new(
+                    crate::rt::ErrorKind::Unsupported,
+                    0,
+                    "a Unity version whose Mesh layout the spec describes (3.5.0 or later)",
+                    format!("{}.{}.{}", v / 10_000, v / 100 % 100, v % 100),
+                )
+                .rooted("unity_mesh"),
+            );
+            return;
+        }
         judge::all(view, at, j);
     }
 
     fn notes(view: &UnityMeshRef<'_>, ctx: &Context) -> Vec<String> {
         let mut out = vec![];
         let v = version(ctx);
-        if v < OLDEST_VERSION {
-            out.push(format!(
-                "unity_version {v} is older than 3.5.0, whose Mesh layout the spec does not describe: the fields are read with the 3.5 layout"
-            ));
-        }
         if v < FORMATS_FROM && !decode::is_compressed(view) {
             out.push(
                 "Before Unity 2019.1 the channel formats are numbered otherwise than in the documents: they are read by the public readers' tables (UnityPy, AssetStudio), labelled sourced in the spec.".into(),
