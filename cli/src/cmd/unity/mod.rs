@@ -396,14 +396,7 @@ pub fn version_notes(g: &GameFiles, list: &[ObjectRef]) -> Vec<String> {
 /// A finding from an error in a game file: the file (and the file inside it) as the finding's
 /// resource, the offset in that file.
 pub fn finding(e: &Located, severity: Severity) -> Finding {
-    let mut f = Finding::from_error(&e.error, severity);
-    if !e.place.is_empty() {
-        f.resource = Some(match f.resource.take() {
-            Some(inner) => format!("{}/{inner}", e.place),
-            None => e.place.clone(),
-        });
-    }
-    f
+    Finding::located(e, severity)
 }
 
 /// A refusal from an error in a game file.
