@@ -26,7 +26,7 @@ use clap::{Args, Subcommand};
 use meshspec_formats::rt::Root;
 use meshspec_formats::unity::files::game::{self, GameFiles, Select};
 use meshspec_formats::unity::files::{self, Located, ObjectRef};
-use meshspec_formats::{Entry, Error};
+use meshspec_formats::Entry;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -340,14 +340,7 @@ pub fn not_a_game_file(u: &mut Usage, layout: &str, game: &GameSelect, all: bool
 
 /// A bare Mesh object the fixed layout of the version given does not read: the refusal says
 /// which of the spec's layouts read it exactly.
-pub fn bare_hint(entry: &Entry, bytes: &[u8], refused: &mut Option<Error>) {
-    if entry.id != crate::cmd::unity::MESH {
-        return;
-    }
-    if let Some(e) = refused.take() {
-        *refused = Some(*Located::new("", e).with_layouts_hint(bytes).error);
-    }
-}
+pub use meshspec_formats::report::bare_hint;
 
 /// `--unity-version` of the `unity` commands.
 #[derive(Args, Clone)]
