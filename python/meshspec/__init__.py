@@ -24,18 +24,23 @@ __all__ = [
 Data = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"]
 
 
-@dataclass(frozen=True)
 class Verdict:
     """The one verdict on an input: ``ok`` (it passes), every finding (dicts with the keys of
     ``meshspec check --json``'s messages: severity, offset, resource, path, relation, expected,
     found, text) and the notes' text."""
 
-    ok: bool
-    findings: List[Dict[str, Any]]
-    notes: List[str]
+    __slots__ = ("ok", "findings", "notes")
+
+    def __init__(self, ok: bool, findings: List[Dict[str, Any]], notes: List[str]):
+        self.ok = ok
+        self.findings = findings
+        self.notes = notes
 
     def __bool__(self) -> bool:
         return self.ok
+
+    def __repr__(self) -> str:
+        return f"Verdict(ok={self.ok!r}, findings={self.findings!r}, notes={self.notes!r})"
 
 
 @dataclass(frozen=True)
@@ -111,7 +116,7 @@ def check(layout: str, data: Data, **opts: Any) -> Verdict:
     """The verdict ``meshspec check LAYOUT FILE --json --all`` gives: structure, field checks,
     relations and the decoder's checks, each at its severity. Options: ``unity_version``,
     ``ress``, ``relations`` ('error' or 'warn'), ``strict``."""
-    return Verdict(**_native.check(layout, data, **opts))
+    return Verdict(*_native.check(layout, data, **opts))
 
 
 def dump(layout: str, data: Data, **opts: Any) -> Dict[str, Any]:
