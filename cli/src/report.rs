@@ -35,4 +35,3 @@ pub fn check_lines(file: &str, v: &Verdict, all: bool) -> Vec<Line> {
     }
     out
 }
-

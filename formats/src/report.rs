@@ -345,7 +345,11 @@ pub fn bare_hint(entry: &crate::Entry, bytes: &[u8], refused: &mut Option<Error>
         return;
     }
     if let Some(e) = refused.take() {
-        *refused = Some(*crate::unity::files::Located::new("", e).with_layouts_hint(bytes).error);
+        *refused = Some(
+            *crate::unity::files::Located::new("", e)
+                .with_layouts_hint(bytes)
+                .error,
+        );
     }
 }
 

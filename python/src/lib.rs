@@ -15,8 +15,10 @@ use ms::{Entry, Error};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError, PyValueError};
 use pyo3::prelude::*;
+use pyo3::types::{
+    PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyList, PyMemoryView, PyString, PyTuple,
+};
 use pyo3::PyTypeInfo;
-use pyo3::types::{PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyList, PyMemoryView, PyString, PyTuple};
 use rayon::prelude::*;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -34,7 +36,10 @@ fn finding_err(py: Python<'_>, cls: &str, f: &Finding, findings: Option<&[Findin
     let made = (|| -> PyResult<PyErr> {
         let class = py.import("meshspec._errors")?.getattr(cls)?;
         let all = match findings {
-            Some(fs) => fs.iter().map(|f| json_to_py(py, &f.json())).collect::<PyResult<Vec<_>>>()?,
+            Some(fs) => fs
+                .iter()
+                .map(|f| json_to_py(py, &f.json()))
+                .collect::<PyResult<Vec<_>>>()?,
             None => vec![],
         };
         let value = class.call1((f.line(), json_to_py(py, &f.json())?, all))?;
@@ -66,11 +71,19 @@ fn json_to_py(py: Python<'_>, v: &serde_json::Value) -> PyResult<Py<PyAny>> {
         J::Number(n) => match (n.as_u64(), n.as_i64()) {
             (Some(u), _) => u.into_pyobject(py)?.into_any().unbind(),
             (_, Some(i)) => i.into_pyobject(py)?.into_any().unbind(),
-            _ => n.as_f64().unwrap_or(f64::NAN).into_pyobject(py)?.into_any().unbind(),
+            _ => n
+                .as_f64()
+                .unwrap_or(f64::NAN)
+                .into_pyobject(py)?
+                .into_any()
+                .unbind(),
         },
         J::String(s) => PyString::new(py, s).into_any().unbind(),
         J::Array(a) => {
-            let items = a.iter().map(|x| json_to_py(py, x)).collect::<PyResult<Vec<_>>>()?;
+            let items = a
+                .iter()
+                .map(|x| json_to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
             PyList::new(py, items)?.into_any().unbind()
         }
         J::Object(m) => {
@@ -95,7 +108,10 @@ fn cbor_to_py(py: Python<'_>, v: &ciborium::Value) -> PyResult<Py<PyAny>> {
         C::Bytes(b) => PyBytes::new(py, b).into_any().unbind(),
         C::Tag(_, inner) => cbor_to_py(py, inner)?,
         C::Array(a) => {
-            let items = a.iter().map(|x| cbor_to_py(py, x)).collect::<PyResult<Vec<_>>>()?;
+            let items = a
+                .iter()
+                .map(|x| cbor_to_py(py, x))
+                .collect::<PyResult<Vec<_>>>()?;
             PyList::new(py, items)?.into_any().unbind()
         }
         C::Map(m) => {
@@ -132,7 +148,9 @@ fn py_to_json(v: &Bound<'_, PyAny>, at: &str) -> PyResult<serde_json::Value> {
     }
     if v.is_instance_of::<PyByteArray>() || v.is_instance_of::<PyMemoryView>() {
         let b = PyBytes::type_object(v.py()).call1((v,))?;
-        return Ok(J::String(ms::rt::serde_as::hex::encode(b.cast::<PyBytes>()?.as_bytes())));
+        return Ok(J::String(ms::rt::serde_as::hex::encode(
+            b.cast::<PyBytes>()?.as_bytes(),
+        )));
     }
     if let Ok(d) = v.cast::<PyDict>() {
         let mut m = serde_json::Map::new();
@@ -218,7 +236,9 @@ fn data<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<(Data<'py>, O
         return Ok((Data::Shared(b.cast_into::<PyBytes>()?), None));
     }
     let path: PathBuf = obj.extract().map_err(|_| {
-        PyTypeError::new_err("data: expected bytes, bytearray, memoryview or a path (str or os.PathLike)")
+        PyTypeError::new_err(
+            "data: expected bytes, bytearray, memoryview or a path (str or os.PathLike)",
+        )
     })?;
     let read = py.detach(|| std::fs::read(&path));
     match read {
@@ -235,7 +255,10 @@ fn data<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<(Data<'py>, O
 fn entry(layout: &str) -> PyResult<&'static Entry> {
     ms::find(layout).ok_or_else(|| {
         let ids: Vec<&str> = ms::generated::LAYOUTS.iter().map(|e| e.id).collect();
-        usage(format!("unknown layout `{layout}`; meshspec.layouts() lists them: {}", ids.join(", ")))
+        usage(format!(
+            "unknown layout `{layout}`; meshspec.layouts() lists them: {}",
+            ids.join(", ")
+        ))
     })
 }
 
@@ -256,7 +279,11 @@ impl Given {
             Some("1") => SkinWeights::One,
             Some("2") => SkinWeights::Two,
             Some("all") | Some("255") => SkinWeights::All,
-            Some(o) => return Err(usage(format!("skin_weights: expected 1, 2, 4 or 'all', found {o}"))),
+            Some(o) => {
+                return Err(usage(format!(
+                    "skin_weights: expected 1, 2, 4 or 'all', found {o}"
+                )))
+            }
         })
     }
 
@@ -264,7 +291,9 @@ impl Given {
         match self.relations.as_deref() {
             None | Some("error") => Ok(Relations::Error),
             Some("warn") => Ok(Relations::Warn),
-            Some(o) => Err(usage(format!("relations: expected 'error' or 'warn', found '{o}'"))),
+            Some(o) => Err(usage(format!(
+                "relations: expected 'error' or 'warn', found '{o}'"
+            ))),
         }
     }
 
@@ -276,7 +305,11 @@ impl Given {
             None => None,
             Some("d3d") => Some(Winding::D3d),
             Some("gl") => Some(Winding::Gl),
-            Some(o) => return Err(usage(format!("winding: expected 'd3d' or 'gl', found '{o}'"))),
+            Some(o) => {
+                return Err(usage(format!(
+                    "winding: expected 'd3d' or 'gl', found '{o}'"
+                )))
+            }
         };
         ctx.resource = self.ress.clone();
         ctx.input = input.map(Path::to_path_buf);
@@ -291,7 +324,8 @@ impl Given {
                 ctx = ctx.with_param("unity_version", v);
             }
             Some(v) => {
-                let n = ms::context::unity_version(v).map_err(|e| usage(format!("unity_version: {e}")))?;
+                let n = ms::context::unity_version(v)
+                    .map_err(|e| usage(format!("unity_version: {e}")))?;
                 ctx = ctx.with_param("unity_version", n);
             }
             None => {}
@@ -340,6 +374,28 @@ fn given(o: Option<&Bound<'_, PyDict>>) -> PyResult<Given> {
     Ok(g)
 }
 
+/// What a function on one input starts with: its layout, its bytes, the path they were read
+/// from and the context.
+struct Call<'py> {
+    e: &'static Entry,
+    d: Data<'py>,
+    path: Option<PathBuf>,
+    ctx: Context,
+}
+
+fn call<'py>(
+    py: Python<'py>,
+    layout: &str,
+    data: &Bound<'py, PyAny>,
+    opts: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Call<'py>> {
+    let e = entry(layout)?;
+    let g = given(opts)?;
+    let (d, path) = self::data(py, data)?;
+    let ctx = g.context(Some(e), path.as_deref())?;
+    Ok(Call { e, d, path, ctx })
+}
+
 // ---------------------------------------------------------------------------------------------
 // The functions.
 
@@ -381,18 +437,27 @@ fn finding_py(py: Python<'_>, f: &Finding) -> PyResult<Py<PyAny>> {
 /// tuple: `meshspec.Verdict` is made from it).
 fn verdict_py(py: Python<'_>, v: &ms::verdict::Verdict) -> PyResult<Py<PyAny>> {
     let r = report::Verdict::of(v);
-    let findings = r.findings.iter().map(|f| finding_py(py, f)).collect::<PyResult<Vec<_>>>()?;
-    Ok((r.passes(), findings, r.notes).into_pyobject(py)?.into_any().unbind())
+    let findings = r
+        .findings
+        .iter()
+        .map(|f| finding_py(py, f))
+        .collect::<PyResult<Vec<_>>>()?;
+    Ok((r.passes(), findings, r.notes)
+        .into_pyobject(py)?
+        .into_any()
+        .unbind())
 }
 
 /// `meshspec check`.
 #[pyfunction]
 #[pyo3(signature = (layout, data, **opts))]
-fn check(py: Python<'_>, layout: &str, data: &Bound<'_, PyAny>, opts: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
-    let e = entry(layout)?;
-    let g = given(opts)?;
-    let (d, path) = self::data(py, data)?;
-    let ctx = g.context(Some(e), path.as_deref())?;
+fn check(
+    py: Python<'_>,
+    layout: &str,
+    data: &Bound<'_, PyAny>,
+    opts: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let Call { e, d, ctx, .. } = call(py, layout, data, opts)?;
     let bytes = d.bytes();
     let v = py.detach(|| {
         let mut v = e.judge(bytes, &ctx);
@@ -405,16 +470,20 @@ fn check(py: Python<'_>, layout: &str, data: &Bound<'_, PyAny>, opts: Option<&Bo
 /// `meshspec dump`'s `data`, raw bytes as bytes.
 #[pyfunction]
 #[pyo3(signature = (layout, data, **opts))]
-fn dump(py: Python<'_>, layout: &str, data: &Bound<'_, PyAny>, opts: Option<&Bound<'_, PyDict>>) -> PyResult<Py<PyAny>> {
-    let e = entry(layout)?;
-    let g = given(opts)?;
-    let (d, path) = self::data(py, data)?;
-    let ctx = g.context(Some(e), path.as_deref())?;
+fn dump(
+    py: Python<'_>,
+    layout: &str,
+    data: &Bound<'_, PyAny>,
+    opts: Option<&Bound<'_, PyDict>>,
+) -> PyResult<Py<PyAny>> {
+    let Call { e, d, ctx, .. } = call(py, layout, data, opts)?;
     let bytes = d.bytes();
     let value = py.detach(|| {
         let mut out = None;
-        e.value(bytes, &ctx, &mut |v| out = Some(ciborium::Value::serialized(v).map_err(|x| x.to_string())))
-            .map(|()| out)
+        e.value(bytes, &ctx, &mut |v| {
+            out = Some(ciborium::Value::serialized(v).map_err(|x| x.to_string()))
+        })
+        .map(|()| out)
     });
     match value {
         Err(err) => Err(lib_err(py, &err)),
@@ -427,20 +496,27 @@ fn dump(py: Python<'_>, layout: &str, data: &Bound<'_, PyAny>, opts: Option<&Bou
 /// `meshspec build`: the bytes of a (possibly edited) dump, refused unless they pass `check`.
 #[pyfunction]
 #[pyo3(signature = (layout, dump, **opts))]
-fn build<'py>(py: Python<'py>, layout: &str, dump: &Bound<'py, PyAny>, opts: Option<&Bound<'py, PyDict>>) -> PyResult<Bound<'py, PyBytes>> {
+fn build<'py>(
+    py: Python<'py>,
+    layout: &str,
+    dump: &Bound<'py, PyAny>,
+    opts: Option<&Bound<'py, PyDict>>,
+) -> PyResult<Bound<'py, PyBytes>> {
     let e = entry(layout)?;
     let g = given(opts)?;
     let ctx = g.context(Some(e), None)?;
     let mut value = py_to_json(dump, "data")?;
     // The data alone (what `dump` returns), or a whole dump (`meshspec dump --json`'s).
-    if !value.get("meshspec").is_some_and(|_| value.get("data").is_some()) {
+    if value.get("meshspec").is_none() || value.get("data").is_none() {
         value = serde_json::json!({
             "meshspec": ms::dump::DUMP_VERSION,
             "layout": e.id,
             "data": value,
         });
     }
-    let built = py.detach(|| e.build(&value, &ctx)).map_err(|err| lib_err(py, &err))?;
+    let built = py
+        .detach(|| e.build(&value, &ctx))
+        .map_err(|err| lib_err(py, &err))?;
     if !built.verdict.passes() {
         let v = report::Verdict::of(&built.verdict);
         let first = v
@@ -460,7 +536,9 @@ fn non_finite(s: Option<&str>) -> PyResult<NonFinite> {
     match s {
         None | Some("refuse") => Ok(NonFinite::Refuse),
         Some("zero") => Ok(NonFinite::Zero),
-        Some(o) => Err(usage(format!("non_finite: expected 'refuse' or 'zero', found '{o}'"))),
+        Some(o) => Err(usage(format!(
+            "non_finite: expected 'refuse' or 'zero', found '{o}'"
+        ))),
     }
 }
 
@@ -478,10 +556,16 @@ fn ready(scene: ms::scene::Scene, policy: NonFinite) -> ms::Result<Vec<Ready>> {
         .collect()
 }
 
-fn arr<'py, T: numpy::Element, const N: usize>(py: Python<'py>, v: Vec<[T; N]>) -> PyResult<Py<PyAny>> {
+fn arr<'py, T: numpy::Element, const N: usize>(
+    py: Python<'py>,
+    v: Vec<[T; N]>,
+) -> PyResult<Py<PyAny>> {
     let n = v.len();
     let flat: Vec<T> = v.into_flattened();
-    Ok(PyArray1::from_vec(py, flat).reshape([n, N])?.into_any().unbind())
+    Ok(PyArray1::from_vec(py, flat)
+        .reshape([n, N])?
+        .into_any()
+        .unbind())
 }
 
 fn mode(m: Mode) -> u32 {
@@ -510,7 +594,11 @@ fn mesh_py(py: Python<'_>, r: Ready) -> PyResult<Py<PyAny>> {
             Some(Colors::Float(c)) => Some(arr(py, c)?),
         },
     )?;
-    let uvs = m.uvs.into_iter().map(|u| arr(py, u)).collect::<PyResult<Vec<_>>>()?;
+    let uvs = m
+        .uvs
+        .into_iter()
+        .map(|u| arr(py, u))
+        .collect::<PyResult<Vec<_>>>()?;
     d.set_item("uvs", uvs)?;
     let materials: Vec<String> = m.materials.iter().map(|x| x.name.clone()).collect();
     let mut prims = vec![];
@@ -518,7 +606,10 @@ fn mesh_py(py: Python<'_>, r: Ready) -> PyResult<Py<PyAny>> {
         let pd = PyDict::new(py);
         pd.set_item("indices", PyArray1::from_vec(py, p.indices))?;
         pd.set_item("mode", mode(p.mode))?;
-        pd.set_item("material", p.material.and_then(|i| materials.get(i).cloned()))?;
+        pd.set_item(
+            "material",
+            p.material.and_then(|i| materials.get(i).cloned()),
+        )?;
         prims.push(pd);
     }
     d.set_item("primitives", prims)?;
@@ -559,11 +650,8 @@ fn meshes(
     non_finite: Option<&str>,
     opts: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    let e = entry(layout)?;
-    let g = given(opts)?;
     let policy = self::non_finite(non_finite)?;
-    let (d, path) = self::data(py, data)?;
-    let ctx = g.context(Some(e), path.as_deref())?;
+    let Call { e, d, path, ctx } = call(py, layout, data, opts)?;
     if e.needs_winding() && ctx.winding.is_none() {
         return Err(usage(format!(
             "layout `{}` needs winding='d3d' or winding='gl': its files do not record whether a Direct3D or an OpenGL build wrote them",
@@ -578,11 +666,14 @@ fn meshes(
         .to_string();
     let bytes = d.bytes();
     let decoded = py.detach(|| {
-        let mut scene = e.decode(bytes, &ctx).map_err(|err| {
-            let mut err = Some(err);
-            report::bare_hint(e, bytes, &mut err);
-            err.expect("still an error")
-        })?.scene;
+        let mut scene = e
+            .decode(bytes, &ctx)
+            .map_err(|err| {
+                let mut err = Some(err);
+                report::bare_hint(e, bytes, &mut err);
+                err.expect("still an error")
+            })?
+            .scene;
         scene.label(e.id, &stem);
         ready(scene, policy)
     });
@@ -604,10 +695,7 @@ fn explain(
     depth: Option<usize>,
     opts: Option<&Bound<'_, PyDict>>,
 ) -> PyResult<Vec<Py<PyAny>>> {
-    let e = entry(layout)?;
-    let g = given(opts)?;
-    let (d, path) = self::data(py, data)?;
-    let ctx = g.context(Some(e), path.as_deref())?;
+    let Call { e, d, ctx, .. } = call(py, layout, data, opts)?;
     let bytes = d.bytes();
     let sel = ms::explain::Select {
         at,
@@ -735,7 +823,11 @@ struct GameSet {
 
 #[pyfunction]
 #[pyo3(signature = (paths, unity_version=None))]
-fn unity_open(py: Python<'_>, paths: &Bound<'_, PyAny>, unity_version: Option<&str>) -> PyResult<GameSet> {
+fn unity_open(
+    py: Python<'_>,
+    paths: &Bound<'_, PyAny>,
+    unity_version: Option<&str>,
+) -> PyResult<GameSet> {
     let paths: Vec<PathBuf> = match paths.extract::<PathBuf>() {
         Ok(p) => vec![p],
         Err(_) => paths.extract()?,
@@ -745,7 +837,11 @@ fn unity_open(py: Python<'_>, paths: &Bound<'_, PyAny>, unity_version: Option<&s
             ms::context::unity_version(v)
                 .ok()
                 .and_then(|n| u32::try_from(n).ok())
-                .ok_or_else(|| usage(format!("unity_version: expected a Unity version such as 2021.3.0f1, found '{v}'")))
+                .ok_or_else(|| {
+                    usage(format!(
+                        "unity_version: expected a Unity version such as 2021.3.0f1, found '{v}'"
+                    ))
+                })
         })
         .transpose()?;
     let mut g = py.detach(|| GameFiles::open_each(&paths, u64::MAX));
@@ -764,7 +860,10 @@ impl GameSet {
     /// `meshspec unity list --json`'s rows.
     fn objects(&self, py: Python<'_>) -> PyResult<Py<PyAny>> {
         let rows = self.g.list(None);
-        json_to_py(py, &serde_json::to_value(&rows).map_err(|e| usage(e.to_string()))?)
+        json_to_py(
+            py,
+            &serde_json::to_value(&rows).map_err(|e| usage(e.to_string()))?,
+        )
     }
 
     /// The files under the folders that could not be opened, as findings.
@@ -806,7 +905,10 @@ impl GameSet {
                     let input = files.input(r, &user).map_err(PyErrLater::Located)?;
                     let d = input.decode().map_err(PyErrLater::Located)?;
                     let mut scene = d.scene;
-                    scene.label(<ms::generated::unity_mesh::UnityMesh as ms::rt::Root>::ID, &input.mesh.name());
+                    scene.label(
+                        <ms::generated::unity_mesh::UnityMesh as ms::rt::Root>::ID,
+                        &input.mesh.name(),
+                    );
                     ready(scene, policy).map_err(PyErrLater::Lib)
                 })
                 .collect()
@@ -815,7 +917,11 @@ impl GameSet {
             PyErrLater::Located(l) => located_err(py, &l),
             PyErrLater::Lib(l) => lib_err(py, &l),
         })?;
-        decoded.into_iter().flatten().map(|r| mesh_py(py, r)).collect()
+        decoded
+            .into_iter()
+            .flatten()
+            .map(|r| mesh_py(py, r))
+            .collect()
     }
 }
 
