@@ -93,3 +93,22 @@ def test_usage_mistakes_are_plain_value_errors():
         meshspec.check("meshbin", 12)
     with pytest.raises(meshspec.Error, match="readable file"):
         meshspec.check("meshbin", "/no/such/file.meshbin")
+
+
+def test_ctrl_c_stops_a_long_survey():
+    import os
+    import signal
+    import threading
+    import time
+
+    from conftest import shared_or_skip
+    shared = shared_or_skip().parent
+    started = time.monotonic()
+    meshspec.survey(shared)
+    whole = time.monotonic() - started
+    threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        meshspec.survey(shared)
+    # It stops between files, well before the whole shared folder is read.
+    assert time.monotonic() - started < max(0.3 + whole / 2, 0.9), whole
