@@ -11,15 +11,10 @@ use crate::term;
 use crate::usage::{needs_unity_version, Usage};
 use clap::Args;
 use meshspec_formats::context::{unity_version, Relations};
-use meshspec_formats::survey::{self, Options, Report, UnityVersion};
+use meshspec_formats::survey::{self, Options, Report, UnityVersion, SURVEY_JSON_VERSION};
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
-
-/// The version of survey documents: the report of version 1 (files, ok, unknown_fields) was
-/// replaced in version 2 (tried, parsed, consumed exactly, relations with how often they held,
-/// tallies of every field below proven, promotions).
-pub const SURVEY_JSON_VERSION: u32 = 2;
 
 #[derive(Args)]
 pub struct SurveyArgs {
@@ -171,17 +166,6 @@ fn merged(a: &SurveyArgs) -> Result<Report, Fail> {
     Ok(total)
 }
 
-/// The report as its JSON document: `version` and `command` first, then the report's keys.
-fn document(r: &Report) -> serde_json::Value {
-    let mut doc = serde_json::Map::new();
-    doc.insert("version".into(), SURVEY_JSON_VERSION.into());
-    doc.insert("command".into(), "survey".into());
-    if let Ok(serde_json::Value::Object(m)) = serde_json::to_value(r) {
-        doc.extend(m);
-    }
-    serde_json::Value::Object(doc)
-}
-
 pub fn run(a: SurveyArgs) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
     let o = options(&a, &mut u);
@@ -214,7 +198,7 @@ pub fn run(a: SurveyArgs) -> Result<ExitCode, Fail> {
         r
     };
     if a.json.json {
-        term::out_json(&document(&report))?;
+        term::out_json(&report.document())?;
     } else {
         let lines: Vec<Line> = report
             .markdown(a.top)

@@ -230,6 +230,17 @@ fn walk<T: Root>(input: &[u8], ctx: &Context, visit: &mut WalkFn<'_>) -> Result<
     Ok(())
 }
 
+/// What [`Entry::value`] shows the owned value to.
+pub type ValueFn<'a> = dyn FnMut(&dyn erased_serde::Serialize) + 'a;
+
+// The Python package's hook: the dump's `data` before it is JSON, for a serializer that keeps
+// raw bytes as bytes (one that is not human-readable; see `rt::serde_as`).
+fn value<T: Root>(input: &[u8], ctx: &Context, show: &mut ValueFn<'_>) -> Result<()> {
+    let v = T::from_bytes(input, ctx)?;
+    show(&v);
+    Ok(())
+}
+
 /// One layout of the table.
 #[derive(Clone, Copy)]
 pub struct Entry {
@@ -252,6 +263,7 @@ pub struct Entry {
     args_ok: fn(&Context) -> Result<()>,
     fields: fn(&[u8], &Context) -> Result<Vec<Located>>,
     walk: fn(&[u8], &Context, &mut WalkFn<'_>) -> Result<()>,
+    value: fn(&[u8], &Context, &mut ValueFn<'_>) -> Result<()>,
     plain: Ops,
 }
 
@@ -280,6 +292,7 @@ impl Entry {
             args_ok: args_ok::<T>,
             fields: fields::<T>,
             walk: walk::<T>,
+            value: value::<T>,
             plain: Ops::plain::<T>(),
         }
     }
@@ -346,6 +359,12 @@ impl Entry {
     /// every element of its lists), outermost first, and nothing is kept.
     pub fn walk(&self, input: &[u8], ctx: &Context, visit: &mut WalkFn<'_>) -> Result<()> {
         (self.walk)(input, ctx, visit)
+    }
+
+    /// The owned value of `input` (what [`Entry::dump`] holds as `data`), shown to `show` as
+    /// a serde value: a serializer that is not human-readable gets raw bytes as bytes.
+    pub fn value(&self, input: &[u8], ctx: &Context, show: &mut ValueFn<'_>) -> Result<()> {
+        (self.value)(input, ctx, show)
     }
 
     /// Whether `ctx` gives every parameter the layout needs (`unity_version`): the check the

@@ -16,6 +16,7 @@
 
 pub mod context;
 pub mod dump;
+pub mod explain;
 pub mod export;
 pub mod fuzzing;
 #[allow(missing_docs)]
@@ -27,6 +28,7 @@ mod generator_tests_text_and_order;
 pub mod import;
 pub mod layouts;
 pub mod meshbin;
+pub mod report;
 pub mod rr;
 pub mod rt;
 pub mod scene;

@@ -1,5 +1,6 @@
 //! How dumps show values that JSON and YAML cannot carry as they are: raw bytes as hex text,
-//! non-finite floats as words (`inf`, `-inf`, `nan:0x7FC00000`, keeping the NaN's bits).
+//! non-finite floats as words (`inf`, `-inf`, `nan:0x7FC00000`, keeping the NaN's bits). A
+//! serializer that is not human-readable (the Python package's) gets raw bytes as bytes.
 
 use serde::de::{self, Deserializer, Visitor};
 use serde::ser::Serializer;
@@ -9,9 +10,22 @@ use std::fmt;
 pub mod hex {
     use super::*;
 
-    /// Serializes bytes as hex.
+    /// Serializes bytes as hex (as bytes, for a serializer that is not human-readable).
     pub fn serialize<S: Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(&encode(v))
+        if s.is_human_readable() {
+            s.serialize_str(&encode(v))
+        } else {
+            s.serialize_bytes(v)
+        }
+    }
+
+    /// Bytes serialized as [`serialize`] does, inside a list or an option.
+    pub(super) struct Hex<'a>(pub &'a [u8]);
+
+    impl serde::Serialize for Hex<'_> {
+        fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+            serialize(self.0, s)
+        }
     }
 
     /// Deserializes hex (whitespace between digits is allowed, so long blobs can be wrapped).
@@ -334,7 +348,7 @@ pub mod hex_opt {
     /// Serializes the bytes or nothing.
     pub fn serialize<S: Serializer>(v: &Option<Vec<u8>>, s: S) -> Result<S::Ok, S::Error> {
         match v {
-            Some(b) => s.serialize_str(&hex::encode(b)),
+            Some(b) => s.serialize_some(&hex::Hex(b)),
             None => s.serialize_none(),
         }
     }
@@ -353,7 +367,7 @@ pub mod hex_vec {
 
     /// Serializes the blobs.
     pub fn serialize<S: Serializer>(v: &[Vec<u8>], s: S) -> Result<S::Ok, S::Error> {
-        s.collect_seq(v.iter().map(|b| hex::encode(b)))
+        s.collect_seq(v.iter().map(|b| hex::Hex(b)))
     }
 
     /// Deserializes the blobs.
@@ -403,7 +417,7 @@ pub mod hex_vec_opt {
     /// Serializes the blobs or nothing.
     pub fn serialize<S: Serializer>(v: &Option<Vec<Vec<u8>>>, s: S) -> Result<S::Ok, S::Error> {
         match v {
-            Some(b) => s.collect_seq(b.iter().map(|x| hex::encode(x))),
+            Some(b) => s.collect_seq(b.iter().map(|x| hex::Hex(x))),
             None => s.serialize_none(),
         }
     }

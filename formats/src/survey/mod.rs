@@ -48,7 +48,7 @@ mod words;
 
 pub use census::{Example, Group, LayoutReport, Promotion, RelationStats};
 pub use fields::{FieldStats, Fields};
-pub use report::{Report, Skipped};
+pub use report::{Report, Skipped, SURVEY_JSON_VERSION};
 pub use tally::Tally;
 pub use value::Value;
 
@@ -117,6 +117,12 @@ impl Default for Options {
 pub trait Progress: Sync {
     /// A file of `bytes` bytes is done.
     fn done(&self, bytes: u64);
+
+    /// Whether to stop before the next file (a Python caller's Ctrl-C): the report then holds
+    /// the files done so far.
+    fn stop(&self) -> bool {
+        false
+    }
 }
 
 impl Progress for () {
@@ -577,7 +583,12 @@ fn tidy(mut s: Vec<Skipped>) -> Vec<Skipped> {
 pub fn survey(paths: &[PathBuf], o: &Options, progress: &dyn Progress) -> Report {
     let run = || {
         let walk = std::sync::Mutex::new(walk::files(paths, o.ext.as_deref()));
-        let next = || walk.lock().unwrap_or_else(|e| e.into_inner()).next();
+        let next = || {
+            if progress.stop() {
+                return None;
+            }
+            walk.lock().unwrap_or_else(|e| e.into_inner()).next()
+        };
         (0..rayon::current_num_threads())
             .into_par_iter()
             .map(|_| {

@@ -50,7 +50,24 @@ pub(crate) fn add_skipped(into: &mut Vec<Skipped>, s: Skipped) {
     }
 }
 
+/// The version of survey documents: the report of version 1 (files, ok, unknown_fields) was
+/// replaced in version 2 (tried, parsed, consumed exactly, relations with how often they held,
+/// tallies of every field below proven, promotions).
+pub const SURVEY_JSON_VERSION: u32 = 2;
+
 impl Report {
+    /// The report as its JSON document (`meshspec survey --json`): `version` and `command`
+    /// first, then the report's keys.
+    pub fn document(&self) -> serde_json::Value {
+        let mut doc = serde_json::Map::new();
+        doc.insert("version".into(), SURVEY_JSON_VERSION.into());
+        doc.insert("command".into(), "survey".into());
+        if let Ok(serde_json::Value::Object(m)) = serde_json::to_value(self) {
+            doc.extend(m);
+        }
+        serde_json::Value::Object(doc)
+    }
+
     /// Adds another census (of other files: two installs, two runs), keeping `cap` distinct
     /// values exactly per field.
     pub fn merge(&mut self, o: Report, cap: usize) {

@@ -5,8 +5,9 @@
 //! what to look at.
 
 mod html;
-mod model;
 mod text;
+
+use meshspec_formats::explain as model;
 
 use crate::args::{GameSelect, InputOpt, RessOpt, UnityOpt};
 use crate::cmd::unity;

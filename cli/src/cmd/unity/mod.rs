@@ -26,7 +26,7 @@ use clap::{Args, Subcommand};
 use meshspec_formats::rt::Root;
 use meshspec_formats::unity::files::game::{self, GameFiles, Select};
 use meshspec_formats::unity::files::{self, Located, ObjectRef};
-use meshspec_formats::{Entry, Error};
+use meshspec_formats::Entry;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -174,8 +174,8 @@ enum UnityCommand {
         /// New streamed vertex data for the mesh (as `unity extract` writes it beside the
         /// object):
         /// written over the old range of the resource file when it has the same size, else
-        /// appended, and the mesh's m_StreamData pointed at it. With several objects, one for
-        /// each `--object`, in the same order.
+        /// appended, and the mesh's m_StreamData pointed at it. With several meshes, one for
+        /// each `--path-id`, in the same order.
         #[arg(long, value_name = "NEW.vertexdata")]
         ress: Vec<PathBuf>,
         /// An edited dump of the mesh (as `meshspec unity dump` writes it), built by the
@@ -342,14 +342,7 @@ pub fn not_a_game_file(u: &mut Usage, layout: &str, game: &GameSelect, all: bool
 
 /// A bare Mesh object the fixed layout of the version given does not read: the refusal says
 /// which of the spec's layouts read it exactly.
-pub fn bare_hint(entry: &Entry, bytes: &[u8], refused: &mut Option<Error>) {
-    if entry.id != crate::cmd::unity::MESH {
-        return;
-    }
-    if let Some(e) = refused.take() {
-        *refused = Some(*Located::new("", e).with_layouts_hint(bytes).error);
-    }
-}
+pub use meshspec_formats::report::bare_hint;
 
 /// `--unity-version` of the `unity` commands.
 #[derive(Args, Clone)]
@@ -398,14 +391,7 @@ pub fn version_notes(g: &GameFiles, list: &[ObjectRef]) -> Vec<String> {
 /// A finding from an error in a game file: the file (and the file inside it) as the finding's
 /// resource, the offset in that file.
 pub fn finding(e: &Located, severity: Severity) -> Finding {
-    let mut f = Finding::from_error(&e.error, severity);
-    if !e.place.is_empty() {
-        f.resource = Some(match f.resource.take() {
-            Some(inner) => format!("{}/{inner}", e.place),
-            None => e.place.clone(),
-        });
-    }
-    f
+    Finding::located(e, severity)
 }
 
 /// A refusal from an error in a game file.

@@ -63,10 +63,9 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         )),
         _ => {}
     }
-    if !a.ress.is_empty() && a.ress.len() != a.object.len() {
+    if !a.ress.is_empty() && a.ress.len() != n {
         u.problem(format!(
-            "one --ress per --object, in the same order: {} objects, {} vertex data files",
-            a.object.len(),
+            "one --ress per --path-id, in the same order: {n} path ids, {} vertex data files",
             a.ress.len()
         ));
     }

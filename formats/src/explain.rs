@@ -1,9 +1,10 @@
-//! What `explain` shows of one input: the fields the selection keeps, outermost first, each
-//! with where it lies, what the spec says and its value; the lists' elements past the first
-//! few folded into one row; and the bytes no field accounts for.
+//! What `explain` shows of one input (the command line's text and HTML, the Python package's
+//! rows): the fields the selection keeps, outermost first, each with where it lies, what the
+//! spec says and its value; the lists' elements past the first few folded into one row; and the
+//! bytes no field accounts for.
 
-use meshspec_formats::rt::{Confidence, FieldInfo, Path, Scalar, Seg, Visitor};
-use meshspec_formats::{Context, Entry};
+use crate::rt::{Confidence, FieldInfo, Path, Scalar, Seg, Visitor};
+use crate::{Context, Entry};
 use std::collections::{HashMap, HashSet};
 
 /// Which fields to show.
@@ -188,7 +189,7 @@ pub fn show(v: Scalar<'_>, ty: &str) -> String {
     }
 }
 
-pub use crate::report::thousands;
+pub use crate::survey::value::thousands;
 
 /// The input `explain` reads: its bytes, how its layout reads them, and where they lie.
 pub struct Input<'i> {
@@ -202,12 +203,12 @@ pub struct Input<'i> {
     pub base: u64,
     /// The verdict on them, with every field's value shown to the visitor (for a bare file,
     /// [`Entry::census`]).
-    pub census: &'i dyn Fn(&mut dyn Visitor) -> meshspec_formats::verdict::Verdict,
+    pub census: &'i dyn Fn(&mut dyn Visitor) -> crate::verdict::Verdict,
 }
 
 /// Explains `input`: the rows `sel` keeps (`--at` counted from the start of the file the
 /// input lies in), their values, and the bytes no field accounts for.
-pub fn explain(i: &Input<'_>, sel: &Select) -> meshspec_formats::Result<Explained> {
+pub fn explain(i: &Input<'_>, sel: &Select) -> crate::Result<Explained> {
     let (entry, input, ctx, base) = (i.entry, i.bytes, i.ctx, i.base);
     let size = input.len() as u64;
     let root = entry.info.name;
@@ -233,7 +234,7 @@ pub fn explain(i: &Input<'_>, sel: &Select) -> meshspec_formats::Result<Explaine
             let (s, e) = (span.start.min(size) as usize, span.end.min(size) as usize);
             covered[s..e.max(s)].iter_mut().for_each(|c| *c = true);
         }
-        let span = meshspec_formats::rt::Span::new(span.start + base, span.end + base);
+        let span = crate::rt::Span::new(span.start + base, span.end + base);
         let segs = path.segs();
         let depth = segs.len().saturating_sub(1);
         conf.truncate(depth);
