@@ -590,9 +590,9 @@ fn a_skinned_mesh_exports_with_the_skeleton_its_transforms_make() {
         .collect();
     for (j, ibm) in joints.iter().zip(&ibms) {
         let w = world_of(&doc, j.index());
-        for c in 0..4 {
+        for (c, column) in ibm.iter().enumerate() {
             for r in 0..4 {
-                let v: f32 = (0..4).map(|k| w[k][r] * ibm[c][k]).sum();
+                let v: f32 = (0..4).map(|k| w[k][r] * column[k]).sum();
                 let want = if r == c { 1.0 } else { 0.0 };
                 assert!((v - want).abs() < 1e-5, "{:?}: {v} at {r},{c}", j.name());
             }
