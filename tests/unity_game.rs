@@ -538,21 +538,17 @@ fn shared_the_survey_reaches_every_mesh_of_the_real_files() {
     assert!(m.tried >= 237, "{}", m.tried);
 }
 
+/// `a · b` of column-major 4x4 matrices.
+fn mul4(a: [[f32; 4]; 4], b: [[f32; 4]; 4]) -> [[f32; 4]; 4] {
+    std::array::from_fn(|c| std::array::from_fn(|r| (0..4).map(|k| a[k][r] * b[c][k]).sum()))
+}
+
 /// The world matrix of glTF node `n` (column-major), its ancestors' transforms applied.
 fn world_of(doc: &gltf::Document, n: usize) -> [[f32; 4]; 4] {
-    let mul = |a: [[f32; 4]; 4], b: [[f32; 4]; 4]| {
-        let mut o = [[0.0f32; 4]; 4];
-        for c in 0..4 {
-            for r in 0..4 {
-                o[c][r] = (0..4).map(|k| a[k][r] * b[c][k]).sum();
-            }
-        }
-        o
-    };
     let node = doc.nodes().nth(n).unwrap();
     let local = node.transform().matrix();
     match doc.nodes().find(|p| p.children().any(|c| c.index() == n)) {
-        Some(p) => mul(world_of(doc, p.index()), local),
+        Some(p) => mul4(world_of(doc, p.index()), local),
         None => local,
     }
 }
@@ -589,10 +585,9 @@ fn a_skinned_mesh_exports_with_the_skeleton_its_transforms_make() {
         .unwrap()
         .collect();
     for (j, ibm) in joints.iter().zip(&ibms) {
-        let w = world_of(&doc, j.index());
-        for (c, column) in ibm.iter().enumerate() {
-            for r in 0..4 {
-                let v: f32 = (0..4).map(|k| w[k][r] * column[k]).sum();
+        let p = mul4(world_of(&doc, j.index()), *ibm);
+        for (c, column) in p.iter().enumerate() {
+            for (r, &v) in column.iter().enumerate() {
                 let want = if r == c { 1.0 } else { 0.0 };
                 assert!((v - want).abs() < 1e-5, "{:?}: {v} at {r},{c}", j.name());
             }
