@@ -29,6 +29,11 @@ pub const FORMATS_FROM: u32 = 20190100;
 /// The oldest editor version whose Mesh layout the spec describes (3.5.0).
 pub const OLDEST_VERSION: u32 = 30500;
 
+/// An editor version as the specs compare it (20210300), shown as `2021.3.0`.
+pub fn version_text(v: u32) -> String {
+    format!("{}.{}.{}", v / 10_000, v / 100 % 100, v % 100)
+}
+
 /// The version the mesh was read with, from the context (the generated reader needs it too).
 pub(crate) fn version(ctx: &Context) -> u32 {
     ctx.params
@@ -49,7 +54,7 @@ impl Semantics for UnityMesh {
                     crate::rt::ErrorKind::Unsupported,
                     0,
                     "a Unity version whose Mesh layout the spec describes (3.5.0 or later)",
-                    format!("{}.{}.{}", v / 10_000, v / 100 % 100, v % 100),
+                    version_text(v),
                 )
                 .rooted("unity_mesh"),
             );

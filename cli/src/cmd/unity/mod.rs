@@ -496,7 +496,10 @@ fn candidates(g: &GameFiles, list: &[ObjectRef]) -> String {
             // An object without a name is told by its class.
             let name = match g.name(r).filter(|n| !n.is_empty()) {
                 Some(n) => n.escape_debug().to_string(),
-                None => format!("a {}", g.serialized(r).class_name(g.entry(r))),
+                None => format!(
+                    "a {}",
+                    g.serialized(r).class_name(g.entry(r)).escape_debug()
+                ),
             };
             format!("{name} (path id {}, in {})", g.entry(r).path_id, g.place(r))
         })

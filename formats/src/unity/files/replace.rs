@@ -235,10 +235,19 @@ fn replace_in(
                     ))
                 }
             },
-            None if resource_written.as_ref().is_some_and(|(n, _)| *n == name) => (
-                None,
-                resource_written.clone().map(|(_, b)| b).unwrap_or_default(),
-            ),
+            // The resource file an earlier replacement wrote (one per file: two would need
+            // two files beside the output).
+            None if resource_written.is_some() => match &resource_written {
+                Some((n, b)) if *n == name => (None, b.clone()),
+                _ => {
+                    return Err(refusal(
+                        &new_place,
+                        ErrorKind::Unsupported,
+                        "the resource file the earlier replacements wrote into".into(),
+                        format!("another, `{}`", name.escape_debug()),
+                    ))
+                }
+            },
             None => {
                 let beside = path.parent().unwrap_or(Path::new("")).join(&name);
                 let bytes = std::fs::read(&beside).map_err(|e| {

@@ -17,10 +17,7 @@ use crate::rt::{Error, ErrorKind, Root};
 /// The id of the Mesh layout.
 pub const MESH_LAYOUT: &str = <UnityMesh as Root>::ID;
 
-/// An editor version as the specs compare it (20210300), shown as `2021.3.0`.
-pub fn version_text(v: u32) -> String {
-    format!("{}.{}.{}", v / 10_000, v / 100 % 100, v % 100)
-}
+pub use crate::unity::version_text;
 
 /// Where a serialized file's version came from.
 #[derive(Debug, Clone, PartialEq, Eq)]
