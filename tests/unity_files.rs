@@ -11,6 +11,7 @@ use meshspec_formats::context::Context;
 use meshspec_formats::export::{glb, NonFinite};
 use meshspec_formats::generated::unity_bundle::{BlocksInfo, UnityBundle};
 use meshspec_formats::generated::unity_serialized::UnitySerialized;
+use meshspec_formats::reading::TypedReading;
 use meshspec_formats::rt::{ErrorKind, Root, Severity};
 use meshspec_formats::unity::files::bundle::Bundle;
 use meshspec_formats::unity::files::game::{self, GameFile, GameFiles, Select};
@@ -187,7 +188,7 @@ fn synthesized_meshes_decode_with_their_renderers_names_and_export_valid_gltf() 
             assert_eq!(m.typed, trees, "{file}");
             // The fixed layout of the file's version reads each mesh exactly, and agrees
             // with the type tree field for field.
-            let fixed = m.fixed.as_ref().unwrap_or_else(|e| panic!("{file}: {e}"));
+            m.fixed.as_ref().unwrap_or_else(|e| panic!("{file}: {e}"));
             assert_eq!(m.version, Some(20220310));
             let v = g.input(m.at, &Context::new()).unwrap().judge();
             assert!(clean(&v), "{file}: {v:?}");
@@ -198,7 +199,7 @@ fn synthesized_meshes_decode_with_their_renderers_names_and_export_valid_gltf() 
                 .scene;
             let mesh = &scene.meshes[0];
             mesh.validate().unwrap();
-            assert_eq!(mesh.name, fixed.name.value);
+            assert_eq!(mesh.name, m.name);
             let out = glb(&scene, NonFinite::Refuse).unwrap();
             let p = tmp(&format!("{file}.{}.glb", mesh.name));
             std::fs::write(&p, &out.bytes).unwrap();
@@ -297,7 +298,9 @@ fn a_fixed_layout_that_disagrees_with_the_type_tree_names_the_first_field() {
     let value = s.read(o).unwrap();
     let trees = s.trees_of(o).unwrap();
     // 2021.3's layout has no m_CookingOptions: it reads the bytes differently from 2022.1 on.
-    let e = mesh::check_fixed_layout(s.bytes(o), 20210300, &value, &trees, o.offset).unwrap_err();
+    let read = |v| TypedReading::new(s.bytes(o), &mesh::context(v));
+    let e =
+        mesh::check_fixed_layout(&read(20210300), 20210300, &value, &trees, o.offset).unwrap_err();
     assert_eq!(
         e.to_string(),
         "0x3A38 unity_mesh.baked_convex_collision_mesh: expected `m_CookingOptions` (int, 4 bytes) \
@@ -306,7 +309,7 @@ fn a_fixed_layout_that_disagrees_with_the_type_tree_names_the_first_field() {
     );
     assert_eq!(e.kind, ErrorKind::Inconsistent);
     // The right layout agrees.
-    mesh::check_fixed_layout(s.bytes(o), 20220100, &value, &trees, o.offset).unwrap();
+    mesh::check_fixed_layout(&read(20220100), 20220100, &value, &trees, o.offset).unwrap();
     // For a bare object, the layouts that read it exactly are named.
     let fits = game::layouts_that_read(s.bytes(o));
     assert_eq!(fits, ["2022.1 to 6000.1 (--unity-version 2022.1.0)"]);

@@ -58,6 +58,13 @@ fn first_x(g: &GameFiles, m: &GameMesh) -> f32 {
     scene(g, m.at).meshes[0].positions[0][0]
 }
 
+/// Mesh `m` as the fixed layout of its file's version reads it.
+fn fixed(g: &GameFiles, m: &GameMesh) -> UnityMesh {
+    mesh::read_fixed(g.bytes(m.at), m.version.unwrap())
+        .unwrap()
+        .0
+}
+
 fn object(g: &GameFiles, id: i64) -> meshspec_formats::unity::files::ObjectRef {
     let found = g.select(&Select::PathId(id));
     assert_eq!(found.len(), 1, "path id {id}");
@@ -215,7 +222,7 @@ fn edited_meshes_are_in_the_written_files() {
         });
         let (_, after) = replaced(&path, &new, None, 104);
         let m = after.mesh(object(&after, 104)).unwrap();
-        assert_eq!(m.fixed.unwrap().sub_meshes.len(), 1, "{name}");
+        assert_eq!(m.sub_meshes, 1, "{name}");
         // A moved vertex (inline vertex data), decoded where it was moved to.
         let new = edited(&path, &bytes, 101, |m| {
             move_first_vertex(&mut m.vertex_data.data.data)
@@ -281,7 +288,7 @@ fn larger_vertex_data_is_appended_to_the_resource() {
                 .len(),
         } as u64;
         let mut vertex = g.streamed(&m, None).unwrap().unwrap().into_owned();
-        let count = m.fixed.as_ref().unwrap().vertex_data.vertex_count as usize;
+        let count = fixed(&g, &m).vertex_data.vertex_count as usize;
         // One more vertex: a copy of the last (nothing draws it).
         let stride = vertex.len() / count;
         vertex.extend_from_within(vertex.len() - stride..);
@@ -581,7 +588,7 @@ for obj in env.objects:
     );
     let g = open(&file, bytes);
     let m = g.mesh(object(&g, id)).unwrap();
-    let count = m.fixed.unwrap().vertex_data.vertex_count;
+    let count = fixed(&g, &m).vertex_data.vertex_count;
     assert_eq!(text.trim(), format!("{name} {count}"), "{}", path.display());
     let _ = std::fs::remove_file(&file);
 }

@@ -64,7 +64,13 @@ fn main() -> ExitCode {
         .try_get_matches_from(argv)
         .and_then(|m| Cli::from_arg_matches(&m))
         .unwrap_or_else(|e| e.exit());
-    match cmd::run(cli) {
+    // How many times each layout read an input, for the test that a command reads each input
+    // once (`MESHSPEC_READINGS=1`: one JSON line on standard error at the end).
+    let count = std::env::var_os("MESHSPEC_READINGS").is_some();
+    if count {
+        meshspec_formats::rt::readings::start();
+    }
+    let code = match cmd::run(cli) {
         Ok(code) => code,
         Err(f) => {
             match &f {
@@ -77,5 +83,13 @@ fn main() -> ExitCode {
             }
             f.code()
         }
+    };
+    if count {
+        let counted = meshspec_formats::rt::readings::counted();
+        eprintln!(
+            "meshspec readings: {}",
+            serde_json::to_string(&counted).unwrap_or_default()
+        );
     }
+    code
 }

@@ -4,7 +4,7 @@
 //! bytes no field accounts for.
 
 use crate::rt::{Confidence, FieldInfo, Path, Scalar, Seg, Visitor};
-use crate::{Context, Entry};
+use crate::Entry;
 use std::collections::{HashMap, HashSet};
 
 /// Which fields to show.
@@ -197,19 +197,20 @@ pub struct Input<'i> {
     pub entry: &'static Entry,
     /// The bytes.
     pub bytes: &'i [u8],
-    /// What the layout reads them with.
-    pub ctx: &'i Context,
+    /// Every field of the one reading of them, shown to the visit (for a bare file,
+    /// [`crate::reading::Reading::walk`]); spans in the bytes.
+    pub walk: &'i dyn Fn(&mut crate::layouts::WalkFn<'_>) -> crate::Result<()>,
     /// Where they start in the file they lie in.
     pub base: u64,
-    /// The verdict on them, with every field's value shown to the visitor (for a bare file,
-    /// [`Entry::census`]).
+    /// The verdict on them, with every field's value shown to the visitor, from the same
+    /// reading (for a bare file, [`crate::reading::Reading::census`]).
     pub census: &'i dyn Fn(&mut dyn Visitor) -> crate::verdict::Verdict,
 }
 
 /// Explains `input`: the rows `sel` keeps (`--at` counted from the start of the file the
 /// input lies in), their values, and the bytes no field accounts for.
 pub fn explain(i: &Input<'_>, sel: &Select) -> crate::Result<Explained> {
-    let (entry, input, ctx, base) = (i.entry, i.bytes, i.ctx, i.base);
+    let (entry, input, base) = (i.entry, i.bytes, i.base);
     let size = input.len() as u64;
     let root = entry.info.name;
     let want = sel.field.as_deref().map(|f| {
@@ -229,7 +230,7 @@ pub fn explain(i: &Input<'_>, sel: &Select) -> crate::Result<Explained> {
     let asked = want
         .as_deref()
         .map_or(1, |w| 1 + w.matches('.').count() + w.matches('[').count());
-    entry.walk(input, ctx, &mut |path, span, info, leaf| {
+    (i.walk)(&mut |path, span, info, leaf| {
         if leaf {
             let (s, e) = (span.start.min(size) as usize, span.end.min(size) as usize);
             covered[s..e.max(s)].iter_mut().for_each(|c| *c = true);

@@ -3,6 +3,7 @@
 
 use crate::context::{Context, Winding};
 use crate::layouts::Entry;
+use crate::reading::Reading;
 use crate::rt::{Root, Severity};
 use crate::verdict::Verdict;
 
@@ -31,18 +32,20 @@ pub fn split<'d>(data: &'d [u8], params: &[(&str, &[i128])]) -> Option<(Context,
     Some((ctx, rest))
 }
 
-/// The fast properties: the verdict never panics and places every error inside the input; an
-/// input the reader accepts is consumed exactly, written back identically where no error-level
-/// rule is broken (a stored total that disagrees is rewritten from its definition), and the
-/// writer records the positions the reader recorded. The verdict, for the deep properties.
-pub fn fast<T: Root>(data: &[u8], ctx: &Context) -> Verdict {
-    let v = judge::<T>(data, ctx);
+/// The fast properties, on the one reading of `data`: the verdict never panics and places
+/// every error inside the input; an input the reader accepts is consumed exactly, written back
+/// identically where no error-level rule is broken (a stored total that disagrees is rewritten
+/// from its definition), and the writer records the positions the reader recorded. The
+/// reading, for the deep properties.
+pub fn fast<'d, T: Root>(data: &'d [u8], ctx: &Context) -> Reading<'d> {
+    let r = entry::<T>().read(data, ctx);
+    let v = &r.verdict;
     if let Some(e) = &v.refused {
         assert!(
             e.offset.is_some_and(|o| o <= data.len() as u64),
             "error offset past the input: {e}"
         );
-        return v;
+        return r;
     }
     for f in &v.findings {
         if let Some(o) = f.offset {
@@ -52,30 +55,26 @@ pub fn fast<T: Root>(data: &[u8], ctx: &Context) -> Verdict {
         }
     }
     if v.findings.iter().any(|f| f.severity == Severity::Error) {
-        return v;
+        return r;
     }
-    let read = T::read::<true>(data, ctx).expect("the verdict read it");
-    let value = T::own(&read.value);
-    let (out, written_at) = value
-        .write::<true>(ctx)
-        .unwrap_or_else(|e| panic!("accepted input does not write back: {e}"));
+    let out = r
+        .write_back(ctx)
+        .unwrap_or_else(|e| panic!("accepted input: {e}"));
     assert_eq!(out, data, "accepted input writes back different bytes");
-    assert_eq!(
-        written_at, read.pos,
-        "the writer's positions differ from the reader's"
-    );
-    v
+    r
 }
 
-/// The deep properties, on top of [`fast`]: the dump of an accepted input builds the same
-/// bytes with the same verdict, and an input that passes decodes without panicking into a
-/// consistent mesh.
+/// The deep properties, on top of [`fast`] and from the same reading: the dump of an accepted
+/// input builds the same bytes with the same verdict, and an input that passes decodes
+/// without panicking into a consistent mesh.
 pub fn deep<T: Root>(data: &[u8], ctx: &Context) {
-    let v = fast::<T>(data, ctx);
+    let r = fast::<T>(data, ctx);
+    let v = &r.verdict;
     if v.refused.is_some() || v.errors().next().is_some() {
         return;
     }
-    let dump = crate::dump::dump::<T>(data, ctx, vec![])
+    let dump = r
+        .dump(ctx)
         .unwrap_or_else(|e| panic!("accepted input does not dump: {e}"));
     let text = serde_json::to_string(&dump).expect("dumps are JSON");
     let back: serde_json::Value = serde_json::from_str(&text).expect("dump text parses");
@@ -93,8 +92,8 @@ pub fn deep<T: Root>(data: &[u8], ctx: &Context) {
         built.overrides
     );
     if v.passes() {
-        if let Ok(scene) = entry::<T>().scene(data, ctx) {
-            for m in &scene.meshes {
+        if let Ok(d) = r.decode(ctx) {
+            for m in &d.scene.meshes {
                 m.validate()
                     .unwrap_or_else(|e| panic!("decoded mesh is inconsistent: {e}"));
             }

@@ -8,6 +8,7 @@
 
 use crate::context::Context;
 use crate::dump::{self, Built};
+use crate::reading::{Reading, TypedReading};
 use crate::rt::{Error, ErrorKind, Place, Result, Root, Rule, TypeInfo, Visitor};
 use crate::scene::{Mesh, Scene};
 use crate::verdict::{self, Judge, Verdict};
@@ -49,7 +50,7 @@ pub trait Semantics: Root {
     }
 }
 
-fn no_geometry(id: &str) -> Error {
+pub(crate) fn no_geometry(id: &str) -> Error {
     Error::unplaced(
         ErrorKind::Unsupported,
         "a layout with geometry",
@@ -69,27 +70,25 @@ pub struct Decoded {
 /// A file built from geometry, with notes; `None` for a layout without a builder.
 pub type Imported = Option<Result<(Vec<u8>, Vec<String>)>>;
 
+/// The one reading of an input, made by a layout's entry.
+type ReadFn = for<'a> fn(&'a [u8], &Context) -> Reading<'a>;
+
 /// The type-erased operations of a layout.
 #[derive(Clone, Copy)]
 pub struct Ops {
-    judge: fn(&[u8], &Context) -> Verdict,
-    dump: fn(&[u8], &Context) -> Result<serde_json::Value>,
+    read: ReadFn,
     build: fn(&serde_json::Value, &Context) -> Result<Built>,
-    decode: fn(&[u8], &Context) -> Result<Decoded>,
-    census: fn(&[u8], &Context, &mut dyn Visitor) -> Verdict,
     import: fn(&Mesh, &Context) -> Imported,
     imports: bool,
     needs_winding: bool,
 }
 
-fn dump_plain<T: Root>(input: &[u8], ctx: &Context) -> Result<serde_json::Value> {
-    dump::dump::<T>(input, ctx, vec![])
+fn read_plain<'a, T: Root + 'static>(input: &'a [u8], ctx: &Context) -> Reading<'a> {
+    Reading::plain(TypedReading::<T>::new(input, ctx), ctx)
 }
 
-fn dump_with<T: Semantics>(input: &[u8], ctx: &Context) -> Result<serde_json::Value> {
-    let p = T::read::<false>(input, ctx)?;
-    let notes = T::notes(&p.value, ctx);
-    dump::dump::<T>(input, ctx, notes)
+fn read_with<'a, T: Semantics + 'static>(input: &'a [u8], ctx: &Context) -> Reading<'a> {
+    Reading::meant(TypedReading::<T>::new(input, ctx), ctx)
 }
 
 fn build_plain<T: Root>(d: &serde_json::Value, ctx: &Context) -> Result<Built> {
@@ -98,44 +97,6 @@ fn build_plain<T: Root>(d: &serde_json::Value, ctx: &Context) -> Result<Built> {
 
 fn build_with<T: Semantics>(d: &serde_json::Value, ctx: &Context) -> Result<Built> {
     dump::build::<T>(d, ctx, verdict::judge::<T>)
-}
-
-fn decode_plain<T: Root>(_: &[u8], _: &Context) -> Result<Decoded> {
-    Err(no_geometry(T::ID))
-}
-
-/// The verdict's first failure as the refusal, with how many more there are.
-fn refusal(v: &Verdict) -> Option<Error> {
-    let first = v.first_failure()?.clone();
-    Some(first)
-}
-
-fn decode_with<T: Semantics>(input: &[u8], ctx: &Context) -> Result<Decoded> {
-    let verdict = verdict::judge::<T>(input, ctx);
-    if let Some(e) = refusal(&verdict) {
-        return Err(e);
-    }
-    let p = T::read::<true>(input, ctx)?;
-    let pos = p.pos.unwrap_or_default();
-    let scene = T::scene(&p.value, &Place::root(&pos, T::ROOT), ctx)?;
-    Ok(Decoded { scene, verdict })
-}
-
-// The survey's hook (issue 13): the verdict and a visit of every field's value, from one
-// reading of the input. The meaning run is `verdict::judge`'s (the family's checks and notes);
-// a test in `survey` holds the two verdicts equal on every corpus file.
-fn census_plain<T: Root>(input: &[u8], ctx: &Context, vis: &mut dyn Visitor) -> Verdict {
-    verdict::judge_with::<T>(input, ctx, |v, _, _| T::visit(v, vis))
-}
-
-fn census_with<T: Semantics>(input: &[u8], ctx: &Context, vis: &mut dyn Visitor) -> Verdict {
-    verdict::judge_with::<T>(input, ctx, |v, at, j| {
-        T::judge(v, at, j);
-        for n in T::notes(v, j.ctx) {
-            j.note(n);
-        }
-        T::visit(v, vis);
-    })
 }
 
 fn import_none(_: &Mesh, _: &Context) -> Imported {
@@ -147,8 +108,8 @@ fn import_with<T: Semantics>(mesh: &Mesh, ctx: &Context) -> Imported {
         let bytes = v.to_bytes(ctx)?;
         // What import writes passes the same verdict as everything else.
         let verdict = verdict::judge::<T>(&bytes, ctx);
-        match refusal(&verdict) {
-            Some(e) => Err(e),
+        match verdict.first_failure() {
+            Some(e) => Err(e.clone()),
             None => Ok((bytes, notes)),
         }
     }))
@@ -156,13 +117,10 @@ fn import_with<T: Semantics>(mesh: &Mesh, ctx: &Context) -> Imported {
 
 impl Ops {
     /// What a layout's structure alone allows.
-    pub const fn plain<T: Root>() -> Ops {
+    pub const fn plain<T: Root + 'static>() -> Ops {
         Ops {
-            judge: verdict::judge_plain::<T>,
-            dump: dump_plain::<T>,
+            read: read_plain::<T>,
             build: build_plain::<T>,
-            decode: decode_plain::<T>,
-            census: census_plain::<T>,
             import: import_none,
             imports: false,
             needs_winding: false,
@@ -170,13 +128,10 @@ impl Ops {
     }
 
     /// What a layout with a family's meaning allows.
-    pub const fn of<T: Semantics>() -> Ops {
+    pub const fn of<T: Semantics + 'static>() -> Ops {
         Ops {
-            judge: verdict::judge::<T>,
-            dump: dump_with::<T>,
+            read: read_with::<T>,
             build: build_with::<T>,
-            decode: decode_with::<T>,
-            census: census_with::<T>,
             import: import_with::<T>,
             imports: T::FROM_GEOMETRY,
             needs_winding: T::NEEDS_WINDING,
@@ -197,49 +152,13 @@ pub struct Located {
     pub leaf: bool,
 }
 
-fn fields<T: Root>(input: &[u8], ctx: &Context) -> Result<Vec<Located>> {
-    use crate::rt::Walk;
-    let p = T::read::<true>(input, ctx)?;
-    let pos = p.pos.unwrap_or_default();
-    let mut out = vec![];
-    pos.walk(
-        &mut crate::rt::Path::root(T::ROOT),
-        &mut |path, span, info, leaf| {
-            out.push(Located {
-                path: path.clone(),
-                span,
-                info,
-                leaf,
-            })
-        },
-    );
-    Ok(out)
-}
-
 /// What [`Entry::walk`] calls for every field: its path, the bytes it took, what the spec says
 /// about it, and whether it holds no further fields.
 pub type WalkFn<'a> =
     dyn FnMut(&crate::rt::Path, crate::rt::Span, &'static crate::rt::FieldInfo, bool) + 'a;
 
-// `explain`'s hook (issue 13): `fields` without collecting them, for inputs with a million.
-fn walk<T: Root>(input: &[u8], ctx: &Context, visit: &mut WalkFn<'_>) -> Result<()> {
-    use crate::rt::Walk;
-    let p = T::read::<true>(input, ctx)?;
-    let pos = p.pos.unwrap_or_default();
-    pos.walk(&mut crate::rt::Path::root(T::ROOT), visit);
-    Ok(())
-}
-
 /// What [`Entry::value`] shows the owned value to.
 pub type ValueFn<'a> = dyn FnMut(&dyn erased_serde::Serialize) + 'a;
-
-// The Python package's hook: the dump's `data` before it is JSON, for a serializer that keeps
-// raw bytes as bytes (one that is not human-readable; see `rt::serde_as`).
-fn value<T: Root>(input: &[u8], ctx: &Context, show: &mut ValueFn<'_>) -> Result<()> {
-    let v = T::from_bytes(input, ctx)?;
-    show(&v);
-    Ok(())
-}
 
 /// One layout of the table.
 #[derive(Clone, Copy)]
@@ -261,9 +180,6 @@ pub struct Entry {
     /// What the spec says about the layout's root type (its confidence, its fields).
     pub info: &'static TypeInfo,
     args_ok: fn(&Context) -> Result<()>,
-    fields: fn(&[u8], &Context) -> Result<Vec<Located>>,
-    walk: fn(&[u8], &Context, &mut WalkFn<'_>) -> Result<()>,
-    value: fn(&[u8], &Context, &mut ValueFn<'_>) -> Result<()>,
     plain: Ops,
 }
 
@@ -279,7 +195,7 @@ fn args_ok<T: Root>(ctx: &Context) -> Result<()> {
 
 impl Entry {
     /// The entry of layout `T`.
-    pub const fn of<T: Root>() -> Entry {
+    pub const fn of<T: Root + 'static>() -> Entry {
         Entry {
             id: T::ID,
             description: T::DESCRIPTION,
@@ -290,9 +206,6 @@ impl Entry {
             claims: T::claims,
             info: T::INFO,
             args_ok: args_ok::<T>,
-            fields: fields::<T>,
-            walk: walk::<T>,
-            value: value::<T>,
             plain: Ops::plain::<T>(),
         }
     }
@@ -303,16 +216,22 @@ impl Entry {
             .map_or(&self.plain, |(_, ops)| ops)
     }
 
-    /// The one verdict on `input`: structure, field checks, relations and the decoder's own
-    /// checks, each at its severity.
-    pub fn judge(&self, input: &[u8], ctx: &Context) -> Verdict {
-        (self.ops().judge)(input, ctx)
+    /// The one reading of `input`: its verdict (structure, field checks, relations and the
+    /// decoder's own checks, each at its severity) and the view every other operation works
+    /// on. Each method below makes one reading; a caller that needs two operations on the same
+    /// input makes the reading once and asks it.
+    pub fn read<'a>(&self, input: &'a [u8], ctx: &Context) -> Reading<'a> {
+        (self.ops().read)(input, ctx)
     }
 
-    /// Every field of `input`, wrapped with the layout id and notes. Needs only the structure
-    /// to read: a researcher dumps broken files too.
+    /// The one verdict on `input`.
+    pub fn judge(&self, input: &[u8], ctx: &Context) -> Verdict {
+        self.read(input, ctx).verdict
+    }
+
+    /// Every field of `input`, wrapped with the layout id and notes ([`Reading::dump`]).
     pub fn dump(&self, input: &[u8], ctx: &Context) -> Result<serde_json::Value> {
-        (self.ops().dump)(input, ctx)
+        self.read(input, ctx).dump(ctx)
     }
 
     /// The bytes of a (possibly edited) dump, with counts and sizes recomputed, and the verdict
@@ -321,9 +240,9 @@ impl Entry {
         (self.ops().build)(dump, ctx)
     }
 
-    /// The geometry of `input`, which must pass its verdict.
+    /// The geometry of `input`, which must pass its verdict ([`Reading::decode`]).
     pub fn decode(&self, input: &[u8], ctx: &Context) -> Result<Decoded> {
-        (self.ops().decode)(input, ctx)
+        self.read(input, ctx).decode(ctx)
     }
 
     /// [`Entry::decode`]'s geometry alone.
@@ -345,26 +264,33 @@ impl Entry {
     /// Every field of `input` (and every element of its lists), outermost first, with where
     /// it lies and what the spec says about it: what `explain` shows.
     pub fn fields(&self, input: &[u8], ctx: &Context) -> Result<Vec<Located>> {
-        (self.fields)(input, ctx)
+        let mut out = vec![];
+        self.walk(input, ctx, &mut |path, span, info, leaf| {
+            out.push(Located {
+                path: path.clone(),
+                span,
+                info,
+                leaf,
+            })
+        })?;
+        Ok(out)
     }
 
-    /// [`Entry::judge`]'s verdict, and every field's value shown to `visitor` (in spec order,
-    /// from the same reading; nothing is shown when the structure does not read): what
-    /// `survey` tallies.
+    /// [`Entry::judge`]'s verdict, and every field's value shown to `visitor` ([`Reading::census`]).
     pub fn census(&self, input: &[u8], ctx: &Context, visitor: &mut dyn Visitor) -> Verdict {
-        (self.ops().census)(input, ctx, visitor)
+        self.read(input, ctx).census(visitor)
     }
 
     /// [`Entry::fields`], one at a time: `visit` is called for every field of `input` (and
     /// every element of its lists), outermost first, and nothing is kept.
     pub fn walk(&self, input: &[u8], ctx: &Context, visit: &mut WalkFn<'_>) -> Result<()> {
-        (self.walk)(input, ctx, visit)
+        self.read(input, ctx).walk(visit)
     }
 
     /// The owned value of `input` (what [`Entry::dump`] holds as `data`), shown to `show` as
     /// a serde value: a serializer that is not human-readable gets raw bytes as bytes.
     pub fn value(&self, input: &[u8], ctx: &Context, show: &mut ValueFn<'_>) -> Result<()> {
-        (self.value)(input, ctx, show)
+        self.read(input, ctx).value(show)
     }
 
     /// Whether `ctx` gives every parameter the layout needs (`unity_version`): the check the

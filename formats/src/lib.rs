@@ -28,6 +28,7 @@ mod generator_tests_text_and_order;
 pub mod import;
 pub mod layouts;
 pub mod meshbin;
+pub mod reading;
 pub mod report;
 pub mod rr;
 pub mod rt;

@@ -5,6 +5,7 @@
 
 use crate::context::{Context, Relations};
 use crate::layouts::Semantics;
+use crate::reading::TypedReading;
 use crate::rt::{Error, ErrorKind, Place, Root, Severity};
 
 /// What was found in one input.
@@ -64,7 +65,12 @@ pub struct Judge<'c> {
     pub ctx: &'c Context,
     findings: Vec<Error>,
     notes: Vec<String>,
+    kept: Option<Kept>,
 }
+
+/// What a family's checks made on the way and keep for the reading's owner (a container's
+/// unpacked contents), so nothing is unpacked twice.
+pub type Kept = Box<dyn std::any::Any>;
 
 impl<'c> Judge<'c> {
     /// A finding: a rule that does not hold (its severity is the rule's) or a decoder's check.
@@ -90,39 +96,53 @@ impl<'c> Judge<'c> {
         self.notes.push(n.into());
     }
 
+    /// Keeps what the checks made (see [`Kept`]); the last kept value wins.
+    pub fn keep<K: 'static>(&mut self, k: K) {
+        self.kept = Some(Box::new(k));
+    }
+
     /// Whether an error-severity finding was reported so far.
     pub fn failed(&self) -> bool {
         self.findings.iter().any(|f| f.severity == Severity::Error)
     }
 }
 
-/// The verdict on `input` read as `T`, with `meaning` run on what was read (the family's checks;
+/// The verdict on reading `r`, with `meaning` run on what was read (the family's checks;
 /// nothing for a layout without any).
-pub fn judge_with<T: Root>(
-    input: &[u8],
+pub fn judged_with<T: Root>(
+    r: &TypedReading<'_, T>,
     ctx: &Context,
     meaning: impl FnOnce(&T::Ref<'_>, &Place<'_, T::Pos>, &mut Judge<'_>),
 ) -> Verdict {
+    judged_keeping(r, ctx, meaning).0
+}
+
+/// [`judged_with`], and what the checks kept.
+pub(crate) fn judged_keeping<T: Root>(
+    r: &TypedReading<'_, T>,
+    ctx: &Context,
+    meaning: impl FnOnce(&T::Ref<'_>, &Place<'_, T::Pos>, &mut Judge<'_>),
+) -> (Verdict, Option<Kept>) {
     let mut v = Verdict {
         strict: ctx.strict,
         ..Verdict::default()
     };
-    let parsed = match T::read::<true>(input, ctx) {
-        Ok(p) => p,
+    let read = match r.read() {
+        Ok(read) => read,
         Err(e) => {
-            v.refused = Some(e);
-            return v;
+            v.refused = Some(e.clone());
+            return (v, None);
         }
     };
-    let pos = parsed.pos.unwrap_or_default();
-    let at = Place::root(&pos, T::ROOT);
+    let at = Place::root(&read.pos, T::ROOT);
     let mut j = Judge {
         ctx,
-        findings: parsed.warnings,
+        findings: read.warnings.clone(),
         notes: vec![],
+        kept: None,
     };
-    T::warnings(&parsed.value, &at, &mut j.findings);
-    meaning(&parsed.value, &at, &mut j);
+    T::warnings(&read.view, &at, &mut j.findings);
+    meaning(&read.view, &at, &mut j);
     if ctx.relations == Relations::Warn {
         for f in &mut j.findings {
             if f.kind == ErrorKind::Relation {
@@ -132,19 +152,33 @@ pub fn judge_with<T: Root>(
     }
     v.findings = j.findings;
     v.notes = j.notes;
-    v
+    (v, j.kept)
 }
 
-/// The verdict on `input` read as `T`, with the family's meaning.
+/// The family's meaning run on a reading: its checks, then its notes.
+pub(crate) fn meaning<T: Semantics>(v: &T::Ref<'_>, at: &Place<'_, T::Pos>, j: &mut Judge<'_>) {
+    T::judge(v, at, j);
+    let notes = T::notes(v, j.ctx);
+    j.notes.extend(notes);
+}
+
+/// The verdict on reading `r`, with the family's meaning.
+pub fn judged<T: Semantics>(r: &TypedReading<'_, T>, ctx: &Context) -> Verdict {
+    judged_with(r, ctx, meaning::<T>)
+}
+
+/// The verdict on reading `r`, a layout with no meaning beyond its structure.
+pub fn judged_plain<T: Root>(r: &TypedReading<'_, T>, ctx: &Context) -> Verdict {
+    judged_with(r, ctx, |_, _, _| {})
+}
+
+/// The verdict on `input` read as `T` (a reading of its own), with the family's meaning.
 pub fn judge<T: Semantics>(input: &[u8], ctx: &Context) -> Verdict {
-    judge_with::<T>(input, ctx, |v, at, j| {
-        T::judge(v, at, j);
-        let notes = T::notes(v, j.ctx);
-        j.notes.extend(notes);
-    })
+    judged(&TypedReading::<T>::new(input, ctx), ctx)
 }
 
-/// The verdict on `input` read as `T`, a layout with no meaning beyond its structure.
+/// The verdict on `input` read as `T` (a reading of its own), a layout with no meaning beyond
+/// its structure.
 pub fn judge_plain<T: Root>(input: &[u8], ctx: &Context) -> Verdict {
-    judge_with::<T>(input, ctx, |_, _, _| {})
+    judged_plain(&TypedReading::<T>::new(input, ctx), ctx)
 }

@@ -704,11 +704,13 @@ fn explain(
         elements: usize::MAX,
     };
     let x = py.detach(|| {
-        let census = |v: &mut dyn ms::rt::Visitor| e.census(bytes, &ctx, v);
+        let reading = e.read(bytes, &ctx);
+        let census = |v: &mut dyn ms::rt::Visitor| reading.census(v);
+        let walk = |f: &mut ms::layouts::WalkFn<'_>| reading.walk(f);
         let i = ms::explain::Input {
             entry: e,
             bytes,
-            ctx: &ctx,
+            walk: &walk,
             base: 0,
             census: &census,
         };

@@ -254,21 +254,22 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let entry = entry.expect("usage checked");
 
     let bytes = input::read(&a.file, a.limit)?;
-    let verdict = entry.judge(&bytes, &ctx);
+    let reading = entry.read(&bytes, &ctx);
+    let verdict = &reading.verdict;
     // Counts, bounds and attributes do not depend on the winding: when the file does not record
     // it, either one shows the same.
     if entry.needs_winding() && ctx.winding.is_none() {
         ctx.winding = Some(Winding::Gl);
     }
-    let shown = Verdict::of(&verdict);
-    let geometry = parsed(&shown).then(|| entry.scene(&bytes, &ctx));
+    let shown = Verdict::of(verdict);
+    let geometry = parsed(&shown).then(|| reading.decode(&ctx).map(|d| d.scene));
     show(
         &a,
         &Screen {
             name: input::shown(&a.file),
             layout: entry,
             size: bytes.len() as u64,
-            verdict: &verdict,
+            verdict,
             geometry,
         },
     )

@@ -50,13 +50,10 @@ fn decode_passed<T: Semantics>(
     ctx: &Context,
     decode: impl FnOnce(&T::Ref<'_>) -> Option<Topology>,
 ) -> Result<Topology> {
-    let v = verdict::judge::<T>(input, ctx);
-    if let Some(e) = v.first_failure() {
-        return Err(e.clone());
-    }
-    let p = T::read::<false>(input, ctx)?;
+    let r = crate::reading::TypedReading::<T>::new(input, ctx);
+    let (view, _) = r.passed(&verdict::judged(&r, ctx))?;
     // The verdict passed, so everything decoding rests on holds.
-    decode(&p.value).ok_or_else(|| {
+    decode(view).ok_or_else(|| {
         Error::unplaced(
             ErrorKind::Unsupported,
             "a body whose verdict covers what its topology rests on",

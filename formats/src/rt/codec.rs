@@ -132,8 +132,15 @@ pub trait Root: Codec + serde::Serialize + serde::de::DeserializeOwned {
     /// The parameters of a whole input, from the values given.
     fn args(params: &dyn Params) -> Result<Self::Args>;
 
-    /// Reads `input`, which must hold exactly one value.
+    /// Reads `input`, which must hold exactly one value (a reading [`super::readings`] counts).
     fn read<'a, const L: bool>(input: &'a [u8], params: &dyn Params) -> Result<Parsed<'a, Self>> {
+        super::readings::note(Self::ID);
+        Self::parse::<L>(input, params)
+    }
+
+    /// [`Root::read`] without counting: the writer's own check of the bytes it wrote.
+    #[doc(hidden)]
+    fn parse<'a, const L: bool>(input: &'a [u8], params: &dyn Params) -> Result<Parsed<'a, Self>> {
         let args = Self::args(params)?;
         let mut r = Input::new(input);
         let (value, pos) = Self::read_in::<L>(&mut r, args).map_err(|e| e.rooted(Self::ROOT))?;
@@ -169,7 +176,7 @@ pub trait Root: Codec + serde::Serialize + serde::de::DeserializeOwned {
             .write_out::<L>(&mut out, args)
             .map_err(|e| e.rooted(Self::ROOT))?;
         let bytes = out.into_vec();
-        if let Err(e) = Self::read::<false>(&bytes, params) {
+        if let Err(e) = Self::parse::<false>(&bytes, params) {
             return Err(e.written());
         }
         Ok((bytes, pos))

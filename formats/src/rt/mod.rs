@@ -14,6 +14,7 @@ pub mod output;
 pub mod path;
 pub mod pod;
 pub mod pos;
+pub mod readings;
 pub mod rule;
 pub mod serde_as;
 pub mod text;

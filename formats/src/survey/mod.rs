@@ -56,7 +56,7 @@ use crate::context::{Context, Relations};
 use crate::layouts::Entry;
 use crate::rt::{Error, ErrorKind};
 use crate::unity::files::game::{self, GameFile, GameFiles};
-use crate::unity::files::{object, version, Limits, Shared};
+use crate::unity::files::{object, version, Shared};
 use rayon::prelude::*;
 use std::collections::BTreeMap;
 use std::io::Read;
@@ -387,29 +387,30 @@ impl Work {
                 }
             },
         };
+        let bytes = Shared::new(bytes);
         match context(entry, path, o) {
             Ok(ctx) => {
                 let slot = self.slot(entry, &ext, &version_key(entry, &ctx), o);
                 slot.fields.next_file();
-                let v = entry.census(&bytes, &ctx, &mut slot.fields);
+                let mut reading = entry.read(&bytes, &ctx);
+                let v = reading.census(&mut slot.fields);
                 slot.report.record(path, size, &v);
+                // A game file's objects, from what its container's checks unpacked.
+                if game::is_game_file(&bytes) {
+                    let opened = GameFile::from_reading(path, &mut reading, bytes.clone());
+                    if let Some(Ok(file)) = opened {
+                        self.objects(file, o);
+                    }
+                }
             }
             Err(e) => self.slot(entry, &ext, "", o).report.unreadable(path, &e),
-        }
-        if game::is_game_file(&bytes) {
-            self.objects(path, bytes, o);
         }
         size
     }
 
-    /// Counts every object of the game file `bytes` (read from `path`) whose class has a
-    /// layout, as an input of that layout with its file's version. A file that does not open
-    /// counts nothing more: its container's census says why.
-    fn objects(&mut self, path: &Path, bytes: Vec<u8>, o: &Options) {
-        let limits = Limits::for_input(bytes.len() as u64);
-        let Ok(file) = GameFile::from_shared(path, Shared::new(bytes), &limits) else {
-            return;
-        };
+    /// Counts every object of the game file `file` whose class has a layout, as an input of
+    /// that layout with its file's version.
+    fn objects(&mut self, file: GameFile, o: &Options) {
         let g = GameFiles::from_files(vec![file]);
         let mut user = Context::new();
         user.relations = o.relations;

@@ -155,12 +155,9 @@ fn mesh_data_of(view: &UnityMeshRef<'_>, ctx: &Context) -> Result<UnityMeshData>
 /// The mesh `input` holds, decoded in Unity's frame, when its verdict passes (the verdict's
 /// first failure otherwise): what [`Semantics::scene`] brings into the common model.
 pub fn mesh_data(input: &[u8], ctx: &Context) -> Result<UnityMeshData> {
-    let verdict = crate::verdict::judge::<UnityMesh>(input, ctx);
-    if let Some(e) = verdict.first_failure() {
-        return Err(e.clone());
-    }
-    let read = UnityMesh::read::<false>(input, ctx)?;
-    mesh_data_of(&read.value, ctx)
+    let r = crate::reading::TypedReading::<UnityMesh>::new(input, ctx);
+    let (view, _) = r.passed(&crate::verdict::judged(&r, ctx))?;
+    mesh_data_of(view, ctx)
 }
 
 /// The layouts this family gives a meaning.

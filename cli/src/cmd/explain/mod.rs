@@ -86,11 +86,13 @@ pub fn run(a: ExplainArgs) -> Result<ExitCode, Fail> {
 
     let bytes = input::read(&a.file, a.input.max_input_size)?;
     let shown = input::shown(&a.file);
-    let census = |v: &mut dyn meshspec_formats::rt::Visitor| entry.census(&bytes, &ctx, v);
+    let reading = entry.read(&bytes, &ctx);
+    let census = |v: &mut dyn meshspec_formats::rt::Visitor| reading.census(v);
+    let walk = |f: &mut meshspec_formats::layouts::WalkFn<'_>| reading.walk(f);
     let i = model::Input {
         entry,
         bytes: &bytes,
-        ctx: &ctx,
+        walk: &walk,
         base: 0,
         census: &census,
     };
@@ -139,18 +141,17 @@ fn game(a: ExplainArgs) -> Result<ExitCode, Fail> {
     let r = unity::one(&g, &sel)?;
     let obj = g.input(r, &user).map_err(|e| unity::refused(&e))?;
     let census = |v: &mut dyn meshspec_formats::rt::Visitor| obj.census(v);
+    let walk = |f: &mut meshspec_formats::layouts::WalkFn<'_>| obj.walk(f).map_err(|e| *e.error);
     let i = model::Input {
         entry: obj.entry,
         bytes: obj.bytes,
-        ctx: &obj.ctx,
+        walk: &walk,
         base: obj.base,
         census: &census,
     };
+    // (The walk's errors are in the serialized file already.)
     let x = model::explain(&i, &select(&a)).map_err(|e| {
-        unity::refused(&meshspec_formats::unity::files::Located::new(
-            &obj.place,
-            e.shifted(obj.base),
-        ))
+        unity::refused(&meshspec_formats::unity::files::Located::new(&obj.place, e))
     })?;
     let shown = unity::label(&g, r);
     let header = format!(

@@ -10,6 +10,7 @@ use super::serialized::{self, ObjectEntry, Serialized};
 use super::version::{self, FileVersion, Fit};
 use super::{Located, Shared};
 use crate::generated::unity_mesh::{AlignedString, UnityMesh};
+use crate::reading::TypedReading;
 use crate::rt::{Codec, Error, ErrorKind, Root};
 use crate::unity::stream::StreamRange;
 use std::collections::HashMap;
@@ -136,13 +137,20 @@ pub struct GameMesh {
     pub typed: bool,
     /// Its `m_Name` (through its type tree when the fixed layout does not read it).
     pub name: String,
-    /// The fixed `unity-mesh` layout of the file's version, checked against the type tree
-    /// when there is one; why it does not read the object otherwise (offsets in the
-    /// serialized file).
-    pub fixed: Result<UnityMesh, Error>,
+    /// Whether the fixed `unity-mesh` layout of the file's version reads the object (checked
+    /// against the type tree when there is one); why not otherwise (offsets in the serialized
+    /// file).
+    pub fixed: Result<(), Error>,
     /// `m_StreamData`'s range, when the fixed layout reads the mesh and its vertex data is
     /// streamed.
     pub stream: Option<StreamRange>,
+    /// How many bind poses it has (0 when the fixed layout does not read it): the renderer's
+    /// bones name its joints only when they are as many.
+    pub bones: usize,
+    /// `m_BoneNameHashes`, the names of joints no renderer names.
+    pub bone_hashes: Vec<u32>,
+    /// How many submeshes it has: a renderer's materials name them in order.
+    pub sub_meshes: usize,
 }
 
 impl GameMesh {
@@ -223,30 +231,54 @@ impl GameFile {
         let shown = path.display().to_string();
         if serialized::looks_serialized(&bytes) {
             let file = Serialized::open(bytes).map_err(|e| e.within(&shown))?;
-            let name = path
-                .file_name()
-                .and_then(|n| n.to_str())
-                .unwrap_or("")
-                .to_string();
-            return Ok(GameFile {
-                path: path.to_path_buf(),
-                bundle: None,
-                serialized: vec![Inner {
-                    name,
-                    node: None,
-                    file,
-                    fit: OnceLock::new(),
-                }],
-                resources_beside: true,
-                resources: vec![],
-            });
+            return Ok(Self::of_serialized(path, file));
         }
         Err(Located::new(shown, not_game_file(&bytes)))
+    }
+
+    /// The game file whose container `reading` read (its checks kept what they unpacked:
+    /// nothing is read or decompressed again), over the `bytes` it read; `None` when it does
+    /// not open (its verdict says why).
+    pub fn from_reading(
+        path: &Path,
+        reading: &mut crate::reading::Reading<'_>,
+        bytes: Shared,
+    ) -> Option<Result<GameFile, Located>> {
+        if let Some(b) = reading.take_kept::<Bundle>() {
+            return Some(Self::of_bundle(path, b));
+        }
+        let file = reading.take_kept::<serialized::Unbound>()?;
+        Some(Ok(Self::of_serialized(path, file.bind(bytes))))
+    }
+
+    fn of_serialized(path: &Path, file: Serialized) -> GameFile {
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or("")
+            .to_string();
+        GameFile {
+            path: path.to_path_buf(),
+            bundle: None,
+            serialized: vec![Inner {
+                name,
+                node: None,
+                file,
+                fit: OnceLock::new(),
+            }],
+            resources_beside: true,
+            resources: vec![],
+        }
     }
 
     fn open_bundle(path: &Path, bytes: &[u8], limits: &Limits) -> Result<GameFile, Located> {
         let shown = path.display().to_string();
         let b = Bundle::open(bytes, limits).map_err(|e| e.within(&shown))?;
+        Self::of_bundle(path, b)
+    }
+
+    fn of_bundle(path: &Path, b: Bundle) -> Result<GameFile, Located> {
+        let shown = path.display().to_string();
         let mut serialized = vec![];
         for n in b.nodes() {
             if n.flags & 4 == 0 && !serialized::looks_serialized(n.bytes) {
@@ -541,6 +573,16 @@ impl GameFiles {
     /// Mesh, one whose type tree does not read it, and one without a type tree in a file whose
     /// version cannot be known.
     pub fn mesh(&self, r: ObjectRef) -> Result<GameMesh, Located> {
+        self.read_mesh(r).map(|(m, _)| m)
+    }
+
+    /// [`GameFiles::mesh`], with the one reading of the object by the fixed layout of its
+    /// file's version (when the version is known and the file little endian), which its
+    /// input's verdict and decoding then use.
+    pub(crate) fn read_mesh(
+        &self,
+        r: ObjectRef,
+    ) -> Result<(GameMesh, Option<TypedReading<'_, UnityMesh>>), Located> {
         let place = self.place(r);
         let s = self.serialized(r);
         let o = &s.objects[r.object];
@@ -567,60 +609,87 @@ impl GameFiles {
             .map_err(|e| (*e.error).clone());
         let read_as = read_as.ok();
         let bytes = s.bytes(o);
-        match s.trees_of(o) {
-            Some(trees) => {
+        let trees = s.trees_of(o);
+        if trees.is_none() {
+            if let Err(e) = &version {
+                return Err(Located::new(place, e.clone()));
+            }
+            if s.big_endian {
+                return Err(Located::new(
+                    place,
+                    super::unsupported(
+                        o.offset,
+                        "a type tree, or a little-endian file (the unity-mesh layout is little endian)",
+                        "a big-endian file without type trees",
+                    ),
+                ));
+            }
+        }
+        let reading = match &version {
+            Ok(v) if !s.big_endian => {
+                Some(TypedReading::<UnityMesh>::new(bytes, &mesh::context(*v)))
+            }
+            _ => None,
+        };
+        let (fixed, name) = match (&trees, &reading, &version) {
+            (Some(trees), _, _) => {
                 let value = s.read(o).map_err(|e| Located::new(place.clone(), e))?;
-                let name = match value.field(&trees, "m_Name").map(|n| &n.data) {
+                let name = match value.field(trees, "m_Name").map(|n| &n.data) {
                     Some(super::typetree::Data::Text(t)) => String::from_utf8_lossy(t).into_owned(),
                     _ => String::new(),
                 };
-                let fixed = match &version {
-                    Ok(v) if !s.big_endian => {
-                        mesh::check_fixed_layout(bytes, *v, &value, &trees, o.offset)
+                let fixed = match (&reading, &version) {
+                    (Some(read), Ok(v)) => {
+                        mesh::check_fixed_layout(read, *v, &value, trees, o.offset)
                     }
-                    Ok(_) => Err(super::unsupported(
+                    (_, Err(e)) => Err(e.clone()),
+                    (None, Ok(_)) => Err(super::unsupported(
                         o.offset,
                         "a little-endian file (the unity-mesh layout is little endian)",
                         "a big-endian one",
                     )),
-                    Err(e) => Err(e.clone()),
                 };
-                Ok(GameMesh {
-                    at: r,
-                    stream: stream_of(bytes, version.as_ref().ok(), &fixed),
-                    version: version.ok(),
-                    read_as,
-                    typed: true,
-                    name,
-                    fixed,
-                })
+                (fixed, name)
             }
-            None => {
-                let v = version.map_err(|e| Located::new(place.clone(), e))?;
-                if s.big_endian {
-                    return Err(Located::new(
-                        place,
-                        super::unsupported(
-                            o.offset,
-                            "a type tree, or a little-endian file (the unity-mesh layout is little endian)",
-                            "a big-endian file without type trees",
-                        ),
-                    ));
-                }
-                let fixed = mesh::read_fixed(bytes, v)
-                    .map(|(m, _)| m)
-                    .map_err(|e| e.shifted(o.offset));
-                Ok(GameMesh {
-                    at: r,
-                    version: Some(v),
-                    read_as,
-                    typed: false,
-                    name: self.name(r).unwrap_or_default(),
-                    stream: stream_of(bytes, Some(&v), &fixed),
-                    fixed,
-                })
-            }
-        }
+            (None, Some(read), _) => match read.read() {
+                Ok(read) => (Ok(()), read.view.name.value.to_string()),
+                Err(e) => (
+                    Err(e.clone().shifted(o.offset)),
+                    self.name(r).unwrap_or_default(),
+                ),
+            },
+            // (An untyped Mesh without a version or in a big-endian file was refused above.)
+            (None, None, _) => (
+                Err(super::unsupported(o.offset, "a readable Mesh", "none")),
+                String::new(),
+            ),
+        };
+        let view = reading
+            .as_ref()
+            .filter(|_| fixed.is_ok())
+            .and_then(|t| t.read().ok())
+            .map(|read| &read.view);
+        let m = GameMesh {
+            at: r,
+            version: version.ok(),
+            read_as,
+            typed: trees.is_some(),
+            name,
+            fixed,
+            stream: view.and_then(crate::unity::stream::range),
+            bones: view.map_or(0, |v| {
+                v.bind_poses
+                    .as_ref()
+                    .or(v.bind_poses_after_skin.as_ref())
+                    .map_or(0, Vec::len)
+            }),
+            bone_hashes: view
+                .and_then(|v| v.bone_name_hashes.as_ref())
+                .map(|h| h.iter().collect())
+                .unwrap_or_default(),
+            sub_meshes: view.map_or(0, |v| v.sub_meshes.len()),
+        };
+        Ok((m, reading))
     }
 }
 
@@ -664,16 +733,4 @@ impl Located {
         );
         self
     }
-}
-
-/// The streamed range of a mesh the fixed layout of `version` reads (`fixed`).
-fn stream_of(
-    bytes: &[u8],
-    version: Option<&u32>,
-    fixed: &Result<UnityMesh, Error>,
-) -> Option<StreamRange> {
-    let v = *version?;
-    fixed.as_ref().ok()?;
-    let read = UnityMesh::read::<false>(bytes, &mesh::context(v)).ok()?;
-    crate::unity::stream::range(&read.value)
 }

@@ -22,6 +22,7 @@ use super::game::{GameFiles, ObjectRef};
 use super::{mesh, Located};
 use crate::context::Context;
 use crate::generated::unity_mesh::{Aabb, SubMesh, Topology, UnityMesh, Vector3f};
+use crate::reading::TypedReading;
 use crate::rt::{Error, ErrorKind, Result, Root};
 use crate::scene::{Colors, Mesh, Mode};
 use crate::unity::decode::{slot, VertexFormat, VertexLayout, CHANNELS};
@@ -161,15 +162,15 @@ pub struct Original<'a> {
 impl<'a> Original<'a> {
     /// A bare object read with `ctx` (its version, and its resource file when streamed).
     pub fn bare(bytes: &'a [u8], ctx: &Context) -> Result<Original<'a>> {
-        let entry = crate::layouts::find("unity-mesh").expect("the unity-mesh layout exists");
-        let decoded = entry.decode(bytes, ctx)?;
-        let view = UnityMesh::read::<false>(bytes, ctx)?.value;
-        let streamed = crate::unity::stream::read(&view, ctx)?.map(Cow::Owned);
+        let read = TypedReading::<UnityMesh>::new(bytes, ctx);
+        let (view, at) = read.passed(&crate::verdict::judged(&read, ctx))?;
+        let scene = <UnityMesh as crate::layouts::Semantics>::scene(view, &at, ctx)?;
+        let streamed = crate::unity::stream::read(view, ctx)?.map(Cow::Owned);
         Ok(Original {
             bytes,
             version: crate::unity::version(ctx),
             streamed,
-            scene: one_mesh(decoded.scene)?,
+            scene: one_mesh(scene)?,
         })
     }
 
@@ -247,7 +248,7 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     };
     let streamed = original.streamed.is_some();
     let data = crate::unity::decode::decode(&view, &old_bytes, crate::context::SkinWeights::Four);
-    let (mut m, _) = mesh::read_fixed(original.bytes, version)?;
+    let mut m = <UnityMesh as crate::rt::Codec>::own(&view);
     if data.compressed {
         return Err(refuse(
             "an original whose vertices are in its vertex data",

@@ -13,6 +13,7 @@ use super::game::version_text;
 use super::typetree::{Trees, Value};
 use crate::context::Context;
 use crate::generated::unity_mesh::{UnityMesh, UnityMeshPos};
+use crate::reading::TypedReading;
 use crate::rt::{Codec, Error, ErrorKind, Result, Root};
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, OnceLock};
@@ -68,7 +69,7 @@ pub fn read_fixed(bytes: &[u8], version: u32) -> Result<(UnityMesh, UnityMeshPos
     Ok((UnityMesh::own(&p.value), p.pos.unwrap_or_default()))
 }
 
-/// Reads a Mesh's bytes by the fixed layout of `version` and checks it against the object's
+/// Checks the reading of a Mesh's bytes by the fixed layout of `version` against the object's
 /// type tree reading (`value`): the layout must read the object to its end and end every
 /// top-level field where the type tree does. Where it does not, the error names the first
 /// field where the tree and the layout part (names, nesting and the sizes of numbers, into
@@ -76,12 +77,12 @@ pub fn read_fixed(bytes: &[u8], version: u32) -> Result<(UnityMesh, UnityMeshPos
 /// fields, the first top-level field that ends elsewhere, or the layout's own error. `offset`
 /// is the object's offset in its file.
 pub fn check_fixed_layout(
-    bytes: &[u8],
+    read: &TypedReading<'_, UnityMesh>,
     version: u32,
     value: &Value,
     trees: &Trees,
     offset: u64,
-) -> Result<UnityMesh> {
+) -> Result<()> {
     let theirs: Vec<(&str, u64)> = value
         .fields(trees)
         .into_iter()
@@ -93,10 +94,10 @@ pub fn check_fixed_layout(
             .map(|f| (f.name, f.span.end))
             .collect()
     };
-    let pos = match read_fixed(bytes, version) {
-        Ok((mesh, pos)) if ends(&pos) == theirs => return Ok(mesh),
-        Ok((_, pos)) => Ok(pos),
-        Err(e) => Err(e.shifted(offset)),
+    let pos = match read.read() {
+        Ok(r) if ends(&r.pos) == theirs => return Ok(()),
+        Ok(r) => Ok(&r.pos),
+        Err(e) => Err(e.clone().shifted(offset)),
     };
     let layout = format!("the layout of {}", version_text(version));
     if let Some(p) = fields::parting(trees, value, &layout_shape(version), UnityMesh::ROOT) {
@@ -104,7 +105,7 @@ pub fn check_fixed_layout(
     }
     // The same fields, yet the layout reads the bytes otherwise: its own error, or the first
     // top-level field that ends elsewhere.
-    let ours = ends(&pos?);
+    let ours = ends(pos?);
     let k = (0..).find(|&k| ours.get(k) != theirs.get(k)).unwrap_or(0);
     let (o, t) = (ours.get(k), theirs.get(k));
     let at = k

@@ -168,11 +168,23 @@ impl From<Error> for Located {
     }
 }
 
+/// A container's findings, and what it unpacked kept for the reading's owner when nothing
+/// refuses it (what [`game::GameFile::from_reading`] opens).
+fn keep_opened(j: &mut Judge<'_>, opened: Option<bundle::Bundle>, findings: Vec<Error>) {
+    let fails = findings
+        .iter()
+        .any(|e| e.severity == crate::rt::Severity::Error);
+    j.extend(findings);
+    if let (Some(b), false) = (opened, fails) {
+        j.keep(b);
+    }
+}
+
 impl Semantics for UnityBundle {
     fn judge(view: &UnityBundleRef<'_>, at: &Place<'_, UnityBundlePos>, j: &mut Judge<'_>) {
         let total = at.span().end;
-        let (_, findings) = bundle::unpack(view, at, &Limits::for_input(total));
-        j.extend(findings);
+        let (opened, findings) = bundle::unpack(view, at, &Limits::for_input(total));
+        keep_opened(j, opened, findings);
     }
 
     fn notes(view: &UnityBundleRef<'_>, _ctx: &Context) -> Vec<String> {
@@ -192,8 +204,8 @@ impl Semantics for BlocksInfo {
 impl Semantics for UnityWeb {
     fn judge(view: &UnityWebRef<'_>, at: &Place<'_, UnityWebPos>, j: &mut Judge<'_>) {
         let total = at.span().end;
-        let (_, findings) = web::unpack(view, at, &Limits::for_input(total));
-        j.extend(findings);
+        let (opened, findings) = web::unpack(view, at, &Limits::for_input(total));
+        keep_opened(j, opened, findings);
     }
 
     fn notes(view: &UnityWebRef<'_>, _ctx: &Context) -> Vec<String> {
@@ -216,7 +228,11 @@ impl Semantics for Payload {
 
 impl Semantics for UnitySerialized {
     fn judge(view: &UnitySerializedRef<'_>, at: &Place<'_, UnitySerializedPos>, j: &mut Judge<'_>) {
-        j.extend(serialized::Parts::of(view, at).findings);
+        let parts = serialized::Parts::of(view, at);
+        j.extend(parts.findings.iter().cloned());
+        if let Some(file) = serialized::Unbound::of(view, at, parts) {
+            j.keep(file);
+        }
     }
 
     fn notes(view: &UnitySerializedRef<'_>, _ctx: &Context) -> Vec<String> {

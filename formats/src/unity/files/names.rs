@@ -114,16 +114,7 @@ impl GameFiles {
     /// for materials. Joints without a renderer are `bone i` with the bone's name hash.
     pub fn names(&self, m: &GameMesh) -> Names {
         let mut names = Names::default();
-        let (bones, hashes) = match &m.fixed {
-            Ok(f) => (
-                f.bind_poses
-                    .as_ref()
-                    .or(f.bind_poses_after_skin.as_ref())
-                    .map_or(0, Vec::len),
-                f.bone_name_hashes.clone().unwrap_or_default(),
-            ),
-            Err(_) => (0, vec![]),
-        };
+        let (bones, hashes) = (m.bones, m.bone_hashes.clone());
         let mut renderer_materials: Option<(ObjectRef, Vec<Option<String>>)> = None;
         let mut joints: Option<Vec<String>> = None;
         for r in self.drawn_by(m.at) {
@@ -285,7 +276,7 @@ impl GameFiles {
     }
 
     fn submesh_count(&self, m: &GameMesh) -> usize {
-        m.fixed.as_ref().map_or(0, |f| f.sub_meshes.len())
+        m.sub_meshes
     }
 
     /// A renderer's material names (`None` for a material not in the opened files).

@@ -13,6 +13,7 @@ use super::version::MESH_LAYOUT;
 use super::{resource, Located};
 use crate::context::Context;
 use crate::layouts::{Decoded, Entry, WalkFn};
+use crate::reading::Reading;
 use crate::rt::{Error, Visitor};
 use crate::verdict::Verdict;
 use std::borrow::Cow;
@@ -44,6 +45,10 @@ pub struct ObjectInput<'g> {
     pub place: String,
     /// The Mesh as its file reads it (its type tree checked against the fixed layout).
     pub mesh: GameMesh,
+    /// The one reading of its bytes by its layout (`None` in a file whose version is not
+    /// known or that is big endian); [`GameMesh::fixed`] says whether it agrees with the type
+    /// tree.
+    reading: Option<Reading<'g>>,
     files: &'g GameFiles,
 }
 
@@ -55,7 +60,7 @@ impl GameFiles {
     /// tree.
     pub fn input(&self, r: ObjectRef, user: &Context) -> Result<ObjectInput<'_>, Located> {
         self.version(r)?;
-        let mesh = self.mesh(r)?;
+        let (mesh, read) = self.read_mesh(r)?;
         let entry = layout_of(self.entry(r).class_id).expect("a Mesh has a layout");
         let mut ctx = user.clone();
         if let Some(v) = mesh.version {
@@ -63,6 +68,9 @@ impl GameFiles {
         }
         let name = mesh.stream.as_ref().map(|s| s.file_name().to_string());
         resource::around(self, r.file, name.as_deref(), &mut ctx);
+        // The verdict on the reading the Mesh was read with, now that the resource files
+        // around it are known (the structure's reading needs only the version).
+        let reading = read.map(|read| Reading::meant(read, &ctx));
         Ok(ObjectInput {
             at: r,
             entry,
@@ -71,6 +79,7 @@ impl GameFiles {
             base: self.entry(r).offset,
             place: self.place(r),
             mesh,
+            reading,
             files: self,
         })
     }
@@ -116,6 +125,20 @@ impl ObjectInput<'_> {
         )
     }
 
+    /// The one reading, or the refusal when the fixed layout does not read the object as its
+    /// type tree does.
+    fn reading(&self) -> Result<&Reading<'_>, Error> {
+        match (&self.reading, self.refusal()) {
+            (Some(r), None) => Ok(r),
+            (_, Some(e)) => Err(e),
+            (None, None) => Err(Error::unplaced(
+                crate::rt::ErrorKind::Inconsistent,
+                "a reading of the Mesh",
+                "none",
+            )),
+        }
+    }
+
     /// The layout's verdict made the object's: offsets in the serialized file, the version
     /// note first.
     fn finish(&self, mut v: Verdict) -> Verdict {
@@ -138,36 +161,34 @@ impl ObjectInput<'_> {
     /// The one verdict on the object: its type tree agrees with the fixed layout, then the
     /// layout's verdict on its bytes, as `check` of a bare object gives it.
     pub fn judge(&self) -> Verdict {
-        if let Some(e) = self.refusal() {
-            return Verdict {
+        match self.reading() {
+            Ok(r) => self.finish(r.verdict.clone()),
+            Err(e) => Verdict {
                 refused: Some(e),
                 strict: self.ctx.strict,
                 notes: self.note().into_iter().collect(),
                 ..Verdict::default()
-            };
+            },
         }
-        self.finish(self.entry.judge(self.bytes, &self.ctx))
     }
 
     /// [`ObjectInput::judge`], with every field's value shown to `visitor` (nothing when the
     /// type tree disagrees): what `survey` tallies.
     pub fn census(&self, visitor: &mut dyn Visitor) -> Verdict {
-        if self.refusal().is_some() {
-            return self.judge();
+        match self.reading() {
+            Ok(r) => self.finish(r.census(visitor)),
+            Err(_) => self.judge(),
         }
-        self.finish(self.entry.census(self.bytes, &self.ctx, visitor))
     }
 
     /// The object decoded when its verdict passes (the verdict's first failure otherwise), its
     /// joints and materials named from the renderer that draws it.
     pub fn decode(&self) -> Result<Decoded, Located> {
         let located = |e: Error| Located::new(&self.place, e);
-        if let Some(e) = self.refusal() {
-            return Err(located(e));
-        }
         let d = self
-            .entry
-            .decode(self.bytes, &self.ctx)
+            .reading()
+            .map_err(located)?
+            .decode(&self.ctx)
             .map_err(|e| located(self.shift(e)))?;
         let mut scene = d.scene;
         self.files.names(&self.mesh).apply(&mut scene);
@@ -201,18 +222,19 @@ impl ObjectInput<'_> {
     /// Every field of the object, as [`Entry::walk`] gives them: spans in the object (add
     /// [`ObjectInput::base`] for the serialized file).
     pub fn walk(&self, visit: &mut WalkFn<'_>) -> Result<(), Located> {
-        self.entry
-            .walk(self.bytes, &self.ctx, visit)
+        // (The fields as the fixed layout reads them, even where the type tree disagrees.)
+        let r = match &self.reading {
+            Some(r) => r,
+            None => self.reading().map_err(|e| Located::new(&self.place, e))?,
+        };
+        r.walk(visit)
             .map_err(|e| Located::new(&self.place, self.shift(e)))
     }
 
     /// The object's dump, as `dump` of a bare object gives it.
     pub fn dump(&self) -> Result<serde_json::Value, Located> {
-        if let Some(e) = self.refusal() {
-            return Err(Located::new(&self.place, e));
-        }
-        self.entry
-            .dump(self.bytes, &self.ctx)
+        let r = self.reading().map_err(|e| Located::new(&self.place, e))?;
+        r.dump(&self.ctx)
             .map_err(|e| Located::new(&self.place, self.shift(e)).with_layouts_hint(self.bytes))
     }
 }

@@ -52,6 +52,37 @@ pub struct Parts {
     by_path_id: HashMap<i64, usize>,
 }
 
+/// A serialized file its verdict opened (it holds no error), for the file's bytes to be
+/// bound to: what `unity-serialized`'s checks keep, so a survey does not read it again.
+pub struct Unbound(Serialized);
+
+impl Unbound {
+    /// The file the checks of a reading found, when they found no error (`findings`: the
+    /// parts' findings, the file's warnings then).
+    pub(crate) fn of(
+        view: &UnitySerializedRef<'_>,
+        at: &Place<'_, UnitySerializedPos>,
+        parts: Parts,
+    ) -> Option<Unbound> {
+        if parts.findings.iter().any(|e| e.severity == Severity::Error) {
+            return None;
+        }
+        let warnings = parts.findings.clone();
+        Some(Unbound(Serialized::of(
+            view,
+            at.get(),
+            parts,
+            warnings,
+            Shared::new(vec![]),
+        )))
+    }
+
+    /// The file over its bytes (those the reading read).
+    pub fn bind(self, bytes: Shared) -> Serialized {
+        Serialized { bytes, ..self.0 }
+    }
+}
+
 /// An opened serialized file.
 #[derive(Debug, Clone)]
 pub struct Serialized {
@@ -382,8 +413,7 @@ impl Serialized {
             UnitySerialized::read::<true>(&bytes, &Context::new()).map_err(Located::from)?;
         let pos = parsed.pos.unwrap_or_default();
         let at = Place::root(&pos, ROOT);
-        let view = &parsed.value;
-        let mut parts = Parts::of(view, &at);
+        let mut parts = Parts::of(&parsed.value, &at);
         if let Some(i) = parts
             .findings
             .iter()
@@ -393,8 +423,25 @@ impl Serialized {
         }
         let mut warnings = parsed.warnings;
         warnings.append(&mut parts.findings);
+        Ok(Self::of(
+            &parsed.value,
+            &pos,
+            parts,
+            warnings,
+            bytes.clone(),
+        ))
+    }
+
+    /// The file a reading and its parts describe (they hold no error), over `bytes`.
+    fn of(
+        view: &UnitySerializedRef<'_>,
+        pos: &UnitySerializedPos,
+        parts: Parts,
+        warnings: Vec<Error>,
+        bytes: Shared,
+    ) -> Serialized {
         let m = &view.metadata;
-        Ok(Serialized {
+        Serialized {
             version: view.header.version,
             big_endian: view.header.endianness != 0,
             unity_version: m.unity_version.to_string(),
@@ -409,7 +456,7 @@ impl Serialized {
             warnings,
             by_path_id: parts.by_path_id,
             bytes,
-        })
+        }
     }
 
     /// The editor version as the specs compare it (2021.3.0f1 is 20210300), or an error at the

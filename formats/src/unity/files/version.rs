@@ -12,6 +12,7 @@
 use super::mesh::{self, MESH};
 use super::serialized::Serialized;
 use crate::generated::unity_mesh::UnityMesh;
+use crate::reading::{self, TypedReading};
 use crate::rt::{Error, ErrorKind, Root};
 
 /// The id of the Mesh layout.
@@ -163,15 +164,13 @@ pub fn fit(s: &Serialized) -> Fit {
     let mut tried = vec![];
     for (v, words) in mesh_layouts() {
         let failed = meshes.iter().zip(&typed).find_map(|(o, t)| {
-            let bytes = s.bytes(o);
+            let read = TypedReading::<UnityMesh>::new(s.bytes(o), &mesh::context(v));
             let agrees = match t {
-                Some((value, trees)) => {
-                    mesh::check_fixed_layout(bytes, v, value, trees, o.offset).map(drop)
-                }
+                Some((value, trees)) => mesh::check_fixed_layout(&read, v, value, trees, o.offset),
                 None => Ok(()),
             };
             agrees
-                .and_then(|()| reads_exactly(bytes, v).map_err(|e| e.shifted(o.offset)))
+                .and_then(|()| exactly(read, v).map_err(|e| e.shifted(o.offset)))
                 .err()
                 .map(|e| (o.path_id, e))
         });
@@ -195,16 +194,17 @@ pub fn fit(s: &Serialized) -> Fit {
     // A mesh's reading: its geometry when it decodes (layouts that name the same bytes
     // differently, 5.x's channel formats and 2017's, read alike when they mean the same),
     // its dump's data otherwise.
-    let reading = |v: u32| -> Vec<Reading> {
+    let reading = |v: u32| -> Vec<ReadAs> {
         meshes
             .iter()
             .map(|o| {
                 let ctx = mesh::context(v);
-                if let Ok(d) = entry.decode(s.bytes(o), &ctx) {
-                    return Reading::Geometry(d.scene.meshes);
+                let read = entry.read(s.bytes(o), &ctx);
+                if let Ok(d) = read.decode(&ctx) {
+                    return ReadAs::Geometry(d.scene.meshes);
                 }
-                let dump = entry.dump(s.bytes(o), &ctx).ok();
-                Reading::Data(dump.and_then(|d| Some(without_nulls(d.get("data")?.clone()))))
+                let dump = read.dump(&ctx).ok();
+                ReadAs::Data(dump.and_then(|d| Some(without_nulls(d.get("data")?.clone()))))
             })
             .collect()
     };
@@ -223,7 +223,7 @@ pub fn fit(s: &Serialized) -> Fit {
 
 /// What a layout reads a mesh as, to tell whether two layouts read it alike.
 #[derive(PartialEq)]
-enum Reading {
+enum ReadAs {
     Geometry(Vec<crate::scene::Mesh>),
     Data(Option<serde_json::Value>),
 }
@@ -314,8 +314,12 @@ fn release_before(v: u32) -> Option<u32> {
 /// relation of `unity-mesh` holding (a check that could not run aside); the first thing it
 /// found otherwise.
 pub fn reads_exactly(bytes: &[u8], version: u32) -> Result<(), Error> {
-    let entry = crate::layouts::find(MESH_LAYOUT).expect("the unity-mesh layout exists");
-    let v = entry.judge(bytes, &mesh::context(version));
+    exactly(TypedReading::new(bytes, &mesh::context(version)), version)
+}
+
+/// [`reads_exactly`] on a reading made already.
+fn exactly(read: TypedReading<'_, UnityMesh>, version: u32) -> Result<(), Error> {
+    let v = reading::Reading::meant(read, &mesh::context(version)).verdict;
     match v
         .refused
         .into_iter()
