@@ -1,8 +1,8 @@
 //! Every input a fuzz campaign found (`tests/regressions/fuzz/TARGET/NAME`), replayed through
-//! the function its target calls (`meshspec_formats::generated::fuzz::TARGETS`), exactly as the
+//! the function its target calls (`meshspec_formats::fuzzing::targets::TARGETS`), exactly as the
 //! target runs it: a panic is a failure. `tests/regressions/README.md` says what each one was.
 
-use meshspec_formats::generated::fuzz::TARGETS;
+use meshspec_formats::fuzzing::targets::TARGETS;
 
 #[test]
 fn every_input_a_campaign_found_passes_its_target() {

@@ -55,7 +55,7 @@ impl Usage {
     pub fn layout(&mut self, id: &str) -> Option<&'static Entry> {
         let found = find(id);
         if found.is_none() {
-            let ids: Vec<&str> = meshspec_formats::generated::LAYOUTS
+            let ids: Vec<&str> = meshspec_formats::layouts::LAYOUTS
                 .iter()
                 .map(|e| e.id)
                 .collect();

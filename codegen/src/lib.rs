@@ -168,6 +168,7 @@ pub fn orphans(root: &Path, keep: &BTreeMap<PathBuf, String>) -> Vec<PathBuf> {
     for dir in [
         "formats/src/generated",
         "formats/src/generated/fixtures",
+        "formats/src/fuzzing",
         "docs/layouts",
         "fuzz/fuzz_targets",
         "fuzz/dict",

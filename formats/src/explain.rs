@@ -199,7 +199,7 @@ pub struct Input<'i> {
     pub bytes: &'i [u8],
     /// Every field of the one reading of them, shown to the visit (for a bare file,
     /// [`crate::reading::Reading::walk`]); spans in the bytes.
-    pub walk: &'i dyn Fn(&mut crate::layouts::WalkFn<'_>) -> crate::Result<()>,
+    pub walk: &'i dyn Fn(&mut crate::reading::WalkFn<'_>) -> crate::Result<()>,
     /// Where they start in the file they lie in.
     pub base: u64,
     /// The verdict on them, with every field's value shown to the visitor, from the same

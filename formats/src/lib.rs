@@ -27,6 +27,7 @@ mod generator_tests;
 mod generator_tests_text_and_order;
 pub mod import;
 pub mod layouts;
+pub mod meaning;
 pub mod meshbin;
 pub mod reading;
 pub mod report;
@@ -39,5 +40,6 @@ pub mod unity;
 pub mod verdict;
 
 pub use context::{Context, Winding};
-pub use layouts::{find, Entry, Semantics};
+pub use layouts::{find, Entry};
+pub use meaning::Semantics;
 pub use rt::{Error, ErrorKind, Result};

@@ -4,7 +4,7 @@
 
 use crate::context::{Context, Winding};
 use crate::generated::meshbin::{Meshbin, MeshbinPos, MeshbinRef, Vertex};
-use crate::layouts::Semantics;
+use crate::meaning::Semantics;
 use crate::rt::pod::Block;
 use crate::rt::{Error, ErrorKind, Result};
 use crate::rt::{Nums, Place, Root};
@@ -105,8 +105,8 @@ pub const HOLDS: crate::import::Holds = crate::import::Holds {
 };
 
 /// The layouts this family gives a meaning.
-pub const MEANINGS: &[(&str, crate::layouts::Ops)] =
-    &[(<Meshbin as Root>::ID, crate::layouts::Ops::of::<Meshbin>())];
+pub const MEANINGS: &[(&str, crate::meaning::Ops)] =
+    &[(<Meshbin as Root>::ID, crate::meaning::Ops::of::<Meshbin>())];
 
 /// The largest index, if any (one pass, vectorised).
 fn max_index(indices: &Nums<'_, u16>) -> Option<u16> {

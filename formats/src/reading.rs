@@ -5,10 +5,18 @@
 //! layout.
 
 use crate::context::Context;
-use crate::layouts::{Decoded, Semantics, ValueFn, WalkFn};
+use crate::meaning::{Decoded, Semantics};
 use crate::rt::{Error, ErrorKind, Parsed, Place, Result, Root, Visitor, Walk};
 use crate::scene::Scene;
 use crate::verdict::{self, Kept, Verdict};
+
+/// What [`Reading::walk`] calls for every field: its path, the bytes it took, what the spec says
+/// about it, and whether it holds no further fields.
+pub type WalkFn<'a> =
+    dyn FnMut(&crate::rt::Path, crate::rt::Span, &'static crate::rt::FieldInfo, bool) + 'a;
+
+/// What [`Reading::value`] shows the owned value to.
+pub type ValueFn<'a> = dyn FnMut(&dyn erased_serde::Serialize) + 'a;
 
 /// An input read as `T`: its view and where every field lies, or why its structure does not
 /// read.
@@ -139,7 +147,7 @@ impl<T: Root> Viewed for View<'_, T> {
 }
 
 fn no_scene<T: Root>(_: &T::Ref<'_>, _: &Place<'_, T::Pos>, _: &Context) -> Result<Scene> {
-    Err(crate::layouts::no_geometry(T::ID))
+    Err(crate::meaning::no_geometry(T::ID))
 }
 
 fn no_notes<T: Root>(_: &T::Ref<'_>, _: &Context) -> Vec<String> {

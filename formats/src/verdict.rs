@@ -4,7 +4,7 @@
 //! only what passes it, and `survey` and the fuzz targets use it too.
 
 use crate::context::{Context, Relations};
-use crate::layouts::Semantics;
+use crate::meaning::Semantics;
 use crate::reading::TypedReading;
 use crate::rt::{Error, ErrorKind, Place, Root, Severity};
 

@@ -4,5 +4,5 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    meshspec_formats::generated::fuzz::rr_mesh_data_deep(data);
+    meshspec_formats::fuzzing::targets::rr_mesh_data_deep(data);
 });

@@ -4,5 +4,5 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    meshspec_formats::generated::fuzz::sws_uv_channel_deep(data);
+    meshspec_formats::fuzzing::targets::sws_uv_channel_deep(data);
 });

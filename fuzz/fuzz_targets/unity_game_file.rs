@@ -6,5 +6,5 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    meshspec_formats::unity::files::fuzz_game_file(data);
+    meshspec_formats::fuzzing::game_file(data);
 });

@@ -4,5 +4,5 @@
 #![no_main]
 
 libfuzzer_sys::fuzz_target!(|data: &[u8]| {
-    meshspec_formats::generated::fuzz::unity_mesh(data);
+    meshspec_formats::fuzzing::targets::unity_mesh(data);
 });

@@ -254,7 +254,7 @@ fn data<'py>(py: Python<'py>, obj: &Bound<'py, PyAny>) -> PyResult<(Data<'py>, O
 
 fn entry(layout: &str) -> PyResult<&'static Entry> {
     ms::find(layout).ok_or_else(|| {
-        let ids: Vec<&str> = ms::generated::LAYOUTS.iter().map(|e| e.id).collect();
+        let ids: Vec<&str> = ms::layouts::LAYOUTS.iter().map(|e| e.id).collect();
         usage(format!(
             "unknown layout `{layout}`; meshspec.layouts() lists them: {}",
             ids.join(", ")
@@ -403,7 +403,7 @@ fn call<'py>(
 /// winding.
 #[pyfunction]
 fn layouts(py: Python<'_>) -> PyResult<Py<PyAny>> {
-    let list: Vec<serde_json::Value> = ms::generated::LAYOUTS
+    let list: Vec<serde_json::Value> = ms::layouts::LAYOUTS
         .iter()
         .map(|e| {
             serde_json::json!({
@@ -706,7 +706,7 @@ fn explain(
     let x = py.detach(|| {
         let reading = e.read(bytes, &ctx);
         let census = |v: &mut dyn ms::rt::Visitor| reading.census(v);
-        let walk = |f: &mut ms::layouts::WalkFn<'_>| reading.walk(f);
+        let walk = |f: &mut ms::reading::WalkFn<'_>| reading.walk(f);
         let i = ms::explain::Input {
             entry: e,
             bytes,

@@ -29,7 +29,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
     let entry = u.layout(&a.layout);
     if let Some(e) = entry.filter(|e| !e.imports()) {
-        let builders: Vec<&str> = meshspec_formats::generated::LAYOUTS
+        let builders: Vec<&str> = meshspec_formats::layouts::LAYOUTS
             .iter()
             .filter(|l| l.imports())
             .map(|l| l.id)

@@ -3,7 +3,7 @@
 use crate::fail::Fail;
 use crate::report::JSON_VERSION;
 use crate::term;
-use meshspec_formats::generated::LAYOUTS;
+use meshspec_formats::layouts::LAYOUTS;
 use meshspec_formats::Entry;
 use serde_json::json;
 use std::process::ExitCode;

@@ -127,11 +127,11 @@ pub fn fixtures(ids: &[String]) -> R<String> {
 /// `generated/mod.rs`: the modules and the table of layouts.
 pub fn registry(specs: &[Spec]) -> R<String> {
     let mods = specs.iter().map(|s| names::ident(&s.id));
-    let entries = specs.iter().flat_map(|s| {
+    let roots = specs.iter().flat_map(|s| {
         let m = names::ident(&s.id);
         s.types.iter().filter(|t| t.layout.is_some()).map(move |t| {
             let ty = names::owned(t);
-            quote!(crate::layouts::Entry::of::<#m::#ty>())
+            quote!($crate::generated::#m::#ty)
         })
     });
     render(
@@ -142,11 +142,16 @@ pub fn registry(specs: &[Spec]) -> R<String> {
             #[cfg(test)]
             #[rustfmt::skip]
             pub mod fixtures;
-            #[cfg(feature = "arbitrary")]
+            /// Every root type the specs declare (a layout the command line names), in file
+            /// order, given to macro `$m`: what the table of layouts is built from, so this
+            /// code knows nothing above the runtime.
             #[rustfmt::skip]
-            pub mod fuzz;
-            /// Every layout the specs declare, in file order.
-            pub static LAYOUTS: &[crate::layouts::Entry] = &[#(#entries),*];
+            macro_rules! roots {
+                ($m:ident) => {
+                    $m!(#(#roots),*)
+                };
+            }
+            pub(crate) use roots;
         },
     )
 }

@@ -19,26 +19,23 @@ pub mod unity_web;
 #[cfg(test)]
 #[rustfmt::skip]
 pub mod fixtures;
-#[cfg(feature = "arbitrary")]
+/// Every root type the specs declare (a layout the command line names), in file
+/// order, given to macro `$m`: what the table of layouts is built from, so this
+/// code knows nothing above the runtime.
 #[rustfmt::skip]
-pub mod fuzz;
-/// Every layout the specs declare, in file order.
-pub static LAYOUTS: &[crate::layouts::Entry] = &[
-    crate::layouts::Entry::of::<meshbin::Meshbin>(),
-    crate::layouts::Entry::of::<rr_mesh::RrMesh>(),
-    crate::layouts::Entry::of::<rr_mesh::CompiledMesh>(),
-    crate::layouts::Entry::of::<rr_mesh::MeshData>(),
-    crate::layouts::Entry::of::<rr_mesh::MaterialList>(),
-    crate::layouts::Entry::of::<sws_mesh::SwsMesh>(),
-    crate::layouts::Entry::of::<sws_mesh::MeshBone>(),
-    crate::layouts::Entry::of::<sws_mesh::CompiledMesh>(),
-    crate::layouts::Entry::of::<sws_mesh::Submesh>(),
-    crate::layouts::Entry::of::<sws_mesh::UvChannel>(),
-    crate::layouts::Entry::of::<sws_mesh::MorphChannel>(),
-    crate::layouts::Entry::of::<unity_bundle::UnityBundle>(),
-    crate::layouts::Entry::of::<unity_bundle::BlocksInfo>(),
-    crate::layouts::Entry::of::<unity_mesh::UnityMesh>(),
-    crate::layouts::Entry::of::<unity_serialized::UnitySerialized>(),
-    crate::layouts::Entry::of::<unity_web::UnityWeb>(),
-    crate::layouts::Entry::of::<unity_web::Payload>(),
-];
+macro_rules! roots {
+    ($m:ident) => {
+        $m ! ($crate::generated::meshbin::Meshbin, $crate::generated::rr_mesh::RrMesh,
+        $crate::generated::rr_mesh::CompiledMesh, $crate::generated::rr_mesh::MeshData,
+        $crate::generated::rr_mesh::MaterialList, $crate::generated::sws_mesh::SwsMesh,
+        $crate::generated::sws_mesh::MeshBone, $crate::generated::sws_mesh::CompiledMesh,
+        $crate::generated::sws_mesh::Submesh, $crate::generated::sws_mesh::UvChannel,
+        $crate::generated::sws_mesh::MorphChannel,
+        $crate::generated::unity_bundle::UnityBundle,
+        $crate::generated::unity_bundle::BlocksInfo,
+        $crate::generated::unity_mesh::UnityMesh,
+        $crate::generated::unity_serialized::UnitySerialized,
+        $crate::generated::unity_web::UnityWeb, $crate::generated::unity_web::Payload)
+    };
+}
+pub(crate) use roots;

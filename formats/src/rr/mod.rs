@@ -26,7 +26,7 @@ pub use topology::{Form, Part, Topology};
 
 use crate::context::Context;
 use crate::generated::rr_mesh::*;
-use crate::layouts::{Ops, Semantics};
+use crate::meaning::{Ops, Semantics};
 use crate::rt::{Error, ErrorKind, Place, Result, Root};
 use crate::scene::Scene;
 use crate::verdict::{self, Judge};

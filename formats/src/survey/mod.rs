@@ -348,11 +348,9 @@ impl Work {
         let mut container = None;
         if let Ok(f) = &opened {
             if known.is_none() {
-                container = game::container_layout(&f.bytes);
+                container = game::container_layout(&f.bytes).and_then(crate::layouts::find);
                 if container.is_none()
-                    && !crate::generated::LAYOUTS
-                        .iter()
-                        .any(|e| (e.claims)(&f.bytes))
+                    && !crate::layouts::LAYOUTS.iter().any(|e| (e.claims)(&f.bytes))
                 {
                     skip(&mut self.skipped, path, NO_CLAIM, String::new());
                     return f.size;
@@ -417,7 +415,7 @@ impl Work {
         user.strict = o.strict;
         for r in g.objects() {
             let e = g.entry(r);
-            let Some(entry) = object::layout_of(e.class_id) else {
+            let Some(entry) = object::layout_of(e.class_id).and_then(crate::layouts::find) else {
                 continue;
             };
             let label = PathBuf::from(format!("{}#{}", g.place(r), e.path_id));
@@ -454,7 +452,7 @@ impl Work {
 
     /// The layout among those whose signature claims `bytes` that reads it (rule 3).
     fn claimed(&self, path: &Path, bytes: &[u8], o: &Options) -> Option<&'static Entry> {
-        let claims: Vec<&'static Entry> = crate::generated::LAYOUTS
+        let claims: Vec<&'static Entry> = crate::layouts::LAYOUTS
             .iter()
             .filter(|e| (e.claims)(bytes))
             .collect();

@@ -303,7 +303,7 @@ fn a_files_first_bytes_say_whether_a_layout_claims_it() {
         let head = opened.bytes.clone();
         // Read on from the head, the whole file comes back.
         assert_eq!(opened.rest(u64::MAX).unwrap(), bytes, "{}", f.display());
-        for e in crate::generated::LAYOUTS {
+        for e in crate::layouts::LAYOUTS {
             assert_eq!(
                 (e.claims)(&bytes),
                 (e.claims)(&head),

@@ -19,7 +19,7 @@ use crate::generated::sws_mesh::{
     MorphChannelPos, MorphChannelRef, Submesh, SubmeshPos, SubmeshRef, SwsMesh, SwsMeshPos,
     SwsMeshRef,
 };
-use crate::layouts::{Ops, Semantics};
+use crate::meaning::{Ops, Semantics};
 use crate::rt::{Error, ErrorKind, Place, Result, Root};
 use crate::scene::Scene;
 use crate::verdict::Judge;

@@ -15,7 +15,7 @@ pub mod stream;
 
 use crate::context::{Context, SkinWeights};
 use crate::generated::unity_mesh::{UnityMesh, UnityMeshPos, UnityMeshRef};
-use crate::layouts::Semantics;
+use crate::meaning::Semantics;
 use crate::rt::{Place, Result, Root};
 use crate::scene::Scene;
 use crate::verdict::Judge;
@@ -161,7 +161,7 @@ pub fn mesh_data(input: &[u8], ctx: &Context) -> Result<UnityMeshData> {
 }
 
 /// The layouts this family gives a meaning.
-pub const MEANINGS: &[(&str, crate::layouts::Ops)] = &[(
+pub const MEANINGS: &[(&str, crate::meaning::Ops)] = &[(
     <UnityMesh as Root>::ID,
-    crate::layouts::Ops::of::<UnityMesh>(),
+    crate::meaning::Ops::of::<UnityMesh>(),
 )];

@@ -88,7 +88,7 @@ pub fn run(a: ExplainArgs) -> Result<ExitCode, Fail> {
     let shown = input::shown(&a.file);
     let reading = entry.read(&bytes, &ctx);
     let census = |v: &mut dyn meshspec_formats::rt::Visitor| reading.census(v);
-    let walk = |f: &mut meshspec_formats::layouts::WalkFn<'_>| reading.walk(f);
+    let walk = |f: &mut meshspec_formats::reading::WalkFn<'_>| reading.walk(f);
     let i = model::Input {
         entry,
         bytes: &bytes,
@@ -140,10 +140,11 @@ fn game(a: ExplainArgs) -> Result<ExitCode, Fail> {
     let g = unity::open_one(&a.file, a.input.max_input_size, version)?;
     let r = unity::one(&g, &sel)?;
     let obj = g.input(r, &user).map_err(|e| unity::refused(&e))?;
+    let entry = meshspec_formats::find(obj.layout).expect("an object's layout is in the table");
     let census = |v: &mut dyn meshspec_formats::rt::Visitor| obj.census(v);
-    let walk = |f: &mut meshspec_formats::layouts::WalkFn<'_>| obj.walk(f).map_err(|e| *e.error);
+    let walk = |f: &mut meshspec_formats::reading::WalkFn<'_>| obj.walk(f).map_err(|e| *e.error);
     let i = model::Input {
-        entry: obj.entry,
+        entry,
         bytes: obj.bytes,
         walk: &walk,
         base: obj.base,
@@ -156,12 +157,12 @@ fn game(a: ExplainArgs) -> Result<ExitCode, Fail> {
     let shown = unity::label(&g, r);
     let header = format!(
         "{}: {} ({} bytes at 0x{:X} of {}, {}); verdict: {}",
-        obj.entry.id,
+        entry.id,
         shown,
         model::thousands(x.size),
         obj.base,
         g.files[r.file].serialized[r.inner].name,
-        obj.entry.spec,
+        entry.spec,
         x.verdict
     );
     show(&a, &shown, &header, obj.bytes, &x, target)

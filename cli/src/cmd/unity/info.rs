@@ -37,7 +37,8 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         &a,
         &Screen {
             name: label(&g, r),
-            layout: input.entry,
+            layout: meshspec_formats::find(input.layout)
+                .expect("an object's layout is in the table"),
             size: input.bytes.len() as u64,
             verdict: &verdict,
             geometry,

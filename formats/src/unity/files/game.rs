@@ -199,9 +199,9 @@ pub fn is_game_file(head: &[u8]) -> bool {
     bundle::is_bundle(head) || serialized::looks_serialized(head)
 }
 
-/// The layout of the game file `head` starts (`unity-web`, `unity-bundle`, `unity-serialized`): what a
+/// The layout id of the game file `head` starts (`unity-web`, `unity-bundle`, `unity-serialized`): what a
 /// census reads it as when nothing else says.
-pub fn container_layout(head: &[u8]) -> Option<&'static crate::layouts::Entry> {
+pub fn container_layout(head: &[u8]) -> Option<&'static str> {
     let id = if super::web::is_web(head) {
         <crate::generated::unity_web::UnityWeb as Root>::ID
     } else if bundle::is_bundle(head) {
@@ -211,7 +211,7 @@ pub fn container_layout(head: &[u8]) -> Option<&'static crate::layouts::Entry> {
     } else {
         return None;
     };
-    crate::layouts::find(id)
+    Some(id)
 }
 
 impl GameFile {

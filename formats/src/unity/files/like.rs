@@ -164,7 +164,7 @@ impl<'a> Original<'a> {
     pub fn bare(bytes: &'a [u8], ctx: &Context) -> Result<Original<'a>> {
         let read = TypedReading::<UnityMesh>::new(bytes, ctx);
         let (view, at) = read.passed(&crate::verdict::judged(&read, ctx))?;
-        let scene = <UnityMesh as crate::layouts::Semantics>::scene(view, &at, ctx)?;
+        let scene = <UnityMesh as crate::meaning::Semantics>::scene(view, &at, ctx)?;
         let streamed = crate::unity::stream::read(view, ctx)?.map(Cow::Owned);
         Ok(Original {
             bytes,
@@ -235,7 +235,6 @@ fn set_bind_poses(m: &mut UnityMesh, inverse: &[[f32; 16]]) -> Result<()> {
 
 /// The Mesh object `original` remade from `edited`.
 pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
-    let entry = crate::layouts::find("unity-mesh").expect("the unity-mesh layout exists");
     // The original as an export writes it: what unchanged geometry reads back as.
     let (before, _) = crate::export::prepared(&original.scene, crate::export::NonFinite::Refuse)?;
     let before = &before;
@@ -581,7 +580,7 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     let object = m.to_bytes(&mctx)?;
     // Judged as `check` judges a bare object (new streamed data is not in a file yet: that
     // check is left to `unity replace`, which judges the mesh in its game file).
-    if let Some(e) = entry.judge(&object, &mctx).first_failure() {
+    if let Some(e) = crate::verdict::judge::<UnityMesh>(&object, &mctx).first_failure() {
         return Err(e.clone());
     }
     Ok(Made {

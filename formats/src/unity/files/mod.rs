@@ -19,7 +19,7 @@
 //!
 //! [`Entry`]: crate::layouts::Entry
 //!
-//! The relations the specs state are judged by [`crate::layouts::Semantics`] on the views and
+//! The relations the specs state are judged by [`crate::meaning::Semantics`] on the views and
 //! positions (the one verdict); what reading the objects needs beyond a relation (an object's
 //! range inside the data, a type tree's names, blocks that decompress) is a decoder finding of
 //! the same verdict, at the same place. Opening a file refuses it on the first error-severity
@@ -57,7 +57,7 @@ use crate::generated::unity_serialized::{UnitySerialized, UnitySerializedPos, Un
 use crate::generated::unity_web::{
     Payload, PayloadPos, PayloadRef, UnityWeb, UnityWebPos, UnityWebRef,
 };
-use crate::layouts::Semantics;
+use crate::meaning::Semantics;
 use crate::rt::{Error, ErrorKind, Place, Root};
 use crate::verdict::Judge;
 use std::fmt;
@@ -247,64 +247,25 @@ impl Semantics for UnitySerialized {
 }
 
 /// The layouts this module gives a meaning.
-pub const MEANINGS: &[(&str, crate::layouts::Ops)] = &[
+pub const MEANINGS: &[(&str, crate::meaning::Ops)] = &[
     (
         <UnityBundle as Root>::ID,
-        crate::layouts::Ops::of::<UnityBundle>(),
+        crate::meaning::Ops::of::<UnityBundle>(),
     ),
     (
         <BlocksInfo as Root>::ID,
-        crate::layouts::Ops::of::<BlocksInfo>(),
+        crate::meaning::Ops::of::<BlocksInfo>(),
     ),
     (
         <UnitySerialized as Root>::ID,
-        crate::layouts::Ops::of::<UnitySerialized>(),
+        crate::meaning::Ops::of::<UnitySerialized>(),
     ),
     (
         <UnityWeb as Root>::ID,
-        crate::layouts::Ops::of::<UnityWeb>(),
+        crate::meaning::Ops::of::<UnityWeb>(),
     ),
-    (<Payload as Root>::ID, crate::layouts::Ops::of::<Payload>()),
+    (<Payload as Root>::ID, crate::meaning::Ops::of::<Payload>()),
 ];
-
-/// The property every input must have as a whole game file (the fuzz target
-/// `unity_game_file`): opened, listed, every object read through its type tree, every Mesh
-/// checked and decoded; no panic, errors at offsets inside the input, a decoded mesh
-/// consistent, and nothing read from disk.
-pub fn fuzz_game_file(data: &[u8]) {
-    let limits = Limits { max_data: 64 << 20 };
-    let mut file = match game::GameFile::from_bytes(std::path::Path::new("fuzz"), data, &limits) {
-        Ok(f) => f,
-        Err(e) => {
-            if e.place.is_empty() {
-                assert!(
-                    e.error.offset.is_none_or(|o| o <= data.len() as u64),
-                    "error offset past the input: {e}"
-                );
-            }
-            return;
-        }
-    };
-    file.resources_beside = false;
-    let g = GameFiles::from_files(vec![file]);
-    let _ = g.list(None);
-    for r in g.objects() {
-        let s = g.serialized(r);
-        let _ = s.read(g.entry(r));
-    }
-    for r in g.meshes() {
-        let Ok(input) = g.input(r, &Context::new()) else {
-            continue;
-        };
-        let _ = input.judge();
-        if let Ok(d) = input.decode() {
-            for mesh in &d.scene.meshes {
-                mesh.validate()
-                    .unwrap_or_else(|e| panic!("decoded mesh is inconsistent: {e}"));
-            }
-        }
-    }
-}
 
 /// The error for something this module does not read (yet), with the reason.
 pub(crate) fn unsupported(

@@ -1,7 +1,7 @@
 //! One object of opened game files as an input of its layout (our issue 25): its bytes, the
 //! context its layout reads it with (the editor version of its file, the resource files around
 //! it, what the user said) and where it lies in its serialized file. It is judged, decoded,
-//! walked and surveyed through the same [`Entry`] as a bare object (`meshspec check
+//! walked and surveyed through the same reading as a bare object ([`crate::reading::Reading`]) (`meshspec check
 //! unity-mesh FILE --unity-version ...`), with offsets in its serialized file; what a game file
 //! adds is said once here: the check of the fixed layout against the object's type tree, the
 //! version note of a file whose version string is not a version, and the names of a mesh's
@@ -12,16 +12,17 @@ use super::mesh::MESH;
 use super::version::MESH_LAYOUT;
 use super::{resource, Located};
 use crate::context::Context;
-use crate::layouts::{Decoded, Entry, WalkFn};
+use crate::meaning::Decoded;
 use crate::reading::Reading;
+use crate::reading::WalkFn;
 use crate::rt::{Error, Visitor};
 use crate::verdict::Verdict;
 use std::borrow::Cow;
 
-/// The layout of objects of class `class_id`, when the specs describe one (a Mesh's).
-pub fn layout_of(class_id: i32) -> Option<&'static Entry> {
+/// The layout id of objects of class `class_id`, when the specs describe one (a Mesh's).
+pub fn layout_of(class_id: i32) -> Option<&'static str> {
     match class_id {
-        MESH => crate::layouts::find(MESH_LAYOUT),
+        MESH => Some(MESH_LAYOUT),
         _ => None,
     }
 }
@@ -31,8 +32,8 @@ pub fn layout_of(class_id: i32) -> Option<&'static Entry> {
 pub struct ObjectInput<'g> {
     /// The object.
     pub at: ObjectRef,
-    /// Its layout.
-    pub entry: &'static Entry,
+    /// Its layout's id (in the table of layouts, [`crate::layouts::find`]).
+    pub layout: &'static str,
     /// Its bytes.
     pub bytes: &'g [u8],
     /// What its layout reads it with: the user's options, its file's editor version, the
@@ -61,7 +62,7 @@ impl GameFiles {
     pub fn input(&self, r: ObjectRef, user: &Context) -> Result<ObjectInput<'_>, Located> {
         self.version(r)?;
         let (mesh, read) = self.read_mesh(r)?;
-        let entry = layout_of(self.entry(r).class_id).expect("a Mesh has a layout");
+        let layout = MESH_LAYOUT;
         let mut ctx = user.clone();
         if let Some(v) = mesh.version {
             ctx = ctx.with_param("unity_version", i128::from(v));
@@ -73,7 +74,7 @@ impl GameFiles {
         let reading = read.map(|read| Reading::meant(read, &ctx));
         Ok(ObjectInput {
             at: r,
-            entry,
+            layout,
             bytes: self.bytes(r),
             ctx,
             base: self.entry(r).offset,
@@ -219,7 +220,7 @@ impl ObjectInput<'_> {
         }
     }
 
-    /// Every field of the object, as [`Entry::walk`] gives them: spans in the object (add
+    /// Every field of the object, as [`Reading::walk`] gives them: spans in the object (add
     /// [`ObjectInput::base`] for the serialized file).
     pub fn walk(&self, visit: &mut WalkFn<'_>) -> Result<(), Located> {
         // (The fields as the fixed layout reads them, even where the type tree disagrees.)

@@ -190,7 +190,6 @@ pub fn fit(s: &Serialized) -> Fit {
             tried.join(", ")
         ));
     };
-    let entry = crate::layouts::find(MESH_LAYOUT).expect("the unity-mesh layout exists");
     // A mesh's reading: its geometry when it decodes (layouts that name the same bytes
     // differently, 5.x's channel formats and 2017's, read alike when they mean the same),
     // its dump's data otherwise.
@@ -199,7 +198,8 @@ pub fn fit(s: &Serialized) -> Fit {
             .iter()
             .map(|o| {
                 let ctx = mesh::context(v);
-                let read = entry.read(s.bytes(o), &ctx);
+                let read =
+                    reading::Reading::meant(TypedReading::<UnityMesh>::new(s.bytes(o), &ctx), &ctx);
                 if let Ok(d) = read.decode(&ctx) {
                     return ReadAs::Geometry(d.scene.meshes);
                 }

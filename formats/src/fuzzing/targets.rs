@@ -3,325 +3,325 @@
 
 /// `meshbin`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn meshbin(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::meshbin::Meshbin>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::meshbin::Meshbin>(data, &[]);
 }
 
 /// `meshbin_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn meshbin_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::meshbin::Meshbin>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::meshbin::Meshbin>(data, &[]);
 }
 
 /// `meshbin_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn meshbin_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::meshbin::Meshbin) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::meshbin::Meshbin) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::meshbin::Meshbin>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::meshbin::Meshbin>(&value, choice, &[]);
 }
 
 /// `rr_mesh`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn rr_mesh(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::rr_mesh::RrMesh>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::rr_mesh::RrMesh>(data, &[]);
 }
 
 /// `rr_mesh_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn rr_mesh_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::rr_mesh::RrMesh>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::rr_mesh::RrMesh>(data, &[]);
 }
 
 /// `rr_mesh_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn rr_mesh_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::rr_mesh::RrMesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::rr_mesh::RrMesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::rr_mesh::RrMesh>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::rr_mesh::RrMesh>(&value, choice, &[]);
 }
 
 /// `rr_compiled_mesh`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn rr_compiled_mesh(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::rr_mesh::CompiledMesh>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::rr_mesh::CompiledMesh>(data, &[]);
 }
 
 /// `rr_compiled_mesh_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn rr_compiled_mesh_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::rr_mesh::CompiledMesh>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::rr_mesh::CompiledMesh>(data, &[]);
 }
 
 /// `rr_compiled_mesh_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn rr_compiled_mesh_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::rr_mesh::CompiledMesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::rr_mesh::CompiledMesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::rr_mesh::CompiledMesh>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::rr_mesh::CompiledMesh>(&value, choice, &[]);
 }
 
 /// `rr_mesh_data`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn rr_mesh_data(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::rr_mesh::MeshData>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::rr_mesh::MeshData>(data, &[]);
 }
 
 /// `rr_mesh_data_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn rr_mesh_data_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::rr_mesh::MeshData>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::rr_mesh::MeshData>(data, &[]);
 }
 
 /// `rr_mesh_data_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn rr_mesh_data_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::rr_mesh::MeshData) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::rr_mesh::MeshData) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::rr_mesh::MeshData>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::rr_mesh::MeshData>(&value, choice, &[]);
 }
 
 /// `rr_material_list`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn rr_material_list(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::rr_mesh::MaterialList>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::rr_mesh::MaterialList>(data, &[]);
 }
 
 /// `rr_material_list_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn rr_material_list_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::rr_mesh::MaterialList>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::rr_mesh::MaterialList>(data, &[]);
 }
 
 /// `rr_material_list_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn rr_material_list_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::rr_mesh::MaterialList) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::rr_mesh::MaterialList) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::rr_mesh::MaterialList>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::rr_mesh::MaterialList>(&value, choice, &[]);
 }
 
 /// `sws_mesh`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn sws_mesh(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::sws_mesh::SwsMesh>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::sws_mesh::SwsMesh>(data, &[]);
 }
 
 /// `sws_mesh_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn sws_mesh_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::sws_mesh::SwsMesh>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::sws_mesh::SwsMesh>(data, &[]);
 }
 
 /// `sws_mesh_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn sws_mesh_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::sws_mesh::SwsMesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::sws_mesh::SwsMesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::sws_mesh::SwsMesh>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::sws_mesh::SwsMesh>(&value, choice, &[]);
 }
 
 /// `sws_mesh_bone`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn sws_mesh_bone(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::sws_mesh::MeshBone>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::sws_mesh::MeshBone>(data, &[]);
 }
 
 /// `sws_mesh_bone_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn sws_mesh_bone_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::sws_mesh::MeshBone>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::sws_mesh::MeshBone>(data, &[]);
 }
 
 /// `sws_mesh_bone_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn sws_mesh_bone_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::sws_mesh::MeshBone) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::sws_mesh::MeshBone) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::sws_mesh::MeshBone>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::sws_mesh::MeshBone>(&value, choice, &[]);
 }
 
 /// `sws_compiled_mesh`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn sws_compiled_mesh(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::sws_mesh::CompiledMesh>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::sws_mesh::CompiledMesh>(data, &[]);
 }
 
 /// `sws_compiled_mesh_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn sws_compiled_mesh_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::sws_mesh::CompiledMesh>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::sws_mesh::CompiledMesh>(data, &[]);
 }
 
 /// `sws_compiled_mesh_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn sws_compiled_mesh_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::sws_mesh::CompiledMesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::sws_mesh::CompiledMesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::sws_mesh::CompiledMesh>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::sws_mesh::CompiledMesh>(&value, choice, &[]);
 }
 
 /// `sws_submesh`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn sws_submesh(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::sws_mesh::Submesh>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::sws_mesh::Submesh>(data, &[]);
 }
 
 /// `sws_submesh_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn sws_submesh_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::sws_mesh::Submesh>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::sws_mesh::Submesh>(data, &[]);
 }
 
 /// `sws_submesh_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn sws_submesh_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::sws_mesh::Submesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::sws_mesh::Submesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::sws_mesh::Submesh>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::sws_mesh::Submesh>(&value, choice, &[]);
 }
 
 /// `sws_uv_channel`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn sws_uv_channel(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::sws_mesh::UvChannel>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::sws_mesh::UvChannel>(data, &[]);
 }
 
 /// `sws_uv_channel_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn sws_uv_channel_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::sws_mesh::UvChannel>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::sws_mesh::UvChannel>(data, &[]);
 }
 
 /// `sws_uv_channel_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn sws_uv_channel_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::sws_mesh::UvChannel) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::sws_mesh::UvChannel) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::sws_mesh::UvChannel>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::sws_mesh::UvChannel>(&value, choice, &[]);
 }
 
 /// `sws_morph_channel`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn sws_morph_channel(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::sws_mesh::MorphChannel>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::sws_mesh::MorphChannel>(data, &[]);
 }
 
 /// `sws_morph_channel_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn sws_morph_channel_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::sws_mesh::MorphChannel>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::sws_mesh::MorphChannel>(data, &[]);
 }
 
 /// `sws_morph_channel_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn sws_morph_channel_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::sws_mesh::MorphChannel) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::sws_mesh::MorphChannel) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::sws_mesh::MorphChannel>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::sws_mesh::MorphChannel>(&value, choice, &[]);
 }
 
 /// `unity_bundle`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn unity_bundle(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::unity_bundle::UnityBundle>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::unity_bundle::UnityBundle>(data, &[]);
 }
 
 /// `unity_bundle_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn unity_bundle_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::unity_bundle::UnityBundle>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::unity_bundle::UnityBundle>(data, &[]);
 }
 
 /// `unity_bundle_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn unity_bundle_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::unity_bundle::UnityBundle) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::unity_bundle::UnityBundle) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::unity_bundle::UnityBundle>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::unity_bundle::UnityBundle>(&value, choice, &[]);
 }
 
 /// `unity_bundle_blocks_info`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn unity_bundle_blocks_info(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::unity_bundle::BlocksInfo>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::unity_bundle::BlocksInfo>(data, &[]);
 }
 
 /// `unity_bundle_blocks_info_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn unity_bundle_blocks_info_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::unity_bundle::BlocksInfo>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::unity_bundle::BlocksInfo>(data, &[]);
 }
 
 /// `unity_bundle_blocks_info_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn unity_bundle_blocks_info_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::unity_bundle::BlocksInfo) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::unity_bundle::BlocksInfo) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::unity_bundle::BlocksInfo>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::unity_bundle::BlocksInfo>(&value, choice, &[]);
 }
 
 /// `unity_mesh`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn unity_mesh(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::unity_mesh::UnityMesh>(data, &[("unity_version", &[0, 39999, 40000, 40001, 40099, 40100, 40101, 40299, 40300, 40301, 49999, 50000, 50001, 20170099, 20170100, 20170101, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601])]);
+    crate::fuzzing::fast_with_params::<crate::generated::unity_mesh::UnityMesh>(data, &[("unity_version", &[0, 39999, 40000, 40001, 40099, 40100, 40101, 40299, 40300, 40301, 49999, 50000, 50001, 20170099, 20170100, 20170101, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601])]);
 }
 
 /// `unity_mesh_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn unity_mesh_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::unity_mesh::UnityMesh>(data, &[("unity_version", &[0, 39999, 40000, 40001, 40099, 40100, 40101, 40299, 40300, 40301, 49999, 50000, 50001, 20170099, 20170100, 20170101, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601])]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::unity_mesh::UnityMesh>(data, &[("unity_version", &[0, 39999, 40000, 40001, 40099, 40100, 40101, 40299, 40300, 40301, 49999, 50000, 50001, 20170099, 20170100, 20170101, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601])]);
 }
 
 /// `unity_mesh_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn unity_mesh_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::unity_mesh::UnityMesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::unity_mesh::UnityMesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::unity_mesh::UnityMesh>(&value, choice, &[("unity_version", &[0, 39999, 40000, 40001, 40099, 40100, 40101, 40299, 40300, 40301, 49999, 50000, 50001, 20170099, 20170100, 20170101, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601])]);
+    crate::fuzzing::written_with_params::<crate::generated::unity_mesh::UnityMesh>(&value, choice, &[("unity_version", &[0, 39999, 40000, 40001, 40099, 40100, 40101, 40299, 40300, 40301, 49999, 50000, 50001, 20170099, 20170100, 20170101, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601])]);
 }
 
 /// `unity_serialized`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn unity_serialized(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::unity_serialized::UnitySerialized>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::unity_serialized::UnitySerialized>(data, &[]);
 }
 
 /// `unity_serialized_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn unity_serialized_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::unity_serialized::UnitySerialized>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::unity_serialized::UnitySerialized>(data, &[]);
 }
 
 /// `unity_serialized_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn unity_serialized_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::unity_serialized::UnitySerialized) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::unity_serialized::UnitySerialized) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::unity_serialized::UnitySerialized>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::unity_serialized::UnitySerialized>(&value, choice, &[]);
 }
 
 /// `unity_web`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn unity_web(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::unity_web::UnityWeb>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::unity_web::UnityWeb>(data, &[]);
 }
 
 /// `unity_web_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn unity_web_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::unity_web::UnityWeb>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::unity_web::UnityWeb>(data, &[]);
 }
 
 /// `unity_web_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn unity_web_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::unity_web::UnityWeb) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::unity_web::UnityWeb) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::unity_web::UnityWeb>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::unity_web::UnityWeb>(&value, choice, &[]);
 }
 
 /// `unity_web_payload`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn unity_web_payload(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<super::unity_web::Payload>(data, &[]);
+    crate::fuzzing::fast_with_params::<crate::generated::unity_web::Payload>(data, &[]);
 }
 
 /// `unity_web_payload_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn unity_web_payload_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<super::unity_web::Payload>(data, &[]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::unity_web::Payload>(data, &[]);
 }
 
 /// `unity_web_payload_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
 pub fn unity_web_payload_written(data: &[u8]) {
     let u = arbitrary::Unstructured::new(data);
-    let Ok((choice, value)) = <(u8, super::unity_web::Payload) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
+    let Ok((choice, value)) = <(u8, crate::generated::unity_web::Payload) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<super::unity_web::Payload>(&value, choice, &[]);
+    crate::fuzzing::written_with_params::<crate::generated::unity_web::Payload>(&value, choice, &[]);
 }
 
 /// A target's function: the property, on one input.
@@ -380,5 +380,5 @@ pub static TARGETS: &[(&str, Target)] = &[
     ("unity_web_payload", unity_web_payload),
     ("unity_web_payload_deep", unity_web_payload_deep),
     ("unity_web_payload_written", unity_web_payload_written),
-    ("unity_game_file", crate::unity::files::fuzz_game_file),
+    ("unity_game_file", crate::fuzzing::game_file),
 ];

@@ -1,6 +1,10 @@
 //! The properties every layout must have on any input, for fuzz targets and tests. They judge
 //! bytes through the same verdict as every command.
 
+#[cfg(feature = "arbitrary")]
+#[rustfmt::skip]
+pub mod targets;
+
 use crate::context::{Context, Winding};
 use crate::layouts::Entry;
 use crate::reading::Reading;
@@ -153,4 +157,44 @@ pub fn roundtrip<T: Root>(data: &[u8]) {
 /// [`deep`] with a given context.
 pub fn roundtrip_with<T: Root>(data: &[u8], ctx: &Context) {
     deep::<T>(data, ctx);
+}
+
+/// The property every input must have as a whole game file (the fuzz target
+/// `unity_game_file`): opened, listed, every object read through its type tree, every Mesh
+/// checked and decoded; no panic, errors at offsets inside the input, a decoded mesh
+/// consistent, and nothing read from disk.
+pub fn game_file(data: &[u8]) {
+    use crate::unity::files::{game, Limits};
+    let limits = Limits { max_data: 64 << 20 };
+    let mut file = match game::GameFile::from_bytes(std::path::Path::new("fuzz"), data, &limits) {
+        Ok(f) => f,
+        Err(e) => {
+            if e.place.is_empty() {
+                assert!(
+                    e.error.offset.is_none_or(|o| o <= data.len() as u64),
+                    "error offset past the input: {e}"
+                );
+            }
+            return;
+        }
+    };
+    file.resources_beside = false;
+    let g = game::GameFiles::from_files(vec![file]);
+    let _ = g.list(None);
+    for r in g.objects() {
+        let s = g.serialized(r);
+        let _ = s.read(g.entry(r));
+    }
+    for r in g.meshes() {
+        let Ok(input) = g.input(r, &Context::new()) else {
+            continue;
+        };
+        let _ = input.judge();
+        if let Ok(d) = input.decode() {
+            for mesh in &d.scene.meshes {
+                mesh.validate()
+                    .unwrap_or_else(|e| panic!("decoded mesh is inconsistent: {e}"));
+            }
+        }
+    }
 }
