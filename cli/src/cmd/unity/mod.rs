@@ -403,7 +403,7 @@ pub fn refused(e: &Located) -> Fail {
 /// that cannot be opened is kept in [`GameFiles::failed`], and files under a folder that are
 /// not game files are noted.
 fn open(files: &[PathBuf], limit: u64, quiet: bool, version: Option<u32>) -> GameFiles {
-    let mut g = GameFiles::open_each(files, limit);
+    let mut g = GameFiles::open_each_with(files, limit, crate::input::map_shared);
     g.unity_version = version;
     if !quiet {
         for (p, why) in &g.skipped {
@@ -419,7 +419,11 @@ fn open(files: &[PathBuf], limit: u64, quiet: bool, version: Option<u32>) -> Gam
 /// Opens one game file, refused when it cannot be; or a folder (a player build), its files
 /// that cannot be opened said in notes.
 pub fn open_one(file: &Path, limit: u64, version: Option<u32>) -> Result<GameFiles, Fail> {
-    let mut g = GameFiles::open_each(std::slice::from_ref(&file.to_path_buf()), limit);
+    let mut g = GameFiles::open_each_with(
+        std::slice::from_ref(&file.to_path_buf()),
+        limit,
+        crate::input::map_shared,
+    );
     g.unity_version = version;
     match g.failed.first() {
         Some(e) if !file.is_dir() => Err(refused(e)),

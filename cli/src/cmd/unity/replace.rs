@@ -96,7 +96,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         let mut notes = vec![];
         for (k, &path_id) in a.path_id.iter().enumerate() {
             let object = match (a.object.get(k), a.dump.get(k)) {
-                (Some(p), _) => input::read(p, a.limit)?,
+                (Some(p), _) => input::read(p, a.limit)?.to_vec(),
                 (None, Some(d)) => {
                     let (o, built) = from_dump(&a.file, &bytes, path_id, d, a.limit, &limits)?;
                     notes.extend(built);

@@ -303,9 +303,18 @@ impl GameFile {
     }
 }
 
-/// Opens one game file from disk, refusing one of more than `max_input` bytes before reading
-/// it.
-fn open_file(p: &Path, max_input: u64) -> Result<GameFile, Located> {
+/// How a file's bytes are brought into memory: [`read_whole`], or a memory map the command
+/// line makes (this crate has no unsafe code).
+pub type ReadFile = fn(&Path) -> std::io::Result<Shared>;
+
+/// The whole file at `p`, read into fresh memory.
+pub fn read_whole(p: &Path) -> std::io::Result<Shared> {
+    std::fs::read(p).map(Shared::new)
+}
+
+/// Opens one game file from disk with `read`, refusing one of more than `max_input` bytes
+/// before reading it.
+fn open_file(p: &Path, max_input: u64, read: ReadFile) -> Result<GameFile, Located> {
     let len = std::fs::metadata(p).map_err(|e| io_error(p, &e))?.len();
     if len > max_input {
         return Err(Located::new(
@@ -317,9 +326,19 @@ fn open_file(p: &Path, max_input: u64) -> Result<GameFile, Located> {
             ),
         ));
     }
-    let bytes = std::fs::read(p).map_err(|e| io_error(p, &e))?;
+    let bytes = read(p).map_err(|e| io_error(p, &e))?;
+    if bytes.len() as u64 > max_input {
+        return Err(Located::new(
+            p.display().to_string(),
+            Error::unplaced(
+                ErrorKind::Input,
+                format!("at most {max_input} bytes (--max-input-size raises the limit)"),
+                format!("{} bytes (the file grew)", bytes.len()),
+            ),
+        ));
+    }
     let limits = Limits::for_input(bytes.len() as u64);
-    GameFile::from_shared(p, Shared::new(bytes), &limits)
+    GameFile::from_shared(p, bytes, &limits)
 }
 
 /// The first [`HEAD`] bytes of the file at `p` (fewer for a shorter one).
@@ -367,9 +386,9 @@ impl GameFiles {
         let mut out = GameFiles::default();
         for p in paths {
             if p.is_dir() {
-                out.open_folder(p, u64::MAX)?;
+                out.open_folder(p, u64::MAX, read_whole)?;
             } else {
-                out.files.push(open_file(p, u64::MAX)?);
+                out.files.push(open_file(p, u64::MAX, read_whole)?);
             }
         }
         Ok(out)
@@ -380,14 +399,19 @@ impl GameFiles {
     /// cannot be read) is listed in [`GameFiles::failed`] and the others are opened. Files
     /// under a folder that are not game files are skipped, as by [`GameFiles::open`].
     pub fn open_each(paths: &[PathBuf], max_input: u64) -> GameFiles {
+        Self::open_each_with(paths, max_input, read_whole)
+    }
+
+    /// [`GameFiles::open_each`], each file's bytes brought into memory by `read`.
+    pub fn open_each_with(paths: &[PathBuf], max_input: u64, read: ReadFile) -> GameFiles {
         let mut out = GameFiles::default();
         for p in paths {
             if p.is_dir() {
-                if let Err(e) = out.open_folder(p, max_input) {
+                if let Err(e) = out.open_folder(p, max_input, read) {
                     out.failed.push(e);
                 }
             } else {
-                match open_file(p, max_input) {
+                match open_file(p, max_input, read) {
                     Ok(g) => out.files.push(g),
                     Err(e) => out.failed.push(e),
                 }
@@ -398,7 +422,7 @@ impl GameFiles {
 
     /// Opens every game file under `dir` (failures in [`GameFiles::failed`], other files in
     /// [`GameFiles::skipped`]); an error only when the folder cannot be walked.
-    fn open_folder(&mut self, dir: &Path, max_input: u64) -> Result<(), Located> {
+    fn open_folder(&mut self, dir: &Path, max_input: u64, read: ReadFile) -> Result<(), Located> {
         let mut found = vec![];
         walk(dir, &mut found).map_err(|e| io_error(dir, &e))?;
         for f in found {
@@ -413,7 +437,7 @@ impl GameFiles {
                 }
                 continue;
             }
-            match n.and_then(|_| open_file(&f, max_input)) {
+            match n.and_then(|_| open_file(&f, max_input, read)) {
                 Ok(g) => self.files.push(g),
                 Err(e) => self.failed.push(e),
             }

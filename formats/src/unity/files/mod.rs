@@ -81,18 +81,20 @@ impl Limits {
 /// and its serialized and resource files), never copied.
 #[derive(Clone)]
 pub struct Shared {
-    all: Arc<Vec<u8>>,
+    all: Arc<dyn AsRef<[u8]> + Send + Sync>,
     range: Range<usize>,
 }
 
 impl Shared {
     /// All of `bytes`.
     pub fn new(bytes: Vec<u8>) -> Shared {
-        let range = 0..bytes.len();
-        Shared {
-            all: Arc::new(bytes),
-            range,
-        }
+        Self::from_arc(Arc::new(bytes))
+    }
+
+    /// All of the bytes `all` holds (a memory map of a file, for one).
+    pub fn from_arc(all: Arc<dyn AsRef<[u8]> + Send + Sync>) -> Shared {
+        let range = 0..(*all).as_ref().len();
+        Shared { all, range }
     }
 
     /// The part `range` of these bytes (which must lie inside them).
@@ -108,7 +110,7 @@ impl Shared {
 impl Deref for Shared {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
-        &self.all[self.range.clone()]
+        &(*self.all).as_ref()[self.range.clone()]
     }
 }
 
