@@ -1,0 +1,270 @@
+"""meshspec in Blender: import a mesh from a game file (or a bare object) and write it back.
+
+Both operators call the `meshspec` command line (found on PATH, at the path in the add-on's
+preferences, or in the MESHSPEC environment variable) and go through the same commands a user
+runs in a terminal: `unity export` / `export` to glTF for the import, and `import --like` plus
+`unity replace` (or `import` for a .meshbin) for the way back. Nothing is decoded or encoded here:
+the command line is the one reader and writer, and its error and note lines are shown in
+Blender's report.
+"""
+
+bl_info = {
+    "name": "meshspec",
+    "author": "meshspec",
+    "version": (0, 1, 0),
+    "blender": (3, 4, 0),
+    "location": "File > Import / Export > meshspec",
+    "description": "Import game meshes through meshspec and write edited ones back into a copy of their file",
+    "category": "Import-Export",
+}
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+
+import bpy
+from bpy.props import EnumProperty, StringProperty
+from bpy_extras.io_utils import ExportHelper, ImportHelper
+
+# Where an imported object came from, kept on the object (custom properties survive a save).
+SOURCE = "meshspec_source"
+LAYOUT = "meshspec_layout"
+PATH_ID = "meshspec_path_id"
+WINDING = "meshspec_winding"
+GAME = "game"
+
+
+def meshspec_command(context=None):
+    """The meshspec executable: the add-on's preference, then MESHSPEC, then PATH."""
+    path = ""
+    if context is not None:
+        addon = context.preferences.addons.get(__name__)
+        if addon is not None:
+            path = addon.preferences.meshspec_path
+    path = path or os.environ.get("MESHSPEC", "") or shutil.which("meshspec") or ""
+    if not path:
+        raise MeshspecError(["meshspec was not found: set its path in the add-on's preferences or put it on PATH"])
+    return path
+
+
+class MeshspecError(Exception):
+    """A meshspec command that failed, with the lines it printed."""
+
+    def __init__(self, lines):
+        super().__init__("\n".join(lines))
+        self.lines = lines
+
+
+def run(context, args):
+    """Runs meshspec with `args`; its standard output, and its stderr lines (notes, warnings)."""
+    exe = meshspec_command(context)
+    p = subprocess.run([exe, "--color", "never", *args], capture_output=True, text=True)
+    lines = [l for l in p.stderr.splitlines() if l.strip()]
+    if p.returncode != 0:
+        raise MeshspecError(lines or [f"meshspec {args[0]} failed with exit code {p.returncode}"])
+    return p.stdout, lines
+
+
+def report_lines(op, lines):
+    for l in lines:
+        kind = {"error": "ERROR", "warning": "WARNING"}.get(l.split(":", 1)[0], "INFO")
+        op.report({kind}, l)
+
+
+def is_game_file(context, path):
+    """Whether meshspec opens `path` as a Unity game file (a bundle, a serialized file)."""
+    try:
+        run(context, ["unity", "list", path, "--class", "Mesh", "--json"])
+        return True
+    except MeshspecError:
+        return False
+
+
+def game_meshes(context, path):
+    """The Mesh objects of a game file: (path id, name)."""
+    out, _ = run(context, ["unity", "list", path, "--class", "Mesh", "--json"])
+    return [(o["path_id"], o.get("name") or "") for o in json.loads(out) if o.get("class_id") == 43]
+
+
+def import_glb(glb):
+    """Imports a .glb; the objects it added."""
+    before = set(bpy.data.objects)
+    bpy.ops.import_scene.gltf(filepath=glb)
+    return [o for o in bpy.data.objects if o not in before]
+
+
+def layout_of(path, given):
+    if given:
+        return given
+    ext = os.path.splitext(path)[1].lstrip(".")
+    return ext
+
+
+class MeshspecPreferences(bpy.types.AddonPreferences):
+    bl_idname = __name__
+
+    meshspec_path: StringProperty(
+        name="meshspec",
+        description="The meshspec command line (empty: the one on PATH)",
+        subtype="FILE_PATH",
+        default="",
+    )
+
+    def draw(self, context):
+        self.layout.prop(self, "meshspec_path")
+
+
+WINDINGS = [("", "As recorded", "The file records its winding"), ("d3d", "Direct3D", ""), ("gl", "OpenGL", "")]
+
+
+class IMPORT_SCENE_OT_meshspec(bpy.types.Operator, ImportHelper):
+    """Import a mesh meshspec reads (a Unity game file, a bare object, a .meshbin, an SWS body)"""
+
+    bl_idname = "import_scene.meshspec"
+    bl_label = "Import with meshspec"
+    bl_options = {"REGISTER", "UNDO"}
+
+    mesh: StringProperty(name="Mesh", description="The mesh's name (empty: every mesh)", default="")
+    path_id: StringProperty(name="Path id", description="A Unity object's path id", default="")
+    layout: StringProperty(name="Layout", description="The layout id of a bare object (empty: the file's extension)", default="")
+    unity_version: StringProperty(name="Unity version", description="For a bare Unity Mesh object", default="")
+    winding: EnumProperty(name="Winding", items=WINDINGS, default="")
+
+    def execute(self, context):
+        try:
+            return self.run(context)
+        except MeshspecError as e:
+            report_lines(self, e.lines)
+            return {"CANCELLED"}
+
+    def run(self, context):
+        path = bpy.path.abspath(self.filepath)
+        tmp = tempfile.mkdtemp(prefix="meshspec-blender-")
+        try:
+            imported = []
+            if is_game_file(context, path):
+                chosen = game_meshes(context, path)
+                if self.path_id:
+                    chosen = [(i, n) for i, n in chosen if str(i) == self.path_id]
+                elif self.mesh:
+                    chosen = [(i, n) for i, n in chosen if n == self.mesh]
+                if not chosen:
+                    raise MeshspecError([f"error: no Mesh of {path} is the one asked for"])
+                for pid, _ in chosen:
+                    glb = os.path.join(tmp, f"{pid}.glb")
+                    _, lines = run(context, ["unity", "export", path, "--path-id", str(pid), "-o", glb])
+                    report_lines(self, lines)
+                    objs = import_glb(glb)
+                    self.mark(objs, path, GAME, str(pid), "")
+                    imported += objs
+            else:
+                layout = layout_of(path, self.layout)
+                glb = os.path.join(tmp, "mesh.glb")
+                args = ["export", layout, path, "-o", glb]
+                if self.mesh:
+                    args += ["--mesh", self.mesh]
+                if self.unity_version:
+                    args += ["--unity-version", self.unity_version]
+                if self.winding:
+                    args += ["--winding", self.winding]
+                _, lines = run(context, args)
+                report_lines(self, lines)
+                objs = import_glb(glb)
+                self.mark(objs, path, layout, "", self.winding)
+                imported += objs
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        self.report({"INFO"}, f"imported {sum(o.type == 'MESH' for o in imported)} mesh objects from {path}")
+        return {"FINISHED"}
+
+    def mark(self, objs, path, layout, path_id, winding):
+        for o in objs:
+            if o.type != "MESH":
+                continue
+            o[SOURCE] = path
+            o[LAYOUT] = layout
+            o[PATH_ID] = path_id
+            o[WINDING] = winding
+
+
+class EXPORT_SCENE_OT_meshspec(bpy.types.Operator, ExportHelper):
+    """Write the active imported mesh back into a copy of the file it came from"""
+
+    bl_idname = "export_scene.meshspec"
+    bl_label = "Export with meshspec"
+    filename_ext = ""
+
+    def execute(self, context):
+        try:
+            return self.run(context)
+        except MeshspecError as e:
+            report_lines(self, e.lines)
+            return {"CANCELLED"}
+
+    def run(self, context):
+        obj = context.active_object
+        if obj is None or SOURCE not in obj:
+            raise MeshspecError(["error: the active object was not imported with meshspec (it records no source file)"])
+        source = obj[SOURCE]
+        out = bpy.path.abspath(self.filepath)
+        if os.path.exists(out) and os.path.samefile(out, source):
+            raise MeshspecError([f"error: {out} is the original: meshspec writes a copy, never over it"])
+        layout = obj[LAYOUT]
+        tmp = tempfile.mkdtemp(prefix="meshspec-blender-")
+        try:
+            glb = os.path.join(tmp, "edited.glb")
+            for o in context.selected_objects:
+                o.select_set(False)
+            # The mesh with its armature, so its skin goes along.
+            for o in [obj] + [m.object for m in obj.modifiers if m.type == "ARMATURE" and m.object]:
+                o.select_set(True)
+            bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", use_selection=True)
+            lines = []
+            if layout == GAME:
+                made = os.path.join(tmp, "edited.mesh")
+                _, l1 = run(context, ["import", "unity-mesh", glb, "--like", source, "--path-id", obj[PATH_ID], "-o", made])
+                args = ["unity", "replace", source, "--path-id", obj[PATH_ID], "--object", made, "-o", out]
+                vertex = os.path.join(tmp, "edited.vertexdata")
+                if os.path.exists(vertex):
+                    args += ["--ress", vertex]
+                _, l2 = run(context, args)
+                lines = l1 + l2
+            elif layout == "unity-mesh":
+                raise MeshspecError(["error: a bare Unity Mesh object goes back with `meshspec import unity-mesh --like ORIGINAL`, which needs its folder's version: not offered here yet"])
+            else:
+                args = ["import", layout, glb, "-o", out]
+                if obj.get(WINDING):
+                    args += ["--winding", obj[WINDING]]
+                _, lines = run(context, args)
+        finally:
+            shutil.rmtree(tmp, ignore_errors=True)
+        report_lines(self, lines)
+        self.report({"INFO"}, f"wrote {out}")
+        return {"FINISHED"}
+
+
+def menu_import(self, context):
+    self.layout.operator(IMPORT_SCENE_OT_meshspec.bl_idname, text="meshspec (game meshes)")
+
+
+def menu_export(self, context):
+    self.layout.operator(EXPORT_SCENE_OT_meshspec.bl_idname, text="meshspec (back into the game file)")
+
+
+CLASSES = (MeshspecPreferences, IMPORT_SCENE_OT_meshspec, EXPORT_SCENE_OT_meshspec)
+
+
+def register():
+    for c in CLASSES:
+        bpy.utils.register_class(c)
+    bpy.types.TOPBAR_MT_file_import.append(menu_import)
+    bpy.types.TOPBAR_MT_file_export.append(menu_export)
+
+
+def unregister():
+    bpy.types.TOPBAR_MT_file_export.remove(menu_export)
+    bpy.types.TOPBAR_MT_file_import.remove(menu_import)
+    for c in reversed(CLASSES):
+        bpy.utils.unregister_class(c)

@@ -1,0 +1,91 @@
+"""Headless check of the meshspec add-on (run by cli/tests/blender.rs):
+
+    blender -b --factory-startup --python tests/blender/addon_roundtrip.py -- REPO MESHSPEC OUT_DIR ZIP
+
+Installs the add-on from ZIP (what blender/build.sh packs) into OUT_DIR's scripts folder (set
+BLENDER_USER_SCRIPTS to it: nothing outside OUT_DIR is touched), enables it with meshspec's
+path in its preferences, then imports a Unity mesh and a .meshbin through the add-on's operators, moves a vertex, writes each
+back into a copy of its file and checks the copy with the command line. Exits non-zero on the
+first failed assertion.
+"""
+import hashlib
+import os
+import subprocess
+import sys
+import traceback
+
+import numpy
+
+if not hasattr(numpy, "bool"):
+    numpy.bool = bool  # Blender 3.4's glTF importer, with numpy 1.24 or later
+
+import bpy
+
+
+def main():
+    repo, meshspec, out, zip_path = sys.argv[sys.argv.index("--") + 1 :]
+    import addon_utils
+
+    bpy.ops.preferences.addon_install(filepath=zip_path)
+    addon_utils.enable("meshspec_blender", default_set=True)
+    bpy.context.preferences.addons["meshspec_blender"].preferences.meshspec_path = meshspec
+
+    def positions(path, *sel):
+        """The positions meshspec exports (as OBJ `v` lines), rounded."""
+        obj = os.path.join(out, "positions.obj")
+        subprocess.run([meshspec, *sel, "-o", obj], check=True, capture_output=True)
+        with open(obj) as f:
+            return sorted(
+                tuple(round(float(x), 4) for x in l.split()[1:4]) for l in f if l.startswith("v ")
+            )
+
+    def sha(p):
+        with open(p, "rb") as f:
+            return hashlib.sha256(f.read()).hexdigest()
+
+    # A Unity mesh (Arm, path id 101, of the LZ4 bundle), every field recorded on the object.
+    src = os.path.join(repo, "corpus", "unity", "lz4.unity-bundle")
+    before = sha(src)
+    assert bpy.ops.import_scene.meshspec(filepath=src, path_id="101") == {"FINISHED"}
+    objs = [o for o in bpy.data.objects if o.get("meshspec_source") == src]
+    assert len(objs) == 1, objs
+    o = objs[0]
+    assert o["meshspec_layout"] == "game" and o["meshspec_path_id"] == "101", dict(o)
+    o.data.vertices[0].co.x += 0.5
+    bpy.context.view_layer.objects.active = o
+    edited = os.path.join(out, "edited.unity-bundle")
+    assert bpy.ops.export_scene.meshspec(filepath=edited) == {"FINISHED"}
+    subprocess.run([meshspec, "unity", "check", edited], check=True, capture_output=True)
+    old = positions(src, "unity", "export", src, "--path-id", "101")
+    new = positions(edited, "unity", "export", edited, "--path-id", "101")
+    assert len(old) == len(new), (len(old), len(new))
+    moved = [p for p in new if p not in old]
+    assert moved, "no vertex moved"
+    for p in moved:
+        assert any(abs(abs(p[0] - q[0]) - 0.5) < 1e-3 and p[1:] == q[1:] for q in old), p
+    # Never over the original.
+    try:
+        r = bpy.ops.export_scene.meshspec(filepath=src)
+    except RuntimeError:
+        r = {"CANCELLED"}
+    assert r == {"CANCELLED"}, r
+    assert sha(src) == before, "the original changed"
+
+    # A .meshbin (no winding recorded: the Direct3D build's).
+    cube = os.path.join(repo, "corpus", "meshbin", "cube.meshbin")
+    assert bpy.ops.import_scene.meshspec(filepath=cube, winding="d3d") == {"FINISHED"}
+    o = [o for o in bpy.data.objects if o.get("meshspec_source") == cube][0]
+    bpy.context.view_layer.objects.active = o
+    back = os.path.join(out, "cube.meshbin")
+    assert bpy.ops.export_scene.meshspec(filepath=back) == {"FINISHED"}
+    subprocess.run([meshspec, "check", "meshbin", back], check=True, capture_output=True)
+    n = lambda p: len(positions(p, "export", "meshbin", p, "--winding", "d3d"))
+    assert n(back) == n(cube), (n(back), n(cube))
+    print("meshspec add-on round trip: ok")
+
+
+try:
+    main()
+except Exception:
+    traceback.print_exc()
+    sys.exit(1)
