@@ -29,37 +29,32 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
             input,
             json,
             game,
-        } if unity::is_game(&layout, &files) => unity::check::run(unity::check::Args {
-            files,
-            game,
-            unity_version: unity.unity_version,
-            ress,
-            relations,
-            all: lines.all,
-            limit: input.max_input_size,
-            json: json.json,
-        }),
-        Command::Check {
-            layout,
-            files,
-            unity,
-            ress,
-            relations,
-            lines,
-            input,
-            json,
-            game,
-        } => check::run(check::Args {
-            layout,
-            files,
-            unity,
-            ress,
-            relations,
-            all: lines.all,
-            limit: input.max_input_size,
-            json: json.json,
-            game,
-        }),
+        } => {
+            if unity::is_game(&layout, &files) {
+                unity::check::run(unity::check::Args {
+                    files,
+                    game,
+                    unity_version: unity.unity_version,
+                    ress,
+                    relations,
+                    all: lines.all,
+                    limit: input.max_input_size,
+                    json: json.json,
+                })
+            } else {
+                check::run(check::Args {
+                    layout,
+                    files,
+                    unity,
+                    ress,
+                    relations,
+                    all: lines.all,
+                    limit: input.max_input_size,
+                    json: json.json,
+                    game,
+                })
+            }
+        }
         Command::Info {
             layout,
             file,
@@ -99,33 +94,28 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
             unity,
             input,
             game,
-        } if unity::is_game(&layout, std::slice::from_ref(&file)) => {
-            unity::dump::run(unity::dump::Args {
-                file,
-                game,
-                unity_version: unity.unity_version,
-                format,
-                output,
-                limit: input.max_input_size,
-            })
+        } => {
+            if unity::is_game(&layout, std::slice::from_ref(&file)) {
+                unity::dump::run(unity::dump::Args {
+                    file,
+                    game,
+                    unity_version: unity.unity_version,
+                    format,
+                    output,
+                    limit: input.max_input_size,
+                })
+            } else {
+                dump::run(
+                    layout,
+                    file,
+                    format,
+                    output,
+                    unity,
+                    input.max_input_size,
+                    game,
+                )
+            }
         }
-        Command::Dump {
-            layout,
-            file,
-            format,
-            output,
-            unity,
-            input,
-            game,
-        } => dump::run(
-            layout,
-            file,
-            format,
-            output,
-            unity,
-            input.max_input_size,
-            game,
-        ),
         Command::Build {
             layout,
             dump,
@@ -160,54 +150,42 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
             json,
             game,
             every,
-        } if unity::is_game(&layout, std::slice::from_ref(&file)) => {
-            unity::export::run(unity::export::Args {
-                files: vec![file],
-                output,
-                game,
-                all: every.all,
-                non_finite,
-                mtl,
-                skin_weights,
-                winding: winding.winding.is_some(),
-                unity_version: unity.unity_version,
-                ress,
-                limit: input.max_input_size,
-                quiet: quiet.quiet,
-                json: json.json,
-            })
+        } => {
+            if unity::is_game(&layout, std::slice::from_ref(&file)) {
+                unity::export::run(unity::export::Args {
+                    files: vec![file],
+                    output,
+                    game,
+                    all: every.all,
+                    non_finite,
+                    mtl,
+                    skin_weights,
+                    winding: winding.winding.is_some(),
+                    unity_version: unity.unity_version,
+                    ress,
+                    limit: input.max_input_size,
+                    quiet: quiet.quiet,
+                    json: json.json,
+                })
+            } else {
+                export::run(export::Args {
+                    layout,
+                    file,
+                    output,
+                    non_finite,
+                    mtl,
+                    skin_weights,
+                    winding,
+                    unity,
+                    ress,
+                    limit: input.max_input_size,
+                    quiet: quiet.quiet,
+                    json: json.json,
+                    game,
+                    all: every.all,
+                })
+            }
         }
-        Command::Export {
-            layout,
-            file,
-            output,
-            non_finite,
-            mtl,
-            skin_weights,
-            winding,
-            unity,
-            ress,
-            input,
-            quiet,
-            json,
-            game,
-            every,
-        } => export::run(export::Args {
-            layout,
-            file,
-            output,
-            non_finite,
-            mtl,
-            skin_weights,
-            winding,
-            unity,
-            ress,
-            limit: input.max_input_size,
-            quiet: quiet.quiet,
-            json: json.json,
-            game,
-            all: every.all,
-        }),
         Command::Import {
             layout,
             geometry,
