@@ -119,7 +119,18 @@ class MeshspecPreferences(bpy.types.AddonPreferences):
 WINDINGS = [("", "As recorded", "The file records its winding"), ("d3d", "Direct3D", ""), ("gl", "OpenGL", "")]
 
 
-class IMPORT_SCENE_OT_meshspec(bpy.types.Operator, ImportHelper):
+class Reported:
+    """An operator whose failures are meshspec's lines in Blender's report."""
+
+    def execute(self, context):
+        try:
+            return self.run(context)
+        except MeshspecError as e:
+            report_lines(self, e.lines)
+            return {"CANCELLED"}
+
+
+class IMPORT_SCENE_OT_meshspec(Reported, bpy.types.Operator, ImportHelper):
     """Import a mesh meshspec reads (a Unity game file, a bare object, a .meshbin, an SWS body)"""
 
     bl_idname = "import_scene.meshspec"
@@ -131,13 +142,6 @@ class IMPORT_SCENE_OT_meshspec(bpy.types.Operator, ImportHelper):
     layout: StringProperty(name="Layout", description="The layout id of a bare object (empty: the file's extension)", default="")
     unity_version: StringProperty(name="Unity version", description="For a bare Unity Mesh object", default="")
     winding: EnumProperty(name="Winding", items=WINDINGS, default="")
-
-    def execute(self, context):
-        try:
-            return self.run(context)
-        except MeshspecError as e:
-            report_lines(self, e.lines)
-            return {"CANCELLED"}
 
     def run(self, context):
         path = bpy.path.abspath(self.filepath)
@@ -189,19 +193,12 @@ class IMPORT_SCENE_OT_meshspec(bpy.types.Operator, ImportHelper):
             o[WINDING] = winding
 
 
-class EXPORT_SCENE_OT_meshspec(bpy.types.Operator, ExportHelper):
+class EXPORT_SCENE_OT_meshspec(Reported, bpy.types.Operator, ExportHelper):
     """Write the active imported mesh back into a copy of the file it came from"""
 
     bl_idname = "export_scene.meshspec"
     bl_label = "Export with meshspec"
     filename_ext = ""
-
-    def execute(self, context):
-        try:
-            return self.run(context)
-        except MeshspecError as e:
-            report_lines(self, e.lines)
-            return {"CANCELLED"}
 
     def run(self, context):
         obj = context.active_object

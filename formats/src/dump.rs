@@ -9,13 +9,8 @@ use serde_json::Value;
 /// The version of the dump wrapper written by `dump` and read by `build`.
 pub const DUMP_VERSION: u32 = 1;
 
-/// Every field of `input` as a dump: `{meshspec, layout, spec, notes, data}` (a reading of
-/// its own; [`crate::reading::Reading::dump`] dumps a reading made already).
-pub fn dump<T: Root>(input: &[u8], ctx: &Context, notes: Vec<String>) -> Result<Value> {
-    dump_of(&T::from_bytes(input, ctx)?, notes)
-}
-
-/// The dump of value `v`, with `notes`.
+/// The dump of value `v`, with `notes`: `{meshspec, layout, spec, notes, data}`
+/// ([`crate::reading::Reading::dump`] makes it from an input's reading).
 pub fn dump_of<T: Root>(v: &T, notes: Vec<String>) -> Result<Value> {
     let data = serde_json::to_value(v)
         .map_err(|e| Error::new(ErrorKind::Io, 0, "a value JSON can carry", e.to_string()))?;

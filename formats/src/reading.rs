@@ -163,7 +163,7 @@ impl<'a> Reading<'a> {
 
     /// `r` judged with its family's meaning.
     pub fn meant<T: Semantics + 'a>(r: TypedReading<'a, T>, ctx: &Context) -> Self {
-        let judged = verdict::judged_keeping(&r, ctx, verdict::meaning::<T>);
+        let judged = verdict::judged_with(&r, ctx, verdict::meaning::<T>);
         Self::of(r, judged, T::scene, T::notes)
     }
 

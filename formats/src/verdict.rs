@@ -108,17 +108,8 @@ impl<'c> Judge<'c> {
 }
 
 /// The verdict on reading `r`, with `meaning` run on what was read (the family's checks;
-/// nothing for a layout without any).
-pub fn judged_with<T: Root>(
-    r: &TypedReading<'_, T>,
-    ctx: &Context,
-    meaning: impl FnOnce(&T::Ref<'_>, &Place<'_, T::Pos>, &mut Judge<'_>),
-) -> Verdict {
-    judged_keeping(r, ctx, meaning).0
-}
-
-/// [`judged_with`], and what the checks kept.
-pub(crate) fn judged_keeping<T: Root>(
+/// nothing for a layout without any), and what the checks kept.
+pub(crate) fn judged_with<T: Root>(
     r: &TypedReading<'_, T>,
     ctx: &Context,
     meaning: impl FnOnce(&T::Ref<'_>, &Place<'_, T::Pos>, &mut Judge<'_>),
@@ -164,12 +155,12 @@ pub(crate) fn meaning<T: Semantics>(v: &T::Ref<'_>, at: &Place<'_, T::Pos>, j: &
 
 /// The verdict on reading `r`, with the family's meaning.
 pub fn judged<T: Semantics>(r: &TypedReading<'_, T>, ctx: &Context) -> Verdict {
-    judged_with(r, ctx, meaning::<T>)
+    judged_with(r, ctx, meaning::<T>).0
 }
 
 /// The verdict on reading `r`, a layout with no meaning beyond its structure.
 pub fn judged_plain<T: Root>(r: &TypedReading<'_, T>, ctx: &Context) -> Verdict {
-    judged_with(r, ctx, |_, _, _| {})
+    judged_with(r, ctx, |_, _, _| {}).0
 }
 
 /// The verdict on `input` read as `T` (a reading of its own), with the family's meaning.

@@ -57,8 +57,8 @@ pub struct Parts {
 pub struct Unbound(Serialized);
 
 impl Unbound {
-    /// The file the checks of a reading found, when they found no error (`findings`: the
-    /// parts' findings, the file's warnings then).
+    /// The file a reading and its `parts` describe, when the parts hold no error (their
+    /// findings are then the file's warnings).
     pub(crate) fn of(
         view: &UnitySerializedRef<'_>,
         at: &Place<'_, UnitySerializedPos>,
