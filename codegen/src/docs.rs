@@ -268,7 +268,7 @@ fn summary(spec: &Spec) -> String {
     };
     for c in Confidence::ALL {
         let (f, v, r) = count(Some(c));
-        let _ = writeln!(out, "| {} | {f} | {v} | {r} |", c.word());
+        let _ = writeln!(out, "| {} | {f} | {v} | {r} |", c.title());
     }
     let (f, v, r) = count(None);
     if f + v + r > 0 {
@@ -292,7 +292,7 @@ fn summary(spec: &Spec) -> String {
             rules.push((
                 r.severity,
                 format!("relation `{}` of [{}](#{})", r.id, t.name, anchor(&t.name)),
-                r.confidence.map(|c| c.word()).unwrap_or("").to_string(),
+                r.confidence.map(|c| c.title()).unwrap_or("").to_string(),
                 r.severity_reason.clone().unwrap_or_default(),
             ));
         }
@@ -301,7 +301,7 @@ fn summary(spec: &Spec) -> String {
                 rules.push((
                     sev,
                     format!("`{}`", check_text(t, f)),
-                    f.confidence.map(|c| c.word()).unwrap_or("").to_string(),
+                    f.confidence.map(|c| c.title()).unwrap_or("").to_string(),
                     f.severity_reason.clone().unwrap_or_default(),
                 ));
             }
@@ -444,7 +444,7 @@ pub fn page(spec: &Spec) -> R<String> {
             None => {}
         }
         if let Some(c) = t.confidence {
-            line.push(c.word().to_string());
+            line.push(c.title().to_string());
         }
         if let Some(e) = &t.evidence {
             line.push(e.clone());
@@ -474,7 +474,7 @@ pub fn page(spec: &Spec) -> R<String> {
                 cell(&size_cell(spec, f)),
                 cell(&type_cell(spec, f)),
                 cell(&field),
-                f.confidence.map(|c| c.word()).unwrap_or(""),
+                f.confidence.map(|c| c.title()).unwrap_or(""),
                 cell(&notes(t, f))
             );
         }
@@ -500,7 +500,7 @@ pub fn page(spec: &Spec) -> R<String> {
                     out,
                     "| `{}` | {} | {} | {} |",
                     r.id,
-                    r.confidence.map(|c| c.word()).unwrap_or(""),
+                    r.confidence.map(|c| c.title()).unwrap_or(""),
                     cell(&sev),
                     cell(&st)
                 );
@@ -553,7 +553,7 @@ pub fn page(spec: &Spec) -> R<String> {
                 out,
                 "| {value} | {} | {} | {} |",
                 cell(&name),
-                v.confidence.map(|c| c.word()).unwrap_or(""),
+                v.confidence.map(|c| c.title()).unwrap_or(""),
                 cell(&notes.join(" "))
             );
         }

@@ -12,83 +12,17 @@ pub enum Endian {
     Be,
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Confidence {
-    Proven,
-    Observed,
-    Sourced,
-    Inferred,
-    Unknown,
+/// The spec's `-confidence` and `-severity` words, as the library's runtime carries them.
+pub use meshspec_confidence::{Confidence, Severity};
+
+fn confidence_word(s: &str) -> Result<Confidence, String> {
+    Confidence::from_word(s).ok_or_else(|| {
+        format!("-confidence must be proven, observed, sourced, inferred or unknown, found `{s}`")
+    })
 }
 
-impl Confidence {
-    fn parse(s: &str) -> Result<Self, String> {
-        Ok(match s {
-            "proven" => Confidence::Proven,
-            "observed" => Confidence::Observed,
-            "sourced" => Confidence::Sourced,
-            "inferred" => Confidence::Inferred,
-            "unknown" => Confidence::Unknown,
-            _ => {
-                return Err(format!(
-                "-confidence must be proven, observed, sourced, inferred or unknown, found `{s}`"
-            ))
-            }
-        })
-    }
-    pub fn word(self) -> &'static str {
-        match self {
-            Confidence::Proven => "Proven",
-            Confidence::Observed => "Observed",
-            Confidence::Sourced => "Sourced",
-            Confidence::Inferred => "Inferred",
-            Confidence::Unknown => "Unknown",
-        }
-    }
-    /// Every word, strongest first (the order the docs count them in).
-    pub const ALL: [Confidence; 5] = [
-        Confidence::Proven,
-        Confidence::Observed,
-        Confidence::Sourced,
-        Confidence::Inferred,
-        Confidence::Unknown,
-    ];
-}
-
-/// How a rule that does not hold is reported (spec/README.md, "How hard a rule is checked").
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Severity {
-    /// The file is refused.
-    Error,
-    /// Reported; the file passes (`--strict` makes it fail).
-    Warning,
-}
-
-impl Severity {
-    /// The severity a rule of this confidence has: what the documents prove refuses the file;
-    /// what they observe, source or leave us to infer is reported as a warning.
-    pub fn of(c: Confidence) -> Severity {
-        match c {
-            Confidence::Proven => Severity::Error,
-            Confidence::Observed
-            | Confidence::Sourced
-            | Confidence::Inferred
-            | Confidence::Unknown => Severity::Warning,
-        }
-    }
-    fn parse(s: &str) -> Result<Self, String> {
-        match s {
-            "error" => Ok(Severity::Error),
-            "warning" => Ok(Severity::Warning),
-            _ => Err(format!("-severity is error or warning, found `{s}`")),
-        }
-    }
-    pub fn word(self) -> &'static str {
-        match self {
-            Severity::Error => "error",
-            Severity::Warning => "warning",
-        }
-    }
+fn severity_word(s: &str) -> Result<Severity, String> {
+    Severity::from_word(s).ok_or_else(|| format!("-severity is error or warning, found `{s}`"))
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -561,7 +495,7 @@ fn doc_refs(m: &Mapping) -> R<Vec<String>> {
 
 fn confidence(m: &Mapping, what: &str) -> R<Option<Confidence>> {
     opt_str(m, "-confidence")?
-        .map(|s| Confidence::parse(&s).map_err(|e| format!("{what}: {e}")))
+        .map(|s| confidence_word(&s).map_err(|e| format!("{what}: {e}")))
         .transpose()
 }
 
@@ -574,7 +508,7 @@ fn rule_severity(
     what: &str,
 ) -> R<(Severity, Option<String>)> {
     let given = opt_str(m, "-severity")?
-        .map(|s| Severity::parse(&s).map_err(|e| format!("{what}: {e}")))
+        .map(|s| severity_word(&s).map_err(|e| format!("{what}: {e}")))
         .transpose()?;
     let reason = opt_str(m, "-severity-reason")?.filter(|r| !r.trim().is_empty());
     let from_confidence = confidence.map(Severity::of);
@@ -587,7 +521,7 @@ fn rule_severity(
         (Some(g), Some(c), None) => Err(format!(
             "{what}: -severity: {} contradicts -confidence: {} (which gives {}); state why with -severity-reason, or drop -severity",
             g.word(),
-            confidence.map(|c| c.word().to_ascii_lowercase()).unwrap_or_default(),
+            confidence.map(|c| c.word()).unwrap_or_default(),
             c.word()
         )),
         (Some(g), Some(c), Some(_)) if g == c => Err(format!(
@@ -622,7 +556,7 @@ fn reading(
             } else {
                 ""
             },
-            other.map(|c| c.word().to_ascii_lowercase()).unwrap_or_else(|| "none".into())
+            other.map(|c| c.word()).unwrap_or("none")
         )),
     }
 }

@@ -313,84 +313,68 @@ impl Mesh {
     /// Where the mesh holds values that are not finite: every float it carries, bind
     /// matrices and morph target deltas and weights included.
     pub fn non_finite(&self) -> Vec<NonFiniteValues> {
-        let mut out = vec![];
-        fn fin<const N: usize>(a: &[f32; N]) -> bool {
-            a.iter().all(|x| x.is_finite())
+        /// How many elements hold a non-finite value, and the first; `None` when all are
+        /// finite (one pass the compiler vectorises answers that for almost every mesh).
+        fn count<const N: usize>(v: &[[f32; N]]) -> Option<(usize, usize)> {
+            if v.as_flattened()
+                .iter()
+                .fold(true, |all, x| all & x.is_finite())
+            {
+                return None;
+            }
+            let bad = |e: &[f32; N]| !e.iter().all(|x| x.is_finite());
+            let first = v.iter().position(bad)?;
+            Some((v[first..].iter().filter(|e| bad(e)).count(), first))
         }
-        let mut scan =
-            |what: String, unit: &'static str, finite: &mut dyn Iterator<Item = bool>| {
-                let mut count = 0;
-                let mut first = None;
-                for (i, ok) in finite.enumerate() {
-                    if !ok {
-                        count += 1;
-                        first.get_or_insert(i);
-                    }
-                }
-                if let Some(first) = first {
-                    out.push(NonFiniteValues {
-                        what,
-                        count,
-                        unit,
-                        first,
-                    });
-                }
-            };
+        let mut out = vec![];
+        let mut push = |found: Option<(usize, usize)>, what: &dyn Fn() -> String, unit| {
+            if let Some((count, first)) = found {
+                out.push(NonFiniteValues {
+                    what: what(),
+                    count,
+                    unit,
+                    first,
+                });
+            }
+        };
         const V: &str = "vertex";
-        scan("positions".into(), V, &mut self.positions.iter().map(fin));
+        push(count(&self.positions), &|| "positions".into(), V);
         if let Some(v) = &self.normals {
-            scan("normals".into(), V, &mut v.iter().map(fin));
+            push(count(v), &|| "normals".into(), V);
         }
         if let Some(v) = &self.tangents {
-            scan("tangents".into(), V, &mut v.iter().map(fin));
+            push(count(v), &|| "tangents".into(), V);
         }
         if let Some(Colors::Float(v)) = &self.colors {
-            scan("colours".into(), V, &mut v.iter().map(fin));
+            push(count(v), &|| "colours".into(), V);
         }
         for (k, uv) in self.uvs.iter().enumerate() {
-            scan(
-                format!("texture coordinates {k}"),
-                V,
-                &mut uv.iter().map(fin),
-            );
+            push(count(uv), &|| format!("texture coordinates {k}"), V);
         }
         if let Some(s) = &self.skin {
-            scan("skin weights".into(), V, &mut s.weights.iter().map(fin));
-            scan(
-                "inverse bind matrices".into(),
+            push(count(&s.weights), &|| "skin weights".into(), V);
+            push(
+                count(&s.inverse_bind_matrices),
+                &|| "inverse bind matrices".into(),
                 "joint",
-                &mut s.inverse_bind_matrices.iter().map(fin),
             );
         }
         for t in &self.morph_targets {
-            scan(
-                format!("morph target {} positions", t.name),
-                V,
-                &mut t.positions.iter().map(fin),
-            );
+            let named = |what: &str| format!("morph target {} {what}", t.name);
+            push(count(&t.positions), &|| named("positions"), V);
             if let Some(v) = &t.normals {
-                scan(
-                    format!("morph target {} normals", t.name),
-                    V,
-                    &mut v.iter().map(fin),
-                );
+                push(count(v), &|| named("normals"), V);
             }
             if let Some(v) = &t.tangents {
-                scan(
-                    format!("morph target {} tangents", t.name),
-                    V,
-                    &mut v.iter().map(fin),
-                );
+                push(count(v), &|| named("tangents"), V);
             }
         }
-        scan(
-            "morph target weights".into(),
-            "target",
-            &mut self
-                .morph_targets
-                .iter()
-                .map(|t| t.default_weight.is_finite()),
-        );
+        let weights: Vec<[f32; 1]> = self
+            .morph_targets
+            .iter()
+            .map(|t| [t.default_weight])
+            .collect();
+        push(count(&weights), &|| "morph target weights".into(), "target");
         out
     }
 }

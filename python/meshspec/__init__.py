@@ -9,7 +9,6 @@ expected and found; a usage mistake (an unknown layout, a missing option) raises
 ``ValueError`` or ``TypeError``.
 """
 
-from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Sequence, Union
 import os
 
@@ -24,86 +23,15 @@ __all__ = [
 Data = Union[bytes, bytearray, memoryview, str, "os.PathLike[str]"]
 
 
-class Verdict:
-    """The one verdict on an input: ``ok`` (it passes), every finding (dicts with the keys of
-    ``meshspec check --json``'s messages: severity, offset, resource, path, relation, expected,
-    found, text) and the notes' text."""
-
-    __slots__ = ("ok", "findings", "notes")
-
-    def __init__(self, ok: bool, findings: List[Dict[str, Any]], notes: List[str]):
-        self.ok = ok
-        self.findings = findings
-        self.notes = notes
-
-    def __bool__(self) -> bool:
-        return self.ok
-
-    def __repr__(self) -> str:
-        return f"Verdict(ok={self.ok!r}, findings={self.findings!r}, notes={self.notes!r})"
+# The verdict is the native module's class (a check makes no Python frame of its own).
+Verdict = _native.Verdict
 
 
-@dataclass(frozen=True)
-class Primitive:
-    """One primitive: ``indices`` (numpy uint32), ``mode`` (glTF's: 0 points, 1 lines, 3 line
-    strip, 4 triangles) and ``material`` (its name, or None)."""
-
-    indices: Any
-    mode: int
-    material: Optional[str]
-
-
-@dataclass(frozen=True)
-class Skin:
-    """A skin: ``joints`` (uint16, (n, 4)), ``weights`` (float32, (n, 4), summing to 1 as
-    exported), ``inverse_bind_matrices`` (float32, (joints, 16), column-major as glTF stores
-    them) and ``joint_names``."""
-
-    joints: Any
-    weights: Any
-    inverse_bind_matrices: Any
-    joint_names: List[str]
-
-
-@dataclass(frozen=True)
-class MorphTarget:
-    """A morph target: displacements of positions (and normals) per vertex."""
-
-    name: str
-    positions: Any
-    normals: Any
-    default_weight: float
-
-
-@dataclass(frozen=True)
-class Mesh:
-    """One mesh in glTF's frame, as ``meshspec export`` writes it (normals of unit length,
-    colours clamped, weights summing to 1): numpy arrays, made once from the decoded model.
-
-    ``positions`` float32 (n, 3); ``normals`` (n, 3), ``tangents`` (n, 4) and ``colors``
-    ((n, 4): uint8 or float32) or None; ``uvs`` one float32 (n, 2) array per texture
-    coordinate set; ``primitives``; ``materials`` (names); ``skin`` or None; ``notes`` (what
-    preparing the mesh changed)."""
-
-    name: str
-    layout: str
-    positions: Any
-    normals: Any
-    tangents: Any
-    colors: Any
-    uvs: List[Any]
-    primitives: List[Primitive]
-    materials: List[str]
-    skin: Optional[Skin]
-    morph_targets: List[MorphTarget] = field(default_factory=list)
-    notes: List[str] = field(default_factory=list)
-
-
-def _mesh(d: Dict[str, Any]) -> Mesh:
-    prims = [Primitive(**p) for p in d.pop("primitives")]
-    skin = d.pop("skin")
-    morphs = [MorphTarget(**t) for t in d.pop("morph_targets")]
-    return Mesh(primitives=prims, skin=Skin(**skin) if skin else None, morph_targets=morphs, **d)
+# The mesh and its parts are the native module's classes, made in Rust from the decoded model.
+Mesh = _native.Mesh
+Primitive = _native.Primitive
+Skin = _native.Skin
+MorphTarget = _native.MorphTarget
 
 
 def layouts() -> List[Dict[str, Any]]:
@@ -112,11 +40,9 @@ def layouts() -> List[Dict[str, Any]]:
     return _native.layouts()
 
 
-def check(layout: str, data: Data, **opts: Any) -> Verdict:
-    """The verdict ``meshspec check LAYOUT FILE --json --all`` gives: structure, field checks,
-    relations and the decoder's checks, each at its severity. Options: ``unity_version``,
-    ``ress``, ``relations`` ('error' or 'warn'), ``strict``."""
-    return Verdict(*_native.check(layout, data, **opts))
+# `check` is the native function itself (its docstring is there): a call over many small
+# files pays for no Python frame.
+check = _native.check
 
 
 def dump(layout: str, data: Data, **opts: Any) -> Dict[str, Any]:
@@ -140,7 +66,7 @@ def meshes(layout: str, data: Data, *, non_finite: str = "refuse", **opts: Any) 
     whose files do not record it), ``unity_version``, ``ress``, ``skin_weights`` (1, 2, 4 or
     'all'), ``relations``, ``strict``; ``non_finite='zero'`` writes 0 for values that are not
     finite instead of refusing."""
-    return [_mesh(d) for d in _native.meshes(layout, data, non_finite=non_finite, **opts)]
+    return _native.meshes(layout, data, non_finite=non_finite, **opts)
 
 
 def explain(layout: str, data: Data, *, at: Optional[int] = None, field: Optional[str] = None,

@@ -27,7 +27,6 @@ class Verdict:
     ok: bool
     findings: List[Dict[str, Any]]
     notes: List[str]
-    def __init__(self, ok: bool, findings: List[Dict[str, Any]], notes: List[str]) -> None: ...
     def __bool__(self) -> bool: ...
 
 class Primitive:

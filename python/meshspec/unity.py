@@ -32,8 +32,7 @@ class GameFiles:
         (:class:`meshspec.Mesh`; the first that does not pass its verdict raises
         :class:`meshspec.Error`). Options: ``ress``, ``skin_weights``, ``relations``,
         ``strict``."""
-        from . import _mesh
-        return [_mesh(d) for d in self._g.meshes(name=name, path_id=path_id, non_finite=non_finite, **opts)]
+        return self._g.meshes(name=name, path_id=path_id, non_finite=non_finite, **opts)
 
 
 def open(paths: Paths, *, unity_version: Optional[str] = None) -> GameFiles:  # noqa: A001

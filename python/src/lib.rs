@@ -2,8 +2,8 @@
 //! census is the library's own call, the one the command line makes; this file only turns
 //! Python arguments into a [`Context`] and the library's results into Python values (numpy
 //! arrays for geometry, made once from the decoded model). The GIL is released while Rust
-//! reads, judges and decodes. The Python classes (`Error`, `Verdict`, `Mesh`) are in
-//! `meshspec/`, which wraps what this module returns.
+//! reads, judges and decodes. `Verdict`, `Mesh` and its parts are classes of this module; the
+//! exceptions (`Error`, `Refused`) are in `meshspec/`.
 
 use meshspec_formats as ms;
 use ms::context::{Context, Relations, SkinWeights, Winding};
@@ -14,6 +14,7 @@ use ms::unity::files::game::{GameFiles, Select};
 use ms::{Entry, Error};
 use numpy::{PyArray1, PyArrayMethods};
 use pyo3::exceptions::{PyKeyboardInterrupt, PyTypeError, PyValueError};
+use pyo3::intern;
 use pyo3::prelude::*;
 use pyo3::types::{
     PyBool, PyByteArray, PyBytes, PyDict, PyFloat, PyList, PyMemoryView, PyString, PyTuple,
@@ -419,36 +420,64 @@ fn layouts(py: Python<'_>) -> PyResult<Py<PyAny>> {
 }
 
 /// A finding as its `--json` message object ([`Finding::json`]'s keys and values), made
-/// straight into a dict: `check` over many small files spends its time here.
+/// straight into a dict with interned keys: `check` over many small files spends its time here.
 fn finding_py(py: Python<'_>, f: &Finding) -> PyResult<Py<PyAny>> {
     let d = PyDict::new(py);
-    d.set_item("severity", f.severity.word())?;
-    d.set_item("offset", f.offset)?;
-    d.set_item("resource", &f.resource)?;
-    d.set_item("path", &f.path)?;
-    d.set_item("relation", &f.relation)?;
-    d.set_item("expected", &f.expected)?;
-    d.set_item("found", &f.found)?;
-    d.set_item("text", f.line())?;
+    d.set_item(intern!(py, "severity"), f.severity.word())?;
+    d.set_item(intern!(py, "offset"), f.offset)?;
+    d.set_item(intern!(py, "resource"), &f.resource)?;
+    d.set_item(intern!(py, "path"), &f.path)?;
+    d.set_item(intern!(py, "relation"), &f.relation)?;
+    d.set_item(intern!(py, "expected"), &f.expected)?;
+    d.set_item(intern!(py, "found"), &f.found)?;
+    d.set_item(intern!(py, "text"), f.line())?;
     Ok(d.into_any().unbind())
 }
 
-/// The verdict as `check --json --all` gives it: `ok`, every finding, the notes' text (a
-/// tuple: `meshspec.Verdict` is made from it).
-fn verdict_py(py: Python<'_>, v: &ms::verdict::Verdict) -> PyResult<Py<PyAny>> {
+/// `meshspec.Verdict`: the one verdict on an input, as `check --json --all` gives it: `ok`
+/// (it passes), every finding (dicts with the keys of `check --json`'s messages: severity,
+/// offset, resource, path, relation, expected, found, text) and the notes' text. A native
+/// class, so a `check` makes no Python frame of its own.
+#[pyclass(frozen, get_all, module = "meshspec")]
+struct Verdict {
+    ok: bool,
+    findings: Py<PyList>,
+    notes: Py<PyList>,
+}
+
+#[pymethods]
+impl Verdict {
+    fn __bool__(&self) -> bool {
+        self.ok
+    }
+
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Verdict(ok={}, findings={}, notes={})",
+            if self.ok { "True" } else { "False" },
+            self.findings.bind(py).repr()?,
+            self.notes.bind(py).repr()?
+        ))
+    }
+}
+
+fn verdict_py(py: Python<'_>, v: &ms::verdict::Verdict) -> PyResult<Verdict> {
     let r = report::Verdict::of(v);
     let findings = r
         .findings
         .iter()
         .map(|f| finding_py(py, f))
         .collect::<PyResult<Vec<_>>>()?;
-    Ok((r.passes(), findings, r.notes)
-        .into_pyobject(py)?
-        .into_any()
-        .unbind())
+    Ok(Verdict {
+        ok: r.passes(),
+        findings: PyList::new(py, findings)?.unbind(),
+        notes: PyList::new(py, r.notes)?.unbind(),
+    })
 }
 
-/// `meshspec check`.
+/// The verdict ``meshspec check LAYOUT FILE --json --all`` gives: structure, field checks,
+/// relations and the decoder's checks, each at its severity. Options: ``unity_version``,
+/// ``ress``, ``relations`` ('error' or 'warn'), ``strict``.
 #[pyfunction]
 #[pyo3(signature = (layout, data, **opts))]
 fn check(
@@ -456,7 +485,7 @@ fn check(
     layout: &str,
     data: &Bound<'_, PyAny>,
     opts: Option<&Bound<'_, PyDict>>,
-) -> PyResult<Py<PyAny>> {
+) -> PyResult<Verdict> {
     let Call { e, d, ctx, .. } = call(py, layout, data, opts)?;
     let bytes = d.bytes();
     let v = py.detach(|| {
@@ -551,7 +580,7 @@ struct Ready {
 fn ready(scene: ms::scene::Scene, policy: NonFinite) -> ms::Result<Vec<Ready>> {
     scene
         .meshes
-        .iter()
+        .into_iter()
         .map(|m| ms::export::prepared(m, policy).map(|(mesh, notes)| Ready { mesh, notes }))
         .collect()
 }
@@ -577,67 +606,142 @@ fn mode(m: Mode) -> u32 {
     }
 }
 
-/// One mesh as a dict of numpy arrays (Python makes it a `meshspec.Mesh`).
+/// `meshspec.Primitive`: one primitive: `indices` (numpy uint32), `mode` (glTF's: 0 points,
+/// 1 lines, 3 line strip, 4 triangles) and `material` (its name, or None).
+#[pyclass(frozen, get_all, module = "meshspec")]
+struct Primitive {
+    indices: Py<PyAny>,
+    mode: u32,
+    material: Option<String>,
+}
+
+/// `meshspec.Skin`: `joints` (uint16, (n, 4)), `weights` (float32, (n, 4), summing to 1 as
+/// exported), `inverse_bind_matrices` (float32, (joints, 16), column-major as glTF stores
+/// them) and `joint_names`.
+#[pyclass(frozen, get_all, module = "meshspec")]
+struct Skin {
+    joints: Py<PyAny>,
+    weights: Py<PyAny>,
+    inverse_bind_matrices: Py<PyAny>,
+    joint_names: Py<PyList>,
+}
+
+/// `meshspec.MorphTarget`: displacements of positions (and normals) per vertex.
+#[pyclass(frozen, get_all, module = "meshspec")]
+struct MorphTarget {
+    name: String,
+    positions: Py<PyAny>,
+    normals: Option<Py<PyAny>>,
+    default_weight: f32,
+}
+
+/// `meshspec.Mesh`: one mesh in glTF's frame, as `meshspec export` writes it (normals of
+/// unit length, colours clamped, weights summing to 1): numpy arrays, made once from the
+/// decoded model. `positions` float32 (n, 3); `normals` (n, 3), `tangents` (n, 4) and
+/// `colors` ((n, 4): uint8 or float32) or None; `uvs` one float32 (n, 2) array per texture
+/// coordinate set; `primitives`; `materials` (names); `skin` or None; `morph_targets`;
+/// `notes` (what preparing the mesh changed). Native classes, so a mesh costs no Python frame.
+#[pyclass(frozen, get_all, name = "Mesh", module = "meshspec")]
+struct PyMesh {
+    name: String,
+    layout: String,
+    positions: Py<PyAny>,
+    normals: Option<Py<PyAny>>,
+    tangents: Option<Py<PyAny>>,
+    colors: Option<Py<PyAny>>,
+    uvs: Py<PyList>,
+    primitives: Py<PyList>,
+    materials: Py<PyList>,
+    skin: Option<Py<Skin>>,
+    morph_targets: Py<PyList>,
+    notes: Py<PyList>,
+}
+
+#[pymethods]
+impl PyMesh {
+    fn __repr__(&self, py: Python<'_>) -> PyResult<String> {
+        Ok(format!(
+            "Mesh(name={}, layout={}, vertices={}, primitives={})",
+            self.name.clone().into_pyobject(py)?.repr()?,
+            self.layout.clone().into_pyobject(py)?.repr()?,
+            self.positions.bind(py).len()?,
+            self.primitives.bind(py).len()
+        ))
+    }
+}
+
+/// One mesh as a `meshspec.Mesh` of numpy arrays.
 fn mesh_py(py: Python<'_>, r: Ready) -> PyResult<Py<PyAny>> {
     let m = r.mesh;
-    let d = PyDict::new(py);
-    d.set_item("name", &m.name)?;
-    d.set_item("layout", &m.origin.layout)?;
-    d.set_item("positions", arr(py, m.positions)?)?;
-    d.set_item("normals", m.normals.map(|v| arr(py, v)).transpose()?)?;
-    d.set_item("tangents", m.tangents.map(|v| arr(py, v)).transpose()?)?;
-    d.set_item(
-        "colors",
-        match m.colors {
-            None => None,
-            Some(Colors::Rgba8(c)) => Some(arr(py, c)?),
-            Some(Colors::Float(c)) => Some(arr(py, c)?),
-        },
-    )?;
+    let colors = match m.colors {
+        None => None,
+        Some(Colors::Rgba8(c)) => Some(arr(py, c)?),
+        Some(Colors::Float(c)) => Some(arr(py, c)?),
+    };
     let uvs = m
         .uvs
         .into_iter()
         .map(|u| arr(py, u))
         .collect::<PyResult<Vec<_>>>()?;
-    d.set_item("uvs", uvs)?;
     let materials: Vec<String> = m.materials.iter().map(|x| x.name.clone()).collect();
-    let mut prims = vec![];
-    for p in m.primitives {
-        let pd = PyDict::new(py);
-        pd.set_item("indices", PyArray1::from_vec(py, p.indices))?;
-        pd.set_item("mode", mode(p.mode))?;
-        pd.set_item(
-            "material",
-            p.material.and_then(|i| materials.get(i).cloned()),
-        )?;
-        prims.push(pd);
-    }
-    d.set_item("primitives", prims)?;
-    d.set_item("materials", materials)?;
-    let skin = match m.skin {
-        None => None,
-        Some(s) => {
-            let sd = PyDict::new(py);
-            sd.set_item("joints", arr(py, s.joints)?)?;
-            sd.set_item("weights", arr(py, s.weights)?)?;
-            sd.set_item("inverse_bind_matrices", arr(py, s.inverse_bind_matrices)?)?;
-            sd.set_item("joint_names", s.joint_names)?;
-            Some(sd)
-        }
+    let primitives = m
+        .primitives
+        .into_iter()
+        .map(|p| {
+            Py::new(
+                py,
+                Primitive {
+                    indices: PyArray1::from_vec(py, p.indices).into_any().unbind(),
+                    mode: mode(p.mode),
+                    material: p.material.and_then(|i| materials.get(i).cloned()),
+                },
+            )
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let skin = m
+        .skin
+        .map(|s| {
+            Py::new(
+                py,
+                Skin {
+                    joints: arr(py, s.joints)?,
+                    weights: arr(py, s.weights)?,
+                    inverse_bind_matrices: arr(py, s.inverse_bind_matrices)?,
+                    joint_names: PyList::new(py, s.joint_names)?.unbind(),
+                },
+            )
+        })
+        .transpose()?;
+    let morph_targets = m
+        .morph_targets
+        .into_iter()
+        .map(|t| {
+            Py::new(
+                py,
+                MorphTarget {
+                    name: t.name,
+                    positions: arr(py, t.positions)?,
+                    normals: t.normals.map(|v| arr(py, v)).transpose()?,
+                    default_weight: t.default_weight,
+                },
+            )
+        })
+        .collect::<PyResult<Vec<_>>>()?;
+    let mesh = PyMesh {
+        name: m.name,
+        layout: m.origin.layout,
+        positions: arr(py, m.positions)?,
+        normals: m.normals.map(|v| arr(py, v)).transpose()?,
+        tangents: m.tangents.map(|v| arr(py, v)).transpose()?,
+        colors,
+        uvs: PyList::new(py, uvs)?.unbind(),
+        primitives: PyList::new(py, primitives)?.unbind(),
+        materials: PyList::new(py, materials)?.unbind(),
+        skin,
+        morph_targets: PyList::new(py, morph_targets)?.unbind(),
+        notes: PyList::new(py, r.notes)?.unbind(),
     };
-    d.set_item("skin", skin)?;
-    let mut morphs = vec![];
-    for t in m.morph_targets {
-        let td = PyDict::new(py);
-        td.set_item("name", t.name)?;
-        td.set_item("positions", arr(py, t.positions)?)?;
-        td.set_item("normals", t.normals.map(|v| arr(py, v)).transpose()?)?;
-        td.set_item("default_weight", t.default_weight)?;
-        morphs.push(td);
-    }
-    d.set_item("morph_targets", morphs)?;
-    d.set_item("notes", r.notes)?;
-    Ok(d.into_any().unbind())
+    Ok(Py::new(py, mesh)?.into_any())
 }
 
 /// `meshspec export`'s geometry, as arrays: every mesh of an input that passes its verdict.
@@ -969,5 +1073,10 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(unity_open, m)?)?;
     m.add_function(wrap_pyfunction!(_judge_seconds, m)?)?;
     m.add_class::<GameSet>()?;
+    m.add_class::<Verdict>()?;
+    m.add_class::<PyMesh>()?;
+    m.add_class::<Primitive>()?;
+    m.add_class::<Skin>()?;
+    m.add_class::<MorphTarget>()?;
     Ok(())
 }

@@ -18,7 +18,7 @@ fn facts(f: &Field) -> String {
         parts.push(format!("at offset `{off}`"));
     }
     if let Some(c) = f.confidence {
-        parts.push(c.word().to_string());
+        parts.push(c.title().to_string());
     }
     let mut s = parts.join(", ");
     if let Some(e) = &f.evidence {
@@ -258,7 +258,7 @@ impl<'a> Gen<'a> {
         let mut d = t.doc.clone().unwrap_or_default();
         let mut tail = vec![format!("Type `{}` of `{}`.", t.name, self.spec.file)];
         if let Some(c) = t.confidence {
-            tail.push(c.word().to_string());
+            tail.push(c.title().to_string());
         }
         if let Some(e) = &t.evidence {
             tail.push(format!("({e})"));

@@ -19,7 +19,7 @@ fn confidence(c: Option<Confidence>) -> TokenStream {
     let rt = rt();
     match c {
         Some(c) => {
-            let v = format_ident!("{}", c.word());
+            let v = format_ident!("{}", c.title());
             quote!(::std::option::Option::Some(#rt::Confidence::#v))
         }
         None => quote!(::std::option::Option::None),

@@ -15,7 +15,7 @@ fn rule_code(t: &Type, r: &Relation) -> TokenStream {
     let owner = &t.name;
     let conf = match r.confidence {
         Some(c) => {
-            let v = format_ident!("{}", c.word());
+            let v = format_ident!("{}", c.title());
             quote!(::std::option::Option::Some(#rt::Confidence::#v))
         }
         None => quote!(::std::option::Option::None),
@@ -112,7 +112,7 @@ impl<'a> Gen<'a> {
         for r in &t.relations {
             let mut d = r.doc.clone();
             if let Some(c) = r.confidence {
-                d.push_str(&format!("\n\n{}", c.word()));
+                d.push_str(&format!("\n\n{}", c.title()));
                 if let Some(e) = &r.evidence {
                     d.push_str(&format!(" ({e})"));
                 }

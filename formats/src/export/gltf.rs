@@ -340,7 +340,7 @@ pub fn glb(scene: &Scene, policy: NonFinite) -> Result<Exported> {
     };
     let mut scene_nodes = vec![];
     for mesh in &scene.meshes {
-        let mut m = prepare(mesh, policy, &mut notes)?;
+        let mut m = prepare(mesh.clone(), policy, &mut notes)?;
         if m.primitives.is_empty() || m.positions.is_empty() {
             notes.push(format!("mesh `{}` has no geometry and is left out", m.name));
             continue;

@@ -22,7 +22,7 @@ pub use text::{escape, obj_name, unsafe_char};
 /// skin weights summing to 1...), with a note per change: what an export then import gives
 /// back, for comparing edited geometry with its original.
 pub fn prepared(
-    mesh: &crate::scene::Mesh,
+    mesh: crate::scene::Mesh,
     policy: NonFinite,
 ) -> crate::rt::Result<(crate::scene::Mesh, Vec<String>)> {
     let mut notes = vec![];

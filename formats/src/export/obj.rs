@@ -49,7 +49,7 @@ fn write(scene: &Scene, policy: NonFinite, mtl_file: Option<&str>) -> Result<Exp
     // the others' vertices are written white rather than without.
     let coloured = scene.meshes.iter().any(|m| m.colors.is_some());
     for mesh in &scene.meshes {
-        let m = prepare(mesh, policy, &mut notes)?;
+        let m = prepare(mesh.clone(), policy, &mut notes)?;
         let _ = writeln!(out, "o {}", obj_name(&m.name));
         if coloured && m.colors.is_none() {
             notes.push(format!(

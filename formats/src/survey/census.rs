@@ -52,10 +52,8 @@ pub struct RelationStats {
     /// The spec type that states it.
     pub owner: String,
     /// How sure the documents are.
-    #[serde(with = "super::words::opt_confidence")]
     pub confidence: Option<Confidence>,
     /// What breaking it costs.
-    #[serde(with = "super::words::severity")]
     pub severity: Severity,
     /// On how many of the files consumed exactly it was broken.
     pub broken_files: u64,
@@ -71,7 +69,6 @@ pub struct Promotion {
     /// The field path or the relation id.
     pub id: String,
     /// Its confidence today.
-    #[serde(with = "super::words::opt_confidence")]
     pub confidence: Option<Confidence>,
     /// What the census found.
     pub evidence: String,

@@ -26,7 +26,6 @@ pub struct FieldStats {
     #[serde(rename = "type")]
     pub ty: String,
     /// The field's confidence (its own, or the nearest enclosing one's).
-    #[serde(with = "super::words::confidence")]
     pub confidence: Confidence,
     /// In how many files it occurred.
     pub files: u64,

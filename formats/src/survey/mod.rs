@@ -44,7 +44,6 @@ pub mod tally;
 mod tests;
 pub mod value;
 pub mod walk;
-mod words;
 
 pub use census::{Example, Group, LayoutReport, Promotion, RelationStats};
 pub use fields::{FieldStats, Fields};

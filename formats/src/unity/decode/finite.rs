@@ -33,7 +33,8 @@ impl fmt::Display for NonFiniteReport {
 
 /// Counts the `dim`-wide elements of `v` that hold a non-finite value.
 fn scan_floats(v: &[f32], dim: usize) -> Option<(usize, usize)> {
-    if dim == 0 {
+    // Almost every mesh is finite throughout: one pass the compiler vectorises says so.
+    if dim == 0 || v.iter().fold(true, |all, x| all & x.is_finite()) {
         return None;
     }
     let mut count = 0;

@@ -236,7 +236,8 @@ fn set_bind_poses(m: &mut UnityMesh, inverse: &[[f32; 16]]) -> Result<()> {
 /// The Mesh object `original` remade from `edited`.
 pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     // The original as an export writes it: what unchanged geometry reads back as.
-    let (before, _) = crate::export::prepared(&original.scene, crate::export::NonFinite::Refuse)?;
+    let (before, _) =
+        crate::export::prepared(original.scene.clone(), crate::export::NonFinite::Refuse)?;
     let before = &before;
     let version = original.version;
     let mctx = mesh::context(version);

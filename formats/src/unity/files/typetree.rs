@@ -14,7 +14,7 @@
 //! at least the bytes its node needs) before anything is allocated.
 
 use super::unsupported;
-use crate::rt::{Error, ErrorKind, Path, Result, Seg};
+use crate::rt::{Error, ErrorKind, Path, Result};
 use std::sync::Arc;
 
 /// The meta flag of a node followed by padding to 4 bytes.
@@ -360,13 +360,21 @@ const MAX_REF_DEPTH: u32 = 16;
 /// Unity type, far below what would exhaust a thread's stack.
 const MAX_DEPTH: u32 = 512;
 
+/// One step of a [`Reader`]'s path: a field (the node of a tree) or an element.
+#[derive(Clone, Copy)]
+enum Step {
+    Field(u32, u32),
+    Index(usize),
+}
+
 struct Reader<'a, 't> {
     bytes: &'a [u8],
     pos: usize,
     big: bool,
     trees: Trees<'t>,
-    /// Field names from the root, for errors (Unity's names, not the spec's).
-    path: Path,
+    /// The fields and elements from the root, for errors: nodes, named only when an error
+    /// is made (Unity's names, not the spec's), so reading makes no string.
+    path: Vec<Step>,
     ref_depth: u32,
     depth: u32,
     in_registry: bool,
@@ -394,7 +402,7 @@ pub fn read<'a>(
         pos: 0,
         big: big_endian,
         trees,
-        path: Path::default(),
+        path: Vec::new(),
         ref_depth: 0,
         depth: 0,
         in_registry: false,
@@ -438,7 +446,7 @@ pub fn peek<'a>(
         pos: 0,
         big: big_endian,
         trees,
-        path: Path::default(),
+        path: Vec::new(),
         ref_depth: 0,
         depth: 0,
         in_registry: false,
@@ -458,10 +466,12 @@ impl<'a, 't> Reader<'a, 't> {
     /// The error with the current path and the object's offset.
     fn fail(&self, e: Error, offset: u64) -> Error {
         let mut e = e.shifted(offset);
-        for s in self.path.segs().iter().rev() {
-            e = match s {
-                Seg::Field(f) => e.in_field(f.clone()),
-                Seg::Index(i) => e.at_index(*i),
+        for s in self.path.iter().rev() {
+            e = match *s {
+                Step::Field(tree, node) => {
+                    e.in_field(self.trees.tree(tree).nodes[node as usize].name.clone())
+                }
+                Step::Index(i) => e.at_index(i),
             };
         }
         e.rooted(self.trees.main.root().type_name.clone())
@@ -595,7 +605,7 @@ impl<'a, 't> Reader<'a, 't> {
                         // `len` elements of at least `min_size` bytes each fit (checked).
                         let mut out = Vec::with_capacity(len);
                         for k in 0..len {
-                            self.path.push(Seg::Index(k));
+                            self.path.push(Step::Index(k));
                             out.push(self.node(tree, elem)?);
                             self.path.pop();
                         }
@@ -623,7 +633,7 @@ impl<'a, 't> Reader<'a, 't> {
                     }
                     let mut fields = Vec::with_capacity(n.children.len());
                     for &c in &n.children {
-                        self.path.push(Seg::Field(t.nodes[c].name.clone().into()));
+                        self.path.push(Step::Field(tree, c as u32));
                         let v = self.node(tree, c)?;
                         self.path.pop();
                         fields.push(v);
@@ -675,8 +685,7 @@ impl<'a, 't> Reader<'a, 't> {
             return Ok(None);
         }
         let start = self.pos;
-        self.path
-            .push(Seg::Field(t.nodes[version].name.clone().into()));
+        self.path.push(Step::Field(tree, version as u32));
         let v = self.node(tree, version)?;
         self.path.pop();
         if v.data != Data::Int(1) {
@@ -686,7 +695,7 @@ impl<'a, 't> Reader<'a, 't> {
         let mut fields = vec![v];
         loop {
             let k = fields.len() - 1;
-            self.path.push(Seg::Index(k));
+            self.path.push(Step::Index(k));
             let at = self.pos;
             let e = self.node(tree, entry)?;
             self.path.pop();
