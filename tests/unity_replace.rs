@@ -852,13 +852,14 @@ fn geometry_the_layout_cannot_hold_is_refused() {
         }),
         "no Color channel",
     );
-    // Edited blend shapes (Face).
+    // Two morph targets of one name: which channel each is cannot be told.
     let (_, face_at, face) = &meshes[2];
     says(
         round(face, face_at, v, |m| {
-            m.morph_targets[0].positions[0][0] += 1.0
+            let t = m.morph_targets[0].clone();
+            m.morph_targets.push(t)
         }),
-        "blend shapes",
+        "morph targets of distinct names",
     );
     // Before 2017.3 an index buffer is 16-bit: more vertices drawn than it reaches is refused
     // (a 2017.2 mesh without a skin, so that its vertex count may change).
@@ -1043,4 +1044,170 @@ fn several_meshes_go_back_in_one_write_with_the_resource_they_share() {
     )
     .unwrap_err();
     assert!(e.to_string().contains("path id 101 twice"), "{e}");
+}
+
+/// The blend shapes of a bare object, as stored.
+fn shapes_of(object: &[u8], v: u32) -> meshspec_formats::generated::unity_mesh::BlendShapeData {
+    mesh::read_fixed(object, v).unwrap().0.shapes.unwrap()
+}
+
+/// Face's blend shapes (`Smile`, one frame; `Blink`, two) edited in glTF: a moved delta, a new
+/// target, a removed one; each made like the original, read back by meshspec and, put back
+/// into its file, by UnityPy.
+#[test]
+fn edited_blend_shapes_are_written() {
+    let (meshes, v) = bare_corpus();
+    let (_, face_at, face) = &meshes[2];
+    let ctx = bare(v, face_at);
+    let before = scene_of(face, &ctx);
+    let stored = shapes_of(face, v);
+    let names = |m: &meshspec_formats::scene::Mesh| -> Vec<String> {
+        m.morph_targets.iter().map(|t| t.name.clone()).collect()
+    };
+    assert_eq!(names(&before), ["Smile", "Blink"]);
+    assert_eq!(
+        stored.channels[1].frame_count, 2,
+        "Blink has an in-between frame"
+    );
+
+    // Blink's full-weight delta of vertex 1 moved: its last frame is made anew, its
+    // in-between frame and Smile keep their stored entries.
+    let made = round(face, face_at, v, |m| {
+        m.morph_targets[1].positions[1][1] += 0.5
+    })
+    .unwrap();
+    let after = scene_of(&made.object, &ctx);
+    assert_eq!(
+        after.morph_targets[1].positions[1][1],
+        before.morph_targets[1].positions[1][1] + 0.5
+    );
+    assert_eq!(after.morph_targets[0], before.morph_targets[0]);
+    assert_eq!(after.positions, before.positions);
+    let written = shapes_of(&made.object, v);
+    assert_eq!(written.full_weights, stored.full_weights);
+    let frame = |d: &meshspec_formats::generated::unity_mesh::BlendShapeData, k: usize| {
+        let s = &d.shapes[k];
+        d.vertices[s.first_vertex as usize..(s.first_vertex + s.vertex_count) as usize].to_vec()
+    };
+    let blink_first = stored.channels[1].frame_index as usize;
+    assert_eq!(frame(&written, 0), frame(&stored, 0), "Smile as stored");
+    assert_eq!(
+        frame(&written, blink_first),
+        frame(&stored, blink_first),
+        "Blink's in-between frame as stored"
+    );
+    assert!(
+        made.notes
+            .iter()
+            .any(|n| n.contains("1 blend shape frames made anew")),
+        "{:?}",
+        made.notes
+    );
+    let (_, file) = replaced(&corpus("game.unity-serialized"), &made.object, None, 102);
+    let back = scene(&file, object(&file, 102));
+    assert_eq!(back.meshes[0].morph_targets, after.morph_targets);
+    unitypy_shapes(&corpus("game.unity-serialized"), &made.object, &written);
+
+    // A new target: a channel of one frame at weight 100, its name's hash; one removed.
+    let made = round(face, face_at, v, |m| {
+        let mut t = m.morph_targets[0].clone();
+        t.name = "Frown".into();
+        for p in &mut t.positions {
+            p[1] = -p[1];
+        }
+        m.morph_targets.remove(1);
+        m.morph_targets.push(t);
+    })
+    .unwrap();
+    let after = scene_of(&made.object, &ctx);
+    assert_eq!(names(&after), ["Smile", "Frown"]);
+    assert_eq!(after.morph_targets[0], before.morph_targets[0]);
+    let written = shapes_of(&made.object, v);
+    assert_eq!(written.channels.len(), 2);
+    assert_eq!(written.full_weights, [stored.full_weights[0], 100.0]);
+    assert_eq!(
+        written.channels[1].name_hash,
+        meshspec_formats::unity::decode::name_hash("Frown")
+    );
+    assert!(
+        made.notes
+            .iter()
+            .any(|n| n.contains("blend shapes removed") && n.contains("Blink")),
+        "{:?}",
+        made.notes
+    );
+    let (_, file) = replaced(&corpus("game.unity-serialized"), &made.object, None, 102);
+    assert_eq!(
+        names(&scene(&file, object(&file, 102)).meshes[0]),
+        ["Smile", "Frown"]
+    );
+    unitypy_shapes(&corpus("game.unity-serialized"), &made.object, &written);
+}
+
+/// UnityPy reads mesh 102 of `path` with `object` put in: its blend shape channels' names and
+/// frame counts, and every entry's vertex index and position delta, as meshspec wrote them.
+fn unitypy_shapes(
+    path: &Path,
+    object: &[u8],
+    want: &meshspec_formats::generated::unity_mesh::BlendShapeData,
+) {
+    let (r, _) = replaced(path, object, None, 102);
+    if std::process::Command::new("python3")
+        .args(["-c", "import UnityPy"])
+        .output()
+        .map_or(true, |o| !o.status.success())
+    {
+        eprintln!("SKIPPED: UnityPy is not installed: the written blend shapes are not read by a second reader");
+        return;
+    }
+    let dir = std::env::temp_dir().join(format!("meshspec-shapes-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let file = dir.join(format!("face.{k}.unity-serialized"));
+    std::fs::write(&file, &r.bytes).unwrap();
+    let script = r#"
+import sys, UnityPy
+env = UnityPy.load(sys.argv[1])
+for obj in env.objects:
+    if obj.path_id == 102:
+        s = obj.read().m_Shapes
+        print(";".join(f"{c.name}:{c.frameCount}" for c in s.channels))
+        print(";".join(f"{v.index}:{v.vertex.x!r},{v.vertex.y!r},{v.vertex.z!r}" for v in s.vertices))
+"#;
+    let out = std::process::Command::new("python3")
+        .args(["-c", script, file.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "UnityPy: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8_lossy(&out.stdout);
+    let channels: Vec<String> = want
+        .channels
+        .iter()
+        .map(|c| format!("{}:{}", c.name.value, c.frame_count))
+        .collect();
+    let entries: Vec<String> = want
+        .vertices
+        .iter()
+        .map(|e| {
+            let f = |x: f32| format!("{:?}", f64::from(x));
+            format!(
+                "{}:{},{},{}",
+                e.index,
+                f(e.vertex.x),
+                f(e.vertex.y),
+                f(e.vertex.z)
+            )
+        })
+        .collect();
+    assert_eq!(
+        text.trim(),
+        format!("{}\n{}", channels.join(";"), entries.join(";")),
+        "UnityPy's reading of the written blend shapes"
+    );
+    let _ = std::fs::remove_file(&file);
 }

@@ -14,9 +14,12 @@
 //! Refused, with the reason: a mesh of compressed vertices (`m_CompressedMesh`), a channel the
 //! layout has that the geometry lacks, an attribute the geometry has that the layout cannot
 //! hold, a value a channel's format cannot hold (an integer channel for floats), more than
-//! 65,535 vertices with 16-bit indices, edited blend shapes or bind poses (not written), a skin
-//! outside the vertex channels, and a changed vertex count where the original has blend shapes
-//! or channels the decoder does not represent.
+//! 65,535 vertices with 16-bit indices before 2017.3, edited blend shapes of a version before
+//! 4.3 (`shapes.rs` writes those of 4.3 on), edited influences of a skin outside the vertex
+//! channels, and a changed vertex count where the original has channels the decoder does not
+//! represent.
+
+mod shapes;
 
 use super::game::{GameFiles, ObjectRef};
 use super::{mesh, Located};
@@ -308,15 +311,38 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
             }
         }
     }
-    if edited.morph_targets != before.morph_targets {
-        return Err(refuse(
-            "the original's blend shapes (edits to them are not written)",
-            format!("{} morph targets that differ", edited.morph_targets.len()),
-        ));
-    }
-    let shape_deltas =
-        m.shapes.as_ref().map_or(0, |s| s.num_vertices) + m.num_shape_vertices.unwrap_or(0);
-    if !same_count && shape_deltas > 0 {
+    if shapes::differ(&edited.morph_targets, &before.morph_targets) {
+        match (&mut m.shapes, &data.shapes) {
+            (Some(stored), Some(decoded)) => shapes::remake(
+                stored,
+                decoded,
+                &before.morph_targets,
+                &edited.morph_targets,
+                n,
+                &mut notes,
+            )?,
+            (Some(stored), None) => shapes::remake(
+                stored,
+                &Default::default(),
+                &[],
+                &edited.morph_targets,
+                n,
+                &mut notes,
+            )?,
+            (None, _) => {
+                return Err(refuse(
+                    "an original that stores blend shapes as m_Shapes (Unity 4.3 and later), to write edited ones",
+                    if m.legacy_shapes.is_some() {
+                        "the shapes of Unity 4.1 and 4.2"
+                    } else {
+                        "a version without blend shapes"
+                    },
+                ))
+            }
+        }
+    } else if !same_count
+        && m.shapes.as_ref().map_or(0, |s| s.num_vertices) + m.num_shape_vertices.unwrap_or(0) > 0
+    {
         return Err(refuse(
             format!("the original's vertex count, {n_old} (its blend shapes name vertices)"),
             format!("{n} vertices"),
