@@ -91,7 +91,10 @@ def game_meshes(context, path):
 def import_glb(glb):
     """Imports a .glb; the objects it added."""
     before = set(bpy.data.objects)
-    bpy.ops.import_scene.gltf(filepath=glb)
+    # Bones keep the joints' own axes (the importer's "Blender" heuristic), so the armature
+    # exports back with the game's bind poses; the other heuristics turn each bone towards
+    # its child, and the bind matrices written back would then differ from the game's.
+    bpy.ops.import_scene.gltf(filepath=glb, bone_heuristic="BLENDER")
     return [o for o in bpy.data.objects if o not in before]
 
 

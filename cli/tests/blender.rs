@@ -1,6 +1,8 @@
 //! The Blender add-on (`blender/meshspec_blender/`), packed by `blender/build.sh` and installed
-//! into a headless Blender as a user would: a Unity mesh and a .meshbin imported, a vertex
-//! moved, written back into copies and checked with the command line
+//! into a headless Blender as a user would: a skinned Unity mesh imported with its armature
+//! (compared with UnityPy's reading of the game's Transforms and bind poses), written back
+//! unedited (the same bytes), then with a vertex moved (checked with the command line and
+//! UnityPy: that vertex moved, no other object changed), and a .meshbin likewise
 //! (`tests/blender/addon_roundtrip.py`). `.ci/run` installs Blender, so CI always runs it.
 
 mod common;
@@ -40,4 +42,99 @@ fn the_addon_imports_and_writes_back_from_headless_blender() {
         out.status.success() && said.contains("meshspec add-on round trip: ok"),
         "{said}"
     );
+    // A second reader: UnityPy reads the written bundle with the moved vertex and every other
+    // object unchanged, and the game's Transforms are the armature Blender made.
+    let Some(unitypy) = unitypy(&dir) else {
+        return;
+    };
+    let bones = said
+        .lines()
+        .find_map(|l| l.strip_prefix("meshspec armature: "))
+        .expect("the script prints the armature");
+    let bones: Vec<(String, Option<String>, [f64; 3])> = serde_json::from_str(bones).unwrap();
+    let game: serde_json::Value = serde_json::from_str(&unitypy).unwrap();
+    let want = game["bones"].as_array().unwrap();
+    assert_eq!(
+        bones.len(),
+        want.len(),
+        "one bone per Transform of m_Bones: {unitypy}"
+    );
+    for (name, parent, head) in &bones {
+        let w = want
+            .iter()
+            .find(|w| w["name"] == name.as_str())
+            .unwrap_or_else(|| panic!("bone {name} is no Transform of m_Bones: {unitypy}"));
+        assert_eq!(parent.as_deref(), w["parent"].as_str(), "{name}'s parent");
+        for k in 0..3 {
+            let at = w["rest"][k].as_f64().unwrap();
+            assert!(
+                (head[k] - at).abs() < 1e-4,
+                "{name} at rest: {head:?} against the bind pose's {at} ({k})"
+            );
+        }
+    }
+    assert_eq!(game["moved"], 1, "one vertex moved: {unitypy}");
+    assert_eq!(game["others_changed"], serde_json::json!([]), "{unitypy}");
+}
+
+/// UnityPy's reading (JSON) of the original and the edited bundle: the Arm's bones (the
+/// SkinnedMeshRenderer's m_Bones: each Transform's GameObject name, its father's when that is
+/// a bone, and its place at rest from the mesh's bind pose, mirrored into glTF's frame), how
+/// many of its vertices moved, and the path ids of the other objects whose bytes changed.
+/// `None`, with one loud line, when UnityPy is not installed.
+fn unitypy(dir: &std::path::Path) -> Option<String> {
+    let script = r#"
+import json, sys, UnityPy
+def rest_of(m):
+    # The translation of an affine matrix's inverse: -R^-1 t (R^-1 by cofactors).
+    (a, b, c), (d, e, f), (g, h, i) = [r[:3] for r in m[:3]]
+    det = a * (e * i - f * h) - b * (d * i - f * g) + c * (d * h - e * g)
+    inv = [[e * i - f * h, c * h - b * i, b * f - c * e],
+           [f * g - d * i, a * i - c * g, c * d - a * f],
+           [d * h - e * g, b * g - a * h, a * e - b * d]]
+    t = [m[0][3], m[1][3], m[2][3]]
+    return [-sum(inv[r][k] * t[k] for k in range(3)) / det for r in range(3)]
+src, edited = sys.argv[1], sys.argv[2]
+a, b = UnityPy.load(src), UnityPy.load(edited)
+objs = {o.path_id: o for o in a.objects}
+renderer = [o.read() for o in a.objects if o.type.name == "SkinnedMeshRenderer"][0]
+mesh = objs[101].read()
+names = {}
+transforms = [p.read() for p in renderer.m_Bones]
+ids = [p.path_id for p in renderer.m_Bones]
+bones = []
+for t, pose in zip(transforms, mesh.m_BindPose):
+    rest = rest_of([[pose.e00, pose.e01, pose.e02, pose.e03], [pose.e10, pose.e11, pose.e12, pose.e13],
+                    [pose.e20, pose.e21, pose.e22, pose.e23]])
+    father = t.m_Father.path_id
+    parent = transforms[ids.index(father)].m_GameObject.read().m_Name if father in ids else None
+    bones.append({"name": t.m_GameObject.read().m_Name, "parent": parent,
+                  "rest": [-float(rest[0]), float(rest[1]), float(rest[2])]})
+def verts(env):
+    for o in env.objects:
+        if o.path_id == 101:
+            from UnityPy.helpers.MeshHelper import MeshHandler
+            h = MeshHandler(o.read()); h.process()
+            return [tuple(v) for v in h.m_Vertices]
+va, vb = verts(a), verts(b)
+moved = sum(1 for x, y in zip(va, vb) if x != y)
+others = [o.path_id for o in b.objects if o.path_id != 101 and o.get_raw_data() != objs[o.path_id].get_raw_data()]
+print(json.dumps({"bones": bones, "moved": moved, "others_changed": others}))
+"#;
+    let have = Command::new("python3")
+        .args(["-c", "import UnityPy"])
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !have {
+        eprintln!("!!! SKIPPED: UnityPy is not installed: the add-on's bundle is not read by a second reader");
+        return None;
+    }
+    let out = Command::new("python3")
+        .args(["-c", script])
+        .arg(root().join("corpus/unity/lz4.unity-bundle"))
+        .arg(dir.join("edited.unity-bundle"))
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "UnityPy: {}", text(&out.stderr));
+    Some(text(&out.stdout).trim().to_string())
 }

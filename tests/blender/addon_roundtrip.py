@@ -9,6 +9,7 @@ back into a copy of its file and checks the copy with the command line. Exits no
 first failed assertion.
 """
 import hashlib
+import json
 import os
 import subprocess
 import sys
@@ -51,6 +52,20 @@ def main():
     assert len(objs) == 1, objs
     o = objs[0]
     assert o["meshspec_layout"] == "game" and o["meshspec_path_id"] == "101", dict(o)
+    # The armature as Blender holds it (the test compares it with UnityPy's reading of the
+    # game's Transforms): each bone's name, parent and head at rest, in glTF's frame.
+    arm = [m.object for m in o.modifiers if m.type == "ARMATURE" and m.object]
+    assert len(arm) == 1, arm
+    bones = [
+        [b.name, b.parent.name if b.parent else None, [b.head_local[0], b.head_local[2], -b.head_local[1]]]
+        for b in arm[0].data.bones
+    ]
+    print("meshspec armature: " + json.dumps(bones))
+    # Written back with no edit: the same file, byte for byte.
+    bpy.context.view_layer.objects.active = o
+    same = os.path.join(out, "unedited.unity-bundle")
+    assert bpy.ops.export_scene.meshspec(filepath=same) == {"FINISHED"}
+    assert sha(same) == before, "an unedited round trip changed the file"
     o.data.vertices[0].co.x += 0.5
     bpy.context.view_layer.objects.active = o
     edited = os.path.join(out, "edited.unity-bundle")

@@ -79,6 +79,72 @@ fn scene_has(m: &Mesh, slot_: usize) -> bool {
     !m.positions.is_empty() && scene_values(m, slot_, 0).is_some()
 }
 
+/// How far a value may be from the original's (as exported) and still count as unedited, per
+/// channel: what a round trip through an editor changes without an edit. Positions and
+/// indices must be equal; texture coordinates and weights may be off by a few units in the
+/// last place (`1 - v` taken twice, weights renormalised); normals and tangents by 1e-4,
+/// since Blender keeps custom normals to about four decimal places.
+fn tolerance(slot_: usize) -> f32 {
+    match slot_ {
+        slot::NORMAL | slot::TANGENT => 1e-4,
+        slot::BLEND_WEIGHT => 1e-6,
+        s if (slot::TEX_COORD0..slot::TEX_COORD0 + 8).contains(&s) => 1e-6,
+        slot::COLOR => 1e-6,
+        _ => 0.0,
+    }
+}
+
+/// Whether `a` is `b` within `tol` (both absent, or the same length and each component close).
+fn close(a: Option<&[f32]>, b: Option<&[f32]>, tol: f32) -> bool {
+    match (a, b) {
+        (Some(a), Some(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .zip(b)
+                    .all(|(x, y)| x == y || (x - y).abs() <= tol * x.abs().max(y.abs()).max(1.0))
+        }
+        (None, None) => true,
+        _ => false,
+    }
+}
+
+/// A vertex's influences as a set: each joint of non-zero weight with its weight, by joint
+/// (an editor may reorder the slots).
+fn influences(m: &Mesh, v: usize) -> Option<Vec<(u16, f32)>> {
+    let s = m.skin.as_ref()?;
+    let (j, w) = (s.joints.get(v)?, s.weights.get(v)?);
+    let mut out: Vec<(u16, f32)> = j
+        .iter()
+        .zip(w)
+        .filter(|(_, &w)| w != 0.0)
+        .map(|(&j, &w)| (j, w))
+        .collect();
+    out.sort_by_key(|&(j, _)| j);
+    Some(out)
+}
+
+/// Whether vertex `v`'s value of a channel is unedited: equal to the original's within the
+/// channel's tolerance (for the skin's two channels, the same influences in any slot order).
+fn unedited(edited: &Mesh, before: &Mesh, s: usize, v: usize) -> bool {
+    if s == slot::BLEND_WEIGHT || s == slot::BLEND_INDICES {
+        return match (influences(edited, v), influences(before, v)) {
+            (Some(a), Some(b)) => {
+                a.len() == b.len()
+                    && a.iter().zip(&b).all(|(x, y)| {
+                        x.0 == y.0
+                            && close(Some(&[x.1]), Some(&[y.1]), tolerance(slot::BLEND_WEIGHT))
+                    })
+            }
+            (a, b) => a.is_none() && b.is_none(),
+        };
+    }
+    close(
+        scene_values(edited, s, v).as_deref(),
+        scene_values(before, s, v).as_deref(),
+        tolerance(s),
+    )
+}
+
 /// Values of glTF's frame brought back into Unity's (the inverse of the decoder's frame.rs).
 fn to_unity(slot_: usize, mut v: Vec<f32>) -> Vec<f32> {
     match slot_ {
@@ -272,9 +338,7 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     for s in 0..CHANNELS.len() {
         let theirs = scene_has(edited, s);
         let ours = scene_has(before, s);
-        let same = theirs
-            && ours
-            && (0..n.min(n_old)).all(|v| scene_values(edited, s, v) == scene_values(before, s, v));
+        let same = theirs && ours && (0..n.min(n_old)).all(|v| unedited(edited, before, s, v));
         if theirs && !has(s) && !(ours && same) {
             return Err(refuse(
                 format!(
@@ -350,14 +414,21 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     }
     let skin_changed = match (&edited.skin, &before.skin) {
         (Some(a), Some(b)) => {
-            if a.inverse_bind_matrices != b.inverse_bind_matrices {
+            // Bind matrices as an editor writes them back may be off in the last places.
+            let same_poses = a.inverse_bind_matrices.len() == b.inverse_bind_matrices.len()
+                && a.inverse_bind_matrices
+                    .iter()
+                    .zip(&b.inverse_bind_matrices)
+                    .all(|(x, y)| close(Some(x), Some(y), 1e-5));
+            if !same_poses {
                 set_bind_poses(&mut m, &a.inverse_bind_matrices)?;
                 notes.push(format!(
                     "{} bind poses written from the edited inverse bind matrices",
                     a.inverse_bind_matrices.len()
                 ));
             }
-            a.joints != b.joints || a.weights != b.weights
+            (0..n.min(n_old)).any(|v| !unedited(edited, before, slot::BLEND_WEIGHT, v))
+                || n != n_old
         }
         (None, None) => false,
         (a, _) => {
@@ -430,7 +501,7 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
         for v in 0..n {
             let at = (st.start + st.stride * v as u64 + c.offset) as usize;
             let theirs = scene_values(edited, s, v);
-            if v < n_old && theirs == scene_values(before, s, v) {
+            if v < n_old && unedited(edited, before, s, v) {
                 if !same_count {
                     let from = (old_st.start + old_st.stride * v as u64 + c.offset) as usize;
                     bytes[at..at + width].copy_from_slice(&old_bytes[from..from + width]);
