@@ -2,7 +2,8 @@
 //! into a headless Blender as a user would: a skinned Unity mesh imported with its armature
 //! (compared with UnityPy's reading of the game's Transforms and bind poses), written back
 //! unedited (the same bytes), then with a vertex moved (checked with the command line and
-//! UnityPy: that vertex moved, no other object changed), and a .meshbin likewise
+//! UnityPy: that vertex moved, no other object changed), a mesh with blend shapes unedited and
+//! with a shape key moved (UnityPy reads the one entry raised), and a .meshbin likewise
 //! (`tests/blender/addon_roundtrip.py`). `.ci/run` installs Blender, so CI always runs it.
 
 mod common;
@@ -75,6 +76,20 @@ fn the_addon_imports_and_writes_back_from_headless_blender() {
     }
     assert_eq!(game["moved"], 1, "one vertex moved: {unitypy}");
     assert_eq!(game["others_changed"], serde_json::json!([]), "{unitypy}");
+    // The shape key edit: one blend shape entry raised by 0.25, nothing else changed.
+    let entries = &game["shape_entries"];
+    assert_eq!(entries[0], entries[1], "{unitypy}");
+    let raised = game["raised"].as_array().unwrap();
+    assert_eq!(raised.len(), 1, "{unitypy}");
+    assert!(
+        (raised[0][1].as_f64().unwrap() - 0.25).abs() < 1e-5,
+        "{unitypy}"
+    );
+    assert_eq!(
+        game["others_changed_by_shapes"],
+        serde_json::json!([]),
+        "{unitypy}"
+    );
 }
 
 /// UnityPy's reading (JSON) of the original and the edited bundle: the Arm's bones (the
@@ -119,7 +134,17 @@ def verts(env):
 va, vb = verts(a), verts(b)
 moved = sum(1 for x, y in zip(va, vb) if x != y)
 others = [o.path_id for o in b.objects if o.path_id != 101 and o.get_raw_data() != objs[o.path_id].get_raw_data()]
-print(json.dumps({"bones": bones, "moved": moved, "others_changed": others}))
+def shapes(env):
+    for o in env.objects:
+        if o.path_id == 102:
+            s = o.read().m_Shapes
+            return [(v.index, v.vertex.x, v.vertex.y, v.vertex.z) for v in s.vertices]
+c = UnityPy.load(sys.argv[3])
+sa, sc = shapes(a), shapes(c)
+raised = [[x[0], y[2] - x[2]] for x, y in zip(sa, sc) if x != y]
+others_c = [o.path_id for o in c.objects if o.path_id != 102 and o.get_raw_data() != objs[o.path_id].get_raw_data()]
+print(json.dumps({"bones": bones, "moved": moved, "others_changed": others,
+                  "shape_entries": [len(sa), len(sc)], "raised": raised, "others_changed_by_shapes": others_c}))
 "#;
     let have = Command::new("python3")
         .args(["-c", "import UnityPy"])
@@ -133,6 +158,7 @@ print(json.dumps({"bones": bones, "moved": moved, "others_changed": others}))
         .args(["-c", script])
         .arg(root().join("corpus/unity/lz4.unity-bundle"))
         .arg(dir.join("edited.unity-bundle"))
+        .arg(dir.join("face-edited.unity-bundle"))
         .output()
         .unwrap();
     assert!(out.status.success(), "UnityPy: {}", text(&out.stderr));

@@ -86,6 +86,22 @@ def main():
     assert r == {"CANCELLED"}, r
     assert sha(src) == before, "the original changed"
 
+    # A mesh with blend shapes (Face, path id 102): unedited, the same bytes; then one shape
+    # key's vertex raised 0.25 (Blender's z is glTF's y, Unity's y).
+    assert bpy.ops.import_scene.meshspec(filepath=src, path_id="102") == {"FINISHED"}
+    face = [o for o in bpy.data.objects if o.get("meshspec_source") == src and o.get("meshspec_path_id") == "102"][0]
+    bpy.context.view_layer.objects.active = face
+    same = os.path.join(out, "face-unedited.unity-bundle")
+    assert bpy.ops.export_scene.meshspec(filepath=same) == {"FINISHED"}
+    assert sha(same) == before, "an unedited round trip of blend shapes changed the file"
+    keys = face.data.shape_keys.key_blocks
+    basis, smile = keys[0], keys["Smile"]
+    raised = [i for i, (b, k) in enumerate(zip(basis.data, smile.data)) if (k.co - b.co).length > 1e-6]
+    assert len(raised) == 1, raised
+    smile.data[raised[0]].co.z += 0.25
+    bpy.context.view_layer.objects.active = face
+    assert bpy.ops.export_scene.meshspec(filepath=os.path.join(out, "face-edited.unity-bundle")) == {"FINISHED"}
+
     # A .meshbin (no winding recorded: the Direct3D build's).
     cube = os.path.join(repo, "corpus", "meshbin", "cube.meshbin")
     assert bpy.ops.import_scene.meshspec(filepath=cube, winding="d3d") == {"FINISHED"}

@@ -339,6 +339,16 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
         let theirs = scene_has(edited, s);
         let ours = scene_has(before, s);
         let same = theirs && ours && (0..n.min(n_old)).all(|v| unedited(edited, before, s, v));
+        if theirs && !has(s) && !ours && (s == slot::NORMAL || s == slot::TANGENT) {
+            // An editor writes normals (and often tangents) whether the mesh had them or not
+            // (Blender always does): the original has none to keep, so they are left out.
+            notes.push(format!(
+                "{} in the geometry left out: the original has no {} channel",
+                shown(s),
+                shown(s)
+            ));
+            continue;
+        }
         if theirs && !has(s) && !(ours && same) {
             return Err(refuse(
                 format!(

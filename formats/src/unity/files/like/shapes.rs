@@ -27,9 +27,15 @@ pub(super) fn differ(a: &[MorphTarget], b: &[MorphTarget]) -> bool {
         || a.iter().zip(b).any(|(x, y)| {
             x.name != y.name
                 || x.positions != y.positions
-                || x.normals != y.normals
-                || x.tangents != y.tangents
+                || moved(&x.normals) != moved(&y.normals)
+                || moved(&x.tangents) != moved(&y.tangents)
         })
+}
+
+/// Normal or tangent deltas that move something: all zeros are none (an editor writes zero
+/// normal deltas for a shape that has none: Blender does).
+fn moved(d: &Option<Vec<[f32; 3]>>) -> Option<&Vec<[f32; 3]>> {
+    d.as_ref().filter(|v| v.iter().any(|x| *x != [0.0; 3]))
 }
 
 /// `data` (the original's `m_Shapes`, whose decoding is `stored`) remade from `edited`, the
@@ -229,7 +235,7 @@ fn entries(t: &MorphTarget, out: &mut Vec<BlendShapeVertex>) -> (u32, bool, bool
     }
     (
         (out.len() - start) as u32,
-        t.normals.is_some(),
-        t.tangents.is_some(),
+        moved(&t.normals).is_some(),
+        moved(&t.tangents).is_some(),
     )
 }
