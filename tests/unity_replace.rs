@@ -1244,3 +1244,66 @@ fn round_trip_noise_is_no_edit() {
     assert_eq!(after.normals.as_ref().unwrap()[0], [0.0, 1.0, 0.0]);
     assert_eq!(after.normals.unwrap()[1..], before.normals.unwrap()[1..]);
 }
+
+/// Skin weights and bone assignments edited in glTF: Arm's vertex 2 weighted 0.25/0.75
+/// instead of half and half, vertex 0 moved to the other joint; made like the original, read
+/// back by meshspec, and put back into its file, read by UnityPy with the new influences.
+#[test]
+fn edited_skin_weights_are_written() {
+    let (meshes, v) = bare_corpus();
+    let (_, arm_at, arm) = &meshes[1];
+    let ctx = bare(v, arm_at);
+    let before = scene_of(arm, &ctx);
+    let s0 = before.skin.as_ref().unwrap();
+    assert_eq!(s0.weights[2], [0.5, 0.5, 0.0, 0.0], "{:?}", s0.weights);
+    let made = round(arm, arm_at, v, |m| {
+        let s = m.skin.as_mut().unwrap();
+        s.weights[2] = [0.25, 0.75, 0.0, 0.0];
+        s.joints[0] = [1, 0, 0, 0];
+    })
+    .unwrap();
+    let after = scene_of(&made.object, &ctx);
+    let s1 = after.skin.as_ref().unwrap();
+    assert_eq!(s1.weights[2], [0.25, 0.75, 0.0, 0.0]);
+    assert_eq!(s1.joints[0][0], 1);
+    assert_eq!(s1.weights[3..], s0.weights[3..]);
+    assert_eq!(after.positions, before.positions);
+    let (_, file) = replaced(&corpus("game.unity-serialized"), &made.object, None, 101);
+    let back = scene(&file, object(&file, 101)).meshes.remove(0);
+    assert_eq!(back.skin.as_ref().unwrap().weights, s1.weights);
+    // UnityPy's reading of the written file: vertex 0's bone and vertex 2's weights.
+    if std::process::Command::new("python3")
+        .args(["-c", "import UnityPy"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        let (r, _) = replaced(&corpus("game.unity-serialized"), &made.object, None, 101);
+        let dir = std::env::temp_dir().join(format!("meshspec-skin-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("arm.unity-serialized");
+        std::fs::write(&file, &r.bytes).unwrap();
+        let script = r#"
+import sys, UnityPy
+from UnityPy.helpers.MeshHelper import MeshHandler
+env = UnityPy.load(sys.argv[1])
+for obj in env.objects:
+    if obj.path_id == 101:
+        h = MeshHandler(obj.read()); h.process()
+        print(h.m_BoneIndices[0][0], h.m_BoneWeights[2][0], h.m_BoneWeights[2][1])
+"#;
+        let out = std::process::Command::new("python3")
+            .args(["-c", script, file.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "UnityPy: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "1 0.25 0.75");
+    } else {
+        eprintln!(
+            "SKIPPED: UnityPy is not installed: the written skin is not read by a second reader"
+        );
+    }
+}

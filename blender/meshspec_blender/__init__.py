@@ -88,6 +88,59 @@ def game_meshes(context, path):
     return [(o["path_id"], o.get("name") or "") for o in json.loads(out) if o.get("class_id") == 43]
 
 
+# The point attribute that carries each vertex's place in the exported file (plus one) through
+# Blender; its exporter writes it as the glTF attribute `_MESHSPEC_VERTEX`, from which
+# `meshspec import` puts the vertices back in the file's order.
+VERTEX_IDS = "meshspec_vertex"
+
+
+def glb_places(glb):
+    """Per glTF mesh, the file's vertex behind each vertex Blender 3.4's importer makes: each
+    primitive's vertices in turn, the ones its indices use, in increasing order (the importer's
+    own rule, with vertices not merged). Only the index lists are read."""
+    import struct
+    import numpy as np
+
+    with open(glb, "rb") as f:
+        data = f.read()
+    (json_len,) = struct.unpack_from("<I", data, 12)
+    doc = json.loads(data[20 : 20 + json_len])
+    bin_at = 20 + json_len + 8
+    sizes = {5121: (np.uint8, 1), 5123: (np.uint16, 2), 5125: (np.uint32, 4)}
+
+    def indices(a):
+        acc = doc["accessors"][a]
+        view = doc["bufferViews"][acc["bufferView"]]
+        dtype, _ = sizes[acc["componentType"]]
+        at = bin_at + view.get("byteOffset", 0) + acc.get("byteOffset", 0)
+        return np.frombuffer(data, dtype=dtype, count=acc["count"], offset=at).astype(np.int64)
+
+    out = []
+    for mesh in doc.get("meshes", []):
+        places = []
+        for prim in mesh["primitives"]:
+            if "indices" in prim:
+                used = np.unique(indices(prim["indices"]))
+            else:
+                used = np.arange(doc["accessors"][prim["attributes"]["POSITION"]]["count"])
+            places.append(used)
+        out.append(np.concatenate(places) if places else np.zeros(0, dtype=np.int64))
+    return out
+
+
+def record_places(objs, glb):
+    """Gives each imported mesh the `meshspec_vertex` attribute (a vertex's place plus one),
+    when its vertex count is the one the rule above predicts (else nothing is recorded, and
+    meshspec matches vertices by their order)."""
+    places = glb_places(glb)
+    meshes = [o for o in objs if o.type == "MESH"]
+    for o, p in zip(meshes, places):
+        if len(o.data.vertices) != len(p) or VERTEX_IDS in o.data.attributes:
+            continue
+        attr = o.data.attributes.new(VERTEX_IDS, "INT", "POINT")
+        attr.data.foreach_set("value", [int(x) + 1 for x in p])
+
+
 def import_glb(glb):
     """Imports a .glb; the objects it added."""
     before = set(bpy.data.objects)
@@ -95,7 +148,9 @@ def import_glb(glb):
     # exports back with the game's bind poses; the other heuristics turn each bone towards
     # its child, and the bind matrices written back would then differ from the game's.
     bpy.ops.import_scene.gltf(filepath=glb, bone_heuristic="BLENDER")
-    return [o for o in bpy.data.objects if o not in before]
+    objs = [o for o in bpy.data.objects if o not in before]
+    record_places(objs, glb)
+    return objs
 
 
 def layout_of(path, given):
@@ -220,7 +275,11 @@ class EXPORT_SCENE_OT_meshspec(Reported, bpy.types.Operator, ExportHelper):
             # The mesh with its armature, so its skin goes along.
             for o in [obj] + [m.object for m in obj.modifiers if m.type == "ARMATURE" and m.object]:
                 o.select_set(True)
-            bpy.ops.export_scene.gltf(filepath=glb, export_format="GLB", use_selection=True)
+            # Tangents too (a layout with a Tangent channel needs them; one without leaves them
+            # out), and the vertices' places (`_MESHSPEC_VERTEX`).
+            bpy.ops.export_scene.gltf(
+                filepath=glb, export_format="GLB", use_selection=True, export_tangents=True, export_attributes=True
+            )
             lines = []
             if layout == GAME:
                 made = os.path.join(tmp, "edited.mesh")

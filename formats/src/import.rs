@@ -15,6 +15,12 @@ use gltf::accessor::{DataType, Dimensions};
 use std::collections::BTreeMap;
 use std::path::Path;
 
+pub mod order;
+
+/// The custom attribute (`_MESHSPEC_VERTEX`) an editor may carry through a round trip: each
+/// vertex's place in the file meshspec exported, plus one ([`order`]).
+pub const VERTEX_IDS: &str = "MESHSPEC_VERTEX";
+
 /// An error about the geometry file; names from it (and the path) are escaped.
 fn bad(path: &Path, expected: impl Into<String>, found: impl Into<String>) -> Error {
     Error::unplaced(
@@ -270,6 +276,7 @@ fn formats(s: &gltf::Semantic) -> &'static [(DataType, Dimensions)] {
             (U16, Vec4),
         ],
         gltf::Semantic::Joints(_) => &[(U8, Vec4), (U16, Vec4)],
+        gltf::Semantic::Extras(name) if name == VERTEX_IDS => &[(F32, Dimensions::Scalar)],
         gltf::Semantic::Weights(_) => &[(F32, Vec4), (U8, Vec4), (U16, Vec4)],
         _ => &[],
     }
@@ -286,6 +293,9 @@ struct Block {
     joints: Option<Vec<[u16; 4]>>,
     weights: Option<Vec<[f32; 4]>>,
     targets: Vec<Deltas>,
+    /// Per vertex, `_MESHSPEC_VERTEX`: the vertex of the file exported it came from, plus one
+    /// (0: a vertex an editor added).
+    ids: Option<Vec<f32>>,
 }
 
 /// One morph target's deltas over some vertices.
@@ -420,6 +430,10 @@ fn gltf_mesh(
                         None => break,
                     }
                 }
+                b.ids = prim
+                    .get(&gltf::Semantic::Extras(VERTEX_IDS.into()))
+                    .and_then(|a| gltf::accessor::Iter::<f32>::new(a, |b| data(b)))
+                    .map(|r| r.collect());
                 b.joints = reader.read_joints(0).map(|r| r.into_u16().collect());
                 b.weights = reader.read_weights(0).map(|r| r.into_f32().collect());
                 for (p, n, t) in reader.read_morph_targets() {
@@ -500,7 +514,7 @@ fn gltf_mesh(
             list.join(", ")
         ));
     }
-    join_blocks(
+    let ids = join_blocks(
         &mut out,
         blocks.into_iter().map(|k| k.block).collect(),
         &mut notes,
@@ -514,13 +528,22 @@ fn gltf_mesh(
     skin_and_names(path, doc, mesh, &mut out, buffers, &mut notes)?;
     out.validate()
         .map_err(|e| bad(path, "a consistent mesh", e.to_string()))?;
+    if let Some(ids) = ids {
+        order::restore(&mut out, &ids, &mut notes);
+    }
     Ok(Read { mesh: out, notes })
 }
 
 /// The blocks' vertices one after another; an attribute only some blocks have is left out
 /// (colours become white where missing, as the builders make vertices without colour).
-fn join_blocks(out: &mut Mesh, blocks: Vec<Block>, notes: &mut Vec<String>) {
+fn join_blocks(out: &mut Mesh, blocks: Vec<Block>, notes: &mut Vec<String>) -> Option<Vec<f32>> {
     let name = out.name.clone();
+    let ids = blocks.iter().all(|b| b.ids.is_some()).then(|| {
+        blocks
+            .iter()
+            .flat_map(|b| b.ids.iter().flatten().copied())
+            .collect()
+    });
     let all = |f: &dyn Fn(&Block) -> bool| blocks.iter().all(f);
     let any = |f: &dyn Fn(&Block) -> bool| blocks.iter().any(f);
     let mut partial = vec![];
@@ -621,6 +644,7 @@ fn join_blocks(out: &mut Mesh, blocks: Vec<Block>, notes: &mut Vec<String>) {
             default_weight: 0.0,
         })
         .collect();
+    ids
 }
 
 /// The skin of the first node that draws the mesh (its inverse bind matrices and joint

@@ -24,7 +24,10 @@ import bpy
 
 
 def main():
-    repo, meshspec, out, zip_path = sys.argv[sys.argv.index("--") + 1 :]
+    args = sys.argv[sys.argv.index("--") + 1 :]
+    repo, meshspec, out, zip_path = args[:4]
+    # A real bundle and a mesh of it, when the shared corpus is there.
+    real = args[4:6]
     import addon_utils
 
     bpy.ops.preferences.addon_install(filepath=zip_path)
@@ -101,6 +104,22 @@ def main():
     smile.data[raised[0]].co.z += 0.25
     bpy.context.view_layer.objects.active = face
     assert bpy.ops.export_scene.meshspec(filepath=os.path.join(out, "face-edited.unity-bundle")) == {"FINISHED"}
+
+    if real:
+        # A real game's bundle (Unity 2021.3, LZMA): a skinned body of five submeshes whose
+        # vertices Blender regroups; unedited it comes back byte for byte, then one vertex moved.
+        bundle, name = real
+        real_before = sha(bundle)
+        assert bpy.ops.import_scene.meshspec(filepath=bundle, mesh=name) == {"FINISHED"}
+        body = [o for o in bpy.data.objects if o.get("meshspec_source") == bundle][0]
+        bpy.context.view_layer.objects.active = body
+        same = os.path.join(out, "real-unedited.unity-bundle")
+        assert bpy.ops.export_scene.meshspec(filepath=same) == {"FINISHED"}
+        assert sha(same) == real_before, "an unedited round trip of the real bundle changed it"
+        body.data.vertices[0].co.x += 0.5
+        bpy.context.view_layer.objects.active = body
+        assert bpy.ops.export_scene.meshspec(filepath=os.path.join(out, "real-edited.unity-bundle")) == {"FINISHED"}
+        print("meshspec real path id: " + body["meshspec_path_id"])
 
     # A .meshbin (no winding recorded: the Direct3D build's).
     cube = os.path.join(repo, "corpus", "meshbin", "cube.meshbin")

@@ -80,13 +80,17 @@ fn scene_has(m: &Mesh, slot_: usize) -> bool {
 }
 
 /// How far a value may be from the original's (as exported) and still count as unedited, per
-/// channel: what a round trip through an editor changes without an edit. Positions and
-/// indices must be equal; texture coordinates and weights may be off by a few units in the
-/// last place (`1 - v` taken twice, weights renormalised); normals and tangents by 1e-4,
-/// since Blender keeps custom normals to about four decimal places.
+/// channel: what a round trip through an editor changes without an edit. Positions, texture
+/// coordinates and weights may be off by a few units in the last place (axes converted, `1 - v`
+/// taken twice, weights renormalised, relative above 1); normals by 5e-3 (Blender keeps custom
+/// normals in a lossy encoding: a third of a degree); tangents by 1e-4, or any amount where
+/// the vertex's position, normal and texture coordinates are unedited (Blender makes tangents
+/// anew from them: they are derived, not edited).
 fn tolerance(slot_: usize) -> f32 {
     match slot_ {
-        slot::NORMAL | slot::TANGENT => 1e-4,
+        slot::VERTEX => 1e-6,
+        slot::NORMAL => 5e-3,
+        slot::TANGENT => 1e-4,
         slot::BLEND_WEIGHT => 1e-6,
         s if (slot::TEX_COORD0..slot::TEX_COORD0 + 8).contains(&s) => 1e-6,
         slot::COLOR => 1e-6,
@@ -138,11 +142,61 @@ fn unedited(edited: &Mesh, before: &Mesh, s: usize, v: usize) -> bool {
             (a, b) => a.is_none() && b.is_none(),
         };
     }
-    close(
-        scene_values(edited, s, v).as_deref(),
-        scene_values(before, s, v).as_deref(),
-        tolerance(s),
-    )
+    let close_in = |s: usize| {
+        close(
+            scene_values(edited, s, v).as_deref(),
+            scene_values(before, s, v).as_deref(),
+            tolerance(s),
+        )
+    };
+    close_in(s)
+        || (s == slot::TANGENT
+            && [slot::VERTEX, slot::NORMAL]
+                .into_iter()
+                .chain(slot::TEX_COORD0..slot::TEX_COORD0 + 8)
+                .all(close_in))
+}
+
+/// `edited` with its joints in the original's order, when it names the same joints in another
+/// order (an editor may write an armature's bones in an order of its own): joint indices, bind
+/// matrices and names follow the names. Otherwise `edited` as it is.
+fn joints_in_original_order(edited: &Mesh, before: &Mesh, notes: &mut Vec<String>) -> Mesh {
+    let mut out = edited.clone();
+    let (Some(a), Some(b)) = (&edited.skin, &before.skin) else {
+        return out;
+    };
+    if a.joint_names == b.joint_names || a.joint_names.len() != b.joint_names.len() {
+        return out;
+    }
+    let to: Option<Vec<usize>> = a
+        .joint_names
+        .iter()
+        .map(|n| b.joint_names.iter().position(|m| m == n))
+        .collect();
+    let Some(to) = to else { return out };
+    let mut seen = vec![false; to.len()];
+    if to.iter().any(|&k| std::mem::replace(&mut seen[k], true)) {
+        return out;
+    }
+    let s = out.skin.as_mut().expect("edited has a skin");
+    for j in s.joints.iter_mut().flatten() {
+        if let Some(&k) = to.get(usize::from(*j)) {
+            *j = k as u16;
+        }
+    }
+    let mut ibms = b.inverse_bind_matrices.clone();
+    for (k, m) in a.inverse_bind_matrices.iter().enumerate() {
+        ibms[to[k]] = *m;
+    }
+    s.inverse_bind_matrices = ibms;
+    s.joint_names = b.joint_names.clone();
+    s.joint_parents = b.joint_parents.clone();
+    s.joint_extras = b.joint_extras.clone();
+    notes.push(format!(
+        "the geometry's {} joints taken in the original's order, by name",
+        to.len()
+    ));
+    out
 }
 
 /// Values of glTF's frame brought back into Unity's (the inverse of the decoder's frame.rs).
@@ -308,6 +362,8 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     let (before, _) =
         crate::export::prepared(original.scene.clone(), crate::export::NonFinite::Refuse)?;
     let before = &before;
+    let mut notes = vec![];
+    let edited = &joints_in_original_order(edited, before, &mut notes);
     let version = original.version;
     let mctx = mesh::context(version);
     let view = UnityMesh::read::<false>(original.bytes, &mctx)?.value;
@@ -330,7 +386,6 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     let n_old = data.vertex_count;
     let n = edited.positions.len();
     let same_count = n == n_old;
-    let mut notes = vec![];
 
     // What the layout cannot hold, and what it needs.
     let has = |s: usize| layout.channels[s].is_some();
@@ -574,7 +629,9 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
         .iter()
         .map(|p| [-p[0], p[1], p[2]])
         .collect();
-    if edited.positions != before.positions {
+    // Moved, as the channels judge it (within a round trip's noise nothing moved).
+    let moved = !same_count || (0..n).any(|v| !unedited(edited, before, slot::VERTEX, v));
+    if moved {
         m.local_aabb = bounds(unity_positions.iter());
     }
     let same_primitives = edited.primitives.len() == before.primitives.len()
@@ -583,7 +640,7 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
             .iter()
             .zip(&before.primitives)
             .all(|(a, b)| a.mode == b.mode && a.indices == b.indices);
-    if !same_primitives || edited.positions != before.positions {
+    if !same_primitives || moved {
         use crate::generated::unity_mesh::IndexFormat;
         let mut wide = m.index_format == Some(IndexFormat::UINT32);
         let reach = edited.primitives.iter().flat_map(|p| &p.indices).max();
