@@ -432,7 +432,7 @@ fn gltf_mesh(
                 }
                 b.ids = prim
                     .get(&gltf::Semantic::Extras(VERTEX_IDS.into()))
-                    .and_then(|a| gltf::accessor::Iter::<f32>::new(a, &data))
+                    .and_then(|a| gltf::accessor::Iter::<f32>::new(a, data))
                     .map(|r| r.collect());
                 b.joints = reader.read_joints(0).map(|r| r.into_u16().collect());
                 b.weights = reader.read_weights(0).map(|r| r.into_f32().collect());
