@@ -1307,3 +1307,46 @@ for obj in env.objects:
         );
     }
 }
+
+/// Before 2018.2 a mesh's influences are in m_Skin, four per vertex: an edited weight goes
+/// there (the other vertices' entries kept as stored), and the mesh reads back with it.
+#[test]
+fn edited_influences_go_into_m_skin_before_2018_2() {
+    let v = 20170400;
+    let m = meshspec_formats::unity::make::sample(v, 6);
+    assert!(
+        m.skin.as_ref().is_some_and(|s| s.num_items == 6),
+        "the sample has m_Skin"
+    );
+    let object = m.to_bytes(&mesh::context(v)).unwrap();
+    let (meshes, _) = bare_corpus();
+    let at = blade_dir(&meshes).join("old-skin.mesh");
+    std::fs::write(&at, &object).unwrap();
+    let ctx = bare(v, &at);
+    let before = scene_of(&object, &ctx);
+    let w = before.skin.as_ref().unwrap().weights.clone();
+    let made = round(&object, &at, v, |m| {
+        let s = m.skin.as_mut().unwrap();
+        s.weights[1] = [0.25, 0.75, 0.0, 0.0];
+        s.joints[1] = [1, 0, 0, 0];
+    })
+    .unwrap();
+    assert!(
+        made.notes
+            .iter()
+            .any(|n| n.contains("1 of 6 vertices' influences written into m_Skin")),
+        "{:?}",
+        made.notes
+    );
+    let after = scene_of(&made.object, &ctx);
+    let s = after.skin.as_ref().unwrap();
+    assert_eq!(s.weights[1], [0.25, 0.75, 0.0, 0.0]);
+    assert_eq!(s.joints[1][..2], [1, 0]);
+    assert_eq!(s.weights[0], w[0]);
+    assert_eq!(s.weights[2..], w[2..]);
+    let (old, _) = mesh::read_fixed(&object, v).unwrap();
+    let (new, _) = mesh::read_fixed(&made.object, v).unwrap();
+    let (o, n) = (old.skin.unwrap().items, new.skin.unwrap().items);
+    assert_eq!(o[0], n[0], "an unedited vertex keeps its entry");
+    assert_ne!(o[1], n[1]);
+}

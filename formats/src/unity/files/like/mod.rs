@@ -15,9 +15,9 @@
 //! layout has that the geometry lacks, an attribute the geometry has that the layout cannot
 //! hold, a value a channel's format cannot hold (an integer channel for floats), more than
 //! 65,535 vertices with 16-bit indices before 2017.3, edited blend shapes of a version before
-//! 4.3 (`shapes.rs` writes those of 4.3 on), edited influences of a skin outside the vertex
-//! channels, and a changed vertex count where the original has channels the decoder does not
-//! represent.
+//! 4.3 (`shapes.rs` writes those of 4.3 on), edited influences in m_VariableBoneCountWeights
+//! (m_Skin's, before 2018.2, are written), and a changed vertex count where the original has
+//! channels the decoder does not represent.
 
 mod shapes;
 
@@ -404,7 +404,9 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
             ));
             continue;
         }
-        if theirs && !has(s) && !(ours && same) {
+        let in_m_skin = (s == slot::BLEND_WEIGHT || s == slot::BLEND_INDICES)
+            && m.skin.as_ref().is_some_and(|k| k.num_items > 0);
+        if theirs && !has(s) && !(ours && same) && !in_m_skin {
             return Err(refuse(
                 format!(
                     "attributes the original's layout holds (it has no {} channel)",
@@ -504,14 +506,50 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
         }
     };
     if (skin_changed || !same_count)
-        && (m.skin.as_ref().is_some_and(|s| s.num_items > 0)
-            || m.variable_bone_count_weights
-                .as_ref()
-                .is_some_and(|w| w.num_data > 0))
+        && m.variable_bone_count_weights
+            .as_ref()
+            .is_some_and(|w| w.num_data > 0)
     {
         return Err(refuse(
-            "a skin in the vertex channels (BlendWeight, BlendIndices), to write changed influences",
-            "one in m_Skin or m_VariableBoneCountWeights",
+            "a skin of four influences per vertex (the vertex channels, or m_Skin before 2018.2), to write changed influences",
+            "one in m_VariableBoneCountWeights",
+        ));
+    }
+    if let (Some(stored), Some(skin)) = (
+        m.skin
+            .as_mut()
+            .filter(|s| s.num_items > 0 && (skin_changed || !same_count)),
+        &edited.skin,
+    ) {
+        // Before 2018.2 the influences are m_Skin's, four per vertex: an unedited vertex keeps
+        // its entry, an edited or added one gets the geometry's.
+        let mut rewritten = 0;
+        let mut items = Vec::with_capacity(n);
+        for v in 0..n {
+            match stored.items.get(v) {
+                Some(kept) if v < n_old && unedited(edited, before, slot::BLEND_WEIGHT, v) => {
+                    items.push(kept.clone())
+                }
+                _ => {
+                    let (j, w) = (skin.joints[v], skin.weights[v]);
+                    items.push(crate::generated::unity_mesh::BoneWeights4 {
+                        weight_0: w[0],
+                        weight_1: w[1],
+                        weight_2: w[2],
+                        weight_3: w[3],
+                        bone_index_0: i32::from(j[0]),
+                        bone_index_1: i32::from(j[1]),
+                        bone_index_2: i32::from(j[2]),
+                        bone_index_3: i32::from(j[3]),
+                    });
+                    rewritten += 1;
+                }
+            }
+        }
+        stored.items = items;
+        stored.num_items = n as i32;
+        notes.push(format!(
+            "{rewritten} of {n} vertices' influences written into m_Skin; the rest kept as stored"
         ));
     }
 
