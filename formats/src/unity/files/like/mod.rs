@@ -404,9 +404,11 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
             ));
             continue;
         }
-        let in_m_skin = (s == slot::BLEND_WEIGHT || s == slot::BLEND_INDICES)
-            && m.skin.as_ref().is_some_and(|k| k.num_items > 0);
-        if theirs && !has(s) && !(ours && same) && !in_m_skin {
+        // (Before 2018.2 the influences are in m_Skin, not in channels.)
+        let holds = has(s)
+            || ((s == slot::BLEND_WEIGHT || s == slot::BLEND_INDICES)
+                && m.skin.as_ref().is_some_and(|k| k.num_items > 0));
+        if theirs && !holds && !(ours && same) {
             return Err(refuse(
                 format!(
                     "attributes the original's layout holds (it has no {} channel)",
