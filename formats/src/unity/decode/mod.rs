@@ -28,8 +28,8 @@ pub use frame::{inverse_bind_matrix, to_scene, SceneOptions, ToScene};
 pub use indices::{index_size, topology_id, SubMesh, Topology};
 pub use layout::{ChannelPlace, StreamLayout, VertexLayout};
 pub use packed::{
-    packed_tolerance, rebuilt_z_tolerance, unpack_floats, unpack_floats_into, unpack_ints,
-    unpack_ints_into, Packed,
+    pack_items, packed_tolerance, quantise, rebuilt_z_tolerance, unpack_floats, unpack_floats_into,
+    unpack_ints, unpack_ints_into, Packed,
 };
 pub use shapes::{
     name_hash, MeshShapes, ShapeChannel, ShapeFrame, ShapeVertex, ShapedVertices,

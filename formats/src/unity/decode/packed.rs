@@ -330,3 +330,64 @@ mod tests {
         assert_eq!(ints(u32::MAX, 0, &[]).len(), MAX_ZERO_BIT_ITEMS as usize);
     }
 }
+
+/// Packs `items` of `bits` bits each (0 to 32) as [`unpack_ints`] reads them: the first item in
+/// the lowest bits of the first byte, items crossing byte boundaries. Items wider than `bits`
+/// are cut to it (callers quantise into range first).
+pub fn pack_items(items: &[u32], bits: u8) -> Vec<u8> {
+    let bits = u64::from(bits.min(32));
+    let mut out = vec![0u8; (items.len() as u64 * bits).div_ceil(8) as usize];
+    if bits == 0 {
+        return out;
+    }
+    let mask = (1u64 << bits) - 1;
+    for (i, &x) in items.iter().enumerate() {
+        let bit = i as u64 * bits;
+        let mut v = (u64::from(x) & mask) << (bit & 7);
+        let mut at = (bit >> 3) as usize;
+        while v != 0 {
+            out[at] |= v as u8;
+            v >>= 8;
+            at += 1;
+        }
+    }
+    out
+}
+
+/// The item `x` quantises to in a float vector of `bits` bits from `start` over `range` (the
+/// nearest of the 2^bits steps, clamped to them).
+pub fn quantise(x: f32, start: f32, range: f32, bits: u8) -> u32 {
+    let max = ((1u64 << bits.min(32)) - 1) as f64;
+    if bits == 0 || range == 0.0 {
+        return 0;
+    }
+    ((f64::from(x) - f64::from(start)) / f64::from(range) * max)
+        .round()
+        .clamp(0.0, max) as u32
+}
+
+#[cfg(test)]
+mod pack_tests {
+    use super::*;
+
+    #[test]
+    fn packed_items_unpack_to_themselves() {
+        for bits in [1u8, 5, 8, 11, 13, 16, 20, 31, 32] {
+            let max = ((1u64 << bits) - 1) as u32;
+            let items: Vec<u32> = (0..97u32)
+                .map(|i| i.wrapping_mul(2_654_435_761) & max)
+                .collect();
+            let data = pack_items(&items, bits);
+            let p = Packed {
+                num_items: items.len() as u32,
+                bit_size: bits,
+                data: &data,
+                start: 0.0,
+                range: 0.0,
+            };
+            assert_eq!(unpack_ints(&p), items, "{bits} bits");
+        }
+        assert_eq!(quantise(0.5, 0.0, 1.0, 8), 128);
+        assert_eq!(quantise(2.0, 0.0, 1.0, 8), 255);
+    }
+}

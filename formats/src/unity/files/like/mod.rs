@@ -11,7 +11,9 @@
 //! original object byte for byte, although the conversions to glTF's frame (mirroring, `1 - v`
 //! for texture coordinates, weights renormalised) are not exactly invertible in floats.
 //!
-//! Refused, with the reason: a mesh of compressed vertices (`m_CompressedMesh`), a channel the
+//! A compressed mesh (`m_CompressedMesh`) is re-packed in its own bit widths (`compressed.rs`).
+//!
+//! Refused, with the reason: a channel the
 //! layout has that the geometry lacks, an attribute the geometry has that the layout cannot
 //! hold, a value a channel's format cannot hold (an integer channel for floats), more than
 //! 65,535 vertices with 16-bit indices before 2017.3, edited blend shapes of a version before
@@ -19,6 +21,7 @@
 //! (m_Skin's, before 2018.2, are written), and a changed vertex count where the original has
 //! channels the decoder does not represent.
 
+mod compressed;
 mod shapes;
 
 use super::game::{GameFiles, ObjectRef};
@@ -375,10 +378,8 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     let data = crate::unity::decode::decode(&view, &old_bytes, crate::context::SkinWeights::Four);
     let mut m = <UnityMesh as crate::rt::Codec>::own(&view);
     if data.compressed {
-        return Err(refuse(
-            "an original whose vertices are in its vertex data",
-            "a compressed mesh (m_CompressedMesh)",
-        ));
+        compressed::repack(&mut m, edited, before, &mut notes)?;
+        return finish(m, edited, &mctx, None, notes);
     }
     let Some(layout) = data.layout.clone() else {
         return Err(refuse("an original with vertex channels", "none"));
@@ -774,6 +775,17 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
             ));
         }
     }
+    finish(m, edited, &mctx, vertex_data, notes)
+}
+
+/// The object `m` with the edited mesh's name, written and judged.
+fn finish(
+    mut m: UnityMesh,
+    edited: &Mesh,
+    mctx: &Context,
+    vertex_data: Option<Vec<u8>>,
+    notes: Vec<String>,
+) -> Result<Made> {
     // meshspec's export names a glTF mesh `NAME (unity-mesh)`.
     let name = edited
         .name
@@ -782,10 +794,10 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     if !name.is_empty() && name != m.name.value {
         m.name = make::string(name);
     }
-    let object = m.to_bytes(&mctx)?;
+    let object = m.to_bytes(mctx)?;
     // Judged as `check` judges a bare object (new streamed data is not in a file yet: that
     // check is left to `unity replace`, which judges the mesh in its game file).
-    if let Some(e) = crate::verdict::judge::<UnityMesh>(&object, &mctx).first_failure() {
+    if let Some(e) = crate::verdict::judge::<UnityMesh>(&object, mctx).first_failure() {
         return Err(e.clone());
     }
     Ok(Made {
