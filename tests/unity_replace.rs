@@ -766,6 +766,19 @@ fn edited_geometry_is_made_in_the_originals_layout() {
     let (was, now) = (o.bind_poses.unwrap(), m.bind_poses.unwrap());
     assert_eq!(now[0].e[7], was[0].e[7] + 0.5);
     assert_eq!(now[1], was[1]);
+    // UnityPy reads the bind pose written (row 1, column 3: e13).
+    if let Some(said) = unitypy_says(
+        &corpus("game.unity-serialized"),
+        &made.object,
+        101,
+        "m.m_BindPose[0].e13",
+    ) {
+        assert_eq!(
+            said.parse::<f32>().unwrap(),
+            now[0].e[7],
+            "UnityPy's m_BindPose[0].e13"
+        );
+    }
     let after = scene_of(&made.object, &ctx);
     let ibm = &after.skin.as_ref().unwrap().inverse_bind_matrices;
     assert_eq!(
@@ -938,6 +951,58 @@ fn more_vertices_than_16_bit_indices_reach_widen_the_index_format() {
     let s = scene(&after, object(&after, 100));
     assert_eq!(s.meshes[0].positions.len(), 70_000);
     assert!(s.meshes[0].primitives[0].indices.contains(&69_999));
+    // UnityPy: 32-bit indices, the 70,000 vertices, the last one drawn.
+    let bytes = std::fs::read(corpus("game.unity-serialized")).unwrap();
+    let r = replace(
+        &corpus("game.unity-serialized"),
+        &bytes,
+        &Edit {
+            path_id: 100,
+            object: &made.object,
+            vertex_data: Some(&vd),
+        },
+        &Context::new(),
+        &limits(&bytes),
+    )
+    .unwrap();
+    if std::process::Command::new("python3")
+        .args(["-c", "import UnityPy"])
+        .output()
+        .is_ok_and(|o| o.status.success())
+    {
+        let dir = std::env::temp_dir().join(format!("meshspec-wide-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("game.unity-serialized"), &r.bytes).unwrap();
+        let (name, res) = r
+            .resource
+            .as_ref()
+            .expect("Blade's vertex data is in the resource");
+        std::fs::write(dir.join(name), res).unwrap();
+        let script = r#"
+import sys, UnityPy
+from UnityPy.helpers.MeshHelper import MeshHandler
+env = UnityPy.load(sys.argv[1])
+for obj in env.objects:
+    if obj.path_id == 100:
+        m = obj.read()
+        h = MeshHandler(m); h.process()
+        print(m.m_IndexFormat, len(h.m_Vertices), max(max(t) for t in h.get_triangles()[0]))
+"#;
+        let out = std::process::Command::new("python3")
+            .args([
+                "-c",
+                script,
+                dir.join("game.unity-serialized").to_str().unwrap(),
+            ])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "UnityPy: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "1 70000 69999");
+    }
 }
 
 /// The real skinned body of three streams: a vertex moved in glTF, made like the original,
@@ -1452,9 +1517,10 @@ fn edited_compressed_meshes_are_re_packed() {
     );
 }
 
-/// UnityPy reads object `id` of `path` with `object` put in: its first vertex (in glTF's
-/// frame, x mirrored) within 1e-5 of `want`.
-fn unitypy_first_vertex(path: &Path, object: &[u8], id: i64, want: [f32; 3]) {
+/// What UnityPy says of object `id` of `path` with `object` put in: `expr` (Python, over `m`,
+/// the object read, and `h`, its MeshHandler after process()) printed. `None`, with a line,
+/// when UnityPy is not installed.
+fn unitypy_says(path: &Path, object: &[u8], id: i64, expr: &str) -> Option<String> {
     let (r, _) = replaced(path, object, None, id);
     if !std::process::Command::new("python3")
         .args(["-c", "import UnityPy"])
@@ -1462,11 +1528,11 @@ fn unitypy_first_vertex(path: &Path, object: &[u8], id: i64, want: [f32; 3]) {
         .is_ok_and(|o| o.status.success())
     {
         eprintln!(
-            "SKIPPED: UnityPy is not installed: the re-packed mesh is not read by a second reader"
+            "SKIPPED: UnityPy is not installed: the written mesh is not read by a second reader"
         );
-        return;
+        return None;
     }
-    let dir = std::env::temp_dir().join(format!("meshspec-packed-{}", std::process::id()));
+    let dir = std::env::temp_dir().join(format!("meshspec-says-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -1478,11 +1544,12 @@ from UnityPy.helpers.MeshHelper import MeshHandler
 env = UnityPy.load(sys.argv[1])
 for obj in env.objects:
     if obj.path_id == int(sys.argv[2]):
-        h = MeshHandler(obj.read()); h.process()
-        print(" ".join(repr(float(x)) for x in h.m_Vertices[0]))
+        m = obj.read()
+        h = MeshHandler(m); h.process()
+        print(eval(sys.argv[3]))
 "#;
     let out = std::process::Command::new("python3")
-        .args(["-c", script, file.to_str().unwrap(), &id.to_string()])
+        .args(["-c", script, file.to_str().unwrap(), &id.to_string(), expr])
         .output()
         .unwrap();
     assert!(
@@ -1490,7 +1557,22 @@ for obj in env.objects:
         "UnityPy: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let got: Vec<f64> = String::from_utf8_lossy(&out.stdout)
+    let _ = std::fs::remove_file(&file);
+    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+}
+
+/// UnityPy reads object `id` of `path` with `object` put in: its first vertex (in glTF's
+/// frame, x mirrored) within 1e-5 of `want`.
+fn unitypy_first_vertex(path: &Path, object: &[u8], id: i64, want: [f32; 3]) {
+    let Some(said) = unitypy_says(
+        path,
+        object,
+        id,
+        "' '.join(repr(float(x)) for x in h.m_Vertices[0])",
+    ) else {
+        return;
+    };
+    let got: Vec<f64> = said
         .split_whitespace()
         .map(|x| x.parse().unwrap())
         .collect();
