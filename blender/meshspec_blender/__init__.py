@@ -291,7 +291,10 @@ class EXPORT_SCENE_OT_meshspec(Reported, bpy.types.Operator, ExportHelper):
                 _, l2 = run(context, args)
                 lines = l1 + l2
             elif layout == "unity-mesh":
-                raise MeshspecError(["error: a bare Unity Mesh object goes back with `meshspec import unity-mesh --like ORIGINAL`, which needs its folder's version: not offered here yet"])
+                # A bare object: made like its original, whose version comes from the folder it
+                # is in (meshspec says so when none is named after one); streamed vertex data
+                # goes beside the copy as OUT.vertexdata.
+                _, lines = run(context, ["import", "unity-mesh", glb, "--like", source, "-o", out])
             else:
                 args = ["import", layout, glb, "-o", out]
                 if obj.get(WINDING):

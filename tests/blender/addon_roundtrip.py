@@ -105,6 +105,26 @@ def main():
     bpy.context.view_layer.objects.active = face
     assert bpy.ops.export_scene.meshspec(filepath=os.path.join(out, "face-edited.unity-bundle")) == {"FINISHED"}
 
+    # A bare Mesh object (Arm, extracted into a folder named after its version): unedited, the
+    # same bytes; with a vertex moved, a different object that passes check. (Blender names
+    # its mesh `Arm (unity-mesh).001`, the bundle's Arm being there: the name stays Arm.)
+    bare_dir = os.path.join(out, "2022.3.10f1")
+    os.makedirs(bare_dir, exist_ok=True)
+    bare = os.path.join(bare_dir, "arm.mesh")
+    subprocess.run([meshspec, "unity", "extract", src, "--path-id", "101", "-o", bare], check=True, capture_output=True)
+    assert bpy.ops.import_scene.meshspec(filepath=bare, layout="unity-mesh", unity_version="2022.3.10f1") == {"FINISHED"}
+    ob = [o for o in bpy.data.objects if o.get("meshspec_source") == bare][0]
+    bpy.context.view_layer.objects.active = ob
+    back = os.path.join(bare_dir, "arm-unedited.mesh")
+    assert bpy.ops.export_scene.meshspec(filepath=back) == {"FINISHED"}
+    assert sha(back) == sha(bare), "an unedited bare object changed"
+    ob.data.vertices[0].co.x += 0.5
+    bpy.context.view_layer.objects.active = ob
+    moved = os.path.join(bare_dir, "arm-moved.mesh")
+    assert bpy.ops.export_scene.meshspec(filepath=moved) == {"FINISHED"}
+    assert sha(moved) != sha(bare)
+    subprocess.run([meshspec, "check", "unity-mesh", moved, "--unity-version", "auto"], check=True, capture_output=True)
+
     if real:
         # A real game's bundle (Unity 2021.3, LZMA): a skinned body of five submeshes whose
         # vertices Blender regroups; unedited it comes back byte for byte, then one vertex moved.

@@ -786,11 +786,20 @@ fn finish(
     vertex_data: Option<Vec<u8>>,
     notes: Vec<String>,
 ) -> Result<Made> {
-    // meshspec's export names a glTF mesh `NAME (unity-mesh)`.
-    let name = edited
-        .name
-        .strip_suffix(" (unity-mesh)")
-        .unwrap_or(&edited.name);
+    // meshspec's export names a glTF mesh `NAME (unity-mesh)`; an editor that already holds a
+    // mesh of that name makes it `NAME (unity-mesh).001` (Blender does).
+    let name = edited.name.as_str();
+    let name = match name.rsplit_once('.') {
+        Some((head, n))
+            if n.len() == 3
+                && n.bytes().all(|b| b.is_ascii_digit())
+                && head.ends_with(" (unity-mesh)") =>
+        {
+            head
+        }
+        _ => name,
+    };
+    let name = name.strip_suffix(" (unity-mesh)").unwrap_or(name);
     if !name.is_empty() && name != m.name.value {
         m.name = make::string(name);
     }
