@@ -14,8 +14,9 @@ pub const MAX_NESTING: u32 = 32;
 
 /// A position in an input and the end of the part being read (the whole input, or a sized part
 /// of it). Offsets are always absolute: an error inside a sized part names its place in the
-/// input, not in the part.
-#[derive(Debug)]
+/// input, not in the part. Cloned, it is a place to go back to (the type-tree reader tries a
+/// form and returns when it is another).
+#[derive(Debug, Clone)]
 pub struct Input<'a> {
     data: &'a [u8],
     pos: usize,

@@ -2,6 +2,7 @@
 //! (long byte strings and long text by their length), with a total order so that tallies are
 //! the same whatever order the files were read in.
 
+use crate::rt::pod::Pod;
 use crate::rt::Scalar;
 use std::cmp::Ordering;
 use std::fmt;
@@ -119,7 +120,10 @@ impl Value {
 /// kept ones).
 fn cmp_bytes(a: &[u8], b: &[u8]) -> Ordering {
     match (a.first_chunk::<8>(), b.first_chunk::<8>()) {
-        (Some(x), Some(y)) if x != y => u64::from_be_bytes(*x).cmp(&u64::from_be_bytes(*y)),
+        (Some(x), Some(y)) if x != y => {
+            let key = |k: &[u8; 8]| u64::from_slice(k, binrw::Endian::Big);
+            key(x).cmp(&key(y))
+        }
         _ => a.cmp(b),
     }
 }

@@ -11,8 +11,10 @@ use super::{needs, needs_at};
 use crate::generated::unity_mesh::{
     IndexFormat, SubMesh as StoredSubMesh, UnityMesh, UnityMeshPos, UnityMeshRef,
 };
+use crate::rt::pod::Pod;
 use crate::rt::{Error, ErrorKind, Place};
 use crate::verdict::Judge;
+use binrw::Endian;
 
 /// How a submesh's indices are joined (`MeshTopology`), as the documents' table lists them,
 /// and the triangle strip (id 1, and `isTriStrip` before 4.0), which the documents do not list
@@ -101,11 +103,11 @@ fn from_buffer(ib: &[u8], isz: u64, from: u64, count: u64, base: u32) -> Vec<u32
         .unwrap_or(&[]);
     if isz == 4 {
         run.chunks_exact(4)
-            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]).wrapping_add(base))
+            .map(|c| u32::from_slice(c, Endian::Little).wrapping_add(base))
             .collect()
     } else {
         run.chunks_exact(2)
-            .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]])).wrapping_add(base))
+            .map(|c| u32::from(u16::from_slice(c, Endian::Little)).wrapping_add(base))
             .collect()
     }
 }
@@ -273,14 +275,14 @@ pub(crate) fn judge(
             let found = if isz == 4 {
                 first_bad(
                     run.chunks_exact(4)
-                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                        .map(|c| u32::from_slice(c, Endian::Little)),
                     base,
                     vc,
                 )
             } else {
                 first_bad(
                     run.chunks_exact(2)
-                        .map(|c| u32::from(u16::from_le_bytes([c[0], c[1]]))),
+                        .map(|c| u32::from(u16::from_slice(c, Endian::Little))),
                     base,
                     vc,
                 )

@@ -11,8 +11,10 @@ use crate::generated::unity_mesh::{
     AlignedBytesPos, PackedFloatVectorPos, PackedFloatVectorRef, PackedIntVectorPos,
     PackedIntVectorRef,
 };
+use crate::rt::pod::Pod;
 use crate::rt::{ErrorKind, Path, Place, Span};
 use crate::verdict::Judge;
+use binrw::Endian;
 
 /// The most items a zero-bit vector may claim (nothing in its data bounds them).
 pub const MAX_ZERO_BIT_ITEMS: u32 = 1 << 24;
@@ -184,12 +186,12 @@ fn items_into<T>(n: usize, bits: u8, data: &[u8], out: &mut Vec<T>, f: impl Fn(u
         16 => out.extend(
             data.chunks_exact(2)
                 .take(n)
-                .map(|c| f(u32::from(u16::from_le_bytes([c[0], c[1]])))),
+                .map(|c| f(u32::from(u16::from_slice(c, Endian::Little)))),
         ),
         32 => out.extend(
             data.chunks_exact(4)
                 .take(n)
-                .map(|c| f(u32::from_le_bytes([c[0], c[1], c[2], c[3]]))),
+                .map(|c| f(u32::from_slice(c, Endian::Little))),
         ),
         _ => {
             let bits = u64::from(bits);
@@ -205,7 +207,7 @@ fn items_into<T>(n: usize, bits: u8, data: &[u8], out: &mut Vec<T>, f: impl Fn(u
                     .get(byte..byte + 8)
                     .and_then(|w| <[u8; 8]>::try_from(w).ok())
                     .unwrap_or_default();
-                f(((u64::from_le_bytes(w) >> (bit & 7)) & mask) as u32)
+                f(((u64::from_slice(&w, Endian::Little) >> (bit & 7)) & mask) as u32)
             }));
             out.extend((direct..n).map(|i| {
                 let bit = i as u64 * bits;
@@ -214,7 +216,7 @@ fn items_into<T>(n: usize, bits: u8, data: &[u8], out: &mut Vec<T>, f: impl Fn(u
                 let tail = data.get(byte..).unwrap_or(&[]);
                 let k = tail.len().min(8);
                 w[..k].copy_from_slice(&tail[..k]);
-                f(((u64::from_le_bytes(w) >> (bit & 7)) & mask) as u32)
+                f(((u64::from_slice(&w, Endian::Little) >> (bit & 7)) & mask) as u32)
             }));
         }
     }

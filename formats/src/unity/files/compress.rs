@@ -6,6 +6,7 @@
 //! [`Limits`], and for LZ4 against the most its format can expand the input. Output grows as
 //! it is produced, so a block that lies about its size costs at most what it really holds.
 
+use crate::rt::pod::Pod;
 use crate::rt::{Error, ErrorKind, Result};
 
 /// How much a reader may decompress.
@@ -191,9 +192,7 @@ fn lzma_parts(method: Method, input: &[u8], size: u64, offset: u64) -> Result<(&
         ));
     }
     if head == 13 {
-        let mut le = [0u8; 8];
-        le.copy_from_slice(&input[5..13]);
-        let declared = u64::from_le_bytes(le);
+        let declared = u64::from_slice(&input[5..13], binrw::Endian::Little);
         if declared != size && declared != LZMA_SIZE_UNKNOWN {
             return Err(Error::new(
                 ErrorKind::Inconsistent,
@@ -327,7 +326,7 @@ fn lzma_compress(data: &[u8], props: Option<&[u8]>) -> Result<Vec<u8>> {
     if let Some(p) = props {
         let (byte, dict) = (
             u32::from(p[0]),
-            u32::from_le_bytes([p[1], p[2], p[3], p[4]]),
+            u32::from_slice(&p[1..5], binrw::Endian::Little),
         );
         if byte >= 9 * 5 * 5 {
             return Err(Error::unplaced(
@@ -366,7 +365,7 @@ fn lzma_compress(data: &[u8], props: Option<&[u8]>) -> Result<Vec<u8>> {
         ));
     }
     let mut unity = out[..5].to_vec();
-    if let Some(p) = props.filter(|p| u32::from_le_bytes([p[1], p[2], p[3], p[4]]) >= 4096) {
+    if let Some(p) = props.filter(|p| u32::from_slice(&p[1..5], binrw::Endian::Little) >= 4096) {
         // The dictionary size as the block said it (liblzma's header rounds it up).
         unity[1..5].copy_from_slice(&p[1..5]);
     }

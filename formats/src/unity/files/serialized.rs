@@ -10,6 +10,7 @@ use crate::generated::unity_serialized::{
     CommonString, OldTypeTreeNodePos, OldTypeTreeNodeRef, SerializedTypePos, SerializedTypeRef,
     TypeTreeNodePos, UnityClass, UnitySerialized, UnitySerializedPos, UnitySerializedRef,
 };
+use crate::rt::pod::Pod;
 use crate::rt::{Error, ErrorKind, Place, Result, Root, Severity};
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -121,7 +122,7 @@ pub fn looks_serialized(bytes: &[u8]) -> bool {
     if bytes.len() < 20 {
         return false;
     }
-    let v = u32::from_be_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    let v = u32::from_slice(&bytes[8..12], binrw::Endian::Big);
     (9..=22).contains(&v) && bytes[16] <= 1
 }
 

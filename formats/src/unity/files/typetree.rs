@@ -14,7 +14,9 @@
 //! at least the bytes its node needs) before anything is allocated.
 
 use super::unsupported;
-use crate::rt::{Error, ErrorKind, Path, Result};
+use crate::rt::pod::Pod;
+use crate::rt::{Error, ErrorKind, Input, Path, Result};
+use binrw::Endian;
 use std::sync::Arc;
 
 /// The meta flag of a node followed by padding to 4 bytes.
@@ -368,9 +370,9 @@ enum Step {
 }
 
 struct Reader<'a, 't> {
-    bytes: &'a [u8],
-    pos: usize,
-    big: bool,
+    /// The runtime's cursor over the object, as every generated reader has.
+    input: Input<'a>,
+    endian: Endian,
     trees: Trees<'t>,
     /// The fields and elements from the root, for errors: nodes, named only when an error
     /// is made (Unity's names, not the spec's), so reading makes no string.
@@ -398,9 +400,8 @@ pub fn read<'a>(
     offset: u64,
 ) -> Result<Value<'a>> {
     let mut r = Reader {
-        bytes,
-        pos: 0,
-        big: big_endian,
+        input: Input::new(bytes),
+        endian: endian(big_endian),
         trees,
         path: Vec::new(),
         ref_depth: 0,
@@ -412,12 +413,12 @@ pub fn read<'a>(
         last_type: None,
     };
     let v = r.node(0, 0).map_err(|e| r.fail(e, offset))?;
-    if r.pos != bytes.len() {
+    if !r.input.at_end() {
         let e = Error::new(
             ErrorKind::Trailing,
-            r.pos as u64,
+            r.input.pos(),
             "the end of the object (its type tree read to here)",
-            format!("{} more bytes", bytes.len() - r.pos),
+            format!("{} more bytes", r.input.left()),
         );
         return Err(r.fail(e, offset));
     }
@@ -442,9 +443,8 @@ pub fn peek<'a>(
         return Ok(None);
     };
     let mut r = Reader {
-        bytes,
-        pos: 0,
-        big: big_endian,
+        input: Input::new(bytes),
+        endian: endian(big_endian),
         trees,
         path: Vec::new(),
         ref_depth: 0,
@@ -478,63 +478,42 @@ impl<'a, 't> Reader<'a, 't> {
     }
 
     fn left(&self) -> usize {
-        self.bytes.len() - self.pos
+        self.input.left() as usize
+    }
+
+    fn pos(&self) -> usize {
+        self.input.pos() as usize
     }
 
     fn take(&mut self, n: usize, what: &str) -> Result<&'a [u8]> {
-        if n > self.left() {
-            return Err(Error::new(
-                ErrorKind::Eof,
-                self.pos as u64,
-                format!("{what} ({n} bytes)"),
-                format!("end of the object after {} bytes", self.left()),
-            ));
-        }
-        let s = &self.bytes[self.pos..self.pos + n];
-        self.pos += n;
-        Ok(s)
+        self.input.take(n as u64, what)
     }
 
     fn align(&mut self) -> Result<()> {
-        let pad = (4 - self.pos % 4) % 4;
+        let pad = (4 - self.pos() % 4) % 4;
         self.take(pad, "padding to 4 bytes").map(|_| ())
     }
 
     fn prim(&mut self, p: Prim) -> Result<Data<'a>> {
-        let b = self.take(p.size(), "a number")?;
-        let mut a = [0u8; 8];
-        let n = b.len();
-        if self.big {
-            a[8 - n..].copy_from_slice(b);
-        } else {
-            a[..n].copy_from_slice(b);
-        }
-        let raw = if self.big {
-            u64::from_be_bytes(a)
-        } else {
-            u64::from_le_bytes(a)
-        };
+        let (i, e) = (&mut self.input, self.endian);
         Ok(match p {
-            Prim::Bool => Data::Bool(raw != 0),
-            Prim::U(_) => Data::UInt(raw),
-            Prim::I(n) => {
-                let shift = 64 - 8 * u32::from(n);
-                Data::Int(((raw << shift) as i64) >> shift)
-            }
-            Prim::F32 => Data::Float(f64::from(f32::from_bits(raw as u32))),
-            Prim::F64 => Data::Float(f64::from_bits(raw)),
+            Prim::Bool => Data::Bool(i.prim::<u8>(e, "a bool")? != 0),
+            Prim::U(1) => Data::UInt(i.prim::<u8>(e, "u1")?.into()),
+            Prim::U(2) => Data::UInt(i.prim::<u16>(e, "u2")?.into()),
+            Prim::U(4) => Data::UInt(i.prim::<u32>(e, "u4")?.into()),
+            Prim::U(_) => Data::UInt(i.prim::<u64>(e, "u8")?),
+            Prim::I(1) => Data::Int(i.prim::<i8>(e, "s1")?.into()),
+            Prim::I(2) => Data::Int(i.prim::<i16>(e, "s2")?.into()),
+            Prim::I(4) => Data::Int(i.prim::<i32>(e, "s4")?.into()),
+            Prim::I(_) => Data::Int(i.prim::<i64>(e, "s8")?),
+            Prim::F32 => Data::Float(i.prim::<f32>(e, "f4")?.into()),
+            Prim::F64 => Data::Float(i.prim::<f64>(e, "f8")?),
         })
     }
 
     fn count(&mut self, min_each: u64) -> Result<usize> {
-        let at = self.pos as u64;
-        let raw = self.take(4, "a count")?;
-        let a = [raw[0], raw[1], raw[2], raw[3]];
-        let n = if self.big {
-            i32::from_be_bytes(a)
-        } else {
-            i32::from_le_bytes(a)
-        };
+        let at = self.input.pos();
+        let n = self.input.prim::<i32>(self.endian, "a count")?;
         if n < 0 {
             return Err(Error::new(
                 ErrorKind::Count,
@@ -564,7 +543,7 @@ impl<'a, 't> Reader<'a, 't> {
         if self.depth >= MAX_DEPTH {
             return Err(Error::new(
                 ErrorKind::Count,
-                self.pos as u64,
+                self.input.pos(),
                 format!("values nested at most {MAX_DEPTH} deep"),
                 "deeper",
             ));
@@ -578,7 +557,7 @@ impl<'a, 't> Reader<'a, 't> {
     fn node_inner(&mut self, tree: u32, i: usize) -> Result<Value<'a>> {
         let t = self.trees.tree(tree);
         let n = &t.nodes[i];
-        let start = self.pos;
+        let start = self.pos();
         let mut align = n.aligned();
         let data = match n.kind {
             Kind::Prim(p) => self.prim(p)?,
@@ -663,7 +642,7 @@ impl<'a, 't> Reader<'a, 't> {
             node: i as u32,
             tree,
             start: start as u32,
-            end: self.pos as u32,
+            end: self.pos() as u32,
             data,
         })
     }
@@ -684,19 +663,20 @@ impl<'a, 't> Reader<'a, 't> {
         {
             return Ok(None);
         }
-        let start = self.pos;
+        let start = self.pos();
+        let saved = self.input.clone();
         self.path.push(Step::Field(tree, version as u32));
         let v = self.node(tree, version)?;
         self.path.pop();
         if v.data != Data::Int(1) {
-            self.pos = start;
+            self.input = saved;
             return Ok(None);
         }
         let mut fields = vec![v];
         loop {
             let k = fields.len() - 1;
             self.path.push(Step::Index(k));
-            let at = self.pos;
+            let at = self.pos();
             let e = self.node(tree, entry)?;
             self.path.pop();
             let done = matches!(
@@ -709,7 +689,7 @@ impl<'a, 't> Reader<'a, 't> {
             }
             // Every entry takes at least its three (empty) names, so the loop ends with the
             // bytes.
-            if self.pos == at {
+            if self.pos() == at {
                 return Err(Error::new(
                     ErrorKind::Invalid,
                     at as u64,
@@ -725,7 +705,7 @@ impl<'a, 't> Reader<'a, 't> {
             node: i as u32,
             tree,
             start: start as u32,
-            end: self.pos as u32,
+            end: self.pos() as u32,
             data: Data::Struct(fields),
         }))
     }
@@ -850,39 +830,30 @@ impl<'a> Value<'a> {
     }
 
     /// The elements of a vector of numbers, each decoded as an integer (`big` for the file's
-    /// byte order).
+    /// byte order) by the runtime's numbers (floats as their bits).
     pub fn ints(&self, big: bool) -> Option<Vec<i128>> {
+        fn all<T: Pod>(raw: &[u8], e: Endian, f: impl Fn(T) -> i128) -> Vec<i128> {
+            raw.chunks_exact(T::SIZE)
+                .map(|c| f(T::from_slice(c, e)))
+                .collect()
+        }
         let (p, raw) = match self.data {
             Data::Prims(p, raw) => (p, raw),
             Data::Bytes(raw) => (Prim::U(1), raw),
             Data::List(ref v) if v.is_empty() => return Some(vec![]),
             _ => return None,
         };
-        let n = p.size();
-        Some(
-            raw.chunks_exact(n)
-                .map(|c| {
-                    let mut a = [0u8; 8];
-                    if big {
-                        a[8 - n..].copy_from_slice(c);
-                    } else {
-                        a[..n].copy_from_slice(c);
-                    }
-                    let u = if big {
-                        u64::from_be_bytes(a)
-                    } else {
-                        u64::from_le_bytes(a)
-                    };
-                    match p {
-                        Prim::I(k) => {
-                            let s = 64 - 8 * u32::from(k);
-                            i128::from(((u << s) as i64) >> s)
-                        }
-                        _ => i128::from(u),
-                    }
-                })
-                .collect(),
-        )
+        let e = endian(big);
+        Some(match p {
+            Prim::Bool | Prim::U(1) => all::<u8>(raw, e, i128::from),
+            Prim::U(2) => all::<u16>(raw, e, i128::from),
+            Prim::U(4) | Prim::F32 => all::<u32>(raw, e, i128::from),
+            Prim::U(_) | Prim::F64 => all::<u64>(raw, e, i128::from),
+            Prim::I(1) => all::<i8>(raw, e, i128::from),
+            Prim::I(2) => all::<i16>(raw, e, i128::from),
+            Prim::I(4) => all::<i32>(raw, e, i128::from),
+            Prim::I(_) => all::<i64>(raw, e, i128::from),
+        })
     }
 
     /// The elements of a vector of floats.
@@ -890,19 +861,21 @@ impl<'a> Value<'a> {
         match self.data {
             Data::Prims(Prim::F32, raw) => Some(
                 raw.chunks_exact(4)
-                    .map(|c| {
-                        let a = [c[0], c[1], c[2], c[3]];
-                        f32::from_bits(if big {
-                            u32::from_be_bytes(a)
-                        } else {
-                            u32::from_le_bytes(a)
-                        })
-                    })
+                    .map(|c| f32::from_slice(c, endian(big)))
                     .collect(),
             ),
             Data::List(ref v) if v.is_empty() => Some(vec![]),
             Data::Bytes(b) | Data::Prims(_, b) if b.is_empty() => Some(vec![]),
             _ => None,
         }
+    }
+}
+
+/// The byte order of a file that is big endian or not.
+fn endian(big: bool) -> Endian {
+    if big {
+        Endian::Big
+    } else {
+        Endian::Little
     }
 }
