@@ -31,7 +31,12 @@ def unitypy_pass(path, out):
 
 
 def meshspec_pass(exe, path, out):
-    subprocess.run([exe, "unity", "export", path, "--all", "-o", out, "-q"], check=True)
+    subprocess.run(
+        [exe, "unity", "export", path, "--all", "-o", out, "-q"],
+        check=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
 
 
 def main():
