@@ -770,6 +770,7 @@ fn edited_geometry_is_made_in_the_originals_layout() {
     if let Some(said) = unitypy_says(
         &corpus("game.unity-serialized"),
         &made.object,
+        None,
         101,
         "m.m_BindPose[0].e13",
     ) {
@@ -952,56 +953,14 @@ fn more_vertices_than_16_bit_indices_reach_widen_the_index_format() {
     assert_eq!(s.meshes[0].positions.len(), 70_000);
     assert!(s.meshes[0].primitives[0].indices.contains(&69_999));
     // UnityPy: 32-bit indices, the 70,000 vertices, the last one drawn.
-    let bytes = std::fs::read(corpus("game.unity-serialized")).unwrap();
-    let r = replace(
+    if let Some(said) = unitypy_says(
         &corpus("game.unity-serialized"),
-        &bytes,
-        &Edit {
-            path_id: 100,
-            object: &made.object,
-            vertex_data: Some(&vd),
-        },
-        &Context::new(),
-        &limits(&bytes),
-    )
-    .unwrap();
-    if std::process::Command::new("python3")
-        .args(["-c", "import UnityPy"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        let dir = std::env::temp_dir().join(format!("meshspec-wide-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(dir.join("game.unity-serialized"), &r.bytes).unwrap();
-        let (name, res) = r
-            .resource
-            .as_ref()
-            .expect("Blade's vertex data is in the resource");
-        std::fs::write(dir.join(name), res).unwrap();
-        let script = r#"
-import sys, UnityPy
-from UnityPy.helpers.MeshHelper import MeshHandler
-env = UnityPy.load(sys.argv[1])
-for obj in env.objects:
-    if obj.path_id == 100:
-        m = obj.read()
-        h = MeshHandler(m); h.process()
-        print(m.m_IndexFormat, len(h.m_Vertices), max(max(t) for t in h.get_triangles()[0]))
-"#;
-        let out = std::process::Command::new("python3")
-            .args([
-                "-c",
-                script,
-                dir.join("game.unity-serialized").to_str().unwrap(),
-            ])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "UnityPy: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "1 70000 69999");
+        &made.object,
+        Some(&vd),
+        100,
+        "f'{m.m_IndexFormat} {len(h.m_Vertices)} {max(max(t) for t in h.get_triangles()[0])}'",
+    ) {
+        assert_eq!(said, "1 70000 69999");
     }
 }
 
@@ -1215,40 +1174,15 @@ fn unitypy_shapes(
     object: &[u8],
     want: &meshspec_formats::generated::unity_mesh::BlendShapeData,
 ) {
-    let (r, _) = replaced(path, object, None, 102);
-    if std::process::Command::new("python3")
-        .args(["-c", "import UnityPy"])
-        .output()
-        .map_or(true, |o| !o.status.success())
-    {
-        eprintln!("SKIPPED: UnityPy is not installed: the written blend shapes are not read by a second reader");
+    let Some(said) = unitypy_says(
+        path,
+        object,
+        None,
+        102,
+        r#"';'.join(f'{c.name}:{c.frameCount}' for c in m.m_Shapes.channels) + '\n' + ';'.join(f'{v.index}:{v.vertex.x!r},{v.vertex.y!r},{v.vertex.z!r}' for v in m.m_Shapes.vertices)"#,
+    ) else {
         return;
-    }
-    let dir = std::env::temp_dir().join(format!("meshspec-shapes-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
-    let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let file = dir.join(format!("face.{k}.unity-serialized"));
-    std::fs::write(&file, &r.bytes).unwrap();
-    let script = r#"
-import sys, UnityPy
-env = UnityPy.load(sys.argv[1])
-for obj in env.objects:
-    if obj.path_id == 102:
-        s = obj.read().m_Shapes
-        print(";".join(f"{c.name}:{c.frameCount}" for c in s.channels))
-        print(";".join(f"{v.index}:{v.vertex.x!r},{v.vertex.y!r},{v.vertex.z!r}" for v in s.vertices))
-"#;
-    let out = std::process::Command::new("python3")
-        .args(["-c", script, file.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "UnityPy: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout);
+    };
     let channels: Vec<String> = want
         .channels
         .iter()
@@ -1269,11 +1203,10 @@ for obj in env.objects:
         })
         .collect();
     assert_eq!(
-        text.trim(),
+        said,
         format!("{}\n{}", channels.join(";"), entries.join(";")),
         "UnityPy's reading of the written blend shapes"
     );
-    let _ = std::fs::remove_file(&file);
 }
 
 /// What an editor changes without an edit is not an edit: normals off by less than 1e-4
@@ -1336,39 +1269,14 @@ fn edited_skin_weights_are_written() {
     let back = scene(&file, object(&file, 101)).meshes.remove(0);
     assert_eq!(back.skin.as_ref().unwrap().weights, s1.weights);
     // UnityPy's reading of the written file: vertex 0's bone and vertex 2's weights.
-    if std::process::Command::new("python3")
-        .args(["-c", "import UnityPy"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        let (r, _) = replaced(&corpus("game.unity-serialized"), &made.object, None, 101);
-        let dir = std::env::temp_dir().join(format!("meshspec-skin-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let file = dir.join("arm.unity-serialized");
-        std::fs::write(&file, &r.bytes).unwrap();
-        let script = r#"
-import sys, UnityPy
-from UnityPy.helpers.MeshHelper import MeshHandler
-env = UnityPy.load(sys.argv[1])
-for obj in env.objects:
-    if obj.path_id == 101:
-        h = MeshHandler(obj.read()); h.process()
-        print(h.m_BoneIndices[0][0], h.m_BoneWeights[2][0], h.m_BoneWeights[2][1])
-"#;
-        let out = std::process::Command::new("python3")
-            .args(["-c", script, file.to_str().unwrap()])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "UnityPy: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        assert_eq!(String::from_utf8_lossy(&out.stdout).trim(), "1 0.25 0.75");
-    } else {
-        eprintln!(
-            "SKIPPED: UnityPy is not installed: the written skin is not read by a second reader"
-        );
+    if let Some(said) = unitypy_says(
+        &corpus("game.unity-serialized"),
+        &made.object,
+        None,
+        101,
+        "f'{h.m_BoneIndices[0][0]} {h.m_BoneWeights[2][0]} {h.m_BoneWeights[2][1]}'",
+    ) {
+        assert_eq!(said, "1 0.25 0.75");
     }
 }
 
@@ -1520,8 +1428,14 @@ fn edited_compressed_meshes_are_re_packed() {
 /// What UnityPy says of object `id` of `path` with `object` put in: `expr` (Python, over `m`,
 /// the object read, and `h`, its MeshHandler after process()) printed. `None`, with a line,
 /// when UnityPy is not installed.
-fn unitypy_says(path: &Path, object: &[u8], id: i64, expr: &str) -> Option<String> {
-    let (r, _) = replaced(path, object, None, id);
+fn unitypy_says(
+    path: &Path,
+    object: &[u8],
+    vertex: Option<&[u8]>,
+    id: i64,
+    expr: &str,
+) -> Option<String> {
+    let (r, _) = replaced(path, object, vertex, id);
     if !std::process::Command::new("python3")
         .args(["-c", "import UnityPy"])
         .output()
@@ -1532,12 +1446,17 @@ fn unitypy_says(path: &Path, object: &[u8], id: i64, expr: &str) -> Option<Strin
         );
         return None;
     }
-    let dir = std::env::temp_dir().join(format!("meshspec-says-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    // One folder per call (tests run side by side), the file under its own name so that its
+    // resource file, written beside it, is found.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let file = dir.join(format!("{id}.{k}.unity-serialized"));
+    let dir = std::env::temp_dir().join(format!("meshspec-says-{}-{k}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join(path.file_name().unwrap());
     std::fs::write(&file, &r.bytes).unwrap();
+    if let Some((name, res)) = &r.resource {
+        std::fs::write(dir.join(name), res).unwrap();
+    }
     let script = r#"
 import sys, UnityPy
 from UnityPy.helpers.MeshHelper import MeshHandler
@@ -1557,7 +1476,7 @@ for obj in env.objects:
         "UnityPy: {}",
         String::from_utf8_lossy(&out.stderr)
     );
-    let _ = std::fs::remove_file(&file);
+    let _ = std::fs::remove_dir_all(&dir);
     Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
 }
 
@@ -1567,6 +1486,7 @@ fn unitypy_first_vertex(path: &Path, object: &[u8], id: i64, want: [f32; 3]) {
     let Some(said) = unitypy_says(
         path,
         object,
+        None,
         id,
         "' '.join(repr(float(x)) for x in h.m_Vertices[0])",
     ) else {

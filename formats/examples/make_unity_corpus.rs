@@ -686,19 +686,6 @@ struct MeshSpec {
     streamed: bool,
 }
 
-fn empty_shapes() -> um::BlendShapeData {
-    um::BlendShapeData {
-        num_vertices: 0,
-        vertices: vec![],
-        num_shapes: 0,
-        shapes: vec![],
-        num_channels: 0,
-        channels: vec![],
-        num_full_weights: 0,
-        full_weights: vec![],
-    }
-}
-
 fn f32s(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
@@ -865,7 +852,7 @@ fn meshes() -> Vec<MeshSpec> {
         MeshSpec {
             name: "Blade",
             submeshes: vec![submesh(0, 6, 0, 0, 0, 4)],
-            shapes: empty_shapes(),
+            shapes: meshspec_formats::unity::make::no_shapes(),
             bind_poses: vec![],
             bone_name_hashes: vec![],
             bones_aabb: vec![],
@@ -885,7 +872,7 @@ fn meshes() -> Vec<MeshSpec> {
         MeshSpec {
             name: "Arm",
             submeshes: vec![submesh(0, 12, 0, 0, 0, 6)],
-            shapes: empty_shapes(),
+            shapes: meshspec_formats::unity::make::no_shapes(),
             bind_poses: vec![identity(0.0), identity(-1.0)],
             bone_name_hashes: vec![
                 crc32fast::hash(b"Shoulder"),
@@ -934,7 +921,7 @@ fn meshes() -> Vec<MeshSpec> {
         MeshSpec {
             name: "Rock",
             submeshes: vec![submesh(0, 3, 0, 0, 0, 3)],
-            shapes: empty_shapes(),
+            shapes: meshspec_formats::unity::make::no_shapes(),
             bind_poses: vec![],
             bone_name_hashes: vec![],
             bones_aabb: vec![],
@@ -950,7 +937,7 @@ fn meshes() -> Vec<MeshSpec> {
         MeshSpec {
             name: "Wire",
             submeshes: vec![submesh(0, 3, 0, 0, 0, 3), submesh(12, 4, 3, 2, 2, 3)],
-            shapes: empty_shapes(),
+            shapes: meshspec_formats::unity::make::no_shapes(),
             bind_poses: vec![],
             bone_name_hashes: vec![],
             bones_aabb: vec![],

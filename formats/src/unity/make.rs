@@ -10,6 +10,20 @@ use crate::generated::unity_mesh::{
 };
 
 /// Unity's byte vector: the bytes and the padding to 4 bytes.
+/// Blend shape data that holds no shapes.
+pub fn no_shapes() -> BlendShapeData {
+    BlendShapeData {
+        num_vertices: 0,
+        vertices: vec![],
+        num_shapes: 0,
+        shapes: vec![],
+        num_channels: 0,
+        channels: vec![],
+        num_full_weights: 0,
+        full_weights: vec![],
+    }
+}
+
 pub fn bytes(data: Vec<u8>) -> AlignedBytes {
     let pad = vec![0; (4 - data.len() % 4) % 4];
     AlignedBytes {
@@ -188,16 +202,7 @@ pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
         pad_legacy_shapes: between(40100, 40300).then(Vec::new),
         num_shape_vertices: between(40100, 40300).then_some(0),
         shape_vertices: between(40100, 40300).then(Vec::new),
-        shapes: from(40300).then(|| BlendShapeData {
-            num_vertices: 0,
-            vertices: vec![],
-            num_shapes: 0,
-            shapes: vec![],
-            num_channels: 0,
-            channels: vec![],
-            num_full_weights: 0,
-            full_weights: vec![],
-        }),
+        shapes: from(40300).then(no_shapes),
         num_bind_poses: from(40300).then_some(0),
         bind_poses: from(40300).then(Vec::new),
         num_bone_name_hashes: from(40300).then_some(0),

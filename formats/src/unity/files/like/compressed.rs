@@ -121,13 +121,7 @@ pub(super) fn repack(
             format!("{} vertices", edited.positions.len()),
         ));
     }
-    let same_primitives = edited.primitives.len() == before.primitives.len()
-        && edited
-            .primitives
-            .iter()
-            .zip(&before.primitives)
-            .all(|(a, b)| a.mode == b.mode && a.indices == b.indices);
-    if !same_primitives {
+    if !super::same_primitives(edited, before) {
         return Err(refuse(
             "the compressed original's triangles (its packed indices are not re-packed)",
             "edited primitives",

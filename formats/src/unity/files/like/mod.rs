@@ -202,6 +202,15 @@ fn joints_in_original_order(edited: &Mesh, before: &Mesh, notes: &mut Vec<String
     out
 }
 
+/// Whether `a` draws what `b` does: the same primitives, modes and indices.
+fn same_primitives(a: &Mesh, b: &Mesh) -> bool {
+    a.primitives.len() == b.primitives.len()
+        && a.primitives
+            .iter()
+            .zip(&b.primitives)
+            .all(|(x, y)| x.mode == y.mode && x.indices == y.indices)
+}
+
 /// Values of glTF's frame brought back into Unity's (the inverse of the decoder's frame.rs).
 fn to_unity(slot_: usize, mut v: Vec<f32>) -> Vec<f32> {
     match slot_ {
@@ -675,12 +684,7 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     if moved {
         m.local_aabb = bounds(unity_positions.iter());
     }
-    let same_primitives = edited.primitives.len() == before.primitives.len()
-        && edited
-            .primitives
-            .iter()
-            .zip(&before.primitives)
-            .all(|(a, b)| a.mode == b.mode && a.indices == b.indices);
+    let same_primitives = same_primitives(edited, before);
     if !same_primitives || moved {
         use crate::generated::unity_mesh::IndexFormat;
         let mut wide = m.index_format == Some(IndexFormat::UINT32);

@@ -67,16 +67,7 @@ pub(super) fn remake(
         }
     }
     let find = |name: &str| edited.iter().find(|t| t.name == name);
-    let mut out = BlendShapeData {
-        num_vertices: 0,
-        vertices: vec![],
-        num_shapes: 0,
-        shapes: vec![],
-        num_channels: 0,
-        channels: vec![],
-        num_full_weights: 0,
-        full_weights: vec![],
-    };
+    let mut out = make::no_shapes();
     let (mut changed, mut removed) = (0usize, vec![]);
     for (c, ch) in stored.channels.iter().enumerate() {
         let frames = stored.frames_of(c);
@@ -108,14 +99,8 @@ pub(super) fn remake(
                 ));
             };
             if k == last && renew {
-                let (count, normals, tangents) = entries(target, &mut out.vertices);
-                out.shapes.push(MeshBlendShape {
-                    first_vertex: at,
-                    vertex_count: count,
-                    has_normals: u8::from(normals),
-                    has_tangents: u8::from(tangents),
-                    pad: stored_shape.pad.clone(),
-                });
+                let shape = frame(target, &mut out.vertices, stored_shape.pad.clone());
+                out.shapes.push(shape);
                 changed += 1;
             } else {
                 // (The original passed its verdict, which holds frames inside the entries.)
@@ -153,15 +138,8 @@ pub(super) fn remake(
             continue;
         }
         let first = out.shapes.len();
-        let at = out.vertices.len() as u32;
-        let (count, normals, tangents) = entries(t, &mut out.vertices);
-        out.shapes.push(MeshBlendShape {
-            first_vertex: at,
-            vertex_count: count,
-            has_normals: u8::from(normals),
-            has_tangents: u8::from(tangents),
-            pad: vec![0; 2],
-        });
+        let shape = frame(t, &mut out.vertices, vec![0; 2]);
+        out.shapes.push(shape);
         out.full_weights.push(FULL_WEIGHT);
         push_channel(
             &mut out,
@@ -209,9 +187,9 @@ fn push_channel(out: &mut BlendShapeData, channel: &MeshBlendShapeChannel, first
     });
 }
 
-/// The entries of one frame made from `t`: a vertex whose deltas are all zero has none. How
-/// many, and whether they carry normals and tangents.
-fn entries(t: &MorphTarget, out: &mut Vec<BlendShapeVertex>) -> (u32, bool, bool) {
+/// A frame made from `t`, its entries appended to `out` (a vertex whose deltas are all zero
+/// has none), with the stored `pad`.
+fn frame(t: &MorphTarget, out: &mut Vec<BlendShapeVertex>, pad: Vec<u8>) -> MeshBlendShape {
     // glTF's frame back to Unity's: the x mirror, its own inverse.
     let unity = |a: [f32; 3]| Vector3f {
         x: 0.0 - a[0], // (a zero stays +0, as Unity writes it)
@@ -233,9 +211,11 @@ fn entries(t: &MorphTarget, out: &mut Vec<BlendShapeVertex>) -> (u32, bool, bool
             index: v as u32,
         });
     }
-    (
-        (out.len() - start) as u32,
-        moved(&t.normals).is_some(),
-        moved(&t.tangents).is_some(),
-    )
+    MeshBlendShape {
+        first_vertex: start as u32,
+        vertex_count: (out.len() - start) as u32,
+        has_normals: u8::from(moved(&t.normals).is_some()),
+        has_tangents: u8::from(moved(&t.tangents).is_some()),
+        pad,
+    }
 }
