@@ -347,11 +347,13 @@ seq:
     -evidence: 0 in every corpus mesh; present from 2017.3 (type trees; a public reader reports 2017.3.0 files of compressed meshes written without it)
     doc: The size of an index, 0 for 16-bit and 1 for 32-bit; before 2017.3 indices are 16-bit.
   - id: index_buffer
-    type: aligned_bytes
+    type: 'index_buffer(unity_version < 20170300 ? 2 : index_format.to_i == 0 ? 2 : index_format.to_i == 1 ? 4 : 0)'
     -orig-id: m_IndexBuffer
     -confidence: observed
     -evidence: every corpus mesh; lengths match Unity's dumps
-    doc: The indices of all submeshes, little endian, as the GPU takes them.
+    doc: |
+      The indices of all submeshes, little endian, as the GPU takes them: 2 bytes each before
+      2017.3 and for m_IndexFormat 0, 4 bytes for 1.
   - id: skin
     type: bone_weights4_vector
     if: unity_version < 20180200
@@ -497,6 +499,73 @@ types:
         -confidence: observed
         -evidence: zeros in every corpus object
         doc: Padding to a 4-byte boundary, kept verbatim.
+  index_buffer:
+    doc: |
+      m_IndexBuffer: a byte vector (a byte count, the bytes, padding to 4 bytes) whose bytes are
+      the indices.
+    -confidence: observed
+    params:
+      - id: index_size
+        type: u1
+        doc: The bytes of one index, 2 or 4; 0 for an m_IndexFormat the documents do not give.
+    seq:
+      - id: len_data
+        type: s4
+        -orig-id: Array.size
+        -confidence: observed
+        doc: The length in bytes.
+      - id: indices
+        type: index_run(index_size)
+        size: len_data
+        -orig-id: Array.data
+        -confidence: observed
+        doc: The indices.
+      - id: pad
+        size: (4 - len_data % 4) % 4
+        -orig-id: (alignment)
+        -confidence: observed
+        -evidence: zeros in every corpus object
+        doc: Padding to a 4-byte boundary, kept verbatim.
+  index_run:
+    doc: |
+      The bytes of an index buffer as whole indices of the mesh's index size, and what is left
+      after the last whole one.
+    -confidence: observed
+    params:
+      - id: index_size
+        type: u1
+        doc: The bytes of one index, 2 or 4; 0 for an m_IndexFormat the documents do not give.
+    seq:
+      - id: u16_indices
+        type: u2
+        repeat: expr
+        repeat-expr: _io.size / 2
+        if: index_size == 2
+        -orig-id: m_IndexBuffer (16-bit)
+        -confidence: observed
+        -evidence: all 35 corpus meshes
+        doc: The indices, when they are 16-bit.
+      - id: u32_indices
+        type: u4
+        repeat: expr
+        repeat-expr: _io.size / 4
+        if: index_size == 4
+        -orig-id: m_IndexBuffer (32-bit)
+        -confidence: sourced
+        -evidence: Unity scripting reference (Rendering.IndexFormat.UInt32); seed 000 says indices are 16- or 32-bit (no corpus mesh has 32-bit ones)
+        doc: The indices, when they are 32-bit.
+      - id: rest
+        size-eos: true
+        valid:
+          expr: index_size == 0 or _.size < index_size
+        -orig-id: (after the last whole index)
+        -confidence: unknown
+        -severity: error
+        -severity-reason: a structural necessity (the reading takes every whole index first, so a longer rest would read back as indices)
+        doc: |
+          The bytes after the last whole index: none in every corpus mesh (a buffer of whole
+          indices, `index_buffer_whole_indices`), all of them for an index format the documents
+          do not give. Kept verbatim.
   aligned_bytes:
     doc: A Unity byte vector - a byte count, the bytes, padding to 4 bytes.
     -confidence: observed

@@ -338,11 +338,13 @@ fn unity_names_and_sources_lead_to_the_bytes() {
                 .iter()
                 .find(|r| r.0.starts_with("unity_mesh.index_buffer"))
                 .unwrap();
-            let first = sub.first_byte as usize;
-            assert_eq!(
-                &i.bytes[*at..*at + *len],
-                &m.index_buffer.data[first..first + *len]
-            );
+            let first = sub.first_byte as usize / 2;
+            let stored: Vec<u8> = m.index_buffer.indices.u16_indices.as_ref().unwrap()
+                [first..first + *len / 2]
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .collect();
+            assert_eq!(&i.bytes[*at..*at + *len], &stored[..]);
             let (_, at, _, _) = s
                 .iter()
                 .find(|r| r.0 == format!("unity_mesh.sub_meshes[{k}]"))

@@ -404,7 +404,7 @@ fn fields_agree_with_unitys_own_dumps() {
             }
             // Index buffer, bones.
             assert_eq!(m.index_format.unwrap().0 as i128, num(d, "m_IndexFormat"));
-            assert_eq!(m.index_buffer.data.len() as i128, num(d, "m_IndexBuffer/#"));
+            assert_eq!(m.index_buffer.len_data as i128, num(d, "m_IndexBuffer/#"));
             assert_eq!(
                 m.bind_poses.as_ref().unwrap().len() as i128,
                 num(d, "m_BindPose/#"),
@@ -503,7 +503,7 @@ fn fields_agree_with_unitypy() {
             u["index_format"].as_i64().unwrap()
         );
         assert_eq!(
-            m.index_buffer.data.len() as u64,
+            m.index_buffer.len_data as u64,
             u["index_buffer_bytes"].as_u64().unwrap()
         );
         let subs = u["submeshes"].as_array().unwrap();
@@ -1000,8 +1000,8 @@ fn broken_relations_are_reported_with_where_and_what() {
 
     // An index buffer too short for the last submesh: its count runs past.
     let mut m = good.clone();
-    let len = m.index_buffer.data.len();
-    m.index_buffer = make::bytes(good.index_buffer.data[..len - 6].to_vec());
+    let ix = good.index_buffer.indices.u16_indices.clone().unwrap();
+    m.index_buffer = make::indices16(&ix[..ix.len() - 3]);
     let lines = finding_lines(&o, &m);
     assert!(
         lines.iter().any(|l| l.contains("unity_mesh.sub_meshes[")
@@ -1014,7 +1014,7 @@ fn broken_relations_are_reported_with_where_and_what() {
     // past it.
     let mut m = good.clone();
     let vc = m.vertex_data.vertex_count;
-    m.index_buffer.data[2..4].copy_from_slice(&(vc as u16).to_le_bytes());
+    m.index_buffer.indices.u16_indices.as_mut().unwrap()[1] = vc as u16;
     let lines = finding_lines(&o, &m);
     assert_eq!(
         lines.len(),
@@ -1024,8 +1024,8 @@ fn broken_relations_are_reported_with_where_and_what() {
     assert_eq!(
         lines[0],
         format!(
-            "0x{:X} unity_mesh.index_buffer.data: expected index + baseVertex (0) below the vertex count {vc} (submesh 0, index 1) (relation `indices_name_vertices`), found {vc} ({vc} + baseVertex 0; 1 such indices in the submesh)",
-            at.index_buffer.data.start + 2
+            "0x{:X} unity_mesh.index_buffer.indices.u16_indices[1]: expected index + baseVertex (0) below the vertex count {vc} (submesh 0, index 1) (relation `indices_name_vertices`), found {vc} ({vc} + baseVertex 0; 1 such indices in the submesh)",
+            at.index_buffer.indices.u16_indices.as_ref().unwrap().get(1).start
         )
     );
     let mut m = good.clone();
@@ -1034,7 +1034,9 @@ fn broken_relations_are_reported_with_where_and_what() {
     assert!(lines.iter().any(|l| l.contains("baseVertex")), "{lines:?}");
     // An odd-length 16-bit index buffer.
     let mut m = good.clone();
-    m.index_buffer = make::bytes([&good.index_buffer.data[..], &[0]].concat());
+    m.index_buffer.indices.rest = vec![0];
+    m.index_buffer.len_data += 1;
+    m.index_buffer.pad = vec![0; (4 - m.index_buffer.len_data as usize % 4) % 4];
     let lines = finding_lines(&o, &m);
     assert!(
         lines
@@ -1064,7 +1066,7 @@ fn broken_relations_are_reported_with_where_and_what() {
     let bytes = m.to_bytes(&o.ctx()).unwrap();
     assert_eq!(UnityMesh::from_bytes(&bytes, &o.ctx()).unwrap(), m);
     let mut short = good.clone();
-    short.index_buffer = make::bytes(good.index_buffer.data[..len - 6].to_vec());
+    short.index_buffer = make::indices16(&ix[..ix.len() - 3]);
     assert!(!o.judge(&short).passes());
 }
 
@@ -1597,12 +1599,12 @@ mod broken {
             )
         });
         let mut m = triangle();
-        m.index_buffer = make::bytes(vec![0, 0, 1, 0, 2, 0, 0]);
+        m.index_buffer = make::index_bytes(2, vec![0, 0, 1, 0, 2, 0, 0]);
         out.push(case(
             "index_buffer_whole_indices",
             m,
-            "unity_mesh.index_buffer.len_data",
-            |p| p.index_buffer.len_data.start,
+            "unity_mesh.index_buffer.indices.rest",
+            |p| p.index_buffer.indices.rest.start,
         ));
         let mut m = triangle();
         m.sub_meshes[0].index_count = 6;
@@ -1617,8 +1619,16 @@ mod broken {
         out.push(case(
             "indices_name_vertices",
             m,
-            "unity_mesh.index_buffer.data",
-            |p| p.index_buffer.data.start + 2,
+            "unity_mesh.index_buffer.indices.u16_indices[1]",
+            |p| {
+                p.index_buffer
+                    .indices
+                    .u16_indices
+                    .as_ref()
+                    .unwrap()
+                    .get(1)
+                    .start
+            },
         ));
         let mut m = triangle();
         m.sub_meshes[0].first_vertex = 1;

@@ -55,13 +55,13 @@ pub fn mesh(name: &str, vc: u32, channels: Vec<ChannelInfo>, data: Vec<u8>) -> U
 /// The index buffer of 16-bit indices (`m_IndexFormat` 0).
 pub fn indices16(m: &mut UnityMesh, ix: &[u16]) {
     m.index_format = Some(IndexFormat::UINT16);
-    m.index_buffer = make::bytes(ix.iter().flat_map(|x| x.to_le_bytes()).collect());
+    m.index_buffer = make::indices16(ix);
 }
 
 /// The index buffer of 32-bit indices (`m_IndexFormat` 1).
 pub fn indices32(m: &mut UnityMesh, ix: &[u32]) {
     m.index_format = Some(IndexFormat::UINT32);
-    m.index_buffer = make::bytes(ix.iter().flat_map(|x| x.to_le_bytes()).collect());
+    m.index_buffer = make::indices32(ix);
 }
 
 /// A submesh.

@@ -476,7 +476,7 @@ fn dump_edits_that_move_alignment_pads_need_no_arithmetic() {
     let file = "corpus/unity/lz4.unity-bundle";
     let dump = edited_dump(file, "102", |d| {
         d["name"]["value"] = "Edited_Face".into();
-        d["index_buffer"]["data"] = "000001000200000002000100".into();
+        d["index_buffer"]["indices"]["u16_indices"] = serde_json::json!([0, 1, 2, 0, 2, 1]);
         d["sub_meshes"][0]["index_count"] = 6.into();
     });
     let (out, written) = replace(

@@ -403,6 +403,11 @@ impl Expr {
         self.any(&|e| matches!(e, Expr::Name(n) if n == "_io"))
     }
 
+    /// Whether the expression reads `_io.size`.
+    pub fn uses_io_size(&self) -> bool {
+        self.any(&|e| matches!(e, Expr::Attr(a, n) if n == "size" && matches!(&**a, Expr::Name(b) if b == "_io")))
+    }
+
     /// The plain names the expression reads (fields, parameters, instances), outermost first.
     pub fn names(&self) -> Vec<String> {
         let mut out = vec![];

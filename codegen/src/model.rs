@@ -1406,16 +1406,26 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
             }
         }
         for f in &t.fields {
+            let count = match &f.repeat {
+                Repeat::Expr(c) => Some(c),
+                _ => None,
+            };
             for e in field_exprs(f) {
+                // `_io.size` counts the elements that fill a sized part; the writer writes the
+                // elements it has (the part's size is measured from them), so it is nowhere else.
+                let in_count = count.is_some_and(|c| std::ptr::eq(c, e));
                 let bad = e.any(&|x| match x {
-                    Expr::Attr(a, n) => matches!(&**a, Expr::Name(b) if b == "_io") && n != "pos",
+                    Expr::Attr(a, n) => {
+                        matches!(&**a, Expr::Name(b) if b == "_io")
+                            && !(n == "pos" || (n == "size" && in_count))
+                    }
                     _ => false,
                 });
                 let bare = e.any(&|x| matches!(x, Expr::Name(n) if n == "_io"))
                     && !e.any(&|x| matches!(x, Expr::Attr(a, _) if matches!(&**a, Expr::Name(b) if b == "_io")));
                 if bad || bare {
                     return Err(format!(
-                        "{}.{}: `{e}`: only `_io.pos` of the stream is in the subset",
+                        "{}.{}: `{e}`: only `_io.pos`, and `_io.size` in a count, of the stream are in the subset",
                         t.name, f.id
                     ));
                 }

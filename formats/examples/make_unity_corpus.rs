@@ -735,7 +735,8 @@ fn mesh_bytes(m: &MeshSpec, res: &mut Vec<u8>, res_path: &str) -> Vec<u8> {
     });
     mesh.mesh_compression = um::MeshCompression(m.compression);
     mesh.index_format = Some(um::IndexFormat(m.index_format));
-    mesh.index_buffer = abytes(m.indices.clone());
+    let index_size = if m.index_format == 1 { 4 } else { 2 };
+    mesh.index_buffer = meshspec_formats::unity::make::index_bytes(index_size, m.indices.clone());
     mesh.vertex_data.vertex_count = m.vertex_count;
     mesh.vertex_data.num_channels = Some(m.channels.len() as i32);
     mesh.vertex_data.channels = Some(m.channels.clone());

@@ -206,16 +206,19 @@ impl Scope<'_> {
             }
             // `_io.pos`: the position in the stream the value is read from (or written to),
             // counted from the start of the innermost sized part, as Kaitai counts it.
+            // `_io.size`: the size of the innermost sized part (only in a count, read).
             Expr::Attr(a, name) if matches!(&**a, Expr::Name(n) if n == "_io") => {
-                if name != "pos" || self.measured_before.is_none() {
+                let code = match name.as_str() {
+                    "pos" => quote!((_io.io_pos() as i128)),
+                    "size" => quote!((_io.io_size() as i128)),
+                    _ => return Err(format!("`_io.{name}` is not in the subset")),
+                };
+                if self.measured_before.is_none() {
                     return Err(format!(
-                        "`_io.{name}`: only `_io.pos`, while reading or writing, is in the subset"
+                        "`_io.{name}` is only known while reading or writing, not in an instance"
                     ));
                 }
-                Val {
-                    code: quote!((_io.io_pos() as i128)),
-                    ty: ETy::Int,
-                }
+                Val { code, ty: ETy::Int }
             }
             Expr::Attr(a, name) => {
                 let base = self.gen_depth(a, depth)?;

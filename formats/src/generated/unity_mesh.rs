@@ -732,10 +732,12 @@ pub struct UnityMesh {
     ///
     /// Documented as “m_IndexFormat”, Observed (0 in every corpus mesh; present from 2017.3 (type trees; a public reader reports 2017.3.0 files of compressed meshes written without it)).
     pub index_format: ::std::option::Option<IndexFormat>,
-    /// The indices of all submeshes, little endian, as the GPU takes them.
+    /// The indices of all submeshes, little endian, as the GPU takes them: 2 bytes each before
+    /// 2017.3 and for m_IndexFormat 0, 4 bytes for 1.
+    ///
     ///
     /// Documented as “m_IndexBuffer”, Observed (every corpus mesh; lengths match Unity's dumps).
-    pub index_buffer: AlignedBytes,
+    pub index_buffer: IndexBuffer,
     /// Before 2018.2, up to four influences per vertex, stored outside the vertex data.
     ///
     /// Documented as “m_Skin”, Observed (type tree dumps of 3.5 to 2018.1; the skinned 2018.1.6f1 Meshes of the shared real files).
@@ -873,7 +875,7 @@ pub struct UnityMeshRef<'a> {
     /// See [`UnityMesh::index_format`].
     pub index_format: ::std::option::Option<IndexFormat>,
     /// See [`UnityMesh::index_buffer`].
-    pub index_buffer: AlignedBytesRef<'a>,
+    pub index_buffer: IndexBufferRef<'a>,
     /// See [`UnityMesh::skin`].
     pub skin: ::std::option::Option<BoneWeights4VectorRef<'a>>,
     /// See [`UnityMesh::num_bind_poses_after_skin`].
@@ -961,7 +963,7 @@ pub struct UnityMeshPos {
     /// Where `index_format` lies.
     pub index_format: ::std::option::Option<crate::rt::Span>,
     /// Where `index_buffer` lies.
-    pub index_buffer: AlignedBytesPos,
+    pub index_buffer: IndexBufferPos,
     /// Where `skin` lies.
     pub skin: ::std::option::Option<BoneWeights4VectorPos>,
     /// Where `num_bind_poses_after_skin` lies.
@@ -1873,8 +1875,42 @@ impl crate::rt::Codec for UnityMesh {
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
-                        let _args = ();
-                        let (_v, _p) = <AlignedBytes as crate::rt::Codec>::read_in::<
+                        let _args = (
+                            crate::rt::codec::arg::<
+                                u8,
+                            >(
+                                _at,
+                                (if (crate::rt::Int::int(&unity_version) < (20170300i128)) {
+                                    (2i128)
+                                } else {
+                                    (if (crate::rt::Int::int(
+                                        &(crate::rt::codec::present(
+                                            index_format.as_ref(),
+                                            _start,
+                                            "index_format",
+                                        )?),
+                                    ) == (0i128))
+                                    {
+                                        (2i128)
+                                    } else {
+                                        (if (crate::rt::Int::int(
+                                            &(crate::rt::codec::present(
+                                                index_format.as_ref(),
+                                                _start,
+                                                "index_format",
+                                            )?),
+                                        ) == (1i128))
+                                        {
+                                            (4i128)
+                                        } else {
+                                            (0i128)
+                                        })
+                                    })
+                                }),
+                                "index_size",
+                            )?,
+                        );
+                        let (_v, _p) = <IndexBuffer as crate::rt::Codec>::read_in::<
                             L,
                         >(_io, _args)?;
                         (_v, _p.unwrap_or_default())
@@ -3311,7 +3347,41 @@ impl crate::rt::Codec for UnityMesh {
                     let _v = index_buffer;
                     {
                         {
-                            let _args = ();
+                            let _args = (
+                                crate::rt::codec::arg::<
+                                    u8,
+                                >(
+                                    _at,
+                                    (if (crate::rt::Int::int(&unity_version) < (20170300i128)) {
+                                        (2i128)
+                                    } else {
+                                        (if (crate::rt::Int::int(
+                                            &(crate::rt::codec::present(
+                                                index_format.as_ref(),
+                                                _start,
+                                                "index_format",
+                                            )?),
+                                        ) == (0i128))
+                                        {
+                                            (2i128)
+                                        } else {
+                                            (if (crate::rt::Int::int(
+                                                &(crate::rt::codec::present(
+                                                    index_format.as_ref(),
+                                                    _start,
+                                                    "index_format",
+                                                )?),
+                                            ) == (1i128))
+                                            {
+                                                (4i128)
+                                            } else {
+                                                (0i128)
+                                            })
+                                        })
+                                    }),
+                                    "index_size",
+                                )?,
+                            );
                             let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
                             _p.unwrap_or_default()
                         }
@@ -4132,7 +4202,7 @@ impl crate::rt::Codec for UnityMesh {
             + keep_indices.as_ref().map_or(0, |_x| 1usize)
             + pad_flags.as_ref().map_or(0, |_x| _x.len())
             + index_format.as_ref().map_or(0, |_x| 4usize)
-            + <AlignedBytes as crate::rt::Codec>::size_hint(index_buffer)
+            + <IndexBuffer as crate::rt::Codec>::size_hint(index_buffer)
             + skin
                 .as_ref()
                 .map_or(0, |_x| <BoneWeights4Vector as crate::rt::Codec>::size_hint(_x))
@@ -4887,7 +4957,7 @@ impl crate::rt::Codec for UnityMesh {
             },
             crate::rt::FieldInfo {
                 id: "index_buffer",
-                ty: "aligned_bytes",
+                ty: "index_buffer",
                 orig_id: ::std::option::Option::Some("m_IndexBuffer"),
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
@@ -4895,19 +4965,12 @@ impl crate::rt::Codec for UnityMesh {
                     "every corpus mesh; lengths match Unity's dumps",
                 ),
                 reading: ::std::option::Option::None,
-                doc: "The indices of all submeshes, little endian, as the GPU takes them.",
+                doc: "The indices of all submeshes, little endian, as the GPU takes them: 2 bytes each before\n2017.3 and for m_IndexFormat 0, 4 bytes for 1.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
+                    info: || <IndexBuffer as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
-                        #[allow(unused_mut, unused_variables)]
-                        let mut _it = _p.iter();
-                        #[allow(unused_variables)]
-                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                            i128,
-                        >>::try_from(*_it.next()?)
-                            .ok()?;
-                        ::std::option::Option::Some(::std::vec![])
+                        ::std::option::Option::None
                     },
                 }),
                 size: ::std::option::Option::None,
@@ -5710,7 +5773,7 @@ impl crate::rt::Codec for UnityMesh {
         if _vis.enter(&_f[23usize]) {
             {
                 let _x = index_buffer;
-                <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
+                <IndexBuffer as crate::rt::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
@@ -6116,7 +6179,7 @@ impl crate::rt::Place<'_, UnityMeshPos> {
         self.field("index_format", &self.get().index_format)
     }
     /// The place of `index_buffer`.
-    pub fn index_buffer(&self) -> crate::rt::Place<'_, AlignedBytesPos> {
+    pub fn index_buffer(&self) -> crate::rt::Place<'_, IndexBufferPos> {
         self.field("index_buffer", &self.get().index_buffer)
     }
     /// The place of `skin`.
@@ -6866,7 +6929,7 @@ impl crate::rt::Root for UnityMesh {
     const ROOT: &'static str = "unity_mesh";
     const DESCRIPTION: &'static str = "Unity serialized Mesh object (class 43), read without a type tree";
     const SPEC: &'static str = "spec/unity_mesh.ksy";
-    const UNKNOWN: &'static [&'static str] = &[];
+    const UNKNOWN: &'static [&'static str] = &["index_buffer.indices.rest"];
     const PARAMS: &'static [&'static str] = &["unity_version"];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[
         (
@@ -7295,6 +7358,947 @@ impl crate::rt::Walk for AlignedStringPos {
         visit(crate::rt::Spanned::span(&self.len_value), &_f[0usize]);
         visit(crate::rt::Spanned::span(&self.value), &_f[1usize]);
         visit(crate::rt::Spanned::span(&self.pad), &_f[2usize]);
+    }
+}
+/// m_IndexBuffer: a byte vector (a byte count, the bytes, padding to 4 bytes) whose bytes are
+/// the indices.
+///
+///
+/// Type `index_buffer` of `spec/unity_mesh.ksy`. Observed
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
+#[serde(deny_unknown_fields)]
+pub struct IndexBuffer {
+    /// The length in bytes.
+    ///
+    /// Documented as “Array.size”, Observed.
+    ///
+    /// Recomputed on writing: the size in bytes of `indices`.
+    #[serde(default)]
+    pub len_data: i32,
+    /// The indices.
+    ///
+    /// Documented as “Array.data”, Observed.
+    pub indices: IndexRun,
+    /// Padding to a 4-byte boundary, kept verbatim.
+    ///
+    /// Documented as “(alignment)”, Observed (zeros in every corpus object).
+    #[serde(with = "crate::rt::serde_as::hex")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::bytes_below::<4>)
+    )]
+    pub pad: ::std::vec::Vec<u8>,
+}
+/// [`IndexBuffer`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct IndexBufferRef<'a> {
+    /// See [`IndexBuffer::len_data`].
+    pub len_data: i32,
+    /// See [`IndexBuffer::indices`].
+    pub indices: IndexRunRef<'a>,
+    /// See [`IndexBuffer::pad`].
+    pub pad: &'a [u8],
+}
+/// Where each field of a [`IndexBuffer`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IndexBufferPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `len_data` lies.
+    pub len_data: crate::rt::Span,
+    /// Where `indices` lies.
+    pub indices: IndexRunPos,
+    /// Where `pad` lies.
+    pub pad: crate::rt::Span,
+}
+impl IndexBuffer {
+    /// Where `len_data` starts, from the start of the type.
+    pub const OFFSET_LEN_DATA: u64 = 0;
+    /// Where `indices` starts, from the start of the type.
+    pub const OFFSET_INDICES: u64 = 4;
+}
+impl crate::rt::Codec for IndexBuffer {
+    type Args = (u8,);
+    type Ref<'a> = IndexBufferRef<'a>;
+    type Pos = IndexBufferPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _io: &mut crate::rt::Input<'a>,
+        _args: Self::Args,
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+        let (index_size,) = _args;
+        let _start = _io.pos();
+        let (len_data, _p_len_data) = crate::rt::field(
+            "len_data",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (indices, _p_indices) = crate::rt::field(
+            "indices",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _args = (
+                            crate::rt::codec::arg::<
+                                u8,
+                            >(_at, crate::rt::Int::int(&index_size), "index_size")?,
+                        );
+                        let (_v, _p) = _io
+                            .sized(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::Int::int(&len_data),
+                                    "size",
+                                )?,
+                                |_io| <IndexRun as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_io, _args),
+                            )?;
+                        (_v, _p.unwrap_or_default())
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (pad, _p_pad) = crate::rt::field(
+            "pad",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io
+                            .take(
+                                crate::rt::input::count(
+                                    _at,
+                                    crate::rt::codec::rem(
+                                        ((4i128))
+                                            .wrapping_sub(
+                                                crate::rt::codec::rem(
+                                                    crate::rt::Int::int(&len_data),
+                                                    (4i128),
+                                                ),
+                                            ),
+                                        (4i128),
+                                    ),
+                                    "size",
+                                )?,
+                                "bytes",
+                            )?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            IndexBufferRef {
+                len_data,
+                indices,
+                pad,
+            },
+            if L {
+                Some(IndexBufferPos {
+                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    len_data: _p_len_data,
+                    indices: _p_indices,
+                    pad: _p_pad,
+                })
+            } else {
+                None
+            },
+        ))
+    }
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
+        &self,
+        _io: &mut crate::rt::Output,
+        _args: Self::Args,
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+        let (index_size,) = _args;
+        let _start = _io.pos();
+        let IndexBuffer { len_data: _, indices, pad } = self;
+        let (_hole_len_data, _p_len_data) = crate::rt::field(
+            "len_data",
+            || {
+                let _at = _io.pos();
+                let _h = _io.hole::<i32>();
+                Ok((_h, crate::rt::Span::new(_at, _io.pos())))
+            },
+        )?;
+        let _part_start_indices = _io.pos();
+        let _p_indices = crate::rt::field(
+            "indices",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let _v = indices;
+                    {
+                        {
+                            let _args = (
+                                crate::rt::codec::arg::<
+                                    u8,
+                                >(_at, crate::rt::Int::int(&index_size), "index_size")?,
+                            );
+                            let _p = _io
+                                .part(|_io| Ok(
+                                    crate::rt::Codec::write_out::<L>(_v, _io, _args)?,
+                                ))?;
+                            _p.unwrap_or_default()
+                        }
+                    }
+                })
+            },
+        )?;
+        let len_data: i32 = crate::rt::field(
+            "len_data",
+            || {
+                let _at = _hole_len_data;
+                let _v: i32 = crate::rt::output::fit(
+                    _at,
+                    _io.pos() - _part_start_indices,
+                    "s4",
+                    2147483647u128,
+                )?;
+                _io.patch::<i32>(_at, ::binrw::Endian::Little, _v);
+                Ok(_v)
+            },
+        )?;
+        let _p_pad = crate::rt::field(
+            "pad",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let _v = pad;
+                    {
+                        {
+                            let _n = crate::rt::input::count(
+                                _at,
+                                crate::rt::codec::rem(
+                                    ((4i128))
+                                        .wrapping_sub(
+                                            crate::rt::codec::rem(
+                                                crate::rt::Int::int(&len_data),
+                                                (4i128),
+                                            ),
+                                        ),
+                                    (4i128),
+                                ),
+                                "size",
+                            )?;
+                            if _v.len() as u64 == _n {
+                                _io.bytes(_v);
+                            } else {
+                                _io.zeros(_n);
+                            }
+                            crate::rt::Span::new(_at, _io.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(IndexBufferPos {
+                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    len_data: _p_len_data,
+                    indices: _p_indices,
+                    pad: _p_pad,
+                })
+            } else {
+                None
+            },
+        )
+    }
+    fn size_hint(&self) -> usize {
+        let IndexBuffer { len_data, indices, pad, .. } = self;
+        0usize + 4usize + <IndexRun as crate::rt::Codec>::size_hint(indices) + pad.len()
+    }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "index_buffer",
+        doc: "m_IndexBuffer: a byte vector (a byte count, the bytes, padding to 4 bytes) whose bytes are\nthe indices.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["index_size"],
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "len_data",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The length in bytes.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "indices",
+                ty: "index_run",
+                orig_id: ::std::option::Option::Some("Array.data"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The indices.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <IndexRun as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let index_size: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& index_size)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "pad",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("(alignment)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("zeros in every corpus object"),
+                reading: ::std::option::Option::None,
+                doc: "Padding to a 4-byte boundary, kept verbatim.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let IndexBufferRef { len_data, indices, pad, .. } = view;
+        {
+            let _x = len_data;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+        }
+        if _vis.enter(&_f[1usize]) {
+            {
+                let _x = indices;
+                <IndexRun as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        {
+            let _x = pad;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
+        }
+    }
+}
+crate::rt::codec::binrw_adapter!(IndexBuffer, ENDIAN);
+impl IndexBufferRef<'_> {
+    /// The owned [`IndexBuffer`] (copies every view).
+    pub fn own(&self) -> IndexBuffer {
+        IndexBuffer {
+            len_data: ::std::clone::Clone::clone(&self.len_data),
+            indices: (&self.indices).own(),
+            pad: (&self.pad).to_vec(),
+        }
+    }
+}
+impl crate::rt::Spanned for IndexBufferPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, IndexBufferPos> {
+    /// The place of `len_data`.
+    pub fn len_data(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("len_data", &self.get().len_data)
+    }
+    /// The place of `indices`.
+    pub fn indices(&self) -> crate::rt::Place<'_, IndexRunPos> {
+        self.field("indices", &self.get().indices)
+    }
+    /// The place of `pad`.
+    pub fn pad(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("pad", &self.get().pad)
+    }
+}
+impl crate::rt::Walk for IndexBufferPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <IndexBuffer as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("len_data")),
+            |path| {
+                let p = &self.len_data;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("indices")),
+            |path| {
+                let p = &self.indices;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad")),
+            |path| {
+                let p = &self.pad;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <IndexBuffer as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.len_data), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.indices), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.pad), &_f[2usize]);
+    }
+}
+/// The bytes of an index buffer as whole indices of the mesh's index size, and what is left
+/// after the last whole one.
+///
+///
+/// Type `index_run` of `spec/unity_mesh.ksy`. Observed
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
+#[serde(deny_unknown_fields)]
+pub struct IndexRun {
+    /// The indices, when they are 16-bit.
+    ///
+    /// Documented as “m_IndexBuffer (16-bit)”, Observed (all 35 corpus meshes).
+    pub u16_indices: ::std::option::Option<::std::vec::Vec<u16>>,
+    /// The indices, when they are 32-bit.
+    ///
+    /// Documented as “m_IndexBuffer (32-bit)”, Sourced (Unity scripting reference (Rendering.IndexFormat.UInt32); seed 000 says indices are 16- or 32-bit (no corpus mesh has 32-bit ones)).
+    pub u32_indices: ::std::option::Option<::std::vec::Vec<u32>>,
+    /// The bytes after the last whole index: none in every corpus mesh (a buffer of whole
+    /// indices, `index_buffer_whole_indices`), all of them for an index format the documents
+    /// do not give. Kept verbatim.
+    ///
+    ///
+    /// Documented as “(after the last whole index)”, Unknown.
+    #[serde(with = "crate::rt::serde_as::hex")]
+    pub rest: ::std::vec::Vec<u8>,
+}
+/// [`IndexRun`] as read: numbers by value, blobs and lists as views of the input.
+#[derive(Debug, Clone)]
+pub struct IndexRunRef<'a> {
+    /// See [`IndexRun::u16_indices`].
+    pub u16_indices: ::std::option::Option<crate::rt::Nums<'a, u16>>,
+    /// See [`IndexRun::u32_indices`].
+    pub u32_indices: ::std::option::Option<crate::rt::Nums<'a, u32>>,
+    /// See [`IndexRun::rest`].
+    pub rest: &'a [u8],
+}
+/// Where each field of a [`IndexRun`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct IndexRunPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `u16_indices` lies.
+    pub u16_indices: ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    /// Where `u32_indices` lies.
+    pub u32_indices: ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    /// Where `rest` lies.
+    pub rest: crate::rt::Span,
+}
+impl IndexRun {
+    /// Where `u16_indices` starts, from the start of the type.
+    pub const OFFSET_U16_INDICES: u64 = 0;
+}
+impl crate::rt::Codec for IndexRun {
+    type Args = (u8,);
+    type Ref<'a> = IndexRunRef<'a>;
+    type Pos = IndexRunPos;
+    const MIN_SIZE: u64 = 0u64;
+    fn read_in<'a, const L: bool>(
+        _io: &mut crate::rt::Input<'a>,
+        _args: Self::Args,
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+        let (index_size,) = _args;
+        let _start = _io.pos();
+        let (u16_indices, _p_u16_indices) = crate::rt::field(
+            "u16_indices",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&index_size) == (2i128)) {
+                        let (_v, _p) = {
+                            let _n = crate::rt::input::count(
+                                _at,
+                                crate::rt::codec::div((_io.io_size() as i128), (2i128)),
+                                "count",
+                            )?;
+                            let _v = _io.nums::<u16>(_n, ::binrw::Endian::Little)?;
+                            (_v, crate::rt::Strided::new(_at, 2u64, _n as usize))
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (u32_indices, _p_u32_indices) = crate::rt::field(
+            "u32_indices",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&index_size) == (4i128)) {
+                        let (_v, _p) = {
+                            let _n = crate::rt::input::count(
+                                _at,
+                                crate::rt::codec::div((_io.io_size() as i128), (4i128)),
+                                "count",
+                            )?;
+                            let _v = _io.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                            (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (rest, _p_rest) = crate::rt::field(
+            "rest",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.rest();
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    if !(((crate::rt::Int::int(&index_size) == (0i128))
+                        || ((_v.len() as i128) < crate::rt::Int::int(&index_size))))
+                    {
+                        return Err(
+                            crate::rt::Error::new(
+                                crate::rt::ErrorKind::Invalid,
+                                _at,
+                                "`index_size == 0 or _.size < index_size`",
+                                "a value that is not".to_string(),
+                            ),
+                        );
+                    }
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            IndexRunRef {
+                u16_indices,
+                u32_indices,
+                rest,
+            },
+            if L {
+                Some(IndexRunPos {
+                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    u16_indices: _p_u16_indices,
+                    u32_indices: _p_u32_indices,
+                    rest: _p_rest,
+                })
+            } else {
+                None
+            },
+        ))
+    }
+    fn own(view: &Self::Ref<'_>) -> Self {
+        view.own()
+    }
+    fn write_out<const L: bool>(
+        &self,
+        _io: &mut crate::rt::Output,
+        _args: Self::Args,
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+        let (index_size,) = _args;
+        let _start = _io.pos();
+        let IndexRun { u16_indices, u32_indices, rest } = self;
+        let _p_u16_indices = crate::rt::field(
+            "u16_indices",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&index_size) == (2i128)),
+                        u16_indices.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                let u16_indices = _v;
+                                {
+                                    _io.prims(::binrw::Endian::Little, u16_indices);
+                                    crate::rt::Strided::new(_at, 2u64, u16_indices.len())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "index_size == 2", true),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "index_size == 2", false),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_u32_indices = crate::rt::field(
+            "u32_indices",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&index_size) == (4i128)),
+                        u32_indices.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                let u32_indices = _v;
+                                {
+                                    _io.prims(::binrw::Endian::Little, u32_indices);
+                                    crate::rt::Strided::new(_at, 4u64, u32_indices.len())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "index_size == 4", true),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "index_size == 4", false),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_rest = crate::rt::field(
+            "rest",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let _v = rest;
+                    {
+                        if !(((crate::rt::Int::int(&index_size) == (0i128))
+                            || ((_v.len() as i128) < crate::rt::Int::int(&index_size))))
+                        {
+                            return Err(
+                                crate::rt::Error::new(
+                                    crate::rt::ErrorKind::Invalid,
+                                    _at,
+                                    "`index_size == 0 or _.size < index_size`",
+                                    "a value that is not".to_string(),
+                                ),
+                            );
+                        }
+                        {
+                            _io.bytes(_v);
+                            crate::rt::Span::new(_at, _io.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        Ok(
+            if L {
+                Some(IndexRunPos {
+                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    u16_indices: _p_u16_indices,
+                    u32_indices: _p_u32_indices,
+                    rest: _p_rest,
+                })
+            } else {
+                None
+            },
+        )
+    }
+    fn size_hint(&self) -> usize {
+        let IndexRun { u16_indices, u32_indices, rest, .. } = self;
+        0usize
+            + u16_indices
+                .as_ref()
+                .map_or(0, |_l| _l.iter().map(|_x| 2usize).sum::<usize>())
+            + u32_indices
+                .as_ref()
+                .map_or(0, |_l| _l.iter().map(|_x| 4usize).sum::<usize>()) + rest.len()
+    }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "index_run",
+        doc: "The bytes of an index buffer as whole indices of the mesh's index size, and what is left\nafter the last whole one.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["index_size"],
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "u16_indices",
+                ty: "u2[]?",
+                orig_id: ::std::option::Option::Some("m_IndexBuffer (16-bit)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some("all 35 corpus meshes"),
+                reading: ::std::option::Option::None,
+                doc: "The indices, when they are 16-bit.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let index_size: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&index_size) == (2i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(2u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "u32_indices",
+                ty: "u4[]?",
+                orig_id: ::std::option::Option::Some("m_IndexBuffer (32-bit)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "Unity scripting reference (Rendering.IndexFormat.UInt32); seed 000 says indices are 16- or 32-bit (no corpus mesh has 32-bit ones)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The indices, when they are 32-bit.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let index_size: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&index_size) == (4i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "rest",
+                ty: "bytes",
+                orig_id: ::std::option::Option::Some("(after the last whole index)"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Unknown),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "The bytes after the last whole index: none in every corpus mesh (a buffer of whole\nindices, `index_buffer_whole_indices`), all of them for an index format the documents\ndo not give. Kept verbatim.\n",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let IndexRunRef { u16_indices, u32_indices, rest, .. } = view;
+        if _vis.enter(&_f[0usize]) {
+            if let ::std::option::Option::Some(_x) = u16_indices {
+                _vis.present();
+                for (_i, _e) in _x.iter().enumerate() {
+                    if !_vis.index(_i) {
+                        break;
+                    }
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            if let ::std::option::Option::Some(_x) = u32_indices {
+                _vis.present();
+                for (_i, _e) in _x.iter().enumerate() {
+                    if !_vis.index(_i) {
+                        break;
+                    }
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            }
+            _vis.leave();
+        }
+        {
+            let _x = rest;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(&**_x));
+        }
+    }
+}
+crate::rt::codec::binrw_adapter!(IndexRun, ENDIAN);
+impl IndexRunRef<'_> {
+    /// The owned [`IndexRun`] (copies every view).
+    pub fn own(&self) -> IndexRun {
+        IndexRun {
+            u16_indices: self.u16_indices.as_ref().map(|_x| _x.to_vec()),
+            u32_indices: self.u32_indices.as_ref().map(|_x| _x.to_vec()),
+            rest: (&self.rest).to_vec(),
+        }
+    }
+}
+impl crate::rt::Spanned for IndexRunPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, IndexRunPos> {
+    /// The place of `u16_indices`.
+    pub fn u16_indices(
+        &self,
+    ) -> crate::rt::Place<
+        '_,
+        ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    > {
+        self.field("u16_indices", &self.get().u16_indices)
+    }
+    /// The place of `u32_indices`.
+    pub fn u32_indices(
+        &self,
+    ) -> crate::rt::Place<
+        '_,
+        ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    > {
+        self.field("u32_indices", &self.get().u32_indices)
+    }
+    /// The place of `rest`.
+    pub fn rest(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("rest", &self.get().rest)
+    }
+}
+impl crate::rt::Walk for IndexRunPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <IndexRun as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("u16_indices")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.u16_indices {
+                    visit(path, crate::rt::Spanned::span(p), &_f[0usize], false);
+                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[0usize],
+                                    !false,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("u32_indices")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.u32_indices {
+                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], false);
+                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[1usize],
+                                    !false,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("rest")),
+            |path| {
+                let p = &self.rest;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <IndexRun as crate::rt::Codec>::INFO.fields;
+        if let ::std::option::Option::Some(p) = &self.u16_indices {
+            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.u32_indices {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.rest), &_f[2usize]);
     }
 }
 /// A Unity byte vector - a byte count, the bytes, padding to 4 bytes.

@@ -25,6 +25,8 @@ pub struct Input<'a> {
     /// substreams do.
     base: usize,
     depth: u32,
+    /// How deep [`Input::enter`] may go: [`MAX_NESTING`] unless the reader says otherwise.
+    nesting: u32,
     warnings: Vec<Error>,
 }
 
@@ -84,8 +86,16 @@ impl<'a> Input<'a> {
             end: data.len(),
             base: 0,
             depth: 0,
+            nesting: MAX_NESTING,
             warnings: Vec::new(),
         }
+    }
+
+    /// The same input with another nesting limit, for a reader whose layout is data (a
+    /// Unity type tree nests as deep as its levels say, not as a spec's recursive types).
+    pub fn with_nesting(mut self, limit: u32) -> Self {
+        self.nesting = limit;
+        self
     }
 
     /// The absolute offset of the next byte.
@@ -98,6 +108,12 @@ impl<'a> Input<'a> {
     #[inline]
     pub fn io_pos(&self) -> u64 {
         (self.pos - self.base) as u64
+    }
+
+    /// `_io.size` in the spec: the size of the part being read (of the whole input outside
+    /// any sized part).
+    pub fn io_size(&self) -> u64 {
+        (self.end - self.base) as u64
     }
 
     /// The next `n` bytes without consuming them (fewer at the end of the part).
@@ -260,24 +276,37 @@ impl<'a> Input<'a> {
     }
 
     /// Reads one nested value of a recursive type with `inner`, refusing (at `offset`) to go
-    /// deeper than [`MAX_NESTING`] levels.
+    /// deeper than the nesting limit.
     pub fn nested<T>(
         &mut self,
         offset: u64,
         inner: impl FnOnce(&mut Self) -> Result<T>,
     ) -> Result<T> {
-        if self.depth >= MAX_NESTING {
+        self.enter(offset)?;
+        let v = inner(self);
+        self.leave();
+        v
+    }
+
+    /// Goes one level deeper, refusing (at `offset`) past the nesting limit; each `enter`
+    /// that succeeds is matched by one [`Input::leave`]. For readers whose recursion holds
+    /// more than the input (the type-tree reader); the generated ones use [`Input::nested`].
+    pub fn enter(&mut self, offset: u64) -> Result<()> {
+        if self.depth >= self.nesting {
             return Err(Error::new(
                 ErrorKind::Count,
                 offset,
-                format!("at most {MAX_NESTING} levels of nested values (a recursive type)"),
+                format!("at most {} levels of nested values", self.nesting),
                 "a value nested deeper",
             ));
         }
         self.depth += 1;
-        let v = inner(self);
+        Ok(())
+    }
+
+    /// Comes back up the level the last [`Input::enter`] went down.
+    pub fn leave(&mut self) {
         self.depth -= 1;
-        v
     }
 
     /// Checks that a field starts where the spec documents it (`expected` is relative to

@@ -107,6 +107,16 @@ impl<P: Fixed> Strided<P> {
     pub fn get(&self, i: usize) -> P {
         P::at(self.base + self.stride * i as u64, self.stride)
     }
+
+    /// The bytes of elements `from..from + count` (computed, so also past the end).
+    #[inline]
+    pub fn run(&self, from: usize, count: usize) -> Span {
+        let at = |i: usize| {
+            self.base
+                .saturating_add(self.stride.saturating_mul(i as u64))
+        };
+        Span::new(at(from), at(from.saturating_add(count)))
+    }
 }
 
 impl<P> Spanned for Strided<P> {

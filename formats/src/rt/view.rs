@@ -58,11 +58,21 @@ impl<'a, T: Pod> Nums<'a, T> {
 
     /// The numbers in order.
     #[inline]
-    pub fn iter(&self) -> impl ExactSizeIterator<Item = T> + 'a {
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = T> + Clone + 'a {
         let e = self.endian;
         self.bytes
             .chunks_exact(T::SIZE)
             .map(move |c| T::from_slice(c, e))
+    }
+
+    /// The numbers `from..from + count`, when all of them are there.
+    pub fn range(&self, from: usize, count: usize) -> Option<Self> {
+        let a = from.checked_mul(T::SIZE)?;
+        let b = a.checked_add(count.checked_mul(T::SIZE)?)?;
+        Some(Nums {
+            bytes: self.bytes.get(a..b)?,
+            ..*self
+        })
     }
 
     /// The numbers copied out.

@@ -3,10 +3,10 @@
 
 use crate::generated::unity_mesh::{
     Aabb, AlignedBytes, AlignedString, BlendShapeData, BoneWeights4, ChannelFormatLegacy,
-    ChannelInfo, ChannelInfo2017, ChannelInfoLegacy, CompressedMesh, IndexFormat, Matrix4x4f,
-    MeshCompression, MeshLodInfo, MinMaxAabbVector, PackedFloatVector, PackedIntVector, StreamInfo,
-    StreamInfoFixed, StreamingInfo, SubMesh, Topology, UnityMesh, VariableBoneCountWeights,
-    Vector3f, VertexData, VertexFormat, VertexFormat2017,
+    ChannelInfo, ChannelInfo2017, ChannelInfoLegacy, CompressedMesh, IndexBuffer, IndexFormat,
+    IndexRun, Matrix4x4f, MeshCompression, MeshLodInfo, MinMaxAabbVector, PackedFloatVector,
+    PackedIntVector, StreamInfo, StreamInfoFixed, StreamingInfo, SubMesh, Topology, UnityMesh,
+    VariableBoneCountWeights, Vector3f, VertexData, VertexFormat, VertexFormat2017,
 };
 
 /// Unity's byte vector: the bytes and the padding to 4 bytes.
@@ -223,7 +223,7 @@ pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
         keep_indices: from(40000).then_some(0),
         pad_flags: (!from(50000)).then(|| vec![0; 3]),
         index_format: from(20170300).then_some(IndexFormat::UINT16),
-        index_buffer: bytes(vec![]),
+        index_buffer: indices16(&[]),
         skin: (!from(20180200)).then(|| crate::generated::unity_mesh::BoneWeights4Vector {
             num_items: 0,
             items: vec![],
@@ -376,9 +376,44 @@ pub fn one_stream(
     vd.data = bytes(data);
 }
 
-/// The little-endian bytes of 16-bit indices.
-pub fn indices16(ix: &[u16]) -> AlignedBytes {
-    bytes(ix.iter().flat_map(|x| x.to_le_bytes()).collect())
+/// An index buffer of 16-bit indices.
+pub fn indices16(ix: &[u16]) -> IndexBuffer {
+    index_buffer(2 * ix.len(), Some(ix.to_vec()), None)
+}
+
+/// An index buffer of 32-bit indices.
+pub fn indices32(ix: &[u32]) -> IndexBuffer {
+    index_buffer(4 * ix.len(), None, Some(ix.to_vec()))
+}
+
+/// An index buffer of `data` as the spec reads it for indices of `size` bytes (2 or 4; for
+/// another size, or bytes after the last whole index, the bytes are kept in `rest`): for tests
+/// of buffers that are not whole indices.
+pub fn index_bytes(size: u8, data: Vec<u8>) -> IndexBuffer {
+    let b = bytes(data);
+    let mut stored = b.len_data.to_le_bytes().to_vec();
+    stored.extend_from_slice(&b.data);
+    stored.extend_from_slice(&b.pad);
+    let mut input = crate::rt::Input::new(&stored);
+    let (view, _) = <IndexBuffer as crate::rt::Codec>::read_in::<false>(&mut input, (size,))
+        .expect("a byte vector's own bytes read as an index buffer");
+    <IndexBuffer as crate::rt::Codec>::own(&view)
+}
+
+fn index_buffer(
+    len: usize,
+    u16_indices: Option<Vec<u16>>,
+    u32_indices: Option<Vec<u32>>,
+) -> IndexBuffer {
+    IndexBuffer {
+        len_data: len as i32,
+        indices: IndexRun {
+            u16_indices,
+            u32_indices,
+            rest: vec![],
+        },
+        pad: vec![0; (4 - len % 4) % 4],
+    }
 }
 
 /// A triangle of three vertices (positions only, Float x 3 in one stream, 16-bit indices 0 1
@@ -480,14 +515,9 @@ pub fn sample(unity_version: u32, n: u32) -> UnityMesh {
         .collect();
     if v >= 20170300 {
         m.index_format = Some(IndexFormat::UINT32);
-        m.index_buffer = bytes(triangles.iter().flat_map(|x| x.to_le_bytes()).collect());
+        m.index_buffer = indices32(&triangles);
     } else {
-        m.index_buffer = bytes(
-            triangles
-                .iter()
-                .flat_map(|&x| (x as u16).to_le_bytes())
-                .collect(),
-        );
+        m.index_buffer = indices16(&triangles.iter().map(|&x| x as u16).collect::<Vec<_>>());
     }
     m.num_sub_meshes = 1;
     m.sub_meshes = vec![submesh(v, 0, triangles.len() as u32, n)];

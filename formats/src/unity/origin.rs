@@ -5,7 +5,7 @@
 //!
 //! [`Origin`]: crate::scene::Origin
 
-use super::decode::{index_size, is_compressed};
+use super::decode::{is_compressed, stored_run};
 use super::stream;
 use crate::generated::unity_mesh::{UnityMeshPos, UnityMeshRef};
 use crate::rt::{Place, Root};
@@ -44,11 +44,8 @@ pub fn fill(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, mesh: &mut Me
         )),
         None => {}
     }
-    let isz = index_size(view).unwrap_or(2);
     let compressed = is_compressed(view);
     let subs = at.sub_meshes();
-    let ib = at.index_buffer();
-    let ib_data = ib.data();
     for (i, s) in view.sub_meshes.iter().enumerate() {
         let sm = subs.at(i);
         ranges.push(range(
@@ -58,12 +55,12 @@ pub fn fill(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, mesh: &mut Me
             sm.span().len(),
             None,
         ));
-        if !compressed {
+        if let Some((path, span)) = (!compressed).then(|| stored_run(view, at, s)).flatten() {
             ranges.push(range(
-                ib_data.field_path().to_string(),
+                path.to_string(),
                 Some(i),
-                ib_data.span().start + u64::from(s.first_byte),
-                u64::from(s.index_count) * isz,
+                span.start,
+                span.len(),
                 None,
             ));
         }

@@ -9,12 +9,10 @@ use super::compressed::judge_triangles;
 use super::packed::{unpack_ints, Packed, PackedAt};
 use super::{needs, needs_at};
 use crate::generated::unity_mesh::{
-    IndexFormat, SubMesh as StoredSubMesh, UnityMesh, UnityMeshPos, UnityMeshRef,
+    IndexRunRef, SubMesh as StoredSubMesh, UnityMesh, UnityMeshPos, UnityMeshRef,
 };
-use crate::rt::pod::Pod;
-use crate::rt::{Error, ErrorKind, Place};
+use crate::rt::{Error, ErrorKind, Nums, Path, Place, Span};
 use crate::verdict::Judge;
-use binrw::Endian;
 
 /// How a submesh's indices are joined (`MeshTopology`), as the documents' table lists them,
 /// and the triangle strip (id 1, and `isTriStrip` before 4.0), which the documents do not list
@@ -87,29 +85,86 @@ pub fn topology_id(s: &StoredSubMesh) -> i32 {
 /// The byte size of one index: 2 for 16-bit indices (`m_IndexFormat` 0, or no `m_IndexFormat`
 /// before 2017.3), 4 for 32-bit ones; `None` for another value.
 pub fn index_size(view: &UnityMeshRef<'_>) -> Option<u64> {
-    match view.index_format {
-        None | Some(IndexFormat::UINT16) => Some(2),
-        Some(IndexFormat::UINT32) => Some(4),
-        Some(_) => None,
+    match view.index_buffer.indices {
+        IndexRunRef {
+            u16_indices: Some(_),
+            ..
+        } => Some(2),
+        IndexRunRef {
+            u32_indices: Some(_),
+            ..
+        } => Some(4),
+        _ => None,
     }
 }
 
-/// The stored indices `from..from + count` of a 16- or 32-bit index buffer, each plus `base`.
-fn from_buffer(ib: &[u8], isz: u64, from: u64, count: u64, base: u32) -> Vec<u32> {
-    let run = usize::try_from(from)
-        .ok()
-        .zip(usize::try_from(count.saturating_mul(isz)).ok())
-        .and_then(|(a, n)| ib.get(a..a.checked_add(n)?))
-        .unwrap_or(&[]);
-    if isz == 4 {
-        run.chunks_exact(4)
-            .map(|c| u32::from_slice(c, Endian::Little).wrapping_add(base))
-            .collect()
-    } else {
-        run.chunks_exact(2)
-            .map(|c| u32::from(u16::from_slice(c, Endian::Little)).wrapping_add(base))
-            .collect()
+/// The whole indices of the index buffer, as the spec reads them.
+#[derive(Clone, Copy)]
+enum Stored<'a> {
+    U16(Nums<'a, u16>),
+    U32(Nums<'a, u32>),
+}
+
+impl<'a> Stored<'a> {
+    fn of(view: &UnityMeshRef<'a>) -> Option<Self> {
+        let run = &view.index_buffer.indices;
+        run.u16_indices
+            .map(Stored::U16)
+            .or(run.u32_indices.map(Stored::U32))
     }
+
+    fn len(self) -> u64 {
+        match self {
+            Stored::U16(n) => n.len() as u64,
+            Stored::U32(n) => n.len() as u64,
+        }
+    }
+
+    /// Indices `from..from + count`, each plus `base` (none when the run is not all there).
+    fn run(self, from: u64, count: u64, base: u32) -> Vec<u32> {
+        let (Ok(from), Ok(count)) = (usize::try_from(from), usize::try_from(count)) else {
+            return vec![];
+        };
+        match self {
+            Stored::U16(n) => n.range(from, count).map_or_else(Vec::new, |r| {
+                r.iter()
+                    .map(|ix| u32::from(ix).wrapping_add(base))
+                    .collect()
+            }),
+            Stored::U32(n) => n.range(from, count).map_or_else(Vec::new, |r| {
+                r.iter().map(|ix| ix.wrapping_add(base)).collect()
+            }),
+        }
+    }
+
+    /// [`first_bad`] over indices `from..from + count`.
+    fn first_bad(self, from: u64, count: u64, base: u32, vc: u64) -> Option<(usize, u32, usize)> {
+        let from = usize::try_from(from).ok()?;
+        let count = usize::try_from(count).ok()?;
+        match self {
+            Stored::U16(n) => first_bad(n.range(from, count)?.iter().map(u32::from), base, vc),
+            Stored::U32(n) => first_bad(n.range(from, count)?.iter(), base, vc),
+        }
+    }
+}
+
+/// Where submesh `s`'s stored indices lie: the list's path and their bytes in the input
+/// (`None` for an index format the documents do not give).
+pub(crate) fn stored_run(
+    view: &UnityMeshRef<'_>,
+    at: &Place<'_, UnityMeshPos>,
+    s: &StoredSubMesh,
+) -> Option<(Path, Span)> {
+    let isz = index_size(view)?;
+    let ib = at.index_buffer();
+    let run = ib.indices();
+    let list = match Stored::of(view)? {
+        Stored::U16(_) => run.u16_indices().some()?.owned(),
+        Stored::U32(_) => run.u32_indices().some()?.owned(),
+    };
+    let first = usize::try_from(u64::from(s.first_byte) / isz).ok()?;
+    let span = list.get().run(first, s.index_count as usize);
+    Some((list.field_path().clone(), span))
 }
 
 /// The first index of `run` that names no vertex (plus `base`), with how many do not.
@@ -141,17 +196,16 @@ pub(crate) fn judge(
     vc: u64,
     j: &mut Judge<'_>,
 ) {
-    let ib = view.index_buffer.data;
+    let ib_len = u64::try_from(view.index_buffer.len_data).unwrap_or(0);
     let ib_at = at.index_buffer();
     let cm_at = at.compressed_mesh();
     let packed = view.compressed_mesh.triangles.num_items > 0;
-    if packed && !ib.is_empty() {
+    if packed && ib_len > 0 {
         j.push(ib_at.len_data().error(
             ErrorKind::Inconsistent,
             "an empty index buffer in a mesh whose compressed_mesh.triangles holds the indices",
             format!(
-                "{} bytes and {} packed indices",
-                ib.len(),
+                "{ib_len} bytes and {} packed indices",
                 view.compressed_mesh.triangles.num_items
             ),
         ));
@@ -199,13 +253,17 @@ pub(crate) fn judge(
         }
         return;
     };
-    if !(ib.len() as u64).is_multiple_of(isz) {
-        j.push(ib_at.len_data().violates(
+    let rest = view.index_buffer.indices.rest;
+    if !rest.is_empty() {
+        j.push(ib_at.indices().rest().violates(
             UnityMesh::REL_INDEX_BUFFER_WHOLE_INDICES,
             format!("a multiple of {isz} bytes ({isz}-byte indices)"),
-            format!("{} bytes", ib.len()),
+            format!("{ib_len} bytes, {} after the last whole index", rest.len()),
         ));
     }
+    let Some(stored) = Stored::of(view) else {
+        return;
+    };
     // The packed indices, when they can be unpacked.
     let triangles = Packed::ints(&view.compressed_mesh.triangles);
     let tri_at = PackedAt::ints(&cm_at.triangles());
@@ -217,11 +275,11 @@ pub(crate) fn judge(
     let total = if packed {
         u64::from(triangles.num_items)
     } else {
-        ib.len() as u64 / isz
+        stored.len()
     };
     let within = UnityMesh::REL_SUBMESH_WITHIN_INDEX_BUFFER;
     let names = UnityMesh::REL_INDICES_NAME_VERTICES;
-    let ib_data = ib_at.data();
+    let stored_at = ib_at.indices();
     for (i, s) in view.sub_meshes.iter().enumerate() {
         let sm = subs.at(i);
         let (fb, count) = (u64::from(s.first_byte), u64::from(s.index_count));
@@ -229,7 +287,7 @@ pub(crate) fn judge(
         let inside = if packed {
             format!("inside the {total} packed indices of compressed_mesh.triangles")
         } else {
-            format!("inside the {} bytes of the index buffer", ib.len())
+            format!("inside the {ib_len} bytes of the index buffer")
         };
         let expected = format!("{count} indices of {isz} bytes from byte {fb} {inside}");
         let found = format!("a range ending at byte {}", fb + count * isz);
@@ -269,27 +327,17 @@ pub(crate) fn judge(
                 (tri_at.data_byte(bit / 8), k, ix, n)
             })
         } else {
-            let run = ib
-                .get(fb as usize..(fb + count * isz) as usize)
-                .unwrap_or(&[]);
-            let found = if isz == 4 {
-                first_bad(
-                    run.chunks_exact(4)
-                        .map(|c| u32::from_slice(c, Endian::Little)),
-                    base,
-                    vc,
-                )
-            } else {
-                first_bad(
-                    run.chunks_exact(2)
-                        .map(|c| u32::from(u16::from_slice(c, Endian::Little))),
-                    base,
-                    vc,
-                )
-            };
-            found.map(|(k, ix, n)| {
-                let offset = ib_data.span().start + fb + k as u64 * isz;
-                ((offset, ib_data.field_path().clone()), k, ix, n)
+            stored.first_bad(first, count, base, vc).map(|(k, ix, n)| {
+                let i = (first as usize).saturating_add(k);
+                let list = match stored {
+                    Stored::U16(_) => stored_at.u16_indices().some().map(|l| l.owned()),
+                    Stored::U32(_) => stored_at.u32_indices().some().map(|l| l.owned()),
+                };
+                let place = list.map_or_else(
+                    || (stored_at.span().start, stored_at.field_path().clone()),
+                    |l| (l.get().run(i, 1).start, l.field_path().index(i)),
+                );
+                (place, k, ix, n)
             })
         };
         if let Some(((offset, path), k, ix, n)) = bad {
@@ -366,6 +414,7 @@ impl SubMesh {
 /// Every submesh's indices, with the base vertex added, of a mesh whose verdict passed.
 pub(crate) fn decode(view: &UnityMeshRef<'_>) -> Vec<SubMesh> {
     let isz = index_size(view).unwrap_or(2);
+    let stored = Stored::of(view);
     let packed = view.compressed_mesh.triangles.num_items > 0;
     let all = if packed {
         unpack_ints(&Packed::ints(&view.compressed_mesh.triangles))
@@ -387,13 +436,7 @@ pub(crate) fn decode(view: &UnityMeshRef<'_>) -> Vec<SubMesh> {
                     .map(|&ix| ix.wrapping_add(base))
                     .collect()
             } else {
-                from_buffer(
-                    view.index_buffer.data,
-                    isz,
-                    u64::from(s.first_byte),
-                    count,
-                    base,
-                )
+                stored.map_or_else(Vec::new, |st| st.run(first, count, base))
             };
             SubMesh {
                 first_byte: s.first_byte,

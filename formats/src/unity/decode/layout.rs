@@ -74,6 +74,37 @@ impl VertexLayout {
         let c = (*self.channels.get(slot)?)?;
         Some((c, *self.streams.get(usize::from(c.stream))?))
     }
+
+    /// Where component `k` of vertex `v` of channel `slot` starts in the vertex data: the one
+    /// address rule every reader and writer of vertex bytes goes through.
+    pub fn address(&self, slot: usize, v: u64, k: usize) -> Option<u64> {
+        let (c, st) = self.channel(slot)?;
+        Some(st.start + st.stride * v + c.offset + (k * c.format.size()) as u64)
+    }
+
+    /// The same channels and strides for `vertex_count` vertices, laid out as from 5.0 (each
+    /// stream after the last, on a 16-byte boundary).
+    pub fn for_count(&self, vertex_count: u64) -> VertexLayout {
+        VertexLayout {
+            vertex_count,
+            channels: self.channels,
+            streams: consecutive(self.streams.iter().map(|s| s.stride), vertex_count),
+        }
+    }
+}
+
+/// Streams of these strides one after the other from 0, each on a 16-byte boundary.
+fn consecutive(strides: impl Iterator<Item = u64>, n: u64) -> Vec<StreamLayout> {
+    let mut pos = 0u64;
+    strides
+        .map(|stride| {
+            // At most 256 streams of at most 14 x 60 bytes times 2^32 vertices: no overflow.
+            let start = pos.div_ceil(16) * 16;
+            let end = start + stride * n;
+            pos = end;
+            StreamLayout { start, stride, end }
+        })
+        .collect()
 }
 
 /// The layout a channel table describes. Nothing is checked here; an entry past the era's
@@ -123,14 +154,7 @@ pub fn plan(table: &Table, vertex_count: u32) -> VertexLayout {
             end: st.offset + st.stride * n,
         }));
     } else if let Some(last) = last {
-        let mut pos = 0u64;
-        for &stride in &strides[..=last] {
-            // At most 256 streams of at most 14 x 60 bytes times 2^32 vertices: no overflow.
-            let start = pos.div_ceil(16) * 16;
-            let end = start + stride * n;
-            streams.push(StreamLayout { start, stride, end });
-            pos = end;
-        }
+        streams = consecutive(strides[..=last].iter().copied(), n);
     }
     VertexLayout {
         vertex_count: n,

@@ -25,6 +25,7 @@ pub use crate::context::SkinWeights;
 pub use finite::NonFiniteReport;
 pub use format::VertexFormat;
 pub use frame::{inverse_bind_matrix, to_scene, SceneOptions, ToScene};
+pub(crate) use indices::stored_run;
 pub use indices::{index_size, topology_id, SubMesh, Topology};
 pub use layout::{ChannelPlace, StreamLayout, VertexLayout};
 pub use packed::{

@@ -404,10 +404,9 @@ pub(crate) fn judge_bone_slots(
     if let Some((v, k, bone, weight, count)) =
         first_bad_bone(weights.as_deref(), &bones, ic.dim, bind_poses)
     {
-        let Some((_, st)) = layout.channel(slot::BLEND_INDICES) else {
+        let Some(at) = layout.address(slot::BLEND_INDICES, v as u64, k) else {
             return;
         };
-        let at = st.start + v as u64 * st.stride + ic.offset + (k * ic.format.size()) as u64;
         j.push(source.error(
             at,
             ErrorKind::Inconsistent,

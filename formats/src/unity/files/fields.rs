@@ -634,7 +634,7 @@ mod tests {
     use crate::generated::fixtures::unity_names::{AlignedString, SubMesh, UnityNames};
     use crate::rt::meta::shape;
     use crate::rt::{Codec, Output};
-    use crate::unity::files::typetree::{self, RawNode};
+    use crate::unity::files::typetree;
 
     fn layout(version: u32) -> Vec<UnityField> {
         unity_fields(&shape(<UnityNames as Codec>::INFO, &[i128::from(version)]))
@@ -683,33 +683,8 @@ mod tests {
         (out.into_vec(), pos)
     }
 
-    /// A type tree from lines of `type name size`, indented by depth with two spaces, `ALIGN`
-    /// at the end for the align flag.
     fn tree(text: &str) -> TypeTree {
-        let raw = text
-            .lines()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| {
-                let depth = (l.len() - l.trim_start().len()) / 2;
-                let w: Vec<&str> = l.split_whitespace().collect();
-                RawNode {
-                    level: depth as u8,
-                    type_name: w[0].into(),
-                    name: w[1].into(),
-                    byte_size: w[2].parse().unwrap(),
-                    type_flags: 0,
-                    meta_flag: if w.get(3) == Some(&"ALIGN") {
-                        0x4000
-                    } else {
-                        0
-                    },
-                    offset: 0,
-                    level_at: None,
-                    path: Path::default(),
-                }
-            })
-            .collect();
-        TypeTree::build(raw, 0, &Path::default()).unwrap()
+        typetree::from_text(text)
     }
 
     /// The type tree of the fixture's 2017.3 layout, with `extra` lines after `topology`

@@ -355,12 +355,11 @@ impl<'t> Trees<'t> {
     }
 }
 
-/// How deep managed references may nest inside each other.
-const MAX_REF_DEPTH: u32 = 16;
-
-/// How deep values may nest in all (a tree's levels, through references too): far above any
-/// Unity type, far below what would exhaust a thread's stack.
-const MAX_DEPTH: u32 = 512;
+/// How deep values may nest (a tree's levels, through managed references too), counted by the
+/// runtime's input as a spec's recursive types are: a tree's levels are a byte, and real trees
+/// reach about 25 (an AnimatorController); the rest is room for references inside references,
+/// far below what would exhaust a thread's stack.
+const TREE_NESTING: u32 = 512;
 
 /// One step of a [`Reader`]'s path: a field (the node of a tree) or an element.
 #[derive(Clone, Copy)]
@@ -377,8 +376,6 @@ struct Reader<'a, 't> {
     /// The fields and elements from the root, for errors: nodes, named only when an error
     /// is made (Unity's names, not the spec's), so reading makes no string.
     path: Vec<Step>,
-    ref_depth: u32,
-    depth: u32,
     in_registry: bool,
     /// Stop after the root's child of this name (for peeking an object's name).
     stop_after: Option<&'t str>,
@@ -400,12 +397,10 @@ pub fn read<'a>(
     offset: u64,
 ) -> Result<Value<'a>> {
     let mut r = Reader {
-        input: Input::new(bytes),
+        input: Input::new(bytes).with_nesting(TREE_NESTING),
         endian: endian(big_endian),
         trees,
         path: Vec::new(),
-        ref_depth: 0,
-        depth: 0,
         in_registry: false,
         stop_after: None,
         stopped: false,
@@ -443,12 +438,10 @@ pub fn peek<'a>(
         return Ok(None);
     };
     let mut r = Reader {
-        input: Input::new(bytes),
+        input: Input::new(bytes).with_nesting(TREE_NESTING),
         endian: endian(big_endian),
         trees,
         path: Vec::new(),
-        ref_depth: 0,
-        depth: 0,
         in_registry: false,
         stop_after: Some(&trees.main.nodes[root.children[k]].name),
         stopped: false,
@@ -540,17 +533,9 @@ impl<'a, 't> Reader<'a, 't> {
     }
 
     fn node(&mut self, tree: u32, i: usize) -> Result<Value<'a>> {
-        if self.depth >= MAX_DEPTH {
-            return Err(Error::new(
-                ErrorKind::Count,
-                self.input.pos(),
-                format!("values nested at most {MAX_DEPTH} deep"),
-                "deeper",
-            ));
-        }
-        self.depth += 1;
+        self.input.enter(self.input.pos())?;
         let v = self.node_inner(tree, i);
-        self.depth -= 1;
+        self.input.leave();
         v
     }
 
@@ -751,18 +736,7 @@ impl<'a, 't> Reader<'a, 't> {
                 "none",
             ));
         }
-        if self.ref_depth >= MAX_REF_DEPTH {
-            return Err(Error::new(
-                ErrorKind::Count,
-                start as u64,
-                format!("at most {MAX_REF_DEPTH} managed references inside each other"),
-                "deeper",
-            ));
-        }
-        self.ref_depth += 1;
-        let v = self.node(1 + k as u32, 0);
-        self.ref_depth -= 1;
-        let mut v = v?;
+        let mut v = self.node(1 + k as u32, 0)?;
         v.start = start as u32;
         Ok(v)
     }
@@ -877,5 +851,86 @@ fn endian(big: bool) -> Endian {
         Endian::Big
     } else {
         Endian::Little
+    }
+}
+
+/// A type tree from lines of `type name size`, indented by depth with two spaces, `ALIGN` at
+/// the end for the align flag (for tests).
+#[cfg(test)]
+pub(crate) fn from_text(text: &str) -> TypeTree {
+    let raw = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| {
+            let depth = (l.len() - l.trim_start().len()) / 2;
+            let w: Vec<&str> = l.split_whitespace().collect();
+            RawNode {
+                level: depth as u8,
+                type_name: w[0].into(),
+                name: w[1].into(),
+                byte_size: w[2].parse().unwrap(),
+                type_flags: 0,
+                meta_flag: if w.get(3) == Some(&"ALIGN") { ALIGN } else { 0 },
+                offset: 0,
+                level_at: None,
+                path: Path::default(),
+            }
+        })
+        .collect();
+    TypeTree::build(raw, 0, &Path::default()).unwrap()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A managed reference whose data is a reference of its own type, nested as deep as the
+    /// bytes go: the reader stops at the runtime's nesting limit with an error, not a stack
+    /// overflow.
+    #[test]
+    fn references_inside_references_stop_at_the_nesting_limit() {
+        let shape = "R Base -1
+  ReferencedManagedType type -1
+    string class -1
+      Array Array -1
+        SInt32 size 4
+        char data 1
+    string ns -1
+      Array Array -1
+        SInt32 size 4
+        char data 1
+    string asm -1
+      Array Array -1
+        SInt32 size 4
+        char data 1
+  ReferencedObjectData data -1";
+        let main = from_text(shape);
+        let refs = [RefType {
+            class: "R".into(),
+            namespace: String::new(),
+            assembly: String::new(),
+            tree: Some(Arc::new(from_text(shape))),
+        }];
+        // Each level: class "R", empty namespace and assembly.
+        let level: Vec<u8> = [&1i32.to_le_bytes()[..], b"R", &[0; 8]].concat();
+        let trees = Trees {
+            main: &main,
+            refs: &refs,
+        };
+        let deep = level.repeat(TREE_NESTING as usize);
+        let e = read(&deep, false, trees, 100).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Count, "{e}");
+        assert!(
+            e.expected
+                .contains(&format!("at most {TREE_NESTING} levels of nested values")),
+            "{e}"
+        );
+        let at = e.offset.expect("an offset");
+        assert!(at > 100 && at < 100 + deep.len() as u64, "{e}");
+
+        // Ended by a reference of no type, a few levels read.
+        let shallow = [level.repeat(3), 0i32.to_le_bytes().repeat(3)].concat();
+        let v = read(&shallow, false, trees, 0).unwrap();
+        assert_eq!(v.end as usize, shallow.len());
     }
 }

@@ -576,26 +576,7 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     let new_layout = if same_count {
         layout.clone()
     } else {
-        let mut pos = 0u64;
-        let streams = layout
-            .streams
-            .iter()
-            .map(|s| {
-                let start = pos.div_ceil(16) * 16;
-                let end = start + s.stride * n as u64;
-                pos = end;
-                crate::unity::decode::StreamLayout {
-                    start,
-                    stride: s.stride,
-                    end,
-                }
-            })
-            .collect();
-        VertexLayout {
-            vertex_count: n as u64,
-            channels: layout.channels,
-            streams,
-        }
+        layout.for_count(n as u64)
     };
     let mut bytes = if same_count {
         old_bytes.clone()
@@ -605,7 +586,7 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     let mut rewritten = 0usize;
     let mut buf = Vec::with_capacity(64);
     for s in 0..CHANNELS.len() {
-        let (Some((c, st)), Some((_, old_st))) = (new_layout.channel(s), layout.channel(s)) else {
+        let (Some((c, _)), Some(_)) = (new_layout.channel(s), layout.channel(s)) else {
             continue;
         };
         if !scene_has(before, s) && !scene_has(edited, s) {
@@ -614,11 +595,13 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
         }
         let width = c.width() as usize;
         for v in 0..n {
-            let at = (st.start + st.stride * v as u64 + c.offset) as usize;
+            // Both layouts hold this channel (checked above), so `address` is never `None`.
+            let address = |l: &VertexLayout, k| l.address(s, v as u64, k).unwrap_or(0) as usize;
+            let at = address(&new_layout, 0);
             let theirs = scene_values(edited, s, v);
             if v < n_old && unedited(edited, before, s, v) {
                 if !same_count {
-                    let from = (old_st.start + old_st.stride * v as u64 + c.offset) as usize;
+                    let from = address(&layout, 0);
                     bytes[at..at + width].copy_from_slice(&old_bytes[from..from + width]);
                 }
                 continue;
@@ -631,8 +614,7 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
                     // Components the model has no value for: the original's, else 0 (1 for a
                     // colour's alpha).
                     None if v < n_old => {
-                        let from = (old_st.start + old_st.stride * v as u64 + c.offset) as usize
-                            + k * c.format.size();
+                        let from = address(&layout, k);
                         buf.extend_from_slice(&old_bytes[from..from + c.format.size()]);
                         continue;
                     }
@@ -727,14 +709,8 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
             }
             let lo = indices.iter().copied().min().unwrap_or(0);
             let hi = indices.iter().copied().max().unwrap_or(0);
-            let first_byte = ib.len() as u32;
-            for &x in &indices {
-                if wide {
-                    ib.extend_from_slice(&x.to_le_bytes());
-                } else {
-                    ib.extend_from_slice(&(x as u16).to_le_bytes());
-                }
-            }
+            let first_byte = (ib.len() * if wide { 4 } else { 2 }) as u32;
+            ib.extend_from_slice(&indices);
             // The fields of the original's era: `topology` from 4.0, a strip flag and a
             // triangle count before.
             let era = m.sub_meshes.first();
@@ -772,7 +748,12 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
         } else {
             m.sub_meshes = subs;
             m.num_sub_meshes = m.sub_meshes.len() as i32;
-            m.index_buffer = make::bytes(ib);
+            m.index_buffer = if wide {
+                make::indices32(&ib)
+            } else {
+                // Every index is below the vertex count, which fits 16 bits here.
+                make::indices16(&ib.iter().map(|&x| x as u16).collect::<Vec<_>>())
+            };
             notes.push(format!(
                 "{} submeshes and the index buffer made anew from the primitives",
                 m.sub_meshes.len()
