@@ -70,15 +70,15 @@ fn large() -> (Vec<u8>, Context) {
     }
     assert_eq!(data.len(), 48 * n);
     m.vertex_data.data = make::bytes(data);
-    let mut indices = Vec::with_capacity(12 * n);
+    let mut indices = Vec::with_capacity(6 * n);
     for t in 0..2 * n as u32 {
         let a = t / 2;
         for i in [a, (a + 1) % n as u32, (a + 2) % n as u32] {
-            indices.extend(i.to_le_bytes());
+            indices.push(i);
         }
     }
     m.index_format = Some(IndexFormat::UINT32);
-    m.index_buffer = make::bytes(indices);
+    m.index_buffer = make::indices32(&indices);
     m.num_sub_meshes = 1;
     m.sub_meshes = vec![SubMesh {
         first_byte: 0,
