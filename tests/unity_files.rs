@@ -146,6 +146,13 @@ fn the_three_bundles_hold_the_same_files_whatever_their_compression() {
         // Written back byte for byte by the spec's writer.
         assert_eq!(written(&owned::<UnityBundle>(&bytes)), bytes, "{file}");
         assert!(clean(&verdict("unity-bundle", &bytes)), "{file}");
+        // Stored blocks are not copied: the files are the opened bytes themselves.
+        let shared = Shared::new(bytes.clone());
+        let again = Bundle::open(&shared, &Limits::for_input(bytes.len() as u64)).unwrap();
+        let inside = shared
+            .as_ptr_range()
+            .contains(&again.node_bytes(0).as_ptr());
+        assert_eq!(inside, file.starts_with("stored"), "{file}");
         let nodes: Vec<(String, Vec<u8>)> = b
             .nodes()
             .map(|n| (n.path.to_string(), n.bytes.to_vec()))

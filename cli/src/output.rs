@@ -3,6 +3,9 @@
 //! - A regular file, or a path where nothing is yet, is replaced atomically: the bytes go to a
 //!   new temporary file beside it (a fresh name, never an existing file), which is renamed over
 //!   the target once complete, and removed on every failure. The target keeps its permissions.
+//!   A file that replaces another is flushed to the disk before the rename (after a power cut
+//!   the old file or the new one is there, never an empty one); a new file is not (there is
+//!   nothing to lose, and one flush per file was most of `unity export --all`'s time).
 //! - A symbolic link is written through: its final target is written as above, the link stays.
 //!   A link to nothing is refused.
 //! - Anything else (a device such as /dev/null, a FIFO, a socket) and `-` are written as a
@@ -150,7 +153,8 @@ pub fn write(target: &Target, bytes: &[u8]) -> Result<(), Fail> {
 }
 
 /// Writes a new file beside `path` and renames it over `path`. The temporary file is removed
-/// when anything fails (dropping it does).
+/// when anything fails (dropping it does). `keep`: the permissions of the file replaced, when
+/// there is one (and then the new bytes reach the disk before the rename).
 fn replace(path: &Path, keep: Option<fs::Permissions>, bytes: &[u8]) -> std::io::Result<()> {
     let name = path
         .file_name()
@@ -166,11 +170,13 @@ fn replace(path: &Path, keep: Option<fs::Permissions>, bytes: &[u8]) -> std::io:
         b.permissions(fs::Permissions::from_mode(0o666));
     }
     let mut tmp = b.tempfile_in(parent_of(path))?;
-    if let Some(p) = keep {
-        tmp.as_file().set_permissions(p)?;
+    if let Some(p) = &keep {
+        tmp.as_file().set_permissions(p.clone())?;
     }
     tmp.write_all(bytes)?;
-    tmp.as_file().sync_all()?;
+    if keep.is_some() {
+        tmp.as_file().sync_all()?;
+    }
     tmp.persist(path).map_err(|e| e.error)?;
     Ok(())
 }

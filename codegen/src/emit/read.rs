@@ -212,11 +212,18 @@ impl<'a> Gen<'a> {
                         _ps.push(_p);
                     })
                 };
+                // With a count (checked against the bytes left), the positions are reserved
+                // as the values are: growing them one by one moved every element again.
+                let room = if count.is_some() {
+                    quote!(if L { _n as usize } else { 0 })
+                } else {
+                    quote!(0)
+                };
                 let (pos, ps) = match fixed {
                     Some(stride) => (quote!(#rt::Strided::new(_at, #stride, _vs.len())), quote!()),
                     None => (
                         quote!(#rt::Each { span: #rt::Span::new(_at, _io.pos()), items: _ps }),
-                        quote!(let mut _ps = ::std::vec::Vec::new();),
+                        quote!(let mut _ps = ::std::vec::Vec::with_capacity(#room);),
                     ),
                 };
                 let min = self.min_elem(f);

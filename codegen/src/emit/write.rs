@@ -523,7 +523,7 @@ impl<'a> Gen<'a> {
                     Some(stride) => (quote!(#rt::Strided::new(_at, #stride, #id.len())), quote!()),
                     None => (
                         quote!(#rt::Each { span: #rt::Span::new(_at, _io.pos()), items: _ps }),
-                        quote!(let mut _ps = ::std::vec::Vec::new();),
+                        quote!(let mut _ps = ::std::vec::Vec::with_capacity(if L { #id.len() } else { 0 });),
                     ),
                 };
                 quote!({

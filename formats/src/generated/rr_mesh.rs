@@ -2986,7 +2986,9 @@ impl crate::rt::Codec for RangedLayout {
                     )?;
                     _io.room(_n, <RangeRecord as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -3743,7 +3745,9 @@ impl crate::rt::Codec for RangedLayout {
                 let _at = _io.pos();
                 _io.offset(_start, (58i128), "58")?;
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { ranges.len() } else { 0 },
+                    );
                     for (_i, _v) in ranges.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -10518,7 +10522,9 @@ impl crate::rt::Codec for MaterialList {
                     )?;
                     _io.room(_n, <MaterialDescriptor as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -10723,7 +10729,9 @@ impl crate::rt::Codec for MaterialList {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { descriptors.len() } else { 0 },
+                    );
                     for (_i, _v) in descriptors.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();

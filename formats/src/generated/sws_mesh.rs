@@ -498,7 +498,9 @@ impl crate::rt::Codec for SwsMesh {
                     )?;
                     _io.room(_n, <InlineSubmesh as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -561,7 +563,9 @@ impl crate::rt::Codec for SwsMesh {
                     )?;
                     _io.room(_n, <MeshBone as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -1012,7 +1016,9 @@ impl crate::rt::Codec for SwsMesh {
                 let _at = _io.pos();
                 _io.offset(_start, (18i128), "18")?;
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { submeshes.len() } else { 0 },
+                    );
                     for (_i, _v) in submeshes.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -1064,7 +1070,9 @@ impl crate::rt::Codec for SwsMesh {
                     "0x16 + submeshes._sizeof",
                 )?;
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { bones.len() } else { 0 },
+                    );
                     for (_i, _v) in bones.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -3611,7 +3619,9 @@ impl crate::rt::Codec for CompiledMesh {
                     )?;
                     _io.room(_n, 0u64)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -4103,7 +4113,9 @@ impl crate::rt::Codec for CompiledMesh {
                         "num_extra_streams + 1",
                         "elements",
                     )?;
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { vertex_streams.len() } else { 0 },
+                    );
                     for (_i, _v) in vertex_streams.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -6312,7 +6324,9 @@ impl crate::rt::Codec for PaletteBlock {
                     )?;
                     _io.room(_n, <Palette as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -6388,7 +6402,9 @@ impl crate::rt::Codec for PaletteBlock {
                         "num_palettes",
                         "elements",
                     )?;
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { palettes.len() } else { 0 },
+                    );
                     for (_i, _v) in palettes.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -13487,7 +13503,9 @@ impl crate::rt::Codec for UvChannelRun {
                     )?;
                     _io.room(_n, <UvChannel as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -13560,7 +13578,9 @@ impl crate::rt::Codec for UvChannelRun {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { items.len() } else { 0 },
+                    );
                     for (_i, _v) in items.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -13822,7 +13842,9 @@ impl crate::rt::Codec for MorphChannelRun {
                     )?;
                     _io.room(_n, <MorphChannel as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -13895,7 +13917,9 @@ impl crate::rt::Codec for MorphChannelRun {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { items.len() } else { 0 },
+                    );
                     for (_i, _v) in items.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();

@@ -2106,7 +2106,9 @@ impl crate::rt::Codec for BlocksInfo {
                     )?;
                     _io.room(_n, <Node as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -2253,7 +2255,9 @@ impl crate::rt::Codec for BlocksInfo {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { nodes.len() } else { 0 },
+                    );
                     for (_i, _v) in nodes.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();

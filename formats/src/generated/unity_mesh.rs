@@ -1295,7 +1295,9 @@ impl crate::rt::Codec for UnityMesh {
                     )?;
                     _io.room(_n, <SubMesh as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -1377,7 +1379,9 @@ impl crate::rt::Codec for UnityMesh {
                                 <LegacyBlendShape as crate::rt::Codec>::MIN_SIZE,
                             )?;
                             let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                            let mut _ps = ::std::vec::Vec::new();
+                            let mut _ps = ::std::vec::Vec::with_capacity(
+                                if L { _n as usize } else { 0 },
+                            );
                             for _i in 0.._n as usize {
                                 let (_v, _p) = (|| -> crate::rt::Result<_> {
                                     let _at = _io.pos();
@@ -1580,7 +1584,9 @@ impl crate::rt::Codec for UnityMesh {
                             )?;
                             _io.room(_n, <Matrix4x4f as crate::rt::Codec>::MIN_SIZE)?;
                             let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                            let mut _ps = ::std::vec::Vec::new();
+                            let mut _ps = ::std::vec::Vec::with_capacity(
+                                if L { _n as usize } else { 0 },
+                            );
                             for _i in 0.._n as usize {
                                 let (_v, _p) = (|| -> crate::rt::Result<_> {
                                     let _at = _io.pos();
@@ -1982,7 +1988,9 @@ impl crate::rt::Codec for UnityMesh {
                             )?;
                             _io.room(_n, <Matrix4x4f as crate::rt::Codec>::MIN_SIZE)?;
                             let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                            let mut _ps = ::std::vec::Vec::new();
+                            let mut _ps = ::std::vec::Vec::with_capacity(
+                                if L { _n as usize } else { 0 },
+                            );
                             for _i in 0.._n as usize {
                                 let (_v, _p) = (|| -> crate::rt::Result<_> {
                                     let _at = _io.pos();
@@ -2505,7 +2513,9 @@ impl crate::rt::Codec for UnityMesh {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { sub_meshes.len() } else { 0 },
+                    );
                     for (_i, _v) in sub_meshes.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -2577,7 +2587,9 @@ impl crate::rt::Codec for UnityMesh {
                             Some({
                                 let legacy_shapes = _v;
                                 {
-                                    let mut _ps = ::std::vec::Vec::new();
+                                    let mut _ps = ::std::vec::Vec::with_capacity(
+                                        if L { legacy_shapes.len() } else { 0 },
+                                    );
                                     for (_i, _v) in legacy_shapes.iter().enumerate() {
                                         let _p = (|| -> crate::rt::Result<_> {
                                             let _at = _io.pos();
@@ -2840,7 +2852,9 @@ impl crate::rt::Codec for UnityMesh {
                             Some({
                                 let bind_poses = _v;
                                 {
-                                    let mut _ps = ::std::vec::Vec::new();
+                                    let mut _ps = ::std::vec::Vec::with_capacity(
+                                        if L { bind_poses.len() } else { 0 },
+                                    );
                                     for (_i, _v) in bind_poses.iter().enumerate() {
                                         let _p = (|| -> crate::rt::Result<_> {
                                             let _at = _io.pos();
@@ -3471,7 +3485,9 @@ impl crate::rt::Codec for UnityMesh {
                             Some({
                                 let bind_poses_after_skin = _v;
                                 {
-                                    let mut _ps = ::std::vec::Vec::new();
+                                    let mut _ps = ::std::vec::Vec::with_capacity(
+                                        if L { bind_poses_after_skin.len() } else { 0 },
+                                    );
                                     for (_i, _v) in bind_poses_after_skin.iter().enumerate() {
                                         let _p = (|| -> crate::rt::Result<_> {
                                             let _at = _io.pos();
@@ -12406,7 +12422,9 @@ impl crate::rt::Codec for BlendShapeData {
                     )?;
                     _io.room(_n, <MeshBlendShapeChannel as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -12596,7 +12614,9 @@ impl crate::rt::Codec for BlendShapeData {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { channels.len() } else { 0 },
+                    );
                     for (_i, _v) in channels.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -22651,7 +22671,9 @@ impl crate::rt::Codec for MeshLodInfo {
                     )?;
                     _io.room(_n, <MeshLodSubMesh as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -22781,7 +22803,9 @@ impl crate::rt::Codec for MeshLodInfo {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { sub_meshes.len() } else { 0 },
+                    );
                     for (_i, _v) in sub_meshes.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();

@@ -3848,7 +3848,9 @@ impl crate::rt::Codec for Metadata {
                     )?;
                     _io.room(_n, <SerializedType as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -3949,7 +3951,9 @@ impl crate::rt::Codec for Metadata {
                     )?;
                     _io.room(_n, <ObjectInfo as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -4044,7 +4048,9 @@ impl crate::rt::Codec for Metadata {
                             )?;
                             _io.room(_n, <ScriptType as crate::rt::Codec>::MIN_SIZE)?;
                             let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                            let mut _ps = ::std::vec::Vec::new();
+                            let mut _ps = ::std::vec::Vec::with_capacity(
+                                if L { _n as usize } else { 0 },
+                            );
                             for _i in 0.._n as usize {
                                 let (_v, _p) = (|| -> crate::rt::Result<_> {
                                     let _at = _io.pos();
@@ -4112,7 +4118,9 @@ impl crate::rt::Codec for Metadata {
                     )?;
                     _io.room(_n, <External as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -4193,7 +4201,9 @@ impl crate::rt::Codec for Metadata {
                                 <SerializedType as crate::rt::Codec>::MIN_SIZE,
                             )?;
                             let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                            let mut _ps = ::std::vec::Vec::new();
+                            let mut _ps = ::std::vec::Vec::with_capacity(
+                                if L { _n as usize } else { 0 },
+                            );
                             for _i in 0.._n as usize {
                                 let (_v, _p) = (|| -> crate::rt::Result<_> {
                                     let _at = _io.pos();
@@ -4442,7 +4452,9 @@ impl crate::rt::Codec for Metadata {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { types.len() } else { 0 },
+                    );
                     for (_i, _v) in types.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -4552,7 +4564,9 @@ impl crate::rt::Codec for Metadata {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { objects.len() } else { 0 },
+                    );
                     for (_i, _v) in objects.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -4643,7 +4657,9 @@ impl crate::rt::Codec for Metadata {
                             Some({
                                 let script_types = _v;
                                 {
-                                    let mut _ps = ::std::vec::Vec::new();
+                                    let mut _ps = ::std::vec::Vec::with_capacity(
+                                        if L { script_types.len() } else { 0 },
+                                    );
                                     for (_i, _v) in script_types.iter().enumerate() {
                                         let _p = (|| -> crate::rt::Result<_> {
                                             let _at = _io.pos();
@@ -4718,7 +4734,9 @@ impl crate::rt::Codec for Metadata {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { externals.len() } else { 0 },
+                    );
                     for (_i, _v) in externals.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -4792,7 +4810,9 @@ impl crate::rt::Codec for Metadata {
                             Some({
                                 let ref_types = _v;
                                 {
-                                    let mut _ps = ::std::vec::Vec::new();
+                                    let mut _ps = ::std::vec::Vec::with_capacity(
+                                        if L { ref_types.len() } else { 0 },
+                                    );
                                     for (_i, _v) in ref_types.iter().enumerate() {
                                         let _p = (|| -> crate::rt::Result<_> {
                                             let _at = _io.pos();
@@ -8105,7 +8125,9 @@ impl crate::rt::Codec for TypeTree {
                     )?;
                     _io.room(_n, <TypeTreeNode as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -8245,7 +8267,9 @@ impl crate::rt::Codec for TypeTree {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { nodes.len() } else { 0 },
+                    );
                     for (_i, _v) in nodes.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -9678,7 +9702,9 @@ impl crate::rt::Codec for OldTypeTreeNode {
                     )?;
                     _io.room(_n, <OldTypeTreeNode as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -9912,7 +9938,9 @@ impl crate::rt::Codec for OldTypeTreeNode {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { children.len() } else { 0 },
+                    );
                     for (_i, _v) in children.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();

@@ -2480,7 +2480,9 @@ impl crate::rt::Codec for Payload {
                     )?;
                     _io.room(_n, <FileEntry as crate::rt::Codec>::MIN_SIZE)?;
                     let mut _vs = ::std::vec::Vec::with_capacity(_n as usize);
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { _n as usize } else { 0 },
+                    );
                     for _i in 0.._n as usize {
                         let (_v, _p) = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();
@@ -2597,7 +2599,9 @@ impl crate::rt::Codec for Payload {
             || {
                 let _at = _io.pos();
                 Ok({
-                    let mut _ps = ::std::vec::Vec::new();
+                    let mut _ps = ::std::vec::Vec::with_capacity(
+                        if L { files.len() } else { 0 },
+                    );
                     for (_i, _v) in files.iter().enumerate() {
                         let _p = (|| -> crate::rt::Result<_> {
                             let _at = _io.pos();

@@ -8,13 +8,14 @@
 //! blocks info or a block that does not decompress, a directory range outside the data), a
 //! decoder finding (an error) at the same place says so too.
 
-use super::compress::{decompress_into, Limits, Method};
+use super::compress::{decompress_into, stored_size, Limits, Method};
 use super::{Located, Shared};
 use crate::context::Context;
 use crate::generated::unity_bundle::{
     BlocksInfo, BlocksInfoPos, BlocksInfoRef, Header, UnityBundle, UnityBundlePos, UnityBundleRef,
 };
 use crate::rt::{Error, ErrorKind, Path, Place, Root, Rule, Severity};
+use std::ops::Range;
 
 /// The error path's root of the bundle file.
 pub const ROOT: &str = "unity_bundle";
@@ -77,6 +78,37 @@ pub struct Bundle {
     /// What the verdict warns about (relations that do not hold and that reading does not
     /// need).
     pub warnings: Vec<Error>,
+}
+
+/// A bundle as the verdict unpacked it, before it holds the file's bytes: a bundle whose
+/// blocks are all stored keeps where they lie in the file, and [`Unbound::bind`] shares them
+/// (copying 4 MB of stored blocks into fresh memory was most of `unity list`'s time).
+pub struct Unbound {
+    pub(super) container: Container,
+    pub(super) data: Payload,
+    pub(super) warnings: Vec<Error>,
+}
+
+/// An unbound bundle's data.
+pub(super) enum Payload {
+    /// Decompressed.
+    Unpacked(Vec<u8>),
+    /// Stored: these bytes of the file.
+    InFile(Range<usize>),
+}
+
+impl Unbound {
+    /// The bundle over `file`, the bytes it was unpacked from.
+    pub fn bind(self, file: &Shared) -> Bundle {
+        Bundle {
+            container: self.container,
+            data: match self.data {
+                Payload::Unpacked(v) => Shared::new(v),
+                Payload::InFile(r) => file.slice(r),
+            },
+            warnings: self.warnings,
+        }
+    }
 }
 
 /// The header and directory of a bundle, by its container.
@@ -170,7 +202,7 @@ pub(super) fn breach_of(
 
 /// What unpacking a bundle found ([`unpack_located`], and the UnityWeb one).
 pub(super) struct Unpacked {
-    pub(super) bundle: Option<Bundle>,
+    pub(super) bundle: Option<Unbound>,
     pub(super) findings: Vec<Located>,
     /// Where findings inside the decompressed part (the blocks info, the payload) are
     /// reported in the bundle: the compressed part's offset and field path, and its name.
@@ -181,7 +213,7 @@ pub(super) struct Unpacked {
 
 impl Unpacked {
     /// Every finding, each at its place in the bundle, and the bundle when it opens.
-    pub(super) fn placed(self) -> (Option<Bundle>, Vec<Error>) {
+    pub(super) fn placed(self) -> (Option<Unbound>, Vec<Error>) {
         let findings = self
             .findings
             .iter()
@@ -192,7 +224,7 @@ impl Unpacked {
 
     /// The bundle, or the first error-severity finding (at its place: in the bundle, or in
     /// the decompressed part).
-    pub(super) fn opened(mut self) -> Result<Bundle, Located> {
+    pub(super) fn opened(mut self) -> Result<Unbound, Located> {
         if let Some(e) = self
             .findings
             .iter()
@@ -396,23 +428,27 @@ fn unpack_located(
         ));
         return out;
     }
+    // Stored blocks lie one after another in the file: all stored, the data is those bytes.
+    let stored = info
+        .blocks
+        .iter()
+        .all(|b| Method::of_flags(u32::from(b.flags)) == Method::Stored);
     let mut data = Vec::new();
     let mut block_offsets = Vec::with_capacity(info.blocks.len());
     let mut from = 0usize;
     for (i, b) in info.blocks.iter().enumerate() {
         let len = b.len_compressed as usize;
         let file_at = blocks_at + from as u64;
-        block_offsets.push((file_at, data.len() as u64));
+        block_offsets.push((file_at, if stored { from } else { data.len() } as u64));
         let method = Method::of_flags(u32::from(b.flags));
         let size = u64::from(b.len_uncompressed);
-        if let Err(e) = decompress_into(
-            method,
-            &storage[from..from + len],
-            size,
-            file_at,
-            limits,
-            &mut data,
-        ) {
+        let input = &storage[from..from + len];
+        let done = if stored {
+            stored_size(input, size, file_at)
+        } else {
+            decompress_into(method, input, size, file_at, limits, &mut data)
+        };
+        if let Err(e) = done {
             let path = blocks_path.index(i);
             if data_error(method, size, limits) {
                 breach_of(f, "", UnityBundle::REL_BLOCKS_DECOMPRESS, &e, &path);
@@ -427,7 +463,13 @@ fn unpack_located(
         return out;
     }
     let warnings = out.warnings();
-    out.bundle = Some(Bundle {
+    let data = if stored {
+        // `storage` is the file's from `blocks_at`, and `from` of it are the blocks.
+        Payload::InFile(blocks_at as usize..blocks_at as usize + from)
+    } else {
+        Payload::Unpacked(data)
+    };
+    out.bundle = Some(Unbound {
         container: Container::Fs(FsParts {
             header: view.header.own(),
             blocks_info: info.own(),
@@ -435,7 +477,7 @@ fn unpack_located(
             blocks_at,
             block_offsets,
         }),
-        data: Shared::new(data),
+        data,
         warnings,
     });
     out
@@ -471,7 +513,7 @@ pub fn unpack(
     view: &UnityBundleRef<'_>,
     at: &Place<'_, UnityBundlePos>,
     limits: &Limits,
-) -> (Option<Bundle>, Vec<Error>) {
+) -> (Option<Unbound>, Vec<Error>) {
     unpack_located(view, at, limits).placed()
 }
 
@@ -479,16 +521,18 @@ impl Bundle {
     /// Reads a whole bundle file (UnityFS, UnityWeb or UnityRaw, by its signature): the spec,
     /// then the directory and the data. Refused on the first error (in the bundle, or in its
     /// decompressed blocks info or payload); warnings are kept.
-    pub fn open(bytes: &[u8], limits: &Limits) -> Result<Bundle, Located> {
-        if super::web::is_web(bytes) {
-            return super::web::open(bytes, limits);
+    /// A bundle whose blocks are stored shares the bytes; from a slice they are copied first.
+    pub fn open(bytes: impl Into<Shared>, limits: &Limits) -> Result<Bundle, Located> {
+        let bytes: Shared = bytes.into();
+        if super::web::is_web(&bytes) {
+            return Ok(super::web::open(&bytes, limits)?.bind(&bytes));
         }
-        let parsed = UnityBundle::read::<true>(bytes, &Context::new()).map_err(Located::from)?;
+        let parsed = UnityBundle::read::<true>(&bytes, &Context::new()).map_err(Located::from)?;
         let pos = parsed.pos.unwrap_or_default();
         let at = Place::root(&pos, ROOT);
         let mut b = unpack_located(&parsed.value, &at, limits).opened()?;
         b.warnings.extend(parsed.warnings);
-        Ok(b)
+        Ok(b.bind(&bytes))
     }
 
     /// How many files the directory lists.

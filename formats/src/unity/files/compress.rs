@@ -75,6 +75,20 @@ fn lz4_bound(n: u64) -> u64 {
     n.saturating_mul(255).saturating_add(24)
 }
 
+/// A stored block holds its declared size (what decompressing it checks, for a reader that
+/// borrows stored blocks instead of copying them).
+pub fn stored_size(input: &[u8], size: u64, offset: u64) -> Result<()> {
+    if input.len() as u64 != size {
+        return Err(Error::new(
+            ErrorKind::Inconsistent,
+            offset,
+            format!("{size} stored bytes (the declared size)"),
+            format!("{} bytes", input.len()),
+        ));
+    }
+    Ok(())
+}
+
 /// Decompresses `input` (which starts at `offset` in its file, for errors) into exactly `size`
 /// bytes, appending them to `out`.
 pub fn decompress_into(
@@ -100,14 +114,7 @@ pub fn decompress_into(
     let start = out.len();
     match method {
         Method::Stored => {
-            if input.len() as u64 != size {
-                return Err(Error::new(
-                    ErrorKind::Inconsistent,
-                    offset,
-                    format!("{size} stored bytes (the declared size)"),
-                    format!("{} bytes", input.len()),
-                ));
-            }
+            stored_size(input, size, offset)?;
             out.extend_from_slice(input);
         }
         Method::Lz4 | Method::Lz4Hc => {

@@ -244,8 +244,8 @@ impl GameFile {
         reading: &mut crate::reading::Reading<'_>,
         bytes: Shared,
     ) -> Option<Result<GameFile, Located>> {
-        if let Some(b) = reading.take_kept::<Bundle>() {
-            return Some(Self::of_bundle(path, b));
+        if let Some(b) = reading.take_kept::<bundle::Unbound>() {
+            return Some(Self::of_bundle(path, b.bind(&bytes)));
         }
         let file = reading.take_kept::<serialized::Unbound>()?;
         Some(Ok(Self::of_serialized(path, file.bind(bytes))))
@@ -271,7 +271,7 @@ impl GameFile {
         }
     }
 
-    fn open_bundle(path: &Path, bytes: &[u8], limits: &Limits) -> Result<GameFile, Located> {
+    fn open_bundle(path: &Path, bytes: &Shared, limits: &Limits) -> Result<GameFile, Located> {
         let shown = path.display().to_string();
         let b = Bundle::open(bytes, limits).map_err(|e| e.within(&shown))?;
         Self::of_bundle(path, b)

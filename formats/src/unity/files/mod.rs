@@ -107,6 +107,26 @@ impl Shared {
     }
 }
 
+/// A copy of the bytes (for callers that hold a slice; a file's memory map is shared with
+/// [`Shared::from_arc`] instead).
+impl From<&[u8]> for Shared {
+    fn from(bytes: &[u8]) -> Shared {
+        Shared::new(bytes.to_vec())
+    }
+}
+
+impl From<&Vec<u8>> for Shared {
+    fn from(bytes: &Vec<u8>) -> Shared {
+        Shared::new(bytes.clone())
+    }
+}
+
+impl From<&Shared> for Shared {
+    fn from(bytes: &Shared) -> Shared {
+        bytes.clone()
+    }
+}
+
 impl Deref for Shared {
     type Target = [u8];
     fn deref(&self) -> &[u8] {
@@ -172,7 +192,7 @@ impl From<Error> for Located {
 
 /// A container's findings, and what it unpacked kept for the reading's owner when nothing
 /// refuses it (what [`game::GameFile::from_reading`] opens).
-fn keep_opened(j: &mut Judge<'_>, opened: Option<bundle::Bundle>, findings: Vec<Error>) {
+fn keep_opened(j: &mut Judge<'_>, opened: Option<bundle::Unbound>, findings: Vec<Error>) {
     let fails = findings
         .iter()
         .any(|e| e.severity == crate::rt::Severity::Error);

@@ -9,10 +9,10 @@
 
 use super::bundle::{
     self, breach, breach_of, data_error, size_u32, unreadable, Bundle, Container, Repacked,
-    Unpacked,
+    Unbound, Unpacked,
 };
 use super::compress::{compress, decompress_into, Limits, Method};
-use super::{Located, Shared};
+use super::Located;
 use crate::context::Context;
 use crate::generated::unity_web::{
     Container as Kind, FileEntry, Header, Payload, PayloadPos, PayloadRef, UnityWeb, UnityWebPos,
@@ -222,13 +222,13 @@ fn unpack_located(
     }
     let files = parsed.value.files.iter().map(|e| e.own()).collect();
     let warnings = out.warnings();
-    out.bundle = Some(Bundle {
+    out.bundle = Some(Unbound {
         container: Container::Web(WebParts {
             header: h.own(),
             files,
             payload_at,
         }),
-        data: Shared::new(data),
+        data: bundle::Payload::Unpacked(data),
         warnings,
     });
     out
@@ -240,14 +240,14 @@ pub fn unpack(
     view: &UnityWebRef<'_>,
     at: &Place<'_, UnityWebPos>,
     limits: &Limits,
-) -> (Option<Bundle>, Vec<Error>) {
+) -> (Option<Unbound>, Vec<Error>) {
     unpack_located(view, at, limits).placed()
 }
 
 /// Reads a whole UnityWeb or UnityRaw file: the spec, then the payload and its directory.
 /// Refused on the first error (in the bundle, or in its decompressed payload); warnings are
 /// kept.
-pub fn open(bytes: &[u8], limits: &Limits) -> Result<Bundle, Located> {
+pub fn open(bytes: &[u8], limits: &Limits) -> Result<Unbound, Located> {
     let parsed = UnityWeb::read::<true>(bytes, &Context::new()).map_err(Located::from)?;
     let pos = parsed.pos.unwrap_or_default();
     let at = Place::root(&pos, <UnityWeb as Root>::ROOT);
