@@ -187,3 +187,17 @@ def test_explain_attributes_the_bytes_as_explain_does(layout, path):
         # (Columns are cut to their width: a prefix is compared.)
         value = (r["value"] or "")[:6]
         assert any(name[:6] in l and value in l for l in at), (r, at)
+
+
+def test_the_readmes_example_runs_as_written(monkeypatch, capsys):
+    """The Python block of the README's page on the package, run from the repository's root:
+    a newcomer's first five lines must work as printed."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    blocks = [b.split("```", 1)[0] for b in text.split("```python\n")[1:]]
+    example = next(b for b in blocks if "import meshspec" in b)
+    monkeypatch.chdir(ROOT)
+    exec(compile(example, "README.md", "exec"), {})
+    printed = capsys.readouterr().out
+    # The Blade's positions are (n, 3) and its first triangles are printed.
+    assert printed.startswith("("), printed
+    assert ", 3)" in printed.split(")")[0] + ")", printed

@@ -17,9 +17,13 @@ use crate::usage::{Given, Usage};
 use meshspec_formats::context::Context;
 use meshspec_formats::unity::files::game::{GameFiles, GameMesh};
 use meshspec_formats::unity::files::{ObjectInput, ObjectRef};
+use rayon::prelude::*;
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// How many meshes `--all` decodes and encodes at once (on every core) before writing them.
+const BATCH: usize = 64;
 
 pub struct Args {
     pub files: Vec<PathBuf>,
@@ -198,41 +202,17 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
     let mut failed = 0usize;
     let mut used = std::collections::HashSet::new();
     let mut results = vec![];
-    for &r in &meshes {
-        let result = (|| {
-            let input = g.input(r, user).map_err(|e| refused(&e))?;
-            let mut rel = relative_name(g, &labels, &input.mesh, r);
-            // Two meshes of one name and id in one file (not seen, but possible).
-            while !used.insert(rel.clone()) {
-                rel.as_mut_os_string().push("_");
-            }
-            let mut path = a.output.join(&rel);
-            path.as_mut_os_string().push(".glb");
-            bar.set_message(rel.display().to_string());
-            let scene = scene(g, &input, false)?;
-            let out = encode(&scene, Kind::Glb, a.non_finite, None)?;
-            if let Some(dir) = path.parent() {
-                std::fs::create_dir_all(dir).map_err(|e| {
-                    Fail::about(
-                        dir.display().to_string(),
-                        "a folder to write into",
-                        crate::fail::io_words(&e),
-                    )
-                })?;
-            }
-            output::write(&Target::of(Some(&path)), &out.bytes)?;
-            Ok::<_, Fail>((path, out.notes))
-        })();
+    let mut report = |r: ObjectRef, result: Result<(PathBuf, Vec<String>), Fail>| {
         bar.inc(1);
         match result {
             Ok((path, notes)) => {
                 if a.json {
                     results.push(serde_json::json!({
-                        "mesh": label(g, r),
-                        "output": path.display().to_string(),
-                        "written": true,
-                        "messages": notes.iter().map(|n| crate::report::note_json(n)).collect::<Vec<_>>(),
-                    }));
+                    "mesh": label(g, r),
+                    "output": path.display().to_string(),
+                    "written": true,
+                    "messages": notes.iter().map(|n| crate::report::note_json(n)).collect::<Vec<_>>(),
+                }));
                 } else {
                     bar.suspend(|| -> Result<(), Fail> {
                         term::out_lines(&[Line {
@@ -271,6 +251,44 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
                     })?;
                 }
             }
+        }
+        Ok::<_, Fail>(())
+    };
+    // Decoded and encoded on every core, a batch at a time (so a game of thousands of meshes
+    // never holds them all), then named, written and reported one by one in order.
+    for batch in meshes.chunks(BATCH) {
+        let encoded: Vec<_> = batch
+            .par_iter()
+            .map(|&r| {
+                let input = g.input(r, user).map_err(|e| refused(&e))?;
+                let scene = scene(g, &input, false)?;
+                let out = encode(&scene, Kind::Glb, a.non_finite, None)?;
+                Ok::<_, Fail>((input.mesh, out))
+            })
+            .collect();
+        for (&r, done) in batch.iter().zip(encoded) {
+            let result = done.and_then(|(mesh, out)| {
+                let mut rel = relative_name(g, &labels, &mesh, r);
+                // Two meshes of one name and id in one file (not seen, but possible).
+                while !used.insert(rel.clone()) {
+                    rel.as_mut_os_string().push("_");
+                }
+                let mut path = a.output.join(&rel);
+                path.as_mut_os_string().push(".glb");
+                bar.set_message(rel.display().to_string());
+                if let Some(dir) = path.parent() {
+                    std::fs::create_dir_all(dir).map_err(|e| {
+                        Fail::about(
+                            dir.display().to_string(),
+                            "a folder to write into",
+                            crate::fail::io_words(&e),
+                        )
+                    })?;
+                }
+                output::write(&Target::of(Some(&path)), &out.bytes)?;
+                Ok::<_, Fail>((path, out.notes))
+            });
+            report(r, result)?;
         }
     }
     bar.finish_and_clear();

@@ -152,7 +152,7 @@ impl TypeTree {
     /// Builds a tree from nodes in depth-first order, checking that their levels describe one
     /// tree and that vectors have their two `Array` children. `at` and `path` are where the
     /// node list is (for a list without nodes).
-    pub fn build(raw: Vec<RawNode>, at: u64, path: &Path) -> Result<TypeTree> {
+    pub fn build(mut raw: Vec<RawNode>, at: u64, path: &Path) -> Result<TypeTree> {
         if raw.is_empty() {
             return Err(Error::new(
                 ErrorKind::Count,
@@ -162,7 +162,11 @@ impl TypeTree {
             )
             .placed(at, path));
         }
-        let places: Vec<(u64, Path)> = raw.iter().map(|r| (r.offset, r.path.clone())).collect();
+        // Where each node is, for errors (the paths moved out, not copied).
+        let places: Vec<(u64, Path)> = raw
+            .iter_mut()
+            .map(|r| (r.offset, std::mem::take(&mut r.path)))
+            .collect();
         let mut nodes: Vec<Node> = Vec::with_capacity(raw.len());
         let mut stack: Vec<usize> = vec![];
         for (i, r) in raw.into_iter().enumerate() {
@@ -184,7 +188,7 @@ impl TypeTree {
                     },
                     lvl.to_string(),
                 )
-                .placed(r.level_at.unwrap_or(r.offset), &r.path.field("level")));
+                .placed(r.level_at.unwrap_or(r.offset), &places[i].1.field("level")));
             }
             while stack.len() > lvl {
                 stack.pop();
