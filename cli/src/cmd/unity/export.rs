@@ -208,11 +208,11 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
             Ok((path, notes)) => {
                 if a.json {
                     results.push(serde_json::json!({
-                    "mesh": label(g, r),
-                    "output": path.display().to_string(),
-                    "written": true,
-                    "messages": notes.iter().map(|n| crate::report::note_json(n)).collect::<Vec<_>>(),
-                }));
+                        "mesh": label(g, r),
+                        "output": path.display().to_string(),
+                        "written": true,
+                        "messages": notes.iter().map(|n| crate::report::note_json(n)).collect::<Vec<_>>(),
+                    }));
                 } else {
                     bar.suspend(|| -> Result<(), Fail> {
                         term::out_lines(&[Line {
