@@ -433,7 +433,9 @@ fn unpack_located(
         .blocks
         .iter()
         .all(|b| Method::of_flags(u32::from(b.flags)) == Method::Stored);
-    let mut data = Vec::new();
+    // The whole data at once (its size is within the limit, checked above): growing it block by
+    // block moved what was decompressed before at each step.
+    let mut data = Vec::with_capacity(if stored { 0 } else { total_out as usize });
     let mut block_offsets = Vec::with_capacity(info.blocks.len());
     let mut from = 0usize;
     for (i, b) in info.blocks.iter().enumerate() {
