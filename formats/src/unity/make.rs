@@ -390,14 +390,17 @@ pub fn indices32(ix: &[u32]) -> IndexBuffer {
 /// another size, or bytes after the last whole index, the bytes are kept in `rest`): for tests
 /// of buffers that are not whole indices.
 pub fn index_bytes(size: u8, data: Vec<u8>) -> IndexBuffer {
-    let b = bytes(data);
-    let mut stored = b.len_data.to_le_bytes().to_vec();
-    stored.extend_from_slice(&b.data);
-    stored.extend_from_slice(&b.pad);
+    use crate::rt::Codec;
+    // A byte vector and an index buffer store the same length, bytes and pad.
+    let mut out = crate::rt::Output::with_capacity(data.len() + 8);
+    bytes(data)
+        .write_out::<false>(&mut out, ())
+        .expect("a byte vector of its own length writes");
+    let stored = out.into_vec();
     let mut input = crate::rt::Input::new(&stored);
-    let (view, _) = <IndexBuffer as crate::rt::Codec>::read_in::<false>(&mut input, (size,))
+    let (view, _) = IndexBuffer::read_in::<false>(&mut input, (size,))
         .expect("a byte vector's own bytes read as an index buffer");
-    <IndexBuffer as crate::rt::Codec>::own(&view)
+    IndexBuffer::own(&view)
 }
 
 fn index_buffer(

@@ -9,9 +9,9 @@ use super::compressed::judge_triangles;
 use super::packed::{unpack_ints, Packed, PackedAt};
 use super::{needs, needs_at};
 use crate::generated::unity_mesh::{
-    IndexRunRef, SubMesh as StoredSubMesh, UnityMesh, UnityMeshPos, UnityMeshRef,
+    IndexRunPos, IndexRunRef, SubMesh as StoredSubMesh, UnityMesh, UnityMeshPos, UnityMeshRef,
 };
-use crate::rt::{Error, ErrorKind, Nums, Path, Place, Span};
+use crate::rt::{Error, ErrorKind, Nums, Path, Place, Span, Strided};
 use crate::verdict::Judge;
 
 /// How a submesh's indices are joined (`MeshTopology`), as the documents' table lists them,
@@ -137,6 +137,14 @@ impl<'a> Stored<'a> {
         }
     }
 
+    /// Where the list of these indices lies.
+    fn place<'p>(self, run: &Place<'p, IndexRunPos>) -> Option<Place<'p, Strided<Span>>> {
+        Some(match self {
+            Stored::U16(_) => run.u16_indices().some()?.owned(),
+            Stored::U32(_) => run.u32_indices().some()?.owned(),
+        })
+    }
+
     /// [`first_bad`] over indices `from..from + count`.
     fn first_bad(self, from: u64, count: u64, base: u32, vc: u64) -> Option<(usize, u32, usize)> {
         let from = usize::try_from(from).ok()?;
@@ -158,10 +166,7 @@ pub(crate) fn stored_run(
     let isz = index_size(view)?;
     let ib = at.index_buffer();
     let run = ib.indices();
-    let list = match Stored::of(view)? {
-        Stored::U16(_) => run.u16_indices().some()?.owned(),
-        Stored::U32(_) => run.u32_indices().some()?.owned(),
-    };
+    let list = Stored::of(view)?.place(&run)?;
     let first = usize::try_from(u64::from(s.first_byte) / isz).ok()?;
     let span = list.get().run(first, s.index_count as usize);
     Some((list.field_path().clone(), span))
@@ -329,11 +334,7 @@ pub(crate) fn judge(
         } else {
             stored.first_bad(first, count, base, vc).map(|(k, ix, n)| {
                 let i = (first as usize).saturating_add(k);
-                let list = match stored {
-                    Stored::U16(_) => stored_at.u16_indices().some().map(|l| l.owned()),
-                    Stored::U32(_) => stored_at.u32_indices().some().map(|l| l.owned()),
-                };
-                let place = list.map_or_else(
+                let place = stored.place(&stored_at).map_or_else(
                     || (stored_at.span().start, stored_at.field_path().clone()),
                     |l| (l.get().run(i, 1).start, l.field_path().index(i)),
                 );
