@@ -206,20 +206,38 @@ pub fn glb(bytes: &[u8]) -> Result<()> {
                 weights.to_string(),
             ));
         }
+        // Primitives that share their vertex accessors (one per submesh over one vertex
+        // array, as the exporter writes them) have those checked once.
+        let mut checked = std::collections::HashSet::new();
         for prim in mesh.primitives() {
             let path = format!("meshes[{}].primitives[{}]", mesh.index(), prim.index());
-            primitive(&path, &prim, data, joints_of[mesh.index()])?;
+            let shared: (Vec<_>, Vec<_>) = (
+                prim.attributes().map(|(s, a)| (s, a.index())).collect(),
+                prim.morph_targets()
+                    .map(|t| {
+                        [t.positions(), t.normals(), t.tangents()].map(|a| a.map(|a| a.index()))
+                    })
+                    .collect(),
+            );
+            let n = if checked.insert(shared) {
+                attributes(&path, &prim, data, joints_of[mesh.index()])?
+            } else {
+                prim.get(&gltf::Semantic::Positions)
+                    .map_or(0, |a| a.count())
+            };
+            indices(&path, &prim, data, n)?;
         }
     }
     Ok(())
 }
 
-fn primitive<'a, 's, F>(
+/// Checks a primitive's vertex attributes and morph targets: the vertex count.
+fn attributes<'a, 's, F>(
     path: &str,
     prim: &'a gltf::Primitive<'a>,
     data: F,
     joints: Option<usize>,
-) -> Result<()>
+) -> Result<usize>
 where
     F: Clone + Fn(gltf::Buffer<'a>) -> Option<&'s [u8]>,
 {
@@ -369,7 +387,40 @@ where
             ))
         }
     }
-    if let Some(r) = reader.read_indices() {
+    for (t, (target, (pos, nor, tan))) in prim
+        .morph_targets()
+        .zip(reader.read_morph_targets())
+        .enumerate()
+    {
+        let here = |what: &str| format!("{path}.targets[{t}].{what}");
+        if let Some(p) = pos {
+            let v: Vec<[f32; 3]> = p.collect();
+            count(&here("POSITION"), n, v.len())?;
+            all_finite(&here("POSITION"), &v)?;
+            if let Some(a) = target.positions() {
+                bounds(&here("POSITION"), &a, &v)?;
+            }
+        }
+        if let Some(p) = nor {
+            let v: Vec<[f32; 3]> = p.collect();
+            count(&here("NORMAL"), n, v.len())?;
+            all_finite(&here("NORMAL"), &v)?;
+        }
+        if let Some(p) = tan {
+            let v: Vec<[f32; 3]> = p.collect();
+            count(&here("TANGENT"), n, v.len())?;
+            all_finite(&here("TANGENT"), &v)?;
+        }
+    }
+    Ok(n)
+}
+
+/// Checks a primitive's indices against its `n` vertices and its mode.
+fn indices<'a, 's, F>(path: &str, prim: &'a gltf::Primitive<'a>, data: F, n: usize) -> Result<()>
+where
+    F: Clone + Fn(gltf::Buffer<'a>) -> Option<&'s [u8]>,
+{
+    if let Some(r) = prim.reader(data).read_indices() {
         let restart = match &r {
             ReadIndices::U8(_) => 0xFF,
             ReadIndices::U16(_) => 0xFFFF,
@@ -400,31 +451,6 @@ where
                 ),
                 idx.len().to_string(),
             ));
-        }
-    }
-    for (t, (target, (pos, nor, tan))) in prim
-        .morph_targets()
-        .zip(reader.read_morph_targets())
-        .enumerate()
-    {
-        let here = |what: &str| format!("{path}.targets[{t}].{what}");
-        if let Some(p) = pos {
-            let v: Vec<[f32; 3]> = p.collect();
-            count(&here("POSITION"), n, v.len())?;
-            all_finite(&here("POSITION"), &v)?;
-            if let Some(a) = target.positions() {
-                bounds(&here("POSITION"), &a, &v)?;
-            }
-        }
-        if let Some(p) = nor {
-            let v: Vec<[f32; 3]> = p.collect();
-            count(&here("NORMAL"), n, v.len())?;
-            all_finite(&here("NORMAL"), &v)?;
-        }
-        if let Some(p) = tan {
-            let v: Vec<[f32; 3]> = p.collect();
-            count(&here("TANGENT"), n, v.len())?;
-            all_finite(&here("TANGENT"), &v)?;
         }
     }
     Ok(())

@@ -257,16 +257,25 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
     // Decoded and encoded on every core, a batch at a time (so a game of thousands of meshes
     // never holds them all), then named, written and reported one by one in order.
     for batch in meshes.chunks(BATCH) {
-        let encoded: Vec<_> = batch
+        // Largest object first, one mesh per task, so that a big mesh never starts last on a
+        // core while the other waits (the results go back in the batch's order).
+        let mut order: Vec<usize> = (0..batch.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(g.entry(batch[i]).size));
+        let mut encoded: Vec<_> = order
             .par_iter()
-            .map(|&r| {
-                let input = g.input(r, user).map_err(|e| refused(&e))?;
-                let scene = scene(g, &input, false)?;
-                let out = encode(&scene, Kind::Glb, a.non_finite, None)?;
-                Ok::<_, Fail>((input.mesh, out))
+            .with_max_len(1)
+            .map(|&i| {
+                let r = batch[i];
+                let done = g.input(r, user).map_err(|e| refused(&e)).and_then(|input| {
+                    let scene = scene(g, &input, false)?;
+                    let out = encode(&scene, Kind::Glb, a.non_finite, None)?;
+                    Ok::<_, Fail>((input.mesh, out))
+                });
+                (i, done)
             })
             .collect();
-        for (&r, done) in batch.iter().zip(encoded) {
+        encoded.sort_unstable_by_key(|&(i, _)| i);
+        for (&r, (_, done)) in batch.iter().zip(encoded) {
             let result = done.and_then(|(mesh, out)| {
                 let mut rel = relative_name(g, &labels, &mesh, r);
                 // Two meshes of one name and id in one file (not seen, but possible).

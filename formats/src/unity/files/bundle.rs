@@ -8,13 +8,14 @@
 //! blocks info or a block that does not decompress, a directory range outside the data), a
 //! decoder finding (an error) at the same place says so too.
 
-use super::compress::{decompress_into, stored_size, Limits, Method};
+use super::compress::{self, decompress_into, stored_size, Limits, Method};
 use super::{Located, Shared};
 use crate::context::Context;
 use crate::generated::unity_bundle::{
     BlocksInfo, BlocksInfoPos, BlocksInfoRef, Header, UnityBundle, UnityBundlePos, UnityBundleRef,
 };
 use crate::rt::{Error, ErrorKind, Path, Place, Root, Rule, Severity};
+use rayon::prelude::*;
 use std::ops::Range;
 
 /// The error path's root of the bundle file.
@@ -433,33 +434,81 @@ fn unpack_located(
         .blocks
         .iter()
         .all(|b| Method::of_flags(u32::from(b.flags)) == Method::Stored);
-    // The whole data at once (its size is within the limit, checked above): growing it block by
-    // block moved what was decompressed before at each step.
-    let mut data = Vec::with_capacity(if stored { 0 } else { total_out as usize });
+    // Where each block's bytes are in the file, and where its data goes.
+    let mut jobs = Vec::with_capacity(info.blocks.len());
     let mut block_offsets = Vec::with_capacity(info.blocks.len());
-    let mut from = 0usize;
-    for (i, b) in info.blocks.iter().enumerate() {
+    let (mut from, mut to) = (0usize, 0usize);
+    for b in info.blocks.iter() {
         let len = b.len_compressed as usize;
+        let size = b.len_uncompressed as usize;
         let file_at = blocks_at + from as u64;
-        block_offsets.push((file_at, if stored { from } else { data.len() } as u64));
-        let method = Method::of_flags(u32::from(b.flags));
-        let size = u64::from(b.len_uncompressed);
-        let input = &storage[from..from + len];
-        let done = if stored {
-            stored_size(input, size, file_at)
-        } else {
-            decompress_into(method, input, size, file_at, limits, &mut data)
-        };
-        if let Err(e) = done {
-            let path = blocks_path.index(i);
-            if data_error(method, size, limits) {
-                breach_of(f, "", UnityBundle::REL_BLOCKS_DECOMPRESS, &e, &path);
-            } else {
-                f.push(Located::from(e.placed(file_at, &path)));
-            }
-            return out;
-        }
+        block_offsets.push((file_at, if stored { from } else { to } as u64));
+        jobs.push((
+            Method::of_flags(u32::from(b.flags)),
+            from..from + len,
+            file_at,
+            size,
+        ));
         from += len;
+        to += size;
+    }
+    // LZ4 data comes in blocks (of 128 KiB in Unity's bundles) that decompress on their own:
+    // on every core, each into its place in the whole data. LZMA data is one stream.
+    let lz4 = jobs
+        .iter()
+        .all(|j| matches!(j.0, Method::Lz4 | Method::Lz4Hc));
+    let mut data = vec![];
+    let failed: Option<(usize, Error)> = if stored {
+        jobs.iter()
+            .enumerate()
+            .find_map(|(i, (_, input, file_at, size))| {
+                let e = stored_size(&storage[input.clone()], *size as u64, *file_at).err()?;
+                Some((i, e))
+            })
+    } else if lz4 {
+        // Zeroed memory is mapped as it is written (the size is within the limit, above).
+        data = vec![0u8; total_out as usize];
+        let mut rest = data.as_mut_slice();
+        let outs: Vec<&mut [u8]> = jobs
+            .iter()
+            .map(|j| {
+                let (out, after) = std::mem::take(&mut rest).split_at_mut(j.3);
+                rest = after;
+                out
+            })
+            .collect();
+        let done: Vec<crate::rt::Result<()>> = jobs
+            .par_iter()
+            .zip(outs)
+            .map(|((_, input, file_at, _), out)| {
+                compress::lz4_to(&storage[input.clone()], *file_at, out)
+            })
+            .collect();
+        done.into_iter()
+            .enumerate()
+            .find_map(|(i, r)| Some((i, r.err()?)))
+    } else {
+        // The whole data at once (its size is within the limit, checked above): growing it
+        // block by block moved what was decompressed before at each step.
+        data.reserve_exact(total_out as usize);
+        jobs.iter()
+            .enumerate()
+            .find_map(|(i, (method, input, file_at, size))| {
+                let input = &storage[input.clone()];
+                let size = *size as u64;
+                let e = decompress_into(*method, input, size, *file_at, limits, &mut data).err()?;
+                Some((i, e))
+            })
+    };
+    if let Some((i, e)) = failed {
+        let (method, _, file_at, size) = &jobs[i];
+        let path = blocks_path.index(i);
+        if data_error(*method, *size as u64, limits) {
+            breach_of(f, "", UnityBundle::REL_BLOCKS_DECOMPRESS, &e, &path);
+        } else {
+            f.push(Located::from(e.placed(*file_at, &path)));
+        }
+        return out;
     }
     if f.iter().any(|l| l.error.severity == Severity::Error) {
         return out;

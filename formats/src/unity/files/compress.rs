@@ -118,36 +118,13 @@ pub fn decompress_into(
             out.extend_from_slice(input);
         }
         Method::Lz4 | Method::Lz4Hc => {
-            if size > lz4_bound(input.len() as u64) {
-                return Err(Error::new(
-                    ErrorKind::Count,
-                    offset,
-                    format!(
-                        "at most {} bytes (the most {} LZ4 bytes can hold)",
-                        lz4_bound(input.len() as u64),
-                        input.len()
-                    ),
-                    format!("{size} bytes declared"),
-                ));
-            }
-            // Bounded by the input's length (above) and the limit.
+            // Within the input's bound first, so that the buffer is never sized by the
+            // declared size alone.
+            lz4_fits(input, size, offset)?;
             out.resize(start + size as usize, 0);
-            let n = lz4_flex::block::decompress_into(input, &mut out[start..]).map_err(|e| {
-                Error::new(
-                    ErrorKind::Inconsistent,
-                    offset,
-                    format!("an LZ4 block that decompresses to {size} bytes"),
-                    format!("corrupt data ({e})"),
-                )
-            })?;
-            if n as u64 != size {
+            if let Err(e) = lz4_to(input, offset, &mut out[start..]) {
                 out.truncate(start);
-                return Err(Error::new(
-                    ErrorKind::Inconsistent,
-                    offset,
-                    format!("an LZ4 block that decompresses to {size} bytes"),
-                    format!("{n} bytes"),
-                ));
+                return Err(e);
             }
         }
         Method::Lzma | Method::LzmaAlone => {
@@ -167,6 +144,47 @@ pub fn decompress_into(
                 method.name(),
             ))
         }
+    }
+    Ok(())
+}
+
+/// Whether LZ4 `input` can hold `size` bytes at all.
+fn lz4_fits(input: &[u8], size: u64, offset: u64) -> Result<()> {
+    if size > lz4_bound(input.len() as u64) {
+        return Err(Error::new(
+            ErrorKind::Count,
+            offset,
+            format!(
+                "at most {} bytes (the most {} LZ4 bytes can hold)",
+                lz4_bound(input.len() as u64),
+                input.len()
+            ),
+            format!("{size} bytes declared"),
+        ));
+    }
+    Ok(())
+}
+
+/// Decompresses the LZ4 block `input` (at `offset` in its file, for errors) into all of `out`,
+/// whose length is the declared size.
+pub fn lz4_to(input: &[u8], offset: u64, out: &mut [u8]) -> Result<()> {
+    let size = out.len();
+    lz4_fits(input, size as u64, offset)?;
+    let n = lz4_flex::block::decompress_into(input, out).map_err(|e| {
+        Error::new(
+            ErrorKind::Inconsistent,
+            offset,
+            format!("an LZ4 block that decompresses to {size} bytes"),
+            format!("corrupt data ({e})"),
+        )
+    })?;
+    if n != size {
+        return Err(Error::new(
+            ErrorKind::Inconsistent,
+            offset,
+            format!("an LZ4 block that decompresses to {size} bytes"),
+            format!("{n} bytes"),
+        ));
     }
     Ok(())
 }

@@ -219,7 +219,7 @@ impl Draft<'_> {
         match n.kind {
             Kind::Prim(p) => out.push(self.facts(
                 one(&[("type", prim(p).into())]),
-                name.clone(),
+                name.to_string(),
                 format!("{said}."),
             )),
             Kind::Typeless | Kind::Vector { .. } => {
@@ -269,7 +269,7 @@ impl Draft<'_> {
                         ])
                     }
                 };
-                out.push(self.facts(what, name.clone(), format!("{said}.")));
+                out.push(self.facts(what, name.to_string(), format!("{said}.")));
             }
             Kind::RefData => return Err(not_drafted(&n.type_name)),
             Kind::Struct if n.type_name == "ManagedReferencesRegistry" => {
@@ -279,7 +279,7 @@ impl Draft<'_> {
                 let ty = self.struct_type(i)?;
                 out.push(self.facts(
                     one(&[("type", ty.into())]),
-                    name.clone(),
+                    name.to_string(),
                     format!("{said}."),
                 ));
             }
@@ -381,14 +381,13 @@ mod tests {
     fn text_from_the_file_reaches_the_draft_escaped() {
         let node = |level: u8, ty: &str, name: &str, size: i32| RawNode {
             level,
-            type_name: ty.into(),
-            name: name.into(),
+            type_name: ty.to_string().into(),
+            name: name.to_string().into(),
             byte_size: size,
             type_flags: 0,
             meta_flag: 0,
             offset: 0,
             level_at: None,
-            path: Path::default(),
         };
         let tree = TypeTree::build(
             vec![
@@ -397,6 +396,7 @@ mod tests {
             ],
             0,
             &Path::default(),
+            &|_| Path::default(),
         )
         .unwrap();
         let src = Source {

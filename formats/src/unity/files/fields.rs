@@ -268,7 +268,7 @@ impl<'t> Compare<'t> {
         let (ty, size) = match n {
             TreeNode::Node(i) => {
                 let node = &self.tree.nodes[i];
-                (node.type_name.as_str(), node.byte_size)
+                (node.type_name.as_ref(), node.byte_size)
             }
             TreeNode::Array(_) => ("Array", -1),
         };

@@ -8,10 +8,11 @@ use super::{Located, Shared};
 use crate::context::Context;
 use crate::generated::unity_serialized::{
     CommonString, OldTypeTreeNodePos, OldTypeTreeNodeRef, SerializedTypePos, SerializedTypeRef,
-    TypeTreeNodePos, UnityClass, UnitySerialized, UnitySerializedPos, UnitySerializedRef,
+    UnityClass, UnitySerialized, UnitySerializedPos, UnitySerializedRef,
 };
 use crate::rt::pod::Pod;
 use crate::rt::{Error, ErrorKind, Place, Result, Root, Severity};
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::sync::Arc;
 
@@ -143,7 +144,8 @@ fn unresolved(at: &Place<'_, crate::rt::Span>, expected: String, found: String) 
 }
 
 /// The type tree of type `t` (at `tp`), built and checked: `None` when the file carries no
-/// tree for it, or when it does not build (the findings say why).
+/// tree for it, or when it does not build (the findings say why). Places and paths are made
+/// only for errors: a file holds thousands of nodes.
 fn tree_of(
     t: &SerializedTypeRef<'_>,
     tp: &Place<'_, SerializedTypePos>,
@@ -154,39 +156,38 @@ fn tree_of(
         let buffer_at = ttp.string_buffer().span().start;
         let mut raw = Vec::with_capacity(tt.nodes.len());
         let mut bad = 0usize;
-        for (j, n) in tt.nodes.iter().enumerate() {
-            let np: Place<'_, TypeTreeNodePos> = nodes_at.at(j);
-            let mut name_of = |ofs: u32, field: &Place<'_, crate::rt::Span>| -> String {
+        for (j, (n, np)) in tt.nodes.iter().zip(&nodes_at.get().items).enumerate() {
+            let mut name_of = |ofs: u32, field: &dyn Fn() -> Place<'static, crate::rt::Span>| {
                 if ofs & 0x8000_0000 != 0 {
                     if let Some(s) = CommonString(ofs).orig_id() {
-                        return s.to_string();
+                        return Cow::Borrowed(s);
                     }
                     bad += 1;
                     findings.push(unresolved(
-                        field,
+                        &field(),
                         "an offset of one of Unity's common strings (top bit set)".into(),
                         format!("0x{ofs:08X}"),
                     ));
-                    return String::new();
+                    return Cow::Borrowed("");
                 }
                 match buffer_string(tt.string_buffer, ofs as usize) {
-                    Some(s) => s,
+                    Some(s) => Cow::Owned(s),
                     None => {
                         bad += 1;
                         findings.push(unresolved(
-                            field,
+                            &field(),
                             format!(
                                 "an offset of a NUL-terminated name inside the {}-byte string buffer (at 0x{buffer_at:X})",
                                 tt.string_buffer.len()
                             ),
                             format!("offset {ofs}"),
                         ));
-                        String::new()
+                        Cow::Borrowed("")
                     }
                 }
             };
-            let type_name = name_of(n.ofs_type.0, &np.ofs_type());
-            let name = name_of(n.ofs_name.0, &np.ofs_name());
+            let type_name = name_of(n.ofs_type.0, &|| nodes_at.at(j).ofs_type().owned());
+            let name = name_of(n.ofs_name.0, &|| nodes_at.at(j).ofs_name().owned());
             raw.push(RawNode {
                 level: n.level,
                 type_name,
@@ -194,9 +195,8 @@ fn tree_of(
                 byte_size: n.byte_size,
                 type_flags: u32::from(n.type_flags),
                 meta_flag: n.meta_flag,
-                offset: np.span().start,
-                level_at: Some(np.level().span().start),
-                path: np.field_path().clone(),
+                offset: np._span.start,
+                level_at: Some(np.level.start),
             });
         }
         if bad > 0 {
@@ -212,7 +212,8 @@ fn tree_of(
             ));
             return None;
         }
-        return build(raw, &nodes_at, findings);
+        let list = nodes_at.field_path();
+        return build(raw, &nodes_at, &|i| list.index(i), findings);
     }
     if let (Some(root), Some(rp)) = (&t.old_type_tree, tp.old_type_tree().some()) {
         // Flatten the nested form depth first (its depth is bounded by the reader).
@@ -221,26 +222,27 @@ fn tree_of(
             at: &Place<'_, OldTypeTreeNodePos>,
             level: u8,
             out: &mut Vec<RawNode>,
+            paths: &mut Vec<crate::rt::Path>,
         ) {
             out.push(RawNode {
                 level,
-                type_name: n.type_name.to_string(),
-                name: n.name.to_string(),
+                type_name: Cow::Owned(n.type_name.to_string()),
+                name: Cow::Owned(n.name.to_string()),
                 byte_size: n.byte_size,
                 type_flags: n.type_flags as u32,
                 meta_flag: n.meta_flag,
                 offset: at.span().start,
                 level_at: None,
-                path: at.field_path().clone(),
             });
+            paths.push(at.field_path().clone());
             let children = at.children();
             for (k, c) in n.children.iter().enumerate() {
-                walk(c, &children.at(k), level.saturating_add(1), out);
+                walk(c, &children.at(k), level.saturating_add(1), out, paths);
             }
         }
-        let mut raw = vec![];
-        walk(root, &rp, 0, &mut raw);
-        return build(raw, &rp, findings);
+        let (mut raw, mut paths) = (vec![], vec![]);
+        walk(root, &rp, 0, &mut raw, &mut paths);
+        return build(raw, &rp, &|i| paths[i].clone(), findings);
     }
     None
 }
@@ -249,9 +251,10 @@ fn tree_of(
 fn build<P: Clone + crate::rt::Spanned>(
     raw: Vec<RawNode>,
     at: &Place<'_, P>,
+    node_path: &dyn Fn(usize) -> crate::rt::Path,
     findings: &mut Vec<Error>,
 ) -> Option<TypeTree> {
-    match TypeTree::build(raw, at.span().start, at.field_path()) {
+    match TypeTree::build(raw, at.span().start, at.field_path(), node_path) {
         Ok(t) => Some(t),
         Err(e) => {
             findings.push(e);
@@ -503,7 +506,7 @@ impl Serialized {
     /// The class name of an object: its type tree's root type, else the name of its class id.
     pub fn class_name(&self, o: &ObjectEntry) -> String {
         if let Some(t) = self.tree(o) {
-            return t.root().type_name.clone();
+            return t.root().type_name.to_string();
         }
         UnityClass(o.class_id)
             .orig_id()

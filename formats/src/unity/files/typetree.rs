@@ -17,6 +17,7 @@ use super::unsupported;
 use crate::rt::pod::Pod;
 use crate::rt::{Error, ErrorKind, Input, Path, Result};
 use binrw::Endian;
+use std::borrow::Cow;
 use std::sync::Arc;
 
 /// The meta flag of a node followed by padding to 4 bytes.
@@ -92,10 +93,10 @@ pub enum Kind {
 pub struct Node {
     /// Depth (0 for the root).
     pub level: u8,
-    /// The type's name (`Mesh`, `vector`, `UInt8`).
-    pub type_name: String,
+    /// The type's name (`Mesh`, `vector`, `UInt8`): Unity's common strings are borrowed.
+    pub type_name: Cow<'static, str>,
     /// The field's name (`m_VertexData`).
-    pub name: String,
+    pub name: Cow<'static, str>,
     /// The value's size in bytes, -1 when it varies.
     pub byte_size: i32,
     /// The type flags (bit 0: an array).
@@ -118,15 +119,15 @@ impl Node {
 }
 
 /// A node as read from a file, before the tree is built: its names and where it was, for
-/// errors.
+/// errors (its path is made only for an error: see [`TypeTree::build`]).
 #[derive(Debug, Clone)]
 pub struct RawNode {
     /// Depth.
     pub level: u8,
     /// Type name.
-    pub type_name: String,
+    pub type_name: Cow<'static, str>,
     /// Field name.
-    pub name: String,
+    pub name: Cow<'static, str>,
     /// Byte size.
     pub byte_size: i32,
     /// Type flags.
@@ -137,8 +138,6 @@ pub struct RawNode {
     pub offset: u64,
     /// Where its level is stored (the blob form stores it; the nested form implies it).
     pub level_at: Option<u64>,
-    /// The node's path in the spec's ids (`unity_serialized.metadata.types[3].type_tree.nodes[7]`).
-    pub path: Path,
 }
 
 /// A type tree.
@@ -151,8 +150,14 @@ pub struct TypeTree {
 impl TypeTree {
     /// Builds a tree from nodes in depth-first order, checking that their levels describe one
     /// tree and that vectors have their two `Array` children. `at` and `path` are where the
-    /// node list is (for a list without nodes).
-    pub fn build(mut raw: Vec<RawNode>, at: u64, path: &Path) -> Result<TypeTree> {
+    /// node list is (for a list without nodes); `node_path` makes the path of node `i` in the
+    /// spec's ids (`unity_serialized.metadata.types[3].type_tree.nodes[7]`) for an error.
+    pub fn build(
+        raw: Vec<RawNode>,
+        at: u64,
+        path: &Path,
+        node_path: &dyn Fn(usize) -> Path,
+    ) -> Result<TypeTree> {
         if raw.is_empty() {
             return Err(Error::new(
                 ErrorKind::Count,
@@ -162,11 +167,8 @@ impl TypeTree {
             )
             .placed(at, path));
         }
-        // Where each node is, for errors (the paths moved out, not copied).
-        let places: Vec<(u64, Path)> = raw
-            .iter_mut()
-            .map(|r| (r.offset, std::mem::take(&mut r.path)))
-            .collect();
+        // Where each node starts, for errors.
+        let offsets: Vec<u64> = raw.iter().map(|r| r.offset).collect();
         let mut nodes: Vec<Node> = Vec::with_capacity(raw.len());
         let mut stack: Vec<usize> = vec![];
         for (i, r) in raw.into_iter().enumerate() {
@@ -188,7 +190,7 @@ impl TypeTree {
                     },
                     lvl.to_string(),
                 )
-                .placed(r.level_at.unwrap_or(r.offset), &places[i].1.field("level")));
+                .placed(r.level_at.unwrap_or(r.offset), &node_path(i).field("level")));
             }
             while stack.len() > lvl {
                 stack.pop();
@@ -212,7 +214,6 @@ impl TypeTree {
         // Kinds and sizes, children before parents.
         for i in (0..nodes.len()).rev() {
             let n = &nodes[i];
-            let (at, path) = &places[i];
             let first_is_array = n
                 .children
                 .first()
@@ -221,14 +222,13 @@ impl TypeTree {
                 let array = n.children[0];
                 let a = &nodes[array];
                 if a.children.len() != 2 {
-                    let (aat, apath) = &places[array];
                     return Err(Error::new(
                         ErrorKind::Invalid,
                         0,
                         "an Array node with two children (its size and its element)",
                         format!("{} children", a.children.len()),
                     )
-                    .placed(*aat, apath));
+                    .placed(offsets[array], &node_path(array)));
                 }
                 (
                     Kind::Vector {
@@ -252,7 +252,7 @@ impl TypeTree {
                             "a leaf of a known number type (bool, SInt8 ... double)",
                             format!("`{}` of {} bytes", n.type_name.escape_debug(), n.byte_size),
                         )
-                        .placed(*at, path))
+                        .placed(offsets[i], &node_path(i)))
                     }
                 }
             } else {
@@ -605,7 +605,7 @@ impl<'a, 't> Reader<'a, 't> {
                         let v = self.node(tree, c)?;
                         self.path.pop();
                         fields.push(v);
-                        if i == 0 && tree == 0 && self.stop_after == Some(t.nodes[c].name.as_str())
+                        if i == 0 && tree == 0 && self.stop_after == Some(t.nodes[c].name.as_ref())
                         {
                             self.stopped = true;
                             break;
@@ -765,7 +765,7 @@ impl<'a> Value<'a> {
         match &self.data {
             Data::Struct(fields) => fields
                 .iter()
-                .map(|f| (f.node(trees).name.as_str(), f))
+                .map(|f| (f.node(trees).name.as_ref(), f))
                 .collect(),
             _ => vec![],
         }
@@ -870,18 +870,17 @@ pub(crate) fn from_text(text: &str) -> TypeTree {
             let w: Vec<&str> = l.split_whitespace().collect();
             RawNode {
                 level: depth as u8,
-                type_name: w[0].into(),
-                name: w[1].into(),
+                type_name: w[0].to_string().into(),
+                name: w[1].to_string().into(),
                 byte_size: w[2].parse().unwrap(),
                 type_flags: 0,
                 meta_flag: if w.get(3) == Some(&"ALIGN") { ALIGN } else { 0 },
                 offset: 0,
                 level_at: None,
-                path: Path::default(),
             }
         })
         .collect();
-    TypeTree::build(raw, 0, &Path::default()).unwrap()
+    TypeTree::build(raw, 0, &Path::default(), &|_| Path::default()).unwrap()
 }
 
 #[cfg(test)]
