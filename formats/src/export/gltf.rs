@@ -14,8 +14,9 @@ use super::prepare::prepare;
 use super::rest::{affine_inverse, decompose, mul, widen, Trs};
 use super::text::escape;
 use super::{refuse, validate, Exported, NonFinite};
-use crate::rt::Result;
+use crate::rt::{Output, Result};
 use crate::scene::{Colors, Mesh, Mode, Scene, SourceRange};
+use binrw::Endian;
 use gltf_json as json;
 use json::validation::{Checked::Valid, USize64};
 use serde_json::{json as value, Value};
@@ -28,24 +29,23 @@ const SHEAR_TOLERANCE: f64 = 1e-6;
 /// The binary buffer and the JSON objects that point into it.
 struct Builder {
     root: json::Root,
-    bin: Vec<u8>,
+    bin: Output,
 }
 
 impl Builder {
+    /// A buffer view of what `write` writes (glTF's data is little-endian).
     fn view(
         &mut self,
-        bytes: &[u8],
+        write: impl FnOnce(&mut Output),
         target: Option<json::buffer::Target>,
     ) -> json::Index<json::buffer::View> {
-        while !self.bin.len().is_multiple_of(4) {
-            self.bin.push(0);
-        }
-        let offset = self.bin.len();
-        self.bin.extend_from_slice(bytes);
+        self.bin.zeros(self.bin.pos().wrapping_neg() % 4);
+        let offset = self.bin.pos();
+        write(&mut self.bin);
         self.root.push(json::buffer::View {
             buffer: json::Index::new(0),
-            byte_length: USize64::from(bytes.len()),
-            byte_offset: Some(USize64::from(offset)),
+            byte_length: USize64(self.bin.pos() - offset),
+            byte_offset: Some(USize64(offset)),
             byte_stride: None,
             name: None,
             target: target.map(Valid),
@@ -57,7 +57,7 @@ impl Builder {
     #[allow(clippy::too_many_arguments)]
     fn accessor(
         &mut self,
-        bytes: &[u8],
+        write: impl FnOnce(&mut Output),
         count: usize,
         component: json::accessor::ComponentType,
         ty: json::accessor::Type,
@@ -65,7 +65,7 @@ impl Builder {
         minmax: Option<(Vec<f32>, Vec<f32>)>,
         target: Option<json::buffer::Target>,
     ) -> json::Index<json::Accessor> {
-        let view = self.view(bytes, target);
+        let view = self.view(write, target);
         let (min, max) = match minmax {
             Some((lo, hi)) => (Some(Value::from(lo)), Some(Value::from(hi))),
             None => (None, None),
@@ -92,7 +92,6 @@ impl Builder {
         with_bounds: bool,
         target: Option<json::buffer::Target>,
     ) -> json::Index<json::Accessor> {
-        let bytes: Vec<u8> = v.iter().flatten().flat_map(|f| f.to_le_bytes()).collect();
         let ty = match N {
             2 => json::accessor::Type::Vec2,
             3 => json::accessor::Type::Vec3,
@@ -101,7 +100,7 @@ impl Builder {
         };
         let minmax = with_bounds.then(|| bounds(v));
         self.accessor(
-            &bytes,
+            |o| o.prims(Endian::Little, v.as_flattened()),
             v.len(),
             json::accessor::ComponentType::F32,
             ty,
@@ -118,6 +117,26 @@ impl Builder {
     ) -> json::Index<json::Accessor> {
         self.floats(v, with_bounds, Some(json::buffer::Target::ArrayBuffer))
     }
+}
+
+/// About how many bytes the meshes' data takes in the buffer (room reserved at once, so that
+/// a large mesh's data is not moved as the buffer grows).
+fn bin_size(scene: &Scene) -> usize {
+    scene
+        .meshes
+        .iter()
+        .map(|m| {
+            let per_vertex = 12
+                + m.normals.as_ref().map_or(0, |_| 12)
+                + m.tangents.as_ref().map_or(0, |_| 16)
+                + m.colors.as_ref().map_or(0, |_| 16)
+                + 8 * m.uvs.len()
+                + m.skin.as_ref().map_or(0, |_| 24)
+                + 36 * m.morph_targets.len();
+            let indices: usize = m.primitives.iter().map(|p| 4 * p.indices.len() + 3).sum();
+            m.positions.len() * per_vertex + indices + 64 * 16
+        })
+        .sum()
 }
 
 fn bounds<const N: usize>(v: &[[f32; N]]) -> (Vec<f32>, Vec<f32>) {
@@ -257,14 +276,9 @@ fn skin(
             s.joint_names[first]
         ));
     }
-    let ibm_bytes: Vec<u8> = s
-        .inverse_bind_matrices
-        .iter()
-        .flatten()
-        .flat_map(|f| f.to_le_bytes())
-        .collect();
+    let matrices = s.inverse_bind_matrices.as_flattened();
     let ibm = b.accessor(
-        &ibm_bytes,
+        |o| o.prims(Endian::Little, matrices),
         s.inverse_bind_matrices.len(),
         json::accessor::ComponentType::F32,
         json::accessor::Type::Mat4,
@@ -336,7 +350,7 @@ pub fn glb(scene: &Scene, policy: NonFinite) -> Result<Exported> {
             },
             ..Default::default()
         },
-        bin: vec![],
+        bin: Output::with_capacity(bin_size(scene)),
     };
     let mut scene_nodes = vec![];
     for mesh in &scene.meshes {
@@ -359,9 +373,8 @@ pub fn glb(scene: &Scene, policy: NonFinite) -> Result<Exported> {
         }
         match &m.colors {
             Some(Colors::Rgba8(c)) => {
-                let bytes: Vec<u8> = c.iter().flatten().copied().collect();
                 let a = b.accessor(
-                    &bytes,
+                    |o| o.bytes(c.as_flattened()),
                     c.len(),
                     json::accessor::ComponentType::U8,
                     json::accessor::Type::Vec4,
@@ -382,14 +395,8 @@ pub fn glb(scene: &Scene, policy: NonFinite) -> Result<Exported> {
             attributes.insert(Valid(json::mesh::Semantic::TexCoords(k as u32)), a);
         }
         if let Some(s) = &m.skin {
-            let joints: Vec<u8> = s
-                .joints
-                .iter()
-                .flatten()
-                .flat_map(|j| j.to_le_bytes())
-                .collect();
             let ja = b.accessor(
-                &joints,
+                |o| o.prims(Endian::Little, s.joints.as_flattened()),
                 s.joints.len(),
                 json::accessor::ComponentType::U16,
                 json::accessor::Type::Vec4,
@@ -436,22 +443,21 @@ pub fn glb(scene: &Scene, policy: NonFinite) -> Result<Exported> {
         for (pi, p) in m.primitives.iter().enumerate() {
             let max = p.indices.iter().copied().max().unwrap_or(0);
             // 65535 is the primitive restart value of 16-bit indices: such meshes take 32 bits.
-            let (bytes, ct) = if max < 65_535 {
-                (
-                    p.indices
-                        .iter()
-                        .flat_map(|&i| (i as u16).to_le_bytes())
-                        .collect::<Vec<u8>>(),
-                    json::accessor::ComponentType::U16,
-                )
+            let narrow = max < 65_535;
+            let ct = if narrow {
+                json::accessor::ComponentType::U16
             } else {
-                (
-                    p.indices.iter().flat_map(|i| i.to_le_bytes()).collect(),
-                    json::accessor::ComponentType::U32,
-                )
+                json::accessor::ComponentType::U32
             };
             let ia = b.accessor(
-                &bytes,
+                |o| {
+                    if narrow {
+                        let v: Vec<u16> = p.indices.iter().map(|&i| i as u16).collect();
+                        o.prims(Endian::Little, &v);
+                    } else {
+                        o.prims(Endian::Little, &p.indices);
+                    }
+                },
                 p.indices.len(),
                 ct,
                 json::accessor::Type::Scalar,
@@ -509,11 +515,10 @@ pub fn glb(scene: &Scene, policy: NonFinite) -> Result<Exported> {
         nodes: scene_nodes,
     });
     b.root.scene = Some(s);
-    while !b.bin.len().is_multiple_of(4) {
-        b.bin.push(0);
-    }
+    b.bin.zeros(b.bin.pos().wrapping_neg() % 4);
+    let bin = b.bin.into_vec();
     b.root.push(json::Buffer {
-        byte_length: USize64::from(b.bin.len()),
+        byte_length: USize64::from(bin.len()),
         name: None,
         uri: None,
         extensions: None,
@@ -524,19 +529,20 @@ pub fn glb(scene: &Scene, policy: NonFinite) -> Result<Exported> {
     while text.len() % 4 != 0 {
         text.push(b' ');
     }
-    let total = 12 + 8 + text.len() + 8 + b.bin.len();
+    let total = 12 + 8 + text.len() + 8 + bin.len();
     let total32 =
         u32::try_from(total).map_err(|_| refuse("a .glb below 4 GiB", format!("{total} bytes")))?;
-    let mut out = Vec::with_capacity(total);
-    out.extend_from_slice(b"glTF");
-    out.extend_from_slice(&2u32.to_le_bytes());
-    out.extend_from_slice(&total32.to_le_bytes());
-    out.extend_from_slice(&(text.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"JSON");
-    out.extend_from_slice(&text);
-    out.extend_from_slice(&(b.bin.len() as u32).to_le_bytes());
-    out.extend_from_slice(b"BIN\0");
-    out.extend_from_slice(&b.bin);
+    let mut out = Output::with_capacity(total);
+    out.bytes(b"glTF");
+    out.prim(Endian::Little, 2u32);
+    out.prim(Endian::Little, total32);
+    out.prim(Endian::Little, text.len() as u32);
+    out.bytes(b"JSON");
+    out.bytes(&text);
+    out.prim(Endian::Little, bin.len() as u32);
+    out.bytes(b"BIN\0");
+    out.bytes(&bin);
+    let out = out.into_vec();
     validate::glb(&out)?;
     Ok(Exported {
         bytes: out,

@@ -8,7 +8,7 @@
 
 use super::prepare::{sum_accepted, validator_sum};
 use crate::rt::{Error, ErrorKind, Result};
-use gltf::mesh::util::{ReadColors, ReadIndices, ReadJoints, ReadWeights};
+use gltf::mesh::util::{ReadColors, ReadIndices};
 use gltf::mesh::Mode;
 
 /// glTF-Validator's tolerance on the length of unit vectors (`unitLengthThresholdVec3`).
@@ -35,20 +35,51 @@ fn length(v: &[f32]) -> f64 {
     v.iter().map(|&x| f64::from(x).powi(2)).sum::<f64>().sqrt()
 }
 
-/// Checks that every element is finite.
-fn all_finite<const N: usize>(path: &str, v: &[[f32; N]]) -> Result<()> {
-    match v.iter().position(|a| !finite(a)) {
-        Some(i) => Err(fail(
-            path,
-            "finite values (ACCESSOR_INVALID_FLOAT)",
-            format!("{:?} at element {i}", v[i]),
-        )),
-        None => Ok(()),
+/// Checks that `v` has `n` elements (one per vertex), each finite and passing `check` (given
+/// its index): one pass over the accessor, nothing collected.
+fn each<const N: usize>(
+    path: &str,
+    n: usize,
+    v: impl ExactSizeIterator<Item = [f32; N]>,
+    mut check: impl FnMut(usize, &[f32; N]) -> Result<()>,
+) -> Result<()> {
+    count(path, n, v.len())?;
+    for (i, a) in v.enumerate() {
+        if !finite(&a) {
+            return Err(fail(
+                path,
+                "finite values (ACCESSOR_INVALID_FLOAT)",
+                format!("{a:?} at element {i}"),
+            ));
+        }
+        check(i, &a)?;
+    }
+    Ok(())
+}
+
+/// The bounds of each component, as the validator computes them.
+#[derive(Clone, Copy)]
+struct Bounds {
+    lo: [f64; 3],
+    hi: [f64; 3],
+}
+
+impl Bounds {
+    const EMPTY: Bounds = Bounds {
+        lo: [f64::INFINITY; 3],
+        hi: [f64::NEG_INFINITY; 3],
+    };
+
+    fn add(&mut self, a: &[f32; 3]) {
+        for k in 0..3 {
+            self.lo[k] = self.lo[k].min(f64::from(a[k]));
+            self.hi[k] = self.hi[k].max(f64::from(a[k]));
+        }
     }
 }
 
 /// Checks that the accessor declares `min` and `max` and that they are the data's bounds.
-fn bounds(path: &str, accessor: &gltf::Accessor, v: &[[f32; 3]]) -> Result<()> {
+fn bounds(path: &str, accessor: &gltf::Accessor, data: Bounds) -> Result<()> {
     let declared = |b: Option<serde_json::Value>| -> Option<Vec<f64>> {
         b?.as_array()?.iter().map(|x| x.as_f64()).collect()
     };
@@ -60,14 +91,7 @@ fn bounds(path: &str, accessor: &gltf::Accessor, v: &[[f32; 3]]) -> Result<()> {
         ));
     };
     for k in 0..3 {
-        let lo = v
-            .iter()
-            .map(|a| f64::from(a[k]))
-            .fold(f64::INFINITY, f64::min);
-        let hi = v
-            .iter()
-            .map(|a| f64::from(a[k]))
-            .fold(f64::NEG_INFINITY, f64::max);
+        let (lo, hi) = (data.lo[k], data.hi[k]);
         if min.get(k) != Some(&lo) || max.get(k) != Some(&hi) {
             return Err(fail(
                 path,
@@ -79,6 +103,18 @@ fn bounds(path: &str, accessor: &gltf::Accessor, v: &[[f32; 3]]) -> Result<()> {
                 ),
             ));
         }
+    }
+    Ok(())
+}
+
+/// A vector of unit length, as the validator sees it.
+fn unit_length(path: &str, what: &str, i: usize, v: &[f32]) -> Result<()> {
+    if (length(v) - 1.0).abs() > UNIT_LENGTH {
+        return Err(fail(
+            path,
+            &format!("unit {what} (ACCESSOR_VECTOR3_NON_UNIT)"),
+            format!("length {} at vertex {i}", length(v)),
+        ));
     }
     Ok(())
 }
@@ -97,14 +133,19 @@ fn count(path: &str, n: usize, got: usize) -> Result<()> {
 
 /// Checks a written .glb against the validator's rules.
 pub fn glb(bytes: &[u8]) -> Result<()> {
-    let g = gltf::Gltf::from_slice(bytes).map_err(|e| {
+    let unread = |e: String| {
         fail(
             "document",
             "a glTF 2.0 document the gltf crate reads and validates",
-            e.to_string(),
+            e,
         )
-    })?;
-    let blob: &[u8] = g.blob.as_deref().unwrap_or(&[]);
+    };
+    // The binary chunk borrowed, not copied.
+    let file = gltf::Glb::from_slice(bytes).map_err(|e| unread(e.to_string()))?;
+    let g = gltf::json::deserialize::from_slice(&file.json)
+        .map_err(|e| unread(e.to_string()))
+        .and_then(|root| gltf::Document::from_json(root).map_err(|e| unread(e.to_string())))?;
+    let blob: &[u8] = file.bin.as_deref().unwrap_or(&[]);
     let data = |b: gltf::Buffer| match b.source() {
         gltf::buffer::Source::Bin => Some(blob),
         gltf::buffer::Source::Uri(_) => None,
@@ -243,94 +284,67 @@ where
 {
     let reader = prim.reader(data);
     let at = |what: &str| format!("{path}.attributes.{what}");
-    let positions: Vec<[f32; 3]> = reader
-        .read_positions()
-        .ok_or_else(|| {
-            fail(
-                path,
-                "a POSITION attribute (MESH_PRIMITIVE_NO_POSITION)",
-                "none".into(),
-            )
-        })?
-        .collect();
+    let positions = reader.read_positions().ok_or_else(|| {
+        fail(
+            path,
+            "a POSITION attribute (MESH_PRIMITIVE_NO_POSITION)",
+            "none".into(),
+        )
+    })?;
     let n = positions.len();
-    all_finite(&at("POSITION"), &positions)?;
+    let mut b = Bounds::EMPTY;
+    each(&at("POSITION"), n, positions, |_, a| {
+        b.add(a);
+        Ok(())
+    })?;
     if let Some(a) = prim.get(&gltf::Semantic::Positions) {
-        bounds(&at("POSITION"), &a, &positions)?;
+        bounds(&at("POSITION"), &a, b)?;
     }
     if let Some(r) = reader.read_normals() {
-        let v: Vec<[f32; 3]> = r.collect();
-        count(&at("NORMAL"), n, v.len())?;
-        all_finite(&at("NORMAL"), &v)?;
-        if let Some(i) = v.iter().position(|a| (length(a) - 1.0).abs() > UNIT_LENGTH) {
-            return Err(fail(
-                &at("NORMAL"),
-                "unit normals (ACCESSOR_VECTOR3_NON_UNIT)",
-                format!("length {} at vertex {i}", length(&v[i])),
-            ));
-        }
+        let path = at("NORMAL");
+        each(&path, n, r, |i, a| unit_length(&path, "normals", i, a))?;
     }
     if let Some(r) = reader.read_tangents() {
-        let v: Vec<[f32; 4]> = r.collect();
-        count(&at("TANGENT"), n, v.len())?;
-        all_finite(&at("TANGENT"), &v)?;
-        if let Some(i) = v
-            .iter()
-            .position(|a| (length(&a[..3]) - 1.0).abs() > UNIT_LENGTH)
-        {
-            return Err(fail(
-                &at("TANGENT"),
-                "unit tangents (ACCESSOR_VECTOR3_NON_UNIT)",
-                format!("length {} at vertex {i}", length(&v[i][..3])),
-            ));
-        }
-        if let Some(i) = v.iter().position(|a| a[3] != 1.0 && a[3] != -1.0) {
-            return Err(fail(
-                &at("TANGENT"),
-                "w of 1 or -1 (ACCESSOR_INVALID_SIGN)",
-                format!("{} at vertex {i}", v[i][3]),
-            ));
-        }
+        let path = at("TANGENT");
+        each(&path, n, r, |i, a| {
+            unit_length(&path, "tangents", i, &a[..3])?;
+            if a[3] != 1.0 && a[3] != -1.0 {
+                return Err(fail(
+                    &path,
+                    "w of 1 or -1 (ACCESSOR_INVALID_SIGN)",
+                    format!("{} at vertex {i}", a[3]),
+                ));
+            }
+            Ok(())
+        })?;
     }
     if let Some(r) = reader.read_colors(0) {
         let float = matches!(r, ReadColors::RgbF32(_) | ReadColors::RgbaF32(_));
-        let v: Vec<[f32; 4]> = r.into_rgba_f32().collect();
-        count(&at("COLOR_0"), n, v.len())?;
-        all_finite(&at("COLOR_0"), &v)?;
-        if let Some(i) = v
-            .iter()
-            .position(|a| float && a.iter().any(|x| !(0.0..=1.0).contains(x)))
-        {
-            return Err(fail(
-                &at("COLOR_0"),
-                "colours within 0 to 1 (ACCESSOR_NON_CLAMPED)",
-                format!("{:?} at vertex {i}", v[i]),
-            ));
-        }
+        let path = at("COLOR_0");
+        each(&path, n, r.into_rgba_f32(), |i, a| {
+            if float && a.iter().any(|x| !(0.0..=1.0).contains(x)) {
+                return Err(fail(
+                    &path,
+                    "colours within 0 to 1 (ACCESSOR_NON_CLAMPED)",
+                    format!("{a:?} at vertex {i}"),
+                ));
+            }
+            Ok(())
+        })?;
     }
     for set in 0.. {
         let Some(r) = reader.read_tex_coords(set) else {
             break;
         };
-        let what = at(&format!("TEXCOORD_{set}"));
-        let v: Vec<[f32; 2]> = r.into_f32().collect();
-        count(&what, n, v.len())?;
-        all_finite(&what, &v)?;
+        each(&at(&format!("TEXCOORD_{set}")), n, r.into_f32(), |_, _| {
+            Ok(())
+        })?;
     }
     match (reader.read_joints(0), reader.read_weights(0)) {
         (None, None) => {}
         (Some(j), Some(w)) => {
-            let j: Vec<[u16; 4]> = match j {
-                ReadJoints::U8(i) => i.map(|a| a.map(u16::from)).collect(),
-                ReadJoints::U16(i) => i.collect(),
-            };
-            let w: Vec<[f32; 4]> = match w {
-                ReadWeights::F32(i) => i.collect(),
-                other => other.into_f32().collect(),
-            };
+            let j = j.into_u16();
             count(&at("JOINTS_0"), n, j.len())?;
-            count(&at("WEIGHTS_0"), n, w.len())?;
-            all_finite(&at("WEIGHTS_0"), &w)?;
             let Some(max) = joints else {
                 return Err(fail(
                     path,
@@ -338,46 +352,12 @@ where
                     "none".into(),
                 ));
             };
-            for (v, (jv, wv)) in j.iter().zip(&w).enumerate() {
-                for k in 0..4 {
-                    if usize::from(jv[k]) >= max {
-                        return Err(fail(
-                            &at("JOINTS_0"),
-                            &format!("joints below {max} (ACCESSOR_JOINTS_INDEX_OOB)"),
-                            format!("{} at vertex {v}", jv[k]),
-                        ));
-                    }
-                    if wv[k] < 0.0 {
-                        return Err(fail(
-                            &at("WEIGHTS_0"),
-                            "weights of at least 0 (ACCESSOR_WEIGHTS_NEGATIVE)",
-                            format!("{} at vertex {v}", wv[k]),
-                        ));
-                    }
-                    if wv[k] == 0.0 && jv[k] != 0 {
-                        return Err(fail(
-                            &at("JOINTS_0"),
-                            "joint 0 where the weight is 0 (ACCESSOR_JOINTS_USED_ZERO_WEIGHT)",
-                            format!("joint {} at vertex {v}", jv[k]),
-                        ));
-                    }
-                    if wv[k] != 0.0 && (0..k).any(|p| wv[p] != 0.0 && jv[p] == jv[k]) {
-                        return Err(fail(
-                            &at("JOINTS_0"),
-                            "each joint once per vertex (ACCESSOR_JOINTS_INDEX_DUPLICATE)",
-                            format!("joint {} twice at vertex {v}", jv[k]),
-                        ));
-                    }
-                }
-                let (sum, influences) = validator_sum(jv, wv);
-                if !sum_accepted(sum, influences) {
-                    return Err(fail(
-                        &at("WEIGHTS_0"),
-                        "weights summing to 1 (ACCESSOR_WEIGHTS_NON_NORMALIZED)",
-                        format!("{sum} at vertex {v} ({wv:?})"),
-                    ));
-                }
-            }
+            let mut j = j;
+            each(&at("WEIGHTS_0"), n, w.into_f32(), |v, wv| {
+                // As many joints as weights (counted above).
+                let jv = j.next().unwrap_or_default();
+                influences(&at, max, v, &jv, wv)
+            })?;
         }
         _ => {
             return Err(fail(
@@ -394,25 +374,72 @@ where
     {
         let here = |what: &str| format!("{path}.targets[{t}].{what}");
         if let Some(p) = pos {
-            let v: Vec<[f32; 3]> = p.collect();
-            count(&here("POSITION"), n, v.len())?;
-            all_finite(&here("POSITION"), &v)?;
+            let mut b = Bounds::EMPTY;
+            each(&here("POSITION"), n, p, |_, a| {
+                b.add(a);
+                Ok(())
+            })?;
             if let Some(a) = target.positions() {
-                bounds(&here("POSITION"), &a, &v)?;
+                bounds(&here("POSITION"), &a, b)?;
             }
         }
         if let Some(p) = nor {
-            let v: Vec<[f32; 3]> = p.collect();
-            count(&here("NORMAL"), n, v.len())?;
-            all_finite(&here("NORMAL"), &v)?;
+            each(&here("NORMAL"), n, p, |_, _| Ok(()))?;
         }
         if let Some(p) = tan {
-            let v: Vec<[f32; 3]> = p.collect();
-            count(&here("TANGENT"), n, v.len())?;
-            all_finite(&here("TANGENT"), &v)?;
+            each(&here("TANGENT"), n, p, |_, _| Ok(()))?;
         }
     }
     Ok(n)
+}
+
+/// Checks vertex `v`'s joints `jv` (below `max`) and weights `wv` as the validator does.
+fn influences(
+    at: &dyn Fn(&str) -> String,
+    max: usize,
+    v: usize,
+    jv: &[u16; 4],
+    wv: &[f32; 4],
+) -> Result<()> {
+    for k in 0..4 {
+        if usize::from(jv[k]) >= max {
+            return Err(fail(
+                &at("JOINTS_0"),
+                &format!("joints below {max} (ACCESSOR_JOINTS_INDEX_OOB)"),
+                format!("{} at vertex {v}", jv[k]),
+            ));
+        }
+        if wv[k] < 0.0 {
+            return Err(fail(
+                &at("WEIGHTS_0"),
+                "weights of at least 0 (ACCESSOR_WEIGHTS_NEGATIVE)",
+                format!("{} at vertex {v}", wv[k]),
+            ));
+        }
+        if wv[k] == 0.0 && jv[k] != 0 {
+            return Err(fail(
+                &at("JOINTS_0"),
+                "joint 0 where the weight is 0 (ACCESSOR_JOINTS_USED_ZERO_WEIGHT)",
+                format!("joint {} at vertex {v}", jv[k]),
+            ));
+        }
+        if wv[k] != 0.0 && (0..k).any(|p| wv[p] != 0.0 && jv[p] == jv[k]) {
+            return Err(fail(
+                &at("JOINTS_0"),
+                "each joint once per vertex (ACCESSOR_JOINTS_INDEX_DUPLICATE)",
+                format!("joint {} twice at vertex {v}", jv[k]),
+            ));
+        }
+    }
+    let (sum, influences) = validator_sum(jv, wv);
+    if !sum_accepted(sum, influences) {
+        return Err(fail(
+            &at("WEIGHTS_0"),
+            "weights summing to 1 (ACCESSOR_WEIGHTS_NON_NORMALIZED)",
+            format!("{sum} at vertex {v} ({wv:?})"),
+        ));
+    }
+    Ok(())
 }
 
 /// Checks a primitive's indices against its `n` vertices and its mode.
@@ -426,21 +453,24 @@ where
             ReadIndices::U16(_) => 0xFFFF,
             ReadIndices::U32(_) => u32::MAX,
         };
-        let idx: Vec<u32> = r.into_u32().collect();
-        if let Some(k) = idx.iter().position(|&i| i as usize >= n || i == restart) {
-            return Err(fail(
-                &format!("{path}.indices"),
-                &format!(
-                    "indices below {n} and not the restart value {restart} (ACCESSOR_INDEX_OOB, ACCESSOR_INDEX_PRIMITIVE_RESTART)"
-                ),
-                format!("{} at position {k}", idx[k]),
-            ));
+        let idx = r.into_u32();
+        let len = idx.len();
+        for (k, i) in idx.enumerate() {
+            if i as usize >= n || i == restart {
+                return Err(fail(
+                    &format!("{path}.indices"),
+                    &format!(
+                        "indices below {n} and not the restart value {restart} (ACCESSOR_INDEX_OOB, ACCESSOR_INDEX_PRIMITIVE_RESTART)"
+                    ),
+                    format!("{i} at position {k}"),
+                ));
+            }
         }
         let whole = match prim.mode() {
-            Mode::Triangles => idx.len().is_multiple_of(3),
-            Mode::Lines => idx.len().is_multiple_of(2),
-            Mode::LineStrip => idx.len() >= 2,
-            _ => !idx.is_empty(),
+            Mode::Triangles => len.is_multiple_of(3),
+            Mode::Lines => len.is_multiple_of(2),
+            Mode::LineStrip => len >= 2,
+            _ => len != 0,
         };
         if !whole {
             return Err(fail(
@@ -449,7 +479,7 @@ where
                     "a count that {:?} can draw (MESH_PRIMITIVE_INCOMPATIBLE_MODE)",
                     prim.mode()
                 ),
-                idx.len().to_string(),
+                len.to_string(),
             ));
         }
     }
