@@ -71,9 +71,9 @@ impl Bounds {
     };
 
     fn add(&mut self, a: &[f32; 3]) {
-        for k in 0..3 {
-            self.lo[k] = self.lo[k].min(f64::from(a[k]));
-            self.hi[k] = self.hi[k].max(f64::from(a[k]));
+        for ((lo, hi), &x) in self.lo.iter_mut().zip(&mut self.hi).zip(a) {
+            *lo = lo.min(f64::from(x));
+            *hi = hi.max(f64::from(x));
         }
     }
 }
