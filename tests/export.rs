@@ -67,7 +67,8 @@ fn every_export_passes_gltf_validator_with_no_warning() {
         "every_export_passes_gltf_validator_with_no_warning",
     ));
     for i in &inputs {
-        let out = glb(&i.scene, NonFinite::Refuse).unwrap_or_else(|e| panic!("{}: {e}", i.name));
+        let out =
+            glb(i.scene.clone(), NonFinite::Refuse).unwrap_or_else(|e| panic!("{}: {e}", i.name));
         clean_notes(&out.notes);
         files.push(write(&dir, &format!("{}.glb", i.name), &out.bytes));
     }
@@ -132,7 +133,7 @@ fn accessor_bytes(glb: &[u8], index: usize) -> std::ops::Range<usize> {
 
 #[test]
 fn the_exporters_own_check_refuses_what_the_validator_refuses() {
-    let out = glb(&scene(hand_mesh()), NonFinite::Refuse).unwrap();
+    let out = glb(scene(hand_mesh()), NonFinite::Refuse).unwrap();
     export::validate::glb(&out.bytes).unwrap();
     let j = json_of(&out.bytes);
     let attr = |k: &str| {
@@ -210,7 +211,7 @@ fn obj_says_what_it_drops_and_names_materials_only_with_a_library() {
     m.primitives[0].material = Some(0);
     m.uvs.push(m.uvs[0].clone());
     let s = scene(m);
-    let out = obj(&s, NonFinite::Refuse).unwrap();
+    let out = obj(s.clone(), NonFinite::Refuse).unwrap();
     let text = String::from_utf8(out.bytes).unwrap();
     only_obj_statements(&text);
     assert!(
@@ -232,7 +233,7 @@ fn obj_says_what_it_drops_and_names_materials_only_with_a_library() {
             out.notes
         );
     }
-    let out = obj_with_mtl(&s, NonFinite::Refuse, "hand.mtl").unwrap();
+    let out = obj_with_mtl(s.clone(), NonFinite::Refuse, "hand.mtl").unwrap();
     let text = String::from_utf8(out.bytes).unwrap();
     assert!(
         text.contains("\nmtllib hand.mtl\n") && text.contains("\nusemtl submesh_0\n"),
@@ -247,7 +248,7 @@ fn obj_says_what_it_drops_and_names_materials_only_with_a_library() {
     );
     assert!(!out.notes.iter().any(|n| n.contains("no usemtl")));
     // mtllib names files separated by spaces: such a name cannot be written.
-    assert!(obj_with_mtl(&s, NonFinite::Refuse, "my hand.mtl").is_err());
+    assert!(obj_with_mtl(s.clone(), NonFinite::Refuse, "my hand.mtl").is_err());
 }
 
 #[test]
@@ -261,8 +262,8 @@ fn names_cannot_add_lines_to_an_obj_or_the_notes() {
     m.normals.as_mut().unwrap()[0] = [0.0, 0.0, 2.0];
     let s = scene(m);
     for out in [
-        obj(&s, NonFinite::Refuse).unwrap(),
-        obj_with_mtl(&s, NonFinite::Refuse, "x.mtl").unwrap(),
+        obj(s.clone(), NonFinite::Refuse).unwrap(),
+        obj_with_mtl(s.clone(), NonFinite::Refuse, "x.mtl").unwrap(),
     ] {
         let text = String::from_utf8(out.bytes).unwrap();
         only_obj_statements(&text);
@@ -286,12 +287,12 @@ fn names_cannot_add_lines_to_an_obj_or_the_notes() {
             out.notes
         );
     }
-    let out = glb(&s, NonFinite::Refuse).unwrap();
+    let out = glb(s.clone(), NonFinite::Refuse).unwrap();
     clean_notes(&out.notes);
     // An error naming the mesh is escaped too.
     let mut bad = s.clone();
     bad.meshes[0].positions[1][0] = f32::NAN;
-    let e = glb(&bad, NonFinite::Refuse).unwrap_err().to_string();
+    let e = glb(bad.clone(), NonFinite::Refuse).unwrap_err().to_string();
     assert!(!e.chars().any(|c| c.is_control()), "{e:?}");
 }
 
@@ -303,12 +304,12 @@ fn names_cannot_add_lines_to_an_obj_or_the_notes() {
 fn never_non_finite(scene: &Scene, dir: &Path, name: &str) -> Vec<PathBuf> {
     let mut files = vec![];
     for policy in [NonFinite::Refuse, NonFinite::Zero] {
-        if let Ok(out) = glb(scene, policy) {
+        if let Ok(out) = glb(scene.clone(), policy) {
             export::validate::glb(&out.bytes).unwrap();
             clean_notes(&out.notes);
             files.push(write(dir, &format!("{name}-{policy:?}.glb"), &out.bytes));
         }
-        if let Ok(out) = obj(scene, policy) {
+        if let Ok(out) = obj(scene.clone(), policy) {
             let text = String::from_utf8(out.bytes).unwrap();
             assert!(obj_numbers(&text).iter().all(|x| x.is_finite()), "{name}");
         }
@@ -330,13 +331,15 @@ fn unity_bindpose_nan_is_refused_or_written_as_zero_never_as_nan() {
         return;
     };
     let i = unity(&f, "2022.1.20f1", None);
-    let e = glb(&i.scene, NonFinite::Refuse).unwrap_err().to_string();
+    let e = glb(i.scene.clone(), NonFinite::Refuse)
+        .unwrap_err()
+        .to_string();
     assert!(
         e.contains("1 inverse bind matrices (first at joint 0)"),
         "{e}"
     );
-    assert!(obj(&i.scene, NonFinite::Refuse).is_err());
-    let out = glb(&i.scene, NonFinite::Zero).unwrap();
+    assert!(obj(i.scene.clone(), NonFinite::Refuse).is_err());
+    let out = glb(i.scene.clone(), NonFinite::Zero).unwrap();
     assert!(
         out.notes
             .iter()
@@ -358,12 +361,12 @@ fn sws_morph_normal_inf_never_reaches_a_glb() {
         .scene(&bytes, &Context::new())
         .unwrap();
     s.label("sws-mesh", "inf");
-    let e = glb(&s, NonFinite::Refuse).unwrap_err().to_string();
+    let e = glb(s.clone(), NonFinite::Refuse).unwrap_err().to_string();
     assert!(
         e.contains("1 morph target morph stream 1 normals (first at vertex 1)"),
         "{e}"
     );
-    let out = glb(&s, NonFinite::Zero).unwrap();
+    let out = glb(s.clone(), NonFinite::Zero).unwrap();
     assert!(out
         .notes
         .iter()
@@ -395,7 +398,7 @@ fn normal_huge_normalises_without_overflow() {
         .scene(&bytes, &Context::new())
         .unwrap();
     assert_eq!(s.meshes[0].normals.as_ref().unwrap()[0], [1e30, 1e30, 0.0]);
-    let out = glb(&s, NonFinite::Refuse).unwrap();
+    let out = glb(s.clone(), NonFinite::Refuse).unwrap();
     let n = read_vectors(&out.bytes, gltf::Semantic::Normals);
     let h = std::f32::consts::FRAC_1_SQRT_2;
     assert!(close(&n[0], &[h, h, 0.0]), "{:?}", n[0]);
@@ -411,7 +414,7 @@ fn tangent_huge_normalises_without_overflow() {
         .scene(&bytes, &Context::new())
         .unwrap();
     assert_eq!(s.meshes[0].tangents.as_ref().unwrap()[0][2], 1.7014118e38);
-    let out = glb(&s, NonFinite::Refuse).unwrap();
+    let out = glb(s.clone(), NonFinite::Refuse).unwrap();
     let t = read_vectors(&out.bytes, gltf::Semantic::Tangents);
     assert!(close(&t[0][..3], &[0.0, 0.0, 1.0]), "{:?}", t[0]);
     assert!(out.notes.iter().any(|n| n.contains("1 tangents rescaled")));
@@ -430,7 +433,7 @@ fn unity_normal_huge_normalises_without_overflow() {
         .iter()
         .position(|n| n.iter().any(|x| x.abs() > 1.8e19))
         .expect("a normal above 1.8e19");
-    let out = glb(&i.scene, NonFinite::Refuse).unwrap();
+    let out = glb(i.scene.clone(), NonFinite::Refuse).unwrap();
     let n = read_vectors(&out.bytes, gltf::Semantic::Normals);
     let s = stored[huge].map(f64::from);
     let len = (s[0] * s[0] + s[1] * s[1] + s[2] * s[2]).sqrt();
@@ -457,7 +460,7 @@ fn unity_zero_weights_are_bound_rigidly_and_said() {
         .iter()
         .position(|w| w.iter().all(|&x| x == 0.0))
         .unwrap();
-    let out = glb(&i.scene, NonFinite::Refuse).unwrap();
+    let out = glb(i.scene.clone(), NonFinite::Refuse).unwrap();
     assert!(
         out.notes
             .iter()
@@ -489,7 +492,7 @@ fn unity_name_newline_cannot_add_lines_or_fake_errors() {
         .join("../../corpus/unity/meshes/2021.3.0f1/CAB-5d40f7cad7c871cf2ad2af19ac542994.resS");
     let i = unity(&f, "2021.3.0f1", Some(&ress));
     assert!(i.scene.meshes[0].name.contains('\n'));
-    let out = obj(&i.scene, NonFinite::Refuse).unwrap();
+    let out = obj(i.scene.clone(), NonFinite::Refuse).unwrap();
     let text = String::from_utf8(out.bytes).unwrap();
     only_obj_statements(&text);
     assert!(
@@ -498,7 +501,7 @@ fn unity_name_newline_cannot_add_lines_or_fake_errors() {
     );
     assert_eq!(text.lines().filter(|l| l.starts_with("o ")).count(), 1);
     clean_notes(&out.notes);
-    let out = glb(&i.scene, NonFinite::Refuse).unwrap();
+    let out = glb(i.scene.clone(), NonFinite::Refuse).unwrap();
     clean_notes(&out.notes);
     validate_strict(&[write(&temp("name-newline"), "n.glb", &out.bytes)]);
 }

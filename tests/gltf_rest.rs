@@ -136,7 +136,7 @@ fn every_skinned_corpus_mesh_at_rest_is_the_stored_mesh() {
     let mut skinned = 0;
     let mut worst = 0.0f64;
     for i in &inputs {
-        let out = glb(&i.scene, NonFinite::Refuse).unwrap();
+        let out = glb(i.scene.clone(), NonFinite::Refuse).unwrap();
         let errors = rest_errors(&out.bytes);
         let expect = i.scene.meshes.iter().filter(|m| m.skin.is_some()).count();
         assert_eq!(errors.len(), expect, "{}", i.name);
@@ -232,7 +232,7 @@ fn bind_poses_of_every_kind_keep_the_rest_pose() {
         meshes: vec![mesh],
         notes: vec![],
     };
-    let out = glb(&scene, NonFinite::Refuse).unwrap();
+    let out = glb(scene.clone(), NonFinite::Refuse).unwrap();
     let errors = rest_errors(&out.bytes);
     assert_eq!(errors.len(), 1);
     assert!(errors[0].2 < 1e-6, "{}", errors[0].2);
@@ -297,7 +297,7 @@ fn unity_names_and_sources_lead_to_the_bytes() {
         .filter(|i| i.name.contains("Robot_A_Body") || i.name.contains("Lame"))
     {
         let m = UnityMesh::from_bytes(&i.bytes, &i.ctx).unwrap();
-        let out = glb(&i.scene, NonFinite::Refuse).unwrap();
+        let out = glb(i.scene.clone(), NonFinite::Refuse).unwrap();
         let j = json(&out.bytes);
         let mesh = &j["meshes"][0];
         assert_eq!(
@@ -394,7 +394,7 @@ fn sws_names_and_sources_lead_to_the_bytes() {
     let entry = meshspec_formats::find("sws-mesh").unwrap();
     let mut scene = entry.scene(&bytes, &Context::new()).unwrap();
     scene.label(entry.id, "built-five-parts");
-    let out = glb(&scene, NonFinite::Refuse).unwrap();
+    let out = glb(scene.clone(), NonFinite::Refuse).unwrap();
     let j = json(&out.bytes);
     let f32s = |at: usize, n: usize| -> Vec<f32> {
         bytes[at..at + 4 * n]
@@ -460,7 +460,7 @@ fn findings_exports_are_at_rest_too() {
         let i = unity(&f, version, None);
         // A NaN bind pose written as 0 shears: the joint gets the nearest rigid transform and
         // the inverse bind matrix its inverse, so the rest pose still holds.
-        let out = glb(&i.scene, NonFinite::Zero).unwrap();
+        let out = glb(i.scene.clone(), NonFinite::Zero).unwrap();
         let errors = rest_errors(&out.bytes);
         assert_eq!(errors.len(), 1);
         assert!(errors[0].2 < 1e-5, "{file}: {}", errors[0].2);

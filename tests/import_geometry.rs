@@ -24,7 +24,7 @@ fn shared_accessors_share_vertices_and_every_dropped_part_is_said() {
         return;
     };
     let stored = &body.scene.meshes[0];
-    let out = glb(&body.scene, NonFinite::Refuse).unwrap();
+    let out = glb(body.scene.clone(), NonFinite::Refuse).unwrap();
     let path = dir.join("body.glb");
     std::fs::write(&path, &out.bytes).unwrap();
     let (mesh, notes) = read_mesh(&path, None).unwrap();
@@ -79,7 +79,7 @@ fn several_meshes_say_which_was_taken_and_a_name_picks_one() {
     scene.label(entry.id, "five");
     let dir = temp("import-five");
     let g = dir.join("five.glb");
-    std::fs::write(&g, glb(&scene, NonFinite::Refuse).unwrap().bytes).unwrap();
+    std::fs::write(&g, glb(scene.clone(), NonFinite::Refuse).unwrap().bytes).unwrap();
     let (first, notes) = read_mesh(&g, None).unwrap();
     assert_eq!(first.name, "submesh 0 (sws-mesh)");
     assert!(
@@ -115,7 +115,7 @@ fn several_meshes_say_which_was_taken_and_a_name_picks_one() {
     );
     // OBJ: one mesh per group, named as the group (a primitive, with its material).
     let o = dir.join("five.obj");
-    std::fs::write(&o, obj(&scene, NonFinite::Refuse).unwrap().bytes).unwrap();
+    std::fs::write(&o, obj(scene.clone(), NonFinite::Refuse).unwrap().bytes).unwrap();
     let (m, notes) = read_mesh(&o, Some("submesh_1_0_material_50331650_(range_1)")).unwrap();
     // OBJ readers renumber vertices in order of first use: the same triangles come back.
     let corners = |m: &meshspec_formats::scene::Mesh| -> Vec<[f32; 3]> {
@@ -136,7 +136,7 @@ fn hostile_accessors_are_refused_not_panicked_on() {
     let entry = meshspec_formats::find("meshbin").unwrap();
     let ctx = Context::new().with_winding(Winding::D3d);
     let scene = entry.scene(&std::fs::read(s).unwrap(), &ctx).unwrap();
-    let bytes = glb(&scene, NonFinite::Refuse).unwrap().bytes;
+    let bytes = glb(scene.clone(), NonFinite::Refuse).unwrap().bytes;
     let len = u32::from_le_bytes(bytes[12..16].try_into().unwrap()) as usize;
     let text = String::from_utf8(bytes[20..20 + len].to_vec()).unwrap();
     // Positions declared as bytes (the gltf crate's reader would reach `unreachable!`), and

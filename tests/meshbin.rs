@@ -193,8 +193,8 @@ fn export_import(name: &str, winding: Winding, ext: &str) -> Vec<u8> {
         notes: vec![],
     };
     let out = match ext {
-        "glb" => export::glb(&scene, export::NonFinite::Refuse).unwrap(),
-        _ => export::obj(&scene, export::NonFinite::Refuse).unwrap(),
+        "glb" => export::glb(scene.clone(), export::NonFinite::Refuse).unwrap(),
+        _ => export::obj(scene.clone(), export::NonFinite::Refuse).unwrap(),
     };
     let dir = std::env::temp_dir().join(format!("meshspec-meshbin-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();

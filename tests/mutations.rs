@@ -39,7 +39,7 @@ fn sweep<T: Root>(max_len: usize) -> usize {
             fuzzing::deep::<T>(&m, &ctx);
             if entry.judge(&m, &ctx).passes() {
                 if let Ok(scene) = entry.scene(&m, &ctx) {
-                    if let Err(e) = export::glb(&scene, export::NonFinite::Zero) {
+                    if let Err(e) = export::glb(scene.clone(), export::NonFinite::Zero) {
                         panic!(
                             "{}: a mutant that passes does not export: {e}",
                             s.path.display()

@@ -863,7 +863,7 @@ fn five_parts_export_to_gltf_with_their_morph_targets() {
             format!("material {} (range {i})", m.material_ids[i])
         );
     }
-    let out = glb(&scene, NonFinite::Refuse).unwrap();
+    let out = glb(scene.clone(), NonFinite::Refuse).unwrap();
     // The JSON chunk: five meshes, the first with three morph targets named for their streams.
     let len = u32_at(&out.bytes, 12) as usize;
     let json: Value = serde_json::from_slice(&out.bytes[20..20 + len]).unwrap();

@@ -736,7 +736,7 @@ fn thirty_two_bit_indices_base_vertex_and_every_topology() {
         "a submesh without indices draws nothing"
     );
 
-    let out = to_scene(&data, &SceneOptions::default()).unwrap();
+    let out = to_scene(data.clone(), &SceneOptions::default()).unwrap();
     let prims = &out.mesh.primitives;
     assert_eq!(prims.len(), 6);
     assert_eq!(prims[0].mode, Mode::Triangles);
@@ -755,7 +755,7 @@ fn thirty_two_bit_indices_base_vertex_and_every_topology() {
         meshes: vec![out.mesh],
         notes: vec![],
     };
-    let exported = glb(&scene, NonFinite::Refuse).unwrap();
+    let exported = glb(scene.clone(), NonFinite::Refuse).unwrap();
     assert!(exported.notes.iter().any(|n| n.contains("without indices")));
     validate_glb("topologies", &exported.bytes);
 
@@ -924,7 +924,7 @@ fn blend_channels_in_every_weight_and_index_format() {
     assert_eq!(four.bones[0][1], [3, 0, 0, 0]);
     // In glTF the zero-weight slot past the bind poses names joint 0 (glTF needs every
     // joint to exist); the weights are brought to a sum of 1.
-    let out = to_scene(&m, &SceneOptions::default()).unwrap();
+    let out = to_scene(m.clone(), &SceneOptions::default()).unwrap();
     let gskin = out.mesh.skin.as_ref().unwrap();
     assert_eq!(gskin.joints[0], [1, 0, 0, 0]);
     assert_close(gskin.weights[0][0], 128.0 / 255.0, 1e-6, "glTF weight");
@@ -1183,7 +1183,7 @@ fn variable_bone_counts_hold_every_influence_and_the_channels_the_first_four() {
         skin_weights: SkinWeights::All,
         ..Default::default()
     };
-    let out = to_scene(&m, &opts).unwrap();
+    let out = to_scene(m.clone(), &opts).unwrap();
     let gskin = out.mesh.skin.as_ref().unwrap();
     assert_eq!(gskin.joints[0], [7, 2, 11, 0]);
     for (g, doc) in gskin.weights[0]
@@ -1429,7 +1429,7 @@ fn blend_shapes_have_checked_names_frames_and_sparse_deltas() {
     assert!(shapes.apply(&m, &[1.0]).is_err());
 
     // As morph targets: each channel's last frame, mirrored.
-    let out = to_scene(&m, &SceneOptions::default()).unwrap();
+    let out = to_scene(m.clone(), &SceneOptions::default()).unwrap();
     let t = &out.mesh.morph_targets;
     assert_eq!(t.len(), 2);
     assert_eq!(t[0].name, "123456789");
@@ -1535,7 +1535,7 @@ fn non_finite_values_are_reported_where_and_how_many() {
             first: 1,
         }]
     );
-    let out = to_scene(&m, &SceneOptions::default()).unwrap();
+    let out = to_scene(m.clone(), &SceneOptions::default()).unwrap();
     assert!(out
         .notes
         .iter()
@@ -1544,12 +1544,12 @@ fn non_finite_values_are_reported_where_and_how_many() {
         meshes: vec![out.mesh],
         notes: out.notes,
     };
-    let e = glb(&scene, NonFinite::Refuse).unwrap_err();
+    let e = glb(scene.clone(), NonFinite::Refuse).unwrap_err();
     assert!(
         e.to_string().contains("2 positions (first at vertex 1)"),
         "{e}"
     );
-    assert!(glb(&scene, NonFinite::Zero).is_ok());
+    assert!(glb(scene.clone(), NonFinite::Zero).is_ok());
 }
 
 #[test]
@@ -1609,7 +1609,7 @@ fn to_scene_mirrors_x_flips_tangent_w_and_v_and_reverses_winding() {
     unity_synth::bind_poses(&mut mesh, &[identity(), identity()]);
     let m = decoded(&mesh).unwrap();
     let out = to_scene(
-        &m,
+        m.clone(),
         &SceneOptions {
             joint_names: vec!["hip".into(), "knee".into()],
             material_names: vec!["skin".into()],
@@ -1650,7 +1650,7 @@ fn to_scene_mirrors_x_flips_tangent_w_and_v_and_reverses_winding() {
         meshes: vec![out.mesh.clone()],
         notes: vec![],
     };
-    validate_glb("tri", &glb(&scene, NonFinite::Refuse).unwrap().bytes);
+    validate_glb("tri", &glb(scene.clone(), NonFinite::Refuse).unwrap().bytes);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1885,7 +1885,7 @@ fn all_35_corpus_meshes_decode_as_unitypy_and_unitys_dumps_say() {
             against_dumps += 1;
         }
         // Into glTF's frame and out through the exporter.
-        let out = to_scene(&m, &SceneOptions::default()).unwrap();
+        let out = to_scene(m.clone(), &SceneOptions::default()).unwrap();
         assert_eq!(out.mesh.positions.len(), m.vertex_count);
         let p0 = m.positions().unwrap()[0];
         assert_eq!(out.mesh.positions[0], [-p0[0], p0[1], p0[2]]);
@@ -1895,7 +1895,7 @@ fn all_35_corpus_meshes_decode_as_unitypy_and_unitys_dumps_say() {
             meshes: vec![out.mesh],
             notes: out.notes,
         };
-        let bytes = glb(&scene, NonFinite::Refuse)
+        let bytes = glb(scene.clone(), NonFinite::Refuse)
             .unwrap_or_else(|e| panic!("{}: {e}", file.display()))
             .bytes;
         exported.push((format!("{version}-{name}"), bytes, skinned));

@@ -207,7 +207,7 @@ fn synthesized_meshes_decode_with_their_renderers_names_and_export_valid_gltf() 
             let mesh = &scene.meshes[0];
             mesh.validate().unwrap();
             assert_eq!(mesh.name, m.name);
-            let out = glb(&scene, NonFinite::Refuse).unwrap();
+            let out = glb(scene.clone(), NonFinite::Refuse).unwrap();
             let p = tmp(&format!("{file}.{}.glb", mesh.name));
             std::fs::write(&p, &out.bytes).unwrap();
             glbs.push(p);
@@ -954,7 +954,7 @@ fn shared_meshes_export_valid_gltf_with_the_bones_unitys_dumps_name() {
                 .unwrap()
                 .scene;
             let mesh = &scene.meshes[0];
-            let out = glb(&scene, NonFinite::Refuse).unwrap();
+            let out = glb(scene.clone(), NonFinite::Refuse).unwrap();
             let p = tmp(&format!("{v}.{}.glb", mesh.name));
             std::fs::write(&p, &out.bytes).unwrap();
             glbs.push(p);

@@ -569,7 +569,8 @@ fn a_skinned_mesh_exports_with_the_skeleton_its_transforms_make() {
     assert_eq!(skin.joint_names, ["Shoulder", "Elbow"]);
     assert_eq!(skin.joint_parents, [None, Some(0)]);
     let glb =
-        meshspec_formats::export::glb(&scene, meshspec_formats::export::NonFinite::Refuse).unwrap();
+        meshspec_formats::export::glb(scene.clone(), meshspec_formats::export::NonFinite::Refuse)
+            .unwrap();
     let (doc, buffers, _) = gltf::import_slice(&glb.bytes).unwrap();
     let s = doc.skins().next().unwrap();
     let joints: Vec<gltf::Node> = s.joints().collect();

@@ -617,7 +617,7 @@ fn round(
     let entry = meshspec_formats::find("unity-mesh").unwrap();
     let mut scene = entry.scene(original, &ctx).unwrap();
     edit(&mut scene.meshes[0]);
-    let out = glb(&scene, NonFinite::Refuse).unwrap();
+    let out = glb(scene.clone(), NonFinite::Refuse).unwrap();
     // One file per call: tests run side by side in this process.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);

@@ -190,7 +190,7 @@ fn family<T: Root>(c: &mut Criterion, name: &str, inputs: Vec<Vec<u8>>, ctx: &Co
             b.iter(|| {
                 for i in &decodable {
                     let d = entry.decode(black_box(i), ctx).unwrap();
-                    black_box(export::glb(&d.scene, NonFinite::Refuse).unwrap());
+                    black_box(export::glb(d.scene.clone(), NonFinite::Refuse).unwrap());
                 }
             })
         },

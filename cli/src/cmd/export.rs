@@ -51,7 +51,7 @@ pub fn kind(out: &std::path::Path) -> Option<Kind> {
 /// The bytes of `scene` in the format `kind` names (an OBJ with the material library `mtl`,
 /// when given).
 pub fn encode(
-    scene: &meshspec_formats::scene::Scene,
+    scene: meshspec_formats::scene::Scene,
     kind: Kind,
     non_finite: NonFiniteArg,
     mtl: Option<&std::path::Path>,
@@ -146,7 +146,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
             .unwrap_or("mesh")
             .to_string();
         scene.label(entry.id, &stem);
-        encode(&scene, kind, a.non_finite, a.mtl.then_some(&mtl_path))
+        encode(scene, kind, a.non_finite, a.mtl.then_some(&mtl_path))
     })();
     written(&w, exported, &mtl_path)
 }

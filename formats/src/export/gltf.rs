@@ -340,8 +340,9 @@ fn skin(
 
 /// The scene as a binary glTF (`.glb`), checked by the exporter's own validation before it is
 /// returned.
-pub fn glb(scene: &Scene, policy: NonFinite) -> Result<Exported> {
-    let mut notes = scene.notes.clone();
+pub fn glb(scene: Scene, policy: NonFinite) -> Result<Exported> {
+    let bin = Output::with_capacity(bin_size(&scene));
+    let mut notes = scene.notes;
     let mut b = Builder {
         root: json::Root {
             asset: json::Asset {
@@ -350,11 +351,11 @@ pub fn glb(scene: &Scene, policy: NonFinite) -> Result<Exported> {
             },
             ..Default::default()
         },
-        bin: Output::with_capacity(bin_size(scene)),
+        bin,
     };
     let mut scene_nodes = vec![];
-    for mesh in &scene.meshes {
-        let mut m = prepare(mesh.clone(), policy, &mut notes)?;
+    for mesh in scene.meshes {
+        let mut m = prepare(mesh, policy, &mut notes)?;
         if m.primitives.is_empty() || m.positions.is_empty() {
             notes.push(format!("mesh `{}` has no geometry and is left out", m.name));
             continue;

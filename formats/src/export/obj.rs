@@ -18,14 +18,14 @@ use std::fmt::Write as _;
 
 /// The scene as OBJ text, without materials: each group is named after its mesh, primitive and
 /// material, and a note says so.
-pub fn obj(scene: &Scene, policy: NonFinite) -> Result<Exported> {
+pub fn obj(scene: Scene, policy: NonFinite) -> Result<Exported> {
     write(scene, policy, None)
 }
 
 /// The scene as OBJ text whose `usemtl` statements name materials of the library `mtl_file`
 /// (a file name beside the OBJ), and that library's text in [`Exported::mtl`]: one `newmtl`
 /// per material name, with no shading (the sources give names only).
-pub fn obj_with_mtl(scene: &Scene, policy: NonFinite, mtl_file: &str) -> Result<Exported> {
+pub fn obj_with_mtl(scene: Scene, policy: NonFinite, mtl_file: &str) -> Result<Exported> {
     // `mtllib` takes names separated by spaces: a name that is not one word cannot be named.
     if obj_name(mtl_file) != mtl_file {
         return Err(refuse(
@@ -36,8 +36,8 @@ pub fn obj_with_mtl(scene: &Scene, policy: NonFinite, mtl_file: &str) -> Result<
     write(scene, policy, Some(mtl_file))
 }
 
-fn write(scene: &Scene, policy: NonFinite, mtl_file: Option<&str>) -> Result<Exported> {
-    let mut notes = scene.notes.clone();
+fn write(scene: Scene, policy: NonFinite, mtl_file: Option<&str>) -> Result<Exported> {
+    let mut notes = scene.notes;
     let mut out = String::from("# written by meshspec\n");
     if let Some(f) = mtl_file {
         let _ = writeln!(out, "mtllib {}", obj_name(f));
@@ -48,8 +48,8 @@ fn write(scene: &Scene, policy: NonFinite, mtl_file: Option<&str>) -> Result<Exp
     // Readers take `v x y z r g b` colours for the whole file: when some meshes have colours,
     // the others' vertices are written white rather than without.
     let coloured = scene.meshes.iter().any(|m| m.colors.is_some());
-    for mesh in &scene.meshes {
-        let m = prepare(mesh.clone(), policy, &mut notes)?;
+    for mesh in scene.meshes {
+        let m = prepare(mesh, policy, &mut notes)?;
         let _ = writeln!(out, "o {}", obj_name(&m.name));
         if coloured && m.colors.is_none() {
             notes.push(format!(

@@ -137,7 +137,7 @@ pub(crate) fn scene_of(
     opts: &SceneOptions,
 ) -> Result<Scene> {
     let data = decode::decode(view, vertex_bytes, opts.skin_weights);
-    let mut done = decode::to_scene(&data, opts)?;
+    let mut done = decode::to_scene(data, opts)?;
     origin::fill(view, at, &mut done.mesh);
     Ok(Scene {
         meshes: vec![done.mesh],

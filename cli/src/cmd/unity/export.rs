@@ -139,7 +139,7 @@ fn one_mesh(
         let input = g.input(r, user).map_err(|e| refused(&e))?;
         let scene = scene(g, &input, !a.json)?;
         encode(
-            &scene,
+            scene,
             kind(&a.output).expect("usage checked"),
             a.non_finite,
             a.mtl.then_some(mtl_path.as_path()),
@@ -268,7 +268,7 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
                 let r = batch[i];
                 let done = g.input(r, user).map_err(|e| refused(&e)).and_then(|input| {
                     let scene = scene(g, &input, false)?;
-                    let out = encode(&scene, Kind::Glb, a.non_finite, None)?;
+                    let out = encode(scene, Kind::Glb, a.non_finite, None)?;
                     Ok::<_, Fail>((input.mesh, out))
                 });
                 (i, done)

@@ -64,10 +64,12 @@ fn input(expected: impl Into<String>, found: impl Into<String>) -> Error {
 }
 
 /// Brings a decoded mesh into the common model, in glTF's frame.
-pub fn to_scene(m: &UnityMeshData, opts: &SceneOptions) -> Result<ToScene> {
+pub fn to_scene(mut m: UnityMeshData, opts: &SceneOptions) -> Result<ToScene> {
     let mut notes = vec![];
-    let name = &m.name;
-    let mut positions = match m.positions() {
+    let name = m.name.clone();
+    let name = &name;
+    // The channels are moved into the model (see `take_floats`), not copied.
+    let mut positions = match m.take_floats::<3>(slot::VERTEX, 0.0) {
         Some(p) => p,
         None if m.vertex_count == 0 => vec![],
         None => {
@@ -85,7 +87,7 @@ pub fn to_scene(m: &UnityMeshData, opts: &SceneOptions) -> Result<ToScene> {
     for p in &mut positions {
         p[0] = -p[0];
     }
-    let mut normals = m.normals();
+    let mut normals = m.take_floats::<3>(slot::NORMAL, 0.0);
     if normals.is_none() && m.channel(slot::NORMAL).is_some() {
         notes.push(format!(
             "mesh `{name}`: normals stored as integers left out"
@@ -96,29 +98,36 @@ pub fn to_scene(m: &UnityMeshData, opts: &SceneOptions) -> Result<ToScene> {
             v[0] = -v[0];
         }
     }
-    let mut tangents = m.tangents();
+    let mut tangents = m.take_floats::<4>(slot::TANGENT, 1.0);
     if let Some(t) = &mut tangents {
         for v in t.iter_mut() {
             v[0] = -v[0];
             v[3] = -v[3];
         }
     }
-    let colors = m.colors().map(Colors::Float);
-    let last_uv = (0..8).rev().find(|&k| m.uv(k).is_some());
+    let colors = m.take_floats::<4>(slot::COLOR, 1.0).map(Colors::Float);
+    let last_uv = (0..8)
+        .rev()
+        .find(|&k| m.floats(slot::TEX_COORD0 + k).is_some());
     let mut uvs = vec![];
     if let Some(last) = last_uv {
         for k in 0..=last {
-            let set = match m.uv(k) {
-                Some(set) => set,
+            let set = match m.take_floats::<2>(slot::TEX_COORD0 + k, 0.0) {
+                Some(mut set) => {
+                    for uv in &mut set {
+                        uv[1] = 1.0 - uv[1];
+                    }
+                    set
+                }
                 None => {
                     notes.push(format!(
                         "mesh `{name}`: {} is absent (or not floats) and written as zeros to keep the later sets' numbers",
                         CHANNELS[slot::TEX_COORD0 + k]
                     ));
-                    vec![[0.0, 0.0]; m.vertex_count]
+                    vec![[0.0, 1.0]; m.vertex_count]
                 }
             };
-            uvs.push(set.into_iter().map(|[u, v]| [u, 1.0 - v]).collect());
+            uvs.push(set);
         }
     }
 
@@ -158,10 +167,10 @@ pub fn to_scene(m: &UnityMeshData, opts: &SceneOptions) -> Result<ToScene> {
     }
 
     let skin = match &m.skin {
-        Some(skin) => to_skin(m, skin, opts, &mut notes)?,
+        Some(skin) => to_skin(&m, skin, opts, &mut notes)?,
         None => None,
     };
-    let morph_targets = morphs(m, &mut notes)?;
+    let morph_targets = morphs(&m, &mut notes)?;
     for r in &m.non_finite {
         notes.push(format!("mesh `{name}`: non-finite values: {r}"));
     }

@@ -301,6 +301,32 @@ impl UnityMeshData {
     }
 }
 
+impl UnityMeshData {
+    /// The float channel in `slot` moved out, `N` components per vertex as [`take`] makes
+    /// them: the values are not copied when the channel has `N` components.
+    pub(crate) fn take_floats<const N: usize>(
+        &mut self,
+        slot: usize,
+        pad: f32,
+    ) -> Option<Vec<[f32; N]>> {
+        let c = self.channels.get_mut(slot)?.as_mut()?;
+        let ChannelData::Float(v) = &mut c.data else {
+            return None;
+        };
+        let v = std::mem::take(v);
+        if c.dim == N {
+            // A channel's values are allocated as many as they are: the same allocation.
+            return Some(
+                match bytemuck::allocation::try_cast_vec::<f32, [f32; N]>(v) {
+                    Ok(vertices) => vertices,
+                    Err((_, v)) => take::<N>(&v, N, pad),
+                },
+            );
+        }
+        Some(take::<N>(&v, c.dim, pad))
+    }
+}
+
 /// The first `N` components of each `dim`-component vertex, missing ones as `pad` (the last
 /// one) or 0.
 pub(crate) fn take<const N: usize>(v: &[f32], dim: usize, pad: f32) -> Vec<[f32; N]> {
