@@ -8,8 +8,9 @@
 
 use super::prepare::{sum_accepted, validator_sum};
 use crate::rt::{Error, ErrorKind, Result};
-use gltf::mesh::util::{ReadColors, ReadIndices};
+use gltf::mesh::util::ReadColors;
 use gltf::mesh::Mode;
+use std::borrow::Cow;
 
 /// glTF-Validator's tolerance on the length of unit vectors (`unitLengthThresholdVec3`).
 const UNIT_LENGTH: f64 = 0.00674;
@@ -128,6 +129,46 @@ fn count(path: &str, n: usize, got: usize) -> Result<()> {
             &format!("{n} elements, one per vertex (MESH_PRIMITIVE_UNEQUAL_ACCESSOR_COUNT)"),
             got.to_string(),
         ))
+    }
+}
+
+/// Accessor `a`'s elements where they lie in the buffer, when they lie there as `[T; N]`
+/// values of component type `ty` lie in memory: a tightly packed, aligned run of
+/// little-endian numbers in the binary chunk, which is how the exporter writes every
+/// accessor. `None` otherwise (the gltf crate's reader takes them then).
+fn in_place<'s, T: bytemuck::Pod, const N: usize>(
+    a: &gltf::Accessor,
+    ty: gltf::accessor::DataType,
+    blob: &'s [u8],
+) -> Option<&'s [[T; N]]> {
+    let v = a.view()?;
+    let size = std::mem::size_of::<[T; N]>();
+    let packed = cfg!(target_endian = "little")
+        && a.sparse().is_none()
+        && a.data_type() == ty
+        && a.dimensions().multiplicity() == N
+        && v.stride().is_none_or(|s| s == size)
+        && matches!(v.buffer().source(), gltf::buffer::Source::Bin);
+    if !packed {
+        return None;
+    }
+    let len = a.count().checked_mul(size)?;
+    if a.offset().checked_add(len)? > v.length() {
+        return None;
+    }
+    let start = v.offset().checked_add(a.offset())?;
+    bytemuck::try_cast_slice(blob.get(start..start.checked_add(len)?)?).ok()
+}
+
+/// The float vectors of accessor `a`: in place when they can be, else as `read` reads them.
+fn vectors<'s, const N: usize>(
+    a: &gltf::Accessor,
+    blob: &'s [u8],
+    read: impl FnOnce() -> Option<Vec<[f32; N]>>,
+) -> Cow<'s, [[f32; N]]> {
+    match in_place::<f32, N>(a, gltf::accessor::DataType::F32, blob) {
+        Some(v) => Cow::Borrowed(v),
+        None => Cow::Owned(read().unwrap_or_default()),
     }
 }
 
@@ -261,12 +302,12 @@ pub fn glb(bytes: &[u8]) -> Result<()> {
                     .collect(),
             );
             let n = if checked.insert(shared) {
-                attributes(&path, &prim, data, joints_of[mesh.index()])?
+                attributes(&path, &prim, data, blob, joints_of[mesh.index()])?
             } else {
                 prim.get(&gltf::Semantic::Positions)
                     .map_or(0, |a| a.count())
             };
-            indices(&path, &prim, data, n)?;
+            indices(&path, &prim, data, blob, n)?;
         }
     }
     Ok(())
@@ -277,36 +318,42 @@ fn attributes<'a, 's, F>(
     path: &str,
     prim: &'a gltf::Primitive<'a>,
     data: F,
+    blob: &[u8],
     joints: Option<usize>,
 ) -> Result<usize>
 where
     F: Clone + Fn(gltf::Buffer<'a>) -> Option<&'s [u8]>,
 {
+    use gltf::Semantic as S;
     let reader = prim.reader(data);
     let at = |what: &str| format!("{path}.attributes.{what}");
-    let positions = reader.read_positions().ok_or_else(|| {
-        fail(
+    let collect = |r: Option<gltf::accessor::Iter<'s, [f32; 3]>>| r.map(|r| r.collect());
+    let Some(pa) = prim.get(&S::Positions) else {
+        return Err(fail(
             path,
             "a POSITION attribute (MESH_PRIMITIVE_NO_POSITION)",
             "none".into(),
-        )
-    })?;
-    let n = positions.len();
+        ));
+    };
+    let positions = vectors(&pa, blob, || collect(reader.read_positions()));
+    let n = pa.count();
     let mut b = Bounds::EMPTY;
-    each(&at("POSITION"), n, positions, |_, a| {
+    each(&at("POSITION"), n, positions.iter().copied(), |_, a| {
         b.add(a);
         Ok(())
     })?;
-    if let Some(a) = prim.get(&gltf::Semantic::Positions) {
-        bounds(&at("POSITION"), &a, b)?;
-    }
-    if let Some(r) = reader.read_normals() {
+    bounds(&at("POSITION"), &pa, b)?;
+    if let Some(a) = prim.get(&S::Normals) {
         let path = at("NORMAL");
-        each(&path, n, r, |i, a| unit_length(&path, "normals", i, a))?;
+        let v = vectors(&a, blob, || collect(reader.read_normals()));
+        each(&path, n, v.iter().copied(), |i, a| {
+            unit_length(&path, "normals", i, a)
+        })?;
     }
-    if let Some(r) = reader.read_tangents() {
+    if let Some(a) = prim.get(&S::Tangents) {
         let path = at("TANGENT");
-        each(&path, n, r, |i, a| {
+        let v = vectors(&a, blob, || reader.read_tangents().map(|r| r.collect()));
+        each(&path, n, v.iter().copied(), |i, a| {
             unit_length(&path, "tangents", i, &a[..3])?;
             if a[3] != 1.0 && a[3] != -1.0 {
                 return Err(fail(
@@ -333,17 +380,31 @@ where
         })?;
     }
     for set in 0.. {
-        let Some(r) = reader.read_tex_coords(set) else {
+        let Some(a) = prim.get(&S::TexCoords(set)) else {
             break;
         };
-        each(&at(&format!("TEXCOORD_{set}")), n, r.into_f32(), |_, _| {
-            Ok(())
-        })?;
+        let v = vectors(&a, blob, || {
+            reader.read_tex_coords(set).map(|r| r.into_f32().collect())
+        });
+        each(
+            &at(&format!("TEXCOORD_{set}")),
+            n,
+            v.iter().copied(),
+            |_, _| Ok(()),
+        )?;
     }
-    match (reader.read_joints(0), reader.read_weights(0)) {
+    match (prim.get(&S::Joints(0)), prim.get(&S::Weights(0))) {
         (None, None) => {}
-        (Some(j), Some(w)) => {
-            let j = j.into_u16();
+        (Some(ja), Some(wa)) => {
+            let j = match in_place::<u16, 4>(&ja, gltf::accessor::DataType::U16, blob) {
+                Some(j) => Cow::Borrowed(j),
+                None => Cow::Owned(
+                    reader
+                        .read_joints(0)
+                        .map(|r| r.into_u16().collect())
+                        .unwrap_or_default(),
+                ),
+            };
             count(&at("JOINTS_0"), n, j.len())?;
             let Some(max) = joints else {
                 return Err(fail(
@@ -352,11 +413,11 @@ where
                     "none".into(),
                 ));
             };
-            let mut j = j;
-            each(&at("WEIGHTS_0"), n, w.into_f32(), |v, wv| {
-                // As many joints as weights (counted above).
-                let jv = j.next().unwrap_or_default();
-                influences(&at, max, v, &jv, wv)
+            let w = vectors(&wa, blob, || {
+                reader.read_weights(0).map(|r| r.into_f32().collect())
+            });
+            each(&at("WEIGHTS_0"), n, w.iter().copied(), |v, wv| {
+                influences(&at, max, v, &j[v], wv)
             })?;
         }
         _ => {
@@ -373,9 +434,12 @@ where
         .enumerate()
     {
         let here = |what: &str| format!("{path}.targets[{t}].{what}");
-        if let Some(p) = pos {
+        let read = |a: Option<gltf::Accessor>, r: Option<gltf::accessor::Iter<'s, [f32; 3]>>| {
+            a.map(|a| vectors(&a, blob, || collect(r)))
+        };
+        if let Some(p) = read(target.positions(), pos) {
             let mut b = Bounds::EMPTY;
-            each(&here("POSITION"), n, p, |_, a| {
+            each(&here("POSITION"), n, p.iter().copied(), |_, a| {
                 b.add(a);
                 Ok(())
             })?;
@@ -383,11 +447,11 @@ where
                 bounds(&here("POSITION"), &a, b)?;
             }
         }
-        if let Some(p) = nor {
-            each(&here("NORMAL"), n, p, |_, _| Ok(()))?;
+        if let Some(p) = read(target.normals(), nor) {
+            each(&here("NORMAL"), n, p.iter().copied(), |_, _| Ok(()))?;
         }
-        if let Some(p) = tan {
-            each(&here("TANGENT"), n, p, |_, _| Ok(()))?;
+        if let Some(p) = read(target.tangents(), tan) {
+            each(&here("TANGENT"), n, p.iter().copied(), |_, _| Ok(()))?;
         }
     }
     Ok(n)
@@ -443,45 +507,72 @@ fn influences(
 }
 
 /// Checks a primitive's indices against its `n` vertices and its mode.
-fn indices<'a, 's, F>(path: &str, prim: &'a gltf::Primitive<'a>, data: F, n: usize) -> Result<()>
+fn indices<'a, 's, F>(
+    path: &str,
+    prim: &'a gltf::Primitive<'a>,
+    data: F,
+    blob: &[u8],
+    n: usize,
+) -> Result<()>
 where
     F: Clone + Fn(gltf::Buffer<'a>) -> Option<&'s [u8]>,
 {
-    if let Some(r) = prim.reader(data).read_indices() {
-        let restart = match &r {
-            ReadIndices::U8(_) => 0xFF,
-            ReadIndices::U16(_) => 0xFFFF,
-            ReadIndices::U32(_) => u32::MAX,
-        };
-        let idx = r.into_u32();
+    use gltf::accessor::DataType;
+    let Some(a) = prim.indices() else {
+        return Ok(());
+    };
+    let restart = match a.data_type() {
+        DataType::U8 => 0xFF,
+        DataType::U16 => 0xFFFF,
+        _ => u32::MAX,
+    };
+    // The first index that names no vertex or restarts the primitive, and how many there are.
+    fn scan(
+        idx: impl ExactSizeIterator<Item = u32>,
+        n: usize,
+        restart: u32,
+    ) -> (usize, Option<(usize, u32)>) {
         let len = idx.len();
-        for (k, i) in idx.enumerate() {
-            if i as usize >= n || i == restart {
-                return Err(fail(
-                    &format!("{path}.indices"),
-                    &format!(
-                        "indices below {n} and not the restart value {restart} (ACCESSOR_INDEX_OOB, ACCESSOR_INDEX_PRIMITIVE_RESTART)"
-                    ),
-                    format!("{i} at position {k}"),
-                ));
-            }
-        }
-        let whole = match prim.mode() {
-            Mode::Triangles => len.is_multiple_of(3),
-            Mode::Lines => len.is_multiple_of(2),
-            Mode::LineStrip => len >= 2,
-            _ => len != 0,
-        };
-        if !whole {
-            return Err(fail(
-                &format!("{path}.indices"),
-                &format!(
-                    "a count that {:?} can draw (MESH_PRIMITIVE_INCOMPATIBLE_MODE)",
-                    prim.mode()
-                ),
-                len.to_string(),
-            ));
-        }
+        let bad = idx
+            .enumerate()
+            .find(|&(_, i)| i as usize >= n || i == restart);
+        (len, bad)
+    }
+    let (len, bad) = match (
+        in_place::<u16, 1>(&a, DataType::U16, blob),
+        in_place::<u32, 1>(&a, DataType::U32, blob),
+    ) {
+        (Some(v), _) => scan(v.iter().map(|&[i]| u32::from(i)), n, restart),
+        (_, Some(v)) => scan(v.iter().map(|&[i]| i), n, restart),
+        _ => match prim.reader(data).read_indices() {
+            Some(r) => scan(r.into_u32(), n, restart),
+            None => (0, None),
+        },
+    };
+    if let Some((k, i)) = bad {
+        return Err(fail(
+            &format!("{path}.indices"),
+            &format!(
+                "indices below {n} and not the restart value {restart} (ACCESSOR_INDEX_OOB, ACCESSOR_INDEX_PRIMITIVE_RESTART)"
+            ),
+            format!("{i} at position {k}"),
+        ));
+    }
+    let whole = match prim.mode() {
+        Mode::Triangles => len.is_multiple_of(3),
+        Mode::Lines => len.is_multiple_of(2),
+        Mode::LineStrip => len >= 2,
+        _ => len != 0,
+    };
+    if !whole {
+        return Err(fail(
+            &format!("{path}.indices"),
+            &format!(
+                "a count that {:?} can draw (MESH_PRIMITIVE_INCOMPATIBLE_MODE)",
+                prim.mode()
+            ),
+            len.to_string(),
+        ));
     }
     Ok(())
 }
