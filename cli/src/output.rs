@@ -117,19 +117,23 @@ pub fn write(target: &Target, bytes: &[u8]) -> Result<(), Fail> {
     };
     let shown = path.display().to_string();
     let cannot = |e: &std::io::Error| Fail::about(&shown, "a writable output", io_words(e));
-    let m = match fs::metadata(path) {
-        Ok(m) => m,
-        Err(_) if fs::symlink_metadata(path).is_ok() => {
-            return Err(Fail::about(
-                &shown,
-                "a link to an existing file",
-                "a link to nothing",
-            ))
-        }
+    // Nothing there (the usual case of a new file) is one look; a link is followed.
+    let m = match fs::symlink_metadata(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
             return replace(path, None, bytes).map_err(|e| cannot(&e))
         }
         Err(e) => return Err(cannot(&e)),
+        Ok(m) if m.file_type().is_symlink() => match fs::metadata(path) {
+            Ok(m) => m,
+            Err(_) => {
+                return Err(Fail::about(
+                    &shown,
+                    "a link to an existing file",
+                    "a link to nothing",
+                ))
+            }
+        },
+        Ok(m) => m,
     };
     if m.is_dir() {
         Err(Fail::about(&shown, "a file", "a folder"))

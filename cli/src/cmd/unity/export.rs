@@ -201,6 +201,8 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
     );
     let mut failed = 0usize;
     let mut used = std::collections::HashSet::new();
+    // The folders made so far (one per game file).
+    let mut folders = std::collections::HashSet::new();
     let mut results = vec![];
     let mut report = |r: ObjectRef, result: Result<(PathBuf, Vec<String>), Fail>| {
         bar.inc(1);
@@ -285,7 +287,7 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
                 let mut path = a.output.join(&rel);
                 path.as_mut_os_string().push(".glb");
                 bar.set_message(rel.display().to_string());
-                if let Some(dir) = path.parent() {
+                if let Some(dir) = path.parent().filter(|d| !folders.contains(*d)) {
                     std::fs::create_dir_all(dir).map_err(|e| {
                         Fail::about(
                             dir.display().to_string(),
@@ -293,6 +295,7 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
                             crate::fail::io_words(&e),
                         )
                     })?;
+                    folders.insert(dir.to_path_buf());
                 }
                 output::write(&Target::of(Some(&path)), &out.bytes)?;
                 Ok::<_, Fail>((path, out.notes))
