@@ -202,7 +202,10 @@ fn the_exporters_own_check_refuses_what_the_validator_refuses() {
         // reader takes every one, and finds the same.
         let shifted = [&[0u8][..], &bytes].concat();
         let e = export::validate::glb(&shifted[1..]).expect_err(name);
-        assert!(e.to_string().contains(rule), "{name}, read by the gltf crate: {e}");
+        assert!(
+            e.to_string().contains(rule),
+            "{name}, read by the gltf crate: {e}"
+        );
         let file = write(&dir, &format!("{name}.glb"), &bytes);
         let (ok, text) = validator_output(&[file]);
         assert!(!ok && text.contains(rule), "{name}: {text}");

@@ -4,6 +4,9 @@ paired rounds: each round runs both, one after the other, so a change in the mac
 hits both; the ratio is the median of the rounds' ratios (with the quartiles).
 
 Usage: python3 tools/export-all-bench.py MESHSPEC FILE... [--rounds N]
+       python3 tools/export-all-bench.py --repack BUNDLE OUT_DIR   (OUT_DIR/stored.bundle and
+       OUT_DIR/lz4.bundle: BUNDLE's files written again by UnityPy without compression and in
+       LZ4 blocks, the two forms the measurements in docs/performance.md use)
 Needs UnityPy (pip install UnityPy==1.25.4).
 """
 import os
@@ -39,8 +42,19 @@ def meshspec_pass(exe, path, out):
     )
 
 
+def repack(bundle, out):
+    os.makedirs(out, exist_ok=True)
+    for packer, name in (("none", "stored.bundle"), ("lz4", "lz4.bundle")):
+        env = UnityPy.load(bundle)
+        with open(os.path.join(out, name), "wb") as f:
+            f.write(env.file.save(packer=packer))
+
+
 def main():
     args = sys.argv[1:]
+    if args[:1] == ["--repack"]:
+        repack(args[1], args[2])
+        return
     rounds = 15
     if "--rounds" in args:
         k = args.index("--rounds")
