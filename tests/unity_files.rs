@@ -429,6 +429,37 @@ fn with_blocks_info(
 }
 
 #[test]
+fn the_first_bad_lz4_block_is_the_one_said_though_all_decompress_at_once() {
+    let bytes = read("lz4.unity-bundle");
+    let b = Bundle::open(&bytes, &Limits::default()).unwrap();
+    let offsets = b.fs().unwrap().block_offsets.clone();
+    assert_eq!(offsets.len(), 9);
+    // Blocks 5 and 7 overwritten with bytes no LZ4 reader takes: block 5 is refused, at its
+    // offset, whichever core reached it first.
+    let mut bad = bytes.clone();
+    for k in [5, 7] {
+        let (at, next) = (offsets[k].0 as usize, offsets[k + 1].0 as usize);
+        bad[at..next].fill(0xFF);
+    }
+    let e = bundle_error(&bad, Limits::default());
+    assert!(
+        e.starts_with(&format!(
+            "0x{:X} unity_bundle.blocks[5]: expected an LZ4 block that decompresses to",
+            offsets[5].0
+        )),
+        "{e}"
+    );
+    // A later block's size past what its bytes can expand to: refused before the data is
+    // allocated, at that block.
+    let lz = with_blocks_info(|i| i.blocks[6].len_uncompressed = 1 << 22);
+    let e = bundle_error(&lz, Limits::default());
+    assert!(
+        e.contains("unity_bundle.blocks[6]: expected at most") && e.contains("LZ4 bytes can hold"),
+        "{e}"
+    );
+}
+
+#[test]
 fn sizes_that_lie_are_refused_before_anything_is_allocated() {
     // A block that claims 3 GB: past the limit the input's size allows, refused at once.
     let huge = with_blocks_info(|i| i.blocks[0].len_uncompressed = 3 << 30);

@@ -435,78 +435,51 @@ fn unpack_located(
         .iter()
         .all(|b| Method::of_flags(u32::from(b.flags)) == Method::Stored);
     // Where each block's bytes are in the file, and where its data goes.
-    let mut jobs = Vec::with_capacity(info.blocks.len());
+    let mut blocks = Vec::with_capacity(info.blocks.len());
     let mut block_offsets = Vec::with_capacity(info.blocks.len());
     let (mut from, mut to) = (0usize, 0usize);
     for b in info.blocks.iter() {
         let len = b.len_compressed as usize;
-        let size = b.len_uncompressed as usize;
         let file_at = blocks_at + from as u64;
         block_offsets.push((file_at, if stored { from } else { to } as u64));
-        jobs.push((
-            Method::of_flags(u32::from(b.flags)),
-            from..from + len,
+        blocks.push(Block {
+            method: Method::of_flags(u32::from(b.flags)),
+            input: from..from + len,
             file_at,
-            size,
-        ));
+            size: b.len_uncompressed as usize,
+        });
         from += len;
-        to += size;
+        to += b.len_uncompressed as usize;
     }
-    // LZ4 data comes in blocks (of 128 KiB in Unity's bundles) that decompress on their own:
-    // on every core, each into its place in the whole data. LZMA data is one stream.
-    let lz4 = jobs
-        .iter()
-        .all(|j| matches!(j.0, Method::Lz4 | Method::Lz4Hc));
     let mut data = vec![];
-    let failed: Option<(usize, Error)> = if stored {
-        jobs.iter()
-            .enumerate()
-            .find_map(|(i, (_, input, file_at, size))| {
-                let e = stored_size(&storage[input.clone()], *size as u64, *file_at).err()?;
-                Some((i, e))
-            })
-    } else if lz4 {
-        // Zeroed memory is mapped as it is written (the size is within the limit, above).
-        data = vec![0u8; total_out as usize];
-        let mut rest = data.as_mut_slice();
-        let outs: Vec<&mut [u8]> = jobs
-            .iter()
-            .map(|j| {
-                let (out, after) = std::mem::take(&mut rest).split_at_mut(j.3);
-                rest = after;
-                out
-            })
-            .collect();
-        let done: Vec<crate::rt::Result<()>> = jobs
-            .par_iter()
-            .zip(outs)
-            .map(|((_, input, file_at, _), out)| {
-                compress::lz4_to(&storage[input.clone()], *file_at, out)
-            })
-            .collect();
-        done.into_iter()
-            .enumerate()
-            .find_map(|(i, r)| Some((i, r.err()?)))
+    let failed = if stored {
+        blocks.iter().enumerate().find_map(|(i, b)| {
+            let e = stored_size(&storage[b.input.clone()], b.size as u64, b.file_at).err()?;
+            Some((i, e))
+        })
+    } else if blocks
+        .iter()
+        .all(|b| matches!(b.method, Method::Lz4 | Method::Lz4Hc))
+    {
+        lz4_blocks(&blocks, storage, total_out as usize, &mut data)
     } else {
         // The whole data at once (its size is within the limit, checked above): growing it
         // block by block moved what was decompressed before at each step.
         data.reserve_exact(total_out as usize);
-        jobs.iter()
-            .enumerate()
-            .find_map(|(i, (method, input, file_at, size))| {
-                let input = &storage[input.clone()];
-                let size = *size as u64;
-                let e = decompress_into(*method, input, size, *file_at, limits, &mut data).err()?;
-                Some((i, e))
-            })
+        blocks.iter().enumerate().find_map(|(i, b)| {
+            let input = &storage[b.input.clone()];
+            let e = decompress_into(b.method, input, b.size as u64, b.file_at, limits, &mut data)
+                .err()?;
+            Some((i, e))
+        })
     };
     if let Some((i, e)) = failed {
-        let (method, _, file_at, size) = &jobs[i];
+        let b = &blocks[i];
         let path = blocks_path.index(i);
-        if data_error(*method, *size as u64, limits) {
+        if data_error(b.method, b.size as u64, limits) {
             breach_of(f, "", UnityBundle::REL_BLOCKS_DECOMPRESS, &e, &path);
         } else {
-            f.push(Located::from(e.placed(*file_at, &path)));
+            f.push(Located::from(e.placed(b.file_at, &path)));
         }
         return out;
     }
@@ -532,6 +505,53 @@ fn unpack_located(
         warnings,
     });
     out
+}
+
+/// A storage block: how it is compressed, its bytes (in the storage), where they start in the
+/// file and the size they decompress to.
+struct Block {
+    method: Method,
+    input: Range<usize>,
+    file_at: u64,
+    size: usize,
+}
+
+/// Decompresses LZ4 `blocks` of `storage` into `data`, `total` bytes (within the limit): LZ4
+/// data comes in blocks (of 128 KiB in Unity's bundles) that decompress on their own, so on
+/// every core, each into its place. The first block that fails, and why.
+fn lz4_blocks(
+    blocks: &[Block],
+    storage: &[u8],
+    total: usize,
+    data: &mut Vec<u8>,
+) -> Option<(usize, Error)> {
+    // Each block within what its bytes can expand to before the data is allocated.
+    let too_big = blocks.iter().enumerate().find_map(|(i, b)| {
+        let e = compress::lz4_fits(&storage[b.input.clone()], b.size as u64, b.file_at).err()?;
+        Some((i, e))
+    });
+    if too_big.is_some() {
+        return too_big;
+    }
+    // Zeroed memory is mapped as it is written.
+    *data = vec![0u8; total];
+    let mut rest = data.as_mut_slice();
+    let outs: Vec<&mut [u8]> = blocks
+        .iter()
+        .map(|b| {
+            let (out, after) = std::mem::take(&mut rest).split_at_mut(b.size);
+            rest = after;
+            out
+        })
+        .collect();
+    let done: Vec<crate::rt::Result<()>> = blocks
+        .par_iter()
+        .zip(outs)
+        .map(|(b, out)| compress::lz4_to(&storage[b.input.clone()], b.file_at, out))
+        .collect();
+    done.into_iter()
+        .enumerate()
+        .find_map(|(i, r)| Some((i, r.err()?)))
 }
 
 /// Whether a decompression error is about the data (a relation: the bytes do not decompress

@@ -149,7 +149,7 @@ pub fn decompress_into(
 }
 
 /// Whether LZ4 `input` can hold `size` bytes at all.
-fn lz4_fits(input: &[u8], size: u64, offset: u64) -> Result<()> {
+pub fn lz4_fits(input: &[u8], size: u64, offset: u64) -> Result<()> {
     if size > lz4_bound(input.len() as u64) {
         return Err(Error::new(
             ErrorKind::Count,
