@@ -19,10 +19,6 @@ mod usage;
 
 use args::{Cli, ColorArg};
 
-// Many small allocations on every core (a survey): mimalloc's per-thread heaps cost less there
-// than glibc's arenas, and no more anywhere else.
-#[global_allocator]
-static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 use fail::Fail;
 use report::Severity;
 

@@ -95,7 +95,10 @@ fn both_byte_orders_round_trip_with_positions_counted_per_stream() {
         // The body starts after "TAO\0", version, 8 pad, order, len_extra, len_body: at 23,
         // an odd offset, so padding counted from the file's start would differ.
         let body = 16 + 1 + 2 + 4;
-        assert_eq!(crate::rt::pod::get::<u32>(&bytes, 19, binrw::Endian::Big), 49);
+        assert_eq!(
+            crate::rt::pod::get::<u32>(&bytes, 19, binrw::Endian::Big),
+            49
+        );
         let kind = &bytes[body + 7..body + 11];
         if order == 0 {
             assert_eq!(kind, [0, 0, 0, 0x80]);

@@ -134,7 +134,11 @@ fn bin_size(scene: &Scene) -> usize {
                 + m.skin.as_ref().map_or(0, |_| 24)
                 + 36 * m.morph_targets.len();
             let indices: usize = m.primitives.iter().map(|p| 4 * p.indices.len() + 3).sum();
-            m.positions.len() * per_vertex + indices + 64 * 16
+            let matrices = m
+                .skin
+                .as_ref()
+                .map_or(0, |s| 64 * s.inverse_bind_matrices.len());
+            m.positions.len() * per_vertex + indices + matrices
         })
         .sum()
 }
