@@ -157,7 +157,13 @@ fn tree_of(
         let buffer_at = ttp.string_buffer().span().start;
         let mut raw = Vec::with_capacity(tt.nodes.len());
         let mut bad = 0usize;
-        for (j, (n, np)) in tt.nodes.iter().zip(&nodes_at.get().items).enumerate() {
+        for (j, n) in tt.nodes.iter().enumerate() {
+            // Recorded for every node by the located reader (0 past the end, never a panic).
+            let (offset, level_at) = nodes_at
+                .get()
+                .items
+                .get(j)
+                .map_or((0, 0), |p| (p._span.start, p.level.start));
             let mut name_of = |ofs: u32, field: &dyn Fn() -> Place<'static, crate::rt::Span>| {
                 if ofs & 0x8000_0000 != 0 {
                     if let Some(s) = CommonString(ofs).orig_id() {
@@ -196,8 +202,8 @@ fn tree_of(
                 byte_size: n.byte_size,
                 type_flags: u32::from(n.type_flags),
                 meta_flag: n.meta_flag,
-                offset: np._span.start,
-                level_at: Some(np.level.start),
+                offset,
+                level_at: Some(level_at),
             });
         }
         if bad > 0 {
