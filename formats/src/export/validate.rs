@@ -160,16 +160,27 @@ fn in_place<'s, T: bytemuck::Pod, const N: usize>(
     bytemuck::try_cast_slice(blob.get(start..start.checked_add(len)?)?).ok()
 }
 
-/// The float vectors of accessor `a`: in place when they can be, else as `read` reads them.
+/// The elements of accessor `a` (of component type `ty`): in place when they can be, else as
+/// `read` reads them.
+fn elements<'s, T: bytemuck::Pod, const N: usize>(
+    a: &gltf::Accessor,
+    ty: gltf::accessor::DataType,
+    blob: &'s [u8],
+    read: impl FnOnce() -> Option<Vec<[T; N]>>,
+) -> Cow<'s, [[T; N]]> {
+    match in_place::<T, N>(a, ty, blob) {
+        Some(v) => Cow::Borrowed(v),
+        None => Cow::Owned(read().unwrap_or_default()),
+    }
+}
+
+/// The float vectors of accessor `a`, as [`elements`] finds them.
 fn vectors<'s, const N: usize>(
     a: &gltf::Accessor,
     blob: &'s [u8],
     read: impl FnOnce() -> Option<Vec<[f32; N]>>,
 ) -> Cow<'s, [[f32; N]]> {
-    match in_place::<f32, N>(a, gltf::accessor::DataType::F32, blob) {
-        Some(v) => Cow::Borrowed(v),
-        None => Cow::Owned(read().unwrap_or_default()),
-    }
+    elements(a, gltf::accessor::DataType::F32, blob, read)
 }
 
 /// Checks a written .glb against the validator's rules.
@@ -396,15 +407,9 @@ where
     match (prim.get(&S::Joints(0)), prim.get(&S::Weights(0))) {
         (None, None) => {}
         (Some(ja), Some(wa)) => {
-            let j = match in_place::<u16, 4>(&ja, gltf::accessor::DataType::U16, blob) {
-                Some(j) => Cow::Borrowed(j),
-                None => Cow::Owned(
-                    reader
-                        .read_joints(0)
-                        .map(|r| r.into_u16().collect())
-                        .unwrap_or_default(),
-                ),
-            };
+            let j = elements(&ja, gltf::accessor::DataType::U16, blob, || {
+                reader.read_joints(0).map(|r| r.into_u16().collect())
+            });
             count(&at("JOINTS_0"), n, j.len())?;
             let Some(max) = joints else {
                 return Err(fail(
