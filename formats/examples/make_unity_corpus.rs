@@ -15,6 +15,7 @@ use meshspec_formats::generated::unity_mesh as um;
 use meshspec_formats::generated::unity_serialized as us;
 use meshspec_formats::generated::unity_web as uw;
 use meshspec_formats::rt::{Codec, Output, Root, Spanned};
+use meshspec_formats::unity::make;
 use std::path::Path;
 
 /// The editor version the files claim (the Mesh layout of 2022.1 and later).
@@ -539,22 +540,6 @@ fn encode(t: &T, v: &V, big: bool, out: &mut Vec<u8>) {
 // ---------------------------------------------------------------------------------------
 // Meshes, written by the unity-mesh layout's writer.
 
-fn astr(s: &str) -> um::AlignedString {
-    um::AlignedString {
-        len_value: s.len() as i32,
-        value: s.into(),
-        pad: vec![0; (4 - s.len() % 4) % 4],
-    }
-}
-
-fn abytes(b: Vec<u8>) -> um::AlignedBytes {
-    um::AlignedBytes {
-        len_data: b.len() as i32,
-        pad: vec![0; (4 - b.len() % 4) % 4],
-        data: b,
-    }
-}
-
 fn v3(x: f32, y: f32, z: f32) -> um::Vector3f {
     um::Vector3f { x, y, z }
 }
@@ -563,32 +548,6 @@ fn zero_aabb() -> um::Aabb {
     um::Aabb {
         center: v3(0.0, 0.0, 0.0),
         extent: v3(1.0, 1.0, 1.0),
-    }
-}
-
-fn packed_f(
-    num_items: u32,
-    bits: u8,
-    start: f32,
-    range: f32,
-    data: Vec<u8>,
-) -> um::PackedFloatVector {
-    um::PackedFloatVector {
-        num_items,
-        range,
-        start,
-        data: abytes(data),
-        bit_size: bits,
-        pad: vec![0; 3],
-    }
-}
-
-fn packed_i(num_items: u32, bits: u8, data: Vec<u8>) -> um::PackedIntVector {
-    um::PackedIntVector {
-        num_items,
-        data: abytes(data),
-        bit_size: bits,
-        pad: vec![0; 3],
     }
 }
 
@@ -605,19 +564,6 @@ fn pack(items: &[u32], bits: u32) -> Vec<u8> {
         }
     }
     out
-}
-
-fn channel(stream: u8, offset: u8, format: u8, dimension: u8) -> um::ChannelInfo {
-    um::ChannelInfo {
-        stream,
-        offset,
-        format: um::VertexFormat(format),
-        dimension,
-    }
-}
-
-fn no_channel() -> um::ChannelInfo {
-    channel(0, 0, 0, 0)
 }
 
 fn submesh(
@@ -648,24 +594,6 @@ fn identity(tx: f32) -> um::Matrix4x4f {
     }
     e[3] = tx;
     um::Matrix4x4f { e }
-}
-
-fn empty_compressed() -> um::CompressedMesh {
-    um::CompressedMesh {
-        vertices: packed_f(0, 0, 0.0, 0.0, vec![]),
-        uv: packed_f(0, 0, 0.0, 0.0, vec![]),
-        normals: packed_f(0, 0, 0.0, 0.0, vec![]),
-        tangents: packed_f(0, 0, 0.0, 0.0, vec![]),
-        weights: packed_i(0, 0, vec![]),
-        normal_signs: packed_i(0, 0, vec![]),
-        tangent_signs: packed_i(0, 0, vec![]),
-        float_colors: Some(packed_f(0, 0, 0.0, 0.0, vec![])),
-        bone_indices: packed_i(0, 0, vec![]),
-        triangles: packed_i(0, 0, vec![]),
-        bind_poses: None,
-        colors: None,
-        uv_info: Some(0),
-    }
 }
 
 struct MeshSpec {
@@ -704,7 +632,7 @@ fn mesh_bytes(m: &MeshSpec, res: &mut Vec<u8>, res_path: &str) -> Vec<u8> {
                 ofs_data_u4: None,
                 ofs_data_u8: Some(at),
                 len_data: m.vertex_bytes.len() as u32,
-                path: astr(res_path),
+                path: make::string(res_path),
             },
         )
     } else {
@@ -714,12 +642,12 @@ fn mesh_bytes(m: &MeshSpec, res: &mut Vec<u8>, res_path: &str) -> Vec<u8> {
                 ofs_data_u4: None,
                 ofs_data_u8: Some(0),
                 len_data: 0,
-                path: astr(""),
+                path: make::string(""),
             },
         )
     };
     // Every field the version writes, from the library's maker; then this mesh's parts.
-    let mut mesh = meshspec_formats::unity::make::empty(m.name, VERSION_NUM);
+    let mut mesh = make::empty(m.name, VERSION_NUM);
     mesh.local_aabb = zero_aabb();
     mesh.num_sub_meshes = m.submeshes.len() as i32;
     mesh.sub_meshes = m.submeshes.clone();
@@ -736,11 +664,11 @@ fn mesh_bytes(m: &MeshSpec, res: &mut Vec<u8>, res_path: &str) -> Vec<u8> {
     mesh.mesh_compression = um::MeshCompression(m.compression);
     mesh.index_format = Some(um::IndexFormat(m.index_format));
     let index_size = if m.index_format == 1 { 4 } else { 2 };
-    mesh.index_buffer = meshspec_formats::unity::make::index_bytes(index_size, m.indices.clone());
+    mesh.index_buffer = make::index_bytes(index_size, m.indices.clone());
     mesh.vertex_data.vertex_count = m.vertex_count;
     mesh.vertex_data.num_channels = Some(m.channels.len() as i32);
     mesh.vertex_data.channels = Some(m.channels.clone());
-    mesh.vertex_data.data = abytes(inline);
+    mesh.vertex_data.data = make::bytes(inline);
     mesh.compressed_mesh = m.compressed.clone();
     mesh.stream_data = Some(stream);
     mesh.to_bytes(&Context::new().with_param("unity_version", i128::from(VERSION_NUM)))
@@ -749,7 +677,7 @@ fn mesh_bytes(m: &MeshSpec, res: &mut Vec<u8>, res_path: &str) -> Vec<u8> {
 
 /// The channel table of 14 entries with the given ones set.
 fn channels(set: &[(usize, um::ChannelInfo)]) -> Vec<um::ChannelInfo> {
-    let mut t = vec![no_channel(); 14];
+    let mut t = vec![make::channel(0, 0, 0, 0); 14];
     for (k, c) in set {
         t[*k] = c.clone();
     }
@@ -798,7 +726,7 @@ fn meshes() -> Vec<MeshSpec> {
         pad: vec![0; 2],
     };
     let chan = |name: &str, frame_index, frame_count| um::MeshBlendShapeChannel {
-        name: astr(name),
+        name: make::string(name),
         name_hash: crc32fast::hash(name.as_bytes()),
         frame_index,
         frame_count,
@@ -821,7 +749,7 @@ fn meshes() -> Vec<MeshSpec> {
     // Rock: a compressed mesh of one triangle (positions, normals with their signs, one UV
     // set), its indices packed in m_Triangles.
     let rock = um::CompressedMesh {
-        vertices: packed_f(
+        vertices: make::packed_floats(
             9,
             16,
             -1.0,
@@ -833,12 +761,12 @@ fn meshes() -> Vec<MeshSpec> {
                 16,
             ),
         ),
-        uv: packed_f(6, 8, 0.0, 1.0, pack(&[0, 0, 255, 0, 0, 255], 8)),
-        normals: packed_f(6, 8, -1.0, 2.0, pack(&[128, 128, 128, 128, 128, 128], 8)),
-        normal_signs: packed_i(3, 1, pack(&[0, 0, 0], 1)),
-        triangles: packed_i(3, 2, pack(&[0, 1, 2], 2)),
+        uv: make::packed_floats(6, 8, 0.0, 1.0, pack(&[0, 0, 255, 0, 0, 255], 8)),
+        normals: make::packed_floats(6, 8, -1.0, 2.0, pack(&[128, 128, 128, 128, 128, 128], 8)),
+        normal_signs: make::packed_ints(3, 1, pack(&[0, 0, 0], 1)),
+        triangles: make::packed_ints(3, 2, pack(&[0, 1, 2], 2)),
         uv_info: Some(0x5),
-        ..empty_compressed()
+        ..make::empty("", VERSION_NUM).compressed_mesh
     };
     // Wire: 32-bit indices, two submeshes (triangles, and lines drawn from base vertex 2).
     let wire = f32s(&[
@@ -848,12 +776,12 @@ fn meshes() -> Vec<MeshSpec> {
         .iter()
         .flat_map(|x| x.to_le_bytes())
         .collect();
-    let pos = |dim: u8| channel(0, 0, 0, dim);
+    let pos = |dim: u8| make::channel(0, 0, 0, dim);
     vec![
         MeshSpec {
             name: "Blade",
             submeshes: vec![submesh(0, 6, 0, 0, 0, 4)],
-            shapes: meshspec_formats::unity::make::no_shapes(),
+            shapes: make::no_shapes(),
             bind_poses: vec![],
             bone_name_hashes: vec![],
             bones_aabb: vec![],
@@ -863,17 +791,17 @@ fn meshes() -> Vec<MeshSpec> {
             vertex_count: 4,
             channels: channels(&[
                 (0, pos(3)),
-                (1, channel(0, 12, 0, 3)),
-                (4, channel(0, 24, 0, 2)),
+                (1, make::channel(0, 12, 0, 3)),
+                (4, make::channel(0, 24, 0, 2)),
             ]),
             vertex_bytes: blade,
-            compressed: empty_compressed(),
+            compressed: make::empty("", VERSION_NUM).compressed_mesh,
             streamed: true,
         },
         MeshSpec {
             name: "Arm",
             submeshes: vec![submesh(0, 12, 0, 0, 0, 6)],
-            shapes: meshspec_formats::unity::make::no_shapes(),
+            shapes: make::no_shapes(),
             bind_poses: vec![identity(0.0), identity(-1.0)],
             bone_name_hashes: vec![
                 crc32fast::hash(b"Shoulder"),
@@ -895,12 +823,12 @@ fn meshes() -> Vec<MeshSpec> {
             vertex_count: 6,
             channels: channels(&[
                 (0, pos(3)),
-                (1, channel(0, 12, 0, 3)),
-                (12, channel(1, 0, 0, 4)),
-                (13, channel(1, 16, 10, 4)),
+                (1, make::channel(0, 12, 0, 3)),
+                (12, make::channel(1, 0, 0, 4)),
+                (13, make::channel(1, 16, 10, 4)),
             ]),
             vertex_bytes: arm,
-            compressed: empty_compressed(),
+            compressed: make::empty("", VERSION_NUM).compressed_mesh,
             streamed: false,
         },
         MeshSpec {
@@ -916,13 +844,13 @@ fn meshes() -> Vec<MeshSpec> {
             vertex_count: 3,
             channels: channels(&[(0, pos(3))]),
             vertex_bytes: face,
-            compressed: empty_compressed(),
+            compressed: make::empty("", VERSION_NUM).compressed_mesh,
             streamed: false,
         },
         MeshSpec {
             name: "Rock",
             submeshes: vec![submesh(0, 3, 0, 0, 0, 3)],
-            shapes: meshspec_formats::unity::make::no_shapes(),
+            shapes: make::no_shapes(),
             bind_poses: vec![],
             bone_name_hashes: vec![],
             bones_aabb: vec![],
@@ -938,7 +866,7 @@ fn meshes() -> Vec<MeshSpec> {
         MeshSpec {
             name: "Wire",
             submeshes: vec![submesh(0, 3, 0, 0, 0, 3), submesh(12, 4, 3, 2, 2, 3)],
-            shapes: meshspec_formats::unity::make::no_shapes(),
+            shapes: make::no_shapes(),
             bind_poses: vec![],
             bone_name_hashes: vec![],
             bones_aabb: vec![],
@@ -948,7 +876,7 @@ fn meshes() -> Vec<MeshSpec> {
             vertex_count: 5,
             channels: channels(&[(0, pos(3))]),
             vertex_bytes: wire,
-            compressed: empty_compressed(),
+            compressed: make::empty("", VERSION_NUM).compressed_mesh,
             streamed: false,
         },
     ]

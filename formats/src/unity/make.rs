@@ -9,7 +9,6 @@ use crate::generated::unity_mesh::{
     VariableBoneCountWeights, Vector3f, VertexData, VertexFormat, VertexFormat2017,
 };
 
-/// Unity's byte vector: the bytes and the padding to 4 bytes.
 /// Blend shape data that holds no shapes.
 pub fn no_shapes() -> BlendShapeData {
     BlendShapeData {
@@ -24,6 +23,7 @@ pub fn no_shapes() -> BlendShapeData {
     }
 }
 
+/// Unity's byte vector: the bytes and the padding to 4 bytes.
 pub fn bytes(data: Vec<u8>) -> AlignedBytes {
     let pad = vec![0; (4 - data.len() % 4) % 4];
     AlignedBytes {
