@@ -63,9 +63,7 @@ fn every_export_passes_gltf_validator_with_no_warning() {
     let mut files = vec![];
     let mut inputs = repo_inputs();
     let repo = inputs.len();
-    inputs.extend(unity_inputs(
-        "every_export_passes_gltf_validator_with_no_warning",
-    ));
+    inputs.extend(unity_inputs(meshspec_tests::test_name!()));
     for i in &inputs {
         let out =
             glb(i.scene.clone(), NonFinite::Refuse).unwrap_or_else(|e| panic!("{}: {e}", i.name));
@@ -336,10 +334,7 @@ fn regression(name: &str) -> PathBuf {
 
 #[test]
 fn unity_bindpose_nan_is_refused_or_written_as_zero_never_as_nan() {
-    let test = "unity_bindpose_nan_is_refused_or_written_as_zero_never_as_nan";
-    let Some(f) = finding(test, "unity-bindpose-nan.mesh") else {
-        return;
-    };
+    let f = meshspec_tests::finding_or_return!("unity-bindpose-nan.mesh");
     let i = unity(&f, "2022.1.20f1", None);
     let e = glb(i.scene.clone(), NonFinite::Refuse)
         .unwrap_err()
@@ -433,10 +428,7 @@ fn tangent_huge_normalises_without_overflow() {
 
 #[test]
 fn unity_normal_huge_normalises_without_overflow() {
-    let test = "unity_normal_huge_normalises_without_overflow";
-    let Some(f) = finding(test, "unity-normal-huge.mesh") else {
-        return;
-    };
+    let f = meshspec_tests::finding_or_return!("unity-normal-huge.mesh");
     let i = unity(&f, "2022.1.20f1", None);
     let stored = i.scene.meshes[0].normals.clone().unwrap();
     let huge = stored
@@ -459,10 +451,7 @@ fn unity_normal_huge_normalises_without_overflow() {
 
 #[test]
 fn unity_zero_weights_are_bound_rigidly_and_said() {
-    let test = "unity_zero_weights_are_bound_rigidly_and_said";
-    let Some(f) = finding(test, "unity-zero-weights.mesh") else {
-        return;
-    };
+    let f = meshspec_tests::finding_or_return!("unity-zero-weights.mesh");
     let i = unity(&f, "2023.1.0a16", None);
     let skin = i.scene.meshes[0].skin.as_ref().unwrap();
     let v = skin
@@ -492,10 +481,7 @@ fn unity_zero_weights_are_bound_rigidly_and_said() {
 
 #[test]
 fn unity_name_newline_cannot_add_lines_or_fake_errors() {
-    let test = "unity_name_newline_cannot_add_lines_or_fake_errors";
-    let Some(f) = finding(test, "unity-name-newline.mesh") else {
-        return;
-    };
+    let f = meshspec_tests::finding_or_return!("unity-name-newline.mesh");
     let ress = f
         .parent()
         .unwrap()

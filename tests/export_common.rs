@@ -8,7 +8,6 @@ use meshspec_formats::context::{Context, Winding};
 use meshspec_formats::scene::Scene;
 use meshspec_formats::{find, Entry};
 use meshspec_tests::{node_tool, samples};
-use std::io::Write;
 use std::path::{Path, PathBuf};
 
 /// One exportable input and its scene, labelled as the command line labels it.
@@ -28,21 +27,6 @@ pub struct Input {
 }
 
 pub use meshspec_tests::shared_or_skip;
-
-/// A findings input in `../shared/findings/robustness/`, or `None` (said loudly).
-pub fn finding(test: &str, file: &str) -> Option<PathBuf> {
-    let p = shared_or_skip(test)?.join("findings/robustness").join(file);
-    if p.is_file() {
-        Some(p)
-    } else {
-        let _ = writeln!(
-            std::io::stderr(),
-            "SKIPPED {test}: {} is missing",
-            p.display()
-        );
-        None
-    }
-}
 
 /// A Unity mesh read as `version`, resource file beside it or given.
 pub fn unity(path: &Path, version: &str, ress: Option<&Path>) -> Input {
@@ -98,28 +82,10 @@ pub fn unity_inputs(test: &str) -> Vec<Input> {
     let Some(shared) = shared_or_skip(test) else {
         return vec![];
     };
-    let dir = shared.join("corpus/unity/meshes");
-    let mut versions: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
+    let out: Vec<Input> = meshspec_tests::unity_mesh_files(&shared, ".mesh")
+        .iter()
+        .map(|(version, f)| unity(f, version, None))
         .collect();
-    versions.sort();
-    let mut out = vec![];
-    for v in versions {
-        let version = v.file_name().unwrap().to_string_lossy().to_string();
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&v)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "mesh"))
-            .collect();
-        files.sort();
-        for f in files {
-            out.push(unity(&f, &version, None));
-        }
-    }
     assert_eq!(out.len(), 35, "every Mesh object of the shared corpus");
     out
 }

@@ -130,9 +130,8 @@ fn positions_of(scene: &Scene) -> Vec<Vec<[f32; 3]>> {
 
 #[test]
 fn every_skinned_corpus_mesh_at_rest_is_the_stored_mesh() {
-    let test = "every_skinned_corpus_mesh_at_rest_is_the_stored_mesh";
     let mut inputs = repo_inputs();
-    inputs.extend(unity_inputs(test));
+    inputs.extend(unity_inputs(meshspec_tests::test_name!()));
     let mut skinned = 0;
     let mut worst = 0.0f64;
     for i in &inputs {
@@ -289,8 +288,7 @@ fn sources(v: &Value) -> Vec<(String, usize, usize, Option<String>)> {
 
 #[test]
 fn unity_names_and_sources_lead_to_the_bytes() {
-    let test = "unity_names_and_sources_lead_to_the_bytes";
-    let inputs = unity_inputs(test);
+    let inputs = unity_inputs(meshspec_tests::test_name!());
     let mut checked = 0;
     for i in inputs
         .iter()
@@ -448,15 +446,12 @@ fn sws_names_and_sources_lead_to_the_bytes() {
 
 #[test]
 fn findings_exports_are_at_rest_too() {
-    let test = "findings_exports_are_at_rest_too";
     for (file, version) in [
         ("unity-bindpose-nan.mesh", "2022.1.20f1"),
         ("unity-zero-weights.mesh", "2023.1.0a16"),
         ("unity-normal-huge.mesh", "2022.1.20f1"),
     ] {
-        let Some(f) = finding(test, file) else {
-            return;
-        };
+        let f = meshspec_tests::finding_or_return!(file);
         let i = unity(&f, version, None);
         // A NaN bind pose written as 0 shears: the joint gets the nearest rigid transform and
         // the inverse bind matrix its inverse, so the rest pose still holds.

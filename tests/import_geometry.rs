@@ -14,9 +14,8 @@ use meshspec_formats::{meshbin, Context};
 
 #[test]
 fn shared_accessors_share_vertices_and_every_dropped_part_is_said() {
-    let test = "shared_accessors_share_vertices_and_every_dropped_part_is_said";
     let dir = temp("import-body");
-    let inputs = unity_inputs(test);
+    let inputs = unity_inputs(meshspec_tests::test_name!());
     let Some(body) = inputs
         .iter()
         .find(|i| i.name == "unity/2021.3.0f1/Robot_A_Body_LOD03.c1bd822390ee02eb.mesh")

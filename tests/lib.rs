@@ -10,6 +10,22 @@ pub fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
+/// A file of the repository's Unity corpus (`corpus/unity/NAME`).
+pub fn unity_corpus(name: &str) -> PathBuf {
+    root().join("corpus/unity").join(name)
+}
+
+/// The bytes of a file of the repository's Unity corpus.
+pub fn unity_corpus_bytes(name: &str) -> Vec<u8> {
+    std::fs::read(unity_corpus(name)).unwrap()
+}
+
+/// The verdict of layout `id` on `bytes`, read with no parameter.
+pub fn verdict(id: &str, bytes: &[u8]) -> meshspec_formats::verdict::Verdict {
+    let ctx = meshspec_formats::context::Context::new();
+    meshspec_formats::find(id).unwrap().judge(bytes, &ctx)
+}
+
 /// One corpus file.
 #[derive(Debug, Clone)]
 pub struct Sample {
@@ -35,30 +51,42 @@ impl Sample {
     }
 }
 
+/// The paths in `dir` that `keep` accepts, sorted.
+pub fn sorted_paths(dir: &Path, keep: impl Fn(&Path) -> bool) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| keep(p))
+        .collect();
+    out.sort();
+    out
+}
+
+/// The files of the version folders of the shared corpus's Unity meshes whose names end with
+/// `suffix`, by version then name: (version, file).
+pub fn unity_mesh_files(shared: &Path, suffix: &str) -> Vec<(String, PathBuf)> {
+    let dir = shared.join("corpus/unity/meshes");
+    let mut out = vec![];
+    for v in sorted_paths(&dir, Path::is_dir) {
+        let version = v.file_name().unwrap().to_string_lossy().into_owned();
+        for f in sorted_paths(&v, |p| p.to_string_lossy().ends_with(suffix)) {
+            out.push((version.clone(), f));
+        }
+    }
+    out
+}
+
 /// Every corpus file whose extension names a layout, in path order.
 pub fn samples() -> Vec<Sample> {
     let mut out = vec![];
-    let corpus = root().join("corpus");
-    let mut families: Vec<PathBuf> = std::fs::read_dir(&corpus)
-        .expect("corpus/ exists")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    families.sort();
-    for fam in families {
+    for fam in sorted_paths(&root().join("corpus"), Path::is_dir) {
         let family = fam.file_name().unwrap().to_string_lossy().to_string();
         for (dir, bad) in [(fam.clone(), false), (fam.join("bad"), true)] {
-            let Ok(rd) = std::fs::read_dir(&dir) else {
+            if !dir.is_dir() {
                 continue;
-            };
-            let mut files: Vec<PathBuf> = rd
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.is_file())
-                .collect();
-            files.sort();
-            for path in files {
+            }
+            for path in sorted_paths(&dir, Path::is_file) {
                 let Some(ext) = path.extension().and_then(|e| e.to_str()) else {
                     continue;
                 };
@@ -76,13 +104,18 @@ pub fn samples() -> Vec<Sample> {
     out
 }
 
+/// The shared folder beside the checkout (`../shared`), there or not.
+pub fn shared_dir() -> PathBuf {
+    root().join("..").join("shared")
+}
+
 /// The shared folder beside the checkout (`../shared`), or `None` after one loud line on
 /// standard error (past the test harness's capture) naming the test that skips its shared part.
 /// Tests over it run whenever it is there; `.ci/run` refuses to run without it, so CI always
 /// runs them.
 pub fn shared_or_skip(test: &str) -> Option<PathBuf> {
     use std::io::Write as _;
-    let p = root().join("..").join("shared");
+    let p = shared_dir();
     if p.join("corpus").is_dir() {
         return Some(p);
     }
@@ -92,6 +125,66 @@ pub fn shared_or_skip(test: &str) -> Option<PathBuf> {
         p.display()
     );
     None
+}
+
+/// The name of the function this is called in (a test's name, as the harness prints it).
+#[macro_export]
+macro_rules! test_name {
+    () => {
+        $crate::enclosing_fn({
+            fn f() {}
+            std::any::type_name_of_val(&f)
+        })
+    };
+}
+
+/// The last segment of the path of the function an item named `f` is declared in, given the
+/// item's type name.
+pub fn enclosing_fn(f: &'static str) -> &'static str {
+    let f = f.strip_suffix("::f").unwrap_or(f);
+    f.rsplit("::").next().unwrap_or(f)
+}
+
+/// The shared folder, or a return from the calling test after [`shared_or_skip`]'s loud line
+/// naming the test (the function it is called in, unless a name is given).
+#[macro_export]
+macro_rules! shared_or_return {
+    () => {
+        $crate::shared_or_return!($crate::test_name!())
+    };
+    ($test:expr) => {
+        match $crate::shared_or_skip($test) {
+            Some(p) => p,
+            None => return,
+        }
+    };
+}
+
+/// A findings input in `../shared/findings/robustness/`, or `None` (said loudly).
+pub fn finding(test: &str, file: &str) -> Option<PathBuf> {
+    use std::io::Write as _;
+    let p = shared_or_skip(test)?.join("findings/robustness").join(file);
+    if p.is_file() {
+        Some(p)
+    } else {
+        let _ = writeln!(
+            std::io::stderr(),
+            "SKIPPED {test}: {} is missing",
+            p.display()
+        );
+        None
+    }
+}
+
+/// [`finding`] for the calling test, or a return from it (said loudly).
+#[macro_export]
+macro_rules! finding_or_return {
+    ($file:expr) => {
+        match $crate::finding($crate::test_name!(), $file) {
+            Some(p) => p,
+            None => return,
+        }
+    };
 }
 
 /// Runs one of the Node tools in `tools/` (`gltf-validate.mjs`, `ksc-check.mjs`) over `args`:
@@ -216,4 +309,13 @@ pub fn sha256_hex(b: &[u8]) -> String {
         .iter()
         .map(|x| format!("{x:02x}"))
         .collect()
+}
+
+/// The decoded scene of the Unity object `r` of `g`, as export reads it.
+pub fn unity_scene(
+    g: &meshspec_formats::unity::files::game::GameFiles,
+    r: meshspec_formats::unity::files::ObjectRef,
+) -> meshspec_formats::scene::Scene {
+    let ctx = meshspec_formats::context::Context::new();
+    g.input(r, &ctx).unwrap().decode().unwrap().scene
 }

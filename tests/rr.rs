@@ -689,14 +689,7 @@ fn every_recorded_position_holds_the_bytes_the_writer_writes_there() {
     let mut files = 0;
     let mut fields = 0;
     for dir in ["corpus/rr", "corpus/rr/bad"] {
-        let mut paths: Vec<_> = std::fs::read_dir(root().join(dir))
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.is_file())
-            .collect();
-        paths.sort();
-        for p in paths {
+        for p in meshspec_tests::sorted_paths(&root().join(dir), std::path::Path::is_file) {
             let bytes = std::fs::read(&p).unwrap();
             let name = p.display().to_string();
             if !name.contains(".rr-") {

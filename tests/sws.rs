@@ -981,14 +981,7 @@ fn every_recorded_position_holds_the_bytes_the_writer_writes_there() {
     let mut files = 0;
     for bad in [false, true] {
         let dir = if bad { dir.join("bad") } else { dir.clone() };
-        let mut paths: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.is_file())
-            .collect();
-        paths.sort();
-        for path in paths {
+        for path in meshspec_tests::sorted_paths(&dir, std::path::Path::is_file) {
             let name = path.display().to_string();
             let bytes = std::fs::read(&path).unwrap();
             if name.ends_with("data-length.sws-mesh") {

@@ -16,7 +16,7 @@ use meshspec_formats::generated::unity_mesh::{
 use meshspec_formats::rt::{ErrorKind, Root, Severity};
 use meshspec_formats::unity::{make, stream};
 use meshspec_formats::verdict::Verdict;
-use meshspec_tests::elide;
+use meshspec_tests::{elide, sha256_hex as sha256, shared_dir};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -82,36 +82,18 @@ fn meshes_dir() -> PathBuf {
 }
 
 fn corpus() -> Vec<Obj> {
-    let mut versions: Vec<PathBuf> = std::fs::read_dir(meshes_dir())
-        .expect("the Unity meshes folder")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    versions.sort();
-    let mut out = vec![];
-    for dir in versions {
-        let version = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|e| e == "mesh"))
-            .collect();
-        files.sort();
-        for path in files {
-            let bytes = std::fs::read(&path).unwrap();
+    meshspec_tests::unity_mesh_files(&shared_dir(), ".mesh")
+        .into_iter()
+        .map(|(version, path)| {
             let json = path.with_extension("unitypy.json");
-            let unitypy: Value = serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
-            out.push(Obj {
-                version: version.clone(),
+            Obj {
+                version,
+                bytes: std::fs::read(&path).unwrap(),
+                unitypy: serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap(),
                 path,
-                bytes,
-                unitypy,
-            });
-        }
-    }
-    out
+            }
+        })
+        .collect()
 }
 
 /// Unity's own text dump of one Mesh object, flattened to `path -> value`: names joined with
@@ -173,71 +155,6 @@ fn unity_dumps(version: &str) -> BTreeMap<i64, UnityDump> {
     out
 }
 
-/// SHA-256 (FIPS 180-4), for the raw objects' hashes that UnityPy's JSON records.
-fn sha256(data: &[u8]) -> String {
-    const K: [u32; 64] = [
-        0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
-        0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
-        0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
-        0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
-        0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
-        0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
-        0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
-        0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-        0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
-        0xc67178f2,
-    ];
-    let mut h: [u32; 8] = [
-        0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a, 0x510e527f, 0x9b05688c, 0x1f83d9ab,
-        0x5be0cd19,
-    ];
-    let mut msg = data.to_vec();
-    msg.push(0x80);
-    while msg.len() % 64 != 56 {
-        msg.push(0);
-    }
-    msg.extend_from_slice(&((data.len() as u64) * 8).to_be_bytes());
-    for block in msg.chunks_exact(64) {
-        let mut w = [0u32; 64];
-        for (i, c) in block.chunks_exact(4).enumerate() {
-            w[i] = u32::from_be_bytes([c[0], c[1], c[2], c[3]]);
-        }
-        for i in 16..64 {
-            let s0 = w[i - 15].rotate_right(7) ^ w[i - 15].rotate_right(18) ^ (w[i - 15] >> 3);
-            let s1 = w[i - 2].rotate_right(17) ^ w[i - 2].rotate_right(19) ^ (w[i - 2] >> 10);
-            w[i] = w[i - 16]
-                .wrapping_add(s0)
-                .wrapping_add(w[i - 7])
-                .wrapping_add(s1);
-        }
-        let [mut a, mut b, mut c, mut d, mut e, mut f, mut g, mut hh] = h;
-        for i in 0..64 {
-            let s1 = e.rotate_right(6) ^ e.rotate_right(11) ^ e.rotate_right(25);
-            let ch = (e & f) ^ (!e & g);
-            let t1 = hh
-                .wrapping_add(s1)
-                .wrapping_add(ch)
-                .wrapping_add(K[i])
-                .wrapping_add(w[i]);
-            let s0 = a.rotate_right(2) ^ a.rotate_right(13) ^ a.rotate_right(22);
-            let maj = (a & b) ^ (a & c) ^ (b & c);
-            let t2 = s0.wrapping_add(maj);
-            hh = g;
-            g = f;
-            f = e;
-            e = d.wrapping_add(t1);
-            d = c;
-            c = b;
-            b = a;
-            a = t1.wrapping_add(t2);
-        }
-        for (x, y) in h.iter_mut().zip([a, b, c, d, e, f, g, hh]) {
-            *x = x.wrapping_add(y);
-        }
-    }
-    h.iter().map(|x| format!("{x:08x}")).collect()
-}
-
 #[test]
 fn sha256_is_the_standard_one() {
     assert_eq!(
@@ -252,11 +169,7 @@ fn sha256_is_the_standard_one() {
 
 #[test]
 fn all_35_objects_are_read_exactly_and_written_back_byte_for_byte() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "all_35_objects_are_read_exactly_and_written_back_byte_for_byte",
-    ) else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     let objs = corpus();
     assert_eq!(objs.len(), 35, "the corpus has 35 Mesh objects");
     let entry = find("unity-mesh").expect("the layout is registered");
@@ -295,9 +208,7 @@ fn all_35_objects_are_read_exactly_and_written_back_byte_for_byte() {
 
 #[test]
 fn dumps_of_the_corpus_are_snapshots() {
-    let Some(_) = meshspec_tests::shared_or_skip("dumps_of_the_corpus_are_snapshots") else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     let entry = find("unity-mesh").unwrap();
     for o in corpus() {
         let dump = entry.dump(&o.bytes, &o.ctx()).unwrap();
@@ -326,9 +237,7 @@ fn float(d: &UnityDump, path: &str) -> f32 {
 
 #[test]
 fn fields_agree_with_unitys_own_dumps() {
-    let Some(_) = meshspec_tests::shared_or_skip("fields_agree_with_unitys_own_dumps") else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     let objs = corpus();
     let mut compared = 0;
     for version in ["2021.3.0f1", "2022.1.20f1", "2023.1.0a16"] {
@@ -345,71 +254,53 @@ fn fields_agree_with_unitys_own_dumps() {
             let m = o.mesh();
             let w = format!("{version}/{}", o.file_name());
             assert_eq!(m.name.value, d["m_Name"], "{w}");
-            // Vertex count and channel table.
+            // Every integer field compared (one path of the dump each), then the floats.
             let vd = &m.vertex_data;
-            assert_eq!(
-                i128::from(vd.vertex_count),
-                num(d, "m_VertexData/m_VertexCount"),
-                "{w}"
-            );
-            assert_eq!(
-                vd.channels.as_ref().unwrap().len() as i128,
-                num(d, "m_VertexData/m_Channels/#")
-            );
-            for (i, c) in vd.channels.as_ref().unwrap().iter().enumerate() {
+            let channels = vd.channels.as_ref().unwrap();
+            let sd = m.stream_data.as_ref().unwrap();
+            let bones = m.bone_name_hashes.as_ref().unwrap().len();
+            let mut ints: Vec<(String, i128)> = [
+                ("m_VertexData/m_VertexCount", vd.vertex_count.into()),
+                ("m_VertexData/m_Channels/#", channels.len() as i128),
+                ("m_VertexData/#", vd.data.data.len() as i128),
+                ("m_SubMeshes/#", m.sub_meshes.len() as i128),
+                ("m_IndexFormat", m.index_format.unwrap().0 as i128),
+                ("m_IndexBuffer/#", m.index_buffer.len_data as i128),
+                ("m_BindPose/#", m.bind_poses.as_ref().unwrap().len() as i128),
+                ("m_BoneNameHashes/#", bones as i128),
+                ("m_RootBoneNameHash", m.root_bone_name_hash.unwrap().into()),
+                (
+                    "m_BonesAABB/#",
+                    m.bones_aabb.as_ref().unwrap().items.len() as i128,
+                ),
+                ("m_MeshUsageFlags", m.mesh_usage_flags.unwrap().into()),
+                ("m_StreamData/offset", sd.ofs_data_u8.unwrap().into()),
+                ("m_StreamData/size", sd.len_data.into()),
+            ]
+            .map(|(p, v): (&str, i128)| (p.to_string(), v))
+            .into();
+            for (i, c) in channels.iter().enumerate() {
                 let p = format!("m_VertexData/m_Channels/data[{i}]");
-                assert_eq!(
-                    i128::from(c.stream),
-                    num(d, &format!("{p}/stream")),
-                    "{w} {p}"
-                );
-                assert_eq!(
-                    i128::from(c.offset),
-                    num(d, &format!("{p}/offset")),
-                    "{w} {p}"
-                );
-                assert_eq!(
-                    i128::from(c.format.0),
-                    num(d, &format!("{p}/format")),
-                    "{w} {p}"
-                );
-                assert_eq!(
-                    i128::from(c.dimension),
-                    num(d, &format!("{p}/dimension")),
-                    "{w} {p}"
-                );
+                ints.push((format!("{p}/stream"), c.stream.into()));
+                ints.push((format!("{p}/offset"), c.offset.into()));
+                ints.push((format!("{p}/format"), c.format.0.into()));
+                ints.push((format!("{p}/dimension"), c.dimension.into()));
             }
-            assert_eq!(vd.data.data.len() as i128, num(d, "m_VertexData/#"), "{w}");
-            // Submeshes.
-            assert_eq!(m.sub_meshes.len() as i128, num(d, "m_SubMeshes/#"), "{w}");
             for (i, s) in m.sub_meshes.iter().enumerate() {
                 let p = format!("m_SubMeshes/data[{i}]");
-                let n = |f: &str| num(d, &format!("{p}/{f}"));
-                assert_eq!(i128::from(s.first_byte), n("firstByte"), "{w} {p}");
-                assert_eq!(i128::from(s.index_count), n("indexCount"), "{w} {p}");
-                assert_eq!(i128::from(s.topology.unwrap().0), n("topology"), "{w} {p}");
-                assert_eq!(
-                    i128::from(s.base_vertex.unwrap()),
-                    n("baseVertex"),
-                    "{w} {p}"
-                );
-                assert_eq!(i128::from(s.first_vertex), n("firstVertex"), "{w} {p}");
-                assert_eq!(i128::from(s.vertex_count), n("vertexCount"), "{w} {p}");
+                ints.push((format!("{p}/firstByte"), s.first_byte.into()));
+                ints.push((format!("{p}/indexCount"), s.index_count.into()));
+                ints.push((format!("{p}/topology"), s.topology.unwrap().0.into()));
+                ints.push((format!("{p}/baseVertex"), s.base_vertex.unwrap().into()));
+                ints.push((format!("{p}/firstVertex"), s.first_vertex.into()));
+                ints.push((format!("{p}/vertexCount"), s.vertex_count.into()));
                 let c = &s.local_aabb.center;
-                assert_eq!(
-                    c.y,
-                    float(d, &format!("{p}/localAABB/m_Center/y")),
-                    "{w} {p}"
-                );
+                let p = format!("{p}/localAABB/m_Center/y");
+                assert_eq!(c.y, float(d, &p), "{w} {p}");
             }
-            // Index buffer, bones.
-            assert_eq!(m.index_format.unwrap().0 as i128, num(d, "m_IndexFormat"));
-            assert_eq!(m.index_buffer.len_data as i128, num(d, "m_IndexBuffer/#"));
-            assert_eq!(
-                m.bind_poses.as_ref().unwrap().len() as i128,
-                num(d, "m_BindPose/#"),
-                "{w}"
-            );
+            for (p, v) in &ints {
+                assert_eq!(*v, num(d, p), "{w} {p}");
+            }
             for (b, pose) in m.bind_poses.as_ref().unwrap().iter().enumerate() {
                 for r in 0..4 {
                     for c in 0..4 {
@@ -418,23 +309,7 @@ fn fields_agree_with_unitys_own_dumps() {
                     }
                 }
             }
-            assert_eq!(
-                m.bone_name_hashes.as_ref().unwrap().len() as i128,
-                num(d, "m_BoneNameHashes/#")
-            );
-            assert_eq!(
-                i128::from(m.root_bone_name_hash.unwrap()),
-                num(d, "m_RootBoneNameHash")
-            );
-            assert_eq!(
-                m.bones_aabb.as_ref().unwrap().items.len() as i128,
-                num(d, "m_BonesAABB/#")
-            );
             // The flags around the collision data.
-            assert_eq!(
-                i128::from(m.mesh_usage_flags.unwrap()),
-                num(d, "m_MeshUsageFlags")
-            );
             match m.cooking_options {
                 Some(c) => assert_eq!(i128::from(c), num(d, "m_CookingOptions"), "{w}"),
                 None => assert!(!d.contains_key("m_CookingOptions"), "{w}"),
@@ -447,13 +322,6 @@ fn fields_agree_with_unitys_own_dumps() {
             assert_eq!(m.mesh_metrics_1, Some(float(d, "m_MeshMetrics[1]")), "{w}");
             assert_eq!(m.local_aabb.extent.x, float(d, "m_LocalAABB/m_Extent/x"));
             // Where the vertex data streams from.
-            let sd = m.stream_data.as_ref().unwrap();
-            assert_eq!(
-                i128::from(sd.ofs_data_u8.unwrap()),
-                num(d, "m_StreamData/offset"),
-                "{w}"
-            );
-            assert_eq!(i128::from(sd.len_data), num(d, "m_StreamData/size"), "{w}");
             assert_eq!(sd.path.value, d["m_StreamData/path"], "{w}");
             compared += 1;
         }
@@ -463,9 +331,7 @@ fn fields_agree_with_unitys_own_dumps() {
 
 #[test]
 fn fields_agree_with_unitypy() {
-    let Some(_) = meshspec_tests::shared_or_skip("fields_agree_with_unitypy") else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     for o in corpus() {
         let m = o.mesh();
         let u = &o.unitypy;
@@ -477,26 +343,18 @@ fn fields_agree_with_unitypy() {
             "{w}"
         );
         let channels = u["channels"].as_array().unwrap();
-        assert_eq!(
-            m.vertex_data.channels.as_ref().unwrap().len(),
-            channels.len()
-        );
-        for (c, uc) in m
-            .vertex_data
-            .channels
-            .as_ref()
-            .unwrap()
-            .iter()
-            .zip(channels)
-        {
-            assert_eq!(u64::from(c.stream), uc["stream"].as_u64().unwrap(), "{w}");
-            assert_eq!(u64::from(c.offset), uc["offset"].as_u64().unwrap(), "{w}");
-            assert_eq!(u64::from(c.format.0), uc["format"].as_u64().unwrap(), "{w}");
-            assert_eq!(
-                u64::from(c.dimension),
-                uc["dimension"].as_u64().unwrap(),
-                "{w}"
-            );
+        let ours = m.vertex_data.channels.as_ref().unwrap();
+        assert_eq!(ours.len(), channels.len());
+        for (c, uc) in ours.iter().zip(channels) {
+            let (s, o, f, d) = (c.stream, c.offset, c.format.0, c.dimension);
+            for (k, v) in [
+                ("stream", s),
+                ("offset", o),
+                ("format", f),
+                ("dimension", d),
+            ] {
+                assert_eq!(u64::from(v), uc[k].as_u64().unwrap(), "{w} {k}");
+            }
         }
         assert_eq!(
             m.index_format.unwrap().0 as i64,
@@ -509,24 +367,17 @@ fn fields_agree_with_unitypy() {
         let subs = u["submeshes"].as_array().unwrap();
         assert_eq!(m.sub_meshes.len(), subs.len(), "{w}");
         for (s, us) in m.sub_meshes.iter().zip(subs) {
-            assert_eq!(u64::from(s.first_byte), us["firstByte"].as_u64().unwrap());
-            assert_eq!(u64::from(s.index_count), us["indexCount"].as_u64().unwrap());
-            assert_eq!(
-                i64::from(s.topology.unwrap().0),
-                us["topology"].as_i64().unwrap()
-            );
-            assert_eq!(
-                u64::from(s.base_vertex.unwrap()),
-                us["baseVertex"].as_u64().unwrap()
-            );
-            assert_eq!(
-                u64::from(s.first_vertex),
-                us["firstVertex"].as_u64().unwrap()
-            );
-            assert_eq!(
-                u64::from(s.vertex_count),
-                us["vertexCount"].as_u64().unwrap()
-            );
+            for (k, v) in [
+                ("firstByte", s.first_byte),
+                ("indexCount", s.index_count),
+                ("baseVertex", s.base_vertex.unwrap()),
+                ("firstVertex", s.first_vertex),
+                ("vertexCount", s.vertex_count),
+            ] {
+                assert_eq!(u64::from(v), us[k].as_u64().unwrap(), "{w} {k}");
+            }
+            let topology = us["topology"].as_i64().unwrap();
+            assert_eq!(i64::from(s.topology.unwrap().0), topology, "{w}");
         }
         assert_eq!(
             m.bind_poses.as_ref().unwrap().len() as u64,
@@ -548,11 +399,7 @@ fn fields_agree_with_unitypy() {
 
 #[test]
 fn the_stream_offset_is_u32_before_2020_1_and_u64_from_it() {
-    let Some(_) =
-        meshspec_tests::shared_or_skip("the_stream_offset_is_u32_before_2020_1_and_u64_from_it")
-    else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     let objs = corpus();
     let mut seen = (0, 0);
     for o in &objs {
@@ -567,10 +414,7 @@ fn the_stream_offset_is_u32_before_2020_1_and_u64_from_it() {
     }
     assert_eq!(seen, (7, 28));
     // The same object read with the wrong side of a cut-off is refused, not misread.
-    let o = objs
-        .iter()
-        .find(|o| o.version == "2020.3.0f1" && o.file_name().starts_with("Lame"))
-        .unwrap();
+    let o = &obj("2020.3.0f1", "Lame");
     let wrong = Context::new().with_unity_version("2019.4.0f1").unwrap();
     let e = UnityMesh::from_bytes(&o.bytes, &wrong).unwrap_err();
     assert!(
@@ -580,21 +424,14 @@ fn the_stream_offset_is_u32_before_2020_1_and_u64_from_it() {
         ),
         "{e}"
     );
-    let o = objs
-        .iter()
-        .find(|o| o.version == "2021.3.0f1" && o.file_name().starts_with("Lame"))
-        .unwrap();
+    let o = &obj("2021.3.0f1", "Lame");
     let newer = Context::new().with_unity_version("2022.1.20f1").unwrap();
     assert!(UnityMesh::from_bytes(&o.bytes, &newer).is_err());
 }
 
 #[test]
 fn streamed_vertex_data_is_exactly_the_corpus_slice() {
-    let Some(_) =
-        meshspec_tests::shared_or_skip("streamed_vertex_data_is_exactly_the_corpus_slice")
-    else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     let mut n = 0;
     for o in corpus() {
         let m = o.view();
@@ -620,15 +457,8 @@ fn streamed_vertex_data_is_exactly_the_corpus_slice() {
 
 #[test]
 fn a_stream_range_outside_the_resource_file_is_refused_by_check_and_export_alike() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "a_stream_range_outside_the_resource_file_is_refused_by_check_and_export_alike",
-    ) else {
-        return;
-    };
-    let o = corpus()
-        .into_iter()
-        .find(|o| o.version == "2023.1.0a16" && o.file_name().starts_with("Manche"))
-        .unwrap();
+    meshspec_tests::shared_or_return!();
+    let o = obj("2023.1.0a16", "Manche");
     let entry = find("unity-mesh").unwrap();
     let mut m = o.mesh();
     let res = {
@@ -680,15 +510,8 @@ fn a_stream_range_outside_the_resource_file_is_refused_by_check_and_export_alike
 
 #[test]
 fn every_prefix_of_a_small_object_is_refused_with_an_offset_inside_it() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "every_prefix_of_a_small_object_is_refused_with_an_offset_inside_it",
-    ) else {
-        return;
-    };
-    let o = corpus()
-        .into_iter()
-        .find(|o| o.version == "2019.4.0f1" && o.file_name().starts_with("Manche"))
-        .unwrap();
+    meshspec_tests::shared_or_return!();
+    let o = obj("2019.4.0f1", "Manche");
     let ctx = o.ctx();
     for n in 0..o.bytes.len() {
         let e = UnityMesh::from_bytes(&o.bytes[..n], &ctx).unwrap_err();
@@ -703,15 +526,8 @@ fn every_prefix_of_a_small_object_is_refused_with_an_offset_inside_it() {
 
 #[test]
 fn a_huge_count_is_refused_before_anything_is_allocated() {
-    let Some(_) =
-        meshspec_tests::shared_or_skip("a_huge_count_is_refused_before_anything_is_allocated")
-    else {
-        return;
-    };
-    let o = corpus()
-        .into_iter()
-        .find(|o| o.version == "2021.3.0f1" && o.file_name().starts_with("Lame"))
-        .unwrap();
+    meshspec_tests::shared_or_return!();
+    let o = obj("2021.3.0f1", "Lame");
     let mut bytes = o.bytes.clone();
     // The submesh count follows the 4-byte name "Lame" and its length.
     bytes[8..12].copy_from_slice(&0x7FFF_FFF0i32.to_le_bytes());
@@ -750,15 +566,8 @@ fn usage_flags_offset(bytes: &[u8], path_len: usize) -> usize {
 
 #[test]
 fn unity_6000_2_appends_the_lod_info_and_6000_6_replaces_the_usage_flags() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "unity_6000_2_appends_the_lod_info_and_6000_6_replaces_the_usage_flags",
-    ) else {
-        return;
-    };
-    let o = corpus()
-        .into_iter()
-        .find(|o| o.version == "2023.1.0a16" && o.file_name().starts_with("Lame"))
-        .unwrap();
+    meshspec_tests::shared_or_return!();
+    let o = obj("2023.1.0a16", "Lame");
     let m = o.mesh();
     assert!(m
         .baked_convex_collision_mesh
@@ -834,17 +643,10 @@ fn unity_6000_2_appends_the_lod_info_and_6000_6_replaces_the_usage_flags() {
 
 #[test]
 fn older_layouts_drop_the_fields_their_editors_did_not_have() {
-    let Some(_) =
-        meshspec_tests::shared_or_skip("older_layouts_drop_the_fields_their_editors_did_not_have")
-    else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     // A 2019.4 object as 2018.3/2018.4 wrote it: no m_BonesAABB, no m_VariableBoneCountWeights
     // (two empty arrays, 8 bytes, right after m_RootBoneNameHash).
-    let o = corpus()
-        .into_iter()
-        .find(|o| o.version == "2019.4.0f1" && o.file_name().starts_with("Lame"))
-        .unwrap();
+    let o = obj("2019.4.0f1", "Lame");
     let m = o.mesh();
     assert!(m.bones_aabb.as_ref().unwrap().items.is_empty());
     assert!(m
@@ -955,11 +757,7 @@ fn located(o: &Obj, m: &UnityMesh) -> meshspec_formats::generated::unity_mesh::U
 
 #[test]
 fn broken_relations_are_reported_with_where_and_what() {
-    let Some(_) =
-        meshspec_tests::shared_or_skip("broken_relations_are_reported_with_where_and_what")
-    else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     // An inline mesh: the Robot's lower arm in 2022.1 (16-bit indices, 3 streams).
     let o = obj("2022.1.20f1", "Robot_A_LowerArm_Left_LOD03");
     let good = o.mesh();
@@ -1072,11 +870,7 @@ fn broken_relations_are_reported_with_where_and_what() {
 
 #[test]
 fn streamed_meshes_state_their_layout_against_the_streamed_size() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "streamed_meshes_state_their_layout_against_the_streamed_size",
-    ) else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     let o = obj("2021.3.0f1", "Garde");
     let mut m = o.mesh();
     assert!(finding_lines(&o, &m).is_empty());
@@ -1104,9 +898,7 @@ fn streamed_meshes_state_their_layout_against_the_streamed_size() {
 
 #[test]
 fn padding_is_kept_verbatim() {
-    let Some(_) = meshspec_tests::shared_or_skip("padding_is_kept_verbatim") else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     // Unity writes zeros, but a reader must not lose other bytes: they are data.
     let o = obj("2020.3.0f1", "Manche");
     let ctx = o.ctx();
@@ -1123,9 +915,7 @@ fn padding_is_kept_verbatim() {
 
 #[test]
 fn the_layout_needs_the_editor_version() {
-    let Some(_) = meshspec_tests::shared_or_skip("the_layout_needs_the_editor_version") else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     let o = obj("2021.3.0f1", "Lame");
     let e = UnityMesh::from_bytes(&o.bytes, &Context::new()).unwrap_err();
     assert_eq!(
@@ -1136,11 +926,7 @@ fn the_layout_needs_the_editor_version() {
 
 #[test]
 fn every_object_decodes_through_the_layout_entry_in_gltf_frame() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "every_object_decodes_through_the_layout_entry_in_gltf_frame",
-    ) else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     // The adapter hands the raw fields (and the streamed range, found beside the input) to the
     // decoder; the result must match UnityPy's decoded positions mirrored in x, and its
     // triangle count per submesh (UnityPy ignores baseVertex, which is 0 throughout).
@@ -1180,11 +966,7 @@ fn every_object_decodes_through_the_layout_entry_in_gltf_frame() {
 
 #[test]
 fn a_streamed_mesh_without_its_resource_file_cannot_decode_and_says_why() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "a_streamed_mesh_without_its_resource_file_cannot_decode_and_says_why",
-    ) else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     let o = obj("2021.3.0f1", "Pommeau");
     let ctx = Context::new().with_unity_version("2021.3.0f1").unwrap();
     let entry = find("unity-mesh").unwrap();
@@ -1205,11 +987,7 @@ fn a_streamed_mesh_without_its_resource_file_cannot_decode_and_says_why() {
 
 #[test]
 fn the_fuzz_property_holds_on_every_object_with_its_version_chosen_by_the_first_byte() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "the_fuzz_property_holds_on_every_object_with_its_version_chosen_by_the_first_byte",
-    ) else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     // What the generated fuzz target does: the first byte picks the editor version.
     let versions: [(&str, i128); 5] = [
         ("2019.4.0f1", 20190400),
@@ -1242,10 +1020,7 @@ fn the_fuzz_property_holds_on_every_object_with_its_version_chosen_by_the_first_
 
 #[test]
 fn non_finite_floats_survive_a_dump_and_a_build() {
-    let Some(_) = meshspec_tests::shared_or_skip("non_finite_floats_survive_a_dump_and_a_build")
-    else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     // Found by the fuzz target: a NaN in m_MeshMetrics (then a list under `if`, which the dump
     // wrote as null) did not build back. Every float of the layout must carry NaN and the
     // infinities through the dump's text.
@@ -1273,21 +1048,23 @@ fn non_finite_floats_survive_a_dump_and_a_build() {
 // The inputs of ../shared/findings/robustness/ that meshspec mishandled, each a regression test
 // (read from ../shared; one loud line when that is not there).
 
-/// A finding's bytes, or `None` (with a line saying so) when ../shared does not have it.
-fn finding(name: &str) -> Option<Vec<u8>> {
-    let path = meshspec_tests::root()
-        .join("../shared/findings/robustness")
-        .join(name);
-    match std::fs::read(&path) {
-        Ok(b) => Some(b),
-        Err(e) => {
-            eprintln!(
-                "SKIPPED: {} is not there ({e}); this regression test needs ../shared beside the checkout",
-                path.display()
-            );
-            None
+/// A finding's bytes, or a return from the calling test after a loud line when ../shared
+/// (named by the test) or the finding is missing.
+macro_rules! finding {
+    ($file:expr) => {{
+        let shared = meshspec_tests::shared_or_return!();
+        let path = shared.join("findings/robustness").join($file);
+        match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) => {
+                eprintln!(
+                    "SKIPPED: {} is not there ({e}); this regression test needs ../shared beside the checkout",
+                    path.display()
+                );
+                return;
+            }
         }
-    }
+    }};
 }
 
 /// The context a finding is read with: its version, and the resource file the README names.
@@ -1332,16 +1109,9 @@ fn refused_at(
 
 #[test]
 fn finding_unity_firstbyte_offset_is_refused_at_the_first_byte() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "finding_unity_firstbyte_offset_is_refused_at_the_first_byte",
-    ) else {
-        return;
-    };
     // 2,412 bytes whose first submesh starts at byte 0xFFFFFFFF of the index buffer: the error
     // used to name 0x10000006F, inside the index buffer's bytes as if they went that far.
-    let Some(b) = finding("unity-firstbyte-offset.mesh") else {
-        return;
-    };
+    let b = finding!("unity-firstbyte-offset.mesh");
     let ctx = finding_ctx("2020.3.0f1", true);
     let e = refused_at(&b, &ctx, "unity_mesh.sub_meshes[0].first_byte", |p| {
         p.sub_meshes.items[0].first_byte.start
@@ -1352,16 +1122,9 @@ fn finding_unity_firstbyte_offset_is_refused_at_the_first_byte() {
 
 #[test]
 fn finding_unity_indexcount_offset_is_refused_at_the_submesh() {
-    let Some(_) =
-        meshspec_tests::shared_or_skip("finding_unity_indexcount_offset_is_refused_at_the_submesh")
-    else {
-        return;
-    };
     // A first byte raised to 16,384 in a 1,920-byte index buffer (the finding's name says the
     // index count: the old error named indexCount at an offset past the input).
-    let Some(b) = finding("unity-indexcount-offset.mesh") else {
-        return;
-    };
+    let b = finding!("unity-indexcount-offset.mesh");
     let ctx = finding_ctx("2019.4.0f1", true);
     let e = refused_at(&b, &ctx, "unity_mesh.sub_meshes[0].first_byte", |p| {
         p.sub_meshes.items[0].first_byte.start
@@ -1375,16 +1138,9 @@ fn finding_unity_indexcount_offset_is_refused_at_the_submesh() {
 
 #[test]
 fn finding_unity_datasize_offset_is_refused_at_the_streamed_size() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "finding_unity_datasize_offset_is_refused_at_the_streamed_size",
-    ) else {
-        return;
-    };
     // TexCoord0 dropped from the channel table: the layout asks 3,780 bytes of a 4,536-byte
     // streamed range. The error used to sit inside the .resS without naming it.
-    let Some(b) = finding("unity-datasize-offset.mesh") else {
-        return;
-    };
+    let b = finding!("unity-datasize-offset.mesh");
     let ctx = finding_ctx("2019.4.0f1", true);
     let e = refused_at(&b, &ctx, "unity_mesh.stream_data.len_data", |p| {
         p.stream_data.as_ref().unwrap().len_data.start
@@ -1396,15 +1152,8 @@ fn finding_unity_datasize_offset_is_refused_at_the_streamed_size() {
 
 #[test]
 fn finding_unity_stream_offset_past_ress_is_refused_by_check_as_by_export() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "finding_unity_stream_offset_past_ress_is_refused_by_check_as_by_export",
-    ) else {
-        return;
-    };
     // check said ok while export refused.
-    let Some(b) = finding("unity-stream-offset-past-ress.mesh") else {
-        return;
-    };
+    let b = finding!("unity-stream-offset-past-ress.mesh");
     let ctx = finding_ctx("2020.3.0f1", true);
     let e = refused_at(&b, &ctx, "unity_mesh.stream_data.ofs_data_u8", |p| {
         p.stream_data.as_ref().unwrap().ofs_data_u8.unwrap().start
@@ -1422,15 +1171,8 @@ fn finding_unity_stream_offset_past_ress_is_refused_by_check_as_by_export() {
 
 #[test]
 fn finding_unity_topology_131072_is_refused_by_check_as_by_export() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "finding_unity_topology_131072_is_refused_by_check_as_by_export",
-    ) else {
-        return;
-    };
     // check said ok while export refused.
-    let Some(b) = finding("unity-topology-131072.mesh") else {
-        return;
-    };
+    let b = finding!("unity-topology-131072.mesh");
     let ctx = finding_ctx("2022.1.20f1", false);
     let e = refused_at(&b, &ctx, "unity_mesh.sub_meshes[0].topology", |p| {
         p.sub_meshes.items[0].topology.unwrap().start
@@ -2074,11 +1816,7 @@ fn positions_agree(what: &str, bytes: &[u8], ctx: &Context) -> usize {
 
 #[test]
 fn every_field_of_every_object_lies_where_the_writer_writes_it() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "every_field_of_every_object_lies_where_the_writer_writes_it",
-    ) else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     let mut fields = 0;
     for o in corpus() {
         fields += positions_agree(
@@ -2097,11 +1835,7 @@ fn every_field_of_every_object_lies_where_the_writer_writes_it() {
 
 #[test]
 fn check_refuses_exactly_what_export_refuses_on_mutants_of_every_object() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "check_refuses_exactly_what_export_refuses_on_mutants_of_every_object",
-    ) else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     // Bytes changed at random (the resource file beside each object, as Unity would find it):
     // whatever the verdict passes, export decodes into a consistent mesh; whatever it refuses,
     // export refuses with the verdict's first failure. The one exception is a check that could
@@ -2151,9 +1885,4 @@ fn check_refuses_exactly_what_export_refuses_on_mutants_of_every_object() {
         }
     }
     assert!(read > 200 && passed > 100, "{read} read, {passed} passed");
-}
-
-/// The shared folder (tests that read it return first, with a loud line, when it is missing).
-fn shared_dir() -> PathBuf {
-    meshspec_tests::root().join("..").join("shared")
 }

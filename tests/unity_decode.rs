@@ -16,6 +16,7 @@ use meshspec_formats::scene::{Mode, Scene};
 use meshspec_formats::unity::decode::*;
 use meshspec_formats::unity::make;
 use meshspec_formats::Error;
+use meshspec_tests::shared_dir;
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use unity_synth::*;
@@ -1671,26 +1672,10 @@ fn validate_glb(name: &str, bytes: &[u8]) {
 // The real files.
 
 fn unitypy_json_files() -> Vec<PathBuf> {
-    let meshes = shared_dir().join("corpus/unity/meshes");
-    let mut out = vec![];
-    let mut versions: Vec<PathBuf> = std::fs::read_dir(&meshes)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    versions.sort();
-    for v in versions {
-        let mut files: Vec<PathBuf> = std::fs::read_dir(&v)
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.to_string_lossy().ends_with(".unitypy.json"))
-            .collect();
-        files.sort();
-        out.extend(files);
-    }
-    out
+    meshspec_tests::unity_mesh_files(&shared_dir(), ".unitypy.json")
+        .into_iter()
+        .map(|(_, f)| f)
+        .collect()
 }
 
 /// The values of a UnityPy array of per-vertex arrays, flattened.
@@ -1767,11 +1752,7 @@ fn unity_dump(version: &str) -> Option<Dump> {
 
 #[test]
 fn all_35_corpus_meshes_decode_as_unitypy_and_unitys_dumps_say() {
-    let Some(_) = meshspec_tests::shared_or_skip(
-        "all_35_corpus_meshes_decode_as_unitypy_and_unitys_dumps_say",
-    ) else {
-        return;
-    };
+    meshspec_tests::shared_or_return!();
     let files = unitypy_json_files();
     let mut dumps = std::collections::HashMap::new();
     let mut checked = 0;
@@ -2380,11 +2361,6 @@ fn bad_input_verdicts_read_as_one_line_each() {
     submeshes(&mut m, vec![submesh(0, 4, 7, 0, 0, 3)]);
     say("a submesh of topology 7", &m);
     insta::assert_snapshot!(out.join("\n"));
-}
-
-/// The shared folder (tests that read it return first, with a loud line, when it is missing).
-fn shared_dir() -> PathBuf {
-    meshspec_tests::root().join("..").join("shared")
 }
 
 /// Found by the `unity_mesh` fuzz target (2026-12-01): a compressed mesh whose `m_Weights` has no

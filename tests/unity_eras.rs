@@ -457,26 +457,21 @@ fn every_eras_layout_is_a_round_trip_of_its_bytes() {
             m.skin.is_some(),
         )
     };
-    assert_eq!(
-        has("3.5.7f6"),
-        (true, false, false, false, false, false, true)
-    );
-    assert_eq!(
-        has("4.7.2f1"),
-        (false, true, true, false, false, true, true)
-    );
-    assert_eq!(
-        has("5.6.7f1"),
-        (false, false, true, false, false, false, true)
-    );
-    assert_eq!(
-        has("2018.1.9f2"),
-        (false, false, false, true, false, false, true)
-    );
-    assert_eq!(
-        has("2019.4.40f1"),
-        (false, false, false, false, true, false, false)
-    );
+    for (v, want) in [
+        ("3.5.7f6", (true, false, false, false, false, false, true)),
+        ("4.7.2f1", (false, true, true, false, false, true, true)),
+        ("5.6.7f1", (false, false, true, false, false, false, true)),
+        (
+            "2018.1.9f2",
+            (false, false, false, true, false, false, true),
+        ),
+        (
+            "2019.4.40f1",
+            (false, false, false, false, true, false, false),
+        ),
+    ] {
+        assert_eq!(has(v), want, "{v}");
+    }
 }
 
 #[test]

@@ -18,18 +18,12 @@ use meshspec_formats::unity::files::game::{self, GameFile, GameFiles, Select};
 use meshspec_formats::unity::files::serialized::Serialized;
 use meshspec_formats::unity::files::{mesh, Limits, Shared};
 use meshspec_formats::verdict::Verdict;
-use meshspec_tests::{root, sha256_hex, validate_gltf};
+use meshspec_tests::{
+    root, sha256_hex, unity_corpus as corpus, unity_corpus_bytes as read, validate_gltf, verdict,
+};
 use std::collections::{BTreeMap, BTreeSet};
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-
-fn corpus(name: &str) -> PathBuf {
-    root().join("corpus/unity").join(name)
-}
-
-fn read(name: &str) -> Vec<u8> {
-    std::fs::read(corpus(name)).unwrap()
-}
 
 /// The generated reader's owned value of `bytes`.
 fn owned<T: Root>(bytes: &[u8]) -> T {
@@ -42,12 +36,6 @@ fn written<T: Root>(v: &T) -> Vec<u8> {
 }
 
 /// The one verdict of layout `id` on `bytes`.
-fn verdict(id: &str, bytes: &[u8]) -> Verdict {
-    meshspec_formats::find(id)
-        .unwrap()
-        .judge(bytes, &Context::new())
-}
-
 /// Whether a verdict says nothing at all: read, and every rule and check holds.
 fn clean(v: &Verdict) -> bool {
     v.refused.is_none() && v.findings.is_empty()
@@ -212,13 +200,7 @@ fn synthesized_meshes_decode_with_their_renderers_names_and_export_valid_gltf() 
             std::fs::write(&p, &out.bytes).unwrap();
             glbs.push(p);
         }
-        let scene = |n: &str| {
-            g.input(mesh_of(&g, n).at, &Context::new())
-                .unwrap()
-                .decode()
-                .unwrap()
-                .scene
-        };
+        let scene = |n: &str| meshspec_tests::unity_scene(&g, mesh_of(&g, n).at);
         let arm = scene("Arm");
         let skin = arm.meshes[0].skin.as_ref().expect("Arm is skinned");
         let materials = |s: &meshspec_formats::scene::Scene| {
@@ -978,12 +960,7 @@ fn shared_meshes_export_valid_gltf_with_the_bones_unitys_dumps_name() {
         });
         for r in g.meshes() {
             let m = g.mesh(r).unwrap();
-            let scene = g
-                .input(m.at, &Context::new())
-                .unwrap()
-                .decode()
-                .unwrap()
-                .scene;
+            let scene = meshspec_tests::unity_scene(&g, m.at);
             let mesh = &scene.meshes[0];
             let out = glb(scene.clone(), NonFinite::Refuse).unwrap();
             let p = tmp(&format!("{v}.{}.glb", mesh.name));

@@ -11,14 +11,10 @@ use meshspec_formats::unity::files::game::{GameFile, GameFiles, Select};
 use meshspec_formats::unity::files::version::How;
 use meshspec_formats::unity::files::{mesh, Limits, ObjectRef};
 use meshspec_formats::verdict::Verdict;
+use meshspec_tests::unity_corpus as corpus;
 use meshspec_tests::unity_fixtures::{bundle_with_version, cut, with_version};
-use meshspec_tests::{root, shared_or_skip};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-fn corpus(name: &str) -> PathBuf {
-    root().join("corpus/unity").join(name)
-}
 
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("meshspec-unity-game-{}", std::process::id()));
@@ -126,22 +122,12 @@ fn joints_and_materials_are_named_from_the_renderer_even_in_another_serialized_f
     for file in ["game.unity-serialized", "player.unity-bundle"] {
         let g = open(&[corpus(file)]);
         let arm = mesh_named(&g, "Arm");
-        let scene = g
-            .input(arm, &Context::new())
-            .unwrap()
-            .decode()
-            .unwrap()
-            .scene;
+        let scene = meshspec_tests::unity_scene(&g, arm);
         let m = &scene.meshes[0];
         assert_eq!(m.skin.as_ref().unwrap().joint_names, ["Shoulder", "Elbow"]);
         assert_eq!(m.materials[0].name, "ArmSkin");
         let face = mesh_named(&g, "Face");
-        let scene = g
-            .input(face, &Context::new())
-            .unwrap()
-            .decode()
-            .unwrap()
-            .scene;
+        let scene = meshspec_tests::unity_scene(&g, face);
         assert_eq!(scene.meshes[0].materials[0].name, "FacePaint", "{file}");
         let drawers: Vec<(String, i64)> = g
             .drawn_by(face)
@@ -237,9 +223,7 @@ fn a_player_build_cut_into_loose_files_reads_as_its_bundle() {
 
 #[test]
 fn shared_webgl_player_builds_cut_into_loose_files_read_as_their_bundles() {
-    let Some(shared) = shared_or_skip("WebGL player builds cut into loose files") else {
-        return;
-    };
+    let shared = meshspec_tests::shared_or_return!("WebGL player builds cut into loose files");
     let real = shared.join("corpus/unity-real/gimballock");
     for (build, meshes) in [
         ("GimbalLock.data.unityweb-contents", 2),
@@ -347,9 +331,8 @@ fn stripped_version_strings_read_with_the_one_layout_range_that_fits() {
 
 #[test]
 fn shared_stripped_bundles_fit_the_layout_range_of_the_version_that_wrote_them() {
-    let Some(shared) = shared_or_skip("stripped real bundles fit their own layout range") else {
-        return;
-    };
+    let shared =
+        meshspec_tests::shared_or_return!("stripped real bundles fit their own layout range");
     let cases = [
         (
             "corpus/unity/bundles/2019.4.0f1/assetbundle",
@@ -523,9 +506,7 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
 
 #[test]
 fn shared_the_survey_reaches_every_mesh_of_the_real_files() {
-    let Some(shared) = shared_or_skip("survey of the real Unity files") else {
-        return;
-    };
+    let shared = meshspec_tests::shared_or_return!("survey of the real Unity files");
     let r = survey_of(&[shared.join("corpus/unity-real")]);
     let m = r.layout("unity-mesh").unwrap();
     let tried = |v: &str| m.versions.get(v).map_or(0, |r| r.tried);
@@ -559,12 +540,7 @@ fn a_skinned_mesh_exports_with_the_skeleton_its_transforms_make() {
     // from ArmRoot's (no bone): Shoulder is a root joint, Elbow its child.
     let g = open(&[corpus("game.unity-serialized")]);
     let arm = mesh_named(&g, "Arm");
-    let scene = g
-        .input(arm, &Context::new())
-        .unwrap()
-        .decode()
-        .unwrap()
-        .scene;
+    let scene = meshspec_tests::unity_scene(&g, arm);
     let skin = scene.meshes[0].skin.as_ref().unwrap();
     assert_eq!(skin.joint_names, ["Shoulder", "Elbow"]);
     assert_eq!(skin.joint_parents, [None, Some(0)]);

@@ -11,12 +11,8 @@ use meshspec_formats::unity::files::bundle::{self, Bundle};
 use meshspec_formats::unity::files::game::{GameFile, GameFiles, GameMesh, Select};
 use meshspec_formats::unity::files::replace::{replace, replace_all, Edit, Replaced};
 use meshspec_formats::unity::files::{mesh, serialized, Limits, Located};
-use meshspec_tests::root;
+use meshspec_tests::{unity_corpus as corpus, unity_scene as scene};
 use std::path::{Path, PathBuf};
-
-fn corpus(name: &str) -> PathBuf {
-    root().join("corpus/unity").join(name)
-}
 
 const BUNDLES: &[&str] = &[
     "stored.unity-bundle",
@@ -44,15 +40,6 @@ fn limits(bytes: &[u8]) -> Limits {
     Limits::for_input(bytes.len() as u64)
 }
 
-/// The only object of `id` in `g`.
-/// The decoded scene of object `r`, as export reads it.
-fn scene(
-    g: &GameFiles,
-    r: meshspec_formats::unity::files::ObjectRef,
-) -> meshspec_formats::scene::Scene {
-    g.input(r, &Context::new()).unwrap().decode().unwrap().scene
-}
-
 /// The x of the first vertex of mesh `m`, decoded.
 fn first_x(g: &GameFiles, m: &GameMesh) -> f32 {
     scene(g, m.at).meshes[0].positions[0][0]
@@ -65,6 +52,7 @@ fn fixed(g: &GameFiles, m: &GameMesh) -> UnityMesh {
         .0
 }
 
+/// The only object of `id` in `g`.
 fn object(g: &GameFiles, id: i64) -> meshspec_formats::unity::files::ObjectRef {
     let found = g.select(&Select::PathId(id));
     assert_eq!(found.len(), 1, "path id {id}");
@@ -443,11 +431,7 @@ fn shared_bundles(shared: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn shared_files_are_written_back_byte_for_byte() {
-    let Some(shared) =
-        meshspec_tests::shared_or_skip("shared_files_are_written_back_byte_for_byte")
-    else {
-        return;
-    };
+    let shared = meshspec_tests::shared_or_return!();
     for path in shared_bundles(&shared) {
         let bytes = std::fs::read(&path).unwrap();
         let b = Bundle::open(&bytes, &limits(&bytes)).unwrap();
@@ -485,9 +469,7 @@ fn shared_files_are_written_back_byte_for_byte() {
 
 #[test]
 fn shared_bundles_take_edited_meshes() {
-    let Some(shared) = meshspec_tests::shared_or_skip("shared_bundles_take_edited_meshes") else {
-        return;
-    };
+    let shared = meshspec_tests::shared_or_return!();
     for path in shared_bundles(&shared) {
         let bytes = std::fs::read(&path).unwrap();
         let g = open(&path, &bytes);
@@ -681,11 +663,7 @@ fn export_then_import_like_the_original_gives_its_bytes() {
             Err(e) => panic!("#{id}: {e}"),
         }
     }
-    let Some(shared) =
-        meshspec_tests::shared_or_skip("export_then_import_like_the_original_gives_its_bytes")
-    else {
-        return;
-    };
+    let shared = meshspec_tests::shared_or_return!();
     let dir = shared.join("corpus/unity/meshes");
     let mut seen = 0;
     for version_dir in std::fs::read_dir(&dir).unwrap().flatten() {
@@ -968,11 +946,7 @@ fn more_vertices_than_16_bit_indices_reach_widen_the_index_format() {
 /// put back into its bundle, read by meshspec and UnityPy.
 #[test]
 fn shared_edited_geometry_goes_back_into_the_bundle() {
-    let Some(shared) =
-        meshspec_tests::shared_or_skip("shared_edited_geometry_goes_back_into_the_bundle")
-    else {
-        return;
-    };
+    let shared = meshspec_tests::shared_or_return!();
     let bundle = shared.join("corpus/unity/bundles/2021.3.0f1/assetbundle");
     let bytes = std::fs::read(&bundle).unwrap();
     let g = open(&bundle, &bytes);

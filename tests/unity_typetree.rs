@@ -13,7 +13,7 @@ use meshspec_formats::rt::{Codec, Output, Root};
 use meshspec_formats::unity::files::game::{GameFile, GameFiles, Select};
 use meshspec_formats::unity::files::typetree::{Trees, Value};
 use meshspec_formats::unity::files::{draft, fields, mesh, serialized, Limits};
-use meshspec_tests::{node_tool, root, shared_or_skip};
+use meshspec_tests::{node_tool, root};
 use std::path::{Path, PathBuf};
 
 /// One node of a type tree as the tests edit it: level, type, name, byte size, meta flag.
@@ -323,10 +323,9 @@ fn shared_files(shared: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn shared_the_field_table_is_the_type_tree_of_every_real_mesh() {
-    let Some(shared) = shared_or_skip("the Mesh field table against the real files' type trees")
-    else {
-        return;
-    };
+    let shared = meshspec_tests::shared_or_return!(
+        "the Mesh field table against the real files' type trees"
+    );
     let mut checked = 0;
     let mut versions = std::collections::BTreeSet::new();
     for path in shared_files(&shared) {
@@ -563,9 +562,7 @@ fn the_draft_of_the_corpus_mesh_tree_compiles_generates_and_reads_every_mesh() {
 
 #[test]
 fn shared_the_drafts_of_every_real_mesh_tree_compile_generate_and_read_their_meshes() {
-    let Some(shared) = shared_or_skip("drafts of the real files' Mesh type trees") else {
-        return;
-    };
+    let shared = meshspec_tests::shared_or_return!("drafts of the real files' Mesh type trees");
     let (mut drafts, mut seen) = (vec![], vec![]);
     for path in shared_files(&shared) {
         if let Ok(g) = GameFiles::open(std::slice::from_ref(&path)) {

@@ -13,26 +13,12 @@ use meshspec_formats::unity::files::bundle::{self, Bundle};
 use meshspec_formats::unity::files::game::{GameFile, GameFiles, Select};
 use meshspec_formats::unity::files::{Limits, Located};
 use meshspec_formats::verdict::Verdict;
-use meshspec_tests::{root, sha256_hex};
+use meshspec_tests::{sha256_hex, unity_corpus as corpus, unity_corpus_bytes as read, verdict};
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-fn corpus(name: &str) -> PathBuf {
-    root().join("corpus/unity").join(name)
-}
-
-fn read(name: &str) -> Vec<u8> {
-    std::fs::read(corpus(name)).unwrap()
-}
-
 fn limits(bytes: &[u8]) -> Limits {
     Limits::for_input(bytes.len() as u64)
-}
-
-fn verdict(id: &str, bytes: &[u8]) -> Verdict {
-    meshspec_formats::find(id)
-        .unwrap()
-        .judge(bytes, &Context::new())
 }
 
 /// Every finding of a verdict, as `check` prints it.
