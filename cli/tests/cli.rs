@@ -1,43 +1,14 @@
 //! The command line's lines and exit codes are an interface (README): these tests pin them.
 
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output, Stdio};
+mod common;
+use common::*;
 
-fn root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
-}
-
-fn meshspec(args: &[&str], stdin: Option<&[u8]>) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_meshspec"))
-        .args(args)
-        .current_dir(root())
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    if let Some(input) = stdin {
-        child.stdin.take().unwrap().write_all(input).unwrap();
-    }
-    child.wait_with_output().unwrap()
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).to_string()
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("meshspec-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
+const FLOOR: &str = "corpus/meshbin/floor.meshbin";
+const CUBE: &str = "corpus/meshbin/cube.meshbin";
 
 #[test]
 fn layouts_lists_every_layout_with_a_description() {
-    let out = meshspec(&["layouts"], None);
-    assert_eq!(out.status.code(), Some(0));
-    let t = text(&out.stdout);
+    let t = text(&exits(&["layouts"], 0).stdout);
     assert!(
         t.lines()
             .any(|l| l.starts_with("meshbin ") && l.contains("MeshBuilder")),
@@ -47,29 +18,16 @@ fn layouts_lists_every_layout_with_a_description() {
 
 #[test]
 fn check_prints_one_line_per_file_and_exits_1_on_any_failure() {
-    let out = meshspec(
-        &[
-            "check",
-            "meshbin",
-            "corpus/meshbin/floor.meshbin",
-            "corpus/meshbin/cube.meshbin",
-        ],
-        None,
-    );
-    assert_eq!(out.status.code(), Some(0));
+    let out = exits(&["check", "meshbin", FLOOR, CUBE], 0);
     assert_eq!(
         text(&out.stdout),
         "corpus/meshbin/floor.meshbin: ok\ncorpus/meshbin/cube.meshbin: ok\n"
     );
     let bad = tmp("short.meshbin");
-    let floor = std::fs::read(root().join("corpus/meshbin/floor.meshbin")).unwrap();
+    let floor = std::fs::read(root().join(FLOOR)).unwrap();
     std::fs::write(&bad, &floor[..79]).unwrap();
     let b = bad.to_str().unwrap();
-    let out = meshspec(
-        &["check", "meshbin", "corpus/meshbin/floor.meshbin", b],
-        None,
-    );
-    assert_eq!(out.status.code(), Some(1));
+    let out = exits(&["check", "meshbin", FLOOR, b], 1);
     let t = text(&out.stdout);
     assert_eq!(t.lines().count(), 2);
     assert_eq!(
@@ -84,11 +42,9 @@ fn violated_relations_fail_unless_asked_to_warn() {
     // A proven relation refuses the file; `--relations warn` reports it and passes.
     let p = "corpus/sws/bad/total-adds-up.sws-mesh";
     let line = "0x55 sws_mesh.data.total: expected V(s + 1) + I + 24(A + B) = 32 + 12 + 24 x 2 = 92 (relation `total_adds_up`), found 999";
-    let out = meshspec(&["check", "sws-mesh", p], None);
-    assert_eq!(out.status.code(), Some(1));
+    let out = exits(&["check", "sws-mesh", p], 1);
     assert_eq!(text(&out.stdout), format!("{p}: {line}\n"));
-    let out = meshspec(&["check", "sws-mesh", p, "--relations", "warn"], None);
-    assert_eq!(out.status.code(), Some(0));
+    let out = exits(&["check", "sws-mesh", p, "--relations", "warn"], 0);
     assert_eq!(
         text(&out.stdout),
         format!("{p}: warning: {line}\n{p}: ok\n")
@@ -99,13 +55,11 @@ fn violated_relations_fail_unless_asked_to_warn() {
 fn rules_the_documents_do_not_prove_warn_unless_strict() {
     // `palette_bones_exist` is inferred: a warning, and the file passes; `--strict` fails it.
     let p = "corpus/sws/bad/palette-bones-exist.sws-mesh";
-    let out = meshspec(&["check", "sws-mesh", p], None);
-    assert_eq!(out.status.code(), Some(0));
+    let out = exits(&["check", "sws-mesh", p], 0);
     let t = text(&out.stdout);
     assert!(t.starts_with(&format!("{p}: warning: 0x1A7 ")), "{t}");
     assert!(t.ends_with(&format!("{p}: ok\n")), "{t}");
-    let out = meshspec(&["check", "sws-mesh", p, "--strict"], None);
-    assert_eq!(out.status.code(), Some(1));
+    let out = exits(&["check", "sws-mesh", p, "--strict"], 1);
     assert!(!text(&out.stdout).contains(": ok"));
 }
 
@@ -113,67 +67,49 @@ fn rules_the_documents_do_not_prove_warn_unless_strict() {
 fn an_index_naming_no_vertex_is_warned_about_and_cannot_be_decoded() {
     // The relation is the document's (sourced: a warning); decoding the triangles rests on it,
     // so the verdict refuses the file whatever the relation mode.
-    let mut floor = std::fs::read(root().join("corpus/meshbin/floor.meshbin")).unwrap();
+    let mut floor = std::fs::read(root().join(FLOOR)).unwrap();
     floor[0x44 + 8] = 9;
     let f = tmp("bad-index.meshbin");
     std::fs::write(&f, &floor).unwrap();
     let p = f.to_str().unwrap();
     for mode in ["error", "warn"] {
-        let out = meshspec(&["check", "meshbin", p, "--relations", mode], None);
-        assert_eq!(out.status.code(), Some(1));
+        let out = exits(&["check", "meshbin", p, "--relations", mode], 1);
         assert_eq!(
             text(&out.stdout),
             format!("{p}: warning: 0x4C meshbin.indices[4]: expected a vertex index below 4 (in triangle 1) (relation `indices_name_vertices`), found 9\n{p}: 0x44 meshbin.indices: expected every index below the vertex count 4, to decode the triangles, found 1 indices that name no vertex\n")
         );
     }
     // Export refuses it with the same error, and build will not write it.
-    let out = meshspec(
-        &[
-            "export",
-            "meshbin",
-            p,
-            "--winding",
-            "d3d",
-            "-o",
-            tmp("bad.glb").to_str().unwrap(),
-        ],
-        None,
+    let glb = tmp("bad.glb");
+    let g = glb.to_str().unwrap();
+    let out = exits(&["export", "meshbin", p, "--winding", "d3d", "-o", g], 1);
+    has(
+        &text(&out.stderr),
+        "0x44 meshbin.indices: expected every index below",
     );
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains("0x44 meshbin.indices: expected every index below"));
 }
 
 #[test]
 fn dump_then_build_from_stdin_gives_the_file_back() {
     for format in ["json", "yaml"] {
-        let out = meshspec(
-            &[
-                "dump",
-                "meshbin",
-                "corpus/meshbin/cube.meshbin",
-                "--format",
-                format,
-            ],
-            None,
-        );
-        assert_eq!(out.status.code(), Some(0));
-        let built = meshspec(&["build", "meshbin", "-"], Some(&out.stdout));
-        assert_eq!(built.status.code(), Some(0), "{}", text(&built.stderr));
-        assert!(built.stdout == std::fs::read(root().join("corpus/meshbin/cube.meshbin")).unwrap());
+        let out = exits(&["dump", "meshbin", CUBE, "--format", format], 0);
+        let built = meshspec_in(&["build", "meshbin", "-"], &out.stdout);
+        code(&built, 0);
+        assert!(built.stdout == std::fs::read(root().join(CUBE)).unwrap());
     }
 }
 
 #[test]
 fn a_refused_build_writes_nothing() {
-    let dump = meshspec(&["dump", "meshbin", "corpus/meshbin/floor.meshbin"], None).stdout;
+    let dump = meshspec(&["dump", "meshbin", FLOOR]).stdout;
     let mut v: serde_json::Value = serde_json::from_slice(&dump).unwrap();
     v["data"]["vertices"][0]["a"] = 256.into();
     let target = tmp("never.meshbin");
-    let out = meshspec(
+    let out = meshspec_in(
         &["build", "meshbin", "-", "-o", target.to_str().unwrap()],
-        Some(serde_json::to_string(&v).unwrap().as_bytes()),
+        serde_json::to_string(&v).unwrap().as_bytes(),
     );
-    assert_eq!(out.status.code(), Some(1));
+    code(&out, 1);
     let err = text(&out.stderr);
     assert!(
         err.starts_with("error: dump: expected a valid value at data.vertices[0].a"),
@@ -186,27 +122,14 @@ fn a_refused_build_writes_nothing() {
 fn export_needs_the_winding_and_writes_a_glb() {
     let glb = tmp("floor.glb");
     let g = glb.to_str().unwrap();
-    let out = meshspec(
-        &["export", "meshbin", "corpus/meshbin/floor.meshbin", "-o", g],
-        None,
-    );
     // A missing winding is a usage mistake, found before the input is read.
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("--winding d3d or --winding gl"));
+    let out = exits(&["export", "meshbin", FLOOR, "-o", g], 2);
+    has(&text(&out.stderr), "--winding d3d or --winding gl");
     assert!(!glb.exists());
-    let out = meshspec(
-        &[
-            "export",
-            "meshbin",
-            "corpus/meshbin/floor.meshbin",
-            "-o",
-            g,
-            "--winding",
-            "d3d",
-        ],
-        None,
+    exits(
+        &["export", "meshbin", FLOOR, "-o", g, "--winding", "d3d"],
+        0,
     );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
     assert_eq!(&std::fs::read(&glb).unwrap()[..4], b"glTF");
 }
 
@@ -214,63 +137,27 @@ fn export_needs_the_winding_and_writes_a_glb() {
 fn import_builds_the_documents_file_from_geometry() {
     let glb = tmp("cube.glb");
     let g = glb.to_str().unwrap();
-    assert_eq!(
-        meshspec(
-            &[
-                "export",
-                "meshbin",
-                "corpus/meshbin/cube.meshbin",
-                "-o",
-                g,
-                "--winding",
-                "d3d"
-            ],
-            None
-        )
-        .status
-        .code(),
-        Some(0)
-    );
+    exits(&["export", "meshbin", CUBE, "-o", g, "--winding", "d3d"], 0);
     let back = tmp("cube.meshbin");
-    let out = meshspec(
-        &[
-            "import",
-            "meshbin",
-            g,
-            "-o",
-            back.to_str().unwrap(),
-            "--winding",
-            "d3d",
-        ],
-        None,
-    );
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
-    assert!(
-        std::fs::read(&back).unwrap()
-            == std::fs::read(root().join("corpus/meshbin/cube.meshbin")).unwrap()
-    );
+    let b = back.to_str().unwrap();
+    exits(&["import", "meshbin", g, "-o", b, "--winding", "d3d"], 0);
+    assert!(same_bytes(&back, root().join(CUBE)));
 }
 
 #[test]
 fn unknown_layouts_and_usage_errors_have_their_exit_codes() {
-    let out = meshspec(&["check", "nope", "corpus/meshbin/floor.meshbin"], None);
-    assert_eq!(out.status.code(), Some(2));
+    let out = exits(&["check", "nope", FLOOR], 2);
     assert!(text(&out.stderr).starts_with("error: unknown layout `nope`"));
-    let out = meshspec(&["check", "meshbin"], None);
-    assert_eq!(out.status.code(), Some(2));
+    exits(&["check", "meshbin"], 2);
 }
 
 #[test]
 fn survey_reports_and_exits_0() {
-    let out = meshspec(&["survey", "corpus/meshbin"], None);
-    assert_eq!(out.status.code(), Some(0));
-    let t = text(&out.stdout);
+    let t = text(&exits(&["survey", "corpus/meshbin"], 0).stdout);
     assert!(t.starts_with("# Survey\n"), "{t}");
-    assert!(
-        t.contains(
-            "## meshbin\n\n6 files tried (2.3 MB): 6 read, 6 consumed exactly, 6 passed, 0 failed."
-        ),
-        "{t}"
+    has(
+        &t,
+        "## meshbin\n\n6 files tried (2.3 MB): 6 read, 6 consumed exactly, 6 passed, 0 failed.",
     );
 }
 
@@ -292,24 +179,14 @@ fn export_says_which_skin_influences_it_drew() {
         // The body has no m_VariableBoneCountWeights: all draws its four blend channels.
         ("all", "up to 4 influences per vertex (--skin-weights all)"),
     ] {
-        let o = meshspec(
-            &[
-                "export",
-                "unity-mesh",
-                "--unity-version",
-                "2021.3.0f1",
-                "--skin-weights",
-                n,
-                body,
-                "-o",
-                out,
-            ],
-            None,
+        let export = ["export", "unity-mesh", "--unity-version", "2021.3.0f1"];
+        let o = exits(
+            &[&export[..], &["--skin-weights", n, body, "-o", out]].concat(),
+            0,
         );
-        assert_eq!(o.status.code(), Some(0), "{}", text(&o.stderr));
-        assert!(text(&o.stderr).contains(note), "{}", text(&o.stderr));
+        has(&text(&o.stderr), note);
     }
-    let o = meshspec(
+    exits(
         &[
             "export",
             "unity-mesh",
@@ -319,7 +196,6 @@ fn export_says_which_skin_influences_it_drew() {
             "-o",
             out,
         ],
-        None,
+        2,
     );
-    assert_eq!(o.status.code(), Some(2), "{}", text(&o.stderr));
 }

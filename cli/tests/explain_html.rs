@@ -6,22 +6,21 @@
 mod common;
 use common::*;
 
-fn page(test: &str, layout: &str, file: &str, extra: &[&str]) -> std::path::PathBuf {
+const BONED: &str = "corpus/sws/hand-boned.sws-mesh";
+
+/// The page `meshspec explain LAYOUT FILE --html` writes, in a fresh folder for `test`.
+fn page(test: &str, layout: &str, file: &str) -> std::path::PathBuf {
     let out = tmp_dir(test).join("page.html");
-    let mut args = vec!["explain", layout, file, "--html", out.to_str().unwrap()];
-    args.extend_from_slice(extra);
-    code(&meshspec(&args, None), 0);
+    exits(
+        &["explain", layout, file, "--html", out.to_str().unwrap()],
+        0,
+    );
     out
 }
 
 #[test]
 fn the_page_is_self_contained() {
-    let p = page(
-        "html-alone",
-        "sws-mesh",
-        "corpus/sws/hand-boned.sws-mesh",
-        &[],
-    );
+    let p = page("html-alone", "sws-mesh", BONED);
     let html = std::fs::read_to_string(p).unwrap();
     assert!(html.starts_with("<!DOCTYPE html>"));
     for needle in ["http://", "https://", " src=", "<link", "@import", "url("] {
@@ -30,7 +29,7 @@ fn the_page_is_self_contained() {
     assert!(html.contains("Content-Security-Policy"));
     assert!(html.contains("Every byte belongs to a field (515 bytes)."));
     // A 2 MB-class mesh: a page of bounded size, not every byte.
-    let p = page("html-large", "meshbin", "corpus/meshbin/helix.meshbin", &[]);
+    let p = page("html-large", "meshbin", "corpus/meshbin/helix.meshbin");
     let size = std::fs::metadata(p).unwrap().len();
     assert!(size < 4 << 20, "{size} bytes");
 }
@@ -87,12 +86,7 @@ fn clicking_a_field_highlights_its_bytes_and_a_byte_its_field() {
         eprintln!("!!! chromium is not installed: the headless browser test of explain --html is NOT RUN (apt-get install chromium)");
         return;
     };
-    let p = page(
-        "html-click",
-        "sws-mesh",
-        "corpus/sws/hand-boned.sws-mesh",
-        &[],
-    );
+    let p = page("html-click", "sws-mesh", BONED);
     // The second bone's class (0x66, 4 bytes), selected through its node's click handler.
     let d = dom(
         browser,

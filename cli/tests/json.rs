@@ -18,7 +18,7 @@ fn validator() -> jsonschema::Validator {
 fn doc(args: &[&str], want: i32) -> Value {
     let mut a = args.to_vec();
     a.push("--json");
-    let out = meshspec(&a, None);
+    let out = meshspec(&a);
     code(&out, want);
     let v: Value = serde_json::from_slice(&out.stdout)
         .unwrap_or_else(|e| panic!("{args:?}: not JSON ({e}): {}", text(&out.stdout)));
@@ -56,16 +56,14 @@ fn layouts_say_what_each_needs() {
     assert_eq!(find("sws-mesh")["reading_needs"], serde_json::json!([]));
 }
 
+const HELIX_BAD: &str = "cli/tests/regressions/helix-all-indices-bad.meshbin";
+const TRIANGLE: &str = "corpus/sws/hand-triangle.sws-uv-channel";
+
 #[test]
 fn check_verdicts_are_objects_with_offset_path_relation_and_severity() {
+    let floor = "corpus/meshbin/floor.meshbin";
     let v = doc(
-        &[
-            "check",
-            "meshbin",
-            "corpus/meshbin/floor.meshbin",
-            "cli/tests/regressions/helix-all-indices-bad.meshbin",
-            "no-such.meshbin",
-        ],
+        &["check", "meshbin", floor, HELIX_BAD, "no-such.meshbin"],
         1,
     );
     assert_eq!((v["ok"].as_u64(), v["failed"].as_u64()), (Some(1), Some(2)));
@@ -97,31 +95,15 @@ fn check_verdicts_are_objects_with_offset_path_relation_and_severity() {
     );
     assert_eq!(files[2]["findings"][0]["path"], "no-such.meshbin");
     // --all lists every finding.
-    let v = doc(
-        &[
-            "check",
-            "meshbin",
-            "cli/tests/regressions/helix-all-indices-bad.meshbin",
-            "--all",
-        ],
-        1,
-    );
+    let v = doc(&["check", "meshbin", HELIX_BAD, "--all"], 1);
     assert_eq!(v["files"][0]["findings"].as_array().unwrap().len(), 65_509);
     assert_eq!(v["files"][0]["omitted"], serde_json::json!([]));
 }
 
 #[test]
 fn warnings_under_relations_warn_pass() {
-    let v = doc(
-        &[
-            "check",
-            "sws-mesh",
-            "corpus/sws/bad/total-adds-up.sws-mesh",
-            "--relations",
-            "warn",
-        ],
-        0,
-    );
+    let p = "corpus/sws/bad/total-adds-up.sws-mesh";
+    let v = doc(&["check", "sws-mesh", p, "--relations", "warn"], 0);
     assert_eq!(v["files"][0]["ok"], true);
     assert_eq!(v["files"][0]["findings"][0]["severity"], "warning");
     assert_eq!(v["files"][0]["findings"][0]["offset"], 0x55);
@@ -130,80 +112,41 @@ fn warnings_under_relations_warn_pass() {
 
 #[test]
 fn info_export_and_import_documents_validate() {
-    let v = doc(&["info", "meshbin", "corpus/meshbin/cube.meshbin"], 0);
+    let cube = "corpus/meshbin/cube.meshbin";
+    let v = doc(&["info", "meshbin", cube], 0);
     assert_eq!(v["meshes"][0]["vertices"], 24);
     assert_eq!(
         v["meshes"][0]["attributes"],
         serde_json::json!(["POSITION", "COLOR_0"])
     );
-    let v = doc(
-        &[
-            "info",
-            "sws-uv-channel",
-            "corpus/sws/hand-triangle.sws-uv-channel",
-        ],
-        0,
-    );
+    let v = doc(&["info", "sws-uv-channel", TRIANGLE], 0);
     assert_eq!(v["meshes"], serde_json::json!([]));
     assert_eq!(v["geometry_error"]["severity"], "error");
 
     let d = tmp_dir("json-export");
     let glb = d.join("cube.glb");
     let g = glb.to_str().unwrap();
-    let v = doc(
-        &[
-            "export",
-            "meshbin",
-            "corpus/meshbin/cube.meshbin",
-            "-o",
-            g,
-            "--winding",
-            "d3d",
-        ],
-        0,
-    );
+    let v = doc(&["export", "meshbin", cube, "-o", g, "--winding", "d3d"], 0);
     assert_eq!(v["written"], true);
     assert!(glb.exists());
     // A refusal is a message of the document (and exit 1), not an `error:` line.
-    let out = meshspec(
-        &[
-            "export",
-            "sws-uv-channel",
-            "corpus/sws/hand-triangle.sws-uv-channel",
-            "-o",
-            d.join("x.glb").to_str().unwrap(),
-            "--json",
-        ],
-        None,
-    );
-    code(&out, 1);
+    let x = d.join("x.glb");
+    let export = [
+        "export",
+        "sws-uv-channel",
+        TRIANGLE,
+        "-o",
+        x.to_str().unwrap(),
+    ];
+    let out = exits(&[&export[..], &["--json"]].concat(), 1);
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
-    let v = doc(
-        &[
-            "export",
-            "sws-uv-channel",
-            "corpus/sws/hand-triangle.sws-uv-channel",
-            "-o",
-            d.join("x.glb").to_str().unwrap(),
-        ],
-        1,
-    );
+    let v = doc(&export, 1);
     assert_eq!(v["written"], false);
-    assert!(!d.join("x.glb").exists());
+    assert!(!x.exists());
 
     let back = d.join("cube.meshbin");
-    let v = doc(
-        &[
-            "import",
-            "meshbin",
-            g,
-            "-o",
-            back.to_str().unwrap(),
-            "--winding",
-            "d3d",
-        ],
-        0,
-    );
+    let b = back.to_str().unwrap();
+    let v = doc(&["import", "meshbin", g, "-o", b, "--winding", "d3d"], 0);
     assert_eq!(v["command"], "import");
     assert_eq!(v["written"], true);
 }
@@ -214,29 +157,24 @@ fn unity_replace_documents_validate() {
     let file = "corpus/unity/lz4.unity-bundle";
     let mesh = d.join("arm.mesh");
     let m = mesh.to_str().unwrap();
-    code(
-        &meshspec(
-            &["unity", "extract", file, "--path-id", "101", "-o", m],
-            None,
-        ),
-        0,
-    );
+    exits(&["unity", "extract", file, "--path-id", "101", "-o", m], 0);
     let out = d.join("out.bundle");
     let o = out.to_str().unwrap();
-    let v = doc(
-        &[
+    let replace = |id: &str, want: i32| {
+        let args = [
             "unity",
             "replace",
             file,
             "--path-id",
-            "101",
+            id,
             "--object",
             m,
             "-o",
             o,
-        ],
-        0,
-    );
+        ];
+        doc(&args, want)
+    };
+    let v = replace("101", 0);
     assert_eq!(
         (
             v["command"].as_str(),
@@ -250,20 +188,7 @@ fn unity_replace_documents_validate() {
         .unwrap()
         .starts_with("replaced path id 101"));
     std::fs::remove_file(&out).unwrap();
-    let v = doc(
-        &[
-            "unity",
-            "replace",
-            file,
-            "--path-id",
-            "1",
-            "--object",
-            m,
-            "-o",
-            o,
-        ],
-        1,
-    );
+    let v = replace("1", 1);
     assert_eq!(v["written"], false);
     assert!(!out.exists());
 }

@@ -5,27 +5,26 @@
 mod common;
 use common::*;
 use std::path::Path;
+use std::process::Output;
+
+const FLOOR: &str = "corpus/meshbin/floor.meshbin";
 
 fn floor_dump(d: &Path) -> String {
     let p = d.join("floor.json");
-    code(
-        &meshspec(
-            &[
-                "dump",
-                "meshbin",
-                "corpus/meshbin/floor.meshbin",
-                "-o",
-                p.to_str().unwrap(),
-            ],
-            None,
-        ),
-        0,
-    );
-    p.to_str().unwrap().to_string()
+    let p = p.to_str().unwrap();
+    exits(&["dump", "meshbin", FLOOR, "-o", p], 0);
+    p.to_string()
 }
 
 fn floor() -> Vec<u8> {
-    std::fs::read(root().join("corpus/meshbin/floor.meshbin")).unwrap()
+    std::fs::read(root().join(FLOOR)).unwrap()
+}
+
+/// `meshspec build meshbin DUMP -o TARGET`, which must exit `want`.
+#[track_caller]
+fn build(dump: &str, target: impl AsRef<Path>, want: i32) -> Output {
+    let t = target.as_ref().to_str().unwrap();
+    exits(&["build", "meshbin", dump, "-o", t], want)
 }
 
 #[test]
@@ -39,13 +38,7 @@ fn a_regular_file_is_replaced_and_keeps_its_permissions() {
         use std::os::unix::fs::PermissionsExt;
         std::fs::set_permissions(&target, std::fs::Permissions::from_mode(0o640)).unwrap();
     }
-    code(
-        &meshspec(
-            &["build", "meshbin", &dump, "-o", target.to_str().unwrap()],
-            None,
-        ),
-        0,
-    );
+    build(&dump, &target, 0);
     assert_eq!(std::fs::read(&target).unwrap(), floor());
     #[cfg(unix)]
     {
@@ -64,30 +57,14 @@ fn a_link_is_written_through_and_a_link_to_nothing_refused() {
     std::fs::write(d.join("real.meshbin"), b"old").unwrap();
     std::os::unix::fs::symlink("real.meshbin", d.join("link.meshbin")).unwrap();
     let link = d.join("link.meshbin");
-    code(
-        &meshspec(
-            &["build", "meshbin", &dump, "-o", link.to_str().unwrap()],
-            None,
-        ),
-        0,
-    );
+    build(&dump, &link, 0);
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
         .file_type()
         .is_symlink());
     assert_eq!(std::fs::read(d.join("real.meshbin")).unwrap(), floor());
     std::os::unix::fs::symlink("nothing", d.join("dangling.meshbin")).unwrap();
-    let out = meshspec(
-        &[
-            "build",
-            "meshbin",
-            &dump,
-            "-o",
-            d.join("dangling.meshbin").to_str().unwrap(),
-        ],
-        None,
-    );
-    code(&out, 2);
+    let out = build(&dump, d.join("dangling.meshbin"), 2);
     assert!(text(&out.stderr).contains("is a link to nothing; name its target"));
     assert_eq!(
         names(&d),
@@ -107,10 +84,7 @@ fn devices_and_fifos_are_written_as_streams() {
     let d = tmp_dir("out-stream");
     let dump = floor_dump(&d);
     // /dev/null stays the device it is.
-    code(
-        &meshspec(&["build", "meshbin", &dump, "-o", "/dev/null"], None),
-        0,
-    );
+    build(&dump, "/dev/null", 0);
     assert!(std::fs::metadata("/dev/null")
         .unwrap()
         .file_type()
@@ -126,28 +100,20 @@ fn devices_and_fifos_are_written_as_streams() {
         let fifo = fifo.clone();
         std::thread::spawn(move || std::fs::read(fifo).unwrap())
     };
-    code(
-        &meshspec(
-            &["build", "meshbin", &dump, "-o", fifo.to_str().unwrap()],
-            None,
-        ),
-        0,
-    );
+    build(&dump, &fifo, 0);
     assert_eq!(reader.join().unwrap(), floor());
     assert!(std::fs::symlink_metadata(&fifo)
         .unwrap()
         .file_type()
         .is_fifo());
     // A device that refuses the bytes: one line, exit 1.
-    let out = meshspec(&["build", "meshbin", &dump, "-o", "/dev/full"], None);
-    code(&out, 1);
+    let out = build(&dump, "/dev/full", 1);
     assert_eq!(
         text(&out.stderr),
         "error: /dev/full: expected a writable output, found no space left on the device\n"
     );
     // `-` is standard output.
-    let out = meshspec(&["build", "meshbin", &dump, "-o", "-"], None);
-    code(&out, 0);
+    let out = build(&dump, "-", 0);
     assert_eq!(out.stdout, floor());
     assert_eq!(names(&d), vec!["floor.json", "pipe"]);
 }
@@ -215,17 +181,11 @@ fn binary_never_goes_to_a_terminal() {
     // Under a pseudo-terminal (`script`), build without -o is a usage mistake.
     let d = tmp_dir("out-tty");
     let dump = floor_dump(&d);
-    let bin = env!("CARGO_BIN_EXE_meshspec");
-    let out = std::process::Command::new("script")
-        .args([
-            "-qfec",
-            &format!("'{bin}' build meshbin '{dump}'"),
-            "/dev/null",
-        ])
-        .current_dir(root())
-        .env("NO_COLOR", "1")
-        .output();
-    let Ok(out) = out else {
+    let out = on_terminal(
+        &format!("build meshbin '{dump}'"),
+        &[("NO_COLOR", Some("1"))],
+    );
+    let Some(out) = out else {
         eprintln!("no `script` here: not run");
         return;
     };
@@ -236,15 +196,7 @@ fn binary_never_goes_to_a_terminal() {
     );
     assert_eq!(out.status.code(), Some(2), "{t}");
     // A dump is text: it may.
-    let out = std::process::Command::new("script")
-        .args([
-            "-qfec",
-            &format!("'{bin}' dump meshbin corpus/meshbin/floor.meshbin"),
-            "/dev/null",
-        ])
-        .current_dir(root())
-        .output()
-        .unwrap();
+    let out = on_terminal(&format!("dump meshbin {FLOOR}"), &[]).unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(text(&out.stdout).contains("\"meshspec\": 1"));
 }

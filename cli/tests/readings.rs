@@ -102,7 +102,7 @@ fn every_command_reads_a_game_file_and_each_object_once() {
         args.extend_from_slice(&mesh);
         assert_eq!(readings(&args), one, "{args:?}");
         // Every mesh of the file, each once.
-        let listed = text(&meshspec(&["unity", "list", file, "--class", "Mesh"], None).stdout);
+        let listed = text(&meshspec(&["unity", "list", file, "--class", "Mesh"]).stdout);
         let meshes = listed.lines().filter(|l| l.contains("Mesh (43)")).count() as u64;
         assert!(meshes > 1, "{file}: {listed}");
         let mut each = once(containers);

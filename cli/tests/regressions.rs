@@ -12,21 +12,25 @@ const DIR: &str = "cli/tests/regressions";
 fn refused_build(layout: &str, file: &str) -> String {
     let d = tmp_dir(&format!("regress-{file}"));
     let out_path = d.join("out.bin");
-    let out = meshspec(
-        &[
-            "build",
-            layout,
-            &format!("{DIR}/{file}"),
-            "-o",
-            out_path.to_str().unwrap(),
-        ],
-        None,
-    );
-    code(&out, 1);
+    let o = out_path.to_str().unwrap();
+    let out = exits(&["build", layout, &format!("{DIR}/{file}"), "-o", o], 1);
     assert!(names(&d).is_empty(), "{:?}", names(&d));
     let e = text(&out.stderr);
     assert_eq!(e.lines().count(), 1, "{e}");
     e.trim_end().to_string()
+}
+
+/// The text of `DIR/FILE`.
+fn regression(file: &str) -> String {
+    std::fs::read_to_string(root().join(DIR).join(file)).unwrap()
+}
+
+/// `build sws-uv-channel - -o TO` of `dump` on standard input, which must exit `want`.
+#[track_caller]
+fn build_uv(dump: &str, to: &str, want: i32) -> std::process::Output {
+    let out = meshspec_in(&["build", "sws-uv-channel", "-", "-o", to], dump.as_bytes());
+    code(&out, want);
+    out
 }
 
 #[test]
@@ -36,14 +40,8 @@ fn build_refuses_floats_an_f32_cannot_hold() {
         "error: dump: expected a valid value at data.uvs.items[1].u, found 1e39, beyond the range of an f32 (largest 3.4028235e38)"
     );
     // The same dump with a number that would round to 0, from standard input.
-    let text_in = std::fs::read_to_string(root().join(DIR).join("float-1e39.sws-uv-channel.json"))
-        .unwrap()
-        .replace("1e+39", "1e-50");
-    let out = meshspec(
-        &["build", "sws-uv-channel", "-", "-o", "-"],
-        Some(text_in.as_bytes()),
-    );
-    code(&out, 1);
+    let text_in = regression("float-1e39.sws-uv-channel.json").replace("1e+39", "1e-50");
+    let out = build_uv(&text_in, "-", 1);
     assert!(out.stdout.is_empty());
     assert_eq!(
         text(&out.stderr),
@@ -51,14 +49,7 @@ fn build_refuses_floats_an_f32_cannot_hold() {
     );
     // The smallest f32 (a subnormal) and the largest are held exactly: accepted.
     for ok in ["1e-45", "3.4028235e38", "-0.0"] {
-        let t = text_in.replace("1e-50", ok);
-        code(
-            &meshspec(
-                &["build", "sws-uv-channel", "-", "-o", "/dev/null"],
-                Some(t.as_bytes()),
-            ),
-            0,
-        );
+        build_uv(&text_in.replace("1e-50", ok), "/dev/null", 0);
     }
 }
 
@@ -68,23 +59,14 @@ fn build_refuses_nan_words_that_are_not_nans() {
         refused_build("sws-uv-channel", "nan-payload-inf.sws-uv-channel.json"),
         "error: dump: expected a valid value at data.uvs.items[1].u, found `nan:0x7F800000`, the bits of inf, not of a NaN"
     );
-    let t = std::fs::read_to_string(root().join(DIR).join("nan-payload-inf.sws-uv-channel.json"))
-        .unwrap();
+    let t = regression("nan-payload-inf.sws-uv-channel.json");
     // A real NaN payload is kept bit for bit.
     let nan = t.replace("nan:0x7F800000", "nan:0x7F800001");
-    let out = meshspec(
-        &["build", "sws-uv-channel", "-", "-o", "-"],
-        Some(nan.as_bytes()),
-    );
-    code(&out, 0);
-    let back = meshspec(&["dump", "sws-uv-channel", "-"], Some(&out.stdout));
+    let out = build_uv(&nan, "-", 0);
+    let back = meshspec_in(&["dump", "sws-uv-channel", "-"], &out.stdout);
     assert!(text(&back.stdout).contains("\"nan:0x7F800001\""));
     let one = t.replace("nan:0x7F800000", "nan:0x3F800000");
-    let out = meshspec(
-        &["build", "sws-uv-channel", "-", "-o", "-"],
-        Some(one.as_bytes()),
-    );
-    code(&out, 1);
+    let out = build_uv(&one, "-", 1);
     assert!(text(&out.stderr).ends_with("found `nan:0x3F800000`, the bits of 1, not of a NaN\n"));
 }
 
@@ -94,26 +76,16 @@ fn build_refuses_unknown_dump_versions() {
         refused_build("sws-uv-channel", "meshspec-version-2.json"),
         "error: dump.meshspec: expected 1 (the dump format version this build reads), found 2"
     );
-    let t = std::fs::read_to_string(root().join(DIR).join("meshspec-version-2.json")).unwrap();
+    let t = regression("meshspec-version-2.json");
     let none = t.replace("\"meshspec\": 2, ", "");
     assert!(!none.contains("meshspec\""));
-    let out = meshspec(
-        &["build", "sws-uv-channel", "-", "-o", "-"],
-        Some(none.as_bytes()),
-    );
-    code(&out, 1);
+    let out = build_uv(&none, "-", 1);
     assert_eq!(
         text(&out.stderr),
         "error: dump.meshspec: expected 1 (the dump format version this build reads), found no such key\n"
     );
     let one = t.replace("\"meshspec\": 2", "\"meshspec\": 1");
-    code(
-        &meshspec(
-            &["build", "sws-uv-channel", "-", "-o", "/dev/null"],
-            Some(one.as_bytes()),
-        ),
-        0,
-    );
+    build_uv(&one, "/dev/null", 0);
 }
 
 #[test]
@@ -134,8 +106,7 @@ fn build_refuses_deep_yaml_at_once() {
 #[test]
 fn check_lists_a_few_lines_per_relation() {
     let f = format!("{DIR}/helix-all-indices-bad.meshbin");
-    let out = meshspec(&["check", "meshbin", &f], None);
-    code(&out, 1);
+    let out = exits(&["check", "meshbin", &f], 1);
     let t = text(&out.stdout);
     let lines: Vec<&str> = t.lines().collect();
     // Ten lines of the relation, how many more, and the one error decoding rests on.
@@ -156,7 +127,6 @@ fn check_lists_a_few_lines_per_relation() {
         )),
         "{t}"
     );
-    let out = meshspec(&["check", "meshbin", &f, "--all"], None);
-    code(&out, 1);
+    let out = exits(&["check", "meshbin", &f, "--all"], 1);
     assert_eq!(text(&out.stdout).lines().count(), 65_509);
 }

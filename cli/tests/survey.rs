@@ -5,56 +5,35 @@ mod common;
 use common::*;
 use serde_json::Value;
 
+#[track_caller]
 fn json(args: &[&str]) -> Value {
-    let mut a = args.to_vec();
-    a.push("--json");
-    let out = meshspec(&a, None);
-    code(&out, 0);
-    serde_json::from_slice(&out.stdout).unwrap()
-}
-
-fn layout<'a>(doc: &'a Value, id: &str) -> &'a Value {
-    doc["layouts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["layout"] == id)
-        .unwrap_or_else(|| panic!("no {id} in {doc:#}"))
+    json_of(&exits(&[args, &["--json"]].concat(), 0))
 }
 
 #[test]
 fn the_corpus_census_is_markdown_with_failures_as_data() {
-    let out = meshspec(&["survey", "corpus"], None);
-    code(&out, 0);
+    let out = exits(&["survey", "corpus"], 0);
     let t = text(&out.stdout);
     assert!(t.starts_with("# Survey\n"), "{t}");
-    assert!(t.contains("## sws-mesh\n"), "{t}");
+    has(&t, "## sws-mesh\n");
     // The bad samples fail, grouped by field and rule, with an example each.
-    assert!(t.contains("### Failures, by field and rule"), "{t}");
-    assert!(
-        t.contains("| `data.total` | relation `total_adds_up` | corpus/sws/bad/total-adds-up.sws-mesh: 0x55 sws_mesh.data.total: expected"),
-        "{t}"
-    );
+    has(&t, "### Failures, by field and rule");
+    has(&t, "| `data.total` | relation `total_adds_up` | corpus/sws/bad/total-adds-up.sws-mesh: 0x55 sws_mesh.data.total: expected");
     // Relations with how often they held, and fields below proven in the documents' style.
-    assert!(
-        t.contains("| `indices_name_vertices` | sourced | warning | 6 | none |"),
-        "{t}"
+    has(
+        &t,
+        "| `indices_name_vertices` | sourced | warning | 6 | none |",
     );
-    assert!(
-        t.contains(
-            "| `num_vertices` | u2 | sourced | 6 in 6 files | 4 on 2; 24 on 2; 65,508 on 2 |"
-        ),
-        "{t}"
+    has(
+        &t,
+        "| `num_vertices` | u2 | sourced | 6 in 6 files | 4 on 2; 24 on 2; 65,508 on 2 |",
     );
     // What no layout claims is skipped, with examples, never a stop.
-    assert!(t.contains("## Skipped"), "{t}");
-    assert!(t.contains("| 3 | .py | no layout claims it"), "{t}");
+    has(&t, "## Skipped");
+    has(&t, "| 3 | .py | no layout claims it");
     // --fail-on-error makes the failures count.
-    code(&meshspec(&["survey", "corpus", "--fail-on-error"], None), 1);
-    code(
-        &meshspec(&["survey", "corpus/meshbin", "--fail-on-error"], None),
-        0,
-    );
+    exits(&["survey", "corpus", "--fail-on-error"], 1);
+    exits(&["survey", "corpus/meshbin", "--fail-on-error"], 0);
 }
 
 #[test]
@@ -63,8 +42,7 @@ fn a_path_that_does_not_exist_is_a_usage_mistake() {
         vec!["survey", "/nonexistent", "corpus/meshbin"],
         vec!["survey", "/nonexistent"],
     ] {
-        let out = meshspec(&args, None);
-        code(&out, 2);
+        let out = exits(&args, 2);
         assert_eq!(
             text(&out.stderr),
             "error: /nonexistent: no such file or folder\n",
@@ -72,24 +50,16 @@ fn a_path_that_does_not_exist_is_a_usage_mistake() {
         );
         assert!(out.stdout.is_empty());
     }
-    let out = meshspec(&["survey", "corpus", "--layout", "unity-mesh"], None);
-    code(&out, 2);
-    assert!(
-        text(&out.stderr).contains("--unity-version"),
-        "{}",
-        text(&out.stderr)
-    );
-    code(&meshspec(&["survey", "corpus", "--jobs", "0"], None), 2);
-    code(
-        &meshspec(&["survey", "corpus", "--layout", "nope"], None),
-        2,
-    );
+    let out = exits(&["survey", "corpus", "--layout", "unity-mesh"], 2);
+    has(&text(&out.stderr), "--unity-version");
+    exits(&["survey", "corpus", "--jobs", "0"], 2);
+    exits(&["survey", "corpus", "--layout", "nope"], 2);
 }
 
 #[test]
 fn json_is_stable_and_reports_add_up() {
-    let a = meshspec(&["survey", "corpus", "--json"], None);
-    let b = meshspec(&["survey", "corpus", "--json", "--jobs", "1"], None);
+    let a = meshspec(&["survey", "corpus", "--json"]);
+    let b = meshspec(&["survey", "corpus", "--json", "--jobs", "1"]);
     code(&a, 0);
     assert_eq!(text(&a.stdout), text(&b.stdout), "two runs differ");
     let one: Value = serde_json::from_slice(&a.stdout).unwrap();
@@ -120,14 +90,9 @@ fn json_is_stable_and_reports_add_up() {
     );
     // Another command's document is not a survey report.
     let other = d.join("layouts.json");
-    std::fs::write(&other, meshspec(&["layouts", "--json"], None).stdout).unwrap();
-    let out = meshspec(&["survey", "--merge", other.to_str().unwrap()], None);
-    code(&out, 1);
-    assert!(
-        text(&out.stderr).contains("expected a survey report of version 2"),
-        "{}",
-        text(&out.stderr)
-    );
+    std::fs::write(&other, meshspec(&["layouts", "--json"]).stdout).unwrap();
+    let out = exits(&["survey", "--merge", other.to_str().unwrap()], 1);
+    has(&text(&out.stderr), "expected a survey report of version 2");
 }
 
 #[test]
@@ -172,20 +137,14 @@ fn unity_meshes_are_read_beside_their_companions() {
 #[test]
 fn a_progress_bar_on_a_terminal_only() {
     // Piped: nothing on standard error.
-    let out = meshspec(&["survey", "corpus"], None);
+    let out = meshspec(&["survey", "corpus"]);
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
     // On a terminal (script's pseudo-terminal): files, bytes, rate and time left.
-    let bin = env!("CARGO_BIN_EXE_meshspec");
-    let out = std::process::Command::new("script")
-        .args([
-            "-qfec",
-            &format!("'{bin}' survey corpus --jobs 1 > /dev/null"),
-            "/dev/null",
-        ])
-        .current_dir(root())
-        .env("TERM", "xterm")
-        .output();
-    let Ok(out) = out else {
+    let out = on_terminal(
+        "survey corpus --jobs 1 > /dev/null",
+        &[("TERM", Some("xterm"))],
+    );
+    let Some(out) = out else {
         eprintln!("no `script` here: the terminal part is not run");
         return;
     };

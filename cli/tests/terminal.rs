@@ -11,18 +11,18 @@ const CYAN_NOTE: &str = "\u{1b}[1m\u{1b}[36mnote:\u{1b}[0m";
 /// Runs `meshspec ARGS` under a pseudo-terminal (`script`), with `env` set; what the terminal
 /// showed (standard output and error together).
 fn on_terminal(args: &str, env: &[(&str, &str)]) -> Option<(String, i32)> {
-    let bin = env!("CARGO_BIN_EXE_meshspec");
-    let mut c = std::process::Command::new("script");
-    c.args(["-qfec", &format!("'{bin}' {args}"), "/dev/null"])
-        .current_dir(root())
-        .env_remove("NO_COLOR")
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("CLICOLOR")
-        .env("TERM", "xterm");
-    for (k, v) in env {
-        c.env(k, v);
-    }
-    let Ok(out) = c.output() else {
+    let defaults = [
+        ("NO_COLOR", None),
+        ("CLICOLOR_FORCE", None),
+        ("CLICOLOR", None),
+    ];
+    let set = env.iter().map(|&(k, v)| (k, Some(v)));
+    let env: Vec<_> = defaults
+        .into_iter()
+        .chain([("TERM", Some("xterm"))])
+        .chain(set)
+        .collect();
+    let Some(out) = common::on_terminal(args, &env) else {
         eprintln!("no `script` here: not run");
         return None;
     };
@@ -42,8 +42,8 @@ fn bad_floor(test: &str) -> String {
 fn prefixes_are_coloured_on_a_terminal_unless_no_color() {
     let bad = bad_floor("colour");
     // The index's relation is a warning (sourced); the file still fails on the decoder's check.
-    let Some((t, status)) = on_terminal(&format!("check meshbin '{bad}' --relations warn"), &[])
-    else {
+    let check = format!("check meshbin '{bad}' --relations warn");
+    let Some((t, status)) = on_terminal(&check, &[]) else {
         return;
     };
     assert_eq!(status, 1);
@@ -51,18 +51,10 @@ fn prefixes_are_coloured_on_a_terminal_unless_no_color() {
         t.contains(&format!("{bad}: {YELLOW_WARNING} 0x4C meshbin.indices[4]")),
         "{t:?}"
     );
-    let (t, _) = on_terminal(
-        &format!("check meshbin '{bad}' --relations warn"),
-        &[("NO_COLOR", "1")],
-    )
-    .unwrap();
+    let (t, _) = on_terminal(&check, &[("NO_COLOR", "1")]).unwrap();
     assert!(!t.contains('\u{1b}'), "{t:?}");
     assert!(t.contains(&format!("{bad}: warning: 0x4C")), "{t:?}");
-    let (t, _) = on_terminal(
-        &format!("check meshbin '{bad}' --relations warn --color never"),
-        &[],
-    )
-    .unwrap();
+    let (t, _) = on_terminal(&format!("{check} --color never"), &[]).unwrap();
     assert!(!t.contains('\u{1b}'), "{t:?}");
     // Errors on standard error, and notes.
     let (t, status) = on_terminal("dump nope x", &[]).unwrap();
@@ -85,22 +77,12 @@ fn prefixes_are_coloured_on_a_terminal_unless_no_color() {
 #[test]
 fn colour_is_off_in_a_pipe_unless_asked_for() {
     let bad = bad_floor("colour-pipe");
-    let out = meshspec(&["check", "meshbin", &bad, "--relations", "warn"], None);
+    let check = ["check", "meshbin", &bad, "--relations", "warn"];
+    let out = meshspec(&check);
     assert!(!out.stdout.contains(&0x1b));
-    let out = meshspec(
-        &[
-            "check",
-            "meshbin",
-            &bad,
-            "--relations",
-            "warn",
-            "--color",
-            "always",
-        ],
-        None,
-    );
+    let out = meshspec(&[&check[..], &["--color", "always"]].concat());
     assert!(text(&out.stdout).contains(YELLOW_WARNING));
-    let mut c = cmd(&["check", "meshbin", &bad, "--relations", "warn"]);
+    let mut c = cmd(&check);
     c.env("CLICOLOR_FORCE", "1");
     assert!(text(&run(c, None).stdout).contains(YELLOW_WARNING));
 }
@@ -110,24 +92,15 @@ fn quiet_leaves_out_notes() {
     let d = tmp_dir("quiet");
     let glb = d.join("floor.glb");
     let args = ["info", "meshbin", "corpus/meshbin/floor.meshbin"];
-    assert!(text(&meshspec(&args, None).stdout).contains("note: "));
-    let mut quiet = args.to_vec();
-    quiet.push("--quiet");
-    let out = meshspec(&quiet, None);
-    code(&out, 0);
+    assert!(text(&meshspec(&args).stdout).contains("note: "));
+    let out = exits(&[&args[..], &["--quiet"]].concat(), 0);
     assert!(!text(&out.stdout).contains("note: "));
     // An export's notes go to standard error; --quiet drops them, and only them.
     let tri = "corpus/sws/hand-triangle.sws-submesh";
     let g = glb.to_str().unwrap();
-    let out = meshspec(&["export", "sws-submesh", tri, "-o", g], None);
-    code(&out, 0);
-    assert!(
-        text(&out.stderr).contains("note: "),
-        "{}",
-        text(&out.stderr)
-    );
-    let out = meshspec(&["export", "sws-submesh", tri, "-o", g, "-q"], None);
-    code(&out, 0);
+    let out = exits(&["export", "sws-submesh", tri, "-o", g], 0);
+    has(&text(&out.stderr), "note: ");
+    let out = exits(&["export", "sws-submesh", tri, "-o", g, "-q"], 0);
     assert!(out.stderr.is_empty(), "{}", text(&out.stderr));
 }
 
@@ -137,8 +110,7 @@ fn names_from_inputs_cannot_add_lines_or_escape_sequences() {
     let d = tmp_dir("escape");
     let name = d.join("a\nerror: fake\u{1b}[2J.meshbin");
     std::fs::write(&name, b"\x01\x00").unwrap();
-    let out = meshspec(&["check", "meshbin", name.to_str().unwrap()], None);
-    code(&out, 1);
+    let out = exits(&["check", "meshbin", name.to_str().unwrap()], 1);
     let t = text(&out.stdout);
     assert_eq!(t.lines().count(), 1, "{t:?}");
     assert!(t.contains("a\\nerror: fake\\u{1b}[2J.meshbin: "), "{t:?}");
@@ -149,37 +121,23 @@ fn names_from_inputs_cannot_add_lines_or_escape_sequences() {
     let ress =
         shared.join("corpus/unity/meshes/2021.3.0f1/CAB-5d40f7cad7c871cf2ad2af19ac542994.resS");
     let obj = d.join("g.obj");
-    let out = meshspec(
-        &[
-            "export",
-            "unity-mesh",
-            f.to_str().unwrap(),
-            "--unity-version",
-            "2021.3.0f1",
-            "--ress",
-            ress.to_str().unwrap(),
-            "-o",
-            obj.to_str().unwrap(),
-        ],
-        None,
+    let (f, ress) = (f.to_str().unwrap(), ress.to_str().unwrap());
+    let mesh = [
+        "unity-mesh",
+        f,
+        "--unity-version",
+        "2021.3.0f1",
+        "--ress",
+        ress,
+    ];
+    let out = exits(
+        &[&["export"], &mesh[..], &["-o", obj.to_str().unwrap()]].concat(),
+        0,
     );
-    code(&out, 0);
     let e = text(&out.stderr);
     assert!(e.lines().all(|l| l.starts_with("note: ")), "{e}");
-    assert!(e.contains("Lame\\nerror: 0x0 unity_mesh.name"), "{e}");
-    let out = meshspec(
-        &[
-            "info",
-            "unity-mesh",
-            f.to_str().unwrap(),
-            "--unity-version",
-            "2021.3.0f1",
-            "--ress",
-            ress.to_str().unwrap(),
-        ],
-        None,
-    );
-    code(&out, 0);
+    has(&e, "Lame\\nerror: 0x0 unity_mesh.name");
+    let out = exits(&[&["info"], &mesh[..]].concat(), 0);
     let t = text(&out.stdout);
     assert!(
         !t.lines()
@@ -191,8 +149,7 @@ fn names_from_inputs_cannot_add_lines_or_escape_sequences() {
 #[test]
 fn completions_are_scripts_the_shell_accepts() {
     for shell in ["bash", "zsh", "fish", "powershell"] {
-        let out = meshspec(&["completions", shell], None);
-        code(&out, 0);
+        let out = exits(&["completions", shell], 0);
         let t = text(&out.stdout);
         for word in ["check", "survey", "info", "unity-version"] {
             assert!(t.contains(word), "{shell} completions lack {word}");
@@ -200,7 +157,7 @@ fn completions_are_scripts_the_shell_accepts() {
     }
     let d = tmp_dir("completions");
     let script = d.join("meshspec.bash");
-    std::fs::write(&script, meshspec(&["completions", "bash"], None).stdout).unwrap();
+    std::fs::write(&script, meshspec(&["completions", "bash"]).stdout).unwrap();
     let out = std::process::Command::new("bash")
         .arg("-n")
         .arg(&script)
@@ -217,7 +174,7 @@ fn completions_are_scripts_the_shell_accepts() {
         .output()
         .unwrap();
     assert_eq!(text(&out.stdout).trim(), "check", "{}", text(&out.stderr));
-    code(&meshspec(&["completions", "tcsh"], None), 2);
+    exits(&["completions", "tcsh"], 2);
 }
 
 #[test]
@@ -226,8 +183,7 @@ fn the_man_pages_render_without_warnings() {
     for page in [None, Some("check"), Some("export")] {
         let mut args = vec!["man"];
         args.extend(page);
-        let out = meshspec(&args, None);
-        code(&out, 0);
+        let out = exits(&args, 0);
         let roff = d.join("page.1");
         std::fs::write(&roff, &out.stdout).unwrap();
         let t = text(&out.stdout);
@@ -235,7 +191,7 @@ fn the_man_pages_render_without_warnings() {
         match page {
             None => assert!(t.contains(".TH meshspec 1")),
             Some(p) => {
-                assert!(t.contains(&format!(".TH meshspec-{p} 1")), "{t}");
+                has(&t, &format!(".TH meshspec-{p} 1"));
             }
         }
         let Ok(out) = std::process::Command::new("groff")
@@ -252,5 +208,5 @@ fn the_man_pages_render_without_warnings() {
             text(&out.stderr)
         );
     }
-    code(&meshspec(&["man", "nope"], None), 2);
+    exits(&["man", "nope"], 2);
 }

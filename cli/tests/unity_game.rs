@@ -3,43 +3,24 @@
 
 mod common;
 
-use common::{meshspec as run_with, root, text};
+use common::*;
 use meshspec_tests::unity_fixtures::{bundle_with_version, cut};
 use std::path::PathBuf;
-use std::process::Output;
 
-fn meshspec(args: &[&str]) -> Output {
-    run_with(args, None)
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("meshspec-cli-game-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
+const LZ4: &str = "corpus/unity/lz4.unity-bundle";
+const V: &str = "2022.3.10f1";
 
 /// `meshspec ARGS` that must exit with `code`; its standard output.
+#[track_caller]
 fn run(args: &[&str], want: i32) -> String {
-    let out = meshspec(args);
-    common::code(&out, want);
-    text(&out.stdout)
+    text(&exits(args, want).stdout)
 }
 
 /// The object `unity extract` cuts out of `file`.
 fn extracted(file: &str, id: &str) -> PathBuf {
     let out = tmp(&format!("{}.{id}.mesh", file.replace('/', "_")));
-    run(
-        &[
-            "unity",
-            "extract",
-            file,
-            "--path-id",
-            id,
-            "-o",
-            out.to_str().unwrap(),
-        ],
-        0,
-    );
+    let o = out.to_str().unwrap();
+    run(&["unity", "extract", file, "--path-id", id, "-o", o], 0);
     out
 }
 
@@ -58,7 +39,7 @@ fn info_of_a_game_files_mesh_is_the_screen_of_the_extracted_object() {
                 "unity-mesh",
                 bare.to_str().unwrap(),
                 "--unity-version",
-                "2022.3.10f1",
+                V,
             ],
             0,
         );
@@ -75,11 +56,10 @@ fn info_of_a_game_files_mesh_is_the_screen_of_the_extracted_object() {
         );
         // The same with --path-id, and as JSON.
         assert_eq!(run(&["info", "unity-mesh", file, "--path-id", id], 0), game);
-        let j: serde_json::Value = serde_json::from_str(&run(
+        let j = json_of(&exits(
             &["info", "unity-mesh", file, "--mesh", name, "--json"],
             0,
-        ))
-        .unwrap();
+        ));
         assert_eq!(j["command"], "info");
         assert_eq!(j["meshes"][0]["name"], name);
         assert_eq!(j["file"], g[0]);
@@ -104,24 +84,16 @@ fn rows(out: &str) -> Vec<(u64, String)> {
 
 #[test]
 fn explain_of_a_game_files_mesh_is_the_extracted_objects_with_offsets_in_its_serialized_file() {
-    let file = "corpus/unity/lz4.unity-bundle";
-    let list: serde_json::Value =
-        serde_json::from_str(&run(&["unity", "list", file, "--json"], 0)).unwrap();
-    let start = list
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|r| r["path_id"] == 101)
-        .unwrap()["offset"]
-        .as_u64()
-        .unwrap();
-    let game = run(&["explain", "unity-mesh", file, "--mesh", "Arm"], 0);
+    let file = LZ4;
+    let list = json_of(&exits(&["unity", "list", file, "--json"], 0));
+    let mut rows_listed = list.as_array().unwrap().iter();
+    let arm = rows_listed.find(|r| r["path_id"] == 101).unwrap();
+    let start = arm["offset"].as_u64().unwrap();
+    let arm = ["explain", "unity-mesh", file, "--mesh", "Arm"];
+    let game = run(&arm, 0);
     let bare = extracted(file, "101");
     let b = bare.to_str().unwrap();
-    let alone = run(
-        &["explain", "unity-mesh", b, "--unity-version", "2022.3.10f1"],
-        0,
-    );
+    let alone = run(&["explain", "unity-mesh", b, "--unity-version", V], 0);
     assert_eq!(
         game.lines().next().unwrap(),
         format!("unity-mesh: {file}/CAB-0123456789abcdef0123456789abcdef#101 (948 bytes at 0x{start:X} of CAB-0123456789abcdef0123456789abcdef, spec/unity_mesh.ksy); verdict: passes")
@@ -135,43 +107,20 @@ fn explain_of_a_game_files_mesh_is_the_extracted_objects_with_offsets_in_its_ser
     }
     // --at counts in the serialized file too, and an offset outside the object is refused.
     let at = format!("0x{:X}", start + 8);
-    let near = run(
-        &["explain", "unity-mesh", file, "--mesh", "Arm", "--at", &at],
-        0,
-    );
+    let near = run(&[&arm[..], &["--at", &at]].concat(), 0);
     assert!(
         near.lines()
             .any(|l| l.starts_with(&format!("> 0x{:X} ", start + 8))),
         "{near}"
     );
-    let out = meshspec(&[
-        "explain",
-        "unity-mesh",
-        file,
-        "--mesh",
-        "Arm",
-        "--at",
-        "0x10",
-    ]);
-    assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains(&format!(
+    let out = exits(&[&arm[..], &["--at", "0x10"]].concat(), 1);
+    has(&text(&out.stderr), &format!(
         "expected --at 16: an offset of the object's bytes (0x{start:X} to 0x{:X} of its serialized file)",
         start + 948
-    )));
+    ));
     // The page names the serialized file and gives each byte its offset there.
     let page = tmp("arm.html");
-    run(
-        &[
-            "explain",
-            "unity-mesh",
-            file,
-            "--mesh",
-            "Arm",
-            "--html",
-            page.to_str().unwrap(),
-        ],
-        0,
-    );
+    run(&[&arm[..], &["--html", page.to_str().unwrap()]].concat(), 0);
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("of CAB-0123456789abcdef0123456789abcdef"));
     assert!(html.contains(&format!("id=\"b{start}\"")));
@@ -180,78 +129,60 @@ fn explain_of_a_game_files_mesh_is_the_extracted_objects_with_offsets_in_its_ser
 
 #[test]
 fn a_name_matching_several_meshes_or_none_lists_the_candidates() {
-    let out = meshspec(&["info", "unity-mesh", "corpus/unity", "--mesh", "Arm"]);
-    assert_eq!(out.status.code(), Some(1));
+    let out = exits(&["info", "unity-mesh", "corpus/unity", "--mesh", "Arm"], 1);
     let e = text(&out.stderr);
     assert!(
         e.lines().last().unwrap().starts_with("error: --mesh Arm: expected one object (--path-id N names one; a folder or several files may hold it more than once), found 8 objects: Arm (path id 101, in corpus/unity/game.unity-serialized), Arm (path id 101, in corpus/unity/lz4.unity-bundle/CAB-0123456789abcdef0123456789abcdef), "),
         "{e}"
     );
     // The files under the folder that do not open are said, not fatal.
-    assert!(e.contains("note: could not open corpus/unity/bad/corrupt-lz4.unity-bundle:0xB5 unity_bundle.blocks[0]"), "{e}");
-    let out = meshspec(&[
-        "explain",
-        "unity-mesh",
-        "corpus/unity/stored.unity-bundle",
-        "--mesh",
-        "Leg",
-    ]);
-    assert_eq!(out.status.code(), Some(1));
+    has(&e, "note: could not open corpus/unity/bad/corrupt-lz4.unity-bundle:0xB5 unity_bundle.blocks[0]");
+    let stored = "corpus/unity/stored.unity-bundle";
+    let out = exits(&["explain", "unity-mesh", stored, "--mesh", "Leg"], 1);
     assert_eq!(
         text(&out.stderr),
         "error: --mesh Leg: expected an object it names (`meshspec unity list` shows them), found none; the meshes: Blade (path id 100, in corpus/unity/stored.unity-bundle/CAB-0123456789abcdef0123456789abcdef), Arm (path id 101, in corpus/unity/stored.unity-bundle/CAB-0123456789abcdef0123456789abcdef), Face (path id 102, in corpus/unity/stored.unity-bundle/CAB-0123456789abcdef0123456789abcdef), Rock (path id 103, in corpus/unity/stored.unity-bundle/CAB-0123456789abcdef0123456789abcdef), Wire (path id 104, in corpus/unity/stored.unity-bundle/CAB-0123456789abcdef0123456789abcdef)\n"
     );
     // A selection is needed; a bare object takes none.
-    let out = meshspec(&["info", "unity-mesh", "corpus/unity/lz4.unity-bundle"]);
-    assert_eq!(out.status.code(), Some(2));
+    let out = exits(&["info", "unity-mesh", LZ4], 2);
     assert_eq!(
         text(&out.stderr),
         "error: info of a game file needs --mesh NAME or --path-id N\n"
     );
-    let bare = extracted("corpus/unity/lz4.unity-bundle", "103");
-    let out = meshspec(&[
-        "explain",
-        "unity-mesh",
-        bare.to_str().unwrap(),
-        "--unity-version",
-        "2022.3.10f1",
-        "--mesh",
-        "Rock",
-    ]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("this is a bare object"));
+    let bare = extracted(LZ4, "103");
+    let b = bare.to_str().unwrap();
+    let out = exits(
+        &[
+            "explain",
+            "unity-mesh",
+            b,
+            "--unity-version",
+            V,
+            "--mesh",
+            "Rock",
+        ],
+        2,
+    );
+    has(&text(&out.stderr), "this is a bare object");
 }
 
 #[test]
 fn a_file_whose_version_string_is_not_a_version_reads_with_the_layout_that_fits() {
     let stripped = tmp("stripped.unity-bundle");
-    std::fs::write(
-        &stripped,
-        bundle_with_version(
-            &std::fs::read(root().join("corpus/unity/lz4.unity-bundle")).unwrap(),
-            "0.0.0",
-        ),
-    )
-    .unwrap();
+    let lz4 = std::fs::read(root().join(LZ4)).unwrap();
+    std::fs::write(&stripped, bundle_with_version(&lz4, "0.0.0")).unwrap();
     let s = stripped.to_str().unwrap();
     let note = "note: CAB-0123456789abcdef0123456789abcdef: the file's version string is 0.0.0; its 5 meshes read exactly with the layout of 2022.1 to 6000.1 (read as 2022.1.0)\n";
-    let out = meshspec(&["unity", "check", s]);
-    assert_eq!(out.status.code(), Some(0));
+    let out = exits(&["unity", "check", s], 0);
     assert_eq!(
         text(&out.stderr),
         format!("{note}5 meshes: 5 ok, 0 failed\n")
     );
-    assert_eq!(
-        text(&out.stdout)
-            .lines()
-            .filter(|l| l.ends_with(": ok"))
-            .count(),
-        5
-    );
+    let ok = text(&out.stdout);
+    assert_eq!(ok.lines().filter(|l| l.ends_with(": ok")).count(), 5);
     // --unity-version reads it with that version, on every command that reads game files.
     let given = "note: CAB-0123456789abcdef0123456789abcdef: the file's version string is 0.0.0; read with --unity-version 2022.3.10\n";
-    let out = meshspec(&["check", "unity-mesh", s, "--unity-version", "2022.3.10f1"]);
-    assert_eq!(out.status.code(), Some(0));
+    let out = exits(&["check", "unity-mesh", s, "--unity-version", V], 0);
     assert_eq!(
         text(&out.stderr),
         format!("{given}5 meshes: 5 ok, 0 failed\n")
@@ -264,18 +195,16 @@ fn a_file_whose_version_string_is_not_a_version_reads_with_the_layout_that_fits(
             "--mesh",
             "Arm",
             "--unity-version",
-            "2022.3.10f1",
+            V,
         ],
         0,
     );
-    assert!(
-        info.contains(
-            "note: the file's version string is 0.0.0; read with --unity-version 2022.3.10"
-        ),
-        "{info}"
+    has(
+        &info,
+        "note: the file's version string is 0.0.0; read with --unity-version 2022.3.10",
     );
     let info = run(&["info", "unity-mesh", s, "--mesh", "Arm"], 0);
-    assert!(info.contains("note: the file's version string is 0.0.0; its 5 meshes read exactly with the layout of 2022.1 to 6000.1 (read as 2022.1.0)"), "{info}");
+    has(&info, "note: the file's version string is 0.0.0; its 5 meshes read exactly with the layout of 2022.1 to 6000.1 (read as 2022.1.0)");
     let explain = run(
         &[
             "explain",
@@ -284,7 +213,7 @@ fn a_file_whose_version_string_is_not_a_version_reads_with_the_layout_that_fits(
             "--path-id",
             "101",
             "--unity-version",
-            "2022.3.10f1",
+            V,
         ],
         0,
     );
@@ -293,32 +222,32 @@ fn a_file_whose_version_string_is_not_a_version_reads_with_the_layout_that_fits(
         "{explain}"
     );
     let glb = tmp("stripped-arm.glb");
-    let out = meshspec(&[
-        "unity",
-        "export",
-        s,
-        "--mesh",
-        "Arm",
-        "--unity-version",
-        "2022.3.10f1",
-        "-o",
-        glb.to_str().unwrap(),
-    ]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let g = glb.to_str().unwrap();
+    exits(
+        &[
+            "unity",
+            "export",
+            s,
+            "--mesh",
+            "Arm",
+            "--unity-version",
+            V,
+            "-o",
+            g,
+        ],
+        0,
+    );
     let bytes = std::fs::read(&glb).unwrap();
     assert!(bytes.windows(8).any(|w| w == b"Shoulder"));
-    let dump = run(&["unity", "dump", s, "--mesh", "Arm"], 0);
-    let v: serde_json::Value = serde_json::from_str(&dump).unwrap();
+    let v = json_of(&exits(&["unity", "dump", s, "--mesh", "Arm"], 0));
     assert!(v["notes"][0].as_str().unwrap().ends_with("with the layout of Unity 2022.1.0, (as the file's version string is 0.0.0; its 5 meshes read exactly with the layout of 2022.1 to 6000.1 (read as 2022.1.0))."), "{}", v["notes"][0]);
 }
 
 #[test]
 fn a_player_build_in_a_folder_lists_checks_exports_and_surveys_as_its_bundle() {
     let dir = tmp("Game_Data");
-    cut(
-        &std::fs::read(root().join("corpus/unity/player.unity-bundle")).unwrap(),
-        &dir,
-    );
+    let player = std::fs::read(root().join("corpus/unity/player.unity-bundle")).unwrap();
+    cut(&player, &dir);
     let d = dir.to_str().unwrap();
     let list = run(&["unity", "list", d], 0);
     let heads: Vec<&str> = list.lines().filter(|l| !l.starts_with(' ')).collect();
@@ -329,30 +258,20 @@ fn a_player_build_in_a_folder_lists_checks_exports_and_surveys_as_its_bundle() {
             format!("{d}/sharedassets0.assets sharedassets0.assets:")
         ]
     );
-    let out = meshspec(&["unity", "check", d]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let out = exits(&["unity", "check", d], 0);
     assert_eq!(text(&out.stderr), "5 meshes: 5 ok, 0 failed\n");
     let all = tmp("player-glb");
-    let out = meshspec(&["unity", "export", d, "--all", "-o", all.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    exits(
+        &["unity", "export", d, "--all", "-o", all.to_str().unwrap()],
+        0,
+    );
     // The renderer in level0 names the joints of the mesh in sharedassets0.assets.
     let arm = std::fs::read(all.join("sharedassets0.assets/Arm.101.glb")).unwrap();
     assert!(arm.windows(8).any(|w| w == b"Shoulder"));
     assert!(arm.windows(7).any(|w| w == b"ArmSkin"));
-    assert_eq!(
-        std::fs::read_dir(all.join("sharedassets0.assets"))
-            .unwrap()
-            .count(),
-        5
-    );
-    let survey: serde_json::Value =
-        serde_json::from_str(&run(&["survey", d, "--json"], 0)).unwrap();
-    let mesh = survey["layouts"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|l| l["layout"] == "unity-mesh")
-        .unwrap();
+    assert_eq!(names(&all.join("sharedassets0.assets")).len(), 5);
+    let survey = json_of(&exits(&["survey", d, "--json"], 0));
+    let mesh = layout(&survey, "unity-mesh");
     assert_eq!(mesh["tried"], 5);
     assert_eq!(mesh["in_game_files"], 5);
     assert_eq!(mesh["versions"]["2022.3.10"]["passed"], 5);
@@ -369,7 +288,6 @@ fn shared_a_loose_player_folder_checks() {
         );
         return;
     }
-    let out = meshspec(&["unity", "check", shared.to_str().unwrap()]);
-    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stdout));
+    let out = exits(&["unity", "check", shared.to_str().unwrap()], 0);
     assert_eq!(text(&out.stderr), "13 meshes: 13 ok, 0 failed\n");
 }

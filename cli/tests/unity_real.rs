@@ -14,24 +14,12 @@ use std::path::{Path, PathBuf};
 
 /// Every Unity file under the real files' folder (not the READMEs and licences).
 fn real_files(dir: &Path) -> Vec<PathBuf> {
-    fn walk(d: &Path, out: &mut Vec<PathBuf>) {
-        let mut entries: Vec<PathBuf> = std::fs::read_dir(d)
-            .unwrap()
-            .map(|e| e.unwrap().path())
-            .collect();
-        entries.sort();
-        for p in entries {
-            let name = p.file_name().unwrap().to_string_lossy().to_string();
-            if p.is_dir() {
-                walk(&p, out);
-            } else if !name.ends_with(".md") && !name.starts_with("LICENSE") {
-                out.push(p);
-            }
-        }
-    }
-    let mut out = vec![];
-    walk(dir, &mut out);
-    out
+    let mut files = files_under(dir);
+    files.retain(|p| {
+        let name = p.file_name().unwrap().to_string_lossy();
+        !name.ends_with(".md") && !name.starts_with("LICENSE")
+    });
+    files
 }
 
 /// UnityPy's reading of `files` (`tools/unitypy-meshes.py`), or `None` after a loud line when
@@ -50,11 +38,7 @@ fn unitypy(files: &[PathBuf]) -> Option<Value> {
         .args(files)
         .output()
         .expect("python3 runs");
-    assert!(
-        out.status.success(),
-        "UnityPy: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    assert!(out.status.success(), "UnityPy: {}", text(&out.stderr));
     Some(serde_json::from_slice(&out.stdout).expect("UnityPy's JSON"))
 }
 
@@ -133,12 +117,12 @@ fn every_real_unity_file_reads_as_unitypy_reads_it() {
         let shown = f.display().to_string();
         let u = &py[shown.as_str()];
         let fs = f.to_str().unwrap();
-        let list = meshspec(&["unity", "list", "--class", "Mesh", "--json", fs], None);
+        let list = meshspec(&["unity", "list", "--class", "Mesh", "--json", fs]);
         if u["opened"] == true {
             assert!(
                 list.status.success(),
                 "{shown}: UnityPy opens it, meshspec: {}",
-                String::from_utf8_lossy(&list.stderr)
+                text(&list.stderr)
             );
         }
         if !list.status.success() {
@@ -149,23 +133,16 @@ fn every_real_unity_file_reads_as_unitypy_reads_it() {
         let theirs = u["meshes"].as_array().unwrap();
         assert_eq!(listed.len(), theirs.len(), "{shown}: meshes listed");
         // Every mesh passes check (meshspec judges every mesh, decoded by UnityPy or not).
-        let check = meshspec(&["unity", "check", fs], None);
+        let check = meshspec(&["unity", "check", fs]);
         assert!(
             check.status.success(),
             "{shown}: {}{}",
-            String::from_utf8_lossy(&check.stdout),
-            String::from_utf8_lossy(&check.stderr)
+            text(&check.stdout),
+            text(&check.stderr)
         );
         let dir = out.join(k.to_string());
-        let export = meshspec(
-            &["unity", "export", fs, "--all", "-o", dir.to_str().unwrap()],
-            None,
-        );
-        assert!(
-            export.status.success(),
-            "{shown}: {}",
-            String::from_utf8_lossy(&export.stderr)
-        );
+        let export = meshspec(&["unity", "export", fs, "--all", "-o", dir.to_str().unwrap()]);
+        assert!(export.status.success(), "{shown}: {}", text(&export.stderr));
         for m in theirs {
             let pid = m["path_id"].as_i64().unwrap();
             let sf = m["file"].as_str().unwrap_or("");
@@ -243,13 +220,10 @@ fn meshspec_tests_validate(files: &[PathBuf]) {
             .args(chunk)
             .output()
             .expect("node runs");
-        let text = String::from_utf8_lossy(&out.stdout);
-        assert!(out.status.success(), "glTF-Validator:\n{text}");
-        assert_eq!(
-            text.lines().filter(|l| l.starts_with("ok ")).count(),
-            chunk.len(),
-            "{text}"
-        );
+        let said = text(&out.stdout);
+        assert!(out.status.success(), "glTF-Validator:\n{said}");
+        let ok = said.lines().filter(|l| l.starts_with("ok ")).count();
+        assert_eq!(ok, chunk.len(), "{said}");
     }
 }
 
@@ -267,25 +241,13 @@ fn the_2018_beta_default_meshes_match_the_same_meshes_of_5_6() {
     let dir = shared.join("corpus/unity-real/gimballock");
     let counts = |f: &str| -> BTreeMap<String, u64> {
         let p = dir.join(f).join("Resources/unity_default_resources");
-        let o = meshspec(&["unity", "check", p.to_str().unwrap(), "--json"], None);
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let out = std::env::temp_dir().join(format!(
-            "meshspec-default-{}-{}",
-            f.len(),
-            std::process::id()
-        ));
-        let e = meshspec(
-            &[
-                "unity",
-                "export",
-                p.to_str().unwrap(),
-                "--all",
-                "-o",
-                out.to_str().unwrap(),
-            ],
-            None,
+        let p = p.to_str().unwrap();
+        exits(&["unity", "check", p, "--json"], 0);
+        let out = tmp(&format!("meshspec-default-{}", f.len()));
+        exits(
+            &["unity", "export", p, "--all", "-o", out.to_str().unwrap()],
+            0,
         );
-        assert!(e.status.success(), "{}", String::from_utf8_lossy(&e.stderr));
         let mut m = BTreeMap::new();
         for g in std::fs::read_dir(&out).unwrap() {
             let g = g.unwrap().path();
