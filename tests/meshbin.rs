@@ -288,3 +288,35 @@ fn build_judges_what_it_would_write_as_check_does() {
     let built = build_verdict(|_| {});
     assert!(built.verdict.passes() && built.overrides.is_empty());
 }
+
+#[test]
+fn finding_build_relation_dumps_are_refused_by_build_as_check_refuses_them() {
+    // Two dumps `build` once wrote though `check` refused the result: 37 indices (not whole
+    // triangles), and indices with no vertex to name.
+    let entry = find("meshbin").unwrap();
+    let ctx = Context::new();
+    for (file, relation) in [
+        ("build-relation-37-indices.json", "whole_triangles"),
+        ("build-relation-no-vertices.json", "indices_name_vertices"),
+    ] {
+        let path = meshspec_tests::finding_or_return!(file);
+        let dump: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let built = entry.build(&dump, &ctx).unwrap();
+        assert!(!built.verdict.passes(), "{file}: build refuses");
+        let check = entry.judge(&built.bytes, &ctx);
+        assert!(!check.passes(), "{file}: check refuses the same bytes");
+        let ids = |v: &meshspec_formats::verdict::Verdict| -> Vec<String> {
+            v.findings.iter().map(|e| e.to_string()).collect()
+        };
+        assert_eq!(ids(&built.verdict), ids(&check), "{file}: one verdict");
+        assert!(
+            built
+                .verdict
+                .findings
+                .iter()
+                .any(|e| e.relation_id() == Some(relation)),
+            "{file}: {relation} named"
+        );
+    }
+}
