@@ -11,45 +11,69 @@ fn cell(s: &str) -> String {
     s.replace('|', "\\|").replace('\n', " ")
 }
 
-fn type_cell(spec: &Spec, f: &Field) -> String {
+/// The items, shown and separated by `sep`.
+fn join<T: std::fmt::Display>(items: impl IntoIterator<Item = T>, sep: &str) -> String {
+    items
+        .into_iter()
+        .map(|i| i.to_string())
+        .collect::<Vec<_>>()
+        .join(sep)
+}
+
+/// A `contents` constant, as hex bytes.
+fn magic(c: &[u8]) -> String {
+    format!("magic {}", join(c.iter().map(|b| format!("{b:02X}")), " "))
+}
+
+/// A confidence word for a cell (empty without one).
+fn title(c: Option<Confidence>) -> &'static str {
+    c.map(|c| c.title()).unwrap_or("")
+}
+
+/// An id, with the document's name for it when the spec gives one.
+fn named(id: &str, orig: &Option<String>) -> String {
+    match orig {
+        Some(o) => format!("`{id}` ({o})"),
+        None => format!("`{id}`"),
+    }
+}
+
+/// A `valid` range, in words (`>= 1 and <= 8`).
+fn range(min: &Option<Expr>, max: &Option<Expr>) -> String {
+    let min = min.iter().map(|m| format!(">= {m}"));
+    join(min.chain(max.iter().map(|m| format!("<= {m}"))), " and ")
+}
+
+fn endian_word(e: Endian) -> &'static str {
+    match e {
+        Endian::Le => "little",
+        Endian::Be => "big",
+    }
+}
+
+fn type_cell(f: &Field) -> String {
     let link = |r: &TypeRef| {
         let args = if r.args.is_empty() {
             String::new()
         } else {
-            format!(
-                "({})",
-                r.args
-                    .iter()
-                    .map(|a| a.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )
+            format!("({})", join(&r.args, ", "))
         };
-        format!("[{}](#{}){args}", r.name, r.name.replace('_', "-"))
+        format!("[{}](#{}){args}", r.name, anchor(&r.name))
     };
-    let _ = spec;
     let base = match &f.ty {
         FieldType::Prim(p) => p.ksy(),
         FieldType::Bits(n) => format!("b{n}"),
-        FieldType::User(r) => link(r),
-        FieldType::SizedUser { r#ref: r, .. } => link(r),
+        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => link(r),
         FieldType::Bytes(_) => "bytes".into(),
         FieldType::Str { encoding, .. } => format!("str ({encoding})"),
         FieldType::Strz { encoding } => format!("strz ({encoding})"),
-        FieldType::Contents(c) => format!(
-            "magic {}",
-            c.iter()
-                .map(|b| format!("{b:02X}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
+        FieldType::Contents(c) => magic(c),
         FieldType::Switch { on, cases } => format!(
             "by `{on}`: {}",
-            cases
-                .iter()
-                .map(|(k, r)| format!("{k} → {}", link(r)))
-                .collect::<Vec<_>>()
-                .join(", ")
+            join(
+                cases.iter().map(|(k, r)| format!("{k} → {}", link(r))),
+                ", "
+            )
         ),
     };
     let base = match &f.repeat {
@@ -57,36 +81,21 @@ fn type_cell(spec: &Spec, f: &Field) -> String {
         Repeat::Expr(e) => format!("{base}[{e}]"),
         Repeat::Eos => format!("{base}[]"),
     };
-    let base = match (&f.valid, &f.enum_name) {
+    match (&f.valid, &f.enum_name) {
         (Some(Valid::Eq(e)), _) => format!("{base} = {}", constant(f, e)),
         (_, Some(en)) => format!("{base} ({en})"),
         _ => base,
-    };
-    base
+    }
 }
 
 fn size_cell(spec: &Spec, f: &Field) -> String {
     let (_, fixed) = elem_size(spec, f);
-    let elem = match (&f.ty, fixed) {
-        (FieldType::Bits(n), _) => format!("{n} bits"),
-        (_, Some(n)) => n.to_string(),
-        (
-            FieldType::Bytes(Size::Expr(e))
-            | FieldType::Str {
-                size: Size::Expr(e),
-                ..
-            }
-            | FieldType::SizedUser {
-                size: Size::Expr(e),
-                ..
-            },
-            None,
-        ) => e.to_string(),
-        (
-            FieldType::Bytes(Size::Eos) | FieldType::Str { .. } | FieldType::SizedUser { .. },
-            None,
-        ) => "to the end".into(),
-        (FieldType::Strz { .. }, None) => "to a NUL byte".into(),
+    let elem = match (&f.ty, fixed, f.ty.size()) {
+        (FieldType::Bits(n), _, _) => format!("{n} bits"),
+        (_, Some(n), _) => n.to_string(),
+        (_, None, Some(Size::Expr(e))) => e.to_string(),
+        (_, None, Some(Size::Eos)) => "to the end".into(),
+        (FieldType::Strz { .. }, None, _) => "to a NUL byte".into(),
         _ => "varies".into(),
     };
     let s = match &f.repeat {
@@ -124,23 +133,8 @@ fn notes(t: &Type, f: &Field) -> String {
         parts.push(format!("Present if `{c}`."));
     }
     match &f.valid {
-        Some(Valid::Range { min, max }) => {
-            let mut w = vec![];
-            if let Some(m) = min {
-                w.push(format!(">= {m}"));
-            }
-            if let Some(m) = max {
-                w.push(format!("<= {m}"));
-            }
-            parts.push(format!("Must be {}.", w.join(" and ")));
-        }
-        Some(Valid::AnyOf(es)) => parts.push(format!(
-            "Must be one of {}.",
-            es.iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        )),
+        Some(Valid::Range { min, max }) => parts.push(format!("Must be {}.", range(min, max))),
+        Some(Valid::AnyOf(es)) => parts.push(format!("Must be one of {}.", join(es, ", "))),
         Some(Valid::Expr(e)) => parts.push(format!("Must satisfy `{e}`.")),
         _ => {}
     }
@@ -215,31 +209,10 @@ fn check_text(t: &Type, f: &Field) -> String {
     let at = format!("{}.{}", t.name, f.id);
     match (&f.valid, &f.ty) {
         (Some(Valid::Eq(e)), _) => format!("{at} = {}", constant(f, e)),
-        (Some(Valid::Range { min, max }), _) => {
-            let mut w = vec![];
-            if let Some(m) = min {
-                w.push(format!(">= {m}"));
-            }
-            if let Some(m) = max {
-                w.push(format!("<= {m}"));
-            }
-            format!("{at} {}", w.join(" and "))
-        }
-        (Some(Valid::AnyOf(es)), _) => format!(
-            "{at} one of {}",
-            es.iter()
-                .map(|e| e.to_string())
-                .collect::<Vec<_>>()
-                .join(", ")
-        ),
+        (Some(Valid::Range { min, max }), _) => format!("{at} {}", range(min, max)),
+        (Some(Valid::AnyOf(es)), _) => format!("{at} one of {}", join(es, ", ")),
         (Some(Valid::Expr(e)), _) => format!("{at} satisfies {e}"),
-        (None, FieldType::Contents(c)) => format!(
-            "{at} = magic {}",
-            c.iter()
-                .map(|b| format!("{b:02X}"))
-                .collect::<Vec<_>>()
-                .join(" ")
-        ),
+        (None, FieldType::Contents(c)) => format!("{at} = {}", magic(c)),
         (None, _) => at,
     }
 }
@@ -292,7 +265,7 @@ fn summary(spec: &Spec) -> String {
             rules.push((
                 r.severity,
                 format!("relation `{}` of [{}](#{})", r.id, t.name, anchor(&t.name)),
-                r.confidence.map(|c| c.title()).unwrap_or("").to_string(),
+                title(r.confidence).to_string(),
                 r.severity_reason.clone().unwrap_or_default(),
             ));
         }
@@ -301,7 +274,7 @@ fn summary(spec: &Spec) -> String {
                 rules.push((
                     sev,
                     format!("`{}`", check_text(t, f)),
-                    f.confidence.map(|c| c.title()).unwrap_or("").to_string(),
+                    title(f.confidence).to_string(),
                     f.severity_reason.clone().unwrap_or_default(),
                 ));
             }
@@ -379,13 +352,7 @@ pub fn page(spec: &Spec) -> R<String> {
     if let Some(x) = &spec.extension {
         facts.push(format!("extension: `.{x}`"));
     }
-    facts.push(format!(
-        "{} endian",
-        match spec.endian {
-            Endian::Le => "little",
-            Endian::Be => "big",
-        }
-    ));
+    facts.push(format!("{} endian", endian_word(spec.endian)));
     let _ = writeln!(out, "{}.\n", facts.join(" · "));
     let layouts: Vec<String> = spec
         .types
@@ -393,7 +360,7 @@ pub fn page(spec: &Spec) -> R<String> {
         .filter_map(|t| {
             t.layout
                 .as_ref()
-                .map(|l| format!("`{l}` ([{}](#{}))", t.name, t.name.replace('_', "-")))
+                .map(|l| format!("`{l}` ([{}](#{}))", t.name, anchor(&t.name)))
         })
         .collect();
     if !layouts.is_empty() {
@@ -412,35 +379,20 @@ pub fn page(spec: &Spec) -> R<String> {
             line.push(format!("at least {} bytes", t.min_size));
         }
         if !t.params.is_empty() {
-            line.push(format!(
-                "parameters: {}",
-                t.params
-                    .iter()
-                    .map(|p| match &p.doc {
-                        Some(d) => format!("`{}` ({}: {})", p.id, p.prim.ksy(), d.trim()),
-                        None => format!("`{}` ({})", p.id, p.prim.ksy()),
-                    })
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ));
+            let params = t.params.iter().map(|p| match &p.doc {
+                Some(d) => format!("`{}` ({}: {})", p.id, p.prim.ksy(), d.trim()),
+                None => format!("`{}` ({})", p.id, p.prim.ksy()),
+            });
+            line.push(format!("parameters: {}", join(params, ", ")));
         }
         match &t.endian {
-            Some(TypeEndian::Fixed(Endian::Le)) => line.push("little endian".into()),
-            Some(TypeEndian::Fixed(Endian::Be)) => line.push("big endian".into()),
-            Some(TypeEndian::Switch { on, cases }) => line.push(format!(
-                "byte order by `{on}`: {}",
-                cases
+            Some(TypeEndian::Fixed(e)) => line.push(format!("{} endian", endian_word(*e))),
+            Some(TypeEndian::Switch { on, cases }) => {
+                let cases = cases
                     .iter()
-                    .map(|(k, e)| format!(
-                        "{k} → {}",
-                        match e {
-                            Endian::Le => "little",
-                            Endian::Be => "big",
-                        }
-                    ))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )),
+                    .map(|(k, e)| format!("{k} → {}", endian_word(*e)));
+                line.push(format!("byte order by `{on}`: {}", join(cases, ", ")));
+            }
             None => {}
         }
         if let Some(c) = t.confidence {
@@ -463,18 +415,15 @@ pub fn page(spec: &Spec) -> R<String> {
                 (Some(e), None) => e.to_string(),
                 (None, None) => "…".into(),
             };
-            let field = match &f.orig_id {
-                Some(o) => format!("`{}` ({o})", f.id),
-                None => format!("`{}`", f.id),
-            };
+            let field = named(&f.id, &f.orig_id);
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} | {} | {} |",
                 cell(&off),
                 cell(&size_cell(spec, f)),
-                cell(&type_cell(spec, f)),
+                cell(&type_cell(f)),
                 cell(&field),
-                f.confidence.map(|c| c.title()).unwrap_or(""),
+                title(f.confidence),
                 cell(&notes(t, f))
             );
         }
@@ -500,7 +449,7 @@ pub fn page(spec: &Spec) -> R<String> {
                     out,
                     "| `{}` | {} | {} | {} |",
                     r.id,
-                    r.confidence.map(|c| c.title()).unwrap_or(""),
+                    title(r.confidence),
                     cell(&sev),
                     cell(&st)
                 );
@@ -535,10 +484,7 @@ pub fn page(spec: &Spec) -> R<String> {
             } else {
                 v.value.to_string()
             };
-            let name = match &v.orig_id {
-                Some(o) => format!("`{}` ({o})", v.id),
-                None => format!("`{}`", v.id),
-            };
+            let name = named(&v.id, &v.orig_id);
             let mut notes = vec![];
             if let Some(d) = &v.doc {
                 notes.push(sentence(d));
@@ -553,7 +499,7 @@ pub fn page(spec: &Spec) -> R<String> {
                 out,
                 "| {value} | {} | {} | {} |",
                 cell(&name),
-                v.confidence.map(|c| c.title()).unwrap_or(""),
+                title(v.confidence),
                 cell(&notes.join(" "))
             );
         }
@@ -579,7 +525,7 @@ pub fn index(specs: &[Spec]) -> String {
                     "| `{l}` | [{}]({}.md#{}) | `{}` | {} |",
                     t.name,
                     s.id,
-                    t.name.replace('_', "-"),
+                    anchor(&t.name),
                     s.file,
                     cell(&desc)
                 );

@@ -292,16 +292,9 @@ pub fn from_yaml(v: &serde_norway::Value) -> Result<Expr, String> {
     match v {
         serde_norway::Value::Number(n) => n
             .as_i64()
-            .map(|v| Expr::Int {
-                value: v.into(),
-                hex: false,
-            })
-            .or_else(|| {
-                n.as_u64().map(|v| Expr::Int {
-                    value: v.into(),
-                    hex: false,
-                })
-            })
+            .map(i128::from)
+            .or_else(|| n.as_u64().map(i128::from))
+            .map(|value| Expr::Int { value, hex: false })
             .ok_or_else(|| format!("expected an integer, found {n}")),
         serde_norway::Value::Bool(b) => Ok(Expr::Bool(*b)),
         serde_norway::Value::String(s) => parse(s),
@@ -364,38 +357,39 @@ impl fmt::Display for Expr {
 }
 
 impl Expr {
+    /// The expressions directly inside this one, left to right.
+    fn children(&self) -> Vec<&Expr> {
+        match self {
+            Expr::Attr(a, _) | Expr::Unary(_, a) => vec![a],
+            Expr::Binary(_, a, b) => vec![a, b],
+            Expr::Cond(c, a, b) => vec![c, a, b],
+            Expr::Int { .. } | Expr::Bool(_) | Expr::Name(_) | Expr::EnumVal(..) => vec![],
+        }
+    }
+
+    /// Calls `visit` on the expression and every expression inside it, outermost first, left
+    /// to right.
+    pub fn walk(&self, visit: &mut dyn FnMut(&Expr)) {
+        visit(self);
+        for c in self.children() {
+            c.walk(visit);
+        }
+    }
+
     /// The fields whose measured size the expression uses (`name._sizeof`).
     pub fn sizeof_names(&self, out: &mut Vec<String>) {
-        match self {
-            Expr::Attr(a, n) if n == "_sizeof" => match &**a {
-                Expr::Name(f) => out.push(f.clone()),
-                other => other.sizeof_names(out),
-            },
-            Expr::Attr(a, _) | Expr::Unary(_, a) => a.sizeof_names(out),
-            Expr::Binary(_, a, b) => {
-                a.sizeof_names(out);
-                b.sizeof_names(out);
+        self.walk(&mut |e| {
+            if let Expr::Attr(a, n) = e {
+                if let (Expr::Name(f), "_sizeof") = (&**a, n.as_str()) {
+                    out.push(f.clone());
+                }
             }
-            Expr::Cond(c, a, b) => {
-                c.sizeof_names(out);
-                a.sizeof_names(out);
-                b.sizeof_names(out);
-            }
-            Expr::Int { .. } | Expr::Bool(_) | Expr::Name(_) | Expr::EnumVal(..) => {}
-        }
+        });
     }
 
     /// Whether `pred` holds for the expression or any expression inside it.
     pub fn any(&self, pred: &dyn Fn(&Expr) -> bool) -> bool {
-        if pred(self) {
-            return true;
-        }
-        match self {
-            Expr::Attr(a, _) | Expr::Unary(_, a) => a.any(pred),
-            Expr::Binary(_, a, b) => a.any(pred) || b.any(pred),
-            Expr::Cond(c, a, b) => c.any(pred) || a.any(pred) || b.any(pred),
-            Expr::Int { .. } | Expr::Bool(_) | Expr::Name(_) | Expr::EnumVal(..) => false,
-        }
+        pred(self) || self.children().iter().any(|c| c.any(pred))
     }
 
     /// Whether the expression reads the stream's position (`_io.pos`, Kaitai's own syntax).
@@ -411,23 +405,11 @@ impl Expr {
     /// The plain names the expression reads (fields, parameters, instances), outermost first.
     pub fn names(&self) -> Vec<String> {
         let mut out = vec![];
-        fn go(e: &Expr, out: &mut Vec<String>) {
-            match e {
-                Expr::Name(n) => out.push(n.clone()),
-                Expr::Attr(a, _) | Expr::Unary(_, a) => go(a, out),
-                Expr::Binary(_, a, b) => {
-                    go(a, out);
-                    go(b, out);
-                }
-                Expr::Cond(c, a, b) => {
-                    go(c, out);
-                    go(a, out);
-                    go(b, out);
-                }
-                Expr::Int { .. } | Expr::Bool(_) | Expr::EnumVal(..) => {}
+        self.walk(&mut |e| {
+            if let Expr::Name(n) = e {
+                out.push(n.clone());
             }
-        }
-        go(self, &mut out);
+        });
         out
     }
 

@@ -1,7 +1,7 @@
 //! One cargo-fuzz target per layout, and the fuzz crate's manifest that lists them.
 
-use crate::expr::{BinOp, Expr};
-use crate::model::{FieldType, Repeat, Size, Spec, Valid};
+use crate::expr::Expr;
+use crate::model::{field_exprs, FieldType, PrimKind, Spec, Valid};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -9,33 +9,17 @@ use std::path::PathBuf;
 /// Every integer that an expression compares the name `param` with (`param >= 20200100`,
 /// `4 == param`), searched through every subexpression.
 fn compared_with(e: &Expr, param: &str, out: &mut BTreeSet<i128>) {
-    match e {
-        Expr::Binary(op, a, b) => {
-            if matches!(
-                op,
-                BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
-            ) {
-                match (&**a, &**b) {
-                    (Expr::Name(n), Expr::Int { value, .. })
-                    | (Expr::Int { value, .. }, Expr::Name(n))
-                        if n == param =>
-                    {
-                        out.insert(*value);
-                    }
-                    _ => {}
-                }
+    e.walk(&mut |x| {
+        let Expr::Binary(op, a, b) = x else { return };
+        match (&**a, &**b) {
+            (Expr::Name(n), Expr::Int { value, .. }) | (Expr::Int { value, .. }, Expr::Name(n))
+                if op.is_compare() && n == param =>
+            {
+                out.insert(*value);
             }
-            compared_with(a, param, out);
-            compared_with(b, param, out);
+            _ => {}
         }
-        Expr::Unary(_, a) | Expr::Attr(a, _) => compared_with(a, param, out),
-        Expr::Cond(c, a, b) => {
-            compared_with(c, param, out);
-            compared_with(a, param, out);
-            compared_with(b, param, out);
-        }
-        Expr::Int { .. } | Expr::Bool(_) | Expr::Name(_) | Expr::EnumVal(..) => {}
-    }
+    });
 }
 
 /// The values of a layout parameter worth fuzzing with: 0, and every cut-off (see [`cut_offs`])
@@ -60,44 +44,7 @@ pub fn cut_offs(spec: &Spec, param: &str) -> BTreeSet<i128> {
         if !t.params.iter().any(|p| p.id == param) {
             continue;
         }
-        let mut exprs: Vec<&Expr> = vec![];
-        for f in &t.fields {
-            exprs.extend(f.cond.iter());
-            exprs.extend(f.offset.iter());
-            exprs.extend(f.derive.iter());
-            if let Repeat::Expr(e) = &f.repeat {
-                exprs.push(e);
-            }
-            match &f.valid {
-                Some(Valid::Eq(e) | Valid::Expr(e)) => exprs.push(e),
-                Some(Valid::Range { min, max }) => exprs.extend(min.iter().chain(max.iter())),
-                Some(Valid::AnyOf(v)) => exprs.extend(v.iter()),
-                None => {}
-            }
-            match &f.ty {
-                FieldType::User(r) => exprs.extend(r.args.iter()),
-                FieldType::Bytes(Size::Expr(e))
-                | FieldType::Str {
-                    size: Size::Expr(e),
-                    ..
-                } => exprs.push(e),
-                FieldType::SizedUser { r#ref, size } => {
-                    exprs.extend(r#ref.args.iter());
-                    if let Size::Expr(e) = size {
-                        exprs.push(e);
-                    }
-                }
-                FieldType::Switch { on, cases } => {
-                    exprs.push(on);
-                    for (k, r) in cases {
-                        exprs.push(k);
-                        exprs.extend(r.args.iter());
-                    }
-                }
-                _ => {}
-            }
-        }
-        for e in exprs {
+        for e in t.fields.iter().flat_map(field_exprs) {
             compared_with(e, param, &mut found);
         }
     }
@@ -146,31 +93,18 @@ fn params_code(s: &Spec, t: &crate::model::Type) -> String {
 /// as the bytes a file holds them in, so mutations reach past them.
 fn dictionary(s: &Spec) -> String {
     let mut words: BTreeSet<Vec<u8>> = BTreeSet::new();
-    let enc = |v: i128, p: crate::model::Prim| -> Vec<u8> {
-        let n = usize::from(p.bytes);
-        let mut b = (v as u128).to_le_bytes()[..n].to_vec();
-        if p.endian.unwrap_or(s.endian) == crate::model::Endian::Be {
-            b.reverse();
-        }
-        b
-    };
     for t in &s.types {
         for f in &t.fields {
             match (&f.ty, &f.valid) {
                 (FieldType::Contents(c), _) => {
                     words.insert(c.clone());
                 }
-                (FieldType::Prim(p), Some(v)) if p.kind != crate::model::PrimKind::F => {
-                    let vals: Vec<&Expr> = match v {
-                        Valid::Eq(e) => vec![e],
-                        Valid::AnyOf(es) => es.iter().collect(),
-                        Valid::Range { min, max } => min.iter().chain(max.iter()).collect(),
-                        Valid::Expr(_) => vec![],
-                    };
-                    for e in vals {
-                        if let Some(v) = e.literal() {
-                            words.insert(enc(v, *p));
-                        }
+                // The constants a value is compared with (not a condition's).
+                (FieldType::Prim(p), Some(v))
+                    if p.kind != PrimKind::F && !matches!(v, Valid::Expr(_)) =>
+                {
+                    for v in v.exprs().iter().filter_map(|e| e.literal()) {
+                        words.insert(p.stored(v, s.endian));
                     }
                 }
                 _ => {}
@@ -180,7 +114,7 @@ fn dictionary(s: &Spec) -> String {
     for e in &s.enums {
         if let Some(p) = e.prim {
             for (v, _, _) in &e.values {
-                words.insert(enc(*v, p));
+                words.insert(p.stored(*v, s.endian));
             }
         }
     }
@@ -196,6 +130,11 @@ fn dictionary(s: &Spec) -> String {
         let _ = writeln!(out, "\"{hex}\"");
     }
     out
+}
+
+/// The fuzz crate's manifest entry of a target.
+fn manifest_bin(name: &str) -> String {
+    format!("\n[[bin]]\nname = \"{name}\"\npath = \"fuzz_targets/{name}.rs\"\ntest = false\ndoc = false\nbench = false\n")
 }
 
 pub fn outputs(specs: &[Spec]) -> Vec<(PathBuf, String)> {
@@ -255,10 +194,7 @@ pub fn outputs(specs: &[Spec]) -> Vec<(PathBuf, String)> {
                 );
                 out.push((PathBuf::from(format!("fuzz/fuzz_targets/{name}.rs")), code));
                 let _ = writeln!(list, "{name} {layout} dict/{}.dict", s.id);
-                let _ = write!(
-                    manifest,
-                    "\n[[bin]]\nname = \"{name}\"\npath = \"fuzz_targets/{name}.rs\"\ntest = false\ndoc = false\nbench = false\n"
-                );
+                manifest.push_str(&manifest_bin(&name));
             }
         }
         if any {
@@ -269,14 +205,9 @@ pub fn outputs(specs: &[Spec]) -> Vec<(PathBuf, String)> {
         }
     }
     // Targets written by hand (they drive more than one layout): listed, never generated.
-    for (name, _, _, _, path) in HAND_WRITTEN {
+    for (name, layout, dict, _, path) in HAND_WRITTEN {
         target_fns.push((name.to_string(), path.to_string()));
-    }
-    for (name, layout, dict, _, _) in HAND_WRITTEN {
-        let _ = write!(
-            manifest,
-            "\n[[bin]]\nname = \"{name}\"\npath = \"fuzz_targets/{name}.rs\"\ntest = false\ndoc = false\nbench = false\n"
-        );
+        manifest.push_str(&manifest_bin(name));
         let _ = writeln!(list, "{name} {layout} {dict}");
     }
     // Every target by name, so a test can replay the inputs a campaign found

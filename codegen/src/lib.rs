@@ -31,10 +31,7 @@ pub(crate) fn unknown_paths(spec: &Spec, t: &Type) -> Vec<String> {
             return;
         }
         stack.push(t.name.clone());
-        for f in &t.fields {
-            if matches!(f.ty, FieldType::Contents(_)) {
-                continue;
-            }
+        for f in t.stored() {
             let mut path = format!("{prefix}{}", f.id);
             if !matches!(f.repeat, Repeat::None) {
                 path.push_str("[]");
@@ -163,7 +160,7 @@ pub fn outputs(root: &Path) -> Result<BTreeMap<PathBuf, String>, String> {
 }
 
 /// Generated files on disk that no spec produces any more.
-pub fn orphans(root: &Path, keep: &BTreeMap<PathBuf, String>) -> Vec<PathBuf> {
+fn orphans(root: &Path, keep: &BTreeMap<PathBuf, String>) -> Vec<PathBuf> {
     let mut out = vec![];
     for dir in [
         "formats/src/generated",
@@ -190,7 +187,7 @@ pub fn orphans(root: &Path, keep: &BTreeMap<PathBuf, String>) -> Vec<PathBuf> {
 }
 
 /// Text as compared: line endings normalised.
-pub fn normalise(s: &str) -> String {
+fn normalise(s: &str) -> String {
     s.replace("\r\n", "\n")
 }
 
@@ -201,16 +198,20 @@ pub fn default_root() -> PathBuf {
 
 /// The generated files that differ from what the specs produce (or that no spec produces).
 pub fn stale(root: &Path) -> Result<Vec<PathBuf>, String> {
-    let out = outputs(root)?;
-    let mut stale = vec![];
-    for (rel, text) in &out {
-        let current = std::fs::read_to_string(root.join(rel))
-            .ok()
-            .map(|s| normalise(&s));
-        if current.as_deref() != Some(text.as_str()) {
-            stale.push(rel.clone());
-        }
-    }
-    stale.extend(orphans(root, &out));
-    Ok(stale)
+    Ok(differing(root, &outputs(root)?))
+}
+
+/// The files of `out` that differ on disk from their text (or are missing), then the generated
+/// files on disk that `out` no longer holds.
+pub fn differing(root: &Path, out: &BTreeMap<PathBuf, String>) -> Vec<PathBuf> {
+    let mut stale: Vec<PathBuf> = out
+        .iter()
+        .filter(|(rel, text)| {
+            let current = std::fs::read_to_string(root.join(rel)).ok();
+            current.map(|s| normalise(&s)).as_deref() != Some(text.as_str())
+        })
+        .map(|(rel, _)| rel.clone())
+        .collect();
+    stale.extend(orphans(root, out));
+    stale
 }

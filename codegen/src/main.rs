@@ -1,7 +1,7 @@
 //! `meshspec-codegen [--check] [--root DIR]`: writes the generated files from `spec/*.ksy`, or with
 //! `--check` writes nothing and exits 1 when any generated file is stale.
 
-use meshspec_codegen::{default_root, normalise, orphans, outputs};
+use meshspec_codegen::{default_root, differing, outputs};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -25,27 +25,22 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let mut stale = vec![];
-    for (rel, text) in &out {
-        let path = root.join(rel);
-        let current = std::fs::read_to_string(&path).ok().map(|s| normalise(&s));
-        if current.as_deref() != Some(text.as_str()) {
-            stale.push(rel.clone());
-            if !check {
-                if let Some(dir) = path.parent() {
-                    let _ = std::fs::create_dir_all(dir);
-                }
-                if let Err(e) = std::fs::write(&path, text) {
-                    eprintln!("error: {}: {e}", rel.display());
-                    return ExitCode::from(2);
-                }
+    let stale = differing(&root, &out);
+    if !check {
+        for rel in &stale {
+            let path = root.join(rel);
+            // A file no spec produces any more is removed.
+            let Some(text) = out.get(rel) else {
+                let _ = std::fs::remove_file(&path);
+                continue;
+            };
+            if let Some(dir) = path.parent() {
+                let _ = std::fs::create_dir_all(dir);
             }
-        }
-    }
-    for rel in orphans(&root, &out) {
-        stale.push(rel.clone());
-        if !check {
-            let _ = std::fs::remove_file(root.join(&rel));
+            if let Err(e) = std::fs::write(&path, text) {
+                eprintln!("error: {}: {e}", rel.display());
+                return ExitCode::from(2);
+            }
         }
     }
     if check {

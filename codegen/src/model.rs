@@ -90,6 +90,14 @@ impl Prim {
         };
         format!("{k}{}", self.bytes)
     }
+    /// The bytes value `v` is stored as: in the type's own byte order, else the file's.
+    pub fn stored(self, v: i128, file: Endian) -> Vec<u8> {
+        let mut b = (v as u128).to_le_bytes()[..usize::from(self.bytes)].to_vec();
+        if self.endian.unwrap_or(file) == Endian::Be {
+            b.reverse();
+        }
+        b
+    }
     pub fn max(self) -> u128 {
         match self.kind {
             PrimKind::U => (1u128 << (8 * u32::from(self.bytes))) - 1,
@@ -137,6 +145,18 @@ pub enum FieldType {
     },
 }
 
+impl FieldType {
+    /// The size a sized field states (bytes, text, a sized part).
+    pub fn size(&self) -> Option<&Size> {
+        match self {
+            FieldType::Bytes(s)
+            | FieldType::Str { size: s, .. }
+            | FieldType::SizedUser { size: s, .. } => Some(s),
+            _ => None,
+        }
+    }
+}
+
 #[derive(Debug, Clone)]
 pub enum Repeat {
     None,
@@ -153,6 +173,17 @@ pub enum Valid {
     },
     AnyOf(Vec<Expr>),
     Expr(Expr),
+}
+
+impl Valid {
+    /// The expressions of the check.
+    pub fn exprs(&self) -> Vec<&Expr> {
+        match self {
+            Valid::Eq(e) | Valid::Expr(e) => vec![e],
+            Valid::Range { min, max } => min.iter().chain(max.iter()).collect(),
+            Valid::AnyOf(es) => es.iter().collect(),
+        }
+    }
 }
 
 /// How a field's value is recomputed on writing: it is the count (or byte size) of later fields.
@@ -253,6 +284,15 @@ pub struct Type {
     /// The type's own `meta: endian` (Kaitai lets a type override the file's byte order, or
     /// compute it); `None` keeps the file's.
     pub endian: Option<TypeEndian>,
+}
+
+impl Type {
+    /// The fields a value keeps: all but `contents` (a constant, checked and written, not kept).
+    pub fn stored(&self) -> impl Iterator<Item = &Field> {
+        self.fields
+            .iter()
+            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
+    }
 }
 
 /// A type's `meta: endian`.
@@ -622,27 +662,37 @@ fn endian_word(v: &Value, what: &str) -> R<Endian> {
     }
 }
 
+/// A `{switch-on: EXPR, cases: {K: V}}` map, each `V` read by `case`. `needs` begins the
+/// message for a missing key (`needs`, `switch needs`).
+fn switch<T>(
+    m: &Mapping,
+    what: &str,
+    needs: &str,
+    case: impl Fn(&Value) -> R<T>,
+) -> R<(Expr, Vec<(Expr, T)>)> {
+    check_keys(m, &["switch-on", "cases"], what)?;
+    let on = opt_expr(m, "switch-on", what)?.ok_or_else(|| format!("{what}: {needs} switch-on"))?;
+    let cases = get(m, "cases").ok_or_else(|| format!("{what}: {needs} cases"))?;
+    let cases = map_of(cases, what)?
+        .iter()
+        .map(|(k, v)| {
+            let key = expr::from_yaml(k).map_err(|e| format!("{what}: case key: {e}"))?;
+            Ok((key, case(v)?))
+        })
+        .collect::<R<Vec<_>>>()?;
+    Ok((on, cases))
+}
+
 /// A type's `meta: endian`: `le`, `be`, or `{switch-on: EXPR, cases: {K: le|be}}`.
 fn type_endian(v: &Value, what: &str) -> R<TypeEndian> {
     let what = format!("{what}.meta.endian");
     match v {
         Value::Mapping(m) => {
-            check_keys(m, &["switch-on", "cases"], &what)?;
-            let on = opt_expr(m, "switch-on", &what)?
-                .ok_or_else(|| format!("{what}: needs switch-on"))?;
-            let cases = map_of(
-                get(m, "cases").ok_or_else(|| format!("{what}: needs cases"))?,
-                &what,
-            )?;
-            let mut out = vec![];
-            for (k, e) in cases {
-                let key = expr::from_yaml(k).map_err(|e| format!("{what}: case key: {e}"))?;
-                out.push((key, endian_word(e, &what)?));
-            }
-            if out.is_empty() {
+            let (on, cases) = switch(m, &what, "needs", |e| endian_word(e, &what))?;
+            if cases.is_empty() {
                 return Err(format!("{what}: needs at least one case"));
             }
-            Ok(TypeEndian::Switch { on, cases: out })
+            Ok(TypeEndian::Switch { on, cases })
         }
         other => Ok(TypeEndian::Fixed(endian_word(other, &what)?)),
     }
@@ -772,22 +822,13 @@ fn attr(v: &Value, where_: &str, bit_le: bool) -> R<Field> {
                 .ok_or_else(|| format!("{what}: a field without type needs size or size-eos"))?,
         ),
         (Some(Value::Mapping(sw)), None) => {
-            check_keys(sw, &["switch-on", "cases"], &what)?;
-            let on = opt_expr(sw, "switch-on", &what)?
-                .ok_or_else(|| format!("{what}: switch needs switch-on"))?;
-            let cases = map_of(
-                get(sw, "cases").ok_or_else(|| format!("{what}: switch needs cases"))?,
-                &what,
-            )?;
-            let mut out = vec![];
-            for (k, t) in cases {
-                let key = expr::from_yaml(k).map_err(|e| format!("{what}: case key: {e}"))?;
-                out.push((key, type_ref(&str_of(t, "case type")?, &what)?));
-            }
+            let (on, cases) = switch(sw, &what, "switch needs", |t| {
+                type_ref(&str_of(t, "case type")?, &what)
+            })?;
             if size.is_some() {
                 return Err(format!("{what}: sized switches are not in the subset"));
             }
-            FieldType::Switch { on, cases: out }
+            FieldType::Switch { on, cases }
         }
         (Some(t), None) => {
             let t = str_of(t, "type")?;
@@ -1069,10 +1110,9 @@ impl Loader {
                 Some(meta) => {
                     let meta = map_of(meta, &format!("{name}.meta"))?;
                     check_keys(meta, &["endian"], &format!("{name}.meta"))?;
-                    match get(meta, "endian") {
-                        Some(e) => Some(type_endian(e, name)?),
-                        None => None,
-                    }
+                    get(meta, "endian")
+                        .map(|e| type_endian(e, name))
+                        .transpose()?
                 }
                 None => None,
             },
@@ -1222,22 +1262,8 @@ fn resolve(spec: &mut Spec) -> R<()> {
             if let Repeat::Expr(Expr::Name(n)) = &g.repeat {
                 uses.push((n.clone(), Use::Count));
             }
-            let size = match &g.ty {
-                FieldType::Bytes(Size::Expr(Expr::Name(n)))
-                | FieldType::Str {
-                    size: Size::Expr(Expr::Name(n)),
-                    ..
-                }
-                | FieldType::SizedUser {
-                    size: Size::Expr(Expr::Name(n)),
-                    ..
-                } => Some(n.clone()),
-                _ => None,
-            };
-            if let Some(n) = size {
-                if matches!(g.repeat, Repeat::None) {
-                    uses.push((n, Use::Size));
-                }
+            if let (Some(Size::Expr(Expr::Name(n))), Repeat::None) = (g.ty.size(), &g.repeat) {
+                uses.push((n.clone(), Use::Size));
             }
             let conditional = g.cond.is_some();
             for (n, u) in uses {
@@ -1329,32 +1355,46 @@ fn resolve(spec: &mut Spec) -> R<()> {
     Ok(())
 }
 
+/// The spec's types that a value of type `from` can hold (itself included) through fields that
+/// `through` accepts, in spec order.
+pub fn reachable_by<'s>(
+    spec: &'s Spec,
+    from: &str,
+    through: &dyn Fn(&Field) -> bool,
+) -> Vec<&'s Type> {
+    let mut names = vec![from.to_string()];
+    let mut i = 0;
+    while i < names.len() {
+        let fields = spec.ty(&names[i]).into_iter().flat_map(|t| &t.fields);
+        for f in fields.filter(|f| through(f)) {
+            for r in refs(&f.ty) {
+                if !names.contains(&r.name) {
+                    names.push(r.name.clone());
+                }
+            }
+        }
+        i += 1;
+    }
+    spec.types
+        .iter()
+        .filter(|x| names.contains(&x.name))
+        .collect()
+}
+
+/// The spec's types that a value of type `from` can hold (itself included), in spec order.
+pub fn reachable<'s>(spec: &'s Spec, from: &str) -> Vec<&'s Type> {
+    reachable_by(spec, from, &|_| true)
+}
+
 /// Whether values of type `from` can hold a value of type `target` (directly or further in).
 pub fn reaches(spec: &Spec, from: &str, target: &str) -> bool {
-    fn go(spec: &Spec, from: &str, target: &str, seen: &mut Vec<String>) -> bool {
-        if from == target {
-            return true;
-        }
-        if seen.iter().any(|s| s == from) {
-            return false;
-        }
-        seen.push(from.to_string());
-        let Some(t) = spec.ty(from) else {
-            return false;
-        };
-        t.fields
-            .iter()
-            .any(|f| refs(&f.ty).iter().any(|r| go(spec, &r.name, target, seen)))
-    }
-    go(spec, from, target, &mut vec![])
+    from == target || reachable(spec, from).iter().any(|t| t.name == target)
 }
 
 /// Whether reading or writing a value of type `name` evaluates `_io.pos` (in the type itself or
 /// in a type it holds, read in the same stream).
 pub fn uses_io_deep(spec: &Spec, name: &str) -> bool {
-    spec.types
-        .iter()
-        .any(|t| reaches(spec, name, &t.name) && type_uses_io(t))
+    reachable(spec, name).into_iter().any(type_uses_io)
 }
 
 fn type_uses_io(t: &Type) -> bool {
@@ -1466,37 +1506,17 @@ pub fn field_exprs(f: &Field) -> Vec<&Expr> {
     if let Repeat::Expr(e) = &f.repeat {
         out.push(e);
     }
-    match &f.ty {
-        FieldType::Bytes(Size::Expr(e))
-        | FieldType::Str {
-            size: Size::Expr(e),
-            ..
-        } => out.push(e),
-        FieldType::SizedUser { r#ref, size } => {
-            if let Size::Expr(e) = size {
-                out.push(e);
-            }
-            out.extend(r#ref.args.iter());
-        }
-        FieldType::User(r) => out.extend(r.args.iter()),
-        FieldType::Switch { on, cases } => {
-            out.push(on);
-            for (k, r) in cases {
-                out.push(k);
-                out.extend(r.args.iter());
-            }
-        }
-        _ => {}
+    if let Some(Size::Expr(e)) = f.ty.size() {
+        out.push(e);
     }
-    match &f.valid {
-        Some(Valid::Eq(e)) | Some(Valid::Expr(e)) => out.push(e),
-        Some(Valid::Range { min, max }) => {
-            out.extend(min.iter());
-            out.extend(max.iter());
-        }
-        Some(Valid::AnyOf(es)) => out.extend(es.iter()),
-        None => {}
+    if let FieldType::Switch { on, cases } = &f.ty {
+        out.push(on);
+        out.extend(cases.iter().map(|(k, _)| k));
     }
+    for r in refs(&f.ty) {
+        out.extend(r.args.iter());
+    }
+    out.extend(f.valid.iter().flat_map(Valid::exprs));
     out
 }
 
@@ -1518,21 +1538,14 @@ pub fn elem_size(spec: &Spec, f: &Field) -> (u64, Option<u64>) {
             (t.min_size, t.fixed_size)
         }
         FieldType::Contents(c) => (c.len() as u64, Some(c.len() as u64)),
-        FieldType::Bytes(Size::Expr(e))
-        | FieldType::Str {
-            size: Size::Expr(e),
-            ..
-        }
-        | FieldType::SizedUser {
-            size: Size::Expr(e),
-            ..
-        } => match e.literal() {
-            Some(v) => (v as u64, Some(v as u64)),
-            None => (0, None),
+        FieldType::Bytes(s)
+        | FieldType::Str { size: s, .. }
+        | FieldType::SizedUser { size: s, .. } => match s {
+            Size::Expr(e) => e
+                .literal()
+                .map_or((0, None), |v| (v as u64, Some(v as u64))),
+            Size::Eos => (0, None),
         },
-        FieldType::Bytes(Size::Eos) | FieldType::Str { .. } | FieldType::SizedUser { .. } => {
-            (0, None)
-        }
         // At least its terminator.
         FieldType::Strz { .. } => (1, None),
         FieldType::Switch { cases, .. } => {
@@ -1644,25 +1657,13 @@ pub fn bit_groups(t: &Type) -> Vec<(usize, usize, u32)> {
 /// Whether a field holds its type by value inside a value of that same type (a SubMesh that
 /// holds its copy): such fields are boxed, and their nesting is bounded when reading.
 pub fn boxed(spec: &Spec, t: &Type, f: &Field) -> bool {
-    fn reaches(spec: &Spec, from: &str, target: &str, seen: &mut Vec<String>) -> bool {
-        if from == target {
-            return true;
-        }
-        if seen.iter().any(|s| s == from) {
-            return false;
-        }
-        seen.push(from.to_string());
-        let t = spec.ty(from).expect("resolved");
-        t.fields.iter().any(|f| {
-            matches!(f.repeat, Repeat::None)
-                && refs(&f.ty)
-                    .iter()
-                    .any(|r| reaches(spec, &r.name, target, seen))
-        })
-    }
+    let single = |f: &Field| matches!(f.repeat, Repeat::None);
     match &f.ty {
         FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
-            matches!(f.repeat, Repeat::None) && reaches(spec, &r.name, &t.name, &mut vec![])
+            single(f)
+                && reachable_by(spec, &r.name, &single)
+                    .iter()
+                    .any(|x| x.name == t.name)
         }
         _ => false,
     }

@@ -5,7 +5,7 @@ use super::names::{self, rt};
 use super::{Gen, R};
 use crate::model::*;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
+use quote::quote;
 
 impl<'a> Gen<'a> {
     pub fn block(&self, t: &'a Type) -> R<TokenStream> {
@@ -31,7 +31,7 @@ impl<'a> Gen<'a> {
             let get = quote!(#rt::pod::get::<#ty>(_b, #off, #e));
             let get = match &f.enum_name {
                 Some(en) => {
-                    let en = format_ident!("{}", self.spec.enum_def(en).expect("resolved").rust);
+                    let en = names::enum_ty(self.spec, en);
                     quote!(#en(#get))
                 }
                 None => get,

@@ -11,21 +11,11 @@ use quote::quote;
 impl<'a> Gen<'a> {
     /// Whether a value of `t` can hold a warning-level check.
     pub fn has_warnings(&self, t: &Type) -> bool {
-        fn walk(spec: &Spec, t: &Type, stack: &mut Vec<String>) -> bool {
-            if stack.contains(&t.name) {
-                return false;
-            }
-            stack.push(t.name.clone());
-            let w = t.fields.iter().any(|f| {
-                f.check_severity == Some(Severity::Warning)
-                    || refs(&f.ty)
-                        .iter()
-                        .any(|r| walk(spec, names::ty(spec, &r.name), stack))
-            });
-            stack.pop();
-            w
-        }
-        walk(self.spec, t, &mut vec![])
+        reachable(self.spec, &t.name).into_iter().any(|u| {
+            u.fields
+                .iter()
+                .any(|f| f.check_severity == Some(Severity::Warning))
+        })
     }
 
     /// `Codec::warnings` for `t`, or nothing (the default reports none).
@@ -62,25 +52,15 @@ impl<'a> Gen<'a> {
                     }
                 }
                 FieldType::Switch { .. } => {
-                    let vname = if self.switch_borrows(f) {
-                        names::switch_view(t, f)
-                    } else {
-                        names::switch_owned(t, f)
-                    };
+                    let vname = self.switch_view_name(t, f);
                     let pname = names::switch_pos(t, f);
-                    let mut arms = vec![];
-                    let mut seen = vec![];
-                    for r in refs(&f.ty) {
-                        let target = names::ty(self.spec, &r.name);
-                        if seen.contains(&target.name) || !self.has_warnings(target) {
-                            continue;
-                        }
-                        seen.push(target.name.clone());
-                        let o = names::owned(target);
-                        arms.push(quote! {
+                    let targets = self.switch_targets(f).into_iter();
+                    let arms: Vec<_> = targets.filter(|x| self.has_warnings(x)).map(|x| {
+                        let o = names::owned(x);
+                        quote! {
                             (#vname::#o(v), #pname::#o(p)) => <#o as #rt::Codec>::warnings(v, &_place.case(p), out),
-                        });
-                    }
+                        }
+                    }).collect();
                     if arms.is_empty() {
                         continue;
                     }
@@ -90,16 +70,8 @@ impl<'a> Gen<'a> {
             };
             body.push(self.each(t, f, &id, inner)?);
         }
-        let view = if self.borrows(t) {
-            names::view(t)
-        } else {
-            names::owned(t)
-        };
-        let fields = t
-            .fields
-            .iter()
-            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
-            .map(|f| names::ident(&f.id));
+        let view = self.view_name(t);
+        let fields = names::stored(t);
         Ok(quote! {
             fn warnings(view: &Self::Ref<'_>, at: &#rt::Place<'_, Self::Pos>, out: &mut ::std::vec::Vec<#rt::Error>) {
                 let #view { #(#fields,)* .. } = view;

@@ -135,7 +135,7 @@ impl<'a> Gen<'a> {
         };
         Some(match &f.enum_name {
             Some(e) => {
-                let ty = format_ident!("{}", self.spec.enum_def(e)?.rust);
+                let ty = names::enum_ty(self.spec, e);
                 quote!(|u| ::std::result::Result::Ok(#ty(#make?)))
             }
             None => quote!(|u| #make),
@@ -267,11 +267,7 @@ impl<'a> Gen<'a> {
         d.push_str(&tail.join(" "));
         let sd = doc(&d);
         let owned = names::owned(t);
-        let stored: Vec<&Field> = t
-            .fields
-            .iter()
-            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
-            .collect();
+        let stored: Vec<&Field> = t.stored().collect();
         let owned_fields = stored.iter().map(|f| {
             let mut d = f.doc.clone().unwrap_or_else(|| format!("`{}`", f.id));
             let fx = facts(f);
@@ -369,13 +365,7 @@ impl<'a> Gen<'a> {
     ) -> TokenStream {
         let rt = rt();
         // One variant per distinct target type, documented with the keys that select it.
-        let mut targets: Vec<&Type> = vec![];
-        for (_, r) in cases {
-            let target = names::ty(self.spec, &r.name);
-            if !targets.iter().any(|x| x.name == target.name) {
-                targets.push(target);
-            }
-        }
+        let targets = self.switch_targets(f);
         let variant_doc = |target: &Type| {
             let keys: Vec<String> = cases
                 .iter()

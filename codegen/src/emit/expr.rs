@@ -31,6 +31,18 @@ pub struct Val {
     pub ty: ETy,
 }
 
+impl Val {
+    fn int(code: TokenStream) -> Val {
+        Val { code, ty: ETy::Int }
+    }
+    fn bool(code: TokenStream) -> Val {
+        Val {
+            code,
+            ty: ETy::Bool,
+        }
+    }
+}
+
 type R<T> = Result<T, String>;
 
 /// What names an expression can see.
@@ -75,40 +87,28 @@ fn field_val(t: &Type, id: &str, place: TokenStream, fallible: bool) -> R<Val> {
     } else {
         place
     };
-    if !matches!(f.repeat, Repeat::None) {
-        return Ok(Val {
-            code: place,
-            ty: ETy::Seq,
-        });
-    }
-    Ok(match &f.ty {
+    let ty = match &f.ty {
+        _ if !matches!(f.repeat, Repeat::None) => ETy::Seq,
         FieldType::Prim(p) if p.kind == PrimKind::F => {
             return Err(format!("`{id}` is a float: floats are not in expressions"))
         }
-        FieldType::Prim(_) | FieldType::Bits(2..) => Val {
-            code: quote!(#rt::Int::int(&#place)),
-            ty: ETy::Int,
-        },
-        FieldType::Bits(_) => Val {
-            code: quote!((#rt::Int::int(&#place) != 0)),
-            ty: ETy::Bool,
-        },
-        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => Val {
-            code: place,
-            ty: ETy::User(r.name.clone()),
-        },
-        FieldType::Bytes(_) => Val {
-            code: place,
-            ty: ETy::Bytes,
-        },
-        FieldType::Str { .. } | FieldType::Strz { .. } => Val {
-            code: place,
-            ty: ETy::Str,
-        },
+        FieldType::Prim(_) | FieldType::Bits(2..) => {
+            return Ok(Val::int(quote!(#rt::Int::int(&#place))))
+        }
+        FieldType::Bits(_) => return Ok(Val::bool(quote!((#rt::Int::int(&#place) != 0)))),
+        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => ETy::User(r.name.clone()),
+        FieldType::Bytes(_) => ETy::Bytes,
+        FieldType::Str { .. } | FieldType::Strz { .. } => ETy::Str,
         FieldType::Contents(_) | FieldType::Switch { .. } => {
             return Err(format!("`{id}` cannot be used in an expression"))
         }
-    })
+    };
+    Ok(Val { code: place, ty })
+}
+
+/// A comparison or bitwise operator, written as Rust writes it (Kaitai writes them the same).
+fn rust_op(op: BinOp) -> TokenStream {
+    op.text().parse().expect("Rust has the operator")
 }
 
 impl Scope<'_> {
@@ -122,22 +122,13 @@ impl Scope<'_> {
             return Err("instances refer to each other in a loop".into());
         }
         Ok(match e {
-            Expr::Int { value, .. } => Val {
-                code: int_lit(*value),
-                ty: ETy::Int,
-            },
-            Expr::Bool(b) => Val {
-                code: quote!(#b),
-                ty: ETy::Bool,
-            },
+            Expr::Int { value, .. } => Val::int(int_lit(*value)),
+            Expr::Bool(b) => Val::bool(quote!(#b)),
             Expr::Name(n) if n == "_index" => {
                 if !self.in_repeat {
                     return Err("`_index` is only defined inside a repeated field".into());
                 }
-                Val {
-                    code: quote!((_i as i128)),
-                    ty: ETy::Int,
-                }
+                Val::int(quote!((_i as i128)))
             }
             Expr::Name(n) if n == "_" => {
                 let (code, ty) = self
@@ -149,10 +140,7 @@ impl Scope<'_> {
             Expr::Name(n) => {
                 let id = ident(n);
                 if self.ty.params.iter().any(|p| &p.id == n) {
-                    Val {
-                        code: quote!(#rt::Int::int(&#id)),
-                        ty: ETy::Int,
-                    }
+                    Val::int(quote!(#rt::Int::int(&#id)))
                 } else if let Some(pos) = self.ty.fields.iter().position(|f| &f.id == n) {
                     if pos >= self.visible {
                         return Err(format!("`{n}` is read after this expression"));
@@ -187,10 +175,7 @@ impl Scope<'_> {
                 match self.measured_before {
                     Some(before) if pos < before => {
                         let l = sizeof_local(n);
-                        Val {
-                            code: quote!(i128::from(#l)),
-                            ty: ETy::Int,
-                        }
+                        Val::int(quote!(i128::from(#l)))
                     }
                     Some(_) => {
                         return Err(format!(
@@ -218,21 +203,17 @@ impl Scope<'_> {
                         "`_io.{name}` is only known while reading or writing, not in an instance"
                     ));
                 }
-                Val { code, ty: ETy::Int }
+                Val::int(code)
             }
             Expr::Attr(a, name) => {
                 let base = self.gen_depth(a, depth)?;
                 let b = base.code;
                 match (&base.ty, name.as_str()) {
-                    (ETy::Seq | ETy::Bytes | ETy::Str, "size" | "length") => Val {
-                        code: quote!((#b.len() as i128)),
-                        ty: ETy::Int,
-                    },
+                    (ETy::Seq | ETy::Bytes | ETy::Str, "size" | "length") => {
+                        Val::int(quote!((#b.len() as i128)))
+                    }
                     // Kaitai's enum-to-integer conversion: values are integers here already.
-                    (ETy::Int, "to_i") => Val {
-                        code: b,
-                        ty: ETy::Int,
-                    },
+                    (ETy::Int, "to_i") => Val::int(b),
                     (ETy::User(t), _) => {
                         let t = self.spec.ty(t).expect("resolved");
                         let f = ident(name);
@@ -251,34 +232,22 @@ impl Scope<'_> {
                 }
                 let et = quote::format_ident!("{}", def.rust);
                 let vi = super::names::enum_value(v);
-                Val {
-                    code: quote!(#rt::Int::int(&#et::#vi)),
-                    ty: ETy::Int,
-                }
+                Val::int(quote!(#rt::Int::int(&#et::#vi)))
             }
             Expr::Unary(op, a) => {
                 let v = self.gen_depth(a, depth)?;
                 match op {
                     UnOp::Neg => {
                         let x = self.int(v)?;
-                        Val {
-                            code: quote!((#x).wrapping_neg()),
-                            ty: ETy::Int,
-                        }
+                        Val::int(quote!((#x).wrapping_neg()))
                     }
                     UnOp::BitNot => {
                         let x = self.int(v)?;
-                        Val {
-                            code: quote!((!(#x))),
-                            ty: ETy::Int,
-                        }
+                        Val::int(quote!((!(#x))))
                     }
                     UnOp::Not => {
                         let x = self.boolean(v)?;
-                        Val {
-                            code: quote!((!(#x))),
-                            ty: ETy::Bool,
-                        }
+                        Val::bool(quote!((!(#x))))
                     }
                 }
             }
@@ -287,35 +256,18 @@ impl Scope<'_> {
                 let y = self.gen_depth(b, depth)?;
                 if op.is_logic() {
                     let (x, y) = (self.boolean(x)?, self.boolean(y)?);
-                    Val {
-                        code: if *op == BinOp::And {
-                            quote!((#x && #y))
-                        } else {
-                            quote!((#x || #y))
-                        },
-                        ty: ETy::Bool,
-                    }
-                } else if op.is_compare() {
-                    let (x, y) = if x.ty == ETy::Bool && y.ty == ETy::Bool {
-                        (x.code, y.code)
+                    Val::bool(if *op == BinOp::And {
+                        quote!((#x && #y))
                     } else {
-                        (self.int(x)?, self.int(y)?)
-                    };
-                    let code = match op {
-                        BinOp::Eq => quote!((#x == #y)),
-                        BinOp::Ne => quote!((#x != #y)),
-                        BinOp::Lt => quote!((#x < #y)),
-                        BinOp::Le => quote!((#x <= #y)),
-                        BinOp::Gt => quote!((#x > #y)),
-                        _ => quote!((#x >= #y)),
-                    };
-                    Val {
-                        code,
-                        ty: ETy::Bool,
-                    }
+                        quote!((#x || #y))
+                    })
+                } else if op.is_compare() {
+                    let (x, y, _) = self.alike(x, y)?;
+                    let o = rust_op(*op);
+                    Val::bool(quote!((#x #o #y)))
                 } else {
                     let (x, y) = (self.int(x)?, self.int(y)?);
-                    let code = match op {
+                    Val::int(match op {
                         BinOp::Add => quote!((#x).wrapping_add(#y)),
                         BinOp::Sub => quote!((#x).wrapping_sub(#y)),
                         BinOp::Mul => quote!((#x).wrapping_mul(#y)),
@@ -323,12 +275,11 @@ impl Scope<'_> {
                         BinOp::Rem => quote!(#rt::codec::rem(#x, #y)),
                         BinOp::Shl => quote!((#x).wrapping_shl((#y) as u32)),
                         BinOp::Shr => quote!((#x).wrapping_shr((#y) as u32)),
-                        BinOp::BitAnd => quote!((#x & #y)),
-                        BinOp::BitOr => quote!((#x | #y)),
-                        BinOp::BitXor => quote!((#x ^ #y)),
-                        _ => unreachable!("comparisons and logic are handled above"),
-                    };
-                    Val { code, ty: ETy::Int }
+                        _ => {
+                            let o = rust_op(*op);
+                            quote!((#x #o #y))
+                        }
+                    })
                 }
             }
             Expr::Cond(c, a, b) => {
@@ -336,21 +287,22 @@ impl Scope<'_> {
                 let x = self.gen_depth(a, depth)?;
                 let y = self.gen_depth(b, depth)?;
                 let c = self.boolean(c)?;
-                if x.ty == ETy::Bool && y.ty == ETy::Bool {
-                    let (x, y) = (x.code, y.code);
-                    Val {
-                        code: quote!((if #c { #x } else { #y })),
-                        ty: ETy::Bool,
-                    }
-                } else {
-                    let (x, y) = (self.int(x)?, self.int(y)?);
-                    Val {
-                        code: quote!((if #c { #x } else { #y })),
-                        ty: ETy::Int,
-                    }
+                let (x, y, ty) = self.alike(x, y)?;
+                Val {
+                    code: quote!((if #c { #x } else { #y })),
+                    ty,
                 }
             }
         })
+    }
+
+    /// Two operands of one kind: booleans where both are, integers otherwise.
+    fn alike(&self, x: Val, y: Val) -> R<(TokenStream, TokenStream, ETy)> {
+        if x.ty == ETy::Bool && y.ty == ETy::Bool {
+            Ok((x.code, y.code, ETy::Bool))
+        } else {
+            Ok((self.int(x)?, self.int(y)?, ETy::Int))
+        }
     }
 
     pub fn int(&self, v: Val) -> R<TokenStream> {

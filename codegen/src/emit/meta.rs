@@ -3,28 +3,10 @@
 //! values straight from the typed data.
 
 use super::names::{self, rt};
-use super::{Gen, R};
+use super::{option, Gen, R};
 use crate::model::*;
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote};
-
-fn opt_str(s: &Option<String>) -> TokenStream {
-    match s {
-        Some(s) => quote!(::std::option::Option::Some(#s)),
-        None => quote!(::std::option::Option::None),
-    }
-}
-
-fn confidence(c: Option<Confidence>) -> TokenStream {
-    let rt = rt();
-    match c {
-        Some(c) => {
-            let v = format_ident!("{}", c.title());
-            quote!(::std::option::Option::Some(#rt::Confidence::#v))
-        }
-        None => quote!(::std::option::Option::None),
-    }
-}
+use quote::quote;
 
 /// The type as the spec writes it.
 fn ty_text(f: &Field) -> String {
@@ -65,13 +47,6 @@ fn fixed_count(f: &Field) -> Option<u64> {
     match &f.repeat {
         Repeat::Expr(e) => e.literal().and_then(|n| u64::try_from(n).ok()),
         _ => None,
-    }
-}
-
-fn opt_u64(v: Option<u64>) -> TokenStream {
-    match v {
-        Some(n) => quote!(::std::option::Option::Some(#n)),
-        None => quote!(::std::option::Option::None),
     }
 }
 
@@ -142,20 +117,20 @@ impl<'a> Gen<'a> {
         let rt = rt();
         let name = &t.name;
         let doc = t.doc.clone().unwrap_or_default();
-        let conf = confidence(t.confidence);
+        let conf = names::confidence(t.confidence);
         let params = t.params.iter().map(|p| &p.id);
         let fields = t.fields.iter().map(|f| {
             let when = self.when(t, f);
             let of = self.nested_info(t, f);
-            let size = opt_u64(fixed_size(self.spec, f));
-            let count = opt_u64(fixed_count(f));
+            let size = option(fixed_size(self.spec, f));
+            let count = option(fixed_count(f));
             let id = &f.id;
             let ty = ty_text(f);
-            let orig = opt_str(&f.orig_id);
-            let conf = confidence(f.confidence);
-            let offset = opt_str(&f.offset.as_ref().map(|e| e.to_string()));
-            let evidence = opt_str(&f.evidence);
-            let reading = opt_str(&f.reading);
+            let orig = option(f.orig_id.as_ref());
+            let conf = names::confidence(f.confidence);
+            let offset = option(f.offset.as_ref().map(|e| e.to_string()));
+            let evidence = option(f.evidence.as_ref());
+            let reading = option(f.reading.as_ref());
             let doc = f.doc.clone().unwrap_or_default();
             quote! {
                 #rt::FieldInfo {
@@ -247,23 +222,17 @@ impl<'a> Gen<'a> {
             });
             if let FieldType::Switch { .. } = &f.ty {
                 let sp = names::switch_pos(t, f);
-                let mut seen = vec![];
-                let arms: Vec<(TokenStream, TokenStream)> = refs(&f.ty)
+                let vs: Vec<_> = self
+                    .switch_targets(f)
                     .into_iter()
-                    .filter_map(|r| {
-                        let target = names::ty(self.spec, &r.name);
-                        if seen.contains(&target.name) {
-                            return None;
-                        }
-                        seen.push(target.name.clone());
-                        let v = names::owned(target);
-                        Some((
-                            quote!(#sp::#v(p) => #rt::Walk::walk(p, path, visit)),
-                            quote!(#sp::#v(p) => #rt::Walk::own_fields(p, visit)),
-                        ))
-                    })
+                    .map(names::owned)
                     .collect();
-                let (walks, owns): (Vec<_>, Vec<_>) = arms.into_iter().unzip();
+                let walks = vs
+                    .iter()
+                    .map(|v| quote!(#sp::#v(p) => #rt::Walk::walk(p, path, visit)));
+                let owns = vs
+                    .iter()
+                    .map(|v| quote!(#sp::#v(p) => #rt::Walk::own_fields(p, visit)));
                 out.extend(quote! {
                     impl #rt::Walk for #sp {
                         fn walk(&self, path: &mut #rt::Path, visit: &mut dyn FnMut(&#rt::Path, #rt::Span, &'static #rt::FieldInfo, bool)) {
@@ -328,24 +297,11 @@ impl<'a> Gen<'a> {
                 }
             }
             FieldType::Switch { .. } => {
-                let sv = if self.switch_borrows(f) {
-                    names::switch_view(t, f)
-                } else {
-                    names::switch_owned(t, f)
-                };
-                let mut seen = vec![];
-                let arms: Vec<TokenStream> = refs(&f.ty)
-                    .into_iter()
-                    .filter_map(|r| {
-                        let target = names::ty(self.spec, &r.name);
-                        if seen.contains(&target.name) {
-                            return None;
-                        }
-                        seen.push(target.name.clone());
-                        let o = names::owned(target);
-                        Some(quote!(#sv::#o(_c) => <#o as #rt::Codec>::visit(_c, _vis)))
-                    })
-                    .collect();
+                let sv = self.switch_view_name(t, f);
+                let arms = self.switch_targets(f).into_iter().map(|x| {
+                    let o = names::owned(x);
+                    quote!(#sv::#o(_c) => <#o as #rt::Codec>::visit(_c, _vis))
+                });
                 quote!(match #x { #(#arms),* })
             }
         }
@@ -354,16 +310,8 @@ impl<'a> Gen<'a> {
     /// `fn visit` of the `Codec` impl.
     pub fn visit(&self, t: &'a Type) -> TokenStream {
         let rt = rt();
-        let view = if self.borrows(t) {
-            names::view(t)
-        } else {
-            names::owned(t)
-        };
-        let stored = t
-            .fields
-            .iter()
-            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
-            .map(|f| names::ident(&f.id));
+        let view = self.view_name(t);
+        let stored = names::stored(t);
         let mut body = vec![];
         let mut skips = false;
         for (i, f) in t.fields.iter().enumerate() {
@@ -388,46 +336,26 @@ impl<'a> Gen<'a> {
                 body.push(if proven { quote!(if _all #show) } else { show });
                 continue;
             }
+            // A list: each element `_e` shown, while the visitor wants more.
+            let each = |show: TokenStream| {
+                quote! {
+                    for (_i, _e) in _x.iter().enumerate() {
+                        if !_vis.index(_i) {
+                            break;
+                        }
+                        #show;
+                    }
+                }
+            };
             let inner = match list_kind(self.spec, t, f) {
                 None => self.visit_elem(t, f, quote!(_x)),
-                Some(ListKind::Nums(_)) => quote! {
-                    for (_i, _e) in _x.iter().enumerate() {
-                        if !_vis.index(_i) {
-                            break;
-                        }
-                        _vis.value(#rt::Scalar::from(_e));
-                    }
-                },
-                Some(ListKind::Chunks(_)) => quote! {
-                    for (_i, _e) in _x.iter().enumerate() {
-                        if !_vis.index(_i) {
-                            break;
-                        }
-                        _vis.value(#rt::Scalar::Bytes(_e));
-                    }
-                },
+                Some(ListKind::Nums(_)) => each(quote!(_vis.value(#rt::Scalar::from(_e)))),
+                Some(ListKind::Chunks(_)) => each(quote!(_vis.value(#rt::Scalar::Bytes(_e)))),
                 Some(ListKind::Blocks(name)) => {
                     let o = names::owned(names::ty(self.spec, &name));
-                    quote! {
-                        for (_i, _e) in _x.iter().enumerate() {
-                            if !_vis.index(_i) {
-                            break;
-                        }
-                            <#o as #rt::Codec>::visit(&_e, _vis);
-                        }
-                    }
+                    each(quote!(<#o as #rt::Codec>::visit(&_e, _vis)))
                 }
-                Some(ListKind::Each) => {
-                    let e = self.visit_elem(t, f, quote!(_e));
-                    quote! {
-                        for (_i, _e) in _x.iter().enumerate() {
-                            if !_vis.index(_i) {
-                            break;
-                        }
-                            #e;
-                        }
-                    }
-                }
+                Some(ListKind::Each) => each(self.visit_elem(t, f, quote!(_e))),
             };
             let inner = if f.cond.is_some() {
                 quote!(if let ::std::option::Option::Some(_x) = #get { _vis.present(); #inner })

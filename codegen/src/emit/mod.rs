@@ -61,6 +61,14 @@ pub fn doc(text: &str) -> TokenStream {
     quote!(#(#[doc = #lines])*)
 }
 
+/// `Some(v)` or `None`, as an expression.
+pub fn option(v: Option<impl quote::ToTokens>) -> TokenStream {
+    match v {
+        Some(v) => quote!(::std::option::Option::Some(#v)),
+        None => quote!(::std::option::Option::None),
+    }
+}
+
 /// The emitters' shared view of one spec.
 pub struct Gen<'a> {
     pub spec: &'a Spec,
@@ -74,10 +82,7 @@ pub fn module(spec: &Spec) -> R<String> {
     for t in &spec.types {
         items.push(g.ty(t).map_err(|e| format!("{}: {e}", spec.file))?);
     }
-    let endian = match spec.endian {
-        crate::model::Endian::Le => quote!(::binrw::Endian::Little),
-        crate::model::Endian::Be => quote!(::binrw::Endian::Big),
-    };
+    let endian = names::order(spec.endian);
     let file_doc = format!(
         "//! {}\n//!\n//! The types of `{}`: owned values, borrowed views and positions, with their reader and\n//! writer. The field tables are in `docs/layouts/{}.md`.\n\n",
         spec.title, spec.file, spec.id

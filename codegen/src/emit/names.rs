@@ -1,7 +1,7 @@
 //! Every identifier and runtime path the generated code uses, in one table (as binrw's derive
 //! keeps its `sanitization.rs`), so emitters never spell them by hand.
 
-use crate::model::{camel, Endian, Field, Prim, Spec, Type, TypeEndian};
+use crate::model::{camel, Confidence, Endian, Field, Prim, Spec, Type, TypeEndian};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 
@@ -40,6 +40,11 @@ pub const PLACE_RESERVED: &[&str] = &[
     "field",
     "root",
 ];
+
+/// The fields a value of `t` keeps ([`Type::stored`]), as the identifiers that bind them.
+pub fn stored(t: &Type) -> impl Iterator<Item = Ident> + '_ {
+    t.stored().map(|f| ident(&f.id))
+}
 
 /// A local holding a field's recorded position.
 pub fn pos_local(f: &Field) -> Ident {
@@ -91,7 +96,8 @@ pub fn ty<'s>(spec: &'s Spec, name: &str) -> &'s Type {
     spec.ty(name).expect("the model resolved every type name")
 }
 
-fn order(e: Endian) -> TokenStream {
+/// binrw's name of a byte order.
+pub fn order(e: Endian) -> TokenStream {
     match e {
         Endian::Le => quote!(::binrw::Endian::Little),
         Endian::Be => quote!(::binrw::Endian::Big),
@@ -128,6 +134,25 @@ pub fn bits_value(n: u32) -> Ident {
             _ => "u64",
         }
     )
+}
+
+/// The type of an enum of the spec, by name.
+pub fn enum_ty(spec: &Spec, name: &str) -> Ident {
+    format_ident!(
+        "{}",
+        spec.enum_def(name)
+            .expect("the model resolved every enum name")
+            .rust
+    )
+}
+
+/// The runtime's confidence word, as an `Option`.
+pub fn confidence(c: Option<Confidence>) -> TokenStream {
+    let rt = rt();
+    super::option(c.map(|c| {
+        let v = format_ident!("{}", c.title());
+        quote!(#rt::Confidence::#v)
+    }))
 }
 
 /// A relation's constant (`REL_TOTAL_ADDS_UP`).

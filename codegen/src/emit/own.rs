@@ -20,17 +20,7 @@ impl<'a> Gen<'a> {
             FieldType::Bytes(_) => quote!(#x.to_vec()),
             FieldType::Str { .. } | FieldType::Strz { .. } => quote!(#x.to_string()),
             FieldType::User(_) | FieldType::SizedUser { .. } => {
-                let target = match &f.ty {
-                    FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
-                        names::ty(self.spec, &r.name)
-                    }
-                    _ => unreachable!(),
-                };
-                let inner = if self.borrows(target) {
-                    quote!(#x.own())
-                } else {
-                    quote!(::std::clone::Clone::clone(#x))
-                };
+                let inner = self.own_value(self.user_target(f), &x);
                 if boxed(self.spec, t, f) {
                     quote!(::std::boxed::Box::new(#inner))
                 } else {
@@ -39,6 +29,15 @@ impl<'a> Gen<'a> {
             }
             FieldType::Switch { .. } if self.switch_borrows(f) => quote!(#x.own()),
             _ => quote!(::std::clone::Clone::clone(#x)),
+        }
+    }
+
+    /// Copies `x`, a reference to a value of `t` as read (its view, or the owned value).
+    pub fn own_value(&self, t: &Type, x: &TokenStream) -> TokenStream {
+        if self.borrows(t) {
+            quote!(#x.own())
+        } else {
+            quote!(::std::clone::Clone::clone(#x))
         }
     }
 
@@ -71,24 +70,11 @@ impl<'a> Gen<'a> {
             }
             let view = names::switch_view(t, f);
             let owned = names::switch_owned(t, f);
-            let mut seen: Vec<&str> = vec![];
-            let arms = crate::model::refs(&f.ty)
-                .into_iter()
-                .filter_map(|r| {
-                    let target = names::ty(self.spec, &r.name);
-                    if seen.contains(&target.name.as_str()) {
-                        return None;
-                    }
-                    seen.push(&target.name);
-                    let v = names::owned(target);
-                    let e = if self.borrows(target) {
-                        quote!(x.own())
-                    } else {
-                        quote!(::std::clone::Clone::clone(x))
-                    };
-                    Some(quote!(#view::#v(x) => #owned::#v(#e)))
-                })
-                .collect::<Vec<_>>();
+            let arms = self.switch_targets(f).into_iter().map(|x| {
+                let v = names::owned(x);
+                let e = self.own_value(x, &quote!(x));
+                quote!(#view::#v(x) => #owned::#v(#e))
+            });
             out.extend(quote! {
                 impl #view<'_> {
                     /// The owned value (copies every view).
@@ -103,15 +89,11 @@ impl<'a> Gen<'a> {
         }
         let view = names::view(t);
         let owned = names::owned(t);
-        let fields = t
-            .fields
-            .iter()
-            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
-            .map(|f| {
-                let id = names::ident(&f.id);
-                let e = self.own_field(t, f);
-                quote!(#id: #e)
-            });
+        let fields = t.stored().map(|f| {
+            let id = names::ident(&f.id);
+            let e = self.own_field(t, f);
+            quote!(#id: #e)
+        });
         let d = doc(&format!("The owned [`{}`] (copies every view).", t.rust));
         out.extend(quote! {
             impl #view<'_> {

@@ -1,7 +1,6 @@
 //! The reader: one function per spec type that reads a borrowed view from an `rt::Input` and,
 //! when `L` (located) is set, records where every field lies.
 
-use super::expr::int_lit;
 use super::names::{self, rt};
 use super::{Gen, R};
 use crate::model::*;
@@ -15,11 +14,10 @@ impl<'a> Gen<'a> {
         let args = self.args_pat(t);
         let pos = names::pos(t);
         let mut body = quote!();
-        if let Some(_offs) = block_offsets(t) {
+        if block_offsets(t).is_some() {
             // A block type: read in one go when the input holds it all; otherwise field by
             // field below, for an error that names the field where the input ends.
-            let size = t.fixed_size.expect("block types have a fixed size") as usize;
-            let size64 = size as u64;
+            let size64 = t.fixed_size.expect("block types have a fixed size");
             body.extend(quote! {
                 if _io.left() >= #size64 {
                     let _b = _io.take(#size64, "")?;
@@ -28,57 +26,23 @@ impl<'a> Gen<'a> {
                     return Ok((_v, if L { Some(<#pos as #rt::Fixed>::at(_start, #size64)) } else { None }));
                 }
             });
-            let _ = size;
         }
-        let groups = bit_groups(t);
-        let mut fi = 0;
-        while fi < t.fields.len() {
-            if let Some(&(first, count, bits)) = groups.iter().find(|g| g.0 == fi) {
-                body.extend(self.read_bits(t, first, count, bits)?);
-                fi += count;
-                continue;
-            }
-            body.extend(self.read_field(t, fi)?);
-            fi += 1;
-        }
-        let stored = t
-            .fields
-            .iter()
-            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
-            .map(|f| names::ident(&f.id));
-        let view = if self.borrows(t) {
-            names::view(t)
-        } else {
-            names::owned(t)
-        };
-        let all = t.fields.iter().map(|f| names::ident(&f.id));
-        let ps = t.fields.iter().map(names::pos_local);
+        body.extend(Self::per_field(
+            t,
+            |first, count, bits| self.read_bits(t, first, count, bits),
+            |fi| self.read_field(t, fi),
+        )?);
+        let stored = names::stored(t);
+        let view = self.view_name(t);
+        let located = Self::located(t);
         let endian = self.endian_setup(t)?;
         Ok(quote! {
             let #args = _args;
             let _start = _io.pos();
             #endian
             #body
-            Ok((
-                #view { #(#stored),* },
-                if L {
-                    Some(#pos { _span: #rt::Span::new(_start, _io.pos()), #(#all: #ps),* })
-                } else {
-                    None
-                },
-            ))
+            Ok((#view { #(#stored),* }, #located))
         })
-    }
-
-    fn offset_check(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
-        let f = &t.fields[fi];
-        let Some(off) = &f.offset else {
-            return Ok(quote!());
-        };
-        let sc = self.field_scope(t, fi, fi);
-        let e = sc.int_of(off)?;
-        let text = off.to_string();
-        Ok(quote!(_io.offset(_start, #e, #text)?;))
     }
 
     fn read_field(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
@@ -88,7 +52,7 @@ impl<'a> Gen<'a> {
         let id = names::ident(&f.id);
         let p = names::pos_local(f);
         let name = &f.id;
-        let offset = self.offset_check(t, fi)?;
+        let offset = self.offset_code(t, fi, fi)?;
         let value = match list_kind(self.spec, t, f) {
             None => {
                 let elem = self.read_elem(t, fi)?;
@@ -104,16 +68,7 @@ impl<'a> Gen<'a> {
             }
             None => value,
         };
-        let (pre, post) = if f.measured {
-            let l = names::sizeof_local(&f.id);
-            let s = quote::format_ident!("_sizeof_start_{}", f.id);
-            (
-                quote!(let #s = _io.pos();),
-                quote!(let #l: u64 = _io.pos() - #s;),
-            )
-        } else {
-            (quote!(), quote!())
-        };
+        let (pre, post) = Self::measure(f);
         Ok(quote! {
             #pre
             let (#id, #p) = #rt::field(#name, || {
@@ -204,14 +159,6 @@ impl<'a> Gen<'a> {
                     #valid
                     Ok((_v, _p))
                 })().map_err(|e| e.at_index(_i))?);
-                let fixed = fixed_elem(self.spec, f);
-                let keep = if fixed.is_some() {
-                    quote!()
-                } else {
-                    quote!(if L {
-                        _ps.push(_p);
-                    })
-                };
                 // With a count (checked against the bytes left), the positions are reserved
                 // as the values are: growing them one by one moved every element again.
                 let room = if count.is_some() {
@@ -219,13 +166,7 @@ impl<'a> Gen<'a> {
                 } else {
                     quote!(0)
                 };
-                let (pos, ps) = match fixed {
-                    Some(stride) => (quote!(#rt::Strided::new(_at, #stride, _vs.len())), quote!()),
-                    None => (
-                        quote!(#rt::Each { span: #rt::Span::new(_at, _io.pos()), items: _ps }),
-                        quote!(let mut _ps = ::std::vec::Vec::with_capacity(#room);),
-                    ),
-                };
+                let (keep, pos, ps) = self.list_positions(f, quote!(_vs.len()), room);
                 let min = self.min_elem(f);
                 match count {
                     Some(n) => Ok(quote!({
@@ -277,10 +218,7 @@ impl<'a> Gen<'a> {
                 let read = quote!(_io.prim::<#ty>(#e, #k)?);
                 let v = match &f.enum_name {
                     Some(en) => {
-                        let en = quote::format_ident!(
-                            "{}",
-                            self.spec.enum_def(en).expect("resolved").rust
-                        );
+                        let en = names::enum_ty(self.spec, en);
                         quote!(#en(#read))
                     }
                     None => read,
@@ -288,33 +226,19 @@ impl<'a> Gen<'a> {
                 quote!({ let _v = #v; (_v, #span) })
             }
             FieldType::User(r) => {
-                let target = names::ty(self.spec, &r.name);
-                let o = names::owned(target);
+                let o = names::owned(names::ty(self.spec, &r.name));
                 let args = self.args_code(&sc, r)?;
-                let read = quote!(<#o as #rt::Codec>::read_in::<L>(_io, _args)?);
-                if boxed(self.spec, t, f) {
-                    // A value of a type inside itself: nesting is bounded, so no input can
-                    // exhaust the stack.
-                    quote!({
-                        let _args = #args;
-                        let (_v, _p) = _io.nested(_at, |_io| <#o as #rt::Codec>::read_in::<L>(_io, _args))?;
-                        (::std::boxed::Box::new(_v), ::std::boxed::Box::new(_p.unwrap_or_default()))
-                    })
-                } else if self.recursive_list(t, f) {
-                    // An element of a tree of values: bounded the same way (the list is the
-                    // indirection, so no box).
-                    quote!({
-                        let _args = #args;
-                        let (_v, _p) = _io.nested(_at, |_io| <#o as #rt::Codec>::read_in::<L>(_io, _args))?;
-                        (_v, _p.unwrap_or_default())
-                    })
+                let read = quote!(<#o as #rt::Codec>::read_in::<L>(_io, _args));
+                // A value of a type inside itself, or an element of a tree of values: nesting
+                // is bounded, so no input can exhaust the stack (a list is the indirection of
+                // a tree, so no box).
+                let read = if boxed(self.spec, t, f) || self.recursive_list(t, f) {
+                    quote!(_io.nested(_at, |_io| #read)?)
                 } else {
-                    quote!({
-                        let _args = #args;
-                        let (_v, _p) = #read;
-                        (_v, _p.unwrap_or_default())
-                    })
-                }
+                    quote!(#read?)
+                };
+                let wrap = self.wrap_read(t, f);
+                quote!({ let _args = #args; let (_v, _p) = #read; #wrap })
             }
             FieldType::Bytes(s) => {
                 let read = match s {
@@ -343,8 +267,7 @@ impl<'a> Gen<'a> {
                 quote!({ _io.magic(&[#(#bytes),*])?; ((), #span) })
             }
             FieldType::SizedUser { r#ref: r, size } => {
-                let target = names::ty(self.spec, &r.name);
-                let o = names::owned(target);
+                let o = names::owned(names::ty(self.spec, &r.name));
                 let args = self.args_code(&sc, r)?;
                 let read = quote!(<#o as #rt::Codec>::read_in::<L>(_io, _args));
                 let inner = match size {
@@ -354,22 +277,11 @@ impl<'a> Gen<'a> {
                     }
                     Size::Eos => quote!(#read?),
                 };
-                let wrap = if boxed(self.spec, t, f) {
-                    quote!((
-                        ::std::boxed::Box::new(_v),
-                        ::std::boxed::Box::new(_p.unwrap_or_default())
-                    ))
-                } else {
-                    quote!((_v, _p.unwrap_or_default()))
-                };
+                let wrap = self.wrap_read(t, f);
                 quote!({ let _args = #args; let (_v, _p) = #inner; #wrap })
             }
             FieldType::Switch { on, cases } => {
-                let vname = if self.switch_borrows(f) {
-                    names::switch_view(t, f)
-                } else {
-                    names::switch_owned(t, f)
-                };
+                let vname = self.switch_view_name(t, f);
                 let pname = names::switch_pos(t, f);
                 let on_code = sc.int_of(on)?;
                 let mut arms = vec![];
@@ -400,12 +312,24 @@ impl<'a> Gen<'a> {
         })
     }
 
+    /// A value `_v` of a spec type read with its positions `_p`, as field `f` holds them.
+    fn wrap_read(&self, t: &Type, f: &Field) -> TokenStream {
+        if boxed(self.spec, t, f) {
+            quote!((
+                ::std::boxed::Box::new(_v),
+                ::std::boxed::Box::new(_p.unwrap_or_default())
+            ))
+        } else {
+            quote!((_v, _p.unwrap_or_default()))
+        }
+    }
+
     fn read_bits(&self, t: &'a Type, first: usize, count: usize, bits: u32) -> R<TokenStream> {
         let rt = rt();
         let bt = names::bits(t, &t.fields[first]);
         let bytes = (bits / 8) as usize;
         let bytes64 = bytes as u64;
-        let offset = self.offset_check(t, first)?;
+        let offset = self.offset_code(t, first, first)?;
         let name = &t.fields[first].id;
         let mut out = quote! {
             let (_bits, _group) = #rt::field(#name, || {
@@ -430,7 +354,6 @@ impl<'a> Gen<'a> {
                 let #p = _group;
             });
         }
-        let _ = int_lit;
         Ok(out)
     }
 }

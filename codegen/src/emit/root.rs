@@ -13,39 +13,12 @@ fn rule_code(t: &Type, r: &Relation) -> TokenStream {
     let rt = rt();
     let id = &r.id;
     let owner = &t.name;
-    let conf = match r.confidence {
-        Some(c) => {
-            let v = format_ident!("{}", c.title());
-            quote!(::std::option::Option::Some(#rt::Confidence::#v))
-        }
-        None => quote!(::std::option::Option::None),
-    };
+    let conf = names::confidence(r.confidence);
     let sev = match r.severity {
         Severity::Warning => quote!(#rt::Severity::Warning),
         Severity::Error => quote!(#rt::Severity::Error),
     };
     quote!(&#rt::Rule { id: #id, owner: #owner, confidence: #conf, severity: #sev })
-}
-
-/// The spec's types that a value of `t` can hold (itself included), in spec order.
-fn reachable<'s>(spec: &'s Spec, t: &Type) -> Vec<&'s Type> {
-    let mut names = vec![t.name.clone()];
-    let mut i = 0;
-    while i < names.len() {
-        let ty = names::ty(spec, &names[i]);
-        for f in &ty.fields {
-            for r in refs(&f.ty) {
-                if !names.contains(&r.name) {
-                    names.push(r.name.clone());
-                }
-            }
-        }
-        i += 1;
-    }
-    spec.types
-        .iter()
-        .filter(|x| names.contains(&x.name))
-        .collect()
 }
 
 /// The constants a value of `t` holds at fixed offsets from its start (a `contents` magic, or a
@@ -67,13 +40,7 @@ fn signature(spec: &Spec, t: &Type, base: u64, depth: u32, out: &mut Vec<(u64, V
             (FieldType::Contents(c), _) if refuses => out.push((at, c.clone())),
             (FieldType::Prim(p), Some(Valid::Eq(e))) if refuses && p.kind != PrimKind::F => {
                 if let Some(v) = e.literal() {
-                    let n = usize::from(p.bytes);
-                    let le = (v as u128).to_le_bytes();
-                    let mut b = le[..n].to_vec();
-                    if p.endian.unwrap_or(spec.endian) == Endian::Be {
-                        b.reverse();
-                    }
-                    out.push((at, b));
+                    out.push((at, p.stored(v, spec.endian)));
                 }
             }
             (FieldType::User(r), _) => {
@@ -170,11 +137,7 @@ impl<'a> Gen<'a> {
                 i.value
             ));
             let id = names::ident(&i.id);
-            let fields = t
-                .fields
-                .iter()
-                .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
-                .map(|f| names::ident(&f.id));
+            let fields = names::stored(t);
             methods.push(quote! {
                 #d
                 #[allow(unused_variables)]
@@ -201,11 +164,7 @@ impl<'a> Gen<'a> {
         let size_hint = self.size_hint_fn(t);
         let info = self.info(t);
         let visit = self.visit(t);
-        let own = if self.borrows(t) {
-            quote!(view.own())
-        } else {
-            quote!(::std::clone::Clone::clone(view))
-        };
+        let own = self.own_value(t, &quote!(view));
         Ok(quote! {
             impl #rt::Codec for #owned {
                 type Args = #args;
@@ -280,7 +239,7 @@ impl<'a> Gen<'a> {
         let mut sig = vec![];
         signature(self.spec, t, 0, 0, &mut sig);
         let sig = sig.iter().map(|(at, b)| quote!((#at, &[#(#b),*])));
-        let rules = reachable(self.spec, t).into_iter().flat_map(|x| {
+        let rules = reachable(self.spec, &t.name).into_iter().flat_map(|x| {
             let o = names::owned(x);
             x.relations.iter().map(move |r| {
                 let c = names::rule(&r.id);

@@ -6,33 +6,33 @@ use super::names::{self, rt};
 use super::{Gen, R};
 use crate::expr::Expr;
 use crate::model::*;
-use proc_macro2::TokenStream;
+use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
+
+/// A field's type `e` as the field holds it: an `Option` where the field is conditional.
+fn optional(f: &Field, e: TokenStream) -> TokenStream {
+    if f.cond.is_some() {
+        quote!(::std::option::Option<#e>)
+    } else {
+        e
+    }
+}
 
 impl<'a> Gen<'a> {
     /// Whether the view of `t` borrows from the input (it holds bytes, text, a list, or a type
     /// that does). A type that does not is its own view.
     pub fn borrows(&self, t: &Type) -> bool {
-        fn walk(spec: &Spec, t: &Type, stack: &mut Vec<String>) -> bool {
-            if stack.contains(&t.name) {
-                return false;
-            }
-            stack.push(t.name.clone());
-            let b = t.fields.iter().any(|f| {
+        reachable(self.spec, &t.name).into_iter().any(|u| {
+            u.fields.iter().any(|f| {
                 matches!(
-                    list_kind(spec, t, f),
+                    list_kind(self.spec, u, f),
                     Some(ListKind::Nums(_) | ListKind::Blocks(_) | ListKind::Chunks(_))
-                ) || match &f.ty {
-                    FieldType::Bytes(_) | FieldType::Str { .. } | FieldType::Strz { .. } => true,
-                    other => refs(other)
-                        .iter()
-                        .any(|r| walk(spec, names::ty(spec, &r.name), stack)),
-                }
-            });
-            stack.pop();
-            b
-        }
-        walk(self.spec, t, &mut vec![])
+                ) || matches!(
+                    f.ty,
+                    FieldType::Bytes(_) | FieldType::Str { .. } | FieldType::Strz { .. }
+                )
+            })
+        })
     }
 
     /// Whether the view of a switch field differs from its owned enum.
@@ -40,6 +40,36 @@ impl<'a> Gen<'a> {
         refs(&f.ty)
             .iter()
             .any(|r| self.borrows(names::ty(self.spec, &r.name)))
+    }
+
+    /// The distinct types a switch field holds, in the order of its cases (one variant each).
+    pub fn switch_targets(&self, f: &Field) -> Vec<&'a Type> {
+        let mut out: Vec<&Type> = vec![];
+        for r in refs(&f.ty) {
+            let target = names::ty(self.spec, &r.name);
+            if !out.iter().any(|x| x.name == target.name) {
+                out.push(target);
+            }
+        }
+        out
+    }
+
+    /// The name of the type `t` is read as: its view, or its owned value where that is the same.
+    pub fn view_name(&self, t: &Type) -> Ident {
+        if self.borrows(t) {
+            names::view(t)
+        } else {
+            names::owned(t)
+        }
+    }
+
+    /// The name of the enum switch field `f` is read as (its view, or its owned enum).
+    pub fn switch_view_name(&self, t: &Type, f: &Field) -> Ident {
+        if self.switch_borrows(f) {
+            names::switch_view(t, f)
+        } else {
+            names::switch_owned(t, f)
+        }
     }
 
     /// The view type of `t`, with lifetime `'a`.
@@ -53,7 +83,8 @@ impl<'a> Gen<'a> {
         }
     }
 
-    fn user_target(&self, f: &Field) -> &'a Type {
+    /// The spec type a field of a user type holds.
+    pub fn user_target(&self, f: &Field) -> &'a Type {
         match &f.ty {
             FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
                 names::ty(self.spec, &r.name)
@@ -67,7 +98,7 @@ impl<'a> Gen<'a> {
         match &f.ty {
             FieldType::Prim(p) => match &f.enum_name {
                 Some(e) => {
-                    let e = format_ident!("{}", self.spec.enum_def(e).expect("resolved").rust);
+                    let e = names::enum_ty(self.spec, e);
                     quote!(#e)
                 }
                 None => {
@@ -105,11 +136,7 @@ impl<'a> Gen<'a> {
         } else {
             quote!(::std::vec::Vec<#e>)
         };
-        if f.cond.is_some() {
-            quote!(::std::option::Option<#e>)
-        } else {
-            e
-        }
+        optional(f, e)
     }
 
     /// One element of field `f`, as a view.
@@ -152,11 +179,7 @@ impl<'a> Gen<'a> {
                 quote!(::std::vec::Vec<#e>)
             }
         };
-        if f.cond.is_some() {
-            quote!(::std::option::Option<#e>)
-        } else {
-            e
-        }
+        optional(f, e)
     }
 
     /// One element of field `f`, as positions.
@@ -190,10 +213,97 @@ impl<'a> Gen<'a> {
         } else {
             quote!(#rt::Each<#e>)
         };
-        if f.cond.is_some() {
-            quote!(::std::option::Option<#e>)
+        optional(f, e)
+    }
+
+    /// The positions the reader and the writer return: `Some` when `L` is set, from the span
+    /// since `_start` and every field's position local.
+    pub fn located(t: &Type) -> TokenStream {
+        let rt = rt();
+        let pos = names::pos(t);
+        let all = t.fields.iter().map(|f| names::ident(&f.id));
+        let ps = t.fields.iter().map(names::pos_local);
+        quote!(if L {
+            Some(#pos { _span: #rt::Span::new(_start, _io.pos()), #(#all: #ps),* })
         } else {
-            e
+            None
+        })
+    }
+
+    /// The code for every field of `t`, in order: `field(fi)` for one field, `group(first,
+    /// count, bits)` for consecutive bit fields (read and written together).
+    pub fn per_field(
+        t: &Type,
+        group: impl Fn(usize, usize, u32) -> R<TokenStream>,
+        field: impl Fn(usize) -> R<TokenStream>,
+    ) -> R<TokenStream> {
+        let groups = bit_groups(t);
+        let mut out = quote!();
+        let mut fi = 0;
+        while fi < t.fields.len() {
+            match groups.iter().find(|g| g.0 == fi) {
+                Some(&(first, count, bits)) => {
+                    out.extend(group(first, count, bits)?);
+                    fi += count;
+                }
+                None => {
+                    out.extend(field(fi)?);
+                    fi += 1;
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The check that field `fi` lies at its `-offset` (nothing without one), with the fields
+    /// before `visible` in scope.
+    pub fn offset_code(&self, t: &'a Type, fi: usize, visible: usize) -> R<TokenStream> {
+        let Some(off) = &t.fields[fi].offset else {
+            return Ok(quote!());
+        };
+        let e = self.field_scope(t, fi, visible).int_of(off)?;
+        let text = off.to_string();
+        Ok(quote!(_io.offset(_start, #e, #text)?;))
+    }
+
+    /// For a field an expression measures (`name._sizeof`): the statements before and after
+    /// reading or writing it that record the bytes it took.
+    pub fn measure(f: &Field) -> (TokenStream, TokenStream) {
+        if !f.measured {
+            return (quote!(), quote!());
+        }
+        let l = names::sizeof_local(&f.id);
+        let s = format_ident!("_sizeof_start_{}", f.id);
+        (
+            quote!(let #s = _io.pos();),
+            quote!(let #l: u64 = _io.pos() - #s;),
+        )
+    }
+
+    /// For a list of field `f` read or written element by element (`_p` each element's
+    /// positions): the statement that keeps `_p`, the list's positions, and the statement that
+    /// starts them with room for `room`. Elements of one layout keep only base and stride
+    /// (`len` of them).
+    pub fn list_positions(
+        &self,
+        f: &Field,
+        len: TokenStream,
+        room: TokenStream,
+    ) -> (TokenStream, TokenStream, TokenStream) {
+        let rt = rt();
+        match fixed_elem(self.spec, f) {
+            Some(stride) => (
+                quote!(),
+                quote!(#rt::Strided::new(_at, #stride, #len)),
+                quote!(),
+            ),
+            None => (
+                quote!(if L {
+                    _ps.push(_p);
+                }),
+                quote!(#rt::Each { span: #rt::Span::new(_at, _io.pos()), items: _ps }),
+                quote!(let mut _ps = ::std::vec::Vec::with_capacity(#room);),
+            ),
         }
     }
 
@@ -346,36 +456,22 @@ impl<'a> Gen<'a> {
             Valid::Range { min, max } => {
                 let mut conds = vec![];
                 let mut words = vec![];
-                let mut h = false;
-                if let Some(m) = min {
-                    let x = sc.int_of(m)?;
-                    conds.push(quote!(#under >= #x));
-                    words.push(format!(">= {m}"));
-                    h |= hex(m);
+                for (m, op) in [(min, quote!(>=)), (max, quote!(<=))] {
+                    if let Some(m) = m {
+                        let x = sc.int_of(m)?;
+                        conds.push(quote!(#under #op #x));
+                        words.push(format!("{op} {m}"));
+                    }
                 }
-                if let Some(m) = max {
-                    let x = sc.int_of(m)?;
-                    conds.push(quote!(#under <= #x));
-                    words.push(format!("<= {m}"));
-                    h |= hex(m);
-                }
+                let h = min.iter().chain(max).any(hex);
                 (quote!(#(#conds)&&*), words.join(" and "), h)
             }
             Valid::AnyOf(es) => {
-                let mut conds = vec![];
-                for e in es {
-                    let x = sc.int_of(e)?;
-                    conds.push(quote!(#under == #x));
-                }
+                let conds = es.iter().map(|e| sc.int_of(e)).collect::<R<Vec<_>>>()?;
+                let words: Vec<String> = es.iter().map(|e| e.to_string()).collect();
                 (
-                    quote!(#(#conds)||*),
-                    format!(
-                        "one of {}",
-                        es.iter()
-                            .map(|e| e.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
+                    quote!(#(#under == #conds)||*),
+                    format!("one of {}", words.join(", ")),
                     es.iter().any(hex),
                 )
             }
@@ -416,10 +512,7 @@ impl<'a> Gen<'a> {
         let mut arms = vec![];
         for (k, e) in cases {
             let kc = sc.int_of(k)?;
-            let order = match e {
-                Endian::Le => quote!(::binrw::Endian::Little),
-                Endian::Be => quote!(::binrw::Endian::Big),
-            };
+            let order = names::order(*e);
             arms.push(quote!(if _on == #kc { #order }));
         }
         let keys: Vec<String> = cases.iter().map(|(k, _)| k.to_string()).collect();

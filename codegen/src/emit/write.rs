@@ -74,11 +74,7 @@ impl<'a> Gen<'a> {
             return quote!(#n);
         }
         let owned = names::owned(t);
-        let pat = t
-            .fields
-            .iter()
-            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
-            .map(|f| names::ident(&f.id));
+        let pat = names::stored(t);
         let mut parts = vec![];
         let mut bits = 0u64;
         for f in &t.fields {
@@ -139,21 +135,17 @@ impl<'a> Gen<'a> {
         let rt = rt();
         let args = self.args_pat(t);
         let pos = names::pos(t);
-        let pat = t
-            .fields
-            .iter()
-            .filter(|f| !matches!(f.ty, FieldType::Contents(_)))
-            .map(|f| {
-                let id = names::ident(&f.id);
-                if f.users.is_empty() && f.derive.is_none() {
-                    quote!(#id)
-                } else if counts_any(t, f) {
-                    let stored = stored_local(f);
-                    quote!(#id: #stored)
-                } else {
-                    quote!(#id: _)
-                }
-            });
+        let pat = t.stored().map(|f| {
+            let id = names::ident(&f.id);
+            if f.users.is_empty() && f.derive.is_none() {
+                quote!(#id)
+            } else if counts_any(t, f) {
+                let stored = stored_local(f);
+                quote!(#id: #stored)
+            } else {
+                quote!(#id: _)
+            }
+        });
         let owned = names::owned(t);
         if block_offsets(t).is_some() {
             let size = t.fixed_size.expect("block types have a fixed size");
@@ -174,19 +166,12 @@ impl<'a> Gen<'a> {
                 body.extend(quote!(let #id = &();));
             }
         }
-        let groups = bit_groups(t);
-        let mut fi = 0;
-        while fi < t.fields.len() {
-            if let Some(&(first, count, _)) = groups.iter().find(|g| g.0 == fi) {
-                body.extend(self.write_bits(t, first, count)?);
-                fi += count;
-                continue;
-            }
-            body.extend(self.write_field(t, fi)?);
-            fi += 1;
-        }
-        let all = t.fields.iter().map(|f| names::ident(&f.id));
-        let ps = t.fields.iter().map(names::pos_local);
+        body.extend(Self::per_field(
+            t,
+            |first, count, _| self.write_bits(t, first, count),
+            |fi| self.write_field(t, fi),
+        )?);
+        let located = Self::located(t);
         let endian = self.endian_setup(t)?;
         Ok(quote! {
             let #args = _args;
@@ -194,75 +179,51 @@ impl<'a> Gen<'a> {
             #endian
             let #owned { #(#pat),* } = self;
             #body
-            Ok(if L {
-                Some(#pos { _span: #rt::Span::new(_start, _io.pos()), #(#all: #ps),* })
-            } else {
-                None
-            })
+            Ok(#located)
         })
     }
 
-    fn write_offset(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
+    fn write_field(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
         let f = &t.fields[fi];
-        let Some(off) = &f.offset else {
-            return Ok(quote!());
+        let (pre, post) = Self::measure(f);
+        let pre = if (0..fi).any(|x| patched_by(t, x) == Some(fi)) {
+            let s = format_ident!("_part_start_{}", f.id);
+            quote!(#pre let #s = _io.pos();)
+        } else {
+            pre
         };
-        let sc = self.field_scope(t, fi, t.fields.len());
-        let e = sc.int_of(off)?;
-        let text = off.to_string();
-        Ok(quote!(_io.offset(_start, #e, #text)?;))
+        let write = self.write_value(t, fi)?;
+        let patches = self.patches_after(t, fi)?;
+        Ok(quote! {
+            #pre
+            #write
+            #post
+            #patches
+        })
     }
 
-    fn write_field(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
+    /// The statement that writes field `fi` and binds its positions (and the value written,
+    /// for a number the writer computes).
+    fn write_value(&self, t: &'a Type, fi: usize) -> R<TokenStream> {
         let rt = rt();
         let f = &t.fields[fi];
         let sc = self.field_scope(t, fi, t.fields.len());
         let id = names::ident(&f.id);
         let p = names::pos_local(f);
         let name = &f.id;
-        let offset = self.write_offset(t, fi)?;
-        let (pre, post) = if f.measured {
-            let l = names::sizeof_local(&f.id);
-            let s = format_ident!("_sizeof_start_{}", f.id);
-            (
-                quote!(let #s = _io.pos();),
-                quote!(let #l: u64 = _io.pos() - #s;),
-            )
-        } else {
-            (quote!(), quote!())
-        };
-        let patches = self.patches_after(t, fi)?;
-        let (pre, post) = if (0..fi).any(|x| patched_by(t, x) == Some(fi)) {
-            let s = format_ident!("_part_start_{}", f.id);
-            (quote!(#pre let #s = _io.pos();), post)
-        } else {
-            (pre, post)
-        };
+        let offset = self.offset_code(t, fi, t.fields.len())?;
+        let number = |(ty, write): (proc_macro2::Ident, TokenStream)| quote!(let (#id, #p): (#ty, #rt::Span) = #write;);
 
         if let Some(d) = &f.derive {
             // A stored total the document defines from other fields: written as its definition.
-            let FieldType::Prim(pr) = f.ty else {
-                unreachable!("the model allows -derive only on plain integers")
-            };
-            let valid = self.valid_code(t, fi, quote!((&_v)), true)?;
-            let ty = names::prim(pr);
-            let e = names::endian(self.spec, t, pr);
-            let k = pr.ksy();
-            let max = pr.max();
             let d = sc.int_of(d)?;
-            return Ok(quote! {
-                #pre
-                let (#id, #p): (#ty, #rt::Span) = #rt::field(#name, || {
-                    let _at = _io.pos();
-                    #offset
-                    let _v: #ty = #rt::output::fit_i(_at, #d, #k, #max)?;
-                    #valid
-                    _io.prim(#e, _v);
-                    Ok((_v, #rt::Span::new(_at, _io.pos())))
-                })?;
-                #post
-                #patches
-            });
+            return Ok(number(self.write_number(
+                t,
+                fi,
+                quote!(),
+                quote!(fit_i),
+                d,
+            )?));
         }
         if patched_by(t, fi).is_some() {
             // The size of a part written later: a hole now, filled once the part is written.
@@ -272,21 +233,15 @@ impl<'a> Gen<'a> {
             let ty = names::prim(pr);
             let h = hole_local(f);
             return Ok(quote! {
-                #pre
                 let (#h, #p) = #rt::field(#name, || {
                     let _at = _io.pos();
                     #offset
                     let _h = _io.hole::<#ty>();
                     Ok((_h, #rt::Span::new(_at, _io.pos())))
                 })?;
-                #post
-                #patches
             });
         }
         if counts_any(t, f) {
-            let FieldType::Prim(pr) = f.ty else {
-                unreachable!("only plain integers are recomputed")
-            };
             let cands = f.users.iter().map(|&(gi, _)| {
                 let g = &t.fields[gi];
                 let gid = names::ident(&g.id);
@@ -302,28 +257,15 @@ impl<'a> Gen<'a> {
             } else {
                 quote!(u64::try_from(#rt::Int::int(#stored)).unwrap_or(0))
             };
-            let valid = self.valid_code(t, fi, quote!((&_v)), true)?;
-            let ty = names::prim(pr);
-            let e = names::endian(self.spec, t, pr);
-            let k = pr.ksy();
-            let max = pr.max();
-            let write = quote! {
-                #rt::field(#name, || {
-                    let _at = _io.pos();
-                    #offset
-                    let _n: u64 = ::std::option::Option::None #(.or(#cands))*
-                        .unwrap_or_else(|| #fallback);
-                    let _v: #ty = #rt::output::fit(_at, _n, #k, #max)?;
-                    #valid
-                    _io.prim(#e, _v);
-                    Ok((_v, #rt::Span::new(_at, _io.pos())))
-                })?
+            let count = quote! {
+                let _n: u64 = ::std::option::Option::None #(.or(#cands))*
+                    .unwrap_or_else(|| #fallback);
             };
+            let (ty, write) = self.write_number(t, fi, count, quote!(fit), quote!(_n))?;
             return Ok(match &f.cond {
                 Some(c) => {
                     let cc = sc.bool_of(c)?;
                     quote! {
-                        #pre
                         let (#id, #p): (::std::option::Option<#ty>, ::std::option::Option<#rt::Span>) =
                             if #cc {
                                 let (_v, _s) = #write;
@@ -331,16 +273,9 @@ impl<'a> Gen<'a> {
                             } else {
                                 (::std::option::Option::None, ::std::option::Option::None)
                             };
-                        #post
-                        #patches
                     }
                 }
-                None => quote! {
-                    #pre
-                    let (#id, #p): (#ty, #rt::Span) = #write;
-                    #post
-                    #patches
-                },
+                None => number((ty, write)),
             });
         }
         if let Some((gi, use_)) = f.users.first().copied() {
@@ -364,27 +299,13 @@ impl<'a> Gen<'a> {
                 }
                 _ => return Err(format!("{}.{}: cannot recompute this size", t.name, f.id)),
             };
-            let FieldType::Prim(pr) = f.ty else {
-                unreachable!("only plain integers are recomputed")
-            };
-            let valid = self.valid_code(t, fi, quote!((&_v)), true)?;
-            let ty = names::prim(pr);
-            let e = names::endian(self.spec, t, pr);
-            let k = pr.ksy();
-            let max = pr.max();
-            return Ok(quote! {
-                #pre
-                let (#id, #p): (#ty, #rt::Span) = #rt::field(#name, || {
-                    let _at = _io.pos();
-                    #offset
-                    let _v: #ty = #rt::output::fit(_at, #n, #k, #max)?;
-                    #valid
-                    _io.prim(#e, _v);
-                    Ok((_v, #rt::Span::new(_at, _io.pos())))
-                })?;
-                #post
-                #patches
-            });
+            return Ok(number(self.write_number(
+                t,
+                fi,
+                quote!(),
+                quote!(fit),
+                n,
+            )?));
         }
 
         let value = match list_kind(self.spec, t, f) {
@@ -418,15 +339,47 @@ impl<'a> Gen<'a> {
             },
         };
         Ok(quote! {
-            #pre
             let #p = #rt::field(#name, || {
                 let _at = _io.pos();
                 #offset
                 Ok(#value)
             })?;
-            #post
-            #patches
         })
+    }
+
+    /// A number field `fi` the writer computes: its type, and the expression that writes
+    /// `n` (after the statements `before`), fitted to the type by `rt::output::#fit` and
+    /// checked, evaluating to the value and its span.
+    fn write_number(
+        &self,
+        t: &'a Type,
+        fi: usize,
+        before: TokenStream,
+        fit: TokenStream,
+        n: TokenStream,
+    ) -> R<(proc_macro2::Ident, TokenStream)> {
+        let rt = rt();
+        let f = &t.fields[fi];
+        let FieldType::Prim(pr) = f.ty else {
+            unreachable!("only plain integers are recomputed")
+        };
+        let offset = self.offset_code(t, fi, t.fields.len())?;
+        let valid = self.valid_code(t, fi, quote!((&_v)), true)?;
+        let ty = names::prim(pr);
+        let e = names::endian(self.spec, t, pr);
+        let (name, k, max) = (&f.id, pr.ksy(), pr.max());
+        let write = quote! {
+            #rt::field(#name, || {
+                let _at = _io.pos();
+                #offset
+                #before
+                let _v: #ty = #rt::output::#fit(_at, #n, #k, #max)?;
+                #valid
+                _io.prim(#e, _v);
+                Ok((_v, #rt::Span::new(_at, _io.pos())))
+            })?
+        };
+        Ok((ty, write))
     }
 
     /// After writing field `gi`: fill the holes of the size fields that measure it.
@@ -446,9 +399,7 @@ impl<'a> Gen<'a> {
             let start = format_ident!("_part_start_{}", t.fields[gi].id);
             let ty = names::prim(pr);
             let e = names::endian(self.spec, t, pr);
-            let k = pr.ksy();
-            let max = pr.max();
-            let name = &f.id;
+            let (name, k, max) = (&f.id, pr.ksy(), pr.max());
             let valid = self.valid_code(t, fi, quote!((&_v)), true)?;
             out.extend(quote! {
                 let #id: #ty = #rt::field(#name, || {
@@ -511,21 +462,8 @@ impl<'a> Gen<'a> {
             ListKind::Each => {
                 let elem = self.write_elem(t, fi)?;
                 let valid = self.valid_code(t, fi, quote!(_v), true)?;
-                let fixed = fixed_elem(self.spec, f);
-                let keep = if fixed.is_some() {
-                    quote!()
-                } else {
-                    quote!(if L {
-                        _ps.push(_p);
-                    })
-                };
-                let (pos, ps) = match fixed {
-                    Some(stride) => (quote!(#rt::Strided::new(_at, #stride, #id.len())), quote!()),
-                    None => (
-                        quote!(#rt::Each { span: #rt::Span::new(_at, _io.pos()), items: _ps }),
-                        quote!(let mut _ps = ::std::vec::Vec::with_capacity(if L { #id.len() } else { 0 });),
-                    ),
-                };
+                let room = quote!(if L { #id.len() } else { 0 });
+                let (keep, pos, ps) = self.list_positions(f, quote!(#id.len()), room);
                 quote!({
                     #check
                     #ps
@@ -562,13 +500,7 @@ impl<'a> Gen<'a> {
             }
             FieldType::User(r) => {
                 let args = self.args_code(&sc, r)?;
-                let boxed = boxed(self.spec, t, f);
-                let v = if boxed { quote!(&**_v) } else { quote!(_v) };
-                let wrap = if boxed {
-                    quote!(::std::boxed::Box::new(_p.unwrap_or_default()))
-                } else {
-                    quote!(_p.unwrap_or_default())
-                };
+                let (boxed, v, wrap) = self.unboxed(t, f);
                 // A value of a type inside itself nests as deep as the value does: bounded like
                 // reading, so no value can exhaust the stack.
                 let write = if boxed || self.recursive_list(t, f) {
@@ -610,14 +542,8 @@ impl<'a> Gen<'a> {
             }
             FieldType::SizedUser { r#ref: r, size } => {
                 let args = self.args_code(&sc, r)?;
-                let boxed = boxed(self.spec, t, f);
-                let v = if boxed { quote!(&**_v) } else { quote!(_v) };
+                let (_, v, wrap) = self.unboxed(t, f);
                 let write = quote!(#rt::Codec::write_out::<L>(#v, _io, _args)?);
-                let wrap = if boxed {
-                    quote!(::std::boxed::Box::new(_p.unwrap_or_default()))
-                } else {
-                    quote!(_p.unwrap_or_default())
-                };
                 match size {
                     Size::Expr(e) if !self.recomputed_from(t, e, fi) => {
                         let n = sc.int_of(e)?;
@@ -673,6 +599,17 @@ impl<'a> Gen<'a> {
         })
     }
 
+    /// For a field `f` of a spec type: whether it is boxed, the value `_v` (a reference) as the
+    /// writer takes it, and the positions `_p` it returned as the field holds them.
+    fn unboxed(&self, t: &Type, f: &Field) -> (bool, TokenStream, TokenStream) {
+        if boxed(self.spec, t, f) {
+            let wrap = quote!(::std::boxed::Box::new(_p.unwrap_or_default()));
+            (true, quote!(&**_v), wrap)
+        } else {
+            (false, quote!(_v), quote!(_p.unwrap_or_default()))
+        }
+    }
+
     /// For a sized field whose size is not recomputed from it: the size must agree.
     fn agree_size(
         &self,
@@ -718,7 +655,7 @@ impl<'a> Gen<'a> {
                 })?;
             });
         }
-        let offset = self.write_offset(t, first)?;
+        let offset = self.offset_code(t, first, t.fields.len())?;
         let name = &t.fields[first].id;
         out.extend(quote! {
             let _group = #rt::field(#name, || {
