@@ -344,6 +344,19 @@ fn gltf_file(path: &Path) -> Result<(Vec<Read>, Vec<String>)> {
     Ok((out, notes))
 }
 
+/// The accessors of `prim`'s morph targets: per target `t`, its positions, normals and
+/// tangents (`k` 0, 1, 2) that it has.
+fn target_accessors<'a>(
+    prim: &gltf::Primitive<'a>,
+) -> impl Iterator<Item = (usize, usize, gltf::Accessor<'a>)> {
+    prim.morph_targets().enumerate().flat_map(|(t, target)| {
+        [target.positions(), target.normals(), target.tangents()]
+            .into_iter()
+            .enumerate()
+            .filter_map(move |(k, a)| Some((t, k, a?)))
+    })
+}
+
 fn gltf_mesh(
     path: &Path,
     doc: &gltf::Document,
@@ -380,35 +393,19 @@ fn gltf_mesh(
             let f = [U8, U16, U32].map(|t| (t, Dimensions::Scalar));
             accessor_ok(path, &what("indices"), &a, buffers, &f)?;
         }
-        for (t, target) in prim.morph_targets().enumerate() {
-            for (k, a) in [target.positions(), target.normals(), target.tangents()]
-                .into_iter()
-                .enumerate()
-            {
-                if let Some(a) = a {
-                    let w = what(&format!(
-                        "morph target {t} {}",
-                        ["POSITION", "NORMAL", "TANGENT"][k]
-                    ));
-                    accessor_ok(path, &w, &a, buffers, &[(DataType::F32, Dimensions::Vec3)])?;
-                }
-            }
+        for (t, k, a) in target_accessors(&prim) {
+            let w = what(&format!(
+                "morph target {t} {}",
+                ["POSITION", "NORMAL", "TANGENT"][k]
+            ));
+            accessor_ok(path, &w, &a, buffers, &[(DataType::F32, Dimensions::Vec3)])?;
         }
         // Primitives that name the same accessors share their vertices.
         let mut key: Vec<(String, usize)> = prim
             .attributes()
             .map(|(s, a)| (s.to_string(), a.index()))
             .collect();
-        for (t, target) in prim.morph_targets().enumerate() {
-            for (k, a) in [target.positions(), target.normals(), target.tangents()]
-                .into_iter()
-                .enumerate()
-            {
-                if let Some(a) = a {
-                    key.push((format!("target {t} {k}"), a.index()));
-                }
-            }
-        }
+        key.extend(target_accessors(&prim).map(|(t, k, a)| (format!("target {t} {k}"), a.index())));
         key.sort();
         let reader = prim.reader(data);
         let base = match blocks.iter().find(|k| k.key == key) {

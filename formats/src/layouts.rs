@@ -188,11 +188,6 @@ fn meanings() -> impl Iterator<Item = &'static (&'static str, Ops)> {
     .flatten()
 }
 
-/// The ids of the layouts the families give a meaning (for the test that they exist).
-pub fn with_meaning() -> impl Iterator<Item = &'static str> {
-    meanings().map(|(id, _)| *id)
-}
-
 macro_rules! entries {
     ($($t:ty),*) => {
         &[$(Entry::of::<$t>()),*]

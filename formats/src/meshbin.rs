@@ -49,17 +49,8 @@ impl Semantics for Meshbin {
         // only a file with bad indices is walked again to name each one.
         if max_index(&view.indices).is_some_and(|m| usize::from(m) >= n) {
             let list = at.indices();
-            let mut bad = 0usize;
-            for (i, ix) in view.indices.iter().enumerate() {
-                if usize::from(ix) >= n {
-                    bad += 1;
-                    j.push(list.at(i).violates(
-                        Meshbin::REL_INDICES_NAME_VERTICES,
-                        format!("a vertex index below {n} (in triangle {})", i / 3),
-                        ix.to_string(),
-                    ));
-                }
-            }
+            let rule = Meshbin::REL_INDICES_NAME_VERTICES;
+            let bad = j.indices_below(rule, (&view.indices, &list), n);
             j.push(list.error(
                 ErrorKind::Unsupported,
                 format!("every index below the vertex count {n}, to decode the triangles"),

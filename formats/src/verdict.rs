@@ -6,7 +6,7 @@
 use crate::context::{Context, Relations};
 use crate::meaning::Semantics;
 use crate::reading::TypedReading;
-use crate::rt::{Error, ErrorKind, Place, Root, Severity};
+use crate::rt::{Error, ErrorKind, Nums, Place, Root, Rule, Severity, Span, Strided};
 
 /// What was found in one input.
 #[derive(Debug, Clone, Default)]
@@ -104,6 +104,28 @@ impl<'c> Judge<'c> {
     /// Whether an error-severity finding was reported so far.
     pub fn failed(&self) -> bool {
         self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+
+    /// A violation of `rule` for each of the triangle list's `indices` that names no vertex
+    /// below `n`, at its place in `list`: how many there are.
+    pub(crate) fn indices_below(
+        &mut self,
+        rule: &'static Rule,
+        (indices, list): (&Nums<'_, u16>, &Place<'_, Strided<Span>>),
+        n: usize,
+    ) -> usize {
+        let mut bad = 0;
+        for (i, ix) in indices.iter().enumerate() {
+            if usize::from(ix) >= n {
+                bad += 1;
+                self.push(list.at(i).violates(
+                    rule,
+                    format!("a vertex index below {n} (in triangle {})", i / 3),
+                    ix.to_string(),
+                ));
+            }
+        }
+        bad
     }
 }
 

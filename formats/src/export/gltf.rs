@@ -280,16 +280,7 @@ fn skin(
             s.joint_names[first]
         ));
     }
-    let matrices = s.inverse_bind_matrices.as_flattened();
-    let ibm = b.accessor(
-        |o| o.prims(Endian::Little, matrices),
-        s.inverse_bind_matrices.len(),
-        json::accessor::ComponentType::F32,
-        json::accessor::Type::Mat4,
-        false,
-        None,
-        None,
-    );
+    let ibm = b.floats(&s.inverse_bind_matrices, false, None);
     let parents: Vec<Option<usize>> = match tree {
         Some(locals) => {
             rest = locals;

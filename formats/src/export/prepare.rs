@@ -158,26 +158,34 @@ fn is_unit(v: &[f32]) -> bool {
     (len - 1.0).abs() <= f64::from(UNIT_TOLERANCE)
 }
 
+/// Replaces each of `items` that `rescaled` finds not of unit length (`Some`) by its rescaling
+/// (`Some(Some(_))`, left as is when of zero length): how many it replaced, and the first of
+/// zero length.
+fn rescale<T>(
+    items: &mut [T],
+    rescaled: impl Fn(&T) -> Option<Option<T>>,
+) -> (usize, Option<usize>) {
+    let (mut fixed, mut zero) = (0, None);
+    for (i, x) in items.iter_mut().enumerate() {
+        match rescaled(x) {
+            Some(Some(u)) => {
+                *x = u;
+                fixed += 1;
+            }
+            Some(None) => {
+                zero.get_or_insert(i);
+            }
+            None => {}
+        }
+    }
+    (fixed, zero)
+}
+
 fn unit_normals(m: &mut Mesh, name: &str, notes: &mut Vec<String>) {
     let Some(normals) = &mut m.normals else {
         return;
     };
-    let mut fixed = 0;
-    let mut zero = None;
-    for (i, n) in normals.iter_mut().enumerate() {
-        if is_unit(n) {
-            continue;
-        }
-        match unit(*n) {
-            Some(u) => {
-                *n = u;
-                fixed += 1;
-            }
-            None => {
-                zero.get_or_insert(i);
-            }
-        }
-    }
+    let (fixed, zero) = rescale(normals, |n| (!is_unit(n)).then(|| unit(*n)));
     if let Some(first) = zero {
         notes.push(format!(
             "mesh `{name}`: normals left out: some have zero length (the first at vertex {first}), which glTF cannot carry"
@@ -203,23 +211,11 @@ fn unit_tangents(m: &mut Mesh, name: &str, notes: &mut Vec<String>) {
     let Some(tangents) = &mut m.tangents else {
         return;
     };
-    let mut fixed = 0;
-    let mut zero = None;
-    for (i, t) in tangents.iter_mut().enumerate() {
+    let (fixed, zero) = rescale(tangents, |t| {
         let w = if t[3] < 0.0 { -1.0 } else { 1.0 };
-        if is_unit(&t[..3]) && t[3] == w {
-            continue;
-        }
-        match unit([t[0], t[1], t[2]]) {
-            Some([x, y, z]) => {
-                *t = [x, y, z, w];
-                fixed += 1;
-            }
-            None => {
-                zero.get_or_insert(i);
-            }
-        }
-    }
+        let done = is_unit(&t[..3]) && t[3] == w;
+        (!done).then(|| unit([t[0], t[1], t[2]]).map(|[x, y, z]| [x, y, z, w]))
+    });
     if let Some(first) = zero {
         notes.push(format!(
             "mesh `{name}`: tangents left out: some have zero length (the first at vertex {first})"

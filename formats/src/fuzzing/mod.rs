@@ -154,11 +154,6 @@ pub fn roundtrip<T: Root>(data: &[u8]) {
     deep::<T>(data, &Context::new().with_winding(Winding::Gl));
 }
 
-/// [`deep`] with a given context.
-pub fn roundtrip_with<T: Root>(data: &[u8], ctx: &Context) {
-    deep::<T>(data, ctx);
-}
-
 /// The property every input must have as a whole game file (the fuzz target
 /// `unity_game_file`): opened, listed, every object read through its type tree, every Mesh
 /// checked and decoded; no panic, errors at offsets inside the input, a decoded mesh

@@ -63,11 +63,14 @@ pub(crate) struct Report<'j, 'c> {
 }
 
 impl<'j, 'c> Report<'j, 'c> {
-    pub(crate) fn new(j: &'j mut Judge<'c>) -> Self {
-        Report {
+    /// Runs `pass` with a report into `j`, then [`Report::finish`]es it.
+    pub(crate) fn run(j: &'j mut Judge<'c>, pass: impl FnOnce(&mut Self)) {
+        let mut report = Report {
             j,
             tallies: Vec::new(),
-        }
+        };
+        pass(&mut report);
+        report.finish();
     }
 
     /// A violation of `rule`; `e` makes its finding (only when it is listed or first unlisted).
@@ -106,7 +109,7 @@ impl<'j, 'c> Report<'j, 'c> {
 
     /// Pushes what is left: the counts past the limit, and a decoder finding for each violated
     /// relation decoding rests on.
-    pub(crate) fn finish(self) {
+    fn finish(self) {
         for t in &self.tallies {
             if let Some(mut e) = t.unlisted.clone() {
                 e.expected = "the relation to hold".into();
@@ -292,21 +295,22 @@ fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Re
     let ranges = at.ranges();
 
     // The ranges: the first at zero, then each where the one before ends.
+    /// The place of a range's first index (`true`) or its vertex base.
+    fn field<'p>(p: &'p Place<'_, RangeRecordPos>, first: bool) -> Place<'p, Span> {
+        if first {
+            p.first_index()
+        } else {
+            p.vertex_base()
+        }
+    }
     if let Some(first) = r.ranges.first() {
         let place = ranges.at(0);
-        if first.first_index != 0 {
-            rep.add(R::REL_FIRST_RANGE_AT_ZERO, |rule| {
-                place
-                    .first_index()
-                    .violates(rule, "0", first.first_index.to_string())
-            });
-        }
-        if first.vertex_base != 0 {
-            rep.add(R::REL_FIRST_RANGE_AT_ZERO, |rule| {
-                place
-                    .vertex_base()
-                    .violates(rule, "0", first.vertex_base.to_string())
-            });
+        for (is_first, v) in [(true, first.first_index), (false, first.vertex_base)] {
+            if v != 0 {
+                rep.add(R::REL_FIRST_RANGE_AT_ZERO, |rule| {
+                    field(&place, is_first).violates(rule, "0", v.to_string())
+                });
+            }
         }
     } else if icount > 0 || vcount.is_some_and(|v| v > 0) {
         rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
@@ -322,31 +326,19 @@ fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Re
         let place = || ranges.at(i);
         if i > 0 {
             let prev = &r.ranges[i - 1];
-            if rr.first_index < prev.first_index {
-                rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
-                    place().first_index().violates(
-                        rule,
-                        format!(
-                            "at least {} (where range {} begins)",
-                            prev.first_index,
-                            i - 1
-                        ),
-                        rr.first_index.to_string(),
-                    )
-                });
-            }
-            if rr.vertex_base < prev.vertex_base {
-                rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
-                    place().vertex_base().violates(
-                        rule,
-                        format!(
-                            "at least {} (where range {} begins)",
-                            prev.vertex_base,
-                            i - 1
-                        ),
-                        rr.vertex_base.to_string(),
-                    )
-                });
+            for (is_first, now, before) in [
+                (true, rr.first_index, prev.first_index),
+                (false, rr.vertex_base, prev.vertex_base),
+            ] {
+                if now < before {
+                    rep.add(R::REL_RANGES_PARTITION_BUFFERS, |rule| {
+                        field(&place(), is_first).violates(
+                            rule,
+                            format!("at least {before} (where range {} begins)", i - 1),
+                            now.to_string(),
+                        )
+                    });
+                }
             }
         }
         if u64::from(rr.first_index) > icount {
@@ -462,24 +454,20 @@ fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Re
     if let (Some(ext), Some(indices)) = (&extents, indices) {
         let index_data = at.indices();
         let list = index_data.u16_indices();
-        let list = list.some();
-        for (i, e) in ext.iter().enumerate() {
-            let count = e.vertices.1 - e.vertices.0;
-            for (k, ix) in indices.range(e.indices.0, e.indices.1) {
-                if u64::from(ix) >= count {
-                    rep.add(R::REL_INDICES_RELATIVE_TO_VERTEX_BASE, |rule| {
-                        let expected = format!(
-                            "below {count} (range {i} has vertices {}..{}; its indices are relative to its vertex base {})",
-                            e.vertices.0, e.vertices.1, e.vertices.0
-                        );
-                        match &list {
-                            Some(l) => l.at(k).violates(rule, expected, ix.to_string()),
-                            None => index_data.violates(rule, expected, ix.to_string()),
-                        }
-                    });
-                }
-            }
-        }
+        extent_indices(
+            rep,
+            R::REL_INDICES_RELATIVE_TO_VERTEX_BASE,
+            (ext, indices),
+            (&index_data, list.some()),
+            |e, ix| ix >= e.vertices.1 - e.vertices.0,
+            |i, e| {
+                let count = e.vertices.1 - e.vertices.0;
+                format!(
+                    "below {count} (range {i} has vertices {}..{}; its indices are relative to its vertex base {})",
+                    e.vertices.0, e.vertices.1, e.vertices.0
+                )
+            },
+        );
     }
 
     // The material list: one descriptor per range, with its vertex count and final bytes.
@@ -536,6 +524,32 @@ fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Re
     // The parts' own relations.
     mesh_data(&r.mesh_data, &at.mesh_data(), rep);
     material_list(mats, &mats_at, rep);
+}
+
+/// Reports under `rule` each index in the run of an extent of `ext` that `outside` finds
+/// naming no vertex of the extent (`expected`, given the extent's number, says what it should
+/// name): at its place in the list of indices, else at the whole index data.
+fn extent_indices(
+    rep: &mut Report,
+    rule: &'static Rule,
+    (ext, indices): (&[Extent], Indices<'_>),
+    (index_data, list): (&Place<'_, IndexDataPos>, Option<Place<'_, Strided<Span>>>),
+    outside: impl Fn(&Extent, u64) -> bool,
+    expected: impl Fn(usize, &Extent) -> String,
+) {
+    for (i, e) in ext.iter().enumerate() {
+        for (k, ix) in indices.range(e.indices.0, e.indices.1) {
+            if outside(e, u64::from(ix)) {
+                rep.add(rule, |rule| {
+                    let expected = expected(i, e);
+                    match &list {
+                        Some(l) => l.at(k).violates(rule, expected, ix.to_string()),
+                        None => index_data.violates(rule, expected, ix.to_string()),
+                    }
+                });
+            }
+        }
+    }
 }
 
 fn hex(b: &[u8]) -> String {
@@ -755,36 +769,41 @@ fn inline(l: &InlineLayoutRef<'_>, at: &Place<'_, InlineLayoutPos>, rep: &mut Re
     }
     let icount = indices.map(|v| v.len() as u64);
 
+    /// The place of an object's start (`start`) or count, of its vertices or its indices.
+    fn field<'p>(
+        p: &'p Place<'_, MeshPrimitivePos>,
+        vertices: bool,
+        start: bool,
+    ) -> Place<'p, Span> {
+        match (vertices, start) {
+            (true, true) => p.vertex_base(),
+            (true, false) => p.num_vertices(),
+            (false, true) => p.first_index(),
+            (false, false) => p.num_triangles(),
+        }
+    }
     // Tiling: each object where the one before ends, all but the last within the buffers.
     let (mut next_v, mut next_i) = (0u64, 0u64);
     for (j, o) in objects.iter().enumerate() {
         // Places are made only for what is reported.
         let place = || obj_at.at(j);
-        if u64::from(o.vertex_base) != next_v {
-            rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
-                place().vertex_base().violates(
-                    r,
-                    if j == 0 {
-                        "0 (the first object begins at vertex 0)".to_string()
-                    } else {
-                        format!("{next_v} (where object {} ends)", j - 1)
-                    },
-                    o.vertex_base.to_string(),
-                )
-            });
-        }
-        if u64::from(o.first_index) != next_i {
-            rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
-                place().first_index().violates(
-                    r,
-                    if j == 0 {
-                        "0 (the first object begins at index 0)".to_string()
-                    } else {
-                        format!("{next_i} (where object {} ends)", j - 1)
-                    },
-                    o.first_index.to_string(),
-                )
-            });
+        for (vertices, start, next, one) in [
+            (true, o.vertex_base, next_v, "vertex"),
+            (false, o.first_index, next_i, "index"),
+        ] {
+            if u64::from(start) != next {
+                rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
+                    field(&place(), vertices, true).violates(
+                        r,
+                        if j == 0 {
+                            format!("0 (the first object begins at {one} 0)")
+                        } else {
+                            format!("{next} (where object {} ends)", j - 1)
+                        },
+                        start.to_string(),
+                    )
+                });
+            }
         }
         next_v = u64::from(o.vertex_base) + u64::from(o.num_vertices);
         next_i = u64::from(o.first_index) + 3 * u64::from(o.num_triangles);
@@ -796,35 +815,19 @@ fn inline(l: &InlineLayoutRef<'_>, at: &Place<'_, InlineLayoutPos>, rep: &mut Re
         } else {
             (next_v, next_i)
         };
-        if let Some(v) = vcount.filter(|&v| v_end > v) {
-            rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
-                let p = place();
-                let v_place = if last {
-                    p.vertex_base()
-                } else {
-                    p.num_vertices()
-                };
-                v_place.violates(
-                    r,
-                    format!("an object within the {v} vertices of the buffer"),
-                    format!("one reaching vertex {v_end}"),
-                )
-            });
-        }
-        if let Some(n) = icount.filter(|&n| i_end > n) {
-            rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
-                let p = place();
-                let i_place = if last {
-                    p.first_index()
-                } else {
-                    p.num_triangles()
-                };
-                i_place.violates(
-                    r,
-                    format!("an object within the {n} indices of the buffer"),
-                    format!("one reaching index {i_end}"),
-                )
-            });
+        for (vertices, end, count, (one, many)) in [
+            (true, v_end, vcount, ("vertex", "vertices")),
+            (false, i_end, icount, ("index", "indices")),
+        ] {
+            if let Some(n) = count.filter(|&n| end > n) {
+                rep.add(L::REL_OBJECTS_TILE_BUFFERS, |r| {
+                    field(&place(), vertices, last).violates(
+                        r,
+                        format!("an object within the {n} {many} of the buffer"),
+                        format!("one reaching {one} {end}"),
+                    )
+                });
+            }
         }
     }
     if k == 0 && (icount.is_some_and(|n| n > 0) || vcount.is_some_and(|v| v > 0)) {
@@ -892,24 +895,17 @@ fn inline(l: &InlineLayoutRef<'_>, at: &Place<'_, InlineLayoutPos>, rep: &mut Re
     if let (Some(ext), Some(indices)) = (&extents, indices) {
         let index_data = at.indices();
         let (u16s, u32s) = (index_data.u16_indices(), index_data.u32_indices());
-        let list = u16s.some().or(u32s.some());
-        for (j, e) in ext.iter().enumerate() {
-            for (kk, ix) in indices.range(e.indices.0, e.indices.1) {
-                let ix64 = u64::from(ix);
-                if ix64 < e.vertices.0 || ix64 >= e.vertices.1 {
-                    rep.add(L::REL_INDICES_ABSOLUTE, |r| {
-                        let expected = format!(
-                            "a vertex of object {j}, {}..{} (indices are absolute, not relative to the vertex base)",
-                            e.vertices.0, e.vertices.1
-                        );
-                        match &list {
-                            Some(p) => p.at(kk).violates(r, expected, ix.to_string()),
-                            None => index_data.violates(r, expected, ix.to_string()),
-                        }
-                    });
-                }
-            }
-        }
+        extent_indices(
+            rep,
+            L::REL_INDICES_ABSOLUTE,
+            (ext, indices),
+            (&index_data, u16s.some().or(u32s.some())),
+            |e, ix| ix < e.vertices.0 || ix >= e.vertices.1,
+            |j, e| {
+                let (first, end) = e.vertices;
+                format!("a vertex of object {j}, {first}..{end} (indices are absolute, not relative to the vertex base)")
+            },
+        );
     }
 
     let mats = &l.materials;

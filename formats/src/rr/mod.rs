@@ -132,9 +132,7 @@ fn no_positions(c: &CompiledMeshRef<'_>, at: &Place<'_, CompiledMeshPos>) -> Err
 
 /// The relation pass of a compiled mesh, reported into `j`.
 fn judge_compiled(c: &CompiledMeshRef<'_>, at: &Place<'_, CompiledMeshPos>, j: &mut Judge<'_>) {
-    let mut report = check::Report::new(j);
-    check::compiled(c, at, &mut report);
-    report.finish();
+    check::Report::run(j, |r| check::compiled(c, at, r));
 }
 
 impl Semantics for RrMesh {
@@ -176,9 +174,7 @@ impl Semantics for CompiledMesh {
 
 impl Semantics for MeshData {
     fn judge(view: &MeshDataRef<'_>, at: &Place<'_, MeshDataPos>, j: &mut Judge<'_>) {
-        let mut report = check::Report::new(j);
-        check::mesh_data(view, at, &mut report);
-        report.finish();
+        check::Report::run(j, |r| check::mesh_data(view, at, r));
     }
 
     fn notes(_view: &MeshDataRef<'_>, _ctx: &Context) -> Vec<String> {
@@ -188,9 +184,7 @@ impl Semantics for MeshData {
 
 impl Semantics for MaterialList {
     fn judge(view: &MaterialListRef<'_>, at: &Place<'_, MaterialListPos>, j: &mut Judge<'_>) {
-        let mut report = check::Report::new(j);
-        check::material_list(view, at, &mut report);
-        report.finish();
+        check::Report::run(j, |r| check::material_list(view, at, r));
     }
 
     fn notes(_view: &MaterialListRef<'_>, _ctx: &Context) -> Vec<String> {

@@ -313,11 +313,7 @@ impl<'a> Input<'a> {
     /// `start`, the start of the enclosing type).
     #[inline]
     pub fn offset(&self, start: u64, expected: i128, expr: &str) -> Result<()> {
-        let rel = i128::from(self.pos() - start);
-        if rel != expected {
-            return Err(misplaced(self.pos(), expected, rel, expr));
-        }
-        Ok(())
+        check_offset(self.pos(), start, expected, expr)
     }
 
     /// Records a check that failed without refusing the input (a rule the documents do not
@@ -343,8 +339,19 @@ impl<'a> Input<'a> {
     }
 }
 
+/// Checks that the field at `at` starts `expected` bytes after `start`, where the spec
+/// documents it.
+#[inline]
+pub(crate) fn check_offset(at: u64, start: u64, expected: i128, expr: &str) -> Result<()> {
+    let found = i128::from(at - start);
+    if found != expected {
+        return Err(misplaced(at, expected, found, expr));
+    }
+    Ok(())
+}
+
 #[cold]
-pub(crate) fn misplaced(at: u64, expected: i128, found: i128, expr: &str) -> Error {
+fn misplaced(at: u64, expected: i128, found: i128, expr: &str) -> Error {
     Error::new(
         ErrorKind::Offset,
         at,

@@ -3,7 +3,7 @@
 //! file always reads back.
 
 use super::error::{Error, ErrorKind, Result};
-use super::input::{misplaced, plural};
+use super::input::{check_offset, plural};
 use super::pod::{Block, Pod};
 use binrw::Endian;
 
@@ -156,11 +156,7 @@ impl Output {
     /// Checks that a field starts where the spec documents it.
     #[inline]
     pub fn offset(&self, start: u64, expected: i128, expr: &str) -> Result<()> {
-        let rel = i128::from(self.pos() - start);
-        if rel != expected {
-            return Err(misplaced(self.pos(), expected, rel, expr));
-        }
-        Ok(())
+        check_offset(self.pos(), start, expected, expr)
     }
 
     /// The bytes.

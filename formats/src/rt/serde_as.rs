@@ -99,6 +99,27 @@ pub trait Float: Copy {
     fn ser<S: Serializer>(self, s: S) -> Result<S::Ok, S::Error>;
 }
 
+/// The methods of [`Float`] that `f32` and `f64` have under the same names.
+macro_rules! same_in_both {
+    () => {
+        fn finite(self) -> bool {
+            self.is_finite()
+        }
+        fn nan(self) -> bool {
+            self.is_nan()
+        }
+        fn zero(self) -> bool {
+            self == 0.0
+        }
+        fn show(self) -> String {
+            self.to_string()
+        }
+        fn negative(self) -> bool {
+            self.is_sign_negative()
+        }
+    };
+}
+
 impl Float for f32 {
     fn bits(self) -> u64 {
         u64::from(self.to_bits())
@@ -106,26 +127,12 @@ impl Float for f32 {
     fn from_bits(b: u64) -> Self {
         f32::from_bits(b as u32)
     }
-    fn finite(self) -> bool {
-        self.is_finite()
-    }
-    fn nan(self) -> bool {
-        self.is_nan()
-    }
-    fn zero(self) -> bool {
-        self == 0.0
-    }
+    same_in_both!();
     fn from_f64(v: f64) -> Self {
         v as f32
     }
-    fn show(self) -> String {
-        self.to_string()
-    }
     const NAME: &'static str = "f32";
     const LARGEST: &'static str = "3.4028235e38";
-    fn negative(self) -> bool {
-        self.is_sign_negative()
-    }
     const HEX_DIGITS: usize = 8;
     fn ser<S: Serializer>(self, s: S) -> Result<S::Ok, S::Error> {
         // Dumps go through JSON values, which hold f64: pass the f64 nearest the f32's shortest
@@ -143,26 +150,12 @@ impl Float for f64 {
     fn from_bits(b: u64) -> Self {
         f64::from_bits(b)
     }
-    fn finite(self) -> bool {
-        self.is_finite()
-    }
-    fn nan(self) -> bool {
-        self.is_nan()
-    }
-    fn zero(self) -> bool {
-        self == 0.0
-    }
+    same_in_both!();
     fn from_f64(v: f64) -> Self {
         v
     }
-    fn show(self) -> String {
-        self.to_string()
-    }
     const NAME: &'static str = "f64";
     const LARGEST: &'static str = "1.7976931348623157e308";
-    fn negative(self) -> bool {
-        self.is_sign_negative()
-    }
     const HEX_DIGITS: usize = 16;
     fn ser<S: Serializer>(self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_f64(self)

@@ -124,24 +124,34 @@ pub(super) fn holds_fields(ty: &str) -> bool {
         || matches!(base, "bytes" | "str" | "strz" | "contents"))
 }
 
+/// A field of id `id`, type `ty` and `confidence` that the spec says nothing else of: the root
+/// of the tallies, and fields for tests.
+const fn bare_field(
+    id: &'static str,
+    ty: &'static str,
+    confidence: Option<Confidence>,
+) -> FieldInfo {
+    FieldInfo {
+        id,
+        ty,
+        orig_id: None,
+        confidence,
+        offset: None,
+        evidence: None,
+        reading: None,
+        doc: "",
+        when: None,
+        of: None,
+        size: None,
+        count: None,
+    }
+}
+
 impl Fields {
     /// Tallies for a layout whose root type is `root`, keeping `cap` distinct values exactly
     /// per field.
     pub fn new(root: &'static TypeInfo, cap: usize) -> Fields {
-        static ROOT: FieldInfo = FieldInfo {
-            id: "",
-            ty: "",
-            orig_id: None,
-            confidence: None,
-            offset: None,
-            evidence: None,
-            reading: None,
-            doc: "",
-            when: None,
-            of: None,
-            size: None,
-            count: None,
-        };
+        static ROOT: FieldInfo = bare_field("", "", None);
         let confidence = root.confidence.unwrap_or(Confidence::Unknown);
         Fields {
             nodes: vec![Node {
@@ -421,25 +431,12 @@ impl Visitor for Fields {
 
 #[cfg(test)]
 mod tests {
-    use super::{holds_fields, Fields};
+    use super::{bare_field, holds_fields, Fields};
     use crate::rt::{Confidence, FieldInfo, Scalar, TypeInfo, Visitor};
     use crate::survey::value::Value;
 
     const fn field(id: &'static str, ty: &'static str, c: Confidence) -> FieldInfo {
-        FieldInfo {
-            id,
-            ty,
-            orig_id: None,
-            confidence: Some(c),
-            offset: None,
-            evidence: None,
-            reading: None,
-            doc: "",
-            when: None,
-            of: None,
-            size: None,
-            count: None,
-        }
+        bare_field(id, ty, Some(c))
     }
 
     /// An optional record is counted present when the generated visit says so, even when

@@ -226,17 +226,8 @@ pub fn submesh(s: &SubmeshRef<'_>, at: &Place<'_, SubmeshPos>, original: bool, j
     // The common case (every index in range) is one pass; only bad indices are walked again.
     if s.indices.items.iter().any(|ix| usize::from(ix) >= n) {
         let items = indices.items();
-        let mut bad = 0usize;
-        for (k, ix) in s.indices.items.iter().enumerate() {
-            if usize::from(ix) >= n {
-                bad += 1;
-                j.push(items.at(k).violates(
-                    Submesh::REL_INDICES_NAME_VERTICES,
-                    format!("a vertex index below {n} (in triangle {})", k / 3),
-                    ix.to_string(),
-                ));
-            }
-        }
+        let rule = Submesh::REL_INDICES_NAME_VERTICES;
+        let bad = j.indices_below(rule, (&s.indices.items, &items), n);
         // The relation is a reading (a warning); that the indices name vertices is what
         // decoding the original's triangles rests on.
         if original {
@@ -251,34 +242,34 @@ pub fn submesh(s: &SubmeshRef<'_>, at: &Place<'_, SubmeshPos>, original: bool, j
         }
     }
     // Every per-vertex run: n values, or none where the table allows none.
-    let (sv, nr) = (&s.source_vertices.items, &s.normals.items);
-    run(j, &at.source_vertices().num_items(), sv.len(), n, true);
-    run(j, &at.normals().num_items(), nr.len(), n, false);
-    run(
-        j,
-        &at.tangents().num_items(),
-        s.tangents.items.len(),
-        n,
-        true,
-    );
-    run(
-        j,
-        &at.binormals().num_items(),
-        s.binormals.items.len(),
-        n,
-        true,
-    );
-    run(j, &at.colours().num_items(), s.colours.items.len(), n, true);
-    let (wa, wb, wc) = (&s.vertex_words_a, &s.vertex_words_b, &s.vertex_words_c);
-    run(j, &at.vertex_words_a().num_items(), wa.items.len(), n, true);
-    run(j, &at.vertex_words_b().num_items(), wb.items.len(), n, true);
-    run(
-        j,
-        &at.vertex_words_c().num_items(),
-        wc.items.len(),
-        n,
-        false,
-    );
+    for (place, count, may_be_empty) in [
+        (
+            at.source_vertices().num_items(),
+            s.source_vertices.items.len(),
+            true,
+        ),
+        (at.normals().num_items(), s.normals.items.len(), false),
+        (at.tangents().num_items(), s.tangents.items.len(), true),
+        (at.binormals().num_items(), s.binormals.items.len(), true),
+        (at.colours().num_items(), s.colours.items.len(), true),
+        (
+            at.vertex_words_a().num_items(),
+            s.vertex_words_a.items.len(),
+            true,
+        ),
+        (
+            at.vertex_words_b().num_items(),
+            s.vertex_words_b.items.len(),
+            true,
+        ),
+        (
+            at.vertex_words_c().num_items(),
+            s.vertex_words_c.items.len(),
+            false,
+        ),
+    ] {
+        run(j, &place, count, n, may_be_empty);
+    }
     let uv = at.uv_channels();
     let uv_items = uv.items();
     for (k, c) in s.uv_channels.items.iter().enumerate() {
@@ -290,21 +281,13 @@ pub fn submesh(s: &SubmeshRef<'_>, at: &Place<'_, SubmeshPos>, original: bool, j
     let morph_items = morph.items();
     for (k, c) in s.morph_channels.items.iter().enumerate() {
         let ch = morph_items.at(k);
-        run(
-            j,
-            &ch.positions().num_items(),
-            c.positions.items.len(),
-            n,
-            false,
-        );
-        run(
-            j,
-            &ch.normals().num_items(),
-            c.normals.items.len(),
-            n,
-            false,
-        );
-        run(j, &ch.uvs().num_items(), c.uvs.items.len(), n, false);
+        for (place, count) in [
+            (ch.positions().num_items(), c.positions.items.len()),
+            (ch.normals().num_items(), c.normals.items.len()),
+            (ch.uvs().num_items(), c.uvs.items.len()),
+        ] {
+            run(j, &place, count, n, false);
+        }
         morph_channel(c, &ch, j);
     }
     for (place, count) in [

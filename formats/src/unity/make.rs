@@ -120,48 +120,29 @@ pub fn set_channel(
     dimension: u8,
 ) -> bool {
     let vd = &mut m.vertex_data;
-    fn put<T: Clone>(list: &mut Vec<T>, index: usize, absent: T, entry: T) {
-        if list.len() <= index {
-            list.resize(index + 1, absent);
-        }
-        list[index] = entry;
+    // The three eras' entries are of different types with the same fields: sets entry `index`
+    // of `list`, appending absent entries up to it, and gives the list's length.
+    macro_rules! put {
+        ($list:expr, $entry:ident, $format:ident) => {{
+            let e = |stream, offset, format, dimension| $entry {
+                stream,
+                offset,
+                format: $format(format),
+                dimension,
+            };
+            if $list.len() <= index {
+                $list.resize(index + 1, e(0, 0, 0, 0));
+            }
+            $list[index] = e(stream, offset, format, dimension);
+            $list.len()
+        }};
     }
     let len = if let Some(l) = vd.channels.as_mut() {
-        put(
-            l,
-            index,
-            channel(0, 0, 0, 0),
-            channel(stream, offset, format, dimension),
-        );
-        l.len()
+        put!(l, ChannelInfo, VertexFormat)
     } else if let Some(l) = vd.channels_2017.as_mut() {
-        let e = |stream, offset, format, dimension| ChannelInfo2017 {
-            stream,
-            offset,
-            format: VertexFormat2017(format),
-            dimension,
-        };
-        put(
-            l,
-            index,
-            e(0, 0, 0, 0),
-            e(stream, offset, format, dimension),
-        );
-        l.len()
+        put!(l, ChannelInfo2017, VertexFormat2017)
     } else if let Some(l) = vd.channels_legacy.as_mut() {
-        let e = |stream, offset, format, dimension| ChannelInfoLegacy {
-            stream,
-            offset,
-            format: ChannelFormatLegacy(format),
-            dimension,
-        };
-        put(
-            l,
-            index,
-            e(0, 0, 0, 0),
-            e(stream, offset, format, dimension),
-        );
-        l.len()
+        put!(l, ChannelInfoLegacy, ChannelFormatLegacy)
     } else {
         return false;
     };

@@ -54,45 +54,31 @@ struct Vectors<'a> {
 
 impl<'a> Vectors<'a> {
     fn of(c: &CompressedMeshRef<'a>, at: &Place<'_, CompressedMeshPos>) -> Self {
+        // Field `$f` of floats or ints (`$kind`) and its places; or of a field not every
+        // version has, when the mesh has it.
+        macro_rules! pair {
+            ($kind:ident, $f:ident) => {
+                (Packed::$kind(&c.$f), PackedAt::$kind(&at.$f()))
+            };
+        }
+        macro_rules! some_pair {
+            ($kind:ident, $f:ident) => {
+                (c.$f.as_ref().zip(at.$f().some()))
+                    .map(|(v, p)| (Packed::$kind(v), PackedAt::$kind(&p)))
+            };
+        }
         Vectors {
-            vertices: (
-                Packed::floats(&c.vertices),
-                PackedAt::floats(&at.vertices()),
-            ),
-            uv: (Packed::floats(&c.uv), PackedAt::floats(&at.uv())),
-            normals: (Packed::floats(&c.normals), PackedAt::floats(&at.normals())),
-            tangents: (
-                Packed::floats(&c.tangents),
-                PackedAt::floats(&at.tangents()),
-            ),
-            weights: (Packed::ints(&c.weights), PackedAt::ints(&at.weights())),
-            normal_signs: (
-                Packed::ints(&c.normal_signs),
-                PackedAt::ints(&at.normal_signs()),
-            ),
-            tangent_signs: (
-                Packed::ints(&c.tangent_signs),
-                PackedAt::ints(&at.tangent_signs()),
-            ),
-            float_colors: c
-                .float_colors
-                .as_ref()
-                .zip(at.float_colors().some())
-                .map(|(v, p)| (Packed::floats(v), PackedAt::floats(&p))),
-            bone_indices: (
-                Packed::ints(&c.bone_indices),
-                PackedAt::ints(&at.bone_indices()),
-            ),
-            bind_poses: c
-                .bind_poses
-                .as_ref()
-                .zip(at.bind_poses().some())
-                .map(|(v, p)| (Packed::floats(v), PackedAt::floats(&p))),
-            colors: c
-                .colors
-                .as_ref()
-                .zip(at.colors().some())
-                .map(|(v, p)| (Packed::ints(v), PackedAt::ints(&p))),
+            vertices: pair!(floats, vertices),
+            uv: pair!(floats, uv),
+            normals: pair!(floats, normals),
+            tangents: pair!(floats, tangents),
+            weights: pair!(ints, weights),
+            normal_signs: pair!(ints, normal_signs),
+            tangent_signs: pair!(ints, tangent_signs),
+            float_colors: some_pair!(floats, float_colors),
+            bone_indices: pair!(ints, bone_indices),
+            bind_poses: some_pair!(floats, bind_poses),
+            colors: some_pair!(ints, colors),
         }
     }
 

@@ -209,33 +209,17 @@ fn gather8<'t>(s: &ChannelBytes, tmp: &'t mut [u8]) -> &'t [u8] {
 /// The block's components of two bytes each, little-endian, gathered.
 fn gather16<'t>(s: &ChannelBytes, tmp: &'t mut [u16]) -> &'t [u16] {
     let t = &mut tmp[..(s.n * s.width / 2).min(MAX_BLOCK_COMPONENTS)];
-    gather(
-        s.bytes,
-        s.stride,
-        s.offset,
-        s.width,
-        bytemuck::cast_slice_mut(t),
-    );
-    if cfg!(target_endian = "big") {
-        for x in t.iter_mut() {
-            *x = u16::from_le(*x);
-        }
-    }
+    gather_le(s, t);
     t
 }
 
-/// The block's components of four bytes each, gathered straight into the output.
-fn gather32<T: bytemuck::Pod>(s: &ChannelBytes, out: &mut [T]) {
-    gather(
-        s.bytes,
-        s.stride,
-        s.offset,
-        s.width,
-        bytemuck::cast_slice_mut(out),
-    );
+/// The block's components of `T`'s size each, little-endian, gathered straight into `out`.
+fn gather_le<T: bytemuck::Pod>(s: &ChannelBytes, out: &mut [T]) {
+    let bytes: &mut [u8] = bytemuck::cast_slice_mut(out);
+    gather(s.bytes, s.stride, s.offset, s.width, bytes);
     if cfg!(target_endian = "big") {
-        for x in bytemuck::cast_slice_mut::<T, u32>(out) {
-            *x = u32::from_le(*x);
+        for x in bytes.chunks_exact_mut(std::mem::size_of::<T>()) {
+            x.reverse();
         }
     }
 }
@@ -283,7 +267,7 @@ fn decode_block(
                     .reinterpret_cast::<f16>()
                     .convert_to_f32_slice(bytemuck::cast_slice_mut(w));
             } else {
-                gather32(s, w);
+                gather_le(s, w);
             }
             match out {
                 ChannelData::Float(v) => v.extend_from_slice(bytemuck::cast_slice(w)),

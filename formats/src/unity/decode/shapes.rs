@@ -10,9 +10,10 @@
 
 use super::UnityMeshData;
 use crate::generated::unity_mesh::{
-    BlendShapeDataPos, BlendShapeDataRef, BlendShapeVertex, UnityMesh, UnityMeshPos, UnityMeshRef,
+    BlendShapeDataPos, BlendShapeDataRef, BlendShapeVertex, BlendShapeVertexPos, UnityMesh,
+    UnityMeshPos, UnityMeshRef,
 };
-use crate::rt::{Error, ErrorKind, Place, Result};
+use crate::rt::{Error, ErrorKind, Place, Result, Span, Strided};
 use crate::verdict::Judge;
 
 /// The CRC-32 of a blend shape channel's name: the hash an animation curve names the
@@ -173,29 +174,27 @@ impl MeshShapes {
                 };
                 for d in self.deltas(frame) {
                     let v = d.index as usize;
-                    if let Some(p) = out.positions.get_mut(v) {
-                        for (x, dx) in p.iter_mut().zip(d.position) {
-                            *x += factor * dx;
-                        }
-                    }
+                    add_scaled(out.positions.get_mut(v), factor, d.position);
                     if frame.has_normals {
-                        if let Some(n) = out.normals.as_mut().and_then(|n| n.get_mut(v)) {
-                            for (x, dx) in n.iter_mut().zip(d.normal) {
-                                *x += factor * dx;
-                            }
-                        }
+                        let n = out.normals.as_mut().and_then(|n| n.get_mut(v));
+                        add_scaled(n, factor, d.normal);
                     }
                     if frame.has_tangents {
-                        if let Some(t) = out.tangents.as_mut().and_then(|t| t.get_mut(v)) {
-                            for (x, dx) in t.iter_mut().zip(d.tangent) {
-                                *x += factor * dx;
-                            }
-                        }
+                        let t = out.tangents.as_mut().and_then(|t| t.get_mut(v));
+                        add_scaled(t, factor, d.tangent);
                     }
                 }
             }
         }
         Ok(out)
+    }
+}
+
+/// Adds `factor` times `delta` to the first three components of `v`, when there is one (a
+/// tangent's fourth, its sign, stays).
+fn add_scaled<const N: usize>(v: Option<&mut [f32; N]>, factor: f32, delta: [f32; 3]) {
+    for (x, dx) in v.into_iter().flatten().zip(delta) {
+        *x += factor * dx;
     }
 }
 
@@ -228,50 +227,74 @@ fn with_need(j: &mut Judge<'_>, e: Error) {
 /// The verdict on the blend shapes of 4.1 and 4.2: `shape_arrays_agree` over `legacy_shapes`
 /// and `shape_vertices` (every shape's run inside the deltas, every delta's vertex below `vc`).
 fn judge_legacy(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, vc: u64, j: &mut Judge<'_>) {
-    let agree = UnityMesh::REL_SHAPE_ARRAYS_AGREE;
     let (Some(shapes), Some(deltas)) = (&view.legacy_shapes, &view.shape_vertices) else {
         return;
     };
     let entries = deltas.len() as u64;
-    if let (Some(i), Some(list)) = (
-        deltas.iter().position(|v| u64::from(v.index) >= vc),
-        at.shape_vertices().some(),
-    ) {
-        let n = deltas.iter().filter(|v| u64::from(v.index) >= vc).count();
-        with_need(
-            j,
-            list.at(i).index().violates(
-                agree,
-                format!("a vertex below {vc} ({n} entries name none)"),
-                deltas[i].index.to_string(),
-            ),
-        );
+    if let Some(list) = at.shape_vertices().some() {
+        judge_delta_vertices(deltas, &list, vc, j);
     }
     let shapes_at = at.legacy_shapes();
     let Some(list) = shapes_at.some() else {
         return;
     };
     for (i, f) in shapes.iter().enumerate() {
-        if u64::from(f.first_vertex) + u64::from(f.vertex_count) > entries {
-            let shape = list.at(i);
-            let (field, what) = if u64::from(f.first_vertex) > entries {
-                (shape.first_vertex(), f.first_vertex)
-            } else {
-                (shape.vertex_count(), f.vertex_count)
-            };
-            with_need(
-                j,
-                field.violates(
-                    agree,
-                    format!(
-                        "firstVertex {} + vertexCount {} within the {entries} entries of shape_vertices",
-                        f.first_vertex, f.vertex_count
-                    ),
-                    what.to_string(),
-                ),
-            );
-        }
+        let shape = list.at(i);
+        let places = (shape.first_vertex(), shape.vertex_count());
+        let run = (f.first_vertex, f.vertex_count);
+        judge_run(run, places, entries, "shape_vertices", j);
     }
+}
+
+/// Reports the first of `deltas` naming no vertex below `vc` (with how many do), at its place
+/// in `list`.
+fn judge_delta_vertices(
+    deltas: &[BlendShapeVertex],
+    list: &Place<'_, Strided<BlendShapeVertexPos>>,
+    vc: u64,
+    j: &mut Judge<'_>,
+) {
+    let Some(i) = deltas.iter().position(|v| u64::from(v.index) >= vc) else {
+        return;
+    };
+    let n = deltas.iter().filter(|v| u64::from(v.index) >= vc).count();
+    with_need(
+        j,
+        list.at(i).index().violates(
+            UnityMesh::REL_SHAPE_ARRAYS_AGREE,
+            format!("a vertex below {vc} ({n} entries name none)"),
+            deltas[i].index.to_string(),
+        ),
+    );
+}
+
+/// Reports a run of deltas (`firstVertex`, `vertexCount`) past the `entries` entries of `of`:
+/// at its first vertex when that is past them, else at its count.
+fn judge_run(
+    (first, count): (u32, u32),
+    (first_at, count_at): (Place<'_, Span>, Place<'_, Span>),
+    entries: u64,
+    of: &str,
+    j: &mut Judge<'_>,
+) {
+    if u64::from(first) + u64::from(count) <= entries {
+        return;
+    }
+    let (field, what) = if u64::from(first) > entries {
+        (first_at, first)
+    } else {
+        (count_at, count)
+    };
+    with_need(
+        j,
+        field.violates(
+            UnityMesh::REL_SHAPE_ARRAYS_AGREE,
+            format!(
+                "firstVertex {first} + vertexCount {count} within the {entries} entries of {of}"
+            ),
+            what.to_string(),
+        ),
+    );
 }
 
 /// The verdict on `m_Shapes`: `shape_arrays_agree` and `shape_name_hash`, and what decoding
@@ -299,49 +322,18 @@ pub(crate) fn judge(
             ),
         );
     }
-    let bad_entries: Vec<usize> = shapes
-        .vertices
-        .iter()
-        .enumerate()
-        .filter(|(_, v)| u64::from(v.index) >= vc)
-        .map(|(i, _)| i)
-        .collect();
-    if let Some(&i) = bad_entries.first() {
-        let list = at.vertices();
-        let entry = list.at(i);
-        both(
-            j,
-            entry.index().violates(
-                agree,
-                format!(
-                    "a vertex below {vc} ({} entries name none)",
-                    bad_entries.len()
-                ),
-                shapes.vertices[i].index.to_string(),
-            ),
-        );
-    }
+    judge_delta_vertices(&shapes.vertices, &at.vertices(), vc, j);
     let list = at.shapes();
     for (i, f) in shapes.shapes.iter().enumerate() {
-        if u64::from(f.first_vertex) + u64::from(f.vertex_count) > entries {
-            let frame = list.at(i);
-            let (field, what) = if u64::from(f.first_vertex) > entries {
-                (frame.first_vertex(), f.first_vertex)
-            } else {
-                (frame.vertex_count(), f.vertex_count)
-            };
-            both(
-                j,
-                field.violates(
-                    agree,
-                    format!(
-                        "firstVertex {} + vertexCount {} within the {entries} entries of vertices",
-                        f.first_vertex, f.vertex_count
-                    ),
-                    what.to_string(),
-                ),
-            );
-        }
+        let frame = list.at(i);
+        let places = (frame.first_vertex(), frame.vertex_count());
+        judge_run(
+            (f.first_vertex, f.vertex_count),
+            places,
+            entries,
+            "vertices",
+            j,
+        );
     }
     let channels = at.channels();
     for (i, c) in shapes.channels.iter().enumerate() {

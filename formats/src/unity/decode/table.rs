@@ -214,54 +214,42 @@ impl Table {
         } else {
             &SLOTS_14
         };
+        // The three channel tables and the two kinds of stored streams are of different types
+        // with the same fields.
+        macro_rules! entries {
+            ($t:expr) => {
+                $t.iter()
+                    .map(|c| Entry {
+                        stream: c.stream,
+                        offset: c.offset,
+                        format_id: c.format.0,
+                        dimension: c.dimension,
+                    })
+                    .collect()
+            };
+        }
+        macro_rules! stored {
+            ($t:expr) => {
+                $t.iter()
+                    .map(|s| StoredStream {
+                        channel_mask: s.channel_mask,
+                        offset: u64::from(s.offset),
+                        stride: u64::from(s.stride),
+                    })
+                    .collect()
+            };
+        }
         let (entries, numbering): (Vec<Entry>, _) = if let Some(t) = &vd.channels {
-            (
-                t.iter()
-                    .map(|c| Entry {
-                        stream: c.stream,
-                        offset: c.offset,
-                        format_id: c.format.0,
-                        dimension: c.dimension,
-                    })
-                    .collect(),
-                Numbering::Documents,
-            )
+            (entries!(t), Numbering::Documents)
         } else if let Some(t) = &vd.channels_2017 {
-            (
-                t.iter()
-                    .map(|c| Entry {
-                        stream: c.stream,
-                        offset: c.offset,
-                        format_id: c.format.0,
-                        dimension: c.dimension,
-                    })
-                    .collect(),
-                Numbering::From2017,
-            )
+            (entries!(t), Numbering::From2017)
         } else if let Some(t) = &vd.channels_legacy {
-            (
-                t.iter()
-                    .map(|c| Entry {
-                        stream: c.stream,
-                        offset: c.offset,
-                        format_id: c.format.0,
-                        dimension: c.dimension,
-                    })
-                    .collect(),
-                Numbering::Legacy,
-            )
+            (entries!(t), Numbering::Legacy)
         } else {
             (vec![], Numbering::Legacy)
         };
         if let Some(fixed) = &vd.streams_fixed {
-            let stored: Vec<StoredStream> = fixed
-                .iter()
-                .map(|s| StoredStream {
-                    channel_mask: s.channel_mask,
-                    offset: u64::from(s.offset),
-                    stride: u64::from(s.stride),
-                })
-                .collect();
+            let stored: Vec<StoredStream> = stored!(fixed);
             return Table {
                 entries: implied(&stored),
                 slots,
@@ -270,15 +258,7 @@ impl Table {
                 implied: true,
             };
         }
-        let stored = vd.streams.as_ref().map(|t| {
-            t.iter()
-                .map(|s| StoredStream {
-                    channel_mask: s.channel_mask,
-                    offset: u64::from(s.offset),
-                    stride: u64::from(s.stride),
-                })
-                .collect()
-        });
+        let stored = vd.streams.as_ref().map(|t| stored!(t));
         Table {
             entries,
             slots,
