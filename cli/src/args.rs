@@ -38,162 +38,21 @@ pub enum Command {
     },
     /// Read each file with LAYOUT: exit 0 when every file parses, is consumed exactly and its
     /// relations hold; otherwise print one line per problem and exit 1.
-    Check {
-        /// The layout id (see `meshspec layouts`).
-        layout: String,
-        /// The files to check.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        #[command(flatten)]
-        unity: UnityOpt,
-        #[command(flatten)]
-        ress: RessOpt,
-        #[command(flatten)]
-        relations: RelationsOpt,
-        #[command(flatten)]
-        lines: AllOpt,
-        #[command(flatten)]
-        input: InputOpt,
-        #[command(flatten)]
-        json: Json,
-        #[command(flatten)]
-        game: GameSelect,
-    },
+    Check(crate::cmd::check::Args),
     /// One screen about FILE: size, verdict, meshes, counts, bounding box, attributes, skin and
     /// morph targets, warnings.
-    Info {
-        /// The layout id.
-        layout: String,
-        /// The file to describe.
-        file: PathBuf,
-        #[command(flatten)]
-        unity: UnityOpt,
-        #[command(flatten)]
-        ress: RessOpt,
-        #[command(flatten)]
-        relations: RelationsOpt,
-        #[command(flatten)]
-        lines: AllOpt,
-        #[command(flatten)]
-        input: InputOpt,
-        #[command(flatten)]
-        quiet: QuietOpt,
-        #[command(flatten)]
-        json: Json,
-        #[command(flatten)]
-        game: GameSelect,
-    },
+    Info(crate::cmd::info::Args),
     /// Print every field of FILE (unknown bytes as hex) as JSON or YAML.
-    Dump {
-        /// The layout id.
-        layout: String,
-        /// The file to dump.
-        file: PathBuf,
-        /// Output format.
-        #[arg(long, value_enum, default_value = "json")]
-        format: Format,
-        /// Write to this file instead of standard output (`-`: standard output).
-        #[arg(short, long, value_name = "OUT")]
-        output: Option<PathBuf>,
-        #[command(flatten)]
-        unity: UnityOpt,
-        #[command(flatten)]
-        input: InputOpt,
-        #[command(flatten)]
-        game: GameSelect,
-    },
+    Dump(crate::cmd::dump::Args),
     /// Write the file a (possibly edited) dump describes, with counts and sizes recomputed.
     /// Nothing is written if the dump is inconsistent or the file would not pass `check`.
-    Build {
-        /// The layout id.
-        layout: String,
-        /// The dump (JSON or YAML); `-` reads standard input.
-        dump: PathBuf,
-        /// Where to write (`-`: standard output, which must not be a terminal); standard
-        /// output if absent.
-        #[arg(short, long, value_name = "OUT")]
-        output: Option<PathBuf>,
-        #[command(flatten)]
-        unity: UnityOpt,
-        #[command(flatten)]
-        relations: RelationsOpt,
-        #[command(flatten)]
-        lines: AllOpt,
-        #[command(flatten)]
-        input: InputOpt,
-        #[command(flatten)]
-        quiet: QuietOpt,
-    },
+    Build(crate::cmd::build::Args),
     /// Export the geometry of FILE as glTF 2.0 (.glb) or Wavefront OBJ (.obj), by OUTPUT's
     /// extension.
-    Export {
-        /// The layout id.
-        layout: String,
-        /// The file to export.
-        file: PathBuf,
-        /// The .glb or .obj to write.
-        #[arg(short, long, value_name = "OUT")]
-        output: PathBuf,
-        /// What to do with values that are not finite.
-        #[arg(long, value_enum, default_value = "refuse")]
-        non_finite: NonFiniteArg,
-        /// With a .obj output: also write the material library OUT.mtl beside it (replacing a
-        /// file of that name) and name its materials with `usemtl`.
-        #[arg(long)]
-        mtl: bool,
-        /// Which skin influences to draw (unity-mesh; Unity's QualitySettings.skinWeights): up
-        /// to 1, 2 or 4 per vertex from the blend channels, or all of them
-        /// (m_VariableBoneCountWeights when the mesh has it).
-        #[arg(long, value_enum, default_value = "4", value_name = "N")]
-        skin_weights: SkinWeightsArg,
-        #[command(flatten)]
-        winding: WindingOpt,
-        #[command(flatten)]
-        unity: UnityOpt,
-        #[command(flatten)]
-        ress: RessOpt,
-        #[command(flatten)]
-        input: InputOpt,
-        #[command(flatten)]
-        quiet: QuietOpt,
-        #[command(flatten)]
-        json: Json,
-        #[command(flatten)]
-        game: GameSelect,
-        #[command(flatten)]
-        every: EveryMesh,
-    },
+    Export(crate::cmd::export::Args),
     /// Build a file of LAYOUT from geometry (.gltf, .glb or .obj), the way the game's own tool
     /// would (only layouts with a builder: meshbin).
-    Import {
-        /// The layout id.
-        layout: String,
-        /// The geometry file.
-        geometry: PathBuf,
-        /// Where to write (`-`: standard output, which must not be a terminal).
-        #[arg(short, long, value_name = "OUT")]
-        output: PathBuf,
-        /// The mesh to take from a file that holds several (by name; default the first).
-        #[arg(long)]
-        mesh: Option<String>,
-        /// unity-mesh: a Mesh object in the vertex layout of this original (its channels,
-        /// formats and streams; what the geometry did not change keeps its bytes): a bare
-        /// object in a folder named after its editor version (its .resS beside it), or a game
-        /// file with --path-id.
-        #[arg(long, value_name = "ORIGINAL")]
-        like: Option<PathBuf>,
-        /// With --like GAMEFILE: the original Mesh's path id.
-        #[arg(long, value_name = "N", allow_hyphen_values = true, requires = "like")]
-        path_id: Option<i64>,
-        #[command(flatten)]
-        winding: WindingOpt,
-        #[command(flatten)]
-        input: InputOpt,
-        #[command(flatten)]
-        quiet: QuietOpt,
-        #[command(flatten)]
-        json: Json,
-    },
+    Import(crate::cmd::import::Args),
     /// Run the specs over every file under the given paths: which fail and why (grouped by
     /// rule and field), which relations do not hold, and the values of every field the spec
     /// marks unknown.

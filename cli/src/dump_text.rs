@@ -74,21 +74,20 @@ fn json_error(name: &str, text: &str, e: &serde_json::Error) -> Fail {
 /// depth, in time that grows with the square of flow nesting: 80,000 levels took 9 s.)
 fn yaml_depth(s: &str, name: &str) -> Result<(), Fail> {
     use saphyr_parser::{Event, Parser};
+    let too_deep = |line: usize, column: usize| {
+        Err(Fail::about(
+            name,
+            format!("YAML nested at most {MAX_DEPTH} deep"),
+            format!("deeper nesting at line {line} column {column}"),
+        ))
+    };
     let mut depth = 0usize;
     for ev in Parser::new_from_str(s) {
         match ev {
             Ok((Event::SequenceStart(..) | Event::MappingStart(..), span)) => {
                 depth += 1;
                 if depth > MAX_DEPTH {
-                    return Err(Fail::about(
-                        name,
-                        format!("YAML nested at most {MAX_DEPTH} deep"),
-                        format!(
-                            "deeper nesting at line {} column {}",
-                            span.start.line(),
-                            span.start.col() + 1
-                        ),
-                    ));
+                    return too_deep(span.start.line(), span.start.col() + 1);
                 }
             }
             Ok((Event::SequenceEnd | Event::MappingEnd, _)) => depth = depth.saturating_sub(1),
@@ -97,11 +96,7 @@ fn yaml_depth(s: &str, name: &str) -> Result<(), Fail> {
                 let m = e.marker();
                 if e.info() == "recursion limit exceeded" {
                     // The parser's own limit, which lies above ours.
-                    return Err(Fail::about(
-                        name,
-                        format!("YAML nested at most {MAX_DEPTH} deep"),
-                        format!("deeper nesting at line {} column {}", m.line(), m.col() + 1),
-                    ));
+                    return too_deep(m.line(), m.col() + 1);
                 }
                 return Err(Fail::about(
                     name,

@@ -32,6 +32,12 @@ impl Fail {
     }
 }
 
+/// The exit code of a command that ran to its end: 0 when everything asked for succeeded, 1
+/// when an input was refused.
+pub fn exit(ok: bool) -> ExitCode {
+    ExitCode::from(if ok { 0 } else { 1 })
+}
+
 impl From<meshspec_formats::Error> for Fail {
     fn from(e: meshspec_formats::Error) -> Self {
         Fail::Refused(Box::new(Finding::from_error(

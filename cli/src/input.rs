@@ -53,14 +53,16 @@ fn too_big(path: &Path, limit: u64, found: String) -> Fail {
 /// Refuses a regular file larger than `limit`, without reading it (for readers that open the
 /// file themselves).
 pub fn within_limit(path: &Path, limit: u64) -> Result<(), Fail> {
-    match std::fs::metadata(path) {
-        Ok(m) if m.is_file() && m.len() > limit => Err(too_big(
-            path,
-            limit,
-            format!("{} bytes", thousands(m.len())),
-        )),
-        _ => Ok(()),
+    std::fs::metadata(path).map_or(Ok(()), |m| size_within(path, limit, &m))
+}
+
+/// Refuses a regular file whose metadata is `meta` when it is larger than `limit`.
+fn size_within(path: &Path, limit: u64, meta: &std::fs::Metadata) -> Result<(), Fail> {
+    if meta.is_file() && meta.len() > limit {
+        let found = format!("{} bytes", thousands(meta.len()));
+        return Err(too_big(path, limit, found));
     }
+    Ok(())
 }
 
 /// An input's bytes: a regular file mapped into memory (no copy, no zeroed pages), or what a
@@ -134,13 +136,7 @@ pub fn read(path: &Path, limit: u64) -> Result<Bytes, Fail> {
         if meta.is_dir() {
             return Err(Fail::about(shown(path), "a file", "a folder"));
         }
-        if meta.is_file() && meta.len() > limit {
-            return Err(too_big(
-                path,
-                limit,
-                format!("{} bytes", thousands(meta.len())),
-            ));
-        }
+        size_within(path, limit, &meta)?;
         if let Some(m) = map(&f, &meta) {
             // (The map's length is the size checked above.)
             return Ok(Bytes::Mapped(m));

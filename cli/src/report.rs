@@ -15,6 +15,33 @@ pub struct Line {
     pub text: String,
 }
 
+impl Line {
+    /// A line of text alone.
+    pub fn text(text: impl Into<String>) -> Line {
+        Line {
+            subject: None,
+            tag: None,
+            text: text.into(),
+        }
+    }
+
+    /// `SUBJECT: TEXT`.
+    pub fn about(subject: impl Into<String>, text: impl Into<String>) -> Line {
+        Line {
+            subject: Some(subject.into()),
+            ..Line::text(text)
+        }
+    }
+
+    /// `TAG: TEXT`.
+    pub fn tagged(tag: Severity, text: impl Into<String>) -> Line {
+        Line {
+            tag: Some(tag),
+            ..Line::text(text)
+        }
+    }
+}
+
 /// The README's lines of `check` for one file: a `warning: ` line per warning, a line per
 /// error, how many more of each relation were left out, then `ok` if the file passes.
 pub fn check_lines(file: &str, v: &Verdict, all: bool) -> Vec<Line> {

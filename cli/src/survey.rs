@@ -5,7 +5,7 @@
 //! `--fail-on-error` is given.
 
 use crate::args::{InputOpt, Json, RelationsArg, RelationsOpt, UnityOpt};
-use crate::fail::Fail;
+use crate::fail::{exit, Fail};
 use crate::report::Line;
 use crate::term;
 use crate::usage::{needs_unity_version, Usage};
@@ -134,13 +134,14 @@ fn merged(a: &SurveyArgs) -> Result<Report, Fail> {
     for p in &a.paths {
         let bytes = crate::input::read(p, a.input.max_input_size)?;
         let shown = crate::input::shown(p);
-        let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(|e| {
+        let not_a_report = |e: serde_json::Error| {
             Fail::about(
                 &shown,
                 "a survey report (meshspec survey --json)",
                 e.to_string(),
             )
-        })?;
+        };
+        let v: serde_json::Value = serde_json::from_slice(&bytes).map_err(not_a_report)?;
         if v["command"] != "survey" || v["version"] != SURVEY_JSON_VERSION {
             return Err(Fail::about(
                 &shown,
@@ -154,13 +155,7 @@ fn merged(a: &SurveyArgs) -> Result<Report, Fail> {
                 ),
             ));
         }
-        let r: Report = serde_json::from_value(v).map_err(|e| {
-            Fail::about(
-                &shown,
-                "a survey report (meshspec survey --json)",
-                e.to_string(),
-            )
-        })?;
+        let r: Report = serde_json::from_value(v).map_err(not_a_report)?;
         total.merge(r, a.cap.max(1));
     }
     Ok(total)
@@ -200,20 +195,8 @@ pub fn run(a: SurveyArgs) -> Result<ExitCode, Fail> {
     if a.json.json {
         term::out_json(&report.document())?;
     } else {
-        let lines: Vec<Line> = report
-            .markdown(a.top)
-            .lines()
-            .map(|t| Line {
-                subject: None,
-                tag: None,
-                text: t.to_string(),
-            })
-            .collect();
+        let lines: Vec<Line> = report.markdown(a.top).lines().map(Line::text).collect();
         term::out_lines(&lines)?;
     }
-    Ok(if report.failed() > 0 && a.fail_on_error {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(exit(report.failed() == 0 || !a.fail_on_error))
 }

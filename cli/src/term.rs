@@ -52,13 +52,19 @@ fn stdout_failed(e: &std::io::Error) -> Fail {
     )
 }
 
-/// Prints text lines to standard output.
-pub fn out_lines<'a>(lines: impl IntoIterator<Item = &'a Line>) -> Result<(), Fail> {
+/// Prints lines already safe for a terminal (escaped, their colours those of `anstream`) to
+/// standard output.
+pub fn out_styled(lines: impl IntoIterator<Item = impl std::fmt::Display>) -> Result<(), Fail> {
     let mut out = anstream::stdout().lock();
     for l in lines {
-        writeln!(out, "{}", styled(l)).map_err(|e| stdout_failed(&e))?;
+        writeln!(out, "{l}").map_err(|e| stdout_failed(&e))?;
     }
     out.flush().map_err(|e| stdout_failed(&e))
+}
+
+/// Prints text lines to standard output.
+pub fn out_lines<'a>(lines: impl IntoIterator<Item = &'a Line>) -> Result<(), Fail> {
+    out_styled(lines.into_iter().map(styled))
 }
 
 /// Prints a document (JSON, YAML, bytes) to standard output as it is.
@@ -88,9 +94,5 @@ pub fn err_text(text: &str) {
 
 /// `error: TEXT` (or `warning:`, `note:`) on standard error.
 pub fn err(tag: Severity, text: &str) {
-    err_line(&Line {
-        subject: None,
-        tag: Some(tag),
-        text: text.to_string(),
-    });
+    err_line(&Line::tagged(tag, text));
 }

@@ -1,8 +1,8 @@
 //! `meshspec check LAYOUT FILE...`: the library's verdict on each file, as the README's lines or
 //! as JSON.
 
-use crate::args::{GameSelect, RelationsOpt, RessOpt, UnityOpt};
-use crate::fail::Fail;
+use crate::args::{AllOpt, GameSelect, InputOpt, Json, RelationsOpt, RessOpt, UnityOpt};
+use crate::fail::{exit, Fail};
 use crate::report::{check_lines, thousands, verdict_json, Verdict, JSON_VERSION};
 use crate::usage::{Given, Usage};
 use crate::{input, term};
@@ -10,15 +10,27 @@ use serde_json::json;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `meshspec check`.
+#[derive(clap::Args)]
 pub struct Args {
+    /// The layout id (see `meshspec layouts`).
     pub layout: String,
+    /// The files to check.
+    #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
     pub unity: UnityOpt,
+    #[command(flatten)]
     pub ress: RessOpt,
+    #[command(flatten)]
     pub relations: RelationsOpt,
-    pub all: bool,
-    pub limit: u64,
-    pub json: bool,
+    #[command(flatten)]
+    pub lines: AllOpt,
+    #[command(flatten)]
+    pub input: InputOpt,
+    #[command(flatten)]
+    pub json: Json,
+    #[command(flatten)]
     pub game: GameSelect,
 }
 
@@ -60,41 +72,70 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     u.finish()?;
     let entry = entry.expect("usage checked");
 
-    let mut failed = 0usize;
-    let mut reports = vec![];
+    let mut c = Checked::new(a.json.json, a.lines.all);
     for (f, ctx) in a.files.iter().zip(&contexts) {
-        let v = verdict(entry, f, ctx, a.limit)?;
-        if !v.passes() {
-            failed += 1;
+        c.add(
+            &input::shown(f),
+            &verdict(entry, f, ctx, a.input.max_input_size)?,
+        )?;
+    }
+    Ok(exit(c.end(entry.id, "files")?))
+}
+
+/// The verdicts of a check, printed as they come, or gathered into its JSON document.
+pub struct Checked {
+    json: bool,
+    all: bool,
+    checked: usize,
+    failed: usize,
+    reports: Vec<serde_json::Value>,
+}
+
+impl Checked {
+    pub fn new(json: bool, all: bool) -> Self {
+        Checked {
+            json,
+            all,
+            checked: 0,
+            failed: 0,
+            reports: vec![],
         }
-        let name = input::shown(f);
-        if a.json {
-            reports.push(verdict_json(json!({ "file": name }), &v, a.all));
+    }
+
+    /// The verdict on the input `name`: its lines, or its report in the JSON document.
+    pub fn add(&mut self, name: &str, v: &Verdict) -> Result<(), Fail> {
+        self.checked += 1;
+        self.failed += usize::from(!v.passes());
+        if self.json {
+            let report = verdict_json(json!({ "file": name }), v, self.all);
+            self.reports.push(report);
+            Ok(())
         } else {
-            term::out_lines(&check_lines(&name, &v, a.all))?;
+            term::out_lines(&check_lines(name, v, self.all))
         }
     }
-    let n = a.files.len();
-    if a.json {
-        term::out_json(&json!({
-            "version": JSON_VERSION,
-            "command": "check",
-            "layout": entry.id,
-            "files": reports,
-            "ok": n - failed,
-            "failed": failed,
-        }))?;
-    } else if n > 1 {
-        term::err_text(&format!(
-            "{} files: {} ok, {} failed",
-            thousands(n as u64),
-            thousands((n - failed) as u64),
-            thousands(failed as u64)
-        ));
+
+    /// The JSON document, or the count of `what` (`files`, `meshes`) when there were several;
+    /// whether every input passed.
+    pub fn end(self, layout: &str, what: &str) -> Result<bool, Fail> {
+        let (n, failed) = (self.checked, self.failed);
+        if self.json {
+            term::out_json(&json!({
+                "version": JSON_VERSION,
+                "command": "check",
+                "layout": layout,
+                "files": self.reports,
+                "ok": n - failed,
+                "failed": failed,
+            }))?;
+        } else if n > 1 {
+            term::err_text(&format!(
+                "{} {what}: {} ok, {} failed",
+                thousands(n as u64),
+                thousands((n - failed) as u64),
+                thousands(failed as u64)
+            ));
+        }
+        Ok(failed == 0)
     }
-    Ok(if failed == 0 {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
 }

@@ -1,7 +1,10 @@
 //! `meshspec export LAYOUT FILE -o OUT.glb|OUT.obj`: the geometry through the common model.
 
 use super::Written;
-use crate::args::{GameSelect, NonFiniteArg, RessOpt, SkinWeightsArg, UnityOpt, WindingOpt};
+use crate::args::{
+    EveryMesh, GameSelect, InputOpt, Json, NonFiniteArg, QuietOpt, RessOpt, SkinWeightsArg,
+    UnityOpt, WindingOpt,
+};
 use crate::fail::Fail;
 use crate::input;
 use crate::output::{self, Target};
@@ -11,21 +14,44 @@ use meshspec_formats::export::{self, NonFinite};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `meshspec export`.
+#[derive(clap::Args)]
 pub struct Args {
+    /// The layout id.
     pub layout: String,
+    /// The file to export.
     pub file: PathBuf,
+    /// The .glb or .obj to write.
+    #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
+    /// What to do with values that are not finite.
+    #[arg(long, value_enum, default_value = "refuse")]
     pub non_finite: NonFiniteArg,
+    /// With a .obj output: also write the material library OUT.mtl beside it (replacing a
+    /// file of that name) and name its materials with `usemtl`.
+    #[arg(long)]
     pub mtl: bool,
+    /// Which skin influences to draw (unity-mesh; Unity's QualitySettings.skinWeights): up
+    /// to 1, 2 or 4 per vertex from the blend channels, or all of them
+    /// (m_VariableBoneCountWeights when the mesh has it).
+    #[arg(long, value_enum, default_value = "4", value_name = "N")]
     pub skin_weights: SkinWeightsArg,
+    #[command(flatten)]
     pub winding: WindingOpt,
+    #[command(flatten)]
     pub unity: UnityOpt,
+    #[command(flatten)]
     pub ress: RessOpt,
-    pub limit: u64,
-    pub quiet: bool,
-    pub json: bool,
+    #[command(flatten)]
+    pub input: InputOpt,
+    #[command(flatten)]
+    pub quiet: QuietOpt,
+    #[command(flatten)]
+    pub json: Json,
+    #[command(flatten)]
     pub game: GameSelect,
-    pub all: bool,
+    #[command(flatten)]
+    pub every: EveryMesh,
 }
 
 #[derive(Clone, Copy)]
@@ -84,7 +110,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
     let entry = u.layout(&a.layout);
     u.files(std::slice::from_ref(&a.file), None);
-    crate::cmd::unity::not_a_game_file(&mut u, &a.layout, &a.game, a.all);
+    crate::cmd::unity::not_a_game_file(&mut u, &a.layout, &a.game, a.every.all);
     let given = Given {
         unity_version: a.unity.unity_version,
         ress: a.ress.ress,
@@ -121,11 +147,11 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         layout: entry.id,
         input: &a.file,
         output: &target,
-        json: a.json,
-        quiet: a.quiet,
+        json: a.json.json,
+        quiet: a.quiet.quiet,
     };
     let exported = (|| {
-        let bytes = input::read(&a.file, a.limit)?;
+        let bytes = input::read(&a.file, a.input.max_input_size)?;
         let decoded = entry.decode(&bytes, &ctx).map_err(|e| {
             let mut e = Some(e);
             crate::cmd::unity::bare_hint(entry, &bytes, &mut e);
@@ -133,7 +159,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         })?;
         // The verdict passed; what it warns about is worth saying before the notes.
         let v = crate::report::Verdict::of(&decoded.verdict);
-        if !a.json {
+        if !a.json.json {
             for f in &v.findings {
                 crate::term::err(f.severity, &f.line());
             }

@@ -2,24 +2,43 @@
 //! game's own tool would.
 
 use super::Written;
-use crate::args::WindingOpt;
+use crate::args::{InputOpt, Json, QuietOpt, WindingOpt};
 use crate::fail::Fail;
 use crate::output::Target;
 use crate::usage::{Given, Usage};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `meshspec import`.
+#[derive(clap::Args)]
 pub struct Args {
+    /// The layout id.
     pub layout: String,
+    /// The geometry file.
     pub geometry: PathBuf,
+    /// Where to write (`-`: standard output, which must not be a terminal).
+    #[arg(short, long, value_name = "OUT")]
     pub output: PathBuf,
+    /// The mesh to take from a file that holds several (by name; default the first).
+    #[arg(long)]
     pub mesh: Option<String>,
+    /// unity-mesh: a Mesh object in the vertex layout of this original (its channels,
+    /// formats and streams; what the geometry did not change keeps its bytes): a bare
+    /// object in a folder named after its editor version (its .resS beside it), or a game
+    /// file with --path-id.
+    #[arg(long, value_name = "ORIGINAL")]
     pub like: Option<PathBuf>,
+    /// With --like GAMEFILE: the original Mesh's path id.
+    #[arg(long, value_name = "N", allow_hyphen_values = true, requires = "like")]
     pub path_id: Option<i64>,
+    #[command(flatten)]
     pub winding: WindingOpt,
-    pub limit: u64,
-    pub quiet: bool,
-    pub json: bool,
+    #[command(flatten)]
+    pub input: InputOpt,
+    #[command(flatten)]
+    pub quiet: QuietOpt,
+    #[command(flatten)]
+    pub json: Json,
 }
 
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
@@ -62,13 +81,13 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         layout: entry.id,
         input: &a.geometry,
         output: &target,
-        json: a.json,
-        quiet: a.quiet,
+        json: a.json.json,
+        quiet: a.quiet.quiet,
     };
     let built = (|| {
         // The geometry reader opens the file itself (and a .gltf's buffers): refuse a file
         // over the limit before it does.
-        crate::input::within_limit(&a.geometry, a.limit)?;
+        crate::input::within_limit(&a.geometry, a.input.max_input_size)?;
         use meshspec_formats::import;
         let (mesh, mut notes) = import::read_mesh(&a.geometry, a.mesh.as_deref())?;
         let (bytes, more) = entry.import(&mesh, &ctx).expect("usage checked")?;

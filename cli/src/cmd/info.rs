@@ -1,8 +1,8 @@
 //! `meshspec info LAYOUT FILE`: one screen about a file: its size, the verdict, and per mesh the
 //! counts, bounding box, attributes, skin and morph targets.
 
-use crate::args::{GameSelect, RelationsOpt, RessOpt, UnityOpt};
-use crate::fail::Fail;
+use crate::args::{AllOpt, GameSelect, InputOpt, Json, QuietOpt, RelationsOpt, RessOpt, UnityOpt};
+use crate::fail::{exit, Fail};
 use crate::report::{
     check_lines, note_json, thousands, verdict_json, Finding, Line, Severity, Verdict, JSON_VERSION,
 };
@@ -14,17 +14,29 @@ use serde_json::{json, Value};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `meshspec info`.
+#[derive(clap::Args)]
 pub struct Args {
+    /// The layout id.
     pub layout: String,
+    /// The file to describe.
     pub file: PathBuf,
-    pub game: GameSelect,
+    #[command(flatten)]
     pub unity: UnityOpt,
+    #[command(flatten)]
     pub ress: RessOpt,
+    #[command(flatten)]
     pub relations: RelationsOpt,
-    pub all: bool,
-    pub limit: u64,
-    pub quiet: bool,
-    pub json: bool,
+    #[command(flatten)]
+    pub lines: AllOpt,
+    #[command(flatten)]
+    pub input: InputOpt,
+    #[command(flatten)]
+    pub quiet: QuietOpt,
+    #[command(flatten)]
+    pub json: Json,
+    #[command(flatten)]
+    pub game: GameSelect,
 }
 
 /// How many meshes the text lists one by one (`--json` lists all).
@@ -146,11 +158,18 @@ fn primitives_text(prims: &[(Mode, usize)]) -> String {
     } else {
         what.join(", ")
     };
-    let n = prims.len();
     format!(
-        "{what} in {} primitive{}",
+        "{what} in {}",
+        count(prims.len(), "primitive", "primitives")
+    )
+}
+
+/// `n` and its noun: `1 mesh`, `2 meshes`.
+fn count(n: usize, one: &str, many: &str) -> String {
+    format!(
+        "{} {}",
         thousands(n as u64),
-        if n == 1 { "" } else { "s" }
+        if n == 1 { one } else { many }
     )
 }
 
@@ -223,18 +242,12 @@ fn mesh_json(s: &Summary) -> Value {
 
 fn verdict_text(v: &Verdict) -> String {
     let (e, w) = (v.count(Severity::Error), v.count(Severity::Warning));
-    let plural = |n: usize, one: &str| {
-        format!(
-            "{} {one}{}",
-            thousands(n as u64),
-            if n == 1 { "" } else { "s" }
-        )
-    };
+    let (errors, warnings) = (count(e, "error", "errors"), count(w, "warning", "warnings"));
     match (v.passes(), w) {
         (true, 0) => "ok".into(),
-        (true, w) => format!("ok, with {}", plural(w, "warning")),
-        (false, 0) => format!("refused: {}", plural(e, "error")),
-        (false, w) => format!("refused: {}, {}", plural(e, "error"), plural(w, "warning")),
+        (true, _) => format!("ok, with {warnings}"),
+        (false, 0) => format!("refused: {errors}"),
+        (false, _) => format!("refused: {errors}, {warnings}"),
     }
 }
 
@@ -253,7 +266,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     u.finish()?;
     let entry = entry.expect("usage checked");
 
-    let bytes = input::read(&a.file, a.limit)?;
+    let bytes = input::read(&a.file, a.input.max_input_size)?;
     let reading = entry.read(&bytes, &ctx);
     let verdict = &reading.verdict;
     // Counts, bounds and attributes do not depend on the winding: when the file does not record
@@ -321,7 +334,7 @@ pub fn show(a: &Args, s: &Screen<'_>) -> Result<ExitCode, Fail> {
     let name = s.name.clone();
     let entry = s.layout;
 
-    if a.json {
+    if a.json.json {
         let mut o = verdict_json(
             json!({
                 "version": JSON_VERSION,
@@ -331,7 +344,7 @@ pub fn show(a: &Args, s: &Screen<'_>) -> Result<ExitCode, Fail> {
                 "size": s.size,
             }),
             &verdict,
-            a.all,
+            a.lines.all,
         );
         o["notes"] = notes.iter().map(|n| note_json(n)).collect();
         o["meshes"] = meshes.iter().map(mesh_json).collect();
@@ -353,9 +366,8 @@ pub fn show(a: &Args, s: &Screen<'_>) -> Result<ExitCode, Fail> {
             "geometry",
             match &geometry {
                 Some(Ok(_)) => format!(
-                    "{} mesh{}, {} vertices",
-                    thousands(meshes.len() as u64),
-                    if meshes.len() == 1 { "" } else { "es" },
+                    "{}, {} vertices",
+                    count(meshes.len(), "mesh", "meshes"),
                     thousands(total_vertices as u64)
                 ),
                 Some(Err(f)) if verdict.findings.contains(&**f) => {
@@ -374,39 +386,20 @@ pub fn show(a: &Args, s: &Screen<'_>) -> Result<ExitCode, Fail> {
                 thousands((meshes.len() - MESHES_LISTED) as u64)
             ));
         }
-        let mut lines: Vec<Line> = text
-            .into_iter()
-            .map(|t| Line {
-                subject: None,
-                tag: None,
-                text: t,
-            })
-            .collect();
+        let mut lines: Vec<Line> = text.into_iter().map(Line::text).collect();
         // The verdict's own lines (errors and warnings, the first few per relation), without
         // the final `ok`.
-        let findings = check_lines(&name, &verdict, a.all);
+        let findings = check_lines(&name, &verdict, a.lines.all);
         lines.extend(
             findings
                 .into_iter()
                 .filter(|l| !(l.tag.is_none() && l.text == "ok"))
-                .map(|l| Line {
-                    subject: None,
-                    tag: Some(l.tag.unwrap_or(Severity::Error)),
-                    text: l.text,
-                }),
+                .map(|l| Line::tagged(l.tag.unwrap_or(Severity::Error), l.text)),
         );
-        if !a.quiet {
-            lines.extend(notes.iter().map(|n| Line {
-                subject: None,
-                tag: Some(Severity::Note),
-                text: n.clone(),
-            }));
+        if !a.quiet.quiet {
+            lines.extend(notes.iter().map(|n| Line::tagged(Severity::Note, n)));
         }
         term::out_lines(&lines)?;
     }
-    Ok(if verdict.passes() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(exit(verdict.passes()))
 }

@@ -3,27 +3,14 @@
 use crate::fail::Fail;
 use crate::report::JSON_VERSION;
 use crate::term;
+use crate::usage::needs_unity_version;
 use meshspec_formats::layouts::LAYOUTS;
-use meshspec_formats::Entry;
 use serde_json::json;
 use std::process::ExitCode;
 
-/// The options reading a file of `e` needs.
-fn reading_needs(e: &Entry) -> Vec<&'static str> {
-    if crate::usage::needs_unity_version(e) {
-        vec!["--unity-version"]
-    } else {
-        vec![]
-    }
-}
-
-/// The options decoding or building `e`'s geometry needs besides.
-fn geometry_needs(e: &Entry) -> Vec<&'static str> {
-    if e.needs_winding() {
-        vec!["--winding"]
-    } else {
-        vec![]
-    }
+/// `[flag]` when it is `needed`, else `[]`.
+fn needs(needed: bool, flag: &'static str) -> Vec<&'static str> {
+    needed.then_some(flag).into_iter().collect()
 }
 
 pub fn run(as_json: bool) -> Result<ExitCode, Fail> {
@@ -35,8 +22,10 @@ pub fn run(as_json: bool) -> Result<ExitCode, Fail> {
                     "id": e.id,
                     "description": e.description,
                     "spec": e.spec,
-                    "reading_needs": reading_needs(e),
-                    "geometry_needs": geometry_needs(e),
+                    // The options reading a file of `e` needs, and those decoding or building
+                    // its geometry needs besides.
+                    "reading_needs": needs(needs_unity_version(e), "--unity-version"),
+                    "geometry_needs": needs(e.needs_winding(), "--winding"),
                 })
             })
             .collect();

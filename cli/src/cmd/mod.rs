@@ -4,211 +4,36 @@ use crate::args::{Cli, Command};
 use crate::fail::Fail;
 use std::process::ExitCode;
 
-mod build;
-mod check;
-mod dump;
+pub mod build;
+pub mod check;
+pub mod dump;
 pub mod explain;
-mod export;
-mod import;
+pub mod export;
+pub mod import;
 pub mod info;
 mod layouts;
 mod meta;
 pub mod unity;
 
-/// Runs the command line's command.
+/// Runs the command line's command: `check`, `info`, `dump` and `export` of `unity-mesh` on a
+/// game file (or a folder) are the game-file forms.
 pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
     match cli.command {
         Command::Layouts { json } => layouts::run(json.json),
-        Command::Check {
-            layout,
-            files,
-            unity,
-            ress,
-            relations,
-            lines,
-            input,
-            json,
-            game,
-        } => {
-            if unity::is_game(&layout, &files) {
-                unity::check::run(unity::check::Args {
-                    files,
-                    game,
-                    unity_version: unity.unity_version,
-                    ress,
-                    relations,
-                    all: lines.all,
-                    limit: input.max_input_size,
-                    json: json.json,
-                })
-            } else {
-                check::run(check::Args {
-                    layout,
-                    files,
-                    unity,
-                    ress,
-                    relations,
-                    all: lines.all,
-                    limit: input.max_input_size,
-                    json: json.json,
-                    game,
-                })
-            }
+        Command::Check(a) if unity::is_game(&a.layout, &a.files) => {
+            unity::check::run(game_check(a))
         }
-        Command::Info {
-            layout,
-            file,
-            unity,
-            ress,
-            relations,
-            lines,
-            input,
-            quiet,
-            json,
-            game,
-        } => {
-            let is_game = unity::is_game(&layout, std::slice::from_ref(&file));
-            let a = info::Args {
-                layout,
-                file,
-                game,
-                unity,
-                ress,
-                relations,
-                all: lines.all,
-                limit: input.max_input_size,
-                quiet: quiet.quiet,
-                json: json.json,
-            };
-            if is_game {
-                unity::info::run(a)
-            } else {
-                info::run(a)
-            }
+        Command::Check(a) => check::run(a),
+        Command::Info(a) if unity::is_game(&a.layout, [&a.file]) => unity::info::run(a),
+        Command::Info(a) => info::run(a),
+        Command::Dump(a) if unity::is_game(&a.layout, [&a.file]) => unity::dump::run(game_dump(a)),
+        Command::Dump(a) => dump::run(a),
+        Command::Build(a) => build::run(a),
+        Command::Export(a) if unity::is_game(&a.layout, [&a.file]) => {
+            unity::export::run(game_export(a))
         }
-        Command::Dump {
-            layout,
-            file,
-            format,
-            output,
-            unity,
-            input,
-            game,
-        } => {
-            if unity::is_game(&layout, std::slice::from_ref(&file)) {
-                unity::dump::run(unity::dump::Args {
-                    file,
-                    game,
-                    unity_version: unity.unity_version,
-                    format,
-                    output,
-                    limit: input.max_input_size,
-                })
-            } else {
-                dump::run(
-                    layout,
-                    file,
-                    format,
-                    output,
-                    unity,
-                    input.max_input_size,
-                    game,
-                )
-            }
-        }
-        Command::Build {
-            layout,
-            dump,
-            output,
-            unity,
-            relations,
-            lines,
-            input,
-            quiet,
-        } => build::run(build::Args {
-            layout,
-            dump,
-            out: output,
-            unity,
-            relations,
-            all: lines.all,
-            limit: input.max_input_size,
-            quiet: quiet.quiet,
-        }),
-        Command::Export {
-            layout,
-            file,
-            output,
-            non_finite,
-            mtl,
-            skin_weights,
-            winding,
-            unity,
-            ress,
-            input,
-            quiet,
-            json,
-            game,
-            every,
-        } => {
-            if unity::is_game(&layout, std::slice::from_ref(&file)) {
-                unity::export::run(unity::export::Args {
-                    files: vec![file],
-                    output,
-                    game,
-                    all: every.all,
-                    non_finite,
-                    mtl,
-                    skin_weights,
-                    winding: winding.winding.is_some(),
-                    unity_version: unity.unity_version,
-                    ress,
-                    limit: input.max_input_size,
-                    quiet: quiet.quiet,
-                    json: json.json,
-                })
-            } else {
-                export::run(export::Args {
-                    layout,
-                    file,
-                    output,
-                    non_finite,
-                    mtl,
-                    skin_weights,
-                    winding,
-                    unity,
-                    ress,
-                    limit: input.max_input_size,
-                    quiet: quiet.quiet,
-                    json: json.json,
-                    game,
-                    all: every.all,
-                })
-            }
-        }
-        Command::Import {
-            layout,
-            geometry,
-            output,
-            mesh,
-            like,
-            path_id,
-            winding,
-            input,
-            quiet,
-            json,
-        } => import::run(import::Args {
-            layout,
-            geometry,
-            output,
-            mesh,
-            like,
-            path_id,
-            winding,
-            limit: input.max_input_size,
-            quiet: quiet.quiet,
-            json: json.json,
-        }),
+        Command::Export(a) => export::run(a),
+        Command::Import(a) => import::run(a),
         Command::Survey(args) => crate::survey::run(args),
         Command::Unity(args) => unity::run(args),
         Command::Explain(args) => explain::run(args),
@@ -217,11 +42,63 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
     }
 }
 
+/// `check unity-mesh GAMEFILE...` as `unity check` reads it.
+fn game_check(a: check::Args) -> unity::check::Args {
+    unity::check::Args {
+        files: a.files,
+        game: a.game,
+        unity: unity::GameVersion {
+            unity_version: a.unity.unity_version,
+        },
+        ress: a.ress,
+        relations: a.relations,
+        lines: a.lines,
+        input: a.input,
+        json: a.json,
+    }
+}
+
+/// `dump unity-mesh GAMEFILE` as `unity dump` reads it.
+fn game_dump(a: dump::Args) -> unity::dump::Args {
+    unity::dump::Args {
+        file: a.file,
+        game: a.game,
+        unity: unity::GameVersion {
+            unity_version: a.unity.unity_version,
+        },
+        format: a.format,
+        output: a.output,
+        input: a.input,
+    }
+}
+
+/// `export unity-mesh GAMEFILE` as `unity export` reads it, with `--mtl` and whether
+/// `--winding` was given.
+fn game_export(a: export::Args) -> unity::export::Args {
+    unity::export::Args {
+        files: vec![a.file],
+        output: a.output,
+        game: a.game,
+        every: a.every,
+        unity: unity::GameVersion {
+            unity_version: a.unity.unity_version,
+        },
+        non_finite: a.non_finite,
+        skin_weights: a.skin_weights,
+        ress: a.ress,
+        input: a.input,
+        quiet: a.quiet,
+        json: a.json,
+        mtl: a.mtl,
+        winding: a.winding.winding.is_some(),
+    }
+}
+
 /// How a command that writes one output (export, import) ends: its notes as `note:` lines on
 /// standard error (unless `quiet`), or with `--json` one document on standard output with
 /// every message, whether the output was written, and a refusal among the messages (exit 1)
 /// instead of an `error:` line.
-struct Written<'a> {
+pub struct Written<'a> {
     command: &'static str,
     layout: &'a str,
     input: &'a std::path::Path,

@@ -154,17 +154,16 @@ fn title(r: &Row) -> String {
         info.ty,
         r.confidence.map_or("no confidence", |c| c.word())
     );
-    if let Some(o) = info.orig_id {
-        let _ = write!(t, "\ndocument: {o}");
-    }
-    if let Some(o) = info.offset {
-        let _ = write!(t, "\noffset: {o}");
-    }
-    if let Some(e) = info.evidence {
-        let _ = write!(t, "\nevidence: {e}");
-    }
-    if let Some(e) = info.reading {
-        let _ = write!(t, "\nreading: {e}");
+    let notes = [
+        ("document", info.orig_id),
+        ("offset", info.offset),
+        ("evidence", info.evidence),
+        ("reading", info.reading),
+    ];
+    for (label, text) in notes {
+        if let Some(text) = text {
+            let _ = write!(t, "\n{label}: {text}");
+        }
     }
     if !info.doc.is_empty() {
         let _ = write!(t, "\n{}", info.doc.trim());
@@ -319,16 +318,10 @@ fn hex(input: &[u8], x: &Explained) -> String {
 
 /// The page.
 pub fn page(title_text: &str, header: &str, input: &[u8], x: &Explained, coverage: &str) -> String {
-    let legend: String = [
-        Confidence::Proven,
-        Confidence::Observed,
-        Confidence::Sourced,
-        Confidence::Inferred,
-        Confidence::Unknown,
-    ]
-    .iter()
-    .map(|c| format!("<span class=\"{}\">{}</span>", class(Some(*c)), c.word()))
-    .collect();
+    let legend: String = Confidence::ALL
+        .iter()
+        .map(|c| format!("<span class=\"{}\">{}</span>", class(Some(*c)), c.word()))
+        .collect();
     format!(
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
          <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'\">\

@@ -16,7 +16,6 @@ use crate::input;
 use crate::output::{self, Target};
 use crate::usage::{Given, Usage};
 use clap::Args;
-use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -64,7 +63,7 @@ pub struct ExplainArgs {
 }
 
 pub fn run(a: ExplainArgs) -> Result<ExitCode, Fail> {
-    if unity::is_game(&a.layout, std::slice::from_ref(&a.file)) {
+    if unity::is_game(&a.layout, [&a.file]) {
         return game(a);
     }
     let mut u = Usage::default();
@@ -215,17 +214,7 @@ fn show(
             output::write(&t, page.as_bytes())?;
         }
         None => {
-            let lines = text::lines(&crate::escape::text(header), bytes, x);
-            let mut out = anstream::stdout().lock();
-            for l in lines {
-                writeln!(out, "{l}").map_err(|e| {
-                    Fail::about(
-                        "standard output",
-                        "a stream that takes the output",
-                        crate::fail::io_words(&e),
-                    )
-                })?;
-            }
+            crate::term::out_styled(text::lines(&crate::escape::text(header), bytes, x))?;
         }
     }
     Ok(ExitCode::SUCCESS)

@@ -56,22 +56,21 @@ fn hex(input: &[u8], base: u64, r: &Row) -> String {
     out.join(" ")
 }
 
+/// The width of a column: its widest cell, and at least `min` (its heading's).
+fn widest(widths: impl Iterator<Item = usize>, min: usize) -> usize {
+    widths.max().unwrap_or(0).max(min)
+}
+
 /// The lines of an explained input (`header` first), styled.
 pub fn lines(header: &str, input: &[u8], x: &Explained) -> Vec<String> {
     let mut out = vec![header.to_string()];
-    let legend: Vec<String> = [
-        Confidence::Proven,
-        Confidence::Observed,
-        Confidence::Sourced,
-        Confidence::Inferred,
-        Confidence::Unknown,
-    ]
-    .iter()
-    .map(|c| {
-        let st = style(Some(*c));
-        format!("{st}{}{st:#}", c.word())
-    })
-    .collect();
+    let legend: Vec<String> = Confidence::ALL
+        .iter()
+        .map(|c| {
+            let st = style(Some(*c));
+            format!("{st}{}{st:#}", c.word())
+        })
+        .collect();
     out.push(format!("confidence: {}", legend.join(" ")));
     out.push(String::new());
     let name = |r: &Row| format!("{}{}", "  ".repeat(r.depth.saturating_sub(1)), r.name);
@@ -81,32 +80,11 @@ pub fn lines(header: &str, input: &[u8], x: &Explained) -> Vec<String> {
         .iter()
         .map(|r| cut(r.value.as_deref().unwrap_or(""), VALUE_WIDTH))
         .collect();
-    let w_name = x
-        .rows
-        .iter()
-        .map(|r| name(r).chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(5);
-    let w_ty = x
-        .rows
-        .iter()
-        .map(|r| r.ty().chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(4);
-    let w_hex = hexes
-        .iter()
-        .map(|h| h.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(5);
-    let w_val = values
-        .iter()
-        .map(|v| v.chars().count())
-        .max()
-        .unwrap_or(0)
-        .max(5);
+    let chars = |s: &str| s.chars().count();
+    let w_name = widest(x.rows.iter().map(|r| chars(&name(r))), 5);
+    let w_ty = widest(x.rows.iter().map(|r| chars(&r.ty())), 4);
+    let w_hex = widest(hexes.iter().map(|h| chars(h)), 5);
+    let w_val = widest(values.iter().map(|v| chars(v)), 5);
     out.push(format!(
         "  {:<10}  {:>9}  {:<w_hex$}  {:<w_name$}  {:<w_ty$}  {:<w_val$}  {:<10}  doc",
         "offset", "size", "bytes", "field", "type", "value", "confidence"

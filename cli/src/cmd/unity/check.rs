@@ -2,97 +2,77 @@
 //! every mesh of the game files (or those `--mesh` / `--path-id` name), one block of lines per
 //! mesh as `check` prints them for a bare file.
 
-use super::{failed_lines, given_version, label, open, opened_failures, targets, version_notes};
-use crate::args::{GameSelect, RelationsOpt, RessOpt};
-use crate::fail::Fail;
-use crate::report::{
-    check_lines, thousands, verdict_json, Finding, Severity, Verdict, JSON_VERSION,
+use super::{
+    failed_lines, given_version, label, open, opened_failures, targets, user_context,
+    version_notes, GameVersion,
 };
+use crate::args::{AllOpt, GameSelect, InputOpt, Json, RelationsOpt, RessOpt};
+use crate::cmd::check::Checked;
+use crate::fail::{exit, Fail};
+use crate::report::{Finding, Severity, Verdict};
 use crate::term;
-use crate::usage::{Given, Usage};
-use serde_json::json;
+use crate::usage::Usage;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
+/// `meshspec unity check`.
+#[derive(clap::Args)]
 pub struct Args {
+    /// Bundles, serialized files, or folders of them.
+    #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    #[command(flatten)]
     pub game: GameSelect,
-    pub unity_version: Option<String>,
+    #[command(flatten)]
+    pub unity: GameVersion,
+    #[command(flatten)]
     pub ress: RessOpt,
+    #[command(flatten)]
     pub relations: RelationsOpt,
-    pub all: bool,
-    pub limit: u64,
-    pub json: bool,
+    #[command(flatten)]
+    pub lines: AllOpt,
+    #[command(flatten)]
+    pub input: InputOpt,
+    #[command(flatten)]
+    pub json: Json,
 }
 
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
-    let version = given_version(&mut u, a.unity_version.as_deref());
-    let given = Given {
-        ress: a.ress.ress,
-        ..Given::default()
-    }
-    .relations(a.relations);
-    let user = u.context(None, &given, None);
+    let version = given_version(&mut u, a.unity.unity_version.as_deref());
+    let user = user_context(&mut u, &a.ress, Some(a.relations));
     u.finish()?;
 
-    let g = open(&a.files, a.limit, a.json, version);
+    let json = a.json.json;
+    let g = open(&a.files, a.input.max_input_size, json, version);
     let list = targets(&g, &a.game)?;
-    if !a.json {
+    if !json {
         for n in version_notes(&g, &list) {
             term::err(Severity::Note, &n);
         }
     }
-    let mut failed = 0usize;
-    let mut reports = vec![];
+    let refused =
+        |e: &meshspec_formats::Error| Verdict::refused(Finding::from_error(e, Severity::Error));
+    let mut c = Checked::new(json, a.lines.all);
     for &r in &list {
-        let name = label(&g, r);
         let v = match g.input(r, &user).map(|i| i.judge()) {
             Ok(v) => Verdict::of(&v),
-            Err(e) => Verdict::refused(Finding::from_error(&e.error, Severity::Error)),
+            Err(e) => refused(&e.error),
         };
-        if !v.passes() {
-            failed += 1;
-        }
-        if a.json {
-            reports.push(verdict_json(json!({ "file": name }), &v, a.all));
-        } else {
-            term::out_lines(&check_lines(&name, &v, a.all))?;
-        }
+        c.add(&label(&g, r), &v)?;
     }
-    let n = list.len();
-    if a.json {
+    // The files that could not be opened: reports among the meshes' (and failures in the
+    // count), or lines after them.
+    if json {
         for e in &g.failed {
-            let f = Finding::from_error(&e.error, Severity::Error);
-            reports.push(verdict_json(
-                json!({ "file": e.place }),
-                &Verdict::refused(f),
-                a.all,
-            ));
+            c.add(&e.place, &refused(&e.error))?;
         }
-        term::out_json(&json!({
-            "version": JSON_VERSION,
-            "command": "check",
-            "layout": crate::cmd::unity::MESH,
-            "files": reports,
-            "ok": n - failed,
-            "failed": failed + g.failed.len(),
-        }))?;
     } else {
         term::out_lines(&failed_lines(&g))?;
-        if n > 1 {
-            term::err_text(&format!(
-                "{} meshes: {} ok, {} failed",
-                thousands(n as u64),
-                thousands((n - failed) as u64),
-                thousands(failed as u64)
-            ));
-        }
+    }
+    let passed = c.end(crate::cmd::unity::MESH, "meshes")?;
+    if !json {
         opened_failures(&g);
     }
-    Ok(if failed == 0 && g.failed.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(exit(passed && g.failed.is_empty()))
 }

@@ -4,16 +4,19 @@
 //! else).
 
 use super::{
-    failed_lines, finding, given_version, label, one, open, opened_failures, refused, select,
+    failed_lines, given_version, label, one, open, opened_failures, refused, select, user_context,
+    GameVersion,
 };
-use crate::args::{GameSelect, NonFiniteArg, RessOpt, SkinWeightsArg};
+use crate::args::{
+    EveryMesh, GameSelect, InputOpt, Json, NonFiniteArg, QuietOpt, RessOpt, SkinWeightsArg,
+};
 use crate::cmd::export::{encode, kind, skin_weights, Kind};
 use crate::cmd::Written;
-use crate::fail::Fail;
+use crate::fail::{exit, Fail};
 use crate::output::{self, Target};
 use crate::report::{Line, Severity, Verdict};
 use crate::term;
-use crate::usage::{Given, Usage};
+use crate::usage::Usage;
 use meshspec_formats::context::Context;
 use meshspec_formats::unity::files::game::{GameFiles, GameMesh};
 use meshspec_formats::unity::files::{ObjectInput, ObjectRef};
@@ -25,32 +28,52 @@ use std::process::ExitCode;
 /// How many meshes `--all` decodes and encodes at once (on every core) before writing them.
 const BATCH: usize = 64;
 
+/// `meshspec unity export`, and the game-file form of `export`.
+#[derive(clap::Args)]
 pub struct Args {
+    /// Bundles, serialized files, or folders of them.
+    #[arg(required = true)]
     pub files: Vec<PathBuf>,
+    /// The .glb or .obj to write, or with --all the folder.
+    #[arg(short, long)]
     pub output: PathBuf,
+    #[command(flatten)]
     pub game: GameSelect,
-    pub all: bool,
+    #[command(flatten)]
+    pub every: EveryMesh,
+    #[command(flatten)]
+    pub unity: GameVersion,
+    /// What to do with values that are not finite.
+    #[arg(long, value_enum, default_value = "refuse")]
     pub non_finite: NonFiniteArg,
-    pub mtl: bool,
+    /// Which skin influences to draw (Unity's QualitySettings.skinWeights).
+    #[arg(long, value_enum, default_value = "4")]
     pub skin_weights: SkinWeightsArg,
-    /// `--winding` was given (Unity meshes do not need it).
-    pub winding: bool,
-    pub unity_version: Option<String>,
+    #[command(flatten)]
     pub ress: RessOpt,
-    pub limit: u64,
-    pub quiet: bool,
-    pub json: bool,
+    #[command(flatten)]
+    pub input: InputOpt,
+    #[command(flatten)]
+    pub quiet: QuietOpt,
+    #[command(flatten)]
+    pub json: Json,
+    /// `--mtl` of `export` (`unity export` has no such option).
+    #[arg(skip)]
+    pub mtl: bool,
+    /// `--winding` was given to `export` (Unity meshes do not need it).
+    #[arg(skip)]
+    pub winding: bool,
 }
 
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
-    let version = given_version(&mut u, a.unity_version.as_deref());
+    let version = given_version(&mut u, a.unity.unity_version.as_deref());
     if a.winding {
         u.problem("--winding is for layouts whose files do not record it; Unity meshes are read in Unity's own frame".into());
     }
     let sel = select(&a.game);
     let target = Target::of(Some(&a.output));
-    match (&sel, a.all) {
+    match (&sel, a.every.all) {
         (None, false) => {
             u.problem("export of a game file needs --mesh NAME, --path-id N or --all".into())
         }
@@ -79,18 +102,16 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
             }
         }
     }
-    let mut user = u.context(
-        None,
-        &Given {
-            ress: a.ress.ress.clone(),
-            ..Given::default()
-        },
-        None,
-    );
+    let mut user = user_context(&mut u, &a.ress, None);
     user.skin_weights = skin_weights(a.skin_weights);
     u.finish()?;
 
-    let g = open(&a.files, a.limit, a.json || a.quiet, version);
+    let g = open(
+        &a.files,
+        a.input.max_input_size,
+        a.json.json || a.quiet.quiet,
+        version,
+    );
     match sel {
         Some(sel) => one_mesh(&a, &g, &sel, &target, &user),
         None => every_mesh(&a, &g, &user),
@@ -127,8 +148,8 @@ fn one_mesh(
         layout: crate::cmd::unity::MESH,
         input: file,
         output: target,
-        json: a.json,
-        quiet: a.quiet,
+        json: a.json.json,
+        quiet: a.quiet.quiet,
     };
     let mtl_path = a.output.with_extension("mtl");
     let exported = (|| {
@@ -137,7 +158,7 @@ fn one_mesh(
         }
         let r = one(g, sel)?;
         let input = g.input(r, user).map_err(|e| refused(&e))?;
-        let scene = scene(g, &input, !a.json)?;
+        let scene = scene(g, &input, !a.json.json)?;
         encode(
             scene,
             kind(&a.output).expect("usage checked"),
@@ -190,7 +211,7 @@ fn relative_name(g: &GameFiles, labels: &[String], m: &GameMesh, r: ObjectRef) -
 fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail> {
     let meshes = g.meshes();
     let labels = g.labels();
-    let bar = if std::io::stderr().is_terminal() && !a.json {
+    let bar = if std::io::stderr().is_terminal() && !a.json.json {
         indicatif::ProgressBar::new(meshes.len() as u64)
     } else {
         indicatif::ProgressBar::hidden()
@@ -208,7 +229,7 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
         bar.inc(1);
         match result {
             Ok((path, notes)) => {
-                if a.json {
+                if a.json.json {
                     results.push(serde_json::json!({
                         "mesh": label(g, r),
                         "output": path.display().to_string(),
@@ -217,12 +238,8 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
                     }));
                 } else {
                     bar.suspend(|| -> Result<(), Fail> {
-                        term::out_lines(&[Line {
-                            subject: Some(path.display().to_string()),
-                            tag: None,
-                            text: "ok".into(),
-                        }])?;
-                        if !a.quiet {
+                        term::out_lines(&[Line::about(path.display().to_string(), "ok")])?;
+                        if !a.quiet.quiet {
                             for n in notes {
                                 term::err(Severity::Note, &n);
                             }
@@ -237,20 +254,14 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
                     Fail::Refused(f) => *f,
                     Fail::Usage(p) => crate::report::Finding::about("", "", p.join("; ")),
                 };
-                if a.json {
+                if a.json.json {
                     results.push(serde_json::json!({
                         "mesh": label(g, r),
                         "written": false,
                         "messages": [f.json()],
                     }));
                 } else {
-                    bar.suspend(|| {
-                        term::out_lines(&[Line {
-                            subject: Some(label(g, r)),
-                            tag: None,
-                            text: f.line(),
-                        }])
-                    })?;
+                    bar.suspend(|| term::out_lines(&[Line::about(label(g, r), f.line())]))?;
                 }
             }
         }
@@ -304,12 +315,12 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
         }
     }
     bar.finish_and_clear();
-    if a.json {
+    if a.json.json {
         for e in &g.failed {
             results.push(serde_json::json!({
                 "file": e.place,
                 "written": false,
-                "messages": [finding(e, Severity::Error).json()],
+                "messages": [crate::report::Finding::located(e, Severity::Error).json()],
             }));
         }
         term::out_json(&serde_json::json!({
@@ -330,9 +341,5 @@ fn every_mesh(a: &Args, g: &GameFiles, user: &Context) -> Result<ExitCode, Fail>
         ));
         opened_failures(g);
     }
-    Ok(if failed == 0 && g.failed.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
+    Ok(exit(failed == 0 && g.failed.is_empty()))
 }

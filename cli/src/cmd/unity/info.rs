@@ -1,27 +1,22 @@
 //! `meshspec info unity-mesh GAMEFILE --mesh NAME|--path-id N`: the one screen `info` gives a
 //! bare object, for one object of a game file (offsets in its serialized file).
 
-use super::{given_version, label, needs_one, one, open_one, refused};
+use super::{given_version, label, needs_one, one, open_one, refused, user_context};
 use crate::cmd::info::{parsed, show, Args, Screen};
 use crate::fail::Fail;
 use crate::report::Verdict;
-use crate::usage::{Given, Usage};
+use crate::usage::Usage;
 use std::process::ExitCode;
 
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
     let version = given_version(&mut u, a.unity.unity_version.as_deref());
     let sel = needs_one(&mut u, &a.game, "info");
-    let given = Given {
-        ress: a.ress.ress.clone(),
-        ..Given::default()
-    }
-    .relations(a.relations);
-    let user = u.context(None, &given, None);
+    let user = user_context(&mut u, &a.ress, Some(a.relations));
     u.finish()?;
     let sel = sel.expect("usage checked");
 
-    let g = open_one(&a.file, a.limit, version)?;
+    let g = open_one(&a.file, a.input.max_input_size, version)?;
     let r = one(&g, &sel)?;
     let input = g.input(r, &user).map_err(|e| refused(&e))?;
     // One reading when it decodes; the verdict alone when it does not.

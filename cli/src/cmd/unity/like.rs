@@ -65,12 +65,12 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         layout: crate::cmd::unity::MESH,
         input: &a.geometry,
         output: &target,
-        json: a.json,
-        quiet: a.quiet,
+        json: a.json.json,
+        quiet: a.quiet.quiet,
     };
     let made = (|| {
-        crate::input::within_limit(&a.geometry, a.limit)?;
-        let original = crate::input::read(&like_path, a.limit)?;
+        crate::input::within_limit(&a.geometry, a.input.max_input_size)?;
+        let original = crate::input::read(&like_path, a.input.max_input_size)?;
         let (mesh, mut notes) =
             meshspec_formats::import::read_mesh(&a.geometry, a.mesh.as_deref())?;
         let made: Made = match (ctx.as_ref(), a.path_id) {

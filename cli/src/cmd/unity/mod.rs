@@ -14,15 +14,13 @@ pub mod typetree;
 
 pub mod info;
 
-use crate::args::{
-    AllOpt, EveryMesh, Format, GameSelect, InputOpt, Json, NonFiniteArg, QuietOpt, RelationsOpt,
-    RessOpt, SkinWeightsArg,
-};
-use crate::fail::Fail;
+use crate::args::{GameSelect, InputOpt, Json, RelationsOpt, RessOpt};
+use crate::fail::{exit, Fail};
 use crate::report::{Finding, Line, Severity};
-use crate::usage::Usage;
+use crate::usage::{Given, Usage};
 use crate::{input, output, term};
 use clap::{Args, Subcommand};
+use meshspec_formats::context::Context;
 use meshspec_formats::rt::Root;
 use meshspec_formats::unity::files::game::{self, GameFiles, Select};
 use meshspec_formats::unity::files::{self, Located, ObjectRef};
@@ -75,125 +73,21 @@ enum UnityCommand {
         input: InputOpt,
     },
     /// Check the meshes of the files (all of them, or those --mesh / --path-id name).
-    Check {
-        /// Bundles, serialized files, or folders of them.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        #[command(flatten)]
-        game: GameSelect,
-        #[command(flatten)]
-        unity: GameVersion,
-        #[command(flatten)]
-        ress: RessOpt,
-        #[command(flatten)]
-        relations: RelationsOpt,
-        #[command(flatten)]
-        lines: AllOpt,
-        #[command(flatten)]
-        input: InputOpt,
-        #[command(flatten)]
-        json: Json,
-    },
+    Check(check::Args),
     /// Dump one mesh as the `unity-mesh` layout reads it (the version from its file).
-    Dump {
-        /// The bundle or serialized file.
-        file: PathBuf,
-        #[command(flatten)]
-        game: GameSelect,
-        #[command(flatten)]
-        unity: GameVersion,
-        /// Output format.
-        #[arg(long, value_enum, default_value = "json")]
-        format: Format,
-        /// Write to this file instead of standard output.
-        #[arg(short, long)]
-        output: Option<PathBuf>,
-        #[command(flatten)]
-        input: InputOpt,
-    },
+    Dump(dump::Args),
     /// Export one mesh (--mesh / --path-id) to OUT.glb or OUT.obj, or every mesh (--all) into
     /// the folder OUT.
-    Export {
-        /// Bundles, serialized files, or folders of them.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// The .glb or .obj to write, or with --all the folder.
-        #[arg(short, long)]
-        output: PathBuf,
-        #[command(flatten)]
-        game: GameSelect,
-        #[command(flatten)]
-        every: EveryMesh,
-        #[command(flatten)]
-        unity: GameVersion,
-        /// What to do with values that are not finite.
-        #[arg(long, value_enum, default_value = "refuse")]
-        non_finite: NonFiniteArg,
-        /// Which skin influences to draw (Unity's QualitySettings.skinWeights).
-        #[arg(long, value_enum, default_value = "4")]
-        skin_weights: SkinWeightsArg,
-        #[command(flatten)]
-        ress: RessOpt,
-        #[command(flatten)]
-        input: InputOpt,
-        #[command(flatten)]
-        quiet: QuietOpt,
-        #[command(flatten)]
-        json: Json,
-    },
+    Export(export::Args),
     /// Print the type trees the files carry (of one class, or of every class): one block per
     /// distinct tree, one line per node (type, name, byte size, align flag); or with --ksy each
     /// tree as a draft .ksy in the spec language.
-    Typetree {
-        /// Bundles, serialized files, or folders of them.
-        #[arg(required = true)]
-        files: Vec<PathBuf>,
-        /// Only the trees of this class: its name (`Mesh`) or its class id (`43`).
-        #[arg(long)]
-        class: Option<String>,
-        /// Print each tree as a draft .ksy (fields with -orig-id, -confidence observed and
-        /// -evidence naming the file and the editor version).
-        #[arg(long)]
-        ksy: bool,
-        #[command(flatten)]
-        input: InputOpt,
-    },
+    Typetree(typetree::Args),
     /// Write the file with Meshes replaced (from objects `unity extract` wrote, edited, or
     /// from edited `unity dump`s), written only when the result reads back and every replaced
     /// mesh in it passes `check`; everything else is kept byte for byte. Several meshes: one
     /// `--path-id` for each `--object` (or each `--dump`), in the same order.
-    Replace {
-        /// The bundle or serialized file.
-        file: PathBuf,
-        /// The Mesh's path id (once per mesh replaced).
-        #[arg(long, allow_hyphen_values = true, required = true)]
-        path_id: Vec<i64>,
-        /// The new Mesh object's bytes (as `meshspec unity extract` writes them).
-        #[arg(long, value_name = "NEW.mesh")]
-        object: Vec<PathBuf>,
-        /// New streamed vertex data for the mesh (as `unity extract` writes it beside the
-        /// object):
-        /// written over the old range of the resource file when it has the same size, else
-        /// appended, and the mesh's m_StreamData pointed at it. With several meshes, one for
-        /// each `--path-id`, in the same order.
-        #[arg(long, value_name = "NEW.vertexdata")]
-        ress: Vec<PathBuf>,
-        /// An edited dump of the mesh (as `meshspec unity dump` writes it), built by the
-        /// unity-mesh layout of the file's version.
-        #[arg(long, value_name = "EDITED.json")]
-        dump: Vec<PathBuf>,
-        /// Where to write the new file (a serialized file's new resource file goes beside it).
-        #[arg(short, long)]
-        output: PathBuf,
-        #[command(flatten)]
-        relations: RelationsOpt,
-        #[command(flatten)]
-        input: InputOpt,
-        #[command(flatten)]
-        quiet: QuietOpt,
-        #[command(flatten)]
-        json: Json,
-    },
+    Replace(replace::Args),
 }
 
 /// Runs `meshspec unity ...`.
@@ -211,101 +105,11 @@ pub fn run(args: UnityArgs) -> Result<ExitCode, Fail> {
             output,
             input,
         } => extract(&file, path_id, &output, input.max_input_size),
-        UnityCommand::Check {
-            files,
-            game,
-            unity,
-            ress,
-            relations,
-            lines,
-            input,
-            json,
-        } => check::run(check::Args {
-            files,
-            game,
-            unity_version: unity.unity_version,
-            ress,
-            relations,
-            all: lines.all,
-            limit: input.max_input_size,
-            json: json.json,
-        }),
-        UnityCommand::Dump {
-            file,
-            game,
-            unity,
-            format,
-            output,
-            input,
-        } => dump::run(dump::Args {
-            file,
-            game,
-            unity_version: unity.unity_version,
-            format,
-            output,
-            limit: input.max_input_size,
-        }),
-        UnityCommand::Export {
-            files,
-            output,
-            game,
-            every,
-            unity,
-            non_finite,
-            skin_weights,
-            ress,
-            input,
-            quiet,
-            json,
-        } => export::run(export::Args {
-            files,
-            output,
-            game,
-            all: every.all,
-            non_finite,
-            mtl: false,
-            skin_weights,
-            winding: false,
-            unity_version: unity.unity_version,
-            ress,
-            limit: input.max_input_size,
-            quiet: quiet.quiet,
-            json: json.json,
-        }),
-        UnityCommand::Typetree {
-            files,
-            class,
-            ksy,
-            input,
-        } => typetree::run(typetree::Args {
-            files,
-            class,
-            ksy,
-            limit: input.max_input_size,
-        }),
-        UnityCommand::Replace {
-            file,
-            path_id,
-            object,
-            ress,
-            dump,
-            output,
-            relations,
-            input,
-            quiet,
-            json,
-        } => replace::run(replace::Args {
-            file,
-            path_id,
-            object,
-            ress,
-            dump,
-            output,
-            relations,
-            limit: input.max_input_size,
-            quiet: quiet.quiet,
-            json: json.json,
-        }),
+        UnityCommand::Check(a) => check::run(a),
+        UnityCommand::Dump(a) => dump::run(a),
+        UnityCommand::Export(a) => export::run(a),
+        UnityCommand::Typetree(a) => typetree::run(a),
+        UnityCommand::Replace(a) => replace::run(a),
     }
 }
 
@@ -320,8 +124,8 @@ fn is_game_input(p: &Path) -> bool {
 
 /// Whether the top-level `check`, `dump` or `export` of `layout` on `files` is the game-file
 /// form: `unity-mesh` on a bundle, a serialized file or a folder.
-pub fn is_game(layout: &str, files: &[PathBuf]) -> bool {
-    layout == crate::cmd::unity::MESH && files.iter().any(|f| is_game_input(f))
+pub fn is_game<'a>(layout: &str, files: impl IntoIterator<Item = &'a PathBuf>) -> bool {
+    layout == MESH && files.into_iter().any(|f| is_game_input(f))
 }
 
 /// The usage problems of `--mesh`, `--path-id` and `--all` on the layout path (the input is not
@@ -372,6 +176,19 @@ pub fn given_version(u: &mut Usage, unity_version: Option<&str>) -> Option<u32> 
     }
 }
 
+/// The context the game-file forms read objects with: `--ress` and (when the command takes it)
+/// `--relations`; the version comes from each file.
+pub fn user_context(u: &mut Usage, ress: &RessOpt, relations: Option<RelationsOpt>) -> Context {
+    let mut given = Given {
+        ress: ress.ress.clone(),
+        ..Given::default()
+    };
+    if let Some(r) = relations {
+        given = given.relations(r);
+    }
+    u.context(None, &given, None)
+}
+
 /// The notes on the versions files are read with when their version strings are not
 /// versions, one per serialized file of `list`'s meshes, in order.
 pub fn version_notes(g: &GameFiles, list: &[ObjectRef]) -> Vec<String> {
@@ -388,23 +205,24 @@ pub fn version_notes(g: &GameFiles, list: &[ObjectRef]) -> Vec<String> {
         .collect()
 }
 
-/// A finding from an error in a game file: the file (and the file inside it) as the finding's
-/// resource, the offset in that file.
-pub fn finding(e: &Located, severity: Severity) -> Finding {
-    Finding::located(e, severity)
-}
-
 /// A refusal from an error in a game file.
 pub fn refused(e: &Located) -> Fail {
-    Fail::Refused(Box::new(finding(e, Severity::Error)))
+    Fail::Refused(Box::new(Finding::located(e, Severity::Error)))
+}
+
+/// The game files (and folders of them) `files` name, read with `version` when their version
+/// string is not a version; a file that cannot be opened is kept in [`GameFiles::failed`].
+fn opened(files: &[PathBuf], limit: u64, version: Option<u32>) -> GameFiles {
+    let mut g = GameFiles::open_each_with(files, limit, crate::input::map_shared);
+    g.unity_version = version;
+    g
 }
 
 /// Opens the game files (`version`: for files whose version string is not a version); a file
 /// that cannot be opened is kept in [`GameFiles::failed`], and files under a folder that are
 /// not game files are noted.
 fn open(files: &[PathBuf], limit: u64, quiet: bool, version: Option<u32>) -> GameFiles {
-    let mut g = GameFiles::open_each_with(files, limit, crate::input::map_shared);
-    g.unity_version = version;
+    let g = opened(files, limit, version);
     if !quiet {
         for (p, why) in &g.skipped {
             term::err(
@@ -419,19 +237,17 @@ fn open(files: &[PathBuf], limit: u64, quiet: bool, version: Option<u32>) -> Gam
 /// Opens one game file, refused when it cannot be; or a folder (a player build), its files
 /// that cannot be opened said in notes.
 pub fn open_one(file: &Path, limit: u64, version: Option<u32>) -> Result<GameFiles, Fail> {
-    let mut g = GameFiles::open_each_with(
-        std::slice::from_ref(&file.to_path_buf()),
-        limit,
-        crate::input::map_shared,
-    );
-    g.unity_version = version;
+    let g = opened(std::slice::from_ref(&file.to_path_buf()), limit, version);
     match g.failed.first() {
         Some(e) if !file.is_dir() => Err(refused(e)),
         _ => {
             for e in &g.failed {
                 term::err(
                     Severity::Note,
-                    &format!("could not open {}", finding(e, Severity::Error).line()),
+                    &format!(
+                        "could not open {}",
+                        Finding::located(e, Severity::Error).line()
+                    ),
                 );
             }
             Ok(g)
@@ -574,10 +390,10 @@ fn list(files: &[PathBuf], class: Option<&str>, limit: u64, json: bool) -> Resul
         for r in &rows {
             let here = (r.file.clone(), r.serialized.clone());
             if last.as_ref() != Some(&here) {
-                lines.push(text_line(format!("{} {}:", r.file, r.serialized)));
+                lines.push(Line::text(format!("{} {}:", r.file, r.serialized)));
                 last = Some(here);
             }
-            lines.push(text_line(format!(
+            lines.push(Line::text(format!(
                 "  {:>20}  {:<22}  {:>9}  {}",
                 r.path_id,
                 format!("{} ({})", r.class, r.class_id),
@@ -589,19 +405,7 @@ fn list(files: &[PathBuf], class: Option<&str>, limit: u64, json: bool) -> Resul
         term::err_text(&format!("{} objects", rows.len()));
         opened_failures(&g);
     }
-    Ok(if g.failed.is_empty() {
-        ExitCode::SUCCESS
-    } else {
-        ExitCode::from(1)
-    })
-}
-
-fn text_line(text: String) -> Line {
-    Line {
-        subject: None,
-        tag: None,
-        text,
-    }
+    Ok(exit(g.failed.is_empty()))
 }
 
 fn extract(file: &Path, path_id: i64, out: &Path, limit: u64) -> Result<ExitCode, Fail> {
@@ -621,14 +425,14 @@ fn extract(file: &Path, path_id: i64, out: &Path, limit: u64) -> Result<ExitCode
         None
     };
     output::write(&target, g.bytes(r))?;
-    lines.push(text_line(format!(
+    lines.push(Line::text(format!(
         "wrote {} ({} bytes)",
         out.display(),
         g.bytes(r).len()
     )));
     if let Some(bytes) = streamed {
         output::write(&beside, &bytes)?;
-        lines.push(text_line(format!(
+        lines.push(Line::text(format!(
             "wrote {} ({} bytes, the streamed vertex data)",
             beside.shown(),
             bytes.len()

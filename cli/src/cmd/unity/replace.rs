@@ -5,7 +5,7 @@
 //! or not at all.
 
 use super::refused;
-use crate::args::RelationsOpt;
+use crate::args::{InputOpt, Json, QuietOpt, RelationsOpt};
 use crate::cmd::Written;
 use crate::fail::Fail;
 use crate::output::{self, Target};
@@ -18,17 +18,39 @@ use meshspec_formats::unity::files::{self, bundle, mesh, Limits};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+/// `meshspec unity replace`.
+#[derive(clap::Args)]
 pub struct Args {
+    /// The bundle or serialized file.
     pub file: PathBuf,
+    /// The Mesh's path id (once per mesh replaced).
+    #[arg(long, allow_hyphen_values = true, required = true)]
     pub path_id: Vec<i64>,
+    /// The new Mesh object's bytes (as `meshspec unity extract` writes them).
+    #[arg(long, value_name = "NEW.mesh")]
     pub object: Vec<PathBuf>,
+    /// New streamed vertex data for the mesh (as `unity extract` writes it beside the
+    /// object):
+    /// written over the old range of the resource file when it has the same size, else
+    /// appended, and the mesh's m_StreamData pointed at it. With several meshes, one for
+    /// each `--path-id`, in the same order.
+    #[arg(long, value_name = "NEW.vertexdata")]
     pub ress: Vec<PathBuf>,
+    /// An edited dump of the mesh (as `meshspec unity dump` writes it), built by the
+    /// unity-mesh layout of the file's version.
+    #[arg(long, value_name = "EDITED.json")]
     pub dump: Vec<PathBuf>,
+    /// Where to write the new file (a serialized file's new resource file goes beside it).
+    #[arg(short, long)]
     pub output: PathBuf,
+    #[command(flatten)]
     pub relations: RelationsOpt,
-    pub limit: u64,
-    pub quiet: bool,
-    pub json: bool,
+    #[command(flatten)]
+    pub input: InputOpt,
+    #[command(flatten)]
+    pub quiet: QuietOpt,
+    #[command(flatten)]
+    pub json: Json,
 }
 
 /// Whether two paths name the same existing file.
@@ -80,14 +102,14 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let user = u.context(None, &Given::default().relations(a.relations), None);
     u.finish()?;
 
-    let bytes = input::read(&a.file, a.limit)?;
+    let bytes = input::read(&a.file, a.input.max_input_size)?;
     let w = Written {
         command: "unity replace",
         layout: bundle::layout_of(&bytes).unwrap_or("unity-serialized"),
         input: &a.file,
         output: &target,
-        json: a.json,
-        quiet: a.quiet,
+        json: a.json.json,
+        quiet: a.quiet.quiet,
     };
     let done = (|| {
         let limits = Limits::for_input(bytes.len() as u64);
@@ -96,15 +118,20 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         let mut notes = vec![];
         for (k, &path_id) in a.path_id.iter().enumerate() {
             let object = match (a.object.get(k), a.dump.get(k)) {
-                (Some(p), _) => input::read(p, a.limit)?.to_vec(),
+                (Some(p), _) => input::read(p, a.input.max_input_size)?.to_vec(),
                 (None, Some(d)) => {
-                    let (o, built) = from_dump(&a.file, &bytes, path_id, d, a.limit, &limits)?;
+                    let (o, built) =
+                        from_dump(&a.file, &bytes, path_id, d, a.input.max_input_size, &limits)?;
                     notes.extend(built);
                     o
                 }
                 (None, None) => unreachable!("usage checked"),
             };
-            let vertex = a.ress.get(k).map(|p| input::read(p, a.limit)).transpose()?;
+            let vertex = a
+                .ress
+                .get(k)
+                .map(|p| input::read(p, a.input.max_input_size))
+                .transpose()?;
             objects.push((path_id, object, vertex));
         }
         let edits: Vec<Edit<'_>> = objects

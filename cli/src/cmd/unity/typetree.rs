@@ -3,8 +3,9 @@
 //! its scripts'), one line per node; or each tree as a draft `.ksy` in the spec language, for a
 //! researcher to start a spec of a version from.
 
-use super::{failed_lines, open, opened_failures, text_line};
-use crate::fail::Fail;
+use super::{failed_lines, open, opened_failures};
+use crate::args::InputOpt;
+use crate::fail::{exit, Fail};
 use crate::report::{Line, Severity};
 use crate::term;
 use meshspec_formats::generated::unity_serialized::UnityClass;
@@ -16,15 +17,20 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 /// What `unity typetree` was asked.
+#[derive(clap::Args)]
 pub struct Args {
     /// Bundles, serialized files, or folders of them.
+    #[arg(required = true)]
     pub files: Vec<PathBuf>,
-    /// Only trees of this class: a name (`Mesh`) or a class id (`43`).
+    /// Only the trees of this class: its name (`Mesh`) or its class id (`43`).
+    #[arg(long)]
     pub class: Option<String>,
-    /// Print each tree as a draft `.ksy`.
+    /// Print each tree as a draft .ksy (fields with -orig-id, -confidence observed and
+    /// -evidence naming the file and the editor version).
+    #[arg(long)]
     pub ksy: bool,
-    /// `--max-input-size`.
-    pub limit: u64,
+    #[command(flatten)]
+    pub input: InputOpt,
 }
 
 /// One distinct tree of a class, and where it is.
@@ -137,7 +143,7 @@ fn node_lines(t: &TypeTree) -> Vec<Line> {
                 s => format!("{s} bytes"),
             };
             let align = if n.aligned() { ", align" } else { "" };
-            text_line(format!(
+            Line::text(format!(
                 "{}{} {} ({size}{align})",
                 "  ".repeat(usize::from(n.level) + 1),
                 n.type_name,
@@ -149,7 +155,7 @@ fn node_lines(t: &TypeTree) -> Vec<Line> {
 
 /// Runs `meshspec unity typetree`.
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
-    let g = open(&a.files, a.limit, false, None);
+    let g = open(&a.files, a.input.max_input_size, false, None);
     let found = blocks(&g, a.class.as_deref());
     let mut failed = !g.failed.is_empty();
     if found.is_empty() {
@@ -192,7 +198,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     } else {
         let mut lines = failed_lines(&g);
         for b in &found {
-            lines.push(text_line(heading(b)));
+            lines.push(Line::text(heading(b)));
             lines.extend(node_lines(b.tree));
         }
         term::out_lines(&lines)?;
@@ -202,9 +208,5 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         });
     }
     opened_failures(&g);
-    Ok(if failed {
-        ExitCode::from(1)
-    } else {
-        ExitCode::SUCCESS
-    })
+    Ok(exit(!failed))
 }
