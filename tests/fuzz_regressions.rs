@@ -8,16 +8,14 @@ use meshspec_formats::fuzzing::targets::TARGETS;
 fn every_input_a_campaign_found_passes_its_target() {
     let dir = meshspec_tests::root().join("tests/regressions/fuzz");
     let mut replayed = 0;
-    for target in std::fs::read_dir(&dir).expect("tests/regressions/fuzz") {
-        let target = target.unwrap().path();
+    for target in meshspec_tests::sorted_paths(&dir, |_| true) {
         let name = target.file_name().unwrap().to_string_lossy().into_owned();
         let run = TARGETS
             .iter()
             .find(|(t, _)| *t == name)
             .unwrap_or_else(|| panic!("{name}: not a fuzz target"))
             .1;
-        for input in std::fs::read_dir(&target).unwrap() {
-            let input = input.unwrap().path();
+        for input in meshspec_tests::sorted_paths(&target, |_| true) {
             let data = std::fs::read(&input).unwrap();
             run(&data);
             replayed += 1;

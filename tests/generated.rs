@@ -16,12 +16,7 @@ fn generated_files_are_up_to_date() {
 #[test]
 fn docs_tables_are_snapshots() {
     let dir = root().join("docs/layouts");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .collect();
-    files.sort();
+    let files = meshspec_tests::sorted_paths(&dir, |_| true);
     assert!(files.len() >= 2);
     for f in files {
         let name = f.file_stem().unwrap().to_string_lossy().to_string();
@@ -34,20 +29,13 @@ fn docs_tables_are_snapshots() {
 /// `tools/ksc-check.mjs`) compiles each to Python.
 #[test]
 fn kaitai_compiles_every_spec() {
-    let mut specs: Vec<std::path::PathBuf> = std::fs::read_dir(root().join("spec"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ksy"))
-        .collect();
+    let ksy = |p: &std::path::Path| p.extension().is_some_and(|x| x == "ksy");
+    let mut specs = meshspec_tests::sorted_paths(&root().join("spec"), ksy);
     // The generator's own fixtures too.
-    specs.extend(
-        std::fs::read_dir(root().join("codegen/fixtures"))
-            .unwrap()
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.extension().is_some_and(|x| x == "ksy")),
-    );
+    specs.extend(meshspec_tests::sorted_paths(
+        &root().join("codegen/fixtures"),
+        ksy,
+    ));
     let (ok, text) = node_tool("ksc-check.mjs", "kaitai-struct-compiler", &specs);
     assert!(ok, "Kaitai refused a spec:\n{text}");
     assert_eq!(

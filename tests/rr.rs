@@ -124,14 +124,9 @@ fn the_writer_builds_the_hand_assembled_bodies_byte_for_byte() {
 #[test]
 fn the_compiled_marker_is_at_61_plus_81_per_bone() {
     let mut n = 0;
-    for e in std::fs::read_dir(root().join("corpus/rr"))
-        .unwrap()
-        .flatten()
-    {
-        let p = e.path();
-        if p.extension().and_then(|x| x.to_str()) != Some("rr-mesh") {
-            continue;
-        }
+    for p in meshspec_tests::sorted_paths(&root().join("corpus/rr"), |p| {
+        p.extension().and_then(|x| x.to_str()) == Some("rr-mesh")
+    }) {
         let bytes = std::fs::read(&p).unwrap();
         let bones = u32::from_le_bytes(bytes[16..20].try_into().unwrap()) as usize;
         let m = 61 + 81 * bones;

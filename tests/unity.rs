@@ -71,9 +71,7 @@ impl Obj {
     /// resource file).
     fn judge(&self, m: &UnityMesh) -> Verdict {
         let ctx = self.ctx();
-        find("unity-mesh")
-            .unwrap()
-            .judge(&m.to_bytes(&ctx).unwrap(), &ctx)
+        unity_synth::entry().judge(&m.to_bytes(&ctx).unwrap(), &ctx)
     }
 }
 
@@ -999,22 +997,16 @@ fn the_fuzz_property_holds_on_every_object_with_its_version_chosen_by_the_first_
     let values: Vec<i128> = versions.iter().map(|v| v.1).collect();
     for o in corpus() {
         let pick = versions.iter().position(|v| v.0 == o.version).unwrap() as u8;
-        let data = [&[pick][..], &o.bytes].concat();
-        meshspec_formats::fuzzing::roundtrip_with_params::<UnityMesh>(
-            &data,
-            &[("unity_version", &values)],
-        );
+        let roundtrip = |first: u8| {
+            meshspec_formats::fuzzing::roundtrip_with_params::<UnityMesh>(
+                &[&[first][..], &o.bytes].concat(),
+                &[("unity_version", &values)],
+            )
+        };
+        roundtrip(pick);
         // 5 more picks the same version again; the wrong version is refused without panicking.
-        let data = [&[pick + 5][..], &o.bytes].concat();
-        meshspec_formats::fuzzing::roundtrip_with_params::<UnityMesh>(
-            &data,
-            &[("unity_version", &values)],
-        );
-        let data = [&[(pick + 1) % 5][..], &o.bytes].concat();
-        meshspec_formats::fuzzing::roundtrip_with_params::<UnityMesh>(
-            &data,
-            &[("unity_version", &values)],
-        );
+        roundtrip(pick + 5);
+        roundtrip((pick + 1) % 5);
     }
 }
 
@@ -1051,20 +1043,9 @@ fn non_finite_floats_survive_a_dump_and_a_build() {
 /// A finding's bytes, or a return from the calling test after a loud line when ../shared
 /// (named by the test) or the finding is missing.
 macro_rules! finding {
-    ($file:expr) => {{
-        let shared = meshspec_tests::shared_or_return!();
-        let path = shared.join("findings/robustness").join($file);
-        match std::fs::read(&path) {
-            Ok(b) => b,
-            Err(e) => {
-                eprintln!(
-                    "SKIPPED: {} is not there ({e}); this regression test needs ../shared beside the checkout",
-                    path.display()
-                );
-                return;
-            }
-        }
-    }};
+    ($file:expr) => {
+        std::fs::read(meshspec_tests::finding_or_return!($file)).unwrap()
+    };
 }
 
 /// The context a finding is read with: its version, and the resource file the README names.
@@ -1161,9 +1142,7 @@ fn finding_unity_stream_offset_past_ress_is_refused_by_check_as_by_export() {
     assert_eq!(e.kind, ErrorKind::Count);
     assert!(e.found.starts_with("offset 4294967295 + size 4536"), "{e}");
     // Without the resource file the range cannot be checked, and the verdict says so.
-    let v = find("unity-mesh")
-        .unwrap()
-        .judge(&b, &finding_ctx("2020.3.0f1", false));
+    let v = unity_synth::entry().judge(&b, &finding_ctx("2020.3.0f1", false));
     assert!(v
         .warnings()
         .any(|w| w.kind == ErrorKind::Unchecked && w.found.contains("--ress")));
@@ -1218,6 +1197,16 @@ mod broken {
         indices16(&mut m, &[0, 1, 2]);
         submeshes(&mut m, vec![submesh(0, 3, 0, 0, 0, 3)]);
         m
+    }
+
+    /// Where word `i` of m_VariableBoneCountWeights lies.
+    fn word_at(p: &UnityMeshPos, i: usize) -> u64 {
+        p.variable_bone_count_weights
+            .as_ref()
+            .unwrap()
+            .data
+            .get(i)
+            .start
     }
 
     fn words(m: &mut UnityMesh, words: Vec<u32>) {
@@ -1323,8 +1312,7 @@ mod broken {
         ));
         let (mut m, sctx) = streamed(&dir);
         assert!(
-            meshspec_formats::find("unity-mesh")
-                .unwrap()
+            entry()
                 .judge(&bytes_with(&m, &sctx), &sctx)
                 .findings
                 .is_empty(),
@@ -1413,14 +1401,7 @@ mod broken {
             "variable_weights_offsets",
             m,
             "unity_mesh.variable_bone_count_weights.data[0]",
-            |p| {
-                p.variable_bone_count_weights
-                    .as_ref()
-                    .unwrap()
-                    .data
-                    .get(0)
-                    .start
-            },
+            |p| word_at(p, 0),
         ));
         let mut m = variable();
         m.variable_bone_count_weights
@@ -1432,14 +1413,7 @@ mod broken {
             "variable_weights_sorted",
             m,
             "unity_mesh.variable_bone_count_weights.data[5]",
-            |p| {
-                p.variable_bone_count_weights
-                    .as_ref()
-                    .unwrap()
-                    .data
-                    .get(5)
-                    .start
-            },
+            |p| word_at(p, 5),
         ));
         let mut m = variable();
         m.variable_bone_count_weights.as_mut().unwrap().data[7] = 1 | (60000 << 16);
@@ -1447,14 +1421,7 @@ mod broken {
             "variable_weights_sum_to_one",
             m,
             "unity_mesh.variable_bone_count_weights.data[7]",
-            |p| {
-                p.variable_bone_count_weights
-                    .as_ref()
-                    .unwrap()
-                    .data
-                    .get(7)
-                    .start
-            },
+            |p| word_at(p, 7),
         ));
         let mut m = shaped();
         m.shapes.as_mut().unwrap().channels[0].frame_count = 2;
@@ -1601,217 +1568,37 @@ fn every_relation_broken_is_named_with_its_offset_and_path_by_check_build_and_ex
 // Positions: the byte range the reader records for every field holds exactly the bytes the
 // writer writes for it.
 
-/// A value of a `{:?}` rendering of positions: a struct, a tuple (`Some(..)`), a list, a
-/// number or a bare name (`None`, `PhantomData<..>`).
-#[derive(Debug)]
-enum Shown {
-    Struct(String, Vec<(String, Shown)>),
-    Tuple(Vec<Shown>),
-    List(Vec<Shown>),
-    Number(u64),
-    Name,
-}
-
-/// A parser of the `Debug` text of the generated positions (the generator gives positions no
-/// visitor; their derived `Debug` names every field).
-struct Parser<'a> {
-    s: &'a [u8],
-    at: usize,
-}
-
-impl Parser<'_> {
-    fn skip(&mut self) {
-        while self.s.get(self.at).is_some_and(|c| c.is_ascii_whitespace()) {
-            self.at += 1;
-        }
-    }
-    fn eat(&mut self, c: u8) -> bool {
-        self.skip();
-        if self.s.get(self.at) == Some(&c) {
-            self.at += 1;
-            true
-        } else {
-            false
-        }
-    }
-    fn word(&mut self) -> String {
-        self.skip();
-        let start = self.at;
-        loop {
-            match self.s.get(self.at..self.at + 2) {
-                Some(b"::") => self.at += 2,
-                _ if self
-                    .s
-                    .get(self.at)
-                    .is_some_and(|&c| c.is_ascii_alphanumeric() || c == b'_') =>
-                {
-                    self.at += 1
-                }
-                _ => break,
-            }
-        }
-        // Generic arguments (`PhantomData<..>`) are skipped whole.
-        if self.s.get(self.at) == Some(&b'<') {
-            let mut depth = 0;
-            while let Some(&c) = self.s.get(self.at) {
-                self.at += 1;
-                match c {
-                    b'<' => depth += 1,
-                    b'>' => {
-                        depth -= 1;
-                        if depth == 0 {
-                            break;
-                        }
-                    }
-                    _ => {}
-                }
-            }
-        }
-        String::from_utf8_lossy(&self.s[start..self.at]).into_owned()
-    }
-    fn value(&mut self) -> Shown {
-        self.skip();
-        if self.eat(b'[') {
-            let mut items = vec![];
-            while !self.eat(b']') {
-                items.push(self.value());
-                self.eat(b',');
-            }
-            return Shown::List(items);
-        }
-        let w = self.word();
-        if let Ok(n) = w.parse() {
-            return Shown::Number(n);
-        }
-        if self.eat(b'{') {
-            let mut fields = vec![];
-            while !self.eat(b'}') {
-                let name = self.word();
-                assert!(self.eat(b':'), "a field name then a colon");
-                fields.push((name, self.value()));
-                self.eat(b',');
-            }
-            return Shown::Struct(w, fields);
-        }
-        if self.eat(b'(') {
-            let mut items = vec![];
-            while !self.eat(b')') {
-                items.push(self.value());
-                self.eat(b',');
-            }
-            return Shown::Tuple(items);
-        }
-        Shown::Name
-    }
-}
-
-fn number(fields: &[(String, Shown)], name: &str) -> u64 {
-    match fields.iter().find(|(n, _)| n == name) {
-        Some((_, Shown::Number(n))) => *n,
-        other => panic!("{name}: {other:?}"),
-    }
-}
-
-/// Every field's byte range (a list of fixed-layout elements, each element's), with its path:
-/// the leaves of the positions, leaving out the ranges of whole values (`_span`, a list's
-/// `span`), which the leaves cover.
-fn leaves(v: &Shown, path: &str, out: &mut Vec<(String, u64, u64)>) {
-    match v {
-        Shown::Struct(name, fields) if name == "Span" => {
-            out.push((
-                path.to_string(),
-                number(fields, "start"),
-                number(fields, "end"),
-            ));
-        }
-        Shown::Struct(name, fields) if name == "Strided" => {
-            let (base, stride, count) = (
-                number(fields, "base"),
-                number(fields, "stride"),
-                number(fields, "count"),
-            );
-            for i in 0..count {
-                let start = base + stride * i;
-                out.push((format!("{path}[{i}]"), start, start + stride));
-            }
-        }
-        Shown::Struct(name, fields) if name == "Each" => {
-            for (n, f) in fields {
-                if n == "items" {
-                    if let Shown::List(items) = f {
-                        for (i, item) in items.iter().enumerate() {
-                            leaves(item, &format!("{path}[{i}]"), out);
-                        }
-                    }
-                }
-            }
-        }
-        Shown::Struct(_, fields) => {
-            for (n, f) in fields {
-                if n != "_span" {
-                    leaves(f, &format!("{path}.{n}"), out);
-                }
-            }
-        }
-        Shown::Tuple(items) => {
-            for item in items {
-                leaves(item, path, out);
-            }
-        }
-        Shown::List(_) | Shown::Number(_) | Shown::Name => {}
-    }
-}
-
-fn field_ranges(
-    pos: &meshspec_formats::generated::unity_mesh::UnityMeshPos,
-) -> Vec<(String, u64, u64)> {
-    let text = format!("{pos:?}");
-    let mut p = Parser {
-        s: text.as_bytes(),
-        at: 0,
-    };
-    let shown = p.value();
-    let mut out = vec![];
-    leaves(&shown, "unity_mesh", &mut out);
-    out
-}
-
 /// Reads `bytes` located and writes the value it holds located: every field's recorded range
-/// holds exactly the bytes the writer wrote for it, and the fields tile the object (no byte
-/// left out, none in two fields). Returns how many fields were compared.
+/// holds exactly the bytes the writer wrote for it
+/// ([`meshspec_tests::positions_hold_the_bytes`]), and the leaf fields tile the object (no byte
+/// left out, none in two fields). Returns how many leaf fields were compared.
 fn positions_agree(what: &str, bytes: &[u8], ctx: &Context) -> usize {
-    let read = UnityMesh::read::<true>(bytes, ctx).unwrap();
-    let value = read.value.own();
-    let (written, wpos) = value.write::<true>(ctx).unwrap();
-    let (r, w) = (
-        field_ranges(&read.pos.unwrap()),
-        field_ranges(&wpos.unwrap()),
-    );
-    assert_eq!(r.len(), w.len(), "{what}: the same fields");
-    for ((rp, rs, re), (wp, ws, we)) in r.iter().zip(&w) {
-        assert_eq!(rp, wp, "{what}");
-        assert_eq!(
-            &bytes[*rs as usize..*re as usize],
-            &written[*ws as usize..*we as usize],
-            "{what}: {rp} at {rs}..{re} read, {ws}..{we} written"
-        );
-    }
-    let mut tiles: Vec<&(String, u64, u64)> = r.iter().filter(|(_, s, e)| e > s).collect();
-    tiles.sort_by_key(|(_, s, _)| *s);
+    use meshspec_formats::rt::{Path, Walk};
+    meshspec_tests::positions_hold_the_bytes::<UnityMesh>(what, bytes, ctx, &[]);
+    let pos = UnityMesh::read::<true>(bytes, ctx).unwrap().pos.unwrap();
+    let mut leaves = vec![];
+    pos.walk(&mut Path::root(UnityMesh::ROOT), &mut |p, s, _, leaf| {
+        if leaf {
+            leaves.push((p.to_string(), s));
+        }
+    });
+    let mut tiles: Vec<_> = leaves.iter().filter(|(_, s)| s.end > s.start).collect();
+    tiles.sort_by_key(|(_, s)| s.start);
     let mut end = 0;
-    for (p, s, e) in tiles {
+    for (p, s) in tiles {
         assert_eq!(
-            *s, end,
-            "{what}: {p} starts at {s}, after a field ending at {end}"
+            s.start, end,
+            "{what}: {p} starts at {}, after a field ending at {end}",
+            s.start
         );
-        end = *e;
+        end = s.end;
     }
     assert_eq!(
         end,
         bytes.len() as u64,
         "{what}: the fields end with the object"
     );
-    r.len()
+    leaves.len()
 }
 
 #[test]

@@ -142,8 +142,7 @@ fn square(version: &str) -> UnityMesh {
 fn decode(m: &UnityMesh, version: &str) -> (Mesh, Vec<String>, Vec<String>) {
     let c = ctx(version);
     let bytes = unity_synth::bytes_with(m, &c);
-    let d = meshspec_formats::find("unity-mesh")
-        .unwrap()
+    let d = unity_synth::entry()
         .decode(&bytes, &c)
         .unwrap_or_else(|e| panic!("{version}: {e}"));
     let findings = d.verdict.findings.iter().map(|e| e.to_string()).collect();
@@ -250,7 +249,7 @@ fn stored_streams_are_read_where_they_say_not_where_later_editors_would_put_them
     m.vertex_data.streams.as_mut().unwrap()[1].channel_mask = 0b0110;
     let c = ctx(v);
     let b = unity_synth::bytes_with(&m, &c);
-    let verdict = meshspec_formats::find("unity-mesh").unwrap().judge(&b, &c);
+    let verdict = unity_synth::entry().judge(&b, &c);
     let lines: Vec<String> = verdict.findings.iter().map(|e| e.to_string()).collect();
     assert_eq!(
         lines,
@@ -302,7 +301,7 @@ fn three_five_triangle_strips_and_implied_channels() {
     m.vertex_data.streams_fixed.as_mut().unwrap()[0].stride = 30;
     let c = ctx(v);
     let b = unity_synth::bytes_with(&m, &c);
-    let verdict = meshspec_formats::find("unity-mesh").unwrap().judge(&b, &c);
+    let verdict = unity_synth::entry().judge(&b, &c);
     let e = verdict.first_failure().expect("refused");
     assert_eq!(e.relation_id(), Some("stored_streams_hold_channels"));
     assert_eq!(e.kind, ErrorKind::Unsupported);
@@ -401,8 +400,7 @@ fn four_x_compressed_meshes_unpack_their_colours_and_bind_poses() {
     // 17 items are no whole number of matrices.
     m.compressed_mesh.bind_poses = Some(make::packed_floats(17, 8, -1.0, 2.0, vec![0; 17]));
     let b = unity_synth::bytes_with(&m, &c);
-    let e = meshspec_formats::find("unity-mesh")
-        .unwrap()
+    let e = unity_synth::entry()
         .judge(&b, &c)
         .first_failure()
         .cloned()
@@ -420,7 +418,7 @@ fn m_skin_must_hold_one_entry_per_vertex_and_name_bind_poses() {
     let mut m = square(v);
     m.skin.as_mut().unwrap().items[3].bone_index_1 = 7;
     let b = unity_synth::bytes_with(&m, &c);
-    let verdict = meshspec_formats::find("unity-mesh").unwrap().judge(&b, &c);
+    let verdict = unity_synth::entry().judge(&b, &c);
     let e = verdict.first_failure().expect("refused");
     assert_eq!(e.path_string(), "unity_mesh.skin.items[3].bone_index_1");
     assert!(e.expected.contains("below the 2 bind poses"), "{e}");
@@ -433,14 +431,8 @@ fn every_eras_layout_is_a_round_trip_of_its_bytes() {
         let c = ctx(era);
         let m = square(era);
         let b = m.to_bytes(&c).unwrap();
-        let dump = meshspec_formats::find("unity-mesh")
-            .unwrap()
-            .dump(&b, &c)
-            .unwrap();
-        let built = meshspec_formats::find("unity-mesh")
-            .unwrap()
-            .build(&dump, &c)
-            .unwrap();
+        let dump = unity_synth::entry().dump(&b, &c).unwrap();
+        let built = unity_synth::entry().build(&dump, &c).unwrap();
         assert_eq!(built.bytes, b, "{era}");
         assert!(built.verdict.passes(), "{era}");
     }
@@ -488,10 +480,7 @@ fn compressed_meshes_of_2017_and_32_bit_indices_of_2017_3() {
     m.num_sub_meshes = 1;
     m.sub_meshes = vec![make::submesh(number(v), 0, 3, 3)];
     let b = unity_synth::bytes_with(&m, &c);
-    let d = meshspec_formats::find("unity-mesh")
-        .unwrap()
-        .decode(&b, &c)
-        .unwrap();
+    let d = unity_synth::entry().decode(&b, &c).unwrap();
     let mesh = &d.scene.meshes[0];
     assert_eq!(mesh.positions[1], [-1.0, 0.0, 0.0]);
     assert_eq!(mesh.uvs[0][1], [1.0, 1.0], "u 1, v 0 flipped to 1");
@@ -511,18 +500,12 @@ fn compressed_meshes_of_2017_and_32_bit_indices_of_2017_3() {
         Some(meshspec_formats::generated::unity_mesh::IndexFormat::UINT32)
     );
     let b = unity_synth::bytes_with(&m, &c);
-    let d = meshspec_formats::find("unity-mesh")
-        .unwrap()
-        .decode(&b, &c)
-        .unwrap();
+    let d = unity_synth::entry().decode(&b, &c).unwrap();
     let p = &d.scene.meshes[0].primitives[0];
     assert_eq!(p.indices.iter().max(), Some(&69_999));
     // Before 2017.3 there is no m_IndexFormat: the same bytes misread, refused, not decoded.
     let old = ctx("2017.2.5f1");
-    assert!(meshspec_formats::find("unity-mesh")
-        .unwrap()
-        .decode(&b, &old)
-        .is_err());
+    assert!(unity_synth::entry().decode(&b, &old).is_err());
 }
 
 #[test]
@@ -530,7 +513,7 @@ fn a_mesh_older_than_the_spec_is_refused_not_read_with_a_newer_layout() {
     // 3.5's bytes read under 3.4 as under 3.5 (the reader takes the oldest layout it has), but
     // 3.4's own layout is another: the verdict refuses, and nothing decodes.
     let bytes = make::sample(30500, 4).to_bytes(&ctx("3.5.0")).unwrap();
-    let entry = meshspec_formats::find("unity-mesh").unwrap();
+    let entry = unity_synth::entry();
     assert!(entry.judge(&bytes, &ctx("3.5.0")).passes());
     let v = entry.judge(&bytes, &ctx("3.4.0"));
     let e = v.first_failure().expect("refused");

@@ -36,6 +36,18 @@ fn open(path: &Path, bytes: &[u8]) -> GameFiles {
     GameFiles::from_files(vec![f])
 }
 
+/// The bytes of the file at `path`, and the file opened.
+fn load(path: &Path) -> (Vec<u8>, GameFiles) {
+    let bytes = std::fs::read(path).unwrap();
+    let g = open(path, &bytes);
+    (bytes, g)
+}
+
+/// The corpus's serialized file with a resource file beside it.
+fn game() -> PathBuf {
+    corpus("game.unity-serialized")
+}
+
 fn limits(bytes: &[u8]) -> Limits {
     Limits::for_input(bytes.len() as u64)
 }
@@ -164,8 +176,7 @@ fn unedited_files_are_written_back_byte_for_byte() {
         assert!(rep.info_kept, "{name}");
     }
     for name in SERIALIZED {
-        let bytes = std::fs::read(corpus(name)).unwrap();
-        let g = open(&corpus(name), &bytes);
+        let (bytes, g) = load(&corpus(name));
         for r in g.objects() {
             let id = g.entry(r).path_id;
             let out = serialized::with_object(&bytes, id, g.bytes(r)).unwrap();
@@ -175,8 +186,7 @@ fn unedited_files_are_written_back_byte_for_byte() {
     // Every mesh replaced by itself, through the whole path (and its verdict).
     for name in BUNDLES.iter().chain(&SERIALIZED[..2]) {
         let path = corpus(name);
-        let bytes = std::fs::read(&path).unwrap();
-        let g = open(&path, &bytes);
+        let (bytes, g) = load(&path);
         for &id in MESHES {
             let own = g.bytes(object(&g, id)).to_vec();
             let (r, _) = replaced(&path, &own, None, id);
@@ -232,8 +242,7 @@ fn edited_meshes_are_in_the_written_files() {
 fn streamed_vertex_data_goes_into_the_resource() {
     for name in BUNDLES.iter().chain(&SERIALIZED[..1]) {
         let path = corpus(name);
-        let bytes = std::fs::read(&path).unwrap();
-        let g = open(&path, &bytes);
+        let (_, g) = load(&path);
         let m = g.mesh(object(&g, 100)).unwrap();
         let old_range = m.stream().expect("Blade streams its vertex data");
         let mut vertex = g.streamed(&m, None).unwrap().unwrap().into_owned();
@@ -265,8 +274,7 @@ fn streamed_vertex_data_goes_into_the_resource() {
 fn larger_vertex_data_is_appended_to_the_resource() {
     for name in BUNDLES.iter().chain(&SERIALIZED[..1]) {
         let path = corpus(name);
-        let bytes = std::fs::read(&path).unwrap();
-        let g = open(&path, &bytes);
+        let (bytes, g) = load(&path);
         let m = g.mesh(object(&g, 100)).unwrap();
         let old = m.stream().unwrap();
         let resource_len = match &g.files[0].bundle {
@@ -314,8 +322,7 @@ fn refused(path: &Path, edit: Edit<'_>) -> Located {
 #[test]
 fn bad_replacements_are_refused() {
     let path = corpus("lz4.unity-bundle");
-    let bytes = std::fs::read(&path).unwrap();
-    let g = open(&path, &bytes);
+    let (bytes, g) = load(&path);
     let own = g.bytes(object(&g, 101)).to_vec();
     let edit = |id, object| Edit {
         path_id: id,
@@ -370,8 +377,7 @@ fn bad_replacements_are_refused() {
 #[test]
 fn hostile_objects_are_refused_not_panicked_on() {
     let path = corpus("stored.unity-bundle");
-    let bytes = std::fs::read(&path).unwrap();
-    let g = open(&path, &bytes);
+    let (bytes, g) = load(&path);
     for id in MESHES {
         let own = g.bytes(object(&g, *id)).to_vec();
         let mut cases: Vec<Vec<u8>> = (0..own.len())
@@ -419,14 +425,9 @@ fn unchanged_blocks_keep_their_bytes() {
 // ---- The real files Unity built ----
 
 fn shared_bundles(shared: &Path) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = std::fs::read_dir(shared.join("corpus/unity/bundles"))
-        .unwrap()
-        .flatten()
-        .map(|e| e.path().join("assetbundle"))
-        .collect();
-    out.sort();
-    assert_eq!(out.len(), 5);
-    out
+    let dirs = meshspec_tests::sorted_paths(&shared.join("corpus/unity/bundles"), |_| true);
+    assert_eq!(dirs.len(), 5);
+    dirs.iter().map(|d| d.join("assetbundle")).collect()
 }
 
 #[test]
@@ -446,8 +447,7 @@ fn shared_files_are_written_back_byte_for_byte() {
         assert!(r.bytes == bytes, "{} #{id}", path.display());
     }
     let level = shared.join("corpus/unity/player/2022.1.20f1/level0");
-    let bytes = std::fs::read(&level).unwrap();
-    let g = open(&level, &bytes);
+    let (bytes, g) = load(&level);
     assert!(g.objects().len() > 50);
     for r in g.objects() {
         let id = g.entry(r).path_id;
@@ -471,8 +471,7 @@ fn shared_files_are_written_back_byte_for_byte() {
 fn shared_bundles_take_edited_meshes() {
     let shared = meshspec_tests::shared_or_return!();
     for path in shared_bundles(&shared) {
-        let bytes = std::fs::read(&path).unwrap();
-        let g = open(&path, &bytes);
+        let (bytes, g) = load(&path);
         let by_name = |n: &str| {
             g.meshes()
                 .into_iter()
@@ -611,9 +610,7 @@ fn round(
 
 /// The corpus meshes as bare objects in a folder, with the resource file beside them.
 fn bare_corpus() -> (Vec<(i64, PathBuf, Vec<u8>)>, u32) {
-    let path = corpus("game.unity-serialized");
-    let bytes = std::fs::read(&path).unwrap();
-    let g = open(&path, &bytes);
+    let (_, g) = load(&game());
     // One folder per call: tests run side by side in this process.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
@@ -652,10 +649,7 @@ fn export_then_import_like_the_original_gives_its_bytes() {
                     b.len()
                 );
                 if let Some(vd) = &made.vertex_data {
-                    let g = open(
-                        &corpus("game.unity-serialized"),
-                        &std::fs::read(corpus("game.unity-serialized")).unwrap(),
-                    );
+                    let (_, g) = load(&game());
                     let m = g.mesh(object(&g, *id)).unwrap();
                     assert_eq!(vd.as_slice(), &*g.streamed(&m, None).unwrap().unwrap());
                 }
@@ -664,41 +658,29 @@ fn export_then_import_like_the_original_gives_its_bytes() {
         }
     }
     let shared = meshspec_tests::shared_or_return!();
-    let dir = shared.join("corpus/unity/meshes");
     let mut seen = 0;
-    for version_dir in std::fs::read_dir(&dir).unwrap().flatten() {
-        let Some(name) = version_dir.file_name().to_str().map(str::to_string) else {
-            continue;
-        };
-        let Ok(v) = meshspec_formats::context::unity_version(&name) else {
-            continue;
-        };
-        for f in std::fs::read_dir(version_dir.path()).unwrap().flatten() {
-            let p = f.path();
-            if p.extension().and_then(|e| e.to_str()) != Some("mesh") {
-                continue;
+    for (name, p) in meshspec_tests::unity_mesh_files(&shared, ".mesh") {
+        let v = meshspec_formats::context::unity_version(&name).unwrap();
+        let b = std::fs::read(&p).unwrap();
+        // The shared folder is read-only: the .glb goes to a temporary folder, the
+        // resource file is found through the context.
+        let tmp_at = std::env::temp_dir()
+            .join(format!("meshspec-like-shared-{}", std::process::id()))
+            .join(&name);
+        std::fs::create_dir_all(&tmp_at).unwrap();
+        let at = tmp_at.join(p.file_name().unwrap());
+        for r in meshspec_tests::sorted_paths(p.parent().unwrap(), |r| {
+            r.extension().and_then(|e| e.to_str()) == Some("resS")
+        }) {
+            let to = tmp_at.join(r.file_name().unwrap());
+            if !to.exists() {
+                std::fs::copy(&r, to).unwrap();
             }
-            let b = std::fs::read(&p).unwrap();
-            // The shared folder is read-only: the .glb goes to a temporary folder, the
-            // resource file is found through the context.
-            let tmp_at = std::env::temp_dir()
-                .join(format!("meshspec-like-shared-{}", std::process::id()))
-                .join(&name);
-            std::fs::create_dir_all(&tmp_at).unwrap();
-            let at = tmp_at.join(p.file_name().unwrap());
-            for r in std::fs::read_dir(version_dir.path()).unwrap().flatten() {
-                if r.path().extension().and_then(|e| e.to_str()) == Some("resS") {
-                    let to = tmp_at.join(r.file_name());
-                    if !to.exists() {
-                        std::fs::copy(r.path(), to).unwrap();
-                    }
-                }
-            }
-            let made =
-                round(&b, &at, v as u32, |_| {}).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
-            assert!(made.object == b, "{}: {:?}", p.display(), made.notes);
-            seen += 1;
         }
+        let made =
+            round(&b, &at, v as u32, |_| {}).unwrap_or_else(|e| panic!("{}: {e}", p.display()));
+        assert!(made.object == b, "{}: {:?}", p.display(), made.notes);
+        seen += 1;
     }
     assert_eq!(seen, 35);
 }
@@ -745,13 +727,7 @@ fn edited_geometry_is_made_in_the_originals_layout() {
     assert_eq!(now[0].e[7], was[0].e[7] + 0.5);
     assert_eq!(now[1], was[1]);
     // UnityPy reads the bind pose written (row 1, column 3: e13).
-    if let Some(said) = unitypy_says(
-        &corpus("game.unity-serialized"),
-        &made.object,
-        None,
-        101,
-        "m.m_BindPose[0].e13",
-    ) {
+    if let Some(said) = unitypy_says(&game(), &made.object, None, 101, "m.m_BindPose[0].e13") {
         assert_eq!(
             said.parse::<f32>().unwrap(),
             now[0].e[7],
@@ -801,12 +777,7 @@ fn edited_geometry_is_made_in_the_originals_layout() {
         .vertex_data
         .clone()
         .expect("Blade streams its vertex data");
-    let (r, after) = replaced(
-        &corpus("game.unity-serialized"),
-        &made.object,
-        Some(&vd),
-        100,
-    );
+    let (r, after) = replaced(&game(), &made.object, Some(&vd), 100);
     assert_eq!(r.resource.as_ref().unwrap().0, "game.unity-serialized.resS");
     let m2 = after.mesh(object(&after, 100)).unwrap();
     let z = scene(&after, m2.at).meshes[0].positions[2][2];
@@ -921,18 +892,13 @@ fn more_vertices_than_16_bit_indices_reach_widen_the_index_format() {
         .vertex_data
         .clone()
         .expect("Blade streams its vertex data");
-    let (_, after) = replaced(
-        &corpus("game.unity-serialized"),
-        &made.object,
-        Some(&vd),
-        100,
-    );
+    let (_, after) = replaced(&game(), &made.object, Some(&vd), 100);
     let s = scene(&after, object(&after, 100));
     assert_eq!(s.meshes[0].positions.len(), 70_000);
     assert!(s.meshes[0].primitives[0].indices.contains(&69_999));
     // UnityPy: 32-bit indices, the 70,000 vertices, the last one drawn.
     if let Some(said) = unitypy_says(
-        &corpus("game.unity-serialized"),
+        &game(),
         &made.object,
         Some(&vd),
         100,
@@ -948,8 +914,7 @@ fn more_vertices_than_16_bit_indices_reach_widen_the_index_format() {
 fn shared_edited_geometry_goes_back_into_the_bundle() {
     let shared = meshspec_tests::shared_or_return!();
     let bundle = shared.join("corpus/unity/bundles/2021.3.0f1/assetbundle");
-    let bytes = std::fs::read(&bundle).unwrap();
-    let g = open(&bundle, &bytes);
+    let (_, g) = load(&bundle);
     let r = g
         .meshes()
         .into_iter()
@@ -980,9 +945,8 @@ fn shared_edited_geometry_goes_back_into_the_bundle() {
 fn several_meshes_go_back_in_one_write_with_the_resource_they_share() {
     // Blade's streamed vertex data moved, then Arm renamed: the second replacement reads the
     // resource file the first wrote, and the written pair holds both edits.
-    let path = corpus("game.unity-serialized");
-    let bytes = std::fs::read(&path).unwrap();
-    let g = open(&path, &bytes);
+    let path = game();
+    let (bytes, g) = load(&path);
     let blade = g.mesh(object(&g, 100)).unwrap();
     let mut vertex = g.streamed(&blade, None).unwrap().unwrap().into_owned();
     // Written over its old range of the resource file, which the second write must keep.
@@ -1100,10 +1064,10 @@ fn edited_blend_shapes_are_written() {
         "{:?}",
         made.notes
     );
-    let (_, file) = replaced(&corpus("game.unity-serialized"), &made.object, None, 102);
+    let (_, file) = replaced(&game(), &made.object, None, 102);
     let back = scene(&file, object(&file, 102));
     assert_eq!(back.meshes[0].morph_targets, after.morph_targets);
-    unitypy_shapes(&corpus("game.unity-serialized"), &made.object, &written);
+    unitypy_shapes(&game(), &made.object, &written);
 
     // A new target: a channel of one frame at weight 100, its name's hash; one removed.
     let made = round(face, face_at, v, |m| {
@@ -1133,12 +1097,12 @@ fn edited_blend_shapes_are_written() {
         "{:?}",
         made.notes
     );
-    let (_, file) = replaced(&corpus("game.unity-serialized"), &made.object, None, 102);
+    let (_, file) = replaced(&game(), &made.object, None, 102);
     assert_eq!(
         names(&scene(&file, object(&file, 102)).meshes[0]),
         ["Smile", "Frown"]
     );
-    unitypy_shapes(&corpus("game.unity-serialized"), &made.object, &written);
+    unitypy_shapes(&game(), &made.object, &written);
 }
 
 /// UnityPy reads mesh 102 of `path` with `object` put in: its blend shape channels' names and
@@ -1239,12 +1203,12 @@ fn edited_skin_weights_are_written() {
     assert_eq!(s1.joints[0][0], 1);
     assert_eq!(s1.weights[3..], s0.weights[3..]);
     assert_eq!(after.positions, before.positions);
-    let (_, file) = replaced(&corpus("game.unity-serialized"), &made.object, None, 101);
+    let (_, file) = replaced(&game(), &made.object, None, 101);
     let back = scene(&file, object(&file, 101)).meshes.remove(0);
     assert_eq!(back.skin.as_ref().unwrap().weights, s1.weights);
     // UnityPy's reading of the written file: vertex 0's bone and vertex 2's weights.
     if let Some(said) = unitypy_says(
-        &corpus("game.unity-serialized"),
+        &game(),
         &made.object,
         None,
         101,
@@ -1353,17 +1317,12 @@ fn edited_compressed_meshes_are_re_packed() {
         m.compressed_mesh.vertices.start,
         o.compressed_mesh.vertices.start
     );
-    let (_, file) = replaced(&corpus("game.unity-serialized"), &made.object, None, 103);
+    let (_, file) = replaced(&game(), &made.object, None, 103);
     assert_eq!(
         scene(&file, object(&file, 103)).meshes[0].positions,
         after.positions
     );
-    unitypy_first_vertex(
-        &corpus("game.unity-serialized"),
-        &made.object,
-        103,
-        after.positions[0],
-    );
+    unitypy_first_vertex(&game(), &made.object, 103, after.positions[0]);
 
     // Outside the range: widened, said, and the vertex where it was put.
     let far = [
@@ -1391,12 +1350,7 @@ fn edited_compressed_meshes_are_re_packed() {
             assert!((a[k] - b[k]).abs() <= wide, "{a:?} {b:?}");
         }
     }
-    unitypy_first_vertex(
-        &corpus("game.unity-serialized"),
-        &made.object,
-        103,
-        after.positions[0],
-    );
+    unitypy_first_vertex(&game(), &made.object, 103, after.positions[0]);
 }
 
 /// What UnityPy says of object `id` of `path` with `object` put in: `expr` (Python, over `m`,

@@ -30,6 +30,14 @@ fn lines(v: &Verdict) -> Vec<String> {
         .collect()
 }
 
+/// The ids of the relations a verdict's findings break.
+fn rule_ids(v: &Verdict) -> Vec<&'static str> {
+    v.findings
+        .iter()
+        .filter_map(|f| f.rule.map(|r| r.id))
+        .collect()
+}
+
 fn open_err(bytes: &[u8]) -> Located {
     GameFile::from_bytes(Path::new("x"), bytes, &limits(bytes)).unwrap_err()
 }
@@ -161,11 +169,7 @@ fn the_lzma_size_may_be_unknown_but_not_wrong() {
         "x: 0x45 unity_web.payload: expected an .lzma header whose size is 16836 (the declared size) or -1, found 16837"
     );
     let v = verdict("unity-web", &wrong);
-    let rules: Vec<_> = v
-        .findings
-        .iter()
-        .filter_map(|f| f.rule.map(|r| r.id))
-        .collect();
+    let rules = rule_ids(&v);
     assert_eq!(rules, ["payload_decompresses"]);
     // A size the level does not match, the stream being right: the stream decides nothing.
     let short = web_with(|w| w.header.levels[0].len_uncompressed -= 1);
@@ -206,11 +210,7 @@ fn the_levels_and_the_payload_must_agree() {
     let long = web_with(|w| w.payload.extend_from_slice(&[0; 7]));
     let v = verdict("unity-web", &long);
     assert!(v.passes());
-    let rules: Vec<_> = v
-        .findings
-        .iter()
-        .filter_map(|f| f.rule.map(|r| r.id))
-        .collect();
+    let rules = rule_ids(&v);
     assert_eq!(rules, ["len_file_is_file_size", "payload_is_last_level"]);
     assert_eq!(written(&owned(&long)), long);
     // Fewer bytes than the level says: the payload cannot be read.
