@@ -7,7 +7,10 @@
 //! `cargo bench -p meshspec-formats --bench families`. Throughput is the bytes of the files,
 //! so every line reads as a bandwidth comparable with memcpy's.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+#[path = "support/bench.rs"]
+mod support;
+
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use meshspec_formats::context::{Context, Winding};
 use meshspec_formats::export::{self, NonFinite};
 use meshspec_formats::generated::rr_mesh::VertexFormat;
@@ -17,6 +20,7 @@ use meshspec_formats::rr::Form;
 use meshspec_formats::rt::Root;
 use meshspec_formats::sws::build::{mesh, part, Rng, SecondPartition, Spec};
 use std::hint::black_box;
+use support::each;
 
 /// Every corpus file of `T`'s layout (`corpus/*/*.ID`), repeated until there are at least
 /// `at_least` of them: one iteration reads a few thousand small meshes.
@@ -113,47 +117,23 @@ fn family<T: Root>(c: &mut Criterion, name: &str, inputs: Vec<Vec<u8>>, ctx: &Co
     let entry = meshspec_formats::find(T::ID).expect("a layout");
     let mut g = c.benchmark_group(format!("{}-{name}-x{}", T::ID, inputs.len()));
     g.throughput(Throughput::Bytes(total as u64));
-    g.bench_function(BenchmarkId::new("baseline", "memcpy into new Vecs"), |b| {
-        b.iter(|| {
-            for i in &inputs {
-                black_box(black_box(&i[..]).to_vec());
-            }
-        })
+    let memcpy = "memcpy into new Vecs";
+    let copy = |i: &Vec<u8>| black_box(&i[..]).to_vec();
+    each(&mut g, "baseline", memcpy, &inputs, copy);
+    each(&mut g, "meshspec", "borrowed read", &inputs, |i| {
+        T::read::<false>(black_box(i), ctx).unwrap().value
     });
-    g.bench_function(BenchmarkId::new("meshspec", "borrowed read"), |b| {
-        b.iter(|| {
-            for i in &inputs {
-                black_box(T::read::<false>(black_box(i), ctx).unwrap().value);
-            }
-        })
+    each(&mut g, "meshspec", "located read", &inputs, |i| {
+        T::read::<true>(black_box(i), ctx).unwrap().pos
     });
-    g.bench_function(BenchmarkId::new("meshspec", "located read"), |b| {
-        b.iter(|| {
-            for i in &inputs {
-                black_box(T::read::<true>(black_box(i), ctx).unwrap().pos);
-            }
-        })
+    each(&mut g, "meshspec", "owned read", &inputs, |i| {
+        T::from_bytes(black_box(i), ctx).unwrap()
     });
-    g.bench_function(BenchmarkId::new("meshspec", "owned read"), |b| {
-        b.iter(|| {
-            for i in &inputs {
-                black_box(T::from_bytes(black_box(i), ctx).unwrap());
-            }
-        })
+    each(&mut g, "meshspec", "verdict", &inputs, |i| {
+        entry.judge(black_box(i), ctx)
     });
-    g.bench_function(BenchmarkId::new("meshspec", "verdict"), |b| {
-        b.iter(|| {
-            for i in &inputs {
-                black_box(entry.judge(black_box(i), ctx));
-            }
-        })
-    });
-    g.bench_function(BenchmarkId::new("meshspec", "write"), |b| {
-        b.iter(|| {
-            for m in &owned {
-                black_box(m.to_bytes(ctx).unwrap());
-            }
-        })
+    each(&mut g, "meshspec", "write", &owned, |m| {
+        m.to_bytes(ctx).unwrap()
     });
     g.finish();
     // Decoding, on the files whose geometry the documents establish (an SWS mesh without
@@ -170,29 +150,18 @@ fn family<T: Root>(c: &mut Criterion, name: &str, inputs: Vec<Vec<u8>>, ctx: &Co
     let total: usize = decodable.iter().map(|i| i.len()).sum();
     let mut g = c.benchmark_group(format!("{}-{name}-decodable-x{}", T::ID, decodable.len()));
     g.throughput(Throughput::Bytes(total as u64));
-    g.bench_function(BenchmarkId::new("baseline", "memcpy into new Vecs"), |b| {
-        b.iter(|| {
-            for i in &decodable {
-                black_box(black_box(&i[..]).to_vec());
-            }
-        })
+    each(&mut g, "baseline", memcpy, &decodable, |i| copy(i));
+    each(&mut g, "meshspec", "verdict + decode", &decodable, |i| {
+        entry.decode(black_box(i), ctx).unwrap()
     });
-    g.bench_function(BenchmarkId::new("meshspec", "verdict + decode"), |b| {
-        b.iter(|| {
-            for i in &decodable {
-                black_box(entry.decode(black_box(i), ctx).unwrap());
-            }
-        })
-    });
-    g.bench_function(
-        BenchmarkId::new("meshspec", "verdict + decode + glb"),
-        |b| {
-            b.iter(|| {
-                for i in &decodable {
-                    let d = entry.decode(black_box(i), ctx).unwrap();
-                    black_box(export::glb(d.scene.clone(), NonFinite::Refuse).unwrap());
-                }
-            })
+    each(
+        &mut g,
+        "meshspec",
+        "verdict + decode + glb",
+        &decodable,
+        |i| {
+            let d = entry.decode(black_box(i), ctx).unwrap();
+            export::glb(d.scene.clone(), NonFinite::Refuse).unwrap()
         },
     );
     g.finish();

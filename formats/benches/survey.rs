@@ -14,15 +14,15 @@
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-#[path = "support/pairs.rs"]
-mod pairs;
+#[path = "support/check.rs"]
+mod check;
+#[path = "support/bench.rs"]
+mod support;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
-use meshspec_formats::context::Context;
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use meshspec_formats::survey::{self, synth, Options, UnityVersion};
-use meshspec_formats::Entry;
-use rayon::prelude::*;
 use std::path::{Path, PathBuf};
+use support::{paired, time};
 
 fn install() -> (PathBuf, synth::Expected) {
     let repo = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -40,39 +40,9 @@ fn install() -> (PathBuf, synth::Expected) {
     (dir, e)
 }
 
-/// The files check reads, with their layout.
-fn checked_files(dir: &Path) -> Vec<(PathBuf, &'static Entry)> {
-    survey::walk::files(&[dir.to_path_buf()], None)
-        .filter_map(|f| match f {
-            survey::walk::Found::File(p) => {
-                let ext = survey::walk::extension(&p);
-                let id = if ext == "bin" {
-                    "sws-mesh"
-                } else {
-                    ext.as_str()
-                };
-                meshspec_formats::find(id).map(|e| (p, e))
-            }
-            survey::walk::Found::Unreadable(..) => None,
-        })
-        .collect()
-}
-
-fn check_one(f: &Path, e: &Entry) -> bool {
-    let bytes = std::fs::read(f).unwrap();
-    let mut ctx = Context::new();
-    ctx.input = Some(f.to_path_buf());
-    if e.params.contains(&"unity_version") {
-        if let Some(v) = survey::walk::version_folder(f) {
-            ctx = ctx.with_param("unity_version", v);
-        }
-    }
-    e.judge(&bytes, &ctx).passes()
-}
-
 fn bench(c: &mut Criterion) {
     let (dir, e) = install();
-    let files = checked_files(&dir);
+    let files = check::checked_files(&dir);
     eprintln!(
         "synthetic install: {} files, {} bytes; check reads {} of them",
         e.files,
@@ -88,53 +58,23 @@ fn bench(c: &mut Criterion) {
             .num_threads(threads)
             .build()
             .unwrap();
-        g.bench_function(
-            BenchmarkId::new("check", format!("{threads} threads")),
-            |b| {
-                b.iter(|| {
-                    // The folder walked as a user's `find | xargs meshspec check` would: the
-                    // survey walks it too.
-                    let files = checked_files(&dir);
-                    pool.install(|| files.par_iter().filter(|(f, e)| check_one(f, e)).count())
-                })
-            },
-        );
+        // The folder walked as a user's `find | xargs meshspec check` would: the survey walks
+        // it too.
+        let check = || check::check(&dir, &pool);
+        time(&mut g, "check", format!("{threads} threads"), check);
         let o = Options {
             unity_version: UnityVersion::Auto,
             threads: Some(threads),
             ..Options::default()
         };
-        g.bench_function(
-            BenchmarkId::new("survey", format!("{threads} threads")),
-            |b| b.iter(|| pool.install(|| survey::survey(std::slice::from_ref(&dir), &o, &()))),
-        );
+        let survey = || pool.install(|| survey::survey(std::slice::from_ref(&dir), &o, &()));
+        time(&mut g, "survey", format!("{threads} threads"), survey);
         // The two side by side: each iteration runs check, then the survey, so that both
         // see the same machine (a shared machine's speed drifts by tens of percent between
         // minutes); the time reported is the survey's, the ratios are printed below.
-        let mut pairs: Vec<f64> = vec![];
-        g.bench_function(
-            BenchmarkId::new("survey after check", format!("{threads} threads")),
-            |b| {
-                b.iter_custom(|iters| {
-                    let mut surveyed = std::time::Duration::ZERO;
-                    for _ in 0..iters {
-                        let t = std::time::Instant::now();
-                        let files = checked_files(&dir);
-                        pool.install(|| files.par_iter().filter(|(f, e)| check_one(f, e)).count());
-                        let checked = t.elapsed();
-                        let t = std::time::Instant::now();
-                        std::hint::black_box(
-                            pool.install(|| survey::survey(std::slice::from_ref(&dir), &o, &())),
-                        );
-                        let s = t.elapsed();
-                        surveyed += s;
-                        pairs.push(s.as_secs_f64() / checked.as_secs_f64());
-                    }
-                    surveyed
-                })
-            },
-        );
-        pairs::report(&format!("survey ÷ check, {threads} threads"), &mut pairs);
+        let label = format!("{threads} threads");
+        let mut pairs = paired(&mut g, "survey after check", label, check, survey);
+        support::report(&format!("survey ÷ check, {threads} threads"), &mut pairs);
     }
     g.finish();
     let _ = std::fs::remove_dir_all(&dir);

@@ -9,9 +9,9 @@
 //! and the bytes written (memcpy reads and writes each byte once); packed vectors at 500
 //! million items per second or more.
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use meshspec_formats::context::{Context, SkinWeights};
-use meshspec_formats::generated::unity_mesh::{IndexFormat, SubMesh, Topology, UnityMesh};
+use meshspec_formats::generated::unity_mesh::{IndexFormat, Matrix4x4f, UnityMesh};
 use meshspec_formats::rt::Root;
 use meshspec_formats::unity::decode::{
     self, unpack_floats, unpack_floats_into, unpack_ints, unpack_ints_into, Packed,
@@ -20,9 +20,10 @@ use meshspec_formats::unity::{make, stream};
 use std::hint::black_box;
 use std::path::PathBuf;
 use std::time::Duration;
+use support::{each, time};
 
-#[path = "support/pairs.rs"]
-mod pairs;
+#[path = "support/bench.rs"]
+mod support;
 
 const VERTICES: usize = 1 << 20;
 
@@ -33,15 +34,13 @@ fn large() -> (Vec<u8>, Context) {
     let ctx = Context::new().with_unity_version("2021.3.0f1").unwrap();
     let n = VERTICES;
     let mut m = make::empty("large", 20210300);
-    let mut t = vec![make::channel(0, 0, 0, 0); 14];
-    t[0] = make::channel(0, 0, 0, 3);
-    t[1] = make::channel(0, 12, 1, 4);
-    t[2] = make::channel(1, 0, 1, 4);
-    t[3] = make::channel(1, 8, 2, 4);
-    t[4] = make::channel(1, 12, 0, 2);
-    t[12] = make::channel(2, 0, 2, 4);
-    t[13] = make::channel(2, 4, 6, 4);
-    m.vertex_data.channels = Some(t);
+    make::set_channel(&mut m, 0, 0, 0, 0, 3);
+    make::set_channel(&mut m, 1, 0, 12, 1, 4);
+    make::set_channel(&mut m, 2, 1, 0, 1, 4);
+    make::set_channel(&mut m, 3, 1, 8, 2, 4);
+    make::set_channel(&mut m, 4, 1, 12, 0, 2);
+    make::set_channel(&mut m, 12, 2, 0, 2, 4);
+    make::set_channel(&mut m, 13, 2, 4, 6, 4);
     m.vertex_data.vertex_count = n as u32;
     let mut data = Vec::with_capacity(48 * n);
     let half = |x: f32| half::f16::from_f32(x).to_le_bytes();
@@ -80,21 +79,11 @@ fn large() -> (Vec<u8>, Context) {
     m.index_format = Some(IndexFormat::UINT32);
     m.index_buffer = make::indices32(&indices);
     m.num_sub_meshes = 1;
-    m.sub_meshes = vec![SubMesh {
-        first_byte: 0,
-        index_count: 6 * n as u32,
-        topology: Some(Topology::TRIANGLES),
-        is_tri_strip: None,
-        triangle_count: None,
-        base_vertex: Some(0),
-        first_vertex: 0,
-        vertex_count: n as u32,
-        local_aabb: make::no_box(),
-    }];
+    m.sub_meshes = vec![make::submesh(20210300, 0, 6 * n as u32, n as u32)];
     m.num_bind_poses = Some(4);
     m.bind_poses = Some(
         (0..4)
-            .map(|_| meshspec_formats::generated::unity_mesh::Matrix4x4f {
+            .map(|_| Matrix4x4f {
                 e: [
                     1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0,
                 ]
@@ -137,75 +126,46 @@ fn large_mesh(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(6))
         .warm_up_time(Duration::from_secs(1));
     g.throughput(Throughput::Bytes(vertex_bytes.len() as u64));
-    g.bench_function(
-        BenchmarkId::new("baseline", "memcpy of the vertex data into a new Vec"),
-        |b| b.iter(|| black_box(black_box(vertex_bytes).to_vec())),
-    );
+    let id = "memcpy of the vertex data into a new Vec";
+    time(&mut g, "baseline", id, || black_box(vertex_bytes).to_vec());
     let mut dst = vec![1u8; vertex_bytes.len()];
-    g.bench_function(
-        BenchmarkId::new(
-            "baseline",
-            "memcpy of the vertex data into a touched buffer",
-        ),
-        |b| {
-            b.iter(|| {
-                dst.copy_from_slice(black_box(vertex_bytes));
-                black_box(&dst);
-            })
-        },
-    );
-    g.bench_function(
-        BenchmarkId::new("meshspec", "every channel decoded from the view"),
-        |b| b.iter(|| black_box(decode::channels(black_box(&view), vertex_bytes))),
-    );
+    let id = "memcpy of the vertex data into a touched buffer";
+    time(&mut g, "baseline", id, || {
+        dst.copy_from_slice(black_box(vertex_bytes));
+        black_box(&dst);
+    });
+    let id = "every channel decoded from the view";
+    time(&mut g, "meshspec", id, || {
+        decode::channels(black_box(&view), vertex_bytes)
+    });
     // What the decoded channels' memory costs by itself: new Vecs of their sizes, written.
     let sizes: Vec<usize> = decode::channels(&view, vertex_bytes)
         .iter()
         .flatten()
         .map(|c| c.data.len())
         .collect();
-    g.bench_function(
-        BenchmarkId::new(
-            "baseline",
-            "new Vecs of the decoded channels' sizes, written",
-        ),
-        |b| {
-            b.iter(|| {
-                for &n in &sizes {
-                    black_box(vec![1.0f32; black_box(n)]);
-                }
-            })
-        },
-    );
+    let id = "new Vecs of the decoded channels' sizes, written";
+    time(&mut g, "baseline", id, || {
+        for &n in &sizes {
+            black_box(vec![1.0f32; black_box(n)]);
+        }
+    });
     g.throughput(Throughput::Bytes(bytes.len() as u64));
-    g.bench_function(BenchmarkId::new("meshspec", "borrowed read"), |b| {
-        b.iter(|| {
-            black_box(
-                UnityMesh::read::<false>(black_box(&bytes), &ctx)
-                    .unwrap()
-                    .value,
-            )
-        })
+    time(&mut g, "meshspec", "borrowed read", || {
+        UnityMesh::read::<false>(black_box(&bytes), &ctx)
+            .unwrap()
+            .value
     });
-    g.bench_function(BenchmarkId::new("meshspec", "verdict"), |b| {
-        b.iter(|| black_box(entry.judge(black_box(&bytes), &ctx)))
+    time(&mut g, "meshspec", "verdict", || {
+        entry.judge(black_box(&bytes), &ctx)
     });
-    g.bench_function(
-        BenchmarkId::new("meshspec", "decode (view to UnityMeshData)"),
-        |b| {
-            b.iter(|| {
-                black_box(decode::decode(
-                    black_box(&view),
-                    vertex_bytes,
-                    SkinWeights::Four,
-                ))
-            })
-        },
-    );
-    g.bench_function(
-        BenchmarkId::new("meshspec", "export's decode (verdict + scene)"),
-        |b| b.iter(|| black_box(entry.decode(black_box(&bytes), &ctx).unwrap())),
-    );
+    time(&mut g, "meshspec", "decode (view to UnityMeshData)", || {
+        decode::decode(black_box(&view), vertex_bytes, SkinWeights::Four)
+    });
+    let id = "export's decode (verdict + scene)";
+    time(&mut g, "meshspec", id, || {
+        entry.decode(black_box(&bytes), &ctx).unwrap()
+    });
     g.finish();
 
     // Channels one by one: the Float16 normals (through half's slice conversion) and the
@@ -223,8 +183,8 @@ fn large_mesh(c: &mut Criterion) {
         let one = decode::channel(&view, vertex_bytes, slot).unwrap();
         let n = (one.vertex_count() * one.dim) as u64;
         g.throughput(Throughput::Bytes(n * one.format.size() as u64 + n * 4));
-        g.bench_function(BenchmarkId::new("decode", name), |b| {
-            b.iter(|| black_box(decode::channel(black_box(&view), vertex_bytes, slot)))
+        time(&mut g, "decode", name, || {
+            decode::channel(black_box(&view), vertex_bytes, slot)
         });
     }
     g.finish();
@@ -257,8 +217,8 @@ fn eras(c: &mut Criterion) {
         .measurement_time(Duration::from_secs(3))
         .warm_up_time(Duration::from_secs(1));
     for (v, bytes, ctx) in &made {
-        g.bench_function(BenchmarkId::new("export's decode", v), |b| {
-            b.iter(|| black_box(entry.decode(black_box(bytes), ctx).unwrap()))
+        time(&mut g, "export's decode", v, || {
+            entry.decode(black_box(bytes), ctx).unwrap()
         });
     }
     g.finish();
@@ -273,7 +233,7 @@ fn eras(c: &mut Criterion) {
             black_box(entry.decode(black_box(bytes), ctx).unwrap());
             ratios.push(t.elapsed().as_secs_f64() / a);
         }
-        pairs::report(
+        support::report(
             &format!("decode of {v} ÷ 2021.3 (same geometry)"),
             &mut ratios,
         );
@@ -290,10 +250,9 @@ fn packed(c: &mut Criterion) {
             .measurement_time(Duration::from_secs(4))
             .warm_up_time(Duration::from_secs(1));
         g.throughput(Throughput::Elements(u64::from(n)));
-        g.bench_function(
-            BenchmarkId::new("baseline", "n u32s written into a new Vec"),
-            |b| b.iter(|| black_box((0..black_box(n)).collect::<Vec<u32>>())),
-        );
+        time(&mut g, "baseline", "n u32s written into a new Vec", || {
+            (0..black_box(n)).collect::<Vec<u32>>()
+        });
         for bits in [13u8, 16, 5] {
             let data: Vec<u8> = (0..(n as usize * bits as usize).div_ceil(8))
                 .map(|i| (i * 37) as u8)
@@ -304,40 +263,29 @@ fn packed(c: &mut Criterion) {
                 data: &data,
                 ..Packed::default()
             };
-            g.bench_function(
-                BenchmarkId::new("unpack ints", format!("{bits} bits")),
-                |b| b.iter(|| black_box(unpack_ints(black_box(&ints)))),
-            );
-            // The decoder alone: into a buffer that a caller unpacking many vectors keeps.
-            let mut kept: Vec<u32> = Vec::new();
-            g.bench_function(
-                BenchmarkId::new("unpack ints into a kept buffer", format!("{bits} bits")),
-                |b| {
-                    b.iter(|| {
-                        unpack_ints_into(black_box(&ints), &mut kept);
-                        black_box(&kept);
-                    })
-                },
-            );
             let floats = Packed {
                 start: -1.0,
                 range: 2.0,
                 ..ints
             };
-            g.bench_function(
-                BenchmarkId::new("unpack floats", format!("{bits} bits")),
-                |b| b.iter(|| black_box(unpack_floats(black_box(&floats)))),
-            );
+            let bits = format!("{bits} bits");
+            time(&mut g, "unpack ints", &bits, || {
+                unpack_ints(black_box(&ints))
+            });
+            // The decoder alone: into a buffer that a caller unpacking many vectors keeps.
+            let mut kept: Vec<u32> = Vec::new();
+            time(&mut g, "unpack ints into a kept buffer", &bits, || {
+                unpack_ints_into(black_box(&ints), &mut kept);
+                black_box(&kept);
+            });
+            time(&mut g, "unpack floats", &bits, || {
+                unpack_floats(black_box(&floats))
+            });
             let mut kept: Vec<f32> = Vec::new();
-            g.bench_function(
-                BenchmarkId::new("unpack floats into a kept buffer", format!("{bits} bits")),
-                |b| {
-                    b.iter(|| {
-                        unpack_floats_into(black_box(&floats), &mut kept);
-                        black_box(&kept);
-                    })
-                },
-            );
+            time(&mut g, "unpack floats into a kept buffer", &bits, || {
+                unpack_floats_into(black_box(&floats), &mut kept);
+                black_box(&kept);
+            });
         }
         g.finish();
     }
@@ -411,78 +359,42 @@ fn corpus_meshes(c: &mut Criterion) {
         .iter()
         .flat_map(|(b, _, s)| b.iter().chain(s.iter().flatten()).copied())
         .collect();
-    g.bench_function(
-        BenchmarkId::new("baseline", "memcpy of the objects and ranges into new Vecs"),
-        |b| {
-            b.iter(|| {
-                for (o, _, s) in &objs {
-                    black_box(black_box(&o[..]).to_vec());
-                    if let Some(s) = s {
-                        black_box(black_box(&s[..]).to_vec());
-                    }
-                }
-            })
-        },
-    );
-    let mut dst = vec![1u8; all.len()];
-    g.bench_function(
-        BenchmarkId::new("baseline", "memcpy of the same bytes into a touched buffer"),
-        |b| {
-            b.iter(|| {
-                dst.copy_from_slice(black_box(&all));
-                black_box(&dst);
-            })
-        },
-    );
-    g.bench_function(BenchmarkId::new("meshspec", "borrowed read"), |b| {
-        b.iter(|| {
-            for (o, ctx, _) in &objs {
-                black_box(UnityMesh::read::<false>(black_box(o), ctx).unwrap().value);
+    let id = "memcpy of the objects and ranges into new Vecs";
+    time(&mut g, "baseline", id, || {
+        for (o, _, s) in &objs {
+            black_box(black_box(&o[..]).to_vec());
+            if let Some(s) = s {
+                black_box(black_box(&s[..]).to_vec());
             }
-        })
+        }
     });
-    g.bench_function(
-        BenchmarkId::new("meshspec", "every channel decoded from the view"),
-        |b| {
-            b.iter(|| {
-                for (v, s) in &views {
-                    let data = s.as_deref().unwrap_or(v.vertex_data.data.data);
-                    black_box(decode::channels(black_box(v), data));
-                }
-            })
-        },
-    );
-    g.bench_function(
-        BenchmarkId::new("meshspec", "decode (view to UnityMeshData)"),
-        |b| {
-            b.iter(|| {
-                for (v, s) in &views {
-                    let data = s.as_deref().unwrap_or(v.vertex_data.data.data);
-                    black_box(decode::decode(black_box(v), data, SkinWeights::Four));
-                }
-            })
-        },
-    );
-    g.bench_function(
-        BenchmarkId::new("meshspec", "verdict (with the .resS)"),
-        |b| {
-            b.iter(|| {
-                for (o, ctx, _) in &objs {
-                    black_box(entry.judge(black_box(o), ctx));
-                }
-            })
-        },
-    );
-    g.bench_function(
-        BenchmarkId::new("meshspec", "export's decode (verdict + .resS read + scene)"),
-        |b| {
-            b.iter(|| {
-                for (o, ctx, _) in &objs {
-                    black_box(entry.decode(black_box(o), ctx).unwrap());
-                }
-            })
-        },
-    );
+    let mut dst = vec![1u8; all.len()];
+    let id = "memcpy of the same bytes into a touched buffer";
+    time(&mut g, "baseline", id, || {
+        dst.copy_from_slice(black_box(&all));
+        black_box(&dst);
+    });
+    each(&mut g, "meshspec", "borrowed read", &objs, |(o, ctx, _)| {
+        UnityMesh::read::<false>(black_box(o), ctx).unwrap().value
+    });
+    let id = "every channel decoded from the view";
+    each(&mut g, "meshspec", id, &views, |(v, s)| {
+        let data = s.as_deref().unwrap_or(v.vertex_data.data.data);
+        decode::channels(black_box(v), data)
+    });
+    let id = "decode (view to UnityMeshData)";
+    each(&mut g, "meshspec", id, &views, |(v, s)| {
+        let data = s.as_deref().unwrap_or(v.vertex_data.data.data);
+        decode::decode(black_box(v), data, SkinWeights::Four)
+    });
+    let id = "verdict (with the .resS)";
+    each(&mut g, "meshspec", id, &objs, |(o, ctx, _)| {
+        entry.judge(black_box(o), ctx)
+    });
+    let id = "export's decode (verdict + .resS read + scene)";
+    each(&mut g, "meshspec", id, &objs, |(o, ctx, _)| {
+        entry.decode(black_box(o), ctx).unwrap()
+    });
     g.finish();
 }
 

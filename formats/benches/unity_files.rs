@@ -11,10 +11,10 @@
 //! `cargo bench -p meshspec-formats --bench unity_files`. `tools/unitypy-bench.sh` runs UnityPy
 //! on the same bundles for the ratio.
 
-#[path = "support/pairs.rs"]
-mod pairs;
+#[path = "support/bench.rs"]
+mod support;
 
-use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use criterion::{criterion_group, criterion_main, Criterion, Throughput};
 use meshspec_formats::context::Context;
 use meshspec_formats::generated::unity_web::UnityWeb;
 use meshspec_formats::rt::Root;
@@ -22,6 +22,7 @@ use meshspec_formats::unity::files::bundle::Bundle;
 use meshspec_formats::unity::files::{GameFiles, Limits, Shared};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
+use support::{paired, time};
 
 fn bundles() -> (String, Vec<PathBuf>) {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -68,36 +69,34 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group(name);
     g.sample_size(10);
     g.throughput(Throughput::Bytes(total as u64));
-    g.bench_function(
-        BenchmarkId::new("meshspec", "open, find every mesh, decode it"),
-        |b| {
-            b.iter(|| {
-                let mut n = 0;
-                for f in &files {
-                    let gf = GameFiles::open(std::slice::from_ref(f)).unwrap();
-                    n += decode_all(&gf);
-                }
-                black_box(n)
-            })
+    time(
+        &mut g,
+        "meshspec",
+        "open, find every mesh, decode it",
+        || {
+            let mut n = 0;
+            for f in &files {
+                let gf = GameFiles::open(std::slice::from_ref(f)).unwrap();
+                n += decode_all(&gf);
+            }
+            n
         },
     );
-    g.bench_function(
-        BenchmarkId::new("baseline", "decompress the bundles only"),
-        |b| {
-            b.iter(|| {
-                for x in &bytes {
-                    black_box(Bundle::open(black_box(x), &Limits::default()).unwrap());
-                }
-            })
-        },
-    );
+    time(&mut g, "baseline", "decompress the bundles only", || {
+        for x in &bytes {
+            black_box(Bundle::open(black_box(x), &Limits::default()).unwrap());
+        }
+    });
     let opened: Vec<GameFiles> = files
         .iter()
         .map(|f| GameFiles::open(std::slice::from_ref(f)).unwrap())
         .collect();
-    g.bench_function(
-        BenchmarkId::new("meshspec", "find every mesh and decode it (files open)"),
-        |b| b.iter(|| black_box(opened.iter().map(decode_all).sum::<usize>())),
+    let decode = || opened.iter().map(decode_all).sum::<usize>();
+    time(
+        &mut g,
+        "meshspec",
+        "find every mesh and decode it (files open)",
+        decode,
     );
     g.finish();
 }
@@ -143,35 +142,19 @@ fn bench_web(c: &mut Criterion) {
     let shared = Shared::new(bytes.clone());
     let mut g = c.benchmark_group(name);
     g.throughput(Throughput::Bytes(size as u64));
-    g.bench_function(
-        BenchmarkId::new("baseline", "decompress the LZMA payload alone (liblzma)"),
-        |b| b.iter(|| black_box(lzma_alone(black_box(stream), size))),
+    let alone = || lzma_alone(black_box(stream), size);
+    time(
+        &mut g,
+        "baseline",
+        "decompress the LZMA payload alone (liblzma)",
+        alone,
     );
-    g.bench_function(BenchmarkId::new("meshspec", "open the bundle"), |b| {
-        b.iter(|| black_box(Bundle::open(black_box(&shared), &limits).unwrap()))
-    });
-    let mut ratios: Vec<f64> = vec![];
-    g.bench_function(
-        BenchmarkId::new("meshspec", "open after decompressing alone"),
-        |b| {
-            b.iter_custom(|iters| {
-                let mut opened = std::time::Duration::ZERO;
-                for _ in 0..iters {
-                    let t = std::time::Instant::now();
-                    black_box(lzma_alone(black_box(stream), size));
-                    let alone = t.elapsed();
-                    let t = std::time::Instant::now();
-                    black_box(Bundle::open(black_box(&shared), &limits).unwrap());
-                    let d = t.elapsed();
-                    opened += d;
-                    ratios.push(d.as_secs_f64() / alone.as_secs_f64());
-                }
-                opened
-            })
-        },
-    );
+    let open = || Bundle::open(black_box(&shared), &limits).unwrap();
+    time(&mut g, "meshspec", "open the bundle", open);
+    let label = "open after decompressing alone";
+    let mut ratios = paired(&mut g, "meshspec", label, alone, open);
     g.finish();
-    pairs::report("open ÷ decompress alone", &mut ratios);
+    support::report("open ÷ decompress alone", &mut ratios);
 }
 
 criterion_group!(benches, bench, bench_web);

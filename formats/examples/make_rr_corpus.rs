@@ -54,126 +54,41 @@ fn part(rng: &mut Lcg, n: u32, material: u64, at: f32) -> PartSpec {
     }
 }
 
-struct Plan {
-    name: &'static str,
-    form: Form,
-    format: VertexFormat,
-    strides: [u32; 3],
-    bones_per_vertex: u8,
-    bones: usize,
-    parts: &'static [u32],
-    cpu_copies: bool,
-    wide: bool,
-}
+/// The bodies: name, form, vertex format, strides, bones per vertex, bones, each part's
+/// vertices, CPU copies, 32-bit indices.
+type Plan = (
+    &'static str,
+    Form,
+    VertexFormat,
+    [u32; 3],
+    u8,
+    usize,
+    &'static [u32],
+    bool,
+    bool,
+);
+
+#[rustfmt::skip]
+const PLANS: [Plan; 9] = [
+    ("gen-split12-3ranges-3bones",     Form::Ranged, VertexFormat::SPLIT12,  [12, 12, 8],  4, 3, &[40, 25, 60],    false, false),
+    ("gen-split24-1range",             Form::Ranged, VertexFormat::SPLIT24,  [24, 12, 8],  4, 0, &[90],            false, false),
+    ("gen-split12x8-4ranges-5bones",   Form::Ranged, VertexFormat::SPLIT12,  [12, 12, 16], 8, 5, &[12, 30, 7, 21], false, false),
+    ("gen-static16-2ranges",           Form::Ranged, VertexFormat::STATIC16, [16, 0, 0],   0, 0, &[33, 18],        false, false),
+    ("gen-static24-1range-cpu-copies", Form::Ranged, VertexFormat::STATIC24, [24, 0, 0],   4, 0, &[48],            true,  false),
+    ("gen-static28-3ranges-1bone",     Form::Ranged, VertexFormat::STATIC28, [28, 0, 0],   0, 1, &[10, 10, 26],    false, false),
+    ("gen-inline-2objects",            Form::Inline, VertexFormat::STATIC24, [24, 0, 0],   4, 0, &[36, 52],        false, false),
+    ("gen-inline-3objects-2bones",     Form::Inline, VertexFormat::STATIC24, [24, 0, 0],   4, 2, &[20, 8, 44],     false, false),
+    ("gen-inline-4objects-u32",        Form::Inline, VertexFormat::STATIC24, [24, 0, 0],   4, 0, &[15, 27, 9, 40], false, true),
+];
 
 fn main() {
     let out = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/rr");
-    let plans = [
-        Plan {
-            name: "gen-split12-3ranges-3bones",
-            form: Form::Ranged,
-            format: VertexFormat::SPLIT12,
-            strides: [12, 12, 8],
-            bones_per_vertex: 4,
-            bones: 3,
-            parts: &[40, 25, 60],
-            cpu_copies: false,
-            wide: false,
-        },
-        Plan {
-            name: "gen-split24-1range",
-            form: Form::Ranged,
-            format: VertexFormat::SPLIT24,
-            strides: [24, 12, 8],
-            bones_per_vertex: 4,
-            bones: 0,
-            parts: &[90],
-            cpu_copies: false,
-            wide: false,
-        },
-        Plan {
-            name: "gen-split12x8-4ranges-5bones",
-            form: Form::Ranged,
-            format: VertexFormat::SPLIT12,
-            strides: [12, 12, 16],
-            bones_per_vertex: 8,
-            bones: 5,
-            parts: &[12, 30, 7, 21],
-            cpu_copies: false,
-            wide: false,
-        },
-        Plan {
-            name: "gen-static16-2ranges",
-            form: Form::Ranged,
-            format: VertexFormat::STATIC16,
-            strides: [16, 0, 0],
-            bones_per_vertex: 0,
-            bones: 0,
-            parts: &[33, 18],
-            cpu_copies: false,
-            wide: false,
-        },
-        Plan {
-            name: "gen-static24-1range-cpu-copies",
-            form: Form::Ranged,
-            format: VertexFormat::STATIC24,
-            strides: [24, 0, 0],
-            bones_per_vertex: 4,
-            bones: 0,
-            parts: &[48],
-            cpu_copies: true,
-            wide: false,
-        },
-        Plan {
-            name: "gen-static28-3ranges-1bone",
-            form: Form::Ranged,
-            format: VertexFormat::STATIC28,
-            strides: [28, 0, 0],
-            bones_per_vertex: 0,
-            bones: 1,
-            parts: &[10, 10, 26],
-            cpu_copies: false,
-            wide: false,
-        },
-        Plan {
-            name: "gen-inline-2objects",
-            form: Form::Inline,
-            format: VertexFormat::STATIC24,
-            strides: [24, 0, 0],
-            bones_per_vertex: 4,
-            bones: 0,
-            parts: &[36, 52],
-            cpu_copies: false,
-            wide: false,
-        },
-        Plan {
-            name: "gen-inline-3objects-2bones",
-            form: Form::Inline,
-            format: VertexFormat::STATIC24,
-            strides: [24, 0, 0],
-            bones_per_vertex: 4,
-            bones: 2,
-            parts: &[20, 8, 44],
-            cpu_copies: false,
-            wide: false,
-        },
-        Plan {
-            name: "gen-inline-4objects-u32",
-            form: Form::Inline,
-            format: VertexFormat::STATIC24,
-            strides: [24, 0, 0],
-            bones_per_vertex: 4,
-            bones: 0,
-            parts: &[15, 27, 9, 40],
-            cpu_copies: false,
-            wide: true,
-        },
-    ];
     let ctx = Context::new();
-    for (k, p) in plans.iter().enumerate() {
+    for (k, &(name, form, format, strides, bones_per_vertex, bones, sizes, cpu_copies, wide)) in
+        PLANS.iter().enumerate()
+    {
         let mut rng = Lcg(0x5EED_0000 + k as u64);
-        let parts: Vec<PartSpec> = p
-            .parts
+        let parts: Vec<PartSpec> = sizes
             .iter()
             .enumerate()
             .map(|(i, &n)| {
@@ -181,35 +96,33 @@ fn main() {
                 part(&mut rng, n, material, i as f32 * 2.0)
             })
             .collect();
-        let total: u32 = p.parts.iter().sum();
-        let streams = [0, 1, 2].map(|s| rng.bytes(total as usize * p.strides[s] as usize));
+        let total: u32 = sizes.iter().sum();
+        let streams = [0, 1, 2].map(|s| rng.bytes(total as usize * strides[s] as usize));
         let spec = BodySpec {
-            form: p.form,
+            form,
             header: Header {
                 managed_object: 1,
                 descriptor_mask: [0, 1, 2, 8, 16, 17, 18, 32, 64][k % 9],
                 generated: (k % 2) as u8,
-                vertex_stride: p.strides[0] as u8,
+                vertex_stride: strides[0] as u8,
                 max_culling_distance: [0.0, 100.0, 660.0, 820.0, 2580.0][k % 5],
             },
-            bones: (0..p.bones).map(|_| rng.bytes(81)).collect(),
-            vertex_format: p.format,
-            strides: p.strides,
-            bones_per_vertex: p.bones_per_vertex,
+            bones: (0..bones).map(|_| rng.bytes(81)).collect(),
+            vertex_format: format,
+            strides,
+            bones_per_vertex,
             streams,
             parts,
             centre: [1.0, 0.5, -1.0],
             half_extent: [4.0, 0.5, 2.0],
             quantization_factor: 1.0 / 1024.0,
             user_category: k as u32,
-            cpu_copies: p.cpu_copies,
-            wide_indices: p.wide,
+            cpu_copies,
+            wide_indices: wide,
         };
-        let mesh = body(&spec).unwrap_or_else(|e| panic!("{}: {e}", p.name));
-        let bytes = mesh
-            .to_bytes(&ctx)
-            .unwrap_or_else(|e| panic!("{}: {e}", p.name));
-        let path = out.join(format!("{}.rr-mesh", p.name));
+        let bytes = body(&spec).and_then(|m| m.to_bytes(&ctx));
+        let bytes = bytes.unwrap_or_else(|e| panic!("{name}: {e}"));
+        let path = out.join(format!("{name}.rr-mesh"));
         std::fs::write(&path, &bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
         println!("wrote {} ({} bytes)", path.display(), bytes.len());
     }

@@ -27,10 +27,13 @@ fn write<T: Root>(dir: &Path, name: &str, value: &T) {
 fn main() {
     let dir: PathBuf = Path::new(env!("CARGO_MANIFEST_DIR")).join("../corpus/sws");
     let mut rng = Rng(0x5EED_0003_5357_5300);
+    // Each mesh body built from its spec with the one generator, written and checked.
+    let mut built = |name: &str, spec: Spec| write(&dir, name, &mesh(spec, &mut rng).unwrap());
 
     // Skinned, no SubMeshes: its positions are compiled only. Six bones, three ranges in the
     // first partition and one range over every index in the second.
-    let skinned = mesh(
+    built(
+        "built-skinned.sws-mesh",
         Spec {
             id: 0x5001,
             parts: vec![
@@ -44,10 +47,7 @@ fn main() {
             flags: 0x0000_2157,
             second: SecondPartition::One,
         },
-        &mut rng,
-    )
-    .unwrap();
-    write(&dir, "built-skinned.sws-mesh", &skinned);
+    );
 
     // Three SubMeshes with 0, 1 and 2 morph channels (so two extra streams), one to three UV
     // channels, colours on one; both partitions alike.
@@ -57,7 +57,8 @@ fn main() {
         part(3, 5, [0.0, 2.5], 3, 2, false, 0x0200_0003).unwrap(),
     ];
     parts[0].words_a = true;
-    let three = mesh(
+    built(
+        "built-three-parts.sws-mesh",
         Spec {
             id: 0x6001,
             parts,
@@ -67,10 +68,7 @@ fn main() {
             flags: 0x0001_0157,
             second: SecondPartition::Same,
         },
-        &mut rng,
-    )
-    .unwrap();
-    write(&dir, "built-three-parts.sws-mesh", &three);
+    );
 
     // Five SubMeshes, up to three morph channels (three extra streams), a second partition
     // of two ranges split inside a part.
@@ -83,7 +81,8 @@ fn main() {
     ];
     parts[1].words_b = true;
     parts[3].words_a = true;
-    let five = mesh(
+    built(
+        "built-five-parts.sws-mesh",
         Spec {
             id: 0x7001,
             parts,
@@ -93,10 +92,7 @@ fn main() {
             flags: 0x0011_0157,
             second: SecondPartition::At(vec![37]),
         },
-        &mut rng,
-    )
-    .unwrap();
-    write(&dir, "built-five-parts.sws-mesh", &five);
+    );
 
     // One SubMesh on its own (layout sws-submesh): two UV channels and two morph channels.
     let grid = part(6, 5, [1.0, -1.0], 2, 2, true, 0x0400_0001).unwrap();

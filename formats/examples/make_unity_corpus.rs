@@ -15,6 +15,7 @@ use meshspec_formats::generated::unity_mesh as um;
 use meshspec_formats::generated::unity_serialized as us;
 use meshspec_formats::generated::unity_web as uw;
 use meshspec_formats::rt::{Codec, Output, Root, Spanned};
+use meshspec_formats::unity::decode::pack_items;
 use meshspec_formats::unity::make;
 use std::path::Path;
 
@@ -37,30 +38,8 @@ struct T {
 
 const ALIGN: i32 = 0x4000;
 
-fn prim(ty: &'static str, name: &'static str) -> T {
-    let size = match ty {
-        "bool" | "UInt8" | "SInt8" | "char" => 1,
-        "UInt16" | "SInt16" => 2,
-        "int" | "unsigned int" | "float" => 4,
-        "SInt64" | "UInt64" => 8,
-        other => panic!("no size for {other}"),
-    };
-    T {
-        ty,
-        name,
-        size,
-        array: false,
-        meta: 0,
-        kids: vec![],
-    }
-}
-
-fn strukt(ty: &'static str, name: &'static str, kids: Vec<T>) -> T {
-    let size = if kids.iter().all(|k| k.size >= 0) {
-        kids.iter().map(|k| k.size).sum()
-    } else {
-        -1
-    };
+/// A node of no flags.
+fn node(ty: &'static str, name: &'static str, size: i32, kids: Vec<T>) -> T {
     T {
         ty,
         name,
@@ -71,6 +50,35 @@ fn strukt(ty: &'static str, name: &'static str, kids: Vec<T>) -> T {
     }
 }
 
+fn prim(ty: &'static str, name: &'static str) -> T {
+    let size = match ty {
+        "bool" | "UInt8" | "SInt8" | "char" => 1,
+        "UInt16" | "SInt16" => 2,
+        "int" | "unsigned int" | "float" => 4,
+        "SInt64" | "UInt64" => 8,
+        other => panic!("no size for {other}"),
+    };
+    node(ty, name, size, vec![])
+}
+
+/// A struct: the sum of its fields' sizes, -1 when one of them varies.
+fn strukt(ty: &'static str, name: &'static str, kids: Vec<T>) -> T {
+    let size = kids
+        .iter()
+        .try_fold(0, |s, k| (k.size >= 0).then_some(s + k.size));
+    node(ty, name, size.unwrap_or(-1), kids)
+}
+
+/// An array node (`meta` its flags): its size and its elements.
+fn array(ty: &'static str, name: &'static str, meta: i32, elem: T) -> T {
+    let kids = vec![prim("int", "size"), elem];
+    T {
+        array: true,
+        meta,
+        ..node(ty, name, -1, kids)
+    }
+}
+
 fn aligned(mut t: T) -> T {
     t.meta |= ALIGN;
     t
@@ -78,21 +86,7 @@ fn aligned(mut t: T) -> T {
 
 fn vector_of(ty: &'static str, name: &'static str, mut elem: T) -> T {
     elem.name = "data";
-    T {
-        ty,
-        name,
-        size: -1,
-        array: false,
-        meta: 0,
-        kids: vec![T {
-            ty: "Array",
-            name: "Array",
-            size: -1,
-            array: true,
-            meta: ALIGN,
-            kids: vec![prim("int", "size"), elem],
-        }],
-    }
+    node(ty, name, -1, vec![array("Array", "Array", ALIGN, elem)])
 }
 
 fn vector(name: &'static str, elem: T) -> T {
@@ -111,12 +105,13 @@ fn pptr(ty: &'static str, name: &'static str) -> T {
     )
 }
 
+/// A struct of float fields.
+fn floats(ty: &'static str, name: &'static str, fields: &[&'static str]) -> T {
+    strukt(ty, name, fields.iter().map(|&f| prim("float", f)).collect())
+}
+
 fn vec3(name: &'static str) -> T {
-    strukt(
-        "Vector3f",
-        name,
-        vec![prim("float", "x"), prim("float", "y"), prim("float", "z")],
-    )
+    floats("Vector3f", name, &["x", "y", "z"])
 }
 
 fn aabb(name: &'static str) -> T {
@@ -125,45 +120,21 @@ fn aabb(name: &'static str) -> T {
 
 /// The Mesh of 2022.1 and later, as Unity's type trees have it.
 fn mesh_tree() -> T {
-    let packed_f = |name| {
-        strukt(
-            "PackedBitVector",
-            name,
-            vec![
-                prim("unsigned int", "m_NumItems"),
-                prim("float", "m_Range"),
-                prim("float", "m_Start"),
-                vector("m_Data", prim("UInt8", "data")),
-                aligned(prim("UInt8", "m_BitSize")),
-            ],
-        )
+    // PackedBitVector: of floats (with their range and start) or of integers.
+    let packed = |name, floats: bool| {
+        let mut kids = vec![prim("unsigned int", "m_NumItems")];
+        if floats {
+            kids.extend([prim("float", "m_Range"), prim("float", "m_Start")]);
+        }
+        kids.push(vector("m_Data", prim("UInt8", "data")));
+        kids.push(aligned(prim("UInt8", "m_BitSize")));
+        strukt("PackedBitVector", name, kids)
     };
-    let packed_i = |name| {
-        strukt(
-            "PackedBitVector",
-            name,
-            vec![
-                prim("unsigned int", "m_NumItems"),
-                vector("m_Data", prim("UInt8", "data")),
-                aligned(prim("UInt8", "m_BitSize")),
-            ],
-        )
-    };
-    let matrix = strukt(
-        "Matrix4x4f",
-        "data",
-        (0..16)
-            .map(|k| {
-                prim(
-                    "float",
-                    [
-                        "e00", "e01", "e02", "e03", "e10", "e11", "e12", "e13", "e20", "e21",
-                        "e22", "e23", "e30", "e31", "e32", "e33",
-                    ][k],
-                )
-            })
-            .collect(),
-    );
+    let e = [
+        "e00", "e01", "e02", "e03", "e10", "e11", "e12", "e13", "e20", "e21", "e22", "e23", "e30",
+        "e31", "e32", "e33",
+    ];
+    let matrix = floats("Matrix4x4f", "data", &e);
     strukt(
         "Mesh",
         "Base",
@@ -267,30 +238,28 @@ fn mesh_tree() -> T {
                             ],
                         ),
                     ),
-                    aligned(T {
-                        ty: "TypelessData",
-                        name: "m_DataSize",
-                        size: -1,
-                        array: true,
-                        meta: 0,
-                        kids: vec![prim("int", "size"), prim("UInt8", "data")],
-                    }),
+                    aligned(array(
+                        "TypelessData",
+                        "m_DataSize",
+                        0,
+                        prim("UInt8", "data"),
+                    )),
                 ],
             )),
             strukt(
                 "CompressedMesh",
                 "m_CompressedMesh",
                 vec![
-                    packed_f("m_Vertices"),
-                    packed_f("m_UV"),
-                    packed_f("m_Normals"),
-                    packed_f("m_Tangents"),
-                    packed_i("m_Weights"),
-                    packed_i("m_NormalSigns"),
-                    packed_i("m_TangentSigns"),
-                    packed_f("m_FloatColors"),
-                    packed_i("m_BoneIndices"),
-                    packed_i("m_Triangles"),
+                    packed("m_Vertices", true),
+                    packed("m_UV", true),
+                    packed("m_Normals", true),
+                    packed("m_Tangents", true),
+                    packed("m_Weights", false),
+                    packed("m_NormalSigns", false),
+                    packed("m_TangentSigns", false),
+                    packed("m_FloatColors", true),
+                    packed("m_BoneIndices", false),
+                    packed("m_Triangles", false),
                     prim("unsigned int", "m_UVInfo"),
                 ],
             ),
@@ -341,16 +310,7 @@ fn transform_tree() -> T {
         "Base",
         vec![
             pptr("PPtr<GameObject>", "m_GameObject"),
-            strukt(
-                "Quaternionf",
-                "m_LocalRotation",
-                vec![
-                    prim("float", "x"),
-                    prim("float", "y"),
-                    prim("float", "z"),
-                    prim("float", "w"),
-                ],
-            ),
+            floats("Quaternionf", "m_LocalRotation", &["x", "y", "z", "w"]),
             vec3("m_LocalPosition"),
             vec3("m_LocalScale"),
             vector("m_Children", pptr("PPtr<Transform>", "data")),
@@ -551,21 +511,6 @@ fn zero_aabb() -> um::Aabb {
     }
 }
 
-/// Items of `bits` bits, the first in the lowest bits of the first byte.
-fn pack(items: &[u32], bits: u32) -> Vec<u8> {
-    let mut out = vec![0u8; (items.len() * bits as usize).div_ceil(8)];
-    let mut pos = 0usize;
-    for &item in items {
-        for b in 0..bits {
-            if (item >> b) & 1 == 1 {
-                out[pos / 8] |= 1 << (pos % 8);
-            }
-            pos += 1;
-        }
-    }
-    out
-}
-
 fn submesh(
     first_byte: u32,
     index_count: u32,
@@ -596,122 +541,129 @@ fn identity(tx: f32) -> um::Matrix4x4f {
     um::Matrix4x4f { e }
 }
 
-struct MeshSpec {
-    name: &'static str,
-    submeshes: Vec<um::SubMesh>,
-    shapes: um::BlendShapeData,
-    bind_poses: Vec<um::Matrix4x4f>,
-    bone_name_hashes: Vec<u32>,
-    bones_aabb: Vec<um::MinMaxAabb>,
-    compression: u8,
-    index_format: i32,
-    indices: Vec<u8>,
-    vertex_count: u32,
-    channels: Vec<um::ChannelInfo>,
-    vertex_bytes: Vec<u8>,
-    compressed: um::CompressedMesh,
-    /// Streamed: the vertex bytes go to the resource file.
-    streamed: bool,
-}
-
 fn f32s(v: &[f32]) -> Vec<u8> {
     v.iter().flat_map(|x| x.to_le_bytes()).collect()
 }
 
-/// The Mesh object, its vertex bytes going to `res` (at a 16-byte boundary) when streamed.
-fn mesh_bytes(m: &MeshSpec, res: &mut Vec<u8>, res_path: &str) -> Vec<u8> {
-    let (inline, stream) = if m.streamed {
+/// A mesh of `vertex_count` vertices in `vertex_bytes` (inline), the channel table entries
+/// `channels` (index, stream, offset, format, dimension) set, and a box of extent 1; every
+/// other field the version writes from the library's maker.
+fn mesh(
+    name: &str,
+    submeshes: Vec<um::SubMesh>,
+    indices: um::IndexBuffer,
+    vertex_count: u32,
+    channels: &[(usize, u8, u8, u8, u8)],
+    vertex_bytes: Vec<u8>,
+) -> um::UnityMesh {
+    let mut m = make::empty(name, VERSION_NUM);
+    m.local_aabb = zero_aabb();
+    m.num_sub_meshes = submeshes.len() as i32;
+    m.sub_meshes = submeshes;
+    m.index_buffer = indices;
+    m.vertex_data.vertex_count = vertex_count;
+    for &(k, stream, offset, format, dimension) in channels {
+        make::set_channel(&mut m, k, stream, offset, format, dimension);
+    }
+    m.vertex_data.data = make::bytes(vertex_bytes);
+    m
+}
+
+/// The Mesh object, its vertex bytes moved to `res` (at a 16-byte boundary) when streamed.
+fn mesh_bytes(mut m: um::UnityMesh, streamed: bool, res: &mut Vec<u8>, res_path: &str) -> Vec<u8> {
+    if streamed {
         while !res.len().is_multiple_of(16) {
             res.push(0);
         }
-        let at = res.len() as u64;
-        res.extend_from_slice(&m.vertex_bytes);
-        (
-            vec![],
-            um::StreamingInfo {
-                ofs_data_u4: None,
-                ofs_data_u8: Some(at),
-                len_data: m.vertex_bytes.len() as u32,
-                path: make::string(res_path),
-            },
-        )
-    } else {
-        (
-            m.vertex_bytes.clone(),
-            um::StreamingInfo {
-                ofs_data_u4: None,
-                ofs_data_u8: Some(0),
-                len_data: 0,
-                path: make::string(""),
-            },
-        )
-    };
-    // Every field the version writes, from the library's maker; then this mesh's parts.
-    let mut mesh = make::empty(m.name, VERSION_NUM);
-    mesh.local_aabb = zero_aabb();
-    mesh.num_sub_meshes = m.submeshes.len() as i32;
-    mesh.sub_meshes = m.submeshes.clone();
-    mesh.shapes = Some(m.shapes.clone());
-    mesh.num_bind_poses = Some(m.bind_poses.len() as i32);
-    mesh.bind_poses = Some(m.bind_poses.clone());
-    mesh.num_bone_name_hashes = Some(m.bone_name_hashes.len() as i32);
-    mesh.bone_name_hashes = Some(m.bone_name_hashes.clone());
-    mesh.root_bone_name_hash = Some(m.bone_name_hashes.first().copied().unwrap_or(0));
-    mesh.bones_aabb = Some(um::MinMaxAabbVector {
-        num_items: m.bones_aabb.len() as i32,
-        items: m.bones_aabb.clone(),
-    });
-    mesh.mesh_compression = um::MeshCompression(m.compression);
-    mesh.index_format = Some(um::IndexFormat(m.index_format));
-    let index_size = if m.index_format == 1 { 4 } else { 2 };
-    mesh.index_buffer = make::index_bytes(index_size, m.indices.clone());
-    mesh.vertex_data.vertex_count = m.vertex_count;
-    mesh.vertex_data.num_channels = Some(m.channels.len() as i32);
-    mesh.vertex_data.channels = Some(m.channels.clone());
-    mesh.vertex_data.data = make::bytes(inline);
-    mesh.compressed_mesh = m.compressed.clone();
-    mesh.stream_data = Some(stream);
-    mesh.to_bytes(&Context::new().with_param("unity_version", i128::from(VERSION_NUM)))
+        let data = std::mem::replace(&mut m.vertex_data.data, make::bytes(vec![])).data;
+        m.stream_data = Some(um::StreamingInfo {
+            ofs_data_u4: None,
+            ofs_data_u8: Some(res.len() as u64),
+            len_data: data.len() as u32,
+            path: make::string(res_path),
+        });
+        res.extend(data);
+    }
+    m.to_bytes(&Context::new().with_param("unity_version", i128::from(VERSION_NUM)))
         .expect("the mesh writes")
 }
 
-/// The channel table of 14 entries with the given ones set.
-fn channels(set: &[(usize, um::ChannelInfo)]) -> Vec<um::ChannelInfo> {
-    let mut t = vec![make::channel(0, 0, 0, 0); 14];
-    for (k, c) in set {
-        t[*k] = c.clone();
-    }
-    t
-}
-
-fn u16s(v: &[u16]) -> Vec<u8> {
-    v.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
-
-fn meshes() -> Vec<MeshSpec> {
+/// The five meshes, and whether each is streamed.
+fn meshes() -> Vec<(um::UnityMesh, bool)> {
     // Blade: a quad, positions, normals and UVs in one stream, streamed from the .resS.
-    let mut blade = vec![];
+    let mut data = vec![];
     for (x, y) in [(0.0f32, 0.0f32), (1.0, 0.0), (1.0, 2.0), (0.0, 2.0)] {
-        blade.extend(f32s(&[x, y, 0.0, 0.0, 0.0, -1.0, x, y / 2.0]));
+        data.extend(f32s(&[x, y, 0.0, 0.0, 0.0, -1.0, x, y / 2.0]));
     }
+    let channels = [(0, 0, 0, 0, 3), (1, 0, 12, 0, 3), (4, 0, 24, 0, 2)];
+    let indices = make::indices16(&[0, 1, 2, 0, 2, 3]);
+    let blade = mesh(
+        "Blade",
+        vec![submesh(0, 6, 0, 0, 0, 4)],
+        indices,
+        4,
+        &channels,
+        data,
+    );
     // Arm: two quads up a column, skinned to two bones: stream 0 positions and normals,
     // stream 1 four Float weights and four UInt32 bone slots.
-    let mut arm0 = vec![];
-    let mut arm1 = vec![];
+    let mut data = vec![];
+    let mut skin = vec![];
     for k in 0..6 {
         let y = (k / 2) as f32;
         let x = (k % 2) as f32;
-        arm0.extend(f32s(&[x, y, 0.0, 0.0, 0.0, -1.0]));
+        data.extend(f32s(&[x, y, 0.0, 0.0, 0.0, -1.0]));
         let w = y / 2.0;
-        arm1.extend(f32s(&[1.0 - w, w, 0.0, 0.0]));
+        skin.extend(f32s(&[1.0 - w, w, 0.0, 0.0]));
         for b in [0u32, 1, 0, 0] {
-            arm1.extend(b.to_le_bytes());
+            skin.extend(b.to_le_bytes());
         }
     }
-    let mut arm = arm0;
-    arm.extend(arm1);
+    data.extend(skin);
+    let channels = [
+        (0, 0, 0, 0, 3),
+        (1, 0, 12, 0, 3),
+        (12, 1, 0, 0, 4),
+        (13, 1, 16, 10, 4),
+    ];
+    let indices = make::indices16(&[0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4]);
+    let mut arm = mesh(
+        "Arm",
+        vec![submesh(0, 12, 0, 0, 0, 6)],
+        indices,
+        6,
+        &channels,
+        data,
+    );
+    arm.num_bind_poses = Some(2);
+    arm.bind_poses = Some(vec![identity(0.0), identity(-1.0)]);
+    let hashes = vec![
+        crc32fast::hash(b"Shoulder"),
+        crc32fast::hash(b"Shoulder/Elbow"),
+    ];
+    arm.root_bone_name_hash = Some(hashes[0]);
+    arm.num_bone_name_hashes = Some(2);
+    arm.bone_name_hashes = Some(hashes);
+    let bound = |y: f32| um::MinMaxAabb {
+        min: v3(0.0, y, 0.0),
+        max: v3(1.0, y + 1.0, 0.0),
+    };
+    arm.bones_aabb = Some(um::MinMaxAabbVector {
+        num_items: 2,
+        items: vec![bound(0.0), bound(1.0)],
+    });
     // Face: one triangle with two blend shapes, one of two frames.
-    let face = f32s(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+    let data = f32s(&[0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0]);
+    let triangle = || vec![submesh(0, 3, 0, 0, 0, 3)];
+    let positions = [(0, 0, 0, 0, 3)];
+    let mut face = mesh(
+        "Face",
+        triangle(),
+        make::indices16(&[0, 1, 2]),
+        3,
+        &positions,
+        data,
+    );
     let sv = |vertex: [f32; 3], index: u32| um::BlendShapeVertex {
         vertex: v3(vertex[0], vertex[1], vertex[2]),
         normal: v3(0.0, 0.0, 0.0),
@@ -731,7 +683,7 @@ fn meshes() -> Vec<MeshSpec> {
         frame_index,
         frame_count,
     };
-    let face_shapes = um::BlendShapeData {
+    face.shapes = Some(um::BlendShapeData {
         num_vertices: 4,
         vertices: vec![
             sv([0.0, 0.5, 0.0], 2),
@@ -745,140 +697,36 @@ fn meshes() -> Vec<MeshSpec> {
         channels: vec![chan("Smile", 0, 1), chan("Blink", 1, 2)],
         num_full_weights: 3,
         full_weights: vec![100.0, 50.0, 100.0],
-    };
+    });
     // Rock: a compressed mesh of one triangle (positions, normals with their signs, one UV
     // set), its indices packed in m_Triangles.
-    let rock = um::CompressedMesh {
-        vertices: make::packed_floats(
-            9,
-            16,
-            -1.0,
-            2.0,
-            pack(
-                &[
-                    32768, 32768, 32768, 65535, 32768, 32768, 32768, 65535, 32768,
-                ],
-                16,
-            ),
-        ),
-        uv: make::packed_floats(6, 8, 0.0, 1.0, pack(&[0, 0, 255, 0, 0, 255], 8)),
-        normals: make::packed_floats(6, 8, -1.0, 2.0, pack(&[128, 128, 128, 128, 128, 128], 8)),
-        normal_signs: make::packed_ints(3, 1, pack(&[0, 0, 0], 1)),
-        triangles: make::packed_ints(3, 2, pack(&[0, 1, 2], 2)),
+    let mut rock = mesh("Rock", triangle(), make::indices16(&[]), 0, &[], vec![]);
+    rock.mesh_compression = um::MeshCompression(1);
+    let (half, one) = (32768, 65535);
+    let corners = [half, half, half, one, half, half, half, one, half];
+    rock.compressed_mesh = um::CompressedMesh {
+        vertices: make::packed_floats(9, 16, -1.0, 2.0, pack_items(&corners, 16)),
+        uv: make::packed_floats(6, 8, 0.0, 1.0, pack_items(&[0, 0, 255, 0, 0, 255], 8)),
+        normals: make::packed_floats(6, 8, -1.0, 2.0, pack_items(&[128; 6], 8)),
+        normal_signs: make::packed_ints(3, 1, pack_items(&[0, 0, 0], 1)),
+        triangles: make::packed_ints(3, 2, pack_items(&[0, 1, 2], 2)),
         uv_info: Some(0x5),
-        ..make::empty("", VERSION_NUM).compressed_mesh
+        ..rock.compressed_mesh
     };
     // Wire: 32-bit indices, two submeshes (triangles, and lines drawn from base vertex 2).
-    let wire = f32s(&[
+    let data = f32s(&[
         0.0, 0.0, 0.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 2.0, 2.0, 0.0, 3.0, 3.0, 0.0,
     ]);
-    let wire_idx: Vec<u8> = [0u32, 1, 2, 0, 1, 1, 2]
-        .iter()
-        .flat_map(|x| x.to_le_bytes())
-        .collect();
-    let pos = |dim: u8| make::channel(0, 0, 0, dim);
+    let submeshes = vec![submesh(0, 3, 0, 0, 0, 3), submesh(12, 4, 3, 2, 2, 3)];
+    let indices = make::indices32(&[0, 1, 2, 0, 1, 1, 2]);
+    let mut wire = mesh("Wire", submeshes, indices, 5, &positions, data);
+    wire.index_format = Some(um::IndexFormat(1));
     vec![
-        MeshSpec {
-            name: "Blade",
-            submeshes: vec![submesh(0, 6, 0, 0, 0, 4)],
-            shapes: make::no_shapes(),
-            bind_poses: vec![],
-            bone_name_hashes: vec![],
-            bones_aabb: vec![],
-            compression: 0,
-            index_format: 0,
-            indices: u16s(&[0, 1, 2, 0, 2, 3]),
-            vertex_count: 4,
-            channels: channels(&[
-                (0, pos(3)),
-                (1, make::channel(0, 12, 0, 3)),
-                (4, make::channel(0, 24, 0, 2)),
-            ]),
-            vertex_bytes: blade,
-            compressed: make::empty("", VERSION_NUM).compressed_mesh,
-            streamed: true,
-        },
-        MeshSpec {
-            name: "Arm",
-            submeshes: vec![submesh(0, 12, 0, 0, 0, 6)],
-            shapes: make::no_shapes(),
-            bind_poses: vec![identity(0.0), identity(-1.0)],
-            bone_name_hashes: vec![
-                crc32fast::hash(b"Shoulder"),
-                crc32fast::hash(b"Shoulder/Elbow"),
-            ],
-            bones_aabb: vec![
-                um::MinMaxAabb {
-                    min: v3(0.0, 0.0, 0.0),
-                    max: v3(1.0, 1.0, 0.0),
-                },
-                um::MinMaxAabb {
-                    min: v3(0.0, 1.0, 0.0),
-                    max: v3(1.0, 2.0, 0.0),
-                },
-            ],
-            compression: 0,
-            index_format: 0,
-            indices: u16s(&[0, 1, 3, 0, 3, 2, 2, 3, 5, 2, 5, 4]),
-            vertex_count: 6,
-            channels: channels(&[
-                (0, pos(3)),
-                (1, make::channel(0, 12, 0, 3)),
-                (12, make::channel(1, 0, 0, 4)),
-                (13, make::channel(1, 16, 10, 4)),
-            ]),
-            vertex_bytes: arm,
-            compressed: make::empty("", VERSION_NUM).compressed_mesh,
-            streamed: false,
-        },
-        MeshSpec {
-            name: "Face",
-            submeshes: vec![submesh(0, 3, 0, 0, 0, 3)],
-            shapes: face_shapes,
-            bind_poses: vec![],
-            bone_name_hashes: vec![],
-            bones_aabb: vec![],
-            compression: 0,
-            index_format: 0,
-            indices: u16s(&[0, 1, 2]),
-            vertex_count: 3,
-            channels: channels(&[(0, pos(3))]),
-            vertex_bytes: face,
-            compressed: make::empty("", VERSION_NUM).compressed_mesh,
-            streamed: false,
-        },
-        MeshSpec {
-            name: "Rock",
-            submeshes: vec![submesh(0, 3, 0, 0, 0, 3)],
-            shapes: make::no_shapes(),
-            bind_poses: vec![],
-            bone_name_hashes: vec![],
-            bones_aabb: vec![],
-            compression: 1,
-            index_format: 0,
-            indices: vec![],
-            vertex_count: 0,
-            channels: channels(&[]),
-            vertex_bytes: vec![],
-            compressed: rock,
-            streamed: false,
-        },
-        MeshSpec {
-            name: "Wire",
-            submeshes: vec![submesh(0, 3, 0, 0, 0, 3), submesh(12, 4, 3, 2, 2, 3)],
-            shapes: make::no_shapes(),
-            bind_poses: vec![],
-            bone_name_hashes: vec![],
-            bones_aabb: vec![],
-            compression: 0,
-            index_format: 1,
-            indices: wire_idx,
-            vertex_count: 5,
-            channels: channels(&[(0, pos(3))]),
-            vertex_bytes: wire,
-            compressed: make::empty("", VERSION_NUM).compressed_mesh,
-            streamed: false,
-        },
+        (blade, true),
+        (arm, false),
+        (face, false),
+        (rock, false),
+        (wire, false),
     ]
 }
 
@@ -919,11 +767,11 @@ fn scene_objects(
     };
     let mut out = vec![];
     // Meshes: path ids 100 + k.
-    for (k, m) in meshes().iter().enumerate() {
+    for (k, (m, streamed)) in meshes().into_iter().enumerate() {
         out.push(Obj {
             class: 43,
             path_id: 100 + k as i64,
-            bytes: mesh_bytes(m, res, res_path),
+            bytes: mesh_bytes(m, streamed, res, res_path),
         });
     }
     let go = |name: &str, components: Vec<i64>| {
@@ -950,86 +798,48 @@ fn scene_objects(
             ptr(0, father),
         ])
     };
-    // GameObjects 1..: the arm (renderer), its two bones, the face.
-    out.push(Obj {
-        class: 1,
-        path_id: 1,
-        bytes: enc(1, go("ArmRoot", vec![11, 30])),
-    });
-    out.push(Obj {
-        class: 1,
-        path_id: 2,
-        bytes: enc(1, go("Shoulder", vec![12])),
-    });
-    out.push(Obj {
-        class: 1,
-        path_id: 3,
-        bytes: enc(1, go("Elbow", vec![13])),
-    });
-    out.push(Obj {
-        class: 1,
-        path_id: 4,
-        bytes: enc(1, go("FaceObject", vec![14, 31, 32])),
-    });
-    out.push(Obj {
-        class: 4,
-        path_id: 11,
-        bytes: enc(4, tr(1, vec![12], 0)),
-    });
-    out.push(Obj {
-        class: 4,
-        path_id: 12,
-        bytes: enc(4, tr(2, vec![13], 11)),
-    });
-    out.push(Obj {
-        class: 4,
-        path_id: 13,
-        bytes: enc(4, tr(3, vec![], 12)),
-    });
-    out.push(Obj {
-        class: 4,
-        path_id: 14,
-        bytes: enc(4, tr(4, vec![], 0)),
-    });
     // The shader is in the first external file.
     let mat = |name: &str| V::R(vec![V::S(name.into()), V::R(vec![V::I(1), V::I(46)])]);
-    out.push(Obj {
-        class: 21,
-        path_id: 20,
-        bytes: enc(21, mat("ArmSkin")),
-    });
-    out.push(Obj {
-        class: 21,
-        path_id: 21,
-        bytes: enc(21, mat("FacePaint")),
-    });
     // The arm's renderer: bones Shoulder and Elbow (their Transforms), material ArmSkin.
-    out.push(Obj {
-        class: 137,
-        path_id: 30,
-        bytes: enc(
-            137,
-            V::R(vec![
-                ptr(0, 1),
-                V::I(1),
-                V::L(vec![ptr(0, 20)]),
-                ptr(0, 101),
-                V::L(vec![ptr(0, 12), ptr(0, 13)]),
-                ptr(0, 12),
-            ]),
+    let bones = V::L(vec![ptr(0, 12), ptr(0, 13)]);
+    let skinned = vec![
+        ptr(0, 1),
+        V::I(1),
+        V::L(vec![ptr(0, 20)]),
+        ptr(0, 101),
+        bones,
+        ptr(0, 12),
+    ];
+    // Class, path id, value.
+    let objects = [
+        // GameObjects 1..: the arm (renderer), its two bones, the face.
+        (1, 1, go("ArmRoot", vec![11, 30])),
+        (1, 2, go("Shoulder", vec![12])),
+        (1, 3, go("Elbow", vec![13])),
+        (1, 4, go("FaceObject", vec![14, 31, 32])),
+        (4, 11, tr(1, vec![12], 0)),
+        (4, 12, tr(2, vec![13], 11)),
+        (4, 13, tr(3, vec![], 12)),
+        (4, 14, tr(4, vec![], 0)),
+        (21, 20, mat("ArmSkin")),
+        (21, 21, mat("FacePaint")),
+        (137, 30, V::R(skinned)),
+        // The face: a MeshFilter and a MeshRenderer on one GameObject.
+        (33, 31, V::R(vec![ptr(0, 4), ptr(0, 102)])),
+        (
+            23,
+            32,
+            V::R(vec![ptr(0, 4), V::I(1), V::L(vec![ptr(0, 21)])]),
         ),
-    });
-    // The face: a MeshFilter and a MeshRenderer on one GameObject.
-    out.push(Obj {
-        class: 33,
-        path_id: 31,
-        bytes: enc(33, V::R(vec![ptr(0, 4), ptr(0, 102)])),
-    });
-    out.push(Obj {
-        class: 23,
-        path_id: 32,
-        bytes: enc(23, V::R(vec![ptr(0, 4), V::I(1), V::L(vec![ptr(0, 21)])])),
-    });
+    ];
+    for (class, path_id, v) in objects {
+        let bytes = enc(class, v);
+        out.push(Obj {
+            class,
+            path_id,
+            bytes,
+        });
+    }
     out.sort_by_key(|o| o.path_id);
     (out, trees)
 }

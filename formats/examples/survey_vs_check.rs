@@ -9,47 +9,14 @@
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use meshspec_formats::context::Context;
-use meshspec_formats::survey::{self, walk, Options, UnityVersion};
-use rayon::prelude::*;
+#[path = "../benches/support/check.rs"]
+mod support;
+
+use meshspec_formats::survey::{self, Options, UnityVersion};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Instant;
-
-/// What `meshspec check` does for one file of an install: read it, judge it.
-fn check_one(f: &std::path::Path, e: &meshspec_formats::Entry) -> bool {
-    let Ok(bytes) = std::fs::read(f) else {
-        return false;
-    };
-    let mut ctx = Context::new();
-    ctx.input = Some(f.to_path_buf());
-    if e.params.contains(&"unity_version") {
-        if let Some(v) = walk::version_folder(f) {
-            ctx = ctx.with_param("unity_version", v);
-        }
-    }
-    e.judge(&bytes, &ctx).passes()
-}
-
-/// Check over every file of `dir` whose layout its extension names, on `pool`.
-fn check(dir: &Path, pool: &rayon::ThreadPool) -> usize {
-    let files: Vec<_> = walk::files(&[dir.to_path_buf()], None)
-        .filter_map(|f| match f {
-            walk::Found::File(p) => {
-                let ext = walk::extension(&p);
-                let id = if ext == "bin" {
-                    "sws-mesh"
-                } else {
-                    ext.as_str()
-                };
-                meshspec_formats::find(id).map(|e| (p, e))
-            }
-            walk::Found::Unreadable(..) => None,
-        })
-        .collect();
-    pool.install(|| files.par_iter().filter(|(f, e)| check_one(f, e)).count())
-}
 
 /// The survey of `dir`, on `pool`.
 fn survey(dir: &Path, pool: &rayon::ThreadPool) -> u64 {
@@ -71,7 +38,7 @@ fn pairs(dir: &Path, pool: &rayon::ThreadPool, passes: usize) {
             if k == 1 || k == 2 {
                 black_box(survey(dir, pool));
             } else {
-                black_box(check(dir, pool));
+                black_box(support::check(dir, pool));
             }
             t.push(start.elapsed().as_secs_f64() * 1e3);
         }
@@ -105,7 +72,7 @@ fn main() -> ExitCode {
     };
     match what.as_str() {
         "check" => (0..passes).for_each(|_| {
-            black_box(check(&dir, &pool));
+            black_box(support::check(&dir, &pool));
         }),
         "survey" => (0..passes).for_each(|_| {
             black_box(survey(&dir, &pool));
