@@ -50,7 +50,7 @@ impl Semantics for Meshbin {
         if max_index(&view.indices).is_some_and(|m| usize::from(m) >= n) {
             let list = at.indices();
             let rule = Meshbin::REL_INDICES_NAME_VERTICES;
-            let bad = j.indices_below(rule, (&view.indices, &list), n);
+            let bad = j.indices_below(rule, &view.indices, &list, n);
             j.push(list.error(
                 ErrorKind::Unsupported,
                 format!("every index below the vertex count {n}, to decode the triangles"),

@@ -106,12 +106,13 @@ impl<'c> Judge<'c> {
         self.findings.iter().any(|f| f.severity == Severity::Error)
     }
 
-    /// A violation of `rule` for each of the triangle list's `indices` that names no vertex
-    /// below `n`, at its place in `list`: how many there are.
+    /// A violation of `rule` for each of the triangle list's `indices` (placed by `list`) that
+    /// names no vertex below `n`: how many there are.
     pub(crate) fn indices_below(
         &mut self,
         rule: &'static Rule,
-        (indices, list): (&Nums<'_, u16>, &Place<'_, Strided<Span>>),
+        indices: &Nums<'_, u16>,
+        list: &Place<'_, Strided<Span>>,
         n: usize,
     ) -> usize {
         let mut bad = 0;

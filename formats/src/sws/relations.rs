@@ -227,7 +227,7 @@ pub fn submesh(s: &SubmeshRef<'_>, at: &Place<'_, SubmeshPos>, original: bool, j
     if s.indices.items.iter().any(|ix| usize::from(ix) >= n) {
         let items = indices.items();
         let rule = Submesh::REL_INDICES_NAME_VERTICES;
-        let bad = j.indices_below(rule, (&s.indices.items, &items), n);
+        let bad = j.indices_below(rule, &s.indices.items, &items, n);
         // The relation is a reading (a warning); that the indices name vertices is what
         // decoding the original's triangles rests on.
         if original {
