@@ -58,8 +58,10 @@ pub fn bundle_with_version(bytes: &[u8], version: &str) -> Vec<u8> {
     let b = Bundle::open(bytes, &Limits::default()).expect("a bundle");
     let files: Vec<(usize, Vec<u8>)> = b
         .nodes()
-        .filter(|n| serialized::looks_serialized(n.bytes))
-        .map(|n| (n.index, with_version(n.bytes, version)))
+        .map(|n| b.node_bytes(n.index).expect("the file decompresses"))
+        .enumerate()
+        .filter(|(_, bytes)| serialized::looks_serialized(bytes))
+        .map(|(i, bytes)| (i, with_version(&bytes, version)))
         .collect();
     let (out, _) = bundle::write(bytes, &b, &files).expect("the bundle writes back");
     let mut u = UnityBundle::from_bytes(&out, &ctx).expect("the bundle reads back");
@@ -88,7 +90,8 @@ pub fn cut(bytes: &[u8], dir: &Path) -> Vec<PathBuf> {
     for n in b.nodes() {
         let p = dir.join(n.path);
         std::fs::create_dir_all(p.parent().expect("inside dir")).unwrap();
-        std::fs::write(&p, n.bytes).unwrap();
+        let bytes = b.node_bytes(n.index).expect("the file decompresses");
+        std::fs::write(&p, &*bytes).unwrap();
         out.push(p);
     }
     out

@@ -278,11 +278,11 @@ fn larger_vertex_data_is_appended_to_the_resource() {
         let m = g.mesh(object(&g, 100)).unwrap();
         let old = m.stream().unwrap();
         let resource_len = match &g.files[0].bundle {
-            Some(b) => b.node(old.file_name()).unwrap().bytes.len(),
+            Some(b) => b.node(old.file_name()).unwrap().len,
             None => std::fs::read(path.with_file_name(old.file_name()))
                 .unwrap()
-                .len(),
-        } as u64;
+                .len() as u64,
+        };
         let mut vertex = g.streamed(&m, None).unwrap().unwrap().into_owned();
         let count = fixed(&g, &m).vertex_data.vertex_count as usize;
         // One more vertex: a copy of the last (nothing draws it).

@@ -20,7 +20,8 @@ fn decompress(files: &[PathBuf]) -> usize {
             let bytes = std::fs::read(f).expect("the file reads");
             Bundle::open(&bytes, &Limits::default())
                 .expect("a bundle")
-                .data
+                .data()
+                .expect("the data decompresses")
                 .len()
         })
         .sum()

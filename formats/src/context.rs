@@ -91,33 +91,54 @@ pub struct Context {
     pub skin_weights: SkinWeights,
 }
 
-/// A resource file held in memory: its name and its bytes (shared, never copied).
+/// A resource file held by what the input came from: its name and its bytes.
 #[derive(Clone)]
 pub struct Held {
     /// Its file name (`CAB-5d40....resS`).
     pub name: String,
     /// Its bytes.
-    pub bytes: Arc<dyn AsRef<[u8]> + Send + Sync>,
+    pub bytes: Arc<dyn HeldBytes>,
+}
+
+/// The bytes of a held resource file: in memory (shared, never copied), or made when a range
+/// of them is asked for (a bundle's file whose LZ4 blocks were checked but not kept).
+pub trait HeldBytes: Send + Sync {
+    /// How many bytes the file holds.
+    fn len(&self) -> u64;
+    /// Whether it holds no bytes.
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The bytes of `range`, which lies inside the file.
+    fn range(&self, range: std::ops::Range<usize>) -> Result<std::borrow::Cow<'_, [u8]>>;
+}
+
+impl HeldBytes for Vec<u8> {
+    fn len(&self) -> u64 {
+        self.as_slice().len() as u64
+    }
+
+    fn range(&self, range: std::ops::Range<usize>) -> Result<std::borrow::Cow<'_, [u8]>> {
+        Ok(std::borrow::Cow::Borrowed(&self[range]))
+    }
+}
+
+impl std::fmt::Debug for dyn HeldBytes + '_ {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} bytes", self.len())
+    }
 }
 
 impl std::fmt::Debug for Held {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(
-            f,
-            "Held({}, {} bytes)",
-            self.name,
-            (*self.bytes).as_ref().len()
-        )
+        write!(f, "Held({}, {} bytes)", self.name, self.bytes.len())
     }
 }
 
 impl Context {
     /// The held resource file named `name`, if any.
-    pub fn held(&self, name: &str) -> Option<&[u8]> {
-        self.held
-            .iter()
-            .find(|h| h.name == name)
-            .map(|h| (*h.bytes).as_ref())
+    pub fn held(&self, name: &str) -> Option<&dyn HeldBytes> {
+        self.held.iter().find(|h| h.name == name).map(|h| &*h.bytes)
     }
 }
 

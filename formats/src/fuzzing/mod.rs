@@ -154,6 +154,29 @@ pub fn roundtrip<T: Root>(data: &[u8]) {
     deep::<T>(data, &Context::new().with_winding(Winding::Gl));
 }
 
+/// Every file of an opened bundle is the same bytes however it is brought: a range of it held
+/// for streaming and its head (each decompressed on their own from an LZ4 bundle's blocks),
+/// the file whole, and the part of the whole data the directory says.
+fn same_files_however_brought(b: &crate::unity::files::bundle::Bundle) {
+    let files: Vec<(usize, std::ops::Range<usize>)> = b
+        .nodes()
+        .map(|n| (n.index, n.offset as usize..(n.offset + n.len) as usize))
+        .collect();
+    let data = b.data().expect("an opened bundle's data decompresses");
+    for (i, at) in files {
+        let tail = at.len().saturating_sub(16)..at.len();
+        let held = b.node_held(i);
+        let tail_bytes = held
+            .range(tail.clone())
+            .expect("a range of a file decompresses");
+        let head = b.node_head(i, 20).expect("a file's head decompresses");
+        let whole = b.node_bytes(i).expect("a file decompresses");
+        assert_eq!(&whole[..], &data[at], "file {i} whole and in the data");
+        assert_eq!(&head[..], &whole[..head.len()], "file {i}'s head");
+        assert_eq!(&tail_bytes[..], &whole[tail], "file {i}'s last bytes, held");
+    }
+}
+
 /// The property every input must have as a whole game file (the fuzz target
 /// `unity_game_file`): opened, listed, every object read through its type tree, every Mesh
 /// checked and decoded; no panic, errors at offsets inside the input, a decoded mesh
@@ -174,6 +197,9 @@ pub fn game_file(data: &[u8]) {
         }
     };
     file.resources_beside = false;
+    if let Some(b) = &file.bundle {
+        same_files_however_brought(b);
+    }
     let g = game::GameFiles::from_files(vec![file]);
     let _ = g.list(None);
     for r in g.objects() {

@@ -9,7 +9,7 @@
 //! side, as the shared corpus does. The verdict checks the range against the file's length
 //! ([`judge`]); decoding reads exactly the range, once ([`read`]).
 
-use crate::context::Context;
+use crate::context::{Context, HeldBytes};
 use crate::generated::unity_mesh::{StreamingInfoPos, StreamingInfoRef, UnityMeshRef};
 use crate::rt::{Error, ErrorKind, Place, Result};
 use crate::verdict::Judge;
@@ -60,14 +60,15 @@ pub fn range(view: &UnityMeshRef<'_>) -> Option<StreamRange> {
 }
 
 /// Where a streamed range is read from.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone)]
 pub enum Resource<'c> {
-    /// A resource file held in memory ([`Context::held`]: a bundle's), by its name.
+    /// A resource file held by what the input came from ([`Context::held`]: a bundle's), by
+    /// its name.
     Held {
         /// Its file name.
         name: &'c str,
         /// Its bytes.
-        bytes: &'c [u8],
+        bytes: &'c dyn HeldBytes,
     },
     /// A file on disk.
     File(PathBuf),
@@ -121,7 +122,7 @@ pub(crate) fn judge(
         Ok(Resource::Held { name, bytes }) => {
             // (Only a file on disk is handed on: the bone slots in held bytes are checked
             // when the mesh is decoded.)
-            check_range(range, bytes.len() as u64, name, at, j);
+            check_range(range, bytes.len(), name, at, j);
             return None;
         }
         Err(why) => {
@@ -233,11 +234,9 @@ pub fn bytes<'c>(range: &'c StreamRange, ctx: &'c Context) -> Result<Cow<'c, [u8
         |why| Error::unplaced(ErrorKind::Input, what.clone(), why).rooted("unity_mesh.stream_data");
     match resource(range, ctx).map_err(fail)? {
         Resource::Held { name, bytes } => {
-            let len = bytes.len() as u64;
+            let len = bytes.len();
             match range.offset.checked_add(range.size) {
-                Some(end) if end <= len => {
-                    Ok(Cow::Borrowed(&bytes[range.offset as usize..end as usize]))
-                }
+                Some(end) if end <= len => bytes.range(range.offset as usize..end as usize),
                 _ => Err(Error::unplaced(
                     ErrorKind::Io,
                     format!("a range inside `{name}` ({len} bytes)"),
@@ -327,21 +326,25 @@ mod tests {
         let mut ctx = Context::new();
         assert!(resource(&r, &ctx).unwrap_err().contains("give --ress FILE"));
         ctx.input = Some(PathBuf::from("/data/meshes/Lame.mesh"));
+        let file = |r: Resource<'_>| match r {
+            Resource::File(f) => Some(f),
+            Resource::Held { .. } => None,
+        };
         assert_eq!(
-            resource(&r, &ctx).unwrap(),
-            Resource::File(PathBuf::from("/data/meshes/CAB-1.resS"))
+            file(resource(&r, &ctx).unwrap()),
+            Some(PathBuf::from("/data/meshes/CAB-1.resS"))
         );
         ctx.held.push(crate::context::Held {
             name: "CAB-1.resS".into(),
             bytes: std::sync::Arc::new(vec![7u8, 8, 9]),
         });
-        assert_eq!(
-            resource(&r, &ctx).unwrap(),
-            Resource::Held {
-                name: "CAB-1.resS",
-                bytes: &[7, 8, 9]
+        match resource(&r, &ctx).unwrap() {
+            Resource::Held { name, bytes } => {
+                assert_eq!(name, "CAB-1.resS");
+                assert_eq!(&*bytes.range(0..3).unwrap(), &[7, 8, 9]);
             }
-        );
+            Resource::File(f) => panic!("the file beside, {f:?}, not the held one"),
+        }
         assert_eq!(&*bytes(&r, &ctx).unwrap(), &[8, 9]);
         let past = StreamRange {
             offset: 2,
@@ -353,8 +356,8 @@ mod tests {
             .ends_with("expected a range inside `CAB-1.resS` (3 bytes), found offset 2 + size 2 = 4, past its end"));
         ctx.resource = Some(PathBuf::from("/elsewhere/x.resS"));
         assert_eq!(
-            resource(&r, &ctx).unwrap(),
-            Resource::File(PathBuf::from("/elsewhere/x.resS"))
+            file(resource(&r, &ctx).unwrap()),
+            Some(PathBuf::from("/elsewhere/x.resS"))
         );
     }
 }

@@ -10,13 +10,15 @@
 
 use super::compress::{self, decompress_into, stored_size, Limits, Method};
 use super::{Located, Shared};
-use crate::context::Context;
+use crate::context::{Context, HeldBytes};
 use crate::generated::unity_bundle::{
     BlocksInfo, BlocksInfoPos, BlocksInfoRef, Header, UnityBundle, UnityBundlePos, UnityBundleRef,
 };
 use crate::rt::{Error, ErrorKind, Path, Place, Root, Rule, Severity};
 use rayon::prelude::*;
+use std::borrow::Cow;
 use std::ops::Range;
+use std::sync::{Arc, OnceLock};
 
 /// The error path's root of the bundle file.
 pub const ROOT: &str = "unity_bundle";
@@ -62,8 +64,8 @@ pub struct NodeFile<'a> {
     pub flags: u32,
     /// Where it starts in the decompressed data.
     pub offset: u64,
-    /// Its bytes.
-    pub bytes: &'a [u8],
+    /// How many bytes it holds ([`Bundle::node_bytes`] brings them).
+    pub len: u64,
 }
 
 /// An opened bundle: its container's header and directory, and the decompressed data the
@@ -73,12 +75,147 @@ pub struct NodeFile<'a> {
 pub struct Bundle {
     /// The container and where its parts lie.
     pub container: Container,
-    /// The decompressed data (a UnityFS bundle's blocks, joined; a UnityWeb or UnityRaw
-    /// bundle's payload, its directory included).
-    pub data: Shared,
+    /// The data (a UnityFS bundle's blocks, joined; a UnityWeb or UnityRaw bundle's payload,
+    /// its directory included): [`Bundle::data`], or a file of it at a time.
+    data: Data,
     /// What the verdict warns about (relations that do not hold and that reading does not
     /// need).
     pub warnings: Vec<Error>,
+}
+
+/// A bundle's data, whole in memory or brought a file at a time.
+#[derive(Debug, Clone)]
+enum Data {
+    /// Stored blocks (the file's bytes, shared), or blocks decompressed when it was opened.
+    Whole(Shared),
+    /// LZ4 blocks: every one decompressed when the bundle was opened (the verdict checks
+    /// them all) but not kept; a file of them is decompressed again when it is asked for,
+    /// so the resource files no mesh streams from (textures, sounds: most of a bundle)
+    /// never take memory.
+    Lz4(Arc<Lz4Data>),
+}
+
+/// The LZ4 blocks of a bundle, in the file they were read from.
+#[derive(Debug)]
+struct Lz4Data {
+    file: Shared,
+    blocks: Vec<Lz4Block>,
+    /// The size of the data.
+    len: usize,
+    /// Per directory entry, its bytes once asked for.
+    nodes: Vec<OnceLock<Shared>>,
+    /// Per directory entry not kept whole, its first [`HEAD`] bytes (or all it has).
+    heads: Vec<Vec<u8>>,
+}
+
+/// An LZ4 block: where its bytes are (in the file, or in the storage while the bundle is
+/// unpacked), where they start in the file (for errors), and where the bytes it decompresses
+/// to go in the data.
+#[derive(Debug, Clone)]
+pub(super) struct Lz4Block {
+    input: Range<usize>,
+    file_at: u64,
+    data_at: usize,
+    size: usize,
+}
+
+impl Lz4Data {
+    /// The bytes of `range` of the data (inside it), decompressed from the blocks it overlaps.
+    fn range(&self, range: Range<usize>) -> crate::rt::Result<Vec<u8>> {
+        let mut parts = lz4_parts(
+            &self.blocks,
+            &self.file,
+            std::slice::from_ref(&range),
+            false,
+        )
+        .map_err(|(_, e)| e)?;
+        Ok(parts.pop().unwrap_or_default())
+    }
+}
+
+/// A block to decompress (its index), and the pieces of kept buffers it fills, each with where
+/// it starts in the block.
+type Job<'a> = (usize, Vec<(usize, &'a mut [u8])>);
+
+/// Decompresses the LZ4 `blocks` of `source` that the ranges `keep` of the data need (in
+/// order, not overlapping), into one buffer per range; with `every`, the other blocks too
+/// (checked, not kept). Blocks decompress on their own, so on every core: a block wholly
+/// inside one range in place, any other through a buffer of its core's that is used again
+/// (kept in the cache, and no page of the data faulted in for it). The first block that
+/// fails, and why.
+fn lz4_parts(
+    blocks: &[Lz4Block],
+    source: &[u8],
+    keep: &[Range<usize>],
+    every: bool,
+) -> Result<Vec<Vec<u8>>, (usize, Error)> {
+    let mut out: Vec<Vec<u8>> = keep.iter().map(|r| vec![0u8; r.len()]).collect();
+    // Per block, the pieces of the kept buffers it fills and where each starts in the block.
+    let mut jobs: Vec<Job<'_>> = vec![];
+    let mut rests: Vec<(&Range<usize>, &mut [u8])> = keep
+        .iter()
+        .zip(out.iter_mut().map(Vec::as_mut_slice))
+        .collect();
+    for (i, b) in blocks.iter().enumerate() {
+        let end = b.data_at + b.size;
+        let mut pieces = vec![];
+        for (r, rest) in rests.iter_mut() {
+            let (from, to) = (r.start.max(b.data_at), r.end.min(end));
+            if from < to {
+                let (piece, after) = std::mem::take(rest).split_at_mut(to - from);
+                *rest = after;
+                pieces.push((from - b.data_at, piece));
+            }
+        }
+        if every || !pieces.is_empty() {
+            jobs.push((i, pieces));
+        }
+    }
+    let one = |scratch: &mut Vec<u8>, (i, mut pieces): Job<'_>| {
+        let b = &blocks[i];
+        let input = &source[b.input.clone()];
+        if let [(0, whole)] = pieces.as_mut_slice() {
+            if whole.len() == b.size {
+                return compress::lz4_to(input, b.file_at, whole).map_err(|e| (i, e));
+            }
+        }
+        if scratch.len() < b.size {
+            scratch.resize(b.size, 0);
+        }
+        compress::lz4_to(input, b.file_at, &mut scratch[..b.size]).map_err(|e| (i, e))?;
+        for (skip, piece) in pieces {
+            piece.copy_from_slice(&scratch[skip..skip + piece.len()]);
+        }
+        Ok(())
+    };
+    // A block or two (a mesh's streamed range, a file's head) on this thread: handing them
+    // to the pool and waiting for it costs more than decompressing them.
+    let done: Vec<Result<(), (usize, Error)>> = if jobs.len() <= 2 {
+        let mut scratch = vec![];
+        jobs.into_iter().map(|j| one(&mut scratch, j)).collect()
+    } else {
+        jobs.into_par_iter().map_init(Vec::new, one).collect()
+    };
+    done.into_iter().collect::<Result<(), _>>()?;
+    Ok(out)
+}
+
+/// A file of a bundle with LZ4 blocks, as a held resource: a range asked for is decompressed
+/// from the blocks it overlaps (a streamed mesh reads its own range, not the whole file).
+struct Lz4Node {
+    data: Arc<Lz4Data>,
+    range: Range<usize>,
+}
+
+impl HeldBytes for Lz4Node {
+    fn len(&self) -> u64 {
+        self.range.len() as u64
+    }
+
+    fn range(&self, r: Range<usize>) -> crate::rt::Result<Cow<'_, [u8]>> {
+        let from = self.range.start + r.start;
+        self.data.range(from..from + r.len()).map(Cow::Owned)
+    }
 }
 
 /// A bundle as the verdict unpacked it, before it holds the file's bytes: a bundle whose
@@ -96,16 +233,42 @@ pub(super) enum Payload {
     Unpacked(Vec<u8>),
     /// Stored: these bytes of the file.
     InFile(Range<usize>),
+    /// LZ4 blocks of the file, checked, and what was kept of the files as they were: the
+    /// serialized files whole (read whatever the command), the others' heads; per file, its
+    /// directory index, the bytes and whether they are the whole file.
+    Lz4(Vec<Lz4Block>, Vec<(usize, Vec<u8>, bool)>),
 }
 
 impl Unbound {
     /// The bundle over `file`, the bytes it was unpacked from.
     pub fn bind(self, file: &Shared) -> Bundle {
+        let files = self.container.count();
         Bundle {
             container: self.container,
             data: match self.data {
-                Payload::Unpacked(v) => Shared::new(v),
-                Payload::InFile(r) => file.slice(r),
+                Payload::Unpacked(v) => Data::Whole(Shared::new(v)),
+                Payload::InFile(r) => Data::Whole(file.slice(r)),
+                Payload::Lz4(blocks, kept) => {
+                    let nodes: Vec<OnceLock<Shared>> =
+                        (0..files).map(|_| OnceLock::new()).collect();
+                    let mut heads = vec![vec![]; files];
+                    for (i, bytes, whole) in kept {
+                        match (nodes.get(i), heads.get_mut(i)) {
+                            (Some(n), _) if whole => {
+                                let _ = n.set(Shared::new(bytes));
+                            }
+                            (_, Some(h)) => *h = bytes,
+                            _ => {}
+                        }
+                    }
+                    Data::Lz4(Arc::new(Lz4Data {
+                        file: file.clone(),
+                        len: blocks.last().map_or(0, |b| b.data_at + b.size),
+                        blocks,
+                        nodes,
+                        heads,
+                    }))
+                }
             },
             warnings: self.warnings,
         }
@@ -119,6 +282,16 @@ pub enum Container {
     Fs(FsParts),
     /// A UnityWeb or UnityRaw bundle (`unity-web`).
     Web(super::web::WebParts),
+}
+
+impl Container {
+    /// How many files the directory lists.
+    fn count(&self) -> usize {
+        match self {
+            Container::Fs(p) => p.blocks_info.nodes.len(),
+            Container::Web(p) => p.files.len(),
+        }
+    }
 }
 
 /// A UnityFS bundle's header and decompressed blocks info, and where each part lies.
@@ -451,17 +624,49 @@ fn unpack_located(
         from += len;
         to += b.len_uncompressed as usize;
     }
+    let lz4 = !stored
+        && blocks
+            .iter()
+            .all(|b| matches!(b.method, Method::Lz4 | Method::Lz4Hc));
     let mut data = vec![];
+    // The LZ4 blocks, and the serialized files decompressed as they are checked.
+    let mut lz4_blocks = vec![];
+    let mut kept = vec![];
     let failed = if stored {
         blocks.iter().enumerate().find_map(|(i, b)| {
             let e = stored_size(&storage[b.input.clone()], b.size as u64, b.file_at).err()?;
             Some((i, e))
         })
-    } else if blocks
-        .iter()
-        .all(|b| matches!(b.method, Method::Lz4 | Method::Lz4Hc))
-    {
-        lz4_blocks(&blocks, storage, total_out as usize, &mut data)
+    } else if lz4 {
+        lz4_blocks = blocks
+            .iter()
+            .zip(&block_offsets)
+            .map(|(b, &(_, data_at))| Lz4Block {
+                input: b.input.clone(),
+                file_at: b.file_at,
+                data_at: data_at as usize,
+                size: b.size,
+            })
+            .collect();
+        let files = kept_ranges(info, total_out);
+        let ranges: Vec<Range<usize>> = files.iter().map(|(_, r, _)| r.clone()).collect();
+        // Each block within what its bytes can expand to before anything is sized by it.
+        let too_big = blocks.iter().enumerate().find_map(|(i, b)| {
+            let e =
+                compress::lz4_fits(&storage[b.input.clone()], b.size as u64, b.file_at).err()?;
+            Some((i, e))
+        });
+        too_big.or_else(|| match lz4_parts(&lz4_blocks, storage, &ranges, true) {
+            Ok(bytes) => {
+                kept = files
+                    .iter()
+                    .zip(bytes)
+                    .map(|((i, _, whole), b)| (*i, b, *whole))
+                    .collect();
+                None
+            }
+            Err(e) => Some(e),
+        })
     } else {
         // The whole data at once (its size is within the limit, checked above): growing it
         // block by block moved what was decompressed before at each step.
@@ -487,9 +692,15 @@ fn unpack_located(
         return out;
     }
     let warnings = out.warnings();
+    // `storage` is the file's from `blocks_at`, and `from` of it are the blocks.
+    let in_file = |r: &Range<usize>| blocks_at as usize + r.start..blocks_at as usize + r.end;
     let data = if stored {
-        // `storage` is the file's from `blocks_at`, and `from` of it are the blocks.
-        Payload::InFile(blocks_at as usize..blocks_at as usize + from)
+        Payload::InFile(in_file(&(0..from)))
+    } else if lz4 {
+        for b in &mut lz4_blocks {
+            b.input = in_file(&b.input);
+        }
+        Payload::Lz4(lz4_blocks, kept)
     } else {
         Payload::Unpacked(data)
     };
@@ -516,42 +727,35 @@ struct Block {
     size: usize,
 }
 
-/// Decompresses LZ4 `blocks` of `storage` into `data`, `total` bytes (within the limit): LZ4
-/// data comes in blocks (of 128 KiB in Unity's bundles) that decompress on their own, so on
-/// every core, each into its place. The first block that fails, and why.
-fn lz4_blocks(
-    blocks: &[Block],
-    storage: &[u8],
-    total: usize,
-    data: &mut Vec<u8>,
-) -> Option<(usize, Error)> {
-    // Each block within what its bytes can expand to before the data is allocated.
-    let too_big = blocks.iter().enumerate().find_map(|(i, b)| {
-        let e = compress::lz4_fits(&storage[b.input.clone()], b.size as u64, b.file_at).err()?;
-        Some((i, e))
-    });
-    if too_big.is_some() {
-        return too_big;
-    }
-    // Zeroed memory is mapped as it is written.
-    *data = vec![0u8; total];
-    let mut rest = data.as_mut_slice();
-    let outs: Vec<&mut [u8]> = blocks
+/// How many bytes of each other file are kept when a bundle of LZ4 blocks opens: enough to
+/// tell a serialized file without the flag that says so (its header's first 20 bytes).
+const HEAD: usize = 64;
+
+/// What of the data a bundle of LZ4 blocks keeps as it checks them, per directory entry: the
+/// serialized files (flag 4) whole, the head of every other file (and whether it is the
+/// whole file); in order, each inside the `total` bytes of the data and after the one before
+/// (a directory that says otherwise is refused by its relation; nothing is kept ahead for it).
+fn kept_ranges(info: &BlocksInfoRef<'_>, total: u64) -> Vec<(usize, Range<usize>, bool)> {
+    let mut out: Vec<(usize, Range<usize>, bool)> = info
+        .nodes
         .iter()
-        .map(|b| {
-            let (out, after) = std::mem::take(&mut rest).split_at_mut(b.size);
-            rest = after;
-            out
+        .enumerate()
+        .filter(|(_, n)| n.ofs_data >= 0 && n.len_data > 0)
+        .filter(|(_, n)| (n.ofs_data as u64).saturating_add(n.len_data as u64) <= total)
+        .map(|(i, n)| {
+            let (at, len) = (n.ofs_data as usize, n.len_data as usize);
+            let whole = n.flags & 4 != 0;
+            (i, at..at + if whole { len } else { len.min(HEAD) }, whole)
         })
         .collect();
-    let done: Vec<crate::rt::Result<()>> = blocks
-        .par_iter()
-        .zip(outs)
-        .map(|(b, out)| compress::lz4_to(&storage[b.input.clone()], b.file_at, out))
-        .collect();
-    done.into_iter()
-        .enumerate()
-        .find_map(|(i, r)| Some((i, r.err()?)))
+    out.sort_by_key(|(_, r, _)| r.start);
+    let mut end = 0;
+    out.retain(|(_, r, _)| {
+        let fits = r.start >= end;
+        end = end.max(r.end);
+        fits
+    });
+    out
 }
 
 /// Whether a decompression error is about the data (a relation: the bytes do not decompress
@@ -606,14 +810,6 @@ impl Bundle {
         Ok(b.bind(&bytes))
     }
 
-    /// How many files the directory lists.
-    fn count(&self) -> usize {
-        match &self.container {
-            Container::Fs(p) => p.blocks_info.nodes.len(),
-            Container::Web(p) => p.files.len(),
-        }
-    }
-
     /// Directory entry `index`: its path, flags, offset and size (inside the data: checked
     /// when the bundle was opened).
     fn entry(&self, index: usize) -> (&str, u32, usize, usize) {
@@ -631,22 +827,86 @@ impl Bundle {
 
     /// The bundle's files, in directory order.
     pub fn nodes(&self) -> impl Iterator<Item = NodeFile<'_>> {
-        (0..self.count()).map(|index| {
+        (0..self.container.count()).map(|index| {
             let (path, flags, from, len) = self.entry(index);
             NodeFile {
                 index,
                 path,
                 flags,
                 offset: from as u64,
-                bytes: &self.data[from..from + len],
+                len: len as u64,
             }
         })
     }
 
-    /// The bytes of node `index`, shared with the bundle.
-    pub fn node_bytes(&self, index: usize) -> Shared {
+    /// The whole data (decompressed now, for a bundle of LZ4 blocks).
+    pub fn data(&self) -> Result<Shared, Located> {
+        match &self.data {
+            Data::Whole(d) => Ok(d.clone()),
+            Data::Lz4(d) => d.range(0..d.len).map(Shared::new).map_err(Located::from),
+        }
+    }
+
+    /// The bytes of node `index`, shared with the bundle (decompressed the first time they
+    /// are asked for, for a bundle of LZ4 blocks).
+    pub fn node_bytes(&self, index: usize) -> Result<Shared, Located> {
         let (_, _, from, len) = self.entry(index);
-        self.data.slice(from..from + len)
+        match &self.data {
+            Data::Whole(d) => Ok(d.slice(from..from + len)),
+            Data::Lz4(d) => {
+                if let Some(b) = d.nodes[index].get() {
+                    return Ok(b.clone());
+                }
+                let bytes = Shared::new(d.range(from..from + len).map_err(Located::from)?);
+                Ok(d.nodes[index].get_or_init(|| bytes).clone())
+            }
+        }
+    }
+
+    /// How many bytes of the data the bundle holds in memory: all of them, but for a bundle of
+    /// LZ4 blocks, whose files are decompressed when they are asked for, those asked for so
+    /// far.
+    pub fn resident(&self) -> u64 {
+        match &self.data {
+            Data::Whole(d) => d.len(),
+            Data::Lz4(d) => d
+                .nodes
+                .iter()
+                .filter_map(OnceLock::get)
+                .map(|b| b.len())
+                .sum(),
+        }
+    }
+
+    /// The first `n` bytes of node `index` (all of them when it holds fewer), to tell what
+    /// it is without decompressing the rest.
+    pub fn node_head(&self, index: usize, n: usize) -> Result<Cow<'_, [u8]>, Located> {
+        let (_, _, from, len) = self.entry(index);
+        let range = from..from + len.min(n);
+        match &self.data {
+            Data::Whole(d) => Ok(Cow::Borrowed(&d[range])),
+            Data::Lz4(d) => match (d.nodes[index].get(), &d.heads[index]) {
+                (Some(b), _) => Ok(Cow::Borrowed(&b[..range.len()])),
+                (None, h) if h.len() >= range.len() => Ok(Cow::Borrowed(&h[..range.len()])),
+                (None, _) => d.range(range).map(Cow::Owned).map_err(Located::from),
+            },
+        }
+    }
+
+    /// Node `index` as a resource file held for the objects that stream from it: for a
+    /// bundle of LZ4 blocks, each range read is decompressed on its own.
+    pub fn node_held(&self, index: usize) -> Arc<dyn HeldBytes> {
+        let (_, _, from, len) = self.entry(index);
+        match &self.data {
+            Data::Whole(d) => Arc::new(d.slice(from..from + len)),
+            Data::Lz4(d) => match d.nodes[index].get() {
+                Some(b) => Arc::new(b.clone()),
+                None => Arc::new(Lz4Node {
+                    data: Arc::clone(d),
+                    range: from..from + len,
+                }),
+            },
+        }
     }
 
     /// The file named `name` (compared with the last part of the node's path).
@@ -771,11 +1031,9 @@ pub fn write(
 /// a changed one moved by a multiple of 16, the gap zeros when it had to change), and per
 /// directory entry its new offset and size. With nothing replaced, the data as it was.
 pub(super) fn relayout(b: &Bundle, replaced: &[(usize, Vec<u8>)]) -> Result<Relaid, Located> {
-    let old_data: &[u8] = &b.data;
-    let mut ranges: Vec<(u64, u64)> = b
-        .nodes()
-        .map(|n| (n.offset, n.bytes.len() as u64))
-        .collect();
+    let old_data = b.data()?;
+    let old_data: &[u8] = &old_data;
+    let mut ranges: Vec<(u64, u64)> = b.nodes().map(|n| (n.offset, n.len)).collect();
     let mut order: Vec<usize> = (0..ranges.len()).collect();
     order.sort_by_key(|&i| ranges[i]);
     let mut data = Vec::with_capacity(old_data.len());
@@ -843,7 +1101,8 @@ fn write_fs(
     let mut bundle = parsed.value.own();
     let mut info = fs.blocks_info.clone();
     let mut report = Repacked::default();
-    let old_data: &[u8] = &b.data;
+    let old_data = b.data()?;
+    let old_data: &[u8] = &old_data;
     let Relaid { data, ranges } = relayout(b, replaced)?;
     for (n, (ofs, len)) in info.nodes.iter_mut().zip(ranges) {
         n.ofs_data = ofs as i64;

@@ -281,11 +281,13 @@ impl GameFile {
         let shown = path.display().to_string();
         let mut serialized = vec![];
         for n in b.nodes() {
-            if n.flags & 4 == 0 && !serialized::looks_serialized(n.bytes) {
+            let within = |e: Located| e.within(n.path).within(&shown);
+            if n.flags & 4 == 0
+                && !serialized::looks_serialized(&b.node_head(n.index, 20).map_err(within)?)
+            {
                 continue;
             }
-            let file = Serialized::open(b.node_bytes(n.index))
-                .map_err(|e| e.within(n.path).within(&shown))?;
+            let file = Serialized::open(b.node_bytes(n.index).map_err(within)?).map_err(within)?;
             serialized.push(Inner {
                 name: n.path.to_string(),
                 node: Some(n.index),

@@ -225,7 +225,7 @@ fn replace_in(
         }
         let (node, mut bytes) = match bundle {
             Some(b) => match b.node(&name) {
-                Some(n) => (Some(n.index), n.bytes.to_vec()),
+                Some(n) => (Some(n.index), b.node_bytes(n.index)?.to_vec()),
                 None => {
                     return Err(refusal(
                         &shown,

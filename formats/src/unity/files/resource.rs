@@ -12,7 +12,7 @@
 
 use super::game::GameFiles;
 use super::{Located, Shared};
-use crate::context::{Context, Held};
+use crate::context::{Context, Held, HeldBytes};
 use crate::unity::stream::{self, StreamRange};
 use std::borrow::Cow;
 use std::path::Path;
@@ -29,17 +29,17 @@ impl AsRef<[u8]> for Shared {
 /// opened bundle's.
 fn held(files: &GameFiles, file: usize, name: &str) -> Option<Held> {
     let f = &files.files[file];
-    let found = |bytes: Shared| Held {
+    let found = |bytes: Arc<dyn HeldBytes>| Held {
         name: name.to_string(),
-        bytes: Arc::new(bytes),
+        bytes,
     };
     if let Some((_, held)) = f.resources.iter().find(|(n, _)| n == name) {
-        return Some(found(held.clone()));
+        return Some(found(Arc::new(held.clone())));
     }
     let order = std::iter::once(file).chain((0..files.files.len()).filter(|&i| i != file));
     order
         .filter_map(|i| files.files[i].bundle.as_ref())
-        .find_map(|b| b.node(name).map(|n| found(b.node_bytes(n.index))))
+        .find_map(|b| b.node(name).map(|n| found(b.node_held(n.index))))
 }
 
 /// Says in `ctx` where the resource files around opened file `file` are: the one named

@@ -308,7 +308,8 @@ pub fn write(
 ) -> Result<(Vec<u8>, Repacked), Located> {
     let ctx = Context::new();
     let bundle::Relaid { data, ranges } = bundle::relayout(b, replaced)?;
-    if data[..] == b.data[..] {
+    let old_data = b.data()?;
+    if data[..] == old_data[..] {
         return Ok((
             original.to_vec(),
             Repacked {
@@ -331,8 +332,9 @@ pub fn write(
         )));
     }
     // The payload: the old directory's padding, the new entries, the new data after them.
-    let old = Payload::read::<false>(&b.data, &ctx).map_err(|e| Located::new(PAYLOAD_PLACE, e))?;
-    let data_start = b.data.len() - old.value.data.len();
+    let old =
+        Payload::read::<false>(&old_data, &ctx).map_err(|e| Located::new(PAYLOAD_PLACE, e))?;
+    let data_start = old_data.len() - old.value.data.len();
     if let Some(e) = parts
         .files
         .iter()
