@@ -111,9 +111,15 @@ def test_ctrl_c_stops_a_long_survey():
     # speed, so that the interrupt at 0.3 s comes while the survey runs.
     paths = [shared] * max(1, math.ceil(1.0 / max(once, 0.01)))
     whole = once * len(paths)
+    # Python's own Ctrl-C handler, even when this process was started with SIGINT ignored (as a
+    # shell's background job is).
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)
     threading.Timer(0.3, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
     started = time.monotonic()
-    with pytest.raises(KeyboardInterrupt):
-        meshspec.survey(paths)
+    try:
+        with pytest.raises(KeyboardInterrupt):
+            meshspec.survey(paths)
+    finally:
+        signal.signal(signal.SIGINT, before)
     # It stops between files, well before the folders are read.
     assert time.monotonic() - started < max(0.3 + whole / 2, 0.9), whole
