@@ -100,38 +100,35 @@ pub struct Held {
     pub bytes: Arc<dyn HeldBytes>,
 }
 
-/// The bytes of a held resource file: in memory (shared, never copied), or made when a range
-/// of them is asked for (a bundle's file whose LZ4 blocks were checked but not kept).
+/// The bytes of a held resource file: in memory (any bytes, shared, never copied), or made
+/// when a range of them is asked for (a bundle's file whose LZ4 blocks were checked but not
+/// kept).
 pub trait HeldBytes: Send + Sync {
     /// How many bytes the file holds.
-    fn len(&self) -> u64;
-    /// Whether it holds no bytes.
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
+    fn size(&self) -> u64;
     /// The bytes of `range`, which lies inside the file.
     fn range(&self, range: std::ops::Range<usize>) -> Result<std::borrow::Cow<'_, [u8]>>;
 }
 
-impl HeldBytes for Vec<u8> {
-    fn len(&self) -> u64 {
-        self.as_slice().len() as u64
+impl<T: AsRef<[u8]> + Send + Sync> HeldBytes for T {
+    fn size(&self) -> u64 {
+        self.as_ref().len() as u64
     }
 
     fn range(&self, range: std::ops::Range<usize>) -> Result<std::borrow::Cow<'_, [u8]>> {
-        Ok(std::borrow::Cow::Borrowed(&self[range]))
+        Ok(std::borrow::Cow::Borrowed(&self.as_ref()[range]))
     }
 }
 
 impl std::fmt::Debug for dyn HeldBytes + '_ {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} bytes", self.len())
+        write!(f, "{} bytes", self.size())
     }
 }
 
 impl std::fmt::Debug for Held {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Held({}, {} bytes)", self.name, self.bytes.len())
+        write!(f, "Held({}, {} bytes)", self.name, self.bytes.size())
     }
 }
 

@@ -122,7 +122,7 @@ pub(crate) fn judge(
         Ok(Resource::Held { name, bytes }) => {
             // (Only a file on disk is handed on: the bone slots in held bytes are checked
             // when the mesh is decoded.)
-            check_range(range, bytes.len(), name, at, j);
+            check_range(range, bytes.size(), name, at, j);
             return None;
         }
         Err(why) => {
@@ -234,7 +234,7 @@ pub fn bytes<'c>(range: &'c StreamRange, ctx: &'c Context) -> Result<Cow<'c, [u8
         |why| Error::unplaced(ErrorKind::Input, what.clone(), why).rooted("unity_mesh.stream_data");
     match resource(range, ctx).map_err(fail)? {
         Resource::Held { name, bytes } => {
-            let len = bytes.len();
+            let len = bytes.size();
             match range.offset.checked_add(range.size) {
                 Some(end) if end <= len => bytes.range(range.offset as usize..end as usize),
                 _ => Err(Error::unplaced(

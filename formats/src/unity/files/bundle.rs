@@ -99,24 +99,13 @@ enum Data {
 #[derive(Debug)]
 struct Lz4Data {
     file: Shared,
-    blocks: Vec<Lz4Block>,
+    blocks: Vec<Block>,
     /// The size of the data.
     len: usize,
     /// Per directory entry, its bytes once asked for.
     nodes: Vec<OnceLock<Shared>>,
     /// Per directory entry not kept whole, its first [`HEAD`] bytes (or all it has).
     heads: Vec<Vec<u8>>,
-}
-
-/// An LZ4 block: where its bytes are (in the file, or in the storage while the bundle is
-/// unpacked), where they start in the file (for errors), and where the bytes it decompresses
-/// to go in the data.
-#[derive(Debug, Clone)]
-pub(super) struct Lz4Block {
-    input: Range<usize>,
-    file_at: u64,
-    data_at: usize,
-    size: usize,
 }
 
 impl Lz4Data {
@@ -144,7 +133,7 @@ type Job<'a> = (usize, Vec<(usize, &'a mut [u8])>);
 /// (kept in the cache, and no page of the data faulted in for it). The first block that
 /// fails, and why.
 fn lz4_parts(
-    blocks: &[Lz4Block],
+    blocks: &[Block],
     source: &[u8],
     keep: &[Range<usize>],
     every: bool,
@@ -208,7 +197,7 @@ struct Lz4Node {
 }
 
 impl HeldBytes for Lz4Node {
-    fn len(&self) -> u64 {
+    fn size(&self) -> u64 {
         self.range.len() as u64
     }
 
@@ -236,7 +225,7 @@ pub(super) enum Payload {
     /// LZ4 blocks of the file, checked, and what was kept of the files as they were: the
     /// serialized files whole (read whatever the command), the others' heads; per file, its
     /// directory index, the bytes and whether they are the whole file.
-    Lz4(Vec<Lz4Block>, Vec<(usize, Vec<u8>, bool)>),
+    Lz4(Vec<Block>, Vec<(usize, Vec<u8>, bool)>),
 }
 
 impl Unbound {
@@ -619,6 +608,7 @@ fn unpack_located(
             method: Method::of_flags(u32::from(b.flags)),
             input: from..from + len,
             file_at,
+            data_at: to,
             size: b.len_uncompressed as usize,
         });
         from += len;
@@ -629,8 +619,7 @@ fn unpack_located(
             .iter()
             .all(|b| matches!(b.method, Method::Lz4 | Method::Lz4Hc));
     let mut data = vec![];
-    // The LZ4 blocks, and the serialized files decompressed as they are checked.
-    let mut lz4_blocks = vec![];
+    // What an LZ4 bundle keeps of its files as their blocks are checked.
     let mut kept = vec![];
     let failed = if stored {
         blocks.iter().enumerate().find_map(|(i, b)| {
@@ -638,16 +627,6 @@ fn unpack_located(
             Some((i, e))
         })
     } else if lz4 {
-        lz4_blocks = blocks
-            .iter()
-            .zip(&block_offsets)
-            .map(|(b, &(_, data_at))| Lz4Block {
-                input: b.input.clone(),
-                file_at: b.file_at,
-                data_at: data_at as usize,
-                size: b.size,
-            })
-            .collect();
         let files = kept_ranges(info, total_out);
         let ranges: Vec<Range<usize>> = files.iter().map(|(_, r, _)| r.clone()).collect();
         // Each block within what its bytes can expand to before anything is sized by it.
@@ -656,7 +635,7 @@ fn unpack_located(
                 compress::lz4_fits(&storage[b.input.clone()], b.size as u64, b.file_at).err()?;
             Some((i, e))
         });
-        too_big.or_else(|| match lz4_parts(&lz4_blocks, storage, &ranges, true) {
+        too_big.or_else(|| match lz4_parts(&blocks, storage, &ranges, true) {
             Ok(bytes) => {
                 kept = files
                     .iter()
@@ -697,10 +676,10 @@ fn unpack_located(
     let data = if stored {
         Payload::InFile(in_file(&(0..from)))
     } else if lz4 {
-        for b in &mut lz4_blocks {
+        for b in &mut blocks {
             b.input = in_file(&b.input);
         }
-        Payload::Lz4(lz4_blocks, kept)
+        Payload::Lz4(blocks, kept)
     } else {
         Payload::Unpacked(data)
     };
@@ -718,18 +697,21 @@ fn unpack_located(
     out
 }
 
-/// A storage block: how it is compressed, its bytes (in the storage), where they start in the
-/// file and the size they decompress to.
-struct Block {
+/// A storage block: how it is compressed, its bytes (in the storage while the bundle is
+/// unpacked, in the file after), where they start in the file (for errors), where the bytes
+/// it decompresses to go in the data, and how many they are.
+#[derive(Debug)]
+pub(super) struct Block {
     method: Method,
     input: Range<usize>,
     file_at: u64,
+    data_at: usize,
     size: usize,
 }
 
-/// How many bytes of each other file are kept when a bundle of LZ4 blocks opens: enough to
-/// tell a serialized file without the flag that says so (its header's first 20 bytes).
-const HEAD: usize = 64;
+/// How many bytes of each other file are kept when a bundle of LZ4 blocks opens: what tells a
+/// serialized file without the flag that says so.
+const HEAD: usize = super::serialized::LOOKS_AT;
 
 /// What of the data a bundle of LZ4 blocks keeps as it checks them, per directory entry: the
 /// serialized files (flag 4) whole, the head of every other file (and whether it is the
@@ -868,12 +850,12 @@ impl Bundle {
     /// far.
     pub fn resident(&self) -> u64 {
         match &self.data {
-            Data::Whole(d) => d.len(),
+            Data::Whole(d) => d.len() as u64,
             Data::Lz4(d) => d
                 .nodes
                 .iter()
                 .filter_map(OnceLock::get)
-                .map(|b| b.len())
+                .map(|b| b.len() as u64)
                 .sum(),
         }
     }

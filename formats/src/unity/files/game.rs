@@ -283,7 +283,9 @@ impl GameFile {
         for n in b.nodes() {
             let within = |e: Located| e.within(n.path).within(&shown);
             if n.flags & 4 == 0
-                && !serialized::looks_serialized(&b.node_head(n.index, 20).map_err(within)?)
+                && !serialized::looks_serialized(
+                    &b.node_head(n.index, serialized::LOOKS_AT).map_err(within)?,
+                )
             {
                 continue;
             }

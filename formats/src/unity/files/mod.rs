@@ -107,16 +107,6 @@ impl Shared {
     }
 }
 
-impl crate::context::HeldBytes for Shared {
-    fn len(&self) -> u64 {
-        (**self).len() as u64
-    }
-
-    fn range(&self, range: Range<usize>) -> crate::rt::Result<std::borrow::Cow<'_, [u8]>> {
-        Ok(std::borrow::Cow::Borrowed(&self[range]))
-    }
-}
-
 /// A copy of the bytes (for callers that hold a slice; a file's memory map is shared with
 /// [`Shared::from_arc`] instead).
 impl From<&[u8]> for Shared {

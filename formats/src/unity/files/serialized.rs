@@ -118,10 +118,13 @@ pub struct Serialized {
     by_path_id: HashMap<i64, usize>,
 }
 
+/// How many bytes of a file [`looks_serialized`] looks at.
+pub const LOOKS_AT: usize = 20;
+
 /// Whether `bytes` look like a serialized file of the formats read here: a big-endian format
 /// version of 9 to 22 at offset 8 and an endianness byte of 0 or 1 at 16.
 pub fn looks_serialized(bytes: &[u8]) -> bool {
-    if bytes.len() < 20 {
+    if bytes.len() < LOOKS_AT {
         return false;
     }
     let v = u32::from_slice(&bytes[8..12], binrw::Endian::Big);
