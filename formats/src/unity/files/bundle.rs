@@ -100,6 +100,9 @@ enum Data {
 struct Lz4Data {
     file: Shared,
     blocks: Vec<Block>,
+    /// The field path of the blocks (for errors: a block that decompressed when the bundle
+    /// opened fails later only if the file changed under its memory map).
+    blocks_path: Path,
     /// The size of the data.
     len: usize,
     /// Per directory entry, its bytes once asked for.
@@ -117,7 +120,7 @@ impl Lz4Data {
             std::slice::from_ref(&range),
             false,
         )
-        .map_err(|(_, e)| e)?;
+        .map_err(|(i, e)| e.placed(self.blocks[i].file_at, &self.blocks_path.index(i)))?;
         Ok(parts.pop().unwrap_or_default())
     }
 }
@@ -225,7 +228,12 @@ pub(super) enum Payload {
     /// LZ4 blocks of the file, checked, and what was kept of the files as they were: the
     /// serialized files whole (read whatever the command), the others' heads; per file, its
     /// directory index, the bytes and whether they are the whole file.
-    Lz4(Vec<Block>, Vec<(usize, Vec<u8>, bool)>),
+    Lz4 {
+        blocks: Vec<Block>,
+        kept: Vec<(usize, Vec<u8>, bool)>,
+        /// The field path of the blocks, for an error in one decompressed later.
+        path: Path,
+    },
 }
 
 impl Unbound {
@@ -237,7 +245,7 @@ impl Unbound {
             data: match self.data {
                 Payload::Unpacked(v) => Data::Whole(Shared::new(v)),
                 Payload::InFile(r) => Data::Whole(file.slice(r)),
-                Payload::Lz4(blocks, kept) => {
+                Payload::Lz4 { blocks, kept, path } => {
                     let nodes: Vec<OnceLock<Shared>> =
                         (0..files).map(|_| OnceLock::new()).collect();
                     let mut heads = vec![vec![]; files];
@@ -254,6 +262,7 @@ impl Unbound {
                         file: file.clone(),
                         len: blocks.last().map_or(0, |b| b.data_at + b.size),
                         blocks,
+                        blocks_path: path,
                         nodes,
                         heads,
                     }))
@@ -679,7 +688,11 @@ fn unpack_located(
         for b in &mut blocks {
             b.input = in_file(&b.input);
         }
-        Payload::Lz4(blocks, kept)
+        Payload::Lz4 {
+            blocks,
+            kept,
+            path: blocks_path,
+        }
     } else {
         Payload::Unpacked(data)
     };
