@@ -90,11 +90,9 @@ pub fn unity_inputs(test: &str) -> Vec<Input> {
     out
 }
 
-/// A fresh folder under the system's temporary folder for this test.
+/// A fresh folder in the running test's own temporary folder.
 pub fn temp(test: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("meshspec-{test}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+    meshspec_tests::tools::scratch_dir(test)
 }
 
 /// Runs Khronos' glTF-Validator over `files` and asserts that each has no error and no warning.

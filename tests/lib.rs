@@ -3,6 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
+pub mod tools;
 pub mod unity_fixtures;
 
 /// The repository's root.

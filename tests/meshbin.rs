@@ -196,9 +196,7 @@ fn export_import(name: &str, winding: Winding, ext: &str) -> Vec<u8> {
         "glb" => export::glb(scene.clone(), export::NonFinite::Refuse).unwrap(),
         _ => export::obj(scene.clone(), export::NonFinite::Refuse).unwrap(),
     };
-    let dir = std::env::temp_dir().join(format!("meshspec-meshbin-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.{ext}"));
+    let path = meshspec_tests::tools::scratch(&format!("{name}.{ext}"));
     std::fs::write(&path, &out.bytes).unwrap();
     let back = import::merge(&import::read(&path).unwrap());
     let built = meshbin::from_mesh(&back, winding).unwrap();

@@ -1306,10 +1306,7 @@ mod broken {
         // A folder of its own per call: tests run side by side.
         static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
         let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let dir = std::env::temp_dir().join(format!(
-            "meshspec-unity-broken-{}-{call}",
-            std::process::id()
-        ));
+        let dir = meshspec_tests::tools::scratch_dir(&format!("broken-{call}"));
         let (mut m, sctx) = streamed(&dir);
         assert!(
             entry()

@@ -1643,9 +1643,7 @@ fn to_scene_mirrors_x_flips_tangent_w_and_v_and_reverses_winding() {
 /// Writes `bytes` as `name.glb` and runs Khronos' glTF-Validator over it: no error is accepted
 /// (skinned exports included: the exporter hangs every joint from one skeleton root).
 fn validate_glb(name: &str, bytes: &[u8]) {
-    let dir = std::env::temp_dir().join(format!("meshspec-unity-decode-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(format!("{name}.glb"));
+    let path = meshspec_tests::tools::scratch(&format!("{name}.glb"));
     std::fs::write(&path, bytes).unwrap();
     meshspec_tests::validate_gltf(std::slice::from_ref(&path));
     let _ = std::fs::remove_file(&path);

@@ -18,6 +18,7 @@ use meshspec_formats::unity::files::game::{self, GameFile, GameFiles, Select};
 use meshspec_formats::unity::files::serialized::Serialized;
 use meshspec_formats::unity::files::{mesh, Limits, Shared};
 use meshspec_formats::verdict::Verdict;
+use meshspec_tests::tools::scratch;
 use meshspec_tests::{
     root, sha256_hex, unity_corpus as corpus, unity_corpus_bytes as read, validate_gltf, verdict,
 };
@@ -44,12 +45,6 @@ fn clean(v: &Verdict) -> bool {
 fn open(names: &[&str]) -> GameFiles {
     let paths: Vec<PathBuf> = names.iter().map(|n| corpus(n)).collect();
     GameFiles::open(&paths).unwrap_or_else(|e| panic!("{names:?}: {e}"))
-}
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("meshspec-unity-files-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
 }
 
 /// The scene of the synthesized files: (path id, class id, name).
@@ -212,7 +207,7 @@ fn synthesized_meshes_decode_with_their_renderers_names_and_export_valid_gltf() 
             mesh.validate().unwrap();
             assert_eq!(mesh.name, m.name);
             let out = glb(scene.clone(), NonFinite::Refuse).unwrap();
-            let p = tmp(&format!("{file}.{}.glb", mesh.name));
+            let p = scratch(&format!("{file}.{}.glb", mesh.name));
             std::fs::write(&p, &out.bytes).unwrap();
             glbs.push(p);
         }
@@ -628,7 +623,7 @@ fn version_strings_that_are_not_versions_are_read_with_the_layout_that_fits_or_r
     w.len_file += 16;
     s.pad_data.extend([0; 12]);
     let bytes = written(&s);
-    let path = tmp("not-a-version.unity-serialized");
+    let path = scratch("not-a-version.unity-serialized");
     std::fs::write(&path, &bytes).unwrap();
     // The meshes are read with the one layout that reads all of them, and the note says so
     // with the text escaped.
@@ -979,7 +974,7 @@ fn shared_meshes_export_valid_gltf_with_the_bones_unitys_dumps_name() {
             let scene = meshspec_tests::unity_scene(&g, m.at);
             let mesh = &scene.meshes[0];
             let out = glb(scene.clone(), NonFinite::Refuse).unwrap();
-            let p = tmp(&format!("{v}.{}.glb", mesh.name));
+            let p = scratch(&format!("{v}.{}.glb", mesh.name));
             std::fs::write(&p, &out.bytes).unwrap();
             glbs.push(p);
             let Some(skin) = &mesh.skin else {

@@ -11,16 +11,11 @@ use meshspec_formats::unity::files::game::{GameFile, GameFiles, Select};
 use meshspec_formats::unity::files::version::How;
 use meshspec_formats::unity::files::{mesh, Limits, ObjectRef};
 use meshspec_formats::verdict::Verdict;
+use meshspec_tests::tools::scratch;
 use meshspec_tests::unity_corpus as corpus;
 use meshspec_tests::unity_fixtures::{bundle_with_version, cut, with_version};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
-
-fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("meshspec-unity-game-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
 
 fn open(paths: &[PathBuf]) -> GameFiles {
     GameFiles::open(paths).unwrap_or_else(|e| panic!("{paths:?}: {e}"))
@@ -69,7 +64,7 @@ fn a_game_files_mesh_is_the_bare_objects_entry_with_offsets_in_its_serialized_fi
             // the file that holds it.
             let mut bare = mesh::context(20220310);
             if let Some(range) = &input.mesh.stream {
-                let p = tmp(&format!("{file}.{}.resS", o.path_id));
+                let p = scratch(&format!("{file}.{}.resS", o.path_id));
                 let mut res = vec![0u8; range.offset as usize];
                 res.extend_from_slice(&g.streamed(&input.mesh, None).unwrap().unwrap());
                 std::fs::write(&p, &res).unwrap();
@@ -193,7 +188,7 @@ fn fingerprint(g: &GameFiles) -> BTreeMap<(String, i64), String> {
 #[test]
 fn a_player_build_cut_into_loose_files_reads_as_its_bundle() {
     let bundle = corpus("player.unity-bundle");
-    let dir = tmp("player/Game_Data");
+    let dir = scratch("player/Game_Data");
     let written = cut(&std::fs::read(&bundle).unwrap(), &dir);
     assert_eq!(written.len(), 3);
     let whole = open(std::slice::from_ref(&bundle));
@@ -230,7 +225,7 @@ fn shared_webgl_player_builds_cut_into_loose_files_read_as_their_bundles() {
         ("WebGL.data.unityweb-contents", 2),
     ] {
         let bundle = real.join(build).join("data.unity3d");
-        let dir = tmp(&format!("{build}/Build_Data"));
+        let dir = scratch(&format!("{build}/Build_Data"));
         cut(&std::fs::read(&bundle).unwrap(), &dir);
         let whole = open(std::slice::from_ref(&bundle));
         let loose = open(std::slice::from_ref(&dir));
@@ -410,7 +405,7 @@ fn survey_of(paths: &[PathBuf]) -> survey::Report {
 fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
     // The shipped corpus: 40 meshes in eight game files, all of Unity 2022.3.10; a stripped
     // copy of one adds its five under the range they were read with.
-    let stripped = tmp("survey/stripped.unity-bundle");
+    let stripped = scratch("survey/stripped.unity-bundle");
     std::fs::create_dir_all(stripped.parent().unwrap()).unwrap();
     std::fs::write(
         &stripped,
@@ -429,7 +424,7 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
         &bytes,
     )
     .unwrap();
-    let level = tmp("survey/level1");
+    let level = scratch("survey/level1");
     std::fs::write(&level, broken).unwrap();
     let r = survey_of(&[corpus(""), stripped.parent().unwrap().to_path_buf()]);
     let m = r.layout("unity-mesh").expect("a unity-mesh section");

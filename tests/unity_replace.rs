@@ -524,30 +524,12 @@ fn shared_bundles_take_edited_meshes() {
 }
 
 /// UnityPy (a second, independent reader) reads the written bundle: the mesh's name and
-/// vertex count. One loud line (once) and nothing else when UnityPy is not installed.
+/// vertex count.
 fn unitypy_reads(path: &Path, bytes: &[u8], id: i64, name: &str) {
-    static HAVE: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    let have = *HAVE.get_or_init(|| {
-        let have = std::process::Command::new("python3")
-            .args(["-c", "import UnityPy"])
-            .output()
-            .is_ok_and(|o| o.status.success());
-        if !have {
-            eprintln!(
-                "SKIPPED: UnityPy is not installed (pip install UnityPy): written files are not read by a second reader"
-            );
-        }
-        have
-    });
-    if !have {
-        return;
-    }
-    let dir = std::env::temp_dir().join(format!("meshspec-replace-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    // One file per call: tests run side by side in this process.
+    // One file per call: a test may read several.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let file = dir.join(format!("{id}.{k}.bundle"));
+    let file = meshspec_tests::tools::scratch(&format!("unitypy/{id}.{k}.bundle"));
     std::fs::write(&file, bytes).unwrap();
     let script = r#"
 import sys, UnityPy
@@ -557,7 +539,7 @@ for obj in env.objects:
         m = obj.read()
         print(m.m_Name, m.m_VertexData.m_VertexCount)
 "#;
-    let out = std::process::Command::new("python3")
+    let out = meshspec_tests::tools::unitypy()
         .args(["-c", script, file.to_str().unwrap(), &id.to_string()])
         .output()
         .unwrap();
@@ -614,8 +596,7 @@ fn bare_corpus() -> (Vec<(i64, PathBuf, Vec<u8>)>, u32) {
     // One folder per call: tests run side by side in this process.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("meshspec-like-{}-{k}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = meshspec_tests::tools::scratch_dir(&format!("like-{k}"));
     std::fs::copy(
         corpus("game.unity-serialized.resS"),
         dir.join("game.unity-serialized.resS"),
@@ -664,10 +645,7 @@ fn export_then_import_like_the_original_gives_its_bytes() {
         let b = std::fs::read(&p).unwrap();
         // The shared folder is read-only: the .glb goes to a temporary folder, the
         // resource file is found through the context.
-        let tmp_at = std::env::temp_dir()
-            .join(format!("meshspec-like-shared-{}", std::process::id()))
-            .join(&name);
-        std::fs::create_dir_all(&tmp_at).unwrap();
+        let tmp_at = meshspec_tests::tools::scratch_dir(&format!("like-shared/{name}"));
         let at = tmp_at.join(p.file_name().unwrap());
         for r in meshspec_tests::sorted_paths(p.parent().unwrap(), |r| {
             r.extension().and_then(|e| e.to_str()) == Some("resS")
@@ -727,13 +705,13 @@ fn edited_geometry_is_made_in_the_originals_layout() {
     assert_eq!(now[0].e[7], was[0].e[7] + 0.5);
     assert_eq!(now[1], was[1]);
     // UnityPy reads the bind pose written (row 1, column 3: e13).
-    if let Some(said) = unitypy_says(&game(), &made.object, None, 101, "m.m_BindPose[0].e13") {
-        assert_eq!(
-            said.parse::<f32>().unwrap(),
-            now[0].e[7],
-            "UnityPy's m_BindPose[0].e13"
-        );
-    }
+    let said = unitypy_says(&game(), &made.object, None, 101, "m.m_BindPose[0].e13");
+    assert_eq!(
+        said.parse::<f32>().unwrap(),
+        now[0].e[7],
+        "UnityPy's m_BindPose[0].e13"
+    );
+
     let after = scene_of(&made.object, &ctx);
     let ibm = &after.skin.as_ref().unwrap().inverse_bind_matrices;
     assert_eq!(
@@ -897,15 +875,14 @@ fn more_vertices_than_16_bit_indices_reach_widen_the_index_format() {
     assert_eq!(s.meshes[0].positions.len(), 70_000);
     assert!(s.meshes[0].primitives[0].indices.contains(&69_999));
     // UnityPy: 32-bit indices, the 70,000 vertices, the last one drawn.
-    if let Some(said) = unitypy_says(
+    let said = unitypy_says(
         &game(),
         &made.object,
         Some(&vd),
         100,
         "f'{m.m_IndexFormat} {len(h.m_Vertices)} {max(max(t) for t in h.get_triangles()[0])}'",
-    ) {
-        assert_eq!(said, "1 70000 69999");
-    }
+    );
+    assert_eq!(said, "1 70000 69999");
 }
 
 /// The real skinned body of three streams: a vertex moved in glTF, made like the original,
@@ -923,10 +900,7 @@ fn shared_edited_geometry_goes_back_into_the_bundle() {
     let id = g.entry(r).path_id;
     let v = version(&g, id);
     let original = g.bytes(r).to_vec();
-    let at = std::env::temp_dir()
-        .join(format!("meshspec-like-body-{}", std::process::id()))
-        .join("body.mesh");
-    std::fs::create_dir_all(at.parent().unwrap()).unwrap();
+    let at = meshspec_tests::tools::scratch("like-body/body.mesh");
     let made = round(&original, &at, v, |m| m.positions[7][1] += 0.125).unwrap();
     assert_eq!(made.object.len(), original.len());
     let (r2, after) = replaced(&bundle, &made.object, None, id);
@@ -1112,15 +1086,13 @@ fn unitypy_shapes(
     object: &[u8],
     want: &meshspec_formats::generated::unity_mesh::BlendShapeData,
 ) {
-    let Some(said) = unitypy_says(
+    let said = unitypy_says(
         path,
         object,
         None,
         102,
         r#"';'.join(f'{c.name}:{c.frameCount}' for c in m.m_Shapes.channels) + '\n' + ';'.join(f'{v.index}:{v.vertex.x!r},{v.vertex.y!r},{v.vertex.z!r}' for v in m.m_Shapes.vertices)"#,
-    ) else {
-        return;
-    };
+    );
     let channels: Vec<String> = want
         .channels
         .iter()
@@ -1207,15 +1179,14 @@ fn edited_skin_weights_are_written() {
     let back = scene(&file, object(&file, 101)).meshes.remove(0);
     assert_eq!(back.skin.as_ref().unwrap().weights, s1.weights);
     // UnityPy's reading of the written file: vertex 0's bone and vertex 2's weights.
-    if let Some(said) = unitypy_says(
+    let said = unitypy_says(
         &game(),
         &made.object,
         None,
         101,
         "f'{h.m_BoneIndices[0][0]} {h.m_BoneWeights[2][0]} {h.m_BoneWeights[2][1]}'",
-    ) {
-        assert_eq!(said, "1 0.25 0.75");
-    }
+    );
+    assert_eq!(said, "1 0.25 0.75");
 }
 
 /// Before 2018.2 a mesh's influences are in m_Skin, four per vertex: an edited weight goes
@@ -1354,32 +1325,14 @@ fn edited_compressed_meshes_are_re_packed() {
 }
 
 /// What UnityPy says of object `id` of `path` with `object` put in: `expr` (Python, over `m`,
-/// the object read, and `h`, its MeshHandler after process()) printed. `None`, with a line,
-/// when UnityPy is not installed.
-fn unitypy_says(
-    path: &Path,
-    object: &[u8],
-    vertex: Option<&[u8]>,
-    id: i64,
-    expr: &str,
-) -> Option<String> {
+/// the object read, and `h`, its MeshHandler after process()) printed.
+fn unitypy_says(path: &Path, object: &[u8], vertex: Option<&[u8]>, id: i64, expr: &str) -> String {
     let (r, _) = replaced(path, object, vertex, id);
-    if !std::process::Command::new("python3")
-        .args(["-c", "import UnityPy"])
-        .output()
-        .is_ok_and(|o| o.status.success())
-    {
-        eprintln!(
-            "SKIPPED: UnityPy is not installed: the written mesh is not read by a second reader"
-        );
-        return None;
-    }
-    // One folder per call (tests run side by side), the file under its own name so that its
+    // One folder per call (a test may ask several times), the file under its own name so that its
     // resource file, written beside it, is found.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let dir = std::env::temp_dir().join(format!("meshspec-says-{}-{k}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = meshspec_tests::tools::scratch_dir(&format!("says-{k}"));
     let file = dir.join(path.file_name().unwrap());
     std::fs::write(&file, &r.bytes).unwrap();
     if let Some((name, res)) = &r.resource {
@@ -1395,7 +1348,7 @@ for obj in env.objects:
         h = MeshHandler(m); h.process()
         print(eval(sys.argv[3]))
 "#;
-    let out = std::process::Command::new("python3")
+    let out = meshspec_tests::tools::unitypy()
         .args(["-c", script, file.to_str().unwrap(), &id.to_string(), expr])
         .output()
         .unwrap();
@@ -1405,21 +1358,19 @@ for obj in env.objects:
         String::from_utf8_lossy(&out.stderr)
     );
     let _ = std::fs::remove_dir_all(&dir);
-    Some(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    String::from_utf8_lossy(&out.stdout).trim().to_string()
 }
 
 /// UnityPy reads object `id` of `path` with `object` put in: its first vertex (in glTF's
 /// frame, x mirrored) within 1e-5 of `want`.
 fn unitypy_first_vertex(path: &Path, object: &[u8], id: i64, want: [f32; 3]) {
-    let Some(said) = unitypy_says(
+    let said = unitypy_says(
         path,
         object,
         None,
         id,
         "' '.join(repr(float(x)) for x in h.m_Vertices[0])",
-    ) else {
-        return;
-    };
+    );
     let got: Vec<f64> = said
         .split_whitespace()
         .map(|x| x.parse().unwrap())

@@ -418,18 +418,6 @@ fn mesh_drafts(g: &GameFiles, out: &mut Vec<Drafted>, seen: &mut Vec<(String, Ve
     }
 }
 
-/// Whether Kaitai's Python runtime is there (`.ci/run` installs it); fails loudly otherwise.
-fn require_kaitai_python() {
-    let ok = std::process::Command::new("python3")
-        .args(["-c", "import kaitaistruct"])
-        .status()
-        .is_ok_and(|s| s.success());
-    assert!(
-        ok,
-        "MISSING: Kaitai's Python runtime; run `python3 -m pip install kaitaistruct==0.11`"
-    );
-}
-
 /// Reads each object of each draft with the Python that Kaitai's compiler made of it: every
 /// object must be read to its last byte. Returns how many were.
 fn read_with_kaitai(dir: &Path, drafts: &[Drafted]) -> usize {
@@ -460,7 +448,7 @@ for line in open(sys.argv[1]):
     n += 1
 print(n)
 "#;
-    let out = std::process::Command::new("python3")
+    let out = meshspec_tests::tools::python_with("kaitaistruct")
         .args(["-c", script])
         .arg(dir.join("objects.txt"))
         .output()
@@ -477,9 +465,7 @@ print(n)
 /// `cargo run -p meshspec-codegen` would from `spec/`), Kaitai's compiler compiles each, and
 /// the compiled Python reads every object the tree describes to its end.
 fn prove_drafts(drafts: &[Drafted], name: &str) -> usize {
-    require_kaitai_python();
-    let dir = std::env::temp_dir().join(format!("meshspec-drafts-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = meshspec_tests::tools::scratch_dir(&format!("drafts-{name}"));
     let mut files = vec![];
     for (i, d) in drafts.iter().enumerate() {
         let spec = meshspec_codegen::model::load("mesh.ksy", &d.ksy)

@@ -351,7 +351,7 @@ fn shared_the_web_player_file_opens_and_writes_back() {
 type Row = (String, i64, i64, String, String);
 
 /// UnityPy's listing of `path`, or `None` (and one loud line) when UnityPy is not installed.
-fn unitypy_rows(path: &Path) -> Option<BTreeSet<Row>> {
+fn unitypy_rows(path: &Path) -> BTreeSet<Row> {
     let script = r#"
 import sys, hashlib, json, UnityPy
 env = UnityPy.load(sys.argv[1])
@@ -366,24 +366,18 @@ for f in env.files.values():
             rows.append([name, pid, o.class_id, n, hashlib.sha256(o.get_raw_data()).hexdigest()])
 print(json.dumps(rows))
 "#;
-    let out = std::process::Command::new("python3")
+    let out = meshspec_tests::tools::unitypy()
         .args(["-c", script, path.to_str().unwrap()])
-        .output();
-    let out = match out {
-        Ok(o) if o.status.success() => o,
-        Ok(o) if String::from_utf8_lossy(&o.stderr).contains("No module named 'UnityPy'") => {
-            eprintln!("SKIPPED: UnityPy is not installed (python3 -m pip install UnityPy==1.25.4): the Web Player listing is NOT compared with a second reader");
-            return None;
-        }
-        Ok(o) => panic!("UnityPy: {}", String::from_utf8_lossy(&o.stderr)),
-        Err(e) => {
-            eprintln!("SKIPPED: python3 cannot run ({e}): the Web Player listing is NOT compared with a second reader");
-            return None;
-        }
-    };
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "UnityPy: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let rows: Vec<(String, i64, i64, String, String)> =
         serde_json::from_slice(&out.stdout).unwrap();
-    Some(rows.into_iter().collect())
+    rows.into_iter().collect()
 }
 
 #[test]
@@ -415,8 +409,6 @@ fn shared_the_web_player_file_lists_and_extracts_as_unitypy_does() {
         meshes,
         [(12, Some("Cone")), (13, Some("Torus")), (14, Some("Ring"))]
     );
-    let Some(theirs) = unitypy_rows(&path) else {
-        return;
-    };
+    let theirs = unitypy_rows(&path);
     assert_eq!(ours, theirs);
 }

@@ -4,7 +4,7 @@
 //! unedited (the same bytes), then with a vertex moved (checked with the command line and
 //! UnityPy: that vertex moved, no other object changed), a mesh with blend shapes unedited and
 //! with a shape key moved (UnityPy reads the one entry raised), and a .meshbin likewise
-//! (`tests/blender/addon_roundtrip.py`). `.ci/run` installs Blender, so CI always runs it.
+//! (`tests/blender/addon_roundtrip.py`). `tools/setup.sh` installs Blender.
 
 mod common;
 use common::*;
@@ -12,11 +12,7 @@ use std::process::Command;
 
 #[test]
 fn the_addon_imports_and_writes_back_from_headless_blender() {
-    if Command::new("blender").arg("--version").output().is_err() {
-        eprintln!("!!! SKIPPED: blender is not installed (Debian: blender, python3-numpy); the add-on is not checked");
-        return;
-    }
-    let dir = tmp_dir("blender-addon");
+    let dir = scratch_dir("blender-addon");
     let zip = dir.join("meshspec_blender.zip");
     let packed = Command::new("sh")
         .arg(root().join("blender/build.sh"))
@@ -24,7 +20,7 @@ fn the_addon_imports_and_writes_back_from_headless_blender() {
         .output()
         .unwrap();
     assert!(packed.status.success(), "{}", text(&packed.stderr));
-    let mut c = Command::new("blender");
+    let mut c = meshspec_tests::tools::blender();
     c.args(["-b", "--factory-startup", "--python"])
         .arg(root().join("tests/blender/addon_roundtrip.py"))
         .arg("--")
@@ -55,9 +51,7 @@ fn the_addon_imports_and_writes_back_from_headless_blender() {
     );
     // A second reader: UnityPy reads the written bundle with the moved vertex and every other
     // object unchanged, and the game's Transforms are the armature Blender made.
-    let Some(unitypy) = unitypy(&dir) else {
-        return;
-    };
+    let unitypy = unitypy(&dir);
     let bones = said
         .lines()
         .find_map(|l| l.strip_prefix("meshspec armature: "))
@@ -133,7 +127,7 @@ va, vb = verts(a), verts(b)
 others = [o.path_id for o in b.objects if o.path_id != pid and o.get_raw_data() != objs[o.path_id].get_raw_data()]
 print(json.dumps({"vertices": [len(va), len(vb)], "moved": sum(1 for x, y in zip(va, vb) if x != y), "others_changed": others}))
 "#;
-    let out = Command::new("python3")
+    let out = meshspec_tests::tools::unitypy()
         .args(["-c", script])
         .arg(original)
         .arg(edited)
@@ -149,7 +143,7 @@ print(json.dumps({"vertices": [len(va), len(vb)], "moved": sum(1 for x, y in zip
 /// a bone, and its place at rest from the mesh's bind pose, mirrored into glTF's frame), how
 /// many of its vertices moved, and the path ids of the other objects whose bytes changed.
 /// `None`, with one loud line, when UnityPy is not installed.
-fn unitypy(dir: &std::path::Path) -> Option<String> {
+fn unitypy(dir: &std::path::Path) -> String {
     let script = r#"
 import json, sys, UnityPy
 def rest_of(m):
@@ -198,15 +192,7 @@ others_c = [o.path_id for o in c.objects if o.path_id != 102 and o.get_raw_data(
 print(json.dumps({"bones": bones, "moved": moved, "others_changed": others,
                   "shape_entries": [len(sa), len(sc)], "raised": raised, "others_changed_by_shapes": others_c}))
 "#;
-    let have = Command::new("python3")
-        .args(["-c", "import UnityPy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !have {
-        eprintln!("!!! SKIPPED: UnityPy is not installed: the add-on's bundle is not read by a second reader");
-        return None;
-    }
-    let out = Command::new("python3")
+    let out = meshspec_tests::tools::unitypy()
         .args(["-c", script])
         .arg(root().join("corpus/unity/lz4.unity-bundle"))
         .arg(dir.join("edited.unity-bundle"))
@@ -214,5 +200,5 @@ print(json.dumps({"bones": bones, "moved": moved, "others_changed": others,
         .output()
         .unwrap();
     assert!(out.status.success(), "UnityPy: {}", text(&out.stderr));
-    Some(text(&out.stdout).trim().to_string())
+    text(&out.stdout).trim().to_string()
 }

@@ -23,7 +23,7 @@ fn check_prints_one_line_per_file_and_exits_1_on_any_failure() {
         text(&out.stdout),
         "corpus/meshbin/floor.meshbin: ok\ncorpus/meshbin/cube.meshbin: ok\n"
     );
-    let bad = tmp("short.meshbin");
+    let bad = scratch("short.meshbin");
     let floor = std::fs::read(root().join(FLOOR)).unwrap();
     std::fs::write(&bad, &floor[..79]).unwrap();
     let b = bad.to_str().unwrap();
@@ -69,7 +69,7 @@ fn an_index_naming_no_vertex_is_warned_about_and_cannot_be_decoded() {
     // so the verdict refuses the file whatever the relation mode.
     let mut floor = std::fs::read(root().join(FLOOR)).unwrap();
     floor[0x44 + 8] = 9;
-    let f = tmp("bad-index.meshbin");
+    let f = scratch("bad-index.meshbin");
     std::fs::write(&f, &floor).unwrap();
     let p = f.to_str().unwrap();
     for mode in ["error", "warn"] {
@@ -80,7 +80,7 @@ fn an_index_naming_no_vertex_is_warned_about_and_cannot_be_decoded() {
         );
     }
     // Export refuses it with the same error, and build will not write it.
-    let glb = tmp("bad.glb");
+    let glb = scratch("bad.glb");
     let g = glb.to_str().unwrap();
     let out = exits(&["export", "meshbin", p, "--winding", "d3d", "-o", g], 1);
     has(
@@ -104,7 +104,7 @@ fn a_refused_build_writes_nothing() {
     let dump = meshspec(&["dump", "meshbin", FLOOR]).stdout;
     let mut v: serde_json::Value = serde_json::from_slice(&dump).unwrap();
     v["data"]["vertices"][0]["a"] = 256.into();
-    let target = tmp("never.meshbin");
+    let target = scratch("never.meshbin");
     let out = meshspec_in(
         &["build", "meshbin", "-", "-o", target.to_str().unwrap()],
         serde_json::to_string(&v).unwrap().as_bytes(),
@@ -120,7 +120,7 @@ fn a_refused_build_writes_nothing() {
 
 #[test]
 fn export_needs_the_winding_and_writes_a_glb() {
-    let glb = tmp("floor.glb");
+    let glb = scratch("floor.glb");
     let g = glb.to_str().unwrap();
     // A missing winding is a usage mistake, found before the input is read.
     let out = exits(&["export", "meshbin", FLOOR, "-o", g], 2);
@@ -135,10 +135,10 @@ fn export_needs_the_winding_and_writes_a_glb() {
 
 #[test]
 fn import_builds_the_documents_file_from_geometry() {
-    let glb = tmp("cube.glb");
+    let glb = scratch("cube.glb");
     let g = glb.to_str().unwrap();
     exits(&["export", "meshbin", CUBE, "-o", g, "--winding", "d3d"], 0);
-    let back = tmp("cube.meshbin");
+    let back = scratch("cube.meshbin");
     let b = back.to_str().unwrap();
     exits(&["import", "meshbin", g, "-o", b, "--winding", "d3d"], 0);
     assert!(same_bytes(&back, root().join(CUBE)));
@@ -171,7 +171,7 @@ fn export_says_which_skin_influences_it_drew() {
         return;
     }
     let body = body.to_str().unwrap();
-    let out_glb = tmp("skin-weights.glb");
+    let out_glb = scratch("skin-weights.glb");
     let out = out_glb.to_str().unwrap();
     for (n, note) in [
         ("1", "up to 1 influence per vertex (--skin-weights 1)"),

@@ -141,7 +141,7 @@ fn unity_named(test: &str, name: &str) -> Option<(String, String)> {
     );
     let mut dump: serde_json::Value = serde_json::from_slice(&out.stdout).ok()?;
     dump["data"]["name"]["value"] = name.into();
-    let d = tmp_dir(test);
+    let d = scratch_dir(test);
     let dump_path = d.join("dump.json");
     std::fs::write(&dump_path, dump.to_string()).ok()?;
     let file = d.join("named.mesh");

@@ -1,7 +1,6 @@
 //! `meshspec explain --html`: one self-contained page, tested in a real headless browser
 //! (Debian's `chromium`): a field selected by a click has its bytes highlighted, and a byte
-//! clicked selects its field. Skipped, with one loud line, where chromium is not installed
-//! (`.ci/run` installs it).
+//! clicked selects its field (`tools/setup.sh` installs chromium).
 
 mod common;
 use common::*;
@@ -10,7 +9,7 @@ const BONED: &str = "corpus/sws/hand-boned.sws-mesh";
 
 /// The page `meshspec explain LAYOUT FILE --html` writes, in a fresh folder for `test`.
 fn page(test: &str, layout: &str, file: &str) -> std::path::PathBuf {
-    let out = tmp_dir(test).join("page.html");
+    let out = scratch_dir(test).join("page.html");
     exits(
         &["explain", layout, file, "--html", out.to_str().unwrap()],
         0,
@@ -34,18 +33,9 @@ fn the_page_is_self_contained() {
     assert!(size < 4 << 20, "{size} bytes");
 }
 
-fn chromium() -> Option<&'static str> {
-    ["chromium", "chromium-browser"].into_iter().find(|c| {
-        std::process::Command::new(c)
-            .arg("--version")
-            .output()
-            .is_ok_and(|o| o.status.success())
-    })
-}
-
 /// The page's DOM after loading it at `fragment` in headless chromium.
 fn dom(browser: &str, page: &std::path::Path, fragment: &str, test: &str) -> String {
-    let profile = tmp_dir(&format!("{test}-profile"));
+    let profile = scratch_dir(&format!("{test}-profile"));
     let url = format!("file://{}#{fragment}", page.display());
     let out = std::process::Command::new(browser)
         .args([
@@ -82,10 +72,7 @@ fn highlighted(dom: &str) -> Vec<u64> {
 
 #[test]
 fn clicking_a_field_highlights_its_bytes_and_a_byte_its_field() {
-    let Some(browser) = chromium() else {
-        eprintln!("!!! chromium is not installed: the headless browser test of explain --html is NOT RUN (apt-get install chromium)");
-        return;
-    };
+    let browser = meshspec_tests::tools::chromium();
     let p = page("html-click", "sws-mesh", BONED);
     // The second bone's class (0x66, 4 bytes), selected through its node's click handler.
     let d = dom(

@@ -8,8 +8,8 @@ const FIVE: &str = "corpus/sws/built-five-parts.sws-mesh";
 
 #[test]
 fn obj_materials_go_to_a_library_only_when_asked() {
-    let obj = tmp("five.obj");
-    let mtl = tmp("five.mtl");
+    let obj = scratch("five.obj");
+    let mtl = scratch("five.mtl");
     let o = obj.to_str().unwrap();
     let out = exits(&["export", "sws-mesh", FIVE, "-o", o], 0);
     assert!(!mtl.exists());
@@ -30,7 +30,7 @@ fn obj_materials_go_to_a_library_only_when_asked() {
         &format!("note: materials written to {}", mtl.display()),
     );
     // A usage mistake, found before the input is read.
-    let glb = tmp("x.glb");
+    let glb = scratch("x.glb");
     exits(
         &[
             "export",
@@ -46,10 +46,10 @@ fn obj_materials_go_to_a_library_only_when_asked() {
 
 #[test]
 fn import_says_what_it_drops_and_which_mesh_it_took() {
-    let glb = tmp("five.glb");
+    let glb = scratch("five.glb");
     let g = glb.to_str().unwrap();
     exits(&["export", "sws-mesh", FIVE, "-o", g], 0);
-    let bin = tmp("five.meshbin");
+    let bin = scratch("five.meshbin");
     let b = bin.to_str().unwrap();
     let import = ["import", "meshbin", g, "-o", b, "--winding", "gl"];
     let out = exits(&import, 0);

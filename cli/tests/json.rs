@@ -123,7 +123,7 @@ fn info_export_and_import_documents_validate() {
     assert_eq!(v["meshes"], serde_json::json!([]));
     assert_eq!(v["geometry_error"]["severity"], "error");
 
-    let d = tmp_dir("json-export");
+    let d = scratch_dir("json-export");
     let glb = d.join("cube.glb");
     let g = glb.to_str().unwrap();
     let v = doc(&["export", "meshbin", cube, "-o", g, "--winding", "d3d"], 0);
@@ -153,7 +153,7 @@ fn info_export_and_import_documents_validate() {
 
 #[test]
 fn unity_replace_documents_validate() {
-    let d = tmp_dir("json-unity-replace");
+    let d = scratch_dir("json-unity-replace");
     let file = "corpus/unity/lz4.unity-bundle";
     let mesh = d.join("arm.mesh");
     let m = mesh.to_str().unwrap();

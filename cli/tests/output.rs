@@ -29,7 +29,7 @@ fn build(dump: &str, target: impl AsRef<Path>, want: i32) -> Output {
 
 #[test]
 fn a_regular_file_is_replaced_and_keeps_its_permissions() {
-    let d = tmp_dir("out-regular");
+    let d = scratch_dir("out-regular");
     let dump = floor_dump(&d);
     let target = d.join("out.meshbin");
     std::fs::write(&target, b"old").unwrap();
@@ -52,7 +52,7 @@ fn a_regular_file_is_replaced_and_keeps_its_permissions() {
 #[cfg(unix)]
 #[test]
 fn a_link_is_written_through_and_a_link_to_nothing_refused() {
-    let d = tmp_dir("out-link");
+    let d = scratch_dir("out-link");
     let dump = floor_dump(&d);
     std::fs::write(d.join("real.meshbin"), b"old").unwrap();
     std::os::unix::fs::symlink("real.meshbin", d.join("link.meshbin")).unwrap();
@@ -81,7 +81,7 @@ fn a_link_is_written_through_and_a_link_to_nothing_refused() {
 #[test]
 fn devices_and_fifos_are_written_as_streams() {
     use std::os::unix::fs::FileTypeExt;
-    let d = tmp_dir("out-stream");
+    let d = scratch_dir("out-stream");
     let dump = floor_dump(&d);
     // /dev/null stays the device it is.
     build(&dump, "/dev/null", 0);
@@ -145,7 +145,7 @@ fn in_small_fs(dir: &Path, script: &str) -> Option<std::process::Output> {
 #[cfg(target_os = "linux")]
 #[test]
 fn a_failed_write_leaves_the_target_and_no_temporary_file() {
-    let d = tmp_dir("out-full");
+    let d = scratch_dir("out-full");
     let fs = d.join("fs");
     std::fs::create_dir(&fs).unwrap();
     let bin = env!("CARGO_BIN_EXE_meshspec");
@@ -179,7 +179,7 @@ fn a_failed_write_leaves_the_target_and_no_temporary_file() {
 #[test]
 fn binary_never_goes_to_a_terminal() {
     // Under a pseudo-terminal (`script`), build without -o is a usage mistake.
-    let d = tmp_dir("out-tty");
+    let d = scratch_dir("out-tty");
     let dump = floor_dump(&d);
     let out = on_terminal(
         &format!("build meshbin '{dump}'"),

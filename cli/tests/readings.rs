@@ -25,7 +25,7 @@ fn once(ids: &[&str]) -> BTreeMap<String, u64> {
 
 #[test]
 fn every_command_reads_a_bare_object_once() {
-    let dir = tmp_dir("readings-bare");
+    let dir = scratch_dir("readings-bare");
     let glb = dir.join("out.glb");
     let glb = glb.to_str().unwrap();
     for (layout, file) in [
@@ -67,7 +67,7 @@ fn every_command_reads_a_bare_object_once() {
 
 #[test]
 fn every_command_reads_a_game_file_and_each_object_once() {
-    let dir = tmp_dir("readings-game");
+    let dir = scratch_dir("readings-game");
     let glb = dir.join("out.glb");
     let glb = glb.to_str().unwrap();
     let all = dir.join("all");

@@ -10,7 +10,7 @@ const DIR: &str = "cli/tests/regressions";
 /// `build LAYOUT DIR/FILE -o OUT`: exit 1, the one `error:` line, no output.
 #[track_caller]
 fn refused_build(layout: &str, file: &str) -> String {
-    let d = tmp_dir(&format!("regress-{file}"));
+    let d = scratch_dir(&format!("regress-{file}"));
     let out_path = d.join("out.bin");
     let o = out_path.to_str().unwrap();
     let out = exits(&["build", layout, &format!("{DIR}/{file}"), "-o", o], 1);

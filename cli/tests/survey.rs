@@ -67,7 +67,7 @@ fn json_is_stable_and_reports_add_up() {
         (&one["version"], &one["command"]),
         (&2.into(), &"survey".into())
     );
-    let d = tmp_dir("survey-merge");
+    let d = scratch_dir("survey-merge");
     let f = d.join("corpus.json");
     std::fs::write(&f, &a.stdout).unwrap();
     let f = f.to_str().unwrap();

@@ -33,7 +33,7 @@ fn on_terminal(args: &str, env: &[(&str, &str)]) -> Option<(String, i32)> {
 fn bad_floor(test: &str) -> String {
     let mut floor = std::fs::read(root().join("corpus/meshbin/floor.meshbin")).unwrap();
     floor[0x44 + 8] = 9;
-    let f = tmp_dir(test).join("bad-index.meshbin");
+    let f = scratch_dir(test).join("bad-index.meshbin");
     std::fs::write(&f, &floor).unwrap();
     f.to_str().unwrap().to_string()
 }
@@ -89,7 +89,7 @@ fn colour_is_off_in_a_pipe_unless_asked_for() {
 
 #[test]
 fn quiet_leaves_out_notes() {
-    let d = tmp_dir("quiet");
+    let d = scratch_dir("quiet");
     let glb = d.join("floor.glb");
     let args = ["info", "meshbin", "corpus/meshbin/floor.meshbin"];
     assert!(text(&meshspec(&args).stdout).contains("note: "));
@@ -107,7 +107,7 @@ fn quiet_leaves_out_notes() {
 #[test]
 fn names_from_inputs_cannot_add_lines_or_escape_sequences() {
     // A file name is input too: one with a newline, an escape sequence and a fake error.
-    let d = tmp_dir("escape");
+    let d = scratch_dir("escape");
     let name = d.join("a\nerror: fake\u{1b}[2J.meshbin");
     std::fs::write(&name, b"\x01\x00").unwrap();
     let out = exits(&["check", "meshbin", name.to_str().unwrap()], 1);
@@ -155,7 +155,7 @@ fn completions_are_scripts_the_shell_accepts() {
             assert!(t.contains(word), "{shell} completions lack {word}");
         }
     }
-    let d = tmp_dir("completions");
+    let d = scratch_dir("completions");
     let script = d.join("meshspec.bash");
     std::fs::write(&script, meshspec(&["completions", "bash"]).stdout).unwrap();
     let out = std::process::Command::new("bash")
@@ -179,7 +179,7 @@ fn completions_are_scripts_the_shell_accepts() {
 
 #[test]
 fn the_man_pages_render_without_warnings() {
-    let d = tmp_dir("man");
+    let d = scratch_dir("man");
     for page in [None, Some("check"), Some("export")] {
         let mut args = vec!["man"];
         args.extend(page);

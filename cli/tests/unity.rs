@@ -46,7 +46,7 @@ fn list_shows_every_object_or_one_class() {
 
 #[test]
 fn extract_writes_the_object_and_its_streamed_range() {
-    let out_path = tmp("blade.mesh");
+    let out_path = scratch("blade.mesh");
     extract(LZMA, "100", &out_path);
     let mesh = std::fs::read(&out_path).unwrap();
     assert_eq!(&mesh[..9], b"\x05\0\0\0Blade");
@@ -54,7 +54,7 @@ fn extract_writes_the_object_and_its_streamed_range() {
     assert_eq!(vertex.len(), 128);
     // The extracted object reads as a bare unity-mesh of the file's version, and one the wrong
     // version does not read names the layouts that do.
-    let arm = tmp("arm.mesh");
+    let arm = scratch("arm.mesh");
     let a = arm.to_str().unwrap();
     extract(GAME, "101", a);
     let out = meshspec(&["check", "unity-mesh", a, "--unity-version", V2022]);
@@ -66,7 +66,7 @@ fn extract_writes_the_object_and_its_streamed_range() {
         &t,
         "(the layouts that read these bytes exactly: 2022.1 to 6000.1 (--unity-version 2022.1.0))",
     );
-    let x = tmp("x.glb");
+    let x = scratch("x.glb");
     let x = x.to_str().unwrap();
     let out = exits(
         &[
@@ -131,7 +131,7 @@ fn dump_and_export_take_a_mesh_by_name_or_path_id() {
         .as_str()
         .unwrap()
         .ends_with("with the layout of Unity 2022.3.10, the file's version."));
-    let glb = tmp("arm.glb");
+    let glb = scratch("arm.glb");
     let g = glb.to_str().unwrap();
     exits(
         &["export", "unity-mesh", GAME, "--path-id", "101", "-o", g],
@@ -150,7 +150,7 @@ fn dump_and_export_take_a_mesh_by_name_or_path_id() {
 
 #[test]
 fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
-    let dir = tmp("all");
+    let dir = scratch("all");
     let d = dir.to_str().unwrap();
     // The bad files under the folder fail, the others export.
     let out = exits(
@@ -197,7 +197,7 @@ fn extract(file: &str, id: &str, out: impl AsRef<Path>) {
 
 /// `meshspec unity replace ...` with `-o OUT` in a fresh folder; OUT's path.
 fn replace(name: &str, args: &[&str]) -> (Output, PathBuf) {
-    let dir = tmp(&format!("replace-{name}"));
+    let dir = scratch(&format!("replace-{name}"));
     std::fs::create_dir_all(&dir).unwrap();
     let out_path = dir.join("out");
     let _ = std::fs::remove_file(&out_path);
@@ -226,7 +226,7 @@ fn replace_with_the_object_unedited_gives_the_same_bytes() {
         ("corpus/unity/raw.unity-web", "102"),
         ("corpus/unity/notree.unity-serialized", "102"),
     ] {
-        let mesh = tmp(&format!("unedited-{id}.mesh"));
+        let mesh = scratch(&format!("unedited-{id}.mesh"));
         let m = mesh.to_str().unwrap();
         extract(file, id, m);
         let (out, written) = replace(id, &[file, "--path-id", id, "--object", m]);
@@ -239,7 +239,7 @@ fn replace_with_the_object_unedited_gives_the_same_bytes() {
     }
     // Streamed: the object and its vertex data, written back over the same range of the
     // resource file, which goes beside OUT (the input's is never touched).
-    let mesh = tmp("unedited-blade.mesh");
+    let mesh = scratch("unedited-blade.mesh");
     let m = mesh.to_str().unwrap();
     extract(GAME, "100", m);
     let vd = mesh.with_extension("vertexdata");
@@ -264,7 +264,7 @@ fn edited_dump(file: &str, id: &str, f: impl FnOnce(&mut serde_json::Value)) -> 
     // One file per call: tests run side by side in this process.
     static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
     let k = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let p = tmp(&format!("edited-{id}-{k}.json"));
+    let p = scratch(&format!("edited-{id}-{k}.json"));
     std::fs::write(&p, serde_json::to_vec(&v).unwrap()).unwrap();
     p
 }
@@ -286,7 +286,7 @@ fn replace_from_an_edited_dump() {
     assert_eq!(v["data"]["num_sub_meshes"], 1);
     // Every other object unchanged.
     for id in ["1", "30", "100", "101", "102", "103"] {
-        let (a, b) = (tmp(&format!("a{id}")), tmp(&format!("b{id}")));
+        let (a, b) = (scratch(&format!("a{id}")), scratch(&format!("b{id}")));
         extract(LZ4, id, &a);
         extract(w, id, &b);
         assert_eq!(
@@ -298,16 +298,8 @@ fn replace_from_an_edited_dump() {
 }
 
 /// UnityPy's reading of mesh `id` of `file`: its name and its triangles' indices (one list
-/// per submesh), or `None` after a loud line when UnityPy is not installed.
-fn unitypy_mesh(file: &Path, id: &str) -> Option<String> {
-    let have = std::process::Command::new("python3")
-        .args(["-c", "import UnityPy"])
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !have {
-        eprintln!("SKIPPED: UnityPy is not installed (pip install UnityPy): the written file is not read by a second reader");
-        return None;
-    }
+/// per submesh).
+fn unitypy_mesh(file: &Path, id: &str) -> String {
     let script = r#"
 import sys, UnityPy
 from UnityPy.helpers.MeshHelper import MeshHandler
@@ -319,12 +311,12 @@ for obj in env.objects:
         h.process()
         print(m.m_Name, [[list(t) for t in sub] for sub in h.get_triangles()])
 "#;
-    let out = std::process::Command::new("python3")
+    let out = meshspec_tests::tools::unitypy()
         .args(["-c", script, file.to_str().unwrap(), id])
         .output()
         .unwrap();
     assert!(out.status.success(), "UnityPy: {}", text(&out.stderr));
-    Some(text(&out.stdout).trim().to_string())
+    text(&out.stdout).trim().to_string()
 }
 
 #[test]
@@ -356,12 +348,12 @@ fn dump_edits_that_move_alignment_pads_need_no_arithmetic() {
     assert_eq!(v["data"]["name"]["value"], "Edited_Face");
     assert_eq!(v["data"]["name"]["pad"], "00");
     assert_eq!(v["data"]["index_buffer"]["pad"], "");
-    if let Some(seen) = unitypy_mesh(&written, "102") {
-        assert_eq!(seen, "Edited_Face [[[0, 1, 2], [0, 2, 1]]]");
-    }
+    let seen = unitypy_mesh(&written, "102");
+    assert_eq!(seen, "Edited_Face [[[0, 1, 2], [0, 2, 1]]]");
+
     // The same edit of the bare object, through `build`.
     let version = V2022;
-    let object = tmp("pads-face.mesh");
+    let object = scratch("pads-face.mesh");
     let o = object.to_str().unwrap();
     extract(LZ4, "102", o);
     let mut d = json_of(&exits(
@@ -369,9 +361,9 @@ fn dump_edits_that_move_alignment_pads_need_no_arithmetic() {
         0,
     ));
     d["data"]["name"]["value"] = "Edited_Face".into();
-    let edited = tmp("pads-face.json");
+    let edited = scratch("pads-face.json");
     std::fs::write(&edited, serde_json::to_vec(&d).unwrap()).unwrap();
-    let built = tmp("pads-face-built.mesh");
+    let built = scratch("pads-face-built.mesh");
     let (e, b) = (edited.to_str().unwrap(), built.to_str().unwrap());
     exits(
         &[
@@ -438,13 +430,12 @@ fn several_meshes_are_replaced_in_one_run() {
     );
     exits(&["unity", "check", w], 0);
     for (id, name) in [("104", "Rope"), ("102", "Edited_Face")] {
-        if let Some(seen) = unitypy_mesh(&written, id) {
-            assert!(seen.starts_with(&format!("{name} [")), "{seen}");
-        }
+        let seen = unitypy_mesh(&written, id);
+        assert!(seen.starts_with(&format!("{name} [")), "{seen}");
     }
     // Objects unedited, in a serialized file: the same bytes back.
     let [m1, m4] = ["101", "104"].map(|id| {
-        let m = tmp(&format!("several-{id}.mesh"));
+        let m = scratch(&format!("several-{id}.mesh"));
         extract(GAME, id, &m);
         m.display().to_string()
     });
@@ -485,14 +476,14 @@ fn several_meshes_are_replaced_in_one_run() {
 
 #[test]
 fn replace_refuses_without_writing() {
-    let arm = tmp("refused-arm.mesh");
+    let arm = scratch("refused-arm.mesh");
     let a = arm.to_str().unwrap();
     extract(LZ4, "101", a);
     let broken = edited_dump(LZ4, "104", |d| {
         d["sub_meshes"][0]["index_count"] = 3000.into();
     });
     let b = broken.to_str().unwrap();
-    let half = tmp("refused-half.mesh");
+    let half = scratch("refused-half.mesh");
     let bytes = std::fs::read(&arm).unwrap();
     std::fs::write(&half, &bytes[..bytes.len() / 2]).unwrap();
     let h = half.to_str().unwrap();
@@ -561,7 +552,7 @@ fn flipped_vertex_data(mesh: &Path) -> (Vec<u8>, PathBuf) {
 /// A serialized file's new resource file goes beside OUT: never over the input's own.
 #[test]
 fn replace_never_writes_over_the_inputs_resource_file() {
-    let d = tmp("replace-beside");
+    let d = scratch("replace-beside");
     std::fs::create_dir_all(&d).unwrap();
     let game = d.join("game.unity-serialized");
     let res = d.join("game.unity-serialized.resS");
@@ -599,7 +590,7 @@ fn replace_never_writes_over_the_inputs_resource_file() {
 /// the resource file written beside OUT.
 #[test]
 fn replace_from_a_dump_with_new_vertex_data() {
-    let d = tmp("replace-dump-ress");
+    let d = scratch("replace-dump-ress");
     std::fs::create_dir_all(&d).unwrap();
     let mesh = d.join("blade.mesh");
     extract(GAME, "100", &mesh);
@@ -624,7 +615,7 @@ fn replace_from_a_dump_with_new_vertex_data() {
 /// every step gives the original's bytes.
 #[test]
 fn export_import_like_replace_gives_the_same_bundle() {
-    let d = tmp("like-round").join("2022.3.10f1");
+    let d = scratch("like-round").join("2022.3.10f1");
     std::fs::create_dir_all(&d).unwrap();
     let file = LZMA;
     let p = |n: &str| d.join(n).to_str().unwrap().to_string();
@@ -683,8 +674,8 @@ fn export_import_like_replace_gives_the_same_bundle() {
     let out = exits(&[&like[..], &["-o", &refused]].concat(), 1);
     has(&text(&out.stderr), "error:");
     assert!(!d.join("refused.mesh").exists());
-    // Usage: --like is for unity-mesh; a game file needs --path-id; a bare object needs a
-    // version folder.
+    // Usage: --like is for unity-mesh; a game file needs --path-id; a bare object needs its
+    // version, from a folder named after it or from --unity-version.
     let (arm_glb, arm) = (p("arm.glb"), p("arm.mesh"));
     exits(
         &["import", "meshbin", &arm_glb, "--like", &arm, "-o", &x],
@@ -694,15 +685,37 @@ fn export_import_like_replace_gives_the_same_bundle() {
         &["import", "unity-mesh", &arm_glb, "--like", file, "-o", &x],
         2,
     );
-    let elsewhere = tmp("arm-without-version.mesh");
+    let elsewhere = scratch("arm-without-version.mesh");
     std::fs::copy(&arm, &elsewhere).unwrap();
     let e = elsewhere.to_str().unwrap();
     let out = exits(
         &["import", "unity-mesh", &arm_glb, "--like", e, "-o", &x],
         2,
     );
-    has(&text(&out.stderr), "named after");
+    has(&text(&out.stderr), "--unity-version");
     assert!(!d.join("x").exists());
+    // ... unless --unity-version gives it, as every other command on a bare object takes it;
+    // a version that does not read the object is refused at its bytes, and the folder's
+    // version never overrides the one given.
+    exits(
+        &[
+            "import",
+            "unity-mesh",
+            &arm_glb,
+            "--like",
+            e,
+            "--unity-version",
+            V2022,
+            "-o",
+            &x,
+        ],
+        0,
+    );
+    assert!(same_bytes(&x, &arm));
+    let old = ["--unity-version", "2017.1.0f1"];
+    let like_arm = ["import", "unity-mesh", &arm_glb, "--like", &arm, "-o", &x];
+    exits(&[&like_arm[..], &old].concat(), 1);
+    exits(&[&like_arm[..], &["--unity-version", "next"]].concat(), 2);
 }
 
 #[test]
@@ -722,7 +735,7 @@ fn unityweb_and_unityraw_bundles_are_game_files() {
         let out = exits(&["unity", "check", file], 0);
         assert_eq!(text(&out.stderr), "5 meshes: 5 ok, 0 failed\n");
         // Blade streams from the bundle's resource file, extracted beside the object.
-        let m = tmp(&format!("{}-blade.mesh", file.rsplit('/').next().unwrap()));
+        let m = scratch(&format!("{}-blade.mesh", file.rsplit('/').next().unwrap()));
         extract(file, "100", &m);
         assert_eq!(
             std::fs::read(m.with_extension("vertexdata")).unwrap(),
@@ -769,7 +782,7 @@ fn shared_the_web_player_file_lists_and_extracts() {
     );
     // Extracting takes the object's bytes out of the decompressed payload: path id 27 is
     // only in mainData (the Main Camera's GameObject).
-    let m = tmp("camera.object");
+    let m = scratch("camera.object");
     extract(f, "27", &m);
     let camera = row(27, "mainData");
     assert_eq!(camera["name"], "Main Camera");

@@ -18,7 +18,7 @@ fn run(args: &[&str], want: i32) -> String {
 
 /// The object `unity extract` cuts out of `file`.
 fn extracted(file: &str, id: &str) -> PathBuf {
-    let out = tmp(&format!("{}.{id}.mesh", file.replace('/', "_")));
+    let out = scratch(&format!("{}.{id}.mesh", file.replace('/', "_")));
     let o = out.to_str().unwrap();
     run(&["unity", "extract", file, "--path-id", id, "-o", o], 0);
     out
@@ -119,7 +119,7 @@ fn explain_of_a_game_files_mesh_is_the_extracted_objects_with_offsets_in_its_ser
         start + 948
     ));
     // The page names the serialized file and gives each byte its offset there.
-    let page = tmp("arm.html");
+    let page = scratch("arm.html");
     run(&[&arm[..], &["--html", page.to_str().unwrap()]].concat(), 0);
     let html = std::fs::read_to_string(&page).unwrap();
     assert!(html.contains("of CAB-0123456789abcdef0123456789abcdef"));
@@ -168,7 +168,7 @@ fn a_name_matching_several_meshes_or_none_lists_the_candidates() {
 
 #[test]
 fn a_file_whose_version_string_is_not_a_version_reads_with_the_layout_that_fits() {
-    let stripped = tmp("stripped.unity-bundle");
+    let stripped = scratch("stripped.unity-bundle");
     let lz4 = std::fs::read(root().join(LZ4)).unwrap();
     std::fs::write(&stripped, bundle_with_version(&lz4, "0.0.0")).unwrap();
     let s = stripped.to_str().unwrap();
@@ -221,7 +221,7 @@ fn a_file_whose_version_string_is_not_a_version_reads_with_the_layout_that_fits(
         explain.lines().next().unwrap().ends_with("verdict: passes"),
         "{explain}"
     );
-    let glb = tmp("stripped-arm.glb");
+    let glb = scratch("stripped-arm.glb");
     let g = glb.to_str().unwrap();
     exits(
         &[
@@ -245,7 +245,7 @@ fn a_file_whose_version_string_is_not_a_version_reads_with_the_layout_that_fits(
 
 #[test]
 fn a_player_build_in_a_folder_lists_checks_exports_and_surveys_as_its_bundle() {
-    let dir = tmp("Game_Data");
+    let dir = scratch("Game_Data");
     let player = std::fs::read(root().join("corpus/unity/player.unity-bundle")).unwrap();
     cut(&player, &dir);
     let d = dir.to_str().unwrap();
@@ -260,7 +260,7 @@ fn a_player_build_in_a_folder_lists_checks_exports_and_surveys_as_its_bundle() {
     );
     let out = exits(&["unity", "check", d], 0);
     assert_eq!(text(&out.stderr), "5 meshes: 5 ok, 0 failed\n");
-    let all = tmp("player-glb");
+    let all = scratch("player-glb");
     exits(
         &["unity", "export", d, "--all", "-o", all.to_str().unwrap()],
         0,

@@ -22,24 +22,15 @@ fn real_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// UnityPy's reading of `files` (`tools/unitypy-meshes.py`), or `None` after a loud line when
-/// UnityPy is not installed (`.ci/run` installs it).
-fn unitypy(files: &[PathBuf]) -> Option<Value> {
-    let have = std::process::Command::new("python3")
-        .args(["-c", "import UnityPy"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !have {
-        eprintln!("SKIPPED: UnityPy is not installed (pip install UnityPy==1.25.4): the real Unity files are not compared with a second reader");
-        return None;
-    }
-    let out = std::process::Command::new("python3")
+/// UnityPy's reading of `files` (`tools/unitypy-meshes.py`).
+fn unitypy(files: &[PathBuf]) -> Value {
+    let out = meshspec_tests::tools::unitypy()
         .arg(root().join("tools/unitypy-meshes.py"))
         .args(files)
         .output()
-        .expect("python3 runs");
+        .expect("the tests' Python runs");
     assert!(out.status.success(), "UnityPy: {}", text(&out.stderr));
-    Some(serde_json::from_slice(&out.stdout).expect("UnityPy's JSON"))
+    serde_json::from_slice(&out.stdout).expect("UnityPy's JSON")
 }
 
 /// One exported mesh as glTF holds it: positions, and per primitive its triangle indices.
@@ -108,8 +99,8 @@ fn every_real_unity_file_reads_as_unitypy_reads_it() {
     };
     let files = real_files(&shared.join("corpus/unity-real"));
     assert!(files.len() >= 25, "{} real files", files.len());
-    let Some(py) = unitypy(&files) else { return };
-    let out = std::env::temp_dir().join(format!("meshspec-unity-real-{}", std::process::id()));
+    let py = unitypy(&files);
+    let out = scratch_dir("unity-real");
     let mut exported: Vec<PathBuf> = vec![];
     let mut compared = 0usize;
     let mut only_meshspec = vec![];
@@ -243,7 +234,7 @@ fn the_2018_beta_default_meshes_match_the_same_meshes_of_5_6() {
         let p = dir.join(f).join("Resources/unity_default_resources");
         let p = p.to_str().unwrap();
         exits(&["unity", "check", p, "--json"], 0);
-        let out = tmp(&format!("meshspec-default-{}", f.len()));
+        let out = scratch(&format!("meshspec-default-{}", f.len()));
         exits(
             &["unity", "export", p, "--all", "-o", out.to_str().unwrap()],
             0,

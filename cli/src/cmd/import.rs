@@ -2,7 +2,7 @@
 //! game's own tool would.
 
 use super::Written;
-use crate::args::{InputOpt, Json, QuietOpt, WindingOpt};
+use crate::args::{InputOpt, Json, QuietOpt, UnityOpt, WindingOpt};
 use crate::fail::Fail;
 use crate::output::Target;
 use crate::usage::{Given, Usage};
@@ -24,8 +24,8 @@ pub struct Args {
     pub mesh: Option<String>,
     /// unity-mesh: a Mesh object in the vertex layout of this original (its channels,
     /// formats and streams; what the geometry did not change keeps its bytes): a bare
-    /// object in a folder named after its editor version (its .resS beside it), or a game
-    /// file with --path-id.
+    /// object (its editor version from --unity-version or the folder it is in, its .resS
+    /// beside it), or a game file with --path-id.
     #[arg(long, value_name = "ORIGINAL")]
     pub like: Option<PathBuf>,
     /// With --like GAMEFILE: the original Mesh's path id.
@@ -33,6 +33,8 @@ pub struct Args {
     pub path_id: Option<i64>,
     #[command(flatten)]
     pub winding: WindingOpt,
+    #[command(flatten)]
+    pub unity: UnityOpt,
     #[command(flatten)]
     pub input: InputOpt,
     #[command(flatten)]
@@ -67,6 +69,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     u.files(std::slice::from_ref(&a.geometry), None);
     let given = Given {
         winding: a.winding.winding,
+        unity_version: a.unity.unity_version.clone(),
         ..Given::default()
     };
     let ctx = u.context(entry, &given, Some(&a.geometry));

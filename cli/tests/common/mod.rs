@@ -120,20 +120,9 @@ pub fn same_bytes(a: impl AsRef<Path>, b: impl AsRef<Path>) -> bool {
     std::fs::read(a).unwrap() == std::fs::read(b).unwrap()
 }
 
-/// `NAME` in this test binary's own temporary folder.
-pub fn tmp(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("meshspec-cli-{}", std::process::id()));
-    std::fs::create_dir_all(&d).unwrap();
-    d.join(name)
-}
-
-/// A fresh folder for one test.
-pub fn tmp_dir(test: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("meshspec-cli-{}-{test}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
-}
+/// Each test's own temporary folder (removed when it ends).
+#[allow(unused_imports)]
+pub use meshspec_tests::tools::{scratch, scratch_dir};
 
 /// Every file under `dir`, recursively, each folder's entries in name order.
 pub fn files_under(dir: &Path) -> Vec<PathBuf> {

@@ -1,11 +1,11 @@
 //! `meshspec import unity-mesh EDITED.glb --like ORIGINAL [--path-id N] -o OUT`: a Mesh object
 //! in the vertex layout of an original, from edited geometry ([`files::like::like`]). The
 //! original is a Mesh of a game file (`--path-id`: its version and streamed data from the
-//! file), or a bare object in a folder named after its editor version (its `.resS` beside
-//! it). For an original whose vertex data is streamed, the new vertex data goes to
+//! file), or a bare object whose editor version `--unity-version` gives or the folder it is in
+//! is named after (its `.resS` beside it). For an original whose vertex data is streamed, the new vertex data goes to
 //! OUT.vertexdata: the pair `meshspec unity replace --object OUT --ress OUT.vertexdata` takes.
 
-use super::{one, refused};
+use super::{given_version, one, refused};
 use crate::cmd::import::Args;
 use crate::cmd::Written;
 use crate::fail::Fail;
@@ -28,7 +28,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let entry = u.layout(crate::cmd::unity::MESH);
     u.files(&[a.geometry.clone(), like_path.clone()], None);
     let game = game::head_of(&like_path).is_ok_and(|h| game::is_game_file(&h));
-    let mut ctx = None;
+    let (mut ctx, mut version) = (None, None);
     match (game, a.path_id) {
         (true, None) => u.problem(format!(
             "--like {} is a game file: name the original Mesh with --path-id N (`meshspec unity list` shows them)",
@@ -39,22 +39,26 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
             like_path.display()
         )),
         (false, None) => {
-            // The version from the folder a bare object is in (as `--unity-version auto`).
-            let mut probe = Usage::default();
+            // The version given, or else the one of the folder a bare object is in.
             let given = Given {
-                unity_version: Some("auto".into()),
+                unity_version: Some(a.unity.unity_version.clone().unwrap_or("auto".into())),
                 ..Given::default()
             };
-            let c = probe.context(entry, &given, Some(&like_path));
-            if probe.finish().is_err() {
-                u.problem(format!(
-                    "--like {}: a bare Mesh object's editor version comes from the folder it is in, and no folder above it is named after one (2021.3.0f1); put it in one, or give the game file and --path-id",
-                    like_path.display()
-                ));
+            if a.unity.unity_version.is_some() {
+                ctx = Some(u.context(entry, &given, Some(&like_path)));
+            } else {
+                let mut probe = Usage::default();
+                let c = probe.context(entry, &given, Some(&like_path));
+                if probe.finish().is_err() {
+                    u.problem(format!(
+                        "--like {}: a bare Mesh object's editor version is needed: give it (--unity-version 2021.3.0f1), put the object in a folder named after it, or give the game file and --path-id",
+                        like_path.display()
+                    ));
+                }
+                ctx = Some(c);
             }
-            ctx = Some(c);
         }
-        (true, Some(_)) => {}
+        (true, Some(_)) => version = given_version(&mut u, a.unity.unity_version.as_deref()),
     }
     let target = Target::of(Some(&a.output));
     u.output(&target, true);
@@ -77,10 +81,11 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
             (Some(c), _) => like(&mesh, &Original::bare(&original, c)?)?,
             (None, Some(id)) => {
                 let limits = Limits::for_input(original.len() as u64);
-                let g = GameFiles::from_files(vec![GameFile::from_bytes(
+                let mut g = GameFiles::from_files(vec![GameFile::from_bytes(
                     &like_path, &original, &limits,
                 )
                 .map_err(|e| refused(&e))?]);
+                g.unity_version = version;
                 let r = one(&g, &Select::PathId(id))?;
                 let o = Original::in_game(&g, r).map_err(|e| refused(&e))?;
                 like(&mesh, &o)?
