@@ -1,4 +1,4 @@
-//! A dump's text (JSON or YAML) as a JSON value, with syntax errors in the README's line shape
+//! A dump's text (JSON or YAML) as a JSON value, with syntax errors in the line shape of docs/cli.md
 //! (`FILE: expected ..., found ...`) and nesting limited before any deep work is done.
 
 use crate::fail::Fail;

@@ -1,4 +1,4 @@
-//! The `meshspec` command line. Its output lines and exit codes are an interface (see README):
+//! The `meshspec` command line. Its output lines and exit codes are an interface (docs/cli.md):
 //! 0 when everything asked for succeeded, 1 when an input was refused, 2 for a usage mistake.
 
 use clap::{CommandFactory, FromArgMatches, ValueEnum};

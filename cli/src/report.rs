@@ -1,5 +1,5 @@
 //! What the command line shows of a verdict: the library's findings ([`meshspec_formats::report`],
-//! shared with the Python package) as the README's lines.
+//! shared with the Python package) as the lines docs/cli.md describes.
 
 pub use meshspec_formats::report::*;
 
@@ -42,8 +42,9 @@ impl Line {
     }
 }
 
-/// The README's lines of `check` for one file: a `warning: ` line per warning, a line per
-/// error, how many more of each relation were left out, then `ok` if the file passes.
+/// The lines of `check` for one file (docs/cli.md, "Output lines and exit codes"): a
+/// `warning: ` line per warning, a line per error, how many more of each relation were left
+/// out, then `ok` if the file passes.
 pub fn check_lines(file: &str, v: &Verdict, all: bool) -> Vec<Line> {
     let line = |tag, text| Line {
         subject: Some(file.to_string()),

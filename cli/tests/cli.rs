@@ -1,4 +1,4 @@
-//! The command line's lines and exit codes are an interface (README): these tests pin them.
+//! The command line's lines and exit codes are an interface (docs/cli.md): these tests pin them.
 
 mod common;
 use common::*;

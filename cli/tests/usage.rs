@@ -1,4 +1,4 @@
-//! Exit codes and messages (README, "Output lines and exit codes"): 2 for every usage mistake,
+//! Exit codes and messages (docs/cli.md, "Output lines and exit codes"): 2 for every usage mistake,
 //! found before any input is read and reported together; 1 for a refused input; 0 otherwise.
 
 mod common;

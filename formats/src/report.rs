@@ -1,5 +1,5 @@
 //! The one place where a verdict on an input becomes what a user is shown: findings (severity,
-//! offset, spec path, relation id, expected, found) rendered as the README's lines and as the
+//! offset, spec path, relation id, expected, found) rendered as the lines of docs/cli.md and as the
 //! JSON objects of the command line's `--json` (and of the Python package's findings).
 //!
 //! [`Verdict::of`] is the only code that knows the shape of the library's check result; every
@@ -8,7 +8,7 @@
 use crate::Error;
 use serde_json::{json, Value};
 
-/// The version of every `--json` document (the README's stable interface).
+/// The version of every `--json` document (a stable interface: docs/cli.md, "JSON output").
 pub const JSON_VERSION: u32 = 1;
 
 /// How many findings of one relation are shown before `... and N more` (`--all` shows all).
@@ -104,7 +104,7 @@ impl Finding {
         }
     }
 
-    /// The README's line: `0xOFFSET PATH: expected EXPECTED (relation `ID`), found FOUND`.
+    /// The error line of docs/cli.md: `0xOFFSET PATH: expected EXPECTED (relation `ID`), found FOUND`.
     pub fn line(&self) -> String {
         self.render(Some(self.path.as_deref().unwrap_or("(input)")))
     }

@@ -1,5 +1,5 @@
-//! `meshspec check LAYOUT FILE...`: the library's verdict on each file, as the README's lines or
-//! as JSON.
+//! `meshspec check LAYOUT FILE...`: the library's verdict on each file, as the lines
+//! docs/cli.md describes or as JSON.
 
 use crate::args::{AllOpt, GameSelect, InputOpt, Json, RelationsOpt, RessOpt, UnityOpt};
 use crate::fail::{exit, Fail};
