@@ -136,7 +136,7 @@ pub enum RelationsArg {
 /// `--json`.
 #[derive(Args, Clone, Copy)]
 pub struct Json {
-    /// Print the result as one JSON document (the README's stable interface; schema in
+    /// Print the result as one JSON document (a stable interface, docs/cli.md; schema in
     /// cli/report.schema.json).
     #[arg(long)]
     pub json: bool,

@@ -200,8 +200,10 @@ fn check_sentence(sev: Severity, reason: Option<&str>) -> String {
     }
 }
 
+/// The anchor a Markdown renderer gives the heading `## name`: GitHub's keeps underscores and
+/// turns only spaces into hyphens, and type names are snake_case.
 fn anchor(name: &str) -> String {
-    name.replace('_', "-")
+    name.to_lowercase().replace(' ', "-")
 }
 
 /// A field's own check, as the summary names it (`palette.num_bones <= 32`).

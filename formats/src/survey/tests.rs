@@ -5,7 +5,6 @@ use super::synth::{self, Expected, Plan};
 use super::*;
 use crate::context::Context;
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
 
 fn repo() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -21,39 +20,21 @@ fn unity_meshes() -> Option<PathBuf> {
     }
 }
 
-/// One synthetic install for every test here (written once).
-fn install() -> &'static (PathBuf, Expected) {
-    static INSTALL: OnceLock<(PathBuf, Expected)> = OnceLock::new();
-    INSTALL.get_or_init(|| {
-        let tmp = std::env::temp_dir();
-        // (Installs of earlier runs, when they are old enough not to be in use, go.)
-        for old in std::fs::read_dir(&tmp).into_iter().flatten().flatten() {
-            let stale = old
-                .metadata()
-                .ok()
-                .and_then(|m| m.modified().ok())
-                .is_some_and(|t| t.elapsed().is_ok_and(|age| age.as_secs() > 3600));
-            if stale
-                && old
-                    .file_name()
-                    .to_string_lossy()
-                    .starts_with("meshspec-survey-")
-            {
-                let _ = std::fs::remove_dir_all(old.path());
-            }
-        }
-        let dir = tmp.join(format!("meshspec-survey-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).unwrap();
-        let plan = Plan {
-            corpus: repo().join("corpus"),
-            unity: unity_meshes(),
-            scale: 400,
-            large: 2,
-        };
-        let e = synth::write(&dir, &plan).unwrap();
-        (dir, e)
-    })
+/// A synthetic install in a temporary folder of the test's own, removed when the returned
+/// folder is dropped.
+fn install() -> (tempfile::TempDir, Expected) {
+    let dir = tempfile::Builder::new()
+        .prefix("meshspec-survey-")
+        .tempdir()
+        .unwrap();
+    let plan = Plan {
+        corpus: repo().join("corpus"),
+        unity: unity_meshes(),
+        scale: 400,
+        large: 2,
+    };
+    let e = synth::write(dir.path(), &plan).unwrap();
+    (dir, e)
 }
 
 fn options(threads: usize) -> Options {
@@ -66,7 +47,8 @@ fn options(threads: usize) -> Options {
 
 #[test]
 fn the_synthetic_install_is_counted_as_written() {
-    let (dir, e) = install();
+    let (tmp, e) = install();
+    let dir = &tmp.path().to_path_buf();
     assert!(e.files >= 1_500, "{} files", e.files);
     let r = survey(std::slice::from_ref(dir), &options(2), &());
     assert_eq!((r.files, r.bytes), (e.files, e.bytes));
@@ -185,7 +167,8 @@ fn checked(dir: &Path, id: &str) -> (u64, Groups, BTreeMap<String, u64>) {
 
 #[test]
 fn the_survey_agrees_with_check_file_by_file() {
-    let (dir, _) = install();
+    let (tmp, _) = install();
+    let dir = &tmp.path().to_path_buf();
     let r = survey(std::slice::from_ref(dir), &options(2), &());
     for l in &r.layouts {
         let (passed, groups, broken) = checked(dir, &l.layout);
@@ -215,7 +198,8 @@ fn the_survey_agrees_with_check_file_by_file() {
 
 #[test]
 fn any_thread_count_and_any_split_give_the_same_report() {
-    let (dir, _) = install();
+    let (tmp, _) = install();
+    let dir = &tmp.path().to_path_buf();
     let one = survey(std::slice::from_ref(dir), &options(1), &());
     let two = survey(std::slice::from_ref(dir), &options(2), &());
     assert_eq!(one, two);
@@ -232,7 +216,8 @@ fn any_thread_count_and_any_split_give_the_same_report() {
 
 #[test]
 fn a_low_cap_summarises_without_losing_counts() {
-    let (dir, e) = install();
+    let (tmp, e) = install();
+    let dir = &tmp.path().to_path_buf();
     let o = Options {
         cap: 2,
         ..options(2)

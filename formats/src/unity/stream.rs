@@ -270,12 +270,12 @@ pub fn read(view: &UnityMeshRef<'_>, ctx: &Context) -> Result<Option<Vec<u8>>> {
 mod tests {
     use super::*;
 
-    fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
-        let dir = std::env::temp_dir().join(format!("meshspec-stream-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let p = dir.join(name);
+    /// `bytes` as file `name` in a fresh temporary folder, removed when it is dropped.
+    fn temp_file(name: &str, bytes: &[u8]) -> (tempfile::TempDir, PathBuf) {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join(name);
         std::fs::write(&p, bytes).unwrap();
-        p
+        (dir, p)
     }
 
     #[test]
@@ -296,7 +296,7 @@ mod tests {
 
     #[test]
     fn exactly_the_range_is_read_and_a_range_past_the_end_is_refused() {
-        let p = temp_file("range.resS", &(0u8..100).collect::<Vec<_>>());
+        let (_dir, p) = temp_file("range.resS", &(0u8..100).collect::<Vec<_>>());
         assert_eq!(read_range(&p, 10, 5).unwrap(), vec![10, 11, 12, 13, 14]);
         assert_eq!(read_range(&p, 100, 0).unwrap(), Vec::<u8>::new());
         assert_eq!(read_range(&p, 0, 100).unwrap().len(), 100);
