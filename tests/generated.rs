@@ -47,7 +47,7 @@ fn kaitai_compiles_every_spec() {
 
 // ---- Confidence, readings and severity (issue 9) ----
 
-use meshspec_codegen::model::{self, Confidence, Severity, Spec};
+use meshspec_model::{self as model, Confidence, Severity, Spec};
 
 fn spec(file: &str) -> Spec {
     let path = format!("spec/{file}");

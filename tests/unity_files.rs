@@ -1056,7 +1056,7 @@ fn the_known_mesh_layouts_start_at_the_unity_mesh_specs_version_cut_offs() {
     // Every version the spec compares unity_version with (`>= N`, `< N`) starts a layout that
     // the hint for bare objects tries, and every layout it tries starts at one of them.
     let text = std::fs::read_to_string(root().join("spec/unity_mesh.ksy")).unwrap();
-    let spec = meshspec_codegen::model::load("spec/unity_mesh.ksy", &text).unwrap();
+    let spec = meshspec_model::load("spec/unity_mesh.ksy", &text).unwrap();
     let mut cuts = BTreeSet::new();
     for t in &spec.types {
         for f in &t.fields {

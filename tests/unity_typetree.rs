@@ -468,7 +468,7 @@ fn prove_drafts(drafts: &[Drafted], name: &str) -> usize {
     let dir = meshspec_tests::tools::scratch_dir(&format!("drafts-{name}"));
     let mut files = vec![];
     for (i, d) in drafts.iter().enumerate() {
-        let spec = meshspec_codegen::model::load("mesh.ksy", &d.ksy)
+        let spec = meshspec_model::load("mesh.ksy", &d.ksy)
             .unwrap_or_else(|e| panic!("{}: codegen refuses the draft: {e}\n{}", d.place, d.ksy));
         assert_eq!(spec.id, "mesh");
         // The whole generator, on a repository of this draft alone.

@@ -1,8 +1,8 @@
 //! The human view of a spec: one markdown table per type, in the seeds' columns
 //! (Offset | Size | Type | Field | Confidence | Notes).
 
-use crate::expr::Expr;
-use crate::model::*;
+use meshspec_model::expr::Expr;
+use meshspec_model::*;
 use std::fmt::Write as _;
 
 type R<T> = Result<T, String>;

@@ -1,7 +1,7 @@
 //! One cargo-fuzz target per layout, and the fuzz crate's manifest that lists them.
 
-use crate::expr::Expr;
-use crate::model::{field_exprs, FieldType, PrimKind, Spec, Valid};
+use meshspec_model::expr::Expr;
+use meshspec_model::{field_exprs, FieldType, PrimKind, Spec, Valid};
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -72,7 +72,7 @@ const KINDS: &[(&str, &str)] = &[
 ];
 
 /// The literal of the parameter choices a target passes (`&[("unity_version", &[0, ...])]`).
-fn params_code(s: &Spec, t: &crate::model::Type) -> String {
+fn params_code(s: &Spec, t: &meshspec_model::Type) -> String {
     let lists: Vec<String> = t
         .params
         .iter()
@@ -273,7 +273,7 @@ types:
         type: u1
         if: 65535 == ver or ver > 70000
 "#;
-        let spec = crate::model::load("spec/demo.ksy", yaml).unwrap();
+        let spec = meshspec_model::load("spec/demo.ksy", yaml).unwrap();
         assert_eq!(
             param_values(&spec, "ver", u16::MAX.into()),
             vec![0, 1, 2, 3, 299, 300, 301, 65534, 65535]

@@ -4,11 +4,9 @@
 
 mod docs;
 mod emit;
-mod expr;
 mod fuzz;
-pub mod model;
 
-use model::{Confidence, FieldType, Repeat, Spec, Type};
+use meshspec_model::{Confidence, FieldType, Repeat, Spec, Type};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
@@ -69,7 +67,7 @@ pub(crate) fn unknown_paths(spec: &Spec, t: &Type) -> Vec<String> {
 
 /// Everything the generator produces, by path relative to the repository.
 /// Loads every `.ksy` of `dir` (relative to `root`), in name order.
-fn load_dir(root: &Path, dir: &str) -> Result<Vec<model::Spec>, String> {
+fn load_dir(root: &Path, dir: &str) -> Result<Vec<meshspec_model::Spec>, String> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(root.join(dir))
         .map_err(|e| format!("{dir}/: {e}"))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -83,14 +81,14 @@ fn load_dir(root: &Path, dir: &str) -> Result<Vec<model::Spec>, String> {
             f.file_name().and_then(|n| n.to_str()).unwrap_or_default()
         );
         let text = std::fs::read_to_string(f).map_err(|e| format!("{rel}: {e}"))?;
-        specs.push(model::load(&rel, &text).map_err(|e| format!("{rel}: {e}"))?);
+        specs.push(meshspec_model::load(&rel, &text).map_err(|e| format!("{rel}: {e}"))?);
     }
     Ok(specs)
 }
 
 /// The layouts' specs say what every field is: `doc` on every field (the generator's own
 /// fixtures are exempt).
-fn require_docs(spec: &model::Spec) -> Result<(), String> {
+fn require_docs(spec: &meshspec_model::Spec) -> Result<(), String> {
     for t in &spec.types {
         for f in &t.fields {
             if f.doc.as_deref().is_none_or(|d| d.trim().is_empty()) {
@@ -108,7 +106,7 @@ pub fn outputs(root: &Path) -> Result<BTreeMap<PathBuf, String>, String> {
     let specs = load_dir(root, "spec")?;
     for s in &specs {
         require_docs(s)?;
-        model::require_facts(s)?;
+        meshspec_model::require_facts(s)?;
     }
     let mut layouts = BTreeMap::new();
     for s in &specs {

@@ -3,7 +3,7 @@
 
 use super::names::{self, rt};
 use super::{Gen, R};
-use crate::model::*;
+use meshspec_model::*;
 use proc_macro2::TokenStream;
 use quote::quote;
 

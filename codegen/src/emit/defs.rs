@@ -3,8 +3,8 @@
 
 use super::names::{self, rt};
 use super::{doc, Gen, R};
-use crate::expr::{BinOp, Expr};
-use crate::model::*;
+use meshspec_model::expr::{BinOp, Expr};
+use meshspec_model::*;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -360,8 +360,8 @@ impl<'a> Gen<'a> {
         &self,
         t: &Type,
         f: &Field,
-        on: &crate::expr::Expr,
-        cases: &[(crate::expr::Expr, TypeRef)],
+        on: &meshspec_model::expr::Expr,
+        cases: &[(meshspec_model::expr::Expr, TypeRef)],
     ) -> TokenStream {
         let rt = rt();
         // One variant per distinct target type, documented with the keys that select it.

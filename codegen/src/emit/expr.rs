@@ -3,8 +3,8 @@
 //! reader's views, the writer's references and the owned values of instances.
 
 use super::names::{ident, rt, sizeof_local};
-use crate::expr::{BinOp, Expr, UnOp};
-use crate::model::{FieldType, PrimKind, Repeat, Spec, Type};
+use meshspec_model::expr::{BinOp, Expr, UnOp};
+use meshspec_model::{FieldType, PrimKind, Repeat, Spec, Type};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 

@@ -4,7 +4,7 @@
 
 use super::names::{self, rt};
 use super::{option, Gen, R};
-use crate::model::*;
+use meshspec_model::*;
 use proc_macro2::TokenStream;
 use quote::quote;
 

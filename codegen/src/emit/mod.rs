@@ -17,7 +17,7 @@ mod root;
 mod shape;
 mod write;
 
-use crate::model::{Spec, Type};
+use meshspec_model::{Spec, Type};
 use proc_macro2::TokenStream;
 use quote::quote;
 

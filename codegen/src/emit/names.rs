@@ -1,7 +1,7 @@
 //! Every identifier and runtime path the generated code uses, in one table (as binrw's derive
 //! keeps its `sanitization.rs`), so emitters never spell them by hand.
 
-use crate::model::{camel, Confidence, Endian, Field, Prim, Spec, Type, TypeEndian};
+use meshspec_model::{camel, Confidence, Endian, Field, Prim, Spec, Type, TypeEndian};
 use proc_macro2::{Ident, Span, TokenStream};
 use quote::{format_ident, quote};
 

@@ -3,7 +3,7 @@
 
 use super::names;
 use super::{doc, Gen, R};
-use crate::model::*;
+use meshspec_model::*;
 use proc_macro2::TokenStream;
 use quote::quote;
 

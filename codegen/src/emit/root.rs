@@ -5,7 +5,7 @@
 use super::expr::ETy;
 use super::names::{self, rt};
 use super::{doc, Gen, R};
-use crate::model::*;
+use meshspec_model::*;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 

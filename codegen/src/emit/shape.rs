@@ -4,8 +4,8 @@
 use super::expr::{ETy, Scope};
 use super::names::{self, rt};
 use super::{Gen, R};
-use crate::expr::Expr;
-use crate::model::*;
+use meshspec_model::expr::Expr;
+use meshspec_model::*;
 use proc_macro2::{Ident, TokenStream};
 use quote::{format_ident, quote};
 

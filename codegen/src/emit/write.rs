@@ -4,7 +4,7 @@
 
 use super::names::{self, rt};
 use super::{Gen, R};
-use crate::model::*;
+use meshspec_model::*;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
@@ -51,8 +51,8 @@ fn counts_any(t: &Type, f: &Field) -> bool {
 
 /// Whether a size is an alignment pad, `(N - x % N) % N` or any remainder by a literal: fewer
 /// than N bytes, whose length the writer recomputes from where the pad lies.
-pub fn alignment(e: &crate::expr::Expr) -> bool {
-    use crate::expr::{BinOp, Expr};
+pub fn alignment(e: &meshspec_model::expr::Expr) -> bool {
+    use meshspec_model::expr::{BinOp, Expr};
     matches!(e, Expr::Binary(BinOp::Rem, _, n) if matches!(**n, Expr::Int { value, .. } if value > 0))
 }
 
