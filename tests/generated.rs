@@ -60,7 +60,7 @@ fn tiny(relation: &str, field: &str) -> Result<Spec, String> {
     let text = format!(
         "meta:\n  id: tiny\n  title: t\n  endian: le\n-relations:\n  - id: r\n    doc: d\n{relation}seq:\n  - id: a\n    type: u1\n    doc: d\n{field}"
     );
-    model::load("spec/tiny.ksy", &text)
+    model::load("spec/tiny.ksy", &text).map_err(|e| e.to_string())
 }
 
 #[test]

@@ -81,7 +81,7 @@ fn load_dir(root: &Path, dir: &str) -> Result<Vec<meshspec_model::Spec>, String>
             f.file_name().and_then(|n| n.to_str()).unwrap_or_default()
         );
         let text = std::fs::read_to_string(f).map_err(|e| format!("{rel}: {e}"))?;
-        specs.push(meshspec_model::load(&rel, &text).map_err(|e| format!("{rel}: {e}"))?);
+        specs.push(meshspec_model::load(&rel, &text).map_err(|e| e.to_string())?);
     }
     Ok(specs)
 }
@@ -93,8 +93,8 @@ fn require_docs(spec: &meshspec_model::Spec) -> Result<(), String> {
         for f in &t.fields {
             if f.doc.as_deref().is_none_or(|d| d.trim().is_empty()) {
                 return Err(format!(
-                    "{}: {}.{}: every field needs a `doc`",
-                    spec.file, t.name, f.id
+                    "{}:{}: {}.{}: every field needs a `doc`",
+                    spec.file, f.at, t.name, f.id
                 ));
             }
         }
@@ -106,7 +106,7 @@ pub fn outputs(root: &Path) -> Result<BTreeMap<PathBuf, String>, String> {
     let specs = load_dir(root, "spec")?;
     for s in &specs {
         require_docs(s)?;
-        meshspec_model::require_facts(s)?;
+        meshspec_model::require_facts(s).map_err(|e| e.to_string())?;
     }
     let mut layouts = BTreeMap::new();
     for s in &specs {

@@ -287,21 +287,6 @@ pub fn parse(s: &str) -> Result<Expr, String> {
     Ok(e)
 }
 
-/// Parses the YAML value of an expression key (a number or a string).
-pub fn from_yaml(v: &serde_norway::Value) -> Result<Expr, String> {
-    match v {
-        serde_norway::Value::Number(n) => n
-            .as_i64()
-            .map(i128::from)
-            .or_else(|| n.as_u64().map(i128::from))
-            .map(|value| Expr::Int { value, hex: false })
-            .ok_or_else(|| format!("expected an integer, found {n}")),
-        serde_norway::Value::Bool(b) => Ok(Expr::Bool(*b)),
-        serde_norway::Value::String(s) => parse(s),
-        other => Err(format!("expected an expression, found {other:?}")),
-    }
-}
-
 impl fmt::Display for Expr {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         fn go(e: &Expr, f: &mut fmt::Formatter<'_>, parent: u8) -> fmt::Result {
@@ -358,7 +343,7 @@ impl fmt::Display for Expr {
 
 impl Expr {
     /// The expressions directly inside this one, left to right.
-    fn children(&self) -> Vec<&Expr> {
+    pub fn children(&self) -> Vec<&Expr> {
         match self {
             Expr::Attr(a, _) | Expr::Unary(_, a) => vec![a],
             Expr::Binary(_, a, b) => vec![a, b],

@@ -8,9 +8,10 @@ pub mod expr;
 mod analysis;
 mod load;
 mod resolve;
+pub mod syntax;
 mod types;
 
 pub use analysis::*;
-pub use load::load;
+pub use load::{load, SpecError};
 pub use resolve::require_facts;
 pub use types::*;

@@ -1,9 +1,10 @@
 //! Reading a `.ksy` file's YAML into the model: every key checked against the subset, every
-//! expression parsed, our `-` keys' words (confidence, severity, readings) validated.
+//! expression parsed, our `-` keys' words (confidence, severity, readings) validated. Every
+//! complaint carries the line and column of the node it is about.
 
 use crate::expr::{self, Expr};
+use crate::syntax::{Kind, Mark, Node};
 use crate::*;
-use serde_norway::{Mapping, Value};
 
 fn confidence_word(s: &str) -> Result<Confidence, String> {
     Confidence::from_word(s).ok_or_else(|| {
@@ -15,7 +16,6 @@ fn severity_word(s: &str) -> Result<Severity, String> {
     Severity::from_word(s).ok_or_else(|| format!("-severity is error or warning, found `{s}`"))
 }
 
-
 fn is_snake(s: &str) -> bool {
     !s.is_empty()
         && s.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
@@ -23,62 +23,143 @@ fn is_snake(s: &str) -> bool {
             .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'_')
 }
 
-pub(crate) type R<T> = Result<T, String>;
+/// What is wrong with a spec, and where when known.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Problem {
+    pub at: Option<Mark>,
+    pub message: String,
+}
 
-fn str_of(v: &Value, what: &str) -> R<String> {
-    match v {
-        Value::String(s) => Ok(s.clone()),
-        Value::Number(n) => Ok(n.to_string()),
-        _ => Err(format!("{what} must be text")),
+impl From<String> for Problem {
+    fn from(message: String) -> Self {
+        Problem { at: None, message }
     }
 }
 
-fn map_of<'a>(v: &'a Value, what: &str) -> R<&'a Mapping> {
-    v.as_mapping()
-        .ok_or_else(|| format!("{what} must be a map"))
+impl From<&str> for Problem {
+    fn from(message: &str) -> Self {
+        message.to_string().into()
+    }
+}
+
+impl Problem {
+    /// The problem placed at `at`, unless a nearer place is known already.
+    pub(crate) fn or_at(self, at: Mark) -> Self {
+        Problem {
+            at: self.at.or(Some(at)),
+            ..self
+        }
+    }
+}
+
+/// Places a problem at `n` unless it has a nearer place.
+pub(crate) fn at(n: &Node) -> impl Fn(Problem) -> Problem + '_ {
+    move |p| p.or_at(n.at)
+}
+
+pub(crate) type R<T> = Result<T, Problem>;
+
+/// `f`'s result, its problems placed at `n` unless they have a nearer place.
+fn within<T>(n: &Node, f: impl FnOnce() -> R<T>) -> R<T> {
+    f().map_err(at(n))
+}
+
+fn str_of(v: &Node, what: &str) -> R<String> {
+    v.text().ok_or_else(|| Problem {
+        at: Some(v.at),
+        message: format!("{what} must be text, found {}", v.describe()),
+    })
+}
+
+fn map_of<'a>(v: &'a Node, what: &str) -> R<&'a Node> {
+    match v.kind {
+        Kind::Map(_) => Ok(v),
+        _ => Err(Problem {
+            at: Some(v.at),
+            message: format!("{what} must be a map, found {}", v.describe()),
+        }),
+    }
 }
 
 /// Refuses keys outside the subset: our own keys start with `-`, and only those listed are ours.
-fn check_keys(m: &Mapping, allowed: &[&str], what: &str) -> R<()> {
-    for k in m.keys() {
-        let k = k
-            .as_str()
-            .ok_or_else(|| format!("{what}: keys must be text"))?;
-        if !allowed.contains(&k) {
-            return Err(format!(
-                "{what}: key `{k}` is not in the subset spec/README.md documents (allowed: {})",
-                allowed.join(", ")
-            ));
+fn check_keys(m: &Node, allowed: &[&str], what: &str) -> R<()> {
+    for (k, _) in m.as_map().unwrap_or_default() {
+        let Some(k_text) = k.as_str() else {
+            return Err(Problem {
+                at: Some(k.at),
+                message: format!("{what}: keys must be text, found {}", k.describe()),
+            });
+        };
+        if !allowed.contains(&k_text) {
+            return Err(Problem {
+                at: Some(k.at),
+                message: format!(
+                    "{what}: key `{k_text}` is not in the subset spec/README.md documents (allowed: {})",
+                    allowed.join(", ")
+                ),
+            });
         }
     }
     Ok(())
 }
 
-fn get<'a>(m: &'a Mapping, k: &str) -> Option<&'a Value> {
-    m.get(Value::String(k.to_string()))
+/// The entries of a map node.
+fn entries<'a>(v: &'a Node, what: &str) -> R<&'a [(Node, Node)]> {
+    Ok(map_of(v, what)?.as_map().unwrap_or_default())
 }
 
-fn opt_str(m: &Mapping, k: &str) -> R<Option<String>> {
+/// The items of a list node.
+fn items<'a>(v: &'a Node, what: &str) -> R<&'a [Node]> {
+    v.as_seq().ok_or_else(|| Problem {
+        at: Some(v.at),
+        message: format!("{what} must be a list, found {}", v.describe()),
+    })
+}
+
+fn get<'a>(m: &'a Node, k: &str) -> Option<&'a Node> {
+    m.get(k)
+}
+
+fn opt_str(m: &Node, k: &str) -> R<Option<String>> {
     get(m, k).map(|v| str_of(v, k)).transpose()
 }
 
-fn opt_expr(m: &Mapping, k: &str, what: &str) -> R<Option<Expr>> {
+fn opt_expr(m: &Node, k: &str, what: &str) -> R<Option<Expr>> {
     get(m, k)
-        .map(|v| expr::from_yaml(v).map_err(|e| format!("{what}: {k}: {e}")))
+        .map(|v| expr_of(v, &format!("{what}: {k}")))
         .transpose()
 }
 
-fn doc_refs(m: &Mapping) -> R<Vec<String>> {
+/// The expression a node states (a number, `true`/`false`, or text to parse).
+fn expr_of(v: &Node, what: &str) -> R<Expr> {
+    let e = match &v.kind {
+        Kind::Int(n) => Ok(Expr::Int {
+            value: *n,
+            hex: false,
+        }),
+        Kind::Bool(b) => Ok(Expr::Bool(*b)),
+        Kind::Str(s) => expr::parse(s),
+        _ => Err(format!("expected an expression, found {}", v.describe())),
+    };
+    e.map_err(|e| Problem {
+        at: Some(v.at),
+        message: format!("{what}: {e}"),
+    })
+}
+
+fn doc_refs(m: &Node) -> R<Vec<String>> {
     match get(m, "doc-ref") {
         None => Ok(vec![]),
-        Some(Value::Sequence(s)) => s.iter().map(|v| str_of(v, "doc-ref")).collect(),
+        Some(Node {
+            kind: Kind::Seq(s), ..
+        }) => s.iter().map(|v| str_of(v, "doc-ref")).collect(),
         Some(v) => Ok(vec![str_of(v, "doc-ref")?]),
     }
 }
 
-fn confidence(m: &Mapping, what: &str) -> R<Option<Confidence>> {
+fn confidence(m: &Node, what: &str) -> R<Option<Confidence>> {
     opt_str(m, "-confidence")?
-        .map(|s| confidence_word(&s).map_err(|e| format!("{what}: {e}")))
+        .map(|s| confidence_word(&s).map_err(|e| format!("{what}: {e}").into()))
         .transpose()
 }
 
@@ -86,7 +167,7 @@ fn confidence(m: &Mapping, what: &str) -> R<Option<Confidence>> {
 /// when it differs from the one the confidence gives. A `-severity` that contradicts the
 /// confidence without a `-severity-reason` is refused, and so is a reason for nothing.
 fn rule_severity(
-    m: &Mapping,
+    m: &Node,
     confidence: Option<Confidence>,
     what: &str,
 ) -> R<(Severity, Option<String>)> {
@@ -98,19 +179,19 @@ fn rule_severity(
     match (given, from_confidence, reason) {
         (None, None, None) => Ok((Severity::Error, None)),
         (None, Some(c), None) => Ok((c, None)),
-        (None, _, Some(_)) => Err(format!("{what}: -severity-reason without -severity")),
+        (None, _, Some(_)) => Err(Problem::from(format!("{what}: -severity-reason without -severity"))),
         (Some(g), None, reason) => Ok((g, reason)),
         (Some(g), Some(c), None) if g == c => Ok((g, None)),
-        (Some(g), Some(c), None) => Err(format!(
+        (Some(g), Some(c), None) => Err(Problem::from(format!(
             "{what}: -severity: {} contradicts -confidence: {} (which gives {}); state why with -severity-reason, or drop -severity",
             g.word(),
             confidence.map(|c| c.word()).unwrap_or_default(),
             c.word()
-        )),
-        (Some(g), Some(c), Some(_)) if g == c => Err(format!(
+        ))),
+        (Some(g), Some(c), Some(_)) if g == c => Err(Problem::from(format!(
             "{what}: -severity-reason given, but -severity: {} is what the confidence gives anyway",
             g.word()
-        )),
+        ))),
         (Some(g), Some(_), Some(r)) => Ok((g, Some(r))),
     }
 }
@@ -118,7 +199,7 @@ fn rule_severity(
 /// `-reading`: a stated reading goes with the confidence `inferred` (or `unknown`, for bytes
 /// whose meaning is not claimed, where `unknown_allowed`).
 fn reading(
-    m: &Mapping,
+    m: &Node,
     confidence: Option<Confidence>,
     unknown_allowed: bool,
     what: &str,
@@ -127,12 +208,14 @@ fn reading(
         return Ok(None);
     };
     if r.trim().is_empty() {
-        return Err(format!("{what}: -reading is empty; state the reading"));
+        return Err(Problem::from(format!(
+            "{what}: -reading is empty; state the reading"
+        )));
     }
     match confidence {
         Some(Confidence::Inferred) => Ok(Some(r)),
         Some(Confidence::Unknown) if unknown_allowed => Ok(Some(r)),
-        other => Err(format!(
+        other => Err(Problem::from(format!(
             "{what}: a reading (a choice the documents leave open) is labelled -confidence: inferred{}, found {}",
             if unknown_allowed {
                 " (or unknown, for bytes whose meaning is not claimed)"
@@ -140,7 +223,7 @@ fn reading(
                 ""
             },
             other.map(|c| c.word()).unwrap_or("none")
-        )),
+        ))),
     }
 }
 
@@ -197,47 +280,49 @@ const META_KEYS: &[&str] = &[
     "-layout",
 ];
 
-fn endian_word(v: &Value, what: &str) -> R<Endian> {
+fn endian_word(v: &Node, what: &str) -> R<Endian> {
     match v.as_str() {
         Some("le") => Ok(Endian::Le),
         Some("be") => Ok(Endian::Be),
-        _ => Err(format!("{what}: an endianness is le or be")),
+        _ => Err(Problem::from(format!("{what}: an endianness is le or be"))),
     }
 }
 
 /// A `{switch-on: EXPR, cases: {K: V}}` map, each `V` read by `case`. `needs` begins the
 /// message for a missing key (`needs`, `switch needs`).
 fn switch<T>(
-    m: &Mapping,
+    m: &Node,
     what: &str,
     needs: &str,
-    case: impl Fn(&Value) -> R<T>,
+    case: impl Fn(&Node) -> R<T>,
 ) -> R<(Expr, Vec<(Expr, T)>)> {
     check_keys(m, &["switch-on", "cases"], what)?;
     let on = opt_expr(m, "switch-on", what)?.ok_or_else(|| format!("{what}: {needs} switch-on"))?;
     let cases = get(m, "cases").ok_or_else(|| format!("{what}: {needs} cases"))?;
     let cases = map_of(cases, what)?
+        .as_map()
+        .unwrap_or_default()
         .iter()
         .map(|(k, v)| {
-            let key = expr::from_yaml(k).map_err(|e| format!("{what}: case key: {e}"))?;
-            Ok((key, case(v)?))
+            let key = expr_of(k, &format!("{what}: case key"))?;
+            Ok((key, case(v).map_err(at(v))?))
         })
         .collect::<R<Vec<_>>>()?;
     Ok((on, cases))
 }
 
 /// A type's `meta: endian`: `le`, `be`, or `{switch-on: EXPR, cases: {K: le|be}}`.
-fn type_endian(v: &Value, what: &str) -> R<TypeEndian> {
+fn type_endian(v: &Node, what: &str) -> R<TypeEndian> {
     let what = format!("{what}.meta.endian");
-    match v {
-        Value::Mapping(m) => {
-            let (on, cases) = switch(m, &what, "needs", |e| endian_word(e, &what))?;
+    match &v.kind {
+        Kind::Map(_) => {
+            let (on, cases) = switch(v, &what, "needs", |e| endian_word(e, &what))?;
             if cases.is_empty() {
-                return Err(format!("{what}: needs at least one case"));
+                return Err(Problem::from(format!("{what}: needs at least one case")));
             }
             Ok(TypeEndian::Switch { on, cases })
         }
-        other => Ok(TypeEndian::Fixed(endian_word(other, &what)?)),
+        _ => Ok(TypeEndian::Fixed(endian_word(v, &what)?)),
     }
 }
 
@@ -249,7 +334,9 @@ fn type_ref(s: &str, what: &str) -> R<TypeRef> {
             .ok_or_else(|| format!("{what}: `{s}` lacks `)`"))?;
         let args = split_args(inner)
             .iter()
-            .map(|a| expr::parse(a).map_err(|e| format!("{what}: argument `{a}`: {e}")))
+            .map(|a| {
+                expr::parse(a).map_err(|e| Problem::from(format!("{what}: argument `{a}`: {e}")))
+            })
             .collect::<R<Vec<_>>>()?;
         Ok(TypeRef {
             name: s[..open].trim().to_string(),
@@ -286,42 +373,44 @@ fn split_args(s: &str) -> Vec<String> {
     out
 }
 
-fn size_of_attr(m: &Mapping, what: &str) -> R<Option<Size>> {
+fn size_of_attr(m: &Node, what: &str) -> R<Option<Size>> {
     let size = opt_expr(m, "size", what)?;
-    let eos = matches!(get(m, "size-eos"), Some(Value::Bool(true)));
+    let eos = matches!(get(m, "size-eos").map(|n| &n.kind), Some(Kind::Bool(true)));
     match (size, eos) {
-        (Some(_), true) => Err(format!("{what}: both size and size-eos")),
+        (Some(_), true) => Err(Problem::from(format!("{what}: both size and size-eos"))),
         (Some(e), false) => Ok(Some(Size::Expr(e))),
         (None, true) => Ok(Some(Size::Eos)),
         (None, false) => Ok(None),
     }
 }
 
-fn contents(v: &Value, what: &str) -> R<Vec<u8>> {
-    match v {
-        Value::String(s) => Ok(s.as_bytes().to_vec()),
-        Value::Sequence(items) => {
+fn contents(v: &Node, what: &str) -> R<Vec<u8>> {
+    let bad = |n: &Node, expected: &str| Problem {
+        at: Some(n.at),
+        message: format!("{what}: {expected}, found {}", n.describe()),
+    };
+    match &v.kind {
+        Kind::Str(s) => Ok(s.as_bytes().to_vec()),
+        Kind::Seq(items) => {
             let mut out = vec![];
             for it in items {
-                match it {
-                    Value::Number(n) => out.push(
-                        n.as_u64()
-                            .and_then(|v| u8::try_from(v).ok())
-                            .ok_or_else(|| format!("{what}: contents byte {n} is not 0..255"))?,
-                    ),
-                    Value::String(s) => out.extend_from_slice(s.as_bytes()),
-                    _ => return Err(format!("{what}: contents items must be bytes or text")),
+                match &it.kind {
+                    Kind::Int(n) => out
+                        .push(u8::try_from(*n).map_err(|_| bad(it, "contents bytes are 0..255"))?),
+                    Kind::Str(s) => out.extend_from_slice(s.as_bytes()),
+                    _ => return Err(bad(it, "contents items are bytes or text")),
                 }
             }
             Ok(out)
         }
-        _ => Err(format!("{what}: contents must be a list or text")),
+        _ => Err(bad(v, "contents is a list or text")),
     }
 }
 
-fn valid(v: &Value, what: &str) -> R<Valid> {
-    match v {
-        Value::Mapping(m) => {
+fn valid(v: &Node, what: &str) -> R<Valid> {
+    match &v.kind {
+        Kind::Map(_) => {
+            let m = v;
             check_keys(m, &["eq", "min", "max", "any-of", "expr"], what)?;
             if let Some(e) = opt_expr(m, "eq", what)? {
                 return Ok(Valid::Eq(e));
@@ -329,11 +418,11 @@ fn valid(v: &Value, what: &str) -> R<Valid> {
             if let Some(e) = opt_expr(m, "expr", what)? {
                 return Ok(Valid::Expr(e));
             }
-            if let Some(Value::Sequence(items)) = get(m, "any-of") {
+            if let Some(items) = get(m, "any-of").and_then(Node::as_seq) {
                 return Ok(Valid::AnyOf(
                     items
                         .iter()
-                        .map(|v| expr::from_yaml(v).map_err(|e| format!("{what}: any-of: {e}")))
+                        .map(|v| expr_of(v, &format!("{what}: any-of")))
                         .collect::<R<_>>()?,
                 ));
             }
@@ -342,81 +431,102 @@ fn valid(v: &Value, what: &str) -> R<Valid> {
                 max: opt_expr(m, "max", what)?,
             })
         }
-        other => Ok(Valid::Eq(
-            expr::from_yaml(other).map_err(|e| format!("{what}: valid: {e}"))?,
-        )),
+        _ => Ok(Valid::Eq(expr_of(v, &format!("{what}: valid"))?)),
     }
 }
 
-fn attr(v: &Value, where_: &str, bit_le: bool) -> R<Field> {
+fn attr(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
+    attr_of(v, where_, bit_le).map_err(at(v))
+}
+
+fn attr_of(v: &Node, where_: &str, bit_le: bool) -> R<Field> {
     let m = map_of(v, where_)?;
     let id = opt_str(m, "id")?.ok_or_else(|| format!("{where_}: an attribute needs an id"))?;
     let what = format!("{where_}.{id}");
     check_keys(m, ATTR_KEYS, &what)?;
     if !is_snake(&id) {
-        return Err(format!("{what}: ids are snake_case"));
+        return Err(Problem::from(format!("{what}: ids are snake_case")));
     }
     let size = size_of_attr(m, &what)?;
-    let ty = match (get(m, "type"), get(m, "contents")) {
-        (Some(_), Some(_)) => return Err(format!("{what}: both type and contents")),
-        (None, Some(c)) => FieldType::Contents(contents(c, &what)?),
-        (None, None) => FieldType::Bytes(
-            size.clone()
-                .ok_or_else(|| format!("{what}: a field without type needs size or size-eos"))?,
-        ),
-        (Some(Value::Mapping(sw)), None) => {
-            let (on, cases) = switch(sw, &what, "switch needs", |t| {
-                type_ref(&str_of(t, "case type")?, &what)
-            })?;
-            if size.is_some() {
-                return Err(format!("{what}: sized switches are not in the subset"));
+    let type_node = get(m, "type").or(get(m, "contents")).unwrap_or(v);
+    let ty = (|| -> R<FieldType> {
+        Ok(match (get(m, "type"), get(m, "contents")) {
+            (Some(_), Some(_)) => {
+                return Err(Problem::from(format!("{what}: both type and contents")))
             }
-            FieldType::Switch { on, cases }
-        }
-        (Some(t), None) => {
-            let t = str_of(t, "type")?;
-            if let Some(p) = Prim::parse(&t) {
+            (None, Some(c)) => FieldType::Contents(contents(c, &what)?),
+            (None, None) => {
+                FieldType::Bytes(size.clone().ok_or_else(|| {
+                    format!("{what}: a field without type needs size or size-eos")
+                })?)
+            }
+            (
+                Some(
+                    sw @ Node {
+                        kind: Kind::Map(_), ..
+                    },
+                ),
+                None,
+            ) => {
+                let (on, cases) = switch(sw, &what, "switch needs", |t| {
+                    type_ref(&str_of(t, "case type")?, &what)
+                })?;
                 if size.is_some() {
-                    return Err(format!("{what}: a sized primitive is not in the subset"));
+                    return Err(Problem::from(format!(
+                        "{what}: sized switches are not in the subset"
+                    )));
                 }
-                FieldType::Prim(p)
-            } else if let Some(n) = t.strip_prefix('b').and_then(|n| n.parse::<u32>().ok()) {
-                if !(1..=64).contains(&n) {
-                    return Err(format!("{what}: bit fields are b1 to b64"));
-                }
-                if !bit_le {
-                    return Err(format!(
+                FieldType::Switch { on, cases }
+            }
+            (Some(t), None) => {
+                let t = str_of(t, "type")?;
+                if let Some(p) = Prim::parse(&t) {
+                    if size.is_some() {
+                        return Err(Problem::from(format!(
+                            "{what}: a sized primitive is not in the subset"
+                        )));
+                    }
+                    FieldType::Prim(p)
+                } else if let Some(n) = t.strip_prefix('b').and_then(|n| n.parse::<u32>().ok()) {
+                    if !(1..=64).contains(&n) {
+                        return Err(Problem::from(format!("{what}: bit fields are b1 to b64")));
+                    }
+                    if !bit_le {
+                        return Err(Problem::from(format!(
                         "{what}: bit fields need `bit-endian: le` in meta (the subset's only order)"
-                    ));
-                }
-                FieldType::Bits(n)
-            } else if t == "str" {
-                FieldType::Str {
-                    size: size
-                        .clone()
-                        .ok_or_else(|| format!("{what}: str needs size"))?,
-                    encoding: opt_str(m, "encoding")?
-                        .ok_or_else(|| format!("{what}: str needs an encoding"))?,
-                }
-            } else if t == "strz" {
-                if size.is_some() {
-                    return Err(format!(
-                        "{what}: a sized strz (padded text) is not in the subset"
-                    ));
-                }
-                FieldType::Strz {
-                    encoding: opt_str(m, "encoding")?
-                        .ok_or_else(|| format!("{what}: strz needs an encoding"))?,
-                }
-            } else {
-                let r = type_ref(&t, &what)?;
-                match size.clone() {
-                    Some(size) => FieldType::SizedUser { r#ref: r, size },
-                    None => FieldType::User(r),
+                    )));
+                    }
+                    FieldType::Bits(n)
+                } else if t == "str" {
+                    FieldType::Str {
+                        size: size
+                            .clone()
+                            .ok_or_else(|| format!("{what}: str needs size"))?,
+                        encoding: opt_str(m, "encoding")?
+                            .ok_or_else(|| format!("{what}: str needs an encoding"))?,
+                    }
+                } else if t == "strz" {
+                    if size.is_some() {
+                        return Err(Problem::from(format!(
+                            "{what}: a sized strz (padded text) is not in the subset"
+                        )));
+                    }
+                    FieldType::Strz {
+                        encoding: opt_str(m, "encoding")?
+                            .ok_or_else(|| format!("{what}: strz needs an encoding"))?,
+                    }
+                } else {
+                    let r = type_ref(&t, &what)?;
+                    match size.clone() {
+                        Some(size) => FieldType::SizedUser { r#ref: r, size },
+                        None => FieldType::User(r),
+                    }
                 }
             }
-        }
-    };
+        })
+    })()
+    .map_err(at(type_node))?;
+    let repeat_node = get(m, "repeat").unwrap_or(v);
     let repeat = match opt_str(m, "repeat")?.as_deref() {
         None => Repeat::None,
         Some("expr") => Repeat::Expr(
@@ -424,26 +534,34 @@ fn attr(v: &Value, where_: &str, bit_le: bool) -> R<Field> {
                 .ok_or_else(|| format!("{what}: repeat: expr needs repeat-expr"))?,
         ),
         Some("eos") => Repeat::Eos,
-        Some(other) => return Err(format!("{what}: repeat: {other} is not in the subset")),
+        Some(other) => {
+            return Err(
+                Problem::from(format!("{what}: repeat: {other} is not in the subset"))
+                    .or_at(repeat_node.at),
+            )
+        }
     };
     if matches!(ty, FieldType::Bits(_)) && !matches!(repeat, Repeat::None) {
-        return Err(format!("{what}: repeated bit fields are not in the subset"));
+        return Err(Problem::from(format!(
+            "{what}: repeated bit fields are not in the subset"
+        )));
     }
     let conf = confidence(m, &what)?;
     let valid = get(m, "valid").map(|v| valid(v, &what)).transpose()?;
     let checked = valid.is_some() || matches!(ty, FieldType::Contents(_));
     let (severity, severity_reason) = rule_severity(m, conf, &what)?;
     if !checked && (get(m, "-severity").is_some() || get(m, "-severity-reason").is_some()) {
-        return Err(format!(
+        return Err(Problem::from(format!(
             "{what}: -severity is for a field with valid or contents (its own check)"
-        ));
+        )));
     }
     if matches!(ty, FieldType::Contents(_)) && severity == Severity::Warning {
-        return Err(format!(
+        return Err(Problem::from(format!(
             "{what}: a `contents` check cannot be a warning: the writer writes the constant, so other bytes would be lost; use a stored field with `valid` instead"
-        ));
+        )));
     }
     Ok(Field {
+        at: v.at,
         reading: reading(m, conf, true, &what)?,
         check_severity: checked.then_some(severity),
         severity_reason,
@@ -471,60 +589,72 @@ struct Loader {
 }
 
 impl Loader {
-    fn enums(&mut self, m: &Mapping, what: &str) -> R<()> {
+    fn enums(&mut self, m: &Node, what: &str) -> R<()> {
         if let Some(es) = get(m, "enums") {
-            for (name, vals) in map_of(es, "enums")? {
+            for (name, vals) in entries(es, "enums")? {
                 let name = str_of(name, "enum name")?;
                 let mut values = vec![];
-                for (k, v) in map_of(vals, &name)? {
-                    let key = expr::from_yaml(k)
-                        .ok()
-                        .and_then(|e| e.literal())
-                        .ok_or_else(|| format!("{what}: enum {name}: keys are integers"))?;
-                    let item = match v {
-                        Value::Mapping(vm) => {
-                            let at = format!("enum {name}: {key}");
-                            check_keys(
-                                vm,
-                                &[
-                                    "id",
-                                    "doc",
-                                    "doc-ref",
-                                    "-orig-id",
-                                    "-confidence",
-                                    "-evidence",
-                                    "-reading",
-                                ],
-                                &at,
-                            )?;
-                            let conf = confidence(vm, &at)?;
-                            EnumValue {
-                                value: key,
-                                id: opt_str(vm, "id")?
-                                    .ok_or_else(|| format!("enum {name}: value needs id"))?,
-                                doc: opt_str(vm, "doc")?,
-                                orig_id: opt_str(vm, "-orig-id")?,
-                                confidence: conf,
-                                evidence: opt_str(vm, "-evidence")?,
-                                reading: reading(vm, conf, false, &at)?,
-                            }
+                for (k, v) in entries(vals, &name)? {
+                    let key = match k.kind {
+                        Kind::Int(n) => n,
+                        _ => {
+                            return Err(Problem {
+                                at: Some(k.at),
+                                message: format!(
+                                    "{what}: enum {name}: keys are integers, found {}",
+                                    k.describe()
+                                ),
+                            })
                         }
-                        other => EnumValue {
-                            value: key,
-                            id: str_of(other, "enum value")?,
-                            doc: None,
-                            orig_id: None,
-                            confidence: None,
-                            evidence: None,
-                            reading: None,
-                        },
                     };
+                    let item = within(v, || {
+                        Ok(match &v.kind {
+                            Kind::Map(_) => {
+                                let vm = v;
+                                let at = format!("enum {name}: {key}");
+                                check_keys(
+                                    vm,
+                                    &[
+                                        "id",
+                                        "doc",
+                                        "doc-ref",
+                                        "-orig-id",
+                                        "-confidence",
+                                        "-evidence",
+                                        "-reading",
+                                    ],
+                                    &at,
+                                )?;
+                                let conf = confidence(vm, &at)?;
+                                EnumValue {
+                                    value: key,
+                                    id: opt_str(vm, "id")?
+                                        .ok_or_else(|| format!("enum {name}: value needs id"))?,
+                                    doc: opt_str(vm, "doc")?,
+                                    orig_id: opt_str(vm, "-orig-id")?,
+                                    confidence: conf,
+                                    evidence: opt_str(vm, "-evidence")?,
+                                    reading: reading(vm, conf, false, &at)?,
+                                }
+                            }
+                            _ => EnumValue {
+                                value: key,
+                                id: str_of(v, "enum value")?,
+                                doc: None,
+                                orig_id: None,
+                                confidence: None,
+                                evidence: None,
+                                reading: None,
+                            },
+                        })
+                    })?;
                     values.push(item);
                 }
                 if self.enums.iter().any(|e| e.name == name) {
-                    return Err(format!("enum `{name}` is defined twice"));
+                    return Err(Problem::from(format!("enum `{name}` is defined twice")));
                 }
                 self.enums.push(EnumDef {
+                    at: vals.at,
                     rust: camel(&name),
                     name,
                     values: values
@@ -539,103 +669,123 @@ impl Loader {
         Ok(())
     }
 
-    fn ty(&mut self, name: &str, m: &Mapping, layout_from_meta: Option<String>) -> R<()> {
+    fn ty(&mut self, name: &str, m: &Node, layout_from_meta: Option<String>) -> R<()> {
         check_keys(m, TYPE_KEYS, name)?;
         self.enums(m, name)?;
         let mut params = vec![];
         if let Some(ps) = get(m, "params") {
-            for p in ps.as_sequence().ok_or("params must be a list")? {
-                let pm = map_of(p, "param")?;
-                check_keys(pm, &["id", "type", "doc", "-context"], name)?;
-                let id = opt_str(pm, "id")?.ok_or("param needs id")?;
-                let t = opt_str(pm, "type")?.ok_or("param needs type")?;
-                let prim = Prim::parse(&t)
-                    .filter(|p| p.kind != PrimKind::F)
-                    .ok_or_else(|| format!("{name}: param {id}: integer types only, found {t}"))?;
-                params.push(Param {
-                    id,
-                    prim,
-                    doc: opt_str(pm, "doc")?,
-                    context: opt_str(pm, "-context")?,
-                });
+            for p in items(ps, "params")? {
+                let param = within(p, || {
+                    let pm = map_of(p, "param")?;
+                    check_keys(pm, &["id", "type", "doc", "-context"], name)?;
+                    let id = opt_str(pm, "id")?.ok_or("param needs id")?;
+                    let t = opt_str(pm, "type")?.ok_or("param needs type")?;
+                    let prim = Prim::parse(&t)
+                        .filter(|p| p.kind != PrimKind::F)
+                        .ok_or_else(|| {
+                            format!("{name}: param {id}: integer types only, found {t}")
+                        })?;
+                    Ok(Param {
+                        id,
+                        prim,
+                        doc: opt_str(pm, "doc")?,
+                        context: opt_str(pm, "-context")?,
+                    })
+                })?;
+                params.push(param);
             }
         }
         let mut fields = vec![];
         if let Some(seq) = get(m, "seq") {
-            for a in seq.as_sequence().ok_or("seq must be a list")? {
+            for a in items(seq, "seq")? {
                 fields.push(attr(a, name, self.bit_le)?);
             }
         }
         let mut instances = vec![];
         if let Some(is) = get(m, "instances") {
-            for (k, v) in map_of(is, "instances")? {
-                let id = str_of(k, "instance")?;
-                let im = map_of(v, &id)?;
-                check_keys(im, &["value", "doc"], &format!("{name}.{id}"))?;
-                instances.push(Instance {
-                    value: opt_expr(im, "value", &id)?.ok_or_else(|| {
-                        format!("{name}.{id}: only value instances are in the subset")
-                    })?,
-                    doc: opt_str(im, "doc")?,
-                    id,
-                });
+            for (k, v) in entries(is, "instances")? {
+                let instance = within(k, || {
+                    let id = str_of(k, "instance")?;
+                    let im = map_of(v, &id)?;
+                    check_keys(im, &["value", "doc"], &format!("{name}.{id}"))?;
+                    Ok(Instance {
+                        at: k.at,
+                        value: opt_expr(im, "value", &id)?.ok_or_else(|| {
+                            format!("{name}.{id}: only value instances are in the subset")
+                        })?,
+                        doc: opt_str(im, "doc")?,
+                        id,
+                    })
+                })?;
+                instances.push(instance);
             }
         }
         let mut relations = vec![];
         if let Some(rs) = get(m, "-relations") {
-            for r in rs.as_sequence().ok_or("-relations must be a list")? {
-                let rm = map_of(r, "relation")?;
-                check_keys(
-                    rm,
-                    &[
-                        "id",
-                        "doc",
-                        "-confidence",
-                        "-evidence",
-                        "-severity",
-                        "-severity-reason",
-                        "-reading",
-                    ],
-                    &format!("{name}: -relations"),
-                )?;
-                let id =
-                    opt_str(rm, "id")?.ok_or_else(|| format!("{name}: a relation needs an id"))?;
-                if !is_snake(&id) {
-                    return Err(format!("{name}: relation ids are snake_case: {id}"));
-                }
-                if relations.iter().any(|r: &Relation| r.id == id) {
-                    return Err(format!("{name}.{id}: relation id used twice"));
-                }
-                let what = format!("{name}.{id}");
-                let conf = confidence(rm, &what)?;
-                if conf == Some(Confidence::Unknown) {
-                    return Err(format!(
+            for r in items(rs, "-relations")? {
+                let relation = within(r, || {
+                    let rm = map_of(r, "relation")?;
+                    check_keys(
+                        rm,
+                        &[
+                            "id",
+                            "doc",
+                            "-confidence",
+                            "-evidence",
+                            "-severity",
+                            "-severity-reason",
+                            "-reading",
+                        ],
+                        &format!("{name}: -relations"),
+                    )?;
+                    let id = opt_str(rm, "id")?
+                        .ok_or_else(|| format!("{name}: a relation needs an id"))?;
+                    if !is_snake(&id) {
+                        return Err(Problem::from(format!(
+                            "{name}: relation ids are snake_case: {id}"
+                        )));
+                    }
+                    if relations.iter().any(|r: &Relation| r.id == id) {
+                        return Err(Problem::from(format!(
+                            "{name}.{id}: relation id used twice"
+                        )));
+                    }
+                    let what = format!("{name}.{id}");
+                    let conf = confidence(rm, &what)?;
+                    if conf == Some(Confidence::Unknown) {
+                        return Err(Problem::from(format!(
                         "{what}: a relation is a rule the documents state (proven, observed, sourced) or that we infer; `unknown` is for stored bytes"
-                    ));
-                }
-                let (severity, severity_reason) = rule_severity(rm, conf, &what)?;
-                relations.push(Relation {
-                    severity,
-                    severity_reason,
-                    reading: reading(rm, conf, false, &what)?,
-                    doc: opt_str(rm, "doc")?
-                        .ok_or_else(|| format!("{name}.{id}: a relation needs doc"))?,
-                    confidence: conf,
-                    evidence: opt_str(rm, "-evidence")?,
-                    id,
-                });
+                    )));
+                    }
+                    let (severity, severity_reason) = rule_severity(rm, conf, &what)?;
+                    Ok(Relation {
+                        at: r.at,
+                        severity,
+                        severity_reason,
+                        reading: reading(rm, conf, false, &what)?,
+                        doc: opt_str(rm, "doc")?
+                            .ok_or_else(|| format!("{name}.{id}: a relation needs doc"))?,
+                        confidence: conf,
+                        evidence: opt_str(rm, "-evidence")?,
+                        id,
+                    })
+                })?;
+                relations.push(relation);
             }
         }
         let layout = match (opt_str(m, "-layout")?, layout_from_meta) {
-            (Some(_), Some(_)) => return Err(format!("{name}: -layout given twice")),
+            (Some(_), Some(_)) => {
+                return Err(Problem::from(format!("{name}: -layout given twice")))
+            }
             (a, b) => a.or(b),
         };
         if self.types.iter().any(|t| t.name == name) {
-            return Err(format!(
+            return Err(Problem::from(format!(
                 "type `{name}` is defined twice (names are unique per spec)"
-            ));
+            )));
         }
         self.types.push(Type {
+            at: m.at,
             name: name.to_string(),
             rust: camel(name),
             doc: opt_str(m, "doc")?,
@@ -661,10 +811,10 @@ impl Loader {
             },
         });
         if let Some(ts) = get(m, "types") {
-            for (k, v) in map_of(ts, "types")? {
+            for (k, v) in entries(ts, "types")? {
                 let tn = str_of(k, "type name")?;
                 if !is_snake(&tn) {
-                    return Err(format!("type `{tn}`: names are snake_case"));
+                    return Err(Problem::from(format!("type `{tn}`: names are snake_case")));
                 }
                 self.ty(&tn, map_of(v, &tn)?, None)?;
             }
@@ -673,11 +823,46 @@ impl Loader {
     }
 }
 
-/// Reads and resolves one spec file. `file` is the repository-relative path, for headers.
-pub fn load(file: &str, text: &str) -> R<Spec> {
-    let y: Value = serde_norway::from_str(text).map_err(|e| format!("{file}: {e}"))?;
+/// Why a spec does not load: the file, the place in it when known, and what is wrong.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SpecError {
+    /// The file, as the caller named it.
+    pub file: String,
+    /// The line and column of the node the complaint is about.
+    pub at: Option<Mark>,
+    /// What is wrong (the key or field, what was expected, what was found).
+    pub message: String,
+}
+
+impl std::fmt::Display for SpecError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.at {
+            Some(at) => write!(f, "{}:{at}: {}", self.file, self.message),
+            None => write!(f, "{}: {}", self.file, self.message),
+        }
+    }
+}
+
+impl std::error::Error for SpecError {}
+
+/// Reads and resolves one spec file. `file` names it in errors and is the repository-relative
+/// path the outputs' headers cite; its stem must be the spec's `meta.id`.
+pub fn load(file: &str, text: &str) -> Result<Spec, SpecError> {
+    load_at(file, text).map_err(|p| SpecError {
+        file: file.to_string(),
+        at: p.at,
+        message: p.message,
+    })
+}
+
+fn load_at(file: &str, text: &str) -> R<Spec> {
+    let y = crate::syntax::parse(text).map_err(|e| Problem {
+        at: Some(e.at),
+        message: format!("not valid YAML: {}", e.message),
+    })?;
     let top = map_of(&y, "the spec")?;
-    let meta = map_of(get(top, "meta").ok_or("meta is required")?, "meta")?;
+    let meta_node = get(top, "meta").ok_or("meta is required")?;
+    let meta = map_of(meta_node, "meta")?;
     check_keys(meta, META_KEYS, "meta")?;
     let id = opt_str(meta, "id")?.ok_or("meta.id is required")?;
     let stem = std::path::Path::new(file)
@@ -685,29 +870,47 @@ pub fn load(file: &str, text: &str) -> R<Spec> {
         .and_then(|s| s.to_str())
         .unwrap_or_default();
     if id != stem {
-        return Err(format!("meta.id `{id}` must equal the file name `{stem}`"));
+        return Err(
+            Problem::from(format!("meta.id `{id}` must equal the file name `{stem}`"))
+                .or_at(get(meta, "id").map_or(meta.at, |n| n.at)),
+        );
     }
     let endian = match opt_str(meta, "endian")?.as_deref() {
         Some("le") => Endian::Le,
         Some("be") => Endian::Be,
-        _ => return Err("meta.endian must be le or be".into()),
+        _ => {
+            return Err(Problem::from("meta.endian must be le or be")
+                .or_at(get(meta, "endian").map_or(meta.at, |n| n.at)))
+        }
     };
     let bit_le = match opt_str(meta, "bit-endian")?.as_deref() {
         None | Some("be") => false,
         Some("le") => true,
-        Some(o) => return Err(format!("meta.bit-endian: {o}")),
+        Some(o) => {
+            return Err(Problem::from(format!("meta.bit-endian: {o}"))
+                .or_at(get(meta, "bit-endian").map_or(meta.at, |n| n.at)))
+        }
     };
     let mut l = Loader {
         types: vec![],
         enums: vec![],
         bit_le,
     };
-    let mut root = top.clone();
-    root.remove("meta");
+    let root = Node {
+        kind: Kind::Map(
+            entries(top, "the spec")?
+                .iter()
+                .filter(|(k, _)| k.as_str() != Some("meta"))
+                .cloned()
+                .collect(),
+        ),
+        at: top.at,
+    };
     l.ty(&id, &root, opt_str(meta, "-layout")?)?;
     let mut spec = Spec {
         file: file.to_string(),
-        title: opt_str(meta, "title")?.ok_or("meta.title is required")?,
+        title: opt_str(meta, "title")?
+            .ok_or_else(|| Problem::from("meta.title is required").or_at(meta.at))?,
         application: opt_str(meta, "application")?,
         extension: opt_str(meta, "file-extension")?,
         license: opt_str(meta, "license")?,
@@ -719,4 +922,3 @@ pub fn load(file: &str, text: &str) -> R<Spec> {
     crate::resolve::resolve(&mut spec)?;
     Ok(spec)
 }
-

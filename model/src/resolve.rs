@@ -3,35 +3,43 @@
 //! fields, sizes, the byte-order and stream rules, documented offsets that agree.
 
 use crate::expr::Expr;
-use crate::load::R;
+use crate::load::{Problem, R};
 use crate::*;
 use std::collections::BTreeSet;
 
 /// What a layout spec (unlike the generator's fixtures) must state beyond the subset: the
 /// document's word on every relation and on every field that checks its own value, so that
 /// every rule's severity follows from it.
-pub fn require_facts(spec: &Spec) -> R<()> {
+pub fn require_facts(spec: &Spec) -> Result<(), SpecError> {
+    facts(spec).map_err(|p| SpecError {
+        file: spec.file.clone(),
+        at: p.at,
+        message: p.message,
+    })
+}
+
+fn facts(spec: &Spec) -> R<()> {
     for t in &spec.types {
         for r in &t.relations {
             if r.confidence.is_none() {
-                return Err(format!(
-                    "{}: {} relation `{}` needs a -confidence (its severity follows from it)",
-                    spec.file, t.name, r.id
-                ));
+                return Err(Problem::from(format!(
+                    "{} relation `{}` needs a -confidence (its severity follows from it)",
+                    t.name, r.id
+                ))
+                .or_at(r.at));
             }
         }
         for f in &t.fields {
             if f.check_severity.is_some() && f.confidence.is_none() {
-                return Err(format!(
-                    "{}: {}.{}: a field with valid or contents needs a -confidence (the check's severity follows from it)",
-                    spec.file, t.name, f.id
-                ));
+                return Err(Problem::from(format!(
+                    "{}.{}: a field with valid or contents needs a -confidence (the check's severity follows from it)",
+                    t.name, f.id
+                )).or_at(f.at));
             }
         }
     }
     Ok(())
 }
-
 
 /// Checks names and computes what the outputs need: counts to recompute, sizes, enum types.
 pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
@@ -40,21 +48,24 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
         let mut seen = BTreeSet::new();
         for f in &t.fields {
             if !seen.insert(f.id.clone()) {
-                return Err(format!("{}.{}: id used twice", t.name, f.id));
+                return Err(
+                    Problem::from(format!("{}.{}: id used twice", t.name, f.id)).or_at(f.at)
+                );
             }
             for r in refs(&f.ty) {
-                let target = spec
-                    .ty(&r.name)
-                    .ok_or_else(|| format!("{}.{}: no type `{}`", t.name, f.id, r.name))?;
+                let target = spec.ty(&r.name).ok_or_else(|| {
+                    Problem::from(format!("{}.{}: no type `{}`", t.name, f.id, r.name)).or_at(f.at)
+                })?;
                 if target.params.len() != r.args.len() {
-                    return Err(format!(
+                    return Err(Problem::from(format!(
                         "{}.{}: `{}` takes {} arguments, given {}",
                         t.name,
                         f.id,
                         r.name,
                         target.params.len(),
                         r.args.len()
-                    ));
+                    ))
+                    .or_at(f.at));
                 }
             }
         }
@@ -66,20 +77,28 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
             if let Some(en) = &f.enum_name {
                 let prim = match f.ty {
                     FieldType::Prim(p) if p.kind != PrimKind::F => p,
-                    _ => return Err(format!("{}: enum on a non-integer field", f.id)),
+                    _ => {
+                        return Err(
+                            Problem::from(format!("{}: enum on a non-integer field", f.id))
+                                .or_at(f.at),
+                        )
+                    }
                 };
                 let e = spec
                     .enums
                     .iter_mut()
                     .find(|e| &e.name == en)
-                    .ok_or_else(|| format!("{}: no enum `{en}`", f.id))?;
+                    .ok_or_else(|| {
+                        Problem::from(format!("{}: no enum `{en}`", f.id)).or_at(f.at)
+                    })?;
                 match e.prim {
                     Some(p) if p.rust() != prim.rust() => {
-                        return Err(format!(
+                        return Err(Problem::from(format!(
                             "enum `{en}` is used by fields of different types ({} and {})",
                             p.rust(),
                             prim.rust()
                         ))
+                        .or_at(f.at))
                     }
                     _ => e.prim = Some(prim),
                 }
@@ -93,10 +112,11 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
             let max = e.values.iter().map(|v| v.0).max().unwrap_or(0);
             let bytes = match max {
                 _ if e.values.iter().any(|v| v.0 < 0) => {
-                    return Err(format!(
+                    return Err(Problem::from(format!(
                         "enum `{}`: no field takes it and it has negative values (give it a field)",
                         e.name
                     ))
+                    .or_at(e.at))
                 }
                 0..=0xFF => 1,
                 0x100..=0xFFFF => 2,
@@ -147,10 +167,10 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
                     && f.cond.is_none()
                     && f.users.is_empty();
                 if !ok {
-                    return Err(format!(
+                    return Err(Problem::from(format!(
                         "{}.{}: -derive is for plain integer fields that are not also a count or size",
                         t.name, f.id
-                    ));
+                    )).or_at(f.at));
                 }
             }
         }
@@ -168,22 +188,26 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
             i.value.sizeof_names(&mut names);
         }
         for n in names {
+            let at = t.at;
             let f = t.fields.iter_mut().find(|f| f.id == n).ok_or_else(|| {
-                format!(
+                Problem::from(format!(
                     "{}: `{n}._sizeof`: `{n}` is not a field of `{}`",
                     t.name, t.name
-                )
+                ))
+                .or_at(at)
             })?;
             if matches!(f.ty, FieldType::Bits(_)) {
-                return Err(format!(
+                return Err(Problem::from(format!(
                     "{}.{n}: `_sizeof` of a bit field is not in the subset",
                     t.name
-                ));
+                ))
+                .or_at(f.at));
             }
             f.measured = true;
         }
     }
     check_endian_and_io(spec)?;
+    check_names(spec)?;
     // Sizes, innermost types first (a fixed point: types refer to each other in any order).
     let n = spec.types.len();
     for _ in 0..=n {
@@ -198,19 +222,19 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
         for (f, at) in t.fields.iter().zip(static_bit_offsets(spec, t)) {
             if let (Some(doc), Some(bits)) = (f.offset.as_ref().and_then(|e| e.literal()), at) {
                 if bits % 8 != 0 || doc != i128::from(bits / 8) {
-                    return Err(format!(
+                    return Err(Problem::from(format!(
                         "{}.{}: -offset says {doc}, the fields before it take {} bytes",
                         t.name,
                         f.id,
                         bits as f64 / 8.0
-                    ));
+                    ))
+                    .or_at(f.at));
                 }
             }
         }
     }
     Ok(())
 }
-
 
 /// Byte order chosen per type and the stream position:
 /// - a `meta: endian: switch-on` expression reads only the type's parameters (it is evaluated
@@ -225,10 +249,10 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
         if let Some(TypeEndian::Switch { on, .. }) = &t.endian {
             for n in on.names() {
                 if !t.params.iter().any(|p| p.id == n) {
-                    return Err(format!(
+                    return Err(Problem::from(format!(
                         "{}: meta.endian switch-on reads `{n}`, which is not a parameter of the type (only parameters are known before the first field)",
                         t.name
-                    ));
+                    )).or_at(t.at));
                 }
             }
             for u in &spec.types {
@@ -239,19 +263,20 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
                     |f| matches!(f.ty, FieldType::Prim(p) if p.bytes > 1 && p.endian.is_none()),
                 );
                 if let Some(f) = bare {
-                    return Err(format!(
+                    return Err(Problem::from(format!(
                         "{}.{}: `{}` has a calculated byte order and holds `{}`, whose numbers have none of their own: give `{}` its own meta.endian (Kaitai would inherit it at run time)",
                         u.name, f.id, t.name, u.name, u.name
-                    ));
+                    )).or_at(f.at));
                 }
             }
         }
         for i in &t.instances {
             if i.value.uses_io() {
-                return Err(format!(
+                return Err(Problem::from(format!(
                     "{}.{}: `_io` is only known while reading or writing, not in an instance",
                     t.name, i.id
-                ));
+                ))
+                .or_at(i.at));
             }
         }
         for f in &t.fields {
@@ -273,20 +298,20 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
                 let bare = e.any(&|x| matches!(x, Expr::Name(n) if n == "_io"))
                     && !e.any(&|x| matches!(x, Expr::Attr(a, _) if matches!(&**a, Expr::Name(b) if b == "_io")));
                 if bad || bare {
-                    return Err(format!(
+                    return Err(Problem::from(format!(
                         "{}.{}: `{e}`: only `_io.pos`, and `_io.size` in a count, of the stream are in the subset",
                         t.name, f.id
-                    ));
+                    )).or_at(f.at));
                 }
             }
             let args_use_io = refs(&f.ty)
                 .iter()
                 .any(|r| r.args.iter().any(|a| a.uses_io()));
             if args_use_io {
-                return Err(format!(
+                return Err(Problem::from(format!(
                     "{}.{}: `_io.pos` in a type's arguments is not in the subset (bind it to a field first)",
                     t.name, f.id
-                ));
+                )).or_at(f.at));
             }
             if let FieldType::SizedUser {
                 r#ref: r,
@@ -294,10 +319,10 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
             } = &f.ty
             {
                 if uses_io_deep(spec, &r.name) {
-                    return Err(format!(
+                    return Err(Problem::from(format!(
                         "{}.{}: `{}` reads `_io.pos`, so it cannot be read through size-eos (Kaitai would give it a stream of its own)",
                         t.name, f.id, r.name
-                    ));
+                    )).or_at(f.at));
                 }
             }
         }
@@ -305,3 +330,162 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
     Ok(())
 }
 
+/// What an expression may name, where it is written.
+struct NameScope<'a> {
+    spec: &'a Spec,
+    ty: &'a Type,
+    /// Fields `[..visible]` are known (the reader has read them).
+    visible: usize,
+    /// `_` (the value a `valid` checks) is known.
+    underscore: bool,
+    /// `_index` (the element's index in a repeated field) is known.
+    index: bool,
+}
+
+impl NameScope<'_> {
+    /// Refuses a name the expression's place cannot see, and `a.b` where `a` is a value of a
+    /// spec type without a field `b`: when the spec loads, not when a file is read.
+    fn check(&self, e: &Expr) -> Result<Option<&str>, String> {
+        let t = self.ty;
+        match e {
+            Expr::Name(n) if n == "_" => {
+                if self.underscore {
+                    Ok(None)
+                } else {
+                    Err("`_` is only defined inside valid".into())
+                }
+            }
+            Expr::Name(n) if n == "_index" => {
+                if self.index {
+                    Ok(None)
+                } else {
+                    Err("`_index` is only defined in a repeated field".into())
+                }
+            }
+            Expr::Name(n) if n == "_parent" || n == "_root" => Err(format!(
+                "`{n}` is not in the subset: a type sees its own fields, parameters and instances (pass a value down as a parameter)"
+            )),
+            Expr::Name(n) if n == "_io" => Ok(None),
+            Expr::Name(n) => {
+                if t.params.iter().any(|p| &p.id == n) || t.instances.iter().any(|i| &i.id == n)
+                {
+                    return Ok(None);
+                }
+                match t.fields.iter().position(|f| &f.id == n) {
+                    Some(i) if i < self.visible => Ok(match &t.fields[i].ty {
+                        FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. }
+                            if matches!(t.fields[i].repeat, Repeat::None) =>
+                        {
+                            Some(r.name.as_str())
+                        }
+                        _ => None,
+                    }),
+                    Some(_) => Err(format!("`{n}` is read after this expression")),
+                    None => Err(format!(
+                        "`{n}` is not a field, parameter or instance of `{}`",
+                        t.name
+                    )),
+                }
+            }
+            Expr::Attr(a, name) => {
+                if name == "_sizeof" {
+                    return match &**a {
+                        Expr::Name(n) if t.fields.iter().any(|f| &f.id == n) => Ok(None),
+                        other => Err(format!(
+                            "`_sizeof` applies to a field of `{}`, not to `{other}`",
+                            t.name
+                        )),
+                    };
+                }
+                let of = self.check(a)?;
+                match of {
+                    Some(tn) => {
+                        let target = self.spec.ty(tn).expect("resolved earlier");
+                        let f = target.fields.iter().find(|f| &f.id == name).ok_or_else(|| {
+                            format!("`{a}.{name}`: `{tn}` has no field `{name}`")
+                        })?;
+                        Ok(match &f.ty {
+                            FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. }
+                                if matches!(f.repeat, Repeat::None) =>
+                            {
+                                Some(r.name.as_str())
+                            }
+                            _ => None,
+                        })
+                    }
+                    None => Ok(None),
+                }
+            }
+            Expr::EnumVal(en, v) => {
+                let def = self
+                    .spec
+                    .enum_def(en)
+                    .ok_or_else(|| format!("no enum `{en}`"))?;
+                if def.value_of(v).is_none() {
+                    return Err(format!("enum `{en}` has no value `{v}`"));
+                }
+                Ok(None)
+            }
+            other => {
+                for c in other.children() {
+                    self.check(c)?;
+                }
+                Ok(None)
+            }
+        }
+    }
+}
+
+/// Every expression's names are ones its place can see ([`NameScope::check`]).
+pub(crate) fn check_names(spec: &Spec) -> R<()> {
+    for t in &spec.types {
+        let scope = |visible, underscore, index| NameScope {
+            spec,
+            ty: t,
+            visible,
+            underscore,
+            index,
+        };
+        for (i, f) in t.fields.iter().enumerate() {
+            let repeats = !matches!(f.repeat, Repeat::None);
+            let own: Vec<&Expr> = field_exprs(f)
+                .into_iter()
+                .filter(|e| {
+                    !f.derive.iter().any(|d| std::ptr::eq(d, *e))
+                        && !f
+                            .valid
+                            .iter()
+                            .flat_map(Valid::exprs)
+                            .any(|v| std::ptr::eq(v, *e))
+                })
+                .collect();
+            let fail = |e: &Expr, why: String| {
+                Problem::from(format!("{}.{}: `{e}`: {why}", t.name, f.id)).or_at(f.at)
+            };
+            for e in own {
+                scope(i, false, repeats)
+                    .check(e)
+                    .map_err(|why| fail(e, why))?;
+            }
+            for e in f.valid.iter().flat_map(Valid::exprs) {
+                scope(i + 1, true, repeats)
+                    .check(e)
+                    .map_err(|why| fail(e, why))?;
+            }
+            if let Some(e) = &f.derive {
+                scope(t.fields.len(), false, false)
+                    .check(e)
+                    .map_err(|why| fail(e, why))?;
+            }
+        }
+        for inst in &t.instances {
+            scope(t.fields.len(), false, false)
+                .check(&inst.value)
+                .map_err(|why| {
+                    Problem::from(format!("{}.{}: `{}`: {why}", t.name, inst.id, inst.value))
+                        .or_at(inst.at)
+                })?;
+        }
+    }
+    Ok(())
+}

@@ -2,6 +2,7 @@
 //! as the YAML states them and as resolution completes them.
 
 use crate::expr::Expr;
+use crate::syntax::Mark;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Endian {
@@ -185,6 +186,8 @@ pub enum Use {
 #[derive(Debug, Clone)]
 pub struct Field {
     pub id: String,
+    /// Where the field's entry starts in the spec file.
+    pub at: Mark,
     pub doc: Option<String>,
     pub orig_id: Option<String>,
     pub confidence: Option<Confidence>,
@@ -228,6 +231,8 @@ pub struct Param {
 #[derive(Debug, Clone)]
 pub struct Instance {
     pub id: String,
+    /// Where the instance's entry starts in the spec file.
+    pub at: Mark,
     pub value: Expr,
     pub doc: Option<String>,
 }
@@ -237,6 +242,8 @@ pub struct Instance {
 #[derive(Debug, Clone)]
 pub struct Relation {
     pub id: String,
+    /// Where the relation's entry starts in the spec file.
+    pub at: Mark,
     pub doc: String,
     /// The document's word for the relation. Layout specs must give it
     /// ([`require_facts`]); only the generator's fixtures leave it out.
@@ -256,6 +263,8 @@ pub struct Relation {
 #[derive(Debug, Clone)]
 pub struct Type {
     pub name: String,
+    /// Where the type's map starts in the spec file.
+    pub at: Mark,
     pub rust: String,
     pub doc: Option<String>,
     pub doc_ref: Vec<String>,
@@ -314,6 +323,8 @@ pub struct EnumValue {
 #[derive(Debug, Clone)]
 pub struct EnumDef {
     pub name: String,
+    /// Where the enum's map starts in the spec file.
+    pub at: Mark,
     pub rust: String,
     /// `(value, id, doc)` of every item, in spec order (the view the emitter takes).
     pub values: Vec<(i128, String, Option<String>)>,
@@ -422,7 +433,6 @@ impl Spec {
     }
 }
 
-
 pub fn camel(s: &str) -> String {
     s.split('_')
         .filter(|p| !p.is_empty())
@@ -435,4 +445,3 @@ pub fn camel(s: &str) -> String {
         })
         .collect()
 }
-

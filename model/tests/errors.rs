@@ -1,0 +1,92 @@
+//! A bad spec gets one clear error: the file, the line and column of what is wrong, the key or
+//! field, what was expected. Names an expression cannot see are refused when the spec loads.
+
+fn err(text: &str) -> String {
+    meshspec_model::load("spec/x.ksy", text)
+        .map(|_| ())
+        .unwrap_err()
+        .to_string()
+}
+
+const HEAD: &str = "meta:\n  id: x\n  title: t\n  endian: le\n";
+
+#[test]
+fn a_key_outside_the_subset_is_refused_where_it_is_written() {
+    let e = err(&format!(
+        "{HEAD}seq:\n  - id: a\n    type: u1\n    sizee: 3\n"
+    ));
+    assert!(
+        e.starts_with("spec/x.ksy:8:5: x.a: key `sizee` is not in the subset"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_type_that_is_not_there_is_refused_at_its_field() {
+    let e = err(&format!("{HEAD}seq:\n  - id: a\n    type: nothing\n"));
+    assert_eq!(e, "spec/x.ksy:6:5: x.a: no type `nothing`");
+}
+
+#[test]
+fn names_an_expression_cannot_see_are_refused_when_the_spec_loads() {
+    let field = |extra: &str| {
+        err(&format!(
+            "{HEAD}seq:\n  - id: n\n    type: u1\n  - id: a\n    type: u1\n{extra}"
+        ))
+    };
+    let e = field("    if: _parent.n > 0\n");
+    assert!(
+        e.starts_with("spec/x.ksy:8:5: x.a: `_parent.n > 0`: `_parent` is not in the subset"),
+        "{e}"
+    );
+    let e = field("    if: _root.n > 0\n");
+    assert!(e.contains("`_root` is not in the subset"), "{e}");
+    let e = field("    if: nothere > 0\n");
+    assert!(
+        e.contains("`nothere` is not a field, parameter or instance of `x`"),
+        "{e}"
+    );
+    let e = field("    if: a > 0\n");
+    assert!(e.contains("`a` is read after this expression"), "{e}");
+    let e = field("    if: n == kind::nope\n");
+    assert!(e.contains("no enum `kind`"), "{e}");
+    let e = field("    repeat: expr\n    repeat-expr: _ + 1\n");
+    assert!(e.contains("`_` is only defined inside valid"), "{e}");
+    // `_` inside valid, and earlier fields, are fine.
+    meshspec_model::load(
+        "spec/x.ksy",
+        &format!("{HEAD}seq:\n  - id: n\n    type: u1\n  - id: a\n    type: u1\n    valid:\n      expr: _ < n\n"),
+    )
+    .unwrap();
+}
+
+#[test]
+fn a_member_of_a_nested_value_must_be_a_field_of_its_type() {
+    let e = err(&format!(
+        "{HEAD}seq:\n  - id: h\n    type: head\n  - id: body\n    size: h.len_bodyy\ntypes:\n  head:\n    seq:\n      - id: len_body\n        type: u1\n"
+    ));
+    assert!(
+        e.contains("`h.len_bodyy`: `head` has no field `len_bodyy`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn yaml_that_does_not_parse_says_where() {
+    let e = err("meta:\n  id: x\n  title: [t\n");
+    assert!(e.starts_with("spec/x.ksy:4:"), "{e}");
+    assert!(e.contains("not valid YAML"), "{e}");
+    let e = err("meta:\n  id: x\n  id: y\n");
+    assert!(
+        e.starts_with("spec/x.ksy:3:3: not valid YAML: key `id` given twice (first at line 2)"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_wrong_kind_of_value_names_what_was_found() {
+    let e = err(&format!("{HEAD}seq:\n  - id: a\n    type: [u1]\n"));
+    assert_eq!(e, "spec/x.ksy:7:11: type must be text, found a list");
+    let e = err(&format!("{HEAD}seq: 3\n"));
+    assert_eq!(e, "spec/x.ksy:5:6: seq must be a list, found the number 3");
+}
