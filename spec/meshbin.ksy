@@ -25,10 +25,14 @@ doc-ref: ../shared/seeds/004_b8f48b0545508c51.txt (sections 3, 6, 7 and 8)
       (every index must be an integer from 0 to 3)", for a mesh of 4 vertices).
     -confidence: sourced
     -evidence: MeshBuilder's build-time validation
+    -each: indices
+    -check: _ < num_vertices
   - id: whole_triangles
     doc: The index count is a multiple of three, since MeshBuilder writes triangle lists.
     -confidence: sourced
     -evidence: the document's files and its helix (21,836 triangles, 65,508 indices)
+    -at: num_indices
+    -check: num_indices % 3 == 0
 seq:
   - id: num_vertices
     type: u2

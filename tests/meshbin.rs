@@ -129,7 +129,7 @@ fn bad_counts_are_refused_at_the_field_they_break() {
     let warnings: Vec<String> = v.warnings().map(|e| e.to_string()).collect();
     assert_eq!(
         warnings,
-        ["0x4C meshbin.indices[4]: expected a vertex index below 4 (in triangle 1) (relation `indices_name_vertices`), found 9"]
+        ["0x4C meshbin.indices[4]: expected _ < num_vertices with num_vertices = 4 (relation `indices_name_vertices`), found 9"]
     );
     let errors: Vec<String> = v.errors().map(|e| e.to_string()).collect();
     assert_eq!(

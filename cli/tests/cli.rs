@@ -76,7 +76,7 @@ fn an_index_naming_no_vertex_is_warned_about_and_cannot_be_decoded() {
         let out = exits(&["check", "meshbin", p, "--relations", mode], 1);
         assert_eq!(
             text(&out.stdout),
-            format!("{p}: warning: 0x4C meshbin.indices[4]: expected a vertex index below 4 (in triangle 1) (relation `indices_name_vertices`), found 9\n{p}: 0x44 meshbin.indices: expected every index below the vertex count 4, to decode the triangles, found 1 indices that name no vertex\n")
+            format!("{p}: warning: 0x4C meshbin.indices[4]: expected _ < num_vertices with num_vertices = 4 (relation `indices_name_vertices`), found 9\n{p}: 0x44 meshbin.indices: expected every index below the vertex count 4, to decode the triangles, found 1 indices that name no vertex\n")
         );
     }
     // Export refuses it with the same error, and build will not write it.

@@ -113,7 +113,7 @@ fn check_lists_a_few_lines_per_relation() {
     assert_eq!(lines.len(), 12, "{t}");
     assert_eq!(
         lines[0],
-        format!("{f}: warning: 0xFFE44 meshbin.indices[0]: expected a vertex index below 65508 (in triangle 0) (relation `indices_name_vertices`), found 65535")
+        format!("{f}: warning: 0xFFE44 meshbin.indices[0]: expected _ < num_vertices with num_vertices = 65508 (relation `indices_name_vertices`), found 65535")
     );
     assert_eq!(
         lines[11],

@@ -443,6 +443,13 @@ pub fn page(spec: &Spec) -> R<String> {
                 if let Some(rd) = &r.reading {
                     st.push_str(&format!(" Reading: {}", sentence(rd)));
                 }
+                if let Some(c) = &r.check {
+                    let each = r
+                        .each
+                        .as_ref()
+                        .map_or(String::new(), |e| format!(" for every element `_` of `{e}`"));
+                    st.push_str(&format!(" Checked from the spec: `{c}`{each}."));
+                }
                 let sev = match &r.severity_reason {
                     Some(why) => format!("{} ({})", r.severity.word(), why.trim()),
                     None => r.severity.word().to_string(),

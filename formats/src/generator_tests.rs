@@ -214,7 +214,15 @@ fn relations_get_constants_and_warning_only_ones_are_listed() {
     assert_eq!(Features::REL_TOTAL_ADDS_UP.id, "total_adds_up");
     assert_eq!(Features::REL_TOTAL_ADDS_UP.owner, "features");
     let ids: Vec<&str> = Features::RELATIONS.iter().map(|r| r.id).collect();
-    assert_eq!(ids, ["total_adds_up", "tail_matches_version"]);
+    assert_eq!(
+        ids,
+        [
+            "total_adds_up",
+            "tail_matches_version",
+            "items_are_small",
+            "blob_fits"
+        ]
+    );
     // `-severity: warning` makes a relation (and only it) warning-only.
     assert_eq!(
         Features::REL_TAIL_MATCHES_VERSION.severity,
@@ -337,6 +345,70 @@ fn lists_of_number_only_types_are_blocks_with_exact_errors() {
 }
 
 /// Reads `b` located: the view and where every field lies.
+/// The checks pass's findings on bytes `b`, as their lines.
+fn checked(b: &[u8]) -> Vec<String> {
+    let (v, p) = located(b);
+    let mut out = vec![];
+    Features::checks(&v, &Place::root(&p, "features"), &mut out);
+    out.iter()
+        .map(|e| format!("{} {}", e.severity.word(), e))
+        .collect()
+}
+
+#[test]
+fn relations_stated_as_expressions_are_checked_from_the_spec_alone() {
+    let ok = write(&sample()).unwrap();
+    assert!(checked(&ok).is_empty(), "{:?}", checked(&ok));
+    // The second item's value too large (a per-element check, `_` the element), and a blob of
+    // 20 bytes (placed at its length, a warning by its -severity).
+    let mut v = sample();
+    v.items[1].value = 5000;
+    v.blob = vec![9; 20];
+    let bad = write(&v).unwrap();
+    let (view, pos) = located(&bad);
+    let item = Place::root(&pos, "features").items().at(1).span().start;
+    let len_blob = Place::root(&pos, "features").len_blob().span().start;
+    assert_eq!(
+        checked(&bad),
+        [
+            format!("error 0x{item:X} features.items[1]: expected _.value < 1000 or _index > version with version = 3 (relation `items_are_small`), found _.value = 5000"),
+            format!("warning 0x{len_blob:X} features.len_blob: expected len_blob <= 16 and version > 0 with version = 3 (relation `blob_fits`), found 20"),
+        ]
+    );
+    // `_index` is the element's index: past the version's count, an element passes.
+    drop(view);
+    v.items.extend((0..3).map(|_| Item {
+        value: 7000,
+        trailer: None,
+    }));
+    // (Every item but the last has a trailer, as the items' argument says.)
+    let last = v.items.len() - 1;
+    for (i, item) in v.items.iter_mut().enumerate() {
+        item.trailer = (i < last).then(|| vec![0, 0]);
+    }
+    v.blob = vec![];
+    let lines = checked(&write(&v).unwrap());
+    let at: Vec<&str> = lines
+        .iter()
+        .map(|l| {
+            l.split(": expected")
+                .next()
+                .unwrap()
+                .rsplit(' ')
+                .next()
+                .unwrap()
+        })
+        .collect();
+    assert_eq!(
+        at,
+        [
+            "features.items[1]",
+            "features.items[2]",
+            "features.items[3]"
+        ]
+    );
+}
+
 fn located(b: &[u8]) -> (FeaturesRef<'_>, FeaturesPos) {
     let mut i = Input::new(b);
     let (v, p) = Features::read_in::<true>(&mut i, ()).unwrap();

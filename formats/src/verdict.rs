@@ -155,7 +155,7 @@ pub(crate) fn judged_with<T: Root>(
         notes: vec![],
         kept: None,
     };
-    T::warnings(&read.view, &at, &mut j.findings);
+    T::checks(&read.view, &at, &mut j.findings);
     meaning(&read.view, &at, &mut j);
     if ctx.relations == Relations::Warn {
         for f in &mut j.findings {

@@ -735,6 +735,9 @@ impl Loader {
                             "-severity",
                             "-severity-reason",
                             "-reading",
+                            "-check",
+                            "-each",
+                            "-at",
                         ],
                         &format!("{name}: -relations"),
                     )?;
@@ -767,9 +770,21 @@ impl Loader {
                             .ok_or_else(|| format!("{name}.{id}: a relation needs doc"))?,
                         confidence: conf,
                         evidence: opt_str(rm, "-evidence")?,
+                        check: opt_expr(rm, "-check", &what)?,
+                        each: opt_str(rm, "-each")?,
+                        placed_at: opt_str(rm, "-at")?,
                         id,
                     })
                 })?;
+                if relation.check.is_none()
+                    && (relation.each.is_some() || relation.placed_at.is_some())
+                {
+                    return Err(Problem::from(format!(
+                        "{name}.{}: -each and -at say where a -check's violation lies; this relation has no -check",
+                        relation.id
+                    ))
+                    .or_at(r.at));
+                }
                 relations.push(relation);
             }
         }

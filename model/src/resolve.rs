@@ -336,8 +336,9 @@ struct NameScope<'a> {
     ty: &'a Type,
     /// Fields `[..visible]` are known (the reader has read them).
     visible: usize,
-    /// `_` (the value a `valid` checks) is known.
-    underscore: bool,
+    /// `_` (the value a `valid` checks, the element a relation's `-each` names) is known, and
+    /// the spec type of its value when it has one.
+    underscore: Option<Option<&'a str>>,
     /// `_index` (the element's index in a repeated field) is known.
     index: bool,
 }
@@ -348,13 +349,9 @@ impl NameScope<'_> {
     fn check(&self, e: &Expr) -> Result<Option<&str>, String> {
         let t = self.ty;
         match e {
-            Expr::Name(n) if n == "_" => {
-                if self.underscore {
-                    Ok(None)
-                } else {
-                    Err("`_` is only defined inside valid".into())
-                }
-            }
+            Expr::Name(n) if n == "_" => self
+                .underscore
+                .ok_or_else(|| "`_` is only defined inside valid and a relation's -each".into()),
             Expr::Name(n) if n == "_index" => {
                 if self.index {
                     Ok(None)
@@ -439,11 +436,11 @@ impl NameScope<'_> {
 /// Every expression's names are ones its place can see ([`NameScope::check`]).
 pub(crate) fn check_names(spec: &Spec) -> R<()> {
     for t in &spec.types {
-        let scope = |visible, underscore, index| NameScope {
+        let scope = |visible, underscore: bool, index| NameScope {
             spec,
             ty: t,
             visible,
-            underscore,
+            underscore: underscore.then_some(None),
             index,
         };
         for (i, f) in t.fields.iter().enumerate() {
@@ -485,6 +482,43 @@ pub(crate) fn check_names(spec: &Spec) -> R<()> {
                     Problem::from(format!("{}.{}: `{}`: {why}", t.name, inst.id, inst.value))
                         .or_at(inst.at)
                 })?;
+        }
+        for r in &t.relations {
+            let fail = |why: String| {
+                Problem::from(format!("{} relation {}: {why}", t.name, r.id)).or_at(r.at)
+            };
+            let Some(check) = &r.check else { continue };
+            let field = |id: &str, key: &str| {
+                t.fields
+                    .iter()
+                    .find(|f| f.id == id)
+                    .ok_or_else(|| fail(format!("{key}: `{id}` is not a field of `{}`", t.name)))
+            };
+            let mut underscore = None;
+            if let Some(each) = &r.each {
+                let f = field(each, "-each")?;
+                if matches!(f.repeat, Repeat::None) {
+                    return Err(fail(format!("-each: `{each}` is not a repeated field")));
+                }
+                underscore = Some(match &f.ty {
+                    FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+                        Some(r.name.as_str())
+                    }
+                    _ => None,
+                });
+            }
+            if let Some(at) = &r.placed_at {
+                field(at, "-at")?;
+            }
+            NameScope {
+                spec,
+                ty: t,
+                visible: t.fields.len(),
+                underscore,
+                index: r.each.is_some(),
+            }
+            .check(check)
+            .map_err(|why| fail(format!("-check `{check}`: {why}")))?;
         }
     }
     Ok(())

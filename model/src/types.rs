@@ -237,8 +237,9 @@ pub struct Instance {
     pub doc: Option<String>,
 }
 
-/// A relation between fields that the document states (checked by hand-written code in the
-/// family's `relations` pass, which names it by this id).
+/// A relation between fields that the document states: checked from the spec alone when it
+/// states the check as an expression ([`Relation::check`]), otherwise by hand-written code in
+/// the family's `relations` pass, which names it by this id.
 #[derive(Debug, Clone)]
 pub struct Relation {
     pub id: String,
@@ -258,6 +259,23 @@ pub struct Relation {
     /// `-reading`: the choice the documents leave open that the relation's check rests on
     /// (its confidence is then `inferred`).
     pub reading: Option<String>,
+    /// `-check`: the relation as an expression over the type's fields, parameters and
+    /// instances that holds for every value of the type (for every element of
+    /// [`Relation::each`], where `_` is the element and `_index` its index).
+    pub check: Option<Expr>,
+    /// `-each`: the repeated field whose every element the check is about; a violation is
+    /// placed at the element.
+    pub each: Option<String>,
+    /// `-at`: the field a violation is placed at (default: the value of the type), for a check
+    /// without `-each`.
+    pub placed_at: Option<String>,
+}
+
+impl Relation {
+    /// Whether the spec alone checks the relation.
+    pub fn stated(&self) -> bool {
+        self.check.is_some()
+    }
 }
 
 #[derive(Debug, Clone)]

@@ -58,6 +58,9 @@ pub struct Scope<'a> {
     /// While reading or writing field `i`: the fields before it have been measured, so
     /// `name._sizeof` of one of them is known. `None` outside the reader and the writer.
     pub measured_before: Option<usize>,
+    /// Whether the code may fail with `?` outside the reader and the writer (the checks pass):
+    /// a conditional field is then read as in the reader, an error when absent.
+    pub fallible: bool,
 }
 
 pub fn int_lit(v: i128) -> TokenStream {
@@ -112,6 +115,11 @@ fn rust_op(op: BinOp) -> TokenStream {
 }
 
 impl Scope<'_> {
+    /// Whether the code can return an error (`?`).
+    fn can_fail(&self) -> bool {
+        self.measured_before.is_some() || self.fallible
+    }
+
     pub fn gen(&self, e: &Expr) -> R<Val> {
         self.gen_depth(e, 0)
     }
@@ -145,7 +153,7 @@ impl Scope<'_> {
                     if pos >= self.visible {
                         return Err(format!("`{n}` is read after this expression"));
                     }
-                    field_val(self.ty, n, quote!(#id), self.measured_before.is_some())?
+                    field_val(self.ty, n, quote!(#id), self.can_fail())?
                 } else if let Some(i) = self.ty.instances.iter().find(|i| &i.id == n) {
                     let v = self.gen_depth(&i.value, depth + 1)?;
                     let c = v.code;
@@ -217,7 +225,7 @@ impl Scope<'_> {
                     (ETy::User(t), _) => {
                         let t = self.spec.ty(t).expect("resolved");
                         let f = ident(name);
-                        field_val(t, name, quote!(#b.#f), self.measured_before.is_some())?
+                        field_val(t, name, quote!(#b.#f), self.can_fail())?
                     }
                     _ => return Err(format!("`.{name}` is not defined on `{a}`")),
                 }

@@ -160,7 +160,7 @@ impl<'a> Gen<'a> {
         let view = self.view_ty(t);
         let read = self.read_fn(t)?;
         let write = self.write_fn(t)?;
-        let warnings = self.warnings_fn(t)?;
+        let warnings = self.checks_fn(t)?;
         let size_hint = self.size_hint_fn(t);
         let info = self.info(t);
         let visit = self.visit(t);

@@ -315,6 +315,7 @@ impl<'a> Gen<'a> {
             underscore: None,
             in_repeat: false,
             measured_before: None,
+            fallible: false,
         }
     }
 
@@ -395,6 +396,29 @@ impl<'a> Gen<'a> {
         self.check_code(t, fi, v, if write { t.fields.len() } else { fi })
     }
 
+    /// One value `v` of field `fi` (an element, for a list) as an expression sees it (what `_`
+    /// names), and its type.
+    pub fn element_value(&self, t: &Type, fi: usize, v: TokenStream) -> R<(TokenStream, ETy)> {
+        let rt = rt();
+        let f = &t.fields[fi];
+        Ok(match &f.ty {
+            FieldType::Prim(p) if p.kind != PrimKind::F => (quote!(#rt::Int::int(&#v)), ETy::Int),
+            FieldType::Bits(n) if *n > 1 => (quote!(#rt::Int::int(&#v)), ETy::Int),
+            FieldType::Bits(_) => (quote!((*&#v)), ETy::Bool),
+            FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
+                (v, ETy::User(r.name.clone()))
+            }
+            FieldType::Bytes(_) => (v, ETy::Bytes),
+            FieldType::Str { .. } | FieldType::Strz { .. } => (v, ETy::Str),
+            _ => {
+                return Err(format!(
+                    "{}.{}: its values cannot be used in an expression",
+                    t.name, f.id
+                ))
+            }
+        })
+    }
+
     /// Code that checks `valid` on `v` (one element), returning an error at `_at`, with the
     /// fields before `visible` in scope.
     pub fn check_code(
@@ -409,33 +433,11 @@ impl<'a> Gen<'a> {
         let Some(valid) = &f.valid else {
             return Ok(quote!());
         };
-        let is_int = matches!(f.ty, FieldType::Prim(p) if p.kind != PrimKind::F)
-            || matches!(f.ty, FieldType::Bits(n) if n > 1);
-        let under_ty = if is_int {
-            ETy::Int
-        } else if matches!(f.ty, FieldType::Bits(1)) {
-            ETy::Bool
-        } else {
-            match &f.ty {
-                FieldType::User(r) | FieldType::SizedUser { r#ref: r, .. } => {
-                    ETy::User(r.name.clone())
-                }
-                FieldType::Bytes(_) => ETy::Bytes,
-                FieldType::Str { .. } | FieldType::Strz { .. } => ETy::Str,
-                _ => {
-                    return Err(format!(
-                        "{}.{}: valid is not supported on this type",
-                        t.name, f.id
-                    ))
-                }
-            }
-        };
-        let under = match under_ty {
-            ETy::Int => quote!(#rt::Int::int(&#v)),
-            ETy::Bool => quote!((*&#v)),
-            _ => v.clone(),
-        };
+        let (under, under_ty) = self
+            .element_value(t, fi, v.clone())
+            .map_err(|_| format!("{}.{}: valid is not supported on this type", t.name, f.id))?;
         let mut sc = self.elem_scope(t, fi, visible);
+        let is_int = under_ty == ETy::Int;
         sc.underscore = Some((under.clone(), under_ty));
         let hex = |e: &Expr| matches!(e, Expr::Int { hex: true, .. });
         let (cond, expected, hexed) = match valid {

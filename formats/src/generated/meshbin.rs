@@ -319,6 +319,76 @@ impl crate::rt::Codec for Meshbin {
             },
         )
     }
+    fn checks(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let MeshbinRef { num_vertices, num_indices, vertices, indices, .. } = view;
+        let _start = at.span().start;
+        {
+            let _v = indices;
+            let _place = at.indices();
+            for (_i, _e) in _v.iter().enumerate() {
+                let _v = &_e;
+                let _place = _place.at(_i);
+                let said = (|| -> crate::rt::Result<
+                    ::std::option::Option<(::std::string::String, ::std::string::String)>,
+                > {
+                    if (crate::rt::Int::int(&_v) < crate::rt::Int::int(&num_vertices)) {
+                        return Ok(None);
+                    }
+                    Ok(
+                        Some((
+                            ::std::format!(
+                                "{} with {}", "_ < num_vertices", [::std::format!("{} = {}",
+                                "num_vertices", crate ::rt::Int::int(& num_vertices))]
+                                .join(", ")
+                            ),
+                            ::std::format!("{}", crate ::rt::Int::int(& _v)),
+                        )),
+                    )
+                })();
+                match said {
+                    Ok(None) => {}
+                    Ok(Some((expected, found))) => {
+                        out.push(
+                            _place
+                                .violates(Self::REL_INDICES_NAME_VERTICES, expected, found),
+                        )
+                    }
+                    Err(e) => {
+                        out.push(e.placed(_place.span().start, _place.field_path()))
+                    }
+                }
+            }
+        }
+        {
+            let _place = at.num_indices();
+            let said = (|| -> crate::rt::Result<
+                ::std::option::Option<(::std::string::String, ::std::string::String)>,
+            > {
+                if (crate::rt::codec::rem(crate::rt::Int::int(&num_indices), (3i128))
+                    == (0i128))
+                {
+                    return Ok(None);
+                }
+                Ok(
+                    Some((
+                        ::std::string::String::from("num_indices % 3 == 0"),
+                        ::std::format!("{}", crate ::rt::Int::int(& num_indices)),
+                    )),
+                )
+            })();
+            match said {
+                Ok(None) => {}
+                Ok(Some((expected, found))) => {
+                    out.push(_place.violates(Self::REL_WHOLE_TRIANGLES, expected, found))
+                }
+                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
+            }
+        }
+    }
     fn size_hint(&self) -> usize {
         let Meshbin { num_vertices, num_indices, vertices, indices, .. } = self;
         0usize + 2usize + 2usize

@@ -769,7 +769,7 @@ impl crate::rt::Codec for RrMesh {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -787,11 +787,12 @@ impl crate::rt::Codec for RrMesh {
             compiled,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = compiled;
             let _place = at.compiled();
             {
-                <CompiledMesh as crate::rt::Codec>::warnings(_v, &_place, out);
+                <CompiledMesh as crate::rt::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -1801,7 +1802,7 @@ impl crate::rt::Codec for CompiledMesh {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -1814,6 +1815,7 @@ impl crate::rt::Codec for CompiledMesh {
             body,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = body;
             let _place = at.body();
@@ -1823,7 +1825,7 @@ impl crate::rt::Codec for CompiledMesh {
                         CompiledMeshBodyRef::RangedLayout(v),
                         CompiledMeshBodyPos::RangedLayout(p),
                     ) => {
-                        <RangedLayout as crate::rt::Codec>::warnings(
+                        <RangedLayout as crate::rt::Codec>::checks(
                             v,
                             &_place.case(p),
                             out,
@@ -1833,7 +1835,7 @@ impl crate::rt::Codec for CompiledMesh {
                         CompiledMeshBodyRef::InlineLayout(v),
                         CompiledMeshBodyPos::InlineLayout(p),
                     ) => {
-                        <InlineLayout as crate::rt::Codec>::warnings(
+                        <InlineLayout as crate::rt::Codec>::checks(
                             v,
                             &_place.case(p),
                             out,
@@ -4222,7 +4224,7 @@ impl crate::rt::Codec for RangedLayout {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -4265,6 +4267,7 @@ impl crate::rt::Codec for RangedLayout {
             materials,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = mesh_data_marker;
             let _place = at.mesh_data_marker();
@@ -4295,7 +4298,7 @@ impl crate::rt::Codec for RangedLayout {
             let _v = materials;
             let _place = at.materials();
             {
-                <MaterialList as crate::rt::Codec>::warnings(_v, &_place, out);
+                <MaterialList as crate::rt::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -8441,7 +8444,7 @@ impl crate::rt::Codec for InlineLayout {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -8459,11 +8462,12 @@ impl crate::rt::Codec for InlineLayout {
             materials,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = materials;
             let _place = at.materials();
             {
-                <MaterialList as crate::rt::Codec>::warnings(_v, &_place, out);
+                <MaterialList as crate::rt::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -10856,7 +10860,7 @@ impl crate::rt::Codec for MaterialList {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -10871,12 +10875,13 @@ impl crate::rt::Codec for MaterialList {
             trailer,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = groups;
             let _place = at.groups();
             for (_i, _v) in _v.iter().enumerate() {
                 let _place = _place.at(_i);
-                <MaterialGroup as crate::rt::Codec>::warnings(_v, &_place, out);
+                <MaterialGroup as crate::rt::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -12690,7 +12695,7 @@ impl crate::rt::Codec for MaterialGroup {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -12704,6 +12709,7 @@ impl crate::rt::Codec for MaterialGroup {
             unknown_0x19,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = marker;
             let _place = at.marker();

@@ -1360,7 +1360,7 @@ impl crate::rt::Codec for SwsMesh {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -1385,19 +1385,20 @@ impl crate::rt::Codec for SwsMesh {
             material_ids,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = submeshes;
             let _place = at.submeshes();
             for (_i, _v) in _v.iter().enumerate() {
                 let _place = _place.at(_i);
-                <InlineSubmesh as crate::rt::Codec>::warnings(_v, &_place, out);
+                <InlineSubmesh as crate::rt::Codec>::checks(_v, &_place, out);
             }
         }
         {
             let _v = data;
             let _place = at.data();
             {
-                <CompiledMesh as crate::rt::Codec>::warnings(_v, &_place, out);
+                <CompiledMesh as crate::rt::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -2441,17 +2442,18 @@ impl crate::rt::Codec for InlineSubmesh {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
     ) {
         let InlineSubmeshRef { tag, submesh, .. } = view;
+        let _start = at.span().start;
         {
             let _v = submesh;
             let _place = at.submesh();
             {
-                <Submesh as crate::rt::Codec>::warnings(_v, &_place, out);
+                <Submesh as crate::rt::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -4312,7 +4314,7 @@ impl crate::rt::Codec for CompiledMesh {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -4337,11 +4339,12 @@ impl crate::rt::Codec for CompiledMesh {
             palettes,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = palettes;
             let _place = at.palettes();
             {
-                <PaletteBlock as crate::rt::Codec>::warnings(_v, &_place, out);
+                <PaletteBlock as crate::rt::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -6453,18 +6456,19 @@ impl crate::rt::Codec for PaletteBlock {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
     ) {
         let PaletteBlockRef { palettes, rest, .. } = view;
+        let _start = at.span().start;
         {
             let _v = palettes;
             let _place = at.palettes();
             for (_i, _v) in _v.iter().enumerate() {
                 let _place = _place.at(_i);
-                <Palette as crate::rt::Codec>::warnings(_v, &_place, out);
+                <Palette as crate::rt::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -7004,7 +7008,7 @@ impl crate::rt::Codec for Palette {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -7018,6 +7022,7 @@ impl crate::rt::Codec for Palette {
             bones,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = num_bones;
             let _place = at.num_bones();
@@ -8930,7 +8935,7 @@ impl crate::rt::Codec for Submesh {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -8966,11 +8971,12 @@ impl crate::rt::Codec for Submesh {
             unknown_last,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = copy;
             let _place = at.copy();
             {
-                <SubmeshPointer as crate::rt::Codec>::warnings(
+                <SubmeshPointer as crate::rt::Codec>::checks(
                     &**_v,
                     &_place.unboxed(),
                     out,
@@ -10445,12 +10451,13 @@ impl crate::rt::Codec for SubmeshPointer {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
     ) {
         let SubmeshPointerRef { tag, submesh, .. } = view;
+        let _start = at.span().start;
         {
             let _v = tag;
             let _place = at.tag();
@@ -10481,7 +10488,7 @@ impl crate::rt::Codec for SubmeshPointer {
         }
         if let (Some(_v), Some(_place)) = (submesh.as_ref(), at.submesh().some()) {
             {
-                <Submesh as crate::rt::Codec>::warnings(&**_v, &_place.unboxed(), out);
+                <Submesh as crate::rt::Codec>::checks(&**_v, &_place.unboxed(), out);
             }
         }
     }

@@ -664,7 +664,7 @@ impl crate::rt::Codec for UnityBundle {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -678,11 +678,12 @@ impl crate::rt::Codec for UnityBundle {
             blocks_and_blocks_info,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = header;
             let _place = at.header();
             {
-                <Header as crate::rt::Codec>::warnings(_v, &_place, out);
+                <Header as crate::rt::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -1524,7 +1525,7 @@ impl crate::rt::Codec for Header {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -1539,6 +1540,7 @@ impl crate::rt::Codec for Header {
             flags,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = version;
             let _place = at.version();

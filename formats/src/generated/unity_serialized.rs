@@ -2151,17 +2151,18 @@ impl crate::rt::Codec for UnitySerialized {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
     ) {
         let UnitySerializedRef { header, metadata, pad_data, data, .. } = view;
+        let _start = at.span().start;
         {
             let _v = header;
             let _place = at.header();
             {
-                <Header as crate::rt::Codec>::warnings(_v, &_place, out);
+                <Header as crate::rt::Codec>::checks(_v, &_place, out);
             }
         }
     }
@@ -2803,7 +2804,7 @@ impl crate::rt::Codec for Header {
             },
         )
     }
-    fn warnings(
+    fn checks(
         view: &Self::Ref<'_>,
         at: &crate::rt::Place<'_, Self::Pos>,
         out: &mut ::std::vec::Vec<crate::rt::Error>,
@@ -2818,6 +2819,7 @@ impl crate::rt::Codec for Header {
             wide,
             ..
         } = view;
+        let _start = at.span().start;
         {
             let _v = version;
             let _place = at.version();

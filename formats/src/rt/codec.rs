@@ -40,9 +40,10 @@ pub trait Codec: Sized {
         args: Self::Args,
     ) -> Result<Option<Self::Pos>>;
 
-    /// The field checks the spec makes warnings (rules the documents do not call proven),
-    /// which the reader does not refuse: each failure at its field's offset and path.
-    fn warnings(view: &Self::Ref<'_>, at: &Place<'_, Self::Pos>, out: &mut Vec<Error>) {
+    /// The checks made on a reading that do not refuse it: the field checks the spec makes
+    /// warnings (rules the documents do not call proven) and the relations the spec states as
+    /// expressions, each failure at its place with its rule's severity.
+    fn checks(view: &Self::Ref<'_>, at: &Place<'_, Self::Pos>, out: &mut Vec<Error>) {
         let _ = (view, at, out);
     }
 
