@@ -379,9 +379,15 @@ pub fn page(spec: &Spec) -> R<String> {
             line.push(format!("at least {} bytes", t.min_size));
         }
         if !t.params.is_empty() {
-            let params = t.params.iter().map(|p| match &p.doc {
-                Some(d) => format!("`{}` ({}: {})", p.id, p.prim.ksy(), d.trim()),
-                None => format!("`{}` ({})", p.id, p.prim.ksy()),
+            let params = t.params.iter().map(|p| {
+                let ty = match p.default {
+                    Some(d) => format!("{}, {d} when not given", p.prim.ksy()),
+                    None => p.prim.ksy(),
+                };
+                match &p.doc {
+                    Some(d) => format!("`{}` ({ty}: {})", p.id, d.trim()),
+                    None => format!("`{}` ({ty})", p.id),
+                }
             });
             line.push(format!("parameters: {}", join(params, ", ")));
         }

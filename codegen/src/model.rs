@@ -236,6 +236,8 @@ pub struct Param {
     pub doc: Option<String>,
     /// For layouts: the name of the command-line value that fills this parameter.
     pub context: Option<String>,
+    /// For layouts: the value when none is given (`-default`); without one, a value must be.
+    pub default: Option<i128>,
 }
 
 #[derive(Debug, Clone)]
@@ -1003,17 +1005,43 @@ impl Loader {
         if let Some(ps) = get(m, "params") {
             for p in ps.as_sequence().ok_or("params must be a list")? {
                 let pm = map_of(p, "param")?;
-                check_keys(pm, &["id", "type", "doc", "-context"], name)?;
+                check_keys(pm, &["id", "type", "doc", "-context", "-default"], name)?;
                 let id = opt_str(pm, "id")?.ok_or("param needs id")?;
                 let t = opt_str(pm, "type")?.ok_or("param needs type")?;
                 let prim = Prim::parse(&t)
                     .filter(|p| p.kind != PrimKind::F)
                     .ok_or_else(|| format!("{name}: param {id}: integer types only, found {t}"))?;
+                let context = opt_str(pm, "-context")?;
+                let default = match get(pm, "-default") {
+                    None => None,
+                    Some(v) => Some(
+                        v.as_i64()
+                            .map(i128::from)
+                            .filter(|&d| {
+                                let min = match prim.kind {
+                                    PrimKind::S => -(prim.max() as i128) - 1,
+                                    _ => 0,
+                                };
+                                (min..=prim.max() as i128).contains(&d)
+                            })
+                            .ok_or_else(|| {
+                                format!(
+                                    "{name}: param {id}: -default must be an integer a {t} holds"
+                                )
+                            })?,
+                    ),
+                };
+                if default.is_some() && context.is_none() {
+                    return Err(format!(
+                        "{name}: param {id}: -default is for a layout's parameters, which take -context"
+                    ));
+                }
                 params.push(Param {
                     id,
                     prim,
                     doc: opt_str(pm, "doc")?,
-                    context: opt_str(pm, "-context")?,
+                    context,
+                    default,
                 });
             }
         }
@@ -1782,5 +1810,52 @@ pub fn fixed_elem(spec: &Spec, f: &Field) -> Option<u64> {
             fixed_layout(spec, t).then_some(t.fixed_size).flatten()
         }
         _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// A layout with the parameter line `param` (and a field that uses it).
+    fn spec(param: &str) -> String {
+        format!(
+            r#"
+meta:
+  id: demo
+  title: A demo
+  endian: le
+  -layout: demo
+params:
+  - id: ver
+    type: u1
+    -context: ver
+  - id: editor
+    type: u1
+{param}
+seq:
+  - id: a
+    type: u1
+    if: editor != 0
+"#
+        )
+    }
+
+    #[test]
+    fn a_layout_parameter_may_take_a_default() {
+        let s = super::load(
+            "spec/demo.ksy",
+            &spec("    -context: editor\n    -default: 0"),
+        )
+        .unwrap();
+        let p = &s.types[0].params;
+        assert_eq!((p[0].default, p[1].default), (None, Some(0)));
+        // Only a layout's parameters (those a user gives) take one, within their type.
+        let e = super::load("spec/demo.ksy", &spec("    -default: 0")).unwrap_err();
+        assert!(e.contains("-default is for a layout's parameters"), "{e}");
+        let e = super::load(
+            "spec/demo.ksy",
+            &spec("    -context: editor\n    -default: 256"),
+        )
+        .unwrap_err();
+        assert!(e.contains("-default must be an integer a u1 holds"), "{e}");
     }
 }
