@@ -184,7 +184,7 @@ seq:
     if: unity_editor != 0
     -orig-id: m_ObjectHideFlags
     -confidence: observed
-    -evidence: first in the Mesh type tree of every editor file of the real Library/metadata folders checked (3.5.7 to 2019.2.18, 15 projects, 2,999 meshes), and of every editor type tree dump from 3.0 (AssetRipper/TypeTreeDumps, StructsDump/editor); absent from every release dump; AssetStudio (Classes/Object.cs) reads it when the file's platform is NoTarget
+    -evidence: first in the Mesh type tree of every editor file of the real Library/metadata folders checked (3.5.7 to 2019.2.18, 18 projects, 3,426 meshes), and of every editor type tree dump from 3.0 (AssetRipper/TypeTreeDumps, StructsDump/editor); absent from every release dump; AssetStudio (Classes/Object.cs) reads it when the file's platform is NoTarget
     doc: The object's HideFlags (Object.m_ObjectHideFlags), kept by the editor; first in an editor's object.
   - id: prefab_parent_object
     type: pptr(unity_version)
@@ -198,28 +198,28 @@ seq:
     if: unity_editor != 0 and unity_version >= 20180200
     -orig-id: m_CorrespondingSourceObject
     -confidence: observed
-    -evidence: the editor type trees of the real files of 2018.4.18 and 2019.2 and the editor dumps from 2018.2.0b1 to 6000.7
+    -evidence: the editor type trees of the real files of 2018.2.14 to 2019.2.18 and the editor dumps from 2018.2.0b1 to 6000.7
     doc: From 2018.2, m_PrefabParentObject's bytes under its new name.
   - id: prefab_internal
     type: pptr(unity_version)
     if: unity_editor != 0 and unity_version < 20180300
     -orig-id: m_PrefabInternal
     -confidence: observed
-    -evidence: the editor type trees of the real files of 3.5.7 to 2017.3.0 and the editor dumps of 3.5.0 to 2018.2 (replaced from 2018.3.0b1); AssetStudio (Classes/EditorExtension.cs)
+    -evidence: the editor type trees of the real files of 3.5.7 to 2018.2.14 and the editor dumps of 3.5.0 to 2018.2 (replaced from 2018.3.0b1); AssetStudio (Classes/EditorExtension.cs)
     doc: Up to 2018.2, the Prefab object this object belongs to, or none.
   - id: prefab_instance
     type: pptr(unity_version)
     if: unity_editor != 0 and unity_version >= 20180300
     -orig-id: m_PrefabInstance
     -confidence: observed
-    -evidence: the editor type trees of the real files of 2018.4.18 and 2019.2 and the editor dumps from 2018.3.0b1 to 6000.7
+    -evidence: the editor type trees of the real files of 2018.3.0b11 to 2019.2.18 and the editor dumps from 2018.3.0b1 to 6000.7
     doc: From 2018.3, the PrefabInstance this object comes from, or none.
   - id: prefab_asset
     type: pptr(unity_version)
     if: unity_editor != 0 and unity_version >= 20180300
     -orig-id: m_PrefabAsset
     -confidence: observed
-    -evidence: the editor type trees of the real files of 2018.4.18 and 2019.2 and the editor dumps from 2018.3.0b1 to 6000.7
+    -evidence: the editor type trees of the real files of 2018.3.0b11 to 2019.2.18 and the editor dumps from 2018.3.0b1 to 6000.7
     doc: From 2018.3, the prefab asset this object belongs to, or none.
   - id: name
     type: aligned_string
@@ -518,7 +518,7 @@ seq:
     if: unity_editor != 0 and unity_version < 20190100
     -orig-id: m_MeshOptimized
     -confidence: observed
-    -evidence: the last field of the editor type trees of the real files of 3.5.7 to 2017.3.0 (objects of an odd size), before m_StreamData in those of 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2)
+    -evidence: the last field of the editor type trees of the real files of 3.5.7 to 2018.2.14 (objects of an odd size), before m_StreamData in those of 2018.3.0b11 to 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2)
     doc: |
       Up to 2018.4, an editor's object only: a bool (kept as the byte read), whether the mesh
       was optimized on import. Up to 2018.2 it is the object's last byte, with no padding after
@@ -528,7 +528,7 @@ seq:
     if: unity_editor != 0 and unity_version >= 20180300 and unity_version < 20190100
     -orig-id: (alignment after m_MeshOptimized)
     -confidence: observed
-    -evidence: the align flag on m_MeshOptimized in the editor type trees of the real files of 2018.4.18 and the editor dumps of 2018.3 and 2018.4
+    -evidence: the align flag on m_MeshOptimized in the editor type trees of the real files of 2018.3.0b11 to 2018.4.18 and the editor dumps of 2018.3 and 2018.4
     doc: In 2018.3 and 2018.4, padding to a 4-byte boundary after m_MeshOptimized, kept verbatim.
   - id: mesh_optimization_flags
     type: s4

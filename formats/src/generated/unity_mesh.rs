@@ -615,7 +615,7 @@ impl crate::rt::Int for ShaderChannel4 {
 pub struct UnityMesh {
     /// The object's HideFlags (Object.m_ObjectHideFlags), kept by the editor; first in an editor's object.
     ///
-    /// Documented as “m_ObjectHideFlags”, Observed (first in the Mesh type tree of every editor file of the real Library/metadata folders checked (3.5.7 to 2019.2.18, 15 projects, 2,999 meshes), and of every editor type tree dump from 3.0 (AssetRipper/TypeTreeDumps, StructsDump/editor); absent from every release dump; AssetStudio (Classes/Object.cs) reads it when the file's platform is NoTarget).
+    /// Documented as “m_ObjectHideFlags”, Observed (first in the Mesh type tree of every editor file of the real Library/metadata folders checked (3.5.7 to 2019.2.18, 18 projects, 3,426 meshes), and of every editor type tree dump from 3.0 (AssetRipper/TypeTreeDumps, StructsDump/editor); absent from every release dump; AssetStudio (Classes/Object.cs) reads it when the file's platform is NoTarget).
     pub object_hide_flags: ::std::option::Option<u32>,
     /// Up to 2018.1, the object of the prefab this object is an instance of (EditorExtension), or none.
     ///
@@ -623,19 +623,19 @@ pub struct UnityMesh {
     pub prefab_parent_object: ::std::option::Option<Pptr>,
     /// From 2018.2, m_PrefabParentObject's bytes under its new name.
     ///
-    /// Documented as “m_CorrespondingSourceObject”, Observed (the editor type trees of the real files of 2018.4.18 and 2019.2 and the editor dumps from 2018.2.0b1 to 6000.7).
+    /// Documented as “m_CorrespondingSourceObject”, Observed (the editor type trees of the real files of 2018.2.14 to 2019.2.18 and the editor dumps from 2018.2.0b1 to 6000.7).
     pub corresponding_source_object: ::std::option::Option<Pptr>,
     /// Up to 2018.2, the Prefab object this object belongs to, or none.
     ///
-    /// Documented as “m_PrefabInternal”, Observed (the editor type trees of the real files of 3.5.7 to 2017.3.0 and the editor dumps of 3.5.0 to 2018.2 (replaced from 2018.3.0b1); AssetStudio (Classes/EditorExtension.cs)).
+    /// Documented as “m_PrefabInternal”, Observed (the editor type trees of the real files of 3.5.7 to 2018.2.14 and the editor dumps of 3.5.0 to 2018.2 (replaced from 2018.3.0b1); AssetStudio (Classes/EditorExtension.cs)).
     pub prefab_internal: ::std::option::Option<Pptr>,
     /// From 2018.3, the PrefabInstance this object comes from, or none.
     ///
-    /// Documented as “m_PrefabInstance”, Observed (the editor type trees of the real files of 2018.4.18 and 2019.2 and the editor dumps from 2018.3.0b1 to 6000.7).
+    /// Documented as “m_PrefabInstance”, Observed (the editor type trees of the real files of 2018.3.0b11 to 2019.2.18 and the editor dumps from 2018.3.0b1 to 6000.7).
     pub prefab_instance: ::std::option::Option<Pptr>,
     /// From 2018.3, the prefab asset this object belongs to, or none.
     ///
-    /// Documented as “m_PrefabAsset”, Observed (the editor type trees of the real files of 2018.4.18 and 2019.2 and the editor dumps from 2018.3.0b1 to 6000.7).
+    /// Documented as “m_PrefabAsset”, Observed (the editor type trees of the real files of 2018.3.0b11 to 2019.2.18 and the editor dumps from 2018.3.0b1 to 6000.7).
     pub prefab_asset: ::std::option::Option<Pptr>,
     /// The mesh's name (NamedObject.m_Name).
     ///
@@ -848,11 +848,11 @@ pub struct UnityMesh {
     /// it.
     ///
     ///
-    /// Documented as “m_MeshOptimized”, Observed (the last field of the editor type trees of the real files of 3.5.7 to 2017.3.0 (objects of an odd size), before m_StreamData in those of 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2)).
+    /// Documented as “m_MeshOptimized”, Observed (the last field of the editor type trees of the real files of 3.5.7 to 2018.2.14 (objects of an odd size), before m_StreamData in those of 2018.3.0b11 to 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2)).
     pub mesh_optimized: ::std::option::Option<u8>,
     /// In 2018.3 and 2018.4, padding to a 4-byte boundary after m_MeshOptimized, kept verbatim.
     ///
-    /// Documented as “(alignment after m_MeshOptimized)”, Observed (the align flag on m_MeshOptimized in the editor type trees of the real files of 2018.4.18 and the editor dumps of 2018.3 and 2018.4).
+    /// Documented as “(alignment after m_MeshOptimized)”, Observed (the align flag on m_MeshOptimized in the editor type trees of the real files of 2018.3.0b11 to 2018.4.18 and the editor dumps of 2018.3 and 2018.4).
     #[serde(with = "crate::rt::serde_as::hex_opt")]
     #[cfg_attr(
         feature = "arbitrary",
@@ -5087,7 +5087,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "first in the Mesh type tree of every editor file of the real Library/metadata folders checked (3.5.7 to 2019.2.18, 15 projects, 2,999 meshes), and of every editor type tree dump from 3.0 (AssetRipper/TypeTreeDumps, StructsDump/editor); absent from every release dump; AssetStudio (Classes/Object.cs) reads it when the file's platform is NoTarget",
+                    "first in the Mesh type tree of every editor file of the real Library/metadata folders checked (3.5.7 to 2019.2.18, 18 projects, 3,426 meshes), and of every editor type tree dump from 3.0 (AssetRipper/TypeTreeDumps, StructsDump/editor); absent from every release dump; AssetStudio (Classes/Object.cs) reads it when the file's platform is NoTarget",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's HideFlags (Object.m_ObjectHideFlags), kept by the editor; first in an editor's object.",
@@ -5175,7 +5175,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the editor type trees of the real files of 2018.4.18 and 2019.2 and the editor dumps from 2018.2.0b1 to 6000.7",
+                    "the editor type trees of the real files of 2018.2.14 to 2019.2.18 and the editor dumps from 2018.2.0b1 to 6000.7",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2018.2, m_PrefabParentObject's bytes under its new name.",
@@ -5229,7 +5229,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the editor type trees of the real files of 3.5.7 to 2017.3.0 and the editor dumps of 3.5.0 to 2018.2 (replaced from 2018.3.0b1); AssetStudio (Classes/EditorExtension.cs)",
+                    "the editor type trees of the real files of 3.5.7 to 2018.2.14 and the editor dumps of 3.5.0 to 2018.2 (replaced from 2018.3.0b1); AssetStudio (Classes/EditorExtension.cs)",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Up to 2018.2, the Prefab object this object belongs to, or none.",
@@ -5283,7 +5283,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the editor type trees of the real files of 2018.4.18 and 2019.2 and the editor dumps from 2018.3.0b1 to 6000.7",
+                    "the editor type trees of the real files of 2018.3.0b11 to 2019.2.18 and the editor dumps from 2018.3.0b1 to 6000.7",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2018.3, the PrefabInstance this object comes from, or none.",
@@ -5337,7 +5337,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the editor type trees of the real files of 2018.4.18 and 2019.2 and the editor dumps from 2018.3.0b1 to 6000.7",
+                    "the editor type trees of the real files of 2018.3.0b11 to 2019.2.18 and the editor dumps from 2018.3.0b1 to 6000.7",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2018.3, the prefab asset this object belongs to, or none.",
@@ -6833,7 +6833,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the last field of the editor type trees of the real files of 3.5.7 to 2017.3.0 (objects of an odd size), before m_StreamData in those of 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2)",
+                    "the last field of the editor type trees of the real files of 3.5.7 to 2018.2.14 (objects of an odd size), before m_StreamData in those of 2018.3.0b11 to 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2)",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Up to 2018.4, an editor's object only: a bool (kept as the byte read), whether the mesh\nwas optimized on import. Up to 2018.2 it is the object's last byte, with no padding after\nit.\n",
@@ -6870,7 +6870,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the align flag on m_MeshOptimized in the editor type trees of the real files of 2018.4.18 and the editor dumps of 2018.3 and 2018.4",
+                    "the align flag on m_MeshOptimized in the editor type trees of the real files of 2018.3.0b11 to 2018.4.18 and the editor dumps of 2018.3 and 2018.4",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 2018.3 and 2018.4, padding to a 4-byte boundary after m_MeshOptimized, kept verbatim.",
