@@ -43,6 +43,13 @@ doc: |
   (`channel_info_2017`) and five before 2017.1 (`channel_info_legacy`); the shader channels
   the table's entries stand for are in the enums `shader_channel` (2018.1 on),
   `shader_channel_5` (5.0 to 2017.4) and `shader_channel_4` (3.5 to 4.x).
+
+  An object the editor saved for itself (`unity_editor`: its file's target platform is
+  NoTarget) keeps the fields a player build leaves out: m_ObjectHideFlags and the prefab
+  links before m_Name, and m_MeshOptimized (to 2018.4) or m_MeshOptimizationFlags (from
+  2019.1) after m_MeshMetrics. The editor's type trees (AssetRipper/TypeTreeDumps,
+  `StructsDump/editor`, 3.5 to 6000.7) differ from the release ones in these fields and
+  nowhere else in a Mesh, nested types included, beside align flags that move no byte.
 doc-ref:
   - ../shared/seeds/000_c094f0215049ec03.txt (Meshes)
   - ../shared/seeds/002_c6acc9c1ed2073f9.txt (Skinning and blend shapes)
@@ -54,6 +61,11 @@ params:
     type: u4
     -context: unity_version
     doc: The editor version that wrote the object, major x 10,000 + minor x 100 + patch (2021.3.0f1 is 20210300).
+  - id: unity_editor
+    type: u1
+    -context: unity_editor
+    -default: 0
+    doc: 1 for an object the editor saved for itself (a model's import cache in Library/metadata, an .asset or scene saved in binary), whose serialized file's target platform is NoTarget (-2, `build_target` in unity_serialized.ksy) and which keeps the editor-only fields a player build leaves out; 0 (the default) for a player's or an asset bundle's object.
 -relations:
   - id: vertex_layout_fills_data
     doc: |
@@ -167,9 +179,50 @@ params:
     -confidence: observed
     -evidence: Sledding Game (seed 002; animation curves name the shape by it)
 seq:
+  - id: object_hide_flags
+    type: u4
+    if: unity_editor != 0
+    -orig-id: m_ObjectHideFlags
+    -confidence: observed
+    -evidence: first in the Mesh type tree of every editor file of the real Library/metadata folders checked (3.5.7 to 2019.2.18, 18 projects, 3,426 meshes), and of every editor type tree dump from 3.0 (AssetRipper/TypeTreeDumps, StructsDump/editor); absent from every release dump; AssetStudio (Classes/Object.cs) reads it when the file's platform is NoTarget
+    doc: The object's HideFlags (Object.m_ObjectHideFlags), kept by the editor; first in an editor's object.
+  - id: prefab_parent_object
+    type: pptr(unity_version)
+    if: unity_editor != 0 and unity_version < 20180200
+    -orig-id: m_PrefabParentObject
+    -confidence: observed
+    -evidence: the editor type trees of the real files of 3.5.7 to 2017.3.0 and the editor dumps of 3.5.0 to 2018.1.9 (renamed from 2018.2.0b1); AssetStudio (Classes/EditorExtension.cs)
+    doc: Up to 2018.1, the object of the prefab this object is an instance of (EditorExtension), or none.
+  - id: corresponding_source_object
+    type: pptr(unity_version)
+    if: unity_editor != 0 and unity_version >= 20180200
+    -orig-id: m_CorrespondingSourceObject
+    -confidence: observed
+    -evidence: the editor type trees of the real files of 2018.2.14 to 2019.2.18 and the editor dumps from 2018.2.0b1 to 6000.7
+    doc: From 2018.2, m_PrefabParentObject's bytes under its new name.
+  - id: prefab_internal
+    type: pptr(unity_version)
+    if: unity_editor != 0 and unity_version < 20180300
+    -orig-id: m_PrefabInternal
+    -confidence: observed
+    -evidence: the editor type trees of the real files of 3.5.7 to 2018.2.14 and the editor dumps of 3.5.0 to 2018.2 (replaced from 2018.3.0b1); AssetStudio (Classes/EditorExtension.cs)
+    doc: Up to 2018.2, the Prefab object this object belongs to, or none.
+  - id: prefab_instance
+    type: pptr(unity_version)
+    if: unity_editor != 0 and unity_version >= 20180300
+    -orig-id: m_PrefabInstance
+    -confidence: observed
+    -evidence: the editor type trees of the real files of 2018.3.0b11 to 2019.2.18 and the editor dumps from 2018.3.0b1 to 6000.7
+    doc: From 2018.3, the PrefabInstance this object comes from, or none.
+  - id: prefab_asset
+    type: pptr(unity_version)
+    if: unity_editor != 0 and unity_version >= 20180300
+    -orig-id: m_PrefabAsset
+    -confidence: observed
+    -evidence: the editor type trees of the real files of 2018.3.0b11 to 2019.2.18 and the editor dumps from 2018.3.0b1 to 6000.7
+    doc: From 2018.3, the prefab asset this object belongs to, or none.
   - id: name
     type: aligned_string
-    -offset: 0
     -orig-id: m_Name
     -confidence: observed
     -evidence: every corpus object; Unity's dumps
@@ -460,6 +513,30 @@ seq:
     -confidence: observed
     -evidence: 1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)
     doc: The second of the two floats; it ends on a 4-byte boundary, so no padding follows.
+  - id: mesh_optimized
+    type: u1
+    if: unity_editor != 0 and unity_version < 20190100
+    -orig-id: m_MeshOptimized
+    -confidence: observed
+    -evidence: the last field of the editor type trees of the real files of 3.5.7 to 2018.2.14 (objects of an odd size), before m_StreamData in those of 2018.3.0b11 to 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2)
+    doc: |
+      Up to 2018.4, an editor's object only: a bool (kept as the byte read), whether the mesh
+      was optimized on import. Up to 2018.2 it is the object's last byte, with no padding after
+      it.
+  - id: pad_mesh_optimized
+    size: 3
+    if: unity_editor != 0 and unity_version >= 20180300 and unity_version < 20190100
+    -orig-id: (alignment after m_MeshOptimized)
+    -confidence: observed
+    -evidence: the align flag on m_MeshOptimized in the editor type trees of the real files of 2018.3.0b11 to 2018.4.18 and the editor dumps of 2018.3 and 2018.4
+    doc: In 2018.3 and 2018.4, padding to a 4-byte boundary after m_MeshOptimized, kept verbatim.
+  - id: mesh_optimization_flags
+    type: s4
+    if: unity_editor != 0 and unity_version >= 20190100
+    -orig-id: m_MeshOptimizationFlags
+    -confidence: observed
+    -evidence: the editor type trees of the real files of 2019.2.6 and 2019.2.18 and the editor dumps from 2019.1.0a10 to 6000.7
+    doc: From 2019.1, an editor's object only, in place of m_MeshOptimized; flags of the import's mesh optimization, kept as read.
   - id: stream_data
     type: streaming_info(unity_version)
     if: unity_version >= 20180300
@@ -1488,6 +1565,36 @@ types:
         -orig-id: m_IndexCount
         -confidence: sourced
         doc: How many indices.
+  pptr:
+    doc: |
+      A reference to an object (PPtr): the file it is in (0 this file, i the i-th entry of the
+      serialized file's externals) and its path id there, 32-bit before 5.0.
+    -confidence: observed
+    params:
+      - id: unity_version
+        type: u4
+        doc: The editor version (major x 10,000 + minor x 100 + patch).
+    seq:
+      - id: file_id
+        type: s4
+        -orig-id: m_FileID
+        -confidence: observed
+        -evidence: the PPtr fields of the editor type trees of the real files (3.5.7 to 2019.2.18)
+        doc: The file the object is in (0 this one).
+      - id: path_id_32
+        type: s4
+        if: unity_version < 50000
+        -orig-id: m_PathID
+        -confidence: observed
+        -evidence: SInt32 m_PathID in the editor type trees of the real 3.5.7, 4.2.0 and 4.3.2 files; int in the editor dumps of 3.5 to 4.7
+        doc: Before 5.0, the object's path id in that file, 32-bit.
+      - id: path_id
+        type: s8
+        if: unity_version >= 50000
+        -orig-id: m_PathID
+        -confidence: observed
+        -evidence: SInt64 m_PathID in the editor type trees of the real 5.2.0 to 2019.2.18 files and the editor dumps from 5.0
+        doc: From 5.0, the object's path id in that file.
 enums:
   topology:
     0:

@@ -2348,7 +2348,9 @@ fn bad_input_verdicts_read_as_one_line_each() {
 /// items but a bit size of 255, beside bone indices, made the verdict compute a mask by shifting
 /// a u64 by 255 bits (a panic where overflow is checked, a wrong mask elsewhere). The input is
 /// kept as the target saw it (`tests/regressions/fuzz/unity_mesh/packed-empty-64-bit`): one byte
-/// choosing the editor version among the spec's cut-offs (2018.2.1 here), then the object.
+/// choosing the editor version among the spec's cut-offs (2018.2.1 here), one choosing
+/// `unity_editor` (0: a player's object; inserted when the target gained that parameter), then
+/// the object.
 #[test]
 fn an_empty_packed_vector_of_any_bit_size_is_never_unpacked() {
     let data = std::fs::read(
@@ -2357,8 +2359,8 @@ fn an_empty_packed_vector_of_any_bit_size_is_never_unpacked() {
     .unwrap();
     let ctx = meshspec_formats::Context::new().with_param("unity_version", 20180201);
     // The fuzz target's property: the verdict, and a round trip of what it accepts.
-    meshspec_formats::fuzzing::fast::<UnityMesh>(&data[1..], &ctx);
-    let v = entry().judge(&data[1..], &ctx);
+    meshspec_formats::fuzzing::fast::<UnityMesh>(&data[2..], &ctx);
+    let v = entry().judge(&data[2..], &ctx);
     assert!(v.refused.is_none(), "{:?}", v.refused);
     for bits in [0u8, 33, 64, 200, 255] {
         let p = Packed {

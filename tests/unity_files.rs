@@ -311,7 +311,7 @@ fn a_fixed_layout_that_disagrees_with_the_type_tree_names_the_first_field() {
     // The right layout agrees.
     mesh::check_fixed_layout(&read(20220100), 20220100, &value, &trees, o.offset).unwrap();
     // For a bare object, the layouts that read it exactly are named.
-    let fits = game::layouts_that_read(s.bytes(o));
+    let fits = game::layouts_that_read(s.bytes(o), false);
     assert_eq!(fits, ["2022.1 to 6000.1 (--unity-version 2022.1.0)"]);
 }
 

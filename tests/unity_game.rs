@@ -403,8 +403,9 @@ fn survey_of(paths: &[PathBuf]) -> survey::Report {
 
 #[test]
 fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
-    // The shipped corpus: 40 meshes in eight game files, all of Unity 2022.3.10; a stripped
-    // copy of one adds its five under the range they were read with.
+    // The shipped corpus: 45 meshes in nine game files (the editor's file among them), all of
+    // Unity 2022.3.10; a stripped copy of one adds its five under the range they were read
+    // with.
     let stripped = scratch("survey/stripped.unity-bundle");
     std::fs::create_dir_all(stripped.parent().unwrap()).unwrap();
     std::fs::write(
@@ -428,8 +429,8 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
     std::fs::write(&level, broken).unwrap();
     let r = survey_of(&[corpus(""), stripped.parent().unwrap().to_path_buf()]);
     let m = r.layout("unity-mesh").expect("a unity-mesh section");
-    assert_eq!((m.tried, m.in_game_files), (50, 50));
-    assert_eq!((m.passed, m.failed), (49, 1));
+    assert_eq!((m.tried, m.in_game_files), (55, 55));
+    assert_eq!((m.passed, m.failed), (54, 1));
     let versions: Vec<(&str, u64)> = m
         .versions
         .iter()
@@ -437,7 +438,7 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
         .collect();
     assert_eq!(
         versions,
-        [("0.0.0 read as 2022.1 to 6000.1", 5), ("2022.3.10", 45)]
+        [("0.0.0 read as 2022.1 to 6000.1", 5), ("2022.3.10", 50)]
     );
     let v = &m.versions["2022.3.10"];
     assert_eq!(v.failed, 1);
@@ -449,8 +450,16 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
         ("stream_data.path.len_value", "eof")
     );
     // The fields below proven are tallied per version too.
-    assert_eq!(m.fields["cooking_options"].occurrences, 49);
-    assert_eq!(v.fields["cooking_options"].occurrences, 44);
+    assert_eq!(m.fields["cooking_options"].occurrences, 54);
+    assert_eq!(v.fields["cooking_options"].occurrences, 49);
+    // The editor's meshes are surveyed with their editor-only fields (absent from the
+    // players').
+    let hide: Vec<String> = m.fields["object_hide_flags"]
+        .values
+        .kept()
+        .map(|(v, n)| format!("{v:?} {n}"))
+        .collect();
+    assert_eq!(hide, ["Absent 49", "U(8) 5"]);
     // The containers keep their sections; the plain serialized file is one by its content.
     let s = r.layout("unity-serialized").unwrap();
     assert!(
@@ -461,7 +470,7 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
         "{:?}",
         s.failures
     );
-    assert_eq!(s.tried, 6);
+    assert_eq!(s.tried, 7);
     // Adding up the halves gives the whole (the counts, the failures and the versions; a
     // list of records only ever seen empty by one half is a field there, see fields.rs).
     let mut a = survey_of(&[corpus("")]);

@@ -152,6 +152,17 @@ pub struct UnityOpt {
     pub unity_version: Option<String>,
 }
 
+/// `--unity-editor`.
+#[derive(Args, Clone, Copy)]
+pub struct UnityEditorOpt {
+    /// A bare Mesh object (unity-mesh) the Unity editor saved for itself, cut from a file
+    /// whose target platform is NoTarget (an import cache in Library/metadata, an .asset saved
+    /// in binary): it holds the editor-only fields (m_ObjectHideFlags and the prefab links
+    /// first). A game file says this itself.
+    #[arg(long)]
+    pub unity_editor: bool,
+}
+
 /// `--ress`.
 #[derive(Args, Clone)]
 pub struct RessOpt {

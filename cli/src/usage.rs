@@ -15,6 +15,8 @@ use std::path::{Path, PathBuf};
 pub struct Given {
     /// `--unity-version` (a version, or `auto`).
     pub unity_version: Option<String>,
+    /// `--unity-editor`.
+    pub unity_editor: bool,
     /// `--ress`.
     pub ress: Option<PathBuf>,
     /// `--winding`.
@@ -126,6 +128,9 @@ impl Usage {
                 )),
             },
             None => {}
+        }
+        if g.unity_editor {
+            ctx = ctx.with_param("unity_editor", 1);
         }
         // (A version already refused above is not also missing.)
         if let Some(e) = entry.filter(|_| self.problems.len() == before) {

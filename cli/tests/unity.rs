@@ -159,9 +159,9 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
     );
     let t = text(&out.stdout);
     let ok = t.lines().filter(|l| l.ends_with(".glb: ok")).count();
-    // (Five meshes in each of the eight game files: the player bundle's in its
-    // sharedassets0.assets.)
-    assert_eq!(ok, 40, "{t}");
+    // (Five meshes in each of the nine game files: the player bundle's in its
+    // sharedassets0.assets, and the editor's file's.)
+    assert_eq!(ok, 45, "{t}");
     has(&t, &format!("{d}/lz4.unity-bundle/Arm.101.glb: ok"));
     for f in [
         "game.unity-serialized/Arm.101.glb",
@@ -170,12 +170,13 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
         "web.unity-web/Blade.100.glb",
         "raw.unity-web/Wire.104.glb",
         "player.unity-bundle/sharedassets0.assets.Arm.101.glb",
+        "editor.unity-serialized/Face.102.glb",
     ] {
         assert!(dir.join(f).is_file(), "{f}");
     }
     let e = text(&out.stderr);
     assert!(
-        e.ends_with("40 meshes: 40 written, 0 failed\n8 files could not be opened\n"),
+        e.ends_with("45 meshes: 45 written, 0 failed\n8 files could not be opened\n"),
         "{e}"
     );
     let bad = t.lines().filter(|l| l.starts_with("corpus/unity/bad/"));

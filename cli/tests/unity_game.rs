@@ -132,7 +132,7 @@ fn a_name_matching_several_meshes_or_none_lists_the_candidates() {
     let out = exits(&["info", "unity-mesh", "corpus/unity", "--mesh", "Arm"], 1);
     let e = text(&out.stderr);
     assert!(
-        e.lines().last().unwrap().starts_with("error: --mesh Arm: expected one object (--path-id N names one; a folder or several files may hold it more than once), found 8 objects: Arm (path id 101, in corpus/unity/game.unity-serialized), Arm (path id 101, in corpus/unity/lz4.unity-bundle/CAB-0123456789abcdef0123456789abcdef), "),
+        e.lines().last().unwrap().starts_with("error: --mesh Arm: expected one object (--path-id N names one; a folder or several files may hold it more than once), found 9 objects: Arm (path id 101, in corpus/unity/editor.unity-serialized), Arm (path id 101, in corpus/unity/game.unity-serialized), Arm (path id 101, in corpus/unity/lz4.unity-bundle/CAB-0123456789abcdef0123456789abcdef), "),
         "{e}"
     );
     // The files under the folder that do not open are said, not fatal.

@@ -381,9 +381,15 @@ pub fn page(spec: &Spec) -> R<String> {
             line.push(format!("at least {} bytes", t.min_size));
         }
         if !t.params.is_empty() {
-            let params = t.params.iter().map(|p| match &p.doc {
-                Some(d) => format!("`{}` ({}: {})", p.id, p.prim.ksy(), d.trim()),
-                None => format!("`{}` ({})", p.id, p.prim.ksy()),
+            let params = t.params.iter().map(|p| {
+                let ty = match p.default {
+                    Some(d) => format!("{}, {d} when not given", p.prim.ksy()),
+                    None => p.prim.ksy(),
+                };
+                match &p.doc {
+                    Some(d) => format!("`{}` ({ty}: {})", p.id, d.trim()),
+                    None => format!("`{}` ({ty})", p.id),
+                }
             });
             line.push(format!("parameters: {}", join(params, ", ")));
         }
@@ -444,10 +450,9 @@ pub fn page(spec: &Spec) -> R<String> {
                     st.push_str(&format!(" Reading: {}", sentence(rd)));
                 }
                 if let Some(c) = &r.check {
-                    let each = r
-                        .each
-                        .as_ref()
-                        .map_or(String::new(), |e| format!(" for every element `_` of `{e}`"));
+                    let each = r.each.as_ref().map_or(String::new(), |e| {
+                        format!(" for every element `_` of `{e}`")
+                    });
                     st.push_str(&format!(" Checked from the spec: `{c}`{each}."));
                 }
                 let sev = match &r.severity_reason {

@@ -1,6 +1,7 @@
 //! Writes the small Unity game files of `corpus/unity/` (see its README): serialized files
-//! with and without type trees, a big-endian one of format 11 (nested type trees), bundles
-//! stored, LZ4 and LZMA, the older UnityWeb (LZMA) and UnityRaw (stored) bundles, their
+//! with and without type trees, a big-endian one of format 11 (nested type trees), one the
+//! editor saved for itself (target platform NoTarget, the editor-only fields in every object),
+//! bundles stored, LZ4 and LZMA, the older UnityWeb (LZMA) and UnityRaw (stored) bundles, their
 //! resource files, and must-refuse variants under `bad/`.
 //!
 //! Everything is written by the writers generated from `spec/unity_serialized.ksy`,
@@ -980,6 +981,96 @@ fn serialized(
 }
 
 // ---------------------------------------------------------------------------------------
+// A file the editor saved for itself (an import cache in Library/metadata).
+
+/// The fields the editor keeps before every object's own (EditorExtension, 2018.3 on), as its
+/// type trees have them.
+fn editor_header() -> Vec<T> {
+    vec![
+        prim("unsigned int", "m_ObjectHideFlags"),
+        pptr("PPtr<EditorExtension>", "m_CorrespondingSourceObject"),
+        pptr("PPtr<PrefabInstance>", "m_PrefabInstance"),
+        pptr("PPtr<Prefab>", "m_PrefabAsset"),
+    ]
+}
+
+/// `t` as the editor's type tree has it: the editor-only fields first; for the Mesh also
+/// m_MeshOptimizationFlags after m_MeshMetrics, which carries the alignment in its place.
+fn editor_tree(class: i32, t: &T) -> T {
+    let mut e = t.clone();
+    e.kids.splice(0..0, editor_header());
+    if class == 43 {
+        let at = e
+            .kids
+            .iter()
+            .position(|k| k.name == "m_MeshMetrics[1]")
+            .expect("the Mesh tree has m_MeshMetrics");
+        e.kids[at].meta &= !ALIGN;
+        e.kids
+            .insert(at + 1, aligned(prim("int", "m_MeshOptimizationFlags")));
+    }
+    e
+}
+
+/// The scene as the editor saves it for itself: every object with the editor-only fields (hide
+/// flags 8, NotEditable, and no prefab links, as in the real import caches), the meshes made
+/// editor objects by the library's maker and written by the `unity-mesh` writer with
+/// `unity_editor` set, their vertex data inline (the editor streams none).
+fn editor_objects() -> (Vec<Obj>, Vec<(i32, T)>) {
+    let mut res = vec![];
+    let (objects, trees) = scene_objects(&mut res, "-", false, &|_| 0);
+    let player = Context::new().with_param("unity_version", i128::from(VERSION_NUM));
+    let editor = player.clone().with_param("unity_editor", 1);
+    let header = strukt("EditorExtension", "Base", editor_header());
+    let none = || ptr(0, 0);
+    let header_value = V::R(vec![V::I(8), none(), none(), none()]);
+    let objects = objects
+        .into_iter()
+        .map(|o| {
+            let bytes = if o.class == 43 {
+                let mut m = um::UnityMesh::from_bytes(&o.bytes, &player).expect("a mesh");
+                if let Some(s) = m.stream_data.as_mut().filter(|s| s.len_data > 0) {
+                    let start = s.ofs_data_u8.expect("2022.3: 64-bit offsets") as usize;
+                    m.vertex_data.data =
+                        make::bytes(res[start..start + s.len_data as usize].to_vec());
+                    *s = um::StreamingInfo {
+                        ofs_data_u4: None,
+                        ofs_data_u8: Some(0),
+                        len_data: 0,
+                        path: make::string(""),
+                    };
+                }
+                make::in_editor(m, VERSION_NUM)
+                    .to_bytes(&editor)
+                    .expect("the editor's mesh writes")
+            } else {
+                // The header's 40 bytes keep every alignment after them.
+                let mut b = vec![];
+                encode(&header, &header_value, false, &mut b);
+                b.extend(o.bytes);
+                b
+            };
+            Obj { bytes, ..o }
+        })
+        .collect();
+    let trees = trees
+        .iter()
+        .map(|(c, t)| (*c, editor_tree(*c, t)))
+        .collect();
+    (objects, trees)
+}
+
+/// `file` (a serialized file the writer made) with its target platform set to `platform`,
+/// read and written again by the generated reader and writer (the container's verdict judges
+/// no object, so a file whose platform and type trees disagree is made by the tests, which
+/// check that every mesh of it is refused).
+fn with_platform(file: &[u8], platform: us::BuildTarget) -> Vec<u8> {
+    let mut f = us::UnitySerialized::from_bytes(file, &Context::new()).expect("it reads");
+    f.metadata.target_platform = platform;
+    f.to_bytes(&Context::new()).expect("it writes")
+}
+
+// ---------------------------------------------------------------------------------------
 // Bundles.
 
 #[derive(Clone, Copy)]
@@ -1196,6 +1287,15 @@ fn main() {
     // The same objects without type trees: read by the fixed layouts of 2022.3.
     let notree = serialized(22, false, false, &objects, &trees, EXTERNALS);
     write(&root, "notree.unity-serialized", &notree);
+
+    // The scene as the editor saves it for itself: target platform NoTarget, every object
+    // with the editor-only fields in its type tree and its bytes.
+    let (eobjects, etrees) = editor_objects();
+    let editor = with_platform(
+        &serialized(22, false, true, &eobjects, &etrees, EXTERNALS),
+        us::BuildTarget::NO_TARGET,
+    );
+    write(&root, "editor.unity-serialized", &editor);
 
     // Big endian, format 11, nested type trees: a GameObject and a Transform.
     let (be_objects, be_trees) = scene_objects(&mut vec![], "", true, &|_| 0);

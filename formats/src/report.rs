@@ -338,16 +338,22 @@ pub fn verdict_json(before: Value, v: &Verdict, all: bool) -> Value {
     Value::Object(o)
 }
 
-/// A bare Mesh object the fixed layout of the version given does not read: the refusal says
-/// which of the spec's layouts read it exactly (for any other layout, nothing changes).
-pub fn bare_hint(entry: &crate::Entry, bytes: &[u8], refused: &mut Option<Error>) {
+/// A bare Mesh object the fixed layout of the version given (in `ctx`) does not read: the
+/// refusal says which of the spec's layouts (of an editor's object, when `ctx` says it is one)
+/// read it exactly (for any other layout, nothing changes).
+pub fn bare_hint(
+    entry: &crate::Entry,
+    bytes: &[u8],
+    ctx: &crate::Context,
+    refused: &mut Option<Error>,
+) {
     if entry.id != <crate::generated::unity_mesh::UnityMesh as crate::rt::Root>::ID {
         return;
     }
     if let Some(e) = refused.take() {
         *refused = Some(
             *crate::unity::files::Located::new("", e)
-                .with_layouts_hint(bytes)
+                .with_layouts_hint(bytes, crate::unity::editor(ctx))
                 .error,
         );
     }

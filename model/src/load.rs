@@ -677,7 +677,7 @@ impl Loader {
             for p in items(ps, "params")? {
                 let param = within(p, || {
                     let pm = map_of(p, "param")?;
-                    check_keys(pm, &["id", "type", "doc", "-context"], name)?;
+                    check_keys(pm, &["id", "type", "doc", "-context", "-default"], name)?;
                     let id = opt_str(pm, "id")?.ok_or("param needs id")?;
                     let t = opt_str(pm, "type")?.ok_or("param needs type")?;
                     let prim = Prim::parse(&t)
@@ -685,11 +685,39 @@ impl Loader {
                         .ok_or_else(|| {
                             format!("{name}: param {id}: integer types only, found {t}")
                         })?;
+                    let context = opt_str(pm, "-context")?;
+                    let default = match get(pm, "-default") {
+                        None => None,
+                        Some(v) => {
+                            let min = match prim.kind {
+                                PrimKind::S => -(prim.max() as i128) - 1,
+                                _ => 0,
+                            };
+                            match v.kind {
+                                Kind::Int(d) if (min..=prim.max() as i128).contains(&d) => Some(d),
+                                _ => {
+                                    return Err(Problem {
+                                        at: Some(v.at),
+                                        message: format!(
+                                            "{name}: param {id}: -default must be an integer a {t} holds, found {}",
+                                            v.describe()
+                                        ),
+                                    })
+                                }
+                            }
+                        }
+                    };
+                    if default.is_some() && context.is_none() {
+                        return Err(Problem::from(format!(
+                            "{name}: param {id}: -default is for a layout's parameters, which take -context"
+                        )));
+                    }
                     Ok(Param {
                         id,
                         prim,
                         doc: opt_str(pm, "doc")?,
-                        context: opt_str(pm, "-context")?,
+                        context,
+                        default,
                     })
                 })?;
                 params.push(param);

@@ -226,6 +226,8 @@ pub struct Param {
     pub doc: Option<String>,
     /// For layouts: the name of the command-line value that fills this parameter.
     pub context: Option<String>,
+    /// For layouts: the value when none is given (`-default`); without one, a value must be.
+    pub default: Option<i128>,
 }
 
 #[derive(Debug, Clone)]

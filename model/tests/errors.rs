@@ -90,3 +90,38 @@ fn a_wrong_kind_of_value_names_what_was_found() {
     let e = err(&format!("{HEAD}seq: 3\n"));
     assert_eq!(e, "spec/x.ksy:5:6: seq must be a list, found the number 3");
 }
+
+/// A layout with the parameter line `param` (and a field that uses it).
+fn with_param(param: &str) -> String {
+    format!(
+        "meta:\n  id: demo\n  title: A demo\n  endian: le\n  -layout: demo\nparams:\n  - id: ver\n    type: u1\n    -context: ver\n  - id: editor\n    type: u1\n{param}\nseq:\n  - id: a\n    type: u1\n    if: editor != 0\n"
+    )
+}
+
+#[test]
+fn a_layout_parameter_may_take_a_default() {
+    let s = meshspec_model::load(
+        "spec/demo.ksy",
+        &with_param("    -context: editor\n    -default: 0"),
+    )
+    .unwrap();
+    let p = &s.types[0].params;
+    assert_eq!((p[0].default, p[1].default), (None, Some(0)));
+    // Only a layout's parameters (those a user gives) take one, within their type.
+    let e = meshspec_model::load("spec/demo.ksy", &with_param("    -default: 0"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("-default is for a layout's parameters"), "{e}");
+    let e = meshspec_model::load(
+        "spec/demo.ksy",
+        &with_param("    -context: editor\n    -default: 256"),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        e.starts_with(
+            "spec/demo.ksy:13:15: demo: param editor: -default must be an integer a u1 holds"
+        ),
+        "{e}"
+    );
+}

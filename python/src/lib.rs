@@ -490,7 +490,7 @@ fn check(
     let bytes = d.bytes();
     let v = py.detach(|| {
         let mut v = e.judge(bytes, &ctx);
-        report::bare_hint(e, bytes, &mut v.refused);
+        report::bare_hint(e, bytes, &ctx, &mut v.refused);
         v
     });
     verdict_py(py, &v)
@@ -774,7 +774,7 @@ fn meshes(
             .decode(bytes, &ctx)
             .map_err(|err| {
                 let mut err = Some(err);
-                report::bare_hint(e, bytes, &mut err);
+                report::bare_hint(e, bytes, &ctx, &mut err);
                 err.expect("still an error")
             })?
             .scene;
@@ -1053,7 +1053,7 @@ fn _judge_seconds(py: Python<'_>, inputs: Vec<(String, Vec<u8>)>, rounds: usize)
         for _ in 0..rounds {
             for (e, b) in &es {
                 let mut v = e.judge(b, &ctx);
-                report::bare_hint(e, b, &mut v.refused);
+                report::bare_hint(e, b, &ctx, &mut v.refused);
                 std::hint::black_box(report::Verdict::of(&v));
             }
         }

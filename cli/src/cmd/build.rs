@@ -1,7 +1,7 @@
 //! `meshspec build LAYOUT DUMP`: the file a (possibly edited) dump describes, written only when
 //! it passes the same verdict `check` gives.
 
-use crate::args::{AllOpt, InputOpt, QuietOpt, RelationsOpt, UnityOpt};
+use crate::args::{AllOpt, InputOpt, QuietOpt, RelationsOpt, UnityEditorOpt, UnityOpt};
 use crate::fail::Fail;
 use crate::output::{self, Target};
 use crate::report::{self, Severity, Verdict};
@@ -24,6 +24,8 @@ pub struct Args {
     #[command(flatten)]
     pub unity: UnityOpt,
     #[command(flatten)]
+    pub editor: UnityEditorOpt,
+    #[command(flatten)]
     pub relations: RelationsOpt,
     #[command(flatten)]
     pub lines: AllOpt,
@@ -39,6 +41,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     u.files(std::slice::from_ref(&a.dump), None);
     let given = Given {
         unity_version: a.unity.unity_version,
+        unity_editor: a.editor.unity_editor,
         ..Given::default()
     }
     .relations(a.relations);

@@ -1,7 +1,9 @@
 //! `meshspec check LAYOUT FILE...`: the library's verdict on each file, as the lines
 //! docs/cli.md describes or as JSON.
 
-use crate::args::{AllOpt, GameSelect, InputOpt, Json, RelationsOpt, RessOpt, UnityOpt};
+use crate::args::{
+    AllOpt, GameSelect, InputOpt, Json, RelationsOpt, RessOpt, UnityEditorOpt, UnityOpt,
+};
 use crate::fail::{exit, Fail};
 use crate::report::{check_lines, thousands, verdict_json, Verdict, JSON_VERSION};
 use crate::usage::{Given, Usage};
@@ -20,6 +22,8 @@ pub struct Args {
     pub files: Vec<PathBuf>,
     #[command(flatten)]
     pub unity: UnityOpt,
+    #[command(flatten)]
+    pub editor: UnityEditorOpt,
     #[command(flatten)]
     pub ress: RessOpt,
     #[command(flatten)]
@@ -45,7 +49,7 @@ pub fn verdict(
     match input::read(file, limit) {
         Ok(bytes) => {
             let mut v = entry.judge(&bytes, ctx);
-            crate::cmd::unity::bare_hint(entry, &bytes, &mut v.refused);
+            crate::cmd::unity::bare_hint(entry, &bytes, ctx, &mut v.refused);
             Ok(Verdict::of(&v))
         }
         Err(Fail::Refused(f)) => Ok(Verdict::refused(*f)),
@@ -60,6 +64,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     crate::cmd::unity::not_a_game_file(&mut u, &a.layout, &a.game, false);
     let given = Given {
         unity_version: a.unity.unity_version,
+        unity_editor: a.editor.unity_editor,
         ress: a.ress.ress,
         ..Given::default()
     }

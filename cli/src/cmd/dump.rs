@@ -1,6 +1,6 @@
 //! `meshspec dump LAYOUT FILE`: every field, as JSON or YAML.
 
-use crate::args::{Format, GameSelect, InputOpt, UnityOpt};
+use crate::args::{Format, GameSelect, InputOpt, UnityEditorOpt, UnityOpt};
 use crate::fail::Fail;
 use crate::input;
 use crate::output::{self, Target};
@@ -24,6 +24,8 @@ pub struct Args {
     #[command(flatten)]
     pub unity: UnityOpt,
     #[command(flatten)]
+    pub editor: UnityEditorOpt,
+    #[command(flatten)]
     pub input: InputOpt,
     #[command(flatten)]
     pub game: GameSelect,
@@ -36,6 +38,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     crate::cmd::unity::not_a_game_file(&mut u, &a.layout, &a.game, false);
     let given = Given {
         unity_version: a.unity.unity_version,
+        unity_editor: a.editor.unity_editor,
         ..Given::default()
     };
     let ctx = u.context(entry, &given, Some(&a.file));

@@ -3,7 +3,7 @@
 use super::Written;
 use crate::args::{
     EveryMesh, GameSelect, InputOpt, Json, NonFiniteArg, QuietOpt, RessOpt, SkinWeightsArg,
-    UnityOpt, WindingOpt,
+    UnityEditorOpt, UnityOpt, WindingOpt,
 };
 use crate::fail::Fail;
 use crate::input;
@@ -40,6 +40,8 @@ pub struct Args {
     pub winding: WindingOpt,
     #[command(flatten)]
     pub unity: UnityOpt,
+    #[command(flatten)]
+    pub editor: UnityEditorOpt,
     #[command(flatten)]
     pub ress: RessOpt,
     #[command(flatten)]
@@ -113,6 +115,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     crate::cmd::unity::not_a_game_file(&mut u, &a.layout, &a.game, a.every.all);
     let given = Given {
         unity_version: a.unity.unity_version,
+        unity_editor: a.editor.unity_editor,
         ress: a.ress.ress,
         winding: a.winding.winding,
         ..Given::default()
@@ -154,7 +157,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
         let bytes = input::read(&a.file, a.input.max_input_size)?;
         let decoded = entry.decode(&bytes, &ctx).map_err(|e| {
             let mut e = Some(e);
-            crate::cmd::unity::bare_hint(entry, &bytes, &mut e);
+            crate::cmd::unity::bare_hint(entry, &bytes, &ctx, &mut e);
             e.expect("still an error")
         })?;
         // The verdict passed; what it warns about is worth saying before the notes.

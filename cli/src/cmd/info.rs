@@ -1,7 +1,9 @@
 //! `meshspec info LAYOUT FILE`: one screen about a file: its size, the verdict, and per mesh the
 //! counts, bounding box, attributes, skin and morph targets.
 
-use crate::args::{AllOpt, GameSelect, InputOpt, Json, QuietOpt, RelationsOpt, RessOpt, UnityOpt};
+use crate::args::{
+    AllOpt, GameSelect, InputOpt, Json, QuietOpt, RelationsOpt, RessOpt, UnityEditorOpt, UnityOpt,
+};
 use crate::fail::{exit, Fail};
 use crate::report::{
     check_lines, note_json, thousands, verdict_json, Finding, Line, Severity, Verdict, JSON_VERSION,
@@ -23,6 +25,8 @@ pub struct Args {
     pub file: PathBuf,
     #[command(flatten)]
     pub unity: UnityOpt,
+    #[command(flatten)]
+    pub editor: UnityEditorOpt,
     #[command(flatten)]
     pub ress: RessOpt,
     #[command(flatten)]
@@ -258,6 +262,7 @@ pub fn run(a: Args) -> Result<ExitCode, Fail> {
     crate::cmd::unity::not_a_game_file(&mut u, &a.layout, &a.game, false);
     let given = Given {
         unity_version: a.unity.unity_version.clone(),
+        unity_editor: a.editor.unity_editor,
         ress: a.ress.ress.clone(),
         ..Given::default()
     }

@@ -21,15 +21,20 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
     match cli.command {
         Command::Layouts { json } => layouts::run(json.json),
         Command::Check(a) if unity::is_game(&a.layout, &a.files) => {
+            game_only(a.editor)?;
             unity::check::run(game_check(a))
         }
         Command::Check(a) => check::run(a),
         Command::Info(a) if unity::is_game(&a.layout, [&a.file]) => unity::info::run(a),
         Command::Info(a) => info::run(a),
-        Command::Dump(a) if unity::is_game(&a.layout, [&a.file]) => unity::dump::run(game_dump(a)),
+        Command::Dump(a) if unity::is_game(&a.layout, [&a.file]) => {
+            game_only(a.editor)?;
+            unity::dump::run(game_dump(a))
+        }
         Command::Dump(a) => dump::run(a),
         Command::Build(a) => build::run(a),
         Command::Export(a) if unity::is_game(&a.layout, [&a.file]) => {
+            game_only(a.editor)?;
             unity::export::run(game_export(a))
         }
         Command::Export(a) => export::run(a),
@@ -40,6 +45,13 @@ pub fn run(cli: Cli) -> Result<ExitCode, Fail> {
         Command::Completions { shell } => meta::completions(shell),
         Command::Man { command } => meta::man(command.as_deref()),
     }
+}
+
+/// Refuses what only a bare object takes on the game-file form of a layout command.
+fn game_only(editor: crate::args::UnityEditorOpt) -> Result<(), Fail> {
+    let mut u = crate::usage::Usage::default();
+    unity::bare_only(&mut u, editor.unity_editor);
+    u.finish()
 }
 
 /// `check unity-mesh GAMEFILE...` as `unity check` reads it.

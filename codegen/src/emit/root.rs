@@ -225,12 +225,16 @@ impl<'a> Gen<'a> {
                 .into_iter()
                 .map(proc_macro2::Literal::i128_unsuffixed);
             cuts.push(quote!((#c, &[#(#at),*])));
+            // A parameter with a `-default` takes it when the user gives no value.
+            let given = match p.default {
+                Some(d) => {
+                    let d = proc_macro2::Literal::i128_suffixed(d);
+                    quote!(params.param(#c).unwrap_or(#d))
+                }
+                None => quote!(params.param(#c).ok_or_else(|| #rt::codec::missing_param(#c))?),
+            };
             args.push(quote! {
-                #rt::codec::arg::<#ty>(
-                    0,
-                    params.param(#c).ok_or_else(|| #rt::codec::missing_param(#c))?,
-                    #pid,
-                )?
+                #rt::codec::arg::<#ty>(0, #given, #pid)?
             });
         }
         let unknown = crate::unknown_paths(self.spec, t);

@@ -600,15 +600,46 @@ impl crate::rt::Int for ShaderChannel4 {
 /// the table's entries stand for are in the enums `shader_channel` (2018.1 on),
 /// `shader_channel_5` (5.0 to 2017.4) and `shader_channel_4` (3.5 to 4.x).
 ///
+/// An object the editor saved for itself (`unity_editor`: its file's target platform is
+/// NoTarget) keeps the fields a player build leaves out: m_ObjectHideFlags and the prefab
+/// links before m_Name, and m_MeshOptimized (to 2018.4) or m_MeshOptimizationFlags (from
+/// 2019.1) after m_MeshMetrics. The editor's type trees (AssetRipper/TypeTreeDumps,
+/// `StructsDump/editor`, 3.5 to 6000.7) differ from the release ones in these fields and
+/// nowhere else in a Mesh, nested types included, beside align flags that move no byte.
+///
 ///
 /// Type `unity_mesh` of `spec/unity_mesh.ksy`. Observed (all 35 Mesh objects of the shared corpus (2019.4.0f1 to 2023.1.0a16) read, consumed exactly and written back byte for byte; the Mesh objects of the shared real files (4.1.2 to 2023.1) read exactly, their fields ending where their type trees say)
 #[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
 #[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
 #[serde(deny_unknown_fields)]
 pub struct UnityMesh {
+    /// The object's HideFlags (Object.m_ObjectHideFlags), kept by the editor; first in an editor's object.
+    ///
+    /// Documented as “m_ObjectHideFlags”, Observed (first in the Mesh type tree of every editor file of the real Library/metadata folders checked (3.5.7 to 2019.2.18, 18 projects, 3,426 meshes), and of every editor type tree dump from 3.0 (AssetRipper/TypeTreeDumps, StructsDump/editor); absent from every release dump; AssetStudio (Classes/Object.cs) reads it when the file's platform is NoTarget).
+    pub object_hide_flags: ::std::option::Option<u32>,
+    /// Up to 2018.1, the object of the prefab this object is an instance of (EditorExtension), or none.
+    ///
+    /// Documented as “m_PrefabParentObject”, Observed (the editor type trees of the real files of 3.5.7 to 2017.3.0 and the editor dumps of 3.5.0 to 2018.1.9 (renamed from 2018.2.0b1); AssetStudio (Classes/EditorExtension.cs)).
+    pub prefab_parent_object: ::std::option::Option<Pptr>,
+    /// From 2018.2, m_PrefabParentObject's bytes under its new name.
+    ///
+    /// Documented as “m_CorrespondingSourceObject”, Observed (the editor type trees of the real files of 2018.2.14 to 2019.2.18 and the editor dumps from 2018.2.0b1 to 6000.7).
+    pub corresponding_source_object: ::std::option::Option<Pptr>,
+    /// Up to 2018.2, the Prefab object this object belongs to, or none.
+    ///
+    /// Documented as “m_PrefabInternal”, Observed (the editor type trees of the real files of 3.5.7 to 2018.2.14 and the editor dumps of 3.5.0 to 2018.2 (replaced from 2018.3.0b1); AssetStudio (Classes/EditorExtension.cs)).
+    pub prefab_internal: ::std::option::Option<Pptr>,
+    /// From 2018.3, the PrefabInstance this object comes from, or none.
+    ///
+    /// Documented as “m_PrefabInstance”, Observed (the editor type trees of the real files of 2018.3.0b11 to 2019.2.18 and the editor dumps from 2018.3.0b1 to 6000.7).
+    pub prefab_instance: ::std::option::Option<Pptr>,
+    /// From 2018.3, the prefab asset this object belongs to, or none.
+    ///
+    /// Documented as “m_PrefabAsset”, Observed (the editor type trees of the real files of 2018.3.0b11 to 2019.2.18 and the editor dumps from 2018.3.0b1 to 6000.7).
+    pub prefab_asset: ::std::option::Option<Pptr>,
     /// The mesh's name (NamedObject.m_Name).
     ///
-    /// Documented as “m_Name”, at offset `0`, Observed (every corpus object; Unity's dumps).
+    /// Documented as “m_Name”, Observed (every corpus object; Unity's dumps).
     pub name: AlignedString,
     /// How many submeshes follow.
     ///
@@ -812,6 +843,26 @@ pub struct UnityMesh {
     /// Documented as “m_MeshMetrics[1]”, Observed (1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)).
     #[serde(with = "crate::rt::serde_as::float_opt")]
     pub mesh_metrics_1: ::std::option::Option<f32>,
+    /// Up to 2018.4, an editor's object only: a bool (kept as the byte read), whether the mesh
+    /// was optimized on import. Up to 2018.2 it is the object's last byte, with no padding after
+    /// it.
+    ///
+    ///
+    /// Documented as “m_MeshOptimized”, Observed (the last field of the editor type trees of the real files of 3.5.7 to 2018.2.14 (objects of an odd size), before m_StreamData in those of 2018.3.0b11 to 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2)).
+    pub mesh_optimized: ::std::option::Option<u8>,
+    /// In 2018.3 and 2018.4, padding to a 4-byte boundary after m_MeshOptimized, kept verbatim.
+    ///
+    /// Documented as “(alignment after m_MeshOptimized)”, Observed (the align flag on m_MeshOptimized in the editor type trees of the real files of 2018.3.0b11 to 2018.4.18 and the editor dumps of 2018.3 and 2018.4).
+    #[serde(with = "crate::rt::serde_as::hex_opt")]
+    #[cfg_attr(
+        feature = "arbitrary",
+        arbitrary(with = crate::rt::arb::maybe_bytes::<3>)
+    )]
+    pub pad_mesh_optimized: ::std::option::Option<::std::vec::Vec<u8>>,
+    /// From 2019.1, an editor's object only, in place of m_MeshOptimized; flags of the import's mesh optimization, kept as read.
+    ///
+    /// Documented as “m_MeshOptimizationFlags”, Observed (the editor type trees of the real files of 2019.2.6 and 2019.2.18 and the editor dumps from 2019.1.0a10 to 6000.7).
+    pub mesh_optimization_flags: ::std::option::Option<i32>,
     /// Where the vertex data is when it is not inline: a byte range of a resource file (.resS).
     /// Size 0 and an empty path mean the vertex data is inline.
     ///
@@ -826,6 +877,18 @@ pub struct UnityMesh {
 /// [`UnityMesh`] as read: numbers by value, blobs and lists as views of the input.
 #[derive(Debug, Clone)]
 pub struct UnityMeshRef<'a> {
+    /// See [`UnityMesh::object_hide_flags`].
+    pub object_hide_flags: ::std::option::Option<u32>,
+    /// See [`UnityMesh::prefab_parent_object`].
+    pub prefab_parent_object: ::std::option::Option<Pptr>,
+    /// See [`UnityMesh::corresponding_source_object`].
+    pub corresponding_source_object: ::std::option::Option<Pptr>,
+    /// See [`UnityMesh::prefab_internal`].
+    pub prefab_internal: ::std::option::Option<Pptr>,
+    /// See [`UnityMesh::prefab_instance`].
+    pub prefab_instance: ::std::option::Option<Pptr>,
+    /// See [`UnityMesh::prefab_asset`].
+    pub prefab_asset: ::std::option::Option<Pptr>,
     /// See [`UnityMesh::name`].
     pub name: AlignedStringRef<'a>,
     /// See [`UnityMesh::num_sub_meshes`].
@@ -906,6 +969,12 @@ pub struct UnityMeshRef<'a> {
     pub mesh_metrics_0: ::std::option::Option<f32>,
     /// See [`UnityMesh::mesh_metrics_1`].
     pub mesh_metrics_1: ::std::option::Option<f32>,
+    /// See [`UnityMesh::mesh_optimized`].
+    pub mesh_optimized: ::std::option::Option<u8>,
+    /// See [`UnityMesh::pad_mesh_optimized`].
+    pub pad_mesh_optimized: ::std::option::Option<&'a [u8]>,
+    /// See [`UnityMesh::mesh_optimization_flags`].
+    pub mesh_optimization_flags: ::std::option::Option<i32>,
     /// See [`UnityMesh::stream_data`].
     pub stream_data: ::std::option::Option<StreamingInfoRef<'a>>,
     /// See [`UnityMesh::mesh_lod_info`].
@@ -916,6 +985,18 @@ pub struct UnityMeshRef<'a> {
 pub struct UnityMeshPos {
     /// The whole value.
     pub _span: crate::rt::Span,
+    /// Where `object_hide_flags` lies.
+    pub object_hide_flags: ::std::option::Option<crate::rt::Span>,
+    /// Where `prefab_parent_object` lies.
+    pub prefab_parent_object: ::std::option::Option<PptrPos>,
+    /// Where `corresponding_source_object` lies.
+    pub corresponding_source_object: ::std::option::Option<PptrPos>,
+    /// Where `prefab_internal` lies.
+    pub prefab_internal: ::std::option::Option<PptrPos>,
+    /// Where `prefab_instance` lies.
+    pub prefab_instance: ::std::option::Option<PptrPos>,
+    /// Where `prefab_asset` lies.
+    pub prefab_asset: ::std::option::Option<PptrPos>,
     /// Where `name` lies.
     pub name: AlignedStringPos,
     /// Where `num_sub_meshes` lies.
@@ -994,14 +1075,20 @@ pub struct UnityMeshPos {
     pub mesh_metrics_0: ::std::option::Option<crate::rt::Span>,
     /// Where `mesh_metrics_1` lies.
     pub mesh_metrics_1: ::std::option::Option<crate::rt::Span>,
+    /// Where `mesh_optimized` lies.
+    pub mesh_optimized: ::std::option::Option<crate::rt::Span>,
+    /// Where `pad_mesh_optimized` lies.
+    pub pad_mesh_optimized: ::std::option::Option<crate::rt::Span>,
+    /// Where `mesh_optimization_flags` lies.
+    pub mesh_optimization_flags: ::std::option::Option<crate::rt::Span>,
     /// Where `stream_data` lies.
     pub stream_data: ::std::option::Option<StreamingInfoPos>,
     /// Where `mesh_lod_info` lies.
     pub mesh_lod_info: ::std::option::Option<MeshLodInfoPos>,
 }
 impl UnityMesh {
-    /// Where `name` starts, from the start of the type.
-    pub const OFFSET_NAME: u64 = 0;
+    /// Where `object_hide_flags` starts, from the start of the type.
+    pub const OFFSET_OBJECT_HIDE_FLAGS: u64 = 0;
     /// Each channel with a non-zero dimension names a stream; a stream's stride is the sum of its
     /// channels' sizes (component size x (dimension & 0xF)), the streams follow each other from the
     /// start of the vertex data, each starting on a 16-byte boundary, and the vertex data (inline,
@@ -1243,7 +1330,7 @@ impl UnityMesh {
     ];
 }
 impl crate::rt::Codec for UnityMesh {
-    type Args = (u32,);
+    type Args = (u32, u8);
     type Ref<'a> = UnityMeshRef<'a>;
     type Pos = UnityMeshPos;
     const MIN_SIZE: u64 = 185u64;
@@ -1251,12 +1338,196 @@ impl crate::rt::Codec for UnityMesh {
         _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
     ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
-        let (unity_version,) = _args;
+        let (unity_version, unity_editor) = _args;
         let _start = _io.pos();
+        let (object_hide_flags, _p_object_hide_flags) = crate::rt::field(
+            "object_hide_flags",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_editor) != (0i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (prefab_parent_object, _p_prefab_parent_object) = crate::rt::field(
+            "prefab_parent_object",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        && (crate::rt::Int::int(&unity_version) < (20180200i128)))
+                    {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u32,
+                                    >(
+                                        _at,
+                                        crate::rt::Int::int(&unity_version),
+                                        "unity_version",
+                                    )?,
+                                );
+                                let (_v, _p) = <Pptr as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_io, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (corresponding_source_object, _p_corresponding_source_object) = crate::rt::field(
+            "corresponding_source_object",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        && (crate::rt::Int::int(&unity_version) >= (20180200i128)))
+                    {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u32,
+                                    >(
+                                        _at,
+                                        crate::rt::Int::int(&unity_version),
+                                        "unity_version",
+                                    )?,
+                                );
+                                let (_v, _p) = <Pptr as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_io, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (prefab_internal, _p_prefab_internal) = crate::rt::field(
+            "prefab_internal",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        && (crate::rt::Int::int(&unity_version) < (20180300i128)))
+                    {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u32,
+                                    >(
+                                        _at,
+                                        crate::rt::Int::int(&unity_version),
+                                        "unity_version",
+                                    )?,
+                                );
+                                let (_v, _p) = <Pptr as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_io, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (prefab_instance, _p_prefab_instance) = crate::rt::field(
+            "prefab_instance",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        && (crate::rt::Int::int(&unity_version) >= (20180300i128)))
+                    {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u32,
+                                    >(
+                                        _at,
+                                        crate::rt::Int::int(&unity_version),
+                                        "unity_version",
+                                    )?,
+                                );
+                                let (_v, _p) = <Pptr as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_io, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (prefab_asset, _p_prefab_asset) = crate::rt::field(
+            "prefab_asset",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        && (crate::rt::Int::int(&unity_version) >= (20180300i128)))
+                    {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u32,
+                                    >(
+                                        _at,
+                                        crate::rt::Int::int(&unity_version),
+                                        "unity_version",
+                                    )?,
+                                );
+                                let (_v, _p) = <Pptr as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_io, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
         let (name, _p_name) = crate::rt::field(
             "name",
             || {
-                _io.offset(_start, (0i128), "0")?;
                 let _at = _io.pos();
                 Ok({
                     let (_v, _p) = {
@@ -2276,6 +2547,77 @@ impl crate::rt::Codec for UnityMesh {
                 )
             },
         )?;
+        let (mesh_optimized, _p_mesh_optimized) = crate::rt::field(
+            "mesh_optimized",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        && (crate::rt::Int::int(&unity_version) < (20190100i128)))
+                    {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<u8>(::binrw::Endian::Little, "u1")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (pad_mesh_optimized, _p_pad_mesh_optimized) = crate::rt::field(
+            "pad_mesh_optimized",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (((crate::rt::Int::int(&unity_editor) != (0i128))
+                        && (crate::rt::Int::int(&unity_version) >= (20180300i128)))
+                        && (crate::rt::Int::int(&unity_version) < (20190100i128)))
+                    {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io
+                                    .take(
+                                        crate::rt::input::count(_at, (3i128), "size")?,
+                                        "bytes",
+                                    )?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (mesh_optimization_flags, _p_mesh_optimization_flags) = crate::rt::field(
+            "mesh_optimization_flags",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        && (crate::rt::Int::int(&unity_version) >= (20190100i128)))
+                    {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
         let (stream_data, _p_stream_data) = crate::rt::field(
             "stream_data",
             || {
@@ -2332,6 +2674,12 @@ impl crate::rt::Codec for UnityMesh {
         )?;
         Ok((
             UnityMeshRef {
+                object_hide_flags,
+                prefab_parent_object,
+                corresponding_source_object,
+                prefab_internal,
+                prefab_instance,
+                prefab_asset,
                 name,
                 num_sub_meshes,
                 sub_meshes,
@@ -2371,12 +2719,21 @@ impl crate::rt::Codec for UnityMesh {
                 baked_triangle_collision_mesh,
                 mesh_metrics_0,
                 mesh_metrics_1,
+                mesh_optimized,
+                pad_mesh_optimized,
+                mesh_optimization_flags,
                 stream_data,
                 mesh_lod_info,
             },
             if L {
                 Some(UnityMeshPos {
                     _span: crate::rt::Span::new(_start, _io.pos()),
+                    object_hide_flags: _p_object_hide_flags,
+                    prefab_parent_object: _p_prefab_parent_object,
+                    corresponding_source_object: _p_corresponding_source_object,
+                    prefab_internal: _p_prefab_internal,
+                    prefab_instance: _p_prefab_instance,
+                    prefab_asset: _p_prefab_asset,
                     name: _p_name,
                     num_sub_meshes: _p_num_sub_meshes,
                     sub_meshes: _p_sub_meshes,
@@ -2416,6 +2773,9 @@ impl crate::rt::Codec for UnityMesh {
                     baked_triangle_collision_mesh: _p_baked_triangle_collision_mesh,
                     mesh_metrics_0: _p_mesh_metrics_0,
                     mesh_metrics_1: _p_mesh_metrics_1,
+                    mesh_optimized: _p_mesh_optimized,
+                    pad_mesh_optimized: _p_pad_mesh_optimized,
+                    mesh_optimization_flags: _p_mesh_optimization_flags,
                     stream_data: _p_stream_data,
                     mesh_lod_info: _p_mesh_lod_info,
                 })
@@ -2432,9 +2792,15 @@ impl crate::rt::Codec for UnityMesh {
         _io: &mut crate::rt::Output,
         _args: Self::Args,
     ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
-        let (unity_version,) = _args;
+        let (unity_version, unity_editor) = _args;
         let _start = _io.pos();
         let UnityMesh {
+            object_hide_flags,
+            prefab_parent_object,
+            corresponding_source_object,
+            prefab_internal,
+            prefab_instance,
+            prefab_asset,
             name,
             num_sub_meshes: _,
             sub_meshes,
@@ -2474,14 +2840,298 @@ impl crate::rt::Codec for UnityMesh {
             baked_triangle_collision_mesh,
             mesh_metrics_0,
             mesh_metrics_1,
+            mesh_optimized,
+            pad_mesh_optimized,
+            mesh_optimization_flags,
             stream_data,
             mesh_lod_info,
         } = self;
+        let _p_object_hide_flags = crate::rt::field(
+            "object_hide_flags",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_editor) != (0i128)),
+                        object_hide_flags.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "unity_editor != 0", true),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(_at, "unity_editor != 0", false),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_prefab_parent_object = crate::rt::field(
+            "prefab_parent_object",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) < (20180200i128))),
+                        prefab_parent_object.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = (
+                                        crate::rt::codec::arg::<
+                                            u32,
+                                        >(
+                                            _at,
+                                            crate::rt::Int::int(&unity_version),
+                                            "unity_version",
+                                        )?,
+                                    );
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                    _p.unwrap_or_default()
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version < 20180200",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version < 20180200",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_corresponding_source_object = crate::rt::field(
+            "corresponding_source_object",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (20180200i128))),
+                        corresponding_source_object.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = (
+                                        crate::rt::codec::arg::<
+                                            u32,
+                                        >(
+                                            _at,
+                                            crate::rt::Int::int(&unity_version),
+                                            "unity_version",
+                                        )?,
+                                    );
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                    _p.unwrap_or_default()
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version >= 20180200",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version >= 20180200",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_prefab_internal = crate::rt::field(
+            "prefab_internal",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) < (20180300i128))),
+                        prefab_internal.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = (
+                                        crate::rt::codec::arg::<
+                                            u32,
+                                        >(
+                                            _at,
+                                            crate::rt::Int::int(&unity_version),
+                                            "unity_version",
+                                        )?,
+                                    );
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                    _p.unwrap_or_default()
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version < 20180300",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version < 20180300",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_prefab_instance = crate::rt::field(
+            "prefab_instance",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (20180300i128))),
+                        prefab_instance.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = (
+                                        crate::rt::codec::arg::<
+                                            u32,
+                                        >(
+                                            _at,
+                                            crate::rt::Int::int(&unity_version),
+                                            "unity_version",
+                                        )?,
+                                    );
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                    _p.unwrap_or_default()
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version >= 20180300",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version >= 20180300",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_prefab_asset = crate::rt::field(
+            "prefab_asset",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (20180300i128))),
+                        prefab_asset.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = (
+                                        crate::rt::codec::arg::<
+                                            u32,
+                                        >(
+                                            _at,
+                                            crate::rt::Int::int(&unity_version),
+                                            "unity_version",
+                                        )?,
+                                    );
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                    _p.unwrap_or_default()
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version >= 20180300",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version >= 20180300",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
         let _p_name = crate::rt::field(
             "name",
             || {
                 let _at = _io.pos();
-                _io.offset(_start, (0i128), "0")?;
                 Ok({
                     let _v = name;
                     {
@@ -3965,6 +4615,137 @@ impl crate::rt::Codec for UnityMesh {
                 )
             },
         )?;
+        let _p_mesh_optimized = crate::rt::field(
+            "mesh_optimized",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) < (20190100i128))),
+                        mesh_optimized.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version < 20190100",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version < 20190100",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_pad_mesh_optimized = crate::rt::field(
+            "pad_mesh_optimized",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (20180300i128)))
+                            && (crate::rt::Int::int(&unity_version) < (20190100i128))),
+                        pad_mesh_optimized.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    crate::rt::output::agree(
+                                        _at,
+                                        _v.len() as u64,
+                                        (3i128),
+                                        "3",
+                                        "bytes",
+                                    )?;
+                                    _io.bytes(_v);
+                                    crate::rt::Span::new(_at, _io.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version >= 20180300 and unity_version < 20190100",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version >= 20180300 and unity_version < 20190100",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_mesh_optimization_flags = crate::rt::field(
+            "mesh_optimization_flags",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (20190100i128))),
+                        mesh_optimization_flags.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version >= 20190100",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version >= 20190100",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
         let _p_stream_data = crate::rt::field(
             "stream_data",
             || {
@@ -4059,6 +4840,12 @@ impl crate::rt::Codec for UnityMesh {
             if L {
                 Some(UnityMeshPos {
                     _span: crate::rt::Span::new(_start, _io.pos()),
+                    object_hide_flags: _p_object_hide_flags,
+                    prefab_parent_object: _p_prefab_parent_object,
+                    corresponding_source_object: _p_corresponding_source_object,
+                    prefab_internal: _p_prefab_internal,
+                    prefab_instance: _p_prefab_instance,
+                    prefab_asset: _p_prefab_asset,
                     name: _p_name,
                     num_sub_meshes: _p_num_sub_meshes,
                     sub_meshes: _p_sub_meshes,
@@ -4098,6 +4885,9 @@ impl crate::rt::Codec for UnityMesh {
                     baked_triangle_collision_mesh: _p_baked_triangle_collision_mesh,
                     mesh_metrics_0: _p_mesh_metrics_0,
                     mesh_metrics_1: _p_mesh_metrics_1,
+                    mesh_optimized: _p_mesh_optimized,
+                    pad_mesh_optimized: _p_pad_mesh_optimized,
+                    mesh_optimization_flags: _p_mesh_optimization_flags,
                     stream_data: _p_stream_data,
                     mesh_lod_info: _p_mesh_lod_info,
                 })
@@ -4108,6 +4898,12 @@ impl crate::rt::Codec for UnityMesh {
     }
     fn size_hint(&self) -> usize {
         let UnityMesh {
+            object_hide_flags,
+            prefab_parent_object,
+            corresponding_source_object,
+            prefab_internal,
+            prefab_instance,
+            prefab_asset,
             name,
             num_sub_meshes,
             sub_meshes,
@@ -4147,11 +4943,30 @@ impl crate::rt::Codec for UnityMesh {
             baked_triangle_collision_mesh,
             mesh_metrics_0,
             mesh_metrics_1,
+            mesh_optimized,
+            pad_mesh_optimized,
+            mesh_optimization_flags,
             stream_data,
             mesh_lod_info,
             ..
         } = self;
-        0usize + <AlignedString as crate::rt::Codec>::size_hint(name) + 4usize
+        0usize + object_hide_flags.as_ref().map_or(0, |_x| 4usize)
+            + prefab_parent_object
+                .as_ref()
+                .map_or(0, |_x| <Pptr as crate::rt::Codec>::size_hint(_x))
+            + corresponding_source_object
+                .as_ref()
+                .map_or(0, |_x| <Pptr as crate::rt::Codec>::size_hint(_x))
+            + prefab_internal
+                .as_ref()
+                .map_or(0, |_x| <Pptr as crate::rt::Codec>::size_hint(_x))
+            + prefab_instance
+                .as_ref()
+                .map_or(0, |_x| <Pptr as crate::rt::Codec>::size_hint(_x))
+            + prefab_asset
+                .as_ref()
+                .map_or(0, |_x| <Pptr as crate::rt::Codec>::size_hint(_x))
+            + <AlignedString as crate::rt::Codec>::size_hint(name) + 4usize
             + {
                 let _l = sub_meshes;
                 _l.iter()
@@ -4249,6 +5064,9 @@ impl crate::rt::Codec for UnityMesh {
                 .map_or(0, |_x| <AlignedBytes as crate::rt::Codec>::size_hint(_x))
             + mesh_metrics_0.as_ref().map_or(0, |_x| 4usize)
             + mesh_metrics_1.as_ref().map_or(0, |_x| 4usize)
+            + mesh_optimized.as_ref().map_or(0, |_x| 1usize)
+            + pad_mesh_optimized.as_ref().map_or(0, |_x| _x.len())
+            + mesh_optimization_flags.as_ref().map_or(0, |_x| 4usize)
             + stream_data
                 .as_ref()
                 .map_or(0, |_x| <StreamingInfo as crate::rt::Codec>::size_hint(_x))
@@ -4258,16 +5076,320 @@ impl crate::rt::Codec for UnityMesh {
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "unity_mesh",
-        doc: "The bytes Unity writes for one Mesh object (class id 43) inside a SerializedFile or an asset\nbundle, for a release (player) build, little endian. Without the type tree that may or may not\ntravel with the file, the field order is fixed per editor version; the version comes from the\nuser (`--unity-version 2021.3.0f1`, the parameter `unity_version` = major x 10,000 + minor x 100\n+ patch).\n\nUnity's serializer writes every vector as a 32-bit element count followed by the elements;\nstrings are a 32-bit byte count and the bytes. After a byte array, a string, a group of\nsingle-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a\nmultiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim\nhere (the `pad` fields): Unity writes zeros, but nothing checks that.\n\nThe vertices live either in the vertex data (channels laid out over interleaved streams,\ninside the object or streamed from a resource file that m_StreamData names), or in\nm_CompressedMesh (bit-packed quantised values). Everything stays raw here; the decoders in\n`formats/src/unity/` give the bytes their meaning.\n\nVersion cut-offs are from Unity's type trees: the release type tree of every editor from\n3.4 to 6000.7 as the editors dump it (AssetRipper/TypeTreeDumps, `StructsDump/release`),\nwhich changes the Mesh layout at 3.5, 4.0, 4.1, 4.3, 5.0, 2017.3, 2018.1, 2018.2, 2018.3,\n2019.1, 2020.1, 2022.1, 6000.2 and 6000.6 (and nowhere else; 5.0 to 2017.2 differ only in\ntype names and flags that move no byte). For 2019.4 to 2023.1 they are checked against the\n35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles, and\nfor 4.1 to 2023.1 against the embedded type trees of the shared real files\n(`corpus/unity-real`). Alpha releases before the first alpha that has a change (for example\n6000.6.0a1 to a4) cannot be told apart by the version number this layout takes, and are read\nwith the newer layout.\n\nThree eras of vertex data: from 5.0 the streams are computed from the channel table (each\nstarts on a 16-byte boundary after the one before); in 4.x the vertex data stores its\nstreams (`streams`: a channel mask, an offset and a stride each) beside the channel table;\nin 3.5 to 3.x it stores four streams and no channel table, the channels being implied by\neach stream's channel mask. The channel table's format byte is numbered three ways: the\ndocuments' twelve formats from 2019.1 (`channel_info`), thirteen from 2017.1 to 2018.4\n(`channel_info_2017`) and five before 2017.1 (`channel_info_legacy`); the shader channels\nthe table's entries stand for are in the enums `shader_channel` (2018.1 on),\n`shader_channel_5` (5.0 to 2017.4) and `shader_channel_4` (3.5 to 4.x).\n",
+        doc: "The bytes Unity writes for one Mesh object (class id 43) inside a SerializedFile or an asset\nbundle, for a release (player) build, little endian. Without the type tree that may or may not\ntravel with the file, the field order is fixed per editor version; the version comes from the\nuser (`--unity-version 2021.3.0f1`, the parameter `unity_version` = major x 10,000 + minor x 100\n+ patch).\n\nUnity's serializer writes every vector as a 32-bit element count followed by the elements;\nstrings are a 32-bit byte count and the bytes. After a byte array, a string, a group of\nsingle-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a\nmultiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim\nhere (the `pad` fields): Unity writes zeros, but nothing checks that.\n\nThe vertices live either in the vertex data (channels laid out over interleaved streams,\ninside the object or streamed from a resource file that m_StreamData names), or in\nm_CompressedMesh (bit-packed quantised values). Everything stays raw here; the decoders in\n`formats/src/unity/` give the bytes their meaning.\n\nVersion cut-offs are from Unity's type trees: the release type tree of every editor from\n3.4 to 6000.7 as the editors dump it (AssetRipper/TypeTreeDumps, `StructsDump/release`),\nwhich changes the Mesh layout at 3.5, 4.0, 4.1, 4.3, 5.0, 2017.3, 2018.1, 2018.2, 2018.3,\n2019.1, 2020.1, 2022.1, 6000.2 and 6000.6 (and nowhere else; 5.0 to 2017.2 differ only in\ntype names and flags that move no byte). For 2019.4 to 2023.1 they are checked against the\n35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles, and\nfor 4.1 to 2023.1 against the embedded type trees of the shared real files\n(`corpus/unity-real`). Alpha releases before the first alpha that has a change (for example\n6000.6.0a1 to a4) cannot be told apart by the version number this layout takes, and are read\nwith the newer layout.\n\nThree eras of vertex data: from 5.0 the streams are computed from the channel table (each\nstarts on a 16-byte boundary after the one before); in 4.x the vertex data stores its\nstreams (`streams`: a channel mask, an offset and a stride each) beside the channel table;\nin 3.5 to 3.x it stores four streams and no channel table, the channels being implied by\neach stream's channel mask. The channel table's format byte is numbered three ways: the\ndocuments' twelve formats from 2019.1 (`channel_info`), thirteen from 2017.1 to 2018.4\n(`channel_info_2017`) and five before 2017.1 (`channel_info_legacy`); the shader channels\nthe table's entries stand for are in the enums `shader_channel` (2018.1 on),\n`shader_channel_5` (5.0 to 2017.4) and `shader_channel_4` (3.5 to 4.x).\n\nAn object the editor saved for itself (`unity_editor`: its file's target platform is\nNoTarget) keeps the fields a player build leaves out: m_ObjectHideFlags and the prefab\nlinks before m_Name, and m_MeshOptimized (to 2018.4) or m_MeshOptimizationFlags (from\n2019.1) after m_MeshMetrics. The editor's type trees (AssetRipper/TypeTreeDumps,\n`StructsDump/editor`, 3.5 to 6000.7) differ from the release ones in these fields and\nnowhere else in a Mesh, nested types included, beside align flags that move no byte.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-        params: &["unity_version"],
+        params: &["unity_version", "unity_editor"],
         fields: &[
+            crate::rt::FieldInfo {
+                id: "object_hide_flags",
+                ty: "u4?",
+                orig_id: ::std::option::Option::Some("m_ObjectHideFlags"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "first in the Mesh type tree of every editor file of the real Library/metadata folders checked (3.5.7 to 2019.2.18, 18 projects, 3,426 meshes), and of every editor type tree dump from 3.0 (AssetRipper/TypeTreeDumps, StructsDump/editor); absent from every release dump; AssetStudio (Classes/Object.cs) reads it when the file's platform is NoTarget",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The object's HideFlags (Object.m_ObjectHideFlags), kept by the editor; first in an editor's object.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_editor) != (0i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "prefab_parent_object",
+                ty: "pptr?",
+                orig_id: ::std::option::Option::Some("m_PrefabParentObject"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the editor type trees of the real files of 3.5.7 to 2017.3.0 and the editor dumps of 3.5.0 to 2018.1.9 (renamed from 2018.2.0b1); AssetStudio (Classes/EditorExtension.cs)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Up to 2018.1, the object of the prefab this object is an instance of (EditorExtension), or none.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) < (20180200i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Pptr as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "corresponding_source_object",
+                ty: "pptr?",
+                orig_id: ::std::option::Option::Some("m_CorrespondingSourceObject"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the editor type trees of the real files of 2018.2.14 to 2019.2.18 and the editor dumps from 2018.2.0b1 to 6000.7",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "From 2018.2, m_PrefabParentObject's bytes under its new name.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (20180200i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Pptr as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "prefab_internal",
+                ty: "pptr?",
+                orig_id: ::std::option::Option::Some("m_PrefabInternal"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the editor type trees of the real files of 3.5.7 to 2018.2.14 and the editor dumps of 3.5.0 to 2018.2 (replaced from 2018.3.0b1); AssetStudio (Classes/EditorExtension.cs)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Up to 2018.2, the Prefab object this object belongs to, or none.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) < (20180300i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Pptr as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "prefab_instance",
+                ty: "pptr?",
+                orig_id: ::std::option::Option::Some("m_PrefabInstance"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the editor type trees of the real files of 2018.3.0b11 to 2019.2.18 and the editor dumps from 2018.3.0b1 to 6000.7",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "From 2018.3, the PrefabInstance this object comes from, or none.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (20180300i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Pptr as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "prefab_asset",
+                ty: "pptr?",
+                orig_id: ::std::option::Option::Some("m_PrefabAsset"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the editor type trees of the real files of 2018.3.0b11 to 2019.2.18 and the editor dumps from 2018.3.0b1 to 6000.7",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "From 2018.3, the prefab asset this object belongs to, or none.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (20180300i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Pptr as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
+            },
             crate::rt::FieldInfo {
                 id: "name",
                 ty: "aligned_string",
                 orig_id: ::std::option::Option::Some("m_Name"),
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
-                offset: ::std::option::Option::Some("0"),
+                offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
                     "every corpus object; Unity's dumps",
                 ),
@@ -4281,6 +5403,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -4326,6 +5453,11 @@ impl crate::rt::Codec for UnityMesh {
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![crate ::rt::Int::int(& unity_version)],
                         )
@@ -4352,6 +5484,11 @@ impl crate::rt::Codec for UnityMesh {
                     let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
@@ -4385,6 +5522,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         ((crate::rt::Int::int(&unity_version) >= (40100i128))
                             && (crate::rt::Int::int(&unity_version) < (40300i128))),
@@ -4397,6 +5539,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -4424,6 +5571,11 @@ impl crate::rt::Codec for UnityMesh {
                     let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
@@ -4457,6 +5609,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         ((crate::rt::Int::int(&unity_version) >= (40100i128))
                             && (crate::rt::Int::int(&unity_version) < (40300i128))),
@@ -4487,6 +5644,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         ((crate::rt::Int::int(&unity_version) >= (40100i128))
                             && (crate::rt::Int::int(&unity_version) < (40300i128))),
@@ -4499,6 +5661,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -4529,6 +5696,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (40300i128)),
                     )
@@ -4540,6 +5712,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -4567,6 +5744,11 @@ impl crate::rt::Codec for UnityMesh {
                     let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
@@ -4599,6 +5781,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (40300i128)),
                     )
@@ -4610,6 +5797,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -4640,6 +5832,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (40300i128)),
                     )
@@ -4664,6 +5861,11 @@ impl crate::rt::Codec for UnityMesh {
                     let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
@@ -4696,6 +5898,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (40300i128)),
                     )
@@ -4725,6 +5932,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20190100i128)),
                     )
@@ -4736,6 +5948,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -4766,6 +5983,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20190100i128)),
                     )
@@ -4777,6 +5999,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -4821,6 +6048,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         ((crate::rt::Int::int(&unity_version) >= (40000i128))
                             && (crate::rt::Int::int(&unity_version) < (50000i128))),
@@ -4851,6 +6083,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (40000i128)),
                     )
@@ -4878,6 +6115,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (40000i128)),
                     )
@@ -4902,6 +6144,11 @@ impl crate::rt::Codec for UnityMesh {
                     let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
@@ -4934,6 +6181,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) < (50000i128)),
                     )
@@ -4960,6 +6212,11 @@ impl crate::rt::Codec for UnityMesh {
                     let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
@@ -5013,6 +6270,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) < (20180200i128)),
                     )
@@ -5024,6 +6286,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -5051,6 +6318,11 @@ impl crate::rt::Codec for UnityMesh {
                     let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
@@ -5083,6 +6355,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) < (40300i128)),
                     )
@@ -5094,6 +6371,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -5120,6 +6402,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -5153,6 +6440,11 @@ impl crate::rt::Codec for UnityMesh {
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
                         ::std::option::Option::Some(
                             ::std::vec![crate ::rt::Int::int(& unity_version)],
                         )
@@ -5181,6 +6473,11 @@ impl crate::rt::Codec for UnityMesh {
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -5205,6 +6502,11 @@ impl crate::rt::Codec for UnityMesh {
                     let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
@@ -5237,6 +6539,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20220100i128)),
                     )
@@ -5266,6 +6573,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (60000600i128)),
                     )
@@ -5292,6 +6604,11 @@ impl crate::rt::Codec for UnityMesh {
                     let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
@@ -5326,6 +6643,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (60000600i128)),
                     )
@@ -5355,6 +6677,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (50000i128)),
                     )
@@ -5366,6 +6693,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -5396,6 +6728,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (50000i128)),
                     )
@@ -5407,6 +6744,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -5434,6 +6776,11 @@ impl crate::rt::Codec for UnityMesh {
                     let mut _it = _p.iter();
                     #[allow(unused_variables)]
                     let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
@@ -5466,8 +6813,121 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20180200i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "mesh_optimized",
+                ty: "u1?",
+                orig_id: ::std::option::Option::Some("m_MeshOptimized"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the last field of the editor type trees of the real files of 3.5.7 to 2018.2.14 (objects of an odd size), before m_StreamData in those of 2018.3.0b11 to 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Up to 2018.4, an editor's object only: a bool (kept as the byte read), whether the mesh\nwas optimized on import. Up to 2018.2 it is the object's last byte, with no padding after\nit.\n",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) < (20190100i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(1u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "pad_mesh_optimized",
+                ty: "bytes?",
+                orig_id: ::std::option::Option::Some(
+                    "(alignment after m_MeshOptimized)",
+                ),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the align flag on m_MeshOptimized in the editor type trees of the real files of 2018.3.0b11 to 2018.4.18 and the editor dumps of 2018.3 and 2018.4",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "In 2018.3 and 2018.4, padding to a 4-byte boundary after m_MeshOptimized, kept verbatim.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (20180300i128)))
+                            && (crate::rt::Int::int(&unity_version) < (20190100i128))),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(3u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "mesh_optimization_flags",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_MeshOptimizationFlags"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the editor type trees of the real files of 2019.2.6 and 2019.2.18 and the editor dumps from 2019.1.0a10 to 6000.7",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "From 2019.1, an editor's object only, in place of m_MeshOptimized; flags of the import's mesh optimization, kept as read.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (20190100i128))),
                     )
                 }),
                 of: ::std::option::Option::None,
@@ -5495,6 +6955,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (20180300i128)),
                     )
@@ -5506,6 +6971,11 @@ impl crate::rt::Codec for UnityMesh {
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
                         let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
@@ -5538,6 +7008,11 @@ impl crate::rt::Codec for UnityMesh {
                         i128,
                     >>::try_from(*_it.next()?)
                         .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
                     ::std::option::Option::Some(
                         (crate::rt::Int::int(&unity_version) >= (60000200i128)),
                     )
@@ -5552,6 +7027,11 @@ impl crate::rt::Codec for UnityMesh {
                             i128,
                         >>::try_from(*_it.next()?)
                             .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
                         ::std::option::Option::Some(::std::vec![])
                     },
                 }),
@@ -5563,6 +7043,12 @@ impl crate::rt::Codec for UnityMesh {
     fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
         let _f = Self::INFO.fields;
         let UnityMeshRef {
+            object_hide_flags,
+            prefab_parent_object,
+            corresponding_source_object,
+            prefab_internal,
+            prefab_instance,
+            prefab_asset,
             name,
             num_sub_meshes,
             sub_meshes,
@@ -5602,11 +7088,56 @@ impl crate::rt::Codec for UnityMesh {
             baked_triangle_collision_mesh,
             mesh_metrics_0,
             mesh_metrics_1,
+            mesh_optimized,
+            pad_mesh_optimized,
+            mesh_optimization_flags,
             stream_data,
             mesh_lod_info,
             ..
         } = view;
         if _vis.enter(&_f[0usize]) {
+            if let ::std::option::Option::Some(_x) = object_hide_flags {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[1usize]) {
+            if let ::std::option::Option::Some(_x) = prefab_parent_object {
+                _vis.present();
+                <Pptr as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            if let ::std::option::Option::Some(_x) = corresponding_source_object {
+                _vis.present();
+                <Pptr as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[3usize]) {
+            if let ::std::option::Option::Some(_x) = prefab_internal {
+                _vis.present();
+                <Pptr as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[4usize]) {
+            if let ::std::option::Option::Some(_x) = prefab_instance {
+                _vis.present();
+                <Pptr as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[5usize]) {
+            if let ::std::option::Option::Some(_x) = prefab_asset {
+                _vis.present();
+                <Pptr as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[6usize]) {
             {
                 let _x = name;
                 <AlignedString as crate::rt::Codec>::visit(_x, _vis)
@@ -5615,9 +7146,9 @@ impl crate::rt::Codec for UnityMesh {
         }
         {
             let _x = num_sub_meshes;
-            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[2usize]) {
+        if _vis.enter(&_f[8usize]) {
             {
                 let _x = sub_meshes;
                 for (_i, _e) in _x.iter().enumerate() {
@@ -5629,14 +7160,14 @@ impl crate::rt::Codec for UnityMesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[3usize]) {
+        if _vis.enter(&_f[9usize]) {
             if let ::std::option::Option::Some(_x) = num_legacy_shapes {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[4usize]) {
+        if _vis.enter(&_f[10usize]) {
             if let ::std::option::Option::Some(_x) = legacy_shapes {
                 _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
@@ -5648,21 +7179,21 @@ impl crate::rt::Codec for UnityMesh {
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[5usize]) {
+        if _vis.enter(&_f[11usize]) {
             if let ::std::option::Option::Some(_x) = pad_legacy_shapes {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[6usize]) {
+        if _vis.enter(&_f[12usize]) {
             if let ::std::option::Option::Some(_x) = num_shape_vertices {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[7usize]) {
+        if _vis.enter(&_f[13usize]) {
             if let ::std::option::Option::Some(_x) = shape_vertices {
                 _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
@@ -5674,21 +7205,21 @@ impl crate::rt::Codec for UnityMesh {
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[8usize]) {
+        if _vis.enter(&_f[14usize]) {
             if let ::std::option::Option::Some(_x) = shapes {
                 _vis.present();
                 <BlendShapeData as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[9usize]) {
+        if _vis.enter(&_f[15usize]) {
             if let ::std::option::Option::Some(_x) = num_bind_poses {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[10usize]) {
+        if _vis.enter(&_f[16usize]) {
             if let ::std::option::Option::Some(_x) = bind_poses {
                 _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
@@ -5700,14 +7231,14 @@ impl crate::rt::Codec for UnityMesh {
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[11usize]) {
+        if _vis.enter(&_f[17usize]) {
             if let ::std::option::Option::Some(_x) = num_bone_name_hashes {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[12usize]) {
+        if _vis.enter(&_f[18usize]) {
             if let ::std::option::Option::Some(_x) = bone_name_hashes {
                 _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
@@ -5719,21 +7250,21 @@ impl crate::rt::Codec for UnityMesh {
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[13usize]) {
+        if _vis.enter(&_f[19usize]) {
             if let ::std::option::Option::Some(_x) = root_bone_name_hash {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[14usize]) {
+        if _vis.enter(&_f[20usize]) {
             if let ::std::option::Option::Some(_x) = bones_aabb {
                 _vis.present();
                 <MinMaxAabbVector as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[15usize]) {
+        if _vis.enter(&_f[21usize]) {
             if let ::std::option::Option::Some(_x) = variable_bone_count_weights {
                 _vis.present();
                 <VariableBoneCountWeights as crate::rt::Codec>::visit(_x, _vis)
@@ -5742,72 +7273,72 @@ impl crate::rt::Codec for UnityMesh {
         }
         {
             let _x = mesh_compression;
-            _vis.leaf(&_f[16usize], crate::rt::Scalar::from(_x.0));
+            _vis.leaf(&_f[22usize], crate::rt::Scalar::from(_x.0));
         }
-        if _vis.enter(&_f[17usize]) {
+        if _vis.enter(&_f[23usize]) {
             if let ::std::option::Option::Some(_x) = stream_compression {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[18usize]) {
+        if _vis.enter(&_f[24usize]) {
             if let ::std::option::Option::Some(_x) = is_readable {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[19usize]) {
+        if _vis.enter(&_f[25usize]) {
             if let ::std::option::Option::Some(_x) = keep_vertices {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[20usize]) {
+        if _vis.enter(&_f[26usize]) {
             if let ::std::option::Option::Some(_x) = keep_indices {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[21usize]) {
+        if _vis.enter(&_f[27usize]) {
             if let ::std::option::Option::Some(_x) = pad_flags {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[22usize]) {
+        if _vis.enter(&_f[28usize]) {
             if let ::std::option::Option::Some(_x) = index_format {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(_x.0))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[23usize]) {
+        if _vis.enter(&_f[29usize]) {
             {
                 let _x = index_buffer;
                 <IndexBuffer as crate::rt::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[24usize]) {
+        if _vis.enter(&_f[30usize]) {
             if let ::std::option::Option::Some(_x) = skin {
                 _vis.present();
                 <BoneWeights4Vector as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[25usize]) {
+        if _vis.enter(&_f[31usize]) {
             if let ::std::option::Option::Some(_x) = num_bind_poses_after_skin {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[26usize]) {
+        if _vis.enter(&_f[32usize]) {
             if let ::std::option::Option::Some(_x) = bind_poses_after_skin {
                 _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
@@ -5819,98 +7350,119 @@ impl crate::rt::Codec for UnityMesh {
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[27usize]) {
+        if _vis.enter(&_f[33usize]) {
             {
                 let _x = vertex_data;
                 <VertexData as crate::rt::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[28usize]) {
+        if _vis.enter(&_f[34usize]) {
             {
                 let _x = compressed_mesh;
                 <CompressedMesh as crate::rt::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[29usize]) {
+        if _vis.enter(&_f[35usize]) {
             {
                 let _x = local_aabb;
                 <Aabb as crate::rt::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[30usize]) {
+        if _vis.enter(&_f[36usize]) {
             if let ::std::option::Option::Some(_x) = mesh_usage_flags {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[31usize]) {
+        if _vis.enter(&_f[37usize]) {
             if let ::std::option::Option::Some(_x) = cooking_options {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[32usize]) {
+        if _vis.enter(&_f[38usize]) {
             if let ::std::option::Option::Some(_x) = pre_bake_convex_collision_mesh {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[33usize]) {
+        if _vis.enter(&_f[39usize]) {
             if let ::std::option::Option::Some(_x) = pre_bake_triangle_collision_mesh {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[34usize]) {
+        if _vis.enter(&_f[40usize]) {
             if let ::std::option::Option::Some(_x) = pad_pre_bake {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[35usize]) {
+        if _vis.enter(&_f[41usize]) {
             if let ::std::option::Option::Some(_x) = baked_convex_collision_mesh {
                 _vis.present();
                 <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[36usize]) {
+        if _vis.enter(&_f[42usize]) {
             if let ::std::option::Option::Some(_x) = baked_triangle_collision_mesh {
                 _vis.present();
                 <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[37usize]) {
+        if _vis.enter(&_f[43usize]) {
             if let ::std::option::Option::Some(_x) = mesh_metrics_0 {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[38usize]) {
+        if _vis.enter(&_f[44usize]) {
             if let ::std::option::Option::Some(_x) = mesh_metrics_1 {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[39usize]) {
+        if _vis.enter(&_f[45usize]) {
+            if let ::std::option::Option::Some(_x) = mesh_optimized {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[46usize]) {
+            if let ::std::option::Option::Some(_x) = pad_mesh_optimized {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[47usize]) {
+            if let ::std::option::Option::Some(_x) = mesh_optimization_flags {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[48usize]) {
             if let ::std::option::Option::Some(_x) = stream_data {
                 _vis.present();
                 <StreamingInfo as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[40usize]) {
+        if _vis.enter(&_f[49usize]) {
             if let ::std::option::Option::Some(_x) = mesh_lod_info {
                 _vis.present();
                 <MeshLodInfo as crate::rt::Codec>::visit(_x, _vis)
@@ -5924,6 +7476,30 @@ impl UnityMeshRef<'_> {
     /// The owned [`UnityMesh`] (copies every view).
     pub fn own(&self) -> UnityMesh {
         UnityMesh {
+            object_hide_flags: self
+                .object_hide_flags
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            prefab_parent_object: self
+                .prefab_parent_object
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            corresponding_source_object: self
+                .corresponding_source_object
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            prefab_internal: self
+                .prefab_internal
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            prefab_instance: self
+                .prefab_instance
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            prefab_asset: self
+                .prefab_asset
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
             name: (&self.name).own(),
             num_sub_meshes: ::std::clone::Clone::clone(&self.num_sub_meshes),
             sub_meshes: (&self.sub_meshes)
@@ -6041,6 +7617,15 @@ impl UnityMeshRef<'_> {
                 .mesh_metrics_1
                 .as_ref()
                 .map(|_x| ::std::clone::Clone::clone(_x)),
+            mesh_optimized: self
+                .mesh_optimized
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            pad_mesh_optimized: self.pad_mesh_optimized.as_ref().map(|_x| _x.to_vec()),
+            mesh_optimization_flags: self
+                .mesh_optimization_flags
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
             stream_data: self.stream_data.as_ref().map(|_x| _x.own()),
             mesh_lod_info: self.mesh_lod_info.as_ref().map(|_x| _x.own()),
         }
@@ -6052,6 +7637,43 @@ impl crate::rt::Spanned for UnityMeshPos {
     }
 }
 impl crate::rt::Place<'_, UnityMeshPos> {
+    /// The place of `object_hide_flags`.
+    pub fn object_hide_flags(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("object_hide_flags", &self.get().object_hide_flags)
+    }
+    /// The place of `prefab_parent_object`.
+    pub fn prefab_parent_object(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<PptrPos>> {
+        self.field("prefab_parent_object", &self.get().prefab_parent_object)
+    }
+    /// The place of `corresponding_source_object`.
+    pub fn corresponding_source_object(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<PptrPos>> {
+        self.field(
+            "corresponding_source_object",
+            &self.get().corresponding_source_object,
+        )
+    }
+    /// The place of `prefab_internal`.
+    pub fn prefab_internal(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<PptrPos>> {
+        self.field("prefab_internal", &self.get().prefab_internal)
+    }
+    /// The place of `prefab_instance`.
+    pub fn prefab_instance(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<PptrPos>> {
+        self.field("prefab_instance", &self.get().prefab_instance)
+    }
+    /// The place of `prefab_asset`.
+    pub fn prefab_asset(&self) -> crate::rt::Place<'_, ::std::option::Option<PptrPos>> {
+        self.field("prefab_asset", &self.get().prefab_asset)
+    }
     /// The place of `name`.
     pub fn name(&self) -> crate::rt::Place<'_, AlignedStringPos> {
         self.field("name", &self.get().name)
@@ -6294,6 +7916,24 @@ impl crate::rt::Place<'_, UnityMeshPos> {
     ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
         self.field("mesh_metrics_1", &self.get().mesh_metrics_1)
     }
+    /// The place of `mesh_optimized`.
+    pub fn mesh_optimized(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("mesh_optimized", &self.get().mesh_optimized)
+    }
+    /// The place of `pad_mesh_optimized`.
+    pub fn pad_mesh_optimized(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("pad_mesh_optimized", &self.get().pad_mesh_optimized)
+    }
+    /// The place of `mesh_optimization_flags`.
+    pub fn mesh_optimization_flags(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("mesh_optimization_flags", &self.get().mesh_optimization_flags)
+    }
     /// The place of `stream_data`.
     pub fn stream_data(
         &self,
@@ -6321,10 +7961,73 @@ impl crate::rt::Walk for UnityMeshPos {
         let _f = <UnityMesh as crate::rt::Codec>::INFO.fields;
         crate::rt::meta::under(
             path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("object_hide_flags")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.object_hide_flags {
+                    visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("prefab_parent_object")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.prefab_parent_object {
+                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(
+                ::std::borrow::Cow::Borrowed("corresponding_source_object"),
+            ),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.corresponding_source_object
+                {
+                    visit(path, crate::rt::Spanned::span(p), &_f[2usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("prefab_internal")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.prefab_internal {
+                    visit(path, crate::rt::Spanned::span(p), &_f[3usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("prefab_instance")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.prefab_instance {
+                    visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("prefab_asset")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.prefab_asset {
+                    visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("name")),
             |path| {
                 let p = &self.name;
-                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !true);
+                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !true);
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
@@ -6333,7 +8036,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_sub_meshes")),
             |path| {
                 let p = &self.num_sub_meshes;
-                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
@@ -6342,7 +8045,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("sub_meshes")),
             |path| {
                 let p = &self.sub_meshes;
-                visit(path, crate::rt::Spanned::span(p), &_f[2usize], false);
+                visit(path, crate::rt::Spanned::span(p), &_f[8usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
                     crate::rt::meta::under(
                         path,
@@ -6351,7 +8054,7 @@ impl crate::rt::Walk for UnityMeshPos {
                             visit(
                                 path,
                                 crate::rt::Spanned::span(&e),
-                                &_f[2usize],
+                                &_f[8usize],
                                 !true,
                             );
                             crate::rt::Walk::walk(&e, path, visit);
@@ -6365,7 +8068,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_legacy_shapes")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.num_legacy_shapes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[9usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6375,94 +8078,6 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("legacy_shapes")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.legacy_shapes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[4usize], false);
-                    for (i, e) in p.items.iter().cloned().enumerate() {
-                        crate::rt::meta::under(
-                            path,
-                            crate::rt::Seg::Index(i),
-                            |path| {
-                                visit(
-                                    path,
-                                    crate::rt::Spanned::span(&e),
-                                    &_f[4usize],
-                                    !true,
-                                );
-                                crate::rt::Walk::walk(&e, path, visit);
-                            },
-                        );
-                    }
-                }
-            },
-        );
-        crate::rt::meta::under(
-            path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_legacy_shapes")),
-            |path| {
-                if let ::std::option::Option::Some(p) = &self.pad_legacy_shapes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[5usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
-                }
-            },
-        );
-        crate::rt::meta::under(
-            path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_shape_vertices")),
-            |path| {
-                if let ::std::option::Option::Some(p) = &self.num_shape_vertices {
-                    visit(path, crate::rt::Spanned::span(p), &_f[6usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
-                }
-            },
-        );
-        crate::rt::meta::under(
-            path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("shape_vertices")),
-            |path| {
-                if let ::std::option::Option::Some(p) = &self.shape_vertices {
-                    visit(path, crate::rt::Spanned::span(p), &_f[7usize], false);
-                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
-                        crate::rt::meta::under(
-                            path,
-                            crate::rt::Seg::Index(i),
-                            |path| {
-                                visit(
-                                    path,
-                                    crate::rt::Spanned::span(&e),
-                                    &_f[7usize],
-                                    !true,
-                                );
-                                crate::rt::Walk::walk(&e, path, visit);
-                            },
-                        );
-                    }
-                }
-            },
-        );
-        crate::rt::meta::under(
-            path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("shapes")),
-            |path| {
-                if let ::std::option::Option::Some(p) = &self.shapes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[8usize], !true);
-                    crate::rt::Walk::walk(p, path, visit);
-                }
-            },
-        );
-        crate::rt::meta::under(
-            path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bind_poses")),
-            |path| {
-                if let ::std::option::Option::Some(p) = &self.num_bind_poses {
-                    visit(path, crate::rt::Spanned::span(p), &_f[9usize], !false);
-                    crate::rt::Walk::walk(p, path, visit);
-                }
-            },
-        );
-        crate::rt::meta::under(
-            path,
-            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bind_poses")),
-            |path| {
-                if let ::std::option::Option::Some(p) = &self.bind_poses {
                     visit(path, crate::rt::Spanned::span(p), &_f[10usize], false);
                     for (i, e) in p.items.iter().cloned().enumerate() {
                         crate::rt::meta::under(
@@ -6484,10 +8099,98 @@ impl crate::rt::Walk for UnityMeshPos {
         );
         crate::rt::meta::under(
             path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_legacy_shapes")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.pad_legacy_shapes {
+                    visit(path, crate::rt::Spanned::span(p), &_f[11usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_shape_vertices")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.num_shape_vertices {
+                    visit(path, crate::rt::Spanned::span(p), &_f[12usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("shape_vertices")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.shape_vertices {
+                    visit(path, crate::rt::Spanned::span(p), &_f[13usize], false);
+                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[13usize],
+                                    !true,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("shapes")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.shapes {
+                    visit(path, crate::rt::Spanned::span(p), &_f[14usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bind_poses")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.num_bind_poses {
+                    visit(path, crate::rt::Spanned::span(p), &_f[15usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bind_poses")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.bind_poses {
+                    visit(path, crate::rt::Spanned::span(p), &_f[16usize], false);
+                    for (i, e) in p.items.iter().cloned().enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[16usize],
+                                    !true,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bone_name_hashes")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.num_bone_name_hashes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[11usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[17usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6497,7 +8200,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bone_name_hashes")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.bone_name_hashes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[12usize], false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[18usize], false);
                     for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
                         crate::rt::meta::under(
                             path,
@@ -6506,7 +8209,7 @@ impl crate::rt::Walk for UnityMeshPos {
                                 visit(
                                     path,
                                     crate::rt::Spanned::span(&e),
-                                    &_f[12usize],
+                                    &_f[18usize],
                                     !false,
                                 );
                                 crate::rt::Walk::walk(&e, path, visit);
@@ -6521,7 +8224,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("root_bone_name_hash")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.root_bone_name_hash {
-                    visit(path, crate::rt::Spanned::span(p), &_f[13usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[19usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6531,7 +8234,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bones_aabb")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.bones_aabb {
-                    visit(path, crate::rt::Spanned::span(p), &_f[14usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[20usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6544,7 +8247,7 @@ impl crate::rt::Walk for UnityMeshPos {
             |path| {
                 if let ::std::option::Option::Some(p) = &self.variable_bone_count_weights
                 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[15usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[21usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6554,7 +8257,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_compression")),
             |path| {
                 let p = &self.mesh_compression;
-                visit(path, crate::rt::Spanned::span(p), &_f[16usize], !false);
+                visit(path, crate::rt::Spanned::span(p), &_f[22usize], !false);
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
@@ -6563,7 +8266,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stream_compression")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.stream_compression {
-                    visit(path, crate::rt::Spanned::span(p), &_f[17usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[23usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6573,7 +8276,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("is_readable")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.is_readable {
-                    visit(path, crate::rt::Spanned::span(p), &_f[18usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[24usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6583,7 +8286,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("keep_vertices")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.keep_vertices {
-                    visit(path, crate::rt::Spanned::span(p), &_f[19usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[25usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6593,7 +8296,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("keep_indices")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.keep_indices {
-                    visit(path, crate::rt::Spanned::span(p), &_f[20usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[26usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6603,7 +8306,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_flags")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.pad_flags {
-                    visit(path, crate::rt::Spanned::span(p), &_f[21usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[27usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6613,7 +8316,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index_format")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.index_format {
-                    visit(path, crate::rt::Spanned::span(p), &_f[22usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[28usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6623,7 +8326,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index_buffer")),
             |path| {
                 let p = &self.index_buffer;
-                visit(path, crate::rt::Spanned::span(p), &_f[23usize], !true);
+                visit(path, crate::rt::Spanned::span(p), &_f[29usize], !true);
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
@@ -6632,7 +8335,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("skin")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.skin {
-                    visit(path, crate::rt::Spanned::span(p), &_f[24usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[30usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6644,7 +8347,7 @@ impl crate::rt::Walk for UnityMeshPos {
             ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.num_bind_poses_after_skin {
-                    visit(path, crate::rt::Spanned::span(p), &_f[25usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[31usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6654,7 +8357,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bind_poses_after_skin")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.bind_poses_after_skin {
-                    visit(path, crate::rt::Spanned::span(p), &_f[26usize], false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[32usize], false);
                     for (i, e) in p.items.iter().cloned().enumerate() {
                         crate::rt::meta::under(
                             path,
@@ -6663,7 +8366,7 @@ impl crate::rt::Walk for UnityMeshPos {
                                 visit(
                                     path,
                                     crate::rt::Spanned::span(&e),
-                                    &_f[26usize],
+                                    &_f[32usize],
                                     !true,
                                 );
                                 crate::rt::Walk::walk(&e, path, visit);
@@ -6678,7 +8381,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_data")),
             |path| {
                 let p = &self.vertex_data;
-                visit(path, crate::rt::Spanned::span(p), &_f[27usize], !true);
+                visit(path, crate::rt::Spanned::span(p), &_f[33usize], !true);
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
@@ -6687,7 +8390,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("compressed_mesh")),
             |path| {
                 let p = &self.compressed_mesh;
-                visit(path, crate::rt::Spanned::span(p), &_f[28usize], !true);
+                visit(path, crate::rt::Spanned::span(p), &_f[34usize], !true);
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
@@ -6696,7 +8399,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("local_aabb")),
             |path| {
                 let p = &self.local_aabb;
-                visit(path, crate::rt::Spanned::span(p), &_f[29usize], !true);
+                visit(path, crate::rt::Spanned::span(p), &_f[35usize], !true);
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
@@ -6705,7 +8408,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_usage_flags")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.mesh_usage_flags {
-                    visit(path, crate::rt::Spanned::span(p), &_f[30usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[36usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6715,7 +8418,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("cooking_options")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.cooking_options {
-                    visit(path, crate::rt::Spanned::span(p), &_f[31usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[37usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6729,7 +8432,7 @@ impl crate::rt::Walk for UnityMeshPos {
                 if let ::std::option::Option::Some(p) = &self
                     .pre_bake_convex_collision_mesh
                 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[32usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[38usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6743,7 +8446,7 @@ impl crate::rt::Walk for UnityMeshPos {
                 if let ::std::option::Option::Some(p) = &self
                     .pre_bake_triangle_collision_mesh
                 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[33usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[39usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6753,7 +8456,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_pre_bake")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.pad_pre_bake {
-                    visit(path, crate::rt::Spanned::span(p), &_f[34usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[40usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6766,7 +8469,7 @@ impl crate::rt::Walk for UnityMeshPos {
             |path| {
                 if let ::std::option::Option::Some(p) = &self.baked_convex_collision_mesh
                 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[35usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[41usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6780,7 +8483,7 @@ impl crate::rt::Walk for UnityMeshPos {
                 if let ::std::option::Option::Some(p) = &self
                     .baked_triangle_collision_mesh
                 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[36usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[42usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6790,7 +8493,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_metrics_0")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.mesh_metrics_0 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[37usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[43usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6800,7 +8503,39 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_metrics_1")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.mesh_metrics_1 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[38usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[44usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_optimized")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.mesh_optimized {
+                    visit(path, crate::rt::Spanned::span(p), &_f[45usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_mesh_optimized")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.pad_mesh_optimized {
+                    visit(path, crate::rt::Spanned::span(p), &_f[46usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(
+                ::std::borrow::Cow::Borrowed("mesh_optimization_flags"),
+            ),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.mesh_optimization_flags {
+                    visit(path, crate::rt::Spanned::span(p), &_f[47usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6810,7 +8545,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stream_data")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.stream_data {
-                    visit(path, crate::rt::Spanned::span(p), &_f[39usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[48usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6820,7 +8555,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_lod_info")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.mesh_lod_info {
-                    visit(path, crate::rt::Spanned::span(p), &_f[40usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[49usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -6831,112 +8566,139 @@ impl crate::rt::Walk for UnityMeshPos {
         visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
     ) {
         let _f = <UnityMesh as crate::rt::Codec>::INFO.fields;
-        visit(crate::rt::Spanned::span(&self.name), &_f[0usize]);
-        visit(crate::rt::Spanned::span(&self.num_sub_meshes), &_f[1usize]);
-        visit(crate::rt::Spanned::span(&self.sub_meshes), &_f[2usize]);
-        if let ::std::option::Option::Some(p) = &self.num_legacy_shapes {
+        if let ::std::option::Option::Some(p) = &self.object_hide_flags {
+            visit(crate::rt::Spanned::span(p), &_f[0usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.prefab_parent_object {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.corresponding_source_object {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.prefab_internal {
             visit(crate::rt::Spanned::span(p), &_f[3usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.legacy_shapes {
+        if let ::std::option::Option::Some(p) = &self.prefab_instance {
             visit(crate::rt::Spanned::span(p), &_f[4usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.pad_legacy_shapes {
+        if let ::std::option::Option::Some(p) = &self.prefab_asset {
             visit(crate::rt::Spanned::span(p), &_f[5usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.num_shape_vertices {
-            visit(crate::rt::Spanned::span(p), &_f[6usize]);
-        }
-        if let ::std::option::Option::Some(p) = &self.shape_vertices {
-            visit(crate::rt::Spanned::span(p), &_f[7usize]);
-        }
-        if let ::std::option::Option::Some(p) = &self.shapes {
-            visit(crate::rt::Spanned::span(p), &_f[8usize]);
-        }
-        if let ::std::option::Option::Some(p) = &self.num_bind_poses {
+        visit(crate::rt::Spanned::span(&self.name), &_f[6usize]);
+        visit(crate::rt::Spanned::span(&self.num_sub_meshes), &_f[7usize]);
+        visit(crate::rt::Spanned::span(&self.sub_meshes), &_f[8usize]);
+        if let ::std::option::Option::Some(p) = &self.num_legacy_shapes {
             visit(crate::rt::Spanned::span(p), &_f[9usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.bind_poses {
+        if let ::std::option::Option::Some(p) = &self.legacy_shapes {
             visit(crate::rt::Spanned::span(p), &_f[10usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.num_bone_name_hashes {
+        if let ::std::option::Option::Some(p) = &self.pad_legacy_shapes {
             visit(crate::rt::Spanned::span(p), &_f[11usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.bone_name_hashes {
+        if let ::std::option::Option::Some(p) = &self.num_shape_vertices {
             visit(crate::rt::Spanned::span(p), &_f[12usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.root_bone_name_hash {
+        if let ::std::option::Option::Some(p) = &self.shape_vertices {
             visit(crate::rt::Spanned::span(p), &_f[13usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.bones_aabb {
+        if let ::std::option::Option::Some(p) = &self.shapes {
             visit(crate::rt::Spanned::span(p), &_f[14usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.variable_bone_count_weights {
+        if let ::std::option::Option::Some(p) = &self.num_bind_poses {
             visit(crate::rt::Spanned::span(p), &_f[15usize]);
         }
-        visit(crate::rt::Spanned::span(&self.mesh_compression), &_f[16usize]);
-        if let ::std::option::Option::Some(p) = &self.stream_compression {
+        if let ::std::option::Option::Some(p) = &self.bind_poses {
+            visit(crate::rt::Spanned::span(p), &_f[16usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.num_bone_name_hashes {
             visit(crate::rt::Spanned::span(p), &_f[17usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.is_readable {
+        if let ::std::option::Option::Some(p) = &self.bone_name_hashes {
             visit(crate::rt::Spanned::span(p), &_f[18usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.keep_vertices {
+        if let ::std::option::Option::Some(p) = &self.root_bone_name_hash {
             visit(crate::rt::Spanned::span(p), &_f[19usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.keep_indices {
+        if let ::std::option::Option::Some(p) = &self.bones_aabb {
             visit(crate::rt::Spanned::span(p), &_f[20usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.pad_flags {
+        if let ::std::option::Option::Some(p) = &self.variable_bone_count_weights {
             visit(crate::rt::Spanned::span(p), &_f[21usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.index_format {
-            visit(crate::rt::Spanned::span(p), &_f[22usize]);
+        visit(crate::rt::Spanned::span(&self.mesh_compression), &_f[22usize]);
+        if let ::std::option::Option::Some(p) = &self.stream_compression {
+            visit(crate::rt::Spanned::span(p), &_f[23usize]);
         }
-        visit(crate::rt::Spanned::span(&self.index_buffer), &_f[23usize]);
-        if let ::std::option::Option::Some(p) = &self.skin {
+        if let ::std::option::Option::Some(p) = &self.is_readable {
             visit(crate::rt::Spanned::span(p), &_f[24usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.num_bind_poses_after_skin {
+        if let ::std::option::Option::Some(p) = &self.keep_vertices {
             visit(crate::rt::Spanned::span(p), &_f[25usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.bind_poses_after_skin {
+        if let ::std::option::Option::Some(p) = &self.keep_indices {
             visit(crate::rt::Spanned::span(p), &_f[26usize]);
         }
-        visit(crate::rt::Spanned::span(&self.vertex_data), &_f[27usize]);
-        visit(crate::rt::Spanned::span(&self.compressed_mesh), &_f[28usize]);
-        visit(crate::rt::Spanned::span(&self.local_aabb), &_f[29usize]);
-        if let ::std::option::Option::Some(p) = &self.mesh_usage_flags {
+        if let ::std::option::Option::Some(p) = &self.pad_flags {
+            visit(crate::rt::Spanned::span(p), &_f[27usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.index_format {
+            visit(crate::rt::Spanned::span(p), &_f[28usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.index_buffer), &_f[29usize]);
+        if let ::std::option::Option::Some(p) = &self.skin {
             visit(crate::rt::Spanned::span(p), &_f[30usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.cooking_options {
+        if let ::std::option::Option::Some(p) = &self.num_bind_poses_after_skin {
             visit(crate::rt::Spanned::span(p), &_f[31usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.pre_bake_convex_collision_mesh {
+        if let ::std::option::Option::Some(p) = &self.bind_poses_after_skin {
             visit(crate::rt::Spanned::span(p), &_f[32usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.pre_bake_triangle_collision_mesh {
-            visit(crate::rt::Spanned::span(p), &_f[33usize]);
-        }
-        if let ::std::option::Option::Some(p) = &self.pad_pre_bake {
-            visit(crate::rt::Spanned::span(p), &_f[34usize]);
-        }
-        if let ::std::option::Option::Some(p) = &self.baked_convex_collision_mesh {
-            visit(crate::rt::Spanned::span(p), &_f[35usize]);
-        }
-        if let ::std::option::Option::Some(p) = &self.baked_triangle_collision_mesh {
+        visit(crate::rt::Spanned::span(&self.vertex_data), &_f[33usize]);
+        visit(crate::rt::Spanned::span(&self.compressed_mesh), &_f[34usize]);
+        visit(crate::rt::Spanned::span(&self.local_aabb), &_f[35usize]);
+        if let ::std::option::Option::Some(p) = &self.mesh_usage_flags {
             visit(crate::rt::Spanned::span(p), &_f[36usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.mesh_metrics_0 {
+        if let ::std::option::Option::Some(p) = &self.cooking_options {
             visit(crate::rt::Spanned::span(p), &_f[37usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.mesh_metrics_1 {
+        if let ::std::option::Option::Some(p) = &self.pre_bake_convex_collision_mesh {
             visit(crate::rt::Spanned::span(p), &_f[38usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.stream_data {
+        if let ::std::option::Option::Some(p) = &self.pre_bake_triangle_collision_mesh {
             visit(crate::rt::Spanned::span(p), &_f[39usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.mesh_lod_info {
+        if let ::std::option::Option::Some(p) = &self.pad_pre_bake {
             visit(crate::rt::Spanned::span(p), &_f[40usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.baked_convex_collision_mesh {
+            visit(crate::rt::Spanned::span(p), &_f[41usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.baked_triangle_collision_mesh {
+            visit(crate::rt::Spanned::span(p), &_f[42usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_metrics_0 {
+            visit(crate::rt::Spanned::span(p), &_f[43usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_metrics_1 {
+            visit(crate::rt::Spanned::span(p), &_f[44usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_optimized {
+            visit(crate::rt::Spanned::span(p), &_f[45usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pad_mesh_optimized {
+            visit(crate::rt::Spanned::span(p), &_f[46usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_optimization_flags {
+            visit(crate::rt::Spanned::span(p), &_f[47usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.stream_data {
+            visit(crate::rt::Spanned::span(p), &_f[48usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_lod_info {
+            visit(crate::rt::Spanned::span(p), &_f[49usize]);
         }
     }
 }
@@ -6946,7 +8708,7 @@ impl crate::rt::Root for UnityMesh {
     const DESCRIPTION: &'static str = "Unity serialized Mesh object (class 43), read without a type tree";
     const SPEC: &'static str = "spec/unity_mesh.ksy";
     const UNKNOWN: &'static [&'static str] = &["index_buffer.indices.rest"];
-    const PARAMS: &'static [&'static str] = &["unity_version"];
+    const PARAMS: &'static [&'static str] = &["unity_version", "unity_editor"];
     const CUT_OFFS: &'static [(&'static str, &'static [i128])] = &[
         (
             "unity_version",
@@ -6955,6 +8717,7 @@ impl crate::rt::Root for UnityMesh {
                 20180300, 20190100, 20200100, 20220100, 60000200, 60000600,
             ],
         ),
+        ("unity_editor", &[0]),
     ];
     const RULES: &'static [&'static crate::rt::Rule] = &[
         UnityMesh::REL_VERTEX_LAYOUT_FILLS_DATA,
@@ -6987,6 +8750,9 @@ impl crate::rt::Root for UnityMesh {
                     .ok_or_else(|| crate::rt::codec::missing_param("unity_version"))?,
                 "unity_version",
             )?,
+            crate::rt::codec::arg::<
+                u8,
+            >(0, params.param("unity_editor").unwrap_or(0i128), "unity_editor")?,
         ))
     }
 }
@@ -23669,5 +25435,436 @@ impl crate::rt::Walk for MeshLodRangePos {
         let _f = <MeshLodRange as crate::rt::Codec>::INFO.fields;
         visit(crate::rt::Spanned::span(&self.index_start), &_f[0usize]);
         visit(crate::rt::Spanned::span(&self.index_count), &_f[1usize]);
+    }
+}
+/// A reference to an object (PPtr): the file it is in (0 this file, i the i-th entry of the
+/// serialized file's externals) and its path id there, 32-bit before 5.0.
+///
+///
+/// Type `pptr` of `spec/unity_mesh.ksy`. Observed
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
+#[serde(deny_unknown_fields)]
+pub struct Pptr {
+    /// The file the object is in (0 this one).
+    ///
+    /// Documented as “m_FileID”, Observed (the PPtr fields of the editor type trees of the real files (3.5.7 to 2019.2.18)).
+    pub file_id: i32,
+    /// Before 5.0, the object's path id in that file, 32-bit.
+    ///
+    /// Documented as “m_PathID”, Observed (SInt32 m_PathID in the editor type trees of the real 3.5.7, 4.2.0 and 4.3.2 files; int in the editor dumps of 3.5 to 4.7).
+    pub path_id_32: ::std::option::Option<i32>,
+    /// From 5.0, the object's path id in that file.
+    ///
+    /// Documented as “m_PathID”, Observed (SInt64 m_PathID in the editor type trees of the real 5.2.0 to 2019.2.18 files and the editor dumps from 5.0).
+    pub path_id: ::std::option::Option<i64>,
+}
+/// Where each field of a [`Pptr`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct PptrPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `file_id` lies.
+    pub file_id: crate::rt::Span,
+    /// Where `path_id_32` lies.
+    pub path_id_32: ::std::option::Option<crate::rt::Span>,
+    /// Where `path_id` lies.
+    pub path_id: ::std::option::Option<crate::rt::Span>,
+}
+impl Pptr {
+    /// Where `file_id` starts, from the start of the type.
+    pub const OFFSET_FILE_ID: u64 = 0;
+    /// Where `path_id_32` starts, from the start of the type.
+    pub const OFFSET_PATH_ID_32: u64 = 4;
+}
+impl crate::rt::Codec for Pptr {
+    type Args = (u32,);
+    type Ref<'a> = Pptr;
+    type Pos = PptrPos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _io: &mut crate::rt::Input<'a>,
+        _args: Self::Args,
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+        let (unity_version,) = _args;
+        let _start = _io.pos();
+        let (file_id, _p_file_id) = crate::rt::field(
+            "file_id",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (path_id_32, _p_path_id_32) = crate::rt::field(
+            "path_id_32",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (50000i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (path_id, _p_path_id) = crate::rt::field(
+            "path_id",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (50000i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<i64>(::binrw::Endian::Little, "s8")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        Ok((
+            Pptr {
+                file_id,
+                path_id_32,
+                path_id,
+            },
+            if L {
+                Some(PptrPos {
+                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    file_id: _p_file_id,
+                    path_id_32: _p_path_id_32,
+                    path_id: _p_path_id,
+                })
+            } else {
+                None
+            },
+        ))
+    }
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
+        &self,
+        _io: &mut crate::rt::Output,
+        _args: Self::Args,
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+        let (unity_version,) = _args;
+        let _start = _io.pos();
+        let Pptr { file_id, path_id_32, path_id } = self;
+        let _p_file_id = crate::rt::field(
+            "file_id",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let _v = file_id;
+                    {
+                        {
+                            _io.prim(::binrw::Endian::Little, *_v);
+                            crate::rt::Span::new(_at, _io.pos())
+                        }
+                    }
+                })
+            },
+        )?;
+        let _p_path_id_32 = crate::rt::field(
+            "path_id_32",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (50000i128)),
+                        path_id_32.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 50000",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 50000",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_path_id = crate::rt::field(
+            "path_id",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                        path_id.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 50000",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 50000",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        Ok(
+            if L {
+                Some(PptrPos {
+                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    file_id: _p_file_id,
+                    path_id_32: _p_path_id_32,
+                    path_id: _p_path_id,
+                })
+            } else {
+                None
+            },
+        )
+    }
+    fn size_hint(&self) -> usize {
+        let Pptr { file_id, path_id_32, path_id, .. } = self;
+        0usize + 4usize + path_id_32.as_ref().map_or(0, |_x| 4usize)
+            + path_id.as_ref().map_or(0, |_x| 8usize)
+    }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "pptr",
+        doc: "A reference to an object (PPtr): the file it is in (0 this file, i the i-th entry of the\nserialized file's externals) and its path id there, 32-bit before 5.0.\n",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &["unity_version"],
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "file_id",
+                ty: "s4",
+                orig_id: ::std::option::Option::Some("m_FileID"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the PPtr fields of the editor type trees of the real files (3.5.7 to 2019.2.18)",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "The file the object is in (0 this one).",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "path_id_32",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_PathID"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "SInt32 m_PathID in the editor type trees of the real 3.5.7, 4.2.0 and 4.3.2 files; int in the editor dumps of 3.5 to 4.7",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 5.0, the object's path id in that file, 32-bit.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (50000i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "path_id",
+                ty: "s8?",
+                orig_id: ::std::option::Option::Some("m_PathID"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "SInt64 m_PathID in the editor type trees of the real 5.2.0 to 2019.2.18 files and the editor dumps from 5.0",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "From 5.0, the object's path id in that file.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let Pptr { file_id, path_id_32, path_id, .. } = view;
+        {
+            let _x = file_id;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+        }
+        if _vis.enter(&_f[1usize]) {
+            if let ::std::option::Option::Some(_x) = path_id_32 {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[2usize]) {
+            if let ::std::option::Option::Some(_x) = path_id {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+    }
+}
+crate::rt::codec::binrw_adapter!(Pptr, ENDIAN);
+impl crate::rt::Spanned for PptrPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Place<'_, PptrPos> {
+    /// The place of `file_id`.
+    pub fn file_id(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("file_id", &self.get().file_id)
+    }
+    /// The place of `path_id_32`.
+    pub fn path_id_32(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("path_id_32", &self.get().path_id_32)
+    }
+    /// The place of `path_id`.
+    pub fn path_id(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("path_id", &self.get().path_id)
+    }
+}
+impl crate::rt::Walk for PptrPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Pptr as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("file_id")),
+            |path| {
+                let p = &self.file_id;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("path_id_32")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.path_id_32 {
+                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("path_id")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.path_id {
+                    visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Pptr as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.file_id), &_f[0usize]);
+        if let ::std::option::Option::Some(p) = &self.path_id_32 {
+            visit(crate::rt::Spanned::span(p), &_f[1usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.path_id {
+            visit(crate::rt::Spanned::span(p), &_f[2usize]);
+        }
     }
 }

@@ -5,8 +5,8 @@ use crate::generated::unity_mesh::{
     Aabb, AlignedBytes, AlignedString, BlendShapeData, BoneWeights4, ChannelFormatLegacy,
     ChannelInfo, ChannelInfo2017, ChannelInfoLegacy, CompressedMesh, IndexBuffer, IndexFormat,
     IndexRun, Matrix4x4f, MeshCompression, MeshLodInfo, MinMaxAabbVector, PackedFloatVector,
-    PackedIntVector, StreamInfo, StreamInfoFixed, StreamingInfo, SubMesh, Topology, UnityMesh,
-    VariableBoneCountWeights, Vector3f, VertexData, VertexFormat, VertexFormat2017,
+    PackedIntVector, Pptr, StreamInfo, StreamInfoFixed, StreamingInfo, SubMesh, Topology,
+    UnityMesh, VariableBoneCountWeights, Vector3f, VertexData, VertexFormat, VertexFormat2017,
 };
 
 /// Blend shape data that holds no shapes.
@@ -175,6 +175,12 @@ pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
     let between = |a: u32, b: u32| v >= a && v < b;
     let count = channel_count(v);
     UnityMesh {
+        object_hide_flags: None,
+        prefab_parent_object: None,
+        corresponding_source_object: None,
+        prefab_internal: None,
+        prefab_instance: None,
+        prefab_asset: None,
         name: string(name),
         num_sub_meshes: 0,
         sub_meshes: vec![],
@@ -278,6 +284,9 @@ pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
         baked_triangle_collision_mesh: from(50000).then(|| bytes(vec![])),
         mesh_metrics_0: from(20180200).then_some(1.0),
         mesh_metrics_1: from(20180200).then_some(1.0),
+        mesh_optimized: None,
+        pad_mesh_optimized: None,
+        mesh_optimization_flags: None,
         stream_data: from(20180300).then(|| StreamingInfo {
             ofs_data_u4: (!from(20200100)).then_some(0),
             ofs_data_u8: from(20200100).then_some(0),
@@ -292,6 +301,30 @@ pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
             sub_meshes: vec![],
         }),
     }
+}
+
+/// `m`, a mesh of the editor version `unity_version`, as the editor saves it for itself (the
+/// spec's `unity_editor`): with the editor-only fields of that version, holding what an
+/// imported model's mesh holds in the real import caches (hide flags 8, NotEditable; no prefab
+/// links; optimized on import: 1, or
+/// from 2019.1 every optimization flag, -1).
+pub fn in_editor(mut m: UnityMesh, unity_version: u32) -> UnityMesh {
+    let v = unity_version;
+    let none = || Pptr {
+        file_id: 0,
+        path_id_32: (v < 50000).then_some(0),
+        path_id: (v >= 50000).then_some(0),
+    };
+    m.object_hide_flags = Some(8);
+    m.prefab_parent_object = (v < 20180200).then(none);
+    m.corresponding_source_object = (v >= 20180200).then(none);
+    m.prefab_internal = (v < 20180300).then(none);
+    m.prefab_instance = (v >= 20180300).then(none);
+    m.prefab_asset = (v >= 20180300).then(none);
+    m.mesh_optimized = (v < 20190100).then_some(1);
+    m.pad_mesh_optimized = (20180300..20190100).contains(&v).then(|| vec![0; 3]);
+    m.mesh_optimization_flags = (v >= 20190100).then_some(-1);
+    m
 }
 
 /// One submesh of `index_count` indices from `first_byte`, drawing vertices

@@ -42,6 +42,12 @@ pub(crate) fn version(ctx: &Context) -> u32 {
         .unwrap_or(0)
 }
 
+/// Whether the mesh was read as an editor's object (the spec's `unity_editor`), from the
+/// context.
+pub(crate) fn editor(ctx: &Context) -> bool {
+    ctx.params.get("unity_editor").is_some_and(|&v| v != 0)
+}
+
 impl Semantics for UnityMesh {
     fn judge(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, j: &mut Judge<'_>) {
         // An older editor's Mesh (3.4 and before: m_Use16BitIndices, separate vertex arrays)

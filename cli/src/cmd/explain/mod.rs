@@ -9,7 +9,7 @@ mod text;
 
 use meshspec_formats::explain as model;
 
-use crate::args::{GameSelect, InputOpt, RessOpt, UnityOpt};
+use crate::args::{GameSelect, InputOpt, RessOpt, UnityEditorOpt, UnityOpt};
 use crate::cmd::unity;
 use crate::fail::Fail;
 use crate::input;
@@ -55,6 +55,8 @@ pub struct ExplainArgs {
     #[command(flatten)]
     unity: UnityOpt,
     #[command(flatten)]
+    editor: UnityEditorOpt,
+    #[command(flatten)]
     ress: RessOpt,
     #[command(flatten)]
     input: InputOpt,
@@ -72,6 +74,7 @@ pub fn run(a: ExplainArgs) -> Result<ExitCode, Fail> {
     unity::not_a_game_file(&mut u, &a.layout, &a.game, false);
     let given = Given {
         unity_version: a.unity.unity_version.clone(),
+        unity_editor: a.editor.unity_editor,
         ress: a.ress.ress.clone(),
         ..Given::default()
     };
@@ -125,6 +128,7 @@ fn game(a: ExplainArgs) -> Result<ExitCode, Fail> {
         u.output(t, false);
     }
     let version = unity::given_version(&mut u, a.unity.unity_version.as_deref());
+    unity::bare_only(&mut u, a.editor.unity_editor);
     let sel = unity::needs_one(&mut u, &a.game, "explain");
     let user = u.context(
         None,

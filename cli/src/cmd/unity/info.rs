@@ -11,6 +11,7 @@ use std::process::ExitCode;
 pub fn run(a: Args) -> Result<ExitCode, Fail> {
     let mut u = Usage::default();
     let version = given_version(&mut u, a.unity.unity_version.as_deref());
+    super::bare_only(&mut u, a.editor.unity_editor);
     let sel = needs_one(&mut u, &a.game, "info");
     let user = user_context(&mut u, &a.ress, Some(a.relations));
     u.finish()?;

@@ -157,6 +157,17 @@ pub struct GameVersion {
     pub unity_version: Option<String>,
 }
 
+/// The usage problem of `--unity-editor` on a game file, which says itself whether the editor
+/// saved it (its target platform).
+pub fn bare_only(u: &mut Usage, unity_editor: bool) {
+    if unity_editor {
+        u.problem(
+            "--unity-editor is for a bare Mesh object; a game file says itself whether the editor saved it (its target platform)"
+                .into(),
+        );
+    }
+}
+
 /// The version `--unity-version` gives a game file (for a file whose version string is not a
 /// version); a problem when it is not a version.
 pub fn given_version(u: &mut Usage, unity_version: Option<&str>) -> Option<u32> {

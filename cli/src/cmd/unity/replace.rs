@@ -221,11 +221,14 @@ fn from_dump(
     let g = GameFiles::from_files(vec![
         GameFile::from_bytes(file, bytes, limits).map_err(|e| refused(&e))?
     ]);
-    let version = match g.select(&Select::PathId(path_id)).first() {
-        Some(&r) => g
-            .serialized(r)
-            .unity_version()
-            .map_err(|e| refused(&files::Located::new(g.place(r), e)))?,
+    let layout = match g.select(&Select::PathId(path_id)).first() {
+        Some(&r) => mesh::Layout {
+            version: g
+                .serialized(r)
+                .unity_version()
+                .map_err(|e| refused(&files::Located::new(g.place(r), e)))?,
+            editor: g.serialized(r).editor,
+        },
         None => {
             return Err(Fail::about(
                 input::shown(file),
@@ -237,7 +240,7 @@ fn from_dump(
     let text = input::read(dump, limit)?;
     let value = dump_text::parse(&text, dump)?;
     let entry = crate::cmd::unity::mesh_entry();
-    let built = entry.build(&value, &mesh::context(version))?;
+    let built = entry.build(&value, &mesh::context(layout))?;
     let notes = built
         .overrides
         .iter()
@@ -246,9 +249,14 @@ fn from_dump(
     if let Some(e) = built.verdict.first_failure() {
         let mut f = Finding::from_error(e, crate::report::Severity::Error);
         f.resource = Some(format!(
-            "{} (built by unity-mesh of {})",
+            "{} (built by unity-mesh of {}{})",
             input::shown(dump),
-            version_text(version)
+            version_text(layout.version),
+            if layout.editor {
+                ", an editor's object"
+            } else {
+                ""
+            }
         ));
         return Err(Fail::Refused(Box::new(f)));
     }

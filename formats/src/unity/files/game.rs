@@ -131,6 +131,8 @@ pub struct GameMesh {
     pub at: ObjectRef,
     /// The editor version its file is read with ([`GameFiles::version`]), when it has one.
     pub version: Option<u32>,
+    /// Whether its file is one the editor saved for itself ([`Serialized::editor`]).
+    pub editor: bool,
     /// How that version was found.
     pub read_as: Option<FileVersion>,
     /// Whether its file has a type tree for it (the fixed layout was checked against it).
@@ -162,6 +164,14 @@ impl GameMesh {
     /// The streamed range, when the vertex data is streamed.
     pub fn stream(&self) -> Option<StreamRange> {
         self.stream.clone()
+    }
+
+    /// The fixed layout that reads it, when its version is known.
+    pub fn layout(&self) -> Option<mesh::Layout> {
+        self.version.map(|version| mesh::Layout {
+            version,
+            editor: self.editor,
+        })
     }
 }
 
@@ -545,13 +555,15 @@ impl GameFiles {
             let v = s.peek(o, "m_Name").ok()??;
             return v.bytes().map(|b| String::from_utf8_lossy(b).into_owned());
         }
-        if o.class_id == MESH && !s.big_endian {
-            // m_Name is the first field of every Mesh layout, whatever the version.
-            let mut input = crate::rt::Input::new(s.bytes(o));
-            let (name, _) = AlignedString::read_in::<false>(&mut input, ()).ok()?;
-            return Some(name.value.to_string());
+        match o.class_id {
+            MESH if s.editor => self
+                .read_mesh(r)
+                .ok()
+                .filter(|(m, _)| m.fixed.is_ok())
+                .map(|(m, _)| m.name),
+            MESH => player_mesh_name(s, o),
+            _ => None,
         }
-        None
     }
 
     /// The listing of every object (or of one class).
@@ -653,9 +665,13 @@ impl GameFiles {
                 ));
             }
         }
-        let reading = match &version {
-            Ok(v) if !s.big_endian => {
-                Some(TypedReading::<UnityMesh>::new(bytes, &mesh::context(*v)))
+        let layout = version.as_ref().ok().map(|&version| mesh::Layout {
+            version,
+            editor: s.editor,
+        });
+        let reading = match layout {
+            Some(l) if !s.big_endian => {
+                Some(TypedReading::<UnityMesh>::new(bytes, &mesh::context(l)))
             }
             _ => None,
         };
@@ -666,12 +682,12 @@ impl GameFiles {
                     Some(super::typetree::Data::Text(t)) => String::from_utf8_lossy(t).into_owned(),
                     _ => String::new(),
                 };
-                let fixed = match (&reading, &version) {
-                    (Some(read), Ok(v)) => {
-                        mesh::check_fixed_layout(read, *v, &value, trees, o.offset)
+                let fixed = match (&reading, layout, &version) {
+                    (Some(read), Some(l), _) => {
+                        mesh::check_fixed_layout(read, l, &value, trees, o.offset)
                     }
-                    (_, Err(e)) => Err(e.clone()),
-                    (None, Ok(_)) => Err(super::unsupported(
+                    (_, _, Err(e)) => Err(e.clone()),
+                    _ => Err(super::unsupported(
                         o.offset,
                         "a little-endian file (the unity-mesh layout is little endian)",
                         "a big-endian one",
@@ -683,7 +699,7 @@ impl GameFiles {
                 Ok(read) => (Ok(()), read.view.name.value.to_string()),
                 Err(e) => (
                     Err(e.clone().shifted(o.offset)),
-                    self.name(r).unwrap_or_default(),
+                    player_mesh_name(s, o).unwrap_or_default(),
                 ),
             },
             // (An untyped Mesh without a version or in a big-endian file was refused above.)
@@ -700,6 +716,7 @@ impl GameFiles {
         let m = GameMesh {
             at: r,
             version: version.ok(),
+            editor: s.editor,
             read_as,
             typed: trees.is_some(),
             name,
@@ -735,6 +752,19 @@ impl GameFiles {
     }
 }
 
+/// The `m_Name` of a player's Mesh `o` without its whole reading: the first field of every
+/// player's Mesh layout, whatever the version (an editor's object starts with its editor-only
+/// fields, and is read whole). `None` for an editor's file, a big-endian one, and a name that
+/// does not read.
+fn player_mesh_name(s: &Serialized, o: &ObjectEntry) -> Option<String> {
+    if s.editor || s.big_endian {
+        return None;
+    }
+    let mut input = crate::rt::Input::new(s.bytes(o));
+    let (name, _) = AlignedString::read_in::<false>(&mut input, ()).ok()?;
+    Some(name.value.to_string())
+}
+
 fn io_error(p: &Path, e: &std::io::Error) -> Located {
     Located::new(
         p.display().to_string(),
@@ -743,22 +773,33 @@ fn io_error(p: &Path, e: &std::io::Error) -> Located {
 }
 
 impl Located {
-    /// For a Mesh the fixed layout could not read: says which known layouts read its bytes
-    /// exactly, if any.
-    pub fn with_layouts_hint(mut self, bytes: &[u8]) -> Self {
-        let fits = layouts_that_read(bytes);
-        self.error.expected = format!(
-            "{} ({})",
-            self.error.expected,
-            if fits.is_empty() {
+    /// For a Mesh the fixed layout could not read: says which known layouts (of an editor's
+    /// object when `editor`) read its bytes exactly, if any, or else which read them as the
+    /// other kind of object (a player's, an editor's).
+    pub fn with_layouts_hint(mut self, bytes: &[u8], editor: bool) -> Self {
+        let fits = layouts_that_read(bytes, editor);
+        let hint = if !fits.is_empty() {
+            format!(
+                "the layouts that read these bytes exactly: {}",
+                fits.join(", ")
+            )
+        } else {
+            let other = layouts_that_read(bytes, !editor);
+            let (read, other_kind) = if editor {
+                ("an editor's", "a player's object (without --unity-editor)")
+            } else {
+                ("a player's", "an editor's object (--unity-editor)")
+            };
+            if other.is_empty() {
                 "no known unity-mesh layout reads these bytes exactly".to_string()
             } else {
                 format!(
-                    "the layouts that read these bytes exactly: {}",
-                    fits.join(", ")
+                    "no known unity-mesh layout of {read} object reads these bytes exactly; as {other_kind}: {}",
+                    other.join(", ")
                 )
             }
-        );
+        };
+        self.error.expected = format!("{} ({hint})", self.error.expected);
         self
     }
 }

@@ -55,8 +55,8 @@ pub struct ObjectInput<'g> {
 
 impl GameFiles {
     /// Object `r` as an input of its layout, read with `user`'s options (`--ress`,
-    /// `--relations`, `--strict`, `--skin-weights`; a `unity_version` there is ignored: the
-    /// version is its file's, [`GameFiles::version`]). Refused for an object of a class no
+    /// `--relations`, `--strict`, `--skin-weights`; a `unity_version` or `unity_editor` there
+    /// is ignored: the layout is its file's, [`GameFiles::version`], [`super::serialized::Serialized::editor`]). Refused for an object of a class no
     /// layout describes, and for a Mesh whose file's version cannot be known without a type
     /// tree.
     pub fn input(&self, r: ObjectRef, user: &Context) -> Result<ObjectInput<'_>, Located> {
@@ -64,8 +64,8 @@ impl GameFiles {
         let (mesh, read) = self.read_mesh(r)?;
         let layout = MESH_LAYOUT;
         let mut ctx = user.clone();
-        if let Some(v) = mesh.version {
-            ctx = ctx.with_param("unity_version", i128::from(v));
+        if let Some(l) = mesh.layout() {
+            ctx = l.set(ctx);
         }
         let name = mesh.stream.as_ref().map(|s| s.file_name().to_string());
         resource::around(self, r.file, name.as_deref(), &mut ctx);
@@ -121,7 +121,7 @@ impl ObjectInput<'_> {
         let e = self.mesh.fixed.as_ref().err()?;
         Some(
             *Located::new("", e.clone())
-                .with_layouts_hint(self.bytes)
+                .with_layouts_hint(self.bytes, self.mesh.editor)
                 .error,
         )
     }
@@ -235,7 +235,8 @@ impl ObjectInput<'_> {
     /// The object's dump, as `dump` of a bare object gives it.
     pub fn dump(&self) -> Result<serde_json::Value, Located> {
         let r = self.reading().map_err(|e| Located::new(&self.place, e))?;
-        r.dump(&self.ctx)
-            .map_err(|e| Located::new(&self.place, self.shift(e)).with_layouts_hint(self.bytes))
+        r.dump(&self.ctx).map_err(|e| {
+            Located::new(&self.place, self.shift(e)).with_layouts_hint(self.bytes, self.mesh.editor)
+        })
     }
 }

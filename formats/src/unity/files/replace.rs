@@ -15,7 +15,7 @@
 
 use super::bundle::{self, Repacked};
 use super::compress::Limits;
-use super::game::{version_text, GameFile, GameFiles, Select};
+use super::game::{GameFile, GameFiles, Select};
 use super::mesh::{self, MESH};
 use super::serialized;
 use super::{Located, Shared};
@@ -173,7 +173,10 @@ fn replace_in(
             ),
         ));
     }
-    let version = g.version(r)?.number;
+    let layout = mesh::Layout {
+        version: g.version(r)?.number,
+        editor: s.editor,
+    };
     let bundle = g.files[0].bundle.as_ref();
 
     // New vertex data: into the resource, and the object pointed at it.
@@ -181,16 +184,16 @@ fn replace_in(
     let mut resource: Option<(String, Option<usize>, Vec<u8>)> = None;
     if let Some(vertex) = edit.vertex_data {
         let new_place = format!("{place} (the new object)");
-        let ctx = mesh::context(version);
+        let ctx = mesh::context(layout);
         let (mut m, _) =
-            mesh::read_fixed(&object, version).map_err(|e| Located::new(&new_place, e))?;
+            mesh::read_fixed(&object, layout).map_err(|e| Located::new(&new_place, e))?;
         if m.to_bytes(&ctx).ok().as_deref() != Some(edit.object) {
             return Err(refusal(
                 &new_place,
                 ErrorKind::Unsupported,
                 format!(
-                    "an object the unity-mesh layout of {} writes back as it is, to point its m_StreamData at new vertex data",
-                    version_text(version)
+                    "an object the unity-mesh {} writes back as it is, to point its m_StreamData at new vertex data",
+                    layout.text()
                 ),
                 "one it writes otherwise".into(),
             ));
@@ -201,7 +204,7 @@ fn replace_in(
                 &new_place,
                 ErrorKind::Input,
                 "a Mesh with m_StreamData, for new streamed vertex data".into(),
-                format!("none in the layout of {}", version_text(version)),
+                format!("none in {}", layout.text()),
             ));
         };
         if info.path.value.is_empty() {

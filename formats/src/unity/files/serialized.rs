@@ -7,8 +7,8 @@ use super::typetree::{self, RawNode, RefType, Trees, TypeTree, Value};
 use super::{Located, Shared};
 use crate::context::Context;
 use crate::generated::unity_serialized::{
-    CommonString, OldTypeTreeNodePos, OldTypeTreeNodeRef, SerializedTypePos, SerializedTypeRef,
-    UnityClass, UnitySerialized, UnitySerializedPos, UnitySerializedRef,
+    BuildTarget, CommonString, OldTypeTreeNodePos, OldTypeTreeNodeRef, SerializedTypePos,
+    SerializedTypeRef, UnityClass, UnitySerialized, UnitySerializedPos, UnitySerializedRef,
 };
 use crate::rt::pod::Pod;
 use crate::rt::{Error, ErrorKind, Place, Result, Root, Severity};
@@ -97,6 +97,10 @@ pub struct Serialized {
     pub big_endian: bool,
     /// The editor version that wrote the file, as written.
     pub unity_version: String,
+    /// Whether the editor saved the file for itself (its target platform is NoTarget): its
+    /// objects keep the editor-only fields, which the `unity-mesh` layout reads when its
+    /// `unity_editor` parameter says so.
+    pub editor: bool,
     /// Where the metadata starts in the file (after the header).
     pub metadata_at: u64,
     /// Where the objects' data starts in the file.
@@ -470,6 +474,7 @@ impl Serialized {
             version: view.header.version,
             big_endian: view.header.endianness != 0,
             unity_version: m.unity_version.to_string(),
+            editor: m.target_platform == BuildTarget::NO_TARGET,
             unity_version_at: pos.metadata.unity_version.start,
             metadata_at: pos.metadata._span.start,
             data_at: pos.data.start,

@@ -162,15 +162,21 @@ pub fn fit(s: &Serialized) -> Fit {
         .collect();
     let mut fits = vec![];
     let mut tried = vec![];
+    let layout = |version| mesh::Layout {
+        version,
+        editor: s.editor,
+    };
     for (v, words) in mesh_layouts() {
         let failed = meshes.iter().zip(&typed).find_map(|(o, t)| {
-            let read = TypedReading::<UnityMesh>::new(s.bytes(o), &mesh::context(v));
+            let read = TypedReading::<UnityMesh>::new(s.bytes(o), &mesh::context(layout(v)));
             let agrees = match t {
-                Some((value, trees)) => mesh::check_fixed_layout(&read, v, value, trees, o.offset),
+                Some((value, trees)) => {
+                    mesh::check_fixed_layout(&read, layout(v), value, trees, o.offset)
+                }
                 None => Ok(()),
             };
             agrees
-                .and_then(|()| exactly(read, v).map_err(|e| e.shifted(o.offset)))
+                .and_then(|()| exactly(read, layout(v)).map_err(|e| e.shifted(o.offset)))
                 .err()
                 .map(|e| (o.path_id, e))
         });
@@ -197,7 +203,7 @@ pub fn fit(s: &Serialized) -> Fit {
         meshes
             .iter()
             .map(|o| {
-                let ctx = mesh::context(v);
+                let ctx = mesh::context(layout(v));
                 let read =
                     reading::Reading::meant(TypedReading::<UnityMesh>::new(s.bytes(o), &ctx), &ctx);
                 if let Ok(d) = read.decode(&ctx) {
@@ -310,16 +316,17 @@ fn release_before(v: u32) -> Option<u32> {
     Some(y * 10_000 + last * 100)
 }
 
-/// Whether the Mesh layout of `version` reads `bytes` exactly: to their end, with every
-/// relation of `unity-mesh` holding (a check that could not run aside); the first thing it
-/// found otherwise.
-pub fn reads_exactly(bytes: &[u8], version: u32) -> Result<(), Error> {
-    exactly(TypedReading::new(bytes, &mesh::context(version)), version)
+/// Whether the Mesh layout `layout` reads `bytes` exactly: to their end, with every relation
+/// of `unity-mesh` holding (a check that could not run aside); the first thing it found
+/// otherwise.
+pub fn reads_exactly(bytes: &[u8], layout: impl Into<mesh::Layout>) -> Result<(), Error> {
+    let layout = layout.into();
+    exactly(TypedReading::new(bytes, &mesh::context(layout)), layout)
 }
 
 /// [`reads_exactly`] on a reading made already.
-fn exactly(read: TypedReading<'_, UnityMesh>, version: u32) -> Result<(), Error> {
-    let v = reading::Reading::meant(read, &mesh::context(version)).verdict;
+fn exactly(read: TypedReading<'_, UnityMesh>, layout: mesh::Layout) -> Result<(), Error> {
+    let v = reading::Reading::meant(read, &mesh::context(layout)).verdict;
     match v
         .refused
         .into_iter()
@@ -331,11 +338,12 @@ fn exactly(read: TypedReading<'_, UnityMesh>, version: u32) -> Result<(), Error>
     }
 }
 
-/// The known Mesh layouts that read `bytes` exactly ([`reads_exactly`]).
-pub fn layouts_that_read(bytes: &[u8]) -> Vec<String> {
+/// The known Mesh layouts (of an editor's object when `editor`) that read `bytes` exactly
+/// ([`reads_exactly`]).
+pub fn layouts_that_read(bytes: &[u8], editor: bool) -> Vec<String> {
     mesh_layouts()
         .into_iter()
-        .filter(|(v, _)| reads_exactly(bytes, *v).is_ok())
+        .filter(|&(version, _)| reads_exactly(bytes, mesh::Layout { version, editor }).is_ok())
         .map(|(v, text)| format!("{text} (--unity-version {})", version_text(v)))
         .collect()
 }

@@ -286,8 +286,9 @@ fn bounds<'a>(points: impl Iterator<Item = &'a [f32; 3]>) -> Aabb {
 pub struct Original<'a> {
     /// The object's bytes.
     pub bytes: &'a [u8],
-    /// The editor version of its file.
-    pub version: u32,
+    /// The fixed layout that reads it: its file's editor version, and whether the editor saved
+    /// it for itself.
+    pub layout: mesh::Layout,
     /// Its streamed vertex data, when its vertex data is streamed.
     pub streamed: Option<Cow<'a, [u8]>>,
     /// It as meshspec decodes it (in glTF's frame), its verdict passed.
@@ -295,7 +296,8 @@ pub struct Original<'a> {
 }
 
 impl<'a> Original<'a> {
-    /// A bare object read with `ctx` (its version, and its resource file when streamed).
+    /// A bare object read with `ctx` (its layout's parameters, and its resource file when
+    /// streamed).
     pub fn bare(bytes: &'a [u8], ctx: &Context) -> Result<Original<'a>> {
         let read = TypedReading::<UnityMesh>::new(bytes, ctx);
         let (view, at) = read.passed(&crate::verdict::judged(&read, ctx))?;
@@ -303,7 +305,10 @@ impl<'a> Original<'a> {
         let streamed = crate::unity::stream::read(view, ctx)?.map(Cow::Owned);
         Ok(Original {
             bytes,
-            version: crate::unity::version(ctx),
+            layout: mesh::Layout {
+                version: crate::unity::version(ctx),
+                editor: crate::unity::editor(ctx),
+            },
             streamed,
             scene: one_mesh(scene)?,
         })
@@ -315,7 +320,7 @@ impl<'a> Original<'a> {
         let decoded = input.decode()?;
         let m = input.mesh;
         let place = g.place(r);
-        let version = m.version.ok_or_else(|| {
+        let layout = m.layout().ok_or_else(|| {
             Located::new(
                 &place,
                 refuse("a file whose editor version reads as a version", "none"),
@@ -323,7 +328,7 @@ impl<'a> Original<'a> {
         })?;
         Ok(Original {
             bytes: g.bytes(r),
-            version,
+            layout,
             streamed: g.streamed(&m, None)?,
             scene: one_mesh(decoded.scene).map_err(|e| Located::new(&place, e))?,
         })
@@ -376,8 +381,7 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     let before = &before;
     let mut notes = vec![];
     let edited = &joints_in_original_order(edited, before, &mut notes);
-    let version = original.version;
-    let mctx = mesh::context(version);
+    let mctx = mesh::context(original.layout);
     let view = UnityMesh::read::<false>(original.bytes, &mctx)?.value;
     let old_bytes: Vec<u8> = match &original.streamed {
         Some(b) => b.to_vec(),
