@@ -561,11 +561,15 @@ fn mesh(
     m.num_sub_meshes = submeshes.len() as i32;
     m.sub_meshes = submeshes;
     m.index_buffer = indices;
-    m.vertex_data.vertex_count = vertex_count;
     for &(k, stream, offset, format, dimension) in channels {
         make::set_channel(&mut m, k, stream, offset, format, dimension);
     }
-    m.vertex_data.data = make::bytes(vertex_bytes);
+    let vd = m
+        .vertex_data
+        .as_mut()
+        .expect("a mesh of 2022.3 has vertex data");
+    vd.vertex_count = vertex_count;
+    vd.data = make::bytes(vertex_bytes);
     m
 }
 
@@ -575,7 +579,11 @@ fn mesh_bytes(mut m: um::UnityMesh, streamed: bool, res: &mut Vec<u8>, res_path:
         while !res.len().is_multiple_of(16) {
             res.push(0);
         }
-        let data = std::mem::replace(&mut m.vertex_data.data, make::bytes(vec![])).data;
+        let vd = m
+            .vertex_data
+            .as_mut()
+            .expect("a mesh of 2022.3 has vertex data");
+        let data = std::mem::replace(&mut vd.data, make::bytes(vec![])).data;
         m.stream_data = Some(um::StreamingInfo {
             ofs_data_u4: None,
             ofs_data_u8: Some(res.len() as u64),
@@ -910,8 +918,8 @@ fn serialized(
         data.extend_from_slice(&o.bytes);
     }
     let mut metadata = us::Metadata {
-        unity_version: VERSION.into(),
-        target_platform: us::BuildTarget(19),
+        unity_version: Some(VERSION.into()),
+        target_platform: Some(us::BuildTarget(19)),
         enable_type_tree: (format >= 13).then_some(u8::from(with_trees)),
         num_types: types.len() as i32,
         types,
@@ -924,7 +932,7 @@ fn serialized(
         externals: externals
             .iter()
             .map(|p| us::External {
-                temp_empty: String::new(),
+                temp_empty: Some(String::new()),
                 guid: vec![0; 16],
                 file_type: 0,
                 path: (*p).into(),
@@ -938,7 +946,7 @@ fn serialized(
     if format >= 14 {
         let tree = u8::from(with_trees);
         let be = u8::from(big);
-        let mut at = metadata.unity_version.len() as u64 + 1 + 4 + 1 + 4;
+        let mut at = VERSION.len() as u64 + 1 + 4 + 1 + 4;
         at += metadata
             .types
             .iter()
@@ -960,8 +968,8 @@ fn serialized(
         len_file: if format >= 22 { 0 } else { total as u32 },
         version: format,
         ofs_data: if format >= 22 { 0 } else { data_at as u32 },
-        endianness: u8::from(big),
-        reserved: vec![0; 3],
+        endianness: Some(u8::from(big)),
+        reserved: Some(vec![0; 3]),
         wide: (format >= 22).then_some(us::HeaderWide {
             len_metadata: metadata_len as u32,
             len_file: total,
@@ -971,9 +979,12 @@ fn serialized(
     };
     let file = us::UnitySerialized {
         header,
-        metadata,
-        pad_data: vec![0; (data_at - header_len - metadata_len) as usize],
-        data,
+        metadata: Some(metadata),
+        pad_data: Some(vec![0; (data_at - header_len - metadata_len) as usize]),
+        data: Some(data),
+        old_data: None,
+        old_endianness: None,
+        old_metadata: None,
     };
     file.to_bytes(&Context::new())
         .expect("the serialized file writes")
@@ -1350,11 +1361,11 @@ fn lz4_blocks_at(b: &[u8]) -> usize {
 /// records it.
 fn last_object_size_at(f: &[u8]) -> usize {
     let read = us::UnitySerialized::read::<true>(f, &Context::new()).unwrap();
-    let objects = &read.value.metadata.objects;
+    let objects = &read.value.metadata.as_ref().unwrap().objects;
     let last = (0..objects.len())
         .max_by_key(|&i| objects[i].byte_start_u8.unwrap_or(0))
         .unwrap();
-    read.pos.unwrap().metadata.objects.items[last]
+    read.pos.unwrap().metadata.unwrap().objects.items[last]
         .byte_size
         .start as usize
 }
@@ -1363,14 +1374,17 @@ fn last_object_size_at(f: &[u8]) -> usize {
 /// (not a common string) is, as the reader records it.
 fn first_local_name_offset(f: &[u8]) -> usize {
     let read = us::UnitySerialized::read::<true>(f, &Context::new()).unwrap();
-    let tt = read.value.metadata.types[0].type_tree.as_ref().unwrap();
+    let tt = read.value.metadata.as_ref().unwrap().types[0]
+        .type_tree
+        .as_ref()
+        .unwrap();
     let j = tt
         .nodes
         .iter()
         .position(|n| n.ofs_name.0 & 0x8000_0000 == 0)
         .unwrap();
     let pos = read.pos.unwrap();
-    let nodes = &pos.metadata.types.items[0]
+    let nodes = &pos.metadata.as_ref().unwrap().types.items[0]
         .type_tree
         .as_ref()
         .unwrap()

@@ -184,7 +184,7 @@ fn not_game_file(bytes: &[u8]) -> Error {
     Error::new(
         ErrorKind::Magic,
         0,
-        "a Unity game file: a bundle (UnityFS, UnityWeb or UnityRaw: 55 6E 69 74 79 46 53 00, 55 6E 69 74 79 57 65 62 00 or 55 6E 69 74 79 52 61 77 00) or a serialized file of format 9 to 22",
+        "a Unity game file: a bundle (UnityFS, UnityWeb or UnityRaw: 55 6E 69 74 79 46 53 00, 55 6E 69 74 79 57 65 62 00 or 55 6E 69 74 79 52 61 77 00) or a serialized file of format 5 to 22",
         head,
     )
 }
@@ -296,6 +296,31 @@ impl GameFile {
                 file,
                 fit: OnceLock::new(),
             });
+        }
+        if serialized.is_empty() {
+            // Objects are in serialized files: a bundle with none read lists nothing, which
+            // is no answer about what it holds.
+            let mut names: Vec<String> = b
+                .nodes()
+                .take(9)
+                .map(|n| format!("`{}`", n.path.escape_debug()))
+                .collect();
+            let count = b.nodes().count();
+            if count > 8 {
+                names.truncate(8);
+                names.push(format!("and {} more", count - 8));
+            }
+            return Err(Located::new(
+                shown,
+                super::unsupported(
+                    0,
+                    "a bundle holding a serialized file of format 5 to 22 (where its objects are)",
+                    match count {
+                        0 => "no file".to_string(),
+                        n => format!("{n} files, none of them one: {}", names.join(", ")),
+                    },
+                ),
+            ));
         }
         Ok(GameFile {
             path: path.to_path_buf(),
