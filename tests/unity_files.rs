@@ -661,7 +661,7 @@ fn version_strings_that_are_not_versions_are_read_with_the_layout_that_fits_or_r
     let e = g.mesh(g.meshes()[0]).unwrap_err().to_string();
     assert!(
         e.starts_with(&format!(
-            "{}: 0x30 unity_serialized.metadata.unity_version: expected a Unity version such as 2021.3.0f1, or one Mesh layout that reads every Mesh of the file exactly (--unity-version gives the version), found `not a version!\\u{{7}}`: no Mesh layout reads all its 5 meshes exactly: 3.5 (path id 100: 0x",
+            "{}: 0x30 unity_serialized.metadata.unity_version: expected a Unity version such as 2021.3.0f1, or one Mesh layout that reads every Mesh of the file exactly (--unity-version gives the version), found `not a version!\\u{{7}}`: no Mesh layout reads all its 5 meshes exactly: 3.0 to 3.4 (path id 100: 0x",
             path.display()
         )),
         "{e}"
@@ -1097,6 +1097,7 @@ fn the_known_mesh_layouts_start_at_the_unity_mesh_specs_version_cut_offs() {
     assert_eq!(
         words,
         [
+            "3.0 to 3.4",
             "3.5",
             "4.0",
             "4.1 to 4.2",

@@ -408,8 +408,9 @@ fn survey_of(paths: &[PathBuf]) -> survey::Report {
 
 #[test]
 fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
-    // The shipped corpus: 40 meshes in eight game files, all of Unity 2022.3.10; a stripped
-    // copy of one adds its five under the range they were read with.
+    // The shipped corpus: 40 meshes in eight game files of Unity 2022.3.10, nine in three of
+    // Unity 3.4.2 (one of them, in bad/, with arrays that disagree); a stripped copy of one
+    // adds its five under the range they were read with.
     let stripped = tmp("survey/stripped.unity-bundle");
     std::fs::create_dir_all(stripped.parent().unwrap()).unwrap();
     std::fs::write(
@@ -433,8 +434,8 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
     std::fs::write(&level, broken).unwrap();
     let r = survey_of(&[corpus(""), stripped.parent().unwrap().to_path_buf()]);
     let m = r.layout("unity-mesh").expect("a unity-mesh section");
-    assert_eq!((m.tried, m.in_game_files), (50, 50));
-    assert_eq!((m.passed, m.failed), (49, 1));
+    assert_eq!((m.tried, m.in_game_files), (59, 59));
+    assert_eq!((m.passed, m.failed), (57, 2));
     let versions: Vec<(&str, u64)> = m
         .versions
         .iter()
@@ -442,19 +443,37 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
         .collect();
     assert_eq!(
         versions,
-        [("0.0.0 read as 2022.1 to 6000.1", 5), ("2022.3.10", 45)]
+        [
+            ("0.0.0 read as 2022.1 to 6000.1", 5),
+            ("2022.3.10", 45),
+            ("3.4.2", 9)
+        ]
     );
+    assert_eq!(m.versions["3.4.2"].failed, 1);
     let v = &m.versions["2022.3.10"];
     assert_eq!(v.failed, 1);
     assert_eq!(v.failures.len(), 1);
-    let f = &m.failures[0];
+    let f = &v.failures[0];
     assert_eq!(f.examples[0].file, format!("{}#102", level.display()));
     assert_eq!(
         (f.path.as_str(), f.rule.as_str()),
         ("stream_data.path.len_value", "eof")
     );
+    let f = &m.versions["3.4.2"].failures[0];
+    assert!(
+        f.examples[0]
+            .file
+            .ends_with("bad/arrays-per-vertex.assets#1"),
+        "{:?}",
+        f.examples
+    );
+    assert_eq!(
+        (f.path.as_str(), f.rule.as_str()),
+        ("num_normals", "arrays_per_vertex")
+    );
     // The fields below proven are tallied per version too.
-    assert_eq!(m.fields["cooking_options"].occurrences, 49);
+    // (Every mesh read is counted, the field present or not: 49 of 2022.3, 9 of 3.4.)
+    assert_eq!(m.fields["cooking_options"].occurrences, 58);
     assert_eq!(v.fields["cooking_options"].occurrences, 44);
     // The containers keep their sections; the plain serialized file is one by its content.
     let s = r.layout("unity-serialized").unwrap();
@@ -466,7 +485,7 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
         "{:?}",
         s.failures
     );
-    assert_eq!(s.tried, 6);
+    assert_eq!(s.tried, 9);
     // Adding up the halves gives the whole (the counts, the failures and the versions; a
     // list of records only ever seen empty by one half is a field there, see fields.rs).
     let mut a = survey_of(&[corpus("")]);

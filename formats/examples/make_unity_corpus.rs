@@ -1,7 +1,8 @@
 //! Writes the small Unity game files of `corpus/unity/` (see its README): serialized files
 //! with and without type trees, a big-endian one of format 11 (nested type trees), bundles
 //! stored, LZ4 and LZMA, the older UnityWeb (LZMA) and UnityRaw (stored) bundles, their
-//! resource files, and must-refuse variants under `bad/`.
+//! resource files, Unity 3.4's files (a serialized file of format 8 with meshes of separate
+//! vertex arrays, a UnityWeb of format 2 holding it), and must-refuse variants under `bad/`.
 //!
 //! Everything is written by the writers generated from `spec/unity_serialized.ksy`,
 //! `spec/unity_bundle.ksy`, `spec/unity_web.ksy` and `spec/unity_mesh.ksy` (the objects other than meshes by a small
@@ -739,6 +740,109 @@ fn meshes() -> Vec<(um::UnityMesh, bool)> {
 }
 
 // ---------------------------------------------------------------------------------------
+// Unity 3.4: meshes with separate vertex arrays, in a serialized file of format 8.
+
+/// The editor version the Unity 3.4 files claim (a Mesh layout of 3.0 to 3.4).
+const OLD_VERSION: &str = "3.4.2f3";
+const OLD_VERSION_NUM: u32 = 30402;
+
+/// The meshes of 3.0 to 3.4, path ids 1 to 3: `Quad34` (two triangles listed, 16-bit
+/// indices, every array: positions, normals, tangents, two UV sets, colours), `Strip34` (a
+/// triangle strip of 32-bit indices, m_Use16BitIndices 0, skinned by m_Skin to two bind poses)
+/// and `Packed34` (a compressed mesh in 3.4's layout, which has no m_Colors).
+fn old_meshes() -> Vec<(i64, um::UnityMesh)> {
+    let v = OLD_VERSION_NUM;
+    let mut quad = make::empty("Quad34", v);
+    let corners = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 1.0, 0.0],
+    ];
+    let uv = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+    let colors = [
+        [255, 0, 0, 255],
+        [0, 255, 0, 255],
+        [0, 0, 255, 255],
+        [255, 255, 255, 128],
+    ];
+    make::arrays(&mut quad, &corners, &[[0.0, 0.0, -1.0]; 4], &uv, &colors);
+    make::tangents(&mut quad, &[[1.0, 0.0, 0.0, 1.0]; 4]);
+    quad.num_uv1 = Some(4);
+    quad.uv1 = Some(
+        uv.iter()
+            .map(|p| um::Vector2f {
+                x: p[0] / 2.0,
+                y: p[1] / 2.0,
+            })
+            .collect(),
+    );
+    quad.index_buffer = make::indices16(&[0, 1, 2, 0, 2, 3]);
+    quad.num_sub_meshes = 1;
+    quad.sub_meshes = vec![make::submesh(v, 0, 6, 4)];
+    let half = um::Aabb {
+        center: v3(0.5, 0.5, 0.0),
+        extent: v3(0.5, 0.5, 0.0),
+    };
+    quad.local_aabb = half.clone();
+
+    let mut strip = make::empty("Strip34", v);
+    let column = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [1.0, 1.0, 0.0],
+    ];
+    make::arrays(&mut strip, &column, &[[0.0, 0.0, -1.0]; 4], &[], &[]);
+    strip.use_16bit_indices = Some(0);
+    strip.index_buffer = make::indices32(&[0, 1, 2, 3]);
+    let mut sub = make::submesh(v, 0, 4, 4);
+    sub.is_tri_strip = Some(1);
+    sub.triangle_count = Some(2);
+    strip.num_sub_meshes = 1;
+    strip.sub_meshes = vec![sub];
+    let skin = strip.skin.as_mut().expect("m_Skin before 2018.2");
+    skin.items = (0..4)
+        .map(|k| make::influences([1.0, 0.0, 0.0, 0.0], [k / 2, 0, 0, 0]))
+        .collect();
+    skin.num_items = 4;
+    strip.num_bind_poses_after_skin = Some(2);
+    strip.bind_poses_after_skin = Some(vec![identity(0.0), identity(-1.0)]);
+    strip.local_aabb = half;
+
+    // Rock's triangle, packed: 16-bit positions, 8-bit normals with their signs, one UV set.
+    let mut packed = make::empty("Packed34", v);
+    packed.mesh_compression = um::MeshCompression(1);
+    let (h, one) = (32768, 65535);
+    let corners = [h, h, h, one, h, h, h, one, h];
+    packed.compressed_mesh = um::CompressedMesh {
+        vertices: make::packed_floats(9, 16, -1.0, 2.0, pack_items(&corners, 16)),
+        uv: make::packed_floats(6, 8, 0.0, 1.0, pack_items(&[0, 0, 255, 0, 0, 255], 8)),
+        normals: make::packed_floats(6, 8, -1.0, 2.0, pack_items(&[128; 6], 8)),
+        normal_signs: make::packed_ints(3, 1, pack_items(&[0, 0, 0], 1)),
+        triangles: make::packed_ints(3, 2, pack_items(&[0, 1, 2], 2)),
+        ..packed.compressed_mesh
+    };
+    packed.num_sub_meshes = 1;
+    packed.sub_meshes = vec![make::submesh(v, 0, 3, 3)];
+    packed.local_aabb = zero_aabb();
+    vec![(1, quad), (2, strip), (3, packed)]
+}
+
+/// The Unity 3.4 meshes as objects of a serialized file.
+fn old_objects(meshes: Vec<(i64, um::UnityMesh)>) -> Vec<Obj> {
+    let ctx = Context::new().with_param("unity_version", i128::from(OLD_VERSION_NUM));
+    meshes
+        .into_iter()
+        .map(|(path_id, m)| Obj {
+            class: 43,
+            path_id,
+            bytes: m.to_bytes(&ctx).expect("the mesh writes"),
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
 // Serialized files.
 
 /// An object to store: its class, path id, type tree and bytes.
@@ -865,6 +969,24 @@ fn serialized(
     trees: &[(i32, T)],
     externals: &[&str],
 ) -> Vec<u8> {
+    serialized_as(format, big, with_trees, objects, trees, externals, VERSION)
+}
+
+/// [`serialized`] claiming the editor version `version`. Before format 9 the header is 16
+/// bytes, the objects follow it (their byte_start counting from the file's start: the data
+/// offset is 0) and the metadata is at the end, its first byte the byte order.
+fn serialized_as(
+    format: u32,
+    big: bool,
+    with_trees: bool,
+    objects: &[Obj],
+    trees: &[(i32, T)],
+    externals: &[&str],
+    version: &str,
+) -> Vec<u8> {
+    let old = format < 9;
+    // Where byte_start counts from: the data before format 9 starts after the 16-byte header.
+    let base = if old { 16 } else { 0 };
     let used: Vec<i32> = trees
         .iter()
         .map(|t| t.0)
@@ -894,19 +1016,21 @@ fn serialized(
     let mut data = vec![];
     let mut infos = vec![];
     for o in objects {
-        while data.len() % 8 != 0 {
+        while (base + data.len()) % 8 != 0 {
             data.push(0);
         }
-        let type_index = used.iter().position(|&c| c == o.class).unwrap();
+        // Before format 16 the type id is the class id: a file may have no types (a
+        // player's of Unity 3.4).
+        let type_index = used.iter().position(|&c| c == o.class);
         infos.push(us::ObjectInfo {
             pad: (format >= 14).then(Vec::new),
             path_id_s4: (format < 14).then_some(o.path_id as i32),
             path_id: (format >= 14).then_some(o.path_id),
-            byte_start_u4: (format < 22).then_some(data.len() as u32),
+            byte_start_u4: (format < 22).then_some((base + data.len()) as u32),
             byte_start_u8: (format >= 22).then_some(data.len() as u64),
             byte_size: o.bytes.len() as u32,
             type_id: if format >= 16 {
-                type_index as i32
+                type_index.expect("a type for every object from format 16") as i32
             } else {
                 o.class
             },
@@ -918,12 +1042,13 @@ fn serialized(
         data.extend_from_slice(&o.bytes);
     }
     let mut metadata = us::Metadata {
-        unity_version: Some(VERSION.into()),
-        target_platform: Some(us::BuildTarget(19)),
+        unity_version: (format >= 7).then(|| version.into()),
+        // StandaloneWindows64, or StandaloneWindows before 64-bit players (Unity 3.4).
+        target_platform: (format >= 8).then_some(us::BuildTarget(if old { 5 } else { 19 })),
         enable_type_tree: (format >= 13).then_some(u8::from(with_trees)),
         num_types: types.len() as i32,
         types,
-        big_id_enabled: (format < 14).then_some(0),
+        big_id_enabled: (7..14).contains(&format).then_some(0),
         num_objects: infos.len() as i32,
         objects: infos,
         num_script_types: (format >= 11).then_some(0),
@@ -932,7 +1057,7 @@ fn serialized(
         externals: externals
             .iter()
             .map(|p| us::External {
-                temp_empty: Some(String::new()),
+                temp_empty: (format >= 6).then(String::new),
                 guid: vec![0; 16],
                 file_type: 0,
                 path: (*p).into(),
@@ -946,7 +1071,7 @@ fn serialized(
     if format >= 14 {
         let tree = u8::from(with_trees);
         let be = u8::from(big);
-        let mut at = VERSION.len() as u64 + 1 + 4 + 1 + 4;
+        let mut at = version.len() as u64 + 1 + 4 + 1 + 4;
         at += metadata
             .types
             .iter()
@@ -960,6 +1085,31 @@ fn serialized(
         }
     }
     let metadata_len = size_of(&metadata, (format, u8::from(big)));
+    if old {
+        // The byte order, then the metadata, at the end of the file.
+        let len_metadata = metadata_len as u32 + 1;
+        let total = 16 + data.len() as u32 + len_metadata;
+        let file = us::UnitySerialized {
+            header: us::Header {
+                len_metadata,
+                len_file: total,
+                version: format,
+                ofs_data: 0,
+                endianness: None,
+                reserved: None,
+                wide: None,
+            },
+            metadata: None,
+            pad_data: None,
+            data: None,
+            old_data: Some(data),
+            old_endianness: Some(u8::from(big)),
+            old_metadata: Some(metadata),
+        };
+        return file
+            .to_bytes(&Context::new())
+            .expect("the serialized file writes");
+    }
     let header_len: u64 = if format >= 22 { 48 } else { 20 };
     let data_at = (header_len + metadata_len).div_ceil(16) * 16;
     let total = data_at + data.len() as u64;
@@ -1111,6 +1261,16 @@ fn bundle(spec: &BundleSpec, files: &[(&str, u32, Vec<u8>)]) -> Vec<u8> {
 /// UnityRaw (stored) bundle of format `format`, one level, holding `files` as Unity lays them
 /// out: the directory padded to 4, each file starting on a multiple of 4.
 fn web_bundle(compressed: bool, format: u32, files: &[(&str, &[u8])]) -> (Vec<u8>, Vec<u8>) {
+    web_bundle_as(compressed, format, files, VERSION)
+}
+
+/// [`web_bundle`] claiming the editor version `version`.
+fn web_bundle_as(
+    compressed: bool,
+    format: u32,
+    files: &[(&str, &[u8])],
+    version: &str,
+) -> (Vec<u8>, Vec<u8>) {
     use meshspec_formats::unity::files::compress::{compress, Method};
     let mut entries: Vec<uw::FileEntry> = files
         .iter()
@@ -1151,7 +1311,7 @@ fn web_bundle(compressed: bool, format: u32, files: &[(&str, &[u8])]) -> (Vec<u8
         },
         version: format,
         unity_version: "3.x.x".into(),
-        unity_revision: VERSION.into(),
+        unity_revision: version.into(),
         hash: (format >= 4).then(|| vec![0; 16]),
         crc: (format >= 4).then_some(0),
         minimum_streamed_bytes: 0,
@@ -1315,6 +1475,58 @@ fn main() {
         ],
     );
     write(&root, "player.unity-bundle", &player);
+
+    // Unity 3.4: a player's serialized file of format 8 (no type trees, the metadata at the
+    // end) holding the three meshes of separate arrays; a Web Player file (UnityWeb format 2)
+    // holding it as sharedassets0.assets beside an assembly; a big-endian one of format 8 with
+    // nested type trees (the GameObjects and Transforms).
+    let old = serialized_as(
+        8,
+        false,
+        false,
+        &old_objects(old_meshes()),
+        &[],
+        &[],
+        OLD_VERSION,
+    );
+    write(&root, "old.unity-serialized", &old);
+    let assembly = b"MZ\x90\0 not an assembly, only where one would be".to_vec();
+    let (old_web, _) = web_bundle_as(
+        true,
+        2,
+        &[
+            ("Assembly-CSharp.dll", &assembly),
+            ("sharedassets0.assets", &old),
+        ],
+        OLD_VERSION,
+    );
+    write(&root, "old.unity-web", &old_web);
+    write(
+        &root,
+        "big-endian-old.unity-serialized",
+        &serialized_as(8, true, true, &be, &be_trees, EXTERNALS, OLD_VERSION),
+    );
+    // Must-refuse: Quad34 with three normals for its four positions (arrays_per_vertex)...
+    let mut short = old_meshes();
+    let quad = &mut short[0].1;
+    quad.normals.as_mut().unwrap().pop();
+    quad.num_normals = Some(3);
+    write(
+        &bad,
+        "arrays-per-vertex.assets",
+        &serialized_as(8, false, false, &old_objects(short), &[], &[], OLD_VERSION),
+    );
+    // ... and a Web Player file whose only serialized file is of format 4 (Unity 1.x), which
+    // meshspec does not read: refused, not listed empty.
+    let mut older = old.clone();
+    older[8..12].copy_from_slice(&4u32.to_be_bytes());
+    let (no_serialized, _) = web_bundle_as(
+        true,
+        2,
+        &[("Assembly-CSharp.dll", &assembly), ("mainData", &older)],
+        OLD_VERSION,
+    );
+    write(&bad, "no-serialized-file.unity-web", &no_serialized);
 
     // Must-refuse files, each breaking one rule.
     let mut sig = lz4_b.clone();

@@ -298,29 +298,11 @@ impl GameFile {
             });
         }
         if serialized.is_empty() {
-            // Objects are in serialized files: a bundle with none read lists nothing, which
-            // is no answer about what it holds.
-            let mut names: Vec<String> = b
-                .nodes()
-                .take(9)
-                .map(|n| format!("`{}`", n.path.escape_debug()))
-                .collect();
-            let count = b.nodes().count();
-            if count > 8 {
-                names.truncate(8);
-                names.push(format!("and {} more", count - 8));
-            }
-            return Err(Located::new(
-                shown,
-                super::unsupported(
-                    0,
-                    "a bundle holding a serialized file of format 5 to 22 (where its objects are)",
-                    match count {
-                        0 => "no file".to_string(),
-                        n => format!("{n} files, none of them one: {}", names.join(", ")),
-                    },
-                ),
-            ));
+            // Objects are in serialized files: a bundle with none read would list nothing,
+            // which is no answer about what it holds (UnityWeb and UnityRaw are refused so
+            // when they unpack; a UnityFS bundle says it by its flags, so here).
+            let e = bundle::no_serialized_file(&b.nodes().map(|n| n.path).collect::<Vec<_>>());
+            return Err(Located::new(shown, e));
         }
         Ok(GameFile {
             path: path.to_path_buf(),
