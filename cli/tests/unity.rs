@@ -216,6 +216,48 @@ fn unity_3_4_files_list_check_and_export_and_a_container_of_nothing_readable_fai
         let reader = primitive.reader(|b| Some(&buffers[b.index()]));
         assert!(reader.read_positions().unwrap().count() >= 3, "{name}");
     }
+    // import --like: a compressed mesh of 3.4 is remade in its own layout (unchanged, the
+    // same bytes); one of separate arrays is refused with the reason.
+    let made = dir.join("packed.mesh");
+    let glb = dir.join("Packed34.3.glb");
+    let (g, m) = (glb.to_str().unwrap(), made.to_str().unwrap());
+    exits(
+        &[
+            "import",
+            "unity-mesh",
+            g,
+            "--like",
+            OLD,
+            "--path-id",
+            "3",
+            "-o",
+            m,
+        ],
+        0,
+    );
+    let original = dir.join("packed-original.mesh");
+    extract(OLD, "3", &original);
+    assert!(same_bytes(&made, &original));
+    let glb = dir.join("Quad34.1.glb");
+    let g = glb.to_str().unwrap();
+    let out = exits(
+        &[
+            "import",
+            "unity-mesh",
+            g,
+            "--like",
+            OLD,
+            "--path-id",
+            "1",
+            "-o",
+            m,
+        ],
+        1,
+    );
+    has(
+        &text(&out.stderr),
+        "expected an original of Unity 3.5 or later, or a compressed one (before 3.5 the vertices are separate arrays, which this does not write), found a mesh of 3.4.2",
+    );
     let _ = std::fs::remove_dir_all(&dir);
     // A mesh whose arrays disagree: check fails at the count.
     let bad = "corpus/unity/bad/arrays-per-vertex.assets";
