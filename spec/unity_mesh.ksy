@@ -37,8 +37,9 @@ doc: |
   Before 3.5 (3.0 to 3.4) a Mesh has no vertex data: m_Use16BitIndices says the index size,
   and the positions, normals, tangents, two texture coordinate sets and colours are separate
   arrays (`vertices`, `normals`, `tangents`, `uv`, `uv1`, `colors`), followed by a collision
-  mesh's indices; the layout is the release type tree a 3.4.2f3 Web Player file carries, and
-  for 3.0 to 3.3 the public readers' (which read 2.6 to 3.4 alike).
+  mesh's indices; the layout is the release type tree that 3.3.0f4 and 3.4.2f3 Web Player
+  files carry (the same fields), and for 3.0 to 3.2 the public readers' (which read 2.6 to 3.4
+  alike).
 
   Three eras of vertex data: from 5.0 the streams are computed from the channel table (each
   starts on a 16-byte boundary after the one before); in 4.x the vertex data stores its
@@ -106,7 +107,7 @@ params:
       Before 3.5, each of m_Normals, m_Tangents, m_UV, m_UV1 and m_Colors is empty or holds
       one entry per position of m_Vertices (the vertex count).
     -confidence: observed
-    -evidence: every Mesh of the 3.4.2f3 Web Player and standalone files read; AssetStudio (Mesh.cs) and UnityPy index the arrays by vertex
+    -evidence: every Mesh of the 3.3.0f4 and 3.4.2f3 Web Player and standalone files read; AssetStudio (Mesh.cs) and UnityPy index the arrays by vertex
   - id: stream_data_replaces_inline_data
     doc: |
       A mesh whose m_StreamData has a non-zero size keeps no vertex bytes inline (m_DataSize is
@@ -191,7 +192,7 @@ seq:
     if: unity_version < 30500
     -orig-id: m_Use16BitIndices
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
     doc: Before 3.5, non-zero when the index buffer holds 16-bit indices, 0 for 32-bit.
   - id: num_sub_meshes
     type: s4
@@ -378,7 +379,7 @@ seq:
     if: unity_version < 30500
     -orig-id: m_Vertices.Array.size
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
     doc: Before 3.5, how many positions follow (the vertex count).
   - id: vertices
     type: vector3f
@@ -387,7 +388,7 @@ seq:
     if: unity_version < 30500
     -orig-id: m_Vertices
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
     doc: Before 3.5, the positions, one per vertex (the vertex data of later versions).
   - id: skin
     type: bone_weights4_vector
@@ -417,7 +418,7 @@ seq:
     if: unity_version < 30500
     -orig-id: m_UV.Array.size
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
     doc: Before 3.5, how many first texture coordinates follow (none, or one per vertex).
   - id: uv
     type: vector2f
@@ -426,14 +427,14 @@ seq:
     if: unity_version < 30500
     -orig-id: m_UV
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
     doc: Before 3.5, the first texture coordinates, one per vertex.
   - id: num_uv1
     type: s4
     if: unity_version < 30500
     -orig-id: m_UV1.Array.size
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
     doc: Before 3.5, how many second texture coordinates follow (none, or one per vertex).
   - id: uv1
     type: vector2f
@@ -442,14 +443,14 @@ seq:
     if: unity_version < 30500
     -orig-id: m_UV1
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
     doc: Before 3.5, the second texture coordinates, one per vertex.
   - id: num_tangents
     type: s4
     if: unity_version < 30500
     -orig-id: m_Tangents.Array.size
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
     doc: Before 3.5, how many tangents follow (none, or one per vertex).
   - id: tangents
     type: vector4f
@@ -458,14 +459,14 @@ seq:
     if: unity_version < 30500
     -orig-id: m_Tangents
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
     doc: Before 3.5, the tangents, w the sign of the bitangent.
   - id: num_normals
     type: s4
     if: unity_version < 30500
     -orig-id: m_Normals.Array.size
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
     doc: Before 3.5, how many normals follow (none, or one per vertex).
   - id: normals
     type: vector3f
@@ -474,7 +475,7 @@ seq:
     if: unity_version < 30500
     -orig-id: m_Normals
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
     doc: Before 3.5, the normals, one per vertex.
   - id: vertex_data
     type: vertex_data(unity_version)
@@ -498,7 +499,7 @@ seq:
     if: unity_version < 30500
     -orig-id: m_Colors.Array.size
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
     doc: Before 3.5, how many vertex colours follow (none, or one per vertex).
   - id: colors
     type: color_rgba32
@@ -507,14 +508,14 @@ seq:
     if: unity_version < 30500
     -orig-id: m_Colors
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
     doc: Before 3.5, the vertex colours, one per vertex, 8 bits a component.
   - id: num_collision_triangles
     type: s4
     if: unity_version < 30500
     -orig-id: m_CollisionTriangles.Array.size
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
     doc: Before 3.5, how many collision indices follow.
   - id: collision_triangles
     type: u4
@@ -523,14 +524,14 @@ seq:
     if: unity_version < 30500
     -orig-id: m_CollisionTriangles
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
     doc: Before 3.5, the collision indices, three a triangle (kept as read).
   - id: collision_vertex_count
     type: s4
     if: unity_version < 30500
     -orig-id: m_CollisionVertexCount
     -confidence: observed
-    -evidence: the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
     doc: Before 3.5, the vertex count of the collision mesh (kept as read).
   - id: mesh_usage_flags
     type: s4

@@ -91,7 +91,7 @@ seq:
     if: header.version < 9
     -orig-id: (object data)
     -confidence: observed
-    -evidence: the Unity 3.4.2f3 player files of a public Web Player and standalone build (format 8), objects from offset 16; UnityPy 1.25.4 and AssetStudio read the metadata at file size - metadata size
+    -evidence: the Unity 3.3.0f3, 3.3.0f4 and 3.4.2f3 player files of public Web Player and standalone builds (format 8), objects from offset 16; UnityPy 1.25.4 and AssetStudio read the metadata at file size - metadata size
     doc: |
       Formats 5 to 8: the objects, from the end of the 16-byte header to where the metadata
       starts at the end of the file (the header's file size less its metadata size). Each
@@ -104,7 +104,7 @@ seq:
     if: header.version < 9
     -orig-id: m_Endianess
     -confidence: observed
-    -evidence: 0 in the 3.4.2f3 player and editor files (format 8); UnityPy 1.25.4 and AssetStudio read it as the metadata's first byte before format 9
+    -evidence: 0 in the 3.3 and 3.4 player and editor files (format 8); UnityPy 1.25.4 and AssetStudio read it as the metadata's first byte before format 9
     doc: Formats 5 to 8, the byte order of the metadata and the objects (0 little endian, 1 big endian), the first byte of the metadata.
   - id: old_metadata
     type: metadata(header.version, old_endianness)
@@ -112,7 +112,7 @@ seq:
     if: header.version < 9
     -orig-id: (metadata)
     -confidence: observed
-    -evidence: the 3.4.2f3 player files (no types) and editor files (nested type trees) of format 8, read to their end; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
+    -evidence: the 3.3 and 3.4 player files (no types, or nested type trees in Web Player files) and 3.4 editor files of format 8, read to their end; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
     doc: Formats 5 to 8, the metadata after its byte-order byte, to the end of the file.
 types:
   header:

@@ -593,8 +593,9 @@ impl crate::rt::Int for ShaderChannel4 {
 /// Before 3.5 (3.0 to 3.4) a Mesh has no vertex data: m_Use16BitIndices says the index size,
 /// and the positions, normals, tangents, two texture coordinate sets and colours are separate
 /// arrays (`vertices`, `normals`, `tangents`, `uv`, `uv1`, `colors`), followed by a collision
-/// mesh's indices; the layout is the release type tree a 3.4.2f3 Web Player file carries, and
-/// for 3.0 to 3.3 the public readers' (which read 2.6 to 3.4 alike).
+/// mesh's indices; the layout is the release type tree that 3.3.0f4 and 3.4.2f3 Web Player
+/// files carry (the same fields), and for 3.0 to 3.2 the public readers' (which read 2.6 to 3.4
+/// alike).
 ///
 /// Three eras of vertex data: from 5.0 the streams are computed from the channel table (each
 /// starts on a 16-byte boundary after the one before); in 4.x the vertex data stores its
@@ -618,7 +619,7 @@ pub struct UnityMesh {
     pub name: AlignedString,
     /// Before 3.5, non-zero when the index buffer holds 16-bit indices, 0 for 32-bit.
     ///
-    /// Documented as “m_Use16BitIndices”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    /// Documented as “m_Use16BitIndices”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
     pub use_16bit_indices: ::std::option::Option<i32>,
     /// How many submeshes follow.
     ///
@@ -750,14 +751,14 @@ pub struct UnityMesh {
     pub index_buffer: IndexBuffer,
     /// Before 3.5, how many positions follow (the vertex count).
     ///
-    /// Documented as “m_Vertices.Array.size”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    /// Documented as “m_Vertices.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
     ///
     /// Recomputed on writing: the number of elements of `vertices`.
     #[serde(default)]
     pub num_vertices: ::std::option::Option<i32>,
     /// Before 3.5, the positions, one per vertex (the vertex data of later versions).
     ///
-    /// Documented as “m_Vertices”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    /// Documented as “m_Vertices”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
     pub vertices: ::std::option::Option<::std::vec::Vec<Vector3f>>,
     /// Before 2018.2, up to four influences per vertex, stored outside the vertex data.
     ///
@@ -776,47 +777,47 @@ pub struct UnityMesh {
     pub bind_poses_after_skin: ::std::option::Option<::std::vec::Vec<Matrix4x4f>>,
     /// Before 3.5, how many first texture coordinates follow (none, or one per vertex).
     ///
-    /// Documented as “m_UV.Array.size”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    /// Documented as “m_UV.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
     ///
     /// Recomputed on writing: the number of elements of `uv`.
     #[serde(default)]
     pub num_uv: ::std::option::Option<i32>,
     /// Before 3.5, the first texture coordinates, one per vertex.
     ///
-    /// Documented as “m_UV”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    /// Documented as “m_UV”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
     pub uv: ::std::option::Option<::std::vec::Vec<Vector2f>>,
     /// Before 3.5, how many second texture coordinates follow (none, or one per vertex).
     ///
-    /// Documented as “m_UV1.Array.size”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    /// Documented as “m_UV1.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
     ///
     /// Recomputed on writing: the number of elements of `uv1`.
     #[serde(default)]
     pub num_uv1: ::std::option::Option<i32>,
     /// Before 3.5, the second texture coordinates, one per vertex.
     ///
-    /// Documented as “m_UV1”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    /// Documented as “m_UV1”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
     pub uv1: ::std::option::Option<::std::vec::Vec<Vector2f>>,
     /// Before 3.5, how many tangents follow (none, or one per vertex).
     ///
-    /// Documented as “m_Tangents.Array.size”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    /// Documented as “m_Tangents.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
     ///
     /// Recomputed on writing: the number of elements of `tangents`.
     #[serde(default)]
     pub num_tangents: ::std::option::Option<i32>,
     /// Before 3.5, the tangents, w the sign of the bitangent.
     ///
-    /// Documented as “m_Tangents”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    /// Documented as “m_Tangents”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
     pub tangents: ::std::option::Option<::std::vec::Vec<Vector4f>>,
     /// Before 3.5, how many normals follow (none, or one per vertex).
     ///
-    /// Documented as “m_Normals.Array.size”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    /// Documented as “m_Normals.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
     ///
     /// Recomputed on writing: the number of elements of `normals`.
     #[serde(default)]
     pub num_normals: ::std::option::Option<i32>,
     /// Before 3.5, the normals, one per vertex.
     ///
-    /// Documented as “m_Normals”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    /// Documented as “m_Normals”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
     pub normals: ::std::option::Option<::std::vec::Vec<Vector3f>>,
     /// From 3.5, the vertex count, the channel table and (unless streamed) the vertex bytes.
     ///
@@ -832,29 +833,29 @@ pub struct UnityMesh {
     pub local_aabb: Aabb,
     /// Before 3.5, how many vertex colours follow (none, or one per vertex).
     ///
-    /// Documented as “m_Colors.Array.size”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    /// Documented as “m_Colors.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
     ///
     /// Recomputed on writing: the number of elements of `colors`.
     #[serde(default)]
     pub num_colors: ::std::option::Option<i32>,
     /// Before 3.5, the vertex colours, one per vertex, 8 bits a component.
     ///
-    /// Documented as “m_Colors”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    /// Documented as “m_Colors”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
     pub colors: ::std::option::Option<::std::vec::Vec<ColorRgba32>>,
     /// Before 3.5, how many collision indices follow.
     ///
-    /// Documented as “m_CollisionTriangles.Array.size”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    /// Documented as “m_CollisionTriangles.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
     ///
     /// Recomputed on writing: the number of elements of `collision_triangles`.
     #[serde(default)]
     pub num_collision_triangles: ::std::option::Option<i32>,
     /// Before 3.5, the collision indices, three a triangle (kept as read).
     ///
-    /// Documented as “m_CollisionTriangles”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    /// Documented as “m_CollisionTriangles”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
     pub collision_triangles: ::std::option::Option<::std::vec::Vec<u32>>,
     /// Before 3.5, the vertex count of the collision mesh (kept as read).
     ///
-    /// Documented as “m_CollisionVertexCount”, Observed (the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    /// Documented as “m_CollisionVertexCount”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
     pub collision_vertex_count: ::std::option::Option<i32>,
     /// Usage flags the build sets (meaning not established here); kept as read.
     ///
@@ -1229,7 +1230,7 @@ impl UnityMesh {
     /// one entry per position of m_Vertices (the vertex count).
     ///
     ///
-    /// Observed (every Mesh of the 3.4.2f3 Web Player and standalone files read; AssetStudio (Mesh.cs) and UnityPy index the arrays by vertex).
+    /// Observed (every Mesh of the 3.3.0f4 and 3.4.2f3 Web Player and standalone files read; AssetStudio (Mesh.cs) and UnityPy index the arrays by vertex).
     ///
     /// A violation is a warning: reported, the input passes.
     pub const REL_ARRAYS_PER_VERTEX: &'static crate::rt::Rule = &crate::rt::Rule {
@@ -5588,7 +5589,7 @@ impl crate::rt::Codec for UnityMesh {
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "unity_mesh",
-        doc: "The bytes Unity writes for one Mesh object (class id 43) inside a SerializedFile or an asset\nbundle, for a release (player) build, little endian. Without the type tree that may or may not\ntravel with the file, the field order is fixed per editor version; the version comes from the\nuser (`--unity-version 2021.3.0f1`, the parameter `unity_version` = major x 10,000 + minor x 100\n+ patch).\n\nUnity's serializer writes every vector as a 32-bit element count followed by the elements;\nstrings are a 32-bit byte count and the bytes. After a byte array, a string, a group of\nsingle-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a\nmultiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim\nhere (the `pad` fields): Unity writes zeros, but nothing checks that.\n\nThe vertices live either in the vertex data (channels laid out over interleaved streams,\ninside the object or streamed from a resource file that m_StreamData names), or in\nm_CompressedMesh (bit-packed quantised values). Everything stays raw here; the decoders in\n`formats/src/unity/` give the bytes their meaning.\n\nVersion cut-offs are from Unity's type trees: the release type tree of every editor from\n3.4 to 6000.7 as the editors dump it (AssetRipper/TypeTreeDumps, `StructsDump/release`),\nwhich changes the Mesh layout at 3.5, 4.0, 4.1, 4.3, 5.0, 2017.3, 2018.1, 2018.2, 2018.3,\n2019.1, 2020.1, 2022.1, 6000.2 and 6000.6 (and nowhere else; 5.0 to 2017.2 differ only in\ntype names and flags that move no byte). For 2019.4 to 2023.1 they are checked against the\n35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles, and\nfor 4.1 to 2023.1 against the embedded type trees of the shared real files\n(`corpus/unity-real`). Alpha releases before the first alpha that has a change (for example\n6000.6.0a1 to a4) cannot be told apart by the version number this layout takes, and are read\nwith the newer layout.\n\nBefore 3.5 (3.0 to 3.4) a Mesh has no vertex data: m_Use16BitIndices says the index size,\nand the positions, normals, tangents, two texture coordinate sets and colours are separate\narrays (`vertices`, `normals`, `tangents`, `uv`, `uv1`, `colors`), followed by a collision\nmesh's indices; the layout is the release type tree a 3.4.2f3 Web Player file carries, and\nfor 3.0 to 3.3 the public readers' (which read 2.6 to 3.4 alike).\n\nThree eras of vertex data: from 5.0 the streams are computed from the channel table (each\nstarts on a 16-byte boundary after the one before); in 4.x the vertex data stores its\nstreams (`streams`: a channel mask, an offset and a stride each) beside the channel table;\nin 3.5 to 3.x it stores four streams and no channel table, the channels being implied by\neach stream's channel mask. The channel table's format byte is numbered three ways: the\ndocuments' twelve formats from 2019.1 (`channel_info`), thirteen from 2017.1 to 2018.4\n(`channel_info_2017`) and five before 2017.1 (`channel_info_legacy`); the shader channels\nthe table's entries stand for are in the enums `shader_channel` (2018.1 on),\n`shader_channel_5` (5.0 to 2017.4) and `shader_channel_4` (3.5 to 4.x).\n",
+        doc: "The bytes Unity writes for one Mesh object (class id 43) inside a SerializedFile or an asset\nbundle, for a release (player) build, little endian. Without the type tree that may or may not\ntravel with the file, the field order is fixed per editor version; the version comes from the\nuser (`--unity-version 2021.3.0f1`, the parameter `unity_version` = major x 10,000 + minor x 100\n+ patch).\n\nUnity's serializer writes every vector as a 32-bit element count followed by the elements;\nstrings are a 32-bit byte count and the bytes. After a byte array, a string, a group of\nsingle-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a\nmultiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim\nhere (the `pad` fields): Unity writes zeros, but nothing checks that.\n\nThe vertices live either in the vertex data (channels laid out over interleaved streams,\ninside the object or streamed from a resource file that m_StreamData names), or in\nm_CompressedMesh (bit-packed quantised values). Everything stays raw here; the decoders in\n`formats/src/unity/` give the bytes their meaning.\n\nVersion cut-offs are from Unity's type trees: the release type tree of every editor from\n3.4 to 6000.7 as the editors dump it (AssetRipper/TypeTreeDumps, `StructsDump/release`),\nwhich changes the Mesh layout at 3.5, 4.0, 4.1, 4.3, 5.0, 2017.3, 2018.1, 2018.2, 2018.3,\n2019.1, 2020.1, 2022.1, 6000.2 and 6000.6 (and nowhere else; 5.0 to 2017.2 differ only in\ntype names and flags that move no byte). For 2019.4 to 2023.1 they are checked against the\n35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles, and\nfor 4.1 to 2023.1 against the embedded type trees of the shared real files\n(`corpus/unity-real`). Alpha releases before the first alpha that has a change (for example\n6000.6.0a1 to a4) cannot be told apart by the version number this layout takes, and are read\nwith the newer layout.\n\nBefore 3.5 (3.0 to 3.4) a Mesh has no vertex data: m_Use16BitIndices says the index size,\nand the positions, normals, tangents, two texture coordinate sets and colours are separate\narrays (`vertices`, `normals`, `tangents`, `uv`, `uv1`, `colors`), followed by a collision\nmesh's indices; the layout is the release type tree that 3.3.0f4 and 3.4.2f3 Web Player\nfiles carry (the same fields), and for 3.0 to 3.2 the public readers' (which read 2.6 to 3.4\nalike).\n\nThree eras of vertex data: from 5.0 the streams are computed from the channel table (each\nstarts on a 16-byte boundary after the one before); in 4.x the vertex data stores its\nstreams (`streams`: a channel mask, an offset and a stride each) beside the channel table;\nin 3.5 to 3.x it stores four streams and no channel table, the channels being implied by\neach stream's channel mask. The channel table's format byte is numbered three ways: the\ndocuments' twelve formats from 2019.1 (`channel_info`), thirteen from 2017.1 to 2018.4\n(`channel_info_2017`) and five before 2017.1 (`channel_info_legacy`); the shader channels\nthe table's entries stand for are in the enums `shader_channel` (2018.1 on),\n`shader_channel_5` (5.0 to 2017.4) and `shader_channel_4` (3.5 to 4.x).\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
         params: &["unity_version"],
         fields: &[
@@ -5627,7 +5628,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, non-zero when the index buffer holds 16-bit indices, 0 for 32-bit.",
@@ -6358,7 +6359,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many positions follow (the vertex count).",
@@ -6387,7 +6388,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the positions, one per vertex (the vertex data of later versions).",
@@ -6539,7 +6540,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many first texture coordinates follow (none, or one per vertex).",
@@ -6568,7 +6569,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the first texture coordinates, one per vertex.",
@@ -6609,7 +6610,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many second texture coordinates follow (none, or one per vertex).",
@@ -6638,7 +6639,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the second texture coordinates, one per vertex.",
@@ -6679,7 +6680,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many tangents follow (none, or one per vertex).",
@@ -6708,7 +6709,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the tangents, w the sign of the bitangent.",
@@ -6749,7 +6750,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many normals follow (none, or one per vertex).",
@@ -6778,7 +6779,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the normals, one per vertex.",
@@ -6916,7 +6917,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many vertex colours follow (none, or one per vertex).",
@@ -6945,7 +6946,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the vertex colours, one per vertex, 8 bits a component.",
@@ -6986,7 +6987,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, how many collision indices follow.",
@@ -7015,7 +7016,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.3 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the collision indices, three a triangle (kept as read).",
@@ -7044,7 +7045,7 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the release type tree of the 3.4.2f3 Web Player file read (Mesh version 5); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 3.5, the vertex count of the collision mesh (kept as read).",

@@ -1771,12 +1771,12 @@ pub struct UnitySerialized {
     /// from the file's start, the first object at 16.
     ///
     ///
-    /// Documented as “(object data)”, Observed (the Unity 3.4.2f3 player files of a public Web Player and standalone build (format 8), objects from offset 16; UnityPy 1.25.4 and AssetStudio read the metadata at file size - metadata size).
+    /// Documented as “(object data)”, Observed (the Unity 3.3.0f3, 3.3.0f4 and 3.4.2f3 player files of public Web Player and standalone builds (format 8), objects from offset 16; UnityPy 1.25.4 and AssetStudio read the metadata at file size - metadata size).
     #[serde(with = "crate::rt::serde_as::hex_opt")]
     pub old_data: ::std::option::Option<::std::vec::Vec<u8>>,
     /// Formats 5 to 8, the byte order of the metadata and the objects (0 little endian, 1 big endian), the first byte of the metadata.
     ///
-    /// Documented as “m_Endianess”, Observed (0 in the 3.4.2f3 player and editor files (format 8); UnityPy 1.25.4 and AssetStudio read it as the metadata's first byte before format 9).
+    /// Documented as “m_Endianess”, Observed (0 in the 3.3 and 3.4 player and editor files (format 8); UnityPy 1.25.4 and AssetStudio read it as the metadata's first byte before format 9).
     #[cfg_attr(
         feature = "arbitrary",
         arbitrary(
@@ -1786,7 +1786,7 @@ pub struct UnitySerialized {
     pub old_endianness: ::std::option::Option<u8>,
     /// Formats 5 to 8, the metadata after its byte-order byte, to the end of the file.
     ///
-    /// Documented as “(metadata)”, Observed (the 3.4.2f3 player files (no types) and editor files (nested type trees) of format 8, read to their end; UnityPy 1.25.4 (SerializedFile.py) reads it the same way).
+    /// Documented as “(metadata)”, Observed (the 3.3 and 3.4 player files (no types, or nested type trees in Web Player files) and 3.4 editor files of format 8, read to their end; UnityPy 1.25.4 (SerializedFile.py) reads it the same way).
     pub old_metadata: ::std::option::Option<Metadata>,
 }
 /// [`UnitySerialized`] as read: numbers by value, blobs and lists as views of the input.
@@ -2738,7 +2738,7 @@ impl crate::rt::Codec for UnitySerialized {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the Unity 3.4.2f3 player files of a public Web Player and standalone build (format 8), objects from offset 16; UnityPy 1.25.4 and AssetStudio read the metadata at file size - metadata size",
+                    "the Unity 3.3.0f3, 3.3.0f4 and 3.4.2f3 player files of public Web Player and standalone builds (format 8), objects from offset 16; UnityPy 1.25.4 and AssetStudio read the metadata at file size - metadata size",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 5 to 8: the objects, from the end of the 16-byte header to where the metadata\nstarts at the end of the file (the header's file size less its metadata size). Each\nobject's byte_start counts from the header's data offset, which is 0 in these formats:\nfrom the file's start, the first object at 16.\n",
@@ -2756,7 +2756,7 @@ impl crate::rt::Codec for UnitySerialized {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "0 in the 3.4.2f3 player and editor files (format 8); UnityPy 1.25.4 and AssetStudio read it as the metadata's first byte before format 9",
+                    "0 in the 3.3 and 3.4 player and editor files (format 8); UnityPy 1.25.4 and AssetStudio read it as the metadata's first byte before format 9",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 5 to 8, the byte order of the metadata and the objects (0 little endian, 1 big endian), the first byte of the metadata.",
@@ -2774,7 +2774,7 @@ impl crate::rt::Codec for UnitySerialized {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the 3.4.2f3 player files (no types) and editor files (nested type trees) of format 8, read to their end; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
+                    "the 3.3 and 3.4 player files (no types, or nested type trees in Web Player files) and 3.4 editor files of format 8, read to their end; UnityPy 1.25.4 (SerializedFile.py) reads it the same way",
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 5 to 8, the metadata after its byte-order byte, to the end of the file.",
