@@ -1,7 +1,7 @@
 meta:
   id: unity_mesh
   title: Unity serialized Mesh object (class 43), read without a type tree
-  application: Unity 3.5 to 6000.x (players, web players and asset bundles); the test corpus is 2019.4 to 2023.1, the shared real files 4.1 to 2023.1
+  application: Unity 3.0 to 6000.x (players, web players and asset bundles); the test corpus is 2019.4 to 2023.1, the shared real files 4.1 to 2023.1, and 3.4.2 real files were read
   license: CC0-1.0
   endian: le
   -layout: unity-mesh
@@ -33,6 +33,13 @@ doc: |
   (`corpus/unity-real`). Alpha releases before the first alpha that has a change (for example
   6000.6.0a1 to a4) cannot be told apart by the version number this layout takes, and are read
   with the newer layout.
+
+  Before 3.5 (3.0 to 3.4) a Mesh has no vertex data: m_Use16BitIndices says the index size,
+  and the positions, normals, tangents, two texture coordinate sets and colours are separate
+  arrays (`vertices`, `normals`, `tangents`, `uv`, `uv1`, `colors`), followed by a collision
+  mesh's indices; the layout is the release type tree that 3.3.0f4 and 3.4.2f3 Web Player
+  files carry (the same fields), and for 3.0 to 3.2 the public readers' (which read 2.6 to 3.4
+  alike).
 
   Three eras of vertex data: from 5.0 the streams are computed from the channel table (each
   starts on a 16-byte boundary after the one before); in 4.x the vertex data stores its
@@ -107,6 +114,12 @@ params:
       m_VertexCount, or as the compressed mesh's positions.
     -confidence: sourced
     -evidence: UnityPy 1.25.4 and AssetStudio index m_Skin by vertex; the skinned 2018.1.6f1 Meshes of the shared real files
+  - id: arrays_per_vertex
+    doc: |
+      Before 3.5, each of m_Normals, m_Tangents, m_UV, m_UV1 and m_Colors is empty or holds
+      one entry per position of m_Vertices (the vertex count).
+    -confidence: observed
+    -evidence: every Mesh of the 3.3.0f4 and 3.4.2f3 Web Player and standalone files read; AssetStudio (Mesh.cs) and UnityPy index the arrays by vertex
   - id: stream_data_replaces_inline_data
     doc: |
       A mesh whose m_StreamData has a non-zero size keeps no vertex bytes inline (m_DataSize is
@@ -186,9 +199,16 @@ seq:
     -confidence: observed
     -evidence: first in the Mesh type tree of every editor file of the real Library/metadata folders checked (3.5.7 to 2019.2.18, 18 projects, 3,426 meshes), and of every editor type tree dump from 3.0 (AssetRipper/TypeTreeDumps, StructsDump/editor); absent from every release dump; AssetStudio (Classes/Object.cs) reads it when the file's platform is NoTarget
     doc: The object's HideFlags (Object.m_ObjectHideFlags), kept by the editor; first in an editor's object.
+  - id: extension_ptr
+    type: pptr(unity_version)
+    if: unity_editor != 0 and unity_version < 30500
+    -orig-id: m_ExtensionPtr
+    -confidence: observed
+    -evidence: the editor type trees of the real Library/metadata files of a 3.4.2f3 project (cjmarkham/Ball-game, 32 meshes) and the editor dumps of 3.0.0f5 to 3.4.x (AssetRipper/TypeTreeDumps, StructsDump/editor), where it is the only other field an editor's Mesh has before 3.5
+    doc: Before 3.5, the object's editor extension (PPtr<EditorExtensionImpl>), where later editors keep the prefab links.
   - id: prefab_parent_object
     type: pptr(unity_version)
-    if: unity_editor != 0 and unity_version < 20180200
+    if: unity_editor != 0 and unity_version >= 30500 and unity_version < 20180200
     -orig-id: m_PrefabParentObject
     -confidence: observed
     -evidence: the editor type trees of the real files of 3.5.7 to 2017.3.0 and the editor dumps of 3.5.0 to 2018.1.9 (renamed from 2018.2.0b1); AssetStudio (Classes/EditorExtension.cs)
@@ -202,7 +222,7 @@ seq:
     doc: From 2018.2, m_PrefabParentObject's bytes under its new name.
   - id: prefab_internal
     type: pptr(unity_version)
-    if: unity_editor != 0 and unity_version < 20180300
+    if: unity_editor != 0 and unity_version >= 30500 and unity_version < 20180300
     -orig-id: m_PrefabInternal
     -confidence: observed
     -evidence: the editor type trees of the real files of 3.5.7 to 2018.2.14 and the editor dumps of 3.5.0 to 2018.2 (replaced from 2018.3.0b1); AssetStudio (Classes/EditorExtension.cs)
@@ -227,6 +247,13 @@ seq:
     -confidence: observed
     -evidence: every corpus object; Unity's dumps
     doc: The mesh's name (NamedObject.m_Name).
+  - id: use_16bit_indices
+    type: s4
+    if: unity_version < 30500
+    -orig-id: m_Use16BitIndices
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    doc: Before 3.5, non-zero when the index buffer holds 16-bit indices, 0 for 32-bit.
   - id: num_sub_meshes
     type: s4
     -orig-id: m_SubMeshes.Array.size
@@ -400,13 +427,29 @@ seq:
     -evidence: 0 in every corpus mesh; present from 2017.3 (type trees; a public reader reports 2017.3.0 files of compressed meshes written without it)
     doc: The size of an index, 0 for 16-bit and 1 for 32-bit; before 2017.3 indices are 16-bit.
   - id: index_buffer
-    type: 'index_buffer(unity_version < 20170300 ? 2 : index_format.to_i == 0 ? 2 : index_format.to_i == 1 ? 4 : 0)'
+    type: 'index_buffer(unity_version < 30500 ? (use_16bit_indices == 0 ? 4 : 2) : unity_version < 20170300 ? 2 : index_format.to_i == 0 ? 2 : index_format.to_i == 1 ? 4 : 0)'
     -orig-id: m_IndexBuffer
     -confidence: observed
     -evidence: every corpus mesh; lengths match Unity's dumps
     doc: |
       The indices of all submeshes, little endian, as the GPU takes them: 2 bytes each before
-      2017.3 and for m_IndexFormat 0, 4 bytes for 1.
+      2017.3 and for m_IndexFormat 0, 4 bytes for 1; before 3.5 as m_Use16BitIndices says.
+  - id: num_vertices
+    type: s4
+    if: unity_version < 30500
+    -orig-id: m_Vertices.Array.size
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    doc: Before 3.5, how many positions follow (the vertex count).
+  - id: vertices
+    type: vector3f
+    repeat: expr
+    repeat-expr: num_vertices
+    if: unity_version < 30500
+    -orig-id: m_Vertices
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    doc: Before 3.5, the positions, one per vertex (the vertex data of later versions).
   - id: skin
     type: bone_weights4_vector
     if: unity_version < 20180200
@@ -430,11 +473,76 @@ seq:
     -confidence: sourced
     -evidence: type tree dumps of 3.5.0 to 4.2.2
     doc: Before 4.3, the bind poses (as `bind_poses` from 4.3).
+  - id: num_uv
+    type: s4
+    if: unity_version < 30500
+    -orig-id: m_UV.Array.size
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    doc: Before 3.5, how many first texture coordinates follow (none, or one per vertex).
+  - id: uv
+    type: vector2f
+    repeat: expr
+    repeat-expr: num_uv
+    if: unity_version < 30500
+    -orig-id: m_UV
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    doc: Before 3.5, the first texture coordinates, one per vertex.
+  - id: num_uv1
+    type: s4
+    if: unity_version < 30500
+    -orig-id: m_UV1.Array.size
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    doc: Before 3.5, how many second texture coordinates follow (none, or one per vertex).
+  - id: uv1
+    type: vector2f
+    repeat: expr
+    repeat-expr: num_uv1
+    if: unity_version < 30500
+    -orig-id: m_UV1
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    doc: Before 3.5, the second texture coordinates, one per vertex.
+  - id: num_tangents
+    type: s4
+    if: unity_version < 30500
+    -orig-id: m_Tangents.Array.size
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    doc: Before 3.5, how many tangents follow (none, or one per vertex).
+  - id: tangents
+    type: vector4f
+    repeat: expr
+    repeat-expr: num_tangents
+    if: unity_version < 30500
+    -orig-id: m_Tangents
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    doc: Before 3.5, the tangents, w the sign of the bitangent.
+  - id: num_normals
+    type: s4
+    if: unity_version < 30500
+    -orig-id: m_Normals.Array.size
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    doc: Before 3.5, how many normals follow (none, or one per vertex).
+  - id: normals
+    type: vector3f
+    repeat: expr
+    repeat-expr: num_normals
+    if: unity_version < 30500
+    -orig-id: m_Normals
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    doc: Before 3.5, the normals, one per vertex.
   - id: vertex_data
     type: vertex_data(unity_version)
+    if: unity_version >= 30500
     -orig-id: m_VertexData
     -confidence: observed
-    doc: The vertex count, the channel table and (unless streamed) the vertex bytes.
+    doc: From 3.5, the vertex count, the channel table and (unless streamed) the vertex bytes.
   - id: compressed_mesh
     type: compressed_mesh(unity_version)
     -orig-id: m_CompressedMesh
@@ -446,6 +554,45 @@ seq:
     -orig-id: m_LocalAABB
     -confidence: observed
     doc: The box around all vertices, centre and half extent, in the mesh's space.
+  - id: num_colors
+    type: s4
+    if: unity_version < 30500
+    -orig-id: m_Colors.Array.size
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    doc: Before 3.5, how many vertex colours follow (none, or one per vertex).
+  - id: colors
+    type: color_rgba32
+    repeat: expr
+    repeat-expr: num_colors
+    if: unity_version < 30500
+    -orig-id: m_Colors
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    doc: Before 3.5, the vertex colours, one per vertex, 8 bits a component.
+  - id: num_collision_triangles
+    type: s4
+    if: unity_version < 30500
+    -orig-id: m_CollisionTriangles.Array.size
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    doc: Before 3.5, how many collision indices follow.
+  - id: collision_triangles
+    type: u4
+    repeat: expr
+    repeat-expr: num_collision_triangles
+    if: unity_version < 30500
+    -orig-id: m_CollisionTriangles
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike
+    doc: Before 3.5, the collision indices, three a triangle (kept as read).
+  - id: collision_vertex_count
+    type: s4
+    if: unity_version < 30500
+    -orig-id: m_CollisionVertexCount
+    -confidence: observed
+    -evidence: the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order
+    doc: Before 3.5, the vertex count of the collision mesh (kept as read).
   - id: mesh_usage_flags
     type: s4
     if: unity_version < 60000600
@@ -515,12 +662,12 @@ seq:
     doc: The second of the two floats; it ends on a 4-byte boundary, so no padding follows.
   - id: mesh_optimized
     type: u1
-    if: unity_editor != 0 and unity_version < 20190100
+    if: unity_editor != 0 and unity_version >= 30500 and unity_version < 20190100
     -orig-id: m_MeshOptimized
     -confidence: observed
-    -evidence: the last field of the editor type trees of the real files of 3.5.7 to 2018.2.14 (objects of an odd size), before m_StreamData in those of 2018.3.0b11 to 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2)
+    -evidence: the last field of the editor type trees of the real files of 3.5.7 to 2018.2.14 (objects of an odd size), before m_StreamData in those of 2018.3.0b11 to 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2), and in none of 3.0 to 3.4
     doc: |
-      Up to 2018.4, an editor's object only: a bool (kept as the byte read), whether the mesh
+      From 3.5 up to 2018.4, an editor's object only: a bool (kept as the byte read), whether the mesh
       was optimized on import. Up to 2018.2 it is the object's last byte, with no padding after
       it.
   - id: pad_mesh_optimized
@@ -682,6 +829,54 @@ types:
         -orig-id: z
         -confidence: observed
         doc: z.
+  vector2f:
+    doc: Two floats.
+    -confidence: observed
+    seq:
+      - id: x
+        type: f4
+        -orig-id: x
+        -confidence: observed
+        doc: x.
+      - id: y
+        type: f4
+        -orig-id: y
+        -confidence: observed
+        doc: y.
+  vector4f:
+    doc: Four floats.
+    -confidence: observed
+    seq:
+      - id: x
+        type: f4
+        -orig-id: x
+        -confidence: observed
+        doc: x.
+      - id: y
+        type: f4
+        -orig-id: y
+        -confidence: observed
+        doc: y.
+      - id: z
+        type: f4
+        -orig-id: z
+        -confidence: observed
+        doc: z.
+      - id: w
+        type: f4
+        -orig-id: w
+        -confidence: observed
+        doc: w.
+  color_rgba32:
+    doc: A colour of four 8-bit components (ColorRGBA, one 32-bit value in the type tree).
+    -confidence: observed
+    seq:
+      - id: rgba
+        type: u4
+        -orig-id: rgba
+        -confidence: observed
+        -evidence: the 3.4.2f3 type tree (ColorRGBA version 2, one UInt32 rgba); AssetStudio reads its four bytes in the order r, g, b, a, each / 255
+        doc: Red in the low byte (the first in the file), then green, blue and alpha.
   aabb:
     doc: An axis-aligned box as a centre and a half extent (AABB).
     -confidence: observed
@@ -1457,7 +1652,7 @@ types:
         doc: The indices of a compressed mesh.
       - id: colors
         type: packed_int_vector
-        if: unity_version < 50000
+        if: unity_version >= 30500 and unity_version < 50000
         -orig-id: m_Colors
         -confidence: sourced
         -evidence: type tree dumps of 3.5 to 4.7.2; UnityPy unpacks one 32-bit RGBA colour per item, red in the high byte

@@ -1,7 +1,7 @@
 meta:
   id: unity_serialized
-  title: Unity serialized file (format versions 9 to 22) - the objects of a scene, an .assets file or a bundle's CAB
-  application: Unity 3.5 to 6000.x (players' level and .assets files, and the CAB files inside asset bundles); the test corpus is 2019.4 to 2023.1
+  title: Unity serialized file (format versions 5 to 22) - the objects of a scene, an .assets file or a bundle's CAB
+  application: Unity 3.0 to 6000.x (players' level and .assets files, and the CAB files inside asset bundles); the test corpus is 2019.4 to 2023.1, and 3.4.2 real files were read
   file-extension: assets
   license: CC0-1.0
   endian: be
@@ -14,7 +14,9 @@ doc: |
   The header is big endian. Its endianness byte chooses the byte order of the metadata (and of
   the objects): 0 little endian, as every player on today's platforms writes, 1 big endian. From
   format version 22 the sizes and the data offset are 64-bit, in a second part of the header,
-  and the first part's sizes are zero.
+  and the first part's sizes are zero. Before format 9 (Unity 3.4 and older) the header is
+  16 bytes, the objects follow it, and the metadata is at the end of the file, its first byte
+  the endianness (`old_data`, `old_endianness`, `old_metadata`).
 
   Each object is a byte range of the data (`byte_start` from the data offset, `byte_size`), read
   through its type's type tree when the file carries them, or by a fixed layout of the editor
@@ -63,27 +65,58 @@ seq:
   - id: metadata
     type: metadata(header.version, header.endianness)
     size: 'header.version >= 22 ? header.wide.len_metadata : header.len_metadata'
+    if: header.version >= 9
     -orig-id: (metadata)
     -confidence: observed
     -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
     doc: The types, objects, scripts, externals and reference types, in the byte order the header gives.
   - id: pad_data
     size: '(header.version >= 22 ? header.wide.ofs_data : header.ofs_data) - _io.pos'
+    if: header.version >= 9
     -orig-id: (up to dataOffset)
     -confidence: observed
     -evidence: 3 bytes of zeros in the corpus (the data offset is a multiple of 16)
     doc: The bytes between the metadata and the data offset, kept verbatim.
   - id: data
     size-eos: true
+    if: header.version >= 9
     -orig-id: (object data)
     -confidence: observed
     -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
     doc: |
       The objects, each at its byte_start from here (Unity pads between them to multiples of
       8), to the end of the file.
+  - id: old_data
+    size: header.len_file - header.len_metadata - _io.pos
+    if: header.version < 9
+    -orig-id: (object data)
+    -confidence: observed
+    -evidence: the Unity 3.3.0f3, 3.3.0f4 and 3.4.2f3 player files of public Web Player and standalone builds (format 8), objects from offset 16; UnityPy 1.25.4 and AssetStudio read the metadata at file size - metadata size
+    doc: |
+      Formats 5 to 8: the objects, from the end of the 16-byte header to where the metadata
+      starts at the end of the file (the header's file size less its metadata size). Each
+      object's byte_start counts from the header's data offset, which is 0 in these formats:
+      from the file's start, the first object at 16.
+  - id: old_endianness
+    type: u1
+    valid:
+      any-of: [0, 1]
+    if: header.version < 9
+    -orig-id: m_Endianess
+    -confidence: observed
+    -evidence: 0 in the 3.3 and 3.4 player and editor files (format 8); UnityPy 1.25.4 and AssetStudio read it as the metadata's first byte before format 9
+    doc: Formats 5 to 8, the byte order of the metadata and the objects (0 little endian, 1 big endian), the first byte of the metadata.
+  - id: old_metadata
+    type: metadata(header.version, old_endianness)
+    size: header.len_metadata - 1
+    if: header.version < 9
+    -orig-id: (metadata)
+    -confidence: observed
+    -evidence: the 3.3 and 3.4 player files (no types, or nested type trees in Web Player files) and 3.4 editor files of format 8, read to their end; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
+    doc: Formats 5 to 8, the metadata after its byte-order byte, to the end of the file.
 types:
   header:
-    doc: The header (big endian), 20 bytes, 48 from format 22.
+    doc: The header (big endian), 16 bytes before format 9, 20 from format 9, 48 from format 22.
     -confidence: observed
     seq:
       - id: len_metadata
@@ -101,12 +134,12 @@ types:
       - id: version
         type: u4
         valid:
-          min: 9
+          min: 5
           max: 22
         -orig-id: m_Version
         -confidence: observed
-        -evidence: 21 (2019.4) and 22 (2020.3 and later) in the corpus; AssetStudio's SerializedFileFormatVersion names 9 (3.5) to 22 (2020.1)
-        doc: The format version (9 to 22 here; older files lay out their header otherwise).
+        -evidence: 21 (2019.4) and 22 (2020.3 and later) in the corpus, 8 in 3.4.2f3 player and editor files; AssetStudio's SerializedFileFormatVersion names 5 (Unity 1.2) to 22 (2020.1), 8 for 3.0 to 3.4 and 9 for 3.5
+        doc: The format version (5 to 22 here; before 9 the header ends here and the metadata is at the end of the file).
       - id: ofs_data
         type: u4
         -orig-id: m_DataOffset
@@ -117,12 +150,14 @@ types:
         type: u1
         valid:
           any-of: [0, 1]
+        if: version >= 9
         -orig-id: m_Endianess
         -confidence: observed
         -evidence: 0 in every corpus file
         doc: The byte order of the metadata and the objects - 0 little endian, 1 big endian.
       - id: reserved
         size: 3
+        if: version >= 9
         -orig-id: m_Reserved
         -confidence: observed
         -evidence: zeros in every corpus file
@@ -182,6 +217,7 @@ types:
       - id: unity_version
         type: strz
         encoding: UTF-8
+        if: format_version >= 7
         -orig-id: m_UnityVersion
         -confidence: observed
         -evidence: the editor version in every corpus file (2019.4.0f1 ...)
@@ -189,6 +225,7 @@ types:
       - id: target_platform
         type: s4
         enum: build_target
+        if: format_version >= 8
         -orig-id: m_TargetPlatform
         -confidence: observed
         -evidence: 19 (StandaloneWindows64) in the bundles, 2 in level0
@@ -216,11 +253,11 @@ types:
         doc: The classes of the file's objects, each with its type tree when the file has them.
       - id: big_id_enabled
         type: s4
-        if: format_version < 14
+        if: format_version >= 7 and format_version < 14
         -orig-id: bigIDEnabled
         -confidence: sourced
-        -evidence: UnityPy and AssetStudio (format 7 to 13); no such file in the corpus
-        doc: Before format 14, whether path ids are 64-bit.
+        -evidence: UnityPy and AssetStudio (format 7 to 13); 0 in the 3.4.2f3 format 8 files read
+        doc: Formats 7 to 13, whether path ids are 64-bit.
       - id: num_objects
         type: s4
         -orig-id: objectCount
@@ -228,7 +265,7 @@ types:
         -evidence: the CAB files of the five corpus bundles and level0; UnityPy 1.25.4 (SerializedFile.py) reads it the same way
         doc: How many objects follow.
       - id: objects
-        type: 'object_info(format_version, big_endian, format_version < 14 ? big_id_enabled : 0)'
+        type: 'object_info(format_version, big_endian, format_version >= 7 and format_version < 14 ? big_id_enabled : 0)'
         repeat: expr
         repeat-expr: num_objects
         -orig-id: m_Objects
@@ -755,6 +792,7 @@ types:
       - id: temp_empty
         type: strz
         encoding: UTF-8
+        if: format_version >= 6
         -orig-id: tempEmpty
         -confidence: observed
         -evidence: empty in the corpus

@@ -320,7 +320,10 @@ fn unity_names_and_sources_lead_to_the_bytes() {
             None => {
                 let (field, at, len, _) = &s[0];
                 assert_eq!(field, "unity_mesh.vertex_data.data.data");
-                assert_eq!(&i.bytes[*at..*at + *len], &m.vertex_data.data.data[..]);
+                assert_eq!(
+                    &i.bytes[*at..*at + *len],
+                    &m.vertex_data.as_ref().unwrap().data.data[..]
+                );
             }
         }
         // Each primitive: its submesh and its indices, where they are in the object.

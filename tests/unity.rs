@@ -253,7 +253,7 @@ fn fields_agree_with_unitys_own_dumps() {
             let w = format!("{version}/{}", o.file_name());
             assert_eq!(m.name.value, d["m_Name"], "{w}");
             // Every integer field compared (one path of the dump each), then the floats.
-            let vd = &m.vertex_data;
+            let vd = m.vertex_data.as_ref().unwrap();
             let channels = vd.channels.as_ref().unwrap();
             let sd = m.stream_data.as_ref().unwrap();
             let bones = m.bone_name_hashes.as_ref().unwrap().len();
@@ -336,12 +336,12 @@ fn fields_agree_with_unitypy() {
         let w = format!("{}/{}", o.version, o.file_name());
         assert_eq!(m.name.value, u["name"].as_str().unwrap());
         assert_eq!(
-            u64::from(m.vertex_data.vertex_count),
+            u64::from(m.vertex_data.as_ref().unwrap().vertex_count),
             u["vertex_count"].as_u64().unwrap(),
             "{w}"
         );
         let channels = u["channels"].as_array().unwrap();
-        let ours = m.vertex_data.channels.as_ref().unwrap();
+        let ours = m.vertex_data.as_ref().unwrap().channels.as_ref().unwrap();
         assert_eq!(ours.len(), channels.len());
         for (c, uc) in ours.iter().zip(channels) {
             let (s, o, f, d) = (c.stream, c.offset, c.format.0, c.dimension);
@@ -666,6 +666,8 @@ fn older_layouts_drop_the_fields_their_editors_did_not_have() {
     // The channel table's bytes are read as the 2017 numbering's entries.
     let table18: Vec<(u8, u8, u8, u8)> = m18
         .vertex_data
+        .as_ref()
+        .unwrap()
         .channels_2017
         .as_ref()
         .unwrap()
@@ -674,6 +676,8 @@ fn older_layouts_drop_the_fields_their_editors_did_not_have() {
         .collect();
     let table19: Vec<(u8, u8, u8, u8)> = m
         .vertex_data
+        .as_ref()
+        .unwrap()
         .channels
         .as_ref()
         .unwrap()
@@ -681,7 +685,7 @@ fn older_layouts_drop_the_fields_their_editors_did_not_have() {
         .map(|c| (c.stream, c.offset, c.format.0, c.dimension))
         .collect();
     assert_eq!(table18, table19);
-    assert_eq!(m18.vertex_data.channels, None);
+    assert_eq!(m18.vertex_data.as_ref().unwrap().channels, None);
     assert_eq!(m18.stream_data, m.stream_data);
     assert_eq!(m18.to_bytes(&ctx).unwrap(), v2018);
     // Float (0) and Float16 (1) are numbered alike in 2017 and 2019: the same geometry, with
@@ -765,31 +769,33 @@ fn broken_relations_are_reported_with_where_and_what() {
     // Vertex data one byte short of the layout (the relation and what decoding needs), and
     // one byte over (the relation alone).
     let mut m = good.clone();
-    let data = good.vertex_data.data.data.clone();
+    let data = good.vertex_data.as_ref().unwrap().data.data.clone();
     let n = data.len();
-    m.vertex_data.data = make::bytes(data[..n - 1].to_vec());
+    m.vertex_data.as_mut().unwrap().data = make::bytes(data[..n - 1].to_vec());
     let lines = finding_lines(&o, &m);
     assert_eq!(lines.len(), 2, "{lines:?}");
     assert_eq!(
         lines[0],
         format!(
             "0x{:X} unity_mesh.vertex_data.data.len_data: expected the vertex data to end where the last stream ends: {n} bytes for 1518 vertices (3 streams; the last, stream 2: BlendIndices) (relation `vertex_layout_fills_data`), found {} bytes",
-            at.vertex_data.data.len_data.start,
+            at.vertex_data.as_ref().unwrap().data.len_data.start,
             n - 1
         )
     );
     assert!(lines[1].contains("to decode it"), "{lines:?}");
-    m.vertex_data.data = make::bytes([&data[..], &[0]].concat());
+    m.vertex_data.as_mut().unwrap().data = make::bytes([&data[..], &[0]].concat());
     assert_eq!(finding_lines(&o, &m).len(), 1);
 
     // A channel with a format outside the 12.
     let mut m = good.clone();
-    m.vertex_data.channels.as_mut().unwrap()[1].format.0 = 12;
+    m.vertex_data.as_mut().unwrap().channels.as_mut().unwrap()[1]
+        .format
+        .0 = 12;
     let lines = finding_lines(&o, &m);
     assert!(
         lines[0].starts_with(&format!(
             "0x{:X} unity_mesh.vertex_data.channels[1].format: expected one of the 12 vertex formats (0 to 11)",
-            at.vertex_data.channels.as_ref().unwrap().get(1).format.start
+            at.vertex_data.as_ref().unwrap().channels.as_ref().unwrap().get(1).format.start
         )),
         "{lines:?}"
     );
@@ -809,7 +815,7 @@ fn broken_relations_are_reported_with_where_and_what() {
     // An index past the vertex count, at its own offset, and baseVertex pushing valid ones
     // past it.
     let mut m = good.clone();
-    let vc = m.vertex_data.vertex_count;
+    let vc = m.vertex_data.as_ref().unwrap().vertex_count;
     m.index_buffer.indices.u16_indices.as_mut().unwrap()[1] = vc as u16;
     let lines = finding_lines(&o, &m);
     assert_eq!(
@@ -884,7 +890,7 @@ fn streamed_meshes_state_their_layout_against_the_streamed_size() {
         lines[0]
     );
     let mut m = o.mesh();
-    m.vertex_data.data = make::bytes(vec![0; 16]);
+    m.vertex_data.as_mut().unwrap().data = make::bytes(vec![0; 16]);
     let lines = finding_lines(&o, &m);
     assert!(
         lines
@@ -1271,10 +1277,10 @@ mod broken {
     /// input (16 bytes into it), and the context that finds it.
     pub fn streamed(dir: &std::path::Path) -> (UnityMesh, Context) {
         let mut m = triangle();
-        let data = m.vertex_data.data.data.clone();
+        let data = m.vertex_data.as_ref().unwrap().data.data.clone();
         std::fs::create_dir_all(dir).unwrap();
         std::fs::write(dir.join("CAB-t.resS"), [&[7u8; 16][..], &data].concat()).unwrap();
-        m.vertex_data.data = make::bytes(vec![]);
+        m.vertex_data.as_mut().unwrap().data = make::bytes(vec![]);
         m.stream_data = Some(StreamingInfo {
             ofs_data_u4: None,
             ofs_data_u8: Some(16),
@@ -1296,12 +1302,13 @@ mod broken {
         };
         let mut out = vec![];
         let mut m = triangle();
-        m.vertex_data.data = make::bytes([&line_positions(3)[..], &[0; 4]].concat());
+        m.vertex_data.as_mut().unwrap().data =
+            make::bytes([&line_positions(3)[..], &[0; 4]].concat());
         out.push(case(
             "vertex_layout_fills_data",
             m,
             "unity_mesh.vertex_data.data.len_data",
-            |p| p.vertex_data.data.len_data.start,
+            |p| p.vertex_data.as_ref().unwrap().data.len_data.start,
         ));
         // A folder of its own per call: tests run side by side.
         static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
@@ -1315,14 +1322,14 @@ mod broken {
                 .is_empty(),
             "the streamed triangle is sound"
         );
-        m.vertex_data.data = make::bytes(vec![0; 16]);
+        m.vertex_data.as_mut().unwrap().data = make::bytes(vec![0; 16]);
         out.push(Broken {
             ctx: sctx,
             ..case(
                 "stream_data_replaces_inline_data",
                 m,
                 "unity_mesh.vertex_data.data.len_data",
-                |p| p.vertex_data.data.len_data.start,
+                |p| p.vertex_data.as_ref().unwrap().data.len_data.start,
             )
         });
         let mut m = triangle();
@@ -1390,7 +1397,17 @@ mod broken {
             "blend_channels_form_a_skin",
             m,
             "unity_mesh.vertex_data.channels[12]",
-            |p| p.vertex_data.channels.as_ref().unwrap().get(12)._span.start,
+            |p| {
+                p.vertex_data
+                    .as_ref()
+                    .unwrap()
+                    .channels
+                    .as_ref()
+                    .unwrap()
+                    .get(12)
+                    ._span
+                    .start
+            },
         ));
         let mut m = variable();
         m.variable_bone_count_weights.as_mut().unwrap().data[0] = 3;
@@ -1444,25 +1461,36 @@ mod broken {
         let era = |v: &str| Context::new().with_unity_version(v).unwrap();
         let number = |v: &str| meshspec_formats::context::unity_version(v).unwrap() as u32;
         let mut m = make::triangle("t", number("2017.4.0f1"));
-        m.vertex_data.data = make::bytes([&line_positions(3)[..], &[0; 4]].concat());
+        m.vertex_data.as_mut().unwrap().data =
+            make::bytes([&line_positions(3)[..], &[0; 4]].concat());
         out.push(Broken {
             ctx: era("2017.4.0f1"),
             ..case(
                 "older_vertex_layout_fills_data",
                 m,
                 "unity_mesh.vertex_data.data.len_data",
-                |p| p.vertex_data.data.len_data.start,
+                |p| p.vertex_data.as_ref().unwrap().data.len_data.start,
             )
         });
         let mut m = make::triangle("t", number("4.7.2f1"));
-        m.vertex_data.streams.as_mut().unwrap()[0].offset = 4;
+        m.vertex_data.as_mut().unwrap().streams.as_mut().unwrap()[0].offset = 4;
         out.push(Broken {
             ctx: era("4.7.2f1"),
             ..case(
                 "stored_streams_hold_channels",
                 m,
                 "unity_mesh.vertex_data.streams[0].offset",
-                |p| p.vertex_data.streams.as_ref().unwrap().get(0).offset.start,
+                |p| {
+                    p.vertex_data
+                        .as_ref()
+                        .unwrap()
+                        .streams
+                        .as_ref()
+                        .unwrap()
+                        .get(0)
+                        .offset
+                        .start
+                },
             )
         });
         let mut m = make::triangle("t", number("2017.4.0f1"));
@@ -1473,6 +1501,22 @@ mod broken {
             ctx: era("2017.4.0f1"),
             ..case("skin_per_vertex", m, "unity_mesh.skin.num_items", |p| {
                 p.skin.as_ref().unwrap().num_items.start
+            })
+        });
+        // Before 3.5: two normals for three positions.
+        let mut m = make::triangle("t", number("3.4.2f3"));
+        let up = [0.0, 0.0, -1.0];
+        make::arrays(
+            &mut m,
+            &[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            &[up, up],
+            &[],
+            &[],
+        );
+        out.push(Broken {
+            ctx: era("3.4.2f3"),
+            ..case("arrays_per_vertex", m, "unity_mesh.num_normals", |p| {
+                p.num_normals.unwrap().start
             })
         });
         out

@@ -233,7 +233,7 @@ fn two_streams() -> UnityMesh {
 #[test]
 fn streams_start_on_16_byte_boundaries_and_end_with_the_data() {
     let two = two_streams();
-    assert_eq!(two.vertex_data.data.data.len(), 60);
+    assert_eq!(two.vertex_data.as_ref().unwrap().data.data.len(), 60);
     let m = decoded(&two).unwrap();
     assert_eq!(m.positions().unwrap()[2], [2.0, 0.0, 0.0]);
     // 0x3400 = 0.25, 0x3A00 = 0.75.
@@ -271,8 +271,15 @@ fn layouts_that_overrun_underrun_or_disagree_are_each_refused_at_their_field() {
     // Overrun: two bytes short. The relation (proven: an error) and what decoding needs, both
     // at m_DataSize's count.
     let mut short = good.clone();
-    short.vertex_data.data = make::bytes(good.vertex_data.data.data[..58].to_vec());
-    let size_at = positions(&short).vertex_data.data.len_data.start;
+    short.vertex_data.as_mut().unwrap().data =
+        make::bytes(good.vertex_data.as_ref().unwrap().data.data[..58].to_vec());
+    let size_at = positions(&short)
+        .vertex_data
+        .as_ref()
+        .unwrap()
+        .data
+        .len_data
+        .start;
     let v = verdict(&short);
     assert_eq!(
         lines(&v),
@@ -293,7 +300,8 @@ fn layouts_that_overrun_underrun_or_disagree_are_each_refused_at_their_field() {
     // Underrun: four bytes left over after the last stream. The relation refuses; decoding
     // does not need it (with relations as warnings the mesh decodes).
     let mut long = good.clone();
-    long.vertex_data.data = make::bytes([&good.vertex_data.data.data[..], &[0; 4]].concat());
+    long.vertex_data.as_mut().unwrap().data =
+        make::bytes([&good.vertex_data.as_ref().unwrap().data.data[..], &[0; 4]].concat());
     let e = refusal(&long);
     assert_eq!((e.kind, e.relation_id()), (ErrorKind::Relation, Some(rule)));
     assert_eq!(e.found, "64 bytes");
@@ -310,6 +318,8 @@ fn layouts_that_overrun_underrun_or_disagree_are_each_refused_at_their_field() {
     let m = mesh("offset", 2, bad.clone(), six.clone());
     let at = positions(&m)
         .vertex_data
+        .as_ref()
+        .unwrap()
         .channels
         .as_ref()
         .unwrap()
@@ -339,6 +349,8 @@ fn layouts_that_overrun_underrun_or_disagree_are_each_refused_at_their_field() {
         Some(
             positions(&m)
                 .vertex_data
+                .as_ref()
+                .unwrap()
                 .channels
                 .as_ref()
                 .unwrap()
@@ -366,7 +378,7 @@ fn layouts_that_overrun_underrun_or_disagree_are_each_refused_at_their_field() {
     assert_eq!(e.path_string(), "unity_mesh.vertex_data.num_channels");
     // A vertex count no data could hold is refused, not allocated.
     let mut huge = good.clone();
-    huge.vertex_data.vertex_count = u32::MAX;
+    huge.vertex_data.as_mut().unwrap().vertex_count = u32::MAX;
     let e = refusal(&huge);
     assert_eq!(e.relation_id(), Some(rule));
     assert!(e.expected.contains("4294967295 vertices"), "{e}");
@@ -543,7 +555,7 @@ fn every_packed_channel() -> (Items, UnityMesh) {
         &mut m,
         vec![submesh(0, 3, 0, 0, 0, 3), submesh(6, 3, 0, 0, 0, 3)],
     );
-    m.vertex_data.vertex_count = 0;
+    m.vertex_data.as_mut().unwrap().vertex_count = 0;
     (p, m)
 }
 
@@ -997,6 +1009,8 @@ fn blend_channels_in_every_weight_and_index_format() {
         Some(
             positions(&m)
                 .vertex_data
+                .as_ref()
+                .unwrap()
                 .channels
                 .as_ref()
                 .unwrap()
@@ -1041,7 +1055,7 @@ fn blend_channels_in_every_weight_and_index_format() {
     let e = refusal(&m);
     assert_eq!(
         e.offset,
-        Some(positions(&m).vertex_data.data.data.start + 44)
+        Some(positions(&m).vertex_data.as_ref().unwrap().data.data.start + 44)
     );
     assert_eq!(e.path_string(), "unity_mesh.vertex_data.data.data");
     assert_eq!(e.found, "4");
@@ -1254,7 +1268,7 @@ fn variable_bone_counts_hold_every_influence_and_the_channels_the_first_four() {
         [
             (
                 "unity_mesh.vertex_data.data.data".to_string(),
-                Some(at.vertex_data.data.data.start + 52)
+                Some(at.vertex_data.as_ref().unwrap().data.data.start + 52)
             ),
             (
                 "unity_mesh.variable_bone_count_weights.data[5]".to_string(),
@@ -1754,7 +1768,7 @@ fn all_35_corpus_meshes_decode_as_unitypy_and_unitys_dumps_say() {
             .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
         let view = UnityMesh::read::<false>(&raw_bytes, &ctx).unwrap().value;
         assert_eq!(
-            view.vertex_data.data.data.is_empty(),
+            view.vertex_data.as_ref().unwrap().data.data.is_empty(),
             j["stream_data"].is_object(),
             "streamed meshes have no inline bytes: {}",
             file.display()
@@ -2218,7 +2232,7 @@ fn arbitrary_mesh(r: &mut Rng) -> UnityMesh {
     let s = m.shapes.as_mut().unwrap();
     (s.vertices, s.shapes, s.channels, s.full_weights) = (entries, frames, channels, full_weights);
     if r.chance(2) {
-        m.vertex_data.vertex_count = r.next() as u32;
+        m.vertex_data.as_mut().unwrap().vertex_count = r.next() as u32;
     }
     m
 }
@@ -2301,13 +2315,15 @@ fn bad_input_verdicts_read_as_one_line_each() {
     };
     let base = two_streams();
     let mut m = base.clone();
-    m.vertex_data.data = make::bytes(base.vertex_data.data.data[..59].to_vec());
+    m.vertex_data.as_mut().unwrap().data =
+        make::bytes(base.vertex_data.as_ref().unwrap().data.data[..59].to_vec());
     say("vertex data one byte short", &m);
     let mut m = base.clone();
-    m.vertex_data.data = make::bytes([&base.vertex_data.data.data[..], &[0]].concat());
+    m.vertex_data.as_mut().unwrap().data =
+        make::bytes([&base.vertex_data.as_ref().unwrap().data.data[..], &[0]].concat());
     say("vertex data one byte long", &m);
     let mut m = base.clone();
-    m.vertex_data.channels.as_mut().unwrap()[4] = ch(1, 4, 1, 2);
+    m.vertex_data.as_mut().unwrap().channels.as_mut().unwrap()[4] = ch(1, 4, 1, 2);
     say("TexCoord0 at offset 4 of its own 4-byte stream", &m);
     let mut m = base.clone();
     indices16(&mut m, &[0, 1, 2, 2, 1, 3]);

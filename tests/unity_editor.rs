@@ -75,18 +75,18 @@ fn decoded(g: &GameFiles, id: i64) -> Mesh {
 /// generated reader and writer.
 fn with_platform(file: &[u8], platform: BuildTarget, trees: bool) -> Vec<u8> {
     let mut f = UnitySerialized::from_bytes(file, &Context::new()).unwrap();
-    f.metadata.target_platform = platform;
+    let metadata = f.metadata.as_mut().expect("a file of format 9 or later");
+    metadata.target_platform = Some(platform);
     if !trees {
-        f.metadata.enable_type_tree = Some(0);
-        for t in &mut f.metadata.types {
+        metadata.enable_type_tree = Some(0);
+        for t in &mut metadata.types {
             t.type_tree = None;
             t.num_type_dependencies = None;
             t.type_dependencies = None;
         }
         // The metadata's size as its writer writes it; the data on the next multiple of 16.
         let mut out = Output::default();
-        let len = f
-            .metadata
+        let len = metadata
             .write_out::<true>(&mut out, (22, 0))
             .unwrap()
             .map_or(0, |p| p.span().len());
@@ -94,8 +94,8 @@ fn with_platform(file: &[u8], platform: BuildTarget, trees: bool) -> Vec<u8> {
         let data_at = (48 + len).div_ceil(16) * 16;
         wide.len_metadata = len as u32;
         wide.ofs_data = data_at;
-        wide.len_file = data_at + f.data.len() as u64;
-        f.pad_data = vec![0; (data_at - 48 - len) as usize];
+        wide.len_file = data_at + f.data.as_ref().map_or(0, Vec::len) as u64;
+        f.pad_data = Some(vec![0; (data_at - 48 - len) as usize]);
     }
     f.to_bytes(&Context::new()).unwrap()
 }
@@ -238,7 +238,12 @@ fn a_mesh_is_replaced_in_the_editors_file() {
     // The first vertex moved, through the generated owned value and writer of the editor's
     // layout; the file reads with the new mesh and every other object unchanged.
     let (mut m, _) = mesh::read_fixed(g.bytes(arm), layout).unwrap();
-    let data = &mut m.vertex_data.data.data;
+    let data = &mut m
+        .vertex_data
+        .as_mut()
+        .expect("2022.3: vertex data")
+        .data
+        .data;
     let x = f32::from_le_bytes(data[..4].try_into().unwrap()) + 0.5;
     data[..4].copy_from_slice(&x.to_le_bytes());
     let new = m.to_bytes(&mesh::context(layout)).unwrap();
@@ -355,10 +360,12 @@ fn the_platform_decides_and_the_type_trees_check_it() {
 fn every_era_has_its_editor_fields_where_the_editors_type_trees_put_them() {
     // The editor-only fields of each era, from the editors' own type trees
     // (AssetRipper/TypeTreeDumps, StructsDump/editor, and the real import caches'): before
-    // m_Name, and after the player's fields (before m_StreamData from 2018.3).
+    // m_Name, and after the player's fields (before m_StreamData from 2018.3); before 3.5 an
+    // editor's Mesh has only m_ObjectHideFlags and m_ExtensionPtr more.
     let head = |v: u32| -> Vec<&str> {
         match v {
-            ..20180200 => vec![
+            ..30500 => vec!["m_ObjectHideFlags", "m_ExtensionPtr"],
+            30500..20180200 => vec![
                 "m_ObjectHideFlags",
                 "m_PrefabParentObject",
                 "m_PrefabInternal",
@@ -376,12 +383,10 @@ fn every_era_has_its_editor_fields_where_the_editors_type_trees_put_them() {
             ],
         }
     };
-    let tail = |v: u32| {
-        if v < 20190100 {
-            "m_MeshOptimized"
-        } else {
-            "m_MeshOptimizationFlags"
-        }
+    let tail = |v: u32| match v {
+        ..30500 => None,
+        30500..20190100 => Some("m_MeshOptimized"),
+        _ => Some("m_MeshOptimizationFlags"),
     };
     let names =
         |l: Layout| -> Vec<&'static str> { mesh::layout_shape(l).iter().map(|f| f.name).collect() };
@@ -398,7 +403,9 @@ fn every_era_has_its_editor_fields_where_the_editors_type_trees_put_them() {
             .iter()
             .position(|&n| n == "m_StreamData" || n == "m_MeshLodInfo")
             .unwrap_or(want.len());
-        want.insert(at, tail(v));
+        if let Some(t) = tail(v) {
+            want.insert(at, t);
+        }
         assert_eq!(editor, want, "{words}");
         // The maker's editor object of the era writes, reads back exactly, and decodes to the
         // player's geometry.

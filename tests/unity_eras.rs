@@ -133,7 +133,7 @@ fn square(version: &str) -> UnityMesh {
             data.extend(f32s(&w));
             data.extend(b.iter().flat_map(|x| (*x as u32).to_le_bytes()));
         }
-        m.vertex_data.data = make::bytes(data);
+        m.vertex_data.as_mut().unwrap().data = make::bytes(data);
     }
     m
 }
@@ -221,7 +221,7 @@ fn stored_streams_are_read_where_they_say_not_where_later_editors_would_put_them
     make::set_channel(&mut m, 1, 1, 0, 0, 3);
     make::set_channel(&mut m, 2, 1, 12, 2, 1);
     make::set_channel(&mut m, 3, 1, 16, 0, 2);
-    m.vertex_data.streams = Some(vec![
+    m.vertex_data.as_mut().unwrap().streams = Some(vec![
         StreamInfo {
             channel_mask: 0b0001,
             offset: 0,
@@ -237,8 +237,8 @@ fn stored_streams_are_read_where_they_say_not_where_later_editors_would_put_them
             frequency: 0,
         },
     ]);
-    m.vertex_data.num_streams = Some(2);
-    m.vertex_data.data = make::bytes(data);
+    m.vertex_data.as_mut().unwrap().num_streams = Some(2);
+    m.vertex_data.as_mut().unwrap().data = make::bytes(data);
     let (mesh, findings, _) = decode(&m, v);
     assert!(findings.is_empty(), "{findings:?}");
     let (reference, _, _) = decode(&square(v), v);
@@ -246,7 +246,7 @@ fn stored_streams_are_read_where_they_say_not_where_later_editors_would_put_them
 
     // A channel whose stream's mask lacks it is not decoded (as the readers skip it), with
     // the sourced rule's warning at the mask.
-    m.vertex_data.streams.as_mut().unwrap()[1].channel_mask = 0b0110;
+    m.vertex_data.as_mut().unwrap().streams.as_mut().unwrap()[1].channel_mask = 0b0110;
     let c = ctx(v);
     let b = unity_synth::bytes_with(&m, &c);
     let verdict = unity_synth::entry().judge(&b, &c);
@@ -260,6 +260,7 @@ fn stored_streams_are_read_where_they_say_not_where_later_editors_would_put_them
                 .pos
                 .unwrap()
                 .vertex_data
+                .unwrap()
                 .streams
                 .unwrap()
                 .get(1)
@@ -298,7 +299,13 @@ fn three_five_triangle_strips_and_implied_channels() {
     );
 
     // A mask that implies more bytes than the stride: the sourced rule and the need.
-    m.vertex_data.streams_fixed.as_mut().unwrap()[0].stride = 30;
+    m.vertex_data
+        .as_mut()
+        .unwrap()
+        .streams_fixed
+        .as_mut()
+        .unwrap()[0]
+        .stride = 30;
     let c = ctx(v);
     let b = unity_synth::bytes_with(&m, &c);
     let verdict = unity_synth::entry().judge(&b, &c);
@@ -440,11 +447,11 @@ fn every_eras_layout_is_a_round_trip_of_its_bytes() {
     let has = |era: &str| {
         let m = square(era);
         (
-            m.vertex_data.streams_fixed.is_some(),
-            m.vertex_data.streams.is_some(),
-            m.vertex_data.channels_legacy.is_some(),
-            m.vertex_data.channels_2017.is_some(),
-            m.vertex_data.channels.is_some(),
+            m.vertex_data.as_ref().unwrap().streams_fixed.is_some(),
+            m.vertex_data.as_ref().unwrap().streams.is_some(),
+            m.vertex_data.as_ref().unwrap().channels_legacy.is_some(),
+            m.vertex_data.as_ref().unwrap().channels_2017.is_some(),
+            m.vertex_data.as_ref().unwrap().channels.is_some(),
             m.stream_compression.is_some(),
             m.skin.is_some(),
         )
@@ -510,17 +517,22 @@ fn compressed_meshes_of_2017_and_32_bit_indices_of_2017_3() {
 
 #[test]
 fn a_mesh_older_than_the_spec_is_refused_not_read_with_a_newer_layout() {
-    // 3.5's bytes read under 3.4 as under 3.5 (the reader takes the oldest layout it has), but
-    // 3.4's own layout is another: the verdict refuses, and nothing decodes.
+    // 3.5's bytes are not 3.4's (m_Use16BitIndices, the separate vertex arrays): refused.
     let bytes = make::sample(30500, 4).to_bytes(&ctx("3.5.0")).unwrap();
     let entry = unity_synth::entry();
     assert!(entry.judge(&bytes, &ctx("3.5.0")).passes());
-    let v = entry.judge(&bytes, &ctx("3.4.0"));
+    assert!(!entry.judge(&bytes, &ctx("3.4.0")).passes());
+    assert!(entry.decode(&bytes, &ctx("3.4.0")).is_err());
+    // Before 3.0 the reader takes the oldest layout it has, but 2.x's own is another: the
+    // verdict refuses, and nothing decodes.
+    let bytes = make::sample(30000, 4).to_bytes(&ctx("3.0.0")).unwrap();
+    assert!(entry.judge(&bytes, &ctx("3.0.0")).passes());
+    let v = entry.judge(&bytes, &ctx("2.6.1"));
     let e = v.first_failure().expect("refused");
     assert_eq!(e.kind, ErrorKind::Unsupported);
     assert_eq!(
         e.to_string(),
-        "0x0 unity_mesh: expected a Unity version whose Mesh layout the spec describes (3.5.0 or later), found 3.4.0"
+        "0x0 unity_mesh: expected a Unity version whose Mesh layout the spec describes (3.0.0 or later), found 2.6.1"
     );
-    assert!(entry.decode(&bytes, &ctx("3.4.0")).is_err());
+    assert!(entry.decode(&bytes, &ctx("2.6.1")).is_err());
 }

@@ -563,7 +563,11 @@ fn serialized_files_that_break_their_relations_say_where() {
     let bytes = read("game.unity-serialized");
     let open = |s: &UnitySerialized| Serialized::open(Shared::new(written(s)));
     let mut s: UnitySerialized = owned(&bytes);
-    s.metadata.types[2].type_tree.as_mut().unwrap().nodes[1]
+    s.metadata.as_mut().unwrap().types[2]
+        .type_tree
+        .as_mut()
+        .unwrap()
+        .nodes[1]
         .ofs_type
         .0 = 0x8000_0FFF;
     let (warnings, _) = serialized_findings(&written(&s));
@@ -573,7 +577,12 @@ fn serialized_files_that_break_their_relations_say_where() {
     );
     assert!(open(&s).is_err());
     let mut s: UnitySerialized = owned(&bytes);
-    s.metadata.types[0].type_tree.as_mut().unwrap().nodes[2].level = 5;
+    s.metadata.as_mut().unwrap().types[0]
+        .type_tree
+        .as_mut()
+        .unwrap()
+        .nodes[2]
+        .level = 5;
     let e = open(&s).unwrap_err();
     assert!(
         e.to_string().contains("types[0].type_tree.nodes[2].level: expected 1 to 2 (one root, each node at most one deeper than the one before), found 5"),
@@ -582,7 +591,7 @@ fn serialized_files_that_break_their_relations_say_where() {
     // A type id past the types: the relation (sourced, a warning), and the object cannot be
     // read without its type (an error).
     let mut s: UnitySerialized = owned(&bytes);
-    s.metadata.objects[0].type_id = 99;
+    s.metadata.as_mut().unwrap().objects[0].type_id = 99;
     let (warnings, errors) = serialized_findings(&written(&s));
     assert!(
         warnings[0].contains("(relation `type_ids_name_types`), found 99"),
@@ -614,14 +623,14 @@ fn version_strings_that_are_not_versions_are_read_with_the_layout_that_fits_or_r
 ) {
     let bytes = read("notree.unity-serialized");
     let mut s: UnitySerialized = owned(&bytes);
-    s.metadata.unity_version = "not a version!\u{7}".into();
+    s.metadata.as_mut().unwrap().unity_version = Some("not a version!\u{7}".into());
     // The metadata follows the longer text (4 bytes longer, so that the object table keeps
     // its alignment); the data moves 16 bytes on.
     let w = s.header.wide.as_mut().unwrap();
     w.len_metadata += 4;
     w.ofs_data += 16;
     w.len_file += 16;
-    s.pad_data.extend([0; 12]);
+    s.pad_data.as_mut().unwrap().extend([0; 12]);
     let bytes = written(&s);
     let path = scratch("not-a-version.unity-serialized");
     std::fs::write(&path, &bytes).unwrap();
@@ -647,7 +656,7 @@ fn version_strings_that_are_not_versions_are_read_with_the_layout_that_fits_or_r
     let e = g.mesh(g.meshes()[0]).unwrap_err().to_string();
     assert!(
         e.starts_with(&format!(
-            "{}: 0x30 unity_serialized.metadata.unity_version: expected a Unity version such as 2021.3.0f1, or one Mesh layout that reads every Mesh of the file exactly (--unity-version gives the version), found `not a version!\\u{{7}}`: no Mesh layout reads all its 5 meshes exactly: 3.5 (path id 100: 0x",
+            "{}: 0x30 unity_serialized.metadata.unity_version: expected a Unity version such as 2021.3.0f1, or one Mesh layout that reads every Mesh of the file exactly (--unity-version gives the version), found `not a version!\\u{{7}}`: no Mesh layout reads all its 5 meshes exactly: 3.0 to 3.4 (path id 100: 0x",
             path.display()
         )),
         "{e}"
@@ -1083,6 +1092,7 @@ fn the_known_mesh_layouts_start_at_the_unity_mesh_specs_version_cut_offs() {
     assert_eq!(
         words,
         [
+            "3.0 to 3.4",
             "3.5",
             "4.0",
             "4.1 to 4.2",

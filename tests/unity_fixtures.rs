@@ -16,23 +16,28 @@ use std::path::{Path, PathBuf};
 pub fn with_version(bytes: &[u8], version: &str) -> Vec<u8> {
     let ctx = Context::new();
     let mut s = UnitySerialized::from_bytes(bytes, &ctx).expect("a serialized file");
-    let delta = version.len() as i64 - s.metadata.unity_version.len() as i64;
-    s.metadata.unity_version = version.into();
+    let m = s
+        .metadata
+        .as_mut()
+        .expect("a serialized file of format 9 or later");
+    let old_version = m.unity_version.replace(version.into()).unwrap_or_default();
+    let delta = version.len() as i64 - old_version.len() as i64;
     // The entries after the first stay aligned: each takes a multiple of 4 bytes.
     let mut grow = delta;
-    if let Some(pad) = s.metadata.objects.first_mut().and_then(|o| o.pad.as_mut()) {
+    if let Some(pad) = m.objects.first_mut().and_then(|o| o.pad.as_mut()) {
         let old = pad.len() as i64;
         let new = (old - delta).rem_euclid(4);
         *pad = vec![0; new as usize];
         grow += new - old;
     }
-    let mut room = s.pad_data.len() as i64 - grow;
+    let pad_data = s.pad_data.as_mut().expect("format 9 or later");
+    let mut room = pad_data.len() as i64 - grow;
     let mut moved = 0i64;
     while room < 0 {
         room += 16;
         moved += 16;
     }
-    s.pad_data = vec![0; room as usize];
+    *pad_data = vec![0; room as usize];
     let add = |v: u64, d: i64| (v as i64 + d) as u64;
     match &mut s.header.wide {
         Some(w) => {

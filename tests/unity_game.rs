@@ -403,9 +403,9 @@ fn survey_of(paths: &[PathBuf]) -> survey::Report {
 
 #[test]
 fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
-    // The shipped corpus: 45 meshes in nine game files (the editor's file among them), all of
-    // Unity 2022.3.10; a stripped copy of one adds its five under the range they were read
-    // with.
+    // The shipped corpus: 45 meshes in nine game files of Unity 2022.3.10 (the editor's file
+    // among them), nine in three of Unity 3.4.2 (one of them, in bad/, with arrays that
+    // disagree); a stripped copy of one adds its five under the range they were read with.
     let stripped = scratch("survey/stripped.unity-bundle");
     std::fs::create_dir_all(stripped.parent().unwrap()).unwrap();
     std::fs::write(
@@ -429,8 +429,8 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
     std::fs::write(&level, broken).unwrap();
     let r = survey_of(&[corpus(""), stripped.parent().unwrap().to_path_buf()]);
     let m = r.layout("unity-mesh").expect("a unity-mesh section");
-    assert_eq!((m.tried, m.in_game_files), (55, 55));
-    assert_eq!((m.passed, m.failed), (54, 1));
+    assert_eq!((m.tried, m.in_game_files), (64, 64));
+    assert_eq!((m.passed, m.failed), (62, 2));
     let versions: Vec<(&str, u64)> = m
         .versions
         .iter()
@@ -438,19 +438,37 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
         .collect();
     assert_eq!(
         versions,
-        [("0.0.0 read as 2022.1 to 6000.1", 5), ("2022.3.10", 50)]
+        [
+            ("0.0.0 read as 2022.1 to 6000.1", 5),
+            ("2022.3.10", 50),
+            ("3.4.2", 9)
+        ]
     );
+    assert_eq!(m.versions["3.4.2"].failed, 1);
     let v = &m.versions["2022.3.10"];
     assert_eq!(v.failed, 1);
     assert_eq!(v.failures.len(), 1);
-    let f = &m.failures[0];
+    let f = &v.failures[0];
     assert_eq!(f.examples[0].file, format!("{}#102", level.display()));
     assert_eq!(
         (f.path.as_str(), f.rule.as_str()),
         ("stream_data.path.len_value", "eof")
     );
+    let f = &m.versions["3.4.2"].failures[0];
+    assert!(
+        f.examples[0]
+            .file
+            .ends_with("bad/arrays-per-vertex.assets#1"),
+        "{:?}",
+        f.examples
+    );
+    assert_eq!(
+        (f.path.as_str(), f.rule.as_str()),
+        ("num_normals", "arrays_per_vertex")
+    );
     // The fields below proven are tallied per version too.
-    assert_eq!(m.fields["cooking_options"].occurrences, 54);
+    // (Every mesh read is counted, the field present or not: 54 of 2022.3, 9 of 3.4.)
+    assert_eq!(m.fields["cooking_options"].occurrences, 63);
     assert_eq!(v.fields["cooking_options"].occurrences, 49);
     // The editor's meshes are surveyed with their editor-only fields (absent from the
     // players').
@@ -459,7 +477,7 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
         .kept()
         .map(|(v, n)| format!("{v:?} {n}"))
         .collect();
-    assert_eq!(hide, ["Absent 49", "U(8) 5"]);
+    assert_eq!(hide, ["Absent 58", "U(8) 5"]);
     // The containers keep their sections; the plain serialized file is one by its content.
     let s = r.layout("unity-serialized").unwrap();
     assert!(
@@ -470,7 +488,7 @@ fn the_survey_counts_the_meshes_inside_game_files_per_editor_version() {
         "{:?}",
         s.failures
     );
-    assert_eq!(s.tried, 7);
+    assert_eq!(s.tried, 10);
     // Adding up the halves gives the whole (the counts, the failures and the versions; a
     // list of records only ever seen empty by one half is a field there, see fields.rs).
     let mut a = survey_of(&[corpus("")]);

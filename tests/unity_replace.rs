@@ -223,7 +223,7 @@ fn edited_meshes_are_in_the_written_files() {
         assert_eq!(m.sub_meshes, 1, "{name}");
         // A moved vertex (inline vertex data), decoded where it was moved to.
         let new = edited(&path, &bytes, 101, |m| {
-            move_first_vertex(&mut m.vertex_data.data.data)
+            move_first_vertex(&mut m.vertex_data.as_mut().unwrap().data.data)
         });
         let (_, after) = replaced(&path, &new, None, 101);
         let before = open(&path, &bytes);
@@ -284,11 +284,13 @@ fn larger_vertex_data_is_appended_to_the_resource() {
                 .len() as u64,
         };
         let mut vertex = g.streamed(&m, None).unwrap().unwrap().into_owned();
-        let count = fixed(&g, &m).vertex_data.vertex_count as usize;
+        let count = fixed(&g, &m).vertex_data.as_ref().unwrap().vertex_count as usize;
         // One more vertex: a copy of the last (nothing draws it).
         let stride = vertex.len() / count;
         vertex.extend_from_within(vertex.len() - stride..);
-        let new = edited(&path, &bytes, 100, |m| m.vertex_data.vertex_count += 1);
+        let new = edited(&path, &bytes, 100, |m| {
+            m.vertex_data.as_mut().unwrap().vertex_count += 1
+        });
         let (r, after) = replaced(&path, &new, Some(&vertex), 100);
         let s = r.stream.unwrap();
         assert_eq!(s.offset, resource_len.div_ceil(16) * 16, "{name}");
@@ -412,7 +414,7 @@ fn unchanged_blocks_keep_their_bytes() {
     let path = corpus("lz4.unity-bundle");
     let bytes = std::fs::read(&path).unwrap();
     let new = edited(&path, &bytes, 101, |m| {
-        move_first_vertex(&mut m.vertex_data.data.data)
+        move_first_vertex(&mut m.vertex_data.as_mut().unwrap().data.data)
     });
     let (r, _) = replaced(&path, &new, None, 101);
     let rep = r.repacked.unwrap();
@@ -507,7 +509,7 @@ fn shared_bundles_take_edited_meshes() {
             }
             None => {
                 let new = edited(&path, &bytes, lame, |m| {
-                    move_first_vertex(&mut m.vertex_data.data.data)
+                    move_first_vertex(&mut m.vertex_data.as_mut().unwrap().data.data)
                 });
                 replaced(&path, &new, None, lame)
             }
@@ -551,7 +553,7 @@ for obj in env.objects:
     );
     let g = open(&file, bytes);
     let m = g.mesh(object(&g, id)).unwrap();
-    let count = fixed(&g, &m).vertex_data.vertex_count;
+    let count = fixed(&g, &m).vertex_data.as_ref().unwrap().vertex_count;
     assert_eq!(text.trim(), format!("{name} {count}"), "{}", path.display());
     let _ = std::fs::remove_file(&file);
 }

@@ -45,10 +45,10 @@ pub fn table(entries: &[(usize, ChannelInfo)]) -> Vec<ChannelInfo> {
 /// A mesh of `vc` vertices with the channel table and vertex bytes given, nothing else.
 pub fn mesh(name: &str, vc: u32, channels: Vec<ChannelInfo>, data: Vec<u8>) -> UnityMesh {
     let mut m = make::empty(name, 20210300);
-    m.vertex_data.vertex_count = vc;
-    m.vertex_data.num_channels = Some(channels.len() as i32);
-    m.vertex_data.channels = Some(channels);
-    m.vertex_data.data = make::bytes(data);
+    m.vertex_data.as_mut().unwrap().vertex_count = vc;
+    m.vertex_data.as_mut().unwrap().num_channels = Some(channels.len() as i32);
+    m.vertex_data.as_mut().unwrap().channels = Some(channels);
+    m.vertex_data.as_mut().unwrap().data = make::bytes(data);
     m
 }
 

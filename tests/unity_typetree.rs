@@ -130,9 +130,9 @@ fn edited(
     let path_id = o.path_id;
 
     let mut file = UnitySerialized::from_bytes(&bytes, &Context::new()).unwrap();
-    let (format, big) = (file.header.version, file.header.endianness);
-    let ty = file
-        .metadata
+    let (format, big) = (file.header.version, file.header.endianness.unwrap());
+    let metadata = file.metadata.as_mut().unwrap();
+    let ty = metadata
         .types
         .iter_mut()
         .find(|t| t.class_id.0 == mesh::MESH)
@@ -141,13 +141,13 @@ fn edited(
     let mut l = lines(tree);
     edit(&mut l);
     *tree = rebuilt(tree, &l);
-    let len_metadata = size_of(&file.metadata, (format, big));
+    let len_metadata = size_of(&*metadata, (format, big));
     let wide = file.header.wide.as_mut().unwrap();
     let data_at = (48 + len_metadata).div_ceil(16) * 16;
     wide.len_metadata = len_metadata as u32;
     wide.ofs_data = data_at;
-    wide.len_file = data_at + file.data.len() as u64;
-    file.pad_data = vec![0; (data_at - 48 - len_metadata) as usize];
+    wide.len_file = data_at + file.data.as_ref().unwrap().len() as u64;
+    file.pad_data = Some(vec![0; (data_at - 48 - len_metadata) as usize]);
     let written = file.to_bytes(&Context::new()).unwrap();
     let replaced = serialized::with_object(&written, path_id, &arm).unwrap();
     opened("edited.unity-serialized", &replaced)

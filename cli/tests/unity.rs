@@ -160,8 +160,9 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
     let t = text(&out.stdout);
     let ok = t.lines().filter(|l| l.ends_with(".glb: ok")).count();
     // (Five meshes in each of the nine game files: the player bundle's in its
-    // sharedassets0.assets, and the editor's file's.)
-    assert_eq!(ok, 45, "{t}");
+    // sharedassets0.assets, and the editor's file's; three in each of the two of Unity 3.4,
+    // and two of the three in bad/arrays-per-vertex.assets.)
+    assert_eq!(ok, 53, "{t}");
     has(&t, &format!("{d}/lz4.unity-bundle/Arm.101.glb: ok"));
     for f in [
         "game.unity-serialized/Arm.101.glb",
@@ -176,11 +177,11 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
     }
     let e = text(&out.stderr);
     assert!(
-        e.ends_with("45 meshes: 45 written, 0 failed\n8 files could not be opened\n"),
+        e.ends_with("54 meshes: 53 written, 1 failed\n9 files could not be opened\n"),
         "{e}"
     );
     let bad = t.lines().filter(|l| l.starts_with("corpus/unity/bad/"));
-    assert_eq!(bad.count(), 8, "{t}");
+    assert_eq!(bad.count(), 10, "{t}");
     has(
         &e,
         "note: skipped corpus/unity/bad/signature.unity-bundle: not a bundle or a serialized file",
@@ -191,6 +192,90 @@ fn export_all_writes_every_mesh_of_a_folder_a_folder_per_file() {
 
 /// `meshspec unity extract FILE --path-id ID -o OUT`, which must succeed.
 #[track_caller]
+#[test]
+fn unity_3_4_files_list_check_and_export_and_a_container_of_nothing_readable_fails() {
+    const OLD: &str = "corpus/unity/old.unity-serialized";
+    const OLD_WEB: &str = "corpus/unity/old.unity-web";
+    for file in [OLD, OLD_WEB] {
+        assert_eq!(
+            mesh_names(file),
+            ["Quad34", "Strip34", "Packed34"],
+            "{file}"
+        );
+        let out = exits(&["unity", "check", file], 0);
+        assert_eq!(text(&out.stderr), "3 meshes: 3 ok, 0 failed\n", "{file}");
+    }
+    let dir = scratch_dir("unity-3-4-export");
+    let o = dir.to_str().unwrap();
+    let out = exits(&["unity", "export", OLD_WEB, "--all", "-o", o], 0);
+    has(&text(&out.stderr), "3 meshes: 3 written, 0 failed");
+    for name in ["Quad34.1.glb", "Strip34.2.glb", "Packed34.3.glb"] {
+        let (doc, buffers, _) =
+            gltf::import(dir.join(name)).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let mesh = doc.meshes().next().unwrap();
+        let primitive = mesh.primitives().next().unwrap();
+        let reader = primitive.reader(|b| Some(&buffers[b.index()]));
+        assert!(reader.read_positions().unwrap().count() >= 3, "{name}");
+    }
+    // import --like: a compressed mesh of 3.4 is remade in its own layout (unchanged, the
+    // same bytes); one of separate arrays is refused with the reason.
+    let made = dir.join("packed.mesh");
+    let glb = dir.join("Packed34.3.glb");
+    let (g, m) = (glb.to_str().unwrap(), made.to_str().unwrap());
+    exits(
+        &[
+            "import",
+            "unity-mesh",
+            g,
+            "--like",
+            OLD,
+            "--path-id",
+            "3",
+            "-o",
+            m,
+        ],
+        0,
+    );
+    let original = dir.join("packed-original.mesh");
+    extract(OLD, "3", &original);
+    assert!(same_bytes(&made, &original));
+    let glb = dir.join("Quad34.1.glb");
+    let g = glb.to_str().unwrap();
+    let out = exits(
+        &[
+            "import",
+            "unity-mesh",
+            g,
+            "--like",
+            OLD,
+            "--path-id",
+            "1",
+            "-o",
+            m,
+        ],
+        1,
+    );
+    has(
+        &text(&out.stderr),
+        "expected an original of Unity 3.5 or later, or a compressed one (before 3.5 the vertices are separate arrays, which this does not write), found a mesh of 3.4.2",
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+    // A mesh whose arrays disagree: check fails at the count.
+    let bad = "corpus/unity/bad/arrays-per-vertex.assets";
+    let out = exits(&["unity", "check", bad], 1);
+    has(
+        &text(&out.stdout),
+        "#1: 0x130 unity_mesh.num_normals: expected one entry per vertex (4), or none, to decode normals as a vertex channel (relation `arrays_per_vertex`), found 3",
+    );
+    // A Web Player whose only serialized file is of a format not read: no empty listing.
+    let none = "corpus/unity/bad/no-serialized-file.unity-web";
+    let out = exits(&["unity", "list", none], 1);
+    has(
+        &text(&out.stdout),
+        "expected a bundle holding a serialized file of format 5 to 22 (where its objects are), found 2 files, none of them one",
+    );
+}
+
 fn extract(file: &str, id: &str, out: impl AsRef<Path>) {
     let o = out.as_ref().to_str().unwrap();
     exits(&["unity", "extract", file, "--path-id", id, "-o", o], 0);
@@ -226,6 +311,8 @@ fn replace_with_the_object_unedited_gives_the_same_bytes() {
         ("corpus/unity/web.unity-web", "101"),
         ("corpus/unity/raw.unity-web", "102"),
         ("corpus/unity/notree.unity-serialized", "102"),
+        ("corpus/unity/old.unity-serialized", "2"),
+        ("corpus/unity/old.unity-web", "1"),
     ] {
         let mesh = scratch(&format!("unedited-{id}.mesh"));
         let m = mesh.to_str().unwrap();

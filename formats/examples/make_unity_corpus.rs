@@ -2,7 +2,8 @@
 //! with and without type trees, a big-endian one of format 11 (nested type trees), one the
 //! editor saved for itself (target platform NoTarget, the editor-only fields in every object),
 //! bundles stored, LZ4 and LZMA, the older UnityWeb (LZMA) and UnityRaw (stored) bundles, their
-//! resource files, and must-refuse variants under `bad/`.
+//! resource files, Unity 3.4's files (a serialized file of format 8 with meshes of separate
+//! vertex arrays, a UnityWeb of format 2 holding it), and must-refuse variants under `bad/`.
 //!
 //! Everything is written by the writers generated from `spec/unity_serialized.ksy`,
 //! `spec/unity_bundle.ksy`, `spec/unity_web.ksy` and `spec/unity_mesh.ksy` (the objects other than meshes by a small
@@ -562,11 +563,15 @@ fn mesh(
     m.num_sub_meshes = submeshes.len() as i32;
     m.sub_meshes = submeshes;
     m.index_buffer = indices;
-    m.vertex_data.vertex_count = vertex_count;
     for &(k, stream, offset, format, dimension) in channels {
         make::set_channel(&mut m, k, stream, offset, format, dimension);
     }
-    m.vertex_data.data = make::bytes(vertex_bytes);
+    let vd = m
+        .vertex_data
+        .as_mut()
+        .expect("a mesh of 2022.3 has vertex data");
+    vd.vertex_count = vertex_count;
+    vd.data = make::bytes(vertex_bytes);
     m
 }
 
@@ -576,7 +581,11 @@ fn mesh_bytes(mut m: um::UnityMesh, streamed: bool, res: &mut Vec<u8>, res_path:
         while !res.len().is_multiple_of(16) {
             res.push(0);
         }
-        let data = std::mem::replace(&mut m.vertex_data.data, make::bytes(vec![])).data;
+        let vd = m
+            .vertex_data
+            .as_mut()
+            .expect("a mesh of 2022.3 has vertex data");
+        let data = std::mem::replace(&mut vd.data, make::bytes(vec![])).data;
         m.stream_data = Some(um::StreamingInfo {
             ofs_data_u4: None,
             ofs_data_u8: Some(res.len() as u64),
@@ -732,6 +741,109 @@ fn meshes() -> Vec<(um::UnityMesh, bool)> {
 }
 
 // ---------------------------------------------------------------------------------------
+// Unity 3.4: meshes with separate vertex arrays, in a serialized file of format 8.
+
+/// The editor version the Unity 3.4 files claim (a Mesh layout of 3.0 to 3.4).
+const OLD_VERSION: &str = "3.4.2f3";
+const OLD_VERSION_NUM: u32 = 30402;
+
+/// The meshes of 3.0 to 3.4, path ids 1 to 3: `Quad34` (two triangles listed, 16-bit
+/// indices, every array: positions, normals, tangents, two UV sets, colours), `Strip34` (a
+/// triangle strip of 32-bit indices, m_Use16BitIndices 0, skinned by m_Skin to two bind poses)
+/// and `Packed34` (a compressed mesh in 3.4's layout, which has no m_Colors).
+fn old_meshes() -> Vec<(i64, um::UnityMesh)> {
+    let v = OLD_VERSION_NUM;
+    let mut quad = make::empty("Quad34", v);
+    let corners = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [1.0, 1.0, 0.0],
+        [0.0, 1.0, 0.0],
+    ];
+    let uv = [[0.0, 0.0], [1.0, 0.0], [1.0, 1.0], [0.0, 1.0]];
+    let colors = [
+        [255, 0, 0, 255],
+        [0, 255, 0, 255],
+        [0, 0, 255, 255],
+        [255, 255, 255, 128],
+    ];
+    make::arrays(&mut quad, &corners, &[[0.0, 0.0, -1.0]; 4], &uv, &colors);
+    make::tangents(&mut quad, &[[1.0, 0.0, 0.0, 1.0]; 4]);
+    quad.num_uv1 = Some(4);
+    quad.uv1 = Some(
+        uv.iter()
+            .map(|p| um::Vector2f {
+                x: p[0] / 2.0,
+                y: p[1] / 2.0,
+            })
+            .collect(),
+    );
+    quad.index_buffer = make::indices16(&[0, 1, 2, 0, 2, 3]);
+    quad.num_sub_meshes = 1;
+    quad.sub_meshes = vec![make::submesh(v, 0, 6, 4)];
+    let half = um::Aabb {
+        center: v3(0.5, 0.5, 0.0),
+        extent: v3(0.5, 0.5, 0.0),
+    };
+    quad.local_aabb = half.clone();
+
+    let mut strip = make::empty("Strip34", v);
+    let column = [
+        [0.0, 0.0, 0.0],
+        [1.0, 0.0, 0.0],
+        [0.0, 1.0, 0.0],
+        [1.0, 1.0, 0.0],
+    ];
+    make::arrays(&mut strip, &column, &[[0.0, 0.0, -1.0]; 4], &[], &[]);
+    strip.use_16bit_indices = Some(0);
+    strip.index_buffer = make::indices32(&[0, 1, 2, 3]);
+    let mut sub = make::submesh(v, 0, 4, 4);
+    sub.is_tri_strip = Some(1);
+    sub.triangle_count = Some(2);
+    strip.num_sub_meshes = 1;
+    strip.sub_meshes = vec![sub];
+    let skin = strip.skin.as_mut().expect("m_Skin before 2018.2");
+    skin.items = (0..4)
+        .map(|k| make::influences([1.0, 0.0, 0.0, 0.0], [k / 2, 0, 0, 0]))
+        .collect();
+    skin.num_items = 4;
+    strip.num_bind_poses_after_skin = Some(2);
+    strip.bind_poses_after_skin = Some(vec![identity(0.0), identity(-1.0)]);
+    strip.local_aabb = half;
+
+    // Rock's triangle, packed: 16-bit positions, 8-bit normals with their signs, one UV set.
+    let mut packed = make::empty("Packed34", v);
+    packed.mesh_compression = um::MeshCompression(1);
+    let (h, one) = (32768, 65535);
+    let corners = [h, h, h, one, h, h, h, one, h];
+    packed.compressed_mesh = um::CompressedMesh {
+        vertices: make::packed_floats(9, 16, -1.0, 2.0, pack_items(&corners, 16)),
+        uv: make::packed_floats(6, 8, 0.0, 1.0, pack_items(&[0, 0, 255, 0, 0, 255], 8)),
+        normals: make::packed_floats(6, 8, -1.0, 2.0, pack_items(&[128; 6], 8)),
+        normal_signs: make::packed_ints(3, 1, pack_items(&[0, 0, 0], 1)),
+        triangles: make::packed_ints(3, 2, pack_items(&[0, 1, 2], 2)),
+        ..packed.compressed_mesh
+    };
+    packed.num_sub_meshes = 1;
+    packed.sub_meshes = vec![make::submesh(v, 0, 3, 3)];
+    packed.local_aabb = zero_aabb();
+    vec![(1, quad), (2, strip), (3, packed)]
+}
+
+/// The Unity 3.4 meshes as objects of a serialized file.
+fn old_objects(meshes: Vec<(i64, um::UnityMesh)>) -> Vec<Obj> {
+    let ctx = Context::new().with_param("unity_version", i128::from(OLD_VERSION_NUM));
+    meshes
+        .into_iter()
+        .map(|(path_id, m)| Obj {
+            class: 43,
+            path_id,
+            bytes: m.to_bytes(&ctx).expect("the mesh writes"),
+        })
+        .collect()
+}
+
+// ---------------------------------------------------------------------------------------
 // Serialized files.
 
 /// An object to store: its class, path id, type tree and bytes.
@@ -858,6 +970,24 @@ fn serialized(
     trees: &[(i32, T)],
     externals: &[&str],
 ) -> Vec<u8> {
+    serialized_as(format, big, with_trees, objects, trees, externals, VERSION)
+}
+
+/// [`serialized`] claiming the editor version `version`. Before format 9 the header is 16
+/// bytes, the objects follow it (their byte_start counting from the file's start: the data
+/// offset is 0) and the metadata is at the end, its first byte the byte order.
+fn serialized_as(
+    format: u32,
+    big: bool,
+    with_trees: bool,
+    objects: &[Obj],
+    trees: &[(i32, T)],
+    externals: &[&str],
+    version: &str,
+) -> Vec<u8> {
+    let old = format < 9;
+    // Where byte_start counts from: the data before format 9 starts after the 16-byte header.
+    let base = if old { 16 } else { 0 };
     let used: Vec<i32> = trees
         .iter()
         .map(|t| t.0)
@@ -887,19 +1017,21 @@ fn serialized(
     let mut data = vec![];
     let mut infos = vec![];
     for o in objects {
-        while data.len() % 8 != 0 {
+        while (base + data.len()) % 8 != 0 {
             data.push(0);
         }
-        let type_index = used.iter().position(|&c| c == o.class).unwrap();
+        // Before format 16 the type id is the class id: a file may have no types (a
+        // player's of Unity 3.4).
+        let type_index = used.iter().position(|&c| c == o.class);
         infos.push(us::ObjectInfo {
             pad: (format >= 14).then(Vec::new),
             path_id_s4: (format < 14).then_some(o.path_id as i32),
             path_id: (format >= 14).then_some(o.path_id),
-            byte_start_u4: (format < 22).then_some(data.len() as u32),
+            byte_start_u4: (format < 22).then_some((base + data.len()) as u32),
             byte_start_u8: (format >= 22).then_some(data.len() as u64),
             byte_size: o.bytes.len() as u32,
             type_id: if format >= 16 {
-                type_index as i32
+                type_index.expect("a type for every object from format 16") as i32
             } else {
                 o.class
             },
@@ -911,12 +1043,13 @@ fn serialized(
         data.extend_from_slice(&o.bytes);
     }
     let mut metadata = us::Metadata {
-        unity_version: VERSION.into(),
-        target_platform: us::BuildTarget(19),
+        unity_version: (format >= 7).then(|| version.into()),
+        // StandaloneWindows64, or StandaloneWindows before 64-bit players (Unity 3.4).
+        target_platform: (format >= 8).then_some(us::BuildTarget(if old { 5 } else { 19 })),
         enable_type_tree: (format >= 13).then_some(u8::from(with_trees)),
         num_types: types.len() as i32,
         types,
-        big_id_enabled: (format < 14).then_some(0),
+        big_id_enabled: (7..14).contains(&format).then_some(0),
         num_objects: infos.len() as i32,
         objects: infos,
         num_script_types: (format >= 11).then_some(0),
@@ -925,7 +1058,7 @@ fn serialized(
         externals: externals
             .iter()
             .map(|p| us::External {
-                temp_empty: String::new(),
+                temp_empty: (format >= 6).then(String::new),
                 guid: vec![0; 16],
                 file_type: 0,
                 path: (*p).into(),
@@ -939,7 +1072,7 @@ fn serialized(
     if format >= 14 {
         let tree = u8::from(with_trees);
         let be = u8::from(big);
-        let mut at = metadata.unity_version.len() as u64 + 1 + 4 + 1 + 4;
+        let mut at = version.len() as u64 + 1 + 4 + 1 + 4;
         at += metadata
             .types
             .iter()
@@ -953,6 +1086,31 @@ fn serialized(
         }
     }
     let metadata_len = size_of(&metadata, (format, u8::from(big)));
+    if old {
+        // The byte order, then the metadata, at the end of the file.
+        let len_metadata = metadata_len as u32 + 1;
+        let total = 16 + data.len() as u32 + len_metadata;
+        let file = us::UnitySerialized {
+            header: us::Header {
+                len_metadata,
+                len_file: total,
+                version: format,
+                ofs_data: 0,
+                endianness: None,
+                reserved: None,
+                wide: None,
+            },
+            metadata: None,
+            pad_data: None,
+            data: None,
+            old_data: Some(data),
+            old_endianness: Some(u8::from(big)),
+            old_metadata: Some(metadata),
+        };
+        return file
+            .to_bytes(&Context::new())
+            .expect("the serialized file writes");
+    }
     let header_len: u64 = if format >= 22 { 48 } else { 20 };
     let data_at = (header_len + metadata_len).div_ceil(16) * 16;
     let total = data_at + data.len() as u64;
@@ -961,8 +1119,8 @@ fn serialized(
         len_file: if format >= 22 { 0 } else { total as u32 },
         version: format,
         ofs_data: if format >= 22 { 0 } else { data_at as u32 },
-        endianness: u8::from(big),
-        reserved: vec![0; 3],
+        endianness: Some(u8::from(big)),
+        reserved: Some(vec![0; 3]),
         wide: (format >= 22).then_some(us::HeaderWide {
             len_metadata: metadata_len as u32,
             len_file: total,
@@ -972,9 +1130,12 @@ fn serialized(
     };
     let file = us::UnitySerialized {
         header,
-        metadata,
-        pad_data: vec![0; (data_at - header_len - metadata_len) as usize],
-        data,
+        metadata: Some(metadata),
+        pad_data: Some(vec![0; (data_at - header_len - metadata_len) as usize]),
+        data: Some(data),
+        old_data: None,
+        old_endianness: None,
+        old_metadata: None,
     };
     file.to_bytes(&Context::new())
         .expect("the serialized file writes")
@@ -1031,7 +1192,7 @@ fn editor_objects() -> (Vec<Obj>, Vec<(i32, T)>) {
                 let mut m = um::UnityMesh::from_bytes(&o.bytes, &player).expect("a mesh");
                 if let Some(s) = m.stream_data.as_mut().filter(|s| s.len_data > 0) {
                     let start = s.ofs_data_u8.expect("2022.3: 64-bit offsets") as usize;
-                    m.vertex_data.data =
+                    m.vertex_data.as_mut().expect("2022.3: vertex data").data =
                         make::bytes(res[start..start + s.len_data as usize].to_vec());
                     *s = um::StreamingInfo {
                         ofs_data_u4: None,
@@ -1066,7 +1227,7 @@ fn editor_objects() -> (Vec<Obj>, Vec<(i32, T)>) {
 /// check that every mesh of it is refused).
 fn with_platform(file: &[u8], platform: us::BuildTarget) -> Vec<u8> {
     let mut f = us::UnitySerialized::from_bytes(file, &Context::new()).expect("it reads");
-    f.metadata.target_platform = platform;
+    f.metadata.as_mut().expect("format 22").target_platform = Some(platform);
     f.to_bytes(&Context::new()).expect("it writes")
 }
 
@@ -1191,6 +1352,16 @@ fn bundle(spec: &BundleSpec, files: &[(&str, u32, Vec<u8>)]) -> Vec<u8> {
 /// UnityRaw (stored) bundle of format `format`, one level, holding `files` as Unity lays them
 /// out: the directory padded to 4, each file starting on a multiple of 4.
 fn web_bundle(compressed: bool, format: u32, files: &[(&str, &[u8])]) -> (Vec<u8>, Vec<u8>) {
+    web_bundle_as(compressed, format, files, VERSION)
+}
+
+/// [`web_bundle`] claiming the editor version `version`.
+fn web_bundle_as(
+    compressed: bool,
+    format: u32,
+    files: &[(&str, &[u8])],
+    version: &str,
+) -> (Vec<u8>, Vec<u8>) {
     use meshspec_formats::unity::files::compress::{compress, Method};
     let mut entries: Vec<uw::FileEntry> = files
         .iter()
@@ -1231,7 +1402,7 @@ fn web_bundle(compressed: bool, format: u32, files: &[(&str, &[u8])]) -> (Vec<u8
         },
         version: format,
         unity_version: "3.x.x".into(),
-        unity_revision: VERSION.into(),
+        unity_revision: version.into(),
         hash: (format >= 4).then(|| vec![0; 16]),
         crc: (format >= 4).then_some(0),
         minimum_streamed_bytes: 0,
@@ -1405,6 +1576,58 @@ fn main() {
     );
     write(&root, "player.unity-bundle", &player);
 
+    // Unity 3.4: a player's serialized file of format 8 (no type trees, the metadata at the
+    // end) holding the three meshes of separate arrays; a Web Player file (UnityWeb format 2)
+    // holding it as sharedassets0.assets beside an assembly; a big-endian one of format 8 with
+    // nested type trees (the GameObjects and Transforms).
+    let old = serialized_as(
+        8,
+        false,
+        false,
+        &old_objects(old_meshes()),
+        &[],
+        &[],
+        OLD_VERSION,
+    );
+    write(&root, "old.unity-serialized", &old);
+    let assembly = b"MZ\x90\0 not an assembly, only where one would be".to_vec();
+    let (old_web, _) = web_bundle_as(
+        true,
+        2,
+        &[
+            ("Assembly-CSharp.dll", &assembly),
+            ("sharedassets0.assets", &old),
+        ],
+        OLD_VERSION,
+    );
+    write(&root, "old.unity-web", &old_web);
+    write(
+        &root,
+        "big-endian-old.unity-serialized",
+        &serialized_as(8, true, true, &be, &be_trees, EXTERNALS, OLD_VERSION),
+    );
+    // Must-refuse: Quad34 with three normals for its four positions (arrays_per_vertex)...
+    let mut short = old_meshes();
+    let quad = &mut short[0].1;
+    quad.normals.as_mut().unwrap().pop();
+    quad.num_normals = Some(3);
+    write(
+        &bad,
+        "arrays-per-vertex.assets",
+        &serialized_as(8, false, false, &old_objects(short), &[], &[], OLD_VERSION),
+    );
+    // ... and a Web Player file whose only serialized file is of format 4 (Unity 1.x), which
+    // meshspec does not read: refused, not listed empty.
+    let mut older = old.clone();
+    older[8..12].copy_from_slice(&4u32.to_be_bytes());
+    let (no_serialized, _) = web_bundle_as(
+        true,
+        2,
+        &[("Assembly-CSharp.dll", &assembly), ("mainData", &older)],
+        OLD_VERSION,
+    );
+    write(&bad, "no-serialized-file.unity-web", &no_serialized);
+
     // Must-refuse files, each breaking one rule.
     let mut sig = lz4_b.clone();
     sig[0] = b'u';
@@ -1450,11 +1673,11 @@ fn lz4_blocks_at(b: &[u8]) -> usize {
 /// records it.
 fn last_object_size_at(f: &[u8]) -> usize {
     let read = us::UnitySerialized::read::<true>(f, &Context::new()).unwrap();
-    let objects = &read.value.metadata.objects;
+    let objects = &read.value.metadata.as_ref().unwrap().objects;
     let last = (0..objects.len())
         .max_by_key(|&i| objects[i].byte_start_u8.unwrap_or(0))
         .unwrap();
-    read.pos.unwrap().metadata.objects.items[last]
+    read.pos.unwrap().metadata.unwrap().objects.items[last]
         .byte_size
         .start as usize
 }
@@ -1463,14 +1686,17 @@ fn last_object_size_at(f: &[u8]) -> usize {
 /// (not a common string) is, as the reader records it.
 fn first_local_name_offset(f: &[u8]) -> usize {
     let read = us::UnitySerialized::read::<true>(f, &Context::new()).unwrap();
-    let tt = read.value.metadata.types[0].type_tree.as_ref().unwrap();
+    let tt = read.value.metadata.as_ref().unwrap().types[0]
+        .type_tree
+        .as_ref()
+        .unwrap();
     let j = tt
         .nodes
         .iter()
         .position(|n| n.ofs_name.0 & 0x8000_0000 == 0)
         .unwrap();
     let pos = read.pos.unwrap();
-    let nodes = &pos.metadata.types.items[0]
+    let nodes = &pos.metadata.as_ref().unwrap().types.items[0]
         .type_tree
         .as_ref()
         .unwrap()

@@ -82,8 +82,9 @@ impl<'a> Gen<'a> {
     /// allows (`valid`: a value, a list, bounds) or, for a field a later switch is on, one of
     /// the switch's cases, seven times in eight (`crate::rt::arb`). Without it a derived number
     /// takes the one value the writer accepts (or the variant the switch holds) about never.
+    /// A conditional field is present or not at random, and such a value when present.
     fn arbitrary_value(&self, t: &Type, f: &Field) -> Option<TokenStream> {
-        let (FieldType::Prim(p), Repeat::None, None) = (&f.ty, &f.repeat, &f.cond) else {
+        let (FieldType::Prim(p), Repeat::None) = (&f.ty, &f.repeat) else {
             return None;
         };
         if p.kind == PrimKind::F {
@@ -133,11 +134,15 @@ impl<'a> Gen<'a> {
                 None => return None,
             },
         };
-        Some(match &f.enum_name {
+        let make = match &f.enum_name {
             Some(e) => {
                 let ty = names::enum_ty(self.spec, e);
-                quote!(|u| ::std::result::Result::Ok(#ty(#make?)))
+                quote!(::std::result::Result::Ok(#ty(#make?)))
             }
+            None => make,
+        };
+        Some(match &f.cond {
+            Some(_) => quote!(|u| crate::rt::arb::maybe(u, |u| #make)),
             None => quote!(|u| #make),
         })
     }

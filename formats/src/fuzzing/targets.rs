@@ -250,12 +250,12 @@ pub fn unity_bundle_blocks_info_written(data: &[u8]) {
 
 /// `unity_mesh`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.
 pub fn unity_mesh(data: &[u8]) {
-    crate::fuzzing::fast_with_params::<crate::generated::unity_mesh::UnityMesh>(data, &[("unity_version", &[0, 39999, 40000, 40001, 40099, 40100, 40101, 40299, 40300, 40301, 49999, 50000, 50001, 20170099, 20170100, 20170101, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601]), ("unity_editor", &[0, 1])]);
+    crate::fuzzing::fast_with_params::<crate::generated::unity_mesh::UnityMesh>(data, &[("unity_version", &[0, 30499, 30500, 30501, 39999, 40000, 40001, 40099, 40100, 40101, 40299, 40300, 40301, 49999, 50000, 50001, 20170099, 20170100, 20170101, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601]), ("unity_editor", &[0, 1])]);
 }
 
 /// `unity_mesh_deep`: the deep properties: an accepted input survives a dump and a build with the same verdict, and one that passes decodes into a consistent mesh.
 pub fn unity_mesh_deep(data: &[u8]) {
-    crate::fuzzing::roundtrip_with_params::<crate::generated::unity_mesh::UnityMesh>(data, &[("unity_version", &[0, 39999, 40000, 40001, 40099, 40100, 40101, 40299, 40300, 40301, 49999, 50000, 50001, 20170099, 20170100, 20170101, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601]), ("unity_editor", &[0, 1])]);
+    crate::fuzzing::roundtrip_with_params::<crate::generated::unity_mesh::UnityMesh>(data, &[("unity_version", &[0, 30499, 30500, 30501, 39999, 40000, 40001, 40099, 40100, 40101, 40299, 40300, 40301, 49999, 50000, 50001, 20170099, 20170100, 20170101, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601]), ("unity_editor", &[0, 1])]);
 }
 
 /// `unity_mesh_written`: the writer's half: any value the writer accepts reads back to the same bytes; a value it refuses is refused at a field.
@@ -264,7 +264,7 @@ pub fn unity_mesh_written(data: &[u8]) {
     let Ok((choice, value)) = <(u8, crate::generated::unity_mesh::UnityMesh) as arbitrary::Arbitrary>::arbitrary_take_rest(u) else {
         return;
     };
-    crate::fuzzing::written_with_params::<crate::generated::unity_mesh::UnityMesh>(&value, choice, &[("unity_version", &[0, 39999, 40000, 40001, 40099, 40100, 40101, 40299, 40300, 40301, 49999, 50000, 50001, 20170099, 20170100, 20170101, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601]), ("unity_editor", &[0, 1])]);
+    crate::fuzzing::written_with_params::<crate::generated::unity_mesh::UnityMesh>(&value, choice, &[("unity_version", &[0, 30499, 30500, 30501, 39999, 40000, 40001, 40099, 40100, 40101, 40299, 40300, 40301, 49999, 50000, 50001, 20170099, 20170100, 20170101, 20170299, 20170300, 20170301, 20180099, 20180100, 20180101, 20180199, 20180200, 20180201, 20180299, 20180300, 20180301, 20190099, 20190100, 20190101, 20200099, 20200100, 20200101, 20220099, 20220100, 20220101, 60000199, 60000200, 60000201, 60000599, 60000600, 60000601]), ("unity_editor", &[0, 1])]);
 }
 
 /// `unity_serialized`: the fast properties: any input the reader accepts is consumed exactly, written back identically, with the reader's positions; every error lies inside the input.

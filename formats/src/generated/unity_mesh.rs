@@ -590,6 +590,13 @@ impl crate::rt::Int for ShaderChannel4 {
 /// 6000.6.0a1 to a4) cannot be told apart by the version number this layout takes, and are read
 /// with the newer layout.
 ///
+/// Before 3.5 (3.0 to 3.4) a Mesh has no vertex data: m_Use16BitIndices says the index size,
+/// and the positions, normals, tangents, two texture coordinate sets and colours are separate
+/// arrays (`vertices`, `normals`, `tangents`, `uv`, `uv1`, `colors`), followed by a collision
+/// mesh's indices; the layout is the release type tree that 3.3.0f4 and 3.4.2f3 Web Player
+/// files carry (the same fields), and for 3.0 to 3.2 the public readers' (which read 2.6 to 3.4
+/// alike).
+///
 /// Three eras of vertex data: from 5.0 the streams are computed from the channel table (each
 /// starts on a 16-byte boundary after the one before); in 4.x the vertex data stores its
 /// streams (`streams`: a channel mask, an offset and a stride each) beside the channel table;
@@ -617,6 +624,10 @@ pub struct UnityMesh {
     ///
     /// Documented as “m_ObjectHideFlags”, Observed (first in the Mesh type tree of every editor file of the real Library/metadata folders checked (3.5.7 to 2019.2.18, 18 projects, 3,426 meshes), and of every editor type tree dump from 3.0 (AssetRipper/TypeTreeDumps, StructsDump/editor); absent from every release dump; AssetStudio (Classes/Object.cs) reads it when the file's platform is NoTarget).
     pub object_hide_flags: ::std::option::Option<u32>,
+    /// Before 3.5, the object's editor extension (PPtr<EditorExtensionImpl>), where later editors keep the prefab links.
+    ///
+    /// Documented as “m_ExtensionPtr”, Observed (the editor type trees of the real Library/metadata files of a 3.4.2f3 project (cjmarkham/Ball-game, 32 meshes) and the editor dumps of 3.0.0f5 to 3.4.x (AssetRipper/TypeTreeDumps, StructsDump/editor), where it is the only other field an editor's Mesh has before 3.5).
+    pub extension_ptr: ::std::option::Option<Pptr>,
     /// Up to 2018.1, the object of the prefab this object is an instance of (EditorExtension), or none.
     ///
     /// Documented as “m_PrefabParentObject”, Observed (the editor type trees of the real files of 3.5.7 to 2017.3.0 and the editor dumps of 3.5.0 to 2018.1.9 (renamed from 2018.2.0b1); AssetStudio (Classes/EditorExtension.cs)).
@@ -641,6 +652,10 @@ pub struct UnityMesh {
     ///
     /// Documented as “m_Name”, Observed (every corpus object; Unity's dumps).
     pub name: AlignedString,
+    /// Before 3.5, non-zero when the index buffer holds 16-bit indices, 0 for 32-bit.
+    ///
+    /// Documented as “m_Use16BitIndices”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    pub use_16bit_indices: ::std::option::Option<i32>,
     /// How many submeshes follow.
     ///
     /// Documented as “m_SubMeshes.Array.size”, Observed.
@@ -764,11 +779,22 @@ pub struct UnityMesh {
     /// Documented as “m_IndexFormat”, Observed (0 in every corpus mesh; present from 2017.3 (type trees; a public reader reports 2017.3.0 files of compressed meshes written without it)).
     pub index_format: ::std::option::Option<IndexFormat>,
     /// The indices of all submeshes, little endian, as the GPU takes them: 2 bytes each before
-    /// 2017.3 and for m_IndexFormat 0, 4 bytes for 1.
+    /// 2017.3 and for m_IndexFormat 0, 4 bytes for 1; before 3.5 as m_Use16BitIndices says.
     ///
     ///
     /// Documented as “m_IndexBuffer”, Observed (every corpus mesh; lengths match Unity's dumps).
     pub index_buffer: IndexBuffer,
+    /// Before 3.5, how many positions follow (the vertex count).
+    ///
+    /// Documented as “m_Vertices.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    ///
+    /// Recomputed on writing: the number of elements of `vertices`.
+    #[serde(default)]
+    pub num_vertices: ::std::option::Option<i32>,
+    /// Before 3.5, the positions, one per vertex (the vertex data of later versions).
+    ///
+    /// Documented as “m_Vertices”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    pub vertices: ::std::option::Option<::std::vec::Vec<Vector3f>>,
     /// Before 2018.2, up to four influences per vertex, stored outside the vertex data.
     ///
     /// Documented as “m_Skin”, Observed (type tree dumps of 3.5 to 2018.1; the skinned 2018.1.6f1 Meshes of the shared real files).
@@ -784,10 +810,54 @@ pub struct UnityMesh {
     ///
     /// Documented as “m_BindPose”, Sourced (type tree dumps of 3.5.0 to 4.2.2).
     pub bind_poses_after_skin: ::std::option::Option<::std::vec::Vec<Matrix4x4f>>,
-    /// The vertex count, the channel table and (unless streamed) the vertex bytes.
+    /// Before 3.5, how many first texture coordinates follow (none, or one per vertex).
+    ///
+    /// Documented as “m_UV.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    ///
+    /// Recomputed on writing: the number of elements of `uv`.
+    #[serde(default)]
+    pub num_uv: ::std::option::Option<i32>,
+    /// Before 3.5, the first texture coordinates, one per vertex.
+    ///
+    /// Documented as “m_UV”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    pub uv: ::std::option::Option<::std::vec::Vec<Vector2f>>,
+    /// Before 3.5, how many second texture coordinates follow (none, or one per vertex).
+    ///
+    /// Documented as “m_UV1.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    ///
+    /// Recomputed on writing: the number of elements of `uv1`.
+    #[serde(default)]
+    pub num_uv1: ::std::option::Option<i32>,
+    /// Before 3.5, the second texture coordinates, one per vertex.
+    ///
+    /// Documented as “m_UV1”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    pub uv1: ::std::option::Option<::std::vec::Vec<Vector2f>>,
+    /// Before 3.5, how many tangents follow (none, or one per vertex).
+    ///
+    /// Documented as “m_Tangents.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    ///
+    /// Recomputed on writing: the number of elements of `tangents`.
+    #[serde(default)]
+    pub num_tangents: ::std::option::Option<i32>,
+    /// Before 3.5, the tangents, w the sign of the bitangent.
+    ///
+    /// Documented as “m_Tangents”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    pub tangents: ::std::option::Option<::std::vec::Vec<Vector4f>>,
+    /// Before 3.5, how many normals follow (none, or one per vertex).
+    ///
+    /// Documented as “m_Normals.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    ///
+    /// Recomputed on writing: the number of elements of `normals`.
+    #[serde(default)]
+    pub num_normals: ::std::option::Option<i32>,
+    /// Before 3.5, the normals, one per vertex.
+    ///
+    /// Documented as “m_Normals”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    pub normals: ::std::option::Option<::std::vec::Vec<Vector3f>>,
+    /// From 3.5, the vertex count, the channel table and (unless streamed) the vertex bytes.
     ///
     /// Documented as “m_VertexData”, Observed.
-    pub vertex_data: VertexData,
+    pub vertex_data: ::std::option::Option<VertexData>,
     /// The vertices and indices of a compressed mesh, as bit-packed vectors.
     ///
     /// Documented as “m_CompressedMesh”, Observed (present in every object; every packed vector is empty in the corpus).
@@ -796,6 +866,32 @@ pub struct UnityMesh {
     ///
     /// Documented as “m_LocalAABB”, Observed.
     pub local_aabb: Aabb,
+    /// Before 3.5, how many vertex colours follow (none, or one per vertex).
+    ///
+    /// Documented as “m_Colors.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    ///
+    /// Recomputed on writing: the number of elements of `colors`.
+    #[serde(default)]
+    pub num_colors: ::std::option::Option<i32>,
+    /// Before 3.5, the vertex colours, one per vertex, 8 bits a component.
+    ///
+    /// Documented as “m_Colors”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    pub colors: ::std::option::Option<::std::vec::Vec<ColorRgba32>>,
+    /// Before 3.5, how many collision indices follow.
+    ///
+    /// Documented as “m_CollisionTriangles.Array.size”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    ///
+    /// Recomputed on writing: the number of elements of `collision_triangles`.
+    #[serde(default)]
+    pub num_collision_triangles: ::std::option::Option<i32>,
+    /// Before 3.5, the collision indices, three a triangle (kept as read).
+    ///
+    /// Documented as “m_CollisionTriangles”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike).
+    pub collision_triangles: ::std::option::Option<::std::vec::Vec<u32>>,
+    /// Before 3.5, the vertex count of the collision mesh (kept as read).
+    ///
+    /// Documented as “m_CollisionVertexCount”, Observed (the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order).
+    pub collision_vertex_count: ::std::option::Option<i32>,
     /// Usage flags the build sets (meaning not established here); kept as read.
     ///
     /// Documented as “m_MeshUsageFlags”, Observed (0 in every corpus mesh; gone from 6000.6 (type trees, first at 6000.6.0a5)).
@@ -843,12 +939,12 @@ pub struct UnityMesh {
     /// Documented as “m_MeshMetrics[1]”, Observed (1 for the sword's parts in Unity's dumps; present from 2018.2 (type trees)).
     #[serde(with = "crate::rt::serde_as::float_opt")]
     pub mesh_metrics_1: ::std::option::Option<f32>,
-    /// Up to 2018.4, an editor's object only: a bool (kept as the byte read), whether the mesh
+    /// From 3.5 up to 2018.4, an editor's object only: a bool (kept as the byte read), whether the mesh
     /// was optimized on import. Up to 2018.2 it is the object's last byte, with no padding after
     /// it.
     ///
     ///
-    /// Documented as “m_MeshOptimized”, Observed (the last field of the editor type trees of the real files of 3.5.7 to 2018.2.14 (objects of an odd size), before m_StreamData in those of 2018.3.0b11 to 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2)).
+    /// Documented as “m_MeshOptimized”, Observed (the last field of the editor type trees of the real files of 3.5.7 to 2018.2.14 (objects of an odd size), before m_StreamData in those of 2018.3.0b11 to 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2), and in none of 3.0 to 3.4).
     pub mesh_optimized: ::std::option::Option<u8>,
     /// In 2018.3 and 2018.4, padding to a 4-byte boundary after m_MeshOptimized, kept verbatim.
     ///
@@ -879,6 +975,8 @@ pub struct UnityMesh {
 pub struct UnityMeshRef<'a> {
     /// See [`UnityMesh::object_hide_flags`].
     pub object_hide_flags: ::std::option::Option<u32>,
+    /// See [`UnityMesh::extension_ptr`].
+    pub extension_ptr: ::std::option::Option<Pptr>,
     /// See [`UnityMesh::prefab_parent_object`].
     pub prefab_parent_object: ::std::option::Option<Pptr>,
     /// See [`UnityMesh::corresponding_source_object`].
@@ -891,6 +989,8 @@ pub struct UnityMeshRef<'a> {
     pub prefab_asset: ::std::option::Option<Pptr>,
     /// See [`UnityMesh::name`].
     pub name: AlignedStringRef<'a>,
+    /// See [`UnityMesh::use_16bit_indices`].
+    pub use_16bit_indices: ::std::option::Option<i32>,
     /// See [`UnityMesh::num_sub_meshes`].
     pub num_sub_meshes: i32,
     /// See [`UnityMesh::sub_meshes`].
@@ -939,18 +1039,48 @@ pub struct UnityMeshRef<'a> {
     pub index_format: ::std::option::Option<IndexFormat>,
     /// See [`UnityMesh::index_buffer`].
     pub index_buffer: IndexBufferRef<'a>,
+    /// See [`UnityMesh::num_vertices`].
+    pub num_vertices: ::std::option::Option<i32>,
+    /// See [`UnityMesh::vertices`].
+    pub vertices: ::std::option::Option<crate::rt::Blocks<'a, Vector3f>>,
     /// See [`UnityMesh::skin`].
     pub skin: ::std::option::Option<BoneWeights4VectorRef<'a>>,
     /// See [`UnityMesh::num_bind_poses_after_skin`].
     pub num_bind_poses_after_skin: ::std::option::Option<i32>,
     /// See [`UnityMesh::bind_poses_after_skin`].
     pub bind_poses_after_skin: ::std::option::Option<::std::vec::Vec<Matrix4x4fRef<'a>>>,
+    /// See [`UnityMesh::num_uv`].
+    pub num_uv: ::std::option::Option<i32>,
+    /// See [`UnityMesh::uv`].
+    pub uv: ::std::option::Option<crate::rt::Blocks<'a, Vector2f>>,
+    /// See [`UnityMesh::num_uv1`].
+    pub num_uv1: ::std::option::Option<i32>,
+    /// See [`UnityMesh::uv1`].
+    pub uv1: ::std::option::Option<crate::rt::Blocks<'a, Vector2f>>,
+    /// See [`UnityMesh::num_tangents`].
+    pub num_tangents: ::std::option::Option<i32>,
+    /// See [`UnityMesh::tangents`].
+    pub tangents: ::std::option::Option<crate::rt::Blocks<'a, Vector4f>>,
+    /// See [`UnityMesh::num_normals`].
+    pub num_normals: ::std::option::Option<i32>,
+    /// See [`UnityMesh::normals`].
+    pub normals: ::std::option::Option<crate::rt::Blocks<'a, Vector3f>>,
     /// See [`UnityMesh::vertex_data`].
-    pub vertex_data: VertexDataRef<'a>,
+    pub vertex_data: ::std::option::Option<VertexDataRef<'a>>,
     /// See [`UnityMesh::compressed_mesh`].
     pub compressed_mesh: CompressedMeshRef<'a>,
     /// See [`UnityMesh::local_aabb`].
     pub local_aabb: Aabb,
+    /// See [`UnityMesh::num_colors`].
+    pub num_colors: ::std::option::Option<i32>,
+    /// See [`UnityMesh::colors`].
+    pub colors: ::std::option::Option<crate::rt::Blocks<'a, ColorRgba32>>,
+    /// See [`UnityMesh::num_collision_triangles`].
+    pub num_collision_triangles: ::std::option::Option<i32>,
+    /// See [`UnityMesh::collision_triangles`].
+    pub collision_triangles: ::std::option::Option<crate::rt::Nums<'a, u32>>,
+    /// See [`UnityMesh::collision_vertex_count`].
+    pub collision_vertex_count: ::std::option::Option<i32>,
     /// See [`UnityMesh::mesh_usage_flags`].
     pub mesh_usage_flags: ::std::option::Option<i32>,
     /// See [`UnityMesh::cooking_options`].
@@ -987,6 +1117,8 @@ pub struct UnityMeshPos {
     pub _span: crate::rt::Span,
     /// Where `object_hide_flags` lies.
     pub object_hide_flags: ::std::option::Option<crate::rt::Span>,
+    /// Where `extension_ptr` lies.
+    pub extension_ptr: ::std::option::Option<PptrPos>,
     /// Where `prefab_parent_object` lies.
     pub prefab_parent_object: ::std::option::Option<PptrPos>,
     /// Where `corresponding_source_object` lies.
@@ -999,6 +1131,8 @@ pub struct UnityMeshPos {
     pub prefab_asset: ::std::option::Option<PptrPos>,
     /// Where `name` lies.
     pub name: AlignedStringPos,
+    /// Where `use_16bit_indices` lies.
+    pub use_16bit_indices: ::std::option::Option<crate::rt::Span>,
     /// Where `num_sub_meshes` lies.
     pub num_sub_meshes: crate::rt::Span,
     /// Where `sub_meshes` lies.
@@ -1045,18 +1179,48 @@ pub struct UnityMeshPos {
     pub index_format: ::std::option::Option<crate::rt::Span>,
     /// Where `index_buffer` lies.
     pub index_buffer: IndexBufferPos,
+    /// Where `num_vertices` lies.
+    pub num_vertices: ::std::option::Option<crate::rt::Span>,
+    /// Where `vertices` lies.
+    pub vertices: ::std::option::Option<crate::rt::Strided<Vector3fPos>>,
     /// Where `skin` lies.
     pub skin: ::std::option::Option<BoneWeights4VectorPos>,
     /// Where `num_bind_poses_after_skin` lies.
     pub num_bind_poses_after_skin: ::std::option::Option<crate::rt::Span>,
     /// Where `bind_poses_after_skin` lies.
     pub bind_poses_after_skin: ::std::option::Option<crate::rt::Each<Matrix4x4fPos>>,
+    /// Where `num_uv` lies.
+    pub num_uv: ::std::option::Option<crate::rt::Span>,
+    /// Where `uv` lies.
+    pub uv: ::std::option::Option<crate::rt::Strided<Vector2fPos>>,
+    /// Where `num_uv1` lies.
+    pub num_uv1: ::std::option::Option<crate::rt::Span>,
+    /// Where `uv1` lies.
+    pub uv1: ::std::option::Option<crate::rt::Strided<Vector2fPos>>,
+    /// Where `num_tangents` lies.
+    pub num_tangents: ::std::option::Option<crate::rt::Span>,
+    /// Where `tangents` lies.
+    pub tangents: ::std::option::Option<crate::rt::Strided<Vector4fPos>>,
+    /// Where `num_normals` lies.
+    pub num_normals: ::std::option::Option<crate::rt::Span>,
+    /// Where `normals` lies.
+    pub normals: ::std::option::Option<crate::rt::Strided<Vector3fPos>>,
     /// Where `vertex_data` lies.
-    pub vertex_data: VertexDataPos,
+    pub vertex_data: ::std::option::Option<VertexDataPos>,
     /// Where `compressed_mesh` lies.
     pub compressed_mesh: CompressedMeshPos,
     /// Where `local_aabb` lies.
     pub local_aabb: AabbPos,
+    /// Where `num_colors` lies.
+    pub num_colors: ::std::option::Option<crate::rt::Span>,
+    /// Where `colors` lies.
+    pub colors: ::std::option::Option<crate::rt::Strided<ColorRgba32Pos>>,
+    /// Where `num_collision_triangles` lies.
+    pub num_collision_triangles: ::std::option::Option<crate::rt::Span>,
+    /// Where `collision_triangles` lies.
+    pub collision_triangles: ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    /// Where `collision_vertex_count` lies.
+    pub collision_vertex_count: ::std::option::Option<crate::rt::Span>,
     /// Where `mesh_usage_flags` lies.
     pub mesh_usage_flags: ::std::option::Option<crate::rt::Span>,
     /// Where `cooking_options` lies.
@@ -1155,6 +1319,19 @@ impl UnityMesh {
         id: "skin_per_vertex",
         owner: "unity_mesh",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Sourced),
+        severity: crate::rt::Severity::Warning,
+    };
+    /// Before 3.5, each of m_Normals, m_Tangents, m_UV, m_UV1 and m_Colors is empty or holds
+    /// one entry per position of m_Vertices (the vertex count).
+    ///
+    ///
+    /// Observed (every Mesh of the 3.3.0f4 and 3.4.2f3 Web Player and standalone files read; AssetStudio (Mesh.cs) and UnityPy index the arrays by vertex).
+    ///
+    /// A violation is a warning: reported, the input passes.
+    pub const REL_ARRAYS_PER_VERTEX: &'static crate::rt::Rule = &crate::rt::Rule {
+        id: "arrays_per_vertex",
+        owner: "unity_mesh",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
         severity: crate::rt::Severity::Warning,
     };
     /// A mesh whose m_StreamData has a non-zero size keeps no vertex bytes inline (m_DataSize is
@@ -1315,6 +1492,7 @@ impl UnityMesh {
         Self::REL_OLDER_VERTEX_LAYOUT_FILLS_DATA,
         Self::REL_STORED_STREAMS_HOLD_CHANNELS,
         Self::REL_SKIN_PER_VERTEX,
+        Self::REL_ARRAYS_PER_VERTEX,
         Self::REL_STREAM_DATA_REPLACES_INLINE_DATA,
         Self::REL_INDEX_BUFFER_WHOLE_INDICES,
         Self::REL_SUBMESH_WITHIN_INDEX_BUFFER,
@@ -1333,7 +1511,7 @@ impl crate::rt::Codec for UnityMesh {
     type Args = (u32, u8);
     type Ref<'a> = UnityMeshRef<'a>;
     type Pos = UnityMeshPos;
-    const MIN_SIZE: u64 = 185u64;
+    const MIN_SIZE: u64 = 177u64;
     fn read_in<'a, const L: bool>(
         _io: &mut crate::rt::Input<'a>,
         _args: Self::Args,
@@ -1360,12 +1538,46 @@ impl crate::rt::Codec for UnityMesh {
                 )
             },
         )?;
+        let (extension_ptr, _p_extension_ptr) = crate::rt::field(
+            "extension_ptr",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        && (crate::rt::Int::int(&unity_version) < (30500i128)))
+                    {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u32,
+                                    >(
+                                        _at,
+                                        crate::rt::Int::int(&unity_version),
+                                        "unity_version",
+                                    )?,
+                                );
+                                let (_v, _p) = <Pptr as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_io, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
         let (prefab_parent_object, _p_prefab_parent_object) = crate::rt::field(
             "prefab_parent_object",
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&unity_editor) != (0i128))
+                    if (((crate::rt::Int::int(&unity_editor) != (0i128))
+                        && (crate::rt::Int::int(&unity_version) >= (30500i128)))
                         && (crate::rt::Int::int(&unity_version) < (20180200i128)))
                     {
                         let (_v, _p) = {
@@ -1431,7 +1643,8 @@ impl crate::rt::Codec for UnityMesh {
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&unity_editor) != (0i128))
+                    if (((crate::rt::Int::int(&unity_editor) != (0i128))
+                        && (crate::rt::Int::int(&unity_version) >= (30500i128)))
                         && (crate::rt::Int::int(&unity_version) < (20180300i128)))
                     {
                         let (_v, _p) = {
@@ -1539,6 +1752,26 @@ impl crate::rt::Codec for UnityMesh {
                     };
                     (_v, _p)
                 })
+            },
+        )?;
+        let (use_16bit_indices, _p_use_16bit_indices) = crate::rt::field(
+            "use_16bit_indices",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
             },
         )?;
         let (num_sub_meshes, _p_num_sub_meshes) = crate::rt::field(
@@ -2157,17 +2390,21 @@ impl crate::rt::Codec for UnityMesh {
                                 u8,
                             >(
                                 _at,
-                                (if (crate::rt::Int::int(&unity_version) < (20170300i128)) {
-                                    (2i128)
-                                } else {
+                                (if (crate::rt::Int::int(&unity_version) < (30500i128)) {
                                     (if (crate::rt::Int::int(
                                         &(crate::rt::codec::present(
-                                            index_format.as_ref(),
+                                            use_16bit_indices.as_ref(),
                                             _start,
-                                            "index_format",
+                                            "use_16bit_indices",
                                         )?),
                                     ) == (0i128))
                                     {
+                                        (4i128)
+                                    } else {
+                                        (2i128)
+                                    })
+                                } else {
+                                    (if (crate::rt::Int::int(&unity_version) < (20170300i128)) {
                                         (2i128)
                                     } else {
                                         (if (crate::rt::Int::int(
@@ -2176,11 +2413,22 @@ impl crate::rt::Codec for UnityMesh {
                                                 _start,
                                                 "index_format",
                                             )?),
-                                        ) == (1i128))
+                                        ) == (0i128))
                                         {
-                                            (4i128)
+                                            (2i128)
                                         } else {
-                                            (0i128)
+                                            (if (crate::rt::Int::int(
+                                                &(crate::rt::codec::present(
+                                                    index_format.as_ref(),
+                                                    _start,
+                                                    "index_format",
+                                                )?),
+                                            ) == (1i128))
+                                            {
+                                                (4i128)
+                                            } else {
+                                                (0i128)
+                                            })
                                         })
                                     })
                                 }),
@@ -2194,6 +2442,54 @@ impl crate::rt::Codec for UnityMesh {
                     };
                     (_v, _p)
                 })
+            },
+        )?;
+        let (num_vertices, _p_num_vertices) = crate::rt::field(
+            "num_vertices",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (vertices, _p_vertices) = crate::rt::field(
+            "vertices",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let _n = crate::rt::input::count(
+                                _at,
+                                crate::rt::Int::int(
+                                    &(crate::rt::codec::present(
+                                        num_vertices.as_ref(),
+                                        _start,
+                                        "num_vertices",
+                                    )?),
+                                ),
+                                "count",
+                            )?;
+                            let _v = _io.blocks::<Vector3f>(_n)?;
+                            (_v, crate::rt::Strided::new(_at, 12u64, _n as usize))
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
             },
         )?;
         let (skin, _p_skin) = crate::rt::field(
@@ -2293,28 +2589,227 @@ impl crate::rt::Codec for UnityMesh {
                 )
             },
         )?;
+        let (num_uv, _p_num_uv) = crate::rt::field(
+            "num_uv",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (uv, _p_uv) = crate::rt::field(
+            "uv",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let _n = crate::rt::input::count(
+                                _at,
+                                crate::rt::Int::int(
+                                    &(crate::rt::codec::present(
+                                        num_uv.as_ref(),
+                                        _start,
+                                        "num_uv",
+                                    )?),
+                                ),
+                                "count",
+                            )?;
+                            let _v = _io.blocks::<Vector2f>(_n)?;
+                            (_v, crate::rt::Strided::new(_at, 8u64, _n as usize))
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (num_uv1, _p_num_uv1) = crate::rt::field(
+            "num_uv1",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (uv1, _p_uv1) = crate::rt::field(
+            "uv1",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let _n = crate::rt::input::count(
+                                _at,
+                                crate::rt::Int::int(
+                                    &(crate::rt::codec::present(
+                                        num_uv1.as_ref(),
+                                        _start,
+                                        "num_uv1",
+                                    )?),
+                                ),
+                                "count",
+                            )?;
+                            let _v = _io.blocks::<Vector2f>(_n)?;
+                            (_v, crate::rt::Strided::new(_at, 8u64, _n as usize))
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (num_tangents, _p_num_tangents) = crate::rt::field(
+            "num_tangents",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (tangents, _p_tangents) = crate::rt::field(
+            "tangents",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let _n = crate::rt::input::count(
+                                _at,
+                                crate::rt::Int::int(
+                                    &(crate::rt::codec::present(
+                                        num_tangents.as_ref(),
+                                        _start,
+                                        "num_tangents",
+                                    )?),
+                                ),
+                                "count",
+                            )?;
+                            let _v = _io.blocks::<Vector4f>(_n)?;
+                            (_v, crate::rt::Strided::new(_at, 16u64, _n as usize))
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (num_normals, _p_num_normals) = crate::rt::field(
+            "num_normals",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (normals, _p_normals) = crate::rt::field(
+            "normals",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let _n = crate::rt::input::count(
+                                _at,
+                                crate::rt::Int::int(
+                                    &(crate::rt::codec::present(
+                                        num_normals.as_ref(),
+                                        _start,
+                                        "num_normals",
+                                    )?),
+                                ),
+                                "count",
+                            )?;
+                            let _v = _io.blocks::<Vector3f>(_n)?;
+                            (_v, crate::rt::Strided::new(_at, 12u64, _n as usize))
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
         let (vertex_data, _p_vertex_data) = crate::rt::field(
             "vertex_data",
             || {
                 let _at = _io.pos();
-                Ok({
-                    let (_v, _p) = {
-                        let _args = (
-                            crate::rt::codec::arg::<
-                                u32,
-                            >(
-                                _at,
-                                crate::rt::Int::int(&unity_version),
-                                "unity_version",
-                            )?,
-                        );
-                        let (_v, _p) = <VertexData as crate::rt::Codec>::read_in::<
-                            L,
-                        >(_io, _args)?;
-                        (_v, _p.unwrap_or_default())
-                    };
-                    (_v, _p)
-                })
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) >= (30500i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _args = (
+                                    crate::rt::codec::arg::<
+                                        u32,
+                                    >(
+                                        _at,
+                                        crate::rt::Int::int(&unity_version),
+                                        "unity_version",
+                                    )?,
+                                );
+                                let (_v, _p) = <VertexData as crate::rt::Codec>::read_in::<
+                                    L,
+                                >(_io, _args)?;
+                                (_v, _p.unwrap_or_default())
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
             },
         )?;
         let (compressed_mesh, _p_compressed_mesh) = crate::rt::field(
@@ -2355,6 +2850,122 @@ impl crate::rt::Codec for UnityMesh {
                     };
                     (_v, _p)
                 })
+            },
+        )?;
+        let (num_colors, _p_num_colors) = crate::rt::field(
+            "num_colors",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (colors, _p_colors) = crate::rt::field(
+            "colors",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let _n = crate::rt::input::count(
+                                _at,
+                                crate::rt::Int::int(
+                                    &(crate::rt::codec::present(
+                                        num_colors.as_ref(),
+                                        _start,
+                                        "num_colors",
+                                    )?),
+                                ),
+                                "count",
+                            )?;
+                            let _v = _io.blocks::<ColorRgba32>(_n)?;
+                            (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (num_collision_triangles, _p_num_collision_triangles) = crate::rt::field(
+            "num_collision_triangles",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (collision_triangles, _p_collision_triangles) = crate::rt::field(
+            "collision_triangles",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let _n = crate::rt::input::count(
+                                _at,
+                                crate::rt::Int::int(
+                                    &(crate::rt::codec::present(
+                                        num_collision_triangles.as_ref(),
+                                        _start,
+                                        "num_collision_triangles",
+                                    )?),
+                                ),
+                                "count",
+                            )?;
+                            let _v = _io.nums::<u32>(_n, ::binrw::Endian::Little)?;
+                            (_v, crate::rt::Strided::new(_at, 4u64, _n as usize))
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
+            },
+        )?;
+        let (collision_vertex_count, _p_collision_vertex_count) = crate::rt::field(
+            "collision_vertex_count",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    if (crate::rt::Int::int(&unity_version) < (30500i128)) {
+                        let (_v, _p) = {
+                            let (_v, _p) = {
+                                let _v = _io.prim::<i32>(::binrw::Endian::Little, "s4")?;
+                                (_v, crate::rt::Span::new(_at, _io.pos()))
+                            };
+                            (_v, _p)
+                        };
+                        (Some(_v), Some(_p))
+                    } else {
+                        (None, None)
+                    },
+                )
             },
         )?;
         let (mesh_usage_flags, _p_mesh_usage_flags) = crate::rt::field(
@@ -2552,7 +3163,8 @@ impl crate::rt::Codec for UnityMesh {
             || {
                 let _at = _io.pos();
                 Ok(
-                    if ((crate::rt::Int::int(&unity_editor) != (0i128))
+                    if (((crate::rt::Int::int(&unity_editor) != (0i128))
+                        && (crate::rt::Int::int(&unity_version) >= (30500i128)))
                         && (crate::rt::Int::int(&unity_version) < (20190100i128)))
                     {
                         let (_v, _p) = {
@@ -2675,12 +3287,14 @@ impl crate::rt::Codec for UnityMesh {
         Ok((
             UnityMeshRef {
                 object_hide_flags,
+                extension_ptr,
                 prefab_parent_object,
                 corresponding_source_object,
                 prefab_internal,
                 prefab_instance,
                 prefab_asset,
                 name,
+                use_16bit_indices,
                 num_sub_meshes,
                 sub_meshes,
                 num_legacy_shapes,
@@ -2704,12 +3318,27 @@ impl crate::rt::Codec for UnityMesh {
                 pad_flags,
                 index_format,
                 index_buffer,
+                num_vertices,
+                vertices,
                 skin,
                 num_bind_poses_after_skin,
                 bind_poses_after_skin,
+                num_uv,
+                uv,
+                num_uv1,
+                uv1,
+                num_tangents,
+                tangents,
+                num_normals,
+                normals,
                 vertex_data,
                 compressed_mesh,
                 local_aabb,
+                num_colors,
+                colors,
+                num_collision_triangles,
+                collision_triangles,
+                collision_vertex_count,
                 mesh_usage_flags,
                 cooking_options,
                 pre_bake_convex_collision_mesh,
@@ -2729,12 +3358,14 @@ impl crate::rt::Codec for UnityMesh {
                 Some(UnityMeshPos {
                     _span: crate::rt::Span::new(_start, _io.pos()),
                     object_hide_flags: _p_object_hide_flags,
+                    extension_ptr: _p_extension_ptr,
                     prefab_parent_object: _p_prefab_parent_object,
                     corresponding_source_object: _p_corresponding_source_object,
                     prefab_internal: _p_prefab_internal,
                     prefab_instance: _p_prefab_instance,
                     prefab_asset: _p_prefab_asset,
                     name: _p_name,
+                    use_16bit_indices: _p_use_16bit_indices,
                     num_sub_meshes: _p_num_sub_meshes,
                     sub_meshes: _p_sub_meshes,
                     num_legacy_shapes: _p_num_legacy_shapes,
@@ -2758,12 +3389,27 @@ impl crate::rt::Codec for UnityMesh {
                     pad_flags: _p_pad_flags,
                     index_format: _p_index_format,
                     index_buffer: _p_index_buffer,
+                    num_vertices: _p_num_vertices,
+                    vertices: _p_vertices,
                     skin: _p_skin,
                     num_bind_poses_after_skin: _p_num_bind_poses_after_skin,
                     bind_poses_after_skin: _p_bind_poses_after_skin,
+                    num_uv: _p_num_uv,
+                    uv: _p_uv,
+                    num_uv1: _p_num_uv1,
+                    uv1: _p_uv1,
+                    num_tangents: _p_num_tangents,
+                    tangents: _p_tangents,
+                    num_normals: _p_num_normals,
+                    normals: _p_normals,
                     vertex_data: _p_vertex_data,
                     compressed_mesh: _p_compressed_mesh,
                     local_aabb: _p_local_aabb,
+                    num_colors: _p_num_colors,
+                    colors: _p_colors,
+                    num_collision_triangles: _p_num_collision_triangles,
+                    collision_triangles: _p_collision_triangles,
+                    collision_vertex_count: _p_collision_vertex_count,
                     mesh_usage_flags: _p_mesh_usage_flags,
                     cooking_options: _p_cooking_options,
                     pre_bake_convex_collision_mesh: _p_pre_bake_convex_collision_mesh,
@@ -2796,12 +3442,14 @@ impl crate::rt::Codec for UnityMesh {
         let _start = _io.pos();
         let UnityMesh {
             object_hide_flags,
+            extension_ptr,
             prefab_parent_object,
             corresponding_source_object,
             prefab_internal,
             prefab_instance,
             prefab_asset,
             name,
+            use_16bit_indices,
             num_sub_meshes: _,
             sub_meshes,
             num_legacy_shapes: _stored_num_legacy_shapes,
@@ -2825,12 +3473,27 @@ impl crate::rt::Codec for UnityMesh {
             pad_flags,
             index_format,
             index_buffer,
+            num_vertices: _stored_num_vertices,
+            vertices,
             skin,
             num_bind_poses_after_skin: _stored_num_bind_poses_after_skin,
             bind_poses_after_skin,
+            num_uv: _stored_num_uv,
+            uv,
+            num_uv1: _stored_num_uv1,
+            uv1,
+            num_tangents: _stored_num_tangents,
+            tangents,
+            num_normals: _stored_num_normals,
+            normals,
             vertex_data,
             compressed_mesh,
             local_aabb,
+            num_colors: _stored_num_colors,
+            colors,
+            num_collision_triangles: _stored_num_collision_triangles,
+            collision_triangles,
+            collision_vertex_count,
             mesh_usage_flags,
             cooking_options,
             pre_bake_convex_collision_mesh,
@@ -2878,13 +3541,64 @@ impl crate::rt::Codec for UnityMesh {
                 )
             },
         )?;
+        let _p_extension_ptr = crate::rt::field(
+            "extension_ptr",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) < (30500i128))),
+                        extension_ptr.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = (
+                                        crate::rt::codec::arg::<
+                                            u32,
+                                        >(
+                                            _at,
+                                            crate::rt::Int::int(&unity_version),
+                                            "unity_version",
+                                        )?,
+                                    );
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                    _p.unwrap_or_default()
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version < 30500",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_editor != 0 and unity_version < 30500",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
         let _p_prefab_parent_object = crate::rt::field(
             "prefab_parent_object",
             || {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        (((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (30500i128)))
                             && (crate::rt::Int::int(&unity_version) < (20180200i128))),
                         prefab_parent_object.as_ref(),
                     ) {
@@ -2910,7 +3624,7 @@ impl crate::rt::Codec for UnityMesh {
                             return Err(
                                 crate::rt::output::presence(
                                     _at,
-                                    "unity_editor != 0 and unity_version < 20180200",
+                                    "unity_editor != 0 and unity_version >= 30500 and unity_version < 20180200",
                                     true,
                                 ),
                             );
@@ -2919,7 +3633,7 @@ impl crate::rt::Codec for UnityMesh {
                             return Err(
                                 crate::rt::output::presence(
                                     _at,
-                                    "unity_editor != 0 and unity_version < 20180200",
+                                    "unity_editor != 0 and unity_version >= 30500 and unity_version < 20180200",
                                     false,
                                 ),
                             );
@@ -2984,7 +3698,8 @@ impl crate::rt::Codec for UnityMesh {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        (((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (30500i128)))
                             && (crate::rt::Int::int(&unity_version) < (20180300i128))),
                         prefab_internal.as_ref(),
                     ) {
@@ -3010,7 +3725,7 @@ impl crate::rt::Codec for UnityMesh {
                             return Err(
                                 crate::rt::output::presence(
                                     _at,
-                                    "unity_editor != 0 and unity_version < 20180300",
+                                    "unity_editor != 0 and unity_version >= 30500 and unity_version < 20180300",
                                     true,
                                 ),
                             );
@@ -3019,7 +3734,7 @@ impl crate::rt::Codec for UnityMesh {
                             return Err(
                                 crate::rt::output::presence(
                                     _at,
-                                    "unity_editor != 0 and unity_version < 20180300",
+                                    "unity_editor != 0 and unity_version >= 30500 and unity_version < 20180300",
                                     false,
                                 ),
                             );
@@ -3142,6 +3857,46 @@ impl crate::rt::Codec for UnityMesh {
                         }
                     }
                 })
+            },
+        )?;
+        let _p_use_16bit_indices = crate::rt::field(
+            "use_16bit_indices",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        use_16bit_indices.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
             },
         )?;
         let (num_sub_meshes, _p_num_sub_meshes): (i32, crate::rt::Span) = crate::rt::field(
@@ -4016,17 +4771,21 @@ impl crate::rt::Codec for UnityMesh {
                                     u8,
                                 >(
                                     _at,
-                                    (if (crate::rt::Int::int(&unity_version) < (20170300i128)) {
-                                        (2i128)
-                                    } else {
+                                    (if (crate::rt::Int::int(&unity_version) < (30500i128)) {
                                         (if (crate::rt::Int::int(
                                             &(crate::rt::codec::present(
-                                                index_format.as_ref(),
+                                                use_16bit_indices.as_ref(),
                                                 _start,
-                                                "index_format",
+                                                "use_16bit_indices",
                                             )?),
                                         ) == (0i128))
                                         {
+                                            (4i128)
+                                        } else {
+                                            (2i128)
+                                        })
+                                    } else {
+                                        (if (crate::rt::Int::int(&unity_version) < (20170300i128)) {
                                             (2i128)
                                         } else {
                                             (if (crate::rt::Int::int(
@@ -4035,11 +4794,22 @@ impl crate::rt::Codec for UnityMesh {
                                                     _start,
                                                     "index_format",
                                                 )?),
-                                            ) == (1i128))
+                                            ) == (0i128))
                                             {
-                                                (4i128)
+                                                (2i128)
                                             } else {
-                                                (0i128)
+                                                (if (crate::rt::Int::int(
+                                                    &(crate::rt::codec::present(
+                                                        index_format.as_ref(),
+                                                        _start,
+                                                        "index_format",
+                                                    )?),
+                                                ) == (1i128))
+                                                {
+                                                    (4i128)
+                                                } else {
+                                                    (0i128)
+                                                })
                                             })
                                         })
                                     }),
@@ -4051,6 +4821,75 @@ impl crate::rt::Codec for UnityMesh {
                         }
                     }
                 })
+            },
+        )?;
+        let (
+            num_vertices,
+            _p_num_vertices,
+        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (crate::rt::Int::int(
+            &unity_version,
+        ) < (30500i128))
+        {
+            let (_v, _s) = crate::rt::field(
+                "num_vertices",
+                || {
+                    let _at = _io.pos();
+                    let _n: u64 = ::std::option::Option::None
+                        .or(vertices.as_ref().map(|_g| _g.len() as u64))
+                        .unwrap_or_else(|| {
+                            _stored_num_vertices
+                                .as_ref()
+                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .unwrap_or(0)
+                        });
+                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    _io.prim(::binrw::Endian::Little, _v);
+                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                },
+            )?;
+            (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
+        } else {
+            (::std::option::Option::None, ::std::option::Option::None)
+        };
+        let _p_vertices = crate::rt::field(
+            "vertices",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        vertices.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                let vertices = _v;
+                                {
+                                    _io.blocks(vertices)?;
+                                    crate::rt::Strided::new(_at, 12u64, vertices.len())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
             },
         )?;
         let _p_skin = crate::rt::field(
@@ -4182,28 +5021,329 @@ impl crate::rt::Codec for UnityMesh {
                 )
             },
         )?;
+        let (
+            num_uv,
+            _p_num_uv,
+        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (crate::rt::Int::int(
+            &unity_version,
+        ) < (30500i128))
+        {
+            let (_v, _s) = crate::rt::field(
+                "num_uv",
+                || {
+                    let _at = _io.pos();
+                    let _n: u64 = ::std::option::Option::None
+                        .or(uv.as_ref().map(|_g| _g.len() as u64))
+                        .unwrap_or_else(|| {
+                            _stored_num_uv
+                                .as_ref()
+                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .unwrap_or(0)
+                        });
+                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    _io.prim(::binrw::Endian::Little, _v);
+                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                },
+            )?;
+            (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
+        } else {
+            (::std::option::Option::None, ::std::option::Option::None)
+        };
+        let _p_uv = crate::rt::field(
+            "uv",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        uv.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                let uv = _v;
+                                {
+                                    _io.blocks(uv)?;
+                                    crate::rt::Strided::new(_at, 8u64, uv.len())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let (
+            num_uv1,
+            _p_num_uv1,
+        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (crate::rt::Int::int(
+            &unity_version,
+        ) < (30500i128))
+        {
+            let (_v, _s) = crate::rt::field(
+                "num_uv1",
+                || {
+                    let _at = _io.pos();
+                    let _n: u64 = ::std::option::Option::None
+                        .or(uv1.as_ref().map(|_g| _g.len() as u64))
+                        .unwrap_or_else(|| {
+                            _stored_num_uv1
+                                .as_ref()
+                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .unwrap_or(0)
+                        });
+                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    _io.prim(::binrw::Endian::Little, _v);
+                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                },
+            )?;
+            (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
+        } else {
+            (::std::option::Option::None, ::std::option::Option::None)
+        };
+        let _p_uv1 = crate::rt::field(
+            "uv1",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        uv1.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                let uv1 = _v;
+                                {
+                                    _io.blocks(uv1)?;
+                                    crate::rt::Strided::new(_at, 8u64, uv1.len())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let (
+            num_tangents,
+            _p_num_tangents,
+        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (crate::rt::Int::int(
+            &unity_version,
+        ) < (30500i128))
+        {
+            let (_v, _s) = crate::rt::field(
+                "num_tangents",
+                || {
+                    let _at = _io.pos();
+                    let _n: u64 = ::std::option::Option::None
+                        .or(tangents.as_ref().map(|_g| _g.len() as u64))
+                        .unwrap_or_else(|| {
+                            _stored_num_tangents
+                                .as_ref()
+                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .unwrap_or(0)
+                        });
+                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    _io.prim(::binrw::Endian::Little, _v);
+                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                },
+            )?;
+            (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
+        } else {
+            (::std::option::Option::None, ::std::option::Option::None)
+        };
+        let _p_tangents = crate::rt::field(
+            "tangents",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        tangents.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                let tangents = _v;
+                                {
+                                    _io.blocks(tangents)?;
+                                    crate::rt::Strided::new(_at, 16u64, tangents.len())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let (
+            num_normals,
+            _p_num_normals,
+        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (crate::rt::Int::int(
+            &unity_version,
+        ) < (30500i128))
+        {
+            let (_v, _s) = crate::rt::field(
+                "num_normals",
+                || {
+                    let _at = _io.pos();
+                    let _n: u64 = ::std::option::Option::None
+                        .or(normals.as_ref().map(|_g| _g.len() as u64))
+                        .unwrap_or_else(|| {
+                            _stored_num_normals
+                                .as_ref()
+                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .unwrap_or(0)
+                        });
+                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    _io.prim(::binrw::Endian::Little, _v);
+                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                },
+            )?;
+            (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
+        } else {
+            (::std::option::Option::None, ::std::option::Option::None)
+        };
+        let _p_normals = crate::rt::field(
+            "normals",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        normals.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                let normals = _v;
+                                {
+                                    _io.blocks(normals)?;
+                                    crate::rt::Strided::new(_at, 12u64, normals.len())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
         let _p_vertex_data = crate::rt::field(
             "vertex_data",
             || {
                 let _at = _io.pos();
-                Ok({
-                    let _v = vertex_data;
-                    {
-                        {
-                            let _args = (
-                                crate::rt::codec::arg::<
-                                    u32,
-                                >(
-                                    _at,
-                                    crate::rt::Int::int(&unity_version),
-                                    "unity_version",
-                                )?,
-                            );
-                            let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
-                            _p.unwrap_or_default()
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) >= (30500i128)),
+                        vertex_data.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    let _args = (
+                                        crate::rt::codec::arg::<
+                                            u32,
+                                        >(
+                                            _at,
+                                            crate::rt::Int::int(&unity_version),
+                                            "unity_version",
+                                        )?,
+                                    );
+                                    let _p = crate::rt::Codec::write_out::<L>(_v, _io, _args)?;
+                                    _p.unwrap_or_default()
+                                }
+                            })
                         }
-                    }
-                })
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 30500",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version >= 30500",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
             },
         )?;
         let _p_compressed_mesh = crate::rt::field(
@@ -4244,6 +5384,188 @@ impl crate::rt::Codec for UnityMesh {
                         }
                     }
                 })
+            },
+        )?;
+        let (
+            num_colors,
+            _p_num_colors,
+        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (crate::rt::Int::int(
+            &unity_version,
+        ) < (30500i128))
+        {
+            let (_v, _s) = crate::rt::field(
+                "num_colors",
+                || {
+                    let _at = _io.pos();
+                    let _n: u64 = ::std::option::Option::None
+                        .or(colors.as_ref().map(|_g| _g.len() as u64))
+                        .unwrap_or_else(|| {
+                            _stored_num_colors
+                                .as_ref()
+                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .unwrap_or(0)
+                        });
+                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    _io.prim(::binrw::Endian::Little, _v);
+                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                },
+            )?;
+            (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
+        } else {
+            (::std::option::Option::None, ::std::option::Option::None)
+        };
+        let _p_colors = crate::rt::field(
+            "colors",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        colors.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                let colors = _v;
+                                {
+                                    _io.blocks(colors)?;
+                                    crate::rt::Strided::new(_at, 4u64, colors.len())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let (
+            num_collision_triangles,
+            _p_num_collision_triangles,
+        ): (::std::option::Option<i32>, ::std::option::Option<crate::rt::Span>) = if (crate::rt::Int::int(
+            &unity_version,
+        ) < (30500i128))
+        {
+            let (_v, _s) = crate::rt::field(
+                "num_collision_triangles",
+                || {
+                    let _at = _io.pos();
+                    let _n: u64 = ::std::option::Option::None
+                        .or(collision_triangles.as_ref().map(|_g| _g.len() as u64))
+                        .unwrap_or_else(|| {
+                            _stored_num_collision_triangles
+                                .as_ref()
+                                .and_then(|_s| u64::try_from(crate::rt::Int::int(_s)).ok())
+                                .unwrap_or(0)
+                        });
+                    let _v: i32 = crate::rt::output::fit(_at, _n, "s4", 2147483647u128)?;
+                    _io.prim(::binrw::Endian::Little, _v);
+                    Ok((_v, crate::rt::Span::new(_at, _io.pos())))
+                },
+            )?;
+            (::std::option::Option::Some(_v), ::std::option::Option::Some(_s))
+        } else {
+            (::std::option::Option::None, ::std::option::Option::None)
+        };
+        let _p_collision_triangles = crate::rt::field(
+            "collision_triangles",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        collision_triangles.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                let collision_triangles = _v;
+                                {
+                                    _io.prims(::binrw::Endian::Little, collision_triangles);
+                                    crate::rt::Strided::new(
+                                        _at,
+                                        4u64,
+                                        collision_triangles.len(),
+                                    )
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
+            },
+        )?;
+        let _p_collision_vertex_count = crate::rt::field(
+            "collision_vertex_count",
+            || {
+                let _at = _io.pos();
+                Ok(
+                    match (
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                        collision_vertex_count.as_ref(),
+                    ) {
+                        (true, Some(_v)) => {
+                            Some({
+                                {
+                                    _io.prim(::binrw::Endian::Little, *_v);
+                                    crate::rt::Span::new(_at, _io.pos())
+                                }
+                            })
+                        }
+                        (false, None) => None,
+                        (true, None) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    true,
+                                ),
+                            );
+                        }
+                        (false, Some(_)) => {
+                            return Err(
+                                crate::rt::output::presence(
+                                    _at,
+                                    "unity_version < 30500",
+                                    false,
+                                ),
+                            );
+                        }
+                    },
+                )
             },
         )?;
         let _p_mesh_usage_flags = crate::rt::field(
@@ -4621,7 +5943,8 @@ impl crate::rt::Codec for UnityMesh {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        (((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (30500i128)))
                             && (crate::rt::Int::int(&unity_version) < (20190100i128))),
                         mesh_optimized.as_ref(),
                     ) {
@@ -4638,7 +5961,7 @@ impl crate::rt::Codec for UnityMesh {
                             return Err(
                                 crate::rt::output::presence(
                                     _at,
-                                    "unity_editor != 0 and unity_version < 20190100",
+                                    "unity_editor != 0 and unity_version >= 30500 and unity_version < 20190100",
                                     true,
                                 ),
                             );
@@ -4647,7 +5970,7 @@ impl crate::rt::Codec for UnityMesh {
                             return Err(
                                 crate::rt::output::presence(
                                     _at,
-                                    "unity_editor != 0 and unity_version < 20190100",
+                                    "unity_editor != 0 and unity_version >= 30500 and unity_version < 20190100",
                                     false,
                                 ),
                             );
@@ -4841,12 +6164,14 @@ impl crate::rt::Codec for UnityMesh {
                 Some(UnityMeshPos {
                     _span: crate::rt::Span::new(_start, _io.pos()),
                     object_hide_flags: _p_object_hide_flags,
+                    extension_ptr: _p_extension_ptr,
                     prefab_parent_object: _p_prefab_parent_object,
                     corresponding_source_object: _p_corresponding_source_object,
                     prefab_internal: _p_prefab_internal,
                     prefab_instance: _p_prefab_instance,
                     prefab_asset: _p_prefab_asset,
                     name: _p_name,
+                    use_16bit_indices: _p_use_16bit_indices,
                     num_sub_meshes: _p_num_sub_meshes,
                     sub_meshes: _p_sub_meshes,
                     num_legacy_shapes: _p_num_legacy_shapes,
@@ -4870,12 +6195,27 @@ impl crate::rt::Codec for UnityMesh {
                     pad_flags: _p_pad_flags,
                     index_format: _p_index_format,
                     index_buffer: _p_index_buffer,
+                    num_vertices: _p_num_vertices,
+                    vertices: _p_vertices,
                     skin: _p_skin,
                     num_bind_poses_after_skin: _p_num_bind_poses_after_skin,
                     bind_poses_after_skin: _p_bind_poses_after_skin,
+                    num_uv: _p_num_uv,
+                    uv: _p_uv,
+                    num_uv1: _p_num_uv1,
+                    uv1: _p_uv1,
+                    num_tangents: _p_num_tangents,
+                    tangents: _p_tangents,
+                    num_normals: _p_num_normals,
+                    normals: _p_normals,
                     vertex_data: _p_vertex_data,
                     compressed_mesh: _p_compressed_mesh,
                     local_aabb: _p_local_aabb,
+                    num_colors: _p_num_colors,
+                    colors: _p_colors,
+                    num_collision_triangles: _p_num_collision_triangles,
+                    collision_triangles: _p_collision_triangles,
+                    collision_vertex_count: _p_collision_vertex_count,
                     mesh_usage_flags: _p_mesh_usage_flags,
                     cooking_options: _p_cooking_options,
                     pre_bake_convex_collision_mesh: _p_pre_bake_convex_collision_mesh,
@@ -4899,12 +6239,14 @@ impl crate::rt::Codec for UnityMesh {
     fn size_hint(&self) -> usize {
         let UnityMesh {
             object_hide_flags,
+            extension_ptr,
             prefab_parent_object,
             corresponding_source_object,
             prefab_internal,
             prefab_instance,
             prefab_asset,
             name,
+            use_16bit_indices,
             num_sub_meshes,
             sub_meshes,
             num_legacy_shapes,
@@ -4928,12 +6270,27 @@ impl crate::rt::Codec for UnityMesh {
             pad_flags,
             index_format,
             index_buffer,
+            num_vertices,
+            vertices,
             skin,
             num_bind_poses_after_skin,
             bind_poses_after_skin,
+            num_uv,
+            uv,
+            num_uv1,
+            uv1,
+            num_tangents,
+            tangents,
+            num_normals,
+            normals,
             vertex_data,
             compressed_mesh,
             local_aabb,
+            num_colors,
+            colors,
+            num_collision_triangles,
+            collision_triangles,
+            collision_vertex_count,
             mesh_usage_flags,
             cooking_options,
             pre_bake_convex_collision_mesh,
@@ -4951,6 +6308,9 @@ impl crate::rt::Codec for UnityMesh {
             ..
         } = self;
         0usize + object_hide_flags.as_ref().map_or(0, |_x| 4usize)
+            + extension_ptr
+                .as_ref()
+                .map_or(0, |_x| <Pptr as crate::rt::Codec>::size_hint(_x))
             + prefab_parent_object
                 .as_ref()
                 .map_or(0, |_x| <Pptr as crate::rt::Codec>::size_hint(_x))
@@ -4966,7 +6326,8 @@ impl crate::rt::Codec for UnityMesh {
             + prefab_asset
                 .as_ref()
                 .map_or(0, |_x| <Pptr as crate::rt::Codec>::size_hint(_x))
-            + <AlignedString as crate::rt::Codec>::size_hint(name) + 4usize
+            + <AlignedString as crate::rt::Codec>::size_hint(name)
+            + use_16bit_indices.as_ref().map_or(0, |_x| 4usize) + 4usize
             + {
                 let _l = sub_meshes;
                 _l.iter()
@@ -5034,6 +6395,18 @@ impl crate::rt::Codec for UnityMesh {
             + pad_flags.as_ref().map_or(0, |_x| _x.len())
             + index_format.as_ref().map_or(0, |_x| 4usize)
             + <IndexBuffer as crate::rt::Codec>::size_hint(index_buffer)
+            + num_vertices.as_ref().map_or(0, |_x| 4usize)
+            + vertices
+                .as_ref()
+                .map_or(
+                    0,
+                    |_l| {
+                        _l
+                            .iter()
+                            .map(|_x| <Vector3f as crate::rt::Codec>::size_hint(_x))
+                            .sum::<usize>()
+                    },
+                )
             + skin
                 .as_ref()
                 .map_or(0, |_x| <BoneWeights4Vector as crate::rt::Codec>::size_hint(_x))
@@ -5048,9 +6421,72 @@ impl crate::rt::Codec for UnityMesh {
                             .map(|_x| <Matrix4x4f as crate::rt::Codec>::size_hint(_x))
                             .sum::<usize>()
                     },
-                ) + <VertexData as crate::rt::Codec>::size_hint(vertex_data)
+                ) + num_uv.as_ref().map_or(0, |_x| 4usize)
+            + uv
+                .as_ref()
+                .map_or(
+                    0,
+                    |_l| {
+                        _l
+                            .iter()
+                            .map(|_x| <Vector2f as crate::rt::Codec>::size_hint(_x))
+                            .sum::<usize>()
+                    },
+                ) + num_uv1.as_ref().map_or(0, |_x| 4usize)
+            + uv1
+                .as_ref()
+                .map_or(
+                    0,
+                    |_l| {
+                        _l
+                            .iter()
+                            .map(|_x| <Vector2f as crate::rt::Codec>::size_hint(_x))
+                            .sum::<usize>()
+                    },
+                ) + num_tangents.as_ref().map_or(0, |_x| 4usize)
+            + tangents
+                .as_ref()
+                .map_or(
+                    0,
+                    |_l| {
+                        _l
+                            .iter()
+                            .map(|_x| <Vector4f as crate::rt::Codec>::size_hint(_x))
+                            .sum::<usize>()
+                    },
+                ) + num_normals.as_ref().map_or(0, |_x| 4usize)
+            + normals
+                .as_ref()
+                .map_or(
+                    0,
+                    |_l| {
+                        _l
+                            .iter()
+                            .map(|_x| <Vector3f as crate::rt::Codec>::size_hint(_x))
+                            .sum::<usize>()
+                    },
+                )
+            + vertex_data
+                .as_ref()
+                .map_or(0, |_x| <VertexData as crate::rt::Codec>::size_hint(_x))
             + <CompressedMesh as crate::rt::Codec>::size_hint(compressed_mesh)
             + <Aabb as crate::rt::Codec>::size_hint(local_aabb)
+            + num_colors.as_ref().map_or(0, |_x| 4usize)
+            + colors
+                .as_ref()
+                .map_or(
+                    0,
+                    |_l| {
+                        _l
+                            .iter()
+                            .map(|_x| <ColorRgba32 as crate::rt::Codec>::size_hint(_x))
+                            .sum::<usize>()
+                    },
+                ) + num_collision_triangles.as_ref().map_or(0, |_x| 4usize)
+            + collision_triangles
+                .as_ref()
+                .map_or(0, |_l| _l.iter().map(|_x| 4usize).sum::<usize>())
+            + collision_vertex_count.as_ref().map_or(0, |_x| 4usize)
             + mesh_usage_flags.as_ref().map_or(0, |_x| 4usize)
             + cooking_options.as_ref().map_or(0, |_x| 4usize)
             + pre_bake_convex_collision_mesh.as_ref().map_or(0, |_x| 1usize)
@@ -5076,7 +6512,7 @@ impl crate::rt::Codec for UnityMesh {
     }
     const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
         name: "unity_mesh",
-        doc: "The bytes Unity writes for one Mesh object (class id 43) inside a SerializedFile or an asset\nbundle, for a release (player) build, little endian. Without the type tree that may or may not\ntravel with the file, the field order is fixed per editor version; the version comes from the\nuser (`--unity-version 2021.3.0f1`, the parameter `unity_version` = major x 10,000 + minor x 100\n+ patch).\n\nUnity's serializer writes every vector as a 32-bit element count followed by the elements;\nstrings are a 32-bit byte count and the bytes. After a byte array, a string, a group of\nsingle-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a\nmultiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim\nhere (the `pad` fields): Unity writes zeros, but nothing checks that.\n\nThe vertices live either in the vertex data (channels laid out over interleaved streams,\ninside the object or streamed from a resource file that m_StreamData names), or in\nm_CompressedMesh (bit-packed quantised values). Everything stays raw here; the decoders in\n`formats/src/unity/` give the bytes their meaning.\n\nVersion cut-offs are from Unity's type trees: the release type tree of every editor from\n3.4 to 6000.7 as the editors dump it (AssetRipper/TypeTreeDumps, `StructsDump/release`),\nwhich changes the Mesh layout at 3.5, 4.0, 4.1, 4.3, 5.0, 2017.3, 2018.1, 2018.2, 2018.3,\n2019.1, 2020.1, 2022.1, 6000.2 and 6000.6 (and nowhere else; 5.0 to 2017.2 differ only in\ntype names and flags that move no byte). For 2019.4 to 2023.1 they are checked against the\n35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles, and\nfor 4.1 to 2023.1 against the embedded type trees of the shared real files\n(`corpus/unity-real`). Alpha releases before the first alpha that has a change (for example\n6000.6.0a1 to a4) cannot be told apart by the version number this layout takes, and are read\nwith the newer layout.\n\nThree eras of vertex data: from 5.0 the streams are computed from the channel table (each\nstarts on a 16-byte boundary after the one before); in 4.x the vertex data stores its\nstreams (`streams`: a channel mask, an offset and a stride each) beside the channel table;\nin 3.5 to 3.x it stores four streams and no channel table, the channels being implied by\neach stream's channel mask. The channel table's format byte is numbered three ways: the\ndocuments' twelve formats from 2019.1 (`channel_info`), thirteen from 2017.1 to 2018.4\n(`channel_info_2017`) and five before 2017.1 (`channel_info_legacy`); the shader channels\nthe table's entries stand for are in the enums `shader_channel` (2018.1 on),\n`shader_channel_5` (5.0 to 2017.4) and `shader_channel_4` (3.5 to 4.x).\n\nAn object the editor saved for itself (`unity_editor`: its file's target platform is\nNoTarget) keeps the fields a player build leaves out: m_ObjectHideFlags and the prefab\nlinks before m_Name, and m_MeshOptimized (to 2018.4) or m_MeshOptimizationFlags (from\n2019.1) after m_MeshMetrics. The editor's type trees (AssetRipper/TypeTreeDumps,\n`StructsDump/editor`, 3.5 to 6000.7) differ from the release ones in these fields and\nnowhere else in a Mesh, nested types included, beside align flags that move no byte.\n",
+        doc: "The bytes Unity writes for one Mesh object (class id 43) inside a SerializedFile or an asset\nbundle, for a release (player) build, little endian. Without the type tree that may or may not\ntravel with the file, the field order is fixed per editor version; the version comes from the\nuser (`--unity-version 2021.3.0f1`, the parameter `unity_version` = major x 10,000 + minor x 100\n+ patch).\n\nUnity's serializer writes every vector as a 32-bit element count followed by the elements;\nstrings are a 32-bit byte count and the bytes. After a byte array, a string, a group of\nsingle-byte fields, or a struct whose type-tree node asks for it, the stream is padded to a\nmultiple of 4 bytes counted from the object's start. The padding bytes are kept verbatim\nhere (the `pad` fields): Unity writes zeros, but nothing checks that.\n\nThe vertices live either in the vertex data (channels laid out over interleaved streams,\ninside the object or streamed from a resource file that m_StreamData names), or in\nm_CompressedMesh (bit-packed quantised values). Everything stays raw here; the decoders in\n`formats/src/unity/` give the bytes their meaning.\n\nVersion cut-offs are from Unity's type trees: the release type tree of every editor from\n3.4 to 6000.7 as the editors dump it (AssetRipper/TypeTreeDumps, `StructsDump/release`),\nwhich changes the Mesh layout at 3.5, 4.0, 4.1, 4.3, 5.0, 2017.3, 2018.1, 2018.2, 2018.3,\n2019.1, 2020.1, 2022.1, 6000.2 and 6000.6 (and nowhere else; 5.0 to 2017.2 differ only in\ntype names and flags that move no byte). For 2019.4 to 2023.1 they are checked against the\n35 Mesh objects of the shared corpus and Unity's own text dumps of three of its bundles, and\nfor 4.1 to 2023.1 against the embedded type trees of the shared real files\n(`corpus/unity-real`). Alpha releases before the first alpha that has a change (for example\n6000.6.0a1 to a4) cannot be told apart by the version number this layout takes, and are read\nwith the newer layout.\n\nBefore 3.5 (3.0 to 3.4) a Mesh has no vertex data: m_Use16BitIndices says the index size,\nand the positions, normals, tangents, two texture coordinate sets and colours are separate\narrays (`vertices`, `normals`, `tangents`, `uv`, `uv1`, `colors`), followed by a collision\nmesh's indices; the layout is the release type tree that 3.3.0f4 and 3.4.2f3 Web Player\nfiles carry (the same fields), and for 3.0 to 3.2 the public readers' (which read 2.6 to 3.4\nalike).\n\nThree eras of vertex data: from 5.0 the streams are computed from the channel table (each\nstarts on a 16-byte boundary after the one before); in 4.x the vertex data stores its\nstreams (`streams`: a channel mask, an offset and a stride each) beside the channel table;\nin 3.5 to 3.x it stores four streams and no channel table, the channels being implied by\neach stream's channel mask. The channel table's format byte is numbered three ways: the\ndocuments' twelve formats from 2019.1 (`channel_info`), thirteen from 2017.1 to 2018.4\n(`channel_info_2017`) and five before 2017.1 (`channel_info_legacy`); the shader channels\nthe table's entries stand for are in the enums `shader_channel` (2018.1 on),\n`shader_channel_5` (5.0 to 2017.4) and `shader_channel_4` (3.5 to 4.x).\n\nAn object the editor saved for itself (`unity_editor`: its file's target platform is\nNoTarget) keeps the fields a player build leaves out: m_ObjectHideFlags and the prefab\nlinks before m_Name, and m_MeshOptimized (to 2018.4) or m_MeshOptimizationFlags (from\n2019.1) after m_MeshMetrics. The editor's type trees (AssetRipper/TypeTreeDumps,\n`StructsDump/editor`, 3.5 to 6000.7) differ from the release ones in these fields and\nnowhere else in a Mesh, nested types included, beside align flags that move no byte.\n",
         confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
         params: &["unity_version", "unity_editor"],
         fields: &[
@@ -5115,6 +6551,60 @@ impl crate::rt::Codec for UnityMesh {
                 count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
+                id: "extension_ptr",
+                ty: "pptr?",
+                orig_id: ::std::option::Option::Some("m_ExtensionPtr"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the editor type trees of the real Library/metadata files of a 3.4.2f3 project (cjmarkham/Ball-game, 32 meshes) and the editor dumps of 3.0.0f5 to 3.4.x (AssetRipper/TypeTreeDumps, StructsDump/editor), where it is the only other field an editor's Mesh has before 3.5",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, the object's editor extension (PPtr<EditorExtensionImpl>), where later editors keep the prefab links.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) < (30500i128))),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Pptr as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ::std::vec![crate ::rt::Int::int(& unity_version)],
+                        )
+                    },
+                }),
+                size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
                 id: "prefab_parent_object",
                 ty: "pptr?",
                 orig_id: ::std::option::Option::Some("m_PrefabParentObject"),
@@ -5141,7 +6631,8 @@ impl crate::rt::Codec for UnityMesh {
                     >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        (((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (30500i128)))
                             && (crate::rt::Int::int(&unity_version) < (20180200i128))),
                     )
                 }),
@@ -5249,7 +6740,8 @@ impl crate::rt::Codec for UnityMesh {
                     >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        (((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (30500i128)))
                             && (crate::rt::Int::int(&unity_version) < (20180300i128))),
                     )
                 }),
@@ -5415,6 +6907,40 @@ impl crate::rt::Codec for UnityMesh {
                     },
                 }),
                 size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "use_16bit_indices",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_Use16BitIndices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, non-zero when the index buffer holds 16-bit indices, 0 for 32-bit.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
@@ -6238,7 +7764,7 @@ impl crate::rt::Codec for UnityMesh {
                     "every corpus mesh; lengths match Unity's dumps",
                 ),
                 reading: ::std::option::Option::None,
-                doc: "The indices of all submeshes, little endian, as the GPU takes them: 2 bytes each before\n2017.3 and for m_IndexFormat 0, 4 bytes for 1.\n",
+                doc: "The indices of all submeshes, little endian, as the GPU takes them: 2 bytes each before\n2017.3 and for m_IndexFormat 0, 4 bytes for 1; before 3.5 as m_Use16BitIndices says.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <IndexBuffer as crate::rt::Codec>::INFO,
@@ -6247,6 +7773,91 @@ impl crate::rt::Codec for UnityMesh {
                     },
                 }),
                 size: ::std::option::Option::None,
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "num_vertices",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_Vertices.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, how many positions follow (the vertex count).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "vertices",
+                ty: "vector3f[]?",
+                orig_id: ::std::option::Option::Some("m_Vertices"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, the positions, one per vertex (the vertex data of later versions).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
                 count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
@@ -6386,15 +7997,373 @@ impl crate::rt::Codec for UnityMesh {
                 count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
+                id: "num_uv",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_UV.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, how many first texture coordinates follow (none, or one per vertex).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "uv",
+                ty: "vector2f[]?",
+                orig_id: ::std::option::Option::Some("m_UV"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, the first texture coordinates, one per vertex.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector2f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "num_uv1",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_UV1.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, how many second texture coordinates follow (none, or one per vertex).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "uv1",
+                ty: "vector2f[]?",
+                orig_id: ::std::option::Option::Some("m_UV1"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, the second texture coordinates, one per vertex.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector2f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(8u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "num_tangents",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_Tangents.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, how many tangents follow (none, or one per vertex).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "tangents",
+                ty: "vector4f[]?",
+                orig_id: ::std::option::Option::Some("m_Tangents"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, the tangents, w the sign of the bitangent.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector4f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(16u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "num_normals",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_Normals.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, how many normals follow (none, or one per vertex).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "normals",
+                ty: "vector3f[]?",
+                orig_id: ::std::option::Option::Some("m_Normals"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, the normals, one per vertex.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <Vector3f as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(12u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
                 id: "vertex_data",
-                ty: "vertex_data",
+                ty: "vertex_data?",
                 orig_id: ::std::option::Option::Some("m_VertexData"),
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
-                doc: "The vertex count, the channel table and (unless streamed) the vertex bytes.",
-                when: ::std::option::Option::None,
+                doc: "From 3.5, the vertex count, the channel table and (unless streamed) the vertex bytes.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) >= (30500i128)),
+                    )
+                }),
                 of: ::std::option::Option::Some(crate::rt::Nested {
                     info: || <VertexData as crate::rt::Codec>::INFO,
                     args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
@@ -6482,6 +8451,193 @@ impl crate::rt::Codec for UnityMesh {
                     },
                 }),
                 size: ::std::option::Option::Some(24u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "num_colors",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_Colors.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, how many vertex colours follow (none, or one per vertex).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "colors",
+                ty: "color_rgba32[]?",
+                orig_id: ::std::option::Option::Some("m_Colors"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, the vertex colours, one per vertex, 8 bits a component.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::Some(crate::rt::Nested {
+                    info: || <ColorRgba32 as crate::rt::Codec>::INFO,
+                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(::std::vec![])
+                    },
+                }),
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "num_collision_triangles",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_CollisionTriangles.Array.size"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, how many collision indices follow.",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "collision_triangles",
+                ty: "u4[]?",
+                orig_id: ::std::option::Option::Some("m_CollisionTriangles"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order; for 3.0 to 3.2 AssetStudio (Mesh.cs) and UnityPy, which read 2.6 to 3.4 alike",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, the collision indices, three a triangle (kept as read).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "collision_vertex_count",
+                ty: "s4?",
+                orig_id: ::std::option::Option::Some("m_CollisionVertexCount"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the release type trees of the 3.3.0f4 and 3.4.2f3 Web Player files read (Mesh version 5, the same fields); AssetStudio (Mesh.cs, 3.4.2 and earlier) and UnityPy read the same order",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Before 3.5, the vertex count of the collision mesh (kept as read).",
+                when: ::std::option::Option::Some(|
+                    _p: &[i128],
+                | -> ::std::option::Option<bool> {
+                    #[allow(unused_mut, unused_variables)]
+                    let mut _it = _p.iter();
+                    #[allow(unused_variables)]
+                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    #[allow(unused_variables)]
+                    let unity_editor: u8 = <u8 as ::std::convert::TryFrom<
+                        i128,
+                    >>::try_from(*_it.next()?)
+                        .ok()?;
+                    ::std::option::Option::Some(
+                        (crate::rt::Int::int(&unity_version) < (30500i128)),
+                    )
+                }),
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
             },
             crate::rt::FieldInfo {
@@ -6833,10 +8989,10 @@ impl crate::rt::Codec for UnityMesh {
                 confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
                 offset: ::std::option::Option::None,
                 evidence: ::std::option::Option::Some(
-                    "the last field of the editor type trees of the real files of 3.5.7 to 2018.2.14 (objects of an odd size), before m_StreamData in those of 2018.3.0b11 to 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2)",
+                    "the last field of the editor type trees of the real files of 3.5.7 to 2018.2.14 (objects of an odd size), before m_StreamData in those of 2018.3.0b11 to 2018.4.18; the editor dumps of 3.5.0 to 2018.4 (the last field up to 2018.2), and in none of 3.0 to 3.4",
                 ),
                 reading: ::std::option::Option::None,
-                doc: "Up to 2018.4, an editor's object only: a bool (kept as the byte read), whether the mesh\nwas optimized on import. Up to 2018.2 it is the object's last byte, with no padding after\nit.\n",
+                doc: "From 3.5 up to 2018.4, an editor's object only: a bool (kept as the byte read), whether the mesh\nwas optimized on import. Up to 2018.2 it is the object's last byte, with no padding after\nit.\n",
                 when: ::std::option::Option::Some(|
                     _p: &[i128],
                 | -> ::std::option::Option<bool> {
@@ -6853,7 +9009,8 @@ impl crate::rt::Codec for UnityMesh {
                     >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_editor) != (0i128))
+                        (((crate::rt::Int::int(&unity_editor) != (0i128))
+                            && (crate::rt::Int::int(&unity_version) >= (30500i128)))
                             && (crate::rt::Int::int(&unity_version) < (20190100i128))),
                     )
                 }),
@@ -7044,12 +9201,14 @@ impl crate::rt::Codec for UnityMesh {
         let _f = Self::INFO.fields;
         let UnityMeshRef {
             object_hide_flags,
+            extension_ptr,
             prefab_parent_object,
             corresponding_source_object,
             prefab_internal,
             prefab_instance,
             prefab_asset,
             name,
+            use_16bit_indices,
             num_sub_meshes,
             sub_meshes,
             num_legacy_shapes,
@@ -7073,12 +9232,27 @@ impl crate::rt::Codec for UnityMesh {
             pad_flags,
             index_format,
             index_buffer,
+            num_vertices,
+            vertices,
             skin,
             num_bind_poses_after_skin,
             bind_poses_after_skin,
+            num_uv,
+            uv,
+            num_uv1,
+            uv1,
+            num_tangents,
+            tangents,
+            num_normals,
+            normals,
             vertex_data,
             compressed_mesh,
             local_aabb,
+            num_colors,
+            colors,
+            num_collision_triangles,
+            collision_triangles,
+            collision_vertex_count,
             mesh_usage_flags,
             cooking_options,
             pre_bake_convex_collision_mesh,
@@ -7103,52 +9277,66 @@ impl crate::rt::Codec for UnityMesh {
             _vis.leave();
         }
         if _vis.enter(&_f[1usize]) {
-            if let ::std::option::Option::Some(_x) = prefab_parent_object {
+            if let ::std::option::Option::Some(_x) = extension_ptr {
                 _vis.present();
                 <Pptr as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
         if _vis.enter(&_f[2usize]) {
-            if let ::std::option::Option::Some(_x) = corresponding_source_object {
+            if let ::std::option::Option::Some(_x) = prefab_parent_object {
                 _vis.present();
                 <Pptr as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
         if _vis.enter(&_f[3usize]) {
-            if let ::std::option::Option::Some(_x) = prefab_internal {
+            if let ::std::option::Option::Some(_x) = corresponding_source_object {
                 _vis.present();
                 <Pptr as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
         if _vis.enter(&_f[4usize]) {
-            if let ::std::option::Option::Some(_x) = prefab_instance {
+            if let ::std::option::Option::Some(_x) = prefab_internal {
                 _vis.present();
                 <Pptr as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
         if _vis.enter(&_f[5usize]) {
-            if let ::std::option::Option::Some(_x) = prefab_asset {
+            if let ::std::option::Option::Some(_x) = prefab_instance {
                 _vis.present();
                 <Pptr as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
         if _vis.enter(&_f[6usize]) {
+            if let ::std::option::Option::Some(_x) = prefab_asset {
+                _vis.present();
+                <Pptr as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[7usize]) {
             {
                 let _x = name;
                 <AlignedString as crate::rt::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
+        if _vis.enter(&_f[8usize]) {
+            if let ::std::option::Option::Some(_x) = use_16bit_indices {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
         {
             let _x = num_sub_meshes;
-            _vis.leaf(&_f[7usize], crate::rt::Scalar::from(*_x));
+            _vis.leaf(&_f[9usize], crate::rt::Scalar::from(*_x));
         }
-        if _vis.enter(&_f[8usize]) {
+        if _vis.enter(&_f[10usize]) {
             {
                 let _x = sub_meshes;
                 for (_i, _e) in _x.iter().enumerate() {
@@ -7160,14 +9348,14 @@ impl crate::rt::Codec for UnityMesh {
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[9usize]) {
+        if _vis.enter(&_f[11usize]) {
             if let ::std::option::Option::Some(_x) = num_legacy_shapes {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[10usize]) {
+        if _vis.enter(&_f[12usize]) {
             if let ::std::option::Option::Some(_x) = legacy_shapes {
                 _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
@@ -7179,21 +9367,21 @@ impl crate::rt::Codec for UnityMesh {
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[11usize]) {
+        if _vis.enter(&_f[13usize]) {
             if let ::std::option::Option::Some(_x) = pad_legacy_shapes {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[12usize]) {
+        if _vis.enter(&_f[14usize]) {
             if let ::std::option::Option::Some(_x) = num_shape_vertices {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[13usize]) {
+        if _vis.enter(&_f[15usize]) {
             if let ::std::option::Option::Some(_x) = shape_vertices {
                 _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
@@ -7205,21 +9393,21 @@ impl crate::rt::Codec for UnityMesh {
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[14usize]) {
+        if _vis.enter(&_f[16usize]) {
             if let ::std::option::Option::Some(_x) = shapes {
                 _vis.present();
                 <BlendShapeData as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[15usize]) {
+        if _vis.enter(&_f[17usize]) {
             if let ::std::option::Option::Some(_x) = num_bind_poses {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[16usize]) {
+        if _vis.enter(&_f[18usize]) {
             if let ::std::option::Option::Some(_x) = bind_poses {
                 _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
@@ -7231,14 +9419,14 @@ impl crate::rt::Codec for UnityMesh {
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[17usize]) {
+        if _vis.enter(&_f[19usize]) {
             if let ::std::option::Option::Some(_x) = num_bone_name_hashes {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[18usize]) {
+        if _vis.enter(&_f[20usize]) {
             if let ::std::option::Option::Some(_x) = bone_name_hashes {
                 _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
@@ -7250,21 +9438,21 @@ impl crate::rt::Codec for UnityMesh {
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[19usize]) {
+        if _vis.enter(&_f[21usize]) {
             if let ::std::option::Option::Some(_x) = root_bone_name_hash {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[20usize]) {
+        if _vis.enter(&_f[22usize]) {
             if let ::std::option::Option::Some(_x) = bones_aabb {
                 _vis.present();
                 <MinMaxAabbVector as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[21usize]) {
+        if _vis.enter(&_f[23usize]) {
             if let ::std::option::Option::Some(_x) = variable_bone_count_weights {
                 _vis.present();
                 <VariableBoneCountWeights as crate::rt::Codec>::visit(_x, _vis)
@@ -7273,72 +9461,91 @@ impl crate::rt::Codec for UnityMesh {
         }
         {
             let _x = mesh_compression;
-            _vis.leaf(&_f[22usize], crate::rt::Scalar::from(_x.0));
+            _vis.leaf(&_f[24usize], crate::rt::Scalar::from(_x.0));
         }
-        if _vis.enter(&_f[23usize]) {
+        if _vis.enter(&_f[25usize]) {
             if let ::std::option::Option::Some(_x) = stream_compression {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[24usize]) {
+        if _vis.enter(&_f[26usize]) {
             if let ::std::option::Option::Some(_x) = is_readable {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[25usize]) {
+        if _vis.enter(&_f[27usize]) {
             if let ::std::option::Option::Some(_x) = keep_vertices {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[26usize]) {
+        if _vis.enter(&_f[28usize]) {
             if let ::std::option::Option::Some(_x) = keep_indices {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[27usize]) {
+        if _vis.enter(&_f[29usize]) {
             if let ::std::option::Option::Some(_x) = pad_flags {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[28usize]) {
+        if _vis.enter(&_f[30usize]) {
             if let ::std::option::Option::Some(_x) = index_format {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(_x.0))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[29usize]) {
+        if _vis.enter(&_f[31usize]) {
             {
                 let _x = index_buffer;
                 <IndexBuffer as crate::rt::Codec>::visit(_x, _vis)
             };
             _vis.leave();
         }
-        if _vis.enter(&_f[30usize]) {
+        if _vis.enter(&_f[32usize]) {
+            if let ::std::option::Option::Some(_x) = num_vertices {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[33usize]) {
+            if let ::std::option::Option::Some(_x) = vertices {
+                _vis.present();
+                for (_i, _e) in _x.iter().enumerate() {
+                    if !_vis.index(_i) {
+                        break;
+                    }
+                    <Vector3f as crate::rt::Codec>::visit(&_e, _vis);
+                }
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[34usize]) {
             if let ::std::option::Option::Some(_x) = skin {
                 _vis.present();
                 <BoneWeights4Vector as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[31usize]) {
+        if _vis.enter(&_f[35usize]) {
             if let ::std::option::Option::Some(_x) = num_bind_poses_after_skin {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[32usize]) {
+        if _vis.enter(&_f[36usize]) {
             if let ::std::option::Option::Some(_x) = bind_poses_after_skin {
                 _vis.present();
                 for (_i, _e) in _x.iter().enumerate() {
@@ -7350,119 +9557,240 @@ impl crate::rt::Codec for UnityMesh {
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[33usize]) {
-            {
-                let _x = vertex_data;
-                <VertexData as crate::rt::Codec>::visit(_x, _vis)
-            };
-            _vis.leave();
-        }
-        if _vis.enter(&_f[34usize]) {
-            {
-                let _x = compressed_mesh;
-                <CompressedMesh as crate::rt::Codec>::visit(_x, _vis)
-            };
-            _vis.leave();
-        }
-        if _vis.enter(&_f[35usize]) {
-            {
-                let _x = local_aabb;
-                <Aabb as crate::rt::Codec>::visit(_x, _vis)
-            };
-            _vis.leave();
-        }
-        if _vis.enter(&_f[36usize]) {
-            if let ::std::option::Option::Some(_x) = mesh_usage_flags {
-                _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
-            }
-            _vis.leave();
-        }
         if _vis.enter(&_f[37usize]) {
-            if let ::std::option::Option::Some(_x) = cooking_options {
+            if let ::std::option::Option::Some(_x) = num_uv {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[38usize]) {
-            if let ::std::option::Option::Some(_x) = pre_bake_convex_collision_mesh {
+            if let ::std::option::Option::Some(_x) = uv {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(*_x))
+                for (_i, _e) in _x.iter().enumerate() {
+                    if !_vis.index(_i) {
+                        break;
+                    }
+                    <Vector2f as crate::rt::Codec>::visit(&_e, _vis);
+                }
             }
             _vis.leave();
         }
         if _vis.enter(&_f[39usize]) {
-            if let ::std::option::Option::Some(_x) = pre_bake_triangle_collision_mesh {
+            if let ::std::option::Option::Some(_x) = num_uv1 {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[40usize]) {
-            if let ::std::option::Option::Some(_x) = pad_pre_bake {
+            if let ::std::option::Option::Some(_x) = uv1 {
                 _vis.present();
-                _vis.value(crate::rt::Scalar::from(&**_x))
+                for (_i, _e) in _x.iter().enumerate() {
+                    if !_vis.index(_i) {
+                        break;
+                    }
+                    <Vector2f as crate::rt::Codec>::visit(&_e, _vis);
+                }
             }
             _vis.leave();
         }
         if _vis.enter(&_f[41usize]) {
-            if let ::std::option::Option::Some(_x) = baked_convex_collision_mesh {
+            if let ::std::option::Option::Some(_x) = num_tangents {
                 _vis.present();
-                <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
+                _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[42usize]) {
-            if let ::std::option::Option::Some(_x) = baked_triangle_collision_mesh {
+            if let ::std::option::Option::Some(_x) = tangents {
                 _vis.present();
-                <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
+                for (_i, _e) in _x.iter().enumerate() {
+                    if !_vis.index(_i) {
+                        break;
+                    }
+                    <Vector4f as crate::rt::Codec>::visit(&_e, _vis);
+                }
             }
             _vis.leave();
         }
         if _vis.enter(&_f[43usize]) {
-            if let ::std::option::Option::Some(_x) = mesh_metrics_0 {
+            if let ::std::option::Option::Some(_x) = num_normals {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
         if _vis.enter(&_f[44usize]) {
+            if let ::std::option::Option::Some(_x) = normals {
+                _vis.present();
+                for (_i, _e) in _x.iter().enumerate() {
+                    if !_vis.index(_i) {
+                        break;
+                    }
+                    <Vector3f as crate::rt::Codec>::visit(&_e, _vis);
+                }
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[45usize]) {
+            if let ::std::option::Option::Some(_x) = vertex_data {
+                _vis.present();
+                <VertexData as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[46usize]) {
+            {
+                let _x = compressed_mesh;
+                <CompressedMesh as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[47usize]) {
+            {
+                let _x = local_aabb;
+                <Aabb as crate::rt::Codec>::visit(_x, _vis)
+            };
+            _vis.leave();
+        }
+        if _vis.enter(&_f[48usize]) {
+            if let ::std::option::Option::Some(_x) = num_colors {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[49usize]) {
+            if let ::std::option::Option::Some(_x) = colors {
+                _vis.present();
+                for (_i, _e) in _x.iter().enumerate() {
+                    if !_vis.index(_i) {
+                        break;
+                    }
+                    <ColorRgba32 as crate::rt::Codec>::visit(&_e, _vis);
+                }
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[50usize]) {
+            if let ::std::option::Option::Some(_x) = num_collision_triangles {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[51usize]) {
+            if let ::std::option::Option::Some(_x) = collision_triangles {
+                _vis.present();
+                for (_i, _e) in _x.iter().enumerate() {
+                    if !_vis.index(_i) {
+                        break;
+                    }
+                    _vis.value(crate::rt::Scalar::from(_e));
+                }
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[52usize]) {
+            if let ::std::option::Option::Some(_x) = collision_vertex_count {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[53usize]) {
+            if let ::std::option::Option::Some(_x) = mesh_usage_flags {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[54usize]) {
+            if let ::std::option::Option::Some(_x) = cooking_options {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[55usize]) {
+            if let ::std::option::Option::Some(_x) = pre_bake_convex_collision_mesh {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[56usize]) {
+            if let ::std::option::Option::Some(_x) = pre_bake_triangle_collision_mesh {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[57usize]) {
+            if let ::std::option::Option::Some(_x) = pad_pre_bake {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(&**_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[58usize]) {
+            if let ::std::option::Option::Some(_x) = baked_convex_collision_mesh {
+                _vis.present();
+                <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[59usize]) {
+            if let ::std::option::Option::Some(_x) = baked_triangle_collision_mesh {
+                _vis.present();
+                <AlignedBytes as crate::rt::Codec>::visit(_x, _vis)
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[60usize]) {
+            if let ::std::option::Option::Some(_x) = mesh_metrics_0 {
+                _vis.present();
+                _vis.value(crate::rt::Scalar::from(*_x))
+            }
+            _vis.leave();
+        }
+        if _vis.enter(&_f[61usize]) {
             if let ::std::option::Option::Some(_x) = mesh_metrics_1 {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[45usize]) {
+        if _vis.enter(&_f[62usize]) {
             if let ::std::option::Option::Some(_x) = mesh_optimized {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[46usize]) {
+        if _vis.enter(&_f[63usize]) {
             if let ::std::option::Option::Some(_x) = pad_mesh_optimized {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(&**_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[47usize]) {
+        if _vis.enter(&_f[64usize]) {
             if let ::std::option::Option::Some(_x) = mesh_optimization_flags {
                 _vis.present();
                 _vis.value(crate::rt::Scalar::from(*_x))
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[48usize]) {
+        if _vis.enter(&_f[65usize]) {
             if let ::std::option::Option::Some(_x) = stream_data {
                 _vis.present();
                 <StreamingInfo as crate::rt::Codec>::visit(_x, _vis)
             }
             _vis.leave();
         }
-        if _vis.enter(&_f[49usize]) {
+        if _vis.enter(&_f[66usize]) {
             if let ::std::option::Option::Some(_x) = mesh_lod_info {
                 _vis.present();
                 <MeshLodInfo as crate::rt::Codec>::visit(_x, _vis)
@@ -7478,6 +9806,10 @@ impl UnityMeshRef<'_> {
         UnityMesh {
             object_hide_flags: self
                 .object_hide_flags
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            extension_ptr: self
+                .extension_ptr
                 .as_ref()
                 .map(|_x| ::std::clone::Clone::clone(_x)),
             prefab_parent_object: self
@@ -7501,6 +9833,10 @@ impl UnityMeshRef<'_> {
                 .as_ref()
                 .map(|_x| ::std::clone::Clone::clone(_x)),
             name: (&self.name).own(),
+            use_16bit_indices: self
+                .use_16bit_indices
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
             num_sub_meshes: ::std::clone::Clone::clone(&self.num_sub_meshes),
             sub_meshes: (&self.sub_meshes)
                 .iter()
@@ -7572,6 +9908,11 @@ impl UnityMeshRef<'_> {
                 .as_ref()
                 .map(|_x| ::std::clone::Clone::clone(_x)),
             index_buffer: (&self.index_buffer).own(),
+            num_vertices: self
+                .num_vertices
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            vertices: self.vertices.as_ref().map(|_x| _x.to_vec()),
             skin: self.skin.as_ref().map(|_x| _x.own()),
             num_bind_poses_after_skin: self
                 .num_bind_poses_after_skin
@@ -7581,9 +9922,37 @@ impl UnityMeshRef<'_> {
                 .bind_poses_after_skin
                 .as_ref()
                 .map(|_x| _x.iter().map(|_e| _e.own()).collect()),
-            vertex_data: (&self.vertex_data).own(),
+            num_uv: self.num_uv.as_ref().map(|_x| ::std::clone::Clone::clone(_x)),
+            uv: self.uv.as_ref().map(|_x| _x.to_vec()),
+            num_uv1: self.num_uv1.as_ref().map(|_x| ::std::clone::Clone::clone(_x)),
+            uv1: self.uv1.as_ref().map(|_x| _x.to_vec()),
+            num_tangents: self
+                .num_tangents
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            tangents: self.tangents.as_ref().map(|_x| _x.to_vec()),
+            num_normals: self
+                .num_normals
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            normals: self.normals.as_ref().map(|_x| _x.to_vec()),
+            vertex_data: self.vertex_data.as_ref().map(|_x| _x.own()),
             compressed_mesh: (&self.compressed_mesh).own(),
             local_aabb: ::std::clone::Clone::clone(&self.local_aabb),
+            num_colors: self
+                .num_colors
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            colors: self.colors.as_ref().map(|_x| _x.to_vec()),
+            num_collision_triangles: self
+                .num_collision_triangles
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
+            collision_triangles: self.collision_triangles.as_ref().map(|_x| _x.to_vec()),
+            collision_vertex_count: self
+                .collision_vertex_count
+                .as_ref()
+                .map(|_x| ::std::clone::Clone::clone(_x)),
             mesh_usage_flags: self
                 .mesh_usage_flags
                 .as_ref()
@@ -7643,6 +10012,10 @@ impl crate::rt::Place<'_, UnityMeshPos> {
     ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
         self.field("object_hide_flags", &self.get().object_hide_flags)
     }
+    /// The place of `extension_ptr`.
+    pub fn extension_ptr(&self) -> crate::rt::Place<'_, ::std::option::Option<PptrPos>> {
+        self.field("extension_ptr", &self.get().extension_ptr)
+    }
     /// The place of `prefab_parent_object`.
     pub fn prefab_parent_object(
         &self,
@@ -7677,6 +10050,12 @@ impl crate::rt::Place<'_, UnityMeshPos> {
     /// The place of `name`.
     pub fn name(&self) -> crate::rt::Place<'_, AlignedStringPos> {
         self.field("name", &self.get().name)
+    }
+    /// The place of `use_16bit_indices`.
+    pub fn use_16bit_indices(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("use_16bit_indices", &self.get().use_16bit_indices)
     }
     /// The place of `num_sub_meshes`.
     pub fn num_sub_meshes(&self) -> crate::rt::Place<'_, crate::rt::Span> {
@@ -7820,6 +10199,18 @@ impl crate::rt::Place<'_, UnityMeshPos> {
     pub fn index_buffer(&self) -> crate::rt::Place<'_, IndexBufferPos> {
         self.field("index_buffer", &self.get().index_buffer)
     }
+    /// The place of `num_vertices`.
+    pub fn num_vertices(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("num_vertices", &self.get().num_vertices)
+    }
+    /// The place of `vertices`.
+    pub fn vertices(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Strided<Vector3fPos>>> {
+        self.field("vertices", &self.get().vertices)
+    }
     /// The place of `skin`.
     pub fn skin(
         &self,
@@ -7838,8 +10229,58 @@ impl crate::rt::Place<'_, UnityMeshPos> {
     ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Each<Matrix4x4fPos>>> {
         self.field("bind_poses_after_skin", &self.get().bind_poses_after_skin)
     }
+    /// The place of `num_uv`.
+    pub fn num_uv(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("num_uv", &self.get().num_uv)
+    }
+    /// The place of `uv`.
+    pub fn uv(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Strided<Vector2fPos>>> {
+        self.field("uv", &self.get().uv)
+    }
+    /// The place of `num_uv1`.
+    pub fn num_uv1(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("num_uv1", &self.get().num_uv1)
+    }
+    /// The place of `uv1`.
+    pub fn uv1(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Strided<Vector2fPos>>> {
+        self.field("uv1", &self.get().uv1)
+    }
+    /// The place of `num_tangents`.
+    pub fn num_tangents(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("num_tangents", &self.get().num_tangents)
+    }
+    /// The place of `tangents`.
+    pub fn tangents(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Strided<Vector4fPos>>> {
+        self.field("tangents", &self.get().tangents)
+    }
+    /// The place of `num_normals`.
+    pub fn num_normals(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("num_normals", &self.get().num_normals)
+    }
+    /// The place of `normals`.
+    pub fn normals(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Strided<Vector3fPos>>> {
+        self.field("normals", &self.get().normals)
+    }
     /// The place of `vertex_data`.
-    pub fn vertex_data(&self) -> crate::rt::Place<'_, VertexDataPos> {
+    pub fn vertex_data(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<VertexDataPos>> {
         self.field("vertex_data", &self.get().vertex_data)
     }
     /// The place of `compressed_mesh`.
@@ -7849,6 +10290,42 @@ impl crate::rt::Place<'_, UnityMeshPos> {
     /// The place of `local_aabb`.
     pub fn local_aabb(&self) -> crate::rt::Place<'_, AabbPos> {
         self.field("local_aabb", &self.get().local_aabb)
+    }
+    /// The place of `num_colors`.
+    pub fn num_colors(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("num_colors", &self.get().num_colors)
+    }
+    /// The place of `colors`.
+    pub fn colors(
+        &self,
+    ) -> crate::rt::Place<
+        '_,
+        ::std::option::Option<crate::rt::Strided<ColorRgba32Pos>>,
+    > {
+        self.field("colors", &self.get().colors)
+    }
+    /// The place of `num_collision_triangles`.
+    pub fn num_collision_triangles(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("num_collision_triangles", &self.get().num_collision_triangles)
+    }
+    /// The place of `collision_triangles`.
+    pub fn collision_triangles(
+        &self,
+    ) -> crate::rt::Place<
+        '_,
+        ::std::option::Option<crate::rt::Strided<crate::rt::Span>>,
+    > {
+        self.field("collision_triangles", &self.get().collision_triangles)
+    }
+    /// The place of `collision_vertex_count`.
+    pub fn collision_vertex_count(
+        &self,
+    ) -> crate::rt::Place<'_, ::std::option::Option<crate::rt::Span>> {
+        self.field("collision_vertex_count", &self.get().collision_vertex_count)
     }
     /// The place of `mesh_usage_flags`.
     pub fn mesh_usage_flags(
@@ -7971,10 +10448,20 @@ impl crate::rt::Walk for UnityMeshPos {
         );
         crate::rt::meta::under(
             path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("extension_ptr")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.extension_ptr {
+                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("prefab_parent_object")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.prefab_parent_object {
-                    visit(path, crate::rt::Spanned::span(p), &_f[1usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[2usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -7987,7 +10474,7 @@ impl crate::rt::Walk for UnityMeshPos {
             |path| {
                 if let ::std::option::Option::Some(p) = &self.corresponding_source_object
                 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[2usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[3usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -7997,7 +10484,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("prefab_internal")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.prefab_internal {
-                    visit(path, crate::rt::Spanned::span(p), &_f[3usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8007,7 +10494,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("prefab_instance")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.prefab_instance {
-                    visit(path, crate::rt::Spanned::span(p), &_f[4usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8017,7 +10504,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("prefab_asset")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.prefab_asset {
-                    visit(path, crate::rt::Spanned::span(p), &_f[5usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[6usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8027,8 +10514,18 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("name")),
             |path| {
                 let p = &self.name;
-                visit(path, crate::rt::Spanned::span(p), &_f[6usize], !true);
+                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !true);
                 crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("use_16bit_indices")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.use_16bit_indices {
+                    visit(path, crate::rt::Spanned::span(p), &_f[8usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
             },
         );
         crate::rt::meta::under(
@@ -8036,7 +10533,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_sub_meshes")),
             |path| {
                 let p = &self.num_sub_meshes;
-                visit(path, crate::rt::Spanned::span(p), &_f[7usize], !false);
+                visit(path, crate::rt::Spanned::span(p), &_f[9usize], !false);
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
@@ -8045,7 +10542,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("sub_meshes")),
             |path| {
                 let p = &self.sub_meshes;
-                visit(path, crate::rt::Spanned::span(p), &_f[8usize], false);
+                visit(path, crate::rt::Spanned::span(p), &_f[10usize], false);
                 for (i, e) in p.items.iter().cloned().enumerate() {
                     crate::rt::meta::under(
                         path,
@@ -8054,7 +10551,7 @@ impl crate::rt::Walk for UnityMeshPos {
                             visit(
                                 path,
                                 crate::rt::Spanned::span(&e),
-                                &_f[8usize],
+                                &_f[10usize],
                                 !true,
                             );
                             crate::rt::Walk::walk(&e, path, visit);
@@ -8068,7 +10565,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_legacy_shapes")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.num_legacy_shapes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[9usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[11usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8078,7 +10575,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("legacy_shapes")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.legacy_shapes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[10usize], false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[12usize], false);
                     for (i, e) in p.items.iter().cloned().enumerate() {
                         crate::rt::meta::under(
                             path,
@@ -8087,7 +10584,7 @@ impl crate::rt::Walk for UnityMeshPos {
                                 visit(
                                     path,
                                     crate::rt::Spanned::span(&e),
-                                    &_f[10usize],
+                                    &_f[12usize],
                                     !true,
                                 );
                                 crate::rt::Walk::walk(&e, path, visit);
@@ -8102,7 +10599,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_legacy_shapes")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.pad_legacy_shapes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[11usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[13usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8112,7 +10609,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_shape_vertices")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.num_shape_vertices {
-                    visit(path, crate::rt::Spanned::span(p), &_f[12usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[14usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8122,7 +10619,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("shape_vertices")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.shape_vertices {
-                    visit(path, crate::rt::Spanned::span(p), &_f[13usize], false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[15usize], false);
                     for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
                         crate::rt::meta::under(
                             path,
@@ -8131,7 +10628,7 @@ impl crate::rt::Walk for UnityMeshPos {
                                 visit(
                                     path,
                                     crate::rt::Spanned::span(&e),
-                                    &_f[13usize],
+                                    &_f[15usize],
                                     !true,
                                 );
                                 crate::rt::Walk::walk(&e, path, visit);
@@ -8146,7 +10643,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("shapes")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.shapes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[14usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[16usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8156,7 +10653,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bind_poses")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.num_bind_poses {
-                    visit(path, crate::rt::Spanned::span(p), &_f[15usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[17usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8166,7 +10663,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bind_poses")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.bind_poses {
-                    visit(path, crate::rt::Spanned::span(p), &_f[16usize], false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[18usize], false);
                     for (i, e) in p.items.iter().cloned().enumerate() {
                         crate::rt::meta::under(
                             path,
@@ -8175,7 +10672,7 @@ impl crate::rt::Walk for UnityMeshPos {
                                 visit(
                                     path,
                                     crate::rt::Spanned::span(&e),
-                                    &_f[16usize],
+                                    &_f[18usize],
                                     !true,
                                 );
                                 crate::rt::Walk::walk(&e, path, visit);
@@ -8190,7 +10687,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_bone_name_hashes")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.num_bone_name_hashes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[17usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[19usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8200,7 +10697,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bone_name_hashes")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.bone_name_hashes {
-                    visit(path, crate::rt::Spanned::span(p), &_f[18usize], false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[20usize], false);
                     for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
                         crate::rt::meta::under(
                             path,
@@ -8209,7 +10706,7 @@ impl crate::rt::Walk for UnityMeshPos {
                                 visit(
                                     path,
                                     crate::rt::Spanned::span(&e),
-                                    &_f[18usize],
+                                    &_f[20usize],
                                     !false,
                                 );
                                 crate::rt::Walk::walk(&e, path, visit);
@@ -8224,7 +10721,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("root_bone_name_hash")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.root_bone_name_hash {
-                    visit(path, crate::rt::Spanned::span(p), &_f[19usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[21usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8234,7 +10731,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bones_aabb")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.bones_aabb {
-                    visit(path, crate::rt::Spanned::span(p), &_f[20usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[22usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8247,7 +10744,7 @@ impl crate::rt::Walk for UnityMeshPos {
             |path| {
                 if let ::std::option::Option::Some(p) = &self.variable_bone_count_weights
                 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[21usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[23usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8257,7 +10754,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_compression")),
             |path| {
                 let p = &self.mesh_compression;
-                visit(path, crate::rt::Spanned::span(p), &_f[22usize], !false);
+                visit(path, crate::rt::Spanned::span(p), &_f[24usize], !false);
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
@@ -8266,7 +10763,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stream_compression")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.stream_compression {
-                    visit(path, crate::rt::Spanned::span(p), &_f[23usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[25usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8276,7 +10773,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("is_readable")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.is_readable {
-                    visit(path, crate::rt::Spanned::span(p), &_f[24usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[26usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8286,7 +10783,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("keep_vertices")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.keep_vertices {
-                    visit(path, crate::rt::Spanned::span(p), &_f[25usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[27usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8296,7 +10793,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("keep_indices")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.keep_indices {
-                    visit(path, crate::rt::Spanned::span(p), &_f[26usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[28usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8306,7 +10803,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_flags")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.pad_flags {
-                    visit(path, crate::rt::Spanned::span(p), &_f[27usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[29usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8316,7 +10813,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index_format")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.index_format {
-                    visit(path, crate::rt::Spanned::span(p), &_f[28usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[30usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8326,8 +10823,42 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("index_buffer")),
             |path| {
                 let p = &self.index_buffer;
-                visit(path, crate::rt::Spanned::span(p), &_f[29usize], !true);
+                visit(path, crate::rt::Spanned::span(p), &_f[31usize], !true);
                 crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_vertices")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.num_vertices {
+                    visit(path, crate::rt::Spanned::span(p), &_f[32usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertices")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.vertices {
+                    visit(path, crate::rt::Spanned::span(p), &_f[33usize], false);
+                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[33usize],
+                                    !true,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
             },
         );
         crate::rt::meta::under(
@@ -8335,7 +10866,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("skin")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.skin {
-                    visit(path, crate::rt::Spanned::span(p), &_f[30usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[34usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8347,7 +10878,7 @@ impl crate::rt::Walk for UnityMeshPos {
             ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.num_bind_poses_after_skin {
-                    visit(path, crate::rt::Spanned::span(p), &_f[31usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[35usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8357,7 +10888,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("bind_poses_after_skin")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.bind_poses_after_skin {
-                    visit(path, crate::rt::Spanned::span(p), &_f[32usize], false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[36usize], false);
                     for (i, e) in p.items.iter().cloned().enumerate() {
                         crate::rt::meta::under(
                             path,
@@ -8366,7 +10897,143 @@ impl crate::rt::Walk for UnityMeshPos {
                                 visit(
                                     path,
                                     crate::rt::Spanned::span(&e),
-                                    &_f[32usize],
+                                    &_f[36usize],
+                                    !true,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_uv")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.num_uv {
+                    visit(path, crate::rt::Spanned::span(p), &_f[37usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("uv")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.uv {
+                    visit(path, crate::rt::Spanned::span(p), &_f[38usize], false);
+                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[38usize],
+                                    !true,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_uv1")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.num_uv1 {
+                    visit(path, crate::rt::Spanned::span(p), &_f[39usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("uv1")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.uv1 {
+                    visit(path, crate::rt::Spanned::span(p), &_f[40usize], false);
+                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[40usize],
+                                    !true,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_tangents")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.num_tangents {
+                    visit(path, crate::rt::Spanned::span(p), &_f[41usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("tangents")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.tangents {
+                    visit(path, crate::rt::Spanned::span(p), &_f[42usize], false);
+                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[42usize],
+                                    !true,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_normals")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.num_normals {
+                    visit(path, crate::rt::Spanned::span(p), &_f[43usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("normals")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.normals {
+                    visit(path, crate::rt::Spanned::span(p), &_f[44usize], false);
+                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[44usize],
                                     !true,
                                 );
                                 crate::rt::Walk::walk(&e, path, visit);
@@ -8380,9 +11047,10 @@ impl crate::rt::Walk for UnityMeshPos {
             path,
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("vertex_data")),
             |path| {
-                let p = &self.vertex_data;
-                visit(path, crate::rt::Spanned::span(p), &_f[33usize], !true);
-                crate::rt::Walk::walk(p, path, visit);
+                if let ::std::option::Option::Some(p) = &self.vertex_data {
+                    visit(path, crate::rt::Spanned::span(p), &_f[45usize], !true);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
             },
         );
         crate::rt::meta::under(
@@ -8390,7 +11058,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("compressed_mesh")),
             |path| {
                 let p = &self.compressed_mesh;
-                visit(path, crate::rt::Spanned::span(p), &_f[34usize], !true);
+                visit(path, crate::rt::Spanned::span(p), &_f[46usize], !true);
                 crate::rt::Walk::walk(p, path, visit);
             },
         );
@@ -8399,8 +11067,90 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("local_aabb")),
             |path| {
                 let p = &self.local_aabb;
-                visit(path, crate::rt::Spanned::span(p), &_f[35usize], !true);
+                visit(path, crate::rt::Spanned::span(p), &_f[47usize], !true);
                 crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("num_colors")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.num_colors {
+                    visit(path, crate::rt::Spanned::span(p), &_f[48usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("colors")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.colors {
+                    visit(path, crate::rt::Spanned::span(p), &_f[49usize], false);
+                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[49usize],
+                                    !true,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(
+                ::std::borrow::Cow::Borrowed("num_collision_triangles"),
+            ),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.num_collision_triangles {
+                    visit(path, crate::rt::Spanned::span(p), &_f[50usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("collision_triangles")),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.collision_triangles {
+                    visit(path, crate::rt::Spanned::span(p), &_f[51usize], false);
+                    for (i, e) in (0..p.count).map(|i| p.get(i)).enumerate() {
+                        crate::rt::meta::under(
+                            path,
+                            crate::rt::Seg::Index(i),
+                            |path| {
+                                visit(
+                                    path,
+                                    crate::rt::Spanned::span(&e),
+                                    &_f[51usize],
+                                    !false,
+                                );
+                                crate::rt::Walk::walk(&e, path, visit);
+                            },
+                        );
+                    }
+                }
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(
+                ::std::borrow::Cow::Borrowed("collision_vertex_count"),
+            ),
+            |path| {
+                if let ::std::option::Option::Some(p) = &self.collision_vertex_count {
+                    visit(path, crate::rt::Spanned::span(p), &_f[52usize], !false);
+                    crate::rt::Walk::walk(p, path, visit);
+                }
             },
         );
         crate::rt::meta::under(
@@ -8408,7 +11158,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_usage_flags")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.mesh_usage_flags {
-                    visit(path, crate::rt::Spanned::span(p), &_f[36usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[53usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8418,7 +11168,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("cooking_options")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.cooking_options {
-                    visit(path, crate::rt::Spanned::span(p), &_f[37usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[54usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8432,7 +11182,7 @@ impl crate::rt::Walk for UnityMeshPos {
                 if let ::std::option::Option::Some(p) = &self
                     .pre_bake_convex_collision_mesh
                 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[38usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[55usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8446,7 +11196,7 @@ impl crate::rt::Walk for UnityMeshPos {
                 if let ::std::option::Option::Some(p) = &self
                     .pre_bake_triangle_collision_mesh
                 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[39usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[56usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8456,7 +11206,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_pre_bake")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.pad_pre_bake {
-                    visit(path, crate::rt::Spanned::span(p), &_f[40usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[57usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8469,7 +11219,7 @@ impl crate::rt::Walk for UnityMeshPos {
             |path| {
                 if let ::std::option::Option::Some(p) = &self.baked_convex_collision_mesh
                 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[41usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[58usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8483,7 +11233,7 @@ impl crate::rt::Walk for UnityMeshPos {
                 if let ::std::option::Option::Some(p) = &self
                     .baked_triangle_collision_mesh
                 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[42usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[59usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8493,7 +11243,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_metrics_0")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.mesh_metrics_0 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[43usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[60usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8503,7 +11253,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_metrics_1")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.mesh_metrics_1 {
-                    visit(path, crate::rt::Spanned::span(p), &_f[44usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[61usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8513,7 +11263,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_optimized")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.mesh_optimized {
-                    visit(path, crate::rt::Spanned::span(p), &_f[45usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[62usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8523,7 +11273,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("pad_mesh_optimized")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.pad_mesh_optimized {
-                    visit(path, crate::rt::Spanned::span(p), &_f[46usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[63usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8535,7 +11285,7 @@ impl crate::rt::Walk for UnityMeshPos {
             ),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.mesh_optimization_flags {
-                    visit(path, crate::rt::Spanned::span(p), &_f[47usize], !false);
+                    visit(path, crate::rt::Spanned::span(p), &_f[64usize], !false);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8545,7 +11295,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("stream_data")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.stream_data {
-                    visit(path, crate::rt::Spanned::span(p), &_f[48usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[65usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8555,7 +11305,7 @@ impl crate::rt::Walk for UnityMeshPos {
             crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("mesh_lod_info")),
             |path| {
                 if let ::std::option::Option::Some(p) = &self.mesh_lod_info {
-                    visit(path, crate::rt::Spanned::span(p), &_f[49usize], !true);
+                    visit(path, crate::rt::Spanned::span(p), &_f[66usize], !true);
                     crate::rt::Walk::walk(p, path, visit);
                 }
             },
@@ -8569,136 +11319,189 @@ impl crate::rt::Walk for UnityMeshPos {
         if let ::std::option::Option::Some(p) = &self.object_hide_flags {
             visit(crate::rt::Spanned::span(p), &_f[0usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.prefab_parent_object {
+        if let ::std::option::Option::Some(p) = &self.extension_ptr {
             visit(crate::rt::Spanned::span(p), &_f[1usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.corresponding_source_object {
+        if let ::std::option::Option::Some(p) = &self.prefab_parent_object {
             visit(crate::rt::Spanned::span(p), &_f[2usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.prefab_internal {
+        if let ::std::option::Option::Some(p) = &self.corresponding_source_object {
             visit(crate::rt::Spanned::span(p), &_f[3usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.prefab_instance {
+        if let ::std::option::Option::Some(p) = &self.prefab_internal {
             visit(crate::rt::Spanned::span(p), &_f[4usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.prefab_asset {
+        if let ::std::option::Option::Some(p) = &self.prefab_instance {
             visit(crate::rt::Spanned::span(p), &_f[5usize]);
         }
-        visit(crate::rt::Spanned::span(&self.name), &_f[6usize]);
-        visit(crate::rt::Spanned::span(&self.num_sub_meshes), &_f[7usize]);
-        visit(crate::rt::Spanned::span(&self.sub_meshes), &_f[8usize]);
+        if let ::std::option::Option::Some(p) = &self.prefab_asset {
+            visit(crate::rt::Spanned::span(p), &_f[6usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.name), &_f[7usize]);
+        if let ::std::option::Option::Some(p) = &self.use_16bit_indices {
+            visit(crate::rt::Spanned::span(p), &_f[8usize]);
+        }
+        visit(crate::rt::Spanned::span(&self.num_sub_meshes), &_f[9usize]);
+        visit(crate::rt::Spanned::span(&self.sub_meshes), &_f[10usize]);
         if let ::std::option::Option::Some(p) = &self.num_legacy_shapes {
-            visit(crate::rt::Spanned::span(p), &_f[9usize]);
-        }
-        if let ::std::option::Option::Some(p) = &self.legacy_shapes {
-            visit(crate::rt::Spanned::span(p), &_f[10usize]);
-        }
-        if let ::std::option::Option::Some(p) = &self.pad_legacy_shapes {
             visit(crate::rt::Spanned::span(p), &_f[11usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.num_shape_vertices {
+        if let ::std::option::Option::Some(p) = &self.legacy_shapes {
             visit(crate::rt::Spanned::span(p), &_f[12usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.shape_vertices {
+        if let ::std::option::Option::Some(p) = &self.pad_legacy_shapes {
             visit(crate::rt::Spanned::span(p), &_f[13usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.shapes {
+        if let ::std::option::Option::Some(p) = &self.num_shape_vertices {
             visit(crate::rt::Spanned::span(p), &_f[14usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.num_bind_poses {
+        if let ::std::option::Option::Some(p) = &self.shape_vertices {
             visit(crate::rt::Spanned::span(p), &_f[15usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.bind_poses {
+        if let ::std::option::Option::Some(p) = &self.shapes {
             visit(crate::rt::Spanned::span(p), &_f[16usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.num_bone_name_hashes {
+        if let ::std::option::Option::Some(p) = &self.num_bind_poses {
             visit(crate::rt::Spanned::span(p), &_f[17usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.bone_name_hashes {
+        if let ::std::option::Option::Some(p) = &self.bind_poses {
             visit(crate::rt::Spanned::span(p), &_f[18usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.root_bone_name_hash {
+        if let ::std::option::Option::Some(p) = &self.num_bone_name_hashes {
             visit(crate::rt::Spanned::span(p), &_f[19usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.bones_aabb {
+        if let ::std::option::Option::Some(p) = &self.bone_name_hashes {
             visit(crate::rt::Spanned::span(p), &_f[20usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.variable_bone_count_weights {
+        if let ::std::option::Option::Some(p) = &self.root_bone_name_hash {
             visit(crate::rt::Spanned::span(p), &_f[21usize]);
         }
-        visit(crate::rt::Spanned::span(&self.mesh_compression), &_f[22usize]);
-        if let ::std::option::Option::Some(p) = &self.stream_compression {
+        if let ::std::option::Option::Some(p) = &self.bones_aabb {
+            visit(crate::rt::Spanned::span(p), &_f[22usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.variable_bone_count_weights {
             visit(crate::rt::Spanned::span(p), &_f[23usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.is_readable {
-            visit(crate::rt::Spanned::span(p), &_f[24usize]);
-        }
-        if let ::std::option::Option::Some(p) = &self.keep_vertices {
+        visit(crate::rt::Spanned::span(&self.mesh_compression), &_f[24usize]);
+        if let ::std::option::Option::Some(p) = &self.stream_compression {
             visit(crate::rt::Spanned::span(p), &_f[25usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.keep_indices {
+        if let ::std::option::Option::Some(p) = &self.is_readable {
             visit(crate::rt::Spanned::span(p), &_f[26usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.pad_flags {
+        if let ::std::option::Option::Some(p) = &self.keep_vertices {
             visit(crate::rt::Spanned::span(p), &_f[27usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.index_format {
+        if let ::std::option::Option::Some(p) = &self.keep_indices {
             visit(crate::rt::Spanned::span(p), &_f[28usize]);
         }
-        visit(crate::rt::Spanned::span(&self.index_buffer), &_f[29usize]);
-        if let ::std::option::Option::Some(p) = &self.skin {
+        if let ::std::option::Option::Some(p) = &self.pad_flags {
+            visit(crate::rt::Spanned::span(p), &_f[29usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.index_format {
             visit(crate::rt::Spanned::span(p), &_f[30usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.num_bind_poses_after_skin {
-            visit(crate::rt::Spanned::span(p), &_f[31usize]);
-        }
-        if let ::std::option::Option::Some(p) = &self.bind_poses_after_skin {
+        visit(crate::rt::Spanned::span(&self.index_buffer), &_f[31usize]);
+        if let ::std::option::Option::Some(p) = &self.num_vertices {
             visit(crate::rt::Spanned::span(p), &_f[32usize]);
         }
-        visit(crate::rt::Spanned::span(&self.vertex_data), &_f[33usize]);
-        visit(crate::rt::Spanned::span(&self.compressed_mesh), &_f[34usize]);
-        visit(crate::rt::Spanned::span(&self.local_aabb), &_f[35usize]);
-        if let ::std::option::Option::Some(p) = &self.mesh_usage_flags {
+        if let ::std::option::Option::Some(p) = &self.vertices {
+            visit(crate::rt::Spanned::span(p), &_f[33usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.skin {
+            visit(crate::rt::Spanned::span(p), &_f[34usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.num_bind_poses_after_skin {
+            visit(crate::rt::Spanned::span(p), &_f[35usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.bind_poses_after_skin {
             visit(crate::rt::Spanned::span(p), &_f[36usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.cooking_options {
+        if let ::std::option::Option::Some(p) = &self.num_uv {
             visit(crate::rt::Spanned::span(p), &_f[37usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.pre_bake_convex_collision_mesh {
+        if let ::std::option::Option::Some(p) = &self.uv {
             visit(crate::rt::Spanned::span(p), &_f[38usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.pre_bake_triangle_collision_mesh {
+        if let ::std::option::Option::Some(p) = &self.num_uv1 {
             visit(crate::rt::Spanned::span(p), &_f[39usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.pad_pre_bake {
+        if let ::std::option::Option::Some(p) = &self.uv1 {
             visit(crate::rt::Spanned::span(p), &_f[40usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.baked_convex_collision_mesh {
+        if let ::std::option::Option::Some(p) = &self.num_tangents {
             visit(crate::rt::Spanned::span(p), &_f[41usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.baked_triangle_collision_mesh {
+        if let ::std::option::Option::Some(p) = &self.tangents {
             visit(crate::rt::Spanned::span(p), &_f[42usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.mesh_metrics_0 {
+        if let ::std::option::Option::Some(p) = &self.num_normals {
             visit(crate::rt::Spanned::span(p), &_f[43usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.mesh_metrics_1 {
+        if let ::std::option::Option::Some(p) = &self.normals {
             visit(crate::rt::Spanned::span(p), &_f[44usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.mesh_optimized {
+        if let ::std::option::Option::Some(p) = &self.vertex_data {
             visit(crate::rt::Spanned::span(p), &_f[45usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.pad_mesh_optimized {
-            visit(crate::rt::Spanned::span(p), &_f[46usize]);
-        }
-        if let ::std::option::Option::Some(p) = &self.mesh_optimization_flags {
-            visit(crate::rt::Spanned::span(p), &_f[47usize]);
-        }
-        if let ::std::option::Option::Some(p) = &self.stream_data {
+        visit(crate::rt::Spanned::span(&self.compressed_mesh), &_f[46usize]);
+        visit(crate::rt::Spanned::span(&self.local_aabb), &_f[47usize]);
+        if let ::std::option::Option::Some(p) = &self.num_colors {
             visit(crate::rt::Spanned::span(p), &_f[48usize]);
         }
-        if let ::std::option::Option::Some(p) = &self.mesh_lod_info {
+        if let ::std::option::Option::Some(p) = &self.colors {
             visit(crate::rt::Spanned::span(p), &_f[49usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.num_collision_triangles {
+            visit(crate::rt::Spanned::span(p), &_f[50usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.collision_triangles {
+            visit(crate::rt::Spanned::span(p), &_f[51usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.collision_vertex_count {
+            visit(crate::rt::Spanned::span(p), &_f[52usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_usage_flags {
+            visit(crate::rt::Spanned::span(p), &_f[53usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.cooking_options {
+            visit(crate::rt::Spanned::span(p), &_f[54usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pre_bake_convex_collision_mesh {
+            visit(crate::rt::Spanned::span(p), &_f[55usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pre_bake_triangle_collision_mesh {
+            visit(crate::rt::Spanned::span(p), &_f[56usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pad_pre_bake {
+            visit(crate::rt::Spanned::span(p), &_f[57usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.baked_convex_collision_mesh {
+            visit(crate::rt::Spanned::span(p), &_f[58usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.baked_triangle_collision_mesh {
+            visit(crate::rt::Spanned::span(p), &_f[59usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_metrics_0 {
+            visit(crate::rt::Spanned::span(p), &_f[60usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_metrics_1 {
+            visit(crate::rt::Spanned::span(p), &_f[61usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_optimized {
+            visit(crate::rt::Spanned::span(p), &_f[62usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.pad_mesh_optimized {
+            visit(crate::rt::Spanned::span(p), &_f[63usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_optimization_flags {
+            visit(crate::rt::Spanned::span(p), &_f[64usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.stream_data {
+            visit(crate::rt::Spanned::span(p), &_f[65usize]);
+        }
+        if let ::std::option::Option::Some(p) = &self.mesh_lod_info {
+            visit(crate::rt::Spanned::span(p), &_f[66usize]);
         }
     }
 }
@@ -8713,8 +11516,8 @@ impl crate::rt::Root for UnityMesh {
         (
             "unity_version",
             &[
-                40000, 40100, 40300, 50000, 20170100, 20170300, 20180100, 20180200,
-                20180300, 20190100, 20200100, 20220100, 60000200, 60000600,
+                30500, 40000, 40100, 40300, 50000, 20170100, 20170300, 20180100,
+                20180200, 20180300, 20190100, 20200100, 20220100, 60000200, 60000600,
             ],
         ),
         ("unity_editor", &[0]),
@@ -8724,6 +11527,7 @@ impl crate::rt::Root for UnityMesh {
         UnityMesh::REL_OLDER_VERTEX_LAYOUT_FILLS_DATA,
         UnityMesh::REL_STORED_STREAMS_HOLD_CHANNELS,
         UnityMesh::REL_SKIN_PER_VERTEX,
+        UnityMesh::REL_ARRAYS_PER_VERTEX,
         UnityMesh::REL_STREAM_DATA_REPLACES_INLINE_DATA,
         UnityMesh::REL_INDEX_BUFFER_WHOLE_INDICES,
         UnityMesh::REL_SUBMESH_WITHIN_INDEX_BUFFER,
@@ -10784,6 +13588,839 @@ impl crate::rt::Walk for Vector3fPos {
         visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
         visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
         visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
+    }
+}
+/// Two floats.
+///
+/// Type `vector2f` of `spec/unity_mesh.ksy`. Observed
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
+#[serde(deny_unknown_fields)]
+pub struct Vector2f {
+    /// x.
+    ///
+    /// Documented as “x”, Observed.
+    #[serde(with = "crate::rt::serde_as::float")]
+    pub x: f32,
+    /// y.
+    ///
+    /// Documented as “y”, Observed.
+    #[serde(with = "crate::rt::serde_as::float")]
+    pub y: f32,
+}
+/// Where each field of a [`Vector2f`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Vector2fPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `x` lies.
+    pub x: crate::rt::Span,
+    /// Where `y` lies.
+    pub y: crate::rt::Span,
+}
+impl Vector2f {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 8u64;
+    /// Where `x` starts, from the start of the type.
+    pub const OFFSET_X: u64 = 0;
+    /// Where `y` starts, from the start of the type.
+    pub const OFFSET_Y: u64 = 4;
+}
+impl crate::rt::pod::Block for Vector2f {
+    const SIZE: usize = 8usize;
+    const CHECKED: bool = false;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let x = crate::rt::pod::get::<f32>(_b, 0usize, ::binrw::Endian::Little);
+        let y = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
+        Self { x, y }
+    }
+    #[inline]
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        Ok(())
+    }
+    #[inline]
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self { x, y } = self;
+        crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 4usize, *y, ::binrw::Endian::Little);
+        Ok(())
+    }
+}
+impl crate::rt::Codec for Vector2f {
+    type Args = ();
+    type Ref<'a> = Vector2f;
+    type Pos = Vector2fPos;
+    const MIN_SIZE: u64 = 8u64;
+    fn read_in<'a, const L: bool>(
+        _io: &mut crate::rt::Input<'a>,
+        _args: Self::Args,
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+        let () = _args;
+        let _start = _io.pos();
+        if _io.left() >= 8u64 {
+            let _b = _io.take(8u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<Vector2fPos as crate::rt::Fixed>::at(_start, 8u64))
+                } else {
+                    None
+                },
+            ));
+        }
+        let (x, _p_x) = crate::rt::field(
+            "x",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (y, _p_y) = crate::rt::field(
+            "y",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            Vector2f { x, y },
+            if L {
+                Some(Vector2fPos {
+                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    x: _p_x,
+                    y: _p_y,
+                })
+            } else {
+                None
+            },
+        ))
+    }
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
+        &self,
+        _io: &mut crate::rt::Output,
+        _args: Self::Args,
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+        let () = _args;
+        let _start = _io.pos();
+        let mut _b = [0u8; 8usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _io.bytes(&_b);
+        Ok(
+            if L {
+                Some(<Vector2fPos as crate::rt::Fixed>::at(_start, 8u64))
+            } else {
+                None
+            },
+        )
+    }
+    fn size_hint(&self) -> usize {
+        8usize
+    }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "vector2f",
+        doc: "Two floats.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "x",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("x"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "x.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "y",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("y"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "y.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let Vector2f { x, y, .. } = view;
+        {
+            let _x = x;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+        }
+        {
+            let _x = y;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+        }
+    }
+}
+crate::rt::codec::binrw_adapter!(Vector2f, ENDIAN);
+impl crate::rt::Spanned for Vector2fPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Fixed for Vector2fPos {
+    fn at(start: u64, _size: u64) -> Self {
+        Vector2fPos {
+            _span: crate::rt::Span::new(start, start + 8u64),
+            x: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
+            y: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+        }
+    }
+}
+impl crate::rt::Place<'_, Vector2fPos> {
+    /// The place of `x`.
+    pub fn x(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("x", &self.get().x)
+    }
+    /// The place of `y`.
+    pub fn y(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("y", &self.get().y)
+    }
+}
+impl crate::rt::Walk for Vector2fPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Vector2f as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("x")),
+            |path| {
+                let p = &self.x;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("y")),
+            |path| {
+                let p = &self.y;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Vector2f as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
+    }
+}
+/// Four floats.
+///
+/// Type `vector4f` of `spec/unity_mesh.ksy`. Observed
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
+#[serde(deny_unknown_fields)]
+pub struct Vector4f {
+    /// x.
+    ///
+    /// Documented as “x”, Observed.
+    #[serde(with = "crate::rt::serde_as::float")]
+    pub x: f32,
+    /// y.
+    ///
+    /// Documented as “y”, Observed.
+    #[serde(with = "crate::rt::serde_as::float")]
+    pub y: f32,
+    /// z.
+    ///
+    /// Documented as “z”, Observed.
+    #[serde(with = "crate::rt::serde_as::float")]
+    pub z: f32,
+    /// w.
+    ///
+    /// Documented as “w”, Observed.
+    #[serde(with = "crate::rt::serde_as::float")]
+    pub w: f32,
+}
+/// Where each field of a [`Vector4f`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Vector4fPos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `x` lies.
+    pub x: crate::rt::Span,
+    /// Where `y` lies.
+    pub y: crate::rt::Span,
+    /// Where `z` lies.
+    pub z: crate::rt::Span,
+    /// Where `w` lies.
+    pub w: crate::rt::Span,
+}
+impl Vector4f {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 16u64;
+    /// Where `x` starts, from the start of the type.
+    pub const OFFSET_X: u64 = 0;
+    /// Where `y` starts, from the start of the type.
+    pub const OFFSET_Y: u64 = 4;
+    /// Where `z` starts, from the start of the type.
+    pub const OFFSET_Z: u64 = 8;
+    /// Where `w` starts, from the start of the type.
+    pub const OFFSET_W: u64 = 12;
+}
+impl crate::rt::pod::Block for Vector4f {
+    const SIZE: usize = 16usize;
+    const CHECKED: bool = false;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let x = crate::rt::pod::get::<f32>(_b, 0usize, ::binrw::Endian::Little);
+        let y = crate::rt::pod::get::<f32>(_b, 4usize, ::binrw::Endian::Little);
+        let z = crate::rt::pod::get::<f32>(_b, 8usize, ::binrw::Endian::Little);
+        let w = crate::rt::pod::get::<f32>(_b, 12usize, ::binrw::Endian::Little);
+        Self { x, y, z, w }
+    }
+    #[inline]
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        Ok(())
+    }
+    #[inline]
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self { x, y, z, w } = self;
+        crate::rt::pod::set::<f32>(_b, 0usize, *x, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 4usize, *y, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 8usize, *z, ::binrw::Endian::Little);
+        crate::rt::pod::set::<f32>(_b, 12usize, *w, ::binrw::Endian::Little);
+        Ok(())
+    }
+}
+impl crate::rt::Codec for Vector4f {
+    type Args = ();
+    type Ref<'a> = Vector4f;
+    type Pos = Vector4fPos;
+    const MIN_SIZE: u64 = 16u64;
+    fn read_in<'a, const L: bool>(
+        _io: &mut crate::rt::Input<'a>,
+        _args: Self::Args,
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+        let () = _args;
+        let _start = _io.pos();
+        if _io.left() >= 16u64 {
+            let _b = _io.take(16u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<Vector4fPos as crate::rt::Fixed>::at(_start, 16u64))
+                } else {
+                    None
+                },
+            ));
+        }
+        let (x, _p_x) = crate::rt::field(
+            "x",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (y, _p_y) = crate::rt::field(
+            "y",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (z, _p_z) = crate::rt::field(
+            "z",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        let (w, _p_w) = crate::rt::field(
+            "w",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<f32>(::binrw::Endian::Little, "f4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            Vector4f { x, y, z, w },
+            if L {
+                Some(Vector4fPos {
+                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    x: _p_x,
+                    y: _p_y,
+                    z: _p_z,
+                    w: _p_w,
+                })
+            } else {
+                None
+            },
+        ))
+    }
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
+        &self,
+        _io: &mut crate::rt::Output,
+        _args: Self::Args,
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+        let () = _args;
+        let _start = _io.pos();
+        let mut _b = [0u8; 16usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _io.bytes(&_b);
+        Ok(
+            if L {
+                Some(<Vector4fPos as crate::rt::Fixed>::at(_start, 16u64))
+            } else {
+                None
+            },
+        )
+    }
+    fn size_hint(&self) -> usize {
+        16usize
+    }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "vector4f",
+        doc: "Four floats.",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "x",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("x"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "x.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "y",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("y"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "y.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "z",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("z"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "z.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+            crate::rt::FieldInfo {
+                id: "w",
+                ty: "f4",
+                orig_id: ::std::option::Option::Some("w"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::None,
+                reading: ::std::option::Option::None,
+                doc: "w.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let Vector4f { x, y, z, w, .. } = view;
+        {
+            let _x = x;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+        }
+        {
+            let _x = y;
+            _vis.leaf(&_f[1usize], crate::rt::Scalar::from(*_x));
+        }
+        {
+            let _x = z;
+            _vis.leaf(&_f[2usize], crate::rt::Scalar::from(*_x));
+        }
+        {
+            let _x = w;
+            _vis.leaf(&_f[3usize], crate::rt::Scalar::from(*_x));
+        }
+    }
+}
+crate::rt::codec::binrw_adapter!(Vector4f, ENDIAN);
+impl crate::rt::Spanned for Vector4fPos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Fixed for Vector4fPos {
+    fn at(start: u64, _size: u64) -> Self {
+        Vector4fPos {
+            _span: crate::rt::Span::new(start, start + 16u64),
+            x: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
+            y: <crate::rt::Span as crate::rt::Fixed>::at(start + 4u64, 4u64),
+            z: <crate::rt::Span as crate::rt::Fixed>::at(start + 8u64, 4u64),
+            w: <crate::rt::Span as crate::rt::Fixed>::at(start + 12u64, 4u64),
+        }
+    }
+}
+impl crate::rt::Place<'_, Vector4fPos> {
+    /// The place of `x`.
+    pub fn x(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("x", &self.get().x)
+    }
+    /// The place of `y`.
+    pub fn y(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("y", &self.get().y)
+    }
+    /// The place of `z`.
+    pub fn z(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("z", &self.get().z)
+    }
+    /// The place of `w`.
+    pub fn w(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("w", &self.get().w)
+    }
+}
+impl crate::rt::Walk for Vector4fPos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <Vector4f as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("x")),
+            |path| {
+                let p = &self.x;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("y")),
+            |path| {
+                let p = &self.y;
+                visit(path, crate::rt::Spanned::span(p), &_f[1usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("z")),
+            |path| {
+                let p = &self.z;
+                visit(path, crate::rt::Spanned::span(p), &_f[2usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("w")),
+            |path| {
+                let p = &self.w;
+                visit(path, crate::rt::Spanned::span(p), &_f[3usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <Vector4f as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.x), &_f[0usize]);
+        visit(crate::rt::Spanned::span(&self.y), &_f[1usize]);
+        visit(crate::rt::Spanned::span(&self.z), &_f[2usize]);
+        visit(crate::rt::Spanned::span(&self.w), &_f[3usize]);
+    }
+}
+/// A colour of four 8-bit components (ColorRGBA, one 32-bit value in the type tree).
+///
+/// Type `color_rgba32` of `spec/unity_mesh.ksy`. Observed
+#[derive(Debug, Clone, PartialEq, ::serde::Serialize, ::serde::Deserialize)]
+#[cfg_attr(feature = "arbitrary", derive(::arbitrary::Arbitrary))]
+#[serde(deny_unknown_fields)]
+pub struct ColorRgba32 {
+    /// Red in the low byte (the first in the file), then green, blue and alpha.
+    ///
+    /// Documented as “rgba”, Observed (the 3.4.2f3 type tree (ColorRGBA version 2, one UInt32 rgba); AssetStudio reads its four bytes in the order r, g, b, a, each / 255).
+    pub rgba: u32,
+}
+/// Where each field of a [`ColorRgba32`] lies.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ColorRgba32Pos {
+    /// The whole value.
+    pub _span: crate::rt::Span,
+    /// Where `rgba` lies.
+    pub rgba: crate::rt::Span,
+}
+impl ColorRgba32 {
+    /// The bytes every value of this type takes.
+    pub const FIXED_SIZE: u64 = 4u64;
+    /// Where `rgba` starts, from the start of the type.
+    pub const OFFSET_RGBA: u64 = 0;
+}
+impl crate::rt::pod::Block for ColorRgba32 {
+    const SIZE: usize = 4usize;
+    const CHECKED: bool = false;
+    #[inline]
+    fn decode(_b: &[u8]) -> Self {
+        let rgba = crate::rt::pod::get::<u32>(_b, 0usize, ::binrw::Endian::Little);
+        Self { rgba }
+    }
+    #[inline]
+    fn check(_b: &[u8], _start: u64) -> crate::rt::Result<()> {
+        Ok(())
+    }
+    #[inline]
+    fn encode(&self, _b: &mut [u8], _start: u64) -> crate::rt::Result<()> {
+        let Self { rgba } = self;
+        crate::rt::pod::set::<u32>(_b, 0usize, *rgba, ::binrw::Endian::Little);
+        Ok(())
+    }
+}
+impl crate::rt::Codec for ColorRgba32 {
+    type Args = ();
+    type Ref<'a> = ColorRgba32;
+    type Pos = ColorRgba32Pos;
+    const MIN_SIZE: u64 = 4u64;
+    fn read_in<'a, const L: bool>(
+        _io: &mut crate::rt::Input<'a>,
+        _args: Self::Args,
+    ) -> crate::rt::Result<(Self::Ref<'a>, ::std::option::Option<Self::Pos>)> {
+        let () = _args;
+        let _start = _io.pos();
+        if _io.left() >= 4u64 {
+            let _b = _io.take(4u64, "")?;
+            <Self as crate::rt::pod::Block>::check(_b, _start)?;
+            let _v = <Self as crate::rt::pod::Block>::decode(_b);
+            return Ok((
+                _v,
+                if L {
+                    Some(<ColorRgba32Pos as crate::rt::Fixed>::at(_start, 4u64))
+                } else {
+                    None
+                },
+            ));
+        }
+        let (rgba, _p_rgba) = crate::rt::field(
+            "rgba",
+            || {
+                let _at = _io.pos();
+                Ok({
+                    let (_v, _p) = {
+                        let _v = _io.prim::<u32>(::binrw::Endian::Little, "u4")?;
+                        (_v, crate::rt::Span::new(_at, _io.pos()))
+                    };
+                    (_v, _p)
+                })
+            },
+        )?;
+        Ok((
+            ColorRgba32 { rgba },
+            if L {
+                Some(ColorRgba32Pos {
+                    _span: crate::rt::Span::new(_start, _io.pos()),
+                    rgba: _p_rgba,
+                })
+            } else {
+                None
+            },
+        ))
+    }
+    fn own(view: &Self::Ref<'_>) -> Self {
+        ::std::clone::Clone::clone(view)
+    }
+    fn write_out<const L: bool>(
+        &self,
+        _io: &mut crate::rt::Output,
+        _args: Self::Args,
+    ) -> crate::rt::Result<::std::option::Option<Self::Pos>> {
+        let () = _args;
+        let _start = _io.pos();
+        let mut _b = [0u8; 4usize];
+        crate::rt::pod::Block::encode(self, &mut _b, _start)?;
+        _io.bytes(&_b);
+        Ok(
+            if L {
+                Some(<ColorRgba32Pos as crate::rt::Fixed>::at(_start, 4u64))
+            } else {
+                None
+            },
+        )
+    }
+    fn size_hint(&self) -> usize {
+        4usize
+    }
+    const INFO: &'static crate::rt::TypeInfo = &crate::rt::TypeInfo {
+        name: "color_rgba32",
+        doc: "A colour of four 8-bit components (ColorRGBA, one 32-bit value in the type tree).",
+        confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+        params: &[],
+        fields: &[
+            crate::rt::FieldInfo {
+                id: "rgba",
+                ty: "u4",
+                orig_id: ::std::option::Option::Some("rgba"),
+                confidence: ::std::option::Option::Some(crate::rt::Confidence::Observed),
+                offset: ::std::option::Option::None,
+                evidence: ::std::option::Option::Some(
+                    "the 3.4.2f3 type tree (ColorRGBA version 2, one UInt32 rgba); AssetStudio reads its four bytes in the order r, g, b, a, each / 255",
+                ),
+                reading: ::std::option::Option::None,
+                doc: "Red in the low byte (the first in the file), then green, blue and alpha.",
+                when: ::std::option::Option::None,
+                of: ::std::option::Option::None,
+                size: ::std::option::Option::Some(4u64),
+                count: ::std::option::Option::None,
+            },
+        ],
+    };
+    fn visit(view: &Self::Ref<'_>, _vis: &mut dyn crate::rt::Visitor) {
+        let _f = Self::INFO.fields;
+        let ColorRgba32 { rgba, .. } = view;
+        {
+            let _x = rgba;
+            _vis.leaf(&_f[0usize], crate::rt::Scalar::from(*_x));
+        }
+    }
+}
+crate::rt::codec::binrw_adapter!(ColorRgba32, ENDIAN);
+impl crate::rt::Spanned for ColorRgba32Pos {
+    fn span(&self) -> crate::rt::Span {
+        self._span
+    }
+}
+impl crate::rt::Fixed for ColorRgba32Pos {
+    fn at(start: u64, _size: u64) -> Self {
+        ColorRgba32Pos {
+            _span: crate::rt::Span::new(start, start + 4u64),
+            rgba: <crate::rt::Span as crate::rt::Fixed>::at(start + 0u64, 4u64),
+        }
+    }
+}
+impl crate::rt::Place<'_, ColorRgba32Pos> {
+    /// The place of `rgba`.
+    pub fn rgba(&self) -> crate::rt::Place<'_, crate::rt::Span> {
+        self.field("rgba", &self.get().rgba)
+    }
+}
+impl crate::rt::Walk for ColorRgba32Pos {
+    fn walk(
+        &self,
+        path: &mut crate::rt::Path,
+        visit: &mut dyn FnMut(
+            &crate::rt::Path,
+            crate::rt::Span,
+            &'static crate::rt::FieldInfo,
+            bool,
+        ),
+    ) {
+        let _f = <ColorRgba32 as crate::rt::Codec>::INFO.fields;
+        crate::rt::meta::under(
+            path,
+            crate::rt::Seg::Field(::std::borrow::Cow::Borrowed("rgba")),
+            |path| {
+                let p = &self.rgba;
+                visit(path, crate::rt::Spanned::span(p), &_f[0usize], !false);
+                crate::rt::Walk::walk(p, path, visit);
+            },
+        );
+    }
+    fn own_fields(
+        &self,
+        visit: &mut dyn FnMut(crate::rt::Span, &'static crate::rt::FieldInfo),
+    ) {
+        let _f = <ColorRgba32 as crate::rt::Codec>::INFO.fields;
+        visit(crate::rt::Spanned::span(&self.rgba), &_f[0usize]);
     }
 }
 /// An axis-aligned box as a centre and a half extent (AABB).
@@ -22519,7 +26156,9 @@ impl crate::rt::Codec for CompressedMesh {
             || {
                 let _at = _io.pos();
                 Ok(
-                    if (crate::rt::Int::int(&unity_version) < (50000i128)) {
+                    if ((crate::rt::Int::int(&unity_version) >= (30500i128))
+                        && (crate::rt::Int::int(&unity_version) < (50000i128)))
+                    {
                         let (_v, _p) = {
                             let (_v, _p) = {
                                 let _args = ();
@@ -22852,7 +26491,8 @@ impl crate::rt::Codec for CompressedMesh {
                 let _at = _io.pos();
                 Ok(
                     match (
-                        (crate::rt::Int::int(&unity_version) < (50000i128)),
+                        ((crate::rt::Int::int(&unity_version) >= (30500i128))
+                            && (crate::rt::Int::int(&unity_version) < (50000i128))),
                         colors.as_ref(),
                     ) {
                         (true, Some(_v)) => {
@@ -22869,7 +26509,7 @@ impl crate::rt::Codec for CompressedMesh {
                             return Err(
                                 crate::rt::output::presence(
                                     _at,
-                                    "unity_version < 50000",
+                                    "unity_version >= 30500 and unity_version < 50000",
                                     true,
                                 ),
                             );
@@ -22878,7 +26518,7 @@ impl crate::rt::Codec for CompressedMesh {
                             return Err(
                                 crate::rt::output::presence(
                                     _at,
-                                    "unity_version < 50000",
+                                    "unity_version >= 30500 and unity_version < 50000",
                                     false,
                                 ),
                             );
@@ -23333,7 +26973,8 @@ impl crate::rt::Codec for CompressedMesh {
                     >>::try_from(*_it.next()?)
                         .ok()?;
                     ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (50000i128)),
+                        ((crate::rt::Int::int(&unity_version) >= (30500i128))
+                            && (crate::rt::Int::int(&unity_version) < (50000i128))),
                     )
                 }),
                 of: ::std::option::Option::Some(crate::rt::Nested {

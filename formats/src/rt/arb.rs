@@ -35,6 +35,14 @@ pub fn maybe_bytes<const N: usize>(u: &mut Unstructured<'_>) -> Result<Option<Ve
     })
 }
 
+/// A value `make` makes, or none (a conditional field), each half the time.
+pub fn maybe<T>(
+    u: &mut Unstructured<'_>,
+    make: impl FnOnce(&mut Unstructured<'_>) -> Result<T>,
+) -> Result<Option<T>> {
+    Ok(if u.arbitrary()? { Some(make(u)?) } else { None })
+}
+
 /// Exactly `N` elements (a list whose count the spec fixes).
 pub fn list<T: for<'a> arbitrary::Arbitrary<'a>, const N: usize>(
     u: &mut Unstructured<'_>,

@@ -5,7 +5,9 @@
 
 use super::decode::{self, DataSize, Source};
 use super::stream;
-use crate::generated::unity_mesh::{StreamingInfoPos, UnityMesh, UnityMeshPos, UnityMeshRef};
+use crate::generated::unity_mesh::{
+    StreamingInfoPos, UnityMesh, UnityMeshPos, UnityMeshRef, VertexDataPos, VertexDataRef,
+};
 use crate::rt::{ErrorKind, Place};
 use crate::verdict::Judge;
 
@@ -42,11 +44,12 @@ fn bones(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, j: &mut Judge<'_
 /// can be read, the bone slots in them.
 fn vertex_data(
     view: &UnityMeshRef<'_>,
+    data: &VertexDataRef<'_>,
     at: &Place<'_, UnityMeshPos>,
+    vd: &Place<'_, VertexDataPos>,
     streamed: Option<(&stream::StreamRange, Option<&std::path::Path>)>,
     j: &mut Judge<'_>,
 ) {
-    let vd = at.vertex_data();
     let inline = vd.data();
     let sd = at.stream_data();
     let sd = sd.some();
@@ -57,14 +60,14 @@ fn vertex_data(
             what: "the streamed range",
         },
         _ => DataSize {
-            len: view.vertex_data.data.data.len() as u64,
+            len: data.data.data.len() as u64,
             at: inline.len_data(),
             what: "the vertex data",
         },
     };
-    let table = decode::table::Table::of(&view.vertex_data);
-    let layout = decode::judge_layout(&view.vertex_data, &vd, &table, &size, j);
-    decode::judge_blend_channels(&table, &vd, j);
+    let table = decode::table::Table::of(data);
+    let layout = decode::judge_layout(data, vd, &table, &size, j);
+    decode::judge_blend_channels(&table, vd, j);
     if layout.channel(decode::slot::BLEND_INDICES).is_none() {
         return;
     }
@@ -97,7 +100,7 @@ fn vertex_data(
                 start: bytes.span().start,
                 path: bytes.field_path().clone(),
             };
-            decode::judge_bone_slots(&layout, view.vertex_data.data.data, &source, bind_poses, j);
+            decode::judge_bone_slots(&layout, data.data.data, &source, bind_poses, j);
         }
     }
 }
@@ -111,14 +114,15 @@ fn streamed_instead(
     j: &mut Judge<'_>,
 ) {
     let rule = UnityMesh::REL_STREAM_DATA_REPLACES_INLINE_DATA;
-    if !view.vertex_data.data.data.is_empty() {
-        j.push(at.vertex_data().data().len_data().violates(
+    let inline = decode::inline_vertex_bytes(view);
+    if let Some(vd) = at.vertex_data().some().filter(|_| !inline.is_empty()) {
+        j.push(vd.data().len_data().violates(
             rule,
             format!(
                 "no inline vertex bytes, since {} bytes are streamed",
                 r.size
             ),
-            format!("{} bytes", view.vertex_data.data.data.len()),
+            format!("{} bytes", inline.len()),
         ));
     }
     if r.file_name().is_empty() {
@@ -143,19 +147,34 @@ pub(crate) fn all(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, j: &mut
     bones(view, at, j);
     decode::judge_m_skin(view, at, vc, decode::bind_pose_count(view), j);
     decode::judge_shapes(view, at, vc, j);
-    let vertex_bytes = (compressed
-        && (!view.vertex_data.data.data.is_empty() || streamed.is_some()))
-    .then(|| {
-        at.vertex_data().data().len_data().error(
-            ErrorKind::Inconsistent,
-            "no vertex data in a mesh whose compressed_mesh holds the vertices",
-            format!(
-                "{} bytes of vertex data and {} packed position components",
-                view.vertex_data.data.data.len() as u64 + streamed.as_ref().map_or(0, |r| r.size),
-                view.compressed_mesh.vertices.num_items
-            ),
-        )
-    });
+    let inline = decode::inline_vertex_bytes(view);
+    let vd = at.vertex_data();
+    let vertex_bytes = match vd.some() {
+        Some(vd) if compressed && (!inline.is_empty() || streamed.is_some()) => {
+            Some(vd.data().len_data().error(
+                ErrorKind::Inconsistent,
+                "no vertex data in a mesh whose compressed_mesh holds the vertices",
+                format!(
+                    "{} bytes of vertex data and {} packed position components",
+                    inline.len() as u64 + streamed.as_ref().map_or(0, |r| r.size),
+                    view.compressed_mesh.vertices.num_items
+                ),
+            ))
+        }
+        // Before 3.5: the positions in m_Vertices or in the compressed mesh, not both.
+        None if compressed && decode::arrays::vertex_count(view) > 0 => {
+            Some(at.num_vertices().error(
+                ErrorKind::Inconsistent,
+                "no positions in m_Vertices in a mesh whose compressed_mesh holds the vertices",
+                format!(
+                    "{} positions and {} packed position components",
+                    decode::arrays::vertex_count(view),
+                    view.compressed_mesh.vertices.num_items
+                ),
+            ))
+        }
+        _ => None,
+    };
     decode::judge_compressed(
         &view.compressed_mesh,
         &at.compressed_mesh(),
@@ -168,11 +187,14 @@ pub(crate) fn all(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, j: &mut
         (Some(r), Some(sd)) => stream::judge(r, sd, j),
         _ => None,
     };
-    if compressed {
+    match (&view.vertex_data, vd.some()) {
         // The packed vectors were judged above.
-    } else {
-        let streamed = streamed.as_ref().map(|r| (r, file.as_deref()));
-        vertex_data(view, at, streamed, j);
+        _ if compressed => {}
+        (Some(data), Some(vd)) => {
+            let streamed = streamed.as_ref().map(|r| (r, file.as_deref()));
+            vertex_data(view, data, at, &vd, streamed, j);
+        }
+        _ => decode::arrays::judge(view, at, j),
     }
     decode::judge_variable(
         view,

@@ -3,10 +3,11 @@
 
 use crate::generated::unity_mesh::{
     Aabb, AlignedBytes, AlignedString, BlendShapeData, BoneWeights4, ChannelFormatLegacy,
-    ChannelInfo, ChannelInfo2017, ChannelInfoLegacy, CompressedMesh, IndexBuffer, IndexFormat,
-    IndexRun, Matrix4x4f, MeshCompression, MeshLodInfo, MinMaxAabbVector, PackedFloatVector,
-    PackedIntVector, Pptr, StreamInfo, StreamInfoFixed, StreamingInfo, SubMesh, Topology,
-    UnityMesh, VariableBoneCountWeights, Vector3f, VertexData, VertexFormat, VertexFormat2017,
+    ChannelInfo, ChannelInfo2017, ChannelInfoLegacy, ColorRgba32, CompressedMesh, IndexBuffer,
+    IndexFormat, IndexRun, Matrix4x4f, MeshCompression, MeshLodInfo, MinMaxAabbVector,
+    PackedFloatVector, PackedIntVector, Pptr, StreamInfo, StreamInfoFixed, StreamingInfo, SubMesh,
+    Topology, UnityMesh, VariableBoneCountWeights, Vector2f, Vector3f, Vector4f, VertexData,
+    VertexFormat, VertexFormat2017,
 };
 
 /// Blend shape data that holds no shapes.
@@ -110,7 +111,7 @@ pub fn channel_count(unity_version: u32) -> usize {
 
 /// Sets entry `index` of the channel table of `m`, in whichever list its era has (`format` as
 /// that era numbers it); appends absent entries up to it. `false` when the mesh has no table
-/// (before 4.0).
+/// (before 4.0, or before 3.5, which has no vertex data).
 pub fn set_channel(
     m: &mut UnityMesh,
     index: usize,
@@ -119,7 +120,9 @@ pub fn set_channel(
     format: u8,
     dimension: u8,
 ) -> bool {
-    let vd = &mut m.vertex_data;
+    let Some(vd) = m.vertex_data.as_mut() else {
+        return false;
+    };
     // The three eras' entries are of different types with the same fields: sets entry `index`
     // of `list`, appending absent entries up to it, and gives the list's length.
     macro_rules! put {
@@ -168,20 +171,24 @@ pub fn no_box() -> Aabb {
 
 /// A mesh named `name` with nothing in it, holding every field the editor version
 /// `unity_version` (major x 10,000 + minor x 100 + patch) writes: no submeshes, no vertices, 16-bit
-/// indices, the era's channel table of absent channels ([`channel_count`]), inline vertex data.
+/// indices, the era's channel table of absent channels ([`channel_count`]), inline vertex data
+/// (before 3.5, empty vertex arrays).
 pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
     let v = unity_version;
     let from = |cut: u32| v >= cut;
     let between = |a: u32, b: u32| v >= a && v < b;
     let count = channel_count(v);
+    let arrays = !from(30500);
     UnityMesh {
         object_hide_flags: None,
+        extension_ptr: None,
         prefab_parent_object: None,
         corresponding_source_object: None,
         prefab_internal: None,
         prefab_instance: None,
         prefab_asset: None,
         name: string(name),
+        use_16bit_indices: arrays.then_some(1),
         num_sub_meshes: 0,
         sub_meshes: vec![],
         num_legacy_shapes: between(40100, 40300).then_some(0),
@@ -215,9 +222,19 @@ pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
             num_items: 0,
             items: vec![],
         }),
+        num_vertices: arrays.then_some(0),
+        vertices: arrays.then(Vec::new),
         num_bind_poses_after_skin: (!from(40300)).then_some(0),
         bind_poses_after_skin: (!from(40300)).then(Vec::new),
-        vertex_data: VertexData {
+        num_uv: arrays.then_some(0),
+        uv: arrays.then(Vec::new),
+        num_uv1: arrays.then_some(0),
+        uv1: arrays.then(Vec::new),
+        num_tangents: arrays.then_some(0),
+        tangents: arrays.then(Vec::new),
+        num_normals: arrays.then_some(0),
+        normals: arrays.then(Vec::new),
+        vertex_data: from(30500).then(|| VertexData {
             current_channels: (!from(20180100)).then_some(0),
             vertex_count: 0,
             streams_fixed: (!from(40000)).then(|| {
@@ -258,7 +275,7 @@ pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
             num_streams: between(40000, 50000).then_some(0),
             streams: between(40000, 50000).then(Vec::new),
             data: bytes(vec![]),
-        },
+        }),
         compressed_mesh: CompressedMesh {
             vertices: no_floats(),
             uv: no_floats(),
@@ -271,10 +288,15 @@ pub fn empty(name: &str, unity_version: u32) -> UnityMesh {
             float_colors: from(50000).then(no_floats),
             bone_indices: no_ints(),
             triangles: no_ints(),
-            colors: (!from(50000)).then(no_ints),
+            colors: between(30500, 50000).then(no_ints),
             uv_info: from(50000).then_some(0),
         },
         local_aabb: no_box(),
+        num_colors: arrays.then_some(0),
+        colors: arrays.then(Vec::new),
+        num_collision_triangles: arrays.then_some(0),
+        collision_triangles: arrays.then(Vec::new),
+        collision_vertex_count: arrays.then_some(0),
         mesh_usage_flags: (!from(60000600)).then_some(0),
         cooking_options: from(20220100).then_some(30),
         pre_bake_convex_collision_mesh: from(60000600).then_some(0),
@@ -316,12 +338,13 @@ pub fn in_editor(mut m: UnityMesh, unity_version: u32) -> UnityMesh {
         path_id: (v >= 50000).then_some(0),
     };
     m.object_hide_flags = Some(8);
-    m.prefab_parent_object = (v < 20180200).then(none);
+    m.extension_ptr = (v < 30500).then(none);
+    m.prefab_parent_object = (30500..20180200).contains(&v).then(none);
     m.corresponding_source_object = (v >= 20180200).then(none);
-    m.prefab_internal = (v < 20180300).then(none);
+    m.prefab_internal = (30500..20180300).contains(&v).then(none);
     m.prefab_instance = (v >= 20180300).then(none);
     m.prefab_asset = (v >= 20180300).then(none);
-    m.mesh_optimized = (v < 20190100).then_some(1);
+    m.mesh_optimized = (30500..20190100).contains(&v).then_some(1);
     m.pad_mesh_optimized = (20180300..20190100).contains(&v).then(|| vec![0; 3]);
     m.mesh_optimization_flags = (v >= 20190100).then_some(-1);
     m
@@ -354,7 +377,8 @@ pub fn submesh(
 /// channels `entries` (table index, format id as the mesh's era numbers it, dimension, bytes
 /// per vertex), one after another, and the vertex bytes `data`: the channel table entries, and
 /// before 5.0 the stored stream (in 3.5 to 3.x the table index is the shader channel's bit in
-/// the mask, and the formats are the implied ones).
+/// the mask, and the formats are the implied ones). Nothing before 3.5, which has no vertex
+/// data ([`arrays`]).
 pub fn one_stream(
     m: &mut UnityMesh,
     vertex_count: u32,
@@ -368,7 +392,9 @@ pub fn one_stream(
         mask |= 1 << index;
         offset += width;
     }
-    let vd = &mut m.vertex_data;
+    let Some(vd) = m.vertex_data.as_mut() else {
+        return;
+    };
     vd.vertex_count = vertex_count;
     if let Some(s) = vd.streams.as_mut() {
         *s = vec![StreamInfo {
@@ -388,6 +414,54 @@ pub fn one_stream(
         *c = mask as i32;
     }
     vd.data = bytes(data);
+}
+
+/// The vertex arrays of a mesh before 3.5 (`m_Vertices`, `m_Normals`, `m_UV`, `m_Colors`, as
+/// many entries each as positions, or none): what [`one_stream`] is to later meshes. The
+/// colours are RGBA bytes.
+pub fn arrays(
+    m: &mut UnityMesh,
+    positions: &[[f32; 3]],
+    normals: &[[f32; 3]],
+    uvs: &[[f32; 2]],
+    colors: &[[u8; 4]],
+) {
+    let v3 = |p: &[f32; 3]| Vector3f {
+        x: p[0],
+        y: p[1],
+        z: p[2],
+    };
+    m.num_vertices = Some(positions.len() as i32);
+    m.vertices = Some(positions.iter().map(v3).collect());
+    m.num_normals = Some(normals.len() as i32);
+    m.normals = Some(normals.iter().map(v3).collect());
+    m.num_uv = Some(uvs.len() as i32);
+    m.uv = Some(uvs.iter().map(|p| Vector2f { x: p[0], y: p[1] }).collect());
+    m.num_colors = Some(colors.len() as i32);
+    m.colors = Some(
+        colors
+            .iter()
+            .map(|c| ColorRgba32 {
+                rgba: u32::from_le_bytes(*c),
+            })
+            .collect(),
+    );
+}
+
+/// Tangents for a mesh before 3.5 (`m_Tangents`, w the bitangent's sign).
+pub fn tangents(m: &mut UnityMesh, tangents: &[[f32; 4]]) {
+    m.num_tangents = Some(tangents.len() as i32);
+    m.tangents = Some(
+        tangents
+            .iter()
+            .map(|t| Vector4f {
+                x: t[0],
+                y: t[1],
+                z: t[2],
+                w: t[3],
+            })
+            .collect(),
+    );
 }
 
 /// An index buffer of 16-bit indices.
@@ -443,6 +517,15 @@ pub fn triangle(name: &str, unity_version: u32) -> UnityMesh {
         .collect();
     // Float is 0 in every era's numbering; the Vertex channel is entry 0 in every order.
     one_stream(&mut m, 3, &[(0, 0, 3, 12)], positions);
+    if unity_version < 30500 {
+        arrays(
+            &mut m,
+            &[[0.0, 0.0, 0.0], [1.0, 0.0, 0.0], [0.0, 1.0, 0.0]],
+            &[],
+            &[],
+            &[],
+        );
+    }
     m.index_buffer = indices16(&[0, 1, 2]);
     m.num_sub_meshes = 1;
     m.sub_meshes = vec![submesh(unity_version, 0, 3, 3)];
@@ -487,6 +570,15 @@ pub fn sample(unity_version: u32, n: u32) -> UnityMesh {
             data.extend(c.to_le_bytes());
         }
     }
+    if v < 30500 {
+        // The same values in the arrays before 3.5.
+        let x = |k: u32| k as f32 / n as f32;
+        let p: Vec<[f32; 3]> = (0..n).map(|k| [x(k), 1.0 - x(k), 0.5]).collect();
+        let nr: Vec<[f32; 3]> = (0..n).map(|_| [0.0, 0.0, -1.0]).collect();
+        let c: Vec<[u8; 4]> = (0..n).map(|k| [(k % 256) as u8, 128, 64, 255]).collect();
+        let t: Vec<[f32; 2]> = (0..n).map(|k| [x(k), 1.0 - x(k)]).collect();
+        arrays(&mut m, &p, &nr, &t, &c);
+    }
     one_stream(
         &mut m,
         n,
@@ -506,7 +598,11 @@ pub fn sample(unity_version: u32, n: u32) -> UnityMesh {
         let uint32 = if v >= 20190100 { 10 } else { 11 };
         set_channel(&mut m, 12, 1, 0, 0, 4);
         set_channel(&mut m, 13, 1, 16, uint32, 4);
-        let mut data = std::mem::take(&mut m.vertex_data.data.data);
+        let vd = m
+            .vertex_data
+            .as_mut()
+            .expect("from 2018.2 a mesh has vertex data");
+        let mut data = std::mem::take(&mut vd.data.data);
         data.resize(data.len().div_ceil(16) * 16, 0);
         for _ in 0..n {
             for w in weights {
@@ -516,7 +612,7 @@ pub fn sample(unity_version: u32, n: u32) -> UnityMesh {
                 data.extend(b.to_le_bytes());
             }
         }
-        m.vertex_data.data = bytes(data);
+        vd.data = bytes(data);
     }
     let identity: Vec<f32> = (0..16).map(|k| f32::from(u8::from(k % 5 == 0))).collect();
     let poses = vec![Matrix4x4f { e: identity }; 2];
@@ -569,7 +665,7 @@ mod tests {
             )
         };
         let reference = decode(20210300);
-        for v in [40700, 50600, 20170400, 20180100, 20180400, 60000200] {
+        for v in [30400, 40700, 50600, 20170400, 20180100, 20180400, 60000200] {
             assert_eq!(decode(v), reference, "{v}");
         }
     }
@@ -577,7 +673,7 @@ mod tests {
     #[test]
     fn a_triangle_decodes_in_every_era() {
         for v in [
-            30500, 40100, 40300, 50600, 20170100, 20180100, 20180200, 20210300,
+            30000, 30400, 30500, 40100, 40300, 50600, 20170100, 20180100, 20180200, 20210300,
         ] {
             let ctx = crate::Context::new().with_param("unity_version", v.into());
             let b = triangle("t", v).to_bytes(&ctx).unwrap();

@@ -26,8 +26,8 @@ use decode::{SceneOptions, UnityMeshData};
 /// sourced enums (`vertex_format_2017`, `channel_format_legacy`).
 pub const FORMATS_FROM: u32 = 20190100;
 
-/// The oldest editor version whose Mesh layout the spec describes (3.5.0).
-pub const OLDEST_VERSION: u32 = 30500;
+/// The oldest editor version whose Mesh layout the spec describes (3.0.0).
+pub const OLDEST_VERSION: u32 = 30000;
 
 /// An editor version as the specs compare it (20210300), shown as `2021.3.0`.
 pub fn version_text(v: u32) -> String {
@@ -50,16 +50,15 @@ pub(crate) fn editor(ctx: &Context) -> bool {
 
 impl Semantics for UnityMesh {
     fn judge(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, j: &mut Judge<'_>) {
-        // An older editor's Mesh (3.4 and before: m_Use16BitIndices, separate vertex arrays)
-        // has a layout the spec does not describe: the newer one may read its bytes, but what
-        // it reads is no known meaning.
+        // An older editor's Mesh (2.x and before) has a layout the spec does not describe: a
+        // newer one may read its bytes, but what it reads is no known meaning.
         let v = version(j.ctx);
         if v < OLDEST_VERSION {
             j.push(
                 crate::rt::Error::new(
                     crate::rt::ErrorKind::Unsupported,
                     0,
-                    "a Unity version whose Mesh layout the spec describes (3.5.0 or later)",
+                    "a Unity version whose Mesh layout the spec describes (3.0.0 or later)",
                     version_text(v),
                 )
                 .rooted("unity_mesh"),
@@ -72,7 +71,7 @@ impl Semantics for UnityMesh {
     fn notes(view: &UnityMeshRef<'_>, ctx: &Context) -> Vec<String> {
         let mut out = vec![];
         let v = version(ctx);
-        if v < FORMATS_FROM && !decode::is_compressed(view) {
+        if v < FORMATS_FROM && !decode::is_compressed(view) && view.vertex_data.is_some() {
             out.push(
                 "Before Unity 2019.1 the channel formats are numbered otherwise than in the documents: they are read by the public readers' tables (UnityPy, AssetStudio), labelled sourced in the spec.".into(),
             );
@@ -124,7 +123,9 @@ impl Semantics for UnityMesh {
         ctx: &Context,
     ) -> Result<Scene> {
         let streamed = stream::read(view, ctx)?;
-        let bytes = streamed.as_deref().unwrap_or(view.vertex_data.data.data);
+        let bytes = streamed
+            .as_deref()
+            .unwrap_or(decode::inline_vertex_bytes(view));
         let opts = SceneOptions {
             skin_weights: ctx.skin_weights,
             ..SceneOptions::default()
@@ -154,7 +155,9 @@ pub(crate) fn scene_of(
 /// The decoded mesh of a view whose verdict passed: the streamed range read once.
 fn mesh_data_of(view: &UnityMeshRef<'_>, ctx: &Context) -> Result<UnityMeshData> {
     let streamed = stream::read(view, ctx)?;
-    let bytes = streamed.as_deref().unwrap_or(view.vertex_data.data.data);
+    let bytes = streamed
+        .as_deref()
+        .unwrap_or(decode::inline_vertex_bytes(view));
     Ok(decode::decode(view, bytes, ctx.skin_weights))
 }
 

@@ -25,8 +25,9 @@ pub fn fill(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, mesh: &mut Me
         file,
     };
     let vd = at.vertex_data();
-    let data = vd.data();
-    let bytes = data.data();
+    let vd = vd.some();
+    let data = vd.as_ref().map(|vd| vd.data());
+    let bytes = data.as_ref().map(|d| d.data());
     match stream::range(view) {
         Some(r) => ranges.push(range(
             "unity_mesh.stream_data".into(),
@@ -35,14 +36,19 @@ pub fn fill(view: &UnityMeshRef<'_>, at: &Place<'_, UnityMeshPos>, mesh: &mut Me
             r.size,
             Some(r.file_name().to_string()),
         )),
-        None if !view.vertex_data.data.data.is_empty() => ranges.push(range(
-            bytes.field_path().to_string(),
-            None,
-            bytes.span().start,
-            bytes.span().len(),
-            None,
-        )),
-        None => {}
+        None => {
+            if let Some(bytes) =
+                bytes.filter(|_| !super::decode::inline_vertex_bytes(view).is_empty())
+            {
+                ranges.push(range(
+                    bytes.field_path().to_string(),
+                    None,
+                    bytes.span().start,
+                    bytes.span().len(),
+                    None,
+                ))
+            }
+        }
     }
     let compressed = is_compressed(view);
     let subs = at.sub_meshes();

@@ -10,6 +10,7 @@
 //! passed and checks nothing again: it reads through `get` so that misuse gives empty parts,
 //! never a panic.
 
+pub mod arrays;
 mod compressed;
 mod finite;
 mod format;
@@ -368,9 +369,16 @@ pub fn is_compressed(view: &UnityMeshRef<'_>) -> bool {
 pub fn vertex_count(view: &UnityMeshRef<'_>) -> u64 {
     if is_compressed(view) {
         u64::from(view.compressed_mesh.vertices.num_items / 3)
+    } else if let Some(vd) = &view.vertex_data {
+        u64::from(vd.vertex_count)
     } else {
-        u64::from(view.vertex_data.vertex_count)
+        arrays::vertex_count(view)
     }
+}
+
+/// The vertex data's bytes inside the object (none before 3.5, whose vertices are in arrays).
+pub fn inline_vertex_bytes<'a>(view: &UnityMeshRef<'a>) -> &'a [u8] {
+    view.vertex_data.as_ref().map_or(&[], |vd| vd.data.data)
 }
 
 /// The bind poses, wherever the mesh's era stores them: after m_Shapes from 4.3, after m_Skin
@@ -417,16 +425,23 @@ pub fn plan(vd: &crate::generated::unity_mesh::VertexDataRef<'_>) -> VertexLayou
     layout::plan(&table::Table::of(vd), vd.vertex_count)
 }
 
-/// Every channel of a mesh whose vertices are in the vertex data (whose verdict passed),
-/// decoded from the view through the layout its channel table describes.
+/// Every channel of a mesh whose vertices are in the vertex data or (before 3.5) in arrays
+/// (whose verdict passed), decoded from the view through the layout its channel table
+/// describes.
 pub fn channels(view: &UnityMeshRef<'_>, vertex_bytes: &[u8]) -> [Option<Channel>; 14] {
-    format::decode_channels(&plan(&view.vertex_data), vertex_bytes)
+    match &view.vertex_data {
+        Some(vd) => format::decode_channels(&plan(vd), vertex_bytes),
+        None => arrays::decode(view).1,
+    }
 }
 
-/// Channel `slot` (see [`slot`]) of a mesh whose vertices are in the vertex data, decoded
-/// from the view; `None` when the mesh has no such channel.
+/// Channel `slot` (see [`slot`]) of a mesh whose vertices are in the vertex data or (before
+/// 3.5) in arrays, decoded from the view; `None` when the mesh has no such channel.
 pub fn channel(view: &UnityMeshRef<'_>, vertex_bytes: &[u8], slot: usize) -> Option<Channel> {
-    format::decode_channel(&plan(&view.vertex_data), vertex_bytes, slot)
+    match &view.vertex_data {
+        Some(vd) => format::decode_channel(&plan(vd), vertex_bytes, slot),
+        None => arrays::decode(view).1.get_mut(slot)?.take(),
+    }
 }
 
 /// Decodes a mesh whose verdict passed: its channels through the vertex layout (or its
@@ -442,11 +457,14 @@ pub fn decode(
     let (vertex_count, channels, layout) = if compressed {
         let (n, channels) = compressed::decode_vertices(&view.compressed_mesh);
         (n, channels, None)
-    } else {
-        let layout = plan(&view.vertex_data);
+    } else if let Some(vd) = &view.vertex_data {
+        let layout = plan(vd);
         let channels = format::decode_channels(&layout, vertex_bytes);
-        let n = usize::try_from(view.vertex_data.vertex_count).unwrap_or(usize::MAX);
+        let n = usize::try_from(vd.vertex_count).unwrap_or(usize::MAX);
         (n, channels, layout.has_channels().then_some(layout))
+    } else {
+        let (n, channels) = arrays::decode(view);
+        (n, channels, None)
     };
     let mut mesh = UnityMeshData {
         name: view.name.value.to_string(),

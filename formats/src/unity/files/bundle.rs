@@ -373,6 +373,29 @@ pub(super) fn breach_of(
 }
 
 /// What unpacking a bundle found ([`unpack_located`], and the UnityWeb one).
+/// The error for a bundle none of whose files (`names`, in directory order) is a serialized
+/// file of a format read here: the objects are in serialized files, so listing such a bundle
+/// would say nothing about what it holds. Unplaced: the caller says where.
+pub(super) fn no_serialized_file(names: &[&str]) -> Error {
+    let count = names.len();
+    let mut shown: Vec<String> = names
+        .iter()
+        .take(8)
+        .map(|n| format!("`{}`", n.escape_debug()))
+        .collect();
+    if count > 8 {
+        shown.push(format!("and {} more", count - 8));
+    }
+    Error::unplaced(
+        ErrorKind::Unsupported,
+        "a bundle holding a serialized file of format 5 to 22 (where its objects are)",
+        match count {
+            0 => "no file".to_string(),
+            n => format!("{n} files, none of them one: {}", shown.join(", ")),
+        },
+    )
+}
+
 pub(super) struct Unpacked {
     pub(super) bundle: Option<Unbound>,
     pub(super) findings: Vec<Located>,

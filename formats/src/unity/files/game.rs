@@ -194,7 +194,7 @@ fn not_game_file(bytes: &[u8]) -> Error {
     Error::new(
         ErrorKind::Magic,
         0,
-        "a Unity game file: a bundle (UnityFS, UnityWeb or UnityRaw: 55 6E 69 74 79 46 53 00, 55 6E 69 74 79 57 65 62 00 or 55 6E 69 74 79 52 61 77 00) or a serialized file of format 9 to 22",
+        "a Unity game file: a bundle (UnityFS, UnityWeb or UnityRaw: 55 6E 69 74 79 46 53 00, 55 6E 69 74 79 57 65 62 00 or 55 6E 69 74 79 52 61 77 00) or a serialized file of format 5 to 22",
         head,
     )
 }
@@ -306,6 +306,13 @@ impl GameFile {
                 file,
                 fit: OnceLock::new(),
             });
+        }
+        if serialized.is_empty() {
+            // Objects are in serialized files: a bundle with none read would list nothing,
+            // which is no answer about what it holds (UnityWeb and UnityRaw are refused so
+            // when they unpack; a UnityFS bundle says it by its flags, so here).
+            let e = bundle::no_serialized_file(&b.nodes().map(|n| n.path).collect::<Vec<_>>());
+            return Err(Located::new(shown, e));
         }
         Ok(GameFile {
             path: path.to_path_buf(),

@@ -258,12 +258,17 @@ impl Semantics for UnitySerialized {
     }
 
     fn notes(view: &UnitySerializedRef<'_>, _ctx: &Context) -> Vec<String> {
+        let Some(m) = serialized::metadata(view) else {
+            return vec![];
+        };
         vec![format!(
             "{} objects of {} types, written by Unity {}; `meshspec unity list` shows them.",
-            view.metadata.objects.len(),
-            view.metadata.types.len(),
+            m.objects.len(),
+            m.types.len(),
             // Text from the file, shown escaped.
-            view.metadata.unity_version.escape_debug()
+            m.unity_version
+                .unwrap_or("(no version before format 7)")
+                .escape_debug()
         )]
     }
 }

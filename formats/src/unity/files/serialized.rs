@@ -7,11 +7,12 @@ use super::typetree::{self, RawNode, RefType, Trees, TypeTree, Value};
 use super::{Located, Shared};
 use crate::context::Context;
 use crate::generated::unity_serialized::{
-    BuildTarget, CommonString, OldTypeTreeNodePos, OldTypeTreeNodeRef, SerializedTypePos,
-    SerializedTypeRef, UnityClass, UnitySerialized, UnitySerializedPos, UnitySerializedRef,
+    BuildTarget, CommonString, MetadataRef, ObjectInfoRef, OldTypeTreeNodePos, OldTypeTreeNodeRef,
+    SerializedTypePos, SerializedTypeRef, UnityClass, UnitySerialized, UnitySerializedPos,
+    UnitySerializedRef,
 };
 use crate::rt::pod::Pod;
-use crate::rt::{Error, ErrorKind, Place, Result, Root, Severity};
+use crate::rt::{Error, ErrorKind, Place, Result, Root, Severity, Span};
 use rayon::prelude::*;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -119,6 +120,8 @@ pub struct Serialized {
     /// need).
     pub warnings: Vec<Error>,
     unity_version_at: u64,
+    /// The metadata's field (`metadata`, `old_metadata` before format 9).
+    metadata_field: &'static str,
     by_path_id: HashMap<i64, usize>,
 }
 
@@ -126,13 +129,53 @@ pub struct Serialized {
 pub const LOOKS_AT: usize = 20;
 
 /// Whether `bytes` look like a serialized file of the formats read here: a big-endian format
-/// version of 9 to 22 at offset 8 and an endianness byte of 0 or 1 at 16.
+/// version of 9 to 22 at offset 8 and an endianness byte of 0 or 1 at 16; or a format version
+/// of 5 to 8, a metadata size above 0 and below the file size (the metadata is at the end) and
+/// a data offset of 0 (as in every such file seen: 563 files of Unity 3.3 and 3.4).
 pub fn looks_serialized(bytes: &[u8]) -> bool {
     if bytes.len() < LOOKS_AT {
         return false;
     }
-    let v = u32::from_slice(&bytes[8..12], binrw::Endian::Big);
-    (9..=22).contains(&v) && bytes[16] <= 1
+    let be = |at: usize| u32::from_slice(&bytes[at..at + 4], binrw::Endian::Big);
+    match be(8) {
+        9..=22 => bytes[16] <= 1,
+        5..=8 => (1..be(4)).contains(&be(0)) && be(12) == 0,
+        _ => false,
+    }
+}
+
+/// The metadata of a reading, where its format puts it (before the data from format 9, at the
+/// file's end before).
+pub(crate) fn metadata<'v, 'a>(view: &'v UnitySerializedRef<'a>) -> Option<&'v MetadataRef<'a>> {
+    view.metadata.as_ref().or(view.old_metadata.as_ref())
+}
+
+/// The objects' data of a reading and where it lies, where its format puts it.
+fn objects_data<'a>(
+    view: &UnitySerializedRef<'a>,
+    pos: &UnitySerializedPos,
+) -> Option<(&'a [u8], Span)> {
+    match (view.data, pos.data, view.old_data, pos.old_data) {
+        (Some(d), Some(s), _, _) | (_, _, Some(d), Some(s)) => Some((d, s)),
+        _ => None,
+    }
+}
+
+/// Where objects' byte_start counts from in the file: from format 9 the data offset, where the
+/// data starts (`data_at`); before, the header's data offset (0 in every file seen: the file's
+/// start).
+fn objects_base(view: &UnitySerializedRef<'_>, data_at: u64) -> u64 {
+    if view.header.version >= 9 {
+        data_at
+    } else {
+        u64::from(view.header.ofs_data)
+    }
+}
+
+/// An object's byte_start as stored (32 or 64-bit by format).
+fn start_of(o: &ObjectInfoRef<'_>) -> u64 {
+    o.byte_start_u8
+        .unwrap_or(u64::from(o.byte_start_u4.unwrap_or(0)))
 }
 
 /// Reads a NUL-terminated name at `at` of a type tree's string buffer.
@@ -283,9 +326,20 @@ impl Parts {
         let mut p = Parts::default();
         let f = &mut p.findings;
         let fv = view.header.version;
-        let m = &view.metadata;
+        let (new_meta, old_meta) = (at.metadata(), at.old_metadata());
+        let (Some(m), Some(meta), Some((data, data_span))) = (
+            metadata(view),
+            new_meta.some().or_else(|| old_meta.some()),
+            objects_data(view, at.get()),
+        ) else {
+            // The reader gives every file one metadata and one data (the spec's conditions).
+            return p;
+        };
         let total = at.span().end;
-        let data_at = at.get().data.start;
+        let data_at = data_span.start;
+        // Where byte_start counts from: the data offset (from format 9 where the data starts;
+        // 0 before, the file's start).
+        let base = objects_base(view, data_at);
 
         let header = at.header();
         let (stated, len_file) = match (&view.header.wide, header.wide().some()) {
@@ -309,7 +363,6 @@ impl Parts {
             f.push(e.placed(len_file, &path));
         }
 
-        let meta = at.metadata();
         let types_at = meta.types();
         // Each type's tree on its own (a file holds thousands of nodes): on every core, the
         // trees and their findings then taken in order.
@@ -338,15 +391,13 @@ impl Parts {
             }
         }
 
-        let data_len = view.data.len() as u64;
+        let data_len = data.len() as u64;
         let objects_at = meta.objects();
         let mut ranges: Vec<(u64, u64, usize)> = Vec::with_capacity(m.objects.len());
         for (i, o) in m.objects.iter().enumerate() {
             let op = objects_at.at(i);
             let path_id = o.path_id.unwrap_or(i64::from(o.path_id_s4.unwrap_or(0)));
-            let start = o
-                .byte_start_u8
-                .unwrap_or(u64::from(o.byte_start_u4.unwrap_or(0)));
+            let start = start_of(o);
             let type_index = if fv >= 16 {
                 usize::try_from(o.type_id)
                     .ok()
@@ -372,8 +423,11 @@ impl Parts {
                     o.type_id.to_string(),
                 ));
             }
-            let end = start.checked_add(u64::from(o.byte_size));
+            // The range in the data: from the data offset, which lies before the data or at it.
+            let start = base.checked_add(start).and_then(|s| s.checked_sub(data_at));
+            let end = start.and_then(|s| s.checked_add(u64::from(o.byte_size)));
             if end.is_none_or(|e| e > data_len) {
+                let start = start_of(o);
                 let expected =
                     format!("a range inside the {data_len} bytes of data (at 0x{data_at:X})");
                 let found = format!("byte_start {start} and byte_size {}", o.byte_size);
@@ -400,6 +454,7 @@ impl Parts {
                     path_id.to_string(),
                 ));
             }
+            let start = start.unwrap_or(0);
             ranges.push((data_at + start, data_at + start + u64::from(o.byte_size), i));
             p.objects.push(ObjectEntry {
                 index: i,
@@ -469,20 +524,32 @@ impl Serialized {
         warnings: Vec<Error>,
         bytes: Shared,
     ) -> Serialized {
-        let m = &view.metadata;
+        let m = metadata(view);
+        let m_at = pos.metadata.as_ref().or(pos.old_metadata.as_ref());
         Serialized {
             version: view.header.version,
-            big_endian: view.header.endianness != 0,
-            unity_version: m.unity_version.to_string(),
-            editor: m.target_platform == BuildTarget::NO_TARGET,
-            unity_version_at: pos.metadata.unity_version.start,
-            metadata_at: pos.metadata._span.start,
-            data_at: pos.data.start,
+            big_endian: view.header.endianness.or(view.old_endianness) == Some(1),
+            unity_version: m
+                .and_then(|m| m.unity_version)
+                .unwrap_or_default()
+                .to_string(),
+            editor: m.and_then(|m| m.target_platform) == Some(BuildTarget::NO_TARGET),
+            unity_version_at: m_at
+                .map_or(0, |p| p.unity_version.map_or(p._span.start, |s| s.start)),
+            metadata_at: m_at.map_or(0, |p| p._span.start),
+            metadata_field: if view.metadata.is_some() {
+                "metadata"
+            } else {
+                "old_metadata"
+            },
+            data_at: objects_data(view, pos).map_or(0, |(_, s)| s.start),
             trees: parts.trees,
-            nested_trees: m.types.iter().any(|t| t.old_type_tree.is_some()),
+            nested_trees: m.is_some_and(|m| m.types.iter().any(|t| t.old_type_tree.is_some())),
             ref_types: parts.ref_types,
             objects: parts.objects,
-            externals: m.externals.iter().map(|e| e.path.to_string()).collect(),
+            externals: m
+                .map(|m| m.externals.iter().map(|e| e.path.to_string()).collect())
+                .unwrap_or_default(),
             warnings,
             by_path_id: parts.by_path_id,
             bytes,
@@ -508,7 +575,7 @@ impl Serialized {
         Error::new(ErrorKind::Invalid, 0, expected, found).placed(
             self.unity_version_at,
             &crate::rt::Path::root(ROOT)
-                .field("metadata")
+                .field(self.metadata_field)
                 .field("unity_version"),
         )
     }
@@ -581,15 +648,42 @@ const OBJECT_ALIGN: i64 = 8;
 pub fn with_object(bytes: &[u8], path_id: i64, object: &[u8]) -> Result<Vec<u8>> {
     let ctx = Context::new();
     let mut file = UnitySerialized::from_bytes(bytes, &ctx)?;
-    let data_at = bytes.len() as u64 - file.data.len() as u64;
+    let old_format = file.header.version < 9;
+    let (Some(meta), Some(data_part)) = (
+        file.metadata.as_mut().or(file.old_metadata.as_mut()),
+        file.data.as_mut().or(file.old_data.as_mut()),
+    ) else {
+        return Err(Error::unplaced(
+            ErrorKind::Input,
+            "a serialized file with its metadata and data",
+            "neither",
+        ));
+    };
+    // Where the data starts in the file, and where byte_start counts from (the data offset:
+    // the data's start from format 9, the file's start before).
+    let after_data = if old_format {
+        u64::from(file.header.len_metadata)
+    } else {
+        0
+    };
+    let data_at = bytes.len() as u64 - data_part.len() as u64 - after_data;
+    let base = if old_format {
+        u64::from(file.header.ofs_data)
+    } else {
+        data_at
+    };
     let id_of = |o: &crate::generated::unity_serialized::ObjectInfo| {
         o.path_id.unwrap_or(i64::from(o.path_id_s4.unwrap_or(0)))
     };
+    // An object's start in the data (none before the data).
     let start_of = |o: &crate::generated::unity_serialized::ObjectInfo| {
-        o.byte_start_u8
-            .unwrap_or(u64::from(o.byte_start_u4.unwrap_or(0)))
+        base.checked_add(
+            o.byte_start_u8
+                .unwrap_or(u64::from(o.byte_start_u4.unwrap_or(0))),
+        )?
+        .checked_sub(data_at)
     };
-    let objects = &file.metadata.objects;
+    let objects = &meta.objects;
     let Some(index) = objects.iter().position(|o| id_of(o) == path_id) else {
         return Err(Error::unplaced(
             ErrorKind::Input,
@@ -598,16 +692,21 @@ pub fn with_object(bytes: &[u8], path_id: i64, object: &[u8]) -> Result<Vec<u8>>
         ));
     };
     let old = &objects[index];
-    let start = start_of(old);
     let old_len = u64::from(old.byte_size);
-    let data_len = file.data.len() as u64;
-    if start.checked_add(old_len).is_none_or(|e| e > data_len) {
+    let data_len = data_part.len() as u64;
+    let Some(start) =
+        start_of(old).filter(|s| s.checked_add(old_len).is_some_and(|e| e <= data_len))
+    else {
         return Err(super::unsupported(
             data_at,
             "an object inside the data",
-            format!("byte_start {start} and byte_size {old_len}"),
+            format!(
+                "byte_start {} and byte_size {old_len}",
+                old.byte_start_u8
+                    .unwrap_or(u64::from(old.byte_start_u4.unwrap_or(0)))
+            ),
         ));
-    }
+    };
     let new_len = u32::try_from(object.len()).map_err(|_| {
         Error::unplaced(
             ErrorKind::Count,
@@ -618,7 +717,7 @@ pub fn with_object(bytes: &[u8], path_id: i64, object: &[u8]) -> Result<Vec<u8>>
     // The next object in the data (or the data's end): the gap up to it is the padding.
     let next = objects
         .iter()
-        .map(start_of)
+        .filter_map(start_of)
         .filter(|&s| s > start)
         .min()
         .unwrap_or(data_len)
@@ -632,21 +731,24 @@ pub fn with_object(bytes: &[u8], path_id: i64, object: &[u8]) -> Result<Vec<u8>>
         };
     let (s, e, n) = (start as usize, (start + old_len) as usize, next as usize);
     let mut data = Vec::with_capacity((data_len as i64 + shift).max(0) as usize);
-    data.extend_from_slice(&file.data[..s]);
+    data.extend_from_slice(&data_part[..s]);
     data.extend_from_slice(object);
     if shift == grow {
-        data.extend_from_slice(&file.data[e..n]);
+        data.extend_from_slice(&data_part[e..n]);
     } else {
         let gap = (n - e) as i64 + shift - grow;
         data.resize(data.len() + gap as usize, 0);
     }
-    data.extend_from_slice(&file.data[n..]);
-    for (i, o) in file.metadata.objects.iter_mut().enumerate() {
+    data.extend_from_slice(&data_part[n..]);
+    for (i, o) in meta.objects.iter_mut().enumerate() {
         let s = start_of(o);
         if i == index {
             o.byte_size = new_len;
-        } else if s > start {
-            let moved = (s as i64 + shift) as u64;
+        } else if s.is_some_and(|s| s > start) {
+            let stored = o
+                .byte_start_u8
+                .unwrap_or(u64::from(o.byte_start_u4.unwrap_or(0)));
+            let moved = (stored as i64 + shift) as u64;
             match (&mut o.byte_start_u8, &mut o.byte_start_u4) {
                 (Some(v), _) => *v = moved,
                 (None, Some(v)) => {
@@ -662,8 +764,8 @@ pub fn with_object(bytes: &[u8], path_id: i64, object: &[u8]) -> Result<Vec<u8>>
             }
         }
     }
-    let total = data_at + data.len() as u64;
-    file.data = data;
+    let total = data_at + data.len() as u64 + after_data;
+    *data_part = data;
     match &mut file.header.wide {
         Some(w) => w.len_file = total,
         None => {

@@ -12,7 +12,7 @@ use super::bundle::{
     Unbound, Unpacked,
 };
 use super::compress::{compress, decompress_into, Limits, Method};
-use super::Located;
+use super::{serialized, Located};
 use crate::context::Context;
 use crate::generated::unity_web::{
     Container as Kind, FileEntry, Header, Payload, PayloadPos, PayloadRef, UnityWeb, UnityWebPos,
@@ -220,7 +220,24 @@ fn unpack_located(
     {
         return out;
     }
-    let files = parsed.value.files.iter().map(|e| e.own()).collect();
+    // The objects are in the serialized files: a bundle without one is refused here, so
+    // that no command lists it as empty.
+    let entries = &parsed.value.files;
+    let holds_serialized = entries.iter().any(|e| {
+        let at = e.ofs_data as usize;
+        let head = at..at.saturating_add((e.len_data as usize).min(serialized::LOOKS_AT));
+        data.get(head).is_some_and(serialized::looks_serialized)
+    });
+    if !holds_serialized {
+        let at = inner.files();
+        f.push(Located::new(
+            PAYLOAD_PLACE,
+            bundle::no_serialized_file(&entries.iter().map(|e| e.path).collect::<Vec<_>>())
+                .placed(at.span().start, at.field_path()),
+        ));
+        return out;
+    }
+    let files = entries.iter().map(|e| e.own()).collect();
     let warnings = out.warnings();
     out.bundle = Some(Unbound {
         container: Container::Web(WebParts {

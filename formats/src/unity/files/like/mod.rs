@@ -385,7 +385,7 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     let view = UnityMesh::read::<false>(original.bytes, &mctx)?.value;
     let old_bytes: Vec<u8> = match &original.streamed {
         Some(b) => b.to_vec(),
-        None => view.vertex_data.data.data.to_vec(),
+        None => crate::unity::decode::inline_vertex_bytes(&view).to_vec(),
     };
     let streamed = original.streamed.is_some();
     let data = crate::unity::decode::decode(&view, &old_bytes, crate::context::SkinWeights::Four);
@@ -393,6 +393,12 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     if data.compressed {
         compressed::repack(&mut m, edited, before, &mut notes)?;
         return finish(m, edited, &mctx, None, notes);
+    }
+    if view.vertex_data.is_none() {
+        return Err(refuse(
+            "an original of Unity 3.5 or later, or a compressed one (before 3.5 the vertices are separate arrays, which this does not write)",
+            format!("a mesh of {}", crate::unity::version_text(original.layout.version)),
+        ));
     }
     let Some(layout) = data.layout.clone() else {
         return Err(refuse("an original with vertex channels", "none"));
@@ -570,7 +576,10 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
     }
 
     // The vertex data: the original's bytes where nothing changed.
-    let stored_streams = m.vertex_data.streams.is_some() || m.vertex_data.streams_fixed.is_some();
+    let stored_streams = m
+        .vertex_data
+        .as_ref()
+        .is_some_and(|vd| vd.streams.is_some() || vd.streams_fixed.is_some());
     if stored_streams && !same_count {
         return Err(refuse(
             format!("the original's vertex count, {n_old} (before Unity 5.0 the vertex data stores its streams' offsets, which this does not rewrite)"),
@@ -641,7 +650,9 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
             "{rewritten} channel values of {n} vertices encoded anew in the original's formats; the rest kept as stored"
         ));
     }
-    m.vertex_data.vertex_count = n as u32;
+    if let Some(vd) = m.vertex_data.as_mut() {
+        vd.vertex_count = n as u32;
+    }
     let vertex_data = if streamed {
         let info = m
             .stream_data
@@ -655,7 +666,9 @@ pub fn like(edited: &Mesh, original: &Original<'_>) -> Result<Made> {
         })?;
         Some(bytes)
     } else {
-        m.vertex_data.data = make::bytes(bytes);
+        if let Some(vd) = m.vertex_data.as_mut() {
+            vd.data = make::bytes(bytes);
+        }
         None
     };
 
