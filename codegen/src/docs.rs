@@ -444,10 +444,9 @@ pub fn page(spec: &Spec) -> R<String> {
                     st.push_str(&format!(" Reading: {}", sentence(rd)));
                 }
                 if let Some(c) = &r.check {
-                    let each = r
-                        .each
-                        .as_ref()
-                        .map_or(String::new(), |e| format!(" for every element `_` of `{e}`"));
+                    let each = r.each.as_ref().map_or(String::new(), |e| {
+                        format!(" for every element `_` of `{e}`")
+                    });
                     st.push_str(&format!(" Checked from the spec: `{c}`{each}."));
                 }
                 let sev = match &r.severity_reason {
