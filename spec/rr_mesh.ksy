@@ -141,6 +141,8 @@ types:
           (inline) with class 0x0645ABB5 (MeshData).
         -confidence: observed
         -evidence: RR (the layout selection table)
+        -at: layout_class
+        -check: 'layout_class == (layout_selector == layout_selector::ranged ? layout_class::clustered_mesh_data : layout_class::mesh_data)'
     seq:
       - id: marker
         type: u4
@@ -244,6 +246,8 @@ types:
         doc: PrimitiveDescData holds 32 bytes per range.
         -confidence: proven
         -evidence: 29,174 split bodies
+        -at: len_primitive_descs
+        -check: len_primitive_descs == 32 * num_ranges
       - id: primitive_desc_index_count
         doc: |
           A PrimitiveDescData record's index count is three times its range's triangle count: the
@@ -943,6 +947,8 @@ types:
         doc: There is one group per descriptor (both are one per range).
         -confidence: proven
         -evidence: split and inline multi-mesh censuses
+        -at: num_groups
+        -check: num_groups == num_descriptors
       - id: group_identities
         doc: |
           Each group's two identities (ObjectReference at 8 and ObjectHandle at 17) repeat its

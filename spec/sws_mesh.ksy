@@ -32,6 +32,8 @@ doc-ref: ../shared/seeds/003_e48eefb5d612aa86.txt (section "Shaun White Skateboa
     doc: The material count m equals the first partition's range count A (range i draws material i).
     -confidence: proven
     -evidence: every mesh of the install
+    -at: num_materials
+    -check: num_materials == data.num_ranges_a
   - id: palette_bones_exist
     doc: Every bone byte of every palette is below the mesh's bone count.
     -confidence: inferred
@@ -70,6 +72,8 @@ doc-ref: ../shared/seeds/003_e48eefb5d612aa86.txt (section "Shaun White Skateboa
     -evidence: 0 on 15,928 meshes, 1 to 5 on 221
     -severity: warning
     -severity-reason: a census range (1 to 5 on the 221 meshes that have SubMeshes), not a limit the documents give
+    -at: num_submeshes
+    -check: num_submeshes <= 5
 seq:
   - id: managed
     type: u1
@@ -269,14 +273,20 @@ types:
         doc: The word at 0x10 is stride x (s + 1).
         -confidence: proven
         -evidence: all 16,149 meshes
+        -at: stride_all_streams
+        -check: stride_all_streams == stride * (num_extra_streams + 1)
       - id: len_all_streams
         doc: The word at 0x14 is V x (s + 1), the bytes of all the streams.
         -confidence: proven
         -evidence: all 16,149 meshes
+        -at: len_all_streams
+        -check: len_all_streams == len_vertex_stream * (num_extra_streams + 1)
       - id: total_adds_up
         doc: The total is V x (s + 1) + I + 24 x (A + B).
         -confidence: proven
         -evidence: all 16,149 meshes
+        -at: total
+        -check: total == len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)
       - id: ranges_partition_indices
         doc: |
           The first A ranges partition the index buffer, and so do the B ranges: in each
@@ -298,6 +308,8 @@ types:
         doc: The second partition has at most as many ranges as the first (B <= A).
         -confidence: proven
         -evidence: as many on 10,344 meshes and fewer on 5,805, every mesh of the install
+        -at: num_ranges_b
+        -check: num_ranges_b <= num_ranges_a
     seq:
       - id: version
         type: u4
@@ -638,6 +650,8 @@ types:
         doc: The has-morphs byte is 1 when the SubMesh holds morph channels and 0 when it holds none.
         -confidence: proven
         -evidence: every SubMesh (698, copies counted)
+        -at: has_morphs
+        -check: 'has_morphs == (morph_channels.items.size > 0 ? 1 : 0)'
       - id: one_copy_each
         doc: |
           A SubMesh of the mesh's list points at an inline copy (tag 0), and the copy points at
@@ -945,6 +959,8 @@ types:
         doc: The MorphChannel's id is not 0.
         -confidence: proven
         -evidence: the id row, not 0 on any of the 375 channels
+        -at: id
+        -check: id != 0
     seq:
       - id: id
         type: u4

@@ -41,7 +41,7 @@ fn check_prints_one_line_per_file_and_exits_1_on_any_failure() {
 fn violated_relations_fail_unless_asked_to_warn() {
     // A proven relation refuses the file; `--relations warn` reports it and passes.
     let p = "corpus/sws/bad/total-adds-up.sws-mesh";
-    let line = "0x55 sws_mesh.data.total: expected V(s + 1) + I + 24(A + B) = 32 + 12 + 24 x 2 = 92 (relation `total_adds_up`), found 999";
+    let line = "0x55 sws_mesh.data.total: expected total == len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b) with len_vertex_stream = 32, num_extra_streams = 0, len_indices = 12, num_ranges_a = 1, num_ranges_b = 1 (relation `total_adds_up`), found 999";
     let out = exits(&["check", "sws-mesh", p], 1);
     assert_eq!(text(&out.stdout), format!("{p}: {line}\n"));
     let out = exits(&["check", "sws-mesh", p, "--relations", "warn"], 0);

@@ -1845,6 +1845,45 @@ impl crate::rt::Codec for CompiledMesh {
                 }
             }
         }
+        {
+            let _place = at.layout_class();
+            let said = (|| -> crate::rt::Result<
+                ::std::option::Option<(::std::string::String, ::std::string::String)>,
+            > {
+                if (crate::rt::Int::int(&layout_class)
+                    == (if (crate::rt::Int::int(&layout_selector)
+                        == crate::rt::Int::int(&LayoutSelector::RANGED))
+                    {
+                        crate::rt::Int::int(&LayoutClass::CLUSTERED_MESH_DATA)
+                    } else {
+                        crate::rt::Int::int(&LayoutClass::MESH_DATA)
+                    }))
+                {
+                    return Ok(None);
+                }
+                Ok(
+                    Some((
+                        ::std::format!(
+                            "{} with {}",
+                            "layout_class == (layout_selector == layout_selector::ranged ? layout_class::clustered_mesh_data : layout_class::mesh_data)",
+                            [::std::format!("{} = {}", "layout_selector", crate
+                            ::rt::Int::int(& layout_selector))].join(", ")
+                        ),
+                        ::std::format!("{}", crate ::rt::Int::int(& layout_class)),
+                    )),
+                )
+            })();
+            match said {
+                Ok(None) => {}
+                Ok(Some((expected, found))) => {
+                    out.push(
+                        _place
+                            .violates(Self::REL_SELECTOR_MATCHES_CLASS, expected, found),
+                    )
+                }
+                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
+            }
+        }
     }
     fn size_hint(&self) -> usize {
         let CompiledMesh {
@@ -4299,6 +4338,42 @@ impl crate::rt::Codec for RangedLayout {
             let _place = at.materials();
             {
                 <MaterialList as crate::rt::Codec>::checks(_v, &_place, out);
+            }
+        }
+        {
+            let _place = at.len_primitive_descs();
+            let said = (|| -> crate::rt::Result<
+                ::std::option::Option<(::std::string::String, ::std::string::String)>,
+            > {
+                if (crate::rt::Int::int(&len_primitive_descs)
+                    == ((32i128)).wrapping_mul(crate::rt::Int::int(&num_ranges)))
+                {
+                    return Ok(None);
+                }
+                Ok(
+                    Some((
+                        ::std::format!(
+                            "{} with {}", "len_primitive_descs == 32 * num_ranges",
+                            [::std::format!("{} = {}", "num_ranges", crate
+                            ::rt::Int::int(& num_ranges))].join(", ")
+                        ),
+                        ::std::format!("{}", crate ::rt::Int::int(& len_primitive_descs)),
+                    )),
+                )
+            })();
+            match said {
+                Ok(None) => {}
+                Ok(Some((expected, found))) => {
+                    out.push(
+                        _place
+                            .violates(
+                                Self::REL_PRIMITIVE_DESC_PER_RANGE,
+                                expected,
+                                found,
+                            ),
+                    )
+                }
+                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
             }
         }
     }
@@ -10882,6 +10957,37 @@ impl crate::rt::Codec for MaterialList {
             for (_i, _v) in _v.iter().enumerate() {
                 let _place = _place.at(_i);
                 <MaterialGroup as crate::rt::Codec>::checks(_v, &_place, out);
+            }
+        }
+        {
+            let _place = at.num_groups();
+            let said = (|| -> crate::rt::Result<
+                ::std::option::Option<(::std::string::String, ::std::string::String)>,
+            > {
+                if (crate::rt::Int::int(&num_groups)
+                    == crate::rt::Int::int(&num_descriptors))
+                {
+                    return Ok(None);
+                }
+                Ok(
+                    Some((
+                        ::std::format!(
+                            "{} with {}", "num_groups == num_descriptors",
+                            [::std::format!("{} = {}", "num_descriptors", crate
+                            ::rt::Int::int(& num_descriptors))].join(", ")
+                        ),
+                        ::std::format!("{}", crate ::rt::Int::int(& num_groups)),
+                    )),
+                )
+            })();
+            match said {
+                Ok(None) => {}
+                Ok(Some((expected, found))) => {
+                    out.push(
+                        _place.violates(Self::REL_GROUPS_PER_DESCRIPTOR, expected, found),
+                    )
+                }
+                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
             }
         }
     }

@@ -1401,6 +1401,63 @@ impl crate::rt::Codec for SwsMesh {
                 <CompiledMesh as crate::rt::Codec>::checks(_v, &_place, out);
             }
         }
+        {
+            let _place = at.num_materials();
+            let said = (|| -> crate::rt::Result<
+                ::std::option::Option<(::std::string::String, ::std::string::String)>,
+            > {
+                if (crate::rt::Int::int(&num_materials)
+                    == crate::rt::Int::int(&data.num_ranges_a))
+                {
+                    return Ok(None);
+                }
+                Ok(
+                    Some((
+                        ::std::format!(
+                            "{} with {}", "num_materials == data.num_ranges_a",
+                            [::std::format!("{} = {}", "data.num_ranges_a", crate
+                            ::rt::Int::int(& data.num_ranges_a))].join(", ")
+                        ),
+                        ::std::format!("{}", crate ::rt::Int::int(& num_materials)),
+                    )),
+                )
+            })();
+            match said {
+                Ok(None) => {}
+                Ok(Some((expected, found))) => {
+                    out.push(
+                        _place
+                            .violates(Self::REL_ONE_MATERIAL_PER_RANGE, expected, found),
+                    )
+                }
+                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
+            }
+        }
+        {
+            let _place = at.num_submeshes();
+            let said = (|| -> crate::rt::Result<
+                ::std::option::Option<(::std::string::String, ::std::string::String)>,
+            > {
+                if (crate::rt::Int::int(&num_submeshes) <= (5i128)) {
+                    return Ok(None);
+                }
+                Ok(
+                    Some((
+                        ::std::string::String::from("num_submeshes <= 5"),
+                        ::std::format!("{}", crate ::rt::Int::int(& num_submeshes)),
+                    )),
+                )
+            })();
+            match said {
+                Ok(None) => {}
+                Ok(Some((expected, found))) => {
+                    out.push(
+                        _place.violates(Self::REL_SUBMESHES_CENSUS, expected, found),
+                    )
+                }
+                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
+            }
+        }
     }
     fn size_hint(&self) -> usize {
         let SwsMesh {
@@ -4345,6 +4402,164 @@ impl crate::rt::Codec for CompiledMesh {
             let _place = at.palettes();
             {
                 <PaletteBlock as crate::rt::Codec>::checks(_v, &_place, out);
+            }
+        }
+        {
+            let _place = at.stride_all_streams();
+            let said = (|| -> crate::rt::Result<
+                ::std::option::Option<(::std::string::String, ::std::string::String)>,
+            > {
+                if (crate::rt::Int::int(&stride_all_streams)
+                    == (crate::rt::Int::int(&stride))
+                        .wrapping_mul(
+                            (crate::rt::Int::int(&num_extra_streams))
+                                .wrapping_add((1i128)),
+                        ))
+                {
+                    return Ok(None);
+                }
+                Ok(
+                    Some((
+                        ::std::format!(
+                            "{} with {}",
+                            "stride_all_streams == stride * (num_extra_streams + 1)",
+                            [::std::format!("{} = {}", "stride", crate ::rt::Int::int(&
+                            stride)), ::std::format!("{} = {}", "num_extra_streams",
+                            crate ::rt::Int::int(& num_extra_streams))].join(", ")
+                        ),
+                        ::std::format!("{}", crate ::rt::Int::int(& stride_all_streams)),
+                    )),
+                )
+            })();
+            match said {
+                Ok(None) => {}
+                Ok(Some((expected, found))) => {
+                    out.push(
+                        _place.violates(Self::REL_STRIDE_ALL_STREAMS, expected, found),
+                    )
+                }
+                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
+            }
+        }
+        {
+            let _place = at.len_all_streams();
+            let said = (|| -> crate::rt::Result<
+                ::std::option::Option<(::std::string::String, ::std::string::String)>,
+            > {
+                if (crate::rt::Int::int(&len_all_streams)
+                    == (crate::rt::Int::int(&len_vertex_stream))
+                        .wrapping_mul(
+                            (crate::rt::Int::int(&num_extra_streams))
+                                .wrapping_add((1i128)),
+                        ))
+                {
+                    return Ok(None);
+                }
+                Ok(
+                    Some((
+                        ::std::format!(
+                            "{} with {}",
+                            "len_all_streams == len_vertex_stream * (num_extra_streams + 1)",
+                            [::std::format!("{} = {}", "len_vertex_stream", crate
+                            ::rt::Int::int(& len_vertex_stream)),
+                            ::std::format!("{} = {}", "num_extra_streams", crate
+                            ::rt::Int::int(& num_extra_streams))].join(", ")
+                        ),
+                        ::std::format!("{}", crate ::rt::Int::int(& len_all_streams)),
+                    )),
+                )
+            })();
+            match said {
+                Ok(None) => {}
+                Ok(Some((expected, found))) => {
+                    out.push(_place.violates(Self::REL_LEN_ALL_STREAMS, expected, found))
+                }
+                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
+            }
+        }
+        {
+            let _place = at.total();
+            let said = (|| -> crate::rt::Result<
+                ::std::option::Option<(::std::string::String, ::std::string::String)>,
+            > {
+                if (crate::rt::Int::int(&total)
+                    == (((crate::rt::Int::int(&len_vertex_stream))
+                        .wrapping_mul(
+                            (crate::rt::Int::int(&num_extra_streams))
+                                .wrapping_add((1i128)),
+                        ))
+                        .wrapping_add(crate::rt::Int::int(&len_indices)))
+                        .wrapping_add(
+                            ((24i128))
+                                .wrapping_mul(
+                                    (crate::rt::Int::int(&num_ranges_a))
+                                        .wrapping_add(crate::rt::Int::int(&num_ranges_b)),
+                                ),
+                        ))
+                {
+                    return Ok(None);
+                }
+                Ok(
+                    Some((
+                        ::std::format!(
+                            "{} with {}",
+                            "total == len_vertex_stream * (num_extra_streams + 1) + len_indices + 24 * (num_ranges_a + num_ranges_b)",
+                            [::std::format!("{} = {}", "len_vertex_stream", crate
+                            ::rt::Int::int(& len_vertex_stream)),
+                            ::std::format!("{} = {}", "num_extra_streams", crate
+                            ::rt::Int::int(& num_extra_streams)),
+                            ::std::format!("{} = {}", "len_indices", crate
+                            ::rt::Int::int(& len_indices)), ::std::format!("{} = {}",
+                            "num_ranges_a", crate ::rt::Int::int(& num_ranges_a)),
+                            ::std::format!("{} = {}", "num_ranges_b", crate
+                            ::rt::Int::int(& num_ranges_b))].join(", ")
+                        ),
+                        ::std::format!("{}", crate ::rt::Int::int(& total)),
+                    )),
+                )
+            })();
+            match said {
+                Ok(None) => {}
+                Ok(Some((expected, found))) => {
+                    out.push(_place.violates(Self::REL_TOTAL_ADDS_UP, expected, found))
+                }
+                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
+            }
+        }
+        {
+            let _place = at.num_ranges_b();
+            let said = (|| -> crate::rt::Result<
+                ::std::option::Option<(::std::string::String, ::std::string::String)>,
+            > {
+                if (crate::rt::Int::int(&num_ranges_b)
+                    <= crate::rt::Int::int(&num_ranges_a))
+                {
+                    return Ok(None);
+                }
+                Ok(
+                    Some((
+                        ::std::format!(
+                            "{} with {}", "num_ranges_b <= num_ranges_a",
+                            [::std::format!("{} = {}", "num_ranges_a", crate
+                            ::rt::Int::int(& num_ranges_a))].join(", ")
+                        ),
+                        ::std::format!("{}", crate ::rt::Int::int(& num_ranges_b)),
+                    )),
+                )
+            })();
+            match said {
+                Ok(None) => {}
+                Ok(Some((expected, found))) => {
+                    out.push(
+                        _place
+                            .violates(
+                                Self::REL_SECOND_PARTITION_NOT_LARGER,
+                                expected,
+                                found,
+                            ),
+                    )
+                }
+                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
             }
         }
     }
@@ -8973,6 +9188,13 @@ impl crate::rt::Codec for Submesh {
         } = view;
         let _start = at.span().start;
         {
+            let _v = morph_channels;
+            let _place = at.morph_channels();
+            {
+                <MorphChannelRun as crate::rt::Codec>::checks(_v, &_place, out);
+            }
+        }
+        {
             let _v = copy;
             let _place = at.copy();
             {
@@ -8981,6 +9203,40 @@ impl crate::rt::Codec for Submesh {
                     &_place.unboxed(),
                     out,
                 );
+            }
+        }
+        {
+            let _place = at.has_morphs();
+            let said = (|| -> crate::rt::Result<
+                ::std::option::Option<(::std::string::String, ::std::string::String)>,
+            > {
+                if (crate::rt::Int::int(&has_morphs)
+                    == (if ((morph_channels.items.len() as i128) > (0i128)) {
+                        (1i128)
+                    } else {
+                        (0i128)
+                    }))
+                {
+                    return Ok(None);
+                }
+                Ok(
+                    Some((
+                        ::std::format!(
+                            "{} with {}",
+                            "has_morphs == (morph_channels.items.size > 0 ? 1 : 0)",
+                            [::std::format!("{} = {}", "morph_channels.items.size",
+                            (morph_channels.items.len() as i128))].join(", ")
+                        ),
+                        ::std::format!("{}", crate ::rt::Int::int(& has_morphs)),
+                    )),
+                )
+            })();
+            match said {
+                Ok(None) => {}
+                Ok(Some((expected, found))) => {
+                    out.push(_place.violates(Self::REL_HAS_MORPHS_FLAG, expected, found))
+                }
+                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
             }
         }
     }
@@ -11700,6 +11956,37 @@ impl crate::rt::Codec for MorphChannel {
             },
         )
     }
+    fn checks(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let MorphChannelRef { id, class, unknown_0x8, positions, normals, uvs, .. } = view;
+        let _start = at.span().start;
+        {
+            let _place = at.id();
+            let said = (|| -> crate::rt::Result<
+                ::std::option::Option<(::std::string::String, ::std::string::String)>,
+            > {
+                if (crate::rt::Int::int(&id) != (0i128)) {
+                    return Ok(None);
+                }
+                Ok(
+                    Some((
+                        ::std::string::String::from("id != 0"),
+                        ::std::format!("{}", crate ::rt::Int::int(& id)),
+                    )),
+                )
+            })();
+            match said {
+                Ok(None) => {}
+                Ok(Some((expected, found))) => {
+                    out.push(_place.violates(Self::REL_ID_NOT_ZERO, expected, found))
+                }
+                Err(e) => out.push(e.placed(_place.span().start, _place.field_path())),
+            }
+        }
+    }
     fn size_hint(&self) -> usize {
         let MorphChannel { id, class, unknown_0x8, positions, normals, uvs, .. } = self;
         0usize + 4usize + 4usize + 4usize
@@ -13959,6 +14246,22 @@ impl crate::rt::Codec for MorphChannelRun {
                 None
             },
         )
+    }
+    fn checks(
+        view: &Self::Ref<'_>,
+        at: &crate::rt::Place<'_, Self::Pos>,
+        out: &mut ::std::vec::Vec<crate::rt::Error>,
+    ) {
+        let MorphChannelRunRef { num_items, items, .. } = view;
+        let _start = at.span().start;
+        {
+            let _v = items;
+            let _place = at.items();
+            for (_i, _v) in _v.iter().enumerate() {
+                let _place = _place.at(_i);
+                <MorphChannel as crate::rt::Codec>::checks(_v, &_place, out);
+            }
+        }
     }
     fn size_hint(&self) -> usize {
         let MorphChannelRun { num_items, items, .. } = self;

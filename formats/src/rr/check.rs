@@ -1,6 +1,7 @@
-//! The relation pass of the RR layouts: every relation `spec/rr_mesh.ksy` states, each violation
-//! at the place the reader recorded for the field it names, with the relation's own severity;
-//! and the checks the topology decoder needs, as findings of the same verdict.
+//! The relation pass of the RR layouts: every relation `spec/rr_mesh.ksy` states that its `-check`
+//! expressions cannot say (those are the generated checks pass's), each violation at the place
+//! the reader recorded for the field it names, with the relation's own severity; and the checks
+//! the topology decoder needs, as findings of the same verdict.
 //!
 //! Relations that only make sense when others hold are checked only then, so that one broken
 //! rule is reported once, at its cause: the index bounds of a range need the ranges to partition
@@ -236,28 +237,9 @@ fn show_float3(v: &Float3) -> String {
     format!("({}, {}, {})", v.x, v.y, v.z)
 }
 
-/// The compiled mesh's relations, and its form's.
+/// The relations of the compiled mesh's form (its own, the selector agreeing with the class, is
+/// the spec's check).
 pub(crate) fn compiled(c: &CompiledMeshRef<'_>, at: &Place<'_, CompiledMeshPos>, rep: &mut Report) {
-    type C = CompiledMesh;
-    let want = match c.layout_selector {
-        LayoutSelector::RANGED => Some(LayoutClass::CLUSTERED_MESH_DATA),
-        LayoutSelector::INLINE => Some(LayoutClass::MESH_DATA),
-        _ => None,
-    };
-    if let Some(w) = want.filter(|&w| w != c.layout_class) {
-        rep.add(C::REL_SELECTOR_MATCHES_CLASS, |r| {
-            at.layout_class().violates(
-                r,
-                format!(
-                    "0x{:08X} ({}, as the selector is {})",
-                    w.0,
-                    w.name().unwrap_or(""),
-                    c.layout_selector.0
-                ),
-                format!("0x{:08X}", c.layout_class.0),
-            )
-        });
-    }
     let body = at.body();
     match (&c.body, body.get()) {
         (CompiledMeshBodyRef::RangedLayout(r), CompiledMeshBodyPos::RangedLayout(p)) => {
@@ -361,27 +343,10 @@ fn ranged(r: &RangedLayoutRef<'_>, at: &Place<'_, RangedLayoutPos>, rep: &mut Re
         }
     }
 
-    // PrimitiveDescData: one per range, with the range's first index.
+    // PrimitiveDescData: each with its range's first index (one per range is the spec's check).
     let descs = &r.primitive_descs.records;
     let block = at.primitive_descs();
     let records = block.records();
-    if descs.len() != n {
-        rep.add(R::REL_PRIMITIVE_DESC_PER_RANGE, |rule| {
-            at.len_primitive_descs().violates(
-                rule,
-                format!(
-                    "{} ({n} records of {} bytes, one per range)",
-                    PrimitiveDesc::FIXED_SIZE * n as u64,
-                    PrimitiveDesc::FIXED_SIZE
-                ),
-                format!(
-                    "{} ({} records)",
-                    PrimitiveDesc::FIXED_SIZE * descs.len() as u64,
-                    descs.len()
-                ),
-            )
-        });
-    }
     for (i, (d, rr)) in descs.iter().zip(&r.ranges).enumerate() {
         if d.first_index != rr.first_index {
             rep.add(R::REL_PRIMITIVE_DESC_FIRST_INDEX, |rule| {
@@ -684,15 +649,6 @@ pub(crate) fn material_list(
     rep: &mut Report,
 ) {
     type M = MaterialList;
-    if m.groups.len() != m.descriptors.len() {
-        rep.add(M::REL_GROUPS_PER_DESCRIPTOR, |r| {
-            at.num_groups().violates(
-                r,
-                format!("{} (one group per descriptor)", m.descriptors.len()),
-                m.groups.len().to_string(),
-            )
-        });
-    }
     let groups = at.groups();
     for (i, (g, d)) in m.groups.iter().zip(&m.descriptors).enumerate() {
         for (v, reference) in [(g.object_reference, true), (g.object_handle, false)] {

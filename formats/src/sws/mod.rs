@@ -1,8 +1,8 @@
 //! Shaun White Skateboarding meshes: what the bytes of a Mesh body mean beyond their layout
 //! (`spec/sws_mesh.ksy`), on the view the reader made and the positions it recorded.
 //!
-//! - [`relations`]: the relations the document states, judged with the offset and spec path of
-//!   every violation;
+//! - [`relations`]: the relations the document states that the spec's `-check` expressions
+//!   cannot say, judged with the offset and spec path of every violation;
 //! - [`geometry`]: the SubMeshes' geometry in the common model (the compiled vertex streams are
 //!   in a format the documents do not give, so they stay raw bytes);
 //! - [`origin`]: where each exported part lies in the input;
@@ -16,8 +16,7 @@ pub mod relations;
 use crate::context::Context;
 use crate::generated::sws_mesh::{
     CompiledMesh, CompiledMeshPos, CompiledMeshRef, MeshBone, MeshBoneRef, MorphChannel,
-    MorphChannelPos, MorphChannelRef, Submesh, SubmeshPos, SubmeshRef, SwsMesh, SwsMeshPos,
-    SwsMeshRef,
+    MorphChannelRef, Submesh, SubmeshPos, SubmeshRef, SwsMesh, SwsMeshPos, SwsMeshRef,
 };
 use crate::meaning::{Ops, Semantics};
 use crate::rt::{Error, ErrorKind, Place, Result, Root};
@@ -110,10 +109,6 @@ impl Semantics for MeshBone {
 }
 
 impl Semantics for MorphChannel {
-    fn judge(view: &MorphChannelRef<'_>, at: &Place<'_, MorphChannelPos>, j: &mut Judge<'_>) {
-        relations::morph_channel(view, at, j);
-    }
-
     fn notes(_view: &MorphChannelRef<'_>, _ctx: &Context) -> Vec<String> {
         vec!["the positions are the morph target's absolute positions (not deltas); channel k of a SubMesh is morph stream k + 1 of its compiled mesh".into()]
     }
