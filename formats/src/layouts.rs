@@ -10,7 +10,8 @@
 
 use crate::context::Context;
 use crate::dump::Built;
-use crate::meaning::{Decoded, Imported, Ops};
+use crate::meaning::{Decoded, Imported};
+use crate::ops::Ops;
 use crate::reading::{Reading, ValueFn, WalkFn};
 use crate::rt::{Result, Root, Rule, TypeInfo, Visitor};
 use crate::scene::{Mesh, Scene};

@@ -29,6 +29,7 @@ pub mod import;
 pub mod layouts;
 pub mod meaning;
 pub mod meshbin;
+pub mod ops;
 pub mod reading;
 pub mod report;
 pub mod rr;

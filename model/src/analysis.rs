@@ -52,7 +52,6 @@ pub(crate) fn type_uses_io(t: &Type) -> bool {
         .any(|f| field_exprs(f).iter().any(|e| e.uses_io()))
 }
 
-
 /// Every expression of a field: its offset, size, count, condition, checks, derivation and the
 /// arguments and switch of its type.
 pub fn field_exprs(f: &Field) -> Vec<&Expr> {
@@ -341,4 +340,3 @@ pub fn fixed_elem(spec: &Spec, f: &Field) -> Option<u64> {
         _ => None,
     }
 }
-

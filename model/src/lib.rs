@@ -6,11 +6,13 @@
 pub mod expr;
 
 mod analysis;
+mod layout;
 mod load;
 mod resolve;
 mod types;
 
 pub use analysis::*;
+pub use layout::*;
 pub use load::load;
 pub use resolve::require_facts;
 pub use types::*;

@@ -15,7 +15,6 @@ fn severity_word(s: &str) -> Result<Severity, String> {
     Severity::from_word(s).ok_or_else(|| format!("-severity is error or warning, found `{s}`"))
 }
 
-
 fn is_snake(s: &str) -> bool {
     !s.is_empty()
         && s.bytes().next().is_some_and(|b| b.is_ascii_lowercase())
@@ -719,4 +718,3 @@ pub fn load(file: &str, text: &str) -> R<Spec> {
     crate::resolve::resolve(&mut spec)?;
     Ok(spec)
 }
-

@@ -32,7 +32,6 @@ pub fn require_facts(spec: &Spec) -> R<()> {
     Ok(())
 }
 
-
 /// Checks names and computes what the outputs need: counts to recompute, sizes, enum types.
 pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
     // Every referenced type and enum exists, with the right number of arguments.
@@ -211,7 +210,6 @@ pub(crate) fn resolve(spec: &mut Spec) -> R<()> {
     Ok(())
 }
 
-
 /// Byte order chosen per type and the stream position:
 /// - a `meta: endian: switch-on` expression reads only the type's parameters (it is evaluated
 ///   before any field);
@@ -304,4 +302,3 @@ fn check_endian_and_io(spec: &Spec) -> R<()> {
     }
     Ok(())
 }
-

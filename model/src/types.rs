@@ -422,7 +422,6 @@ impl Spec {
     }
 }
 
-
 pub fn camel(s: &str) -> String {
     s.split('_')
         .filter(|p| !p.is_empty())
@@ -435,4 +434,3 @@ pub fn camel(s: &str) -> String {
         })
         .collect()
 }
-

@@ -4275,8 +4275,8 @@ impl crate::rt::Codec for UnityMesh {
                 doc: "The mesh's name (NamedObject.m_Name).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedString as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedString as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -4317,8 +4317,8 @@ impl crate::rt::Codec for UnityMesh {
                 doc: "The submeshes: runs of the index buffer drawn with one material each (a renderer's\nmaterial i draws submesh i).\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <SubMesh as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <SubMesh as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -4345,21 +4345,21 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.1 and 4.2, how many blend shapes follow (each one frame, with its name).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
-                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                                && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -4375,24 +4375,24 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The blend shapes of 4.1 and 4.2 (MeshBlendShape with a name): each a run of\n`shape_vertices`. Not aligned between elements; the vector as a whole is.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
-                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                                && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <LegacyBlendShape as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <LegacyBlendShape as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -4417,21 +4417,21 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary after the shapes, kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
-                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                                && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -4447,21 +4447,21 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.1 and 4.2, how many shape vertices follow.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
-                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                                && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -4477,24 +4477,24 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The sparse deltas of every shape of 4.1 and 4.2, shape after shape.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40100i128))
-                            && (crate::rt::Int::int(&unity_version) < (40300i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40100i128))
+                                && (crate::rt::Int::int(&unity_version) < (40300i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <BlendShapeVertex as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <BlendShapeVertex as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -4519,23 +4519,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The blend shapes, in four arrays (BlendShapeData), from 4.3.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <BlendShapeData as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <BlendShapeData as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -4560,20 +4560,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many bind poses follow.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -4589,23 +4589,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "One matrix per bone, taking the renderer's local space to the bone's local space at bind\ntime. Before 4.3 they follow m_Skin (`bind_poses_after_skin`).\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Matrix4x4f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Matrix4x4f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -4630,20 +4630,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many bone name hashes follow.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -4657,20 +4657,20 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Per bone, a hash of the bone's name (one per bind pose where present).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -4686,20 +4686,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The hash of the root bone's name, 0 for a mesh without bones.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -4715,23 +4715,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Per bone, the box its influenced vertices occupy in the bone's space.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MinMaxAabbVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MinMaxAabbVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -4756,23 +4756,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Every influence of every vertex, for meshes imported with more than four influences per\nvertex (u32 words: start offsets, then bone and weight per influence).\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <VariableBoneCountWeights as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <VariableBoneCountWeights as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -4811,21 +4811,21 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.x, an import setting whose meaning is not established here; kept as read.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40000i128))
-                            && (crate::rt::Int::int(&unity_version) < (50000i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40000i128))
+                                && (crate::rt::Int::int(&unity_version) < (50000i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -4841,20 +4841,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (0 or 1, kept as the byte read), whether scripts may read the mesh.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -4868,20 +4868,20 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the CPU copy of the vertices is kept.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -4895,20 +4895,20 @@ impl crate::rt::Codec for UnityMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), whether the CPU copy of the indices is kept. From 5.0\nthe four one-byte fields end on a 4-byte boundary, so no padding follows.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -4924,20 +4924,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 5.0, padding to a 4-byte boundary after the one-byte fields, kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(3u64),
                 count: ::std::option::Option::None,
@@ -4953,20 +4953,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The size of an index, 0 for 16-bit and 1 for 32-bit; before 2017.3 indices are 16-bit.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20170300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20170300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -4984,8 +4984,8 @@ impl crate::rt::Codec for UnityMesh {
                 doc: "The indices of all submeshes, little endian, as the GPU takes them: 2 bytes each before\n2017.3 and for m_IndexFormat 0, 4 bytes for 1.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <IndexBuffer as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <IndexBuffer as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -5003,23 +5003,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 2018.2, up to four influences per vertex, stored outside the vertex data.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (20180200i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (20180200i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <BoneWeights4Vector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <BoneWeights4Vector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -5044,20 +5044,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 4.3, how many bind poses follow (here, after m_Skin).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -5073,23 +5073,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 4.3, the bind poses (as `bind_poses` from 4.3).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (40300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (40300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Matrix4x4f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Matrix4x4f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -5114,8 +5114,8 @@ impl crate::rt::Codec for UnityMesh {
                 doc: "The vertex count, the channel table and (unless streamed) the vertex bytes.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <VertexData as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <VertexData as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -5144,8 +5144,8 @@ impl crate::rt::Codec for UnityMesh {
                 doc: "The vertices and indices of a compressed mesh, as bit-packed vectors.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <CompressedMesh as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <CompressedMesh as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -5172,8 +5172,8 @@ impl crate::rt::Codec for UnityMesh {
                 doc: "The box around all vertices, centre and half extent, in the mesh's space.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Aabb as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Aabb as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -5198,20 +5198,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Usage flags the build sets (meaning not established here); kept as read.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (60000600i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (60000600i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -5227,20 +5227,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Flags that Unity's naming ties to the physics cooking of a mesh collider built from this\nmesh (30 in the corpus); kept as read.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20220100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20220100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -5256,20 +5256,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read), taking the place of m_MeshUsageFlags from 6000.6.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -5285,20 +5285,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -5316,20 +5316,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a 4-byte boundary after the two bools, kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (60000600i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (60000600i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -5345,23 +5345,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A pre-cooked convex collision mesh for the physics engine (opaque bytes).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -5386,23 +5386,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A pre-cooked triangle collision mesh for the physics engine (opaque bytes).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -5427,20 +5427,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The first of two floats the importer computes; their meaning is not established here, so\nthey are kept as read. Unity's type tree lists the two as separate fields.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20180200i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20180200i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -5456,20 +5456,20 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The second of the two floats; it ends on a 4-byte boundary, so no padding follows.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20180200i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20180200i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -5485,23 +5485,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the vertex data is when it is not inline: a byte range of a resource file (.resS).\nSize 0 and an empty path mean the vertex data is inline.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20180300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20180300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <StreamingInfo as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <StreamingInfo as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -5528,23 +5528,23 @@ impl crate::rt::Codec for UnityMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The mesh's levels of detail, as index ranges per submesh.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (60000200i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (60000200i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshLodInfo as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshLodInfo as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -7672,8 +7672,8 @@ impl crate::rt::Codec for IndexBuffer {
                 doc: "The indices.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <IndexRun as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <IndexRun as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -8097,20 +8097,20 @@ impl crate::rt::Codec for IndexRun {
                 evidence: ::std::option::Option::Some("all 35 corpus meshes"),
                 reading: ::std::option::Option::None,
                 doc: "The indices, when they are 16-bit.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let index_size: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&index_size) == (2i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let index_size: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&index_size) == (2i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -8126,20 +8126,20 @@ impl crate::rt::Codec for IndexRun {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The indices, when they are 32-bit.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let index_size: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&index_size) == (4i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let index_size: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&index_size) == (4i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -9185,8 +9185,8 @@ impl crate::rt::Codec for Aabb {
                 doc: "The centre.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9206,8 +9206,8 @@ impl crate::rt::Codec for Aabb {
                 doc: "Half the size along each axis.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9467,8 +9467,8 @@ impl crate::rt::Codec for MinMaxAabb {
                 doc: "The smallest corner.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9488,8 +9488,8 @@ impl crate::rt::Codec for MinMaxAabb {
                 doc: "The largest corner.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -9789,8 +9789,8 @@ impl crate::rt::Codec for MinMaxAabbVector {
                 doc: "The boxes.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MinMaxAabb as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MinMaxAabb as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -10716,20 +10716,20 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How the indices are joined. The documents list 0, 2, 3, 4 and 5 (see the topology enum);\n1 is a triangle strip by the public readers' reading, decoded with a note.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -10745,20 +10745,20 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 4.0, non-zero when the indices are a triangle strip (else a triangle list).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -10774,20 +10774,20 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 4.0, the number of triangles the run draws (kept as read).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -10803,20 +10803,20 @@ impl crate::rt::Codec for SubMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Added to every index of the submesh before it names a vertex.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20170300i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20170300i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -10860,8 +10860,8 @@ impl crate::rt::Codec for SubMesh {
                 doc: "The box around the submesh's vertices.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Aabb as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Aabb as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -11894,8 +11894,8 @@ impl crate::rt::Codec for LegacyBlendShape {
                 doc: "The shape's name.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <UnalignedString as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <UnalignedString as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -11943,8 +11943,8 @@ impl crate::rt::Codec for LegacyBlendShape {
                 doc: "The smallest corner of the box around the position deltas (kept as read).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -11964,8 +11964,8 @@ impl crate::rt::Codec for LegacyBlendShape {
                 doc: "The largest corner of that box (kept as read).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -12747,8 +12747,8 @@ impl crate::rt::Codec for BlendShapeData {
                 doc: "The sparse deltas of every frame, frame after frame.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <BlendShapeVertex as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <BlendShapeVertex as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -12782,8 +12782,8 @@ impl crate::rt::Codec for BlendShapeData {
                 doc: "One entry per frame - its run of `vertices`.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshBlendShape as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshBlendShape as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -12817,8 +12817,8 @@ impl crate::rt::Codec for BlendShapeData {
                 doc: "The named blend shapes, each a run of frames.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshBlendShapeChannel as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshBlendShapeChannel as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -13408,8 +13408,8 @@ impl crate::rt::Codec for BlendShapeVertex {
                 doc: "The position delta.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -13429,8 +13429,8 @@ impl crate::rt::Codec for BlendShapeVertex {
                 doc: "The normal delta.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -13450,8 +13450,8 @@ impl crate::rt::Codec for BlendShapeVertex {
                 doc: "The tangent delta (xyz).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Vector3f as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Vector3f as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -14376,8 +14376,8 @@ impl crate::rt::Codec for MeshBlendShapeChannel {
                 doc: "The blend shape's name.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedString as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedString as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -15675,8 +15675,8 @@ impl crate::rt::Codec for BoneWeights4Vector {
                 doc: "One entry per vertex.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <BoneWeights4 as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <BoneWeights4 as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -18634,20 +18634,20 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 2018.1, a bit mask of the channels present.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (20180100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (20180100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -18679,23 +18679,23 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 3.5 to 3.x, the four streams; their channel masks imply the channels.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <StreamInfoFixed as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <StreamInfoFixed as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -18718,20 +18718,20 @@ impl crate::rt::Codec for VertexData {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "How many channel entries follow (6 in 4.x, 8 from 5.0, 12 in 2018.1, 14 from 2018.2 in the real files).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (40000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (40000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -18747,23 +18747,23 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2019.1, the channels in the order of `shader_channel`, up to 14.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20190100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20190100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <ChannelInfo as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <ChannelInfo as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -18788,24 +18788,24 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 2017.1 to 2018.4, the channels with the 2017 format numbering: in the order of\n`shader_channel_5` before 2018.1, of `shader_channel` from 2018.1.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (20170100i128))
-                            && (crate::rt::Int::int(&unity_version) < (20190100i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (20170100i128))
+                                && (crate::rt::Int::int(&unity_version) < (20190100i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <ChannelInfo2017 as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <ChannelInfo2017 as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -18830,24 +18830,24 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From 4.0 to 5.6, the channels with the format numbering before 2017.1: in the order of\n`shader_channel_4` in 4.x, of `shader_channel_5` from 5.0.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40000i128))
-                            && (crate::rt::Int::int(&unity_version) < (20170100i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40000i128))
+                                && (crate::rt::Int::int(&unity_version) < (20170100i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <ChannelInfoLegacy as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <ChannelInfoLegacy as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -18872,21 +18872,21 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.x, how many streams follow.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40000i128))
-                            && (crate::rt::Int::int(&unity_version) < (50000i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40000i128))
+                                && (crate::rt::Int::int(&unity_version) < (50000i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -18902,24 +18902,24 @@ impl crate::rt::Codec for VertexData {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "In 4.x, where each stream lies in the vertex data (from 5.0 they are computed).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&unity_version) >= (40000i128))
-                            && (crate::rt::Int::int(&unity_version) < (50000i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&unity_version) >= (40000i128))
+                                && (crate::rt::Int::int(&unity_version) < (50000i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <StreamInfo as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <StreamInfo as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -18946,8 +18946,8 @@ impl crate::rt::Codec for VertexData {
                 doc: "The vertex bytes, streams one after another (empty when streamed).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -19777,8 +19777,8 @@ impl crate::rt::Codec for PackedFloatVector {
                 doc: "The packed bits, little-endian bit order, items crossing byte boundaries.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -20253,8 +20253,8 @@ impl crate::rt::Codec for PackedIntVector {
                 doc: "The packed bits, little-endian bit order.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedBytes as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedBytes as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -21238,8 +21238,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "Positions, 3 items per vertex.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -21264,8 +21264,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "The texture coordinate sets m_UVInfo describes, concatenated.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -21290,23 +21290,23 @@ impl crate::rt::Codec for CompressedMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 5.0, the bind poses of a compressed mesh, 16 items per matrix.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -21331,8 +21331,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "Normal x and y, 2 items per vertex (z rebuilt from the sign).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -21357,8 +21357,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "Tangent x and y, 2 items per vertex.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -21385,8 +21385,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "Bone weights, kept as packed bits. The readers the documents used do not decode them,\nand whether they decode as the other packed vectors do is open: none of the 33\ncompressed meshes found is skinned. meshspec decodes them by an inferred reading\n(5-bit weights in 31sts, one bone slot each, a vertex ending at 31 or after three\nwith a fourth implied) and says so in a note whenever a mesh has any.\n",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -21411,8 +21411,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "One bit per normal, the sign of z.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -21437,8 +21437,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "Two bits per tangent, the signs of z and w.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -21461,23 +21461,23 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "Colours, 4 items per vertex.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedFloatVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedFloatVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -21504,8 +21504,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "Bone indices for m_Weights.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -21530,8 +21530,8 @@ impl crate::rt::Codec for CompressedMesh {
                 doc: "The indices of a compressed mesh.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -21556,23 +21556,23 @@ impl crate::rt::Codec for CompressedMesh {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before 5.0, the colours of a compressed mesh, one 32-bit item per vertex.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <PackedIntVector as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <PackedIntVector as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -21595,20 +21595,20 @@ impl crate::rt::Codec for CompressedMesh {
                 evidence: ::std::option::Option::None,
                 reading: ::std::option::Option::None,
                 doc: "A nibble per texture coordinate set: bit 2 set means present, the low two bits are the\ndimension minus 1.\n",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (50000i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (50000i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -22289,20 +22289,20 @@ impl crate::rt::Codec for StreamingInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's start in the resource file, before 2020.1.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) < (20200100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) < (20200100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -22318,20 +22318,20 @@ impl crate::rt::Codec for StreamingInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The range's start in the resource file, from 2020.1.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let unity_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&unity_version) >= (20200100i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let unity_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&unity_version) >= (20200100i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
@@ -22363,8 +22363,8 @@ impl crate::rt::Codec for StreamingInfo {
                 doc: "The resource file; in a bundle, an archive:/ path whose last part is the file's name.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <AlignedString as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <AlignedString as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -22932,8 +22932,8 @@ impl crate::rt::Codec for MeshLodInfo {
                 doc: "Per submesh, its index range at each level.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshLodSubMesh as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshLodSubMesh as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -23296,8 +23296,8 @@ impl crate::rt::Codec for MeshLodSubMesh {
                 doc: "The index range of each level.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <MeshLodRange as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <MeshLodRange as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])

@@ -2190,8 +2190,8 @@ impl crate::rt::Codec for UnitySerialized {
                 doc: "Sizes, the format version, the data offset and the byte order.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Header as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Header as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -2213,8 +2213,8 @@ impl crate::rt::Codec for UnitySerialized {
                 doc: "The types, objects, scripts, externals and reference types, in the byte order the header gives.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <Metadata as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <Metadata as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -3000,12 +3000,14 @@ impl crate::rt::Codec for Header {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "From format 22, the sizes and the data offset as 64-bit values.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <HeaderWide as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <HeaderWide as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         ::std::option::Option::Some(::std::vec![])
@@ -5037,25 +5039,25 @@ impl crate::rt::Codec for Metadata {
                 evidence: ::std::option::Option::Some("1 in every corpus file"),
                 reading: ::std::option::Option::None,
                 doc: "Whether the types carry their type trees (from format 13; always before).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (13i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (13i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -5089,8 +5091,8 @@ impl crate::rt::Codec for Metadata {
                 doc: "The classes of the file's objects, each with its type tree when the file has them.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <SerializedType as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <SerializedType as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -5108,25 +5110,25 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before format 14, whether path ids are 64-bit.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) < (14i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) < (14i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -5160,8 +5162,8 @@ impl crate::rt::Codec for Metadata {
                 doc: "The objects - path id, byte range and type.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <ObjectInfo as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <ObjectInfo as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -5179,25 +5181,25 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many script references follow (from format 11).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (11i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (11i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -5211,28 +5213,28 @@ impl crate::rt::Codec for Metadata {
                 evidence: ::std::option::Option::Some("1 in each bundle's CAB"),
                 reading: ::std::option::Option::None,
                 doc: "The MonoScripts the file's MonoBehaviours use (LocalSerializedObjectIdentifier).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (11i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (11i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <ScriptType as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <ScriptType as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -5285,8 +5287,8 @@ impl crate::rt::Codec for Metadata {
                 doc: "The other files that the objects' references (m_FileID 1, 2, ...) name.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <External as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <External as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -5321,25 +5323,25 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many managed reference types follow (from format 20).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (20i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (20i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -5355,28 +5357,28 @@ impl crate::rt::Codec for Metadata {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The classes of [SerializeReference] values, with their type trees.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (20i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (20i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <SerializedType as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <SerializedType as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         ::std::option::Option::None
                     },
                 }),
@@ -7069,35 +7071,35 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A bool (kept as the byte read).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (16i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (16i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -7113,35 +7115,35 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "For a script's type, its index in script_types; -1 otherwise.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (17i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (17i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -7157,9 +7159,11 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The hash of a script's type (Hash128), for MonoBehaviours and reference types.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> { ::std::option::Option::None }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        ::std::option::Option::None
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(16u64),
                 count: ::std::option::Option::None,
@@ -7175,35 +7179,35 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A hash of the type tree (Hash128); kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (13i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (13i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(16u64),
                 count: ::std::option::Option::None,
@@ -7217,40 +7221,40 @@ impl crate::rt::Codec for SerializedType {
                 evidence: ::std::option::Option::Some("every corpus type"),
                 reading: ::std::option::Option::None,
                 doc: "The type tree as a blob (node table and string buffer), formats 10 and 12 on.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && ((crate::rt::Int::int(&format_version) >= (12i128))
-                                || (crate::rt::Int::int(&format_version) == (10i128)))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && ((crate::rt::Int::int(&format_version) >= (12i128))
+                                    || (crate::rt::Int::int(&format_version) == (10i128)))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <TypeTree as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <TypeTree as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -7295,40 +7299,40 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The type tree as nested nodes, formats 9 and 11.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) < (12i128)))
-                            && (crate::rt::Int::int(&format_version) != (10i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && (crate::rt::Int::int(&format_version) < (12i128)))
+                                && (crate::rt::Int::int(&format_version) != (10i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <OldTypeTreeNode as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <OldTypeTreeNode as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -7373,37 +7377,37 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "How many type dependencies follow (from format 21).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) == (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && (crate::rt::Int::int(&format_version) >= (21i128)))
+                                && (crate::rt::Int::int(&is_ref_type) == (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -7419,37 +7423,37 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Indices of the reference types this type's values may hold.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) == (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && (crate::rt::Int::int(&format_version) >= (21i128)))
+                                && (crate::rt::Int::int(&is_ref_type) == (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -7465,37 +7469,37 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A reference type's class name.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && (crate::rt::Int::int(&format_version) >= (21i128)))
+                                && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -7511,37 +7515,37 @@ impl crate::rt::Codec for SerializedType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "A reference type's namespace.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && (crate::rt::Int::int(&format_version) >= (21i128)))
+                                && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -7555,37 +7559,37 @@ impl crate::rt::Codec for SerializedType {
                 evidence: ::std::option::Option::Some("Assembly-CSharp in the corpus"),
                 reading: ::std::option::Option::None,
                 doc: "A reference type's assembly.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (((crate::rt::Int::int(&has_type_tree) != (0i128))
-                            && (crate::rt::Int::int(&format_version) >= (21i128)))
-                            && (crate::rt::Int::int(&is_ref_type) != (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let is_ref_type: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let has_type_tree: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (((crate::rt::Int::int(&has_type_tree) != (0i128))
+                                && (crate::rt::Int::int(&format_version) >= (21i128)))
+                                && (crate::rt::Int::int(&is_ref_type) != (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -8392,8 +8396,8 @@ impl crate::rt::Codec for TypeTree {
                 doc: "The nodes, depth first; a node's level says how deep it is (0 for the root).",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <TypeTreeNode as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <TypeTreeNode as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -9222,25 +9226,25 @@ impl crate::rt::Codec for TypeTreeNode {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "For a managed reference field, the hash of its type (from format 19).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (19i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (19i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
@@ -10165,8 +10169,8 @@ impl crate::rt::Codec for OldTypeTreeNode {
                 doc: "The child nodes.",
                 when: ::std::option::Option::None,
                 of: ::std::option::Option::Some(crate::rt::Nested {
-                    info: || <OldTypeTreeNode as crate::rt::Codec>::INFO,
-                    args: |_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
+                    info: &|| <OldTypeTreeNode as crate::rt::Codec>::INFO,
+                    args: &|_p: &[i128]| -> ::std::option::Option<::std::vec::Vec<i128>> {
                         #[allow(unused_mut, unused_variables)]
                         let mut _it = _p.iter();
                         #[allow(unused_variables)]
@@ -11349,30 +11353,30 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 4 bytes before the entry, from format 14; kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (14i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (14i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -11388,31 +11392,31 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's id in the file, 32-bit (before format 14 without big ids).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&format_version) < (14i128))
-                            && (crate::rt::Int::int(&big_id) == (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&format_version) < (14i128))
+                                && (crate::rt::Int::int(&big_id) == (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -11428,31 +11432,31 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's id in the file; references (PPtr) name objects by it.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&format_version) >= (14i128))
-                            || (crate::rt::Int::int(&big_id) != (0i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&format_version) >= (14i128))
+                                || (crate::rt::Int::int(&big_id) != (0i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
@@ -11466,30 +11470,30 @@ impl crate::rt::Codec for ObjectInfo {
                 evidence: ::std::option::Option::Some("the 2019.4 bundle (format 21)"),
                 reading: ::std::option::Option::None,
                 doc: "Where the object starts, from the data offset (before format 22).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) < (22i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) < (22i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -11505,30 +11509,30 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Where the object starts, from the data offset (from format 22).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (22i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (22i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,
@@ -11576,30 +11580,30 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The object's class id (before format 16).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) < (16i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) < (16i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -11615,30 +11619,30 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Before format 11, whether the object was destroyed.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) < (11i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) < (11i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -11654,31 +11658,31 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 11 to 16, the index of the object's script in script_types, or -1.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&format_version) >= (11i128))
-                            && (crate::rt::Int::int(&format_version) < (17i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&format_version) >= (11i128))
+                                && (crate::rt::Int::int(&format_version) < (17i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(2u64),
                 count: ::std::option::Option::None,
@@ -11694,31 +11698,31 @@ impl crate::rt::Codec for ObjectInfo {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Formats 15 and 16, whether the object was stripped.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_id: i32 = <i32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        ((crate::rt::Int::int(&format_version) == (15i128))
-                            || (crate::rt::Int::int(&format_version) == (16i128))),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_id: i32 = <i32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            ((crate::rt::Int::int(&format_version) == (15i128))
+                                || (crate::rt::Int::int(&format_version) == (16i128))),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(1u64),
                 count: ::std::option::Option::None,
@@ -12506,25 +12510,25 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "Padding to a multiple of 4 bytes, kept verbatim.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (14i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (14i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::None,
                 count: ::std::option::Option::None,
@@ -12540,25 +12544,25 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The script's path id (before format 14).",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) < (14i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) < (14i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(4u64),
                 count: ::std::option::Option::None,
@@ -12574,25 +12578,25 @@ impl crate::rt::Codec for ScriptType {
                 ),
                 reading: ::std::option::Option::None,
                 doc: "The script's path id.",
-                when: ::std::option::Option::Some(|
-                    _p: &[i128],
-                | -> ::std::option::Option<bool> {
-                    #[allow(unused_mut, unused_variables)]
-                    let mut _it = _p.iter();
-                    #[allow(unused_variables)]
-                    let format_version: u32 = <u32 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    #[allow(unused_variables)]
-                    let big_endian: u8 = <u8 as ::std::convert::TryFrom<
-                        i128,
-                    >>::try_from(*_it.next()?)
-                        .ok()?;
-                    ::std::option::Option::Some(
-                        (crate::rt::Int::int(&format_version) >= (14i128)),
-                    )
-                }),
+                when: ::std::option::Option::Some(
+                    &|_p: &[i128]| -> ::std::option::Option<bool> {
+                        #[allow(unused_mut, unused_variables)]
+                        let mut _it = _p.iter();
+                        #[allow(unused_variables)]
+                        let format_version: u32 = <u32 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        #[allow(unused_variables)]
+                        let big_endian: u8 = <u8 as ::std::convert::TryFrom<
+                            i128,
+                        >>::try_from(*_it.next()?)
+                            .ok()?;
+                        ::std::option::Option::Some(
+                            (crate::rt::Int::int(&format_version) >= (14i128)),
+                        )
+                    },
+                ),
                 of: ::std::option::Option::None,
                 size: ::std::option::Option::Some(8u64),
                 count: ::std::option::Option::None,

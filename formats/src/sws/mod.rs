@@ -19,7 +19,8 @@ use crate::generated::sws_mesh::{
     MorphChannelPos, MorphChannelRef, Submesh, SubmeshPos, SubmeshRef, SwsMesh, SwsMeshPos,
     SwsMeshRef,
 };
-use crate::meaning::{Ops, Semantics};
+use crate::meaning::Semantics;
+use crate::ops::Ops;
 use crate::rt::{Error, ErrorKind, Place, Result, Root};
 use crate::scene::Scene;
 use crate::verdict::Judge;
