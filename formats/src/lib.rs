@@ -26,6 +26,7 @@ mod generator_tests;
 #[cfg(test)]
 mod generator_tests_text_and_order;
 pub mod import;
+mod interp;
 pub mod layouts;
 pub mod meaning;
 pub mod meshbin;
