@@ -13,6 +13,7 @@ use crate::rt::serde_as::{self, Float};
 use meshspec_model::{PrimKind, Repeat};
 use serde::de::DeserializeOwned;
 use serde::ser::{SerializeStruct, Serializer};
+use serde::Deserialize;
 use serde::Serialize;
 use serde_json::Value;
 use std::borrow::Cow;
@@ -311,6 +312,23 @@ fn one_of(names: &[&str]) -> String {
     }
 }
 
+/// Whether a missing value takes its default (`serde(default)`): a count, size or total the
+/// writer recomputes anyway.
+fn defaulted(fp: &FieldPlan) -> bool {
+    !fp.f.users.is_empty() || fp.f.derive.is_some()
+}
+
+fn default(fp: &FieldPlan) -> Val<'static> {
+    if fp.f.cond.is_some() {
+        Val::Absent
+    } else {
+        match fp.elem {
+            Elem::Prim(p) if p.kind == PrimKind::S => Val::I(0),
+            _ => Val::U(0),
+        }
+    }
+}
+
 fn de<T: DeserializeOwned>(x: &Value) -> std::result::Result<T, String> {
     T::deserialize(x).map_err(|e| e.to_string())
 }
@@ -339,16 +357,6 @@ impl Parser<'_> {
         if depth > MAX_DEPTH {
             return Err(self.refuse(path, format!("values nested at most {MAX_DEPTH} deep")));
         }
-        let Value::Object(m) = x else {
-            return Err(self.refuse(
-                path,
-                format!(
-                    "invalid type: {}, expected struct {}",
-                    unexpected(x),
-                    tp.t.rust
-                ),
-            ));
-        };
         let stored: Vec<&str> = tp
             .fields
             .iter()
@@ -356,7 +364,58 @@ impl Parser<'_> {
             .map(|f| f.id)
             .collect();
         let mut vals: Vec<Option<Val<'static>>> = vec![None; tp.fields.len()];
+        let m = match x {
+            Value::Object(m) => m,
+            // serde's other form of a struct: its fields' values in order.
+            Value::Array(items) => {
+                let mut next = items.iter();
+                let mut i = 0;
+                for (fi, fp) in tp.fields.iter().enumerate() {
+                    if matches!(fp.elem, Elem::Contents(_)) {
+                        vals[fi] = Some(Val::Unit);
+                        continue;
+                    }
+                    match next.next() {
+                        Some(v) => {
+                            path.push(Step::Index(i));
+                            vals[fi] = Some(self.field(fp, v, path, depth)?);
+                            path.pop();
+                        }
+                        None if defaulted(fp) => vals[fi] = Some(default(fp)),
+                        None => {
+                            let n = stored.len();
+                            let why = format!(
+                                "invalid length {i}, expected struct {} with {n} element{}",
+                                tp.t.rust,
+                                if n == 1 { "" } else { "s" }
+                            );
+                            return Err(self.refuse(path, why));
+                        }
+                    }
+                    i += 1;
+                }
+                if next.next().is_some() {
+                    let why = format!(
+                        "invalid length {}, expected fewer elements in array",
+                        items.len()
+                    );
+                    return Err(self.refuse(path, why));
+                }
+                return Ok(Val::Struct(vals.into_iter().flatten().collect()));
+            }
+            _ => {
+                return Err(self.refuse(
+                    path,
+                    format!(
+                        "invalid type: {}, expected struct {}",
+                        unexpected(x),
+                        tp.t.rust
+                    ),
+                ))
+            }
+        };
         for (k, v) in m {
+            path.push(Step::Key(k));
             let Some(fi) = tp
                 .fields
                 .iter()
@@ -369,7 +428,6 @@ impl Parser<'_> {
                 };
                 return Err(self.refuse(path, why));
             };
-            path.push(Step::Key(k));
             vals[fi] = Some(self.field(&tp.fields[fi], v, path, depth)?);
             path.pop();
         }
@@ -378,17 +436,7 @@ impl Parser<'_> {
             out.push(match v {
                 Some(v) => v,
                 None if matches!(fp.elem, Elem::Contents(_)) => Val::Unit,
-                // `serde(default)`: a count, size or total the writer recomputes anyway.
-                None if !fp.f.users.is_empty() || fp.f.derive.is_some() => {
-                    if fp.f.cond.is_some() {
-                        Val::Absent
-                    } else {
-                        match fp.elem {
-                            Elem::Prim(p) if p.kind == PrimKind::S => Val::I(0),
-                            _ => Val::U(0),
-                        }
-                    }
-                }
+                None if defaulted(fp) => default(fp),
                 // An `Option` without `serde(with)`: serde takes a missing key as `None`.
                 None if fp.f.cond.is_some() && with(fp) == With::None => Val::Absent,
                 None => {
@@ -408,59 +456,48 @@ impl Parser<'_> {
     ) -> Parsed<Val<'static>> {
         let cond = fp.f.cond.is_some();
         let rep = !matches!(fp.f.repeat, Repeat::None);
-        let floats32 = |v: Vec<f32>| Val::List(v.into_iter().map(Val::F32).collect());
-        let floats64 = |v: Vec<f64>| Val::List(v.into_iter().map(Val::F64).collect());
-        let blobs =
-            |v: Vec<Vec<u8>>| Val::List(v.into_iter().map(|b| Val::Bytes(Cow::Owned(b))).collect());
-        let opt = |v: Option<Val<'static>>| v.unwrap_or(Val::Absent);
-        let r = match (with(fp), rep, cond) {
-            (With::F32, false, false) => serde_as::float::deserialize::<f32, _>(x).map(Val::F32),
-            (With::F32, true, false) => serde_as::float_vec::deserialize::<f32, _>(x).map(floats32),
-            (With::F32, false, true) => {
-                serde_as::float_opt::deserialize::<f32, _>(x).map(|v| opt(v.map(Val::F32)))
-            }
-            (With::F32, true, true) => {
-                serde_as::float_vec_opt::deserialize::<f32, _>(x).map(|v| opt(v.map(floats32)))
-            }
-            (With::F64, false, false) => serde_as::float::deserialize::<f64, _>(x).map(Val::F64),
-            (With::F64, true, false) => serde_as::float_vec::deserialize::<f64, _>(x).map(floats64),
-            (With::F64, false, true) => {
-                serde_as::float_opt::deserialize::<f64, _>(x).map(|v| opt(v.map(Val::F64)))
-            }
-            (With::F64, true, true) => {
-                serde_as::float_vec_opt::deserialize::<f64, _>(x).map(|v| opt(v.map(floats64)))
-            }
-            (With::Hex, false, false) => {
-                serde_as::hex::deserialize(x).map(|b| Val::Bytes(Cow::Owned(b)))
-            }
-            (With::Hex, true, false) => serde_as::hex_vec::deserialize(x).map(blobs),
-            (With::Hex, false, true) => {
-                serde_as::hex_opt::deserialize(x).map(|v| opt(v.map(|b| Val::Bytes(Cow::Owned(b)))))
-            }
-            (With::Hex, true, true) => {
-                serde_as::hex_vec_opt::deserialize(x).map(|v| opt(v.map(blobs)))
-            }
-            (With::None, ..) => {
-                if cond && x.is_null() {
-                    return Ok(Val::Absent);
-                }
-                if !rep {
-                    return self.elem(fp, x, path, depth);
-                }
-                let Value::Array(items) = x else {
-                    let why = format!("invalid type: {}, expected a sequence", unexpected(x));
-                    return Err(self.refuse(path, why));
-                };
-                let mut out = Vec::with_capacity(items.len());
-                for (i, item) in items.iter().enumerate() {
-                    path.push(Step::Index(i));
+        if cond && x.is_null() {
+            return Ok(Val::Absent);
+        }
+        let kind = with(fp);
+        if !rep {
+            let r = match kind {
+                With::F32 => serde_as::float::deserialize::<f32, _>(x).map(Val::F32),
+                With::F64 => serde_as::float::deserialize::<f64, _>(x).map(Val::F64),
+                With::Hex => serde_as::hex::deserialize(x).map(|b| Val::Bytes(Cow::Owned(b))),
+                With::None => return self.elem(fp, x, path, depth),
+            };
+            return r.map_err(|e| self.refuse(path, e.to_string()));
+        }
+        let Value::Array(items) = x else {
+            let why = format!("invalid type: {}, expected a sequence", unexpected(x));
+            return Err(self.refuse(path, why));
+        };
+        let mut out = Vec::with_capacity(items.len());
+        for (i, item) in items.iter().enumerate() {
+            path.push(Step::Index(i));
+            let r = match kind {
+                With::F32 => serde_as::float::deserialize::<f32, _>(item).map(Val::F32),
+                With::F64 => serde_as::float::deserialize::<f64, _>(item).map(Val::F64),
+                // Text now; the digits are read once every element is text, as
+                // `rt::serde_as::hex_vec` reads them.
+                With::Hex => String::deserialize(item).map(|t| Val::Str(Cow::Owned(t))),
+                With::None => {
                     out.push(self.elem(fp, item, path, depth)?);
                     path.pop();
+                    continue;
                 }
-                return Ok(Val::List(out));
+            };
+            out.push(r.map_err(|e| self.refuse(path, e.to_string()))?);
+            path.pop();
+        }
+        if kind == With::Hex {
+            for v in &mut out {
+                let bytes = serde_as::hex::decode(v.text()).map_err(|e| self.refuse(path, e))?;
+                *v = Val::Bytes(Cow::Owned(bytes));
             }
-        };
-        r.map_err(|e| self.refuse(path, e.to_string()))
+        }
+        Ok(Val::List(out))
     }
 
     fn elem<'k>(
