@@ -6,6 +6,7 @@
 //! corpus's Unity meshes with their versions.
 
 use meshspec_formats::context::{Context, Winding};
+use meshspec_formats::fuzzing::edits::edited;
 use meshspec_formats::layouts::LAYOUTS;
 use meshspec_formats::rt::{FieldInfo, Path, Scalar, Span, Visitor};
 use meshspec_formats::Entry;
@@ -378,90 +379,6 @@ fn the_shared_unity_meshes_read_the_same_generated_and_interpreted() {
     check(g, i, "no version", &bytes, &Context::new(), false);
 }
 
-/// Ways to change one value of a dump.
-fn edits(v: &serde_json::Value) -> Vec<serde_json::Value> {
-    use serde_json::{json, Value};
-    match v {
-        Value::Number(n) => {
-            let i = n.as_i64().unwrap_or(0);
-            vec![
-                json!(i + 1),
-                json!(0),
-                json!(-1),
-                json!(256),
-                json!(65536),
-                json!(4294967296u64),
-                json!(1.5),
-                json!("x"),
-                Value::Null,
-            ]
-        }
-        Value::String(s) => vec![
-            json!(format!("{s}00")),
-            json!(format!("{s}a")),
-            json!(""),
-            json!("inf"),
-            json!(5),
-            Value::Null,
-        ],
-        Value::Bool(b) => vec![json!(!b), Value::Null],
-        Value::Null => vec![json!(0), json!("00"), json!([]), json!({})],
-        Value::Array(a) => {
-            let mut out = vec![json!([]), json!({})];
-            if let Some(first) = a.first() {
-                let mut longer = a.clone();
-                longer.push(first.clone());
-                out.push(Value::Array(longer));
-                let mut shorter = a.clone();
-                shorter.pop();
-                out.push(Value::Array(shorter));
-            }
-            out
-        }
-        Value::Object(m) => {
-            let mut out = vec![json!([]), json!(7)];
-            let mut extra = m.clone();
-            extra.insert("zz".into(), json!(1));
-            out.push(Value::Object(extra));
-            if let Some(k) = m.keys().next() {
-                let mut fewer = m.clone();
-                fewer.remove(k);
-                out.push(Value::Object(fewer));
-                // A switch's variant renamed (or a struct's first key).
-                let mut renamed = serde_json::Map::new();
-                for (kk, vv) in m {
-                    let key = if kk == k {
-                        format!("{kk}X")
-                    } else {
-                        kk.clone()
-                    };
-                    renamed.insert(key, vv.clone());
-                }
-                out.push(Value::Object(renamed));
-            }
-            out
-        }
-    }
-}
-
-/// Every place in `v` (JSON pointers), outermost first.
-fn places(v: &serde_json::Value, at: String, out: &mut Vec<String>) {
-    out.push(at.clone());
-    match v {
-        serde_json::Value::Array(a) => {
-            for (i, x) in a.iter().enumerate() {
-                places(x, format!("{at}/{i}"), out);
-            }
-        }
-        serde_json::Value::Object(m) => {
-            for (k, x) in m {
-                places(x, format!("{at}/{k}"), out);
-            }
-        }
-        _ => {}
-    }
-}
-
 /// A build as compared: the bytes and what was recomputed, or the error.
 fn build_of(
     e: &Entry,
@@ -487,28 +404,20 @@ fn edited_dumps_build_the_same_generated_and_interpreted() {
         let i = twin(g);
         let ctx = context_for(&s.layout);
         let dump = g.dump(&bytes, &ctx).unwrap();
-        let mut at = vec![];
-        places(&dump["data"], "/data".into(), &mut at);
         // At most 60 places a file, spread over it.
-        let step = at.len().div_ceil(60).max(1);
-        for p in at.iter().step_by(step) {
-            let Some(v) = dump.pointer(p) else { continue };
-            for edit in edits(v) {
-                let mut d = dump.clone();
-                if let Some(slot) = d.pointer_mut(p) {
-                    *slot = edit.clone();
-                }
-                let (bg, bi) = (build_of(g, &d, &ctx), build_of(i, &d, &ctx));
-                assert_eq!(
-                    bg,
-                    bi,
-                    "{}: {p} set to {}: generated and interpreted builds differ",
-                    s.path.display(),
-                    edit.to_string().chars().take(80).collect::<String>()
-                );
-                builds += 1;
-                refused += usize::from(bg.is_err());
-            }
+        for (p, edit, data) in edited(&dump["data"], 60) {
+            let mut d = dump.clone();
+            d["data"] = data;
+            let (bg, bi) = (build_of(g, &d, &ctx), build_of(i, &d, &ctx));
+            assert_eq!(
+                bg,
+                bi,
+                "{}: data{p} set to {}: generated and interpreted builds differ",
+                s.path.display(),
+                edit.to_string().chars().take(80).collect::<String>()
+            );
+            builds += 1;
+            refused += usize::from(bg.is_err());
         }
     }
     eprintln!("interp: {builds} edited dumps built, {refused} refused alike");

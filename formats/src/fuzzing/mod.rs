@@ -1,6 +1,7 @@
 //! The properties every layout must have on any input, for fuzz targets and tests. They judge
 //! bytes through the same verdict as every command.
 
+pub mod edits;
 #[cfg(feature = "arbitrary")]
 #[rustfmt::skip]
 pub mod targets;

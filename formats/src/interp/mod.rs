@@ -18,6 +18,8 @@ mod json;
 mod plan;
 mod read;
 mod tables;
+#[cfg(test)]
+mod tests;
 mod value;
 mod walk;
 mod write;
