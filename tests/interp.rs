@@ -7,16 +7,14 @@
 
 use meshspec_formats::context::{Context, Winding};
 use meshspec_formats::fuzzing::edits::edited;
+use meshspec_formats::fuzzing::interp::{build, compare, row};
 use meshspec_formats::layouts::LAYOUTS;
-use meshspec_formats::rt::{FieldInfo, Path, Scalar, Span, Visitor};
 use meshspec_formats::Entry;
 use meshspec_tests::{root, samples, shared_or_skip, unity_mesh_files};
-use std::cell::RefCell;
 
 /// The interpreted twin of a generated layout: its spec's type, loaded at run time.
 fn twin(e: &Entry) -> &'static Entry {
-    let text = std::fs::read_to_string(root().join(e.spec)).unwrap();
-    let t = Entry::from_spec(e.spec, &text, Some(e.info.name))
+    let t = meshspec_formats::fuzzing::interp::twin(e)
         .unwrap_or_else(|err| panic!("{}: {err}", e.spec));
     assert!(t.is_interpreted());
     t
@@ -27,187 +25,6 @@ fn context_for(layout: &str) -> Context {
         "meshbin" => Context::new().with_winding(Winding::D3d),
         _ => Context::new(),
     }
-}
-
-/// What a field table row says, for comparing rows of two tables.
-fn row(f: &FieldInfo) -> String {
-    format!(
-        "{} {} {:?} {:?} {:?} {:?} {:?} {} {:?} {:?} {:?} {:?}",
-        f.id,
-        f.ty,
-        f.orig_id,
-        f.confidence,
-        f.offset,
-        f.evidence,
-        f.reading,
-        f.doc,
-        f.when.is_some(),
-        f.of.map(|n| (n.info)().name),
-        f.size,
-        f.count
-    )
-}
-
-fn walk(e: &Entry, bytes: &[u8], ctx: &Context) -> Vec<String> {
-    let mut out = vec![];
-    let r = e.read_plain(bytes, ctx);
-    let _ = r.walk(&mut |p: &Path, s: Span, f: &'static FieldInfo, leaf| {
-        out.push(format!("{p} {}..{} {} {leaf}", s.start, s.end, row(f)));
-    });
-    out
-}
-
-/// Records every call a visitor gets.
-struct Census {
-    calls: RefCell<Vec<String>>,
-    proven: bool,
-    /// How many elements of a list it asks for.
-    limit: usize,
-    /// Whether it skips the fields whose id has an odd length.
-    skip: bool,
-}
-
-impl Census {
-    fn push(&self, s: String) {
-        self.calls.borrow_mut().push(s);
-    }
-}
-
-impl Visitor for Census {
-    fn proven_leaves(&self) -> bool {
-        self.push("proven_leaves".into());
-        self.proven
-    }
-    fn enter(&mut self, f: &'static FieldInfo) -> bool {
-        self.push(format!("enter {} {}", f.id, f.ty));
-        !(self.skip && f.id.len() % 2 == 1)
-    }
-    fn present(&mut self) {
-        self.push("present".into());
-    }
-    fn leaf(&mut self, f: &'static FieldInfo, v: Scalar<'_>) {
-        self.push(format!("leaf {} {v:?}", f.id));
-    }
-    fn index(&mut self, i: usize) -> bool {
-        self.push(format!("index {i}"));
-        i < self.limit
-    }
-    fn value(&mut self, v: Scalar<'_>) {
-        self.push(format!("value {v:?}"));
-    }
-    fn leave(&mut self) {
-        self.push("leave".into());
-    }
-}
-
-fn census(
-    e: &Entry,
-    bytes: &[u8],
-    ctx: &Context,
-    proven: bool,
-    limit: usize,
-    skip: bool,
-) -> Vec<String> {
-    let mut c = Census {
-        calls: RefCell::new(vec![]),
-        proven,
-        limit,
-        skip,
-    };
-    let r = e.read_plain(bytes, ctx);
-    r.census(&mut c);
-    c.calls.into_inner()
-}
-
-fn first_difference(a: &[String], b: &[String]) -> String {
-    let i = a.iter().zip(b).take_while(|(x, y)| x == y).count();
-    format!(
-        "{} and {} entries; first difference at {i}: {:?} vs {:?}",
-        a.len(),
-        b.len(),
-        a.get(i),
-        b.get(i)
-    )
-}
-
-/// A verdict as lines: the refusal, then every finding with its severity.
-fn verdict_lines(e: &Entry, bytes: &[u8], ctx: &Context) -> Vec<String> {
-    let v = e.read_plain(bytes, ctx).verdict;
-    v.refused
-        .iter()
-        .map(|e| format!("refused {e} [{:?}]", e.kind))
-        .chain(
-            v.findings
-                .iter()
-                .map(|f| format!("{} {f} [{:?}]", f.severity, f.kind)),
-        )
-        .collect()
-}
-
-/// Everything compared for one input; `deep` adds the census, the builds and the write-back.
-fn compare(g: &Entry, i: &Entry, bytes: &[u8], ctx: &Context, deep: bool) -> Result<bool, String> {
-    let (vg, vi) = (verdict_lines(g, bytes, ctx), verdict_lines(i, bytes, ctx));
-    if vg != vi {
-        return Err(format!("verdicts differ: {vg:#?} vs {vi:#?}"));
-    }
-    let read = !vg.first().is_some_and(|l| l.starts_with("refused"));
-    if !read {
-        return Ok(false);
-    }
-    let (wg, wi) = (walk(g, bytes, ctx), walk(i, bytes, ctx));
-    if wg != wi {
-        return Err(format!("walks differ: {}", first_difference(&wg, &wi)));
-    }
-    let (rg, ri) = (g.read_plain(bytes, ctx), i.read_plain(bytes, ctx));
-    let (dg, di) = (rg.dump(ctx).unwrap(), ri.dump(ctx).unwrap());
-    if dg["data"] != di["data"] {
-        return Err(format!(
-            "dumps differ:\n{}\n{}",
-            serde_json::to_string(&dg["data"]).unwrap(),
-            serde_json::to_string(&di["data"]).unwrap()
-        ));
-    }
-    if !deep {
-        return Ok(true);
-    }
-    for (proven, limit, skip) in [
-        (true, usize::MAX, false),
-        (false, usize::MAX, false),
-        (true, 2, true),
-    ] {
-        let (cg, ci) = (
-            census(g, bytes, ctx, proven, limit, skip),
-            census(i, bytes, ctx, proven, limit, skip),
-        );
-        if cg != ci {
-            return Err(format!("census differs: {}", first_difference(&cg, &ci)));
-        }
-    }
-    let (bg, bi) = (rg.write_back(ctx), ri.write_back(ctx));
-    if bg != bi {
-        return Err(format!(
-            "write-backs differ: {:?} vs {:?}",
-            bg.map(|b| b.len()),
-            bi.map(|b| b.len())
-        ));
-    }
-    // The dump through JSON text, built by each; and the generated dump built by the
-    // interpreter (the two are one format).
-    let text = serde_json::to_string(&dg).unwrap();
-    let back: serde_json::Value = serde_json::from_str(&text).unwrap();
-    let built = |e: &Entry| match e.build(&back, ctx) {
-        Ok(b) => Ok((b.bytes, b.overrides.len())),
-        Err(err) => Err(err.to_string()),
-    };
-    let (pg, pi) = (built(g), built(i));
-    if pg != pi {
-        return Err(format!(
-            "builds differ: {:?} vs {:?}",
-            pg.map(|b| (b.0.len(), b.1)),
-            pi.map(|b| (b.0.len(), b.1))
-        ));
-    }
-    Ok(true)
 }
 
 fn check(g: &Entry, i: &Entry, name: &str, bytes: &[u8], ctx: &Context, deep: bool) -> bool {
@@ -379,18 +196,6 @@ fn the_shared_unity_meshes_read_the_same_generated_and_interpreted() {
     check(g, i, "no version", &bytes, &Context::new(), false);
 }
 
-/// A build as compared: the bytes and what was recomputed, or the error.
-fn build_of(
-    e: &Entry,
-    dump: &serde_json::Value,
-    ctx: &Context,
-) -> Result<(Vec<u8>, Vec<String>), String> {
-    match e.build(dump, ctx) {
-        Ok(b) => Ok((b.bytes, b.overrides.iter().map(|o| o.to_string()).collect())),
-        Err(err) => Err(err.to_string()),
-    }
-}
-
 #[test]
 fn edited_dumps_build_the_same_generated_and_interpreted() {
     let mut builds = 0;
@@ -408,7 +213,7 @@ fn edited_dumps_build_the_same_generated_and_interpreted() {
         for (p, edit, data) in edited(&dump["data"], 60) {
             let mut d = dump.clone();
             d["data"] = data;
-            let (bg, bi) = (build_of(g, &d, &ctx), build_of(i, &d, &ctx));
+            let (bg, bi) = (build(g, &d, &ctx), build(i, &d, &ctx));
             assert_eq!(
                 bg,
                 bi,
@@ -426,4 +231,20 @@ fn edited_dumps_build_the_same_generated_and_interpreted() {
         refused >= 1_000 && builds - refused >= 1_000,
         "{refused} of {builds} refused"
     );
+}
+
+#[test]
+fn the_fuzz_property_holds_on_the_corpus_files() {
+    let mut n = 0;
+    for s in samples().iter().filter(|s| !s.bad) {
+        let bytes = std::fs::read(&s.path).unwrap();
+        if bytes.len() > 4096 {
+            continue;
+        }
+        let pick = LAYOUTS.iter().position(|e| e.id == s.layout).unwrap();
+        let data = [&[pick as u8][..], &bytes].concat();
+        meshspec_formats::fuzzing::interp::interp_equal(&data);
+        n += 1;
+    }
+    assert!(n >= 30, "only {n} files");
 }

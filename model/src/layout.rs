@@ -134,3 +134,17 @@ pub fn cut_offs(spec: &Spec, param: &str) -> BTreeSet<i128> {
     }
     found
 }
+
+/// The values of a layout parameter worth trying (fuzzing): 0, and every cut-off (see
+/// [`cut_offs`]) with its two neighbours, so that both sides of every cut-off are reached. Only
+/// values the parameter's type can hold (`max`) are kept.
+pub fn param_values(spec: &Spec, param: &str, max: u128) -> Vec<i128> {
+    let mut values = BTreeSet::from([0i128]);
+    for c in cut_offs(spec, param) {
+        values.extend([c - 1, c, c + 1]);
+    }
+    values
+        .into_iter()
+        .filter(|&v| v >= 0 && (v as u128) <= max)
+        .collect()
+}

@@ -2,6 +2,7 @@
 //! bytes through the same verdict as every command.
 
 pub mod edits;
+pub mod interp;
 #[cfg(feature = "arbitrary")]
 #[rustfmt::skip]
 pub mod targets;
