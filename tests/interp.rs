@@ -101,6 +101,10 @@ fn bad_specs_are_errors_not_panics() {
             "spec/x.ksy",
             "meta:\n  id: x\n  title: t\n  endian: le\nseq:\n  - id: a\n    type: f4\n  - id: b\n    size: a\n",
         ),
+        (
+            "spec/x.ksy",
+            "meta:\n  id: x\n  title: t\n  endian: le\nseq:\n  - id: k\n    type: u1\n  - id: more\n    type:\n      switch-on: k\n      cases:\n        1: x\n",
+        ),
     ];
     for (file, text) in bad {
         let e = Entry::from_spec(file, text, None).unwrap_err();

@@ -302,6 +302,27 @@ fn ty(spec: &'static Spec, index: &dyn Fn(&str) -> Option<usize>, t: &'static Ty
             }
         }
     };
+    // A value held inside a value of its own type through switches alone has no bounded
+    // size (the generator's Rust type would be infinite): refused, where a boxed field or a
+    // list bounds the nesting.
+    let through_switches =
+        |f: &Field| matches!(f.repeat, Repeat::None) && matches!(f.ty, FieldType::Switch { .. });
+    let inside = t
+        .fields
+        .iter()
+        .filter(|f| through_switches(f))
+        .flat_map(|f| refs(&f.ty))
+        .any(|r| {
+            reachable_by(spec, &r.name, &through_switches)
+                .iter()
+                .any(|x| x.name == t.name)
+        });
+    if inside {
+        return Err(format!(
+            "{}: holds a value of its own type through switches alone; hold it in a field of its own type or a list",
+            t.name
+        ));
+    }
     let groups = bit_groups(t);
     for &(first, count, bits) in &groups {
         if count == 0 {
