@@ -241,9 +241,10 @@ impl Serialize for Elem1<'_, '_, '_> {
     }
 }
 
-/// How deep values may nest in a dump (a recursive type's value inside itself); JSON text
-/// nests at most 128 deep when parsed, so this bounds only values made otherwise.
-const MAX_DEPTH: u32 = 512;
+/// How deep values may nest in a dump (a recursive type's value inside itself): JSON text
+/// nests at most 128 deep when serde_json parses it, so this bounds only values made
+/// otherwise, before they could exhaust the stack.
+const MAX_DEPTH: u32 = 128;
 
 /// Why a dump's value is refused: where (serde_path_to_error's form) and why (serde's words).
 pub(crate) struct Refusal {

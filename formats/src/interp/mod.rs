@@ -162,8 +162,10 @@ impl Layout {
             Err(e) => Reading::new(verdict::refused(e, ctx), None),
             Ok((v, pos, warnings)) => {
                 let mut j = Judge::new(ctx, warnings);
-                let mut path = Path::root(self.root);
-                check::warnings(self.plan(), self.ty, &v, &pos, &mut path, j.findings_mut());
+                if self.plan().types[self.ty].has_warnings {
+                    let mut path = Path::root(self.root);
+                    check::warnings(self.plan(), self.ty, &v, &pos, &mut path, j.findings_mut());
+                }
                 let (verdict, _) = j.finish();
                 let view = View {
                     layout: self,

@@ -190,11 +190,11 @@ impl Reader<'_> {
             fi += 1;
         }
         let pos = if self.loc {
-            Pos::Struct(Box::new(StructPos {
+            Pos::Struct(StructPos {
                 ty,
                 span: Span::new(start, io.pos()),
-                fields: poss,
-            }))
+                fields: poss.into_boxed_slice(),
+            })
         } else {
             Pos::Absent
         };

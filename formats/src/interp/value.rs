@@ -297,7 +297,7 @@ pub(crate) enum Pos {
     /// A number, bytes, text, a constant.
     Span(Span),
     /// A value of a spec type.
-    Struct(Box<StructPos>),
+    Struct(StructPos),
     /// A list whose elements all take the same bytes in the same layout.
     Strided {
         base: u64,
@@ -314,7 +314,7 @@ pub(crate) struct StructPos {
     /// Its type (the case of a switch is known from it).
     pub ty: usize,
     pub span: Span,
-    pub fields: Vec<Pos>,
+    pub fields: Box<[Pos]>,
 }
 
 impl Pos {

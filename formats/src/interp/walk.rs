@@ -27,11 +27,11 @@ pub(super) fn fixed_at(plan: &Plan, ty: usize, start: u64) -> Pos {
             _ => Pos::Span(Span::new(start + off, start + off + len)),
         })
         .collect();
-    Pos::Struct(Box::new(StructPos {
+    Pos::Struct(StructPos {
         ty,
         span: Span::new(start, start + size),
         fields,
-    }))
+    })
 }
 
 /// The elements of a list field's value, whichever way it is held.

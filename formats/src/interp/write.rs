@@ -153,11 +153,11 @@ impl Writer<'_> {
             fi += 1;
         }
         Ok(if self.loc {
-            Pos::Struct(Box::new(StructPos {
+            Pos::Struct(StructPos {
                 ty,
                 span: Span::new(start, out.pos()),
-                fields: poss,
-            }))
+                fields: poss.into_boxed_slice(),
+            })
         } else {
             Pos::Absent
         })
