@@ -61,29 +61,25 @@ fn every_type_of_every_spec_loads_and_its_table_is_the_generated_one() {
         assert!(std::ptr::eq(i, twin(e)));
         n += 1;
     }
-    // Every type of every spec loads by name.
+    // Every type of every spec loads by name, its table the spec's type.
+    let mut types = 0;
     for f in meshspec_tests::sorted_paths(&root().join("spec"), |p| {
         p.extension().is_some_and(|x| x == "ksy")
     }) {
         let text = std::fs::read_to_string(&f).unwrap();
         let rel = format!("spec/{}", f.file_name().unwrap().to_string_lossy());
-        let root_entry = Entry::from_spec(&rel, &text, None).unwrap();
-        let types: Vec<String> = text
-            .lines()
-            .filter_map(|l| l.strip_prefix("  ").and_then(|l| l.strip_suffix(':')))
-            .filter(|l| {
-                !l.starts_with(' ')
-                    && l.chars()
-                        .all(|c| c.is_ascii_lowercase() || c == '_' || c.is_ascii_digit())
-            })
-            .map(str::to_string)
-            .collect();
-        for t in types {
-            // Top-level keys of the spec's `types` map are types; others are not and fail.
-            let _ = Entry::from_spec(&rel, &text, Some(&t));
+        let spec = meshspec_model::load(&rel, &text).unwrap();
+        let whole = Entry::from_spec(&rel, &text, None).unwrap();
+        assert_eq!(whole.info.name, spec.id);
+        for t in &spec.types {
+            let e = Entry::from_spec(&rel, &text, Some(&t.name))
+                .unwrap_or_else(|err| panic!("{rel}#{}: {err}", t.name));
+            assert_eq!(e.info.name, t.name);
+            assert_eq!(e.info.fields.len(), t.fields.len());
+            types += 1;
         }
-        assert!(!root_entry.id.is_empty());
     }
+    assert!(types >= 90, "only {types} types");
     assert!(n >= 17, "only {n} layouts");
 }
 

@@ -229,9 +229,7 @@ fn features_read_and_write_the_same_generated_and_interpreted() {
         args: (),
         root: "features",
     };
-    let mut v = crate::generator_tests::sample();
-    // A NaN does not compare equal to itself in the dumps compared: its bits are another test's.
-    v.pair = Some(vec![1.5, -0.0]);
+    let v = crate::generator_tests::sample();
     let n = every_input(&gen, l, &BTreeMap::new(), &v);
     assert!(n > 500, "{n}");
 }
